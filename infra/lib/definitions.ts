@@ -1,0 +1,78 @@
+import type { BucketName, TableName } from '../../shared/api/routes';
+
+/**
+ * Tables and buckets, described once. The CDK data construct and the local stack both create them from
+ * here, so the emulators hold exactly the shape AWS has.
+ */
+export interface KeyDef {
+  name: string;
+  type: 'S' | 'N';
+}
+export interface IndexDef {
+  name: string;
+  partitionKey: KeyDef;
+  sortKey?: KeyDef;
+}
+export interface TableDef {
+  partitionKey: KeyDef;
+  sortKey?: KeyDef;
+  indexes: IndexDef[];
+  /** attribute holding an epoch-seconds expiry, if items expire */
+  ttlAttribute?: string;
+}
+
+const S = (name: string): KeyDef => ({ name, type: 'S' });
+const N = (name: string): KeyDef => ({ name, type: 'N' });
+
+export const TABLES: Record<TableName, TableDef> = {
+  /**
+   * Users, email claims (one item per email ever registered, kept after deletion) and login throttles.
+   * pk: `USER#<id>` | `EMAIL#<email>` | `THROTTLE#<key>`
+   */
+  users: {
+    partitionKey: S('pk'),
+    indexes: [
+      { name: 'byKind', partitionKey: S('kind'), sortKey: S('createdAt') },
+      { name: 'byRole', partitionKey: S('userRole'), sortKey: S('createdAt') },
+    ],
+    ttlAttribute: 'expiresAt',
+  },
+  /** Resources and name claims. pk: `RES#<id>` | `NAME#<name>` */
+  resources: {
+    partitionKey: S('pk'),
+    indexes: [
+      { name: 'byTypeStage', partitionKey: S('typeStage'), sortKey: S('uploadTime') },
+      { name: 'byKind', partitionKey: S('kind'), sortKey: S('uploadTime') },
+    ],
+  },
+  /**
+   * Packages (pk `PKG#<id>`, sk `PKG`), name claims (pk `NAME#<name>`, sk `NAME`) and per-user tasks
+   * (pk `PKG#<id>`, sk `TASK#<kind>#<userId>`) indexed by assignee for the approval and signing lists.
+   */
+  packages: {
+    partitionKey: S('pk'),
+    sortKey: S('sk'),
+    indexes: [
+      { name: 'byListStage', partitionKey: S('listStage'), sortKey: S('createdAt') },
+      { name: 'byAssignee', partitionKey: S('assignee'), sortKey: S('queue') },
+      { name: 'byKind', partitionKey: S('kind'), sortKey: S('createdAt') },
+    ],
+  },
+  /** DCCs. pk `DCC#<id>` */
+  dcc: {
+    partitionKey: S('pk'),
+    indexes: [{ name: 'byKind', partitionKey: S('kind'), sortKey: S('createdAt') }],
+  },
+  /** Append-only audit events: pk `<subject>` (e.g. `PKG#<id>`, `USER#<id>`), sk sequence number. */
+  audit: {
+    partitionKey: S('pk'),
+    sortKey: N('seq'),
+    indexes: [{ name: 'byKind', partitionKey: S('kind'), sortKey: S('at') }],
+  },
+};
+
+export const BUCKETS: Record<BucketName, { versioned: boolean; objectLock: boolean }> = {
+  resources: { versioned: false, objectLock: false },
+  artefacts: { versioned: true, objectLock: false },
+  audit: { versioned: true, objectLock: true },
+};

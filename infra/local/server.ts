@@ -1,0 +1,240 @@
+import { randomUUID } from 'node:crypto';
+import { createReadStream, existsSync, statSync } from 'node:fs';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { extname, join, normalize, resolve, sep } from 'node:path';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import { API_STAGE, handlerFile, type Route } from '../../shared/api/routes';
+import {
+  BINARY_MEDIA_TYPES,
+  MAX_REQUEST_BYTES,
+  MAX_RESPONSE_BYTES,
+  SECURITY_HEADERS,
+} from '../../shared/api/runtime';
+import { API_ERR } from '../../shared/messages';
+import { buildRouter } from './router';
+
+type Handler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
+
+const MIME: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.json': 'application/json',
+  '.woff2': 'font/woff2',
+  '.txt': 'text/plain; charset=utf-8',
+};
+
+const handlers = new Map<string, Promise<Handler>>();
+function loadHandler(route: Route): Promise<Handler> {
+  let h = handlers.get(route.id);
+  if (!h) {
+    h = import(`../../lambdas/handlers/${handlerFile(route.id)}.ts`).then(
+      (m: { handler: Handler }) => m.handler,
+    );
+    handlers.set(route.id, h);
+  }
+  return h;
+}
+
+function send(res: ServerResponse, status: number, headers: Record<string, string>, body: string | Buffer) {
+  res.writeHead(status, { ...SECURITY_HEADERS, ...headers });
+  res.end(body);
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown) {
+  send(
+    res,
+    status,
+    { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' },
+    JSON.stringify(body),
+  );
+}
+
+function readBody(req: IncomingMessage): Promise<Buffer | 'tooLarge'> {
+  return new Promise((resolveBody, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let over = false;
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size > MAX_REQUEST_BYTES) over = true;
+      else chunks.push(c);
+    });
+    req.on('end', () => resolveBody(over ? 'tooLarge' : Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
+
+/** The API Gateway (REST, proxy integration) event for a request, as Lambda would receive it. */
+export function toProxyEvent(
+  req: IncomingMessage,
+  url: URL,
+  apiPath: string,
+  route: Route,
+  params: Record<string, string>,
+  body: Buffer,
+  requestId: string,
+): APIGatewayProxyEvent {
+  const headers: Record<string, string> = {};
+  const multiValueHeaders: Record<string, string[]> = {};
+  for (let i = 0; i < req.rawHeaders.length; i += 2) {
+    const k = req.rawHeaders[i]!;
+    const v = req.rawHeaders[i + 1]!;
+    headers[k] = v;
+    multiValueHeaders[k] = [...(multiValueHeaders[k] ?? []), v];
+  }
+  const query: Record<string, string> = {};
+  const multiQuery: Record<string, string[]> = {};
+  for (const [k, v] of url.searchParams) {
+    query[k] = v;
+    multiQuery[k] = [...(multiQuery[k] ?? []), v];
+  }
+  const contentType = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+  const binary = BINARY_MEDIA_TYPES.includes(contentType);
+  const hasQuery = Object.keys(query).length > 0;
+  return {
+    resource: route.path,
+    path: apiPath,
+    httpMethod: req.method ?? 'GET',
+    headers,
+    multiValueHeaders,
+    queryStringParameters: hasQuery ? query : null,
+    multiValueQueryStringParameters: hasQuery ? multiQuery : null,
+    pathParameters: Object.keys(params).length ? params : null,
+    stageVariables: null,
+    body: body.length === 0 ? null : binary ? body.toString('base64') : body.toString('utf8'),
+    isBase64Encoded: binary && body.length > 0,
+    requestContext: {
+      accountId: 'local',
+      apiId: 'local',
+      authorizer: null,
+      protocol: 'HTTP/1.1',
+      httpMethod: req.method ?? 'GET',
+      identity: {
+        sourceIp: req.socket.remoteAddress?.replace(/^::ffff:/, '') ?? '127.0.0.1',
+        userAgent: req.headers['user-agent'] ?? null,
+      } as APIGatewayProxyEvent['requestContext']['identity'],
+      path: `/${API_STAGE}${apiPath}`,
+      stage: API_STAGE,
+      requestId,
+      requestTimeEpoch: Date.now(),
+      resourceId: route.id,
+      resourcePath: route.path,
+    },
+  };
+}
+
+function lambdaContext(route: Route, requestId: string): Context {
+  const deadline = Date.now() + 28_000;
+  return {
+    callbackWaitsForEmptyEventLoop: false,
+    functionName: `local-${route.id}`,
+    functionVersion: '$LATEST',
+    invokedFunctionArn: `arn:aws:lambda:local:000000000000:function:${route.id}`,
+    memoryLimitInMB: String(route.memoryMb ?? 512),
+    awsRequestId: requestId,
+    logGroupName: `/aws/lambda/${route.id}`,
+    logStreamName: 'local',
+    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
+    done: () => undefined,
+    fail: () => undefined,
+    succeed: () => undefined,
+  };
+}
+
+async function handleApi(
+  req: IncomingMessage,
+  res: ServerResponse,
+  url: URL,
+  match: ReturnType<typeof buildRouter>,
+) {
+  const apiPath = url.pathname.slice(`/${API_STAGE}`.length) || '/';
+  const m = match(req.method ?? 'GET', apiPath);
+  if ('error' in m) {
+    const body = await readBody(req);
+    void body;
+    return sendJson(res, m.error, {
+      errorMessage:
+        m.error === 405 ? `Method ${req.method} is not allowed on ${apiPath}` : API_ERR.notFoundRoute,
+    });
+  }
+  const body = await readBody(req);
+  if (body === 'tooLarge') return sendJson(res, 413, { errorMessage: API_ERR.bodyTooLarge });
+  const requestId = randomUUID();
+  const event = toProxyEvent(req, url, apiPath, m.route, m.params, body, requestId);
+  let result: APIGatewayProxyResult;
+  try {
+    const handler = await loadHandler(m.route);
+    result = await handler(event, lambdaContext(m.route, requestId));
+  } catch (e) {
+    console.error(
+      JSON.stringify({ level: 'error', requestId, route: m.route.id, message: (e as Error).message }),
+    );
+    return sendJson(res, 502, { errorMessage: `${API_ERR.internal} (request ${requestId})` });
+  }
+  const payload = result.isBase64Encoded
+    ? Buffer.from(result.body, 'base64')
+    : Buffer.from(result.body ?? '', 'utf8');
+  if (result.body && result.body.length > MAX_RESPONSE_BYTES) {
+    // Lambda refuses synchronous responses over 6 MB; fail the same way so this is caught before AWS.
+    return sendJson(res, 502, {
+      errorMessage: `The response of ${m.route.id} exceeded Lambda's 6 MB limit (request ${requestId})`,
+    });
+  }
+  const headers: Record<string, string> = {};
+  for (const [k, v] of Object.entries(result.headers ?? {})) headers[k] = String(v);
+  send(res, result.statusCode, headers, payload);
+}
+
+function serveStatic(req: IncomingMessage, res: ServerResponse, url: URL, webRoot: string) {
+  if (req.method !== 'GET' && req.method !== 'HEAD')
+    return sendJson(res, 405, { errorMessage: 'Method not allowed' });
+  const index = join(webRoot, 'index.html');
+  if (!existsSync(index)) {
+    return send(
+      res,
+      200,
+      { 'Content-Type': 'text/html; charset=utf-8' },
+      '<!doctype html><html lang="en"><title>Firmware Release Portal</title><h1>Firmware Release Portal</h1><p>The web app is not built. Run <code>npm run build:web</code> (npm start does it for you).</p></html>',
+    );
+  }
+  let rel: string;
+  try {
+    rel = decodeURIComponent(url.pathname);
+  } catch {
+    rel = '/';
+  }
+  const file = resolve(webRoot, normalize(`.${rel}`));
+  const inside = file === webRoot || file.startsWith(webRoot + sep);
+  const isFile = inside && existsSync(file) && statSync(file).isFile();
+  // SPA fallback: any path that is not a file is a client route, answered with index.html.
+  const target = isFile ? file : index;
+  const type = MIME[extname(target)] ?? 'application/octet-stream';
+  const immutable = isFile && rel.startsWith('/assets/');
+  res.writeHead(200, {
+    ...SECURITY_HEADERS,
+    'Content-Type': type,
+    'Cache-Control': immutable ? 'public, max-age=31536000, immutable' : 'no-cache',
+  });
+  if (req.method === 'HEAD') return res.end();
+  createReadStream(target).pipe(res);
+}
+
+/** One port: the API under /dev (the real handler modules) and the built SPA everywhere else. */
+export function createLocalServer(webRoot: string): Server {
+  const match = buildRouter();
+  const root = resolve(webRoot);
+  return createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    const isApi = url.pathname === `/${API_STAGE}` || url.pathname.startsWith(`/${API_STAGE}/`);
+    const work = isApi ? handleApi(req, res, url, match) : Promise.resolve(serveStatic(req, res, url, root));
+    work.catch((e) => {
+      console.error(JSON.stringify({ level: 'error', message: (e as Error).message }));
+      if (!res.headersSent) sendJson(res, 500, { errorMessage: API_ERR.internal });
+      else res.end();
+    });
+  });
+}

@@ -1,0 +1,150 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import type { Server } from 'node:http';
+import { resolve } from 'node:path';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { S3Client } from '@aws-sdk/client-s3';
+import type { BucketName, TableName } from '../../shared/api/routes';
+import { bucketEnv, tableEnv } from '../../shared/api/runtime';
+import { SEED_PASSWORD, SEED_USERS } from '../../shared/domain/seed-users';
+import { BUCKETS, TABLES } from '../lib/definitions';
+import { type Emulator, startDynamo, startS3, startSes, stopAll } from './emulators';
+import { freePort } from './ports';
+import { provisionBuckets, provisionTables } from './provision';
+
+export interface LocalStackOptions {
+  port: number;
+  dataDir: string;
+  webRoot: string;
+  /** fixed emulator ports (else the defaults when free, or any free port) */
+  dynamoPort?: number;
+  s3Port?: number;
+  sesPort?: number;
+  log?: (line: string) => void;
+}
+
+export interface LocalStack {
+  url: string;
+  mailboxUrl: string;
+  env: Record<string, string>;
+  seeded: boolean;
+  stop(): Promise<void>;
+}
+
+const TABLE_PREFIX = 'frp-local-';
+
+const envPort = (name: string): number | undefined =>
+  process.env[name] ? Number(process.env[name]) : undefined;
+
+/** Reads a secret kept under the data folder, creating it on first start. */
+function persistentSecret(dataDir: string, name: string): string {
+  const file = resolve(dataDir, name);
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  const secret = randomBytes(48).toString('base64url');
+  writeFileSync(file, `${secret}\n`, { mode: 0o600 });
+  return secret;
+}
+
+/**
+ * Brings up the emulators, provisions tables and buckets from the shared definitions, sets the
+ * environment the handlers read (exactly the variables the CDK stack gives each Lambda), seeds users on
+ * an empty data folder and serves the API and the SPA on one port.
+ */
+export async function startLocalStack(opts: LocalStackOptions): Promise<LocalStack> {
+  const log = opts.log ?? ((l: string) => console.log(l));
+  const dataDir = resolve(opts.dataDir);
+  mkdirSync(dataDir, { recursive: true });
+
+  const [dynamoPort, s3Port, sesPort] = await Promise.all([
+    opts.dynamoPort ?? envPort('DYNAMODB_PORT') ?? freePort(8000),
+    opts.s3Port ?? envPort('S3_PORT') ?? freePort(4569),
+    opts.sesPort ?? envPort('SES_PORT') ?? freePort(8005),
+  ]);
+
+  const emulators: Emulator[] = [];
+  let server: Server | undefined;
+  const stop = async () => {
+    await new Promise<void>((r) => (server ? server.close(() => r()) : r()));
+    server?.closeAllConnections?.();
+    await stopAll(emulators);
+  };
+
+  try {
+    const started = await Promise.allSettled([
+      startDynamo(dynamoPort, dataDir),
+      startS3(s3Port, dataDir),
+      startSes(sesPort),
+    ]);
+    for (const s of started) if (s.status === 'fulfilled') emulators.push(s.value);
+    const failed = started.find((s) => s.status === 'rejected');
+    if (failed) throw (failed as PromiseRejectedResult).reason;
+
+    const tables = Object.fromEntries(Object.keys(TABLES).map((t) => [t, `${TABLE_PREFIX}${t}`])) as Record<
+      TableName,
+      string
+    >;
+    const buckets = Object.fromEntries(Object.keys(BUCKETS).map((b) => [b, `frp-local-${b}`])) as Record<
+      BucketName,
+      string
+    >;
+    const appUrl = `http://localhost:${opts.port}`;
+
+    const env: Record<string, string> = {
+      AWS_REGION: 'us-east-1',
+      AWS_ACCESS_KEY_ID: 'S3RVER', // s3rver accepts only its own key pair; the other emulators take any
+      AWS_SECRET_ACCESS_KEY: 'S3RVER',
+      AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+      AWS_ENDPOINT_URL_DYNAMODB: `http://127.0.0.1:${dynamoPort}`,
+      AWS_ENDPOINT_URL_S3: `http://127.0.0.1:${s3Port}`,
+      AWS_ENDPOINT_URL_SESV2: `http://127.0.0.1:${sesPort}`,
+      S3_LOCAL_COMPAT: 'true',
+      MAIL_FROM: 'firmware-portal@example.com',
+      APP_URL: appUrl,
+      API_STAGE: 'dev',
+      TOKEN_SECRET: persistentSecret(dataDir, 'token-secret'),
+      SIGNING_KEY_FILE: resolve(dataDir, 'signing-key.pem'),
+      ...Object.fromEntries(Object.entries(tables).map(([k, v]) => [tableEnv(k as TableName), v])),
+      ...Object.fromEntries(Object.entries(buckets).map(([k, v]) => [bucketEnv(k as BucketName), v])),
+    };
+    // Tests may tighten or loosen limits through the environment of the process that starts the stack.
+    for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !(k in env)) env[k] = v;
+    Object.assign(process.env, env);
+
+    const ddb = new DynamoDBClient({ endpoint: env.AWS_ENDPOINT_URL_DYNAMODB, region: env.AWS_REGION });
+    await provisionTables(ddb, tables);
+    const s3 = new S3Client({
+      endpoint: env.AWS_ENDPOINT_URL_S3,
+      region: env.AWS_REGION,
+      forcePathStyle: true,
+      requestChecksumCalculation: 'WHEN_REQUIRED',
+      responseChecksumValidation: 'WHEN_REQUIRED',
+    });
+    await provisionBuckets(s3, buckets, appUrl);
+
+    // Seed only a brand-new data folder: a seeded user an admin deleted stays deleted after a restart.
+    const marker = resolve(dataDir, 'seeded');
+    let seeded = false;
+    if (!existsSync(marker)) {
+      const { users$ } = await import('../../lambdas/composition');
+      const service = await users$();
+      await Promise.all(SEED_USERS.map((u) => service.seed(u.name, u.email, u.role, SEED_PASSWORD)));
+      writeFileSync(marker, `${new Date().toISOString()}\n`);
+      seeded = true;
+    }
+
+    const { createLocalServer } = await import('./server');
+    server = createLocalServer(opts.webRoot);
+    await new Promise<void>((r, reject) => {
+      server!.once('error', reject);
+      server!.listen(opts.port, '127.0.0.1', () => r());
+    });
+    const mailboxUrl = `http://localhost:${sesPort}/`;
+    log(
+      `DynamoDB Local on ${dynamoPort}, s3rver on ${s3Port}, SES mailbox on ${sesPort}; data in ${dataDir}`,
+    );
+    return { url: appUrl, mailboxUrl, env, seeded, stop };
+  } catch (e) {
+    await stop();
+    throw e;
+  }
+}

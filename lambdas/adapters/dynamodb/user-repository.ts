@@ -1,0 +1,192 @@
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { DeleteCommand, GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { Role } from '../../../shared/domain/roles';
+import type { ThrottleState, UserRecord, UserRepository } from '../../ports/user-repository';
+import { dynamo } from '../aws-clients';
+import { queryAll } from './query-all';
+
+const userPk = (id: string) => `USER#${id}`;
+const emailPk = (email: string) => `EMAIL#${email.toLowerCase()}`;
+const throttlePk = (key: string) => `THROTTLE#${key}`;
+
+type UserItem = UserRecord & { pk: string; kind: 'USER' };
+
+function toRecord(item: Record<string, unknown>): UserRecord {
+  const { pk: _pk, kind: _kind, ...rest } = item as unknown as UserItem;
+  return rest;
+}
+
+function cancelledBy(e: unknown, index: number): boolean {
+  return (
+    e instanceof TransactionCanceledException &&
+    e.CancellationReasons?.[index]?.Code === 'ConditionalCheckFailed'
+  );
+}
+
+export class DynamoUserRepository implements UserRepository {
+  constructor(private readonly table: string) {}
+
+  async create(user: UserRecord): Promise<boolean> {
+    try {
+      await dynamo().send(
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              Put: {
+                TableName: this.table,
+                Item: { pk: emailPk(user.email), kind: 'EMAIL', userId: user.id, claimedAt: user.createdAt },
+                ConditionExpression: 'attribute_not_exists(pk)',
+              },
+            },
+            {
+              Put: {
+                TableName: this.table,
+                Item: { ...user, pk: userPk(user.id), kind: 'USER' },
+                ConditionExpression: 'attribute_not_exists(pk)',
+              },
+            },
+          ],
+        }),
+      );
+      return true;
+    } catch (e) {
+      if (cancelledBy(e, 0)) return false;
+      throw e;
+    }
+  }
+
+  async getById(id: string): Promise<UserRecord | null> {
+    const r = await dynamo().send(
+      new GetCommand({ TableName: this.table, Key: { pk: userPk(id) }, ConsistentRead: true }),
+    );
+    return r.Item ? toRecord(r.Item) : null;
+  }
+
+  async getByEmail(email: string): Promise<UserRecord | null> {
+    const claim = await dynamo().send(
+      new GetCommand({ TableName: this.table, Key: { pk: emailPk(email) }, ConsistentRead: true }),
+    );
+    if (!claim.Item || claim.Item.deletedAt || typeof claim.Item.userId !== 'string') return null;
+    return this.getById(claim.Item.userId);
+  }
+
+  async list(): Promise<UserRecord[]> {
+    const items = await queryAll({
+      TableName: this.table,
+      IndexName: 'byKind',
+      KeyConditionExpression: 'kind = :k',
+      ExpressionAttributeValues: { ':k': 'USER' },
+    });
+    return items.map(toRecord);
+  }
+
+  async listByRole(role: Role): Promise<UserRecord[]> {
+    const items = await queryAll({
+      TableName: this.table,
+      IndexName: 'byRole',
+      KeyConditionExpression: 'userRole = :r',
+      ExpressionAttributeValues: { ':r': role },
+    });
+    return items.map(toRecord);
+  }
+
+  async update(
+    next: UserRecord,
+    expectedVersion: number,
+    previousEmail: string,
+  ): Promise<'ok' | 'conflict' | 'emailTaken'> {
+    const putUser = {
+      Put: {
+        TableName: this.table,
+        Item: { ...next, pk: userPk(next.id), kind: 'USER' },
+        ConditionExpression: '#v = :v',
+        ExpressionAttributeNames: { '#v': 'version' },
+        ExpressionAttributeValues: { ':v': expectedVersion },
+      },
+    };
+    const emailChanged = next.email.toLowerCase() !== previousEmail.toLowerCase();
+    const items = emailChanged
+      ? [
+          putUser,
+          {
+            Put: {
+              TableName: this.table,
+              Item: { pk: emailPk(next.email), kind: 'EMAIL', userId: next.id, claimedAt: next.updatedAt },
+              ConditionExpression: 'attribute_not_exists(pk)',
+            },
+          },
+          // The old address is released: only deleted accounts keep their email blocked.
+          {
+            Delete: {
+              TableName: this.table,
+              Key: { pk: emailPk(previousEmail) },
+              ConditionExpression: 'userId = :id',
+              ExpressionAttributeValues: { ':id': next.id },
+            },
+          },
+        ]
+      : [putUser];
+    try {
+      await dynamo().send(new TransactWriteCommand({ TransactItems: items }));
+      return 'ok';
+    } catch (e) {
+      if (cancelledBy(e, 1)) return 'emailTaken';
+      if (cancelledBy(e, 0) || cancelledBy(e, 2)) return 'conflict';
+      throw e;
+    }
+  }
+
+  async delete(ids: string[], at: string): Promise<string[]> {
+    const deleted: string[] = [];
+    for (const id of ids) {
+      const user = await this.getById(id);
+      if (!user) continue;
+      await dynamo().send(
+        new TransactWriteCommand({
+          TransactItems: [
+            { Delete: { TableName: this.table, Key: { pk: userPk(id) } } },
+            {
+              Update: {
+                TableName: this.table,
+                Key: { pk: emailPk(user.email) },
+                UpdateExpression: 'SET deletedAt = :at, kind = :k, userId = :id',
+                ExpressionAttributeValues: { ':at': at, ':k': 'EMAIL', ':id': id },
+              },
+            },
+          ],
+        }),
+      );
+      deleted.push(id);
+    }
+    return deleted;
+  }
+
+  async getThrottle(key: string): Promise<ThrottleState> {
+    const r = await dynamo().send(
+      new GetCommand({ TableName: this.table, Key: { pk: throttlePk(key) }, ConsistentRead: true }),
+    );
+    const nowEpoch = Math.floor(Date.now() / 1000);
+    if (!r.Item || (typeof r.Item.expiresAt === 'number' && r.Item.expiresAt < nowEpoch)) {
+      return { failures: 0, lastFailureAt: null };
+    }
+    return {
+      failures: Number(r.Item.failures ?? 0),
+      lastFailureAt: (r.Item.lastFailureAt as string) ?? null,
+    };
+  }
+
+  async recordFailure(key: string, at: string, expiresAtEpoch: number): Promise<void> {
+    await dynamo().send(
+      new UpdateCommand({
+        TableName: this.table,
+        Key: { pk: throttlePk(key) },
+        UpdateExpression: 'ADD failures :one SET lastFailureAt = :at, expiresAt = :exp, kind = :k',
+        ExpressionAttributeValues: { ':one': 1, ':at': at, ':exp': expiresAtEpoch, ':k': 'THROTTLE' },
+      }),
+    );
+  }
+
+  async clearThrottle(key: string): Promise<void> {
+    await dynamo().send(new DeleteCommand({ TableName: this.table, Key: { pk: throttlePk(key) } }));
+  }
+}

@@ -1,0 +1,25 @@
+import { SESv2Client, SendEmailCommand } from '@aws-sdk/client-sesv2';
+import type { Mail, Mailer } from '../../ports/mailer';
+
+let client: SESv2Client | undefined;
+
+/** Sends plain-text mail through SES (v2 API); locally the same calls reach aws-ses-v2-local. */
+export class SesMailer implements Mailer {
+  constructor(private readonly from: string) {}
+
+  async send(mail: Mail): Promise<void> {
+    client ??= new SESv2Client({ maxAttempts: 3 });
+    await client.send(
+      new SendEmailCommand({
+        FromEmailAddress: this.from,
+        Destination: { ToAddresses: [mail.to] },
+        Content: {
+          Simple: {
+            Subject: { Data: mail.subject, Charset: 'UTF-8' },
+            Body: { Text: { Data: mail.text, Charset: 'UTF-8' } },
+          },
+        },
+      }),
+    );
+  }
+}

@@ -1,0 +1,13 @@
+import { changePasswordSchema } from '../../shared/api/contracts/user';
+import { MSG } from '../../shared/messages';
+import { users$ } from '../composition';
+import { route } from '../middleware/http';
+
+export const handler = route(
+  'changePassword',
+  { body: changePasswordSchema, maxBodyBytes: 4096 },
+  async ({ body, user }) => {
+    const { token } = await (await users$()).changePassword(user!, body);
+    return { body: { status: 'UPDATED', message: MSG.settingsSaved, token } };
+  },
+);

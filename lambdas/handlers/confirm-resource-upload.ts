@@ -1,0 +1,3 @@
+import { notImplemented } from '../middleware/not-implemented';
+
+export const handler = notImplemented('confirmResourceUpload');

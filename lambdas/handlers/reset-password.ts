@@ -1,0 +1,13 @@
+import { resetPasswordSchema } from '../../shared/api/contracts/user';
+import { MSG } from '../../shared/messages';
+import { users$ } from '../composition';
+import { route } from '../middleware/http';
+
+export const handler = route(
+  'resetPassword',
+  { body: resetPasswordSchema, maxBodyBytes: 4096 },
+  async ({ body }) => {
+    await (await users$()).resetPassword(body.email);
+    return { body: { status: 'SENT', message: MSG.resetMailSent } };
+  },
+);

@@ -1,0 +1,29 @@
+import type middy from '@middy/core';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
+import type { Access } from '../../shared/api/routes';
+import { ForbiddenError } from '../../shared/domain/errors';
+import { API_ERR } from '../../shared/messages';
+import { users$ } from '../composition';
+import type { ApiEvent } from './http';
+
+export function bearerToken(headers: APIGatewayProxyEvent['headers']): string | null {
+  const value = Object.entries(headers ?? {}).find(([k]) => k.toLowerCase() === 'authorization')?.[1];
+  if (!value) return null;
+  const m = /^Bearer\s+(\S+)$/i.exec(value.trim());
+  return m?.[1] ?? null;
+}
+
+/** The route table's gate: public rows pass; others need a live token, and a listed role if the row names roles. */
+export function authorize(access: Access): middy.MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult> {
+  return {
+    before: async (request) => {
+      if (access === 'public') return;
+      const event = request.event as ApiEvent;
+      const service = await users$();
+      const user = await service.authenticate(bearerToken(event.headers));
+      if (access !== 'signedIn' && !access.includes(user.userRole))
+        throw new ForbiddenError(API_ERR.forbidden);
+      event.user = user;
+    },
+  };
+}

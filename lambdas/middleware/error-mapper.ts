@@ -1,0 +1,65 @@
+import type middy from '@middy/core';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
+import { SECURITY_HEADERS } from '../../shared/api/runtime';
+import { AppError } from '../../shared/domain/errors';
+import { API_ERR } from '../../shared/messages';
+
+function isDependencyFailure(e: unknown): boolean {
+  const err = e as { $metadata?: unknown; code?: string; name?: string; cause?: { code?: string } };
+  const codes = ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND'];
+  return (
+    codes.includes(err?.code ?? '') ||
+    codes.includes(err?.cause?.code ?? '') ||
+    err?.name === 'TimeoutError' ||
+    err?.name === 'ServiceUnavailable' ||
+    err?.name === 'ServiceUnavailableException' ||
+    err?.name === 'InternalServerError'
+  );
+}
+
+/**
+ * Last line of every handler: typed errors become `{ errorMessage, ...extra }` with their status; any
+ * other error is logged with the request id and answered with a generic message (no stack, no internals).
+ */
+export function errorMapper(): middy.MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult> {
+  return {
+    onError: async (request) => {
+      const e = request.error;
+      const requestId = request.context?.awsRequestId ?? 'unknown';
+      let statusCode: number;
+      let body: Record<string, unknown>;
+      const headers: Record<string, string> = {
+        ...SECURITY_HEADERS,
+        'Content-Type': 'application/json',
+        'Cache-Control': 'no-store',
+      };
+      if (e instanceof AppError) {
+        statusCode = e.statusCode;
+        body = { ...e.extra, errorMessage: e.message };
+        if (typeof e.extra.retryAfterSeconds === 'number')
+          headers['Retry-After'] = String(e.extra.retryAfterSeconds);
+      } else if (isDependencyFailure(e)) {
+        console.error(
+          JSON.stringify({
+            level: 'error',
+            requestId,
+            kind: 'dependency',
+            name: e?.name,
+            message: e?.message,
+          }),
+        );
+        statusCode = 503;
+        body = {
+          errorMessage: `A storage or mail service did not answer; nothing was changed. Try again in a moment (request ${requestId}).`,
+        };
+      } else {
+        console.error(
+          JSON.stringify({ level: 'error', requestId, name: e?.name, message: e?.message, stack: e?.stack }),
+        );
+        statusCode = 500;
+        body = { errorMessage: `${API_ERR.internal} (request ${requestId})` };
+      }
+      request.response = { statusCode, headers, body: JSON.stringify(body) };
+    },
+  };
+}

@@ -1,0 +1,21 @@
+export interface AuditEvent {
+  /** what the event is about, e.g. `USER#<id>` or `PKG#<id>` */
+  subject: string;
+  action: string;
+  /** what the action means, in words a reviewer understands (e.g. "approves the package for release") */
+  meaning: string;
+  actorId: string;
+  actorName: string;
+  actorRole: string;
+  details?: Record<string, unknown>;
+}
+
+export interface StoredAuditEvent extends AuditEvent {
+  seq: number;
+  at: string;
+}
+
+export interface AuditLog {
+  append(event: AuditEvent): Promise<void>;
+  history(subject: string): Promise<StoredAuditEvent[]>;
+}

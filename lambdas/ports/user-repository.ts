@@ -1,0 +1,41 @@
+import type { Role } from '../../shared/domain/roles';
+
+export interface UserRecord {
+  id: string;
+  name: string;
+  email: string;
+  userRole: Role;
+  passwordHash: string;
+  /** bumped on logout, password change and deletion: tokens carrying an older value are refused */
+  tokenVersion: number;
+  tempPasswordHash?: string;
+  tempPasswordExpiresAt?: string;
+  createdAt: string;
+  updatedAt: string;
+  version: number;
+}
+
+export interface ThrottleState {
+  failures: number;
+  lastFailureAt: string | null;
+}
+
+export interface UserRepository {
+  /** creates the user and claims its email; false when the email was ever claimed */
+  create(user: UserRecord): Promise<boolean>;
+  getById(id: string): Promise<UserRecord | null>;
+  getByEmail(email: string): Promise<UserRecord | null>;
+  list(): Promise<UserRecord[]>;
+  listByRole(role: Role): Promise<UserRecord[]>;
+  /** conditional on `expectedVersion`; moves the email claim when the email changes; false on a lost race */
+  update(
+    next: UserRecord,
+    expectedVersion: number,
+    previousEmail: string,
+  ): Promise<'ok' | 'conflict' | 'emailTaken'>;
+  /** deletes users; their email claims stay (marked deleted) so the email cannot register again */
+  delete(ids: string[], at: string): Promise<string[]>;
+  getThrottle(key: string): Promise<ThrottleState>;
+  recordFailure(key: string, at: string, expiresAtEpoch: number): Promise<void>;
+  clearThrottle(key: string): Promise<void>;
+}

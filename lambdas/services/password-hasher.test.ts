@@ -1,0 +1,17 @@
+import { describe, expect, it } from 'vitest';
+import { hashPassword, verifyPassword } from './password-hasher';
+
+describe('password hasher', () => {
+  it('verifies the password it hashed and refuses another', async () => {
+    const h = await hashPassword('Correct-Horse-1');
+    expect(h.startsWith('scrypt$131072$8$1$')).toBe(true);
+    expect(await verifyPassword('Correct-Horse-1', h)).toBe(true);
+    expect(await verifyPassword('Correct-Horse-2', h)).toBe(false);
+  });
+  it('salts each hash differently', async () => {
+    expect(await hashPassword('same')).not.toBe(await hashPassword('same'));
+  });
+  it('refuses a malformed stored hash', async () => {
+    expect(await verifyPassword('x', 'plain-text')).toBe(false);
+  });
+});

@@ -1,0 +1,42 @@
+import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
+
+/**
+ * scrypt at the OWASP Password Storage Cheat Sheet parameters (N=2^17, r=8, p=1: 128 MiB per hash),
+ * per-user 16-byte salt. Stored as `scrypt$N$r$p$salt$hash` so parameters can be raised later and old
+ * hashes still verify.
+ */
+const N = 2 ** 17;
+const R = 8;
+const P = 1;
+const KEY_LEN = 32;
+const MAX_MEM = 256 * 1024 * 1024;
+
+function derive(password: string, salt: Buffer, n: number, r: number, p: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    scrypt(password.normalize('NFC'), salt, KEY_LEN, { N: n, r, p, maxmem: MAX_MEM }, (err, key) =>
+      err ? reject(err) : resolve(key),
+    );
+  });
+}
+
+export async function hashPassword(password: string): Promise<string> {
+  const salt = randomBytes(16);
+  const key = await derive(password, salt, N, R, P);
+  return ['scrypt', N, R, P, salt.toString('base64'), key.toString('base64')].join('$');
+}
+
+export async function verifyPassword(password: string, stored: string): Promise<boolean> {
+  const parts = stored.split('$');
+  if (parts.length !== 6 || parts[0] !== 'scrypt') return false;
+  const [, n, r, p, salt, hash] = parts as [string, string, string, string, string, string];
+  const expected = Buffer.from(hash, 'base64');
+  const key = await derive(password, Buffer.from(salt, 'base64'), Number(n), Number(r), Number(p));
+  return key.length === expected.length && timingSafeEqual(key, expected);
+}
+
+/** A hash of a random password, compared against when the email is unknown so timing reveals nothing. */
+let dummy: Promise<string> | undefined;
+export function dummyHash(): Promise<string> {
+  dummy ??= hashPassword(randomBytes(16).toString('hex'));
+  return dummy;
+}

@@ -1,0 +1,314 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import type {
+  AccountRequest,
+  ChangePasswordRequest,
+  PublicUser,
+  RegisterRequest,
+} from '../../shared/api/contracts/user';
+import {
+  ConflictError,
+  ForbiddenError,
+  NotFoundError,
+  TooManyRequestsError,
+  UnauthorizedError,
+} from '../../shared/domain/errors';
+import { lockRemainingSeconds } from '../../shared/domain/login-throttle';
+import type { Role } from '../../shared/domain/roles';
+import { API_ERR, MSG } from '../../shared/messages';
+import type { AuditLog } from '../ports/audit-log';
+import type { Clock } from '../ports/clock';
+import type { Mailer } from '../ports/mailer';
+import type { UserRecord, UserRepository } from '../ports/user-repository';
+import { dummyHash, hashPassword, verifyPassword } from './password-hasher';
+import type { TokenService } from './token-service';
+
+export interface Caller {
+  id: string;
+  name: string;
+  email: string;
+  userRole: Role;
+}
+
+export interface UserServiceConfig {
+  /** minutes a mailed temporary password stays valid */
+  tempPasswordMinutes: number;
+  /** failures from one source address within 15 minutes before that source is refused */
+  maxFailuresPerSource: number;
+  appUrl: string;
+}
+
+const SOURCE_WINDOW_SECONDS = 15 * 60;
+
+export function toPublicUser(u: UserRecord): PublicUser {
+  return { id: u.id, name: u.name, email: u.email, userRole: u.userRole };
+}
+
+export class UserService {
+  constructor(
+    private readonly users: UserRepository,
+    private readonly tokens: TokenService,
+    private readonly mailer: Mailer,
+    private readonly audit: AuditLog,
+    private readonly clock: Clock,
+    private readonly config: UserServiceConfig,
+  ) {}
+
+  async login(
+    login: string,
+    password: string,
+    sourceIp: string,
+  ): Promise<{ token: string; user: PublicUser }> {
+    const email = login.trim().toLowerCase();
+    const now = this.clock.now();
+    const accountKey = `login#${email}`;
+    const sourceKey = `source#${sourceIp}`;
+
+    const [account, source] = await Promise.all([
+      this.users.getThrottle(accountKey),
+      this.users.getThrottle(sourceKey),
+    ]);
+    const wait = lockRemainingSeconds(
+      account.failures,
+      account.lastFailureAt ? new Date(account.lastFailureAt) : null,
+      now,
+    );
+    if (wait > 0) throw new TooManyRequestsError(API_ERR.tooManyAttempts(wait), wait);
+    if (source.failures >= this.config.maxFailuresPerSource) {
+      throw new TooManyRequestsError(API_ERR.tooManyAttempts(SOURCE_WINDOW_SECONDS), SOURCE_WINDOW_SECONDS);
+    }
+
+    const user = await this.users.getByEmail(email);
+    let ok = false;
+    let usedTemporary = false;
+    if (!user) {
+      await verifyPassword(password, await dummyHash());
+    } else if (await verifyPassword(password, user.passwordHash)) {
+      ok = true;
+    } else if (
+      user.tempPasswordHash &&
+      user.tempPasswordExpiresAt &&
+      new Date(user.tempPasswordExpiresAt) > now &&
+      (await verifyPassword(password, user.tempPasswordHash))
+    ) {
+      ok = true;
+      usedTemporary = true;
+    }
+
+    if (!ok || !user) {
+      const expires = Math.floor(now.getTime() / 1000) + SOURCE_WINDOW_SECONDS * 4;
+      await Promise.all([
+        this.users.recordFailure(accountKey, now.toISOString(), expires),
+        this.users.recordFailure(sourceKey, now.toISOString(), expires),
+      ]);
+      throw new UnauthorizedError(API_ERR.wrongPassword, { authError: API_ERR.wrongPassword });
+    }
+
+    await this.users.clearThrottle(accountKey);
+    // The first password that works ends the other: a used temporary password becomes the password;
+    // the old password still working means the reset was not the owner's, so the temporary one is dropped.
+    if (user.tempPasswordHash) {
+      const next: UserRecord = {
+        ...user,
+        passwordHash: usedTemporary ? user.tempPasswordHash : user.passwordHash,
+        tempPasswordHash: undefined,
+        tempPasswordExpiresAt: undefined,
+        updatedAt: now.toISOString(),
+        version: user.version + 1,
+      };
+      await this.users.update(next, user.version, user.email);
+      if (usedTemporary)
+        await this.recordUserEvent(
+          user,
+          'PASSWORD_RESET_USED',
+          'signs in with a mailed temporary password, which becomes the password',
+        );
+    }
+    const token = await this.tokens.issue({ sub: user.id, tv: user.tokenVersion }, now);
+    return { token, user: toPublicUser(user) };
+  }
+
+  /** The signed-in user for a bearer token, or an UnauthorizedError (invalid, expired, revoked, deleted). */
+  async authenticate(token: string | null): Promise<UserRecord> {
+    if (!token) throw new UnauthorizedError(API_ERR.missingToken);
+    const claims = await this.tokens.verify(token, this.clock.now());
+    if (!claims) throw new UnauthorizedError(API_ERR.invalidToken);
+    const user = await this.users.getById(claims.sub);
+    if (!user || user.tokenVersion !== claims.tv) throw new UnauthorizedError(API_ERR.invalidToken);
+    return user;
+  }
+
+  async logout(user: UserRecord): Promise<void> {
+    await this.bumpTokenVersion(user);
+  }
+
+  async register(req: RegisterRequest): Promise<PublicUser> {
+    const now = this.clock.now().toISOString();
+    const user: UserRecord = {
+      id: randomUUID(),
+      name: req.name,
+      email: req.email,
+      userRole: req.userRole,
+      passwordHash: await hashPassword(req.password),
+      tokenVersion: 1,
+      createdAt: now,
+      updatedAt: now,
+      version: 1,
+    };
+    if (!(await this.users.create(user))) throw new ConflictError(MSG.registerConflict);
+    await this.recordUserEvent(user, 'USER_REGISTERED', `registers as ${user.userRole}`);
+    return toPublicUser(user);
+  }
+
+  /** Creates a user with any role, the admin role included; for seeding only, never exposed over HTTP. */
+  async seed(name: string, email: string, role: Role, password: string): Promise<boolean> {
+    const now = this.clock.now().toISOString();
+    return this.users.create({
+      id: randomUUID(),
+      name,
+      email,
+      userRole: role,
+      passwordHash: await hashPassword(password),
+      tokenVersion: 1,
+      createdAt: now,
+      updatedAt: now,
+      version: 1,
+    });
+  }
+
+  async changePassword(user: UserRecord, req: ChangePasswordRequest): Promise<{ token: string }> {
+    if (!(await verifyPassword(req.oldPassword, user.passwordHash))) {
+      throw new ForbiddenError(API_ERR.oldPasswordWrong, { authError: API_ERR.oldPasswordWrong });
+    }
+    const now = this.clock.now();
+    const next: UserRecord = {
+      ...user,
+      passwordHash: await hashPassword(req.newPassword),
+      tempPasswordHash: undefined,
+      tempPasswordExpiresAt: undefined,
+      tokenVersion: user.tokenVersion + 1,
+      updatedAt: now.toISOString(),
+      version: user.version + 1,
+    };
+    await this.mustUpdate(next, user);
+    await this.recordUserEvent(user, 'PASSWORD_CHANGED', 'changes their password; earlier sessions end');
+    // Every earlier token is revoked; the caller gets a fresh one so this session carries on.
+    return { token: await this.tokens.issue({ sub: user.id, tv: next.tokenVersion }, now) };
+  }
+
+  async updateAccount(user: UserRecord, req: AccountRequest): Promise<PublicUser> {
+    if (req.name === user.name && req.email === user.email && req.userRole === user.userRole) {
+      return toPublicUser(user);
+    }
+    const next: UserRecord = {
+      ...user,
+      name: req.name,
+      email: req.email,
+      userRole: req.userRole,
+      updatedAt: this.clock.now().toISOString(),
+      version: user.version + 1,
+    };
+    const result = await this.users.update(next, user.version, user.email);
+    if (result === 'emailTaken') throw new ConflictError(MSG.registerConflict);
+    if (result === 'conflict')
+      throw new ConflictError('Your account was changed meanwhile; reload and try again');
+    await this.recordUserEvent(user, 'ACCOUNT_UPDATED', 'changes their name, email or role', {
+      before: toPublicUser(user),
+      after: toPublicUser(next),
+    });
+    return toPublicUser(next);
+  }
+
+  async resetPassword(emailRaw: string): Promise<void> {
+    const email = emailRaw.trim().toLowerCase();
+    const user = await this.users.getByEmail(email);
+    if (!user) throw new NotFoundError(API_ERR.userNotFound, { authError: API_ERR.userNotFound });
+    const now = this.clock.now();
+    const temp = randomBytes(12).toString('base64url');
+    const expires = new Date(now.getTime() + this.config.tempPasswordMinutes * 60_000);
+    const next: UserRecord = {
+      ...user,
+      tempPasswordHash: await hashPassword(temp),
+      tempPasswordExpiresAt: expires.toISOString(),
+      updatedAt: now.toISOString(),
+      version: user.version + 1,
+    };
+    await this.mustUpdate(next, user);
+    await this.mailer.send({
+      to: user.email,
+      subject: 'Firmware Release Portal: your temporary password',
+      text: [
+        `Hello ${user.name},`,
+        '',
+        'Someone asked for a new password for your Firmware Release Portal account.',
+        `Temporary password: ${temp}`,
+        '',
+        `It works for ${this.config.tempPasswordMinutes} minutes. Your old password keeps working until one of the two is used;`,
+        'if you did not ask for this, sign in with your old password and the temporary one stops working.',
+        '',
+        `Sign in: ${this.config.appUrl}/login`,
+        'After signing in, choose a new password under Settings → Change password.',
+      ].join('\n'),
+    });
+    await this.recordUserEvent(
+      user,
+      'PASSWORD_RESET_REQUESTED',
+      'a temporary password is mailed to the account address',
+    );
+  }
+
+  async listUsers(): Promise<PublicUser[]> {
+    return (await this.users.list()).map(toPublicUser);
+  }
+
+  async deleteUsers(admin: UserRecord, ids: string[]): Promise<void> {
+    const unique = [...new Set(ids)];
+    if (unique.includes(admin.id)) throw new ForbiddenError('You cannot delete your own account');
+    const found = await Promise.all(unique.map((id) => this.users.getById(id)));
+    const missing = unique.filter((_, i) => !found[i]);
+    if (missing.length > 0) throw new NotFoundError(`No user with id ${missing.join(', ')}`);
+    await this.users.delete(unique, this.clock.now().toISOString());
+    for (const u of found) {
+      if (u)
+        await this.audit.append({
+          subject: `USER#${u.id}`,
+          action: 'USER_DELETED',
+          meaning: `deletes the account of ${u.email}; the email cannot register again`,
+          actorId: admin.id,
+          actorName: admin.name,
+          actorRole: admin.userRole,
+        });
+    }
+  }
+
+  private async bumpTokenVersion(user: UserRecord): Promise<void> {
+    const next = {
+      ...user,
+      tokenVersion: user.tokenVersion + 1,
+      updatedAt: this.clock.now().toISOString(),
+      version: user.version + 1,
+    };
+    await this.mustUpdate(next, user);
+  }
+
+  private async mustUpdate(next: UserRecord, prev: UserRecord): Promise<void> {
+    const result = await this.users.update(next, prev.version, prev.email);
+    if (result !== 'ok') throw new ConflictError('Your account was changed meanwhile; reload and try again');
+  }
+
+  private recordUserEvent(
+    user: UserRecord,
+    action: string,
+    meaning: string,
+    details?: Record<string, unknown>,
+  ) {
+    return this.audit.append({
+      subject: `USER#${user.id}`,
+      action,
+      meaning,
+      actorId: user.id,
+      actorName: user.name,
+      actorRole: user.userRole,
+      details,
+    });
+  }
+}

@@ -1,0 +1,32 @@
+import { z } from 'zod';
+
+/** Trimmed text that must not be blank; `message` is what the user is told. */
+export const nonBlank = (message: string, max = 200) =>
+  z
+    .string({ error: message })
+    .transform((s) => s.trim())
+    .pipe(
+      z
+        .string()
+        .min(1, { error: message })
+        .max(max, { error: `At most ${max} characters are allowed` }),
+    );
+
+export const emailField = (message: string) =>
+  z
+    .string({ error: message })
+    .transform((s) => s.trim().toLowerCase())
+    .pipe(z.email({ error: message }).max(254, { error: message }));
+
+/** A list of ids, sent either as a bare JSON array or as { ids: [...] } (spec §7: "list of ids in the body"). */
+export const idListSchema = z
+  .union([z.array(z.string()), z.object({ ids: z.array(z.string()) }).transform((o) => o.ids)], {
+    error: 'Send the ids to delete as a JSON list',
+  })
+  .pipe(
+    z
+      .array(z.string().min(1).max(64))
+      .min(1, { error: 'Select at least one item' })
+      .max(100, { error: 'At most 100 items can be deleted at once' }),
+  );
+export type IdList = z.infer<typeof idListSchema>;

@@ -1,0 +1,23 @@
+import type { BucketName, TableName } from './routes';
+
+/** Environment variable carrying a table's physical name to a handler. */
+export const tableEnv = (t: TableName): string => `TABLE_${t.toUpperCase()}`;
+/** Environment variable carrying a bucket's physical name to a handler. */
+export const bucketEnv = (b: BucketName): string => `BUCKET_${b.toUpperCase()}`;
+
+/** Content types API Gateway passes to Lambda base64-encoded (binary media types). */
+export const BINARY_MEDIA_TYPES = ['multipart/form-data', 'application/octet-stream'];
+
+/** API Gateway's request payload limit and Lambda's synchronous response limit. */
+export const MAX_REQUEST_BYTES = 10 * 1024 * 1024;
+export const MAX_RESPONSE_BYTES = 6 * 1024 * 1024;
+
+/** Headers every API answer carries (the CloudFront response headers policy sends the same for the SPA). */
+export const SECURITY_HEADERS: Record<string, string> = {
+  'Strict-Transport-Security': 'max-age=63072000; includeSubDomains',
+  'X-Content-Type-Options': 'nosniff',
+  'X-Frame-Options': 'DENY',
+  'Referrer-Policy': 'strict-origin-when-cross-origin',
+  'Content-Security-Policy':
+    "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self'; connect-src 'self'; font-src 'self' data:; frame-ancestors 'none'; base-uri 'self'; form-action 'self'",
+};

@@ -1,0 +1,89 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { freePort } from '../../infra/local/ports';
+
+export interface StackProcess {
+  url: string;
+  mailboxUrl: string;
+  dataDir: string;
+  child: ChildProcess;
+  output: string[];
+  stop(): Promise<void>;
+}
+
+/**
+ * Runs infra/local/main.ts (what `npm start` runs after building the SPA) in its own process group, on
+ * free ports and a fresh data folder, and waits for its READY line.
+ */
+export async function startStackProcess(
+  extraEnv: Record<string, string> = {},
+  dataDir?: string,
+): Promise<StackProcess> {
+  const dir = dataDir ?? mkdtempSync(join(tmpdir(), 'frp-test-'));
+  const [port, dynamoPort, s3Port, sesPort] = [
+    await freePort(),
+    await freePort(),
+    await freePort(),
+    await freePort(),
+  ];
+  const root = resolve(import.meta.dirname, '..', '..');
+  const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'infra/local/main.ts')], {
+    cwd: root,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: {
+      ...process.env,
+      PORT: String(port),
+      DATA_DIR: dir,
+      DYNAMODB_PORT: String(dynamoPort),
+      S3_PORT: String(s3Port),
+      SES_PORT: String(sesPort),
+      ...extraEnv,
+    },
+  });
+  const output: string[] = [];
+  let mailboxUrl = '';
+  await new Promise<void>((resolveReady, reject) => {
+    const timer = setTimeout(
+      () => reject(new Error(`local stack did not start in 120 s:\n${output.join('')}`)),
+      120_000,
+    );
+    const onData = (b: Buffer) => {
+      const text = b.toString();
+      output.push(text);
+      const mb = /Mailbox:\s+(\S+)/.exec(text);
+      if (mb) mailboxUrl = mb[1]!;
+      if (/^READY$/m.test(output.join(''))) {
+        clearTimeout(timer);
+        resolveReady();
+      }
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', (b: Buffer) => output.push(b.toString()));
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`local stack exited with ${code}:\n${output.join('')}`));
+    });
+  });
+  const stop = async () => {
+    if (child.exitCode === null) {
+      await new Promise<void>((r) => {
+        const t = setTimeout(() => {
+          try {
+            process.kill(-child.pid!, 'SIGKILL');
+          } catch {}
+          r();
+        }, 10_000);
+        child.once('exit', () => {
+          clearTimeout(t);
+          r();
+        });
+        child.kill('SIGTERM');
+      });
+    }
+    if (!dataDir) rmSync(dir, { recursive: true, force: true });
+  };
+  return { url: `http://127.0.0.1:${port}`, mailboxUrl, dataDir: dir, child, output, stop };
+}
