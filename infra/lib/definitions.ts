@@ -56,6 +56,8 @@ export const TABLES: Record<TableName, TableDef> = {
       { name: 'byListStage', partitionKey: S('listStage'), sortKey: S('createdAt') },
       { name: 'byAssignee', partitionKey: S('assignee'), sortKey: S('queue') },
       { name: 'byKind', partitionKey: S('kind'), sortKey: S('createdAt') },
+      { name: 'byResource', partitionKey: S('resourceId'), sortKey: S('createdAt') },
+      { name: 'byDcc', partitionKey: S('dccId'), sortKey: S('createdAt') },
     ],
   },
   /** DCCs. pk `DCC#<id>` */

@@ -1,0 +1,88 @@
+import { z } from 'zod';
+import { MSG } from '../../messages';
+import type { Role } from '../../domain/roles';
+import type { ResourceType, Stage } from './resources';
+import { nonBlank } from './common';
+
+export const PACKAGE_TYPES = ['DEV_UNSIGNED', 'DEV_SIGNED', 'RELEASE_UNSIGNED', 'RELEASE_SIGNED'] as const;
+export type PackageType = (typeof PACKAGE_TYPES)[number];
+
+/** Server-side lifecycle state (DESIGN §2). */
+export const PACKAGE_STATUSES = [
+  'DRAFT',
+  'PENDING_APPROVAL',
+  'APPROVED',
+  'AWAITING_SIGNATURE',
+  'SIGNED',
+  'REJECTED',
+  'DELIVERY_PENDING',
+  'DELIVERED',
+  'DELIVERY_REJECTED',
+] as const;
+export type PackageStatus = (typeof PACKAGE_STATUSES)[number];
+
+export const generatePackageSchema = z.object({
+  packageName: nonBlank('Package name is required', 120),
+  packageType: z.enum(PACKAGE_TYPES, { error: 'packageType must be DEV_UNSIGNED, DEV_SIGNED, RELEASE_UNSIGNED or RELEASE_SIGNED' }),
+  note: nonBlank(MSG.packageNoteRequired, 2000),
+});
+export type GeneratePackage = z.infer<typeof generatePackageSchema>;
+
+export interface UserRef {
+  id: string;
+  name: string;
+  email: string;
+  userRole: Role;
+}
+
+/** One approver of a package or a delivery (spec §3 "Delivery approver entry"). */
+export interface ApproverEntry {
+  user: UserRef;
+  role: Role;
+  approved: boolean;
+  rejected: boolean;
+  rejectionNote?: string;
+  decidedAt?: string;
+}
+
+/** A package as lists return it (spec §3 field names). */
+export interface Package {
+  id: string;
+  name: string;
+  type: PackageType;
+  status: PackageStatus;
+  resourceId: string;
+  resourceName: string;
+  resourceType: ResourceType;
+  resourceStage: Stage;
+  initiator: UserRef;
+  uploadTime: string;
+  note: string;
+  signed: boolean;
+  dccId?: string;
+  approvers: ApproverEntry[];
+  signer?: UserRef;
+  linkToS3?: string;
+  mLifePath?: string;
+  deliveryApprovers: ApproverEntry[];
+  rejectionNote?: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export const notifySchema = z.object({
+  approvers: z
+    .array(z.object({ role: z.string(), id: z.string().min(1) }), { error: 'approvers must be a list of { role, id }' })
+    .min(1, { error: 'Choose one approver per role' })
+    .max(10),
+  signer: z.string().min(1).optional(),
+});
+export type NotifyRequest = z.infer<typeof notifySchema>;
+
+/** Body of the reject calls: the reason under 'rejection-reason' (spec §7). */
+export const rejectSchema = z.object({
+  'rejection-reason': nonBlank('A rejection reason is required', 2000),
+});
+
+export const APPROVE_OUTCOMES = ['GENERATED', 'WAITING_FOR_APPROVALS', 'WAITING_FOR_SIGNING', 'DELIVERED'] as const;
+export type ApproveOutcome = (typeof APPROVE_OUTCOMES)[number];
