@@ -26,7 +26,8 @@ export interface RouteUses {
   /** read = GetObject, write = PutObject, delete = DeleteObject; presign uses the same grants. */
   buckets?: Partial<Record<BucketName, readonly ('read' | 'write' | 'delete')[]>>;
   mail?: boolean;
-  sign?: boolean;
+  /** 'sign' = kms:Sign on the package key (and its public key); 'publicKey' = kms:GetPublicKey only. */
+  sign?: 'sign' | 'publicKey';
 }
 
 export interface Route {
@@ -314,7 +315,7 @@ export const ROUTES: readonly Route[] = [
       tables: ['users', 'packages', 'resources', 'dcc', 'audit'],
       buckets: { resources: ['read'], artefacts: ['write'] },
       mail: true,
-      sign: true,
+      sign: 'sign',
     },
     memoryMb: 1536,
     summary: 'Sign as the assigned signer',
@@ -356,7 +357,7 @@ export const ROUTES: readonly Route[] = [
     method: 'GET',
     path: '/signing-key',
     access: 'public',
-    uses: { tables: [], sign: true },
+    uses: { tables: [], sign: 'publicKey' },
     summary: 'The package signing public key (PEM)',
   },
 

@@ -14,7 +14,11 @@ const limit = z
 /** Device communication configuration (spec §3, §5). */
 export const createDccSchema = z
   .object({
-    deviceId: z.string({ error: 'Device ID is required' }).trim().min(1, { error: 'Device ID is required' }).max(64),
+    deviceId: z
+      .string({ error: 'Device ID is required' })
+      .trim()
+      .min(1, { error: 'Device ID is required' })
+      .max(64),
     telemetryType: z.enum(TELEMETRY_TYPES, { error: 'Telemetry type must be TelA, TelB or BLE' }),
     messageLimit: limit,
     deviceLimit: limit,

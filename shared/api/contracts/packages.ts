@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { MSG } from '../../messages';
 import type { Role } from '../../domain/roles';
-import type { ResourceType, Stage } from './resources';
+import { MSG } from '../../messages';
 import { nonBlank } from './common';
+import type { ResourceType, Stage } from './resources';
 
 export const PACKAGE_TYPES = ['DEV_UNSIGNED', 'DEV_SIGNED', 'RELEASE_UNSIGNED', 'RELEASE_SIGNED'] as const;
 export type PackageType = (typeof PACKAGE_TYPES)[number];
@@ -23,7 +23,9 @@ export type PackageStatus = (typeof PACKAGE_STATUSES)[number];
 
 export const generatePackageSchema = z.object({
   packageName: nonBlank('Package name is required', 120),
-  packageType: z.enum(PACKAGE_TYPES, { error: 'packageType must be DEV_UNSIGNED, DEV_SIGNED, RELEASE_UNSIGNED or RELEASE_SIGNED' }),
+  packageType: z.enum(PACKAGE_TYPES, {
+    error: 'packageType must be DEV_UNSIGNED, DEV_SIGNED, RELEASE_UNSIGNED or RELEASE_SIGNED',
+  }),
   note: nonBlank(MSG.packageNoteRequired, 2000),
 });
 export type GeneratePackage = z.infer<typeof generatePackageSchema>;
@@ -72,7 +74,9 @@ export interface Package {
 
 export const notifySchema = z.object({
   approvers: z
-    .array(z.object({ role: z.string(), id: z.string().min(1) }), { error: 'approvers must be a list of { role, id }' })
+    .array(z.object({ role: z.string(), id: z.string().min(1) }), {
+      error: 'approvers must be a list of { role, id }',
+    })
     .min(1, { error: 'Choose one approver per role' })
     .max(10),
   signer: z.string().min(1).optional(),
@@ -84,5 +88,10 @@ export const rejectSchema = z.object({
   'rejection-reason': nonBlank('A rejection reason is required', 2000),
 });
 
-export const APPROVE_OUTCOMES = ['GENERATED', 'WAITING_FOR_APPROVALS', 'WAITING_FOR_SIGNING', 'DELIVERED'] as const;
+export const APPROVE_OUTCOMES = [
+  'GENERATED',
+  'WAITING_FOR_APPROVALS',
+  'WAITING_FOR_SIGNING',
+  'DELIVERED',
+] as const;
 export type ApproveOutcome = (typeof APPROVE_OUTCOMES)[number];

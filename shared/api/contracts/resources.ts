@@ -18,7 +18,9 @@ export const stageParamSchema = z.object({
 
 /** A resource name: trimmed, 1–120 characters, letters, digits, spaces and . _ - ( ) only. */
 export const resourceNameSchema = nonBlank(MSG.resourceNameRequired, 120).pipe(
-  z.string().regex(/^[\w .()\-]+$/, { error: 'Resource name may contain letters, digits, spaces and . _ - ( ) only' }),
+  z
+    .string()
+    .regex(/^[\w .()-]+$/, { error: 'Resource name may contain letters, digits, spaces and . _ - ( ) only' }),
 );
 
 export const uploadQuerySchema = z.object({ name: resourceNameSchema });
@@ -29,7 +31,10 @@ export const EXTENSIONS = { resourceFile: { PATCH: 'bin', MODEL: 'tflite' }, met
 /** Model metadata file (JSON): gives the model's name and version. */
 export const modelMetadataSchema = z.object({
   modelName: z.string().trim().min(1, { error: 'metadata: modelName is required' }).max(120),
-  version: z.union([z.string(), z.number()]).transform(String).pipe(z.string().trim().min(1, { error: 'metadata: version is required' }).max(40)),
+  version: z
+    .union([z.string(), z.number()])
+    .transform(String)
+    .pipe(z.string().trim().min(1, { error: 'metadata: version is required' }).max(40)),
 });
 
 export interface ResourceUser {
@@ -61,7 +66,12 @@ export const requestUploadSchema = z.object({
   fileName: z.string().min(1).max(255),
   sizeBytes: z.number().int().positive(),
   metadataFileName: z.string().min(1).max(255).optional(),
-  metadataSizeBytes: z.number().int().positive().max(1024 * 1024).optional(),
+  metadataSizeBytes: z
+    .number()
+    .int()
+    .positive()
+    .max(1024 * 1024)
+    .optional(),
 });
 export type RequestUpload = z.infer<typeof requestUploadSchema>;
 

@@ -1,0 +1,93 @@
+import { inject } from 'vitest';
+import { SEED_PASSWORD } from '../../shared/domain/seed-users';
+
+/** Base URL of the local stack started by global-setup (…/dev is the API). */
+export const baseUrl = (): string => inject('baseUrl');
+export const mailboxUrl = (): string => inject('mailboxUrl');
+
+export interface ApiResult<T = Record<string, unknown>> {
+  status: number;
+  body: T;
+  headers: Headers;
+}
+
+export interface CallOptions {
+  method?: string;
+  token?: string | null;
+  /** JSON-serialised unless it is a string, Buffer, FormData or Blob */
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+/** Calls the API over HTTP as the web app does. */
+export async function api<T = Record<string, unknown>>(
+  path: string,
+  opts: CallOptions = {},
+): Promise<ApiResult<T>> {
+  const headers: Record<string, string> = { ...opts.headers };
+  if (opts.token) headers.Authorization = `Bearer ${opts.token}`;
+  let body: BodyInit | undefined;
+  if (opts.body === undefined) body = undefined;
+  else if (typeof opts.body === 'string' || opts.body instanceof FormData || opts.body instanceof Blob)
+    body = opts.body as BodyInit;
+  else if (Buffer.isBuffer(opts.body)) body = new Uint8Array(opts.body);
+  else {
+    body = JSON.stringify(opts.body);
+    headers['Content-Type'] ??= 'application/json';
+  }
+  const res = await fetch(`${baseUrl()}/dev${path}`, { method: opts.method ?? 'GET', headers, body });
+  const text = await res.text();
+  let parsed: unknown = text;
+  try {
+    parsed = text ? JSON.parse(text) : {};
+  } catch {
+    /* not JSON: keep the text */
+  }
+  return { status: res.status, body: parsed as T, headers: res.headers };
+}
+
+/** A token for a user (seeded users use the local password). */
+export async function login(email: string, password = SEED_PASSWORD): Promise<string> {
+  const r = await api<{ token: string; errorMessage?: string }>('/user/login', {
+    method: 'POST',
+    body: { login: email, password },
+  });
+  if (r.status !== 200) throw new Error(`login ${email} failed: ${r.status} ${JSON.stringify(r.body)}`);
+  return r.body.token;
+}
+
+export const SEEDED = {
+  designDev: 'design-engineer-dev@example.com',
+  designTest: 'design-engineer-test@example.com',
+  reliability: 'reliability-engineer@example.com',
+  release: 'sw-fw-release-engineer@example.com',
+  lead: 'technical-leader@example.com',
+  admin: 'admin@example.com',
+} as const;
+
+/** Parses a field the API sends as JSON text (spec §3: lists and users come as JSON text). */
+export function jsonText<T>(value: unknown): T {
+  if (typeof value !== 'string') throw new Error(`expected JSON text, got ${typeof value}`);
+  return JSON.parse(value) as T;
+}
+
+export interface Mail {
+  to: string;
+  subject: string;
+  text: string;
+}
+
+/** Mails the local SES has received, newest last. */
+export async function mails(to?: string): Promise<Mail[]> {
+  const res = await fetch(`${mailboxUrl().replace(/\/$/, '')}/store`);
+  const store = (await res.json()) as {
+    emails: { destination: { to: string[] }; subject: string; body: { text?: string } }[];
+  };
+  return store.emails
+    .map((e) => ({ to: e.destination.to.join(','), subject: e.subject, text: e.body.text ?? '' }))
+    .filter((m) => !to || m.to.includes(to));
+}
+
+/** A unique suffix for names created by a test. */
+export const uniq = (prefix: string): string =>
+  `${prefix}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 7)}`;
