@@ -1,12 +1,17 @@
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { DynamoAuditLog } from './adapters/dynamodb/audit-log';
+import { DynamoResourceReferences, DynamoResourceRepository } from './adapters/dynamodb/resource-repository';
 import { DynamoUserRepository } from './adapters/dynamodb/user-repository';
+import { S3BlobStore } from './adapters/s3/blob-store';
 import { SesMailer } from './adapters/ses/ses-mailer';
-import { appUrl, intEnv, optionalEnv, requireEnv, tableName } from './config/env';
+import { appUrl, bucketName, intEnv, optionalEnv, requireEnv, tableName } from './config/env';
 import type { AuditLog } from './ports/audit-log';
+import type { BlobStore } from './ports/blob-store';
 import { systemClock } from './ports/clock';
 import type { Mailer } from './ports/mailer';
+import type { ResourceRepository } from './ports/resource-repository';
 import type { UserRepository } from './ports/user-repository';
+import { ResourceService } from './services/resource-service';
 import { TokenService } from './services/token-service';
 import { UserService } from './services/user-service';
 
@@ -69,3 +74,40 @@ export function users$(): Promise<UserService> {
 }
 
 export const stageName = (): string => optionalEnv('API_STAGE', 'dev');
+
+// ── resources ─────────────────────────────────────────────────────────────────────────────────
+let resourceRepo: ResourceRepository | undefined;
+/** The resource repository (the package service reads resources through it too). */
+export const resourceRepository = (): ResourceRepository => {
+  resourceRepo ??= new DynamoResourceRepository(tableName('resources'));
+  return resourceRepo;
+};
+
+let blobStoreInstance: BlobStore | undefined;
+/** Object storage, one per instance; callers pass the bucket (bucketName('resources'|'artefacts'|'audit')). */
+export const blobStore = (): BlobStore => {
+  blobStoreInstance ??= new S3BlobStore();
+  return blobStoreInstance;
+};
+
+let resourceService: ResourceService | undefined;
+/**
+ * Resources service. Table and bucket names of optional ports are read when first used, because each
+ * Lambda gets only the variables of the stores its route table row `uses` (lists have no bucket).
+ */
+export function resources$(): ResourceService {
+  resourceService ??= new ResourceService(
+    resourceRepository(),
+    new DynamoResourceReferences(() => tableName('packages')),
+    blobStore(),
+    { append: (e) => auditLog().append(e), history: (s) => auditLog().history(s) },
+    systemClock,
+    {
+      bucket: () => bucketName('resources'),
+      maxResourceBytes: intEnv('MAX_RESOURCE_BYTES', 2_000_000_000),
+      maxMetadataBytes: intEnv('MAX_METADATA_BYTES', 1_000_000),
+      uploadTtlSeconds: intEnv('UPLOAD_URL_TTL_SECONDS', 15 * 60),
+    },
+  );
+  return resourceService;
+}

@@ -58,6 +58,7 @@ export const TABLES: Record<TableName, TableDef> = {
       { name: 'byKind', partitionKey: S('kind'), sortKey: S('createdAt') },
       { name: 'byResource', partitionKey: S('resourceId'), sortKey: S('createdAt') },
       { name: 'byDcc', partitionKey: S('dccId'), sortKey: S('createdAt') },
+      { name: 'byDelivery', partitionKey: S('deliveryList'), sortKey: S('deliveryStartedAt') },
     ],
   },
   /** DCCs. pk `DCC#<id>` */

@@ -1,3 +1,9 @@
-import { notImplemented } from '../middleware/not-implemented';
+import { idListSchema } from '../../shared/api/contracts/common';
+import { MSG } from '../../shared/messages';
+import { resources$ } from '../composition';
+import { route } from '../middleware/http';
 
-export const handler = notImplemented('adminDeleteResources');
+export const handler = route('adminDeleteResources', { body: idListSchema }, async ({ body, user }) => {
+  await resources$().deleteResources(user!, body);
+  return { body: { status: 'DELETED', message: MSG.deleted } };
+});

@@ -1,3 +1,6 @@
-import { notImplemented } from '../middleware/not-implemented';
+import { packages$ } from '../composition-packages';
+import { route } from '../middleware/http';
 
-export const handler = notImplemented('adminListPackages');
+export const handler = route('adminListPackages', {}, async () => ({
+  body: { packages: JSON.stringify(await packages$().listAll()) },
+}));

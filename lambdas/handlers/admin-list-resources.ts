@@ -1,3 +1,7 @@
-import { notImplemented } from '../middleware/not-implemented';
+import { resources$ } from '../composition';
+import { route } from '../middleware/http';
 
-export const handler = notImplemented('adminListResources');
+export const handler = route('adminListResources', {}, async () => {
+  const list = await resources$().listAll();
+  return { body: { resources: JSON.stringify(list) } };
+});

@@ -1,3 +1,16 @@
-import { notImplemented } from '../middleware/not-implemented';
+import { packageIdParamSchema } from '../../shared/api/contracts/packages';
+import { MSG } from '../../shared/messages';
+import { packages$ } from '../composition-packages';
+import { route } from '../middleware/http';
 
-export const handler = notImplemented('approvePackage');
+/** Outcomes (DESIGN §2): GENERATED 200 with generatedXmlS3Link, WAITING_FOR_APPROVALS 202, WAITING_FOR_SIGNING 200. */
+export const handler = route('approvePackage', { params: packageIdParamSchema }, async ({ params, user }) => {
+  const { outcome, pkg } = await packages$().approve(user!, params.id);
+  if (outcome === 'WAITING_FOR_APPROVALS') {
+    return { statusCode: 202, body: { outcome, message: MSG.approvedWaiting, package: JSON.stringify(pkg) } };
+  }
+  if (outcome === 'WAITING_FOR_SIGNING') {
+    return { body: { outcome, message: MSG.approvedWaitingSigning, package: JSON.stringify(pkg) } };
+  }
+  return { body: { outcome, generatedXmlS3Link: pkg.linkToS3, package: JSON.stringify(pkg) } };
+});

@@ -1,3 +1,11 @@
-import { notImplemented } from '../middleware/not-implemented';
+import { z } from 'zod';
+import { MSG } from '../../shared/messages';
+import { resources$ } from '../composition';
+import { route } from '../middleware/http';
 
-export const handler = notImplemented('confirmResourceUpload');
+const params = z.object({ uploadId: z.string().min(1).max(64) });
+
+export const handler = route('confirmResourceUpload', { params }, async ({ params, user }) => {
+  const resource = await resources$().confirmUpload(user!, params.uploadId);
+  return { statusCode: 201, body: { resource: JSON.stringify(resource), message: MSG.uploaded } };
+});

@@ -1,3 +1,8 @@
-import { notImplemented } from '../middleware/not-implemented';
+import { createDccSchema } from '../../shared/api/contracts/dcc';
+import { packages$ } from '../composition-packages';
+import { route } from '../middleware/http';
 
-export const handler = notImplemented('createDcc');
+export const handler = route('createDcc', { body: createDccSchema }, async ({ body, user }) => {
+  const dcc = await packages$().createDcc(user!, body);
+  return { statusCode: 201, body: { dccUuid: dcc.id, dcc: JSON.stringify(dcc) } };
+});

@@ -1,3 +1,16 @@
-import { notImplemented } from '../middleware/not-implemented';
+import { packageIdParamSchema } from '../../shared/api/contracts/packages';
+import { packages$ } from '../composition-packages';
+import { route } from '../middleware/http';
 
-export const handler = notImplemented('downloadPackage');
+/** Small packages come back as base64 (spec §7); larger ones as a presigned URL (Lambda's 6 MB limit). */
+export const handler = route('downloadPackage', { params: packageIdParamSchema }, async ({ params }) => {
+  const d = await packages$().download(params.id);
+  return {
+    body: {
+      fileName: d.fileName,
+      sizeBytes: d.sizeBytes,
+      sha256: d.sha256,
+      ...(d.base64 ? { base64EncodedXMLPackage: d.base64 } : { downloadUrl: d.url }),
+    },
+  };
+});

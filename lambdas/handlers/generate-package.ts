@@ -1,3 +1,13 @@
-import { notImplemented } from '../middleware/not-implemented';
+import { generatePackageSchema } from '../../shared/api/contracts/packages';
+import { z } from 'zod';
+import { packages$ } from '../composition-packages';
+import { route } from '../middleware/http';
 
-export const handler = notImplemented('generatePackage');
+export const handler = route(
+  'generatePackage',
+  { params: z.object({ id: z.string().min(1).max(64) }), body: generatePackageSchema },
+  async ({ params, body, user }) => {
+    const pkg = await packages$().generate(user!, params.id, body);
+    return { statusCode: 201, body: { package: JSON.stringify(pkg) } };
+  },
+);

@@ -1,3 +1,7 @@
-import { notImplemented } from '../middleware/not-implemented';
+import { approvalListParamSchema } from '../../shared/api/contracts/packages';
+import { packages$ } from '../composition-packages';
+import { route } from '../middleware/http';
 
-export const handler = notImplemented('listApprovalPackages');
+export const handler = route('listApprovalPackages', { params: approvalListParamSchema }, async ({ params, user }) => ({
+  body: { packages: JSON.stringify(await packages$().listApproval(user!, params.stage)) },
+}));

@@ -1,3 +1,4 @@
-import { notImplemented } from '../middleware/not-implemented';
+import { packages$ } from '../composition-packages';
+import { route } from '../middleware/http';
 
-export const handler = notImplemented('listDcc');
+export const handler = route('listDcc', {}, async () => ({ body: { dcc: JSON.stringify(await packages$().listDcc()) } }));

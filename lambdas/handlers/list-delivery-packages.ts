@@ -1,3 +1,6 @@
-import { notImplemented } from '../middleware/not-implemented';
+import { packages$ } from '../composition-packages';
+import { route } from '../middleware/http';
 
-export const handler = notImplemented('listDeliveryPackages');
+export const handler = route('listDeliveryPackages', {}, async () => ({
+  body: { packages: JSON.stringify(await packages$().listDelivery()) },
+}));

@@ -1,3 +1,7 @@
-import { notImplemented } from '../middleware/not-implemented';
+import { packageListParamSchema } from '../../shared/api/contracts/packages';
+import { packages$ } from '../composition-packages';
+import { route } from '../middleware/http';
 
-export const handler = notImplemented('listPackages');
+export const handler = route('listPackages', { params: packageListParamSchema }, async ({ params }) => ({
+  body: { packages: JSON.stringify(await packages$().listStage(params.stage)) },
+}));

@@ -1,3 +1,8 @@
-import { notImplemented } from '../middleware/not-implemented';
+import { stageParamSchema } from '../../shared/api/contracts/resources';
+import { resources$ } from '../composition';
+import { route } from '../middleware/http';
 
-export const handler = notImplemented('listPatches');
+export const handler = route('listPatches', { params: stageParamSchema }, async ({ params }) => {
+  const list = await resources$().list('PATCH', params.stage);
+  return { body: { resources: JSON.stringify(list) } };
+});

@@ -1,3 +1,7 @@
-import { notImplemented } from '../middleware/not-implemented';
+import { packageListParamSchema } from '../../shared/api/contracts/packages';
+import { packages$ } from '../composition-packages';
+import { route } from '../middleware/http';
 
-export const handler = notImplemented('listSigningPackages');
+export const handler = route('listSigningPackages', { params: packageListParamSchema }, async ({ params, user }) => ({
+  body: { packages: JSON.stringify(await packages$().listSigning(user!, params.stage)) },
+}));

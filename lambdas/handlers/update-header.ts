@@ -1,3 +1,21 @@
-import { notImplemented } from '../middleware/not-implemented';
+import { headerBodySchema, packageIdParamSchema } from '../../shared/api/contracts/packages';
+import { BadRequestError } from '../../shared/domain/errors';
+import { packages$ } from '../composition-packages';
+import { route } from '../middleware/http';
 
-export const handler = notImplemented('updateHeader');
+export const handler = route(
+  'updateHeader',
+  { params: packageIdParamSchema, body: headerBodySchema },
+  async ({ params, body, user }) => {
+    let submitted: unknown = body.header;
+    if (typeof submitted === 'string') {
+      try {
+        submitted = JSON.parse(submitted);
+      } catch {
+        throw new BadRequestError('header is not valid JSON text');
+      }
+    }
+    const header = await packages$().updateHeader(user!, params.id, submitted);
+    return { body: { header: JSON.stringify(header) } };
+  },
+);

@@ -173,16 +173,20 @@ export const ROUTES: readonly Route[] = [
     path: '/resources/uploads',
     access: UPLOADERS,
     uses: { tables: ['users', 'resources'], buckets: { resources: ['write'] } },
-    summary: 'Presigned upload URLs for large resources',
+    summary:
+      'Large resources (above the 10 MB request limit), step 1 of 3: checks name, extensions and sizes, ' +
+      'answers presigned PUT URLs to staging/<uploadId>/ (15 min); step 2: the client PUTs the bytes to them',
   },
   {
     id: 'confirmResourceUpload',
     method: 'POST',
     path: '/resources/uploads/{uploadId}/confirm',
     access: UPLOADERS,
-    uses: { tables: ['users', 'resources', 'audit'], buckets: { resources: ['read', 'delete'] } },
+    uses: { tables: ['users', 'resources', 'audit'], buckets: { resources: ['read', 'write', 'delete'] } },
     memoryMb: 1024,
-    summary: 'Check and register a presigned upload',
+    summary:
+      'Large resources, step 3 of 3 (requester only, before expiry): checks size, TFL3 and metadata, copies ' +
+      'staging to resources/ while hashing, claims the name; any failure removes the staged bytes',
   },
   {
     id: 'generatePackage',

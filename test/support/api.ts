@@ -26,10 +26,10 @@ export async function api<T = Record<string, unknown>>(
 ): Promise<ApiResult<T>> {
   const headers: Record<string, string> = { ...opts.headers };
   if (opts.token) headers.Authorization = `Bearer ${opts.token}`;
-  let body: BodyInit | undefined;
+  let body: RequestInit['body'];
   if (opts.body === undefined) body = undefined;
   else if (typeof opts.body === 'string' || opts.body instanceof FormData || opts.body instanceof Blob)
-    body = opts.body as BodyInit;
+    body = opts.body as RequestInit['body'];
   else if (Buffer.isBuffer(opts.body)) body = new Uint8Array(opts.body);
   else {
     body = JSON.stringify(opts.body);

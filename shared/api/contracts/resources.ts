@@ -61,23 +61,30 @@ export interface Resource {
 /** Request for presigned upload URLs (files above the API's 10 MB request limit). */
 export const requestUploadSchema = z.object({
   name: resourceNameSchema,
-  resourceType: z.enum(RESOURCE_TYPES),
-  resourceStage: z.enum(STAGES),
+  resourceType: z
+    .string()
+    .transform((s) => s.toUpperCase())
+    .pipe(z.enum(RESOURCE_TYPES, { error: "resourceType must be 'PATCH' or 'MODEL'" })),
+  resourceStage: z
+    .string()
+    .transform((s) => s.toUpperCase())
+    .pipe(z.enum(STAGES, { error: "resourceStage must be 'DEV' or 'RELEASE'" })),
   fileName: z.string().min(1).max(255),
-  sizeBytes: z.number().int().positive(),
+  // 0 is let through so the service answers the spec's 'File size is too small'; limits come from configuration
+  sizeBytes: z.number().int().nonnegative(),
   metadataFileName: z.string().min(1).max(255).optional(),
-  metadataSizeBytes: z
-    .number()
-    .int()
-    .positive()
-    .max(1024 * 1024)
-    .optional(),
+  metadataSizeBytes: z.number().int().nonnegative().optional(),
+  /** a shorter validity than the server's default (seconds), for clients that upload at once */
+  expiresInSeconds: z.number().int().min(1).max(3600).optional(),
 });
 export type RequestUpload = z.infer<typeof requestUploadSchema>;
 
 export interface RequestUploadResponse {
   uploadId: string;
+  /** presigned PUT URL of the resource file: send the bytes as the body, no extra headers */
   resourceUrl: string;
+  /** presigned PUT URL of the metadata file (models only) */
   metadataUrl?: string;
+  /** ISO time after which the URLs stop working and the upload can no longer be confirmed */
   expiresAt: string;
 }

@@ -1,0 +1,248 @@
+import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import {
+  BatchGetCommand,
+  type BatchGetCommandOutput,
+  DeleteCommand,
+  GetCommand,
+  TransactWriteCommand,
+  type TransactWriteCommandInput,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
+import type { PackageStatus } from '../../../shared/api/contracts/packages';
+import type { Stage } from '../../../shared/api/contracts/resources';
+import type { PackageRecord, PackageRepository, Task, TaskKind, VoteResult } from '../../ports/package-repository';
+import { dynamo } from '../aws-clients';
+import { queryAll } from './query-all';
+
+type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+
+const pkgKey = (id: string) => ({ pk: `PKG#${id}`, sk: 'PKG' });
+const nameKey = (name: string) => ({ pk: `NAME#${name.toLowerCase()}`, sk: 'NAME' });
+const taskKey = (t: Pick<Task, 'kind' | 'userId' | 'packageId'>) => ({ pk: `PKG#${t.packageId}`, sk: `TASK#${t.kind}#${t.userId}` });
+
+function toItem(p: PackageRecord): Record<string, unknown> {
+  return {
+    ...p,
+    ...pkgKey(p.id),
+    kind: 'PACKAGE',
+    listStage: p.resourceStage,
+    // in the delivery list from the first delivery on
+    deliveryList: p.deliveryStartedAt ? 'DELIVERY' : undefined,
+  };
+}
+
+function fromItem(item: Record<string, unknown>): PackageRecord {
+  const { pk: _pk, sk: _sk, kind: _k, listStage: _l, deliveryList: _d, ...rest } = item;
+  return rest as unknown as PackageRecord;
+}
+
+function cancelled(e: unknown): boolean {
+  return e instanceof TransactionCanceledException || e instanceof ConditionalCheckFailedException;
+}
+
+export class DynamoPackageRepository implements PackageRepository {
+  constructor(private readonly table: string) {}
+
+  async create(pkg: PackageRecord): Promise<boolean> {
+    try {
+      await dynamo().send(
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              Put: {
+                TableName: this.table,
+                Item: { ...nameKey(pkg.name), kind: 'NAME', packageId: pkg.id },
+                ConditionExpression: 'attribute_not_exists(pk)',
+              },
+            },
+            { Put: { TableName: this.table, Item: toItem(pkg), ConditionExpression: 'attribute_not_exists(pk)' } },
+          ],
+        }),
+      );
+      return true;
+    } catch (e) {
+      if (e instanceof TransactionCanceledException && e.CancellationReasons?.[0]?.Code === 'ConditionalCheckFailed') return false;
+      throw e;
+    }
+  }
+
+  async get(id: string): Promise<PackageRecord | null> {
+    const r = await dynamo().send(new GetCommand({ TableName: this.table, Key: pkgKey(id), ConsistentRead: true }));
+    return r.Item ? fromItem(r.Item) : null;
+  }
+
+  async getMany(ids: string[]): Promise<PackageRecord[]> {
+    const out: PackageRecord[] = [];
+    const unique = [...new Set(ids)];
+    for (let i = 0; i < unique.length; i += 100) {
+      let keys: Record<string, unknown>[] | undefined = unique.slice(i, i + 100).map(pkgKey);
+      while (keys && keys.length > 0) {
+        const r: BatchGetCommandOutput = await dynamo().send(
+          new BatchGetCommand({ RequestItems: { [this.table]: { Keys: keys } } }),
+        );
+        out.push(...(r.Responses?.[this.table] ?? []).map(fromItem));
+        keys = r.UnprocessedKeys?.[this.table]?.Keys;
+      }
+    }
+    return out;
+  }
+
+  private async byIndex(index: string, key: string, value: string): Promise<PackageRecord[]> {
+    const items = await queryAll({
+      TableName: this.table,
+      IndexName: index,
+      KeyConditionExpression: '#k = :v',
+      ExpressionAttributeNames: { '#k': key },
+      ExpressionAttributeValues: { ':v': value },
+      ScanIndexForward: false,
+    });
+    return items.filter((i) => i.kind === 'PACKAGE').map(fromItem);
+  }
+
+  listByStage(stage: Stage) {
+    return this.byIndex('byListStage', 'listStage', stage);
+  }
+  listDelivery() {
+    return this.byIndex('byDelivery', 'deliveryList', 'DELIVERY');
+  }
+  listAll() {
+    return this.byIndex('byKind', 'kind', 'PACKAGE');
+  }
+  listByResource(resourceId: string) {
+    return this.byIndex('byResource', 'resourceId', resourceId);
+  }
+  listByDcc(dccId: string) {
+    return this.byIndex('byDcc', 'dccId', dccId);
+  }
+
+  async taskPackageIds(userId: string, kind: TaskKind, stage?: Stage): Promise<string[]> {
+    const items = await queryAll({
+      TableName: this.table,
+      IndexName: 'byAssignee',
+      KeyConditionExpression: 'assignee = :u AND begins_with(queue, :q)',
+      ExpressionAttributeValues: { ':u': userId, ':q': stage ? `${kind}#${stage}#` : `${kind}#` },
+    });
+    return items.map((i) => String(i.packageId));
+  }
+
+  private taskItem(t: Task): Record<string, unknown> {
+    return { ...taskKey(t), kind: 'TASK', assignee: t.userId, queue: `${t.kind}#${t.stage}#${t.createdAt}`, packageId: t.packageId };
+  }
+
+  async save(
+    next: PackageRecord,
+    expected: { version: number; status: PackageStatus },
+    tasks: { add?: Task[]; removeAll?: boolean } = {},
+  ): Promise<boolean> {
+    const items: TransactItem[] = [
+      {
+        Put: {
+          TableName: this.table,
+          Item: toItem(next),
+          ConditionExpression: '#v = :v AND #s = :s',
+          ExpressionAttributeNames: { '#v': 'version', '#s': 'status' },
+          ExpressionAttributeValues: { ':v': expected.version, ':s': expected.status },
+        },
+      },
+    ];
+    if (tasks.removeAll) {
+      const open = await queryAll({
+        TableName: this.table,
+        KeyConditionExpression: 'pk = :p AND begins_with(sk, :t)',
+        ExpressionAttributeValues: { ':p': `PKG#${next.id}`, ':t': 'TASK#' },
+        ConsistentRead: true,
+      });
+      for (const o of open) items.push({ Delete: { TableName: this.table, Key: { pk: o.pk, sk: o.sk } } });
+    }
+    for (const t of tasks.add ?? []) items.push({ Put: { TableName: this.table, Item: this.taskItem(t) } });
+    try {
+      // DynamoDB takes at most 100 items a transaction: far above one approver per role plus a signer
+      await dynamo().send(new TransactWriteCommand({ TransactItems: items }));
+      return true;
+    } catch (e) {
+      if (cancelled(e)) return false;
+      throw e;
+    }
+  }
+
+  async vote(id: string, userId: string, round: 'approval' | 'delivery', at: string): Promise<VoteResult> {
+    const map = round === 'approval' ? 'approvers' : 'deliveryApprovers';
+    const counter = round === 'approval' ? 'approvedCount' : 'deliveryApprovedCount';
+    const waiting: PackageStatus = round === 'approval' ? 'PENDING_APPROVAL' : 'DELIVERY_PENDING';
+    try {
+      const r = await dynamo().send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: pkgKey(id),
+          UpdateExpression: 'SET #m.#u.approved = :t, #m.#u.decidedAt = :at, updatedAt = :at ADD #c :one, #v :one',
+          ConditionExpression: '#s = :waiting AND #m.#u.approved = :f AND #m.#u.rejected = :f',
+          ExpressionAttributeNames: { '#m': map, '#u': userId, '#c': counter, '#v': 'version', '#s': 'status' },
+          ExpressionAttributeValues: { ':t': true, ':f': false, ':at': at, ':one': 1, ':waiting': waiting },
+          ReturnValues: 'ALL_NEW',
+        }),
+      );
+      return { ok: true, pkg: fromItem(r.Attributes ?? {}) };
+    } catch (e) {
+      if (!(e instanceof ConditionalCheckFailedException)) throw e;
+      return { ok: false, reason: await this.whyRefused(id, userId, map, waiting) };
+    }
+  }
+
+  async reject(
+    id: string,
+    userId: string,
+    round: 'approval' | 'delivery',
+    note: string,
+    at: string,
+    to: PackageStatus,
+  ): Promise<VoteResult> {
+    const map = round === 'approval' ? 'approvers' : 'deliveryApprovers';
+    const waiting: PackageStatus = round === 'approval' ? 'PENDING_APPROVAL' : 'DELIVERY_PENDING';
+    try {
+      const r = await dynamo().send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: pkgKey(id),
+          UpdateExpression:
+            'SET #m.#u.rejected = :t, #m.#u.rejectionNote = :note, #m.#u.decidedAt = :at, rejectionNote = :note, #s = :to, updatedAt = :at ADD #v :one',
+          ConditionExpression: '#s = :waiting AND #m.#u.approved = :f AND #m.#u.rejected = :f',
+          ExpressionAttributeNames: { '#m': map, '#u': userId, '#v': 'version', '#s': 'status' },
+          ExpressionAttributeValues: { ':t': true, ':f': false, ':at': at, ':one': 1, ':waiting': waiting, ':note': note, ':to': to },
+          ReturnValues: 'ALL_NEW',
+        }),
+      );
+      return { ok: true, pkg: fromItem(r.Attributes ?? {}) };
+    } catch (e) {
+      if (!(e instanceof ConditionalCheckFailedException)) throw e;
+      return { ok: false, reason: await this.whyRefused(id, userId, map, waiting) };
+    }
+  }
+
+  private async whyRefused(id: string, userId: string, map: 'approvers' | 'deliveryApprovers', waiting: PackageStatus) {
+    const p = await this.get(id);
+    if (!p) return 'notFound' as const;
+    const entry = p[map]?.[userId];
+    if (!entry) return 'notAssigned' as const;
+    if (entry.approved || entry.rejected) return 'alreadyDecided' as const;
+    if (p.status !== waiting) return 'notWaiting' as const;
+    return 'notWaiting' as const;
+  }
+
+  async removeTask(task: Pick<Task, 'kind' | 'userId' | 'packageId'>): Promise<void> {
+    await dynamo().send(new DeleteCommand({ TableName: this.table, Key: taskKey(task) }));
+  }
+
+  async delete(pkg: PackageRecord): Promise<void> {
+    const rows = await queryAll({
+      TableName: this.table,
+      KeyConditionExpression: 'pk = :p',
+      ExpressionAttributeValues: { ':p': `PKG#${pkg.id}` },
+      ConsistentRead: true,
+    });
+    const items: TransactItem[] = rows.map((r) => ({ Delete: { TableName: this.table, Key: { pk: r.pk, sk: r.sk } } }));
+    items.push({ Delete: { TableName: this.table, Key: nameKey(pkg.name) } });
+    for (let i = 0; i < items.length; i += 100) {
+      await dynamo().send(new TransactWriteCommand({ TransactItems: items.slice(i, i + 100) }));
+    }
+  }
+}

@@ -1,0 +1,27 @@
+import type { Dcc } from '../../shared/api/contracts/dcc';
+import type { ArtefactRef, PackageRecord } from './package-repository';
+import type { ResourceRecord } from './resource-repository';
+
+export interface ApprovalRecordEntry {
+  name: string;
+  email: string;
+  role: string;
+  decidedAt: string;
+  meaning: string;
+}
+
+/** Builds the XML package of DESIGN §3 and stores it; the returned ref is committed only after this succeeds. */
+export interface ArtefactService {
+  generate(input: {
+    pkg: PackageRecord;
+    resource: ResourceRecord;
+    dcc: Dcc;
+    approvals: ApprovalRecordEntry[];
+    signedBy?: { name: string; email: string; role: string };
+    at: Date;
+  }): Promise<ArtefactRef>;
+  /** the stored XML as base64 when it is small, else a presigned URL */
+  download(ref: ArtefactRef, fileName: string): Promise<{ base64?: string; url?: string }>;
+  remove(ref: ArtefactRef): Promise<void>;
+  publicKeyPem(): Promise<{ pem: string; keyId: string }>;
+}

@@ -1,0 +1,44 @@
+import type { Readable } from 'node:stream';
+
+export interface BlobHead {
+  sizeBytes: number;
+  contentType?: string;
+}
+
+export interface PutOptions {
+  contentType?: string;
+  /** required when the body is a stream: S3 needs the length of a single PUT up front */
+  sizeBytes?: number;
+}
+
+export interface PresignPutOptions {
+  expiresInSeconds: number;
+  /** when given, the uploader must send exactly this Content-Type */
+  contentType?: string;
+}
+
+export interface PresignGetOptions {
+  expiresInSeconds: number;
+  /** the file name the browser saves the download as (Content-Disposition: attachment) */
+  downloadName?: string;
+  contentType?: string;
+}
+
+/**
+ * Object storage by bucket and key (S3 in AWS, s3rver locally). Generic: the bucket is passed in, so
+ * resources, artefacts and audit exports share one adapter. Bodies stream; nothing here buffers a
+ * whole object except `readRange`, which reads the few bytes asked for.
+ */
+export interface BlobStore {
+  put(bucket: string, key: string, body: Uint8Array | Readable, options?: PutOptions): Promise<void>;
+  /** the object's bytes as a stream; null when it does not exist */
+  get(bucket: string, key: string): Promise<Readable | null>;
+  /** size and type, or null when the object does not exist */
+  head(bucket: string, key: string): Promise<BlobHead | null>;
+  /** bytes start..endInclusive (fewer when the object is shorter); null when it does not exist */
+  readRange(bucket: string, key: string, start: number, endInclusive: number): Promise<Uint8Array | null>;
+  /** deletes the keys; missing keys are not an error */
+  delete(bucket: string, keys: readonly string[]): Promise<void>;
+  presignPut(bucket: string, key: string, options: PresignPutOptions): Promise<string>;
+  presignGet(bucket: string, key: string, options: PresignGetOptions): Promise<string>;
+}

@@ -1,0 +1,83 @@
+import type { ApproverEntry, PackageStatus, PackageType, UserRef } from '../../shared/api/contracts/packages';
+import type { ResourceType, Stage } from '../../shared/api/contracts/resources';
+
+/** Where a generated XML package lives. */
+export interface ArtefactRef {
+  key: string;
+  sizeBytes: number;
+  sha256: string;
+  signed: boolean;
+  generatedAt: string;
+}
+
+/** A stored package: the spec's fields plus state, version and the approval maps (keyed by user id). */
+export interface PackageRecord {
+  id: string;
+  name: string;
+  type: PackageType;
+  status: PackageStatus;
+  resourceId: string;
+  resourceName: string;
+  resourceType: ResourceType;
+  resourceStage: Stage;
+  initiator: UserRef;
+  uploadTime: string;
+  note: string;
+  signed: boolean;
+  header: unknown;
+  dccId?: string;
+  approvers: Record<string, ApproverEntry>;
+  approverCount: number;
+  approvedCount: number;
+  signer?: UserRef;
+  deliveryApprovers: Record<string, ApproverEntry>;
+  deliveryApproverCount: number;
+  deliveryApprovedCount: number;
+  deliverer?: UserRef;
+  rejectionNote?: string;
+  linkToS3?: string;
+  mLifePath?: string;
+  artefact?: ArtefactRef;
+  createdAt: string;
+  updatedAt: string;
+  deliveryStartedAt?: string;
+  version: number;
+}
+
+export type TaskKind = 'APPROVE' | 'SIGN' | 'DELIVERY';
+
+export interface Task {
+  kind: TaskKind;
+  userId: string;
+  packageId: string;
+  stage: Stage;
+  createdAt: string;
+}
+
+/** What a vote changed: the package after the vote, or why it was refused. */
+export type VoteResult =
+  | { ok: true; pkg: PackageRecord }
+  | { ok: false; reason: 'notFound' | 'notWaiting' | 'notAssigned' | 'alreadyDecided' };
+
+export interface PackageRepository {
+  /** stores a new package and claims its name; false when the name is taken */
+  create(pkg: PackageRecord): Promise<boolean>;
+  get(id: string): Promise<PackageRecord | null>;
+  getMany(ids: string[]): Promise<PackageRecord[]>;
+  listByStage(stage: Stage): Promise<PackageRecord[]>;
+  listDelivery(): Promise<PackageRecord[]>;
+  listAll(): Promise<PackageRecord[]>;
+  listByResource(resourceId: string): Promise<PackageRecord[]>;
+  listByDcc(dccId: string): Promise<PackageRecord[]>;
+  /** ids of packages with an open task of this kind for the user, at a stage (undefined: any) */
+  taskPackageIds(userId: string, kind: TaskKind, stage?: Stage): Promise<string[]>;
+  /** replaces the package if its version is still `expectedVersion` and status is `expectedStatus` */
+  save(next: PackageRecord, expected: { version: number; status: PackageStatus }, tasks?: { add?: Task[]; removeAll?: boolean }): Promise<boolean>;
+  /** records one approver's vote atomically: counts it once, only while the package waits for it */
+  vote(id: string, userId: string, round: 'approval' | 'delivery', at: string): Promise<VoteResult>;
+  /** records one approver's rejection and moves the package to `to` atomically */
+  reject(id: string, userId: string, round: 'approval' | 'delivery', note: string, at: string, to: PackageStatus): Promise<VoteResult>;
+  removeTask(task: Pick<Task, 'kind' | 'userId' | 'packageId'>): Promise<void>;
+  /** deletes the package, its tasks and its name claim */
+  delete(pkg: PackageRecord): Promise<void>;
+}

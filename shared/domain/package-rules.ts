@@ -1,0 +1,86 @@
+import type { ApproverEntry, Package, PackageStatus, PackageType } from '../api/contracts/packages';
+import type { Stage } from '../api/contracts/resources';
+import { MSG } from '../messages';
+import { NON_ADMIN_ROLES, type NonAdminRole, type Role } from './roles';
+
+/** Package type from the resource's stage and the sign flag (spec §3). */
+export function packageTypeOf(stage: Stage, signed: boolean): PackageType {
+  return `${stage}_${signed ? 'SIGNED' : 'UNSIGNED'}` as PackageType;
+}
+
+export const isSignedType = (t: PackageType): boolean => t.endsWith('_SIGNED');
+export const stageOfType = (t: PackageType): Stage => (t.startsWith('DEV_') ? 'DEV' : 'RELEASE');
+
+/** A signed release package needs at least this many approver roles (spec §5, §9). */
+export const MIN_SIGNED_RELEASE_ROLES = 4;
+
+/** Label of a row in the delivery list (spec §4.3); null when no label applies. */
+export function deliveryLabel(p: Pick<Package, 'type' | 'deliveryApprovers'>): string | null {
+  if (p.type.startsWith('DEV_')) return null;
+  const list = p.deliveryApprovers ?? [];
+  if (list.length === 0) return null;
+  if (list.some((a) => a.rejected)) return 'Package rejected';
+  const approved = list.filter((a) => a.approved).length;
+  if (approved < list.length) return `Approval pending: ${approved}/${list.length}`;
+  return null;
+}
+
+/** Derived list status of spec §4.3: dev, not started, rejected (checked first) or pending. */
+export function listStatus(
+  p: Pick<Package, 'type' | 'deliveryApprovers'>,
+): 'DEVELOPMENT' | 'NOT_STARTED' | 'REJECTED' | 'PENDING' | 'APPROVED' {
+  if (p.type.startsWith('DEV_')) return 'DEVELOPMENT';
+  const list = p.deliveryApprovers ?? [];
+  if (list.length === 0) return 'NOT_STARTED';
+  if (list.some((a) => a.rejected)) return 'REJECTED';
+  if (list.some((a) => !a.approved)) return 'PENDING';
+  return 'APPROVED';
+}
+
+export interface Candidate {
+  id: string;
+  userRole: Role;
+}
+
+export interface Selection {
+  role: string;
+  id: string;
+}
+
+/**
+ * Checks a choice of approvers (DESIGN §2): one user per role, each holding that role, none excluded
+ * (the initiator; for deliveries also the deliverer), a user for every role that has candidates, and for
+ * a signed release package at least four roles. Returns the problem in words, or null.
+ */
+export function checkApproverSelection(
+  selection: readonly Selection[],
+  candidates: readonly Candidate[],
+  opts: { excluded: readonly string[]; requireMinRoles?: number },
+): string | null {
+  const eligible = candidates.filter((c) => !opts.excluded.includes(c.id) && c.userRole !== 'ADMIN');
+  const rolesWithCandidates = new Set(eligible.map((c) => c.userRole));
+  if (opts.requireMinRoles && rolesWithCandidates.size < opts.requireMinRoles) return MSG.notEnoughApprovers;
+  if (rolesWithCandidates.size === 0) return 'There are no approvers in the system';
+  const seenRoles = new Set<string>();
+  for (const s of selection) {
+    if (!(NON_ADMIN_ROLES as readonly string[]).includes(s.role)) return `Unknown approver role ${s.role}`;
+    if (seenRoles.has(s.role)) return `Choose one approver per role (${s.role} was chosen twice)`;
+    seenRoles.add(s.role);
+    if (opts.excluded.includes(s.id)) return 'You cannot choose yourself, or the package initiator, as an approver';
+    const c = eligible.find((x) => x.id === s.id);
+    if (!c) return `User ${s.id} cannot approve: no such user`;
+    if (c.userRole !== s.role) return `The chosen ${s.role} approver does not hold that role`;
+  }
+  const missing = [...rolesWithCandidates].filter((r) => !seenRoles.has(r));
+  if (missing.length > 0) return `Choose an approver for every role: ${missing.join(', ')} missing`;
+  return null;
+}
+
+/** Stored approvers (a map by user id, so each vote is one atomic update) as the spec's ordered list. */
+export function approverList(map: Record<string, ApproverEntry> | undefined): ApproverEntry[] {
+  const order = (r: Role) => (NON_ADMIN_ROLES as readonly Role[]).indexOf(r as NonAdminRole);
+  return Object.values(map ?? {}).sort((a, b) => order(a.role) - order(b.role));
+}
+
+/** States from which a release engineer may (re-)deliver (DESIGN §2). */
+export const DELIVERABLE: readonly PackageStatus[] = ['APPROVED', 'SIGNED', 'DELIVERY_REJECTED'];

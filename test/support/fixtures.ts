@@ -1,0 +1,52 @@
+import { randomBytes } from 'node:crypto';
+import type { Package } from '../../shared/api/contracts/packages';
+import type { Resource } from '../../shared/api/contracts/resources';
+import { api, jsonText, login, SEEDED, uniq } from './api';
+
+export interface Users {
+  [k: string]: { token: string; id: string; email: string };
+}
+
+/** Tokens and ids of the seeded users. */
+export async function seededUsers(): Promise<Record<keyof typeof SEEDED, { token: string; id: string; email: string }>> {
+  const out = {} as Record<keyof typeof SEEDED, { token: string; id: string; email: string }>;
+  for (const [k, email] of Object.entries(SEEDED) as [keyof typeof SEEDED, string][]) {
+    const token = await login(email);
+    const me = await api<{ user: string }>('/user/auth', { method: 'POST', token });
+    out[k] = { token, id: jsonText<{ id: string }>(me.body.user).id, email };
+  }
+  return out;
+}
+
+/** Uploads a patch of `size` random bytes through the multipart call; returns the stored resource. */
+export async function uploadPatch(token: string, stage: 'dev' | 'release', size = 2048, name = uniq('patch')) {
+  const form = new FormData();
+  form.append('resourceFile', new Blob([new Uint8Array(randomBytes(size))]), `${name}.bin`);
+  const r = await api<{ resource: string }>(`/resources/patch/${stage}?name=${encodeURIComponent(name)}`, {
+    method: 'POST',
+    token,
+    body: form,
+  });
+  if (r.status !== 201) throw new Error(`upload failed: ${r.status} ${JSON.stringify(r.body)}`);
+  return jsonText<Resource>(r.body.resource);
+}
+
+export async function createPackage(token: string, resourceId: string, packageType: string, name = uniq('pkg')) {
+  const r = await api<{ package: string }>(`/resources/${resourceId}/generate-package`, {
+    method: 'POST',
+    token,
+    body: { packageName: `  ${name}  `, packageType, note: 'Fixes the pump occlusion alarm threshold' },
+  });
+  if (r.status !== 201) throw new Error(`generate failed: ${r.status} ${JSON.stringify(r.body)}`);
+  return jsonText<Package>(r.body.package);
+}
+
+export async function createDcc(token: string, deviceId = uniq('device')) {
+  const r = await api<{ dccUuid: string }>('/dcc', {
+    method: 'POST',
+    token,
+    body: { deviceId, telemetryType: 'TelB', messageLimit: 64, deviceLimit: 4096 },
+  });
+  if (r.status !== 201) throw new Error(`dcc failed: ${r.status} ${JSON.stringify(r.body)}`);
+  return r.body.dccUuid;
+}
