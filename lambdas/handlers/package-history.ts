@@ -2,6 +2,8 @@ import { packageIdParamSchema } from '../../shared/api/contracts/packages';
 import { packages$ } from '../composition-packages';
 import { route } from '../middleware/http';
 
-export const handler = route('packageHistory', { params: packageIdParamSchema }, async ({ params }) => ({
-  body: { history: JSON.stringify(await packages$().history(params.id)) },
-}));
+/** The audit trail of a package, oldest first, with the verdict of its hash chain. */
+export const handler = route('packageHistory', { params: packageIdParamSchema }, async ({ params }) => {
+  const { events, brokenAtSeq } = await packages$().history(params.id);
+  return { body: { history: JSON.stringify(events), chainIntact: brokenAtSeq === null, brokenAtSeq } };
+});

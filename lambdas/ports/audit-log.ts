@@ -13,6 +13,9 @@ export interface AuditEvent {
 export interface StoredAuditEvent extends AuditEvent {
   seq: number;
   at: string;
+  /** hash of the previous event of the subject, and of this one (shared/domain/audit-chain.ts) */
+  prevHash: string;
+  hash: string;
 }
 
 export interface AuditLog {

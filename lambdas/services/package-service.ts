@@ -10,6 +10,7 @@ import type {
   UserRef,
 } from '../../shared/api/contracts/packages';
 import type { Stage } from '../../shared/api/contracts/resources';
+import { type ChainedEvent, verifyChain } from '../../shared/domain/audit-chain';
 import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from '../../shared/domain/errors';
 import {
   approverList,
@@ -615,9 +616,11 @@ export class PackageService {
     return { fileName, sizeBytes: p.artefact.sizeBytes, sha256: p.artefact.sha256, ...d };
   }
 
-  async history(id: string): Promise<StoredAuditEvent[]> {
+  /** The package's audit events in order, and whether their hash chain is intact (nothing altered or removed). */
+  async history(id: string): Promise<{ events: StoredAuditEvent[]; brokenAtSeq: number | null }> {
     await this.mustGet(id);
-    return this.d.audit.history(`PKG#${id}`);
+    const events = await this.d.audit.history(`PKG#${id}`);
+    return { events, brokenAtSeq: verifyChain(events as ChainedEvent[]) };
   }
 
   async deletePackages(admin: UserRecord, ids: string[]): Promise<void> {

@@ -1,13 +1,19 @@
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { type ChainedEvent, eventHash, GENESIS_HASH } from '../../../shared/domain/audit-chain';
 import type { AuditEvent, AuditLog, StoredAuditEvent } from '../../ports/audit-log';
 import type { Clock } from '../../ports/clock';
 import { dynamo } from '../aws-clients';
 import { queryAll } from './query-all';
 
+const HEAD_SEQ = 0;
+const MAX_ATTEMPTS = 60;
+
 /**
- * Append-only audit log: one item per event, keyed by subject and a sequence number. Writes are
- * conditional on the key not existing, so no call can overwrite an event; no code path deletes one.
+ * Append-only, hash-chained audit log. Per subject, a head item (seq 0) holds the last sequence number
+ * and hash; an append writes the next event and moves the head in one transaction, conditional on the
+ * head not having moved, so concurrent appends get dense sequence numbers and one unbroken chain. No
+ * code path updates or deletes an event; in AWS the table export and the audit bucket add Object Lock.
  */
 export class DynamoAuditLog implements AuditLog {
   constructor(
@@ -16,31 +22,62 @@ export class DynamoAuditLog implements AuditLog {
   ) {}
 
   async append(event: AuditEvent): Promise<void> {
-    for (let attempt = 0; attempt < 5; attempt++) {
-      const at = this.clock.now();
-      // microsecond-ish sequence: time-ordered, with a random tail against collisions
-      const seq = at.getTime() * 1000 + Math.floor(Math.random() * 1000);
+    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+      const head = await dynamo().send(
+        new GetCommand({ TableName: this.table, Key: { pk: event.subject, seq: HEAD_SEQ }, ConsistentRead: true }),
+      );
+      const lastSeq = Number(head.Item?.lastSeq ?? 0);
+      const prevHash = String(head.Item?.lastHash ?? GENESIS_HASH);
+      const body: Omit<ChainedEvent, 'hash'> = {
+        seq: lastSeq + 1,
+        at: this.clock.now().toISOString(),
+        subject: event.subject,
+        action: event.action,
+        meaning: event.meaning,
+        actorId: event.actorId,
+        actorName: event.actorName,
+        actorRole: event.actorRole,
+        details: event.details ? (JSON.parse(JSON.stringify(event.details)) as Record<string, unknown>) : undefined,
+        prevHash,
+      };
+      const hash = eventHash(body);
       try {
         await dynamo().send(
-          new PutCommand({
-            TableName: this.table,
-            Item: { ...event, pk: event.subject, seq, at: at.toISOString(), kind: 'AUDIT' },
-            ConditionExpression: 'attribute_not_exists(pk)',
+          new TransactWriteCommand({
+            TransactItems: [
+              {
+                Put: {
+                  TableName: this.table,
+                  Item: { pk: event.subject, seq: HEAD_SEQ, kind: 'AUDIT_HEAD', lastSeq: body.seq, lastHash: hash },
+                  ConditionExpression: head.Item ? 'lastSeq = :last' : 'attribute_not_exists(pk)',
+                  ExpressionAttributeValues: head.Item ? { ':last': lastSeq } : undefined,
+                },
+              },
+              {
+                Put: {
+                  TableName: this.table,
+                  Item: { ...body, pk: event.subject, hash, kind: 'AUDIT' },
+                  ConditionExpression: 'attribute_not_exists(pk)',
+                },
+              },
+            ],
           }),
         );
         return;
       } catch (e) {
-        if (!(e instanceof ConditionalCheckFailedException)) throw e;
+        if (!(e instanceof TransactionCanceledException)) throw e;
+        // another append moved the head first: back off with jitter and build on the new head
+        await new Promise((r) => setTimeout(r, Math.random() * Math.min(200, 10 * 2 ** Math.min(attempt, 5))));
       }
     }
-    throw new Error('could not append audit event after 5 attempts');
+    throw new Error(`could not append an audit event to ${event.subject} after ${MAX_ATTEMPTS} attempts`);
   }
 
   async history(subject: string): Promise<StoredAuditEvent[]> {
     const items = await queryAll({
       TableName: this.table,
-      KeyConditionExpression: 'pk = :s',
-      ExpressionAttributeValues: { ':s': subject },
+      KeyConditionExpression: 'pk = :s AND seq > :head',
+      ExpressionAttributeValues: { ':s': subject, ':head': HEAD_SEQ },
       ConsistentRead: true,
     });
     return items.map((i) => {

@@ -1,0 +1,51 @@
+import { createHash } from 'node:crypto';
+
+/**
+ * Hash chain over a subject's audit events: each event's hash covers its canonical content and the
+ * previous event's hash, so changing, removing or reordering any stored event breaks every hash after it.
+ */
+export interface ChainedEvent {
+  seq: number;
+  at: string;
+  subject: string;
+  action: string;
+  meaning: string;
+  actorId: string;
+  actorName: string;
+  actorRole: string;
+  details?: Record<string, unknown>;
+  prevHash: string;
+  hash: string;
+}
+
+export const GENESIS_HASH = '0'.repeat(64);
+
+/** JSON with object keys sorted at every level: the same event always gives the same bytes. */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+/** The hash of an event given the previous one's. */
+export function eventHash(e: Omit<ChainedEvent, 'hash'> & { hash?: string }): string {
+  const content = { ...e, prevHash: undefined, hash: undefined };
+  return createHash('sha256').update(e.prevHash).update('\n').update(canonicalJson(content)).digest('hex');
+}
+
+/** Verifies a subject's events in order; returns the first broken sequence number, or null if intact. */
+export function verifyChain(events: readonly ChainedEvent[]): number | null {
+  let prev = GENESIS_HASH;
+  let expectedSeq = 1;
+  for (const e of events) {
+    if (e.seq !== expectedSeq || e.prevHash !== prev || eventHash(e) !== e.hash) return e.seq;
+    prev = e.hash;
+    expectedSeq += 1;
+  }
+  return null;
+}
