@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
+import { GetObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { RequestUploadResponse, Resource } from '../../shared/api/contracts/resources';
 import { MSG } from '../../shared/messages';
@@ -377,6 +377,11 @@ describe('presigned upload of files above the 10 MB request limit', () => {
     expect(res).toMatchObject({ name, sizeBytes: bytes.length, sha256: sha256(bytes), fileName: 'big.bin' });
     expect((await list('patch', 'dev')).some((p) => p.id === res.id)).toBe(true);
     expect(await keys(`resources/${res.id}/`)).toEqual([`resources/${res.id}/big.bin`]);
+    // the streamed copy out of staging stored exactly the bytes that were hashed
+    const stored = await s3.send(
+      new GetObjectCommand({ Bucket: bucket, Key: `resources/${res.id}/big.bin` }),
+    );
+    expect(sha256(await stored.Body!.transformToByteArray())).toBe(sha256(bytes));
     expect(await keys(`staging/${req.body.uploadId}/`)).toEqual([]);
     // one upload makes one resource
     expect((await confirm(req.body.uploadId)).status).toBe(404);

@@ -91,3 +91,19 @@ export async function mails(to?: string): Promise<Mail[]> {
 /** A unique suffix for names created by a test. */
 export const uniq = (prefix: string): string =>
   `${prefix}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 7)}`;
+
+/** A DynamoDB document client on the test stack's DynamoDB Local, for checks the API cannot make. */
+export async function localDynamo() {
+  const { DynamoDBClient } = await import('@aws-sdk/client-dynamodb');
+  const { DynamoDBDocumentClient } = await import('@aws-sdk/lib-dynamodb');
+  return DynamoDBDocumentClient.from(
+    new DynamoDBClient({
+      endpoint: inject('dynamoEndpoint'),
+      region: 'us-east-1',
+      credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+    }),
+  );
+}
+
+/** Physical table names of the local stack. */
+export const localTable = (name: 'users' | 'resources' | 'packages' | 'dcc' | 'audit'): string => `frp-local-${name}`;

@@ -5,6 +5,7 @@ declare module 'vitest' {
   export interface ProvidedContext {
     baseUrl: string;
     mailboxUrl: string;
+    dynamoEndpoint: string;
   }
 }
 
@@ -16,6 +17,7 @@ export default async function setup(project: TestProject) {
   });
   project.provide('baseUrl', stack.url);
   project.provide('mailboxUrl', stack.mailboxUrl);
+  project.provide('dynamoEndpoint', stack.dynamoEndpoint);
   return async () => {
     await stack.stop();
   };

@@ -7,6 +7,7 @@ import { freePort } from '../../infra/local/ports';
 export interface StackProcess {
   url: string;
   mailboxUrl: string;
+  dynamoEndpoint: string;
   dataDir: string;
   child: ChildProcess;
   output: string[];
@@ -85,5 +86,6 @@ export async function startStackProcess(
     }
     if (!dataDir) rmSync(dir, { recursive: true, force: true });
   };
-  return { url: `http://127.0.0.1:${port}`, mailboxUrl, dataDir: dir, child, output, stop };
+  const dynamoEndpoint = `http://127.0.0.1:${dynamoPort}`;
+  return { url: `http://127.0.0.1:${port}`, mailboxUrl, dynamoEndpoint, dataDir: dir, child, output, stop };
 }

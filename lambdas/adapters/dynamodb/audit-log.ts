@@ -7,7 +7,7 @@ import { dynamo } from '../aws-clients';
 import { queryAll } from './query-all';
 
 const HEAD_SEQ = 0;
-const MAX_ATTEMPTS = 60;
+const MAX_ATTEMPTS = 200;
 
 /**
  * Append-only, hash-chained audit log. Per subject, a head item (seq 0) holds the last sequence number
@@ -67,7 +67,7 @@ export class DynamoAuditLog implements AuditLog {
       } catch (e) {
         if (!(e instanceof TransactionCanceledException)) throw e;
         // another append moved the head first: back off with jitter and build on the new head
-        await new Promise((r) => setTimeout(r, Math.random() * Math.min(200, 10 * 2 ** Math.min(attempt, 5))));
+        await new Promise((r) => setTimeout(r, Math.random() * Math.min(100, 5 * 2 ** Math.min(attempt, 5))));
       }
     }
     throw new Error(`could not append an audit event to ${event.subject} after ${MAX_ATTEMPTS} attempts`);
