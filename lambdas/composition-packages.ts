@@ -41,7 +41,7 @@ let service: PackageService | undefined;
 /** The package service; table names are read on first use so each Lambda needs only its own stores. */
 export function packages$(): PackageService {
   service ??= new PackageService({
-    packages: new DynamoPackageRepository(tableName('packages')),
+    packages: new DynamoPackageRepository(tableName('packages'), () => tableName('resources')),
     resources: lazy(() => resourceRepository()),
     dccs: lazyDcc(),
     users: userRepository(),

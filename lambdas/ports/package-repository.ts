@@ -60,8 +60,8 @@ export type VoteResult =
   | { ok: false; reason: 'notFound' | 'notWaiting' | 'notAssigned' | 'alreadyDecided' };
 
 export interface PackageRepository {
-  /** stores a new package and claims its name; false when the name is taken */
-  create(pkg: PackageRecord): Promise<boolean>;
+  /** stores a new package, claims its name and counts the reference on its resource */
+  create(pkg: PackageRecord): Promise<'ok' | 'nameTaken' | 'resourceGone'>;
   get(id: string): Promise<PackageRecord | null>;
   getMany(ids: string[]): Promise<PackageRecord[]>;
   listByStage(stage: Stage): Promise<PackageRecord[]>;

@@ -160,7 +160,9 @@ export class PackageService {
       version: 1,
     };
     const pkg: PackageRecord = { ...base, header: this.d.header.initial(base, resource) };
-    if (!(await this.d.packages.create(pkg))) throw new ConflictError(`Package with name '${pkg.name}' already exists`);
+    const created = await this.d.packages.create(pkg);
+    if (created === 'nameTaken') throw new ConflictError(`Package with name '${pkg.name}' already exists`);
+    if (created === 'resourceGone') throw new NotFoundError('Resource not found');
     await this.audit(pkg, user, 'PACKAGE_CREATED', `creates a ${pkg.type} package from ${resource.name}`, {
       resourceSha256: resource.sha256,
     });

@@ -397,7 +397,7 @@ export const ROUTES: readonly Route[] = [
     method: 'DELETE',
     path: '/admin/packages',
     access: ADMIN,
-    uses: { tables: PKG_WRITE, buckets: { artefacts: ['delete'] } },
+    uses: { tables: ['users', 'packages', 'resources', 'audit'], buckets: { artefacts: ['delete'] } },
     summary: 'Delete packages and their artefacts',
   },
   {

@@ -41,9 +41,13 @@ function cancelled(e: unknown): boolean {
 }
 
 export class DynamoPackageRepository implements PackageRepository {
-  constructor(private readonly table: string) {}
+  /** `resourcesTable` (read lazily) holds the resource items whose `packageRefs` count guards deletion */
+  constructor(
+    private readonly table: string,
+    private readonly resourcesTable: () => string,
+  ) {}
 
-  async create(pkg: PackageRecord): Promise<boolean> {
+  async create(pkg: PackageRecord): Promise<'ok' | 'nameTaken' | 'resourceGone'> {
     try {
       await dynamo().send(
         new TransactWriteCommand({
@@ -56,12 +60,27 @@ export class DynamoPackageRepository implements PackageRepository {
               },
             },
             { Put: { TableName: this.table, Item: toItem(pkg), ConditionExpression: 'attribute_not_exists(pk)' } },
+            // counts the reference on the resource in the same transaction, so a resource deleted at this
+            // very moment either fails this creation or sees the reference and refuses its deletion
+            {
+              Update: {
+                TableName: this.resourcesTable(),
+                Key: { pk: `RES#${pkg.resourceId}` },
+                UpdateExpression: 'ADD packageRefs :one',
+                ConditionExpression: 'attribute_exists(pk)',
+                ExpressionAttributeValues: { ':one': 1 },
+              },
+            },
           ],
         }),
       );
-      return true;
+      return 'ok';
     } catch (e) {
-      if (e instanceof TransactionCanceledException && e.CancellationReasons?.[0]?.Code === 'ConditionalCheckFailed') return false;
+      if (e instanceof TransactionCanceledException) {
+        const reasons = e.CancellationReasons ?? [];
+        if (reasons[0]?.Code === 'ConditionalCheckFailed') return 'nameTaken';
+        if (reasons[2]?.Code === 'ConditionalCheckFailed') return 'resourceGone';
+      }
       throw e;
     }
   }
@@ -241,6 +260,15 @@ export class DynamoPackageRepository implements PackageRepository {
     });
     const items: TransactItem[] = rows.map((r) => ({ Delete: { TableName: this.table, Key: { pk: r.pk, sk: r.sk } } }));
     items.push({ Delete: { TableName: this.table, Key: nameKey(pkg.name) } });
+    items.push({
+      Update: {
+        TableName: this.resourcesTable(),
+        Key: { pk: `RES#${pkg.resourceId}` },
+        UpdateExpression: 'ADD packageRefs :minus',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeValues: { ':minus': -1 },
+      },
+    });
     for (let i = 0; i < items.length; i += 100) {
       await dynamo().send(new TransactWriteCommand({ TransactItems: items.slice(i, i + 100) }));
     }

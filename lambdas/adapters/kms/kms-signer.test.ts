@@ -8,7 +8,10 @@ import { KmsSigner } from './kms-signer';
 function fakeKms(keySpec = 'ECC_NIST_P256') {
   const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
   const d = BigInt(`0x${Buffer.from(privateKey.export({ format: 'jwk' }).d!, 'base64url').toString('hex')}`);
-  const client = new KMSClient({ region: 'eu-west-1', credentials: { accessKeyId: 'x', secretAccessKey: 'y' } });
+  const client = new KMSClient({
+    region: 'eu-west-1',
+    credentials: { accessKeyId: 'x', secretAccessKey: 'y' },
+  });
   const send = vi.spyOn(client, 'send').mockImplementation(async (command: unknown) => {
     if (command instanceof SignCommand) return { Signature: signDigestP256(d, command.input.Message!) };
     if (command instanceof GetPublicKeyCommand)
@@ -29,7 +32,11 @@ describe('KmsSigner', () => {
     const data = Buffer.from('manifest');
     const sig = await signer.sign(createHash('sha256').update(data).digest());
     const input = (send.mock.calls[0]![0] as SignCommand).input;
-    expect(input).toMatchObject({ KeyId: 'alias/package-signing', MessageType: 'DIGEST', SigningAlgorithm: 'ECDSA_SHA_256' });
+    expect(input).toMatchObject({
+      KeyId: 'alias/package-signing',
+      MessageType: 'DIGEST',
+      SigningAlgorithm: 'ECDSA_SHA_256',
+    });
     expect(verify('sha256', data, { key: await signer.publicKeyPem(), dsaEncoding: 'der' }, sig)).toBe(true);
   });
   it('returns the public key as PEM and asks KMS only once', async () => {
@@ -41,7 +48,9 @@ describe('KmsSigner', () => {
   });
   it('refuses a key that is not ECC_NIST_P256', async () => {
     const { client } = fakeKms('RSA_2048');
-    await expect(new KmsSigner('k', client).publicKeyPem()).rejects.toThrow(/packages need an ECC_NIST_P256 signing key/);
+    await expect(new KmsSigner('k', client).publicKeyPem()).rejects.toThrow(
+      /packages need an ECC_NIST_P256 signing key/,
+    );
   });
   it('refuses to send anything but a 32-byte digest', async () => {
     const { client, send } = fakeKms();

@@ -27,7 +27,8 @@ export class KmsSigner implements Signer {
   }
 
   async sign(digest: Uint8Array): Promise<Uint8Array> {
-    if (digest.length !== 32) throw new Error(`expected a 32-byte SHA-256 digest, got ${digest.length} bytes`);
+    if (digest.length !== 32)
+      throw new Error(`expected a 32-byte SHA-256 digest, got ${digest.length} bytes`);
     const r = await this.client.send(
       new SignCommand({
         KeyId: this.keyId,

@@ -24,14 +24,25 @@ describe('ECDSA P-256 over a digest', () => {
   it('produces DER signatures node:crypto verifies, for any message and key', () => {
     const keys = Array.from({ length: 4 }, () => generateKeyPairSync('ec', { namedCurve: 'P-256' }));
     fc.assert(
-      fc.property(fc.constantFrom(...keys), fc.uint8Array({ maxLength: 200 }), ({ privateKey, publicKey }, message) => {
-        const d = BigInt(`0x${Buffer.from(privateKey.export({ format: 'jwk' }).d!, 'base64url').toString('hex')}`);
-        const sig = signDigestP256(d, sha256(message));
-        expect(verify('sha256', message, { key: publicKey, dsaEncoding: 'der' }, sig)).toBe(true);
-        expect(verify('sha256', Buffer.concat([message, Buffer.of(1)]), { key: publicKey, dsaEncoding: 'der' }, sig)).toBe(
-          false,
-        );
-      }),
+      fc.property(
+        fc.constantFrom(...keys),
+        fc.uint8Array({ maxLength: 200 }),
+        ({ privateKey, publicKey }, message) => {
+          const d = BigInt(
+            `0x${Buffer.from(privateKey.export({ format: 'jwk' }).d!, 'base64url').toString('hex')}`,
+          );
+          const sig = signDigestP256(d, sha256(message));
+          expect(verify('sha256', message, { key: publicKey, dsaEncoding: 'der' }, sig)).toBe(true);
+          expect(
+            verify(
+              'sha256',
+              Buffer.concat([message, Buffer.of(1)]),
+              { key: publicKey, dsaEncoding: 'der' },
+              sig,
+            ),
+          ).toBe(false);
+        },
+      ),
       { numRuns: 30 },
     );
     expect(createPublicKey(keys[0]!.privateKey).asymmetricKeyDetails?.namedCurve).toBe('prime256v1');

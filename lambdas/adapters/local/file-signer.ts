@@ -1,4 +1,10 @@
-import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
+import {
+  createHash,
+  createPrivateKey,
+  createPublicKey,
+  generateKeyPairSync,
+  type KeyObject,
+} from 'node:crypto';
 import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { requireEnv } from '../../config/env';
@@ -48,7 +54,9 @@ function readOrCreate(path: string): KeyObject {
   try {
     const mode = statSync(path).mode & 0o777;
     if (mode & 0o077)
-      throw new Error(`Signing key ${path} has mode ${mode.toString(8)}; it must be readable by its owner only (chmod 600)`);
+      throw new Error(
+        `Signing key ${path} has mode ${mode.toString(8)}; it must be readable by its owner only (chmod 600)`,
+      );
     return createPrivateKey(readFileSync(path, 'utf8'));
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;

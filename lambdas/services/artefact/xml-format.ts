@@ -2,7 +2,7 @@ import type { PackageType } from '../../../shared/api/contracts/packages';
 import type { ResourceType, Stage } from '../../../shared/api/contracts/resources';
 import { headerLayout } from '../../../shared/domain/header/header-codec';
 import type { Header } from '../../../shared/domain/header/header-schema';
-import { SIGNATURE_ALGORITHM } from '../../ports/signer';
+import type { SIGNATURE_ALGORITHM } from '../../ports/signer';
 
 /**
  * The XML package, format version 1 (DESIGN §3, docs/package-format.md). One module renders it for the
@@ -66,14 +66,35 @@ export interface PackageManifest {
   } | null;
 }
 
-/** Characters XML 1.0 cannot carry, even escaped; the readable copy shows U+FFFD, the manifest keeps the original. */
-// biome-ignore lint/suspicious/noControlCharactersInRegex: these control characters are exactly what is matched
-const NOT_XML = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+/**
+ * Replaces what XML 1.0 cannot carry, even escaped (most C0 controls, U+FFFE, U+FFFF, lone surrogates),
+ * with U+FFFD. Only the readable copy is affected; the manifest keeps the original text.
+ */
+function xmlSafe(s: string): string {
+  let out = '';
+  let from = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    let bad = (c < 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d) || c === 0xfffe || c === 0xffff;
+    if (c >= 0xd800 && c <= 0xdbff) {
+      const next = s.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) {
+        i++;
+        continue;
+      }
+      bad = true;
+    } else if (c >= 0xdc00 && c <= 0xdfff) bad = true;
+    if (bad) {
+      out += `${s.slice(from, i)}\uFFFD`;
+      from = i + 1;
+    }
+  }
+  return from === 0 ? s : out + s.slice(from);
+}
 
 /** Escapes text content; carriage returns become references so XML readers keep them. */
 export function escapeText(s: string): string {
-  return s
-    .replace(NOT_XML, '\uFFFD')
+  return xmlSafe(s)
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')
     .replace(/>/g, '&gt;')
@@ -90,14 +111,17 @@ const attrs = (a: Record<string, string | number>): string =>
     .map(([k, v]) => ` ${k}="${escapeAttr(String(v))}"`)
     .join('');
 
-const textEl = (indent: string, name: string, text: string) => `${indent}<${name}>${escapeText(text)}</${name}>\n`;
+const textEl = (indent: string, name: string, text: string) =>
+  `${indent}<${name}>${escapeText(text)}</${name}>\n`;
 
 const person = (p: PersonRecord) => ({ id: p.id, name: p.name, email: p.email, role: p.role });
 
 /** Lowercase hex of bytes. */
-export const toHex = (b: Uint8Array): string => Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('hex');
+export const toHex = (b: Uint8Array): string =>
+  Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('hex');
 /** Base64 of bytes, no line breaks. */
-export const toBase64 = (b: Uint8Array): string => Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('base64');
+export const toBase64 = (b: Uint8Array): string =>
+  Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('base64');
 
 /** The readable rows of the header: one `<field>` per run of bytes, with offset, width, value and hex. */
 export function renderHeaderFields(header: Header, indent: string): string {
@@ -111,9 +135,19 @@ export function renderHeaderFields(header: Header, indent: string): string {
       } else {
         const wire = l.encoding === 'mask64' ? 1n << BigInt(l.value) : BigInt(l.value);
         value = wire.toString(10);
-        hex = `0x${wire.toString(16).toUpperCase().padStart(l.width * 2, '0')}`;
+        hex = `0x${wire
+          .toString(16)
+          .toUpperCase()
+          .padStart(l.width * 2, '0')}`;
       }
-      const a: Record<string, string | number> = { offset: l.offset, width: l.width, encoding: l.encoding, name: l.field, value, hex };
+      const a: Record<string, string | number> = {
+        offset: l.offset,
+        width: l.width,
+        encoding: l.encoding,
+        name: l.field,
+        value,
+        hex,
+      };
       if (l.option !== undefined) a.option = l.option;
       return `${indent}<field${attrs(a)}/>\n`;
     })
@@ -170,7 +204,13 @@ export interface TailParts {
 }
 
 /** Everything after the payload's base64 text, from `</payload>` to the end of the document. */
-export function renderTail({ manifest: m, manifestBytes, manifestSha256, signature, publicKeyDer }: TailParts): string {
+export function renderTail({
+  manifest: m,
+  manifestBytes,
+  manifestSha256,
+  signature,
+  publicKeyDer,
+}: TailParts): string {
   let s = '</payload>\n';
   s += `  <payloadDigest${attrs({ size: m.payload.size, sha256: m.payload.sha256 })}/>\n`;
   s += `  <manifest${attrs({ encoding: 'base64', sha256: manifestSha256 })}>${toBase64(manifestBytes)}</manifest>\n`;

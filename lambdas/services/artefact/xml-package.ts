@@ -98,15 +98,21 @@ export function buildXmlPackage(input: XmlPackageInput): XmlPackageBuild {
   const type = input.package.type;
   const typeCode = fixedValue(input.header, 'packageType');
   if (typeCode !== PACKAGE_TYPE_CODES[type])
-    throw new Error(`The header's Type is ${typeCode}, but a ${type} package has type ${PACKAGE_TYPE_CODES[type]}`);
+    throw new Error(
+      `The header's Type is ${typeCode}, but a ${type} package has type ${PACKAGE_TYPE_CODES[type]}`,
+    );
   if (isSignedType(type) !== Boolean(input.signing))
     throw new Error(
-      isSignedType(type) ? `A ${type} package needs a signer` : `A ${type} package is not signed; no signer expected`,
+      isSignedType(type)
+        ? `A ${type} package needs a signer`
+        : `A ${type} package is not signed; no signer expected`,
     );
   const configSize = input.patchConfig?.bytes.length ?? 0;
   const headerConfigSize = fixedValue(input.header, 'patchConfigSize') ?? 0;
   if (headerConfigSize !== configSize)
-    throw new Error(`The header's Patch Config Size is ${headerConfigSize}, but the patch config is ${configSize} bytes`);
+    throw new Error(
+      `The header's Patch Config Size is ${headerConfigSize}, but the patch config is ${configSize} bytes`,
+    );
 
   const headPart = {
     package: { ...input.package, generatedAt: input.generatedAt },
@@ -124,7 +130,9 @@ export function buildXmlPackage(input: XmlPackageInput): XmlPackageBuild {
     })),
     header: {
       size: headerBytes.length,
-      crc32: hex32(new DataView(headerBytes.buffer, headerBytes.byteOffset).getUint32(headerBytes.length - 4, true)),
+      crc32: hex32(
+        new DataView(headerBytes.buffer, headerBytes.byteOffset).getUint32(headerBytes.length - 4, true),
+      ),
       sha256: sha256Hex(headerBytes),
     },
     patchConfig: input.patchConfig
@@ -162,7 +170,8 @@ export function buildXmlPackage(input: XmlPackageInput): XmlPackageBuild {
     let size = 0;
     let pending = '';
     for await (const chunk of input.payload.bytes) {
-      if (!(chunk instanceof Uint8Array)) throw new Error('The payload must be a stream of bytes, not of strings');
+      if (!(chunk instanceof Uint8Array))
+        throw new Error('The payload must be a stream of bytes, not of strings');
       hash.update(chunk);
       size += chunk.length;
       pending += encoder.push(chunk);
@@ -177,9 +186,13 @@ export function buildXmlPackage(input: XmlPackageInput): XmlPackageBuild {
     pending += encoder.end();
     const payloadSha256 = hash.digest('hex');
     if (expectedDataSize !== undefined && size !== expectedDataSize)
-      throw new Error(`The payload is ${size} bytes, but the header's Patch Data Size is ${expectedDataSize}`);
+      throw new Error(
+        `The payload is ${size} bytes, but the header's Patch Data Size is ${expectedDataSize}`,
+      );
     if (input.payload.expectedSha256 && input.payload.expectedSha256.toLowerCase() !== payloadSha256)
-      throw new Error(`The payload's SHA-256 is ${payloadSha256}, not ${input.payload.expectedSha256} as recorded at upload`);
+      throw new Error(
+        `The payload's SHA-256 is ${payloadSha256}, not ${input.payload.expectedSha256} as recorded at upload`,
+      );
     if (pending) yield emit(pending);
 
     const manifest: PackageManifest = {
@@ -208,7 +221,9 @@ export function buildXmlPackage(input: XmlPackageInput): XmlPackageBuild {
       signature = await input.signing.signer.sign(digest);
       // A signature that does not verify (wrong key id, a faulty adapter) must never reach a device.
       if (!verify('sha256', manifestBytes, { key: publicPem, dsaEncoding: 'der' }, signature))
-        throw new Error(`The signature from key ${input.signing.signer.keyId} does not verify with its public key`);
+        throw new Error(
+          `The signature from key ${input.signing.signer.keyId} does not verify with its public key`,
+        );
       publicKeyDer = createPublicKey(publicPem).export({ type: 'spki', format: 'der' });
     }
     const manifestSha256 = toHex(digest);
@@ -217,7 +232,9 @@ export function buildXmlPackage(input: XmlPackageInput): XmlPackageBuild {
       manifest,
       manifestBytes,
       manifestSha256,
-      ...(signature ? { signature: Buffer.from(signature).toString('base64'), keyId: manifest.signature?.keyId } : {}),
+      ...(signature
+        ? { signature: Buffer.from(signature).toString('base64'), keyId: manifest.signature?.keyId }
+        : {}),
       xmlSize,
     });
   }

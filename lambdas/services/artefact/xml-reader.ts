@@ -73,7 +73,10 @@ function tagEnd(buf: string, from: number): number {
 }
 
 /** Reads an XML document from a byte stream and returns its root element. */
-export async function readXml(source: AsyncIterable<Uint8Array> | string, options: ReadXmlOptions = {}): Promise<XmlElement> {
+export async function readXml(
+  source: AsyncIterable<Uint8Array> | string,
+  options: ReadXmlOptions = {},
+): Promise<XmlElement> {
   const maxKept = options.maxKeptChars ?? 32 * 1024 * 1024;
   const decoder = new TextDecoder('utf-8', { fatal: true });
   const stack: XmlElement[] = [];
@@ -86,7 +89,8 @@ export async function readXml(source: AsyncIterable<Uint8Array> | string, option
 
   const keep = (n: number) => {
     kept += n;
-    if (kept > maxKept) throw new XmlReadError(`more than ${maxKept} characters outside the streamed element`);
+    if (kept > maxKept)
+      throw new XmlReadError(`more than ${maxKept} characters outside the streamed element`);
   };
 
   const text = (t: string) => {
@@ -104,17 +108,20 @@ export async function readXml(source: AsyncIterable<Uint8Array> | string, option
 
   const tag = (body: string) => {
     if (body.startsWith('?')) {
-      if (started || !/^\?xml\s[^?]*\?$/.test(body)) throw new XmlReadError('only the XML declaration may appear, and only first');
+      if (started || !/^\?xml\s[^?]*\?$/.test(body))
+        throw new XmlReadError('only the XML declaration may appear, and only first');
       started = true;
       return;
     }
     started = true;
-    if (body.startsWith('!')) throw new XmlReadError('comments, CDATA and DOCTYPE are not part of a package file');
+    if (body.startsWith('!'))
+      throw new XmlReadError('comments, CDATA and DOCTYPE are not part of a package file');
     if (body.startsWith('/')) {
       const name = body.slice(1).trim();
       const open = stack.pop();
       const parts = raw.pop();
-      if (!open || open.name !== name) throw new XmlReadError(`</${name}> does not close <${open?.name ?? 'nothing'}>`);
+      if (!open || open.name !== name)
+        throw new XmlReadError(`</${name}> does not close <${open?.name ?? 'nothing'}>`);
       if (!sink) open.text = unescapeXml(parts!.join(''));
       sink = undefined;
       return;

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { decodeHeader, encodedLength, encodeHeader, HeaderFormatError, headerLayout } from './header-codec';
+import { computeFields, newPackageHeader, sealHeader } from './header-rules';
 import type { Header, HeaderField, ListField } from './header-schema';
 import { headerTemplate, START_OF_MESSAGE } from './header-template';
-import { computeFields, newPackageHeader, sealHeader } from './header-rules';
 
 const ctx = { packageType: 'RELEASE_SIGNED', resourceSizeBytes: 1000, metadataSizeBytes: 20 } as const;
 
@@ -52,7 +52,11 @@ describe('encodeHeader', () => {
   it('writes integers little-endian', () => {
     const h = headerTemplate();
     field<'uint32'>(h, 'Package Id').value = 0x11223344;
-    field<'group'>(h, 'Device Model Id').value = { 'Model Id': 0xaabb, 'Sub Model Id': 1, 'Serial Number': 2 };
+    field<'group'>(h, 'Device Model Id').value = {
+      'Model Id': 0xaabb,
+      'Sub Model Id': 1,
+      'Serial Number': 2,
+    };
     const bytes = encodeHeader(computeFields(h, ctx));
     expect([...bytes.subarray(4, 10)]).toEqual([0x44, 0x33, 0x22, 0x11, 0xbb, 0xaa]);
   });
@@ -83,7 +87,12 @@ describe('encodeHeader', () => {
   });
   it('refuses a header whose size is stale', () => {
     const h = newPackageHeader(ctx);
-    (field<'list'>(h, 'Patch Criteria Items') as ListField).value.push({ Address: 1, Mask: 1, Value: 1, Operator: 0 });
+    (field<'list'>(h, 'Patch Criteria Items') as ListField).value.push({
+      Address: 1,
+      Mask: 1,
+      Value: 1,
+      Operator: 0,
+    });
     expect(() => encodeHeader(h)).toThrow(/Header Size: is 71 but the header is 84 bytes/);
   });
   it('refuses a header with a value above its type', () => {
@@ -108,22 +117,30 @@ describe('decodeHeader', () => {
     const bytes = encodeHeader(h);
     bytes[0] = 0;
     const resealed = resealBytes(bytes);
-    expect(() => decodeHeader(resealed)).toThrow(/Start Of Message: is 0x4B505700 at offset 0, expected the constant 0x4B505746/);
+    expect(() => decodeHeader(resealed)).toThrow(
+      /Start Of Message: is 0x4B505700 at offset 0, expected the constant 0x4B505746/,
+    );
   });
   it('refuses a Patch Id mask with two bits set', () => {
     const bytes = encodeHeader(newPackageHeader(ctx));
     bytes[17] = 0b11;
-    expect(() => decodeHeader(resealBytes(bytes))).toThrow(/Patch Id: mask 0x0000000000000003 at offset 17 must have exactly one bit set/);
+    expect(() => decodeHeader(resealBytes(bytes))).toThrow(
+      /Patch Id: mask 0x0000000000000003 at offset 17 must have exactly one bit set/,
+    );
   });
   it('refuses an operator that is not one of the options', () => {
     const bytes = encodeHeader(withCriteria(1));
     bytes[64 + 13] = 6;
-    expect(() => decodeHeader(resealBytes(bytes))).toThrow(/Patch Criteria Items\[0\]\.Operator: 6 at offset 77 is not one of the options/);
+    expect(() => decodeHeader(resealBytes(bytes))).toThrow(
+      /Patch Criteria Items\[0\]\.Operator: 6 at offset 77 is not one of the options/,
+    );
   });
   it('refuses a list count above the maximum', () => {
     const bytes = encodeHeader(newPackageHeader(ctx));
     bytes[64] = 17;
-    expect(() => decodeHeader(resealBytes(bytes))).toThrow(/count 17 at offset 64 is above the maximum of 16 entries/);
+    expect(() => decodeHeader(resealBytes(bytes))).toThrow(
+      /count 17 at offset 64 is above the maximum of 16 entries/,
+    );
   });
   it('refuses truncated bytes', () => {
     const bytes = encodeHeader(withCriteria(2));
@@ -149,7 +166,9 @@ describe('decodeHeader', () => {
   it('refuses non-zero reserved bytes', () => {
     const bytes = encodeHeader(newPackageHeader(ctx));
     bytes[60] = 1;
-    expect(() => decodeHeader(resealBytes(bytes))).toThrow(/Reserved Space: bytes at offset 58 are 000001000000/);
+    expect(() => decodeHeader(resealBytes(bytes))).toThrow(
+      /Reserved Space: bytes at offset 58 are 000001000000/,
+    );
   });
   it('keeps sealHeader and encodeHeader in agreement', () => {
     const h = sealHeader(withCriteria(1));

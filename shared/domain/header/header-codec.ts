@@ -36,6 +36,10 @@ export interface LayoutEntry {
   width: number;
   /** uint8 | uint16 | uint32 | mask64 | bytes */
   encoding: string;
+  /** the field's value: a number (for mask64, the bit number), or lowercase hex for fixed bytes */
+  value: number | string;
+  /** the label of the chosen option, for enums */
+  option?: string;
 }
 
 function entryWidth(t: EntryField): number {
@@ -51,35 +55,43 @@ function entryEncoding(t: EntryField): string {
 export function headerLayout(header: Header): LayoutEntry[] {
   const out: LayoutEntry[] = [];
   let offset = 0;
-  const push = (field: string, width: number, encoding: string) => {
-    out.push({ field, offset, width, encoding });
+  const push = (field: string, width: number, encoding: string, value: number | string, option?: string) => {
+    out.push(
+      option === undefined
+        ? { field, offset, width, encoding, value }
+        : { field, offset, width, encoding, value, option },
+    );
     offset += width;
   };
+  const pushEntry = (path: string, t: EntryField, value: number) =>
+    push(path, entryWidth(t), entryEncoding(t), value, t.type === 'enum' ? optionLabel(t, value) : undefined);
   for (const f of header.fields) {
     switch (f.type) {
       case 'uint8':
       case 'uint16':
       case 'uint32':
-        push(f.name, UINT_WIDTH[f.type], f.type);
-        break;
       case 'enum':
-        push(f.name, f.storage === 'mask64' ? 8 : 1, f.storage);
+        pushEntry(f.name, f, f.value);
         break;
       case 'fixed':
-        push(f.name, f.width, f.storage);
+        push(f.name, f.width, f.storage, f.value);
         break;
       case 'group':
-        for (const t of f.template) push(`${f.name}.${t.name}`, entryWidth(t), entryEncoding(t));
+        for (const t of f.template) pushEntry(`${f.name}.${t.name}`, t, f.value[t.name]!);
         break;
       case 'list':
-        push(`${f.name}.count`, 1, 'uint8');
-        f.value.forEach((_, i) => {
-          for (const t of f.template) push(`${f.name}[${i}].${t.name}`, entryWidth(t), entryEncoding(t));
+        push(`${f.name}.count`, 1, 'uint8', f.value.length);
+        f.value.forEach((e, i) => {
+          for (const t of f.template) pushEntry(`${f.name}[${i}].${t.name}`, t, e[t.name]!);
         });
         break;
     }
   }
   return out;
+}
+
+function optionLabel(f: Extract<EntryField, { type: 'enum' }>, value: number): string {
+  return f.options.find((o) => o.value === value)?.label ?? '?';
 }
 
 /** Bytes `header` takes when encoded. */
@@ -132,7 +144,8 @@ export function serializeHeader(header: Header): Uint8Array {
         break;
       case 'fixed':
         if (f.storage === 'bytes') {
-          for (let i = 0; i < f.width; i++) bytes[o + i] = Number.parseInt(f.value.slice(i * 2, i * 2 + 2), 16);
+          for (let i = 0; i < f.width; i++)
+            bytes[o + i] = Number.parseInt(f.value.slice(i * 2, i * 2 + 2), 16);
         } else writeUint(view, o, f.storage, f.value);
         o += f.width;
         break;
@@ -164,11 +177,17 @@ export function encodeHeader(header: Header): Uint8Array {
   for (const f of header.fields) {
     if (f.type !== 'fixed' || f.storage === 'bytes') continue;
     if (f.computed === 'headerSize' && f.value !== bytes.length)
-      stale.push({ field: f.name, message: `is ${f.value} but the header is ${bytes.length} bytes; run computeFields first` });
+      stale.push({
+        field: f.name,
+        message: `is ${f.value} but the header is ${bytes.length} bytes; run computeFields first`,
+      });
     if (f.computed === 'headerCrc') {
       const crc = crc32(bytes.subarray(0, bytes.length - 4));
       if (f.value !== crc)
-        stale.push({ field: f.name, message: `is ${hex32(f.value)} but the bytes give ${hex32(crc)}; run computeFields first` });
+        stale.push({
+          field: f.name,
+          message: `is ${hex32(f.value)} but the bytes give ${hex32(crc)}; run computeFields first`,
+        });
     }
   }
   if (stale.length) throw new HeaderFormatError(stale);
@@ -185,7 +204,10 @@ class Reader {
   need(field: string, width: number): void {
     if (this.offset + width > this.bytes.length)
       throw new HeaderFormatError([
-        { field, message: `the header ends at byte ${this.bytes.length}, inside this field (offset ${this.offset}, ${width} bytes)` },
+        {
+          field,
+          message: `the header ends at byte ${this.bytes.length}, inside this field (offset ${this.offset}, ${width} bytes)`,
+        },
       ]);
   }
   uint(field: string, type: UintType): number {
@@ -221,7 +243,10 @@ function readEntry(r: Reader, path: string, t: EntryField): number {
     // exactly one bit set: non-zero and a power of two
     if (mask === 0n || (mask & (mask - 1n)) !== 0n)
       throw new HeaderFormatError([
-        { field: path, message: `mask 0x${mask.toString(16).padStart(16, '0')} at offset ${at} must have exactly one bit set` },
+        {
+          field: path,
+          message: `mask 0x${mask.toString(16).padStart(16, '0')} at offset ${at} must have exactly one bit set`,
+        },
       ]);
     value = mask.toString(2).length - 1;
   } else value = r.uint(path, 'uint8');
@@ -251,7 +276,9 @@ function readField(r: Reader, f: HeaderField): HeaderField {
       if (f.storage === 'bytes') {
         const value = r.hex(f.name, f.width);
         if (value !== f.value)
-          throw new HeaderFormatError([{ field: f.name, message: `bytes at offset ${at} are ${value}, expected ${f.value}` }]);
+          throw new HeaderFormatError([
+            { field: f.name, message: `bytes at offset ${at} are ${value}, expected ${f.value}` },
+          ]);
         return { ...f, value };
       }
       const value = r.uint(f.name, f.storage);
@@ -263,7 +290,9 @@ function readField(r: Reader, f: HeaderField): HeaderField {
           },
         ]);
       if (f.computed === 'packageType' && !Object.values(PACKAGE_TYPE_CODES).includes(value))
-        throw new HeaderFormatError([{ field: f.name, message: `${value} at offset ${at} is not a package type code` }]);
+        throw new HeaderFormatError([
+          { field: f.name, message: `${value} at offset ${at} is not a package type code` },
+        ]);
       return { ...f, value };
     }
     case 'group':
@@ -272,7 +301,10 @@ function readField(r: Reader, f: HeaderField): HeaderField {
       const count = r.uint(`${f.name}.count`, 'uint8');
       if (count > f.maxEntries)
         throw new HeaderFormatError([
-          { field: f.name, message: `count ${count} at offset ${at} is above the maximum of ${f.maxEntries} entries` },
+          {
+            field: f.name,
+            message: `count ${count} at offset ${at} is above the maximum of ${f.maxEntries} entries`,
+          },
         ]);
       const value: EntryValue[] = [];
       for (let i = 0; i < count; i++) value.push(readEntryValues(r, `${f.name}[${i}]`, f.template));
@@ -290,8 +322,13 @@ export function decodeHeader(bytes: Uint8Array, template: Header = headerTemplat
   const crcField = template.fields.find((f) => f.type === 'fixed' && f.computed === 'headerCrc');
   if (crcField) {
     if (bytes.length < 4)
-      throw new HeaderFormatError([{ field: crcField.name, message: `${bytes.length} bytes are too short for a header` }]);
-    const stored = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getUint32(bytes.length - 4, true);
+      throw new HeaderFormatError([
+        { field: crcField.name, message: `${bytes.length} bytes are too short for a header` },
+      ]);
+    const stored = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getUint32(
+      bytes.length - 4,
+      true,
+    );
     const computed = crc32(bytes.subarray(0, bytes.length - 4));
     if (stored !== computed)
       throw new HeaderFormatError([
@@ -305,10 +342,15 @@ export function decodeHeader(bytes: Uint8Array, template: Header = headerTemplat
   const fields = template.fields.map((f) => readField(r, f));
   if (r.offset !== bytes.length)
     throw new HeaderFormatError([
-      { field: 'header', message: `${bytes.length - r.offset} bytes follow the last field (offset ${r.offset})` },
+      {
+        field: 'header',
+        message: `${bytes.length - r.offset} bytes follow the last field (offset ${r.offset})`,
+      },
     ]);
   for (const f of fields)
     if (f.type === 'fixed' && f.computed === 'headerSize' && f.value !== bytes.length)
-      throw new HeaderFormatError([{ field: f.name, message: `says ${f.value} bytes but the header is ${bytes.length}` }]);
+      throw new HeaderFormatError([
+        { field: f.name, message: `says ${f.value} bytes but the header is ${bytes.length}` },
+      ]);
   return { fields };
 }

@@ -12,7 +12,10 @@ describe('header editor helpers', () => {
     expect(formatHex(0x4b505746, 'uint32')).toBe('0x4B505746');
   });
   it('shows the Patch Id as its 64-bit mask', () => {
-    expect(displayCells(byName('Patch Id'), 63)).toEqual({ decimal: '9223372036854775808', hex: '0x8000000000000000' });
+    expect(displayCells(byName('Patch Id'), 63)).toEqual({
+      decimal: '9223372036854775808',
+      hex: '0x8000000000000000',
+    });
   });
   it('shows fixed bytes as hex only', () => {
     expect(displayCells(byName('Reserved Space'))).toEqual({ decimal: '', hex: '0x000000000000' });
@@ -22,7 +25,9 @@ describe('header editor helpers', () => {
   });
   it('refuses input beyond the maximum of the type', () => {
     expect(parseDecimalInput('256', 'uint8')).toEqual({ error: 'Value is above the maximum 255 of a uint8' });
-    expect(parseHexInput('0x10000', 'uint16')).toEqual({ error: 'Value is above the maximum 65535 of a uint16' });
+    expect(parseHexInput('0x10000', 'uint16')).toEqual({
+      error: 'Value is above the maximum 65535 of a uint16',
+    });
     expect(parseHexInput('FFFFFFFF', 'uint32')).toEqual({ value: 4294967295 });
   });
   it('refuses hex input that does not parse', () => {

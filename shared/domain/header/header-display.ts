@@ -10,11 +10,17 @@ export type ParsedInput = { value: number } | { error: string };
 
 /** `value` as zero-padded upper-case hex of a `type`, e.g. 0x00FF for a uint16. */
 export function formatHex(value: number, type: UintType): string {
-  return `0x${value.toString(16).toUpperCase().padStart(UINT_WIDTH[type] * 2, '0')}`;
+  return `0x${value
+    .toString(16)
+    .toUpperCase()
+    .padStart(UINT_WIDTH[type] * 2, '0')}`;
 }
 
 /** The Decimal and HEX cells of a scalar field (group and list members included); for a 64-bit mask, the mask. */
-export function displayCells(field: HeaderField | EntryField, value: number | string = field.value as number): {
+export function displayCells(
+  field: HeaderField | EntryField,
+  value: number | string = field.value as number,
+): {
   decimal: string;
   hex: string;
 } {
@@ -28,7 +34,11 @@ export function displayCells(field: HeaderField | EntryField, value: number | st
     return { decimal: mask.toString(10), hex: `0x${mask.toString(16).toUpperCase().padStart(16, '0')}` };
   }
   const type: UintType =
-    field.type === 'enum' ? 'uint8' : field.type === 'fixed' ? (field.storage as UintType) : (field.type as UintType);
+    field.type === 'enum'
+      ? 'uint8'
+      : field.type === 'fixed'
+        ? (field.storage as UintType)
+        : (field.type as UintType);
   return { decimal: String(n), hex: formatHex(n, type) };
 }
 

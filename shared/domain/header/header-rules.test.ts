@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { BadRequestError } from '../errors';
 import { decodeHeader, encodeHeader } from './header-codec';
-import { computeFields, newPackageHeader, validateHeaderUpdate, validateHeaderUpdateOrThrow } from './header-rules';
+import {
+  computeFields,
+  newPackageHeader,
+  validateHeaderUpdate,
+  validateHeaderUpdateOrThrow,
+} from './header-rules';
 import { type Header, headerSchema } from './header-schema';
 import { headerTemplate } from './header-template';
 
@@ -53,8 +58,12 @@ describe('validateHeaderUpdate', () => {
     expect(accepted([{ name: 'Package Id', value: 1 }]).ok).toBe(true);
   });
   it('refuses a value that is not a number', () => {
-    expect(errorsOf({ fields: [{ name: 'Package Id', value: 'abc' }] })).toEqual(['Package Id: "abc" is not a number']);
-    expect(errorsOf({ fields: [{ name: 'Package Id', value: true }] })).toEqual(['Package Id: true is not a number']);
+    expect(errorsOf({ fields: [{ name: 'Package Id', value: 'abc' }] })).toEqual([
+      'Package Id: "abc" is not a number',
+    ]);
+    expect(errorsOf({ fields: [{ name: 'Package Id', value: true }] })).toEqual([
+      'Package Id: true is not a number',
+    ]);
   });
   it('refuses a uint32 above 4294967295', () => {
     expect(errorsOf({ fields: [{ name: 'Package Id', value: 4294967296 }] })).toEqual([
@@ -74,22 +83,43 @@ describe('validateHeaderUpdate', () => {
       ],
     };
     const r = validateHeaderUpdate(flags, { fields: [{ name: 'Flags', value: 256 }] });
-    expect(r).toEqual({ ok: false, errors: [{ field: 'Flags', message: '256 is above the maximum 255 of a uint8' }] });
+    expect(r).toEqual({
+      ok: false,
+      errors: [{ field: 'Flags', message: '256 is above the maximum 255 of a uint8' }],
+    });
   });
   it('refuses an operator outside its options inside a list entry', () => {
     expect(
-      errorsOf({ fields: [{ name: 'Patch Criteria Items', value: [{ Address: 1, Mask: 2, Value: 3, Operator: 256 }] }] }),
-    ).toEqual([expect.stringMatching(/^Patch Criteria Items\[0\]\.Operator: 256 is not one of the options EQUAL \(0\)/)]);
+      errorsOf({
+        fields: [{ name: 'Patch Criteria Items', value: [{ Address: 1, Mask: 2, Value: 3, Operator: 256 }] }],
+      }),
+    ).toEqual([
+      expect.stringMatching(
+        /^Patch Criteria Items\[0\]\.Operator: 256 is not one of the options EQUAL \(0\)/,
+      ),
+    ]);
   });
   it('refuses negative and fractional numbers', () => {
     expect(errorsOf({ fields: [{ name: 'Package Id', value: -1 }] })).toEqual([
       'Package Id: -1 is negative; uint32 values start at 0',
     ]);
-    expect(errorsOf({ fields: [{ name: 'Package Id', value: 1.5 }] })).toEqual(['Package Id: 1.5 is not a whole number']);
+    expect(errorsOf({ fields: [{ name: 'Package Id', value: 1.5 }] })).toEqual([
+      'Package Id: 1.5 is not a whole number',
+    ]);
   });
   it('accepts an enum by option value or by label', () => {
-    expect(value(accepted({ fields: [{ name: 'Update Operation Type', value: 2 }] }).header, 'Update Operation Type')).toBe(2);
-    expect(value(accepted({ fields: [{ name: 'Update Operation Type', value: 'rollback' }] }).header, 'Update Operation Type')).toBe(2);
+    expect(
+      value(
+        accepted({ fields: [{ name: 'Update Operation Type', value: 2 }] }).header,
+        'Update Operation Type',
+      ),
+    ).toBe(2);
+    expect(
+      value(
+        accepted({ fields: [{ name: 'Update Operation Type', value: 'rollback' }] }).header,
+        'Update Operation Type',
+      ),
+    ).toBe(2);
   });
   it('refuses an enum value that is not one of the options', () => {
     expect(errorsOf({ fields: [{ name: 'Update Operation Type', value: 'REBOOT' }] })).toEqual([
@@ -100,7 +130,9 @@ describe('validateHeaderUpdate', () => {
     ]);
   });
   it('refuses an unknown field', () => {
-    expect(errorsOf({ fields: [{ name: 'Boot Vector', value: 1 }] })).toEqual(['Boot Vector: is not a field of this header']);
+    expect(errorsOf({ fields: [{ name: 'Boot Vector', value: 1 }] })).toEqual([
+      'Boot Vector: is not a field of this header',
+    ]);
   });
   it('refuses a field sent twice', () => {
     expect(
@@ -140,7 +172,9 @@ describe('validateHeaderUpdate', () => {
   });
   it('refuses a list entry that does not match the template', () => {
     expect(
-      errorsOf({ fields: [{ name: 'Patch Criteria Items', value: [{ Address: 1, Mask: 2, Value: 3, Op: 0 }, 7] }] }),
+      errorsOf({
+        fields: [{ name: 'Patch Criteria Items', value: [{ Address: 1, Mask: 2, Value: 3, Op: 0 }, 7] }],
+      }),
     ).toEqual([
       'Patch Criteria Items[0].Op: is not part of the template',
       'Patch Criteria Items[0].Operator: is missing',
@@ -161,7 +195,9 @@ describe('validateHeaderUpdate', () => {
   it('refuses what is not a header document', () => {
     expect(errorsOf('{not json')).toEqual(['header: is not valid JSON']);
     expect(errorsOf(42)).toEqual([expect.stringMatching(/^header: must be a JSON document/)]);
-    expect(errorsOf({ fields: [{ value: 1 }] })).toEqual(['fields[0]: must be an object with a name and a value']);
+    expect(errorsOf({ fields: [{ value: 1 }] })).toEqual([
+      'fields[0]: must be an object with a name and a value',
+    ]);
     expect(errorsOf({ fields: [{ name: 'Package Id' }] })).toEqual(['Package Id: has no value']);
   });
   it('lists every problem at once', () => {
@@ -178,14 +214,17 @@ describe('validateHeaderUpdate', () => {
 
 describe('validateHeaderUpdateOrThrow', () => {
   it('throws a 400 naming each field and its problem', () => {
-    const attempt = () => validateHeaderUpdateOrThrow(current(), { fields: [{ name: 'Package Id', value: 'x' }] });
+    const attempt = () =>
+      validateHeaderUpdateOrThrow(current(), { fields: [{ name: 'Package Id', value: 'x' }] });
     expect(attempt).toThrow(BadRequestError);
     expect(attempt).toThrow('Invalid header: Package Id "x" is not a number');
     try {
       attempt();
     } catch (e) {
       expect((e as BadRequestError).statusCode).toBe(400);
-      expect((e as BadRequestError).extra.headerErrors).toEqual([{ field: 'Package Id', message: '"x" is not a number' }]);
+      expect((e as BadRequestError).extra.headerErrors).toEqual([
+        { field: 'Package Id', message: '"x" is not a number' },
+      ]);
     }
   });
 });
@@ -193,16 +232,24 @@ describe('validateHeaderUpdateOrThrow', () => {
 describe('computeFields', () => {
   it('sets the type code of each package type', () => {
     const types = ['DEV_UNSIGNED', 'DEV_SIGNED', 'RELEASE_UNSIGNED', 'RELEASE_SIGNED'] as const;
-    expect(types.map((t) => value(newPackageHeader({ packageType: t, resourceSizeBytes: 0 }), 'Type'))).toEqual([0, 1, 2, 3]);
+    expect(
+      types.map((t) => value(newPackageHeader({ packageType: t, resourceSizeBytes: 0 }), 'Type')),
+    ).toEqual([0, 1, 2, 3]);
   });
   it('sets the patch data and config sizes from the resource and its metadata', () => {
-    const h = newPackageHeader({ packageType: 'RELEASE_UNSIGNED', resourceSizeBytes: 52_428_800, metadataSizeBytes: 321 });
+    const h = newPackageHeader({
+      packageType: 'RELEASE_UNSIGNED',
+      resourceSizeBytes: 52_428_800,
+      metadataSizeBytes: 321,
+    });
     expect(value(h, 'Patch Data Size')).toBe(52_428_800);
     expect(value(h, 'Patch Config Size')).toBe(321);
     expect(value(h, 'Header Size')).toBe(71);
   });
   it('refuses a resource larger than a uint32 can describe', () => {
-    expect(() => newPackageHeader({ packageType: 'DEV_SIGNED', resourceSizeBytes: 2 ** 32 })).toThrow(BadRequestError);
+    expect(() => newPackageHeader({ packageType: 'DEV_SIGNED', resourceSizeBytes: 2 ** 32 })).toThrow(
+      BadRequestError,
+    );
   });
   it('does not change the header it is given', () => {
     const h = headerTemplate();

@@ -46,7 +46,7 @@ export interface ComputeContext {
   metadataSizeBytes?: number;
 }
 
-const describe = (raw: unknown): string => {
+const shown = (raw: unknown): string => {
   const s = JSON.stringify(raw);
   return s === undefined ? String(raw) : s.length > 40 ? `${s.slice(0, 37)}...` : s;
 };
@@ -66,10 +66,10 @@ function coerce(f: EntryField, raw: unknown): { value: number } | { error: strin
   if (f.type === 'enum' && typeof raw === 'string' && toNumber(raw) === undefined) {
     const label = raw.trim().toUpperCase();
     const o = f.options.find((x) => x.label.toUpperCase() === label);
-    return o ? { value: o.value } : { error: `${describe(raw)} is not one of the options ${optionList(f)}` };
+    return o ? { value: o.value } : { error: `${shown(raw)} is not one of the options ${optionList(f)}` };
   }
   const n = toNumber(raw);
-  if (n === undefined) return { error: `${describe(raw)} is not a number` };
+  if (n === undefined) return { error: `${shown(raw)} is not a number` };
   const p = entryValueProblem(f, n);
   return p ? { error: p } : { value: n };
 }
@@ -88,7 +88,8 @@ function coerceEntry(
   }
   const e = raw as Record<string, unknown>;
   for (const k of Object.keys(e))
-    if (!template.some((t) => t.name === k)) errors.push({ field: `${path}.${k}`, message: 'is not part of the template' });
+    if (!template.some((t) => t.name === k))
+      errors.push({ field: `${path}.${k}`, message: 'is not part of the template' });
   for (const t of template) {
     if (!Object.hasOwn(e, t.name)) {
       if (!base) errors.push({ field: `${path}.${t.name}`, message: 'is missing' });
@@ -114,7 +115,10 @@ function submittedFields(submitted: unknown, errors: HeaderError[]): unknown[] |
   if (Array.isArray(doc)) return doc;
   if (typeof doc === 'object' && doc !== null && Array.isArray((doc as { fields?: unknown }).fields))
     return (doc as { fields: unknown[] }).fields;
-  errors.push({ field: 'header', message: 'must be a JSON document { "fields": [ { "name": ..., "value": ... } ] }' });
+  errors.push({
+    field: 'header',
+    message: 'must be a JSON document { "fields": [ { "name": ..., "value": ... } ] }',
+  });
   return undefined;
 }
 
@@ -155,7 +159,7 @@ export function validateHeaderUpdate(current: Header, submitted: unknown): Heade
     }
     seen.add(name);
     if (type !== undefined && type !== cur.type) {
-      errors.push({ field: name, message: `is a ${cur.type} field, not ${describe(type)}` });
+      errors.push({ field: name, message: `is a ${cur.type} field, not ${shown(type)}` });
       return;
     }
     if (value === undefined) {
@@ -172,7 +176,11 @@ export function validateHeaderUpdate(current: Header, submitted: unknown): Heade
   return { ok: true, header, ignored };
 }
 
-function applyValue(cur: HeaderField, raw: unknown, errors: HeaderError[]): HeaderField | 'ignored' | undefined {
+function applyValue(
+  cur: HeaderField,
+  raw: unknown,
+  errors: HeaderError[],
+): HeaderField | 'ignored' | undefined {
   switch (cur.type) {
     case 'fixed':
       return 'ignored';
@@ -198,7 +206,10 @@ function applyValue(cur: HeaderField, raw: unknown, errors: HeaderError[]): Head
         return undefined;
       }
       if (raw.length > cur.maxEntries) {
-        errors.push({ field: cur.name, message: `has ${raw.length} entries; at most ${cur.maxEntries} are allowed` });
+        errors.push({
+          field: cur.name,
+          message: `has ${raw.length} entries; at most ${cur.maxEntries} are allowed`,
+        });
         return undefined;
       }
       const before = errors.length;
@@ -209,17 +220,24 @@ function applyValue(cur: HeaderField, raw: unknown, errors: HeaderError[]): Head
 }
 
 /** Like `validateHeaderUpdate`, but throws BadRequestError (400) listing every problem, with them under `headerErrors`. */
-export function validateHeaderUpdateOrThrow(current: Header, submitted: unknown): { header: Header; ignored: string[] } {
+export function validateHeaderUpdateOrThrow(
+  current: Header,
+  submitted: unknown,
+): { header: Header; ignored: string[] } {
   const r = validateHeaderUpdate(current, submitted);
   if (!r.ok)
-    throw new BadRequestError(`Invalid header: ${r.errors.map((e) => `${e.field} ${e.message}`).join('; ')}`, {
-      headerErrors: r.errors,
-    });
+    throw new BadRequestError(
+      `Invalid header: ${r.errors.map((e) => `${e.field} ${e.message}`).join('; ')}`,
+      {
+        headerErrors: r.errors,
+      },
+    );
   return { header: r.header, ignored: r.ignored };
 }
 
 function setComputed(header: Header, kind: ComputedKind, value: number): void {
-  for (const f of header.fields) if (f.type === 'fixed' && f.storage !== 'bytes' && f.computed === kind) f.value = value;
+  for (const f of header.fields)
+    if (f.type === 'fixed' && f.storage !== 'bytes' && f.computed === kind) f.value = value;
 }
 
 /** Recomputes Header Size and Header CRC, which depend on every other byte; returns a new header. */
@@ -235,7 +253,9 @@ export function sealHeader(header: Header): Header {
 function sizeOf(what: string, n: number | undefined): number {
   const v = n ?? 0;
   if (!Number.isInteger(v) || v < 0 || v > UINT_MAX.uint32)
-    throw new BadRequestError(`The ${what} is ${v} bytes; a package header describes at most ${UINT_MAX.uint32} bytes`);
+    throw new BadRequestError(
+      `The ${what} is ${v} bytes; a package header describes at most ${UINT_MAX.uint32} bytes`,
+    );
   return v;
 }
 
@@ -248,7 +268,7 @@ export function computeFields(header: Header, ctx: ComputeContext): Header {
   const broken = headerProblems(header);
   if (broken.length) throw new HeaderFormatError(broken);
   const code = PACKAGE_TYPE_CODES[ctx.packageType];
-  if (code === undefined) throw new BadRequestError(`Unknown package type ${describe(ctx.packageType)}`);
+  if (code === undefined) throw new BadRequestError(`Unknown package type ${shown(ctx.packageType)}`);
   const h = structuredClone(header);
   setComputed(h, 'packageType', code);
   setComputed(h, 'patchDataSize', sizeOf('resource', ctx.resourceSizeBytes));

@@ -21,7 +21,13 @@ export type EnumStorage = (typeof ENUM_STORAGES)[number];
 export const ENUM_STORAGE_MAX: Record<EnumStorage, number> = { uint8: 255, mask64: 63 };
 
 /** Fixed fields whose value the server derives; anything else fixed is a constant of the template. */
-export const COMPUTED_KINDS = ['packageType', 'headerSize', 'patchConfigSize', 'patchDataSize', 'headerCrc'] as const;
+export const COMPUTED_KINDS = [
+  'packageType',
+  'headerSize',
+  'patchConfigSize',
+  'patchDataSize',
+  'headerCrc',
+] as const;
 export type ComputedKind = (typeof COMPUTED_KINDS)[number];
 
 /** Most entries a list may declare: the count is one byte on the wire. */
@@ -48,9 +54,14 @@ const uintField = <T extends UintType>(type: T) =>
 export const uint8FieldSchema = uintField('uint8');
 export const uint16FieldSchema = uintField('uint16');
 export const uint32FieldSchema = uintField('uint32');
-export type UintField = z.infer<typeof uint8FieldSchema | typeof uint16FieldSchema | typeof uint32FieldSchema>;
+export type UintField = z.infer<
+  typeof uint8FieldSchema | typeof uint16FieldSchema | typeof uint32FieldSchema
+>;
 
-export const enumOptionSchema = z.object({ label: z.string().min(1).max(64), value: z.number().int().min(0) });
+export const enumOptionSchema = z.object({
+  label: z.string().min(1).max(64),
+  value: z.number().int().min(0),
+});
 export type EnumOption = z.infer<typeof enumOptionSchema>;
 
 export const enumFieldSchema = z.object({
@@ -64,7 +75,12 @@ export const enumFieldSchema = z.object({
 });
 export type EnumField = z.infer<typeof enumFieldSchema>;
 
-const fixedBase = { name: fieldName, title, type: z.literal('fixed'), computed: z.enum(COMPUTED_KINDS).optional() };
+const fixedBase = {
+  name: fieldName,
+  title,
+  type: z.literal('fixed'),
+  computed: z.enum(COMPUTED_KINDS).optional(),
+};
 export const fixedUintFieldSchema = z.object({
   ...fixedBase,
   storage: z.enum(UINT_TYPES),
@@ -79,7 +95,10 @@ export const fixedBytesFieldSchema = z.object({
   /** the bytes as lowercase hex, two digits a byte */
   value: z.string().regex(/^(?:[0-9a-f]{2})*$/, { error: 'Fixed bytes are written as lowercase hex' }),
 });
-export const fixedFieldSchema = z.discriminatedUnion('storage', [fixedUintFieldSchema, fixedBytesFieldSchema]);
+export const fixedFieldSchema = z.discriminatedUnion('storage', [
+  fixedUintFieldSchema,
+  fixedBytesFieldSchema,
+]);
 export type FixedUintField = z.infer<typeof fixedUintFieldSchema>;
 export type FixedBytesField = z.infer<typeof fixedBytesFieldSchema>;
 export type FixedField = FixedUintField | FixedBytesField;
@@ -140,7 +159,8 @@ export interface HeaderError {
 export function entryValueProblem(f: EntryField, value: unknown): string | undefined {
   if (typeof value !== 'number' || !Number.isFinite(value)) return 'is not a number';
   if (f.type === 'enum') {
-    if (!f.options.some((o) => o.value === value)) return `${value} is not one of the options ${optionList(f)}`;
+    if (!f.options.some((o) => o.value === value))
+      return `${value} is not one of the options ${optionList(f)}`;
     return undefined;
   }
   if (!Number.isInteger(value)) return `${value} is not a whole number`;
@@ -171,7 +191,8 @@ function enumDefinitionProblems(path: string, f: EnumField, out: HeaderError[]):
   const values = new Set<number>();
   const labels = new Set<string>();
   for (const o of f.options) {
-    if (o.value > max) out.push({ field: path, message: `option ${o.label} (${o.value}) does not fit ${f.storage}` });
+    if (o.value > max)
+      out.push({ field: path, message: `option ${o.label} (${o.value}) does not fit ${f.storage}` });
     if (values.has(o.value) || labels.has(o.label))
       out.push({ field: path, message: `option ${o.label} (${o.value}) is defined twice` });
     values.add(o.value);
@@ -223,18 +244,31 @@ export function headerProblems(header: Header): HeaderError[] {
       case 'fixed':
         if (f.storage === 'bytes') {
           if (f.value.length !== f.width * 2)
-            out.push({ field: f.name, message: `must hold exactly ${f.width} bytes (${f.width * 2} hex digits)` });
+            out.push({
+              field: f.name,
+              message: `must hold exactly ${f.width} bytes (${f.width * 2} hex digits)`,
+            });
           if (f.computed) out.push({ field: f.name, message: 'fixed bytes cannot be computed' });
         } else {
           if (f.width !== UINT_WIDTH[f.storage])
-            out.push({ field: f.name, message: `a ${f.storage} is ${UINT_WIDTH[f.storage]} bytes wide, not ${f.width}` });
+            out.push({
+              field: f.name,
+              message: `a ${f.storage} is ${UINT_WIDTH[f.storage]} bytes wide, not ${f.width}`,
+            });
           if (f.value > UINT_MAX[f.storage])
-            out.push({ field: f.name, message: `${f.value} is above the maximum ${UINT_MAX[f.storage]} of a ${f.storage}` });
+            out.push({
+              field: f.name,
+              message: `${f.value} is above the maximum ${UINT_MAX[f.storage]} of a ${f.storage}`,
+            });
           if (f.computed === 'headerCrc') {
             crcCount++;
-            if (f.storage !== 'uint32') out.push({ field: f.name, message: 'a CRC-32 is stored as a uint32' });
+            if (f.storage !== 'uint32')
+              out.push({ field: f.name, message: 'a CRC-32 is stored as a uint32' });
             if (i !== header.fields.length - 1)
-              out.push({ field: f.name, message: 'the header CRC must be the last field: it covers every byte before it' });
+              out.push({
+                field: f.name,
+                message: 'the header CRC must be the last field: it covers every byte before it',
+              });
           }
         }
         break;
@@ -245,7 +279,10 @@ export function headerProblems(header: Header): HeaderError[] {
       case 'list':
         templateProblems(f.name, f.template, out);
         if (f.value.length > f.maxEntries)
-          out.push({ field: f.name, message: `has ${f.value.length} entries; at most ${f.maxEntries} are allowed` });
+          out.push({
+            field: f.name,
+            message: `has ${f.value.length} entries; at most ${f.maxEntries} are allowed`,
+          });
         f.value.forEach((e, j) => {
           out.push(...entryProblems(`${f.name}[${j}]`, f.template, e));
         });
@@ -260,7 +297,8 @@ export function headerProblems(header: Header): HeaderError[] {
 export const headerSchema = z
   .object({ fields: z.array(headerFieldSchema).min(1).max(128) })
   .superRefine((h, ctx) => {
-    for (const p of headerProblems(h)) ctx.addIssue({ code: 'custom', message: `${p.field}: ${p.message}`, path: ['fields'] });
+    for (const p of headerProblems(h))
+      ctx.addIssue({ code: 'custom', message: `${p.field}: ${p.message}`, path: ['fields'] });
   });
 export interface Header {
   fields: HeaderField[];

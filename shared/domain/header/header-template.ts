@@ -70,7 +70,11 @@ const criteriaList = (name: string, title: string) => ({
   value: [],
 });
 
-const computedSize = (name: string, computed: 'headerSize' | 'patchConfigSize' | 'patchDataSize', title: string) => ({
+const computedSize = (
+  name: string,
+  computed: 'headerSize' | 'patchConfigSize' | 'patchDataSize',
+  title: string,
+) => ({
   name,
   title,
   type: 'fixed' as const,
@@ -106,7 +110,8 @@ export function headerTemplate(): Header {
       },
       {
         name: 'Type',
-        title: 'Package type, set by the server: 0 DEV_UNSIGNED, 1 DEV_SIGNED, 2 RELEASE_UNSIGNED, 3 RELEASE_SIGNED',
+        title:
+          'Package type, set by the server: 0 DEV_UNSIGNED, 1 DEV_SIGNED, 2 RELEASE_UNSIGNED, 3 RELEASE_SIGNED',
         type: 'fixed',
         storage: 'uint8',
         width: 1,
@@ -129,12 +134,31 @@ export function headerTemplate(): Header {
         options: UPDATE_OPERATION_OPTIONS.map((o) => ({ ...o })),
         value: 0,
       },
-      { name: 'Header Destination', title: 'Flash address the header is written to', type: 'uint32', value: 0 },
+      {
+        name: 'Header Destination',
+        title: 'Flash address the header is written to',
+        type: 'uint32',
+        value: 0,
+      },
       computedSize('Header Size', 'headerSize', 'Bytes of this header, CRC included; set by the server'),
       { name: 'Installer Destination', title: 'Flash address of the installer', type: 'uint32', value: 0 },
-      { name: 'Installer Size', title: 'Bytes of the installer already on the device', type: 'uint32', value: 0 },
-      { name: 'Patch Config Destination', title: 'Flash address of the patch configuration', type: 'uint32', value: 0 },
-      computedSize('Patch Config Size', 'patchConfigSize', 'Bytes of the configuration (model metadata); set by the server'),
+      {
+        name: 'Installer Size',
+        title: 'Bytes of the installer already on the device',
+        type: 'uint32',
+        value: 0,
+      },
+      {
+        name: 'Patch Config Destination',
+        title: 'Flash address of the patch configuration',
+        type: 'uint32',
+        value: 0,
+      },
+      computedSize(
+        'Patch Config Size',
+        'patchConfigSize',
+        'Bytes of the configuration (model metadata); set by the server',
+      ),
       { name: 'Patch Data Destination', title: 'Flash address of the patch data', type: 'uint32', value: 0 },
       computedSize('Patch Data Size', 'patchDataSize', 'Bytes of the resource file; set by the server'),
       {
@@ -146,7 +170,10 @@ export function headerTemplate(): Header {
         value: '00'.repeat(RESERVED_BYTES),
       },
       criteriaList('Patch Criteria Items', 'Conditions the device checks before accepting the patch'),
-      criteriaList('Install Start Criteria Items', 'Conditions the device checks before it starts installing'),
+      criteriaList(
+        'Install Start Criteria Items',
+        'Conditions the device checks before it starts installing',
+      ),
       criteriaList('Flash Update Criteria Items', 'Conditions the device checks before writing flash'),
       {
         name: 'Header CRC',

@@ -34,7 +34,7 @@ const edits: fc.Arbitrary<Map<string, unknown>> = fc
           return entry(f.template).map((v) => [f.name, v]);
         case 'list':
           return fc.array(entry(f.template), { maxLength: f.maxEntries }).map((v) => [f.name, v]);
-        case 'fixed':
+        default:
           return fc.constant(null);
       }
     }),
@@ -50,7 +50,8 @@ const context: fc.Arbitrary<ComputeContext> = fc.record({
 /** A valid header built directly from edits (not through the validator), then computed. */
 const validHeader: fc.Arbitrary<Header> = fc.tuple(edits, context).map(([e, ctx]) => {
   const h = headerTemplate();
-  for (const f of h.fields) if (e.has(f.name)) (f as { value: unknown }).value = structuredClone(e.get(f.name));
+  for (const f of h.fields)
+    if (e.has(f.name)) (f as { value: unknown }).value = structuredClone(e.get(f.name));
   return computeFields(h, ctx);
 });
 
@@ -113,7 +114,9 @@ describe('header properties', () => {
     );
   });
 
-  const scalarFields = template.fields.filter((f) => f.type === 'uint32' || f.type === 'uint16' || f.type === 'uint8');
+  const scalarFields = template.fields.filter(
+    (f) => f.type === 'uint32' || f.type === 'uint16' || f.type === 'uint8',
+  );
   const groupMembers = template.fields.flatMap((f) =>
     f.type === 'group' ? f.template.map((t) => ({ group: f.name, member: t })) : [],
   );
@@ -127,11 +130,16 @@ describe('header properties', () => {
       );
     fc.assert(
       fc.property(
-        fc.constantFrom(...scalarFields).chain((f) => fc.tuple(fc.constant(f), outOfRange(UINT_MAX[f.type as 'uint32']))),
+        fc
+          .constantFrom(...scalarFields)
+          .chain((f) => fc.tuple(fc.constant(f), outOfRange(UINT_MAX[f.type as 'uint32']))),
         ([f, v]) => {
-          const r = validateHeaderUpdate(newPackageHeader({ packageType: 'DEV_UNSIGNED', resourceSizeBytes: 1 }), {
-            fields: [{ name: f.name, value: v }],
-          });
+          const r = validateHeaderUpdate(
+            newPackageHeader({ packageType: 'DEV_UNSIGNED', resourceSizeBytes: 1 }),
+            {
+              fields: [{ name: f.name, value: v }],
+            },
+          );
           expect(r.ok).toBe(false);
           if (!r.ok) expect(r.errors.map((e) => e.field)).toEqual([f.name]);
         },
@@ -139,13 +147,21 @@ describe('header properties', () => {
     );
     fc.assert(
       fc.property(
-        fc.constantFrom(...groupMembers).chain((g) =>
-          fc.tuple(fc.constant(g), fc.integer({ min: UINT_MAX[g.member.type as 'uint16'] + 1, max: 2 ** 40 })),
-        ),
+        fc
+          .constantFrom(...groupMembers)
+          .chain((g) =>
+            fc.tuple(
+              fc.constant(g),
+              fc.integer({ min: UINT_MAX[g.member.type as 'uint16'] + 1, max: 2 ** 40 }),
+            ),
+          ),
         ([g, v]) => {
-          const r = validateHeaderUpdate(newPackageHeader({ packageType: 'DEV_UNSIGNED', resourceSizeBytes: 1 }), {
-            fields: [{ name: g.group, value: { [g.member.name]: v } }],
-          });
+          const r = validateHeaderUpdate(
+            newPackageHeader({ packageType: 'DEV_UNSIGNED', resourceSizeBytes: 1 }),
+            {
+              fields: [{ name: g.group, value: { [g.member.name]: v } }],
+            },
+          );
           expect(r.ok).toBe(false);
           if (!r.ok) expect(r.errors.map((e) => e.field)).toEqual([`${g.group}.${g.member.name}`]);
         },
@@ -161,12 +177,19 @@ describe('header properties', () => {
         (name, v) => {
           const f = template.fields.find((x) => x.name === name)!;
           const options =
-            f.type === 'enum' ? f.options : f.type === 'list' ? (f.template[3] as { options: { value: number }[] }).options : [];
+            f.type === 'enum'
+              ? f.options
+              : f.type === 'list'
+                ? (f.template[3] as { options: { value: number }[] }).options
+                : [];
           fc.pre(!options.some((o) => o.value === v));
           const value = f.type === 'list' ? [{ Address: 0, Mask: 0, Value: 0, Operator: v }] : v;
-          const r = validateHeaderUpdate(newPackageHeader({ packageType: 'DEV_SIGNED', resourceSizeBytes: 1 }), {
-            fields: [{ name, value }],
-          });
+          const r = validateHeaderUpdate(
+            newPackageHeader({ packageType: 'DEV_SIGNED', resourceSizeBytes: 1 }),
+            {
+              fields: [{ name, value }],
+            },
+          );
           expect(r.ok).toBe(false);
         },
       ),
@@ -178,7 +201,9 @@ describe('header properties', () => {
     fc.assert(
       fc.property(fc.subarray(fixed, { minLength: 1 }), fc.anything(), (names, junk) => {
         const current = newPackageHeader({ packageType: 'RELEASE_SIGNED', resourceSizeBytes: 77 });
-        const r = validateHeaderUpdate(current, { fields: names.map((name) => ({ name, value: junk ?? 0 })) });
+        const r = validateHeaderUpdate(current, {
+          fields: names.map((name) => ({ name, value: junk ?? 0 })),
+        });
         expect(r.ok).toBe(true);
         if (r.ok) expect(r.header).toEqual(current);
       }),

@@ -1,0 +1,271 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import { createHash, generateKeyPairSync } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { computeFields } from '../../../shared/domain/header/header-rules';
+import { buildXmlPackage } from './xml-package';
+import { buildSample, chunked, sampleInput, testSigner } from './xml-package.fixtures';
+import { formatReport, type VerifyReport, verifyXmlPackage } from './xml-verifier';
+
+const dir = mkdtempSync(join(tmpdir(), 'xml-verify-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+let signed: Buffer;
+let unsigned: Buffer;
+let portalKey: string;
+beforeAll(async () => {
+  signed = (await buildSample({ patchConfig: new TextEncoder().encode('{"modelName":"m","version":"1"}') }))
+    .xml;
+  unsigned = (await buildSample({ type: 'RELEASE_UNSIGNED' })).xml;
+  portalKey = await testSigner().publicKeyPem();
+});
+
+const verifyBytes = (xml: Buffer | string, opts = {}) =>
+  verifyXmlPackage(chunked(Buffer.from(xml), 4096), opts);
+const failed = (r: VerifyReport) => r.checks.filter((c) => !c.ok).map((c) => c.name);
+
+/** Replaces the base64 text of element `name` with `edit(decoded bytes)`, re-encoded. */
+function editBlob(xml: Buffer, name: string, edit: (b: Buffer) => Buffer): string {
+  const re = new RegExp(`(<${name}[^>]*>)([^<]*)(</${name}>)`);
+  return xml
+    .toString()
+    .replace(
+      re,
+      (_m, open, b64, close) => open + edit(Buffer.from(b64, 'base64')).toString('base64') + close,
+    );
+}
+const flip = (at: (b: Buffer) => number) => (b: Buffer) => {
+  const c = Buffer.from(b);
+  const i = at(c);
+  c[i] = c[i]! ^ 0x01;
+  return c;
+};
+
+describe('verifyXmlPackage', () => {
+  it('passes a signed package, with the key in the file and with the portal key', async () => {
+    const r = await verifyBytes(signed, { trustedKeyPem: portalKey });
+    expect(failed(r)).toEqual([]);
+    expect(r.valid).toBe(true);
+    expect(r.checks.map((c) => c.name)).toEqual([
+      'XML structure',
+      'Manifest',
+      'Header CRC-32 and layout',
+      'Header matches the manifest',
+      'Payload SHA-256',
+      'Patch config SHA-256',
+      'Header describes this package',
+      'Signature (key in the file)',
+      'Signature (trusted key)',
+      'Readable copy matches the signed manifest',
+    ]);
+    expect(r.warnings).toEqual([]);
+  });
+  it('warns that a signature checked only against the key in the file proves integrity, not origin', async () => {
+    const r = await verifyBytes(signed);
+    expect(r.valid).toBe(true);
+    expect(r.warnings[0]).toMatch(/not who signed it/);
+  });
+  it('passes an unsigned package and says it is unsigned', async () => {
+    const r = await verifyBytes(unsigned);
+    expect(failed(r)).toEqual([]);
+    expect(r.warnings[0]).toMatch(/carries no signature/);
+  });
+  it('fails when one payload byte is changed', async () => {
+    const xml = editBlob(
+      signed,
+      'payload',
+      flip((b) => b.length >> 1),
+    );
+    const r = await verifyBytes(xml, { trustedKeyPem: portalKey });
+    expect(r.valid).toBe(false);
+    expect(failed(r)).toEqual(['Payload SHA-256']);
+  });
+  it('fails when one header byte is changed', async () => {
+    const r = await verifyBytes(
+      editBlob(
+        signed,
+        'bytes',
+        flip(() => 5),
+      ),
+    );
+    expect(failed(r)).toEqual(['Header CRC-32 and layout']);
+    expect(r.checks.find((c) => !c.ok)?.detail).toMatch(
+      /Header CRC: is 0x[0-9A-F]{8} but the 67 bytes before it give/,
+    );
+  });
+  it('fails when a header byte is changed and its CRC recomputed', async () => {
+    const { xml } = await buildSample();
+    const input = sampleInput();
+    const other = input.header.fields.find((f) => f.name === 'Package Id')!;
+    other.value = 7;
+    const forged = Buffer.from(
+      (await import('../../../shared/domain/header/header-codec')).encodeHeader(
+        computeFields(input.header, { packageType: 'RELEASE_SIGNED', resourceSizeBytes: 10_000 }),
+      ),
+    );
+    const r = await verifyBytes(editBlob(xml, 'bytes', () => forged));
+    expect(failed(r)).toEqual(['Header matches the manifest', 'Readable copy matches the signed manifest']);
+  });
+  it('fails when one signature byte is changed', async () => {
+    const r = await verifyBytes(
+      editBlob(
+        signed,
+        'signature',
+        flip((b) => b.length - 1),
+      ),
+    );
+    expect(failed(r)).toEqual(['Signature (key in the file)']);
+  });
+  it('fails when the manifest is re-written, even with its digest and the readable copy updated', async () => {
+    const forged = editBlob(signed, 'manifest', (b) =>
+      Buffer.from(b.toString().replace('occlusion', 'OCCLUSION')),
+    );
+    const sha = createHash('sha256')
+      .update(Buffer.from(/<manifest[^>]*>([^<]*)</.exec(forged)![1]!, 'base64'))
+      .digest('hex');
+    const xml = forged
+      .replace(/(<manifest encoding="base64" sha256=")[0-9a-f]+/, `$1${sha}`)
+      .replace('occlusion', 'OCCLUSION');
+    const r = await verifyBytes(xml, { trustedKeyPem: portalKey });
+    expect(failed(r)).toEqual(['Signature (key in the file)', 'Signature (trusted key)']);
+  });
+  it('fails when the readable copy says something the manifest does not', async () => {
+    const r = await verifyBytes(signed.toString().replace('<note>Fixes', '<note>Breaks'));
+    expect(failed(r)).toEqual(['Readable copy matches the signed manifest']);
+    expect(r.checks.find((c) => !c.ok)?.detail).toMatch(/\/firmwarePackage\/metadata\/note: text "Breaks/);
+  });
+  it('fails when a readable header field is changed', async () => {
+    const r = await verifyBytes(
+      signed.toString().replace('name="Package Id" value="0"', 'name="Package Id" value="5"'),
+    );
+    expect(failed(r)).toEqual(['Readable copy matches the signed manifest']);
+  });
+  it('fails against a trusted key that did not sign the package', async () => {
+    const stranger = generateKeyPairSync('ec', { namedCurve: 'P-256' }).publicKey.export({
+      type: 'spki',
+      format: 'pem',
+    });
+    const r = await verifyBytes(signed, { trustedKeyPem: stranger.toString() });
+    expect(failed(r)).toEqual(['Signature (trusted key)']);
+    expect(r.checks.find((c) => !c.ok)?.detail).toMatch(/differs from the key in the file/);
+  });
+  it('fails when the signature of a signed package is removed', async () => {
+    const xml = signed
+      .toString()
+      .replace(/ {2}<signature[^\n]*\n/, '')
+      .replace(/ {2}<publicKey[^\n]*\n/, '');
+    const r = await verifyBytes(xml);
+    expect(failed(r)).toContain('Signature (key in the file)');
+  });
+  it('fails when a signature is grafted onto an unsigned package', async () => {
+    const block = /( {2}<signature[^\n]*\n {2}<publicKey[^\n]*\n)/.exec(signed.toString())![1]!;
+    const r = await verifyBytes(
+      unsigned.toString().replace('</firmwarePackage>', `${block}</firmwarePackage>`),
+    );
+    expect(failed(r)).toContain('Unsigned package');
+  });
+  it('fails a truncated file', async () => {
+    const r = await verifyBytes(signed.subarray(0, signed.length - 200));
+    expect(r.valid).toBe(false);
+    expect(failed(r)).toEqual(['XML structure']);
+  });
+  it('fails a file with content the format does not allow', async () => {
+    const r = await verifyBytes(signed.toString().replace('<metadata>', '<metadata><!-- x -->'));
+    expect(failed(r)).toEqual(['XML structure']);
+  });
+  it('prints a verdict line', async () => {
+    expect(formatReport(await verifyBytes(signed))).toMatch(/\nVERDICT: VALID\n$/);
+    expect(
+      formatReport(
+        await verifyBytes(
+          editBlob(
+            signed,
+            'payload',
+            flip(() => 0),
+          ),
+        ),
+      ),
+    ).toMatch(/FAIL {2}Payload SHA-256: .*\nVERDICT: INVALID \(1 check failed\)\n$/s);
+  });
+
+  it('extracts data.bin, sig.der and key.pem that openssl verifies', async () => {
+    const out = join(dir, 'extract');
+    const r = await verifyBytes(signed, { extractDir: out });
+    expect(Object.keys(r.extracted).sort()).toEqual(
+      ['data.bin', 'header.bin', 'key.pem', 'patch-config.bin', 'payload.bin', 'sig.der'].sort(),
+    );
+    const ok = execFileSync(
+      'openssl',
+      ['dgst', '-sha256', '-verify', 'key.pem', '-signature', 'sig.der', 'data.bin'],
+      {
+        cwd: out,
+        encoding: 'utf8',
+      },
+    );
+    expect(ok.trim()).toBe('Verified OK');
+    const manifest = JSON.parse(readFileSync(join(out, 'data.bin'), 'utf8'));
+    const payloadSha = createHash('sha256')
+      .update(readFileSync(join(out, 'payload.bin')))
+      .digest('hex');
+    expect(manifest.payload.sha256).toBe(payloadSha);
+
+    writeFileSync(
+      join(out, 'data.bin'),
+      readFileSync(join(out, 'data.bin'), 'utf8').replace('occlusion', 'Occlusion'),
+    );
+    const bad = spawnSync(
+      'openssl',
+      ['dgst', '-sha256', '-verify', 'key.pem', '-signature', 'sig.der', 'data.bin'],
+      {
+        cwd: out,
+        encoding: 'utf8',
+      },
+    );
+    expect(bad.status).toBe(1);
+    expect(bad.stdout.trim()).toBe('Verification failure');
+  });
+
+  it('lets the shell commands of docs/package-format.md check a package with openssl alone', async () => {
+    const work = join(dir, 'shell');
+    await verifyBytes(signed, { extractDir: join(dir, 'reference') });
+    writeFileSync(join(dir, 'package.xml'), signed);
+    // the commands exactly as docs/package-format.md gives them
+    const script = `set -eu
+mkdir -p ${work} && cd ${work}
+PKG=../package.xml
+blob() { sed -n "/^ *<$1 /{s/^ *<$1 [^>]*>//;s/<\\/$1>\\$//;p;}" "$2"; }
+blob manifest "$PKG" | base64 -d > data.bin
+blob signature "$PKG" | base64 -d > sig.der
+blob publicKey "$PKG" | base64 -d | openssl pkey -pubin -inform DER -out key.pem
+openssl dgst -sha256 -verify key.pem -signature sig.der data.bin
+blob payload "$PKG" | base64 -d > payload.bin
+sha256sum payload.bin | cut -d' ' -f1
+`;
+    const out = execFileSync('sh', ['-c', script], { encoding: 'utf8' });
+    const [verified, payloadSha] = out.trim().split('\n');
+    expect(verified).toBe('Verified OK');
+    const manifest = JSON.parse(readFileSync(join(work, 'data.bin'), 'utf8'));
+    expect(payloadSha).toBe(manifest.payload.sha256);
+    expect(readFileSync(join(work, 'data.bin'))).toEqual(readFileSync(join(dir, 'reference', 'data.bin')));
+  });
+
+  it('builds and verifies a 16 MB package in one streaming pass', async () => {
+    const size = 16 * 1024 * 1024;
+    const chunk = new Uint8Array(256 * 1024);
+    for (let i = 0; i < chunk.length; i++) chunk[i] = i & 0xff;
+    const input = sampleInput();
+    input.header = computeFields(input.header, { packageType: 'RELEASE_SIGNED', resourceSizeBytes: size });
+    input.payload = {
+      fileName: 'big.bin',
+      bytes: (async function* () {
+        for (let n = 0; n < size; n += chunk.length) yield chunk;
+      })(),
+    };
+    const { stream } = buildXmlPackage(input);
+    const r = await verifyXmlPackage(stream, { trustedKeyPem: portalKey });
+    expect(failed(r)).toEqual([]);
+    expect(r.manifest?.payload.size).toBe(size);
+  });
+});
