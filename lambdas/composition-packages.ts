@@ -1,12 +1,20 @@
 import type { PackageType } from '../shared/api/contracts/packages';
+import {
+  computeFields,
+  newPackageHeader,
+  validateHeaderUpdateOrThrow,
+} from '../shared/domain/header/header-rules';
 import type { Header } from '../shared/domain/header/header-schema';
-import { computeFields, newPackageHeader, validateHeaderUpdateOrThrow } from '../shared/domain/header/header-rules';
 import { DynamoDccRepository } from './adapters/dynamodb/dcc-repository';
 import { DynamoPackageRepository } from './adapters/dynamodb/package-repository';
-import { auditLog, mailService, resourceRepository, userRepository } from './composition';
-import { appUrl, tableName } from './config/env';
+import { KmsSigner } from './adapters/kms/kms-signer';
+import { FileSigner } from './adapters/local/file-signer';
+import { auditLog, blobStore, mailService, resourceRepository, userRepository } from './composition';
+import { appUrl, bucketName, intEnv, tableName } from './config/env';
 import type { ArtefactService } from './ports/artefact-service';
 import { systemClock } from './ports/clock';
+import type { Signer } from './ports/signer';
+import { BlobArtefactStore } from './services/artefact/artefact-store';
 import { type HeaderRules, PackageService } from './services/package-service';
 
 /** Header rules of shared/domain/header, in the shape the package service asks for. */
@@ -27,13 +35,22 @@ const headerRules: HeaderRules = {
   },
 };
 
-let artefactService: ArtefactService | undefined;
-/** Set by the artefact composition (XML builder, blob store, signer); routes that generate files need it. */
-export function setArtefactService(s: ArtefactService) {
-  artefactService = s;
+let signer: Signer | undefined;
+/** The package signer: a local key file (SIGNING_KEY_FILE, local stack) or the KMS key (SIGNING_KEY_ID, AWS). */
+export function packageSigner(): Signer {
+  signer ??= process.env.SIGNING_KEY_FILE ? FileSigner.fromEnv() : KmsSigner.fromEnv();
+  return signer;
 }
-function artefacts(): ArtefactService {
-  if (!artefactService) throw new Error('artefact service is not configured for this route');
+
+let artefactService: ArtefactService | undefined;
+/** XML generation and storage; built on first use so list routes never touch S3 or the signer. */
+export function artefacts(): ArtefactService {
+  artefactService ??= new BlobArtefactStore(blobStore(), packageSigner, {
+    resourcesBucket: () => bucketName('resources'),
+    artefactsBucket: () => bucketName('artefacts'),
+    inlineLimitBytes: intEnv('INLINE_DOWNLOAD_MAX_BYTES', 4 * 1024 * 1024),
+    downloadUrlTtlSeconds: intEnv('DOWNLOAD_URL_TTL_SECONDS', 10 * 60),
+  });
   return artefactService;
 }
 

@@ -1,4 +1,5 @@
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { DEFAULT_ACCOUNT_POLICY } from '../shared/domain/login-throttle';
 import { DynamoAuditLog } from './adapters/dynamodb/audit-log';
 import { DynamoResourceReferences, DynamoResourceRepository } from './adapters/dynamodb/resource-repository';
 import { DynamoUserRepository } from './adapters/dynamodb/user-repository';
@@ -66,6 +67,11 @@ export function users$(): Promise<UserService> {
         {
           tempPasswordMinutes: intEnv('TEMP_PASSWORD_MINUTES', 30),
           maxFailuresPerSource: intEnv('LOGIN_MAX_FAILURES_PER_SOURCE', 100),
+          sourceWindowSeconds: intEnv('LOGIN_SOURCE_WINDOW_SECONDS', 15 * 60),
+          accountPolicy: {
+            ...DEFAULT_ACCOUNT_POLICY,
+            baseLockSeconds: intEnv('LOGIN_LOCK_BASE_SECONDS', DEFAULT_ACCOUNT_POLICY.baseLockSeconds),
+          },
           appUrl: appUrl(),
         },
       ),

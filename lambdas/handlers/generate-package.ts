@@ -1,5 +1,5 @@
-import { generatePackageSchema } from '../../shared/api/contracts/packages';
 import { z } from 'zod';
+import { generatePackageSchema } from '../../shared/api/contracts/packages';
 import { packages$ } from '../composition-packages';
 import { route } from '../middleware/http';
 

@@ -8,7 +8,10 @@ export const handler = route(
   async ({ params, query, user }) => {
     const r = await packages$().approvers(user!, params.id, query.signers === 'true');
     return {
-      body: { approvers: JSON.stringify(r.approvers), ...(r.signers ? { signers: JSON.stringify(r.signers) } : {}) },
+      body: {
+        approvers: JSON.stringify(r.approvers),
+        ...(r.signers ? { signers: JSON.stringify(r.signers) } : {}),
+      },
     };
   },
 );

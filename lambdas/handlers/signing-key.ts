@@ -1,3 +1,9 @@
-import { notImplemented } from '../middleware/not-implemented';
+import { artefacts } from '../composition-packages';
+import { route } from '../middleware/http';
+import { SIGNATURE_ALGORITHM } from '../ports/signer';
 
-export const handler = notImplemented('signingKey');
+/** The public key packages are signed with, so anyone can check a downloaded package offline. */
+export const handler = route('signingKey', {}, async () => {
+  const { pem, keyId } = await artefacts().publicKeyPem();
+  return { body: { publicKeyPem: pem, keyId, algorithm: SIGNATURE_ALGORITHM } };
+});

@@ -2,12 +2,13 @@ import type { Dcc } from '../../shared/api/contracts/dcc';
 import type { ArtefactRef, PackageRecord } from './package-repository';
 import type { ResourceRecord } from './resource-repository';
 
+/** One approval as the package records it: who, in which role, when. */
 export interface ApprovalRecordEntry {
+  id: string;
   name: string;
   email: string;
   role: string;
   decidedAt: string;
-  meaning: string;
 }
 
 /** Builds the XML package of DESIGN §3 and stores it; the returned ref is committed only after this succeeds. */
@@ -17,7 +18,7 @@ export interface ArtefactService {
     resource: ResourceRecord;
     dcc: Dcc;
     approvals: ApprovalRecordEntry[];
-    signedBy?: { name: string; email: string; role: string };
+    signedBy?: { id: string; name: string; email: string; role: string };
     at: Date;
   }): Promise<ArtefactRef>;
   /** the stored XML as base64 when it is small, else a presigned URL */

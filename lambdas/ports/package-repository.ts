@@ -72,11 +72,22 @@ export interface PackageRepository {
   /** ids of packages with an open task of this kind for the user, at a stage (undefined: any) */
   taskPackageIds(userId: string, kind: TaskKind, stage?: Stage): Promise<string[]>;
   /** replaces the package if its version is still `expectedVersion` and status is `expectedStatus` */
-  save(next: PackageRecord, expected: { version: number; status: PackageStatus }, tasks?: { add?: Task[]; removeAll?: boolean }): Promise<boolean>;
+  save(
+    next: PackageRecord,
+    expected: { version: number; status: PackageStatus },
+    tasks?: { add?: Task[]; removeAll?: boolean },
+  ): Promise<boolean>;
   /** records one approver's vote atomically: counts it once, only while the package waits for it */
   vote(id: string, userId: string, round: 'approval' | 'delivery', at: string): Promise<VoteResult>;
   /** records one approver's rejection and moves the package to `to` atomically */
-  reject(id: string, userId: string, round: 'approval' | 'delivery', note: string, at: string, to: PackageStatus): Promise<VoteResult>;
+  reject(
+    id: string,
+    userId: string,
+    round: 'approval' | 'delivery',
+    note: string,
+    at: string,
+    to: PackageStatus,
+  ): Promise<VoteResult>;
   removeTask(task: Pick<Task, 'kind' | 'userId' | 'packageId'>): Promise<void>;
   /** deletes the package, its tasks and its name claim */
   delete(pkg: PackageRecord): Promise<void>;

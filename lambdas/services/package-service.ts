@@ -34,7 +34,12 @@ import type { UserRecord, UserRepository } from '../ports/user-repository';
 /** Header rules the service needs (the template, validation and computed fields live in shared/domain/header). */
 export interface HeaderRules {
   initial(pkg: Pick<PackageRecord, 'type'>, resource: { sizeBytes: number }): unknown;
-  update(current: unknown, submitted: unknown, pkg: Pick<PackageRecord, 'type'>, resource: { sizeBytes: number }): unknown;
+  update(
+    current: unknown,
+    submitted: unknown,
+    pkg: Pick<PackageRecord, 'type'>,
+    resource: { sizeBytes: number },
+  ): unknown;
 }
 
 export interface PackageServiceDeps {
@@ -104,7 +109,13 @@ export class PackageService {
     return p;
   }
 
-  private async audit(p: PackageRecord, actor: UserRecord, action: string, meaning: string, details?: Record<string, unknown>) {
+  private async audit(
+    p: PackageRecord,
+    actor: UserRecord,
+    action: string,
+    meaning: string,
+    details?: Record<string, unknown>,
+  ) {
     await this.d.audit.append({
       subject: `PKG#${p.id}`,
       action,
@@ -121,7 +132,9 @@ export class PackageService {
     try {
       await this.d.mailer.send({ to, subject, text });
     } catch (e) {
-      console.error(JSON.stringify({ level: 'warn', kind: 'mail', to, subject, message: (e as Error).message }));
+      console.error(
+        JSON.stringify({ level: 'warn', kind: 'mail', to, subject, message: (e as Error).message }),
+      );
     }
   }
 
@@ -193,7 +206,10 @@ export class PackageService {
     const map = list === 'DELIVER' ? 'deliveryApprovers' : 'approvers';
     // tasks are removed after each decision; the filter also hides any task a failed removal left behind
     return (await this.d.packages.getMany(ids))
-      .filter((p) => p.status === waiting && p[map][user.id] && !p[map][user.id]!.approved && !p[map][user.id]!.rejected)
+      .filter(
+        (p) =>
+          p.status === waiting && p[map][user.id] && !p[map][user.id]!.approved && !p[map][user.id]!.rejected,
+      )
       .sort((a, b) => b.createdAt.localeCompare(a.createdAt))
       .map(toPackage);
   }
@@ -211,7 +227,10 @@ export class PackageService {
 
   private assertDraftOwner(p: PackageRecord, user: UserRecord, what: string) {
     if (p.initiator.id !== user.id) throw new ForbiddenError(`Only the package's initiator can ${what}`);
-    if (p.status !== 'DRAFT') throw new ConflictError(`The package was already sent for approval; its ${what.replace(/^edit /, '')} can no longer change`);
+    if (p.status !== 'DRAFT')
+      throw new ConflictError(
+        `The package was already sent for approval; its ${what.replace(/^edit /, '')} can no longer change`,
+      );
   }
 
   async getHeader(id: string): Promise<unknown> {
@@ -241,12 +260,19 @@ export class PackageService {
     if (!(await this.d.packages.save(next, { version: p.version, status: 'DRAFT' }))) {
       throw new ConflictError('The package changed meanwhile; reload it and try again');
     }
-    await this.audit(next, user, 'DCC_ATTACHED', `attaches DCC ${dcc.deviceId} (${dcc.telemetryType})`, { dccId });
+    await this.audit(next, user, 'DCC_ATTACHED', `attaches DCC ${dcc.deviceId} (${dcc.telemetryType})`, {
+      dccId,
+    });
     return toPackage(next);
   }
 
   async createDcc(user: UserRecord, req: CreateDcc): Promise<Dcc> {
-    const dcc: Dcc = { ...req, id: randomUUID(), createdAt: this.now().toISOString(), createdBy: { id: user.id, name: user.name } };
+    const dcc: Dcc = {
+      ...req,
+      id: randomUUID(),
+      createdAt: this.now().toISOString(),
+      createdBy: { id: user.id, name: user.name },
+    };
     await this.d.dccs.create(dcc);
     await this.d.audit.append({
       subject: `DCC#${dcc.id}`,
@@ -281,7 +307,9 @@ export class PackageService {
       const holders = all.filter((u) => u.userRole === role).map(userRef);
       if (holders.length) byRole[role] = holders;
     }
-    const signers = withSigners ? all.filter((u) => u.userRole === 'SW_FW_RELEASE_ENGINEER').map(userRef) : undefined;
+    const signers = withSigners
+      ? all.filter((u) => u.userRole === 'SW_FW_RELEASE_ENGINEER').map(userRef)
+      : undefined;
     return { approvers: byRole, signers };
   }
 
@@ -298,7 +326,9 @@ export class PackageService {
 
     let signer: UserRecord | undefined;
     if (p.signed) {
-      const signers = candidates.filter((c) => c.userRole === 'SW_FW_RELEASE_ENGINEER' && c.id !== p.initiator.id);
+      const signers = candidates.filter(
+        (c) => c.userRole === 'SW_FW_RELEASE_ENGINEER' && c.id !== p.initiator.id,
+      );
       if (signers.length === 0) throw new BadRequestError(MSG.noSigners);
       if (!req.signer) throw new BadRequestError('Choose a signer for a signed package');
       signer = signers.find((s) => s.id === req.signer);
@@ -310,7 +340,8 @@ export class PackageService {
     const now = this.now().toISOString();
     const chosen = req.approvers.map((s) => candidates.find((c) => c.id === s.id)!);
     const approvers: Record<string, ApproverEntry> = {};
-    for (const u of chosen) approvers[u.id] = { user: userRef(u), role: u.userRole, approved: false, rejected: false };
+    for (const u of chosen)
+      approvers[u.id] = { user: userRef(u), role: u.userRole, approved: false, rejected: false };
     const next: PackageRecord = {
       ...p,
       status: 'PENDING_APPROVAL',
@@ -321,7 +352,13 @@ export class PackageService {
       updatedAt: now,
       version: p.version + 1,
     };
-    const tasks: Task[] = chosen.map((u) => ({ kind: 'APPROVE', userId: u.id, packageId: p.id, stage: p.resourceStage, createdAt: now }));
+    const tasks: Task[] = chosen.map((u) => ({
+      kind: 'APPROVE',
+      userId: u.id,
+      packageId: p.id,
+      stage: p.resourceStage,
+      createdAt: now,
+    }));
 
     // Mail first: if the mail service is down nothing changes and the initiator can simply retry.
     for (const u of chosen) {
@@ -341,7 +378,13 @@ export class PackageService {
     return toPackage(next);
   }
 
-  private requestMail(to: UserRecord, p: PackageRecord, from: UserRecord, verb: string, link: string): string {
+  private requestMail(
+    to: UserRecord,
+    p: PackageRecord,
+    from: UserRecord,
+    verb: string,
+    link: string,
+  ): string {
     return [
       `Hello ${to.name},`,
       '',
@@ -372,33 +415,73 @@ export class PackageService {
     const before = await this.mustGet(id);
     const entry = before.approvers[user.id];
     // a fully approved package whose next step failed earlier: the approver's retry finishes it
-    if (entry?.approved && before.status === 'PENDING_APPROVAL' && before.approvedCount >= before.approverCount) {
+    if (
+      entry?.approved &&
+      before.status === 'PENDING_APPROVAL' &&
+      before.approvedCount >= before.approverCount
+    ) {
       return this.completeApproval(user, before);
     }
     const at = this.now().toISOString();
     const r = await this.d.packages.vote(id, user.id, 'approval', at);
     if (!r.ok) this.explain(r, 'package');
     await this.d.packages.removeTask({ kind: 'APPROVE', userId: user.id, packageId: id });
-    await this.audit(r.pkg, user, 'APPROVED', MEANING.approve, { approved: `${r.pkg.approvedCount}/${r.pkg.approverCount}` });
-    if (r.pkg.approvedCount < r.pkg.approverCount) return { outcome: 'WAITING_FOR_APPROVALS', pkg: toPackage(r.pkg) };
+    await this.audit(r.pkg, user, 'APPROVED', MEANING.approve, {
+      approved: `${r.pkg.approvedCount}/${r.pkg.approverCount}`,
+    });
+    if (r.pkg.approvedCount < r.pkg.approverCount)
+      return { outcome: 'WAITING_FOR_APPROVALS', pkg: toPackage(r.pkg) };
     return this.completeApproval(user, r.pkg);
   }
 
   /** Exactly one caller sees the last vote; it moves the package on (conditional on the state, so once). */
-  private async completeApproval(user: UserRecord, p: PackageRecord): Promise<{ outcome: ApproveOutcome; pkg: Package }> {
+  private async completeApproval(
+    user: UserRecord,
+    p: PackageRecord,
+  ): Promise<{ outcome: ApproveOutcome; pkg: Package }> {
     const now = this.now();
     if (p.signed) {
       const signer = p.signer!;
-      const next: PackageRecord = { ...p, status: 'AWAITING_SIGNATURE', updatedAt: now.toISOString(), version: p.version + 1 };
-      const task: Task = { kind: 'SIGN', userId: signer.id, packageId: p.id, stage: p.resourceStage, createdAt: now.toISOString() };
-      if (!(await this.d.packages.save(next, { version: p.version, status: 'PENDING_APPROVAL' }, { add: [task], removeAll: true }))) {
+      const next: PackageRecord = {
+        ...p,
+        status: 'AWAITING_SIGNATURE',
+        updatedAt: now.toISOString(),
+        version: p.version + 1,
+      };
+      const task: Task = {
+        kind: 'SIGN',
+        userId: signer.id,
+        packageId: p.id,
+        stage: p.resourceStage,
+        createdAt: now.toISOString(),
+      };
+      if (
+        !(await this.d.packages.save(
+          next,
+          { version: p.version, status: 'PENDING_APPROVAL' },
+          { add: [task], removeAll: true },
+        ))
+      ) {
         return this.settledOutcome(p.id);
       }
-      await this.audit(next, user, 'FULLY_APPROVED', 'every approver approved; the package waits for its signer');
+      await this.audit(
+        next,
+        user,
+        'FULLY_APPROVED',
+        'every approver approved; the package waits for its signer',
+      );
       await this.mailAfterCommit(
         signer.email,
         `Signature requested: package ${p.name}`,
-        [`Hello ${signer.name},`, '', `The package "${p.name}" is fully approved and waits for your signature.`, '', `Initiator's note: ${p.note}`, '', `Open it here: ${this.d.appUrl}/packages/sign`].join('\n'),
+        [
+          `Hello ${signer.name},`,
+          '',
+          `The package "${p.name}" is fully approved and waits for your signature.`,
+          '',
+          `Initiator's note: ${p.note}`,
+          '',
+          `Open it here: ${this.d.appUrl}/packages/sign`,
+        ].join('\n'),
       );
       return { outcome: 'WAITING_FOR_SIGNING', pkg: toPackage(next) };
     }
@@ -411,18 +494,36 @@ export class PackageService {
       updatedAt: now.toISOString(),
       version: p.version + 1,
     };
-    if (!(await this.d.packages.save(next, { version: p.version, status: 'PENDING_APPROVAL' }, { removeAll: true }))) {
+    if (
+      !(await this.d.packages.save(
+        next,
+        { version: p.version, status: 'PENDING_APPROVAL' },
+        { removeAll: true },
+      ))
+    ) {
       await this.d.artefacts().remove(artefact);
       return this.settledOutcome(p.id);
     }
-    await this.audit(next, user, 'PACKAGE_GENERATED', 'every approver approved; the XML package is generated', {
-      artefactKey: artefact.key,
-      sha256: artefact.sha256,
-    });
+    await this.audit(
+      next,
+      user,
+      'PACKAGE_GENERATED',
+      'every approver approved; the XML package is generated',
+      {
+        artefactKey: artefact.key,
+        sha256: artefact.sha256,
+      },
+    );
     await this.mailAfterCommit(
       p.initiator.email,
       `Package approved: ${p.name}`,
-      [`Hello ${p.initiator.name},`, '', `Every approver approved "${p.name}". The package is generated.`, '', `Open it here: ${this.d.appUrl}/packages`].join('\n'),
+      [
+        `Hello ${p.initiator.name},`,
+        '',
+        `Every approver approved "${p.name}". The package is generated.`,
+        '',
+        `Open it here: ${this.d.appUrl}/packages`,
+      ].join('\n'),
     );
     return { outcome: 'GENERATED', pkg: toPackage(next) };
   }
@@ -436,18 +537,27 @@ export class PackageService {
 
   private async buildArtefact(p: PackageRecord, signedBy: UserRecord | undefined, at: Date) {
     const resource = await this.d.resources.getById(p.resourceId);
-    if (!resource) throw new ConflictError('The resource of this package was deleted; the package cannot be generated');
+    if (!resource)
+      throw new ConflictError('The resource of this package was deleted; the package cannot be generated');
     const dcc = p.dccId ? await this.d.dccs.get(p.dccId) : null;
     if (!dcc) throw new ConflictError('The DCC of this package was deleted; the package cannot be generated');
     const approvals = approverList(p.approvers)
       .filter((a) => a.approved)
-      .map((a) => ({ name: a.user.name, email: a.user.email, role: a.role, decidedAt: a.decidedAt ?? '', meaning: MEANING.approve }));
+      .map((a) => ({
+        id: a.user.id,
+        name: a.user.name,
+        email: a.user.email,
+        role: a.role,
+        decidedAt: a.decidedAt ?? '',
+      }));
     return this.d.artefacts().generate({
       pkg: p,
       resource,
       dcc,
       approvals,
-      signedBy: signedBy ? { name: signedBy.name, email: signedBy.email, role: signedBy.userRole } : undefined,
+      signedBy: signedBy
+        ? { id: signedBy.id, name: signedBy.name, email: signedBy.email, role: signedBy.userRole }
+        : undefined,
       at,
     });
   }
@@ -457,20 +567,34 @@ export class PackageService {
     const r = await this.d.packages.reject(id, user.id, 'approval', note, at, 'REJECTED');
     if (!r.ok) this.explain(r, 'package');
     await this.clearTasks(r.pkg);
-    await this.audit(r.pkg, user, 'REJECTED', 'rejects the package; it will not be generated', { rejectionNote: note });
+    await this.audit(r.pkg, user, 'REJECTED', 'rejects the package; it will not be generated', {
+      rejectionNote: note,
+    });
     await this.mailRejection(r.pkg, user, note);
     return toPackage(r.pkg);
   }
 
   private async clearTasks(p: PackageRecord) {
-    await this.d.packages.save({ ...p, version: p.version + 1 }, { version: p.version, status: p.status }, { removeAll: true });
+    await this.d.packages.save(
+      { ...p, version: p.version + 1 },
+      { version: p.version, status: p.status },
+      { removeAll: true },
+    );
   }
 
   private async mailRejection(p: PackageRecord, by: UserRecord, note: string) {
     await this.mailAfterCommit(
       p.initiator.email,
       `Package rejected: ${p.name}`,
-      [`Hello ${p.initiator.name},`, '', `${by.name} (${by.userRole}) rejected "${p.name}".`, '', `Reason: ${note}`, '', `Open it here: ${this.d.appUrl}/packages`].join('\n'),
+      [
+        `Hello ${p.initiator.name},`,
+        '',
+        `${by.name} (${by.userRole}) rejected "${p.name}".`,
+        '',
+        `Reason: ${note}`,
+        '',
+        `Open it here: ${this.d.appUrl}/packages`,
+      ].join('\n'),
     );
   }
 
@@ -478,7 +602,8 @@ export class PackageService {
 
   private assertSigner(p: PackageRecord, user: UserRecord) {
     if (p.signer?.id !== user.id) throw new ForbiddenError('You are not the signer of this package');
-    if (p.status !== 'AWAITING_SIGNATURE') throw new ConflictError('The package is not waiting for a signature');
+    if (p.status !== 'AWAITING_SIGNATURE')
+      throw new ConflictError('The package is not waiting for a signature');
   }
 
   async sign(user: UserRecord, id: string): Promise<Package> {
@@ -495,15 +620,30 @@ export class PackageService {
       updatedAt: now.toISOString(),
       version: p.version + 1,
     };
-    if (!(await this.d.packages.save(next, { version: p.version, status: 'AWAITING_SIGNATURE' }, { removeAll: true }))) {
+    if (
+      !(await this.d.packages.save(
+        next,
+        { version: p.version, status: 'AWAITING_SIGNATURE' },
+        { removeAll: true },
+      ))
+    ) {
       await this.d.artefacts().remove(artefact);
       throw new ConflictError('The package changed meanwhile; reload it');
     }
-    await this.audit(next, user, 'SIGNED', MEANING.sign, { artefactKey: artefact.key, sha256: artefact.sha256 });
+    await this.audit(next, user, 'SIGNED', MEANING.sign, {
+      artefactKey: artefact.key,
+      sha256: artefact.sha256,
+    });
     await this.mailAfterCommit(
       p.initiator.email,
       `Package signed: ${p.name}`,
-      [`Hello ${p.initiator.name},`, '', `${user.name} signed "${p.name}". The signed package is ready.`, '', `Open it here: ${this.d.appUrl}/packages`].join('\n'),
+      [
+        `Hello ${p.initiator.name},`,
+        '',
+        `${user.name} signed "${p.name}". The signed package is ready.`,
+        '',
+        `Open it here: ${this.d.appUrl}/packages`,
+      ].join('\n'),
     );
     return toPackage(next);
   }
@@ -511,8 +651,20 @@ export class PackageService {
   async rejectSigning(user: UserRecord, id: string, note: string): Promise<Package> {
     const p = await this.mustGet(id);
     this.assertSigner(p, user);
-    const next: PackageRecord = { ...p, status: 'REJECTED', rejectionNote: note, updatedAt: this.now().toISOString(), version: p.version + 1 };
-    if (!(await this.d.packages.save(next, { version: p.version, status: 'AWAITING_SIGNATURE' }, { removeAll: true }))) {
+    const next: PackageRecord = {
+      ...p,
+      status: 'REJECTED',
+      rejectionNote: note,
+      updatedAt: this.now().toISOString(),
+      version: p.version + 1,
+    };
+    if (
+      !(await this.d.packages.save(
+        next,
+        { version: p.version, status: 'AWAITING_SIGNATURE' },
+        { removeAll: true },
+      ))
+    ) {
       throw new ConflictError('The package changed meanwhile; reload it');
     }
     await this.audit(next, user, 'SIGNING_REJECTED', 'refuses to sign the package', { rejectionNote: note });
@@ -525,7 +677,8 @@ export class PackageService {
   async deliver(user: UserRecord, id: string, req: NotifyRequest): Promise<Package> {
     const p = await this.mustGet(id);
     if (p.resourceStage !== 'RELEASE') throw new ConflictError('Only release packages are delivered');
-    if (!DELIVERABLE.includes(p.status)) throw new ConflictError('The package must be approved (and signed, if signed) before delivery');
+    if (!DELIVERABLE.includes(p.status))
+      throw new ConflictError('The package must be approved (and signed, if signed) before delivery');
     if (req.signer) throw new BadRequestError('A delivery has no signer');
     const candidates = await this.candidates();
     const excluded = [p.initiator.id, user.id];
@@ -534,7 +687,8 @@ export class PackageService {
     const now = this.now().toISOString();
     const chosen = req.approvers.map((s) => candidates.find((c) => c.id === s.id)!);
     const deliveryApprovers: Record<string, ApproverEntry> = {};
-    for (const u of chosen) deliveryApprovers[u.id] = { user: userRef(u), role: u.userRole, approved: false, rejected: false };
+    for (const u of chosen)
+      deliveryApprovers[u.id] = { user: userRef(u), role: u.userRole, approved: false, rejected: false };
     const next: PackageRecord = {
       ...p,
       status: 'DELIVERY_PENDING',
@@ -547,7 +701,13 @@ export class PackageService {
       updatedAt: now,
       version: p.version + 1,
     };
-    const tasks: Task[] = chosen.map((u) => ({ kind: 'DELIVERY', userId: u.id, packageId: p.id, stage: 'RELEASE', createdAt: now }));
+    const tasks: Task[] = chosen.map((u) => ({
+      kind: 'DELIVERY',
+      userId: u.id,
+      packageId: p.id,
+      stage: 'RELEASE',
+      createdAt: now,
+    }));
     for (const u of chosen) {
       await this.d.mailer.send({
         to: u.email,
@@ -555,19 +715,35 @@ export class PackageService {
         text: this.requestMail(u, p, user, 'approve the delivery of', `${this.d.appUrl}/packages/approve`),
       });
     }
-    if (!(await this.d.packages.save(next, { version: p.version, status: p.status }, { add: tasks, removeAll: true }))) {
+    if (
+      !(await this.d.packages.save(
+        next,
+        { version: p.version, status: p.status },
+        { add: tasks, removeAll: true },
+      ))
+    ) {
       throw new ConflictError('The package changed meanwhile; reload it and try again');
     }
-    await this.audit(next, user, p.status === 'DELIVERY_REJECTED' ? 'REDELIVERED' : 'DELIVERY_STARTED', MEANING.deliver, {
-      approvers: chosen.map((u) => ({ id: u.id, name: u.name, role: u.userRole })),
-    });
+    await this.audit(
+      next,
+      user,
+      p.status === 'DELIVERY_REJECTED' ? 'REDELIVERED' : 'DELIVERY_STARTED',
+      MEANING.deliver,
+      {
+        approvers: chosen.map((u) => ({ id: u.id, name: u.name, role: u.userRole })),
+      },
+    );
     return toPackage(next);
   }
 
   async approveDelivery(user: UserRecord, id: string): Promise<{ outcome: ApproveOutcome; pkg: Package }> {
     const before = await this.mustGet(id);
     const entry = before.deliveryApprovers[user.id];
-    if (entry?.approved && before.status === 'DELIVERY_PENDING' && before.deliveryApprovedCount >= before.deliveryApproverCount) {
+    if (
+      entry?.approved &&
+      before.status === 'DELIVERY_PENDING' &&
+      before.deliveryApprovedCount >= before.deliveryApproverCount
+    ) {
       return this.completeDelivery(user, before);
     }
     const r = await this.d.packages.vote(id, user.id, 'delivery', this.now().toISOString());
@@ -576,14 +752,30 @@ export class PackageService {
     await this.audit(r.pkg, user, 'DELIVERY_APPROVED', MEANING.deliveryApprove, {
       approved: `${r.pkg.deliveryApprovedCount}/${r.pkg.deliveryApproverCount}`,
     });
-    if (r.pkg.deliveryApprovedCount < r.pkg.deliveryApproverCount) return { outcome: 'WAITING_FOR_APPROVALS', pkg: toPackage(r.pkg) };
+    if (r.pkg.deliveryApprovedCount < r.pkg.deliveryApproverCount)
+      return { outcome: 'WAITING_FOR_APPROVALS', pkg: toPackage(r.pkg) };
     return this.completeDelivery(user, r.pkg);
   }
 
-  private async completeDelivery(user: UserRecord, p: PackageRecord): Promise<{ outcome: ApproveOutcome; pkg: Package }> {
+  private async completeDelivery(
+    user: UserRecord,
+    p: PackageRecord,
+  ): Promise<{ outcome: ApproveOutcome; pkg: Package }> {
     const now = this.now().toISOString();
-    const next: PackageRecord = { ...p, status: 'DELIVERED', mLifePath: p.artefact?.key ?? p.mLifePath, updatedAt: now, version: p.version + 1 };
-    if (!(await this.d.packages.save(next, { version: p.version, status: 'DELIVERY_PENDING' }, { removeAll: true }))) {
+    const next: PackageRecord = {
+      ...p,
+      status: 'DELIVERED',
+      mLifePath: p.artefact?.key ?? p.mLifePath,
+      updatedAt: now,
+      version: p.version + 1,
+    };
+    if (
+      !(await this.d.packages.save(
+        next,
+        { version: p.version, status: 'DELIVERY_PENDING' },
+        { removeAll: true },
+      ))
+    ) {
       const again = await this.mustGet(p.id);
       if (again.status === 'DELIVERED') return { outcome: 'DELIVERED', pkg: toPackage(again) };
       throw new ConflictError('The package changed meanwhile; reload it');
@@ -591,19 +783,40 @@ export class PackageService {
     await this.audit(next, user, 'DELIVERED', 'every delivery approver approved; the package is delivered');
     const notify = [p.initiator, p.deliverer].filter((u): u is UserRef => !!u);
     for (const u of notify) {
-      await this.mailAfterCommit(u.email, `Package delivered: ${p.name}`, [`Hello ${u.name},`, '', `"${p.name}" is delivered.`].join('\n'));
+      await this.mailAfterCommit(
+        u.email,
+        `Package delivered: ${p.name}`,
+        [`Hello ${u.name},`, '', `"${p.name}" is delivered.`].join('\n'),
+      );
     }
     return { outcome: 'DELIVERED', pkg: toPackage(next) };
   }
 
   async rejectDelivery(user: UserRecord, id: string, note: string): Promise<Package> {
-    const r = await this.d.packages.reject(id, user.id, 'delivery', note, this.now().toISOString(), 'DELIVERY_REJECTED');
+    const r = await this.d.packages.reject(
+      id,
+      user.id,
+      'delivery',
+      note,
+      this.now().toISOString(),
+      'DELIVERY_REJECTED',
+    );
     if (!r.ok) this.explain(r, 'delivery');
     await this.clearTasks(r.pkg);
-    await this.audit(r.pkg, user, 'DELIVERY_REJECTED', 'rejects the delivery; the release engineer may re-deliver', { rejectionNote: note });
+    await this.audit(
+      r.pkg,
+      user,
+      'DELIVERY_REJECTED',
+      'rejects the delivery; the release engineer may re-deliver',
+      { rejectionNote: note },
+    );
     await this.mailRejection(r.pkg, user, note);
     if (r.pkg.deliverer && r.pkg.deliverer.id !== r.pkg.initiator.id) {
-      await this.mailAfterCommit(r.pkg.deliverer.email, `Delivery rejected: ${r.pkg.name}`, `${user.name} rejected the delivery of "${r.pkg.name}".\n\nReason: ${note}`);
+      await this.mailAfterCommit(
+        r.pkg.deliverer.email,
+        `Delivery rejected: ${r.pkg.name}`,
+        `${user.name} rejected the delivery of "${r.pkg.name}".\n\nReason: ${note}`,
+      );
     }
     return toPackage(r.pkg);
   }
@@ -612,8 +825,11 @@ export class PackageService {
 
   async download(id: string) {
     const p = await this.mustGet(id);
-    if (!p.artefact) throw new ConflictError('The package has no generated file yet: it is generated when every approver has approved (and signed, if signed)');
-    const fileName = `${p.name.replace(/[^\w.\-]+/g, '_')}.xml`;
+    if (!p.artefact)
+      throw new ConflictError(
+        'The package has no generated file yet: it is generated when every approver has approved (and signed, if signed)',
+      );
+    const fileName = `${p.name.replace(/[^\w.-]+/g, '_')}.xml`;
     const d = await this.d.artefacts().download(p.artefact, fileName);
     return { fileName, sizeBytes: p.artefact.sizeBytes, sha256: p.artefact.sha256, ...d };
   }
@@ -644,7 +860,9 @@ export class PackageService {
     for (const id of unique) {
       const users = await this.d.packages.listByDcc(id);
       if (users.length) {
-        throw new ConflictError(`DCC is attached to packages ${users.map((p) => p.name).join(', ')}: delete those packages first`);
+        throw new ConflictError(
+          `DCC is attached to packages ${users.map((p) => p.name).join(', ')}: delete those packages first`,
+        );
       }
     }
     await this.d.dccs.delete(unique);

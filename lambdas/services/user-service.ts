@@ -12,7 +12,11 @@ import {
   TooManyRequestsError,
   UnauthorizedError,
 } from '../../shared/domain/errors';
-import { lockRemainingSeconds } from '../../shared/domain/login-throttle';
+import {
+  DEFAULT_ACCOUNT_POLICY,
+  lockRemainingSeconds,
+  type ThrottlePolicy,
+} from '../../shared/domain/login-throttle';
 import type { Role } from '../../shared/domain/roles';
 import { API_ERR, MSG } from '../../shared/messages';
 import type { AuditLog } from '../ports/audit-log';
@@ -32,12 +36,18 @@ export interface Caller {
 export interface UserServiceConfig {
   /** minutes a mailed temporary password stays valid */
   tempPasswordMinutes: number;
-  /** failures from one source address within 15 minutes before that source is refused */
+  /** failures from one source address, each within `sourceWindowSeconds` of the last, before it is refused */
   maxFailuresPerSource: number;
+  /** seconds a source's failures are remembered after its last one (default 15 minutes) */
+  sourceWindowSeconds?: number;
+  /** the per-account lockout (default: 5 free failures, then 30 s doubling, at most 15 minutes) */
+  accountPolicy?: ThrottlePolicy;
   appUrl: string;
 }
 
-const SOURCE_WINDOW_SECONDS = 15 * 60;
+const DEFAULT_SOURCE_WINDOW_SECONDS = 15 * 60;
+/** An account's failures are remembered this long after the last one: beyond the longest lockout. */
+const ACCOUNT_MEMORY_SECONDS = 60 * 60;
 
 export function toPublicUser(u: UserRecord): PublicUser {
   return { id: u.id, name: u.name, email: u.email, userRole: u.userRole };
@@ -71,10 +81,16 @@ export class UserService {
       account.failures,
       account.lastFailureAt ? new Date(account.lastFailureAt) : null,
       now,
+      this.config.accountPolicy ?? DEFAULT_ACCOUNT_POLICY,
     );
     if (wait > 0) throw new TooManyRequestsError(API_ERR.tooManyAttempts(wait), wait);
-    if (source.failures >= this.config.maxFailuresPerSource) {
-      throw new TooManyRequestsError(API_ERR.tooManyAttempts(SOURCE_WINDOW_SECONDS), SOURCE_WINDOW_SECONDS);
+    const sourceWindow = this.config.sourceWindowSeconds ?? DEFAULT_SOURCE_WINDOW_SECONDS;
+    if (source.failures >= this.config.maxFailuresPerSource && source.lastFailureAt) {
+      // refused until the window after the last counted failure has passed: Retry-After says exactly that
+      const sourceWait = Math.ceil(
+        (Date.parse(source.lastFailureAt) + sourceWindow * 1000 - now.getTime()) / 1000,
+      );
+      if (sourceWait > 0) throw new TooManyRequestsError(API_ERR.tooManyAttempts(sourceWait), sourceWait);
     }
 
     const user = await this.users.getByEmail(email);
@@ -95,10 +111,10 @@ export class UserService {
     }
 
     if (!ok || !user) {
-      const expires = Math.floor(now.getTime() / 1000) + SOURCE_WINDOW_SECONDS * 4;
+      const nowEpoch = Math.floor(now.getTime() / 1000);
       await Promise.all([
-        this.users.recordFailure(accountKey, now.toISOString(), expires),
-        this.users.recordFailure(sourceKey, now.toISOString(), expires),
+        this.users.recordFailure(accountKey, now.toISOString(), nowEpoch + ACCOUNT_MEMORY_SECONDS),
+        this.users.recordFailure(sourceKey, now.toISOString(), nowEpoch + sourceWindow),
       ]);
       throw new UnauthorizedError(API_ERR.wrongPassword, { authError: API_ERR.wrongPassword });
     }

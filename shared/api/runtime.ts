@@ -21,3 +21,20 @@ export const SECURITY_HEADERS: Record<string, string> = {
   'Content-Security-Policy':
     "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self'; connect-src 'self'; font-src 'self' data:; frame-ancestors 'none'; base-uri 'self'; form-action 'self'",
 };
+
+/**
+ * SECURITY_HEADERS with more sources in the CSP's connect-src: the storage origins that presigned URLs
+ * point at, which the SPA reaches with XHR. CloudFront's policy adds the S3 bucket hosts the same way.
+ */
+export function securityHeadersWithConnectSources(sources: readonly string[]): Record<string, string> {
+  const csp = SECURITY_HEADERS['Content-Security-Policy'] ?? '';
+  if (sources.length === 0) return { ...SECURITY_HEADERS };
+  const directives = csp
+    .split(';')
+    .map((d) => d.trim())
+    .filter((d) => d !== '');
+  const i = directives.findIndex((d) => d.startsWith('connect-src'));
+  if (i === -1) directives.push(`connect-src 'self' ${sources.join(' ')}`);
+  else directives[i] = `${directives[i]} ${sources.join(' ')}`;
+  return { ...SECURITY_HEADERS, 'Content-Security-Policy': directives.join('; ') };
+}

@@ -19,7 +19,9 @@ const candidates = [
   { id: 'admin1', userRole: 'ADMIN' as const },
 ];
 const all = (except: string[] = []) =>
-  candidates.filter((c) => c.userRole !== 'ADMIN' && !except.includes(c.id)).map((c) => ({ role: c.userRole, id: c.id }));
+  candidates
+    .filter((c) => c.userRole !== 'ADMIN' && !except.includes(c.id))
+    .map((c) => ({ role: c.userRole, id: c.id }));
 
 describe('package type', () => {
   it('builds the type from the stage and the sign flag', () => {
@@ -40,7 +42,10 @@ describe('list status (spec §4.3)', () => {
     expect(listStatus(p)).toBe('REJECTED');
   });
   it("counts approvals: 'Approval pending: X/Y'", () => {
-    const p = { type: 'RELEASE_UNSIGNED' as const, deliveryApprovers: [entry(true), entry(false), entry(false)] };
+    const p = {
+      type: 'RELEASE_UNSIGNED' as const,
+      deliveryApprovers: [entry(true), entry(false), entry(false)],
+    };
     expect(deliveryLabel(p)).toBe('Approval pending: 1/3');
   });
 });
@@ -50,11 +55,15 @@ describe('approver selection', () => {
     expect(checkApproverSelection(all(['dev1']), candidates, { excluded: ['dev1'] })).toBeNull();
   });
   it('refuses the initiator as an approver', () => {
-    expect(checkApproverSelection(all(), candidates, { excluded: ['dev1'] })).toMatch(/cannot choose yourself/);
+    expect(checkApproverSelection(all(), candidates, { excluded: ['dev1'] })).toMatch(
+      /cannot choose yourself/,
+    );
   });
   it('refuses a user who does not hold the role chosen for them', () => {
     const sel = all(['dev1']).map((s) => (s.role === 'TECHNICAL_LEADER' ? { ...s, id: 'rel1' } : s));
-    expect(checkApproverSelection(sel, candidates, { excluded: ['dev1'] })).toMatch(/chosen twice|does not hold/);
+    expect(checkApproverSelection(sel, candidates, { excluded: ['dev1'] })).toMatch(
+      /chosen twice|does not hold/,
+    );
   });
   it('refuses two approvers for one role', () => {
     const sel = [...all(['dev1']), { role: 'TECHNICAL_LEADER', id: 'lead1' }];
@@ -62,13 +71,19 @@ describe('approver selection', () => {
   });
   it('requires a choice for every role that has candidates', () => {
     const sel = all(['dev1']).filter((s) => s.role !== 'RELIABILITY_ENGINEER');
-    expect(checkApproverSelection(sel, candidates, { excluded: ['dev1'] })).toMatch(/RELIABILITY_ENGINEER missing/);
+    expect(checkApproverSelection(sel, candidates, { excluded: ['dev1'] })).toMatch(
+      /RELIABILITY_ENGINEER missing/,
+    );
   });
   it("answers 'Not enough approvers in the system!' when fewer than four roles can approve a signed release", () => {
     const few = candidates.filter((c) => ['dev1', 'test1', 'rel1'].includes(c.id));
-    expect(checkApproverSelection([], few, { excluded: ['dev1'], requireMinRoles: 4 })).toBe(MSG.notEnoughApprovers);
+    expect(checkApproverSelection([], few, { excluded: ['dev1'], requireMinRoles: 4 })).toBe(
+      MSG.notEnoughApprovers,
+    );
   });
   it('never accepts an admin as an approver', () => {
-    expect(checkApproverSelection([{ role: 'ADMIN', id: 'admin1' }], candidates, { excluded: [] })).toMatch(/Unknown approver role/);
+    expect(checkApproverSelection([{ role: 'ADMIN', id: 'admin1' }], candidates, { excluded: [] })).toMatch(
+      /Unknown approver role/,
+    );
   });
 });

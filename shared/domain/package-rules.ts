@@ -66,7 +66,8 @@ export function checkApproverSelection(
     if (!(NON_ADMIN_ROLES as readonly string[]).includes(s.role)) return `Unknown approver role ${s.role}`;
     if (seenRoles.has(s.role)) return `Choose one approver per role (${s.role} was chosen twice)`;
     seenRoles.add(s.role);
-    if (opts.excluded.includes(s.id)) return 'You cannot choose yourself, or the package initiator, as an approver';
+    if (opts.excluded.includes(s.id))
+      return 'You cannot choose yourself, or the package initiator, as an approver';
     const c = eligible.find((x) => x.id === s.id);
     if (!c) return `User ${s.id} cannot approve: no such user`;
     if (c.userRole !== s.role) return `The chosen ${s.role} approver does not hold that role`;

@@ -68,7 +68,12 @@ describe('concurrent approvals', () => {
     const map = Object.fromEntries(
       approvers.map((a) => [
         a.id,
-        { user: { id: a.id, name: a.name, email: a.email, userRole: 'TECHNICAL_LEADER' }, role: 'TECHNICAL_LEADER', approved: false, rejected: false },
+        {
+          user: { id: a.id, name: a.name, email: a.email, userRole: 'TECHNICAL_LEADER' },
+          role: 'TECHNICAL_LEADER',
+          approved: false,
+          rejected: false,
+        },
       ]),
     );
     await ddb.send(
@@ -80,26 +85,39 @@ describe('concurrent approvals', () => {
       }),
     );
 
-    const votes = [...approvers, ...approvers.slice(0, 10)].map((a) => api(`/packages/${pkg.id}/approve`, { method: 'POST', token: a.token }));
+    const votes = [...approvers, ...approvers.slice(0, 10)].map((a) =>
+      api(`/packages/${pkg.id}/approve`, { method: 'POST', token: a.token }),
+    );
     const results = await Promise.all(votes);
     const byStatus = (s: number) => results.filter((r) => r.status === s).length;
-    expect(results.filter((r) => r.status >= 500), JSON.stringify(results.filter((r) => r.status >= 500).map((r) => r.body))).toHaveLength(0);
+    expect(
+      results.filter((r) => r.status >= 500),
+      JSON.stringify(results.filter((r) => r.status >= 500).map((r) => r.body)),
+    ).toHaveLength(0);
     expect(byStatus(202)).toBe(APPROVERS - 1);
-    expect(results.filter((r) => r.status === 200 && r.body.outcome === 'WAITING_FOR_SIGNING')).toHaveLength(1);
+    expect(results.filter((r) => r.status === 200 && r.body.outcome === 'WAITING_FOR_SIGNING')).toHaveLength(
+      1,
+    );
     // the ten duplicate votes are refused, whichever of the pair arrived second
     expect(byStatus(409)).toBe(10);
 
-    const stored = await ddb.send(new GetCommand({ TableName: localTable('packages'), Key: { pk: `PKG#${pkg.id}`, sk: 'PKG' } }));
+    const stored = await ddb.send(
+      new GetCommand({ TableName: localTable('packages'), Key: { pk: `PKG#${pkg.id}`, sk: 'PKG' } }),
+    );
     expect(stored.Item?.approvedCount).toBe(APPROVERS);
     expect(stored.Item?.status).toBe('AWAITING_SIGNATURE');
 
-    const h = await api<{ history: string; chainIntact: boolean }>(`/packages/${pkg.id}/history`, { token: u.lead.token });
+    const h = await api<{ history: string; chainIntact: boolean }>(`/packages/${pkg.id}/history`, {
+      token: u.lead.token,
+    });
     const events = jsonText<{ action: string; seq: number }[]>(h.body.history);
     expect(events.filter((e) => e.action === 'APPROVED')).toHaveLength(APPROVERS);
     expect(events.filter((e) => e.action === 'FULLY_APPROVED')).toHaveLength(1);
     expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i + 1));
     expect(h.body.chainIntact).toBe(true);
-    const signing = jsonText<Package[]>((await api<{ packages: string }>('/dev/packages/signing', { token: u.release.token })).body.packages);
+    const signing = jsonText<Package[]>(
+      (await api<{ packages: string }>('/dev/packages/signing', { token: u.release.token })).body.packages,
+    );
     expect(signing.map((p) => p.id)).toContain(pkg.id);
   });
 
@@ -108,7 +126,9 @@ describe('concurrent approvals', () => {
     const pkg = await createPackage(u.designDev.token, resource.id, 'DEV_UNSIGNED');
     const dccId = await createDcc(u.designDev.token);
     await api(`/packages/${pkg.id}/dcc/${dccId}`, { method: 'POST', token: u.designDev.token });
-    const before = await api<{ chainIntact: boolean }>(`/packages/${pkg.id}/history`, { token: u.lead.token });
+    const before = await api<{ chainIntact: boolean }>(`/packages/${pkg.id}/history`, {
+      token: u.lead.token,
+    });
     expect(before.body.chainIntact).toBe(true);
     const ddb = await localDynamo();
     await ddb.send(
@@ -119,7 +139,9 @@ describe('concurrent approvals', () => {
         ExpressionAttributeValues: { ':n': 'Someone Else' },
       }),
     );
-    const after = await api<{ chainIntact: boolean; brokenAtSeq: number }>(`/packages/${pkg.id}/history`, { token: u.lead.token });
+    const after = await api<{ chainIntact: boolean; brokenAtSeq: number }>(`/packages/${pkg.id}/history`, {
+      token: u.lead.token,
+    });
     expect(after.body.chainIntact).toBe(false);
     expect(after.body.brokenAtSeq).toBe(1);
   });

@@ -26,7 +26,9 @@ async function draft(type = 'DEV_UNSIGNED', stage: 'dev' | 'release' = 'dev') {
 }
 
 async function attachAndNotify(pkgId: string, dccId: string, signer?: string) {
-  expect((await api(`/packages/${pkgId}/dcc/${dccId}`, { method: 'POST', token: u.designDev.token })).status).toBe(200);
+  expect(
+    (await api(`/packages/${pkgId}/dcc/${dccId}`, { method: 'POST', token: u.designDev.token })).status,
+  ).toBe(200);
   const r = await api(`/packages/${pkgId}/notify-approvers`, {
     method: 'POST',
     token: u.designDev.token,
@@ -53,7 +55,9 @@ describe('generate package', () => {
       approvers: [],
       deliveryApprovers: [],
     });
-    const list = jsonText<Package[]>((await api<{ packages: string }>('/dev/packages', { token: u.lead.token })).body.packages);
+    const list = jsonText<Package[]>(
+      (await api<{ packages: string }>('/dev/packages', { token: u.lead.token })).body.packages,
+    );
     expect(list.find((p) => p.id === pkg.id)?.name).toBe(name);
   });
 
@@ -119,19 +123,37 @@ describe('header', () => {
       (await api<{ header: string }>(`/packages/${pkg.id}/header`, { token: u.designDev.token })).body.header,
     );
     header.fields.find((f) => f.name === 'Package Id')!.value = 4294967296;
-    const r = await api(`/packages/${pkg.id}/header`, { method: 'PATCH', token: u.designDev.token, body: { header } });
+    const r = await api(`/packages/${pkg.id}/header`, {
+      method: 'PATCH',
+      token: u.designDev.token,
+      body: { header },
+    });
     expect(r.status).toBe(400);
     expect(String(r.body.errorMessage)).toContain('Package Id');
-    const again = jsonText<typeof header>((await api<{ header: string }>(`/packages/${pkg.id}/header`, { token: u.designDev.token })).body.header);
+    const again = jsonText<typeof header>(
+      (await api<{ header: string }>(`/packages/${pkg.id}/header`, { token: u.designDev.token })).body.header,
+    );
     expect(again.fields.find((f) => f.name === 'Package Id')!.value).not.toBe(4294967296);
   });
 
   it('lets only the initiator edit, and only while DRAFT', async () => {
     const { pkg, dccId } = await draft();
-    const header = (await api<{ header: string }>(`/packages/${pkg.id}/header`, { token: u.designDev.token })).body.header;
-    expect((await api(`/packages/${pkg.id}/header`, { method: 'PATCH', token: u.lead.token, body: { header } })).status).toBe(403);
+    const header = (await api<{ header: string }>(`/packages/${pkg.id}/header`, { token: u.designDev.token }))
+      .body.header;
+    expect(
+      (await api(`/packages/${pkg.id}/header`, { method: 'PATCH', token: u.lead.token, body: { header } }))
+        .status,
+    ).toBe(403);
     await attachAndNotify(pkg.id, dccId);
-    expect((await api(`/packages/${pkg.id}/header`, { method: 'PATCH', token: u.designDev.token, body: { header } })).status).toBe(409);
+    expect(
+      (
+        await api(`/packages/${pkg.id}/header`, {
+          method: 'PATCH',
+          token: u.designDev.token,
+          body: { header },
+        })
+      ).status,
+    ).toBe(409);
   });
 });
 
@@ -140,7 +162,12 @@ describe('DCC', () => {
     const deviceId = uniq('infusion-pump');
     const id = await createDcc(u.lead.token, deviceId);
     const list = jsonText<Dcc[]>((await api<{ dcc: string }>('/dcc', { token: u.designDev.token })).body.dcc);
-    expect(list.find((d) => d.id === id)).toMatchObject({ deviceId, telemetryType: 'TelB', messageLimit: 64, deviceLimit: 4096 });
+    expect(list.find((d) => d.id === id)).toMatchObject({
+      deviceId,
+      telemetryType: 'TelB',
+      messageLimit: 64,
+      deviceLimit: 4096,
+    });
   });
 
   it.each([
@@ -161,9 +188,16 @@ describe('DCC', () => {
 
   it('attaches only an existing DCC, only by the initiator', async () => {
     const { pkg, dccId } = await draft();
-    expect((await api(`/packages/${pkg.id}/dcc/no-such-dcc`, { method: 'POST', token: u.designDev.token })).status).toBe(404);
-    expect((await api(`/packages/${pkg.id}/dcc/${dccId}`, { method: 'POST', token: u.lead.token })).status).toBe(403);
-    const ok = await api<{ package: string }>(`/packages/${pkg.id}/dcc/${dccId}`, { method: 'POST', token: u.designDev.token });
+    expect(
+      (await api(`/packages/${pkg.id}/dcc/no-such-dcc`, { method: 'POST', token: u.designDev.token })).status,
+    ).toBe(404);
+    expect(
+      (await api(`/packages/${pkg.id}/dcc/${dccId}`, { method: 'POST', token: u.lead.token })).status,
+    ).toBe(403);
+    const ok = await api<{ package: string }>(`/packages/${pkg.id}/dcc/${dccId}`, {
+      method: 'POST',
+      token: u.designDev.token,
+    });
     expect(jsonText<Package>(ok.body.package).dccId).toBe(dccId);
   });
 });
@@ -171,17 +205,33 @@ describe('DCC', () => {
 describe('approvers and notify', () => {
   it('offers one list per role without the initiator, and the signers when asked', async () => {
     const { pkg } = await draft('DEV_SIGNED');
-    const r = await api<{ approvers: string; signers: string }>(`/packages/${pkg.id}/approvers?signers=true`, { token: u.designDev.token });
+    const r = await api<{ approvers: string; signers: string }>(
+      `/packages/${pkg.id}/approvers?signers=true`,
+      { token: u.designDev.token },
+    );
     expect(r.status).toBe(200);
     const approvers = jsonText<Record<string, { id: string }[]>>(r.body.approvers);
-    expect(Object.keys(approvers).sort()).toEqual(['DESIGN_ENGINEER_TEST', 'RELIABILITY_ENGINEER', 'SW_FW_RELEASE_ENGINEER', 'TECHNICAL_LEADER']);
-    expect(Object.values(approvers).flat().map((x) => x.id)).not.toContain(u.designDev.id);
+    expect(Object.keys(approvers).sort()).toEqual([
+      'DESIGN_ENGINEER_TEST',
+      'RELIABILITY_ENGINEER',
+      'SW_FW_RELEASE_ENGINEER',
+      'TECHNICAL_LEADER',
+    ]);
+    expect(
+      Object.values(approvers)
+        .flat()
+        .map((x) => x.id),
+    ).not.toContain(u.designDev.id);
     expect(jsonText<{ id: string }[]>(r.body.signers).map((s) => s.id)).toContain(u.release.id);
   });
 
   it('refuses to notify before a DCC is attached', async () => {
     const { pkg } = await draft();
-    const r = await api(`/packages/${pkg.id}/notify-approvers`, { method: 'POST', token: u.designDev.token, body: { approvers: approversFor() } });
+    const r = await api(`/packages/${pkg.id}/notify-approvers`, {
+      method: 'POST',
+      token: u.designDev.token,
+      body: { approvers: approversFor() },
+    });
     expect(r.status).toBe(409);
     expect(String(r.body.errorMessage)).toContain('Attach a DCC');
   });
@@ -189,11 +239,18 @@ describe('approvers and notify', () => {
   it('needs a signer for a signed package and refuses one for an unsigned package', async () => {
     const signed = await draft('DEV_SIGNED');
     await api(`/packages/${signed.pkg.id}/dcc/${signed.dccId}`, { method: 'POST', token: u.designDev.token });
-    const noSigner = await api(`/packages/${signed.pkg.id}/notify-approvers`, { method: 'POST', token: u.designDev.token, body: { approvers: approversFor() } });
+    const noSigner = await api(`/packages/${signed.pkg.id}/notify-approvers`, {
+      method: 'POST',
+      token: u.designDev.token,
+      body: { approvers: approversFor() },
+    });
     expect(noSigner.status).toBe(400);
     expect(noSigner.body.errorMessage).toBe('Choose a signer for a signed package');
     const unsigned = await draft();
-    await api(`/packages/${unsigned.pkg.id}/dcc/${unsigned.dccId}`, { method: 'POST', token: u.designDev.token });
+    await api(`/packages/${unsigned.pkg.id}/dcc/${unsigned.dccId}`, {
+      method: 'POST',
+      token: u.designDev.token,
+    });
     const extra = await api(`/packages/${unsigned.pkg.id}/notify-approvers`, {
       method: 'POST',
       token: u.designDev.token,
@@ -227,10 +284,14 @@ describe('approvers and notify', () => {
       const mail = (await mails(who.email)).find((m) => m.subject.includes(pkg.name));
       expect(mail?.text).toContain('Fixes the pump occlusion alarm threshold');
       expect(mail?.text).toMatch(/http:\/\/localhost:\d+\/packages\/approve/);
-      const list = jsonText<Package[]>((await api<{ packages: string }>('/dev/packages/approval', { token: who.token })).body.packages);
+      const list = jsonText<Package[]>(
+        (await api<{ packages: string }>('/dev/packages/approval', { token: who.token })).body.packages,
+      );
       expect(list.map((p) => p.id)).toContain(pkg.id);
     }
-    const initiatorList = jsonText<Package[]>((await api<{ packages: string }>('/dev/packages/approval', { token: u.designDev.token })).body.packages);
+    const initiatorList = jsonText<Package[]>(
+      (await api<{ packages: string }>('/dev/packages/approval', { token: u.designDev.token })).body.packages,
+    );
     expect(initiatorList.map((p) => p.id)).not.toContain(pkg.id);
   });
 });
@@ -242,22 +303,34 @@ describe('approval decisions', () => {
     const first = await api(`/packages/${pkg.id}/approve`, { method: 'POST', token: u.lead.token });
     expect(first.status).toBe(202);
     expect(first.body).toMatchObject({ outcome: 'WAITING_FOR_APPROVALS', message: MSG.approvedWaiting });
-    expect((await api(`/packages/${pkg.id}/approve`, { method: 'POST', token: u.lead.token })).status).toBe(409);
-    expect((await api(`/packages/${pkg.id}/approve`, { method: 'POST', token: u.designDev.token })).status).toBe(403);
+    expect((await api(`/packages/${pkg.id}/approve`, { method: 'POST', token: u.lead.token })).status).toBe(
+      409,
+    );
+    expect(
+      (await api(`/packages/${pkg.id}/approve`, { method: 'POST', token: u.designDev.token })).status,
+    ).toBe(403);
     for (const who of [u.designTest, u.reliability]) {
-      expect((await api(`/packages/${pkg.id}/approve`, { method: 'POST', token: who.token })).status).toBe(202);
+      expect((await api(`/packages/${pkg.id}/approve`, { method: 'POST', token: who.token })).status).toBe(
+        202,
+      );
     }
     const last = await api(`/packages/${pkg.id}/approve`, { method: 'POST', token: u.release.token });
     expect(last.status).toBe(200);
     expect(last.body).toMatchObject({ outcome: 'WAITING_FOR_SIGNING', message: MSG.approvedWaitingSigning });
-    const signing = jsonText<Package[]>((await api<{ packages: string }>('/dev/packages/signing', { token: u.release.token })).body.packages);
+    const signing = jsonText<Package[]>(
+      (await api<{ packages: string }>('/dev/packages/signing', { token: u.release.token })).body.packages,
+    );
     expect(signing.map((p) => p.id)).toContain(pkg.id);
   });
 
   it('rejects with a reason; the initiator is mailed and the others can no longer approve', async () => {
     const { pkg, dccId } = await draft();
     await attachAndNotify(pkg.id, dccId);
-    const empty = await api(`/packages/${pkg.id}/reject`, { method: 'POST', token: u.lead.token, body: { 'rejection-reason': ' ' } });
+    const empty = await api(`/packages/${pkg.id}/reject`, {
+      method: 'POST',
+      token: u.lead.token,
+      body: { 'rejection-reason': ' ' },
+    });
     expect(empty.status).toBe(400);
     const r = await api<{ package: string; message: string }>(`/packages/${pkg.id}/reject`, {
       method: 'POST',
@@ -269,10 +342,20 @@ describe('approval decisions', () => {
     const p = jsonText<Package>(r.body.package);
     expect(p.status).toBe('REJECTED');
     expect(p.rejectionNote).toBe('Header CRC region overlaps the installer');
-    expect(p.approvers.find((a) => a.user.id === u.lead.id)).toMatchObject({ rejected: true, rejectionNote: 'Header CRC region overlaps the installer' });
-    expect((await mails(u.designDev.email)).some((m) => m.subject === `Package rejected: ${pkg.name}`)).toBe(true);
-    expect((await api(`/packages/${pkg.id}/approve`, { method: 'POST', token: u.reliability.token })).status).toBe(409);
-    const list = jsonText<Package[]>((await api<{ packages: string }>('/dev/packages/approval', { token: u.reliability.token })).body.packages);
+    expect(p.approvers.find((a) => a.user.id === u.lead.id)).toMatchObject({
+      rejected: true,
+      rejectionNote: 'Header CRC region overlaps the installer',
+    });
+    expect((await mails(u.designDev.email)).some((m) => m.subject === `Package rejected: ${pkg.name}`)).toBe(
+      true,
+    );
+    expect(
+      (await api(`/packages/${pkg.id}/approve`, { method: 'POST', token: u.reliability.token })).status,
+    ).toBe(409);
+    const list = jsonText<Package[]>(
+      (await api<{ packages: string }>('/dev/packages/approval', { token: u.reliability.token })).body
+        .packages,
+    );
     expect(list.map((x) => x.id)).not.toContain(pkg.id);
   });
 
@@ -280,11 +363,15 @@ describe('approval decisions', () => {
     const { pkg, dccId } = await draft('DEV_SIGNED');
     await attachAndNotify(pkg.id, dccId, u.release.id);
     const results = await Promise.all(
-      [u.designTest, u.lead, u.reliability, u.release].map((who) => api(`/packages/${pkg.id}/approve`, { method: 'POST', token: who.token })),
+      [u.designTest, u.lead, u.reliability, u.release].map((who) =>
+        api(`/packages/${pkg.id}/approve`, { method: 'POST', token: who.token }),
+      ),
     );
     expect(results.filter((r) => r.status === 202)).toHaveLength(3);
     expect(results.filter((r) => r.body.outcome === 'WAITING_FOR_SIGNING')).toHaveLength(1);
-    const history = jsonText<{ action: string }[]>((await api<{ history: string }>(`/packages/${pkg.id}/history`, { token: u.lead.token })).body.history);
+    const history = jsonText<{ action: string }[]>(
+      (await api<{ history: string }>(`/packages/${pkg.id}/history`, { token: u.lead.token })).body.history,
+    );
     expect(history.filter((h) => h.action === 'APPROVED')).toHaveLength(4);
     expect(history.filter((h) => h.action === 'FULLY_APPROVED')).toHaveLength(1);
   });
@@ -293,7 +380,9 @@ describe('approval decisions', () => {
 describe('admin packages and DCC', () => {
   it('lists all packages and deletes one', async () => {
     const { pkg } = await draft();
-    const list = jsonText<Package[]>((await api<{ packages: string }>('/admin/packages', { token: u.admin.token })).body.packages);
+    const list = jsonText<Package[]>(
+      (await api<{ packages: string }>('/admin/packages', { token: u.admin.token })).body.packages,
+    );
     expect(list.map((p) => p.id)).toContain(pkg.id);
     const del = await api('/admin/packages', { method: 'DELETE', token: u.admin.token, body: [pkg.id] });
     expect(del.status).toBe(200);
@@ -308,8 +397,12 @@ describe('admin packages and DCC', () => {
     expect(refused.status).toBe(409);
     expect(String(refused.body.errorMessage)).toContain(pkg.name);
     await api('/admin/packages', { method: 'DELETE', token: u.admin.token, body: [pkg.id] });
-    expect((await api('/admin/dcc', { method: 'DELETE', token: u.admin.token, body: [dccId] })).status).toBe(200);
-    const list = jsonText<Dcc[]>((await api<{ dcc: string }>('/admin/dcc', { token: u.admin.token })).body.dcc);
+    expect((await api('/admin/dcc', { method: 'DELETE', token: u.admin.token, body: [dccId] })).status).toBe(
+      200,
+    );
+    const list = jsonText<Dcc[]>(
+      (await api<{ dcc: string }>('/admin/dcc', { token: u.admin.token })).body.dcc,
+    );
     expect(list.map((d) => d.id)).not.toContain(dccId);
   });
 });

@@ -106,4 +106,5 @@ export async function localDynamo() {
 }
 
 /** Physical table names of the local stack. */
-export const localTable = (name: 'users' | 'resources' | 'packages' | 'dcc' | 'audit'): string => `frp-local-${name}`;
+export const localTable = (name: 'users' | 'resources' | 'packages' | 'dcc' | 'audit'): string =>
+  `frp-local-${name}`;

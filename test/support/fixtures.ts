@@ -8,7 +8,9 @@ export interface Users {
 }
 
 /** Tokens and ids of the seeded users. */
-export async function seededUsers(): Promise<Record<keyof typeof SEEDED, { token: string; id: string; email: string }>> {
+export async function seededUsers(): Promise<
+  Record<keyof typeof SEEDED, { token: string; id: string; email: string }>
+> {
   const out = {} as Record<keyof typeof SEEDED, { token: string; id: string; email: string }>;
   for (const [k, email] of Object.entries(SEEDED) as [keyof typeof SEEDED, string][]) {
     const token = await login(email);
@@ -19,7 +21,12 @@ export async function seededUsers(): Promise<Record<keyof typeof SEEDED, { token
 }
 
 /** Uploads a patch of `size` random bytes through the multipart call; returns the stored resource. */
-export async function uploadPatch(token: string, stage: 'dev' | 'release', size = 2048, name = uniq('patch')) {
+export async function uploadPatch(
+  token: string,
+  stage: 'dev' | 'release',
+  size = 2048,
+  name = uniq('patch'),
+) {
   const form = new FormData();
   form.append('resourceFile', new Blob([new Uint8Array(randomBytes(size))]), `${name}.bin`);
   const r = await api<{ resource: string }>(`/resources/patch/${stage}?name=${encodeURIComponent(name)}`, {
@@ -31,7 +38,12 @@ export async function uploadPatch(token: string, stage: 'dev' | 'release', size 
   return jsonText<Resource>(r.body.resource);
 }
 
-export async function createPackage(token: string, resourceId: string, packageType: string, name = uniq('pkg')) {
+export async function createPackage(
+  token: string,
+  resourceId: string,
+  packageType: string,
+  name = uniq('pkg'),
+) {
   const r = await api<{ package: string }>(`/resources/${resourceId}/generate-package`, {
     method: 'POST',
     token,

@@ -6,6 +6,9 @@ declare module 'vitest' {
     baseUrl: string;
     mailboxUrl: string;
     dynamoEndpoint: string;
+    s3Endpoint: string;
+    /** the stack's data folder (token-secret, emulators.json), for tests that forge tokens */
+    dataDir: string;
   }
 }
 
@@ -18,6 +21,8 @@ export default async function setup(project: TestProject) {
   project.provide('baseUrl', stack.url);
   project.provide('mailboxUrl', stack.mailboxUrl);
   project.provide('dynamoEndpoint', stack.dynamoEndpoint);
+  project.provide('s3Endpoint', stack.s3Endpoint);
+  project.provide('dataDir', stack.dataDir);
   return async () => {
     await stack.stop();
   };

@@ -8,6 +8,7 @@ export interface StackProcess {
   url: string;
   mailboxUrl: string;
   dynamoEndpoint: string;
+  s3Endpoint: string;
   dataDir: string;
   child: ChildProcess;
   output: string[];
@@ -87,5 +88,15 @@ export async function startStackProcess(
     if (!dataDir) rmSync(dir, { recursive: true, force: true });
   };
   const dynamoEndpoint = `http://127.0.0.1:${dynamoPort}`;
-  return { url: `http://127.0.0.1:${port}`, mailboxUrl, dynamoEndpoint, dataDir: dir, child, output, stop };
+  const s3Endpoint = `http://127.0.0.1:${s3Port}`;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    mailboxUrl,
+    dynamoEndpoint,
+    s3Endpoint,
+    dataDir: dir,
+    child,
+    output,
+    stop,
+  };
 }

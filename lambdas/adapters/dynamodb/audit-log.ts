@@ -24,7 +24,11 @@ export class DynamoAuditLog implements AuditLog {
   async append(event: AuditEvent): Promise<void> {
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
       const head = await dynamo().send(
-        new GetCommand({ TableName: this.table, Key: { pk: event.subject, seq: HEAD_SEQ }, ConsistentRead: true }),
+        new GetCommand({
+          TableName: this.table,
+          Key: { pk: event.subject, seq: HEAD_SEQ },
+          ConsistentRead: true,
+        }),
       );
       const lastSeq = Number(head.Item?.lastSeq ?? 0);
       const prevHash = String(head.Item?.lastHash ?? GENESIS_HASH);
@@ -37,7 +41,9 @@ export class DynamoAuditLog implements AuditLog {
         actorId: event.actorId,
         actorName: event.actorName,
         actorRole: event.actorRole,
-        details: event.details ? (JSON.parse(JSON.stringify(event.details)) as Record<string, unknown>) : undefined,
+        details: event.details
+          ? (JSON.parse(JSON.stringify(event.details)) as Record<string, unknown>)
+          : undefined,
         prevHash,
       };
       const hash = eventHash(body);
@@ -48,7 +54,13 @@ export class DynamoAuditLog implements AuditLog {
               {
                 Put: {
                   TableName: this.table,
-                  Item: { pk: event.subject, seq: HEAD_SEQ, kind: 'AUDIT_HEAD', lastSeq: body.seq, lastHash: hash },
+                  Item: {
+                    pk: event.subject,
+                    seq: HEAD_SEQ,
+                    kind: 'AUDIT_HEAD',
+                    lastSeq: body.seq,
+                    lastHash: hash,
+                  },
                   ConditionExpression: head.Item ? 'lastSeq = :last' : 'attribute_not_exists(pk)',
                   ExpressionAttributeValues: head.Item ? { ':last': lastSeq } : undefined,
                 },

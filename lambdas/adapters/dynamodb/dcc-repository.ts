@@ -25,7 +25,9 @@ export class DynamoDccRepository implements DccRepository {
   }
 
   async get(id: string): Promise<Dcc | null> {
-    const r = await dynamo().send(new GetCommand({ TableName: this.table, Key: key(id), ConsistentRead: true }));
+    const r = await dynamo().send(
+      new GetCommand({ TableName: this.table, Key: key(id), ConsistentRead: true }),
+    );
     return r.Item ? fromItem(r.Item) : null;
   }
 
@@ -44,7 +46,9 @@ export class DynamoDccRepository implements DccRepository {
     for (let i = 0; i < ids.length; i += 25) {
       await dynamo().send(
         new BatchWriteCommand({
-          RequestItems: { [this.table]: ids.slice(i, i + 25).map((id) => ({ DeleteRequest: { Key: key(id) } })) },
+          RequestItems: {
+            [this.table]: ids.slice(i, i + 25).map((id) => ({ DeleteRequest: { Key: key(id) } })),
+          },
         }),
       );
     }

@@ -10,7 +10,13 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import type { PackageStatus } from '../../../shared/api/contracts/packages';
 import type { Stage } from '../../../shared/api/contracts/resources';
-import type { PackageRecord, PackageRepository, Task, TaskKind, VoteResult } from '../../ports/package-repository';
+import type {
+  PackageRecord,
+  PackageRepository,
+  Task,
+  TaskKind,
+  VoteResult,
+} from '../../ports/package-repository';
 import { dynamo } from '../aws-clients';
 import { queryAll } from './query-all';
 
@@ -18,7 +24,10 @@ type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[numb
 
 const pkgKey = (id: string) => ({ pk: `PKG#${id}`, sk: 'PKG' });
 const nameKey = (name: string) => ({ pk: `NAME#${name.toLowerCase()}`, sk: 'NAME' });
-const taskKey = (t: Pick<Task, 'kind' | 'userId' | 'packageId'>) => ({ pk: `PKG#${t.packageId}`, sk: `TASK#${t.kind}#${t.userId}` });
+const taskKey = (t: Pick<Task, 'kind' | 'userId' | 'packageId'>) => ({
+  pk: `PKG#${t.packageId}`,
+  sk: `TASK#${t.kind}#${t.userId}`,
+});
 
 function toItem(p: PackageRecord): Record<string, unknown> {
   return {
@@ -59,7 +68,13 @@ export class DynamoPackageRepository implements PackageRepository {
                 ConditionExpression: 'attribute_not_exists(pk)',
               },
             },
-            { Put: { TableName: this.table, Item: toItem(pkg), ConditionExpression: 'attribute_not_exists(pk)' } },
+            {
+              Put: {
+                TableName: this.table,
+                Item: toItem(pkg),
+                ConditionExpression: 'attribute_not_exists(pk)',
+              },
+            },
             // counts the reference on the resource in the same transaction, so a resource deleted at this
             // very moment either fails this creation or sees the reference and refuses its deletion
             {
@@ -86,7 +101,9 @@ export class DynamoPackageRepository implements PackageRepository {
   }
 
   async get(id: string): Promise<PackageRecord | null> {
-    const r = await dynamo().send(new GetCommand({ TableName: this.table, Key: pkgKey(id), ConsistentRead: true }));
+    const r = await dynamo().send(
+      new GetCommand({ TableName: this.table, Key: pkgKey(id), ConsistentRead: true }),
+    );
     return r.Item ? fromItem(r.Item) : null;
   }
 
@@ -145,7 +162,13 @@ export class DynamoPackageRepository implements PackageRepository {
   }
 
   private taskItem(t: Task): Record<string, unknown> {
-    return { ...taskKey(t), kind: 'TASK', assignee: t.userId, queue: `${t.kind}#${t.stage}#${t.createdAt}`, packageId: t.packageId };
+    return {
+      ...taskKey(t),
+      kind: 'TASK',
+      assignee: t.userId,
+      queue: `${t.kind}#${t.stage}#${t.createdAt}`,
+      packageId: t.packageId,
+    };
   }
 
   async save(
@@ -193,9 +216,16 @@ export class DynamoPackageRepository implements PackageRepository {
         new UpdateCommand({
           TableName: this.table,
           Key: pkgKey(id),
-          UpdateExpression: 'SET #m.#u.approved = :t, #m.#u.decidedAt = :at, updatedAt = :at ADD #c :one, #v :one',
+          UpdateExpression:
+            'SET #m.#u.approved = :t, #m.#u.decidedAt = :at, updatedAt = :at ADD #c :one, #v :one',
           ConditionExpression: '#s = :waiting AND #m.#u.approved = :f AND #m.#u.rejected = :f',
-          ExpressionAttributeNames: { '#m': map, '#u': userId, '#c': counter, '#v': 'version', '#s': 'status' },
+          ExpressionAttributeNames: {
+            '#m': map,
+            '#u': userId,
+            '#c': counter,
+            '#v': 'version',
+            '#s': 'status',
+          },
           ExpressionAttributeValues: { ':t': true, ':f': false, ':at': at, ':one': 1, ':waiting': waiting },
           ReturnValues: 'ALL_NEW',
         }),
@@ -226,7 +256,15 @@ export class DynamoPackageRepository implements PackageRepository {
             'SET #m.#u.rejected = :t, #m.#u.rejectionNote = :note, #m.#u.decidedAt = :at, rejectionNote = :note, #s = :to, updatedAt = :at ADD #v :one',
           ConditionExpression: '#s = :waiting AND #m.#u.approved = :f AND #m.#u.rejected = :f',
           ExpressionAttributeNames: { '#m': map, '#u': userId, '#v': 'version', '#s': 'status' },
-          ExpressionAttributeValues: { ':t': true, ':f': false, ':at': at, ':one': 1, ':waiting': waiting, ':note': note, ':to': to },
+          ExpressionAttributeValues: {
+            ':t': true,
+            ':f': false,
+            ':at': at,
+            ':one': 1,
+            ':waiting': waiting,
+            ':note': note,
+            ':to': to,
+          },
           ReturnValues: 'ALL_NEW',
         }),
       );
@@ -237,7 +275,12 @@ export class DynamoPackageRepository implements PackageRepository {
     }
   }
 
-  private async whyRefused(id: string, userId: string, map: 'approvers' | 'deliveryApprovers', waiting: PackageStatus) {
+  private async whyRefused(
+    id: string,
+    userId: string,
+    map: 'approvers' | 'deliveryApprovers',
+    waiting: PackageStatus,
+  ) {
     const p = await this.get(id);
     if (!p) return 'notFound' as const;
     const entry = p[map]?.[userId];
@@ -258,7 +301,9 @@ export class DynamoPackageRepository implements PackageRepository {
       ExpressionAttributeValues: { ':p': `PKG#${pkg.id}` },
       ConsistentRead: true,
     });
-    const items: TransactItem[] = rows.map((r) => ({ Delete: { TableName: this.table, Key: { pk: r.pk, sk: r.sk } } }));
+    const items: TransactItem[] = rows.map((r) => ({
+      Delete: { TableName: this.table, Key: { pk: r.pk, sk: r.sk } },
+    }));
     items.push({ Delete: { TableName: this.table, Key: nameKey(pkg.name) } });
     items.push({
       Update: {

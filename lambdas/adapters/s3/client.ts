@@ -12,7 +12,11 @@ export function s3(): S3Client {
     client = new S3Client({
       maxAttempts: 3,
       ...(local
-        ? { forcePathStyle: true, requestChecksumCalculation: 'WHEN_REQUIRED', responseChecksumValidation: 'WHEN_REQUIRED' }
+        ? {
+            forcePathStyle: true,
+            requestChecksumCalculation: 'WHEN_REQUIRED',
+            responseChecksumValidation: 'WHEN_REQUIRED',
+          }
         : {}),
     });
   }

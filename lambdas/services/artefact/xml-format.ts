@@ -234,4 +234,4 @@ export function renderTail({
 }
 
 /** Whether a package type is signed (its name ends in _SIGNED). */
-export const isSignedType = (t: PackageType): boolean => t.endsWith('_SIGNED') && !t.endsWith('_UNSIGNED');
+export const isSignedType = (t: PackageType): boolean => t.endsWith('_SIGNED');

@@ -1,6 +1,7 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { afterAll } from 'vitest';
 import type { PackageType } from '../../../shared/api/contracts/packages';
 import { newPackageHeader } from '../../../shared/domain/header/header-rules';
 import { FileSigner } from '../../adapters/local/file-signer';
@@ -16,10 +17,13 @@ export const person = (id: string, role: string) => ({
   role,
 });
 
-let sharedSigner: FileSigner | undefined;
-/** One local signer per test process, with its key in a fresh temporary directory. */
+// One key directory per test file (vitest isolates modules per file), removed when the file's tests end.
+const keyDir = mkdtempSync(join(tmpdir(), 'xml-pkg-key-'));
+afterAll(() => rmSync(keyDir, { recursive: true, force: true }));
+const sharedSigner = new FileSigner(join(keyDir, 'signing-key.pem'));
+
+/** The local signer of this test file; its key is made on first use. */
 export function testSigner(): FileSigner {
-  sharedSigner ??= new FileSigner(join(mkdtempSync(join(tmpdir(), 'xml-pkg-key-')), 'signing-key.pem'));
   return sharedSigner;
 }
 

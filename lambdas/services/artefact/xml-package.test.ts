@@ -195,3 +195,27 @@ describe('buildXmlPackage', () => {
     await expect(result).rejects.toThrow();
   });
 });
+
+describe('the manifest', () => {
+  it('holds only the documented fields, whatever else the caller passes', async () => {
+    const input = sampleInput();
+    Object.assign(input.package, { status: 'APPROVED', secret: 'x' });
+    Object.assign(input.approvals[0]!.approver, { passwordHash: 'h' });
+    const build = buildXmlPackage(input);
+    await collect(build.stream);
+    const m = (await build.result).manifest;
+    expect(Object.keys(m.package)).toEqual([
+      'id',
+      'name',
+      'type',
+      'stage',
+      'resourceName',
+      'resourceType',
+      'note',
+      'initiator',
+      'createdAt',
+      'generatedAt',
+    ]);
+    expect(Object.keys(m.approvals[0]!.approver)).toEqual(['id', 'name', 'email', 'role']);
+  });
+});

@@ -82,6 +82,13 @@ const OUT_CHUNK = 64 * 1024;
 const sha256Hex = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
 const hex32 = (n: number) => `0x${n.toString(16).toUpperCase().padStart(8, '0')}`;
 
+const personOf = (x: PersonRecord): PersonRecord => ({
+  id: x.id,
+  name: x.name,
+  email: x.email,
+  role: x.role,
+});
+
 function fixedValue(header: Header, computed: string): number | undefined {
   for (const f of header.fields)
     if (f.type === 'fixed' && f.storage !== 'bytes' && f.computed === computed) return f.value;
@@ -114,8 +121,21 @@ export function buildXmlPackage(input: XmlPackageInput): XmlPackageBuild {
       `The header's Patch Config Size is ${headerConfigSize}, but the patch config is ${configSize} bytes`,
     );
 
+  const p = input.package;
   const headPart = {
-    package: { ...input.package, generatedAt: input.generatedAt },
+    // Built key by key: the manifest holds exactly these fields in this order, whatever else the caller's objects carry.
+    package: {
+      id: p.id,
+      name: p.name,
+      type: p.type,
+      stage: p.stage,
+      resourceName: p.resourceName,
+      resourceType: p.resourceType,
+      note: p.note,
+      initiator: personOf(p.initiator),
+      createdAt: p.createdAt,
+      generatedAt: input.generatedAt,
+    },
     dcc: {
       id: input.dcc.id,
       deviceId: input.dcc.deviceId,
@@ -124,7 +144,7 @@ export function buildXmlPackage(input: XmlPackageInput): XmlPackageBuild {
       messageLimit: input.dcc.messageLimit,
     },
     approvals: input.approvals.map((a) => ({
-      approver: { ...a.approver },
+      approver: personOf(a.approver),
       approvedAt: a.approvedAt,
       meaning: a.meaning ?? APPROVAL_MEANING,
     })),
@@ -207,7 +227,7 @@ export function buildXmlPackage(input: XmlPackageInput): XmlPackageBuild {
         ? {
             algorithm: SIGNATURE_ALGORITHM,
             keyId: input.signing.signer.keyId,
-            signedBy: { ...input.signing.signedBy },
+            signedBy: personOf(input.signing.signedBy),
             signedAt: input.signing.signedAt,
             meaning: input.signing.meaning ?? SIGNATURE_MEANING,
           }

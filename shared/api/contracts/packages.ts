@@ -98,15 +98,29 @@ export type ApproveOutcome = (typeof APPROVE_OUTCOMES)[number];
 
 /** Path parameter {id} of package routes. */
 export const packageIdParamSchema = z.object({ id: z.string().min(1).max(64) });
-export const attachDccParamSchema = z.object({ id: z.string().min(1).max(64), dccId: z.string().min(1).max(64) });
+export const attachDccParamSchema = z.object({
+  id: z.string().min(1).max(64),
+  dccId: z.string().min(1).max(64),
+});
 
 const lowerStage = <T extends readonly [string, ...string[]]>(values: T, message: string) =>
-  z.object({ stage: z.string().transform((s) => s.toUpperCase()).pipe(z.enum(values, { error: message })) });
+  z.object({
+    stage: z
+      .string()
+      .transform((s) => s.toUpperCase())
+      .pipe(z.enum(values, { error: message })),
+  });
 
 /** GET /{stage}/packages: dev or release. */
-export const packageListParamSchema = lowerStage(['DEV', 'RELEASE'] as const, "Stage must be 'dev' or 'release'");
+export const packageListParamSchema = lowerStage(
+  ['DEV', 'RELEASE'] as const,
+  "Stage must be 'dev' or 'release'",
+);
 /** GET /{stage}/packages/approval: dev, release or deliver. */
-export const approvalListParamSchema = lowerStage(['DEV', 'RELEASE', 'DELIVER'] as const, "Stage must be 'dev', 'release' or 'deliver'");
+export const approvalListParamSchema = lowerStage(
+  ['DEV', 'RELEASE', 'DELIVER'] as const,
+  "Stage must be 'dev', 'release' or 'deliver'",
+);
 
 export const approversQuerySchema = z.object({
   signers: z.enum(['true', 'false'], { error: "signers must be 'true' or 'false'" }).optional(),
@@ -114,5 +128,7 @@ export const approversQuerySchema = z.object({
 
 /** PATCH /packages/{id}/header: the header as JSON text (spec §7) or as an object. */
 export const headerBodySchema = z.object({
-  header: z.union([z.string().max(200_000), z.record(z.string(), z.unknown())], { error: 'header is required' }),
+  header: z.union([z.string().max(200_000), z.record(z.string(), z.unknown())], {
+    error: 'header is required',
+  }),
 });

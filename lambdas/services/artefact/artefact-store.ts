@@ -1,0 +1,138 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { ConflictError } from '../../../shared/domain/errors';
+import type { Header } from '../../../shared/domain/header/header-schema';
+import type { ArtefactService } from '../../ports/artefact-service';
+import type { BlobStore } from '../../ports/blob-store';
+import type { ArtefactRef } from '../../ports/package-repository';
+import type { Signer } from '../../ports/signer';
+import { buildXmlPackage } from './xml-package';
+
+export interface ArtefactStoreConfig {
+  resourcesBucket: () => string;
+  artefactsBucket: () => string;
+  /** packages up to this size come back inline as base64 (Lambda answers at most 6 MB; base64 adds a third) */
+  inlineLimitBytes: number;
+  downloadUrlTtlSeconds: number;
+}
+
+async function readAll(stream: AsyncIterable<Uint8Array>): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const c of stream) chunks.push(Buffer.from(c));
+  return Buffer.concat(chunks);
+}
+
+/**
+ * Generates XML packages (xml-package.ts) from the stored resource and keeps them in the artefacts
+ * bucket. The XML streams through a temporary file (its length must be known for one S3 PUT), so memory
+ * stays flat however large the resource is; the file is removed whatever happens.
+ */
+export class BlobArtefactStore implements ArtefactService {
+  constructor(
+    private readonly blobs: BlobStore,
+    private readonly signer: () => Signer,
+    private readonly config: ArtefactStoreConfig,
+  ) {}
+
+  async generate(input: Parameters<ArtefactService['generate']>[0]): Promise<ArtefactRef> {
+    const { pkg, resource, dcc, approvals, signedBy, at } = input;
+    const payload = await this.blobs.get(this.config.resourcesBucket(), resource.objectKey);
+    if (!payload) throw new ConflictError(`The file of resource ${resource.name} is missing from storage`);
+    let patchConfig: { fileName: string; bytes: Uint8Array } | undefined;
+    if (resource.metadataKey) {
+      const meta = await this.blobs.get(this.config.resourcesBucket(), resource.metadataKey);
+      if (!meta)
+        throw new ConflictError(`The metadata file of resource ${resource.name} is missing from storage`);
+      patchConfig = { fileName: `${resource.name}.json`, bytes: await readAll(meta) };
+    }
+    const generatedAt = at.toISOString();
+    const build = buildXmlPackage({
+      package: {
+        id: pkg.id,
+        name: pkg.name,
+        type: pkg.type,
+        stage: pkg.resourceStage,
+        resourceName: pkg.resourceName,
+        resourceType: pkg.resourceType,
+        note: pkg.note,
+        initiator: {
+          id: pkg.initiator.id,
+          name: pkg.initiator.name,
+          email: pkg.initiator.email,
+          role: pkg.initiator.userRole,
+        },
+        createdAt: pkg.createdAt,
+      },
+      generatedAt,
+      header: pkg.header as Header,
+      dcc: {
+        id: dcc.id,
+        deviceId: dcc.deviceId,
+        telemetryType: dcc.telemetryType,
+        deviceLimit: dcc.deviceLimit,
+        messageLimit: dcc.messageLimit,
+      },
+      approvals: approvals.map((a) => ({
+        approver: { id: a.id, name: a.name, email: a.email, role: a.role },
+        approvedAt: a.decidedAt,
+      })),
+      payload: { fileName: resource.fileName, bytes: payload, expectedSha256: resource.sha256 },
+      patchConfig,
+      signing: signedBy ? { signer: this.signer(), signedBy, signedAt: generatedAt } : undefined,
+    });
+
+    const tmp = join(tmpdir(), `package-${randomUUID()}.xml`);
+    const hash = createHash('sha256');
+    try {
+      await pipeline(
+        build.stream,
+        new Transform({
+          transform(chunk: Buffer, _enc, done) {
+            hash.update(chunk);
+            done(null, chunk);
+          },
+        }),
+        createWriteStream(tmp),
+      );
+      await build.result;
+      const { size } = await stat(tmp);
+      const safe = pkg.name.replace(/[^\w.-]+/g, '_');
+      const key = `packages/${pkg.id}/${generatedAt.replace(/[:.]/g, '-')}-${safe}.xml`;
+      await this.blobs.put(this.config.artefactsBucket(), key, createReadStream(tmp), {
+        sizeBytes: size,
+        contentType: 'application/xml',
+      });
+      return { key, sizeBytes: size, sha256: hash.digest('hex'), signed: Boolean(signedBy), generatedAt };
+    } finally {
+      await rm(tmp, { force: true });
+    }
+  }
+
+  async download(ref: ArtefactRef, fileName: string): Promise<{ base64?: string; url?: string }> {
+    if (ref.sizeBytes <= this.config.inlineLimitBytes) {
+      const body = await this.blobs.get(this.config.artefactsBucket(), ref.key);
+      if (!body) throw new ConflictError('The generated package file is missing from storage');
+      return { base64: (await readAll(body)).toString('base64') };
+    }
+    const url = await this.blobs.presignGet(this.config.artefactsBucket(), ref.key, {
+      expiresInSeconds: this.config.downloadUrlTtlSeconds,
+      downloadName: fileName,
+      contentType: 'application/xml',
+    });
+    return { url };
+  }
+
+  async remove(ref: ArtefactRef): Promise<void> {
+    await this.blobs.delete(this.config.artefactsBucket(), [ref.key]);
+  }
+
+  async publicKeyPem(): Promise<{ pem: string; keyId: string }> {
+    const s = this.signer();
+    return { pem: await s.publicKeyPem(), keyId: s.keyId };
+  }
+}

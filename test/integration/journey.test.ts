@@ -1,0 +1,266 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Package } from '../../shared/api/contracts/packages';
+import { MSG } from '../../shared/messages';
+import { api, jsonText, mails } from '../support/api';
+import { createDcc, createPackage, seededUsers, uploadPatch } from '../support/fixtures';
+
+let u: Awaited<ReturnType<typeof seededUsers>>;
+beforeAll(async () => {
+  u = await seededUsers();
+});
+
+const root = resolve(import.meta.dirname, '..', '..');
+
+async function pkgOf(id: string, token: string, list = '/release/packages'): Promise<Package> {
+  const all = jsonText<Package[]>((await api<{ packages: string }>(list, { token })).body.packages);
+  const p = all.find((x) => x.id === id);
+  if (!p) throw new Error(`package ${id} not in ${list}`);
+  return p;
+}
+
+describe('the whole lifecycle over HTTP', () => {
+  it('takes a signed release package from upload to delivery, with a verifiable signature and a complete audit trail', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'journey-'));
+    // 1. upload a patch and generate a signed release package
+    const resource = await uploadPatch(u.designDev.token, 'release', 256 * 1024);
+    const pkg = await createPackage(u.designDev.token, resource.id, 'RELEASE_SIGNED');
+    expect(pkg.status).toBe('DRAFT');
+
+    // 2. edit the header
+    const header = jsonText<{ fields: { name: string; value: unknown }[] }>(
+      (await api<{ header: string }>(`/packages/${pkg.id}/header`, { token: u.designDev.token })).body.header,
+    );
+    header.fields.find((f) => f.name === 'Package Id')!.value = 77;
+    const saved = await api(`/packages/${pkg.id}/header`, {
+      method: 'PATCH',
+      token: u.designDev.token,
+      body: { header: JSON.stringify(header) },
+    });
+    expect(saved.status, JSON.stringify(saved.body)).toBe(200);
+
+    // 3. create and attach a DCC
+    const dccId = await createDcc(u.designDev.token);
+    expect(
+      (await api(`/packages/${pkg.id}/dcc/${dccId}`, { method: 'POST', token: u.designDev.token })).status,
+    ).toBe(200);
+
+    // 4. notify four approvers and a signer
+    const approvers = [
+      { role: 'DESIGN_ENGINEER_TEST', id: u.designTest.id },
+      { role: 'TECHNICAL_LEADER', id: u.lead.id },
+      { role: 'RELIABILITY_ENGINEER', id: u.reliability.id },
+      { role: 'SW_FW_RELEASE_ENGINEER', id: u.release.id },
+    ];
+    const notified = await api(`/packages/${pkg.id}/notify-approvers`, {
+      method: 'POST',
+      token: u.designDev.token,
+      body: { approvers, signer: u.release.id },
+    });
+    expect(notified.status, JSON.stringify(notified.body)).toBe(200);
+    for (const who of [u.designTest, u.lead, u.reliability, u.release]) {
+      expect(
+        (await mails(who.email)).some((m) => m.subject === `Approval requested: package ${pkg.name}`),
+      ).toBe(true);
+    }
+
+    // 5. four approvals: three wait, the last hands over to the signer
+    const outcomes: string[] = [];
+    for (const who of [u.designTest, u.lead, u.reliability, u.release]) {
+      const r = await api(`/packages/${pkg.id}/approve`, { method: 'POST', token: who.token });
+      outcomes.push(String(r.body.outcome));
+    }
+    expect(outcomes).toEqual([
+      'WAITING_FOR_APPROVALS',
+      'WAITING_FOR_APPROVALS',
+      'WAITING_FOR_APPROVALS',
+      'WAITING_FOR_SIGNING',
+    ]);
+    expect(
+      (await mails(u.release.email)).some((m) => m.subject === `Signature requested: package ${pkg.name}`),
+    ).toBe(true);
+    expect((await api(`/packages/${pkg.id}`, { token: u.lead.token })).status).toBe(409);
+
+    // 6. sign
+    expect(
+      (await api(`/packages/${pkg.id}/generate-signed`, { method: 'POST', token: u.lead.token })).status,
+    ).toBe(403);
+    const signed = await api<{ outcome: string; mLifePath: string }>(`/packages/${pkg.id}/generate-signed`, {
+      method: 'POST',
+      token: u.release.token,
+    });
+    expect(signed.status, JSON.stringify(signed.body)).toBe(200);
+    expect(signed.body.outcome).toBe('SIGNED');
+    expect(signed.body.mLifePath).toMatch(new RegExp(`^packages/${pkg.id}/.+\\.xml$`));
+
+    // 7. download; the signature checks with the repo's verifier and with openssl
+    const dl = await api<{ base64EncodedXMLPackage: string; fileName: string }>(`/packages/${pkg.id}`, {
+      token: u.lead.token,
+    });
+    expect(dl.status).toBe(200);
+    expect(dl.body.fileName).toBe(`${pkg.name}.xml`);
+    const xmlFile = join(dir, dl.body.fileName);
+    writeFileSync(xmlFile, Buffer.from(dl.body.base64EncodedXMLPackage, 'base64'));
+    const key = await api<{ publicKeyPem: string }>('/signing-key');
+    writeFileSync(join(dir, 'key.pem'), key.body.publicKeyPem);
+    const report = execFileSync(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        join(root, 'scripts/verify.ts'),
+        xmlFile,
+        '--key',
+        join(dir, 'key.pem'),
+        '--extract',
+        join(dir, 'x'),
+      ],
+      {
+        cwd: root,
+        encoding: 'utf8',
+      },
+    );
+    expect(report).toMatch(/valid|VALID|OK/);
+    const openssl = execFileSync(
+      'openssl',
+      [
+        'dgst',
+        '-sha256',
+        '-verify',
+        join(dir, 'key.pem'),
+        '-signature',
+        join(dir, 'x', 'sig.der'),
+        join(dir, 'x', 'data.bin'),
+      ],
+      { encoding: 'utf8' },
+    );
+    expect(openssl.trim()).toBe('Verified OK');
+
+    // 8. a release engineer delivers; a delivery approver rejects with a reason
+    const deliveryApprovers = [
+      { role: 'DESIGN_ENGINEER_TEST', id: u.designTest.id },
+      { role: 'TECHNICAL_LEADER', id: u.lead.id },
+      { role: 'RELIABILITY_ENGINEER', id: u.reliability.id },
+    ];
+    const delivered = await api(`/delivery/packages/${pkg.id}/notify-approvers`, {
+      method: 'POST',
+      token: u.release.token,
+      body: { approvers: deliveryApprovers },
+    });
+    expect(delivered.status, JSON.stringify(delivered.body)).toBe(200);
+    const inDelivery = await pkgOf(pkg.id, u.lead.token, '/delivery/packages');
+    expect(inDelivery.status).toBe('DELIVERY_PENDING');
+    const approvalList = jsonText<Package[]>(
+      (await api<{ packages: string }>('/deliver/packages/approval', { token: u.lead.token })).body.packages,
+    );
+    expect(approvalList.map((p) => p.id)).toContain(pkg.id);
+    const rejected = await api(`/delivery/packages/${pkg.id}/reject`, {
+      method: 'POST',
+      token: u.lead.token,
+      body: { 'rejection-reason': 'Wrong device model id for this fleet' },
+    });
+    expect(rejected.status).toBe(200);
+    expect(rejected.body.message).toBe(MSG.rejectionConfirmed);
+    const afterReject = await pkgOf(pkg.id, u.designDev.token, '/delivery/packages');
+    expect(afterReject.status).toBe('DELIVERY_REJECTED');
+    expect(afterReject.deliveryApprovers.find((a) => a.user.id === u.lead.id)?.rejectionNote).toBe(
+      'Wrong device model id for this fleet',
+    );
+
+    // 9. re-deliver; every delivery approver approves; delivered
+    const redelivered = await api(`/delivery/packages/${pkg.id}/notify-approvers`, {
+      method: 'POST',
+      token: u.release.token,
+      body: { approvers: deliveryApprovers },
+    });
+    expect(redelivered.status, JSON.stringify(redelivered.body)).toBe(200);
+    const results = [];
+    for (const who of [u.designTest, u.lead, u.reliability]) {
+      results.push(
+        await api<{ outcome: string; mLifePath?: string }>(`/delivery/packages/${pkg.id}/approve`, {
+          method: 'POST',
+          token: who.token,
+        }),
+      );
+    }
+    expect(results.map((r) => r.status)).toEqual([202, 202, 200]);
+    expect(results[2]!.body.outcome).toBe('DELIVERED');
+    expect(results[2]!.body.mLifePath).toBe(signed.body.mLifePath);
+    expect((await pkgOf(pkg.id, u.lead.token, '/delivery/packages')).status).toBe('DELIVERED');
+    expect((await api(`/packages/${pkg.id}`, { token: u.reliability.token })).status).toBe(200);
+
+    // 10. the audit trail lists every step in order, and its chain is intact
+    const h = await api<{ history: string; chainIntact: boolean }>(`/packages/${pkg.id}/history`, {
+      token: u.admin.token,
+    });
+    expect(h.body.chainIntact).toBe(true);
+    const events = jsonText<{ action: string; actorRole: string; meaning: string; at: string }[]>(
+      h.body.history,
+    );
+    expect(events.map((e) => e.action)).toEqual([
+      'PACKAGE_CREATED',
+      'HEADER_EDITED',
+      'DCC_ATTACHED',
+      'APPROVAL_REQUESTED',
+      'APPROVED',
+      'APPROVED',
+      'APPROVED',
+      'APPROVED',
+      'FULLY_APPROVED',
+      'SIGNED',
+      'DELIVERY_STARTED',
+      'DELIVERY_REJECTED',
+      'REDELIVERED',
+      'DELIVERY_APPROVED',
+      'DELIVERY_APPROVED',
+      'DELIVERY_APPROVED',
+      'DELIVERED',
+    ]);
+    for (const e of events) {
+      expect(e.meaning.length).toBeGreaterThan(5);
+      expect(e.actorRole).toMatch(/^[A-Z_]+$/);
+      expect(Number.isNaN(Date.parse(e.at))).toBe(false);
+    }
+  });
+
+  it('takes an unsigned development package straight to its download once every approver approved', async () => {
+    const resource = await uploadPatch(u.designDev.token, 'dev');
+    const pkg = await createPackage(u.designDev.token, resource.id, 'DEV_UNSIGNED');
+    const dccId = await createDcc(u.designDev.token);
+    await api(`/packages/${pkg.id}/dcc/${dccId}`, { method: 'POST', token: u.designDev.token });
+    await api(`/packages/${pkg.id}/notify-approvers`, {
+      method: 'POST',
+      token: u.designDev.token,
+      body: {
+        approvers: [
+          { role: 'DESIGN_ENGINEER_TEST', id: u.designTest.id },
+          { role: 'TECHNICAL_LEADER', id: u.lead.id },
+          { role: 'RELIABILITY_ENGINEER', id: u.reliability.id },
+          { role: 'SW_FW_RELEASE_ENGINEER', id: u.release.id },
+        ],
+      },
+    });
+    let last: { status: number; body: Record<string, unknown> } | undefined;
+    for (const who of [u.designTest, u.lead, u.reliability, u.release])
+      last = await api(`/packages/${pkg.id}/approve`, { method: 'POST', token: who.token });
+    expect(last!.status).toBe(200);
+    expect(last!.body.outcome).toBe('GENERATED');
+    expect(String(last!.body.generatedXmlS3Link)).toMatch(/\.xml$/);
+    const dl = await api<{ base64EncodedXMLPackage: string }>(`/packages/${pkg.id}`, {
+      token: u.designDev.token,
+    });
+    const xml = Buffer.from(dl.body.base64EncodedXMLPackage, 'base64').toString('utf8');
+    expect(xml).toContain(pkg.name);
+    expect(xml).not.toContain('<signature');
+    // a development package cannot be delivered
+    const deliver = await api(`/delivery/packages/${pkg.id}/notify-approvers`, {
+      method: 'POST',
+      token: u.release.token,
+      body: { approvers: [{ role: 'TECHNICAL_LEADER', id: u.lead.id }] },
+    });
+    expect(deliver.status).toBe(409);
+  });
+});
