@@ -263,4 +263,42 @@ describe('the whole lifecycle over HTTP', () => {
     });
     expect(deliver.status).toBe(409);
   });
+
+  it('hands out a presigned URL instead of base64 when the package is above the inline limit', async () => {
+    const resource = await uploadPatch(u.designDev.token, 'dev', 5 * 1024 * 1024);
+    const pkg = await createPackage(u.designDev.token, resource.id, 'DEV_UNSIGNED');
+    const dccId = await createDcc(u.designDev.token);
+    await api(`/packages/${pkg.id}/dcc/${dccId}`, { method: 'POST', token: u.designDev.token });
+    await api(`/packages/${pkg.id}/notify-approvers`, {
+      method: 'POST',
+      token: u.designDev.token,
+      body: {
+        approvers: [
+          { role: 'DESIGN_ENGINEER_TEST', id: u.designTest.id },
+          { role: 'TECHNICAL_LEADER', id: u.lead.id },
+          { role: 'RELIABILITY_ENGINEER', id: u.reliability.id },
+          { role: 'SW_FW_RELEASE_ENGINEER', id: u.release.id },
+        ],
+      },
+    });
+    for (const who of [u.designTest, u.lead, u.reliability, u.release])
+      await api(`/packages/${pkg.id}/approve`, { method: 'POST', token: who.token });
+    const dl = await api<{
+      downloadUrl?: string;
+      base64EncodedXMLPackage?: string;
+      sizeBytes: number;
+      sha256: string;
+    }>(`/packages/${pkg.id}`, {
+      token: u.lead.token,
+    });
+    expect(dl.status).toBe(200);
+    expect(dl.body.base64EncodedXMLPackage).toBeUndefined();
+    expect(dl.body.sizeBytes).toBeGreaterThan(4 * 1024 * 1024);
+    const file = await fetch(dl.body.downloadUrl!);
+    expect(file.status).toBe(200);
+    const bytes = Buffer.from(await file.arrayBuffer());
+    expect(bytes.length).toBe(dl.body.sizeBytes);
+    const { createHash } = await import('node:crypto');
+    expect(createHash('sha256').update(bytes).digest('hex')).toBe(dl.body.sha256);
+  });
 });
