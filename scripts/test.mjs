@@ -29,6 +29,9 @@ if (existsSync(`${out}/vitest.json`)) {
 if (vitest.status !== 0 && failed === 0) broken = true;
 
 if (existsSync('playwright.config.ts')) {
+  // the journeys run against the production build that `npm start` serves
+  const build = spawnSync('npm', ['run', 'build:web'], { stdio: 'inherit', env });
+  if (build.status !== 0) broken = true;
   const pw = spawnSync('npx', ['playwright', 'test', '--reporter=list,json'], {
     stdio: ['inherit', 'inherit', 'inherit'],
     env: { ...env, PLAYWRIGHT_JSON_OUTPUT_NAME: `${out}/playwright.json` },

@@ -1,0 +1,48 @@
+import AxeBuilder from '@axe-core/playwright';
+import { test as base, expect, type Page } from '@playwright/test';
+import { SEED_PASSWORD } from '../../shared/domain/seed-users';
+
+/** Journeys run against the stack of global-setup.ts; its URL arrives in the environment. */
+export const test = base.extend<{ a11y: (page: Page, label: string) => Promise<void> }>({
+  baseURL: async ({}, use) => {
+    await use(process.env.E2E_BASE_URL);
+  },
+  // biome-ignore lint/correctness/noEmptyPattern: Playwright fixtures take their dependencies as a pattern
+  a11y: async ({}, use) => {
+    await use(async (page, label) => {
+      const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa']).analyze();
+      const serious = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+      expect(
+        serious.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`),
+        `accessibility of ${label}`,
+      ).toEqual([]);
+    });
+  },
+});
+export { expect };
+
+export const mailboxUrl = (): string => process.env.E2E_MAILBOX_URL!;
+export const apiUrl = (path: string): string => `${process.env.E2E_BASE_URL}/dev${path}`;
+
+/** Signs in through the login form. */
+export async function signIn(page: Page, email: string, password = SEED_PASSWORD) {
+  await page.goto('/login');
+  await page.getByLabel('Email address').fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Submit' }).click();
+}
+
+interface StoredMail {
+  destination: { to: string[] };
+  subject: string;
+  body: { text?: string };
+}
+
+/** Mails the local SES received for an address, newest last. */
+export async function mailsTo(address: string): Promise<{ subject: string; text: string }[]> {
+  const res = await fetch(`${mailboxUrl().replace(/\/$/, '')}/store`);
+  const store = (await res.json()) as { emails: StoredMail[] };
+  return store.emails
+    .filter((m) => m.destination.to.includes(address))
+    .map((m) => ({ subject: m.subject, text: m.body.text ?? '' }));
+}
