@@ -103,6 +103,17 @@ export class PackageService {
     return this.d.clock.now();
   }
 
+  /** Commits a transition; a lost race (version or status moved) is a 409 the user can act on. */
+  private async saveOrConflict(
+    next: PackageRecord,
+    expected: { version: number; status: PackageStatus },
+    tasks?: { add?: Task[]; removeAll?: boolean },
+  ): Promise<void> {
+    if (!(await this.d.packages.save(next, expected, tasks))) {
+      throw new ConflictError('The package changed meanwhile; reload it and try again');
+    }
+  }
+
   private async mustGet(id: string): Promise<PackageRecord> {
     const p = await this.d.packages.get(id);
     if (!p) throw new NotFoundError('Package not found');
@@ -244,9 +255,7 @@ export class PackageService {
     if (!resource) throw new ConflictError('The resource of this package was deleted');
     const header = this.d.header.update(p.header, submitted, p, resource);
     const next = { ...p, header, updatedAt: this.now().toISOString(), version: p.version + 1 };
-    if (!(await this.d.packages.save(next, { version: p.version, status: 'DRAFT' }))) {
-      throw new ConflictError('The package changed meanwhile; reload it and try again');
-    }
+    await this.saveOrConflict(next, { version: p.version, status: 'DRAFT' });
     await this.audit(next, user, 'HEADER_EDITED', 'edits the package header');
     return header;
   }
@@ -257,9 +266,7 @@ export class PackageService {
     const dcc = await this.d.dccs.get(dccId);
     if (!dcc) throw new NotFoundError('DCC not found');
     const next = { ...p, dccId, updatedAt: this.now().toISOString(), version: p.version + 1 };
-    if (!(await this.d.packages.save(next, { version: p.version, status: 'DRAFT' }))) {
-      throw new ConflictError('The package changed meanwhile; reload it and try again');
-    }
+    await this.saveOrConflict(next, { version: p.version, status: 'DRAFT' });
     await this.audit(next, user, 'DCC_ATTACHED', `attaches DCC ${dcc.deviceId} (${dcc.telemetryType})`, {
       dccId,
     });
@@ -368,9 +375,7 @@ export class PackageService {
         text: this.requestMail(u, p, user, 'approve', `${this.d.appUrl}/packages/approve`),
       });
     }
-    if (!(await this.d.packages.save(next, { version: p.version, status: 'DRAFT' }, { add: tasks }))) {
-      throw new ConflictError('The package changed meanwhile; reload it and try again');
-    }
+    await this.saveOrConflict(next, { version: p.version, status: 'DRAFT' }, { add: tasks });
     await this.audit(next, user, 'APPROVAL_REQUESTED', 'sends the package for approval', {
       approvers: chosen.map((u) => ({ id: u.id, name: u.name, role: u.userRole })),
       signer: signer ? { id: signer.id, name: signer.name } : undefined,
@@ -658,15 +663,11 @@ export class PackageService {
       updatedAt: this.now().toISOString(),
       version: p.version + 1,
     };
-    if (
-      !(await this.d.packages.save(
-        next,
-        { version: p.version, status: 'AWAITING_SIGNATURE' },
-        { removeAll: true },
-      ))
-    ) {
-      throw new ConflictError('The package changed meanwhile; reload it');
-    }
+    await this.saveOrConflict(
+      next,
+      { version: p.version, status: 'AWAITING_SIGNATURE' },
+      { removeAll: true },
+    );
     await this.audit(next, user, 'SIGNING_REJECTED', 'refuses to sign the package', { rejectionNote: note });
     await this.mailRejection(next, user, note);
     return toPackage(next);
@@ -715,15 +716,11 @@ export class PackageService {
         text: this.requestMail(u, p, user, 'approve the delivery of', `${this.d.appUrl}/packages/approve`),
       });
     }
-    if (
-      !(await this.d.packages.save(
-        next,
-        { version: p.version, status: p.status },
-        { add: tasks, removeAll: true },
-      ))
-    ) {
-      throw new ConflictError('The package changed meanwhile; reload it and try again');
-    }
+    await this.saveOrConflict(
+      next,
+      { version: p.version, status: p.status },
+      { add: tasks, removeAll: true },
+    );
     await this.audit(
       next,
       user,
