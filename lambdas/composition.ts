@@ -73,6 +73,10 @@ export function users$(): Promise<UserService> {
             baseLockSeconds: intEnv('LOGIN_LOCK_BASE_SECONDS', DEFAULT_ACCOUNT_POLICY.baseLockSeconds),
           },
           appUrl: appUrl(),
+          allowedEmailDomains: optionalEnv('ALLOWED_EMAIL_DOMAINS', '')
+            .split(',')
+            .map((d) => d.trim().toLowerCase().replace(/^@/, ''))
+            .filter(Boolean),
         },
       ),
   );

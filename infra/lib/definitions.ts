@@ -44,6 +44,8 @@ export const TABLES: Record<TableName, TableDef> = {
       { name: 'byTypeStage', partitionKey: S('typeStage'), sortKey: S('uploadTime') },
       { name: 'byKind', partitionKey: S('kind'), sortKey: S('uploadTime') },
     ],
+    // pending presigned uploads (UPLOAD#…) expire; resources and name claims carry no expiry
+    ttlAttribute: 'expiresAtEpoch',
   },
   /**
    * Packages (pk `PKG#<id>`, sk `PKG`), name claims (pk `NAME#<name>`, sk `NAME`) and per-user tasks

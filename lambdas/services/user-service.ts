@@ -6,6 +6,7 @@ import type {
   RegisterRequest,
 } from '../../shared/api/contracts/user';
 import {
+  BadRequestError,
   ConflictError,
   ForbiddenError,
   NotFoundError,
@@ -43,6 +44,8 @@ export interface UserServiceConfig {
   /** the per-account lockout (default: 5 free failures, then 30 s doubling, at most 15 minutes) */
   accountPolicy?: ThrottlePolicy;
   appUrl: string;
+  /** when non-empty, only emails of these domains may register or be taken by an account (lower case) */
+  allowedEmailDomains: readonly string[];
 }
 
 const DEFAULT_SOURCE_WINDOW_SECONDS = 15 * 60;
@@ -157,7 +160,16 @@ export class UserService {
     await this.bumpTokenVersion(user);
   }
 
+  private assertAllowedDomain(email: string) {
+    const allowed = this.config.allowedEmailDomains;
+    const domain = email.slice(email.lastIndexOf('@') + 1).toLowerCase();
+    if (allowed.length > 0 && !allowed.includes(domain)) {
+      throw new BadRequestError(`Use your company email address (${allowed.map((d) => `@${d}`).join(', ')})`);
+    }
+  }
+
   async register(req: RegisterRequest): Promise<PublicUser> {
+    this.assertAllowedDomain(req.email);
     const now = this.clock.now().toISOString();
     const user: UserRecord = {
       id: randomUUID(),
@@ -215,6 +227,7 @@ export class UserService {
     if (req.name === user.name && req.email === user.email && req.userRole === user.userRole) {
       return toPublicUser(user);
     }
+    if (req.email !== user.email) this.assertAllowedDomain(req.email);
     const next: UserRecord = {
       ...user,
       name: req.name,

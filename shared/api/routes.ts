@@ -50,6 +50,8 @@ const RELEASE_ENGINEER: readonly Role[] = ['SW_FW_RELEASE_ENGINEER'];
 const UPLOADERS: readonly Role[] = UPLOADER_ROLES;
 
 const USERS = ['users'] as const;
+/** identity routes that change an account also append to the audit trail */
+const USERS_AUDITED = ['users', 'audit'] as const;
 const PKG_READ = ['users', 'packages'] as const;
 const PKG_WRITE = ['users', 'packages', 'audit'] as const;
 
@@ -60,7 +62,7 @@ export const ROUTES: readonly Route[] = [
     method: 'POST',
     path: '/user/login',
     access: 'public',
-    uses: { tables: USERS },
+    uses: { tables: USERS_AUDITED },
     memoryMb: 1024,
     summary: 'Sign in with login (email) and password',
   },
@@ -85,7 +87,7 @@ export const ROUTES: readonly Route[] = [
     method: 'POST',
     path: '/user/register',
     access: 'public',
-    uses: { tables: USERS },
+    uses: { tables: USERS_AUDITED },
     memoryMb: 1024,
     summary: 'Self-service registration (not as admin)',
   },
@@ -94,7 +96,7 @@ export const ROUTES: readonly Route[] = [
     method: 'POST',
     path: '/user/password',
     access: 'signedIn',
-    uses: { tables: USERS },
+    uses: { tables: USERS_AUDITED },
     memoryMb: 1024,
     summary: 'Change own password',
   },
@@ -103,7 +105,7 @@ export const ROUTES: readonly Route[] = [
     method: 'POST',
     path: '/user/account',
     access: 'signedIn',
-    uses: { tables: USERS },
+    uses: { tables: USERS_AUDITED },
     summary: 'Change own name, email, role',
   },
   {
@@ -111,7 +113,7 @@ export const ROUTES: readonly Route[] = [
     method: 'POST',
     path: '/user/reset-password',
     access: 'public',
-    uses: { tables: USERS, mail: true },
+    uses: { tables: USERS_AUDITED, mail: true },
     memoryMb: 1024,
     summary: 'Mail a temporary password',
   },

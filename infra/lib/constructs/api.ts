@@ -1,0 +1,317 @@
+import { join } from 'node:path';
+import { Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
+import * as apigw from 'aws-cdk-lib/aws-apigateway';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
+import {
+  type BundlingOptions,
+  NodejsFunction,
+  type NodejsFunctionProps,
+  OutputFormat,
+} from 'aws-cdk-lib/aws-lambda-nodejs';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import type * as s3 from 'aws-cdk-lib/aws-s3';
+import { Construct } from 'constructs';
+import { API_STAGE, type BucketName, handlerFile, ROUTES, type Route } from '../../../shared/api/routes';
+import { BINARY_MEDIA_TYPES, bucketEnv, tableEnv } from '../../../shared/api/runtime';
+import { bundleAssetHash } from '../bundle-hash';
+import { TABLES } from '../definitions';
+import { type PortalConfig, REPO_ROOT } from '../portal-config';
+import type { Data } from './data';
+import type { Mail } from './mail';
+import type { Signing } from './signing';
+
+export interface ApiProps {
+  config: PortalConfig;
+  data: Data;
+  signing: Signing;
+  mail: Mail;
+}
+
+/** One place for the runtime, so a bump (and the L1 acknowledgement below) is one edit. */
+export const LAMBDA_RUNTIME = lambda.Runtime.NODEJS_22_X;
+
+/**
+ * Just below API Gateway's 29 s integration limit: the Lambda stops (and logs why) before the gateway
+ * gives up, and the slow routes (confirming a large upload, signing) keep as much time as possible.
+ */
+export const LAMBDA_TIMEOUT = Duration.seconds(28);
+
+/** Memory of a route that does not ask for more (CPU scales with it; 512 keeps cold starts short). */
+export const DEFAULT_MEMORY_MB = 512;
+
+/** Stage-wide throttle: far above what a team of engineers clicks, low enough to cap a runaway client. */
+export const THROTTLE = { rateLimit: 50, burstLimit: 100 };
+
+const DDB_READ = [
+  'dynamodb:GetItem',
+  'dynamodb:BatchGetItem',
+  'dynamodb:Query',
+  'dynamodb:ConditionCheckItem',
+];
+const DDB_WRITE = [
+  'dynamodb:PutItem',
+  'dynamodb:UpdateItem',
+  'dynamodb:DeleteItem',
+  'dynamodb:BatchWriteItem',
+];
+/** The audit trail is append-only: handlers may add events, never change or remove one. */
+const DDB_APPEND = ['dynamodb:PutItem'];
+const S3_ACTION = { read: 's3:GetObject', write: 's3:PutObject', delete: 's3:DeleteObject' } as const;
+
+const pascal = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1);
+
+/** Rows whose handler builds the identity service, which needs the token key (all but the public-key route). */
+export const needsTokenSecret = (r: Route): boolean =>
+  r.access !== 'public' || r.uses.tables.includes('users');
+
+/** GET rows get read-only data actions: a GET that writes would be a bug (docs/decisions/011). */
+export const isReadOnly = (r: Route): boolean => r.method === 'GET';
+
+/**
+ * The REST API (stage `dev`) and one Lambda per row of the route table. Nothing here names a route:
+ * adding a row to shared/api/routes.ts adds its function, method and grants.
+ */
+export class Api extends Construct {
+  readonly restApi: apigw.RestApi;
+  /** route id → its function */
+  readonly functions = new Map<string, NodejsFunction>();
+  private readonly mailFunctions: NodejsFunction[] = [];
+
+  constructor(scope: Construct, id: string, props: ApiProps) {
+    super(scope, id);
+    const { config } = props;
+    const removalPolicy = config.deletionProtection ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY;
+
+    const accessLogs = new logs.LogGroup(this, 'AccessLogs', {
+      retention: logs.RetentionDays.ONE_YEAR,
+      removalPolicy,
+    });
+
+    this.restApi = new apigw.RestApi(this, 'RestApi', {
+      restApiName: `frp-${config.stage}`,
+      description: `Firmware Release Portal API (${config.stage}); served to browsers through CloudFront at /dev/*`,
+      endpointConfiguration: { types: [apigw.EndpointType.REGIONAL] },
+      binaryMediaTypes: BINARY_MEDIA_TYPES,
+      // Execution logs need the account-wide API Gateway CloudWatch role; kept on stack deletion
+      // because other APIs in the account may rely on the same setting.
+      cloudWatchRole: true,
+      cloudWatchRoleRemovalPolicy: RemovalPolicy.RETAIN,
+      deployOptions: {
+        stageName: API_STAGE,
+        accessLogDestination: new apigw.LogGroupLogDestination(accessLogs),
+        accessLogFormat: apigw.AccessLogFormat.jsonWithStandardFields({
+          caller: false,
+          httpMethod: true,
+          ip: true,
+          protocol: true,
+          requestTime: true,
+          resourcePath: true,
+          responseLength: true,
+          status: true,
+          user: false,
+        }),
+        loggingLevel: apigw.MethodLoggingLevel.ERROR,
+        // Request bodies carry passwords and tokens: never log them.
+        dataTraceEnabled: false,
+        metricsEnabled: true,
+        throttlingRateLimit: THROTTLE.rateLimit,
+        throttlingBurstLimit: THROTTLE.burstLimit,
+      },
+    });
+
+    // Bodies are validated by the route's zod schema inside the handler (the same code runs locally);
+    // API Gateway checks that required path parameters are present.
+    const validator = this.restApi.addRequestValidator('RequestValidator', {
+      requestValidatorName: 'path-parameters-and-body',
+      validateRequestParameters: true,
+      validateRequestBody: true,
+    });
+
+    for (const route of ROUTES) {
+      const fn = this.routeFunction(route, props);
+      this.functions.set(route.id, fn);
+      if (route.uses.mail) this.mailFunctions.push(fn);
+      const pathParams = [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
+      this.restApi.root
+        .resourceForPath(route.path)
+        .addMethod(route.method, new apigw.LambdaIntegration(fn, { allowTestInvoke: false }), {
+          operationName: route.id,
+          authorizationType: apigw.AuthorizationType.NONE,
+          requestValidator: validator,
+          requestParameters: Object.fromEntries(pathParams.map((p) => [`method.request.path.${p}`, true])),
+        });
+    }
+
+    this.acknowledge();
+  }
+
+  /** Mail links point at the portal; its URL is known only once the distribution exists. */
+  setAppUrl(appUrl: string): void {
+    for (const fn of this.mailFunctions) fn.addEnvironment('APP_URL', appUrl);
+  }
+
+  private routeFunction(route: Route, props: ApiProps): NodejsFunction {
+    const { config, data, signing, mail } = props;
+    const scope = new Construct(this, pascal(route.id));
+    const removalPolicy = config.deletionProtection ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY;
+
+    const logGroup = new logs.LogGroup(scope, 'Logs', {
+      retention: logs.RetentionDays.ONE_YEAR,
+      removalPolicy,
+    });
+    // An own role instead of the default one: the default attaches AWSLambdaBasicExecutionRole (logs on
+    // every group of the account); this one may write its own log group only.
+    const role = new iam.Role(scope, 'Role', {
+      assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
+      description: `Lambda of route ${route.id} (${route.method} ${route.path})`,
+    });
+    logGroup.grantWrite(role);
+
+    const env: Record<string, string> = {
+      API_STAGE,
+      // Source maps are bundled; without this flag Node ignores them in stack traces.
+      NODE_OPTIONS: '--enable-source-maps',
+    };
+
+    const readOnly = isReadOnly(route);
+    for (const name of route.uses.tables) {
+      const table = data.tables[name];
+      env[tableEnv(name)] = table.tableName;
+      const write = readOnly ? [] : name === 'audit' ? DDB_APPEND : DDB_WRITE;
+      role.addToPolicy(
+        new iam.PolicyStatement({ actions: [...DDB_READ, ...write], resources: [table.tableArn] }),
+      );
+      const indexes = TABLES[name].indexes.map((i) => `${table.tableArn}/index/${i.name}`);
+      if (indexes.length > 0)
+        role.addToPolicy(new iam.PolicyStatement({ actions: ['dynamodb:Query'], resources: indexes }));
+    }
+
+    for (const [name, ops] of Object.entries(route.uses.buckets ?? {}) as [BucketName, string[]][]) {
+      const bucket = data.buckets[name];
+      env[bucketEnv(name)] = bucket.bucketName;
+      const actions = ops.map((op) => S3_ACTION[op as keyof typeof S3_ACTION]);
+      role.addToPolicy(new iam.PolicyStatement({ actions, resources: [bucket.arnForObjects('*')] }));
+      // Without ListBucket, S3 answers 403 instead of 404 for a missing key, and readers that treat
+      // "not there" as a normal outcome (an upload never made) would fail with a 500.
+      if (ops.includes('read'))
+        role.addToPolicy(
+          new iam.PolicyStatement({ actions: ['s3:ListBucket'], resources: [bucket.bucketArn] }),
+        );
+      acknowledgeObjectWildcard(role, bucket, route);
+    }
+
+    if (needsTokenSecret(route)) {
+      env.TOKEN_SECRET_ARN = signing.tokenSecret.secretArn;
+      role.addToPolicy(
+        new iam.PolicyStatement({
+          actions: ['secretsmanager:GetSecretValue'],
+          resources: [signing.tokenSecret.secretArn],
+        }),
+      );
+      if (config.tokenTtlSeconds !== undefined) env.TOKEN_TTL_SECONDS = String(config.tokenTtlSeconds);
+      if (config.allowedEmailDomains.length > 0)
+        env.ALLOWED_EMAIL_DOMAINS = config.allowedEmailDomains.join(',');
+    }
+
+    if (route.uses.mail) {
+      env.MAIL_FROM = mail.senderAddress;
+      role.addToPolicy(
+        new iam.PolicyStatement({ actions: ['ses:SendEmail'], resources: [mail.identity.emailIdentityArn] }),
+      );
+    }
+
+    if (route.uses.sign) {
+      env.SIGNING_KEY_ID = signing.packageKey.keyId;
+      const actions = route.uses.sign === 'sign' ? ['kms:Sign', 'kms:GetPublicKey'] : ['kms:GetPublicKey'];
+      role.addToPolicy(new iam.PolicyStatement({ actions, resources: [signing.packageKey.keyArn] }));
+    }
+
+    return new NodejsFunction(scope, 'Function', {
+      ...routeCode(route, config.bundleCache),
+      description: `${route.method} ${route.path} (${route.id})`,
+      memorySize: route.memoryMb ?? DEFAULT_MEMORY_MB,
+      timeout: LAMBDA_TIMEOUT,
+      role,
+      logGroup,
+      environment: env,
+    });
+  }
+
+  private acknowledge(): void {
+    Validations.of(this).acknowledge(
+      {
+        id: 'AwsSolutions-APIG4',
+        reason:
+          'Authorization is the route table: every handler runs the authorize middleware (JWT with a pinned algorithm, token version checked against the users table so logout and deletion revoke at once, roles from the row). The same code runs in the local stack, which has no API Gateway; public rows (login, register, reset, signing key) need no token by design.',
+      },
+      {
+        id: 'AwsSolutions-COG4',
+        reason:
+          'The portal has its own user store (users table, scrypt passwords, self-registration with roles per the product spec) and issues its own tokens; there is no Cognito user pool to attach, and the handlers check every token (see APIG4).',
+      },
+      {
+        id: 'AwsSolutions-L1',
+        reason:
+          'nodejs22.x is the runtime the handlers are built and tested for (esbuild target node22, CI on Node 20/22); it is supported by Lambda. Moving to nodejs24.x is a one-line change of LAMBDA_RUNTIME once the code is tested on it.',
+      },
+    );
+    Validations.of(this.restApi.deploymentStage).acknowledge({
+      id: 'AwsSolutions-APIG3',
+      reason:
+        'No WAF web ACL yet (docs/decisions/013-no-waf.md): the API is reached through CloudFront by a small set of internal engineers, the stage is throttled, login is throttled per account and source in the identity service, and managed WAF rule sets would block legitimate multipart firmware uploads without tuning.',
+    });
+    const cloudWatchRole = this.restApi.node.tryFindChild('CloudWatchRole');
+    if (cloudWatchRole)
+      Validations.of(cloudWatchRole).acknowledge({
+        id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs]',
+        reason:
+          'The account-level role API Gateway uses to write execution and access logs; AWS maintains this policy for exactly that purpose.',
+      });
+  }
+}
+
+/** Object ARNs need `/*`: handlers address objects by keys they generate, in that one bucket only. */
+function acknowledgeObjectWildcard(role: iam.Role, bucket: s3.Bucket, route: Route): void {
+  const logicalId = Stack.of(bucket).getLogicalId(bucket.node.defaultChild as s3.CfnBucket);
+  Validations.of(role).acknowledge({
+    id: `AwsSolutions-IAM5[Resource::<${logicalId}.Arn>/*]`,
+    reason: `Route ${route.id} reads or writes objects under keys it generates at run time (ids, versions), so its S3 actions name the objects of this one bucket; the actions themselves are listed one by one (${Object.keys(route.uses.buckets ?? {}).join(', ')}).`,
+  });
+}
+
+/**
+ * What a route's code is built from and runs on: entry, runtime, architecture and esbuild settings.
+ * Exported so a test can bundle one handler exactly as the stack does.
+ */
+export function routeCode(route: Route, bundleCache: boolean): NodejsFunctionProps {
+  const entry = join(REPO_ROOT, 'lambdas', 'handlers', `${handlerFile(route.id)}.ts`);
+  const bundling: BundlingOptions = {
+    format: OutputFormat.ESM,
+    target: 'node22',
+    minify: true,
+    sourceMap: true,
+    // Stack traces keep file:line; leaving the sources out halves the bundle.
+    sourcesContent: false,
+    // Bundle SDK v3: a pinned, tree-shaken copy loads faster than the runtime's and cannot drift.
+    externalModules: [],
+    mainFields: ['module', 'main'],
+    // Some bundled CommonJS dependencies call require() for Node built-ins; ESM has no require.
+    banner:
+      "import { createRequire as __frpCreateRequire } from 'node:module'; const require = __frpCreateRequire(import.meta.url);",
+    // No Docker here or in CI: the esbuild of package.json bundles.
+    forceDockerBundling: false,
+  };
+  return {
+    entry,
+    handler: 'handler',
+    projectRoot: REPO_ROOT,
+    depsLockFilePath: join(REPO_ROOT, 'package-lock.json'),
+    runtime: LAMBDA_RUNTIME,
+    architecture: lambda.Architecture.ARM_64,
+    bundling: {
+      ...bundling,
+      assetHash: bundleCache ? bundleAssetHash(entry, { bundling, runtime: LAMBDA_RUNTIME.name }) : undefined,
+    },
+  };
+}

@@ -1,0 +1,126 @@
+import { Aws, Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
+import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as s3 from 'aws-cdk-lib/aws-s3';
+import { Construct } from 'constructs';
+import type { BucketName, TableName } from '../../../shared/api/routes';
+import { BUCKETS, type KeyDef, TABLES } from '../definitions';
+import type { PortalConfig } from '../portal-config';
+
+export interface DataProps {
+  config: PortalConfig;
+}
+
+const attr = (k: KeyDef): dynamodb.Attribute => ({
+  name: k.name,
+  type: k.type === 'S' ? dynamodb.AttributeType.STRING : dynamodb.AttributeType.NUMBER,
+});
+
+const pascal = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1);
+
+/** Buckets the browser reaches directly with presigned URLs; they get fixed names (see bucketName). */
+export const BROWSER_BUCKETS: readonly BucketName[] = ['resources', 'artefacts'];
+
+/**
+ * DynamoDB tables and S3 buckets, built from infra/lib/definitions.ts (the local stack reads the same
+ * file), plus the bucket that receives S3 and CloudFront access logs.
+ */
+export class Data extends Construct {
+  readonly tables: Record<TableName, dynamodb.Table>;
+  readonly buckets: Record<BucketName, s3.Bucket>;
+  readonly accessLogs: s3.Bucket;
+
+  constructor(scope: Construct, id: string, props: DataProps) {
+    super(scope, id);
+    const { config } = props;
+    const removalPolicy = config.deletionProtection ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY;
+
+    this.tables = {} as Record<TableName, dynamodb.Table>;
+    for (const [name, def] of Object.entries(TABLES) as [TableName, (typeof TABLES)[TableName]][]) {
+      const table = new dynamodb.Table(this, `${pascal(name)}Table`, {
+        partitionKey: attr(def.partitionKey),
+        sortKey: def.sortKey ? attr(def.sortKey) : undefined,
+        billingMode: dynamodb.BillingMode.PAY_PER_REQUEST,
+        pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+        deletionProtection: config.deletionProtection,
+        timeToLiveAttribute: def.ttlAttribute,
+        removalPolicy,
+      });
+      for (const index of def.indexes)
+        table.addGlobalSecondaryIndex({
+          indexName: index.name,
+          partitionKey: attr(index.partitionKey),
+          sortKey: index.sortKey ? attr(index.sortKey) : undefined,
+          projectionType: dynamodb.ProjectionType.ALL,
+        });
+      this.tables[name] = table;
+    }
+
+    this.accessLogs = new s3.Bucket(this, 'AccessLogsBucket', {
+      ...secureBucket(),
+      // CloudFront standard logging writes with object ACLs; S3 server access logs use the bucket policy.
+      objectOwnership: s3.ObjectOwnership.BUCKET_OWNER_PREFERRED,
+      lifecycleRules: [{ id: 'expire-access-logs', expiration: Duration.days(400) }],
+      removalPolicy,
+    });
+    Validations.of(this.accessLogs).acknowledge({
+      id: 'AwsSolutions-S1',
+      reason:
+        'This is the access-log bucket that the other buckets and CloudFront log into; logging it into itself would loop.',
+    });
+
+    this.buckets = {} as Record<BucketName, s3.Bucket>;
+    for (const [name, def] of Object.entries(BUCKETS) as [BucketName, (typeof BUCKETS)[BucketName]][]) {
+      this.buckets[name] = new s3.Bucket(this, `${pascal(name)}Bucket`, {
+        ...secureBucket(),
+        bucketName: BROWSER_BUCKETS.includes(name) ? bucketName(config.stage, name) : undefined,
+        objectOwnership: s3.ObjectOwnership.BUCKET_OWNER_ENFORCED,
+        versioned: def.versioned,
+        objectLockEnabled: def.objectLock || undefined,
+        objectLockDefaultRetention: def.objectLock
+          ? s3.ObjectLockRetention.compliance(Duration.days(config.auditRetentionDays))
+          : undefined,
+        serverAccessLogsBucket: this.accessLogs,
+        serverAccessLogsPrefix: `s3/${name}/`,
+        lifecycleRules: [
+          { id: 'abort-incomplete-uploads', abortIncompleteMultipartUploadAfter: Duration.days(2) },
+          // Presigned uploads land under staging/ until confirmed (decision 040); abandoned ones go.
+          ...(name === 'resources'
+            ? [{ id: 'expire-unconfirmed-uploads', prefix: 'staging/', expiration: Duration.days(1) }]
+            : []),
+        ],
+        // Objects under compliance-mode Object Lock cannot be deleted, so CloudFormation could never
+        // empty that bucket: it is always retained.
+        removalPolicy: def.objectLock ? RemovalPolicy.RETAIN : removalPolicy,
+      });
+    }
+  }
+
+  /** Lets the SPA PUT presigned uploads straight into the resources bucket, and nothing more. */
+  allowBrowserUploads(appOrigin: string): void {
+    this.buckets.resources.addCorsRule({
+      allowedOrigins: [appOrigin],
+      allowedMethods: [s3.HttpMethods.PUT],
+      allowedHeaders: ['content-type', 'content-md5', 'x-amz-*'],
+      maxAge: 3000,
+    });
+  }
+}
+
+/** Settings every bucket shares: private, encrypted, TLS 1.2+ only. */
+function secureBucket(): s3.BucketProps {
+  return {
+    blockPublicAccess: s3.BlockPublicAccess.BLOCK_ALL,
+    encryption: s3.BucketEncryption.S3_MANAGED,
+    enforceSSL: true,
+    minimumTLSVersion: 1.2,
+  };
+}
+
+/**
+ * Fixed names for the buckets the browser talks to: the CloudFront CSP must list their hosts and the
+ * resources bucket's CORS must list the CloudFront origin; with generated names that is a dependency
+ * cycle (docs/decisions/012-named-browser-buckets.md).
+ */
+export function bucketName(stage: string, name: BucketName): string {
+  return `frp-${stage}-${name}-${Aws.ACCOUNT_ID}-${Aws.REGION}`;
+}

@@ -1,0 +1,128 @@
+import { existsSync } from 'node:fs';
+import { isAbsolute, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Node } from 'constructs';
+
+/** Repository root: entries, the lock file and web/dist are found from here whatever the cwd. */
+export const REPO_ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
+
+/** Deployed when web/dist has not been built, so a fresh clone synthesizes without the web build. */
+export const PLACEHOLDER_WEB_DIR = join(REPO_ROOT, 'infra', 'assets', 'placeholder-web');
+
+/** Everything the stack takes from CDK context (cdk.json or `-c key=value`); see docs/infra.md. */
+export interface PortalConfig {
+  /** deployment name (dev, test, prod…): names the stack and the two named buckets */
+  stage: string;
+  /** custom domain of the portal; needs certificateArn */
+  domainName?: string;
+  /** ACM certificate for domainName, in us-east-1 (CloudFront) */
+  certificateArn?: string;
+  /** SES sender identity (From address of every mail) */
+  senderAddress: string;
+  /** domains users may register with; empty = any */
+  allowedEmailDomains: string[];
+  /** Object Lock compliance retention of the audit bucket */
+  auditRetentionDays: number;
+  /** DynamoDB deletion protection and RETAIN removal policies; off only for throw-away test stacks */
+  deletionProtection: boolean;
+  /** session token lifetime handed to the identity handlers; unset = the handlers' default */
+  tokenTtlSeconds?: number;
+  /** built SPA to deploy, or the placeholder when it was not built */
+  webDir: string;
+  /** true when webDir is the placeholder */
+  webIsPlaceholder: boolean;
+  /** reuse Lambda bundles whose inputs did not change (false: rebuild every bundle on every synth) */
+  bundleCache: boolean;
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+const STAGE_RE = /^[a-z][a-z0-9-]{0,15}$/;
+const EMAIL_RE = /^[^@\s]+@[^@\s]+\.[^@\s]+$/;
+const DOMAIN_RE = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
+
+function str(node: Node, key: string): string | undefined {
+  const v: unknown = node.tryGetContext(key);
+  if (v === undefined || v === null || v === '') return undefined;
+  if (typeof v === 'string') return v.trim();
+  if (typeof v === 'number' || typeof v === 'boolean') return String(v);
+  throw new ConfigError(`context ${key} must be a string, got ${JSON.stringify(v)}`);
+}
+
+/** `-c key=false` arrives as the string 'false'; cdk.json may hold a real boolean. */
+function bool(node: Node, key: string, fallback: boolean): boolean {
+  const v = str(node, key);
+  if (v === undefined) return fallback;
+  if (v === 'true') return true;
+  if (v === 'false') return false;
+  throw new ConfigError(`context ${key} must be true or false, got '${v}'`);
+}
+
+function positiveInt(node: Node, key: string): number | undefined {
+  const v = str(node, key);
+  if (v === undefined) return undefined;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n <= 0)
+    throw new ConfigError(`context ${key} must be a positive integer, got '${v}'`);
+  return n;
+}
+
+function list(node: Node, key: string): string[] {
+  const v: unknown = node.tryGetContext(key);
+  if (v === undefined || v === null || v === '') return [];
+  const items = Array.isArray(v) ? v.map(String) : String(v).split(',');
+  return items.map((s) => s.trim().toLowerCase()).filter((s) => s !== '');
+}
+
+/** Reads and checks the context once, so a typo fails the synth instead of a deploy. */
+export function readConfig(node: Node): PortalConfig {
+  const stage = str(node, 'stage') ?? 'dev';
+  if (!STAGE_RE.test(stage))
+    throw new ConfigError(`context stage must match ${STAGE_RE} (it names S3 buckets), got '${stage}'`);
+
+  const domainName = str(node, 'domainName')?.toLowerCase();
+  const certificateArn = str(node, 'certificateArn');
+  if ((domainName === undefined) !== (certificateArn === undefined))
+    throw new ConfigError('context domainName and certificateArn go together: give both or neither');
+  if (domainName !== undefined && !DOMAIN_RE.test(domainName))
+    throw new ConfigError(`context domainName is not a domain name: '${domainName}'`);
+  // CloudFront only accepts certificates from us-east-1, whatever region the stack is in.
+  if (
+    certificateArn !== undefined &&
+    !/^arn:aws[a-z-]*:acm:us-east-1:\d{12}:certificate\//.test(certificateArn)
+  )
+    throw new ConfigError(
+      `context certificateArn must be an ACM certificate in us-east-1, got '${certificateArn}'`,
+    );
+
+  const senderAddress = str(node, 'senderAddress') ?? 'firmware-portal@example.com';
+  if (!EMAIL_RE.test(senderAddress))
+    throw new ConfigError(`context senderAddress is not an email address: '${senderAddress}'`);
+
+  const allowedEmailDomains = list(node, 'allowedEmailDomains');
+  for (const d of allowedEmailDomains)
+    if (!DOMAIN_RE.test(d)) throw new ConfigError(`context allowedEmailDomains: '${d}' is not a domain`);
+
+  const auditRetentionDays = positiveInt(node, 'auditRetentionDays') ?? 2557;
+  if (auditRetentionDays > 36500) throw new ConfigError('context auditRetentionDays is above 100 years');
+
+  const webSetting = str(node, 'webDist') ?? 'web/dist';
+  const builtWeb = isAbsolute(webSetting) ? webSetting : join(REPO_ROOT, webSetting);
+  const webIsPlaceholder = !existsSync(join(builtWeb, 'index.html'));
+
+  return {
+    stage,
+    domainName,
+    certificateArn,
+    senderAddress,
+    allowedEmailDomains,
+    auditRetentionDays,
+    deletionProtection: bool(node, 'deletionProtection', true),
+    tokenTtlSeconds: positiveInt(node, 'tokenTtlSeconds'),
+    webDir: webIsPlaceholder ? PLACEHOLDER_WEB_DIR : builtWeb,
+    webIsPlaceholder,
+    bundleCache: bool(node, 'bundleCache', true),
+  };
+}

@@ -1,0 +1,56 @@
+import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
+import type { Construct } from 'constructs';
+import { API_STAGE } from '../../shared/api/routes';
+import { Api } from './constructs/api';
+import { Data } from './constructs/data';
+import { Mail } from './constructs/mail';
+import { Signing } from './constructs/signing';
+import { Web } from './constructs/web';
+import type { PortalConfig } from './portal-config';
+
+export interface PortalStackProps extends StackProps {
+  config: PortalConfig;
+}
+
+/** The Firmware Release Portal in one stack: data, keys, mail, the API and the web front. */
+export class PortalStack extends Stack {
+  readonly data: Data;
+  readonly signing: Signing;
+  readonly mail: Mail;
+  readonly api: Api;
+  readonly web: Web;
+
+  constructor(scope: Construct, id: string, props: PortalStackProps) {
+    super(scope, id, props);
+    const { config } = props;
+
+    this.data = new Data(this, 'Data', { config });
+    this.signing = new Signing(this, 'Signing', { config });
+    this.mail = new Mail(this, 'Mail', { config });
+    this.api = new Api(this, 'Api', { config, data: this.data, signing: this.signing, mail: this.mail });
+    this.web = new Web(this, 'Web', { config, restApi: this.api.restApi, accessLogs: this.data.accessLogs });
+
+    // Known only now that the distribution exists; neither edge closes a cycle (the CloudFront API
+    // origin depends on the REST API id alone, not on its methods or Lambdas).
+    this.api.setAppUrl(this.web.appOrigin);
+    this.data.allowBrowserUploads(this.web.appOrigin);
+
+    new CfnOutput(this, 'AppUrl', { value: this.web.appOrigin, description: 'Open the portal here' });
+    new CfnOutput(this, 'DistributionDomainName', {
+      value: this.web.distribution.distributionDomainName,
+      description: 'Point the custom domain (CNAME or alias) here',
+    });
+    new CfnOutput(this, 'ApiBaseUrl', {
+      value: `${this.web.appOrigin}/${API_STAGE}`,
+      description: 'API base as the SPA calls it (same origin)',
+    });
+    new CfnOutput(this, 'SigningKeyId', {
+      value: this.signing.packageKey.keyId,
+      description: 'KMS key that signs packages',
+    });
+    new CfnOutput(this, 'SenderIdentity', {
+      value: this.mail.senderAddress,
+      description: 'SES identity to verify (link mailed by SES)',
+    });
+  }
+}

@@ -1,0 +1,514 @@
+import { Match } from 'aws-cdk-lib/assertions';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { API_STAGE, type BucketName, ROUTES, type Route, type TableName } from '../../shared/api/routes';
+import { BINARY_MEDIA_TYPES, bucketEnv, SECURITY_HEADERS, tableEnv } from '../../shared/api/runtime';
+import { BUCKETS, TABLES } from '../lib/definitions';
+import { type Synthesized, synthPortal } from './support/synth';
+
+type Json = Record<string, unknown>;
+type Statement = { Action: string | string[]; Resource: unknown; Effect: string };
+
+let s: Synthesized;
+beforeAll(() => {
+  s = synthPortal();
+});
+
+const resources = (type: string): [string, Json][] =>
+  Object.entries(s.json.Resources)
+    .filter(([, r]) => r.Type === type)
+    .map(([id, r]) => [id, (r.Properties ?? {}) as Json]);
+
+/** Route id → logical id of its Lambda (the description ends with the route id). */
+function routeFunctions(): Map<string, [string, Json]> {
+  const out = new Map<string, [string, Json]>();
+  for (const [id, props] of resources('AWS::Lambda::Function')) {
+    const m = /\((\w+)\)$/.exec(String(props.Description ?? ''));
+    if (m?.[1]) out.set(m[1], [id, props]);
+  }
+  return out;
+}
+
+function fnOf(route: Route): [string, Json] {
+  const f = routeFunctions().get(route.id);
+  if (!f) throw new Error(`no function for ${route.id}`);
+  return f;
+}
+
+/** Every statement of the policies attached to a route's role. */
+function statementsOf(route: Route): Statement[] {
+  const [, props] = fnOf(route);
+  const roleId = (props.Role as { 'Fn::GetAtt': [string, string] })['Fn::GetAtt'][0];
+  return resources('AWS::IAM::Policy')
+    .filter(([, p]) => (p.Roles as Json[]).some((r) => r.Ref === roleId))
+    .flatMap(([, p]) => (p.PolicyDocument as { Statement: Statement[] }).Statement);
+}
+
+const actionsOf = (st: Statement): string[] => (Array.isArray(st.Action) ? st.Action : [st.Action]);
+const resourcesOf = (st: Statement): unknown[] => (Array.isArray(st.Resource) ? st.Resource : [st.Resource]);
+const allActions = (route: Route): Set<string> => new Set(statementsOf(route).flatMap(actionsOf));
+const tableId = (t: TableName) => s.logicalId(s.stack.data.tables[t]);
+const bucketId = (b: BucketName) => s.logicalId(s.stack.data.buckets[b]);
+
+/** API Gateway path of a Resource, rebuilt from PathPart and parents. */
+function resourcePath(ref: unknown): string {
+  const r = ref as Json;
+  if (r['Fn::GetAtt']) return '';
+  const id = r.Ref as string;
+  const props = s.json.Resources[id]?.Properties as Json;
+  return `${resourcePath(props.ParentId)}/${props.PathPart as string}`;
+}
+
+describe('API Gateway and Lambda, one per row of the route table', () => {
+  it('makes exactly one Lambda per route (plus the CDK deployment helper)', () => {
+    const fns = routeFunctions();
+    expect([...fns.keys()].sort()).toEqual(ROUTES.map((r) => r.id).sort());
+    expect(fns.size).toBe(ROUTES.length);
+    const others = resources('AWS::Lambda::Function').filter(
+      ([id]) => ![...fns.values()].some(([f]) => f === id),
+    );
+    expect(others.map(([id]) => id)).toEqual([expect.stringMatching(/^CustomCDKBucketDeployment/)]);
+  });
+
+  it('makes exactly one method per route, on the route path, proxied to that route’s Lambda', () => {
+    const methods = resources('AWS::ApiGateway::Method');
+    expect(methods).toHaveLength(ROUTES.length);
+    const seen = methods.map(([, m]) => `${m.HttpMethod as string} ${resourcePath(m.ResourceId)}`).sort();
+    expect(seen).toEqual(ROUTES.map((r) => `${r.method} ${r.path}`).sort());
+    for (const [, m] of methods) {
+      const route = ROUTES.find((r) => r.method === m.HttpMethod && r.path === resourcePath(m.ResourceId))!;
+      const integration = m.Integration as Json;
+      expect(integration.Type).toBe('AWS_PROXY');
+      expect(JSON.stringify(integration.Uri)).toContain(`"${fnOf(route)[0]}"`);
+      expect(m.AuthorizationType).toBe('NONE');
+      const params = [...route.path.matchAll(/\{(\w+)\}/g)].map((x) => `method.request.path.${x[1]}`);
+      expect(Object.keys((m.RequestParameters as Json | undefined) ?? {}).sort()).toEqual(params.sort());
+      expect(m.RequestValidatorId).toBeDefined();
+    }
+  });
+
+  it('serves the API on stage dev with access logs, execution logs without bodies, and throttling', () => {
+    expect(API_STAGE).toBe('dev');
+    s.template.resourceCountIs('AWS::ApiGateway::Stage', 1);
+    s.template.hasResourceProperties('AWS::ApiGateway::Stage', {
+      StageName: 'dev',
+      AccessLogSetting: { DestinationArn: Match.anyValue(), Format: Match.stringLikeRegexp('requestId') },
+      MethodSettings: [
+        Match.objectLike({
+          HttpMethod: '*',
+          ResourcePath: '/*',
+          LoggingLevel: 'ERROR',
+          DataTraceEnabled: false,
+          ThrottlingRateLimit: Match.anyValue(),
+          ThrottlingBurstLimit: Match.anyValue(),
+        }),
+      ],
+    });
+    s.template.hasResourceProperties('AWS::ApiGateway::Account', { CloudWatchRoleArn: Match.anyValue() });
+  });
+
+  it('accepts the binary media types of uploads and validates requests', () => {
+    s.template.hasResourceProperties('AWS::ApiGateway::RestApi', {
+      BinaryMediaTypes: BINARY_MEDIA_TYPES,
+      EndpointConfiguration: { Types: ['REGIONAL'] },
+    });
+    s.template.hasResourceProperties('AWS::ApiGateway::RequestValidator', {
+      ValidateRequestBody: true,
+      ValidateRequestParameters: true,
+    });
+  });
+
+  it('runs every route on nodejs22.x, arm64, under the 29 s API limit, with the memory of its row', () => {
+    for (const route of ROUTES) {
+      const [, fn] = fnOf(route);
+      expect(fn.Runtime, route.id).toBe('nodejs22.x');
+      expect(fn.Architectures, route.id).toEqual(['arm64']);
+      expect(fn.Timeout as number, route.id).toBeLessThan(29);
+      expect(fn.MemorySize, route.id).toBe(route.memoryMb ?? 512);
+      expect(fn.Handler, route.id).toBe('index.handler');
+    }
+  });
+
+  it('gives each function exactly the environment its row needs', () => {
+    for (const route of ROUTES) {
+      const vars = ((fnOf(route)[1].Environment as Json).Variables ?? {}) as Json;
+      const expected = ['API_STAGE', 'NODE_OPTIONS'];
+      for (const t of route.uses.tables) expected.push(tableEnv(t));
+      for (const b of Object.keys(route.uses.buckets ?? {})) expected.push(bucketEnv(b as BucketName));
+      if (route.access !== 'public' || route.uses.tables.includes('users')) expected.push('TOKEN_SECRET_ARN');
+      if (route.uses.mail) expected.push('MAIL_FROM', 'APP_URL');
+      if (route.uses.sign) expected.push('SIGNING_KEY_ID');
+      expect(Object.keys(vars).sort(), route.id).toEqual(expected.sort());
+      expect(vars.API_STAGE).toBe('dev');
+      for (const t of route.uses.tables) expect(vars[tableEnv(t)], route.id).toEqual({ Ref: tableId(t) });
+    }
+  });
+
+  it('reads the users table on every route that checks a token', () => {
+    for (const route of ROUTES.filter((r) => r.access !== 'public'))
+      expect(route.uses.tables, route.id).toContain('users');
+  });
+});
+
+describe('least-privilege IAM per function', () => {
+  it('grants no wildcard action, and wildcard resources only as objects of the buckets the row lists', () => {
+    for (const route of ROUTES) {
+      const allowedObjects = Object.keys(route.uses.buckets ?? {}).map((b) =>
+        JSON.stringify({ 'Fn::Join': ['', [{ 'Fn::GetAtt': [bucketId(b as BucketName), 'Arn'] }, '/*']] }),
+      );
+      for (const st of statementsOf(route)) {
+        expect(st.Effect).toBe('Allow');
+        for (const a of actionsOf(st)) expect(a, `${route.id} ${a}`).not.toContain('*');
+        for (const r of resourcesOf(st)) {
+          const text = JSON.stringify(r);
+          if (text.includes('*')) expect(allowedObjects, `${route.id} ${text}`).toContain(text);
+        }
+      }
+    }
+  });
+
+  it('reaches only the tables (and their named indexes) the row lists', () => {
+    for (const route of ROUTES) {
+      const ddb = statementsOf(route).filter((st) => actionsOf(st).some((a) => a.startsWith('dynamodb:')));
+      const text = JSON.stringify(ddb);
+      for (const t of Object.keys(TABLES) as TableName[]) {
+        const listed = route.uses.tables.includes(t);
+        expect(text.includes(`"${tableId(t)}"`), `${route.id} → ${t}`).toBe(listed);
+        if (listed)
+          for (const index of TABLES[t].indexes)
+            expect(text, `${route.id} → ${t}/${index.name}`).toContain(
+              JSON.stringify({
+                'Fn::Join': ['', [{ 'Fn::GetAtt': [tableId(t), 'Arn'] }, `/index/${index.name}`]],
+              }),
+            );
+      }
+      expect(text).not.toContain('/index/*');
+    }
+  });
+
+  it('keeps GET routes read-only and the audit trail append-only', () => {
+    const writes = [
+      'dynamodb:PutItem',
+      'dynamodb:UpdateItem',
+      'dynamodb:DeleteItem',
+      'dynamodb:BatchWriteItem',
+    ];
+    for (const route of ROUTES) {
+      const sts = statementsOf(route);
+      if (route.method === 'GET')
+        for (const a of [...writes, 's3:PutObject', 's3:DeleteObject', 'kms:Sign'])
+          expect(allActions(route).has(a), `${route.id} ${a}`).toBe(false);
+      const onAudit = sts.filter((st) =>
+        JSON.stringify(st.Resource).includes(`["${tableId('audit')}","Arn"]`),
+      );
+      for (const st of onAudit)
+        for (const a of ['dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'])
+          expect(actionsOf(st), `${route.id} on audit`).not.toContain(a);
+    }
+  });
+
+  it('gives S3 actions per bucket exactly as the row lists them', () => {
+    const action = { read: 's3:GetObject', write: 's3:PutObject', delete: 's3:DeleteObject' };
+    for (const route of ROUTES) {
+      const s3 = statementsOf(route).filter((st) => actionsOf(st).some((a) => a.startsWith('s3:')));
+      const granted = s3.flatMap((st) =>
+        resourcesOf(st).flatMap((r) => actionsOf(st).map((a) => `${JSON.stringify(r)} ${a}`)),
+      );
+      const expected = Object.entries(route.uses.buckets ?? {}).flatMap(([b, ops]) => [
+        ...ops.map(
+          (op) =>
+            `${JSON.stringify({ 'Fn::Join': ['', [{ 'Fn::GetAtt': [bucketId(b as BucketName), 'Arn'] }, '/*']] })} ${action[op]}`,
+        ),
+        // readers may list, so that a missing key is a 404 and not a 403
+        ...(ops.includes('read')
+          ? [`${JSON.stringify({ 'Fn::GetAtt': [bucketId(b as BucketName), 'Arn'] })} s3:ListBucket`]
+          : []),
+      ]);
+      expect(granted.sort(), route.id).toEqual(expected.sort());
+    }
+  });
+
+  it('lets only signing routes call kms:Sign and only the key routes read the public key', () => {
+    for (const route of ROUTES) {
+      expect(allActions(route).has('kms:Sign'), route.id).toBe(route.uses.sign === 'sign');
+      expect(allActions(route).has('kms:GetPublicKey'), route.id).toBe(route.uses.sign !== undefined);
+    }
+    expect(ROUTES.filter((r) => r.uses.sign === 'sign').map((r) => r.id)).toEqual(['signPackage']);
+  });
+
+  it('lets only mail-sending routes call SES, on the sender identity only', () => {
+    const identity = s.logicalId(s.stack.mail.identity);
+    for (const route of ROUTES) {
+      const ses = statementsOf(route).filter((st) => actionsOf(st).some((a) => a.startsWith('ses:')));
+      expect(ses.length > 0, route.id).toBe(route.uses.mail === true);
+      for (const st of ses) {
+        expect(actionsOf(st)).toEqual(['ses:SendEmail']);
+        expect(JSON.stringify(st.Resource)).toContain(`"Ref":"${identity}"`);
+      }
+    }
+  });
+
+  it('lets a function read the token secret only when it builds the identity service', () => {
+    for (const route of ROUTES)
+      expect(allActions(route).has('secretsmanager:GetSecretValue'), route.id).toBe(
+        route.access !== 'public' || route.uses.tables.includes('users'),
+      );
+  });
+
+  it('attaches AWS managed policies only to the API Gateway logging role and the CDK deployment helper', () => {
+    const withManaged = resources('AWS::IAM::Role').filter(([, r]) => r.ManagedPolicyArns !== undefined);
+    expect(withManaged.map(([id]) => id).sort()).toEqual([
+      expect.stringMatching(/^ApiRestApiCloudWatchRole/),
+      expect.stringMatching(/^CustomCDKBucketDeployment/),
+    ]);
+  });
+
+  it('has wildcards outside the route roles only in the CDK deployment helper’s policy', () => {
+    const routeRoles = new Set(
+      [...routeFunctions().values()].map(([, f]) => (f.Role as { 'Fn::GetAtt': string[] })['Fn::GetAtt'][0]),
+    );
+    for (const [id, p] of resources('AWS::IAM::Policy')) {
+      if ((p.Roles as Json[]).every((r) => routeRoles.has(r.Ref as string))) continue;
+      if (JSON.stringify(p.PolicyDocument).includes('*')) expect(id).toMatch(/^CustomCDKBucketDeployment/);
+    }
+  });
+});
+
+describe('DynamoDB', () => {
+  it('creates every table of the definitions with PITR, deletion protection and its indexes', () => {
+    s.template.resourceCountIs('AWS::DynamoDB::Table', Object.keys(TABLES).length);
+    for (const [name, def] of Object.entries(TABLES) as [TableName, (typeof TABLES)[TableName]][]) {
+      const table = s.json.Resources[tableId(name)]!;
+      const props = table.Properties as Json;
+      expect(props.PointInTimeRecoverySpecification).toEqual({ PointInTimeRecoveryEnabled: true });
+      expect(props.DeletionProtectionEnabled, name).toBe(true);
+      expect(table.DeletionPolicy, name).toBe('Retain');
+      const indexes = ((props.GlobalSecondaryIndexes as Json[] | undefined) ?? []).map((i) => i.IndexName);
+      expect(indexes.sort(), name).toEqual(def.indexes.map((i) => i.name).sort());
+      if (def.ttlAttribute)
+        expect(props.TimeToLiveSpecification).toEqual({ AttributeName: def.ttlAttribute, Enabled: true });
+    }
+  });
+});
+
+describe('S3', () => {
+  it('keeps every bucket private, encrypted, TLS 1.2+ only', () => {
+    const buckets = resources('AWS::S3::Bucket');
+    expect(buckets).toHaveLength(Object.keys(BUCKETS).length + 2); // + web site, + access logs
+    for (const [id, b] of buckets) {
+      expect(b.BucketEncryption, id).toBeDefined();
+      expect(b.PublicAccessBlockConfiguration, id).toEqual({
+        BlockPublicAcls: true,
+        BlockPublicPolicy: true,
+        IgnorePublicAcls: true,
+        RestrictPublicBuckets: true,
+      });
+      const policy = resources('AWS::S3::BucketPolicy').find(
+        ([, p]) => JSON.stringify(p.Bucket) === `{"Ref":"${id}"}`,
+      );
+      expect(policy, `policy of ${id}`).toBeDefined();
+      const text = JSON.stringify(policy![1].PolicyDocument);
+      expect(text, id).toContain('"aws:SecureTransport":"false"');
+      expect(text, id).toContain('"s3:TlsVersion":1.2');
+    }
+  });
+
+  it('versions the artefacts and locks the audit bucket in compliance mode for the default retention', () => {
+    for (const [name, def] of Object.entries(BUCKETS) as [BucketName, (typeof BUCKETS)[BucketName]][]) {
+      const props = s.json.Resources[bucketId(name)]!.Properties as Json;
+      expect((props.VersioningConfiguration as Json | undefined) ?? { Status: 'Suspended' }, name).toEqual({
+        Status: def.versioned ? 'Enabled' : 'Suspended',
+      });
+      if (def.objectLock) {
+        expect(props.ObjectLockEnabled).toBe(true);
+        expect(props.ObjectLockConfiguration).toEqual({
+          ObjectLockEnabled: 'Enabled',
+          Rule: { DefaultRetention: { Mode: 'COMPLIANCE', Days: 2557 } },
+        });
+        expect(s.json.Resources[bucketId(name)]!.DeletionPolicy).toBe('Retain');
+      } else expect(props.ObjectLockEnabled, name).toBeUndefined();
+    }
+    expect(BUCKETS.artefacts.versioned).toBe(true);
+    expect(BUCKETS.audit.objectLock).toBe(true);
+  });
+
+  it('logs access of every bucket into the access-log bucket', () => {
+    const logs = s.logicalId(s.stack.data.accessLogs);
+    for (const [id, b] of resources('AWS::S3::Bucket'))
+      if (id !== logs)
+        expect(b.LoggingConfiguration, id).toMatchObject({ DestinationBucketName: { Ref: logs } });
+  });
+
+  it('expires unconfirmed presigned uploads under staging/ after a day', () => {
+    const rules = (s.json.Resources[bucketId('resources')]!.Properties as Json).LifecycleConfiguration as {
+      Rules: Json[];
+    };
+    expect(rules.Rules).toContainEqual(
+      expect.objectContaining({ Prefix: 'staging/', ExpirationInDays: 1, Status: 'Enabled' }),
+    );
+  });
+
+  it('opens CORS on the resources bucket only, for presigned PUTs from the portal origin', () => {
+    const withCors = resources('AWS::S3::Bucket').filter(([, b]) => b.CorsConfiguration !== undefined);
+    expect(withCors.map(([id]) => id)).toEqual([bucketId('resources')]);
+    const rules = (withCors[0]![1].CorsConfiguration as { CorsRules: Json[] }).CorsRules;
+    expect(rules).toHaveLength(1);
+    expect(rules[0]!.AllowedMethods).toEqual(['PUT']);
+    expect(JSON.stringify(rules[0]!.AllowedOrigins)).toContain(s.logicalId(s.stack.web.distribution));
+    expect(JSON.stringify(rules[0]!.AllowedOrigins)).not.toContain('*');
+  });
+});
+
+describe('CloudFront', () => {
+  const distribution = () =>
+    (s.json.Resources[s.logicalId(s.stack.web.distribution)]!.Properties as Json).DistributionConfig as Json;
+
+  it('serves the SPA from S3 through origin access control, never an OAI or a public bucket', () => {
+    s.template.hasResourceProperties('AWS::CloudFront::OriginAccessControl', {
+      OriginAccessControlConfig: Match.objectLike({
+        OriginAccessControlOriginType: 's3',
+        SigningBehavior: 'always',
+        SigningProtocol: 'sigv4',
+      }),
+    });
+    const dc = distribution();
+    const site = s.logicalId(s.stack.web.bucket);
+    const s3Origin = (dc.Origins as Json[]).find((o) => JSON.stringify(o.DomainName).includes(site))!;
+    expect(s3Origin.OriginAccessControlId).toBeDefined();
+    expect(s3Origin.S3OriginConfig).toEqual({ OriginAccessIdentity: '' });
+    expect(dc.DefaultRootObject).toBe('index.html');
+    const sitePolicy = resources('AWS::S3::BucketPolicy').find(
+      ([, p]) => JSON.stringify(p.Bucket) === `{"Ref":"${site}"}`,
+    )!;
+    const statements = (sitePolicy[1].PolicyDocument as { Statement: Json[] }).Statement;
+    const allows = statements.filter((st) => st.Effect === 'Allow');
+    expect(allows).toHaveLength(1);
+    expect(allows[0]).toMatchObject({
+      Action: 's3:GetObject',
+      Principal: { Service: 'cloudfront.amazonaws.com' },
+    });
+    expect(JSON.stringify(allows[0]!.Condition)).toContain(
+      `"Ref":"${s.logicalId(s.stack.web.distribution)}"`,
+    );
+  });
+
+  it('routes /dev/* to the API uncached, with no origin path so /dev/x reaches stage dev as /x (not /dev/dev/x)', () => {
+    const dc = distribution();
+    const behaviors = dc.CacheBehaviors as Json[];
+    expect(behaviors).toHaveLength(1);
+    const api = behaviors[0]!;
+    expect(api.PathPattern).toBe(`/${API_STAGE}/*`);
+    expect(api.CachePolicyId).toBe('4135ea2d-6df8-44a3-9df3-4b5a84be39ad'); // Managed-CachingDisabled
+    expect(api.OriginRequestPolicyId).toBe('b689b0a8-53d0-40ab-baf2-68738e2966ac'); // AllViewerExceptHostHeader
+    expect(api.AllowedMethods).toEqual(['GET', 'HEAD', 'OPTIONS', 'PUT', 'PATCH', 'POST', 'DELETE']);
+    expect(api.ViewerProtocolPolicy).toBe('https-only');
+    const origin = (dc.Origins as Json[]).find((o) => o.Id === api.TargetOriginId)!;
+    expect(JSON.stringify(origin.DomainName)).toContain(
+      `{"Ref":"${s.logicalId(s.stack.api.restApi)}"},".execute-api."`,
+    );
+    expect(origin.OriginPath ?? '').toBe('');
+    expect(origin.CustomOriginConfig).toEqual({
+      OriginProtocolPolicy: 'https-only',
+      OriginSSLProtocols: ['TLSv1.2'],
+    });
+  });
+
+  it('falls back to index.html for client-side routes without touching files or the API', async () => {
+    const { SPA_FALLBACK } = await import('../lib/constructs/web');
+    const handler = new Function(`${SPA_FALLBACK}; return handler;`)() as (e: Json) => { uri: string };
+    const uri = (u: string) => handler({ request: { uri: u } }).uri;
+    expect(uri('/packages/42')).toBe('/index.html');
+    expect(uri('/')).toBe('/index.html');
+    expect(uri('/assets/index-3f2a.js')).toBe('/assets/index-3f2a.js');
+    expect(uri('/favicon.svg')).toBe('/favicon.svg');
+    expect(distribution().CustomErrorResponses).toBeUndefined(); // they would rewrite the API's 403/404 too
+  });
+
+  it('sends the security headers of shared/api/runtime.ts on the SPA and the API', () => {
+    const policyId = s.logicalId(s.stack.web.node.findChild('SecurityHeaders'));
+    const dc = distribution();
+    expect((dc.DefaultCacheBehavior as Json).ResponseHeadersPolicyId).toEqual({ Ref: policyId });
+    expect((dc.CacheBehaviors as Json[])[0]!.ResponseHeadersPolicyId).toEqual({ Ref: policyId });
+    const cfg = ((s.json.Resources[policyId]!.Properties as Json).ResponseHeadersPolicyConfig as Json)
+      .SecurityHeadersConfig as Json;
+    expect(cfg.StrictTransportSecurity).toEqual({
+      AccessControlMaxAgeSec: 63072000,
+      IncludeSubdomains: true,
+      Preload: false,
+      Override: true,
+    });
+    expect(SECURITY_HEADERS['Strict-Transport-Security']).toBe('max-age=63072000; includeSubDomains');
+    expect(cfg.FrameOptions).toEqual({ FrameOption: SECURITY_HEADERS['X-Frame-Options'], Override: true });
+    expect(cfg.ContentTypeOptions).toEqual({ Override: true });
+    expect(cfg.ReferrerPolicy).toEqual({
+      ReferrerPolicy: SECURITY_HEADERS['Referrer-Policy'],
+      Override: true,
+    });
+    const csp = JSON.stringify((cfg.ContentSecurityPolicy as Json).ContentSecurityPolicy);
+    // Every directive as in runtime.ts; connect-src extended with the presigned-URL bucket hosts.
+    for (const directive of SECURITY_HEADERS['Content-Security-Policy']!.split(';').map((d) => d.trim()))
+      expect(csp, directive).toContain(
+        directive.startsWith('connect-src') ? `${directive} https://frp-dev-` : directive,
+      );
+    expect(csp).toContain('frp-dev-resources-');
+    expect(csp).toContain('frp-dev-artefacts-');
+  });
+
+  it('uses the default certificate without a domain, acknowledged as CFR4, and logs viewer requests', () => {
+    const dc = distribution();
+    expect(dc.ViewerCertificate).toBeUndefined();
+    expect(s.acknowledgements.map((a) => a.id)).toContain('AwsSolutions-CFR4');
+    expect(dc.Logging).toMatchObject({ Prefix: 'cloudfront/' });
+  });
+
+  it('deploys the SPA with BucketDeployment and flushes the CDN', () => {
+    s.template.resourceCountIs('Custom::CDKBucketDeployment', 2);
+    s.template.hasResourceProperties('Custom::CDKBucketDeployment', {
+      DestinationBucketName: { Ref: s.logicalId(s.stack.web.bucket) },
+      DistributionId: { Ref: s.logicalId(s.stack.web.distribution) },
+      DistributionPaths: ['/*'],
+    });
+  });
+});
+
+describe('mail, signing key, token secret', () => {
+  it('verifies the sender address in SES', () => {
+    s.template.hasResourceProperties('AWS::SES::EmailIdentity', {
+      EmailIdentity: 'firmware-portal@example.com',
+    });
+  });
+
+  it('signs packages with an asymmetric ECC_NIST_P256 SIGN_VERIFY key that outlives the stack', () => {
+    s.template.hasResource('AWS::KMS::Key', {
+      Properties: Match.objectLike({ KeySpec: 'ECC_NIST_P256', KeyUsage: 'SIGN_VERIFY' }),
+      DeletionPolicy: 'Retain',
+    });
+  });
+
+  it('keeps the token key in a generated Secrets Manager secret', () => {
+    s.template.hasResourceProperties('AWS::SecretsManager::Secret', {
+      GenerateSecretString: Match.objectLike({ PasswordLength: 64 }),
+    });
+  });
+});
+
+describe('cdk-nag AwsSolutions', () => {
+  it('reports zero unacknowledged findings', () => {
+    expect(s.nagViolations.map((v) => `${v.ruleName} at ${v.violatingConstructs[0]?.constructPath}`)).toEqual(
+      [],
+    );
+    expect(s.synthError).toBeUndefined();
+  });
+
+  it('acknowledges only the reviewed rules, each with a reason', () => {
+    const reviewed =
+      /^AwsSolutions-(S1|SMG4|APIG3|APIG4|COG4|L1|CFR1|CFR2|CFR4|IAM4\[Policy::arn:<AWS::Partition>:iam::aws:policy\/service-role\/(AmazonAPIGatewayPushToCloudWatchLogs|AWSLambdaBasicExecutionRole)\]|IAM5\[.+\])$/;
+    expect(s.acknowledgements.length).toBeGreaterThan(0);
+    for (const a of s.acknowledgements) {
+      expect(a.id, a.path).toMatch(reviewed);
+      expect(a.reason.length, `${a.id} at ${a.path}`).toBeGreaterThan(60);
+      // On route roles, wildcards are acknowledged only for the objects of one named bucket.
+      if (a.path.startsWith(`${s.stack.stackName}/Api/`) && a.id.startsWith('AwsSolutions-IAM5'))
+        expect(a.id).toMatch(/^AwsSolutions-IAM5\[Resource::<Data\w+Bucket\w+\.Arn>\/\*\]$/);
+    }
+  });
+});

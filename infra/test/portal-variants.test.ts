@@ -1,0 +1,83 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ROUTES } from '../../shared/api/routes';
+import { type Synthesized, synthPortal } from './support/synth';
+
+type Json = Record<string, unknown>;
+
+const CERT = 'arn:aws:acm:us-east-1:123456789012:certificate/11111111-2222-3333-4444-555555555555';
+
+/** A throw-away test stage with a custom domain, as ops would pass it: `-c key=value` gives strings. */
+let s: Synthesized;
+beforeAll(() => {
+  s = synthPortal({
+    stage: 'qa',
+    deletionProtection: 'false',
+    auditRetentionDays: '30',
+    domainName: 'portal.example.com',
+    certificateArn: CERT,
+    allowedEmailDomains: 'example.com, Example.org',
+    tokenTtlSeconds: '3600',
+  });
+});
+
+const props = (construct: Parameters<Synthesized['logicalId']>[0]) =>
+  s.json.Resources[s.logicalId(construct)]!.Properties as Json;
+
+describe('a test stage with a custom domain', () => {
+  it('names the stack and the browser buckets after the stage', () => {
+    expect(s.stack.stackName).toBe('FirmwareReleasePortal-qa');
+    expect(JSON.stringify(props(s.stack.data.buckets.resources).BucketName)).toContain('frp-qa-resources-');
+  });
+
+  it('turns deletion protection off and lets CloudFormation delete tables and buckets', () => {
+    for (const table of Object.values(s.stack.data.tables)) {
+      const r = s.json.Resources[s.logicalId(table)]!;
+      expect((r.Properties as Json).DeletionProtectionEnabled).toBe(false);
+      expect(r.DeletionPolicy).toBe('Delete');
+    }
+    expect(s.json.Resources[s.logicalId(s.stack.data.buckets.artefacts)]!.DeletionPolicy).toBe('Delete');
+  });
+
+  it('still retains the Object Lock audit bucket, with the retention from context', () => {
+    const audit = s.json.Resources[s.logicalId(s.stack.data.buckets.audit)]!;
+    expect(audit.DeletionPolicy).toBe('Retain');
+    expect((audit.Properties as Json).ObjectLockConfiguration).toEqual({
+      ObjectLockEnabled: 'Enabled',
+      Rule: { DefaultRetention: { Mode: 'COMPLIANCE', Days: 30 } },
+    });
+  });
+
+  it('serves the domain with its certificate and TLS 1.2 or newer only', () => {
+    const dc = props(s.stack.web.distribution).DistributionConfig as Json;
+    expect(dc.Aliases).toEqual(['portal.example.com']);
+    expect(dc.ViewerCertificate).toEqual({
+      AcmCertificateArn: CERT,
+      MinimumProtocolVersion: 'TLSv1.2_2021',
+      SslSupportMethod: 'sni-only',
+    });
+    expect(s.acknowledgements.map((a) => a.id)).not.toContain('AwsSolutions-CFR4');
+  });
+
+  it('points mail links and upload CORS at the domain', () => {
+    const cors = (props(s.stack.data.buckets.resources).CorsConfiguration as { CorsRules: Json[] }).CorsRules;
+    expect(cors[0]!.AllowedOrigins).toEqual(['https://portal.example.com']);
+    for (const route of ROUTES.filter((r) => r.uses.mail)) {
+      const vars = (props(s.stack.api.functions.get(route.id)!).Environment as { Variables: Json }).Variables;
+      expect(vars.APP_URL, route.id).toBe('https://portal.example.com');
+    }
+  });
+
+  it('hands the identity settings to the functions that build the identity service', () => {
+    for (const route of ROUTES) {
+      const vars = (props(s.stack.api.functions.get(route.id)!).Environment as { Variables: Json }).Variables;
+      const identity = route.access !== 'public' || route.uses.tables.includes('users');
+      expect(vars.ALLOWED_EMAIL_DOMAINS, route.id).toBe(identity ? 'example.com,example.org' : undefined);
+      expect(vars.TOKEN_TTL_SECONDS, route.id).toBe(identity ? '3600' : undefined);
+    }
+  });
+
+  it('passes cdk-nag AwsSolutions with zero unacknowledged findings', () => {
+    expect(s.nagViolations.map((v) => v.ruleName)).toEqual([]);
+    expect(s.synthError).toBeUndefined();
+  });
+});
