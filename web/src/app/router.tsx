@@ -1,0 +1,220 @@
+import type { ComponentType } from 'react';
+import { createBrowserRouter, type RouteObject } from 'react-router-dom';
+import { PublicLayout } from '@/components/layouts/public-layout';
+import { RootLayout } from '@/components/layouts/root-layout';
+import { RouteError } from '@/components/layouts/route-error';
+import type { RouteHandle } from '@/components/layouts/use-route-tab';
+import { FullPageLoader } from '@/components/ui/full-page-loader';
+import { withTimeout } from '@/lib/lazy-with-timeout';
+import { makeGuards } from '@/lib/session/guards';
+import { restoreSession } from '@/lib/session/restore-session';
+
+/**
+ * A lazily loaded screen or layout (its own chunk: the login page does not pull the rest; the
+ * signed-in layouts bring the avatar menu). Guards stay static so they run while the chunk loads.
+ */
+function page<M>(load: () => Promise<M>, pick: (module: M) => ComponentType): RouteObject['lazy'] {
+  return withTimeout(async () => ({ Component: pick(await load()) }));
+}
+
+const home = page(
+  () => import('@/features/home/components/home-page'),
+  (m) => m.HomePage,
+);
+const adminHome = page(
+  () => import('@/features/admin/components/admin-home'),
+  (m) => m.AdminHome,
+);
+
+const comingSoon = page(
+  () => import('@/features/packages/components/coming-soon-page'),
+  (m) => m.ComingSoonPage,
+);
+
+/**
+ * PLACEHOLDERS for issue 6: the package screens exist as guarded routes with a 'Coming soon' body.
+ * `title: ''` shows the session's subHeader (the creation title set by /patches and /models).
+ */
+const ISSUE_6_ROUTES: readonly { path: string; title: string; tab?: RouteHandle['tab'] }[] = [
+  { path: 'packages', title: 'Packages', tab: 'packages' },
+  { path: 'packages/create', title: '' },
+  { path: 'packages/header', title: 'Edit package header' },
+  { path: 'packages/header/view', title: 'Package header' },
+  { path: 'packages/dcc', title: 'Choose a DCC' },
+  { path: 'packages/dcc/create', title: 'Create DCC' },
+  { path: 'packages/approve', title: 'Approval', tab: 'approval' },
+  { path: 'packages/approve/view', title: 'Package approval' },
+  { path: 'packages/sign', title: 'Signing', tab: 'signing' },
+  { path: 'packages/sign/view', title: 'Package signing' },
+  { path: 'packages/dev/view', title: 'Package details' },
+  { path: 'packages/rejected/view', title: 'Rejected package' },
+  { path: 'packages/release/view', title: 'Package details' },
+  { path: 'packages/approval-pending/view', title: 'Package approval pending' },
+  { path: 'packages/notify-approvers', title: 'Notify approvers' },
+  { path: 'packages/download', title: 'Package download' },
+];
+
+function once(run: () => Promise<void>): () => Promise<void> {
+  let running: Promise<void> | undefined;
+  return () => {
+    running ??= run();
+    return running;
+  };
+}
+
+/** The route tree of spec §2 (one per router: each restores the session once at start, spec §4.7). */
+export function createRoutes(): RouteObject[] {
+  const ready = once(restoreSession);
+  const guards = makeGuards(ready);
+  const recheck = () => true;
+
+  return [
+    {
+      id: 'root',
+      element: <RootLayout />,
+      errorElement: <RouteError />,
+      HydrateFallback: FullPageLoader,
+      loader: async () => {
+        await ready();
+        return null;
+      },
+      shouldRevalidate: () => false,
+      children: [
+        {
+          element: <PublicLayout />,
+          children: [
+            {
+              path: 'login',
+              loader: guards.any,
+              lazy: page(
+                () => import('@/features/auth/components/login-form'),
+                (m) => m.LoginForm,
+              ),
+            },
+            {
+              path: 'register',
+              loader: guards.any,
+              lazy: page(
+                () => import('@/features/auth/components/register-form'),
+                (m) => m.RegisterForm,
+              ),
+            },
+            {
+              path: 'user/reset-password',
+              loader: guards.anonymous,
+              shouldRevalidate: recheck,
+              lazy: page(
+                () => import('@/features/auth/components/reset-password-form'),
+                (m) => m.ResetPasswordForm,
+              ),
+            },
+          ],
+        },
+        {
+          path: 'admin',
+          lazy: page(
+            () => import('@/components/layouts/admin-layout'),
+            (m) => m.AdminLayout,
+          ),
+          loader: guards.admin,
+          shouldRevalidate: recheck,
+          children: [
+            { index: true, lazy: adminHome, handle: { tab: null } satisfies RouteHandle },
+            {
+              path: 'packages',
+              handle: { tab: 'admin-packages' } satisfies RouteHandle,
+              lazy: page(
+                () => import('@/features/admin/components/admin-pages'),
+                (m) => m.AdminPackagesPage,
+              ),
+            },
+            {
+              path: 'dcc',
+              handle: { tab: 'admin-dcc' } satisfies RouteHandle,
+              lazy: page(
+                () => import('@/features/admin/components/admin-pages'),
+                (m) => m.AdminDccPage,
+              ),
+            },
+            {
+              path: 'users',
+              handle: { tab: 'admin-users' } satisfies RouteHandle,
+              lazy: page(
+                () => import('@/features/admin/components/admin-pages'),
+                (m) => m.AdminUsersPage,
+              ),
+            },
+            {
+              path: 'resources',
+              handle: { tab: 'admin-resources' } satisfies RouteHandle,
+              lazy: page(
+                () => import('@/features/admin/components/admin-pages'),
+                (m) => m.AdminResourcesPage,
+              ),
+            },
+            // spec §2.3: unknown paths under the admin area show the admin home page
+            { path: '*', lazy: adminHome, handle: { tab: null } satisfies RouteHandle },
+          ],
+        },
+        {
+          id: 'signed-in',
+          lazy: page(
+            () => import('@/components/layouts/signed-in-layout'),
+            (m) => m.SignedInLayout,
+          ),
+          loader: guards.user,
+          shouldRevalidate: recheck,
+          children: [
+            { index: true, lazy: home, handle: { tab: null } satisfies RouteHandle },
+            { path: 'home', lazy: home, handle: { tab: null } satisfies RouteHandle },
+            {
+              path: 'user/settings',
+              handle: { tab: null } satisfies RouteHandle,
+              lazy: page(
+                () => import('@/features/settings/components/settings-page'),
+                (m) => m.SettingsPage,
+              ),
+            },
+            {
+              path: 'patches',
+              handle: { tab: 'patches' } satisfies RouteHandle,
+              lazy: page(
+                () => import('@/features/resources/components/resource-pages'),
+                (m) => m.PatchesPage,
+              ),
+            },
+            {
+              path: 'models',
+              handle: { tab: 'models' } satisfies RouteHandle,
+              lazy: page(
+                () => import('@/features/resources/components/resource-pages'),
+                (m) => m.ModelsPage,
+              ),
+            },
+            {
+              path: 'upload',
+              handle: { tab: 'upload' } satisfies RouteHandle,
+              lazy: page(
+                () => import('@/features/upload/components/upload-page'),
+                (m) => m.UploadPage,
+              ),
+            },
+            ...ISSUE_6_ROUTES.map(
+              ({ path, title, tab }): RouteObject => ({
+                path,
+                handle: { tab, title } satisfies RouteHandle & { title: string },
+                lazy: comingSoon,
+              }),
+            ),
+            // spec §2.2: any unknown path shows the home page
+            { path: '*', lazy: home, handle: { tab: null } satisfies RouteHandle },
+          ],
+        },
+      ],
+    },
+  ];
+}
+
+export function createAppRouter() {
+  return createBrowserRouter(createRoutes());
+}

@@ -1,0 +1,155 @@
+import { MSG } from '@shared/messages';
+import { screen, waitFor, within } from '@testing-library/react';
+import { HttpResponse, http } from 'msw';
+import { describe, expect, it } from 'vitest';
+import { session } from '@/lib/session/session-store';
+import { getToken } from '@/lib/session/token-cookie';
+import { server } from '@/testing/mocks/server';
+import { renderApp } from '@/testing/render-app';
+
+const mainNav = () => screen.findByRole('navigation', { name: 'Main' });
+const navLabels = async () =>
+  within(await mainNav())
+    .getAllByRole('link')
+    .map((a) => a.textContent);
+
+describe('navigation by role', () => {
+  it.each([
+    ['Design Engineer (dev)', 'u-dev'],
+    ['Design Engineer (test)', 'u-test'],
+  ])('shows UPLOAD to a %s', async (_label, id) => {
+    renderApp('/home', { as: id });
+    expect(await navLabels()).toEqual(['PACKAGES', 'PATCHES', 'MODELS', 'APPROVAL', 'SIGNING', 'UPLOAD']);
+  });
+
+  it.each([
+    ['Reliability Engineer', 'u-rel'],
+    ['SW/FW Release Engineer', 'u-sw'],
+    ['Technical Leader', 'u-lead'],
+  ])('hides UPLOAD from a %s', async (_label, id) => {
+    renderApp('/home', { as: id });
+    expect(await navLabels()).toEqual(['PACKAGES', 'PATCHES', 'MODELS', 'APPROVAL', 'SIGNING']);
+  });
+
+  it('lets any signed-in user reach /upload by route', async () => {
+    renderApp('/upload', { as: 'u-lead' });
+    expect(await screen.findByRole('heading', { name: MSG.uploadPatchHeading })).toBeInTheDocument();
+  });
+
+  it('shows PACKAGES, DCC, USERS and RESOURCES in the admin layout', async () => {
+    renderApp('/admin', { as: 'u-admin' });
+    const nav = await screen.findByRole('navigation', { name: 'Administration' });
+    expect(
+      within(nav)
+        .getAllByRole('link')
+        .map((a) => a.textContent),
+    ).toEqual(['PACKAGES', 'DCC', 'USERS', 'RESOURCES']);
+  });
+
+  it('shows no navigation bar to visitors', async () => {
+    renderApp('/login');
+    await screen.findByRole('button', { name: MSG.submit });
+    expect(screen.queryByRole('navigation', { name: 'Main' })).not.toBeInTheDocument();
+  });
+});
+
+describe('selected tab', () => {
+  it('underlines the tab of the open list and clears it on /home', async () => {
+    const { user } = renderApp('/patches', { as: 'u-dev' });
+    const nav = await mainNav();
+    await waitFor(() =>
+      expect(within(nav).getByRole('link', { name: 'PATCHES' })).toHaveAttribute('aria-current', 'page'),
+    );
+    expect(session.get().selectedTab).toBe('patches');
+    await user.click(screen.getByRole('link', { name: /home/i }));
+    await waitFor(() => expect(session.get().selectedTab).toBeNull());
+    expect(within(nav).queryByRole('link', { current: 'page' })).not.toBeInTheDocument();
+  });
+
+  it('clears the selected tab on /user/settings', async () => {
+    session.update({ selectedTab: 'models' });
+    renderApp('/user/settings', { as: 'u-dev' });
+    await screen.findByRole('heading', { name: MSG.settings });
+    await waitFor(() => expect(session.get().selectedTab).toBeNull());
+  });
+
+  it('keeps the tab on pages inside a flow', async () => {
+    session.update({ selectedTab: 'models' });
+    renderApp('/packages/create', { as: 'u-dev' });
+    await screen.findByTestId('coming-soon');
+    const nav = await mainNav();
+    expect(within(nav).getByRole('link', { name: 'MODELS' })).toHaveAttribute('aria-current', 'page');
+  });
+});
+
+describe('header and footer', () => {
+  it("shows the user's initials in the avatar and a logo linking to /home", async () => {
+    renderApp('/home', { as: 'u-rel' });
+    expect(await screen.findByTestId('avatar-initials')).toHaveTextContent('RR');
+    expect(screen.getByRole('link', { name: /Firmware Release Portal, home/ })).toHaveAttribute(
+      'href',
+      '/home',
+    );
+  });
+
+  it('opens Settings from the avatar menu', async () => {
+    const { user, router } = renderApp('/home', { as: 'u-dev' });
+    await user.click(await screen.findByRole('button', { name: /Account menu of Dana Dev/ }));
+    await user.click(await screen.findByRole('menuitem', { name: MSG.settings }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/user/settings'));
+  });
+
+  it('logs out: calls the server, clears the session and the cookie, and goes to /login', async () => {
+    let called = false;
+    server.use(
+      http.post('/dev/user/logout', () => {
+        called = true;
+        return HttpResponse.json({ status: 'SIGNED_OUT' });
+      }),
+    );
+    const { user, router } = renderApp('/home', { as: 'u-dev' });
+    await user.click(await screen.findByRole('button', { name: /Account menu/ }));
+    await user.click(await screen.findByRole('menuitem', { name: MSG.logOut }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
+    expect(called).toBe(true);
+    expect(getToken()).toBeNull();
+    expect(session.get()).toMatchObject({
+      isAuthenticated: false,
+      user: null,
+      admin: false,
+      currentPackage: null,
+    });
+  });
+
+  it('logs out on the client even when the server call fails', async () => {
+    server.use(
+      http.post('/dev/user/logout', () => HttpResponse.json({ errorMessage: 'down' }, { status: 503 })),
+    );
+    const { user, router } = renderApp('/home', { as: 'u-dev' });
+    await user.click(await screen.findByRole('button', { name: /Account menu/ }));
+    await user.click(await screen.findByRole('menuitem', { name: MSG.logOut }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
+    expect(getToken()).toBeNull();
+    expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument();
+  });
+
+  it('offers only Log Out in the admin avatar menu', async () => {
+    const { user } = renderApp('/admin', { as: 'u-admin' });
+    await user.click(await screen.findByRole('button', { name: /Account menu of Ada Admin/ }));
+    const items = await screen.findAllByRole('menuitem');
+    expect(items.map((i) => i.textContent)).toEqual([MSG.logOut]);
+  });
+
+  it('shows privacy, accessibility and terms links, an address and © 2024 in the footer', async () => {
+    renderApp('/login');
+    const footer = await screen.findByRole('contentinfo');
+    const legal = within(footer).getByRole('navigation', { name: 'Legal' });
+    expect(
+      within(legal)
+        .getAllByRole('link')
+        .map((a) => a.textContent),
+    ).toEqual(['Privacy statement', 'Accessibility statement', 'Terms of use']);
+    expect(footer.querySelector('address')).toHaveTextContent(/Headquarters/);
+    expect(footer).toHaveTextContent('© 2024');
+  });
+});

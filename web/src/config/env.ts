@@ -1,0 +1,23 @@
+/** Build-time settings of the web app (Vite replaces import.meta.env at build time). */
+export const env = {
+  /** Base of every API call: same origin, API Gateway stage `dev` (spec §7). */
+  apiBase: import.meta.env.VITE_API_BASE ?? '/dev',
+  /** Spec §7: fixed sample data replaces the calls in mock mode (`npm run dev:mock` or VITE_MOCK=true). */
+  mock: import.meta.env.VITE_MOCK === 'true' || import.meta.env.MODE === 'mock',
+  /** Spec §9: the script chunk load time-out. */
+  chunkLoadTimeoutMs: 120_000,
+  /** Files above this go to S3 by presigned URL (API Gateway takes at most 10 MB a request). */
+  directUploadMaxBytes: 9 * 1024 * 1024,
+  /** Footer (spec §2.4): the company's headquarters and its own pages, set per deployment. */
+  company: {
+    name: import.meta.env.VITE_COMPANY_NAME ?? 'Firmware Release Portal',
+    address:
+      import.meta.env.VITE_COMPANY_ADDRESS ?? 'Headquarters: 100 Example Avenue, Springfield, 01101, USA',
+  },
+  links: {
+    privacy: import.meta.env.VITE_PRIVACY_URL ?? 'https://www.example.com/privacy-statement',
+    accessibility:
+      import.meta.env.VITE_ACCESSIBILITY_URL ?? 'https://www.example.com/accessibility-statement',
+    terms: import.meta.env.VITE_TERMS_URL ?? 'https://www.example.com/terms-of-use',
+  },
+} as const;

@@ -1,0 +1,37 @@
+import type { Dcc } from '@shared/api/contracts/dcc';
+import type { Package } from '@shared/api/contracts/packages';
+import type { Resource } from '@shared/api/contracts/resources';
+import type { PublicUser } from '@shared/api/contracts/user';
+import { type ApiResult, api, parseJsonText } from '@/lib/api-client/api-client';
+
+/** The four admin lists (spec §2.12): path and the field that carries the list as JSON text. */
+export const ADMIN_KINDS = {
+  packages: { path: '/admin/packages', field: 'packages' },
+  dcc: { path: '/admin/dcc', field: 'dcc' },
+  users: { path: '/admin/users', field: 'users' },
+  resources: { path: '/admin/resources', field: 'resources' },
+} as const;
+
+export type AdminKind = keyof typeof ADMIN_KINDS;
+
+export interface AdminRows {
+  packages: Package;
+  dcc: Dcc;
+  users: PublicUser;
+  resources: Resource;
+}
+
+export async function listAdmin<K extends AdminKind>(
+  kind: K,
+  signal?: AbortSignal,
+): Promise<ApiResult<AdminRows[K][]>> {
+  const { path, field } = ADMIN_KINDS[kind];
+  const result = await api.get<Record<string, unknown>>(path, { signal });
+  if (!result.ok) return result;
+  return { ...result, data: parseJsonText<AdminRows[K][]>(result.data[field], []) };
+}
+
+/** DELETE with the ids as a JSON list; 409 (still referenced) is shown as a warning by the caller. */
+export function deleteAdmin(kind: AdminKind, ids: readonly string[]) {
+  return api.delete<{ status: string; message: string }>(ADMIN_KINDS[kind].path, ids, { handle: [409] });
+}

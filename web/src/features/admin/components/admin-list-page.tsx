@@ -1,0 +1,75 @@
+import { Button, Heading, Text } from '@aws-amplify/ui-react';
+import { MSG } from '@shared/messages';
+import { useState } from 'react';
+import { type Column, DataTable } from '@/components/ui/data-table/data-table';
+import type { SortValue } from '@/components/ui/data-table/table-logic';
+import { paths } from '@/config/paths';
+import { useApiQuery } from '@/hooks/use-api-query';
+import { showSuccess, showWarning } from '@/lib/popup/popup-store';
+import { type AdminKind, type AdminRows, deleteAdmin, listAdmin } from '../api/admin-api';
+
+export interface AdminListPageProps<K extends AdminKind> {
+  kind: K;
+  title: string;
+  columns: readonly Column<AdminRows[K]>[];
+  searchFields: (row: AdminRows[K]) => readonly SortValue[];
+  rowLabel: (row: AdminRows[K]) => string;
+  note?: string;
+}
+
+/**
+ * Spec §2.12: a searchable, sortable, paged multi-select list with 'Delete selected'; success shows
+ * 'Deleted successfully.' and Close returns to /admin. Deletion needs at least one selection (§5).
+ */
+export function AdminListPage<K extends AdminKind>({
+  kind,
+  title,
+  columns,
+  searchFields,
+  rowLabel,
+  note,
+}: AdminListPageProps<K>) {
+  const [selected, setSelected] = useState<string[]>([]);
+  const query = useApiQuery((signal) => listAdmin(kind, signal), [kind]);
+  const rows = query.data ?? [];
+
+  const remove = async () => {
+    if (selected.length === 0) return;
+    const result = await deleteAdmin(kind, selected);
+    if (result.ok) {
+      setSelected([]);
+      query.reload();
+      showSuccess(MSG.deleted, { to: paths.admin.home });
+    } else if (result.status === 409) {
+      showWarning(result.error.errorMessage);
+    }
+  };
+
+  return (
+    <section className="frp-card" aria-labelledby={`admin-${kind}-title`}>
+      <Heading level={1} id={`admin-${kind}-title`} className="frp-page-title">
+        {title}
+      </Heading>
+      {note ? (
+        <Text marginBottom="1rem" fontWeight={600} color="orange.90">
+          {note}
+        </Text>
+      ) : null}
+      <DataTable
+        label={title}
+        rows={rows}
+        columns={columns}
+        rowKey={(row) => row.id}
+        searchFields={searchFields}
+        loading={query.loading}
+        selection={{ mode: 'multiple', selected, onChange: setSelected, rowLabel }}
+        actions={
+          <Button variation="destructive" isDisabled={selected.length === 0} onClick={remove}>
+            {MSG.deleteSelected}
+            {selected.length > 0 ? ` (${selected.length})` : ''}
+          </Button>
+        }
+      />
+    </section>
+  );
+}

@@ -1,0 +1,119 @@
+import type { Dcc } from '@shared/api/contracts/dcc';
+import type { Package } from '@shared/api/contracts/packages';
+import type { Resource } from '@shared/api/contracts/resources';
+import type { PublicUser } from '@shared/api/contracts/user';
+import { roleLabel } from '@shared/domain/roles';
+import { MSG } from '@shared/messages';
+import type { Column } from '@/components/ui/data-table/data-table';
+import { resourceTypeLabel, stageLabel } from '@/utils/format';
+import { AdminListPage } from './admin-list-page';
+
+const PACKAGE_COLUMNS: readonly Column<Package>[] = [
+  { id: 'name', header: 'Package name', cell: (p) => p.name, sortValue: (p) => p.name },
+  { id: 'resourceName', header: 'Patch name', cell: (p) => p.resourceName, sortValue: (p) => p.resourceName },
+  { id: 'signed', header: 'Signed?', cell: (p) => (p.signed ? 'Yes' : 'No'), sortValue: (p) => p.signed },
+  { id: 'note', header: 'Note', cell: (p) => p.note, sortValue: (p) => p.note },
+];
+
+/** Spec §2.12 admin packages; searched by name, resource name and note (§5). */
+export function AdminPackagesPage() {
+  return (
+    <AdminListPage
+      kind="packages"
+      title="Select package"
+      columns={PACKAGE_COLUMNS}
+      searchFields={(p) => [p.name, p.resourceName, p.note]}
+      rowLabel={(p) => p.name}
+    />
+  );
+}
+
+const DCC_COLUMNS: readonly Column<Dcc>[] = [
+  { id: 'deviceId', header: 'Device ID', cell: (d) => d.deviceId, sortValue: (d) => d.deviceId },
+  {
+    id: 'telemetryType',
+    header: 'Telemetry type',
+    cell: (d) => d.telemetryType,
+    sortValue: (d) => d.telemetryType,
+  },
+  { id: 'deviceLimit', header: 'Device limit', cell: (d) => d.deviceLimit, sortValue: (d) => d.deviceLimit },
+  {
+    id: 'messageLimit',
+    header: 'Message limit',
+    cell: (d) => d.messageLimit,
+    sortValue: (d) => d.messageLimit,
+  },
+];
+
+/** Spec §2.12 admin DCC; searched by device id, limits and telemetry type (§5). */
+export function AdminDccPage() {
+  return (
+    <AdminListPage
+      kind="dcc"
+      title="Select DCC"
+      columns={DCC_COLUMNS}
+      searchFields={(d) => [d.deviceId, d.deviceLimit, d.messageLimit, d.telemetryType]}
+      rowLabel={(d) => d.deviceId}
+    />
+  );
+}
+
+const USER_COLUMNS: readonly Column<PublicUser>[] = [
+  { id: 'name', header: 'User name', cell: (u) => u.name, sortValue: (u) => u.name },
+  { id: 'email', header: 'User email', cell: (u) => u.email, sortValue: (u) => u.email },
+  {
+    id: 'userRole',
+    header: 'User role',
+    cell: (u) => roleLabel(u.userRole),
+    sortValue: (u) => roleLabel(u.userRole),
+  },
+];
+
+/** Spec §2.12 admin users, with the note about re-registering; searched by name, email and role (§5). */
+export function AdminUsersPage() {
+  return (
+    <AdminListPage
+      kind="users"
+      title="Select user"
+      columns={USER_COLUMNS}
+      searchFields={(u) => [u.name, u.email, u.userRole, roleLabel(u.userRole)]}
+      rowLabel={(u) => `${u.name} (${u.email})`}
+      note={MSG.adminReRegisterNote}
+    />
+  );
+}
+
+const RESOURCE_COLUMNS: readonly Column<Resource>[] = [
+  { id: 'name', header: 'Resource name', cell: (r) => r.name, sortValue: (r) => r.name },
+  {
+    id: 'type',
+    header: 'Type',
+    cell: (r) => resourceTypeLabel(r.resourceType),
+    sortValue: (r) => r.resourceType,
+  },
+  {
+    id: 'stage',
+    header: 'Stage',
+    cell: (r) => stageLabel(r.resourceStage),
+    sortValue: (r) => r.resourceStage,
+  },
+  {
+    id: 'uploadedBy',
+    header: 'Uploaded By',
+    cell: (r) => r.uploadedBy?.name,
+    sortValue: (r) => r.uploadedBy?.name,
+  },
+];
+
+/** Spec §2.12 admin resources: 'Select resource'; searched by name, type or stage (§5). */
+export function AdminResourcesPage() {
+  return (
+    <AdminListPage
+      kind="resources"
+      title={MSG.selectResource}
+      columns={RESOURCE_COLUMNS}
+      searchFields={(r) => [r.name, resourceTypeLabel(r.resourceType), stageLabel(r.resourceStage)]}
+      rowLabel={(r) => r.name}
+    />
+  );
+}

@@ -1,0 +1,98 @@
+import { Alert, Button, Flex, Heading, PasswordField, TextField } from '@aws-amplify/ui-react';
+import { MSG } from '@shared/messages';
+import { type FormEvent, useState } from 'react';
+import { Link, useNavigate } from 'react-router-dom';
+import { paths } from '@/config/paths';
+import { parseUser } from '@/lib/session/parse-user';
+import { signIn } from '@/lib/session/session-store';
+import { setToken } from '@/lib/session/token-cookie';
+import { login } from '../api/auth-api';
+
+type LoginError = { message: string; email: boolean; password: boolean } | null;
+
+/** Spec §2.1 /login, §5 login rules, §8 login errors. */
+export function LoginForm() {
+  const navigate = useNavigate();
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [error, setError] = useState<LoginError>(null);
+  const [busy, setBusy] = useState(false);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (busy) return;
+    if (email.trim() === '' || password === '') {
+      setError({ message: MSG.loginEmpty, email: email.trim() === '', password: password === '' });
+      return;
+    }
+    setBusy(true);
+    const result = await login({ login: email.trim(), password });
+    setBusy(false);
+    if (result.ok) {
+      const user = parseUser(result.data.user);
+      if (!user) {
+        setError({
+          message: 'The server answered without a user; please try again.',
+          email: false,
+          password: false,
+        });
+        return;
+      }
+      setToken(result.data.token);
+      signIn(user);
+      navigate(user.userRole === 'ADMIN' ? paths.admin.home : paths.home, { replace: true });
+      return;
+    }
+    if (result.status === 401) setError({ message: MSG.loginIncorrect, email: true, password: true });
+    else if (result.status === 400) setError({ message: MSG.loginEmpty, email: true, password: true });
+    else setError({ message: result.error.errorMessage, email: false, password: false });
+  };
+
+  // spec §5: the error clears when the user edits a field
+  const edit = (set: (value: string) => void) => (value: string) => {
+    set(value);
+    if (error) setError(null);
+  };
+
+  return (
+    <div className="frp-card frp-form-card">
+      <Heading level={1} className="frp-page-title">
+        Sign in
+      </Heading>
+      <form onSubmit={submit} noValidate aria-describedby={error ? 'login-error' : undefined}>
+        <Flex direction="column" gap="1rem">
+          <TextField
+            label="Email address"
+            name="email"
+            type="email"
+            autoComplete="username"
+            value={email}
+            onChange={(e) => edit(setEmail)(e.target.value)}
+            hasError={error?.email ?? false}
+            isRequired
+          />
+          <PasswordField
+            label="Password"
+            name="password"
+            autoComplete="current-password"
+            value={password}
+            onChange={(e) => edit(setPassword)(e.target.value)}
+            hasError={error?.password ?? false}
+            isRequired
+          />
+          {error ? (
+            <Alert variation="error" id="login-error" role="alert">
+              {error.message}
+            </Alert>
+          ) : null}
+          <Flex justifyContent="space-between" alignItems="center" wrap="wrap" gap="0.75rem">
+            <Link to={paths.resetPassword}>{MSG.forgotPassword}</Link>
+            <Button type="submit" variation="primary" isLoading={busy} loadingText="Signing in…">
+              {MSG.submit}
+            </Button>
+          </Flex>
+        </Flex>
+      </form>
+    </div>
+  );
+}

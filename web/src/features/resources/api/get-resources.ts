@@ -1,0 +1,18 @@
+import type { Resource, ResourceType, Stage } from '@shared/api/contracts/resources';
+import { type ApiResult, api, parseJsonText } from '@/lib/api-client/api-client';
+
+/** GET /resources/{patch|model}/{dev|release}: `resources` is JSON text of a list (spec §7). */
+export async function getResources(
+  type: ResourceType,
+  stage: Stage,
+  signal?: AbortSignal,
+): Promise<ApiResult<Resource[]>> {
+  const result = await api.get<{ resources?: unknown }>(
+    `/resources/${type.toLowerCase()}/${stage.toLowerCase()}`,
+    {
+      signal,
+    },
+  );
+  if (!result.ok) return result;
+  return { ...result, data: parseJsonText<Resource[]>(result.data.resources, []) };
+}

@@ -1,0 +1,86 @@
+import { MSG } from '@shared/messages';
+import { screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { session } from '@/lib/session/session-store';
+import { fill, renderApp } from '@/testing/render-app';
+
+const table = () => screen.findByRole('table');
+const headers = async () =>
+  within(await table())
+    .getAllByRole('columnheader')
+    .map((h) => h.textContent?.replace(/[▲▼↕]/g, '').trim())
+    .filter((h) => h && h !== 'Selected');
+const range = () => screen.getByText(/^\d+-\d+ of \d+$/).textContent;
+
+describe('patches page', () => {
+  it('lists Dev patches with Resource name, Upload time and Uploaded by', async () => {
+    renderApp('/patches', { as: 'u-lead' });
+    expect(await screen.findByText('infusion-pump-fw-3.2.1')).toBeInTheDocument();
+    expect(await headers()).toEqual(['Resource name', 'Upload time', 'Uploaded by']);
+    expect(range()).toBe('1-5 of 7');
+  });
+
+  it('loads the Release patches on the Release tab and resets search and page', async () => {
+    const { user } = renderApp('/patches', { as: 'u-lead' });
+    await screen.findByText('infusion-pump-fw-3.2.1');
+    fill(screen.getByLabelText('Search'), 'pump');
+    await user.click(screen.getByRole('tab', { name: MSG.stageRelease }));
+    expect(await screen.findByText('ventilator-ctrl-1.7.2')).toBeInTheDocument();
+    expect(screen.getByLabelText('Search')).toHaveValue('');
+    expect(range()).toBe('1-2 of 2');
+  });
+
+  it('searches patches by upload time', async () => {
+    renderApp('/patches', { as: 'u-lead' });
+    await screen.findByText('infusion-pump-fw-3.2.1');
+    fill(screen.getByLabelText('Search'), '2024-04');
+    expect(range()).toBe('1-2 of 2');
+  });
+
+  it("enables 'Create Package' once a patch is selected and opens the development package title", async () => {
+    const { user, router } = renderApp('/patches', { as: 'u-dev' });
+    const button = await screen.findByRole('button', { name: MSG.createPackage });
+    expect(button).toBeDisabled();
+    await user.click(await screen.findByText('ventilator-ctrl-1.8.0'));
+    expect(button).toBeEnabled();
+    await user.click(button);
+    await waitFor(() => expect(router.state.location.pathname).toBe('/packages/create'));
+    expect(await screen.findByRole('heading', { name: MSG.generateDevPackageTitle })).toBeInTheDocument();
+    expect(session.get()).toMatchObject({ flowPurpose: 'dev', resource: { name: 'ventilator-ctrl-1.8.0' } });
+  });
+
+  it('keeps a single selection', async () => {
+    const { user } = renderApp('/patches', { as: 'u-dev' });
+    await user.click(await screen.findByText('infusion-pump-fw-3.2.1'));
+    await user.click(screen.getByText('infusion-pump-fw-3.2.2'));
+    expect(screen.getAllByRole('radio', { checked: true })).toHaveLength(1);
+    expect(screen.getByRole('radio', { name: 'Select infusion-pump-fw-3.2.2' })).toBeChecked();
+  });
+});
+
+describe('models page', () => {
+  it('lists models with Resource name, Model name and Version', async () => {
+    renderApp('/models', { as: 'u-lead' });
+    expect(await screen.findByText('ArrhythmiaNet')).toBeInTheDocument();
+    expect(await headers()).toEqual(['Resource name', 'Model name', 'Version']);
+  });
+
+  it('switches between patches and models with the Patch/Model switch', async () => {
+    const { user, router } = renderApp('/models', { as: 'u-lead' });
+    await screen.findByText('ArrhythmiaNet');
+    await user.click(screen.getByRole('button', { name: MSG.tabPatch }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/patches'));
+    await user.click(await screen.findByRole('button', { name: MSG.tabModel }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/models'));
+  });
+
+  it('opens the release package title from the Release tab', async () => {
+    const { user } = renderApp('/models', { as: 'u-dev' });
+    await screen.findByText('ArrhythmiaNet');
+    await user.click(screen.getByRole('tab', { name: MSG.stageRelease }));
+    await user.click(await screen.findByText('arrhythmia-detector-rc'));
+    await user.click(screen.getByRole('button', { name: MSG.createPackage }));
+    expect(await screen.findByRole('heading', { name: MSG.generateReleasePackageTitle })).toBeInTheDocument();
+    expect(session.get().flowPurpose).toBe('release');
+  });
+});

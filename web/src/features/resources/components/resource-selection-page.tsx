@@ -1,0 +1,111 @@
+import { Button, Flex, Heading, Tabs, ToggleButton, ToggleButtonGroup } from '@aws-amplify/ui-react';
+import type { Resource, ResourceType, Stage } from '@shared/api/contracts/resources';
+import { MSG } from '@shared/messages';
+import { useState } from 'react';
+import { useNavigate } from 'react-router-dom';
+import { type Column, DataTable } from '@/components/ui/data-table/data-table';
+import { paths } from '@/config/paths';
+import { useApiQuery } from '@/hooks/use-api-query';
+import { session } from '@/lib/session/session-store';
+import { getResources } from '../api/get-resources';
+
+const STAGES: readonly Stage[] = ['DEV', 'RELEASE'];
+
+const PATCH_COLUMNS: readonly Column<Resource>[] = [
+  { id: 'name', header: 'Resource name', cell: (r) => r.name, sortValue: (r) => r.name },
+  { id: 'uploadTime', header: 'Upload time', cell: (r) => r.uploadTime, sortValue: (r) => r.uploadTime },
+  {
+    id: 'uploadedBy',
+    header: 'Uploaded by',
+    cell: (r) => r.uploadedBy?.name,
+    sortValue: (r) => r.uploadedBy?.name,
+  },
+];
+
+const MODEL_COLUMNS: readonly Column<Resource>[] = [
+  { id: 'name', header: 'Resource name', cell: (r) => r.name, sortValue: (r) => r.name },
+  { id: 'modelName', header: 'Model name', cell: (r) => r.modelName, sortValue: (r) => r.modelName },
+  { id: 'modelVersion', header: 'Version', cell: (r) => r.modelVersion, sortValue: (r) => r.modelVersion },
+];
+
+// spec §5: patches and models are searched by name and upload time
+const searchFields = (r: Resource) => [r.name, r.uploadTime];
+
+/**
+ * Spec §2.7 /patches and /models: Dev and Release tabs, a Patch/Model switch, single selection, and
+ * 'Create Package' to /packages/create with the stage's title.
+ */
+export function ResourceSelectionPage({ type }: { type: ResourceType }) {
+  const navigate = useNavigate();
+  const [stage, setStage] = useState<Stage>('DEV');
+  const [selected, setSelected] = useState<string[]>([]);
+  const query = useApiQuery((signal) => getResources(type, stage, signal), [type, stage]);
+  const rows = query.data ?? [];
+  const chosen = rows.find((r) => r.id === selected[0]);
+
+  const createPackage = () => {
+    if (!chosen) return;
+    const release = stage === 'RELEASE';
+    session.update({
+      resource: chosen,
+      currentPackage: null,
+      flowPurpose: release ? 'release' : 'dev',
+      subHeader: release ? MSG.generateReleasePackageTitle : MSG.generateDevPackageTitle,
+    });
+    navigate(paths.packages.create);
+  };
+
+  return (
+    <section className="frp-card" aria-labelledby="resource-title">
+      <Flex justifyContent="space-between" alignItems="center" wrap="wrap" gap="1rem" marginBottom="1rem">
+        <Heading level={1} id="resource-title" className="frp-page-title" margin="0">
+          {type === 'PATCH' ? 'Select a patch' : 'Select a model'}
+        </Heading>
+        <ToggleButtonGroup
+          value={type}
+          isExclusive
+          isSelectionRequired
+          size="small"
+          aria-label="Resource type"
+          onChange={(value) => navigate(value === 'MODEL' ? paths.models : paths.patches)}
+        >
+          <ToggleButton value="PATCH">{MSG.tabPatch}</ToggleButton>
+          <ToggleButton value="MODEL">{MSG.tabModel}</ToggleButton>
+        </ToggleButtonGroup>
+      </Flex>
+      <Tabs.Container
+        value={stage}
+        onValueChange={(value) => {
+          setStage(value as Stage);
+          setSelected([]);
+        }}
+      >
+        <Tabs.List aria-label="Stage">
+          <Tabs.Item value="DEV">{MSG.stageDev}</Tabs.Item>
+          <Tabs.Item value="RELEASE">{MSG.stageRelease}</Tabs.Item>
+        </Tabs.List>
+        {STAGES.map((s) => (
+          <Tabs.Panel key={s} value={s} paddingTop="1rem">
+            {s === stage ? (
+              <DataTable
+                key={`${type}-${stage}`}
+                label={`${stage === 'DEV' ? 'Dev' : 'Release'} ${type === 'PATCH' ? 'patches' : 'models'}`}
+                rows={rows}
+                columns={type === 'PATCH' ? PATCH_COLUMNS : MODEL_COLUMNS}
+                rowKey={(r) => r.id}
+                searchFields={searchFields}
+                loading={query.loading}
+                selection={{ mode: 'single', selected, onChange: setSelected, rowLabel: (r) => r.name }}
+                actions={
+                  <Button variation="primary" isDisabled={!chosen} onClick={createPackage}>
+                    {MSG.createPackage}
+                  </Button>
+                }
+              />
+            ) : null}
+          </Tabs.Panel>
+        ))}
+      </Tabs.Container>
+    </section>
+  );
+}

@@ -1,0 +1,109 @@
+import { Alert, Button, Flex, SelectField, TextField } from '@aws-amplify/ui-react';
+import { isRole, type NonAdminRole, ROLE_LABELS, SELF_SERVICE_ROLES } from '@shared/domain/roles';
+import { MSG } from '@shared/messages';
+import { type FormEvent, useState } from 'react';
+import { paths } from '@/config/paths';
+import { showSuccess } from '@/lib/popup/popup-store';
+import { parseUser } from '@/lib/session/parse-user';
+import { type SessionUser, session } from '@/lib/session/session-store';
+import { isEmail } from '@/utils/validation';
+import { updateAccount } from '../api/settings-api';
+
+interface Errors {
+  name?: string;
+  email?: string;
+  form?: string;
+}
+
+/** Spec §2.10 'Change user info' and §5: saved only if something changed; admin cannot be chosen. */
+export function UserInfoForm({ user }: { user: SessionUser }) {
+  const startRole: NonAdminRole =
+    isRole(user.userRole) && user.userRole !== 'ADMIN' ? user.userRole : 'TECHNICAL_LEADER';
+  const [name, setName] = useState(user.name);
+  const [email, setEmail] = useState(user.email);
+  const [userRole, setUserRole] = useState<NonAdminRole>(startRole);
+  const [errors, setErrors] = useState<Errors>({});
+  const [busy, setBusy] = useState(false);
+
+  const changed =
+    name.trim() !== user.name ||
+    email.trim().toLowerCase() !== user.email.toLowerCase() ||
+    userRole !== user.userRole;
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (busy || !changed) return;
+    const found: Errors = {};
+    if (name.trim() === '') found.name = MSG.registerNameRequired;
+    if (!isEmail(email)) found.email = MSG.registerEmailRequired;
+    setErrors(found);
+    if (Object.keys(found).length > 0) return;
+    setBusy(true);
+    const result = await updateAccount({ name: name.trim(), email: email.trim(), userRole });
+    setBusy(false);
+    if (result.ok) {
+      const updated = parseUser(result.data.user);
+      if (updated) session.update({ user: updated });
+      showSuccess(MSG.settingsSaved, { to: paths.home });
+      return;
+    }
+    if (result.status === 409) setErrors({ email: MSG.registerConflict });
+    else setErrors({ form: result.error.errorMessage });
+  };
+
+  return (
+    <form onSubmit={submit} noValidate aria-label={MSG.changeUserInfo}>
+      <Flex direction="column" gap="1rem">
+        <TextField
+          label="Name"
+          name="name"
+          autoComplete="name"
+          value={name}
+          onChange={(e) => setName(e.target.value)}
+          hasError={Boolean(errors.name)}
+          errorMessage={errors.name}
+          isRequired
+        />
+        <TextField
+          label="Email"
+          name="email"
+          type="email"
+          autoComplete="email"
+          value={email}
+          onChange={(e) => setEmail(e.target.value)}
+          hasError={Boolean(errors.email)}
+          errorMessage={errors.email}
+          isRequired
+        />
+        <SelectField
+          label="User role"
+          name="userRole"
+          value={userRole}
+          onChange={(e) => setUserRole(e.target.value as NonAdminRole)}
+        >
+          {SELF_SERVICE_ROLES.map((role) => (
+            <option key={role} value={role}>
+              {ROLE_LABELS[role]}
+            </option>
+          ))}
+        </SelectField>
+        {errors.form ? (
+          <Alert variation="error" role="alert">
+            {errors.form}
+          </Alert>
+        ) : null}
+        <Flex justifyContent="flex-end">
+          <Button
+            type="submit"
+            variation="primary"
+            isDisabled={!changed}
+            isLoading={busy}
+            loadingText="Saving…"
+          >
+            {MSG.save}
+          </Button>
+        </Flex>
+      </Flex>
+    </form>
+  );
+}

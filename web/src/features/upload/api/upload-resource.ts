@@ -1,0 +1,102 @@
+import type { RequestUploadResponse, ResourceType, Stage } from '@shared/api/contracts/resources';
+import { env } from '@/config/env';
+import { type ApiResult, api, apiUrl } from '@/lib/api-client/api-client';
+import { sendWithProgress } from '@/lib/api-client/send-with-progress';
+
+export interface UploadInput {
+  type: ResourceType;
+  stage: Stage;
+  name: string;
+  resourceFile: File;
+  /** models only */
+  metadataFile?: File | null;
+}
+
+const STORAGE_UNREACHABLE =
+  'The file could not be sent to the file storage (no answer, or the browser blocked the request)';
+
+/** The statuses the upload form shows itself (spec §8): 406 warning popup, 409 under the name field. */
+const HANDLED = [406, 409] as const;
+
+export type UploadResult = ApiResult<{ resource?: unknown }>;
+
+/**
+ * Uploads a patch or a model (spec §7). Up to ~9 MB the files go to the API as multipart/form-data;
+ * bigger ones go straight to storage by presigned URL and are confirmed after (API Gateway takes at most
+ * 10 MB a request). Both report progress as a fraction of all bytes.
+ */
+export function uploadResource(
+  input: UploadInput,
+  onProgress: (fraction: number) => void,
+): Promise<UploadResult> {
+  const total = input.resourceFile.size + (input.metadataFile?.size ?? 0);
+  return total > env.directUploadMaxBytes
+    ? uploadPresigned(input, total, onProgress)
+    : uploadDirect(input, onProgress);
+}
+
+function uploadDirect(input: UploadInput, onProgress: (fraction: number) => void): Promise<UploadResult> {
+  const form = new FormData();
+  form.append('resourceFile', input.resourceFile, input.resourceFile.name);
+  if (input.type === 'MODEL' && input.metadataFile)
+    form.append('metadataFile', input.metadataFile, input.metadataFile.name);
+  return sendWithProgress<{ resource?: unknown }>({
+    method: 'POST',
+    url: apiUrl(`/resources/${input.type.toLowerCase()}/${input.stage.toLowerCase()}`, { name: input.name }),
+    body: form,
+    auth: true,
+    handle: HANDLED,
+    onProgress: ({ loaded, total }) => onProgress(total > 0 ? loaded / total : 0),
+  });
+}
+
+async function uploadPresigned(
+  input: UploadInput,
+  total: number,
+  onProgress: (fraction: number) => void,
+): Promise<UploadResult> {
+  const metadata = input.type === 'MODEL' ? input.metadataFile : null;
+  const ticket = await api.post<RequestUploadResponse>(
+    '/resources/uploads',
+    {
+      name: input.name,
+      resourceType: input.type,
+      resourceStage: input.stage,
+      fileName: input.resourceFile.name,
+      sizeBytes: input.resourceFile.size,
+      ...(metadata ? { metadataFileName: metadata.name, metadataSizeBytes: metadata.size } : {}),
+    },
+    { handle: HANDLED, loader: false },
+  );
+  if (!ticket.ok) return ticket;
+
+  // storage URLs are signed already: no Authorization header on these PUTs
+  const put = await sendWithProgress({
+    method: 'PUT',
+    url: ticket.data.resourceUrl,
+    body: input.resourceFile,
+    auth: false,
+    networkErrorMessage: STORAGE_UNREACHABLE,
+    onProgress: ({ loaded }) => onProgress(loaded / total),
+  });
+  if (!put.ok) return put;
+  if (metadata && ticket.data.metadataUrl) {
+    const putMetadata = await sendWithProgress({
+      method: 'PUT',
+      url: ticket.data.metadataUrl,
+      body: metadata,
+      auth: false,
+      networkErrorMessage: STORAGE_UNREACHABLE,
+      onProgress: ({ loaded }) => onProgress((input.resourceFile.size + loaded) / total),
+    });
+    if (!putMetadata.ok) return putMetadata;
+  }
+  onProgress(1);
+  return api.post<{ resource?: unknown }>(
+    `/resources/uploads/${encodeURIComponent(ticket.data.uploadId)}/confirm`,
+    undefined,
+    {
+      handle: HANDLED,
+    },
+  );
+}

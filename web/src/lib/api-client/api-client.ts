@@ -1,0 +1,152 @@
+import { env } from '@/config/env';
+import { loader } from '@/lib/loader/loader-store';
+import { showServerError, showSessionTimeout } from '@/lib/popup/popup-store';
+import { session } from '@/lib/session/session-store';
+import { getToken, removeToken } from '@/lib/session/token-cookie';
+
+/** An error body of the API: `{ errorMessage, ... }` (plus authError, retryAfterSeconds...). */
+export interface ApiError {
+  errorMessage: string;
+  authError?: string;
+  retryAfterSeconds?: number;
+  [key: string]: unknown;
+}
+
+/** Spec §7: the client returns failures as the result instead of throwing. */
+export type ApiResult<T> =
+  | { ok: true; status: number; data: T }
+  | { ok: false; status: number; error: ApiError };
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+export interface RequestOptions {
+  /** sent as JSON */
+  body?: unknown;
+  /** sent as multipart/form-data (use sendWithProgress when progress matters) */
+  formData?: FormData;
+  query?: Record<string, string>;
+  /**
+   * Failure statuses this caller shows itself; 'all' for every failure. Any other failure goes to the
+   * shared popups of spec §8 (session timeout, or the internal-error popup).
+   */
+  handle?: readonly number[] | 'all';
+  /** the loader overlay of spec §2.4; on by default */
+  loader?: boolean;
+  signal?: AbortSignal;
+}
+
+const SESSION_ERRORS = ['JWT signature does not match locally computed signature', 'Token invalid'];
+
+/** Spec §8: 401, or a 500 whose message names a bad token, means the session is over. */
+export function isSessionExpired(status: number, errorMessage: string): boolean {
+  return status === 401 || (status === 500 && SESSION_ERRORS.some((s) => errorMessage.includes(s)));
+}
+
+/** Clears the session (cookie and storage) and shows 'Session timeout. Please login.'. */
+export function expireSession(): void {
+  removeToken();
+  session.clear();
+  showSessionTimeout();
+}
+
+/** Absolute URL of an API path (absolute so it also works where fetch has no base, as in tests). */
+export function apiUrl(path: string, query?: Record<string, string>): string {
+  const url = new URL(`${env.apiBase}${path}`, window.location.href);
+  for (const [key, value] of Object.entries(query ?? {})) url.searchParams.set(key, value);
+  return url.toString();
+}
+
+export function authHeaders(): Record<string, string> {
+  const token = getToken();
+  return token ? { Authorization: `Bearer ${token}` } : {};
+}
+
+/** Reads a body as JSON when it is JSON; an error without one gets a readable errorMessage. */
+export function toResult<T>(status: number, text: string): ApiResult<T> {
+  let parsed: unknown;
+  if (text) {
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      parsed = undefined;
+    }
+  }
+  if (status >= 200 && status < 300) return { ok: true, status, data: (parsed ?? {}) as T };
+  const body = (parsed && typeof parsed === 'object' ? parsed : {}) as Partial<ApiError>;
+  const errorMessage =
+    typeof body.errorMessage === 'string' && body.errorMessage !== ''
+      ? body.errorMessage
+      : text && parsed === undefined
+        ? text.slice(0, 300)
+        : `HTTP ${status}`;
+  return { ok: false, status, error: { ...body, errorMessage } };
+}
+
+/** Routes a failure nobody asked for to the shared popups (spec §8). */
+export function reportFailure(result: ApiResult<unknown>, handle: RequestOptions['handle']): void {
+  if (result.ok) return;
+  if (handle === 'all' || handle?.includes(result.status)) return;
+  if (isSessionExpired(result.status, result.error.errorMessage)) expireSession();
+  else showServerError(result.error.errorMessage);
+}
+
+export async function request<T>(
+  method: HttpMethod,
+  path: string,
+  options: RequestOptions = {},
+): Promise<ApiResult<T>> {
+  const done = options.loader === false ? () => {} : loader.start();
+  let result: ApiResult<T>;
+  try {
+    const headers: Record<string, string> = { Accept: 'application/json', ...authHeaders() };
+    let body: BodyInit | undefined;
+    if (options.formData) body = options.formData;
+    else if (options.body !== undefined) {
+      headers['Content-Type'] = 'application/json';
+      body = JSON.stringify(options.body);
+    }
+    const response = await fetch(apiUrl(path, options.query), {
+      method,
+      headers,
+      body,
+      signal: options.signal,
+      credentials: 'same-origin',
+    });
+    result = toResult<T>(response.status, await response.text());
+  } catch (e) {
+    if ((e as Error).name === 'AbortError') {
+      done();
+      return { ok: false, status: 0, error: { errorMessage: 'The request was cancelled' } };
+    }
+    result = {
+      ok: false,
+      status: 0,
+      error: { errorMessage: `The server could not be reached (${(e as Error).message})` },
+    };
+  }
+  done();
+  reportFailure(result, options.handle);
+  return result;
+}
+
+export const api = {
+  get: <T>(path: string, options?: RequestOptions) => request<T>('GET', path, options),
+  post: <T>(path: string, body?: unknown, options?: RequestOptions) =>
+    request<T>('POST', path, { ...options, body }),
+  put: <T>(path: string, body?: unknown, options?: RequestOptions) =>
+    request<T>('PUT', path, { ...options, body }),
+  patch: <T>(path: string, body?: unknown, options?: RequestOptions) =>
+    request<T>('PATCH', path, { ...options, body }),
+  delete: <T>(path: string, body?: unknown, options?: RequestOptions) =>
+    request<T>('DELETE', path, { ...options, body }),
+};
+
+/** Spec §3: list responses carry their lists as JSON text; parse it (tolerating an already parsed value). */
+export function parseJsonText<T>(value: unknown, fallback: T): T {
+  if (typeof value !== 'string') return (value ?? fallback) as T;
+  try {
+    return JSON.parse(value) as T;
+  } catch {
+    return fallback;
+  }
+}

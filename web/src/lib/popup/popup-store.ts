@@ -1,0 +1,73 @@
+import { MSG } from '@shared/messages';
+import { useSyncExternalStore } from 'react';
+import { paths } from '@/config/paths';
+
+/** The kinds of the shared popup (spec §8). */
+export type PopupKind = 'session' | 'error' | 'warning' | 'success';
+
+export interface Popup {
+  kind: PopupKind;
+  message: string;
+  buttonLabel: string;
+  /** where the button goes, after onClose ran */
+  to?: string;
+  onClose?: () => void;
+}
+
+let current: Popup | null = null;
+const listeners = new Set<() => void>();
+
+function set(next: Popup | null) {
+  current = next;
+  for (const listener of listeners) listener();
+}
+
+export const popups = {
+  get: (): Popup | null => current,
+  show(popup: Popup): void {
+    // a session timeout outranks anything that fails after it (every later call fails the same way)
+    if (current?.kind === 'session' && popup.kind !== 'session') return;
+    set(popup);
+  },
+  close(): void {
+    set(null);
+  },
+  subscribe(listener: () => void): () => void {
+    listeners.add(listener);
+    return () => listeners.delete(listener);
+  },
+};
+
+export function usePopup(): Popup | null {
+  return useSyncExternalStore(popups.subscribe, popups.get, popups.get);
+}
+
+/** Spec §8 session timeout: 'Session timeout. Please login.' with 'To login page'. */
+export function showSessionTimeout(): void {
+  popups.show({
+    kind: 'session',
+    message: MSG.sessionTimeout,
+    buttonLabel: MSG.toLoginPage,
+    to: paths.login,
+  });
+}
+
+/** Spec §8 any other error: the prefix, then the server's errorMessage; 'To home page'. */
+export function showServerError(errorMessage: string): void {
+  popups.show({
+    kind: 'error',
+    message: `${MSG.internalErrorPrefix}${errorMessage}`,
+    buttonLabel: MSG.toHomePage,
+    to: paths.home,
+  });
+}
+
+/** Spec §8 warning: its own message and a 'Close' button that runs the close callback. */
+export function showWarning(message: string, onClose?: () => void): void {
+  popups.show({ kind: 'warning', message, buttonLabel: MSG.close, onClose });
+}
+
+/** A success popup of spec §8 (e.g. 'Uploaded successfully.'). */
+export function showSuccess(message: string, options: { buttonLabel?: string; to?: string } = {}): void {
+  popups.show({ kind: 'success', message, buttonLabel: options.buttonLabel ?? MSG.close, to: options.to });
+}

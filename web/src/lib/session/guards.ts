@@ -1,0 +1,41 @@
+import { redirect } from 'react-router-dom';
+import { paths } from '@/config/paths';
+import { session } from './session-store';
+
+/**
+ * Route guards (spec §2.2, §2.3): loaders that run before a layout renders, after the session was
+ * restored (`ready`).
+ */
+export function makeGuards(ready: () => Promise<void>) {
+  return {
+    /** The ordinary signed-in layout: anonymous → /login, admin → /admin. */
+    async user() {
+      await ready();
+      const s = session.get();
+      if (!s.isAuthenticated) throw redirect(paths.login);
+      if (s.admin) throw redirect(paths.admin.home);
+      return null;
+    },
+    /** The admin layout: anonymous → /login, non-admin → /home. */
+    async admin() {
+      await ready();
+      const s = session.get();
+      if (!s.isAuthenticated) throw redirect(paths.login);
+      if (!s.admin) throw redirect(paths.home);
+      return null;
+    },
+    /** The reset-password page: a signed-in user goes to /home. */
+    async anonymous() {
+      await ready();
+      if (session.get().isAuthenticated) throw redirect(paths.home);
+      return null;
+    },
+    /** Public pages that anyone may see. */
+    async any() {
+      await ready();
+      return null;
+    },
+  };
+}
+
+export type Guards = ReturnType<typeof makeGuards>;

@@ -1,0 +1,23 @@
+import { api } from '@/lib/api-client/api-client';
+import { parseUser } from './parse-user';
+import { session, signIn } from './session-store';
+import { getToken, removeToken } from './token-cookie';
+
+/**
+ * Spec §4.7: with a stored token cookie, re-authenticate at start; on success store the user and mark
+ * the session authenticated, on failure remove the cookie. Without a cookie nobody is signed in.
+ */
+export async function restoreSession(): Promise<void> {
+  if (!getToken()) {
+    if (session.get().isAuthenticated) session.clear();
+    return;
+  }
+  const result = await api.post<{ user: string }>('/user/auth', undefined, { handle: 'all', loader: false });
+  const user = result.ok ? parseUser(result.data.user) : null;
+  if (user) {
+    signIn(user);
+    return;
+  }
+  removeToken();
+  session.clear();
+}

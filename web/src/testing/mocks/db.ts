@@ -1,0 +1,51 @@
+import type { Dcc } from '@shared/api/contracts/dcc';
+import type { Package } from '@shared/api/contracts/packages';
+import type { Resource } from '@shared/api/contracts/resources';
+import type { PublicUser } from '@shared/api/contracts/user';
+import { DCCS, MOCK_PASSWORD, PACKAGES, RESOURCES, USERS } from './fixtures';
+
+/** The mock backend's state: copies of the fixtures that uploads, deletions and edits change. */
+export interface MockDb {
+  users: PublicUser[];
+  passwords: Map<string, string>;
+  /** token → user id */
+  tokens: Map<string, string>;
+  resources: Resource[];
+  packages: Package[];
+  dcc: Dcc[];
+  uploads: Map<
+    string,
+    {
+      name: string;
+      resourceType: Resource['resourceType'];
+      resourceStage: Resource['resourceStage'];
+      fileName: string;
+      sizeBytes: number;
+    }
+  >;
+  nextId: number;
+}
+
+function fresh(): MockDb {
+  return {
+    users: USERS.map((u) => ({ ...u })),
+    passwords: new Map(USERS.map((u) => [u.id, MOCK_PASSWORD])),
+    tokens: new Map(USERS.map((u) => [mockToken(u.id), u.id])),
+    resources: RESOURCES.map((r) => ({ ...r })),
+    packages: PACKAGES.map((p) => ({ ...p })),
+    dcc: DCCS.map((d) => ({ ...d })),
+    uploads: new Map(),
+    nextId: 1,
+  };
+}
+
+/** The token the mock backend hands out at login for a user (tests use it to start signed in). */
+export function mockToken(userId: string): string {
+  return `mock-token-${userId}`;
+}
+
+export const db: MockDb = fresh();
+
+export function resetMockDb(): void {
+  Object.assign(db, fresh());
+}

@@ -1,0 +1,281 @@
+import type { Resource } from '@shared/api/contracts/resources';
+import type { PublicUser } from '@shared/api/contracts/user';
+import { isRole } from '@shared/domain/roles';
+import { API_ERR, MSG } from '@shared/messages';
+import { delay, HttpResponse, http } from 'msw';
+import { db, mockToken } from './db';
+
+/** Same origin as the app; relative paths resolve against the page (browser) or jsdom's URL (tests). */
+const API = '/dev';
+
+const json = (body: unknown, status = 200) => HttpResponse.json(body as Record<string, unknown>, { status });
+const fail = (status: number, errorMessage: string, extra: Record<string, unknown> = {}) =>
+  json({ errorMessage, ...extra }, status);
+
+function caller(request: Request) {
+  const header = request.headers.get('Authorization') ?? '';
+  const token = header.startsWith('Bearer ') ? header.slice(7) : '';
+  const id = db.tokens.get(token);
+  return id ? db.users.find((u) => u.id === id) : undefined;
+}
+
+async function body<T>(request: Request): Promise<Partial<T>> {
+  try {
+    return (await request.json()) as Partial<T>;
+  } catch {
+    return {};
+  }
+}
+
+/** Not `instanceof File`: in tests the form data's File is Node's, not jsdom's. */
+function isFileLike(value: unknown): value is { name: string; size: number } {
+  return typeof value === 'object' && value !== null && 'name' in value && 'size' in value;
+}
+
+function nowText(): string {
+  return new Date().toISOString().slice(0, 19).replace('T', ' ');
+}
+
+/** A small pause so loaders are visible in mock mode; none in tests. */
+const pause = () => (import.meta.env.MODE === 'test' ? undefined : delay(250));
+
+/** Stable per user, so a page reload in mock mode (which starts the mock backend afresh) keeps the session. */
+function newToken(userId: string): string {
+  const token = mockToken(userId);
+  db.tokens.set(token, userId);
+  return token;
+}
+
+function revokeTokens(userId: string) {
+  for (const [token, id] of db.tokens) if (id === userId) db.tokens.delete(token);
+}
+
+type Gate = { error: Response; user?: undefined } | { error?: undefined; user: PublicUser };
+
+/** 401 unless signed in; 403 unless the role is allowed. */
+function gate(request: Request, roles?: readonly string[]): Gate {
+  const user = caller(request);
+  if (!user) return { error: fail(401, API_ERR.invalidToken) };
+  if (roles && !roles.includes(user.userRole)) return { error: fail(403, API_ERR.forbidden) };
+  return { user };
+}
+
+const UPLOADERS = ['DESIGN_ENGINEER_DEV', 'DESIGN_ENGINEER_TEST'];
+
+function addResource(
+  name: string,
+  resourceType: Resource['resourceType'],
+  resourceStage: Resource['resourceStage'],
+  fileName: string,
+  sizeBytes: number,
+  uploader: { id: string; name: string },
+): Resource | Response {
+  if (
+    db.resources.some((r) => r.name.toLowerCase() === name.toLowerCase() && r.resourceType === resourceType)
+  )
+    return fail(409, `Resource '${name}' already exists`);
+  db.nextId += 1;
+  const resource: Resource = {
+    id: `r-new-${db.nextId}`,
+    name,
+    resourceType,
+    resourceStage,
+    uploadTime: nowText(),
+    uploadedBy: { id: uploader.id, name: uploader.name },
+    fileName,
+    sizeBytes,
+    sha256: '0'.repeat(64),
+    ...(resourceType === 'MODEL' ? { modelName: name, modelVersion: '1.0' } : {}),
+  };
+  db.resources.push(resource);
+  return resource;
+}
+
+function deleteHandler(list: 'packages' | 'dcc' | 'users' | 'resources') {
+  return http.delete(`${API}/admin/${list}`, async ({ request }) => {
+    const g = gate(request, ['ADMIN']);
+    if (g.error) return g.error;
+    const ids = await body<string[]>(request);
+    if (!Array.isArray(ids) || ids.length === 0) return fail(400, API_ERR.nothingSelected);
+    if (list === 'resources') {
+      const used = db.packages.find((p) => ids.includes(p.resourceId));
+      if (used) return fail(409, `Resource is used by package '${used.name}' and cannot be deleted`);
+    }
+    const before = db[list].length;
+    (db as unknown as Record<string, { id: string }[]>)[list] = db[list].filter(
+      (item) => !ids.includes(item.id),
+    );
+    return json({ status: 'DELETED', message: `${before - db[list].length} deleted` });
+  });
+}
+
+function listHandler(list: 'packages' | 'dcc' | 'users' | 'resources') {
+  return http.get(`${API}/admin/${list}`, async ({ request }) => {
+    await pause();
+    const g = gate(request, ['ADMIN']);
+    if (g.error) return g.error;
+    return json({ [list]: JSON.stringify(db[list]) });
+  });
+}
+
+export const handlers = [
+  http.post(`${API}/user/login`, async ({ request }) => {
+    await pause();
+    const { login, password } = await body<{ login: string; password: string }>(request);
+    if (!login || !password) return fail(400, MSG.loginEmpty);
+    const user = db.users.find((u) => u.email.toLowerCase() === login.trim().toLowerCase());
+    if (!user || db.passwords.get(user.id) !== password)
+      return fail(401, API_ERR.wrongPassword, { authError: API_ERR.wrongPassword });
+    return json({ token: newToken(user.id), user: JSON.stringify(user) });
+  }),
+
+  http.post(`${API}/user/auth`, ({ request }) => {
+    const g = gate(request);
+    if (g.error) return g.error;
+    return json({ user: JSON.stringify(g.user) });
+  }),
+
+  http.post(`${API}/user/logout`, ({ request }) => {
+    const g = gate(request);
+    if (g.error) return g.error;
+    revokeTokens(g.user.id);
+    return json({ status: 'SIGNED_OUT' });
+  }),
+
+  http.post(`${API}/user/register`, async ({ request }) => {
+    await pause();
+    const b = await body<{ name: string; email: string; password: string; userRole: string }>(request);
+    if (!b.name || !b.email || !b.password || !isRole(b.userRole))
+      return fail(400, 'Name, email, password and role are required');
+    if (b.userRole === 'ADMIN') return fail(400, API_ERR.adminRoleNotAllowed);
+    const email = b.email.toLowerCase();
+    if (db.users.some((u) => u.email === email)) return fail(409, API_ERR.emailConflict);
+    db.nextId += 1;
+    const user = { id: `u-new-${db.nextId}`, name: b.name, email, userRole: b.userRole };
+    db.users.push(user);
+    db.passwords.set(user.id, b.password);
+    return json({ status: 'REGISTERED', message: MSG.registered, user: JSON.stringify(user) }, 201);
+  }),
+
+  http.post(`${API}/user/password`, async ({ request }) => {
+    await pause();
+    const g = gate(request);
+    if (g.error) return g.error;
+    const b = await body<{ oldPassword: string; newPassword: string }>(request);
+    if (db.passwords.get(g.user.id) !== b.oldPassword)
+      return fail(403, API_ERR.oldPasswordWrong, { authError: API_ERR.oldPasswordWrong });
+    db.passwords.set(g.user.id, b.newPassword ?? '');
+    revokeTokens(g.user.id);
+    return json({ status: 'UPDATED', message: MSG.settingsSaved, token: newToken(g.user.id) });
+  }),
+
+  http.post(`${API}/user/account`, async ({ request }) => {
+    await pause();
+    const g = gate(request);
+    if (g.error) return g.error;
+    const b = await body<{ name: string; email: string; userRole: string }>(request);
+    if (!b.name || !b.email || !isRole(b.userRole) || b.userRole === 'ADMIN')
+      return fail(400, 'Name, email and a role are required');
+    const email = b.email.toLowerCase();
+    if (db.users.some((u) => u.email === email && u.id !== g.user.id))
+      return fail(409, API_ERR.emailConflict);
+    Object.assign(g.user, { name: b.name, email, userRole: b.userRole });
+    return json({ user: JSON.stringify(g.user) });
+  }),
+
+  http.post(`${API}/user/reset-password`, async ({ request }) => {
+    await pause();
+    const { email } = await body<{ email: string }>(request);
+    if (!email) return fail(400, MSG.loginEmpty);
+    if (!db.users.some((u) => u.email === email.toLowerCase()))
+      return fail(404, API_ERR.userNotFound, { authError: API_ERR.userNotFound });
+    return json({ status: 'SENT', message: MSG.resetMailSent });
+  }),
+
+  http.get(`${API}/resources/:type/:stage`, async ({ request, params }) => {
+    await pause();
+    const g = gate(request);
+    if (g.error) return g.error;
+    const type = String(params.type).toUpperCase();
+    const stage = String(params.stage).toUpperCase();
+    const list = db.resources.filter((r) => r.resourceType === type && r.resourceStage === stage);
+    return json({ resources: JSON.stringify(list) });
+  }),
+
+  http.post(`${API}/resources/uploads`, async ({ request }) => {
+    const g = gate(request, UPLOADERS);
+    if (g.error) return g.error;
+    const b = await body<{
+      name: string;
+      resourceType: Resource['resourceType'];
+      resourceStage: Resource['resourceStage'];
+      fileName: string;
+      sizeBytes: number;
+      metadataFileName?: string;
+    }>(request);
+    if (!b.name || !b.resourceType || !b.resourceStage || !b.fileName || !b.sizeBytes)
+      return fail(400, 'Bad upload request');
+    db.nextId += 1;
+    const uploadId = `up-${db.nextId}`;
+    db.uploads.set(uploadId, {
+      name: b.name,
+      resourceType: b.resourceType,
+      resourceStage: b.resourceStage,
+      fileName: b.fileName,
+      sizeBytes: b.sizeBytes,
+    });
+    const storage = new URL(`/mock-storage/${uploadId}`, location.href).toString();
+    return json({
+      uploadId,
+      resourceUrl: `${storage}/resource`,
+      ...(b.metadataFileName ? { metadataUrl: `${storage}/metadata` } : {}),
+      expiresAt: new Date(Date.now() + 15 * 60_000).toISOString(),
+    });
+  }),
+
+  http.put('/mock-storage/:uploadId/:part', () => new HttpResponse(null, { status: 200 })),
+
+  http.post(`${API}/resources/uploads/:uploadId/confirm`, async ({ request, params }) => {
+    const g = gate(request, UPLOADERS);
+    if (g.error) return g.error;
+    const upload = db.uploads.get(String(params.uploadId));
+    if (!upload) return fail(404, 'No such upload');
+    const created = addResource(
+      upload.name,
+      upload.resourceType,
+      upload.resourceStage,
+      upload.fileName,
+      upload.sizeBytes,
+      g.user,
+    );
+    if (created instanceof Response) return created;
+    return json({ resource: JSON.stringify(created) }, 201);
+  }),
+
+  http.post(`${API}/resources/:type/:stage`, async ({ request, params }) => {
+    await pause();
+    const g = gate(request, UPLOADERS);
+    if (g.error) return g.error;
+    const name = new URL(request.url).searchParams.get('name') ?? '';
+    if (!name.trim()) return fail(400, MSG.resourceNameRequired);
+    const form = await request.formData();
+    const file = form.get('resourceFile');
+    if (!isFileLike(file)) return fail(400, 'resourceFile is required');
+    const type = String(params.type).toUpperCase() as Resource['resourceType'];
+    if (type === 'MODEL' && !isFileLike(form.get('metadataFile')))
+      return fail(400, 'metadataFile is required');
+    const stage = String(params.stage).toUpperCase() as Resource['resourceStage'];
+    const created = addResource(name.trim(), type, stage, file.name, file.size, g.user);
+    if (created instanceof Response) return created;
+    return json({ resource: JSON.stringify(created) }, 201);
+  }),
+
+  listHandler('packages'),
+  listHandler('dcc'),
+  listHandler('users'),
+  listHandler('resources'),
+  deleteHandler('packages'),
+  deleteHandler('dcc'),
+  deleteHandler('users'),
+  deleteHandler('resources'),
+];

@@ -1,0 +1,30 @@
+import { fireEvent, render } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { createMemoryRouter, RouterProvider } from 'react-router-dom';
+import { AppProvider } from '@/app/provider';
+import { createRoutes } from '@/app/router';
+import { setToken } from '@/lib/session/token-cookie';
+import { mockToken } from './mocks/db';
+
+export interface RenderAppOptions {
+  /** fixture user id to start signed in as (a token cookie the mock backend accepts) */
+  as?: string;
+}
+
+/** Renders the whole app at a path, as bulletproof-react does: real routes, MSW answering the calls. */
+export function renderApp(path: string, options: RenderAppOptions = {}) {
+  if (options.as) setToken(mockToken(options.as));
+  const router = createMemoryRouter(createRoutes(), { initialEntries: [path] });
+  const user = userEvent.setup({ delay: null });
+  const view = render(
+    <AppProvider>
+      <RouterProvider router={router} />
+    </AppProvider>,
+  );
+  return { ...view, router, user };
+}
+
+/** Sets a field's value in one change event (much faster than typing character by character). */
+export function fill(element: HTMLElement, value: string): void {
+  fireEvent.change(element, { target: { value } });
+}

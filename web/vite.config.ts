@@ -1,0 +1,46 @@
+import { createReadStream } from 'node:fs';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import react from '@vitejs/plugin-react';
+import { defineConfig, type Plugin } from 'vite';
+
+const webRoot = fileURLToPath(new URL('.', import.meta.url));
+const repoRoot = fileURLToPath(new URL('..', import.meta.url));
+
+/**
+ * Mock mode only (spec §7): serve MSW's service worker script from node_modules at /mockServiceWorker.js,
+ * so no generated file lives in web/ and nothing of it reaches the production build.
+ */
+function mswWorker(): Plugin {
+  const script = createRequire(import.meta.url).resolve('msw/mockServiceWorker.js');
+  return {
+    name: 'frp-msw-worker',
+    apply: 'serve',
+    configureServer(server) {
+      server.middlewares.use('/mockServiceWorker.js', (_req, res) => {
+        res.setHeader('Content-Type', 'text/javascript');
+        res.setHeader('Service-Worker-Allowed', '/');
+        createReadStream(script).pipe(res);
+      });
+    },
+  };
+}
+
+export default defineConfig(({ mode }) => ({
+  root: webRoot,
+  resolve: { alias: { '@': `${webRoot}src`, '@shared': `${repoRoot}shared` } },
+  plugins: [react(), ...(mode === 'mock' || process.env.VITE_MOCK === 'true' ? [mswWorker()] : [])],
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    target: 'es2022',
+    sourcemap: false,
+  },
+  server: {
+    proxy: {
+      '/dev': { target: process.env.API_PROXY_TARGET ?? 'http://localhost:3000', changeOrigin: true },
+    },
+    // the app imports ../shared (texts, roles, contracts)
+    fs: { allow: [repoRoot] },
+  },
+}));
