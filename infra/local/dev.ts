@@ -13,10 +13,14 @@ const stack = await startLocalStack({
   webRoot: resolve('web/dist'),
 });
 console.log(`API on ${stack.url}/dev, mailbox on ${stack.mailboxUrl}`);
-const vite = spawn('npx', ['vite', '--config', 'web/vite.config.ts', '--port', process.env.PORT ?? '5173', '--strictPort'], {
-  stdio: 'inherit',
-  env: { ...process.env, API_PROXY_TARGET: stack.url },
-});
+const vite = spawn(
+  'npx',
+  ['vite', '--config', 'web/vite.config.ts', '--port', process.env.PORT ?? '5173', '--strictPort'],
+  {
+    stdio: 'inherit',
+    env: { ...process.env, API_PROXY_TARGET: stack.url },
+  },
+);
 const stop = async () => {
   vite.kill('SIGTERM');
   await stack.stop();

@@ -1,7 +1,7 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { type ChainedEvent, eventHash, GENESIS_HASH } from '../../../shared/domain/audit-chain';
-import type { AuditEvent, AuditLog, StoredAuditEvent } from '../../ports/audit-log';
+import type { AuditEvent, AuditLog, AuditTrail, StoredAuditEvent } from '../../ports/audit-log';
 import type { Clock } from '../../ports/clock';
 import { dynamo } from '../aws-clients';
 import { queryAll } from './query-all';
@@ -85,16 +85,26 @@ export class DynamoAuditLog implements AuditLog {
     throw new Error(`could not append an audit event to ${event.subject} after ${MAX_ATTEMPTS} attempts`);
   }
 
-  async history(subject: string): Promise<StoredAuditEvent[]> {
+  async history(subject: string): Promise<AuditTrail> {
+    // the head (seq 0) comes first: it lets the verifier notice events removed from the end
     const items = await queryAll({
       TableName: this.table,
-      KeyConditionExpression: 'pk = :s AND seq > :head',
+      KeyConditionExpression: 'pk = :s AND seq >= :head',
       ExpressionAttributeValues: { ':s': subject, ':head': HEAD_SEQ },
       ConsistentRead: true,
     });
-    return items.map((i) => {
-      const { pk: _pk, kind: _k, ...rest } = i as unknown as StoredAuditEvent & { pk: string; kind: string };
-      return rest;
-    });
+    const headItem = items.find((i) => i.seq === HEAD_SEQ);
+    const events = items
+      .filter((i) => i.seq !== HEAD_SEQ)
+      .map((i) => {
+        const {
+          pk: _pk,
+          kind: _k,
+          ...rest
+        } = i as unknown as StoredAuditEvent & { pk: string; kind: string };
+        return rest;
+      });
+    const head = headItem ? { lastSeq: Number(headItem.lastSeq), lastHash: String(headItem.lastHash) } : null;
+    return { events, head };
   }
 }
