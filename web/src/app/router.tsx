@@ -26,14 +26,57 @@ const adminHome = page(
   (m) => m.AdminHome,
 );
 
-const comingSoon = page(
-  () => import('@/features/packages/components/coming-soon-page'),
-  (m) => m.ComingSoonPage,
-);
+const details = (
+  pick: (m: typeof import('@/features/packages/components/package-details-page')) => ComponentType,
+) => page(() => import('@/features/packages/components/package-details-page'), pick);
+const lists = (
+  pick: (m: typeof import('@/features/packages/components/package-list-page')) => ComponentType,
+) => page(() => import('@/features/packages/components/package-list-page'), pick);
+
+/** The package screens of issue 6 (spec §2.5–§2.9), by path. */
+const PACKAGE_PAGES: Record<string, RouteObject['lazy']> = {
+  packages: lists((m) => m.PackagesPage),
+  'packages/create': page(
+    () => import('@/features/packages/components/create-package-page'),
+    (m) => m.CreatePackagePage,
+  ),
+  'packages/header': page(
+    () => import('@/features/packages/components/header-editor-page'),
+    (m) => m.HeaderEditorPage,
+  ),
+  'packages/header/view': page(
+    () => import('@/features/packages/components/header-view-page'),
+    (m) => m.HeaderViewPage,
+  ),
+  'packages/dcc': page(
+    () => import('@/features/packages/components/dcc-list-page'),
+    (m) => m.DccListPage,
+  ),
+  'packages/dcc/create': page(
+    () => import('@/features/packages/components/dcc-create-page'),
+    (m) => m.DccCreatePage,
+  ),
+  'packages/approve': lists((m) => m.ApproveListPage),
+  'packages/approve/view': details((m) => m.ApproveViewPage),
+  'packages/sign': lists((m) => m.SignListPage),
+  'packages/sign/view': details((m) => m.SignViewPage),
+  'packages/dev/view': details((m) => m.DevViewPage),
+  'packages/rejected/view': details((m) => m.RejectedViewPage),
+  'packages/release/view': details((m) => m.ReleaseViewPage),
+  'packages/approval-pending/view': details((m) => m.ApprovalPendingViewPage),
+  'packages/notify-approvers': page(
+    () => import('@/features/packages/components/notify-approvers-page'),
+    (m) => m.NotifyApproversPage,
+  ),
+  'packages/download': page(
+    () => import('@/features/packages/components/download-page'),
+    (m) => m.DownloadPage,
+  ),
+};
 
 /**
- * PLACEHOLDERS for issue 6: the package screens exist as guarded routes with a 'Coming soon' body.
- * `title: ''` shows the session's subHeader (the creation title set by /patches and /models).
+ * The package screens of issue 6 as guarded routes (their components in PACKAGE_PAGES).
+ * `title: ''` means the page shows the session's subHeader (the creation title set by /patches and /models).
  */
 const ISSUE_6_ROUTES: readonly { path: string; title: string; tab?: RouteHandle['tab'] }[] = [
   { path: 'packages', title: 'Packages', tab: 'packages' },
@@ -203,7 +246,7 @@ export function createRoutes(): RouteObject[] {
               ({ path, title, tab }): RouteObject => ({
                 path,
                 handle: { tab, title } satisfies RouteHandle & { title: string },
-                lazy: comingSoon,
+                lazy: PACKAGE_PAGES[path],
               }),
             ),
             // spec §2.2: any unknown path shows the home page

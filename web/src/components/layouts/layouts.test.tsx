@@ -76,7 +76,7 @@ describe('selected tab', () => {
   it('keeps the tab on pages inside a flow', async () => {
     session.update({ selectedTab: 'models' });
     renderApp('/packages/create', { as: 'u-dev' });
-    await screen.findByTestId('coming-soon');
+    await screen.findByRole('heading', { name: MSG.generateDevPackageTitle });
     const nav = await mainNav();
     expect(within(nav).getByRole('link', { name: 'MODELS' })).toHaveAttribute('aria-current', 'page');
   });

@@ -4,6 +4,7 @@ import { isRole } from '@shared/domain/roles';
 import { API_ERR, MSG } from '@shared/messages';
 import { delay, HttpResponse, http } from 'msw';
 import { db, mockToken } from './db';
+import { packageHandlers } from './package-handlers';
 
 /** Same origin as the app; relative paths resolve against the page (browser) or jsdom's URL (tests). */
 const API = '/dev';
@@ -119,6 +120,8 @@ function listHandler(list: 'packages' | 'dcc' | 'users' | 'resources') {
 }
 
 export const handlers = [
+  // first: POST /resources/:id/generate-package would otherwise meet the upload handler below
+  ...packageHandlers,
   http.post(`${API}/user/login`, async ({ request }) => {
     await pause();
     const { login, password } = await body<{ login: string; password: string }>(request);

@@ -1,0 +1,48 @@
+import type { NotifyRequest, Package, UserRef } from '@shared/api/contracts/packages';
+import type { Role } from '@shared/domain/roles';
+import { type ApiResult, api, parseJsonText } from '@/lib/api-client/api-client';
+import { packageOf } from './package-lists';
+
+export interface ApproverCandidates {
+  /** users per role (the initiator, and once the package left DRAFT the caller, are left out) */
+  approvers: Partial<Record<Role, UserRef[]>>;
+  signers: UserRef[];
+}
+
+/** GET /packages/{id}/approvers?signers=…: both lists are JSON text (spec §7). */
+export async function getApprovers(
+  id: string,
+  signers: boolean,
+  signal?: AbortSignal,
+): Promise<ApiResult<ApproverCandidates>> {
+  const result = await api.get<{ approvers?: unknown; signers?: unknown }>(
+    `/packages/${encodeURIComponent(id)}/approvers`,
+    { query: { signers: String(signers) }, signal },
+  );
+  if (!result.ok) return result;
+  return {
+    ...result,
+    data: {
+      approvers: parseJsonText<ApproverCandidates['approvers']>(result.data.approvers, {}),
+      signers: parseJsonText<UserRef[]>(result.data.signers, []),
+    },
+  };
+}
+
+/**
+ * POST /packages/{id}/notify-approvers (creation) or /delivery/packages/{id}/notify-approvers (deliver,
+ * re-deliver). A 400 or 409 says what the server refused; the caller shows it.
+ */
+export async function notifyApprovers(
+  id: string,
+  body: NotifyRequest,
+  delivery: boolean,
+): Promise<ApiResult<{ message?: string; pkg: Package | null }>> {
+  const result = await api.post<{ message?: string; package?: unknown }>(
+    `${delivery ? '/delivery' : ''}/packages/${encodeURIComponent(id)}/notify-approvers`,
+    body,
+    { handle: [400, 403, 409] },
+  );
+  if (!result.ok) return result;
+  return { ...result, data: { message: result.data.message, pkg: packageOf(result.data) } };
+}

@@ -1,0 +1,35 @@
+import type { Header, HeaderError } from '@shared/domain/header/header-schema';
+import { type ApiResult, api, parseJsonText } from '@/lib/api-client/api-client';
+
+/** GET /packages/{id}/header: `header` is JSON text of { fields } (spec §7, docs/package-format.md). */
+export async function getHeader(id: string, signal?: AbortSignal): Promise<ApiResult<Header>> {
+  const result = await api.get<{ header?: unknown }>(`/packages/${encodeURIComponent(id)}/header`, {
+    signal,
+  });
+  if (!result.ok) return result;
+  return { ...result, data: parseJsonText<Header>(result.data.header, { fields: [] }) };
+}
+
+export type SaveHeaderResult =
+  | { ok: true; header: Header }
+  | { ok: false; status: number; errorMessage: string; headerErrors: HeaderError[] };
+
+/**
+ * PATCH /packages/{id}/header with the header as JSON text. The server recomputes Type, sizes and the
+ * CRC and ignores fixed fields; a 400 lists `headerErrors` per field, 403/409 say why it cannot change.
+ */
+export async function saveHeader(id: string, header: Header): Promise<SaveHeaderResult> {
+  const result = await api.patch<{ header?: unknown }>(
+    `/packages/${encodeURIComponent(id)}/header`,
+    { header: JSON.stringify(header) },
+    { handle: [400, 403, 404, 409] },
+  );
+  if (result.ok) return { ok: true, header: parseJsonText<Header>(result.data.header, header) };
+  const errors = result.error.headerErrors;
+  return {
+    ok: false,
+    status: result.status,
+    errorMessage: result.error.errorMessage,
+    headerErrors: Array.isArray(errors) ? (errors as HeaderError[]) : [],
+  };
+}

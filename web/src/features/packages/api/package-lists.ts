@@ -1,0 +1,19 @@
+import type { Package } from '@shared/api/contracts/packages';
+import { type ApiResult, api, parseJsonText } from '@/lib/api-client/api-client';
+import { type ListKind, type ListTab, listApiPath } from '../utils/package-flow';
+
+/** A package list of spec §7 (`packages` is JSON text of a list). */
+export async function getPackageList(
+  kind: ListKind,
+  tab: ListTab,
+  signal?: AbortSignal,
+): Promise<ApiResult<Package[]>> {
+  const result = await api.get<{ packages?: unknown }>(listApiPath(kind, tab), { signal });
+  if (!result.ok) return result;
+  return { ...result, data: parseJsonText<Package[]>(result.data.packages, []) };
+}
+
+/** The package a decision or an edit answered with (`package` is JSON text), or null. */
+export function packageOf(data: { package?: unknown }): Package | null {
+  return parseJsonText<Package | null>(data.package, null);
+}

@@ -1,0 +1,121 @@
+import { Alert, Button, Heading } from '@aws-amplify/ui-react';
+import type { Dcc } from '@shared/api/contracts/dcc';
+import { MSG } from '@shared/messages';
+import { useState } from 'react';
+import { useLocation, useNavigate } from 'react-router-dom';
+import { type Column, DataTable } from '@/components/ui/data-table/data-table';
+import { paths } from '@/config/paths';
+import { useApiQuery } from '@/hooks/use-api-query';
+import { popups } from '@/lib/popup/popup-store';
+import { session, useSession } from '@/lib/session/session-store';
+import { attachDcc, getDccs } from '../api/dcc';
+import { creationTitle } from '../utils/package-flow';
+import { CreationSteps, PackageStrip } from './package-fields';
+import { NoPackage, PackagePage } from './package-page';
+
+const bytes = (n: number) => `${n.toLocaleString('en-US')} B`;
+
+const COLUMNS: readonly Column<Dcc>[] = [
+  { id: 'deviceId', header: MSG.colDeviceId, cell: (d) => d.deviceId, sortValue: (d) => d.deviceId },
+  {
+    id: 'telemetryType',
+    header: MSG.colTelemetryType,
+    cell: (d) => d.telemetryType,
+    sortValue: (d) => d.telemetryType,
+  },
+  {
+    id: 'deviceLimit',
+    header: MSG.colDeviceLimit,
+    cell: (d) => bytes(d.deviceLimit),
+    sortValue: (d) => d.deviceLimit,
+  },
+  {
+    id: 'messageLimit',
+    header: MSG.colMessageLimit,
+    cell: (d) => bytes(d.messageLimit),
+    sortValue: (d) => d.messageLimit,
+  },
+];
+
+// spec §5: DCC search by device id, limits and telemetry type
+const searchFields = (d: Dcc) => [d.deviceId, d.deviceLimit, d.messageLimit, d.telemetryType];
+
+/** Navigation state of /packages/dcc: the DCC just created, selected on return. */
+export interface DccListState {
+  selectedDccId?: string;
+}
+
+/**
+ * Spec §2.8, §4.2 step 4, §5: /packages/dcc lists the DCCs (Device ID, Telemetry type, Device limit,
+ * Message limit) with search and 'Create new DCC'; one must be selected; Continue attaches it and goes
+ * to notifying approvers.
+ */
+export function DccListPage() {
+  const navigate = useNavigate();
+  const location = useLocation();
+  const { currentPackage: pkg, subHeader } = useSession();
+  const created = (location.state as DccListState | null)?.selectedDccId;
+  const [selected, setSelected] = useState<string[]>(() => {
+    const initial = created ?? pkg?.dccId;
+    return initial ? [initial] : [];
+  });
+  const [busy, setBusy] = useState(false);
+  const query = useApiQuery((signal) => getDccs(signal), []);
+  if (!pkg) return <NoPackage />;
+
+  const rows = query.data ?? [];
+  const chosen = rows.find((d) => d.id === selected[0]);
+
+  const attach = async () => {
+    if (!chosen || busy) return;
+    setBusy(true);
+    const result = await attachDcc(pkg.id, chosen.id);
+    setBusy(false);
+    if (!result.ok) {
+      popups.show({ kind: 'warning', message: result.error.errorMessage, buttonLabel: MSG.close });
+      return;
+    }
+    session.update({ currentPackage: result.data ?? { ...pkg, dccId: chosen.id } });
+    navigate(paths.packages.notifyApprovers);
+  };
+
+  return (
+    <PackagePage id="dcc-title" title={subHeader || creationTitle(pkg.resourceStage)}>
+      <CreationSteps current={3} />
+      <PackageStrip pkg={pkg} />
+      <Heading level={2} className="frp-pkg-section__title">
+        Choose a DCC
+      </Heading>
+      <DataTable
+        label="Device communication configurations"
+        rows={rows}
+        columns={COLUMNS}
+        rowKey={(d) => d.id}
+        searchFields={searchFields}
+        loading={query.loading}
+        emptyMessage={rows.length === 0 ? `No DCC yet: use '${MSG.createNewDcc}'` : undefined}
+        selection={{ mode: 'single', selected, onChange: setSelected, rowLabel: (d) => d.deviceId }}
+        actions={<Button onClick={() => navigate(paths.packages.dccCreate)}>{MSG.createNewDcc}</Button>}
+      />
+      {chosen ? null : (
+        <Alert variation="info" marginTop="1rem">
+          Select one DCC to attach to the package.
+        </Alert>
+      )}
+      <div className="frp-actions">
+        <Button onClick={() => navigate(paths.packages.header)} isDisabled={busy}>
+          {MSG.back}
+        </Button>
+        <Button
+          variation="primary"
+          onClick={attach}
+          isDisabled={!chosen}
+          isLoading={busy}
+          loadingText="Attaching…"
+        >
+          {MSG.continue}
+        </Button>
+      </div>
+    </PackagePage>
+  );
+}

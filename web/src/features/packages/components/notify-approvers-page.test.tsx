@@ -1,0 +1,186 @@
+import { MSG } from '@shared/messages';
+import { fireEvent, screen } from '@testing-library/react';
+import { HttpResponse, http } from 'msw';
+import { describe, expect, it } from 'vitest';
+import { db } from '@/testing/mocks/db';
+import { server } from '@/testing/mocks/server';
+import { atPath, fixturePackage, openWith } from '../testing/package-test-utils';
+import { notifyWarnings } from './notify-approvers-page';
+
+/** Draft p-1 as a package of `type` with a DCC attached, on the mock server and in the session. */
+const draft = (type: 'DEV_UNSIGNED' | 'DEV_SIGNED' | 'RELEASE_SIGNED') => {
+  const p = { ...fixturePackage('p-1'), type, signed: type.endsWith('_SIGNED'), dccId: 'd-1' };
+  const stored = db.packages.find((q) => q.id === 'p-1');
+  if (stored) Object.assign(stored, { type: p.type, signed: p.signed, dccId: p.dccId });
+  return p;
+};
+const bodyOf = async (request: Request) => {
+  try {
+    return await request.clone().json();
+  } catch {
+    return undefined;
+  }
+};
+const users = (role: string, n = 1) =>
+  Array.from({ length: n }, (_, i) => ({
+    id: `${role}-${i}`,
+    name: `${role} ${i}`,
+    email: 'x@example.com',
+    userRole: role,
+  }));
+const approversAnswer = (roles: string[], signers: number) =>
+  http.get('/dev/packages/:id/approvers', () =>
+    HttpResponse.json({
+      approvers: JSON.stringify(Object.fromEntries(roles.map((r) => [r, users(r)]))),
+      signers: JSON.stringify(users('SW_FW_RELEASE_ENGINEER', signers)),
+    }),
+  );
+const notifyButton = () => screen.getByRole('button', { name: MSG.notify });
+
+describe('notify approvers (spec §2.8, §5)', () => {
+  it('offers one approver per role and a signer for a signed package; Notify sends and goes home', async () => {
+    let sent: unknown;
+    server.events.on('request:start', async ({ request }) => {
+      if (request.url.endsWith('/notify-approvers')) sent = await bodyOf(request);
+    });
+    const { router } = openWith('/packages/notify-approvers', {
+      as: 'u-dev',
+      pkg: draft('DEV_SIGNED'),
+      flow: 'dev',
+    });
+    const roles = [
+      'Design Engineer (test)',
+      'Technical Leader',
+      'Reliability Engineer',
+      'SW/FW Release Engineer',
+    ];
+    for (const role of roles) expect(await screen.findByLabelText(role)).toBeInTheDocument();
+    expect(screen.queryByLabelText('Design Engineer (dev)')).not.toBeInTheDocument();
+    expect(notifyButton()).toBeDisabled();
+    const ids = ['u-test', 'u-lead', 'u-rel', 'u-sw'];
+    roles.forEach((role, i) => {
+      fireEvent.change(screen.getByLabelText(role), { target: { value: ids[i] } });
+    });
+    expect(notifyButton()).toBeDisabled();
+    fireEvent.change(screen.getByLabelText('Signer'), { target: { value: 'u-sw' } });
+    expect(notifyButton()).toBeEnabled();
+    fireEvent.click(notifyButton());
+    expect(await screen.findByText(MSG.notified)).toBeInTheDocument();
+    expect(sent).toEqual({
+      approvers: [
+        { role: 'DESIGN_ENGINEER_TEST', id: 'u-test' },
+        { role: 'TECHNICAL_LEADER', id: 'u-lead' },
+        { role: 'RELIABILITY_ENGINEER', id: 'u-rel' },
+        { role: 'SW_FW_RELEASE_ENGINEER', id: 'u-sw' },
+      ],
+      signer: 'u-sw',
+    });
+    fireEvent.click(screen.getByRole('button', { name: MSG.close }));
+    await atPath(router, '/home');
+    server.events.removeAllListeners();
+  });
+
+  it('asks no signer for an unsigned package', async () => {
+    openWith('/packages/notify-approvers', { as: 'u-dev', pkg: draft('DEV_UNSIGNED'), flow: 'dev' });
+    await screen.findByLabelText('Technical Leader');
+    expect(screen.queryByLabelText('Signer')).not.toBeInTheDocument();
+  });
+
+  it("warns 'No signers in the system!' for a signed package without signers", async () => {
+    server.use(approversAnswer(['TECHNICAL_LEADER', 'RELIABILITY_ENGINEER'], 0));
+    openWith('/packages/notify-approvers', { as: 'u-dev', pkg: draft('DEV_SIGNED'), flow: 'dev' });
+    expect(await screen.findByText(MSG.noSigners)).toBeInTheDocument();
+    expect(notifyButton()).toBeDisabled();
+  });
+
+  it("warns 'Not enough approvers in the system!' for a signed release package with fewer than four roles", async () => {
+    server.use(approversAnswer(['TECHNICAL_LEADER', 'RELIABILITY_ENGINEER', 'SW_FW_RELEASE_ENGINEER'], 1));
+    openWith('/packages/notify-approvers', { as: 'u-dev', pkg: draft('RELEASE_SIGNED'), flow: 'release' });
+    expect(await screen.findByText(MSG.notEnoughApprovers)).toBeInTheDocument();
+    expect(notifyButton()).toBeDisabled();
+  });
+
+  it('chooses delivery approvers without a signer or the four-role rule in the delivery flow', async () => {
+    server.use(approversAnswer(['TECHNICAL_LEADER', 'RELIABILITY_ENGINEER'], 0));
+    let path = '';
+    server.events.on('request:start', ({ request }) => {
+      if (request.url.endsWith('/notify-approvers')) path = new URL(request.url).pathname;
+    });
+    openWith('/packages/notify-approvers', {
+      as: 'u-sw',
+      pkg: 'p-3',
+      flow: 'delivery',
+      subHeader: MSG.generateDeliveryPackageTitle,
+    });
+    expect(
+      await screen.findByRole('heading', { name: MSG.generateDeliveryPackageTitle }),
+    ).toBeInTheDocument();
+    expect(screen.queryByText(MSG.notEnoughApprovers)).not.toBeInTheDocument();
+    expect(screen.queryByText(MSG.noSigners)).not.toBeInTheDocument();
+    expect(screen.queryByLabelText('Signer')).not.toBeInTheDocument();
+    fireEvent.change(await screen.findByLabelText('Technical Leader'), {
+      target: { value: 'TECHNICAL_LEADER-0' },
+    });
+    fireEvent.change(screen.getByLabelText('Reliability Engineer'), {
+      target: { value: 'RELIABILITY_ENGINEER-0' },
+    });
+    server.use(
+      http.post('/dev/delivery/packages/:id/notify-approvers', () =>
+        HttpResponse.json({ message: MSG.notified }),
+      ),
+    );
+    fireEvent.click(notifyButton());
+    expect(await screen.findByText(MSG.notified)).toBeInTheDocument();
+    expect(path).toBe('/dev/delivery/packages/p-3/notify-approvers');
+    server.events.removeAllListeners();
+  });
+
+  it("shows the server's refusal and notifies nobody", async () => {
+    server.use(
+      http.post('/dev/packages/:id/notify-approvers', () =>
+        HttpResponse.json({ errorMessage: 'Choose an approver for every role' }, { status: 400 }),
+      ),
+    );
+    openWith('/packages/notify-approvers', { as: 'u-dev', pkg: draft('DEV_UNSIGNED'), flow: 'dev' });
+    const choices: [string, string][] = [
+      ['Design Engineer (test)', 'u-test'],
+      ['Technical Leader', 'u-lead'],
+      ['Reliability Engineer', 'u-rel'],
+      ['SW/FW Release Engineer', 'u-sw'],
+    ];
+    for (const [role, id] of choices)
+      fireEvent.change(await screen.findByLabelText(role), { target: { value: id } });
+    fireEvent.click(notifyButton());
+    expect(await screen.findByText('Choose an approver for every role')).toBeInTheDocument();
+    expect(screen.queryByText(MSG.notified)).not.toBeInTheDocument();
+  });
+});
+
+describe('notify warnings (spec §5)', () => {
+  const candidates = (roles: number, signers: number) => ({
+    approvers: Object.fromEntries(
+      ['TECHNICAL_LEADER', 'RELIABILITY_ENGINEER', 'SW_FW_RELEASE_ENGINEER', 'DESIGN_ENGINEER_TEST']
+        .slice(0, roles)
+        .map((r) => [r, users(r)]),
+    ),
+    signers: users('SW_FW_RELEASE_ENGINEER', signers) as never,
+  });
+
+  it.each([
+    ['DEV_UNSIGNED', 1, 0, false, []],
+    ['DEV_SIGNED', 2, 0, false, [MSG.noSigners]],
+    ['DEV_SIGNED', 2, 1, false, []],
+    ['RELEASE_SIGNED', 3, 1, false, [MSG.notEnoughApprovers]],
+    ['RELEASE_SIGNED', 4, 1, false, []],
+    ['RELEASE_SIGNED', 3, 0, false, [MSG.noSigners, MSG.notEnoughApprovers]],
+    ['RELEASE_SIGNED', 2, 0, true, []],
+    ['RELEASE_UNSIGNED', 2, 0, false, []],
+  ] as const)(
+    '%s with %i roles and %i signers (delivery %s): %j',
+    (type, roles, signers, delivery, expected) => {
+      expect(
+        notifyWarnings({ type, signed: type.endsWith('_SIGNED') }, candidates(roles, signers), delivery),
+      ).toEqual(expected);
+    },
+  );
+});

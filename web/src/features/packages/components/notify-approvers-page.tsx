@@ -1,0 +1,182 @@
+import { Alert, Button, Flex, SelectField } from '@aws-amplify/ui-react';
+import type { Package, UserRef } from '@shared/api/contracts/packages';
+import { MIN_SIGNED_RELEASE_ROLES } from '@shared/domain/package-rules';
+import { NON_ADMIN_ROLES, type Role, roleLabel } from '@shared/domain/roles';
+import { MSG } from '@shared/messages';
+import { useState } from 'react';
+import { useNavigate } from 'react-router-dom';
+import { paths } from '@/config/paths';
+import { useApiQuery } from '@/hooks/use-api-query';
+import { popups, showSuccess } from '@/lib/popup/popup-store';
+import { useSession } from '@/lib/session/session-store';
+import { type ApproverCandidates, getApprovers, notifyApprovers } from '../api/approvers';
+import { creationTitle } from '../utils/package-flow';
+import { CreationSteps, PackageStrip } from './package-fields';
+import { NoPackage, PackagePage, PackageSection } from './package-page';
+
+/**
+ * Spec §5 notify rules as warnings: a signed package without signers ('No signers in the system!'); a
+ * signed release package with fewer than four approver roles ('Not enough approvers in the system!'),
+ * not in the delivery flow. Pure, so the tests read it as the spec's table.
+ */
+export function notifyWarnings(
+  pkg: Pick<Package, 'type' | 'signed'>,
+  candidates: ApproverCandidates,
+  delivery: boolean,
+): string[] {
+  const warnings: string[] = [];
+  const roles = Object.values(candidates.approvers).filter((users) => users && users.length > 0).length;
+  if (!delivery && pkg.signed && candidates.signers.length === 0) warnings.push(MSG.noSigners);
+  if (!delivery && pkg.type === 'RELEASE_SIGNED' && roles < MIN_SIGNED_RELEASE_ROLES)
+    warnings.push(MSG.notEnoughApprovers);
+  if (roles === 0) warnings.push('There are no approvers in the system');
+  return warnings;
+}
+
+const userOption = (u: UserRef) => `${u.name} (${u.email})`;
+
+/**
+ * Spec §2.8, §4.2 step 5 /packages/notify-approvers: one approver per role, plus a signer for signed
+ * packages; 'Notify' sends, 'Notification was sent successfully' then /home. In the delivery flow
+ * (deliver, re-deliver) the same page chooses the delivery approvers.
+ */
+export function NotifyApproversPage() {
+  const navigate = useNavigate();
+  const { currentPackage: pkg, flowPurpose, subHeader } = useSession();
+  const delivery = flowPurpose === 'delivery';
+  const withSigner = Boolean(pkg?.signed) && !delivery;
+  const query = useApiQuery(
+    (signal) =>
+      pkg
+        ? getApprovers(pkg.id, withSigner, signal)
+        : Promise.resolve({ ok: false as const, status: 0, error: { errorMessage: '' } }),
+    [pkg?.id, withSigner],
+  );
+  const [chosen, setChosen] = useState<Partial<Record<Role, string>>>({});
+  const [signer, setSigner] = useState('');
+  const [failure, setFailure] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  if (!pkg) return <NoPackage />;
+
+  const candidates = query.data;
+  const roles = candidates ? NON_ADMIN_ROLES.filter((r) => (candidates.approvers[r]?.length ?? 0) > 0) : [];
+  const warnings = candidates ? notifyWarnings(pkg, candidates, delivery) : [];
+  const complete = roles.every((r) => chosen[r]) && (!withSigner || signer !== '');
+  const ready = Boolean(candidates) && warnings.length === 0 && complete && !busy;
+
+  const send = async () => {
+    if (!ready) return;
+    setBusy(true);
+    setFailure(null);
+    const body = {
+      approvers: roles.map((role) => ({ role, id: chosen[role] as string })),
+      ...(withSigner ? { signer } : {}),
+    };
+    const result = await notifyApprovers(pkg.id, body, delivery);
+    setBusy(false);
+    if (result.ok) {
+      showSuccess(MSG.notified, { to: paths.home });
+      return;
+    }
+    if (result.status === 400) setFailure(result.error.errorMessage);
+    else
+      popups.show({
+        kind: 'warning',
+        message: result.error.errorMessage,
+        buttonLabel: MSG.close,
+        to: paths.home,
+      });
+  };
+
+  const title = subHeader || (delivery ? MSG.generateDeliveryPackageTitle : creationTitle(pkg.resourceStage));
+
+  return (
+    <PackagePage id="notify-title" title={title}>
+      {delivery ? null : <CreationSteps current={4} />}
+      <PackageStrip pkg={pkg} />
+      {warnings.map((w) => (
+        <Alert key={w} variation="warning" marginBottom="1rem" role="alert">
+          {w}
+        </Alert>
+      ))}
+      {failure ? (
+        <Alert variation="error" heading="Nobody was notified" marginBottom="1rem" role="alert">
+          {failure}
+        </Alert>
+      ) : null}
+      <PackageSection id="notify-approvers" title={delivery ? 'Delivery approvers' : 'Approvers'}>
+        <p className="frp-muted" style={{ marginTop: 0 }}>
+          Choose one approver for each role.{' '}
+          {delivery
+            ? `They approve delivering this package to devices. Neither the initiator (${pkg.initiator.name}) nor you can approve the delivery.`
+            : `The initiator (${pkg.initiator.name}) cannot approve.`}
+        </p>
+        {query.loading ? <p className="frp-muted">Loading the users who can approve…</p> : null}
+        <Flex direction="column" gap="1rem" maxWidth="32rem">
+          {roles.map((role) => (
+            <SelectField
+              key={role}
+              label={roleLabel(role)}
+              placeholder={`Choose a ${roleLabel(role)}`}
+              value={chosen[role] ?? ''}
+              onChange={(e) => setChosen((c) => ({ ...c, [role]: e.target.value }))}
+              isRequired
+            >
+              {(candidates?.approvers[role] ?? []).map((u) => (
+                <option key={u.id} value={u.id}>
+                  {userOption(u)}
+                </option>
+              ))}
+            </SelectField>
+          ))}
+        </Flex>
+      </PackageSection>
+      {withSigner ? (
+        <PackageSection id="notify-signer" title="Signature">
+          <Flex direction="column" gap="1rem" maxWidth="32rem">
+            <SelectField
+              label="Signer"
+              descriptiveText="A SW/FW Release Engineer signs the package once every approver has approved."
+              placeholder="Choose a signer"
+              value={signer}
+              onChange={(e) => setSigner(e.target.value)}
+              isDisabled={(candidates?.signers.length ?? 0) === 0}
+              isRequired
+            >
+              {(candidates?.signers ?? []).map((u) => (
+                <option key={u.id} value={u.id}>
+                  {userOption(u)}
+                </option>
+              ))}
+            </SelectField>
+          </Flex>
+        </PackageSection>
+      ) : null}
+      <div className="frp-actions">
+        {!complete && candidates && warnings.length === 0 ? (
+          <span className="frp-muted" role="status">
+            {withSigner
+              ? 'Choose an approver for every role and a signer.'
+              : 'Choose an approver for every role.'}
+          </span>
+        ) : null}
+        <span className="frp-actions__spacer" />
+        <Button
+          onClick={() => navigate(delivery ? paths.packages.headerView : paths.packages.dcc)}
+          isDisabled={busy}
+        >
+          {MSG.back}
+        </Button>
+        <Button
+          variation="primary"
+          onClick={send}
+          isDisabled={!ready}
+          isLoading={busy}
+          loadingText="Sending…"
+        >
+          {MSG.notify}
+        </Button>
+      </div>
+    </PackagePage>
+  );
+}

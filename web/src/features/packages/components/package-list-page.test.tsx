@@ -1,0 +1,183 @@
+import { MSG } from '@shared/messages';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { session } from '@/lib/session/session-store';
+import { fill, renderApp } from '@/testing/render-app';
+import { atPath } from '../testing/package-test-utils';
+
+const headers = (table: HTMLElement) =>
+  [...table.querySelectorAll('thead th')].map((h) => h.textContent?.replace(/[▲▼↕]/g, '').trim());
+const rowOf = (name: string) => screen.getByText(name).closest('tr') as HTMLElement;
+const tab = (name: string) => screen.getByRole('tab', { name });
+const range = () => screen.getByText(/^\d+-\d+ of \d+$/).textContent;
+
+describe('package list (spec §2.5, §4.3, §4.8)', () => {
+  it('shows Development, Release and Delivery with the spec columns, Development first', async () => {
+    renderApp('/packages', { as: 'u-lead' });
+    expect(await screen.findByText('IP-3.2.1 bench build')).toBeInTheDocument();
+    expect(['Development', 'Release', 'Delivery'].map((t) => tab(t).getAttribute('aria-selected'))).toEqual([
+      'true',
+      'false',
+      'false',
+    ]);
+    expect(headers(screen.getByRole('table'))).toEqual([
+      MSG.colPackageName,
+      MSG.colResourceType,
+      MSG.colResourceStage,
+      MSG.colIsSigned,
+      MSG.colNote,
+    ]);
+    expect(session.get().flowPurpose).toBe('dev');
+  });
+
+  it('resets search and page on a tab switch, loads that stage and sets the flow purpose', async () => {
+    const { user } = renderApp('/packages', { as: 'u-lead' });
+    await screen.findByText('IP-3.2.1 bench build');
+    fill(screen.getByLabelText('Search'), 'nightly');
+    expect(range()).toBe('1-2 of 2');
+    await user.click(tab(MSG.tabRelease));
+    expect(await screen.findByText('VC-1.7.2 RC2')).toBeInTheDocument();
+    expect(screen.getByLabelText('Search')).toHaveValue('');
+    expect(session.get().flowPurpose).toBe('release');
+    await user.click(screen.getByRole('button', { name: 'Next page' }));
+    expect(range()).toBe('6-8 of 8');
+    await user.click(tab(MSG.tabDelivery));
+    expect(await screen.findByText('IP-3.1.0 field release')).toBeInTheDocument();
+    expect(range()).toBe('1-3 of 3');
+    expect(session.get().flowPurpose).toBe('delivery');
+  });
+
+  it("labels delivery rows 'Package rejected' and 'Approval pending: X/Y' and highlights them", async () => {
+    session.update({ flowPurpose: 'delivery' });
+    renderApp('/packages', { as: 'u-lead' });
+    await screen.findByText('IP-3.1.0 field release');
+    expect(within(rowOf('IP-3.1.0 field release')).getByText('Approval pending: 2/4')).toBeInTheDocument();
+    expect(rowOf('IP-3.1.0 field release')).toHaveClass('frp-row--pending');
+    expect(
+      within(rowOf('VC-1.7.2 hospital rollout')).getByText(MSG.deliveryRejectedLabel),
+    ).toBeInTheDocument();
+    expect(rowOf('VC-1.7.2 hospital rollout')).toHaveClass('frp-row--rejected');
+    expect(
+      within(rowOf('ArrhythmiaNet 2.2 rollout')).queryByTestId('delivery-label'),
+    ).not.toBeInTheDocument();
+    expect(rowOf('ArrhythmiaNet 2.2 rollout').className).not.toMatch(/frp-row--(rejected|pending)/);
+  });
+
+  it('searches by name, resource name and note', async () => {
+    renderApp('/packages', { as: 'u-lead' });
+    await screen.findByText('IP-3.2.1 bench build');
+    fill(screen.getByLabelText('Search'), 'PRESSURE SENSOR');
+    expect(range()).toBe('1-1 of 1');
+    fill(screen.getByLabelText('Search'), 'ecg-holter');
+    expect(screen.getByText('ECG-0.9.7 nightly')).toBeInTheDocument();
+  });
+
+  it.each([
+    [
+      'a development package',
+      MSG.tabDevelopment,
+      'IP-3.2.1 bench build',
+      '/packages/dev/view',
+      MSG.packageGenerated,
+    ],
+    [
+      'a rejected delivery',
+      MSG.tabDelivery,
+      'VC-1.7.2 hospital rollout',
+      '/packages/rejected/view',
+      'REJECTED',
+    ],
+    [
+      'a pending delivery',
+      MSG.tabDelivery,
+      'IP-3.1.0 field release',
+      '/packages/approval-pending/view',
+      'PACKAGE APPROVAL PENDING',
+    ],
+    ['a release package', MSG.tabRelease, 'VC-1.7.2 release', '/packages/release/view', 'PACKAGE GENERATED'],
+  ])('opens %s on a row click and stores it', async (_what, tabName, name, path, subHeader) => {
+    const { user, router } = renderApp('/packages', { as: 'u-lead' });
+    await screen.findByText('IP-3.2.1 bench build');
+    await user.click(tab(tabName));
+    fireEvent.click(await screen.findByText(name));
+    await atPath(router, path);
+    expect(session.get()).toMatchObject({ currentPackage: { name }, subHeader });
+    expect(await screen.findByRole('heading', { level: 1, name: subHeader })).toBeInTheDocument();
+  });
+});
+
+describe('approval list (spec §2.6)', () => {
+  it('heads each tab with APPROVE … PACKAGE and lists only what waits for the user', async () => {
+    const { user } = renderApp('/packages/approve', { as: 'u-lead' });
+    expect(await screen.findByRole('heading', { name: MSG.approveDevPackageTitle })).toBeInTheDocument();
+    expect(await screen.findByText('IP-3.2.1 bench build')).toBeInTheDocument();
+    expect(range()).toBe('1-1 of 1');
+    expect(session.get().flowPurpose).toBe('approve');
+    await user.click(tab(MSG.tabRelease));
+    expect(await screen.findByRole('heading', { name: MSG.approveReleasePackageTitle })).toBeInTheDocument();
+    expect(await screen.findByText('VC-1.7.2 RC2')).toBeInTheDocument();
+    await user.click(tab(MSG.tabDelivery));
+    expect(await screen.findByRole('heading', { name: MSG.approveDeliveryPackageTitle })).toBeInTheDocument();
+    expect(session.get().flowPurpose).toBe('approve-delivery');
+  });
+
+  it('shows no status label or highlight in the approval flow', async () => {
+    session.update({ flowPurpose: 'approve-delivery' });
+    renderApp('/packages/approve', { as: 'u-rel' });
+    await screen.findByText('IP-3.1.0 field release');
+    expect(screen.queryByText('Approval pending: 2/4')).not.toBeInTheDocument();
+    expect(rowOf('IP-3.1.0 field release').className).not.toMatch(/frp-row--(rejected|pending)/);
+    expect(headers(screen.getByRole('table'))).toEqual([
+      MSG.colPackageName,
+      MSG.colResourceType,
+      MSG.colResourceStage,
+      MSG.colIsSigned,
+      MSG.colNote,
+    ]);
+  });
+
+  it('opens the approve view with the list header as subheader', async () => {
+    const { router } = renderApp('/packages/approve', { as: 'u-lead' });
+    fireEvent.click(await screen.findByText('IP-3.2.1 bench build'));
+    await atPath(router, '/packages/approve/view');
+    expect(session.get().subHeader).toBe(MSG.approveDevPackageTitle);
+  });
+
+  it('sorts by a column: ascending, descending, then back to none', async () => {
+    const { user } = renderApp('/packages/approve', { as: 'u-sw' });
+    await screen.findByText('IP-3.2.1 bench build');
+    const sort = screen.getByRole('button', { name: /Package name/ });
+    await user.click(sort);
+    expect(sort.closest('th')).toHaveAttribute('aria-sort', 'ascending');
+    await user.click(sort);
+    expect(sort.closest('th')).toHaveAttribute('aria-sort', 'descending');
+    await user.click(sort);
+    expect(sort.closest('th')).toHaveAttribute('aria-sort', 'none');
+  });
+});
+
+describe('signing list (spec §2.6, §4.4)', () => {
+  it('has Development and Release tabs with SIGN … PACKAGE headers', async () => {
+    const { user } = renderApp('/packages/sign', { as: 'u-sw' });
+    expect(await screen.findByRole('heading', { name: MSG.signDevPackageTitle })).toBeInTheDocument();
+    expect(screen.getAllByRole('tab').map((t) => t.textContent)).toEqual([
+      MSG.tabDevelopment,
+      MSG.tabRelease,
+    ]);
+    expect(await screen.findByText('GLU-BLE 2.0 signed trial')).toBeInTheDocument();
+    await user.click(tab(MSG.tabRelease));
+    expect(await screen.findByRole('heading', { name: MSG.signReleasePackageTitle })).toBeInTheDocument();
+    expect(await screen.findByText('VC-1.7.2 final')).toBeInTheDocument();
+    expect(session.get().flowPurpose).toBe('sign');
+  });
+
+  it("opens the sign view with 'RELEASE PACKAGE APPROVED' for a signed release package", async () => {
+    session.update({ flowPurpose: 'sign', currentPackage: null });
+    const { user, router } = renderApp('/packages/sign', { as: 'u-sw' });
+    await screen.findByText('GLU-BLE 2.0 signed trial');
+    await user.click(tab(MSG.tabRelease));
+    fireEvent.click(await screen.findByText('VC-1.7.2 final'));
+    await atPath(router, '/packages/sign/view');
+    await waitFor(() => expect(session.get().subHeader).toBe(MSG.releasePackageApproved));
+  });
+});

@@ -1,0 +1,157 @@
+import { Tabs } from '@aws-amplify/ui-react';
+import type { Package } from '@shared/api/contracts/packages';
+import { MSG } from '@shared/messages';
+import { useEffect, useMemo, useState } from 'react';
+import { useNavigate } from 'react-router-dom';
+import { type Column, DataTable } from '@/components/ui/data-table/data-table';
+import { useApiQuery } from '@/hooks/use-api-query';
+import { session, useSession } from '@/lib/session/session-store';
+import { resourceTypeLabel, stageLabel } from '@/utils/format';
+import { getPackageList } from '../api/package-lists';
+import {
+  initialTab,
+  LIST_TABS,
+  type ListKind,
+  type ListTab,
+  listTitle,
+  rowClickTarget,
+  rowHighlight,
+  rowLabel,
+  showsStatus,
+  TAB_LABELS,
+  tabFlow,
+} from '../utils/package-flow';
+import { StatusBadge } from './package-fields';
+import { PackagePage } from './package-page';
+
+function columns(kind: ListKind, tab: ListTab): Column<Package>[] {
+  const flow = tabFlow(kind, tab);
+  return [
+    {
+      id: 'name',
+      header: MSG.colPackageName,
+      sortValue: (p) => p.name,
+      cell: (p) => {
+        const label = rowLabel(p, flow);
+        const tone = rowHighlight(p, flow) === 'rejected' ? 'bad' : 'wait';
+        return (
+          <span className="frp-cell-name">
+            <span>{p.name}</span>
+            {label ? (
+              <span className={`frp-badge frp-badge--${tone}`} data-testid="delivery-label">
+                {label}
+              </span>
+            ) : showsStatus(flow) ? (
+              <StatusBadge status={p.status} />
+            ) : null}
+          </span>
+        );
+      },
+    },
+    {
+      id: 'resourceType',
+      header: MSG.colResourceType,
+      cell: (p) => resourceTypeLabel(p.resourceType),
+      sortValue: (p) => p.resourceType,
+    },
+    {
+      id: 'resourceStage',
+      header: MSG.colResourceStage,
+      cell: (p) => stageLabel(p.resourceStage),
+      sortValue: (p) => p.resourceStage,
+    },
+    {
+      id: 'signed',
+      header: MSG.colIsSigned,
+      cell: (p) => (p.signed ? 'Yes' : 'No'),
+      sortValue: (p) => (p.signed ? 'Yes' : 'No'),
+    },
+    {
+      id: 'note',
+      header: MSG.colNote,
+      cell: (p) => (
+        <span className="frp-cell-note" title={p.note}>
+          {p.note}
+        </span>
+      ),
+      sortValue: (p) => p.note,
+    },
+  ];
+}
+
+const EMPTY: Record<ListKind, string> = {
+  packages: 'No packages yet',
+  approve: 'Nothing waits for your approval here',
+  sign: 'Nothing waits for your signature here',
+};
+
+// spec §5: packages are searched by name, resource name and note
+const searchFields = (p: Package) => [p.name, p.resourceName, p.note];
+
+/**
+ * Spec §2.5, §2.6, §4.3, §4.4, §4.8: the package list (Development, Release, Delivery), the approval
+ * list (three tabs, APPROVE … PACKAGE) and the signing list (two tabs, SIGN … PACKAGE). A tab switch
+ * resets page and search, loads that stage and sets the flow purpose; a row click stores the package,
+ * sets the subheader and opens the page of its flow.
+ */
+export function PackageListPage({ kind }: { kind: ListKind }) {
+  const navigate = useNavigate();
+  const { flowPurpose, currentPackage } = useSession();
+  const [tab, setTab] = useState<ListTab>(() => initialTab(kind, flowPurpose, currentPackage));
+  const flow = tabFlow(kind, tab);
+  const query = useApiQuery((signal) => getPackageList(kind, tab, signal), [kind, tab]);
+
+  useEffect(() => {
+    if (session.get().flowPurpose !== flow) session.update({ flowPurpose: flow });
+  }, [flow]);
+
+  const open = (pkg: Package) => {
+    const target = rowClickTarget(pkg, flow);
+    session.update({ currentPackage: pkg, subHeader: target.subHeader, flowPurpose: flow });
+    navigate(target.path);
+  };
+
+  const title = listTitle(kind, tab);
+  const tabs = LIST_TABS[kind];
+  const rows = query.data ?? [];
+  const cols = useMemo(() => columns(kind, tab), [kind, tab]);
+
+  return (
+    <PackagePage id="package-list-title" title={title}>
+      <Tabs.Container value={tab} onValueChange={(value) => setTab(value as ListTab)}>
+        <Tabs.List aria-label="Stage">
+          {tabs.map((t) => (
+            <Tabs.Item key={t} value={t}>
+              {TAB_LABELS[t]}
+            </Tabs.Item>
+          ))}
+        </Tabs.List>
+        {tabs.map((t) => (
+          <Tabs.Panel key={t} value={t} paddingTop="1rem">
+            {t === tab ? (
+              <DataTable
+                key={`${kind}-${tab}`}
+                label={`${title}: ${TAB_LABELS[tab]}`}
+                rows={rows}
+                columns={cols}
+                rowKey={(p) => p.id}
+                searchFields={searchFields}
+                loading={query.loading}
+                onRowClick={open}
+                rowClassName={(p) => {
+                  const h = rowHighlight(p, flow);
+                  return h ? `frp-row--${h}` : undefined;
+                }}
+                emptyMessage={rows.length === 0 ? EMPTY[kind] : undefined}
+              />
+            ) : null}
+          </Tabs.Panel>
+        ))}
+      </Tabs.Container>
+    </PackagePage>
+  );
+}
+
+export const PackagesPage = () => <PackageListPage kind="packages" />;
+export const ApproveListPage = () => <PackageListPage kind="approve" />;
+export const SignListPage = () => <PackageListPage kind="sign" />;

@@ -1,0 +1,55 @@
+import type { Package } from '@shared/api/contracts/packages';
+import { waitFor } from '@testing-library/react';
+import { expect, vi } from 'vitest';
+import { type FlowPurpose, session } from '@/lib/session/session-store';
+import { PACKAGES, RESOURCES } from '@/testing/mocks/fixtures';
+import { PACKAGE_FIXTURES } from '@/testing/mocks/package-fixtures';
+import { renderApp } from '@/testing/render-app';
+
+/** A fixture package (a copy: tests may change it). */
+export function fixturePackage(id: string): Package {
+  const found = [...PACKAGES, ...PACKAGE_FIXTURES].find((p) => p.id === id);
+  if (!found) throw new Error(`no fixture package ${id}`);
+  return structuredClone(found);
+}
+
+export function fixtureResource(id: string) {
+  const found = RESOURCES.find((r) => r.id === id);
+  if (!found) throw new Error(`no fixture resource ${id}`);
+  return structuredClone(found);
+}
+
+/** Opens a package screen as a fixture user, with the session a list click would have left. */
+export function openWith(
+  path: string,
+  options: { as: string; pkg?: Package | string; flow?: FlowPurpose; subHeader?: string },
+) {
+  const pkg = typeof options.pkg === 'string' ? fixturePackage(options.pkg) : (options.pkg ?? null);
+  session.update({
+    currentPackage: pkg,
+    flowPurpose: options.flow ?? 'dev',
+    subHeader: options.subHeader ?? '',
+  });
+  return renderApp(path, { as: options.as });
+}
+
+export const atPath = (router: ReturnType<typeof renderApp>['router'], path: string) =>
+  waitFor(() => expect(router.state.location.pathname).toBe(path));
+
+/** Replaces the browser's file saving: returns what was saved. */
+export function captureDownloads() {
+  const saved: { name: string; blob: Blob }[] = [];
+  const blobs = new Map<string, Blob>();
+  let n = 0;
+  URL.createObjectURL = vi.fn((blob: Blob) => {
+    const url = `blob:test/${++n}`;
+    blobs.set(url, blob);
+    return url;
+  }) as typeof URL.createObjectURL;
+  URL.revokeObjectURL = vi.fn();
+  vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+    const blob = blobs.get(this.href);
+    if (blob) saved.push({ name: this.download, blob });
+  });
+  return saved;
+}

@@ -1,0 +1,220 @@
+import type { ApproverEntry, Package, UserRef } from '@shared/api/contracts/packages';
+import type { Role } from '@shared/domain/roles';
+import { RESOURCES, userById } from './fixtures';
+
+/**
+ * Packages of the issue-6 screens for mock mode and the component tests: one in every state the lists,
+ * detail pages and decisions show. The package handlers add them to the mock db on first use.
+ */
+
+const ref = (id: string): UserRef => {
+  const { name, email, userRole } = userById(id);
+  return { id, name, email, userRole };
+};
+
+type Mark = 'approved' | 'rejected' | 'waiting';
+
+/** An approver entry of user `id` (in their own role). */
+export function entry(id: string, mark: Mark = 'waiting', rejectionNote?: string): ApproverEntry {
+  const user = ref(id);
+  return {
+    user,
+    role: user.userRole as Role,
+    approved: mark === 'approved',
+    rejected: mark === 'rejected',
+    ...(mark === 'rejected' ? { rejectionNote } : {}),
+    ...(mark !== 'waiting' ? { decidedAt: '2024-05-02T10:15:00.000Z' } : {}),
+  };
+}
+
+function make(
+  id: string,
+  name: string,
+  type: Package['type'],
+  status: Package['status'],
+  resourceId: string,
+  initiator: string,
+  note: string,
+  extra: Partial<Package> = {},
+): Package {
+  const res = RESOURCES.find((r) => r.id === resourceId);
+  if (!res) throw new Error(`no fixture resource ${resourceId}`);
+  return {
+    id,
+    name,
+    type,
+    status,
+    resourceId: res.id,
+    resourceName: `${res.name}.zip`,
+    resourceType: res.resourceType,
+    resourceStage: res.resourceStage,
+    initiator: ref(initiator),
+    uploadTime: res.uploadTime,
+    note,
+    signed: type.endsWith('_SIGNED'),
+    dccId: status === 'DRAFT' ? undefined : 'd-1',
+    approvers: [],
+    deliveryApprovers: [],
+    createdAt: '2024-05-01T08:00:00.000Z',
+    updatedAt: '2024-05-02T10:15:00.000Z',
+    ...extra,
+  };
+}
+
+const ARTEFACT = (id: string) => `packages/${id}/2024-05-02T10-15-00-000Z.xml`;
+
+export const PACKAGE_FIXTURES: readonly Package[] = [
+  make(
+    'pk-approve-dev',
+    'IP-3.2.1 bench build',
+    'DEV_UNSIGNED',
+    'PENDING_APPROVAL',
+    'r-p1',
+    'u-dev',
+    'Bench build for the pressure sensor fix',
+    {
+      approvers: [entry('u-test', 'approved'), entry('u-lead'), entry('u-rel'), entry('u-sw')],
+    },
+  ),
+  make(
+    'pk-approve-rel',
+    'VC-1.7.2 RC2',
+    'RELEASE_SIGNED',
+    'PENDING_APPROVAL',
+    'r-p9',
+    'u-test',
+    'Release candidate 2 for CE batch',
+    {
+      approvers: [entry('u-dev', 'approved'), entry('u-lead'), entry('u-rel', 'approved'), entry('u-sw')],
+      signer: ref('u-sw'),
+    },
+  ),
+  make(
+    'pk-sign-dev',
+    'GLU-BLE 2.0 signed trial',
+    'DEV_SIGNED',
+    'AWAITING_SIGNATURE',
+    'r-p4',
+    'u-test',
+    'Signed build for the BLE trial',
+    {
+      approvers: [
+        entry('u-dev', 'approved'),
+        entry('u-lead', 'approved'),
+        entry('u-rel', 'approved'),
+        entry('u-sw', 'approved'),
+      ],
+      signer: ref('u-sw'),
+    },
+  ),
+  make(
+    'pk-sign-rel',
+    'VC-1.7.2 final',
+    'RELEASE_SIGNED',
+    'AWAITING_SIGNATURE',
+    'r-p9',
+    'u-dev',
+    'Final release for CE batch',
+    {
+      approvers: [
+        entry('u-test', 'approved'),
+        entry('u-lead', 'approved'),
+        entry('u-rel', 'approved'),
+        entry('u-sw', 'approved'),
+      ],
+      signer: ref('u-sw'),
+    },
+  ),
+  make(
+    'pk-deliv-pending',
+    'IP-3.1.0 field release',
+    'RELEASE_UNSIGNED',
+    'DELIVERY_PENDING',
+    'r-p8',
+    'u-dev',
+    'Field release for ward pumps',
+    {
+      approvers: [entry('u-test', 'approved'), entry('u-lead', 'approved')],
+      deliveryApprovers: [
+        entry('u-dev', 'approved'),
+        entry('u-test', 'approved'),
+        entry('u-rel'),
+        entry('u-lead'),
+      ],
+      linkToS3: ARTEFACT('pk-deliv-pending'),
+    },
+  ),
+  make(
+    'pk-deliv-rejected',
+    'VC-1.7.2 hospital rollout',
+    'RELEASE_SIGNED',
+    'DELIVERY_REJECTED',
+    'r-p9',
+    'u-test',
+    'Rollout to hospital group A',
+    {
+      approvers: [
+        entry('u-dev', 'approved'),
+        entry('u-lead', 'approved'),
+        entry('u-rel', 'approved'),
+        entry('u-sw', 'approved'),
+      ],
+      signer: ref('u-sw'),
+      deliveryApprovers: [
+        entry('u-dev', 'approved'),
+        entry('u-rel', 'rejected', 'Serial number range does not match the rollout list'),
+        entry('u-lead'),
+      ],
+      rejectionNote: 'Serial number range does not match the rollout list',
+      linkToS3: ARTEFACT('pk-deliv-rejected'),
+      mLifePath: ARTEFACT('pk-deliv-rejected'),
+    },
+  ),
+  make(
+    'pk-delivered',
+    'ArrhythmiaNet 2.2 rollout',
+    'RELEASE_UNSIGNED',
+    'DELIVERED',
+    'r-m3',
+    'u-dev',
+    'Model refresh for all monitors',
+    {
+      approvers: [entry('u-test', 'approved'), entry('u-lead', 'approved')],
+      deliveryApprovers: [entry('u-test', 'approved'), entry('u-rel', 'approved')],
+      linkToS3: ARTEFACT('pk-delivered'),
+      mLifePath: ARTEFACT('pk-delivered'),
+    },
+  ),
+  make(
+    'pk-rejected-dev',
+    'ECG-0.9.7 nightly',
+    'DEV_UNSIGNED',
+    'REJECTED',
+    'r-p5',
+    'u-dev',
+    'Nightly for the holter team',
+    {
+      approvers: [
+        entry('u-test', 'approved'),
+        entry('u-lead', 'rejected', 'Header destination points at the bootloader'),
+      ],
+      rejectionNote: 'Header destination points at the bootloader',
+    },
+  ),
+  make(
+    'pk-large',
+    'Defib self-test 5.1.0 full image',
+    'RELEASE_UNSIGNED',
+    'APPROVED',
+    'r-p8',
+    'u-test',
+    'Full image, downloads through storage',
+    {
+      approvers: [entry('u-dev', 'approved'), entry('u-lead', 'approved')],
+      linkToS3: ARTEFACT('pk-large'),
+    },
+  ),
+];
+
+/** Packages whose file is "large": the download answers a presigned URL. */
+export const LARGE_PACKAGE_IDS: readonly string[] = ['pk-large'];
