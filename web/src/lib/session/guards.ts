@@ -1,6 +1,23 @@
-import { redirect } from 'react-router-dom';
+import { type LoaderFunctionArgs, redirect } from 'react-router-dom';
 import { paths } from '@/config/paths';
 import { session } from './session-store';
+
+const NEXT_KEY = 'frp.next';
+
+/** Remembers the page an anonymous visitor asked for (e.g. a link in an approval mail). */
+function rememberNext(request: Request | undefined) {
+  if (!request) return;
+  const url = new URL(request.url);
+  if (url.pathname !== paths.home && url.pathname !== '/')
+    sessionStorage.setItem(NEXT_KEY, url.pathname + url.search);
+}
+
+/** The remembered page, once: only a same-site path, never another origin. */
+export function takeNextPath(): string | null {
+  const next = sessionStorage.getItem(NEXT_KEY);
+  sessionStorage.removeItem(NEXT_KEY);
+  return next && next.startsWith('/') && !next.startsWith('//') ? next : null;
+}
 
 /**
  * Route guards (spec §2.2, §2.3): loaders that run before a layout renders, after the session was
@@ -9,10 +26,13 @@ import { session } from './session-store';
 export function makeGuards(ready: () => Promise<void>) {
   return {
     /** The ordinary signed-in layout: anonymous → /login, admin → /admin. */
-    async user() {
+    async user(args?: LoaderFunctionArgs) {
       await ready();
       const s = session.get();
-      if (!s.isAuthenticated) throw redirect(paths.login);
+      if (!s.isAuthenticated) {
+        rememberNext(args?.request);
+        throw redirect(paths.login);
+      }
       if (s.admin) throw redirect(paths.admin.home);
       return null;
     },

@@ -3,6 +3,7 @@ import { MSG } from '@shared/messages';
 import { type FormEvent, useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { paths } from '@/config/paths';
+import { takeNextPath } from '@/lib/session/guards';
 import { parseUser } from '@/lib/session/parse-user';
 import { signIn } from '@/lib/session/session-store';
 import { setToken } from '@/lib/session/token-cookie';
@@ -40,7 +41,9 @@ export function LoginForm() {
       }
       setToken(result.data.token);
       signIn(user);
-      navigate(user.userRole === 'ADMIN' ? paths.admin.home : paths.home, { replace: true });
+      // spec §4.7: admins to /admin, others to /home — or back to the page a mail link asked for
+      const next = takeNextPath();
+      navigate(user.userRole === 'ADMIN' ? paths.admin.home : (next ?? paths.home), { replace: true });
       return;
     }
     if (result.status === 401) setError({ message: MSG.loginIncorrect, email: true, password: true });

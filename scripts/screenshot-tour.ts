@@ -1,0 +1,103 @@
+/**
+ * `npm run screenshots`: a short tour of the main screens, one PNG each, into docs/screenshots/ (used by
+ * the README). Starts its own local stack on free ports with a throw-away data folder, seeds a package
+ * through the API so the lists are not empty, and drives Debian's Chromium.
+ */
+import { mkdirSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { chromium, type Page } from '@playwright/test';
+import { SEED_PASSWORD } from '../shared/domain/seed-users';
+import { startStackProcess } from '../test/support/stack-process';
+
+const out = resolve('docs/screenshots');
+mkdirSync(out, { recursive: true });
+const stack = await startStackProcess({ LOGIN_MAX_FAILURES_PER_SOURCE: '100000' });
+const api = async (path: string, token: string | null, init: RequestInit = {}) => {
+  const headers: Record<string, string> = { ...(init.headers as Record<string, string>) };
+  if (token) headers.Authorization = `Bearer ${token}`;
+  if (typeof init.body === 'string') headers['Content-Type'] = 'application/json';
+  const r = await fetch(`${stack.url}/dev${path}`, { ...init, headers });
+  return (await r.json()) as Record<string, string>;
+};
+const tokenOf = async (email: string) =>
+  (
+    await api('/user/login', null, {
+      method: 'POST',
+      body: JSON.stringify({ login: email, password: SEED_PASSWORD }),
+    })
+  ).token!;
+
+try {
+  // sample data: a release patch, a model, a package waiting for approval
+  const dev = await tokenOf('design-engineer-dev@example.com');
+  const form = new FormData();
+  form.append('resourceFile', new Blob([new Uint8Array(64 * 1024)]), 'infusion-pump-fw-3.2.0.bin');
+  const res = JSON.parse(
+    (await api('/resources/patch/release?name=infusion-pump-fw-3.2.0', dev, { method: 'POST', body: form }))
+      .resource!,
+  );
+  const pkg = JSON.parse(
+    (
+      await api(`/resources/${res.id}/generate-package`, dev, {
+        method: 'POST',
+        body: JSON.stringify({
+          packageName: 'Infusion pump 3.2.0',
+          packageType: 'RELEASE_SIGNED',
+          note: 'Occlusion alarm threshold fix',
+        }),
+      })
+    ).package!,
+  );
+  const dcc = (
+    await api('/dcc', dev, {
+      method: 'POST',
+      body: JSON.stringify({
+        deviceId: 'IP-4000',
+        telemetryType: 'TelA',
+        messageLimit: 64,
+        deviceLimit: 4096,
+      }),
+    })
+  ).dccUuid;
+  await api(`/packages/${pkg.id}/dcc/${dcc}`, dev, { method: 'POST' });
+
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
+  });
+  const shoot = async (page: Page, name: string, path: string) => {
+    await page.goto(`${stack.url}${path}`);
+    await page.waitForLoadState('networkidle');
+    await page.screenshot({ path: resolve(out, `${name}.png`) });
+    console.log(`docs/screenshots/${name}.png`);
+  };
+  const as = async (email: string) => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    await page.goto(`${stack.url}/login`);
+    await page.getByLabel('Email address').fill(email);
+    await page.getByLabel('Password', { exact: true }).fill(SEED_PASSWORD);
+    await page.getByRole('button', { name: 'Submit' }).click();
+    await page.waitForURL(/\/(home|admin)$/);
+    return page;
+  };
+
+  const anon = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  await shoot(anon, '01-login', '/login');
+  const engineer = await as('design-engineer-dev@example.com');
+  await shoot(engineer, '02-home', '/home');
+  await shoot(engineer, '03-patches', '/patches');
+  await shoot(engineer, '04-upload', '/upload');
+  await shoot(engineer, '05-packages', '/packages');
+  const admin = await as('admin@example.com');
+  await shoot(admin, '06-admin-resources', '/admin/resources');
+  await browser.close();
+} finally {
+  await stack.stop();
+}

@@ -1,0 +1,365 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import type { Browser, Page } from '@playwright/test';
+import { SEED_PASSWORD } from '../../shared/domain/seed-users';
+import { MSG } from '../../shared/messages';
+import { apiUrl, expect, mailsTo, test } from './support';
+
+const unique = (p: string) => `${p}-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 5)}`;
+const APPROVERS = [
+  'technical-leader@example.com',
+  'design-engineer-test@example.com',
+  'reliability-engineer@example.com',
+  'sw-fw-release-engineer@example.com',
+];
+const ROLE_LABELS = [
+  'Design Engineer (test)',
+  'Technical Leader',
+  'Reliability Engineer',
+  'SW/FW Release Engineer',
+];
+
+/** A signed-in page in its own browser context (each person has their own session). */
+async function as(browser: Browser, email: string, startAt = '/login'): Promise<Page> {
+  const context = await browser.newContext({ baseURL: process.env.E2E_BASE_URL, acceptDownloads: true });
+  const page = await context.newPage();
+  await page.goto(startAt);
+  await expect(page).toHaveURL(/\/login$/);
+  await page.getByLabel('Email address').fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(SEED_PASSWORD);
+  await page.getByRole('button', { name: MSG.submit }).click();
+  await expect(page).not.toHaveURL(/\/login$/);
+  return page;
+}
+
+const closePopup = (page: Page) => page.locator('.frp-dialog button').last().click();
+
+async function openRow(page: Page, listPath: string, tab: string, name: string) {
+  await page.goto(listPath);
+  await page.getByRole('tab', { name: tab }).click();
+  await page
+    .getByRole('row', { name: new RegExp(name) })
+    .first()
+    .click();
+}
+
+/** Upload a patch, create a package from it, keep the header, create or pick a DCC, notify everyone. */
+async function createAndNotify(
+  page: Page,
+  opts: { stage: 'Dev' | 'Release'; signed: boolean; patch: string; note: string },
+) {
+  await page.goto('/upload');
+  if (opts.stage === 'Release') await page.getByRole('button', { name: 'Release' }).click();
+  await page.getByLabel('Patch name').fill(opts.patch);
+  await page.getByLabel('Patch file').setInputFiles({
+    name: `${opts.patch}.bin`,
+    mimeType: 'application/octet-stream',
+    buffer: Buffer.alloc(24_000, 9),
+  });
+  await page.getByRole('button', { name: 'Upload', exact: true }).click();
+  await expect(page.getByText(MSG.uploaded)).toBeVisible();
+  await closePopup(page);
+
+  await page.goto('/patches');
+  await page.getByRole('tab', { name: opts.stage }).click();
+  await page.getByRole('row', { name: new RegExp(opts.patch) }).click();
+  await page.getByRole('button', { name: MSG.createPackage }).click();
+  await expect(page).toHaveURL(/\/packages\/create$/);
+  await expect(
+    page.getByRole('heading', {
+      name: opts.stage === 'Dev' ? 'GENERATE NEW DEVELOPMENT PACKAGE' : 'GENERATE NEW RELEASE PACKAGE',
+    }),
+  ).toBeVisible();
+  if (opts.signed) {
+    await page.getByText('Sign?', { exact: true }).click();
+    await expect(page.getByLabel('Sign?')).toBeChecked();
+  }
+  await expect(page.getByRole('button', { name: MSG.continue })).toBeDisabled();
+  await page.getByLabel('Note').fill(opts.note);
+  const packageName = await page.getByLabel('Package name').inputValue();
+  await page.getByRole('button', { name: MSG.continue }).click();
+  await expect(page).toHaveURL(/\/packages\/header$/);
+  await page.getByRole('table', { name: 'Package header' }).waitFor();
+  return packageName;
+}
+
+async function pickDccAndNotify(page: Page, opts: { signed: boolean; createDcc?: string }) {
+  await expect(page).toHaveURL(/\/packages\/dcc$/);
+  if (opts.createDcc) {
+    await page.getByRole('button', { name: 'Create new DCC' }).click();
+    await page.getByLabel('Device ID').fill(opts.createDcc);
+    await page.getByLabel('Message limit').fill('12');
+    await page.getByRole('button', { name: MSG.save }).click();
+    await expect(page.getByText(MSG.dccMessageLimit)).toBeVisible();
+    await page.getByLabel('Message limit').fill('256');
+    await page.getByLabel('Device limit').fill('128');
+    await page.getByRole('button', { name: MSG.save }).click();
+    await expect(page.getByText(MSG.dccDeviceLimit)).toBeVisible();
+    await page.getByLabel('Device limit').fill('4096');
+    await page.getByRole('button', { name: MSG.save }).click();
+    await expect(page).toHaveURL(/\/packages\/dcc$/);
+    await page.getByRole('row', { name: new RegExp(opts.createDcc) }).waitFor();
+  } else {
+    await page.getByRole('row').nth(1).click();
+  }
+  await page.getByRole('button', { name: MSG.continue }).click();
+  await expect(page).toHaveURL(/\/packages\/notify-approvers$/);
+  for (const role of ROLE_LABELS) await page.getByLabel(role, { exact: true }).selectOption({ index: 1 });
+  if (opts.signed) await page.getByLabel('Signer').selectOption({ index: 1 });
+  await page.getByRole('button', { name: 'Notify' }).click();
+  await expect(page.getByText(MSG.notified)).toBeVisible();
+  await closePopup(page);
+  await expect(page).toHaveURL(/\/home$/);
+}
+
+async function approveFromList(page: Page, tab: string, name: string) {
+  await openRow(page, '/packages/approve', tab, name);
+  await expect(page).toHaveURL(/\/packages\/approve\/view$/);
+  await page.getByRole('button', { name: MSG.continue }).click();
+  await page.getByRole('table', { name: 'Package header' }).waitFor();
+  await page.getByRole('button', { name: 'Approve' }).click();
+}
+
+test.describe('packages', () => {
+  test('a signed release package goes from creation through approval, signing and delivery, with a verifiable download', async ({
+    page,
+    browser,
+    a11y,
+  }) => {
+    test.setTimeout(600_000);
+    const patch = unique('pump-fw');
+    const deviceId = unique('IP-4000');
+    await page.goto('/login');
+    await page.getByLabel('Email address').fill('design-engineer-dev@example.com');
+    await page.getByLabel('Password', { exact: true }).fill(SEED_PASSWORD);
+    await page.getByRole('button', { name: MSG.submit }).click();
+    await expect(page).toHaveURL(/\/home$/);
+
+    const name = await createAndNotifyWithHeaderEdits(page, patch);
+    await a11y(page, '/packages/dcc');
+    await pickDccAndNotify(page, { signed: true, createDcc: deviceId });
+
+    // each approver follows the link in their mail, signs in and approves
+    const outcomes: string[] = [];
+    for (const [i, email] of APPROVERS.entries()) {
+      const mail = (await mailsTo(email)).reverse().find((m) => m.subject.includes(name));
+      const link = /(https?:\/\/\S+)/.exec(mail?.text ?? '')?.[1];
+      expect(link, `${email} got a mail with a link`).toBeTruthy();
+      const approver = await as(browser, email, new URL(link!).pathname);
+      await expect(approver).toHaveURL(/\/packages\/approve$/);
+      await approver.getByRole('tab', { name: 'Release' }).click();
+      await approver
+        .getByRole('row', { name: new RegExp(name) })
+        .first()
+        .click();
+      if (i === 0) await a11y(approver, '/packages/approve/view');
+      await approver.getByRole('button', { name: MSG.continue }).click();
+      await approver.getByRole('table', { name: 'Package header' }).waitFor();
+      if (i === 0) await a11y(approver, '/packages/header/view');
+      await approver.getByRole('button', { name: 'Approve' }).click();
+      const popup = approver.locator('.frp-dialog');
+      await popup.waitFor();
+      outcomes.push(await popup.innerText());
+      await approver.context().close();
+    }
+    expect(outcomes.slice(0, 3).every((t) => t.includes(MSG.approvedWaiting))).toBe(true);
+    expect(outcomes[3]).toContain(MSG.approvedWaitingSigning);
+
+    // the signer signs; the download page offers the XML; its signature verifies
+    const signer = await as(browser, 'sw-fw-release-engineer@example.com');
+    await openRow(signer, '/packages/sign', 'Release', name);
+    await expect(signer).toHaveURL(/\/packages\/sign\/view$/);
+    await signer.getByRole('button', { name: MSG.continue }).click();
+    await signer.getByRole('button', { name: 'Sign' }).click();
+    await expect(signer).toHaveURL(/\/packages\/download$/);
+    await expect(signer.getByRole('heading', { name: 'GENERATED NEW SIGNED RELEASE PACKAGE' })).toBeVisible();
+    await expect(signer.getByText('Success!')).toBeVisible();
+    await a11y(signer, '/packages/download');
+    const [download] = await Promise.all([
+      signer.waitForEvent('download'),
+      signer.getByRole('button', { name: 'Download' }).click(),
+    ]);
+    expect(download.suggestedFilename()).toMatch(/\.xml$/);
+    const dir = mkdtempSync(join(tmpdir(), 'e2e-download-'));
+    const file = join(dir, download.suggestedFilename());
+    await download.saveAs(file);
+    const key = (await (await fetch(apiUrl('/signing-key'))).json()) as { publicKeyPem: string };
+    writeFileSync(join(dir, 'key.pem'), key.publicKeyPem);
+    const root = resolve(import.meta.dirname, '..', '..');
+    const report = execFileSync(
+      process.execPath,
+      ['--import', 'tsx', join(root, 'scripts/verify.ts'), file, '--key', join(dir, 'key.pem')],
+      {
+        cwd: root,
+        encoding: 'utf8',
+      },
+    );
+    expect(report).toMatch(/PASS/);
+    expect(report).not.toMatch(/FAIL/);
+
+    // a release engineer delivers
+    await openRow(signer, '/packages', 'Release', name);
+    await expect(signer).toHaveURL(/\/packages\/release\/view$/);
+    await signer.getByRole('button', { name: 'Deliver' }).click();
+    await signer.getByRole('button', { name: MSG.continue }).click();
+    await expect(signer).toHaveURL(/\/packages\/notify-approvers$/);
+    for (const role of ROLE_LABELS.slice(0, 3))
+      await signer.getByLabel(role, { exact: true }).selectOption({ index: 1 });
+    await signer.getByRole('button', { name: 'Notify' }).click();
+    await expect(signer.getByText(MSG.notified)).toBeVisible();
+    await closePopup(signer);
+
+    // one delivery approver rejects with a reason
+    const rejecter = await as(browser, 'reliability-engineer@example.com');
+    await openRow(rejecter, '/packages/approve', 'Delivery', name);
+    await expect(rejecter.getByRole('button', { name: 'Reject' })).toHaveCount(0);
+    await rejecter.getByRole('button', { name: MSG.continue }).click();
+    await rejecter.getByRole('button', { name: 'Reject' }).click();
+    await expect(rejecter.getByRole('dialog', { name: 'Confirm Package Rejection' })).toBeVisible();
+    await rejecter
+      .getByLabel('Reason for the rejection')
+      .fill('Serial range does not match the rollout list');
+    await rejecter.getByRole('button', { name: 'Reject' }).last().click();
+    await expect(rejecter.getByText(MSG.rejectionConfirmed)).toBeVisible();
+    await rejecter.context().close();
+
+    // the initiator sees 'Package rejected'; the release engineer re-delivers
+    await page.goto('/packages');
+    await page.getByRole('tab', { name: 'Delivery' }).click();
+    await expect(page.getByRole('row', { name: new RegExp(name) }).first()).toContainText('Package rejected');
+    await openRow(signer, '/packages', 'Delivery', name);
+    await expect(signer).toHaveURL(/\/packages\/rejected\/view$/);
+    await expect(signer.getByText('Serial range does not match the rollout list').first()).toBeVisible();
+    await signer.getByRole('button', { name: 'Re-deliver' }).click();
+    await signer.getByRole('button', { name: MSG.continue }).click();
+    for (const role of ROLE_LABELS.slice(0, 3))
+      await signer.getByLabel(role, { exact: true }).selectOption({ index: 1 });
+    await signer.getByRole('button', { name: 'Notify' }).click();
+    await expect(signer.getByText(MSG.notified)).toBeVisible();
+    await closePopup(signer);
+
+    // all delivery approvers approve: delivered
+    for (const [i, email] of APPROVERS.slice(0, 3).entries()) {
+      const p = await as(browser, email);
+      await approveFromList(p, 'Delivery', name);
+      if (i < 2) {
+        await expect(p.getByText(MSG.approvedWaiting)).toBeVisible();
+      } else {
+        await expect(p).toHaveURL(/\/packages\/download$/);
+        await expect(p.getByRole('heading', { name: 'RELEASE PACKAGE DELIVERY' })).toBeVisible();
+      }
+      await p.context().close();
+    }
+    const token = await loginToken('technical-leader@example.com');
+    const delivery = (await (
+      await fetch(apiUrl('/delivery/packages'), { headers: { Authorization: `Bearer ${token}` } })
+    ).json()) as { packages: string };
+    const stored = (JSON.parse(delivery.packages) as { name: string; status: string }[]).find(
+      (p) => p.name === name,
+    );
+    expect(stored?.status).toBe('DELIVERED');
+  });
+
+  test('an unsigned development package approved by every approver goes straight to its download page', async ({
+    page,
+    browser,
+  }) => {
+    test.setTimeout(300_000);
+    const patch = unique('ecg-fw');
+    await page.goto('/login');
+    await page.getByLabel('Email address').fill('design-engineer-dev@example.com');
+    await page.getByLabel('Password', { exact: true }).fill(SEED_PASSWORD);
+    await page.getByRole('button', { name: MSG.submit }).click();
+    await expect(page).toHaveURL(/\/home$/);
+    const name = await createAndNotify(page, {
+      stage: 'Dev',
+      signed: false,
+      patch,
+      note: 'Nightly bench build',
+    });
+    await page.getByRole('button', { name: MSG.continue }).click();
+    await pickDccAndNotify(page, { signed: false });
+    for (const [i, email] of APPROVERS.entries()) {
+      const p = await as(browser, email);
+      await approveFromList(p, 'Development', name);
+      if (i < 3) await expect(p.getByText(MSG.approvedWaiting)).toBeVisible();
+      else {
+        await expect(p).toHaveURL(/\/packages\/download$/);
+        await expect(p.getByRole('heading', { name: 'GENERATED NEW DEVELOPMENT PACKAGE' })).toBeVisible();
+        await expect(p.getByRole('button', { name: 'Download' })).toBeVisible();
+      }
+      await p.context().close();
+    }
+  });
+
+  test('an approver rejects a package and the initiator sees it on the rejected page with the note', async ({
+    page,
+    browser,
+  }) => {
+    test.setTimeout(300_000);
+    const patch = unique('vent-fw');
+    await page.goto('/login');
+    await page.getByLabel('Email address').fill('design-engineer-dev@example.com');
+    await page.getByLabel('Password', { exact: true }).fill(SEED_PASSWORD);
+    await page.getByRole('button', { name: MSG.submit }).click();
+    await expect(page).toHaveURL(/\/home$/);
+    const name = await createAndNotify(page, {
+      stage: 'Dev',
+      signed: false,
+      patch,
+      note: 'Ventilator pressure fix',
+    });
+    await page.getByRole('button', { name: MSG.continue }).click();
+    await pickDccAndNotify(page, { signed: false });
+
+    const lead = await as(browser, 'technical-leader@example.com');
+    await openRow(lead, '/packages/approve', 'Development', name);
+    await lead.getByRole('button', { name: 'Reject' }).click();
+    const dialog = lead.getByRole('dialog', { name: 'Confirm Package Rejection' });
+    await expect(dialog.getByRole('button', { name: 'Reject' })).toBeDisabled();
+    await lead.getByLabel('Reason for the rejection').fill('Pressure ramp exceeds the clinical limit');
+    await dialog.getByRole('button', { name: 'Reject' }).click();
+    await expect(lead.getByText(MSG.rejectionConfirmed)).toBeVisible();
+    await closePopup(lead);
+    await expect(lead).toHaveURL(/\/home$/);
+
+    // the initiator's mail, and the rejection with its note on the package's page
+    expect(
+      (await mailsTo('design-engineer-dev@example.com')).some(
+        (m) => m.subject === `Package rejected: ${name}`,
+      ),
+    ).toBe(true);
+    await openRow(page, '/packages', 'Development', name);
+    await expect(page.getByText('Pressure ramp exceeds the clinical limit').first()).toBeVisible();
+  });
+});
+
+async function loginToken(email: string): Promise<string> {
+  const r = await fetch(apiUrl('/user/login'), {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ login: email, password: SEED_PASSWORD }),
+  });
+  return ((await r.json()) as { token: string }).token;
+}
+
+/** Creation of the signed release package with header edits in decimal and hex. */
+async function createAndNotifyWithHeaderEdits(page: Page, patch: string): Promise<string> {
+  const name = await createAndNotify(page, {
+    stage: 'Release',
+    signed: true,
+    patch,
+    note: 'Occlusion alarm latency fix',
+  });
+  await page.getByLabel('Package Id (decimal)').fill('258');
+  await expect(page.getByLabel('Package Id (HEX)')).toHaveValue('0x00000102');
+  await page.getByLabel('Device Model Id, Model Id (HEX)').fill('0x10');
+  await expect(page.getByLabel('Device Model Id, Model Id (decimal)')).toHaveValue('16');
+  await page.getByLabel('Device Model Id, Sub Model Id (decimal)').fill('70000');
+  await expect(page.getByLabel('Device Model Id, Sub Model Id (decimal)')).not.toHaveValue('70000');
+  await page.getByLabel('Update Operation Type').selectOption({ label: 'UPDATE' });
+  await page.getByRole('button', { name: MSG.continue }).click();
+  return name;
+}
