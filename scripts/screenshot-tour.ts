@@ -60,6 +60,19 @@ try {
     })
   ).dccUuid;
   await api(`/packages/${pkg.id}/dcc/${dcc}`, dev, { method: 'POST' });
+  const candidates = JSON.parse(
+    (await api(`/packages/${pkg.id}/approvers?signers=true`, dev)).approvers!,
+  ) as Record<string, { id: string }[]>;
+  const signers = JSON.parse((await api(`/packages/${pkg.id}/approvers?signers=true`, dev)).signers!) as {
+    id: string;
+  }[];
+  await api(`/packages/${pkg.id}/notify-approvers`, dev, {
+    method: 'POST',
+    body: JSON.stringify({
+      approvers: Object.entries(candidates).map(([role, users]) => ({ role, id: users[0]!.id })),
+      signer: signers[0]!.id,
+    }),
+  });
 
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
@@ -96,7 +109,7 @@ try {
   await shoot(engineer, '04-upload', '/upload');
   await shoot(engineer, '05-packages', '/packages');
   const admin = await as('admin@example.com');
-  await shoot(admin, '06-admin-resources', '/admin/resources');
+  await shoot(admin, '08-admin-resources', '/admin/resources');
   await browser.close();
 } finally {
   await stack.stop();

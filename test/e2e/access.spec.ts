@@ -3,7 +3,8 @@ import { expect, signIn, test } from './support';
 test.describe('who reaches which screens', () => {
   test('an anonymous visitor is sent to the login page', async ({ page, a11y }) => {
     await page.goto('/packages');
-    await expect(page).toHaveURL(/\/login$/);
+    // the login page remembers where the visitor was going
+    await expect(page).toHaveURL(/\/login\?next=%2Fpackages$/);
     await expect(page.getByRole('button', { name: 'Submit' })).toBeVisible();
     await a11y(page, '/login');
     await page.goto('/admin/users');

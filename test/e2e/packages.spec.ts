@@ -26,11 +26,11 @@ async function as(browser: Browser, email: string, startAt = '/login'): Promise<
   const context = await browser.newContext({ baseURL: process.env.E2E_BASE_URL, acceptDownloads: true });
   const page = await context.newPage();
   await page.goto(startAt);
-  await expect(page).toHaveURL(/\/login$/);
+  await expect(page).toHaveURL(/\/login(\?next=.+)?$/);
   await page.getByLabel('Email address').fill(email);
   await page.getByLabel('Password', { exact: true }).fill(SEED_PASSWORD);
   await page.getByRole('button', { name: MSG.submit }).click();
-  await expect(page).not.toHaveURL(/\/login$/);
+  await expect(page).not.toHaveURL(/\/login/);
   return page;
 }
 

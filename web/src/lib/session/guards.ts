@@ -2,20 +2,16 @@ import { type LoaderFunctionArgs, redirect } from 'react-router-dom';
 import { paths } from '@/config/paths';
 import { session } from './session-store';
 
-const NEXT_KEY = 'frp.next';
-
-/** Remembers the page an anonymous visitor asked for (e.g. a link in an approval mail). */
-function rememberNext(request: Request | undefined) {
-  if (!request) return;
+/** The login URL for an anonymous visitor, remembering the page they asked for (e.g. a mail link). */
+function loginFor(request: Request | undefined): string {
+  if (!request) return paths.login;
   const url = new URL(request.url);
-  if (url.pathname !== paths.home && url.pathname !== '/')
-    sessionStorage.setItem(NEXT_KEY, url.pathname + url.search);
+  if (url.pathname === paths.home || url.pathname === '/') return paths.login;
+  return `${paths.login}?next=${encodeURIComponent(url.pathname + url.search)}`;
 }
 
-/** The remembered page, once: only a same-site path, never another origin. */
-export function takeNextPath(): string | null {
-  const next = sessionStorage.getItem(NEXT_KEY);
-  sessionStorage.removeItem(NEXT_KEY);
+/** The page to open after sign-in: only a same-site path, never another origin. */
+export function safeNextPath(next: string | null): string | null {
   return next && next.startsWith('/') && !next.startsWith('//') ? next : null;
 }
 
@@ -29,10 +25,7 @@ export function makeGuards(ready: () => Promise<void>) {
     async user(args?: LoaderFunctionArgs) {
       await ready();
       const s = session.get();
-      if (!s.isAuthenticated) {
-        rememberNext(args?.request);
-        throw redirect(paths.login);
-      }
+      if (!s.isAuthenticated) throw redirect(loginFor(args?.request));
       if (s.admin) throw redirect(paths.admin.home);
       return null;
     },

@@ -1,9 +1,9 @@
 import { Alert, Button, Flex, Heading, PasswordField, TextField } from '@aws-amplify/ui-react';
 import { MSG } from '@shared/messages';
 import { type FormEvent, useState } from 'react';
-import { Link, useNavigate } from 'react-router-dom';
+import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { paths } from '@/config/paths';
-import { takeNextPath } from '@/lib/session/guards';
+import { safeNextPath } from '@/lib/session/guards';
 import { parseUser } from '@/lib/session/parse-user';
 import { signIn } from '@/lib/session/session-store';
 import { setToken } from '@/lib/session/token-cookie';
@@ -14,6 +14,7 @@ type LoginError = { message: string; email: boolean; password: boolean } | null;
 /** Spec §2.1 /login, §5 login rules, §8 login errors. */
 export function LoginForm() {
   const navigate = useNavigate();
+  const [searchParams] = useSearchParams();
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [error, setError] = useState<LoginError>(null);
@@ -42,7 +43,7 @@ export function LoginForm() {
       setToken(result.data.token);
       signIn(user);
       // spec §4.7: admins to /admin, others to /home — or back to the page a mail link asked for
-      const next = takeNextPath();
+      const next = safeNextPath(searchParams.get('next'));
       navigate(user.userRole === 'ADMIN' ? paths.admin.home : (next ?? paths.home), { replace: true });
       return;
     }
