@@ -7,14 +7,10 @@ import {
 import type { Header } from '../shared/domain/header/header-schema';
 import { DynamoDccRepository } from './adapters/dynamodb/dcc-repository';
 import { DynamoPackageRepository } from './adapters/dynamodb/package-repository';
-import { KmsSigner } from './adapters/kms/kms-signer';
-import { FileSigner } from './adapters/local/file-signer';
-import { auditLog, blobStore, mailService, resourceRepository, userRepository } from './composition';
-import { appUrl, bucketName, intEnv, tableName } from './config/env';
+import { auditLog, lazy, mailService, resourceRepository, userRepository } from './composition';
+import { appUrl, tableName } from './config/env';
 import type { ArtefactService } from './ports/artefact-service';
 import { systemClock } from './ports/clock';
-import type { Signer } from './ports/signer';
-import { BlobArtefactStore } from './services/artefact/artefact-store';
 import { type HeaderRules, PackageService } from './services/package-service';
 
 /** Header rules of shared/domain/header, in the shape the package service asks for. */
@@ -35,22 +31,23 @@ const headerRules: HeaderRules = {
   },
 };
 
-let signer: Signer | undefined;
-/** The package signer: a local key file (SIGNING_KEY_FILE, local stack) or the KMS key (SIGNING_KEY_ID, AWS). */
-export function packageSigner(): Signer {
-  signer ??= process.env.SIGNING_KEY_FILE ? FileSigner.fromEnv() : KmsSigner.fromEnv();
-  return signer;
+let artefactsFactory: (() => ArtefactService) | undefined;
+/**
+ * Plugs in XML generation and storage (composition-artefacts.ts: S3, and KMS or the local key). Only the
+ * handlers of routes that generate, download or delete artefacts import it (docs/decisions/052).
+ */
+export function provideArtefacts(make: () => ArtefactService): void {
+  artefactsFactory = make;
 }
 
 let artefactService: ArtefactService | undefined;
 /** XML generation and storage; built on first use so list routes never touch S3 or the signer. */
 export function artefacts(): ArtefactService {
-  artefactService ??= new BlobArtefactStore(blobStore(), packageSigner, {
-    resourcesBucket: () => bucketName('resources'),
-    artefactsBucket: () => bucketName('artefacts'),
-    inlineLimitBytes: intEnv('INLINE_DOWNLOAD_MAX_BYTES', 4 * 1024 * 1024),
-    downloadUrlTtlSeconds: intEnv('DOWNLOAD_URL_TTL_SECONDS', 10 * 60),
-  });
+  if (!artefactsFactory)
+    throw new Error(
+      "This function has no artefact store: its handler must import lambdas/composition-artefacts.ts (route table 'uses')",
+    );
+  artefactService ??= artefactsFactory();
   return artefactService;
 }
 
@@ -70,17 +67,6 @@ export function packages$(): PackageService {
     appUrl: appUrl(),
   });
   return service;
-}
-
-function lazy<T extends object>(make: () => T): T {
-  let inst: T | undefined;
-  return new Proxy({} as T, {
-    get: (_, prop) => {
-      inst ??= make();
-      const v = (inst as Record<string | symbol, unknown>)[prop];
-      return typeof v === 'function' ? v.bind(inst) : v;
-    },
-  });
 }
 
 function lazyDcc() {

@@ -3,8 +3,6 @@ import { DEFAULT_ACCOUNT_POLICY } from '../shared/domain/login-throttle';
 import { DynamoAuditLog } from './adapters/dynamodb/audit-log';
 import { DynamoResourceReferences, DynamoResourceRepository } from './adapters/dynamodb/resource-repository';
 import { DynamoUserRepository } from './adapters/dynamodb/user-repository';
-import { S3BlobStore } from './adapters/s3/blob-store';
-import { SesMailer } from './adapters/ses/ses-mailer';
 import { appUrl, bucketName, intEnv, optionalEnv, requireEnv, tableName } from './config/env';
 import type { AuditLog } from './ports/audit-log';
 import type { BlobStore } from './ports/blob-store';
@@ -19,7 +17,39 @@ import { UserService } from './services/user-service';
 /**
  * The composition root: builds services from the environment, once per module instance. Handlers call
  * these getters; nothing below the handler reads the environment.
+ *
+ * This module imports DynamoDB adapters only. The adapters of mail and object storage pull in large SDK
+ * clients (SES, S3), so they are plugged in by composition-mail.ts and composition-storage.ts, which only
+ * the handlers of routes whose row `uses` them import: a DynamoDB-only Lambda never bundles or loads them
+ * (docs/decisions/052-composition-by-adapter.md). Using a port that was not plugged in is a clear error.
  */
+let mailerFactory: (() => Mailer) | undefined;
+/** Plugs in the mailer (composition-mail.ts). */
+export function provideMailer(make: () => Mailer): void {
+  mailerFactory = make;
+}
+
+let blobStoreFactory: (() => BlobStore) | undefined;
+/** Plugs in object storage (composition-storage.ts). */
+export function provideBlobStore(make: () => BlobStore): void {
+  blobStoreFactory = make;
+}
+
+/** A port that resolves on first use, so services can hold ports their route may never call. */
+export function lazy<T extends object>(make: () => T): T {
+  let inst: T | undefined;
+  return new Proxy({} as T, {
+    get: (_, prop) => {
+      inst ??= make();
+      const v = (inst as Record<string | symbol, unknown>)[prop];
+      return typeof v === 'function' ? v.bind(inst) : v;
+    },
+  });
+}
+
+const missing = (what: string, module: string) =>
+  new Error(`This function has no ${what}: its handler must import lambdas/${module} (route table 'uses')`);
+
 let tokenSecret: Promise<string> | undefined;
 /** Locally TOKEN_SECRET holds the key; in AWS, TOKEN_SECRET_ARN names a Secrets Manager secret read at cold start. */
 function loadTokenSecret(): Promise<string> {
@@ -48,7 +78,8 @@ export const auditLog = (): AuditLog => {
 
 let mailer: Mailer | undefined;
 export const mailService = (): Mailer => {
-  mailer ??= new SesMailer(requireEnv('MAIL_FROM'));
+  if (!mailerFactory) throw missing('mailer', 'composition-mail.ts');
+  mailer ??= mailerFactory();
   return mailer;
 };
 
@@ -96,7 +127,8 @@ export const resourceRepository = (): ResourceRepository => {
 let blobStoreInstance: BlobStore | undefined;
 /** Object storage, one per instance; callers pass the bucket (bucketName('resources'|'artefacts'|'audit')). */
 export const blobStore = (): BlobStore => {
-  blobStoreInstance ??= new S3BlobStore();
+  if (!blobStoreFactory) throw missing('object storage', 'composition-storage.ts');
+  blobStoreInstance ??= blobStoreFactory();
   return blobStoreInstance;
 };
 
@@ -109,7 +141,8 @@ export function resources$(): ResourceService {
   resourceService ??= new ResourceService(
     resourceRepository(),
     new DynamoResourceReferences(() => tableName('packages')),
-    blobStore(),
+    // resolved on first use: the list routes build this service without object storage
+    lazy(blobStore),
     { append: (e) => auditLog().append(e), history: (s) => auditLog().history(s) },
     systemClock,
     {

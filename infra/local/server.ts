@@ -8,7 +8,7 @@ import {
   BINARY_MEDIA_TYPES,
   MAX_REQUEST_BYTES,
   MAX_RESPONSE_BYTES,
-  SECURITY_HEADERS,
+  securityHeadersWithConnectSources,
 } from '../../shared/api/runtime';
 import { API_ERR } from '../../shared/messages';
 import { buildRouter } from './router';
@@ -39,14 +39,24 @@ function loadHandler(route: Route): Promise<Handler> {
   return h;
 }
 
-function send(res: ServerResponse, status: number, headers: Record<string, string>, body: string | Buffer) {
-  res.writeHead(status, { ...SECURITY_HEADERS, ...headers });
+/** The response headers policy, applied to every answer over what the handler set (CloudFront's override). */
+type Policy = Record<string, string>;
+
+function send(
+  res: ServerResponse,
+  policy: Policy,
+  status: number,
+  headers: Record<string, string>,
+  body: string | Buffer,
+) {
+  res.writeHead(status, { ...headers, ...policy });
   res.end(body);
 }
 
-function sendJson(res: ServerResponse, status: number, body: unknown) {
+function sendJson(res: ServerResponse, policy: Policy, status: number, body: unknown) {
   send(
     res,
+    policy,
     status,
     { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' },
     JSON.stringify(body),
@@ -78,20 +88,26 @@ export function toProxyEvent(
   body: Buffer,
   requestId: string,
 ): APIGatewayProxyEvent {
-  const headers: Record<string, string> = {};
-  const multiValueHeaders: Record<string, string[]> = {};
+  // Collected in Maps: names come from the caller, and one like `__proto__` or `constructor` must be a
+  // plain key of the event's maps, not a lookup into Object.prototype.
+  const headerMap = new Map<string, string>();
+  const multiHeaderMap = new Map<string, string[]>();
   for (let i = 0; i < req.rawHeaders.length; i += 2) {
     const k = req.rawHeaders[i]!;
     const v = req.rawHeaders[i + 1]!;
-    headers[k] = v;
-    multiValueHeaders[k] = [...(multiValueHeaders[k] ?? []), v];
+    headerMap.set(k, v);
+    multiHeaderMap.set(k, [...(multiHeaderMap.get(k) ?? []), v]);
   }
-  const query: Record<string, string> = {};
-  const multiQuery: Record<string, string[]> = {};
+  const queryMap = new Map<string, string>();
+  const multiQueryMap = new Map<string, string[]>();
   for (const [k, v] of url.searchParams) {
-    query[k] = v;
-    multiQuery[k] = [...(multiQuery[k] ?? []), v];
+    queryMap.set(k, v);
+    multiQueryMap.set(k, [...(multiQueryMap.get(k) ?? []), v]);
   }
+  const headers = Object.fromEntries(headerMap);
+  const multiValueHeaders = Object.fromEntries(multiHeaderMap);
+  const query = Object.fromEntries(queryMap);
+  const multiQuery = Object.fromEntries(multiQueryMap);
   const contentType = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
   const binary = BINARY_MEDIA_TYPES.includes(contentType);
   const hasQuery = Object.keys(query).length > 0;
@@ -150,19 +166,20 @@ async function handleApi(
   res: ServerResponse,
   url: URL,
   match: ReturnType<typeof buildRouter>,
+  policy: Policy,
 ) {
   const apiPath = url.pathname.slice(`/${API_STAGE}`.length) || '/';
   const m = match(req.method ?? 'GET', apiPath);
   if ('error' in m) {
     const body = await readBody(req);
     void body;
-    return sendJson(res, m.error, {
+    return sendJson(res, policy, m.error, {
       errorMessage:
         m.error === 405 ? `Method ${req.method} is not allowed on ${apiPath}` : API_ERR.notFoundRoute,
     });
   }
   const body = await readBody(req);
-  if (body === 'tooLarge') return sendJson(res, 413, { errorMessage: API_ERR.bodyTooLarge });
+  if (body === 'tooLarge') return sendJson(res, policy, 413, { errorMessage: API_ERR.bodyTooLarge });
   const requestId = randomUUID();
   const event = toProxyEvent(req, url, apiPath, m.route, m.params, body, requestId);
   let result: APIGatewayProxyResult;
@@ -173,29 +190,30 @@ async function handleApi(
     console.error(
       JSON.stringify({ level: 'error', requestId, route: m.route.id, message: (e as Error).message }),
     );
-    return sendJson(res, 502, { errorMessage: `${API_ERR.internal} (request ${requestId})` });
+    return sendJson(res, policy, 502, { errorMessage: `${API_ERR.internal} (request ${requestId})` });
   }
   const payload = result.isBase64Encoded
     ? Buffer.from(result.body, 'base64')
     : Buffer.from(result.body ?? '', 'utf8');
   if (result.body && result.body.length > MAX_RESPONSE_BYTES) {
     // Lambda refuses synchronous responses over 6 MB; fail the same way so this is caught before AWS.
-    return sendJson(res, 502, {
+    return sendJson(res, policy, 502, {
       errorMessage: `The response of ${m.route.id} exceeded Lambda's 6 MB limit (request ${requestId})`,
     });
   }
   const headers: Record<string, string> = {};
   for (const [k, v] of Object.entries(result.headers ?? {})) headers[k] = String(v);
-  send(res, result.statusCode, headers, payload);
+  send(res, policy, result.statusCode, headers, payload);
 }
 
-function serveStatic(req: IncomingMessage, res: ServerResponse, url: URL, webRoot: string) {
+function serveStatic(req: IncomingMessage, res: ServerResponse, url: URL, webRoot: string, policy: Policy) {
   if (req.method !== 'GET' && req.method !== 'HEAD')
-    return sendJson(res, 405, { errorMessage: 'Method not allowed' });
+    return sendJson(res, policy, 405, { errorMessage: 'Method not allowed' });
   const index = join(webRoot, 'index.html');
   if (!existsSync(index)) {
     return send(
       res,
+      policy,
       200,
       { 'Content-Type': 'text/html; charset=utf-8' },
       '<!doctype html><html lang="en"><title>Firmware Release Portal</title><h1>Firmware Release Portal</h1><p>The web app is not built. Run <code>npm run build:web</code> (npm start does it for you).</p></html>',
@@ -215,25 +233,32 @@ function serveStatic(req: IncomingMessage, res: ServerResponse, url: URL, webRoo
   const type = MIME[extname(target)] ?? 'application/octet-stream';
   const immutable = isFile && rel.startsWith('/assets/');
   res.writeHead(200, {
-    ...SECURITY_HEADERS,
     'Content-Type': type,
     'Cache-Control': immutable ? 'public, max-age=31536000, immutable' : 'no-cache',
+    ...policy,
   });
   if (req.method === 'HEAD') return res.end();
   createReadStream(target).pipe(res);
 }
 
-/** One port: the API under /dev (the real handler modules) and the built SPA everywhere else. */
-export function createLocalServer(webRoot: string): Server {
+/**
+ * One port: the API under /dev (the real handler modules) and the built SPA everywhere else. Every answer
+ * carries the security headers CloudFront adds in AWS; `connectSources` are the storage origins of
+ * presigned URLs, added to the CSP's connect-src as CloudFront's policy adds the S3 bucket hosts.
+ */
+export function createLocalServer(webRoot: string, connectSources: readonly string[] = []): Server {
   const match = buildRouter();
   const root = resolve(webRoot);
+  const policy = securityHeadersWithConnectSources(connectSources);
   return createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://localhost');
     const isApi = url.pathname === `/${API_STAGE}` || url.pathname.startsWith(`/${API_STAGE}/`);
-    const work = isApi ? handleApi(req, res, url, match) : Promise.resolve(serveStatic(req, res, url, root));
+    const work = isApi
+      ? handleApi(req, res, url, match, policy)
+      : Promise.resolve(serveStatic(req, res, url, root, policy));
     work.catch((e) => {
       console.error(JSON.stringify({ level: 'error', message: (e as Error).message }));
-      if (!res.headersSent) sendJson(res, 500, { errorMessage: API_ERR.internal });
+      if (!res.headersSent) sendJson(res, policy, 500, { errorMessage: API_ERR.internal });
       else res.end();
     });
   });

@@ -78,6 +78,15 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
     for (const s of started) if (s.status === 'fulfilled') emulators.push(s.value);
     const failed = started.find((s) => s.status === 'rejected');
     if (failed) throw (failed as PromiseRejectedResult).reason;
+    // Which process serves what: fault-injection tests stop and restart one emulator by its pid.
+    writeFileSync(
+      resolve(dataDir, 'emulators.json'),
+      `${JSON.stringify(
+        emulators.map((e) => ({ name: e.name, pid: e.process.pid, port: e.port })),
+        null,
+        2,
+      )}\n`,
+    );
 
     const tables = Object.fromEntries(Object.keys(TABLES).map((t) => [t, `${TABLE_PREFIX}${t}`])) as Record<
       TableName,
@@ -133,7 +142,8 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
     }
 
     const { createLocalServer } = await import('./server');
-    server = createLocalServer(opts.webRoot);
+    // presigned URLs point at s3rver: the SPA's CSP must let it connect there, as CloudFront's does for S3
+    server = createLocalServer(opts.webRoot, [new URL(env.AWS_ENDPOINT_URL_S3!).origin]);
     await new Promise<void>((r, reject) => {
       server!.once('error', reject);
       server!.listen(opts.port, '127.0.0.1', () => r());

@@ -1,3 +1,4 @@
+import '../composition-artefacts';
 import { idListSchema } from '../../shared/api/contracts/common';
 import { MSG } from '../../shared/messages';
 import { packages$ } from '../composition-packages';

@@ -1,3 +1,4 @@
+import '../composition-storage';
 import { idListSchema } from '../../shared/api/contracts/common';
 import { MSG } from '../../shared/messages';
 import { resources$ } from '../composition';

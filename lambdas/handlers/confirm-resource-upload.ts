@@ -1,3 +1,4 @@
+import '../composition-storage';
 import { z } from 'zod';
 import { MSG } from '../../shared/messages';
 import { resources$ } from '../composition';

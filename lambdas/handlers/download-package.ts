@@ -1,3 +1,4 @@
+import '../composition-artefacts';
 import { packageIdParamSchema } from '../../shared/api/contracts/packages';
 import { packages$ } from '../composition-packages';
 import { route } from '../middleware/http';

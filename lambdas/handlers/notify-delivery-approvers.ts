@@ -1,3 +1,4 @@
+import '../composition-mail';
 import { notifySchema, packageIdParamSchema } from '../../shared/api/contracts/packages';
 import { MSG } from '../../shared/messages';
 import { packages$ } from '../composition-packages';

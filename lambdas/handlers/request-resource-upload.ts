@@ -1,3 +1,4 @@
+import '../composition-storage';
 import { requestUploadSchema } from '../../shared/api/contracts/resources';
 import { resources$ } from '../composition';
 import { route } from '../middleware/http';

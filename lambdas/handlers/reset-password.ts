@@ -1,3 +1,4 @@
+import '../composition-mail';
 import { resetPasswordSchema } from '../../shared/api/contracts/user';
 import { MSG } from '../../shared/messages';
 import { users$ } from '../composition';

@@ -1,3 +1,5 @@
+import '../composition-artefacts';
+import '../composition-mail';
 import { packageIdParamSchema } from '../../shared/api/contracts/packages';
 import { packages$ } from '../composition-packages';
 import { route } from '../middleware/http';

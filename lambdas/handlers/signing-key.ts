@@ -1,3 +1,4 @@
+import '../composition-artefacts';
 import { artefacts } from '../composition-packages';
 import { route } from '../middleware/http';
 import { SIGNATURE_ALGORITHM } from '../ports/signer';

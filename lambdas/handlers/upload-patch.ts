@@ -1,3 +1,4 @@
+import '../composition-storage';
 import { stageParamSchema, uploadQuerySchema } from '../../shared/api/contracts/resources';
 import { MSG } from '../../shared/messages';
 import { resources$ } from '../composition';

@@ -1,3 +1,5 @@
+import type { ChainHead } from '../../shared/domain/audit-chain';
+
 export interface AuditEvent {
   /** what the event is about, e.g. `USER#<id>` or `PKG#<id>` */
   subject: string;
@@ -18,7 +20,13 @@ export interface StoredAuditEvent extends AuditEvent {
   hash: string;
 }
 
+/** A subject's events in order, and the chain head the log keeps (null when nothing was ever appended). */
+export interface AuditTrail {
+  events: StoredAuditEvent[];
+  head: ChainHead | null;
+}
+
 export interface AuditLog {
   append(event: AuditEvent): Promise<void>;
-  history(subject: string): Promise<StoredAuditEvent[]>;
+  history(subject: string): Promise<AuditTrail>;
 }

@@ -59,6 +59,18 @@ export type VoteResult =
   | { ok: true; pkg: PackageRecord }
   | { ok: false; reason: 'notFound' | 'notWaiting' | 'notAssigned' | 'alreadyDecided' };
 
+/** One page of a list, newest first; `next` (opaque) continues it, absent on the last page. */
+export interface Page<T> {
+  items: T[];
+  next?: string;
+}
+
+/** At most `limit` items, after the position `cursor` (a `next` of an earlier page) if given. */
+export interface PageRequest {
+  limit: number;
+  cursor?: string;
+}
+
 export interface PackageRepository {
   /** stores a new package, claims its name and counts the reference on its resource */
   create(pkg: PackageRecord): Promise<'ok' | 'nameTaken' | 'resourceGone'>;
@@ -67,6 +79,10 @@ export interface PackageRepository {
   listByStage(stage: Stage): Promise<PackageRecord[]>;
   listDelivery(): Promise<PackageRecord[]>;
   listAll(): Promise<PackageRecord[]>;
+  /** the lists above, a page at a time (an invalid cursor is a BadRequestError) */
+  listByStagePage(stage: Stage, page: PageRequest): Promise<Page<PackageRecord>>;
+  listDeliveryPage(page: PageRequest): Promise<Page<PackageRecord>>;
+  listAllPage(page: PageRequest): Promise<Page<PackageRecord>>;
   listByResource(resourceId: string): Promise<PackageRecord[]>;
   listByDcc(dccId: string): Promise<PackageRecord[]>;
   /** ids of packages with an open task of this kind for the user, at a stage (undefined: any) */

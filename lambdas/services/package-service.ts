@@ -27,7 +27,14 @@ import type { AuditLog, StoredAuditEvent } from '../ports/audit-log';
 import type { Clock } from '../ports/clock';
 import type { DccRepository } from '../ports/dcc-repository';
 import type { Mailer } from '../ports/mailer';
-import type { PackageRecord, PackageRepository, Task, VoteResult } from '../ports/package-repository';
+import type {
+  PackageRecord,
+  PackageRepository,
+  Page,
+  PageRequest,
+  Task,
+  VoteResult,
+} from '../ports/package-repository';
 import type { ResourceRepository } from '../ports/resource-repository';
 import type { UserRecord, UserRepository } from '../ports/user-repository';
 
@@ -88,6 +95,17 @@ export function toPackage(p: PackageRecord): Package {
     updatedAt: p.updatedAt,
   };
 }
+
+/** A page of a package list as the API returns it. */
+export interface PackagePage {
+  packages: Package[];
+  nextCursor?: string;
+}
+
+const toPackagePage = (p: Page<PackageRecord>): PackagePage => ({
+  packages: p.items.map(toPackage),
+  ...(p.next ? { nextCursor: p.next } : {}),
+});
 
 const MEANING = {
   approve: 'approves the package: its content, header and DCC are fit for the next step',
@@ -205,6 +223,19 @@ export class PackageService {
 
   async listAll(): Promise<Package[]> {
     return (await this.d.packages.listAll()).map(toPackage);
+  }
+
+  /** The lists above a page at a time (docs/decisions/050-package-list-paging.md). */
+  async listStagePage(stage: Stage, page: PageRequest): Promise<PackagePage> {
+    return toPackagePage(await this.d.packages.listByStagePage(stage, page));
+  }
+
+  async listDeliveryPage(page: PageRequest): Promise<PackagePage> {
+    return toPackagePage(await this.d.packages.listDeliveryPage(page));
+  }
+
+  async listAllPage(page: PageRequest): Promise<PackagePage> {
+    return toPackagePage(await this.d.packages.listAllPage(page));
   }
 
   /** What waits for the caller's approval: dev, release or deliver (spec §7). */
@@ -834,8 +865,8 @@ export class PackageService {
   /** The package's audit events in order, and whether their hash chain is intact (nothing altered or removed). */
   async history(id: string): Promise<{ events: StoredAuditEvent[]; brokenAtSeq: number | null }> {
     await this.mustGet(id);
-    const events = await this.d.audit.history(`PKG#${id}`);
-    return { events, brokenAtSeq: verifyChain(events as ChainedEvent[]) };
+    const { events, head } = await this.d.audit.history(`PKG#${id}`);
+    return { events, brokenAtSeq: verifyChain(events as ChainedEvent[], head) };
   }
 
   async deletePackages(admin: UserRecord, ids: string[]): Promise<void> {

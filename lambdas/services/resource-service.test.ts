@@ -111,7 +111,7 @@ class MemoryAudit implements AuditLog {
     this.events.push(e);
   }
   async history() {
-    return [];
+    return { events: [], head: null };
   }
 }
 

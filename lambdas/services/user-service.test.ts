@@ -36,7 +36,7 @@ function service(allowedEmailDomains: string[]) {
     memoryUsers(),
     new TokenService('x'.repeat(40), 3600),
     { send: async () => undefined },
-    { append: async () => undefined, history: async () => [] },
+    { append: async () => undefined, history: async () => ({ events: [], head: null }) },
     { now: () => new Date('2026-11-21T12:00:00Z') },
     { tempPasswordMinutes: 30, maxFailuresPerSource: 100, appUrl: 'http://localhost', allowedEmailDomains },
   );

@@ -114,10 +114,12 @@ export class UserService {
     }
 
     if (!ok || !user) {
-      const nowEpoch = Math.floor(now.getTime() / 1000);
+      // lockouts run from the failure, not from the request's start: the hash check takes a while
+      const failedAt = this.clock.now();
+      const failedEpoch = Math.floor(failedAt.getTime() / 1000);
       await Promise.all([
-        this.users.recordFailure(accountKey, now.toISOString(), nowEpoch + ACCOUNT_MEMORY_SECONDS),
-        this.users.recordFailure(sourceKey, now.toISOString(), nowEpoch + sourceWindow),
+        this.users.recordFailure(accountKey, failedAt.toISOString(), failedEpoch + ACCOUNT_MEMORY_SECONDS),
+        this.users.recordFailure(sourceKey, failedAt.toISOString(), failedEpoch + sourceWindow),
       ]);
       throw new UnauthorizedError(API_ERR.wrongPassword, { authError: API_ERR.wrongPassword });
     }

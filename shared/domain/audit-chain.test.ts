@@ -46,4 +46,13 @@ describe('audit hash chain', () => {
     same[0] = { ...same[0]!, details: { a: [1, 2], b: 1 } };
     expect(verifyChain(same)).toBeNull();
   });
+  it('detects events removed from the end, or a removed head, against the recorded head', () => {
+    const c = chain(4);
+    const head = { lastSeq: 4, lastHash: c[3]!.hash };
+    expect(verifyChain(c, head)).toBeNull();
+    expect(verifyChain(c.slice(0, 3), head)).toBe(4);
+    expect(verifyChain([], head)).toBe(1);
+    expect(verifyChain(c, null)).toBe(5);
+    expect(verifyChain([], null)).toBeNull();
+  });
 });

@@ -38,8 +38,18 @@ export function eventHash(e: Omit<ChainedEvent, 'hash'> & { hash?: string }): st
   return createHash('sha256').update(e.prevHash).update('\n').update(canonicalJson(content)).digest('hex');
 }
 
-/** Verifies a subject's events in order; returns the first broken sequence number, or null if intact. */
-export function verifyChain(events: readonly ChainedEvent[]): number | null {
+/** The last sequence number and hash of a subject's chain, as the log recorded them when appending. */
+export interface ChainHead {
+  lastSeq: number;
+  lastHash: string;
+}
+
+/**
+ * Verifies a subject's events in order; returns the first broken sequence number, or null if intact.
+ * With the recorded head it also notices events removed from the end (or a removed head), which the
+ * links between the remaining events cannot show.
+ */
+export function verifyChain(events: readonly ChainedEvent[], head?: ChainHead | null): number | null {
   let prev = GENESIS_HASH;
   let expectedSeq = 1;
   for (const e of events) {
@@ -47,5 +57,8 @@ export function verifyChain(events: readonly ChainedEvent[]): number | null {
     prev = e.hash;
     expectedSeq += 1;
   }
+  if (head === undefined) return null;
+  if (head === null) return events.length > 0 ? expectedSeq : null;
+  if (head.lastSeq !== expectedSeq - 1 || head.lastHash !== prev) return expectedSeq;
   return null;
 }

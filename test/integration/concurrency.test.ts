@@ -1,48 +1,24 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Package } from '../../shared/api/contracts/packages';
-import { api, jsonText, localDynamo, localTable, login, uniq } from '../support/api';
+import { api, jsonText, localDynamo, localTable } from '../support/api';
+import { type DirectUser, directUsers } from '../support/direct-users';
 import { createDcc, createPackage, seededUsers, uploadPatch } from '../support/fixtures';
 
-const APPROVERS = 50;
-
-interface Approver {
-  id: string;
-  token: string;
-  name: string;
-  email: string;
-}
-
-/** Registers `n` technical leaders and signs them in, a few at a time (scrypt is deliberately slow). */
-async function registerApprovers(n: number): Promise<Approver[]> {
-  const out: Approver[] = [];
-  for (let i = 0; i < n; i += 10) {
-    const batch = await Promise.all(
-      Array.from({ length: Math.min(10, n - i) }, async () => {
-        const email = `${uniq('voter')}@example.com`;
-        const password = 'Concurrent-Vote-1';
-        const r = await api<{ user: string }>('/user/register', {
-          method: 'POST',
-          body: { name: 'Voter', email, password, userRole: 'TECHNICAL_LEADER' },
-        });
-        const id = jsonText<{ id: string }>(r.body.user).id;
-        return { id, email, name: 'Voter', token: await login(email, password) };
-      }),
-    );
-    out.push(...batch);
-  }
-  return out;
-}
+const APPROVERS = 100;
+/** approvers who vote twice at once: exactly one of each pair may count */
+const DUPLICATES = 20;
 
 describe('concurrent approvals', () => {
-  let approvers: Approver[];
+  let approvers: DirectUser[];
   let u: Awaited<ReturnType<typeof seededUsers>>;
   beforeAll(async () => {
     u = await seededUsers();
-    approvers = await registerApprovers(APPROVERS);
-  }, 240_000);
+    // created straight in the table with signed tokens: the vote path under test is the API's
+    approvers = await directUsers(APPROVERS, 'TECHNICAL_LEADER');
+  }, 120_000);
 
-  it(`counts ${APPROVERS} approvals arriving at once, each exactly once, and moves the package on once`, async () => {
+  it(`counts ${APPROVERS} approvals plus ${DUPLICATES} duplicate votes arriving at once: each approval exactly once, one transition`, async () => {
     const resource = await uploadPatch(u.designDev.token, 'dev');
     const pkg = await createPackage(u.designDev.token, resource.id, 'DEV_SIGNED');
     const dccId = await createDcc(u.designDev.token);
@@ -85,7 +61,7 @@ describe('concurrent approvals', () => {
       }),
     );
 
-    const votes = [...approvers, ...approvers.slice(0, 10)].map((a) =>
+    const votes = [...approvers, ...approvers.slice(0, DUPLICATES)].map((a) =>
       api(`/packages/${pkg.id}/approve`, { method: 'POST', token: a.token }),
     );
     const results = await Promise.all(votes);
@@ -94,12 +70,19 @@ describe('concurrent approvals', () => {
       results.filter((r) => r.status >= 500),
       JSON.stringify(results.filter((r) => r.status >= 500).map((r) => r.body)),
     ).toHaveLength(0);
+    // every approver's first vote counts: 99 wait for the others, the last one moves the package on
     expect(byStatus(202)).toBe(APPROVERS - 1);
-    expect(results.filter((r) => r.status === 200 && r.body.outcome === 'WAITING_FOR_SIGNING')).toHaveLength(
-      1,
-    );
-    // the ten duplicate votes are refused, whichever of the pair arrived second
-    expect(byStatus(409)).toBe(10);
+    const ready = results.filter((r) => r.status === 200 && r.body.outcome === 'WAITING_FOR_SIGNING');
+    expect(ready.length).toBeGreaterThanOrEqual(1);
+    // The duplicate votes are refused (409), whichever of the pair arrived second. A duplicate that lands
+    // while the last vote is moving the package on may instead be told where it stands (200, waiting for
+    // signing, as an approver's retry is), but it is never counted: see the stored counts and events below.
+    expect(byStatus(409) + ready.length - 1).toBe(DUPLICATES);
+    for (let i = 0; i < DUPLICATES; i++) {
+      const pair = [results[i]!, results[APPROVERS + i]!];
+      expect(pair.filter((r) => r.status === 202 || r.status === 200)).not.toHaveLength(0);
+      expect(pair.filter((r) => r.status === 409 || r.status === 200)).not.toHaveLength(0);
+    }
 
     const stored = await ddb.send(
       new GetCommand({ TableName: localTable('packages'), Key: { pk: `PKG#${pkg.id}`, sk: 'PKG' } }),

@@ -1,12 +1,11 @@
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { ROUTES, type Route } from '../../shared/api/routes';
 import type { Role } from '../../shared/domain/roles';
-import { api, baseUrl, jsonText, login, uniq } from '../support/api';
-import { createDcc, createPackage, seededUsers, uploadPatch } from '../support/fixtures';
+import { api, baseUrl, login, uniq } from '../support/api';
+import { createDcc, createPackage, seededUser, uploadPatch } from '../support/fixtures';
 import { errorMessageOf, type RawResponse, rawRequest } from '../support/raw-http';
 import { dynamoAt, s3At, storeSnapshot } from '../support/store';
-import { inject } from 'vitest';
 
 /**
  * Generated malformed input against every row of the route table, each sent with a token of a role the
@@ -66,6 +65,7 @@ const hostileText = fc.oneof(
     '../../etc/passwd',
     '<script>alert(1)</script>',
     "' OR '1'='1",
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a log4shell probe, meant literally
     '${jndi:ldap://x/a}',
     '{{7*7}}',
     'PKG#x',
@@ -93,12 +93,19 @@ const { value: hostileValue } = fc.letrec<{ value: unknown }>((tie) => ({
   ),
 }));
 
+/** Well-formed JSON documents, serialised: none of them is a valid request of the route. */
 const hostileJson = fc.oneof(
-  hostileValue,
-  fc.jsonValue({ maxDepth: 3 }),
-  fc.dictionary(fc.constantFrom(...FIELDS), hostileValue, { minKeys: 1, maxKeys: 6 }),
-  // a deeply nested document
-  fc.integer({ min: 1000, max: 50_000 }).map((n) => ({ header: JSON.parse(`${'['.repeat(n)}${']'.repeat(n)}`) })),
+  fc
+    .oneof(
+      hostileValue,
+      fc.jsonValue({ maxDepth: 3 }),
+      fc.dictionary(fc.constantFrom(...FIELDS), hostileValue, { minKeys: 1, maxKeys: 6 }),
+    )
+    .map((v) => JSON.stringify(v) ?? 'null'),
+  // deeply nested documents
+  fc
+    .tuple(fc.constantFrom(...FIELDS), fc.integer({ min: 1000, max: 50_000 }))
+    .map(([field, n]) => `{"${field}":${'['.repeat(n)}${']'.repeat(n)}}`),
 );
 
 const CONTENT_TYPES = [
@@ -117,7 +124,18 @@ const CONTENT_TYPES = [
 ];
 
 const notJsonText = fc.oneof(
-  fc.constantFrom('{', '{"a":', "{'a':1}", '[1,]', 'undefined', 'NaN', '{"a":1}}', '\u0000{}', '<xml/>', '--x\r\n'),
+  fc.constantFrom(
+    '{',
+    '{"a":',
+    "{'a':1}",
+    '[1,]',
+    'undefined',
+    'NaN',
+    '{"a":1}}',
+    '\u0000{}',
+    '<xml/>',
+    '--x\r\n',
+  ),
   fc.string({ minLength: 1, maxLength: 200 }).map((s) => `{${s}`),
   fc.string({ minLength: 1, maxLength: 200 }).map((s) => `${s}}}`),
 );
@@ -146,7 +164,8 @@ const garbageAuthorization = fc.oneof(
   fc.base64String({ maxLength: 400 }).map((s) => `Bearer ${s}.${s}.${s}`),
 );
 
-const pctBytes = (s: string) => [...Buffer.from(s, 'utf8')].map((b) => `%${b.toString(16).padStart(2, '0')}`).join('');
+const pctBytes = (s: string) =>
+  [...Buffer.from(s, 'utf8')].map((b) => `%${b.toString(16).padStart(2, '0')}`).join('');
 const oddSegment = fc.oneof(
   fc.constantFrom(
     '..',
@@ -170,22 +189,35 @@ const oddSegment = fc.oneof(
   ),
   fc.string({ unit: 'grapheme', minLength: 1, maxLength: 30 }).map(pctBytes),
   fc.string({ unit: 'binary', minLength: 1, maxLength: 12 }).map(pctBytes),
-  // raw latin-1 bytes, which node:http sends unencoded
-  fc.string({ minLength: 1, maxLength: 8 }).map((s) => [...s].map((c) => String.fromCharCode(0xa1 + (c.charCodeAt(0) % 94))).join('')),
-  fc.integer({ min: 65, max: 6000 }).map((n) => 'a'.repeat(n)),
+  // very long, yet within API Gateway's 8 KB URL (longer ones never reach a handler there)
+  fc.integer({ min: 65, max: 3500 }).map((n) => 'a'.repeat(n)),
 );
+/** Names that are also properties of every JavaScript object: a map keyed by caller input must not trip on them. */
+const PROTOTYPE_NAMES = ['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf', 'prototype'];
 const oddQuery = fc.option(
   fc
-    .array(fc.tuple(fc.oneof(fc.constantFrom('name', 'signers', 'stage', 'id'), oddSegment), oddSegment), {
-      minLength: 1,
-      maxLength: 3,
-    })
-    .map((pairs) => `?${pairs.map(([k, v]) => `${k}=${v}`).join('&')}`),
+    .array(
+      fc.tuple(
+        fc.oneof(fc.constantFrom('name', 'signers', 'stage', 'id', ...PROTOTYPE_NAMES), oddSegment),
+        oddSegment,
+      ),
+      {
+        minLength: 1,
+        maxLength: 3,
+      },
+    )
+    .map((pairs) => `?${pairs.map(([k, v]) => `${k}=${v}`).join('&')}`.slice(0, 4000)),
   { nil: '' },
 );
 
+const oddHeaders = fc.dictionary(
+  fc.constantFrom(...PROTOTYPE_NAMES, 'X-Forwarded-For', 'Origin', 'Cookie', 'X-Http-Method-Override'),
+  fc.string({ maxLength: 100 }).map(headerSafe),
+  { maxKeys: 3 },
+);
+
 type Case =
-  | { kind: 'json'; body: unknown; contentType: string }
+  | { kind: 'json'; body: string; contentType: string; query: string; headers: Record<string, string> }
   | { kind: 'notJson'; body: string | Buffer; contentType: string }
   | { kind: 'authorization'; authorization: string; contentType: string }
   | { kind: 'path'; segments: Record<string, string>; query: string };
@@ -196,6 +228,8 @@ function casesFor(r: Route): fc.Arbitrary<Case> {
     kind: fc.constant('json' as const),
     body: hostileJson,
     contentType: fc.constantFrom(...CONTENT_TYPES),
+    query: oddQuery,
+    headers: oddHeaders,
   });
   const notJson = fc.record({
     kind: fc.constant('notJson' as const),
@@ -209,12 +243,16 @@ function casesFor(r: Route): fc.Arbitrary<Case> {
   });
   const path = fc.record({
     kind: fc.constant('path' as const),
-    segments: fc.record(Object.fromEntries(params.map((p) => [p, oddSegment])) as Record<string, fc.Arbitrary<string>>),
+    segments: fc.record(
+      Object.fromEntries(params.map((p) => [p, oddSegment])) as Record<string, fc.Arbitrary<string>>,
+    ),
     query: oddQuery,
   });
   // Logout takes no input but its token: any well-formed call is a real logout, so only broken ones are sent.
   if (r.id === 'logout') return fc.oneof(notJson, authorization);
-  return params.length > 0 ? fc.oneof(json, notJson, authorization, path) : fc.oneof(json, notJson, authorization);
+  return params.length > 0
+    ? fc.oneof(json, notJson, authorization, path)
+    : fc.oneof(json, notJson, authorization);
 }
 
 let tokens: Record<'designDev' | 'release' | 'admin' | 'logout', string>;
@@ -248,9 +286,9 @@ function send(r: Route, c: Case): Promise<RawResponse> {
     case 'json':
       return rawRequest(baseUrl(), {
         method: r.method,
-        path: pathOf(r),
-        headers: { ...auth, 'Content-Type': c.contentType },
-        body: JSON.stringify(c.body) ?? 'null',
+        path: `${pathOf(r)}${c.query}`,
+        headers: { ...c.headers, ...auth, 'Content-Type': c.contentType },
+        body: c.body,
       });
     case 'notJson':
       return rawRequest(baseUrl(), {
@@ -266,7 +304,11 @@ function send(r: Route, c: Case): Promise<RawResponse> {
         headers: { Authorization: c.authorization, 'Content-Type': c.contentType },
       });
     case 'path':
-      return rawRequest(baseUrl(), { method: r.method, path: `${pathOf(r, c.segments)}${c.query}`, headers: auth });
+      return rawRequest(baseUrl(), {
+        method: r.method,
+        path: `${pathOf(r, c.segments)}${c.query}`,
+        headers: auth,
+      });
   }
 }
 
@@ -289,18 +331,26 @@ function checkAnswer(r: Route, c: Case, res: RawResponse) {
     expect(errorMessageOf(res)!.length, what).toBeGreaterThan(0);
   }
   if (c.kind === 'notJson' && res.status !== 501) expect([400, 413], what).toContain(res.status);
-  if (c.kind === 'authorization' && r.access !== 'public') expect([400, 401, 413], what).toContain(res.status);
+  if (c.kind === 'authorization' && r.access !== 'public')
+    expect([400, 401, 413], what).toContain(res.status);
 }
 
 const ddb = () => dynamoAt(inject('dynamoEndpoint'));
 const s3 = () => s3At(inject('s3Endpoint'));
 
 beforeAll(async () => {
-  const u = await seededUsers();
+  const u = {
+    designDev: await seededUser('designDev'),
+    release: await seededUser('release'),
+    admin: await seededUser('admin'),
+  };
   const resource = await uploadPatch(u.designDev.token, 'dev');
   const pkg = await createPackage(u.designDev.token, resource.id, 'DEV_SIGNED');
   const dccId = await createDcc(u.designDev.token);
-  const attached = await api(`/packages/${pkg.id}/dcc/${dccId}`, { method: 'POST', token: u.designDev.token });
+  const attached = await api(`/packages/${pkg.id}/dcc/${dccId}`, {
+    method: 'POST',
+    token: u.designDev.token,
+  });
   expect(attached.status).toBe(200);
   ids = { packageId: pkg.id, resourceId: resource.id };
   // a user of its own for the logout row, so a logout that wrongly went through would not sign out the others
@@ -311,7 +361,6 @@ beforeAll(async () => {
     body: { name: 'Bad Input', email, password, userRole: 'TECHNICAL_LEADER' },
   });
   expect(reg.status).toBe(201);
-  jsonText(reg.body.user);
   tokens = {
     designDev: u.designDev.token,
     release: u.release.token,
@@ -319,12 +368,6 @@ beforeAll(async () => {
     logout: await login(email, password),
   };
 }, 120_000);
-
-afterAll(async () => {
-  // the fixture package is still the DRAFT it was: no malformed call moved it on
-  const header = await api(`/packages/${ids.packageId}/header`, { token: tokens.designDev });
-  expect(header.status).toBe(200);
-});
 
 describe('malformed input on every route', () => {
   it.each(ROUTES.map((r) => [`${r.method} ${r.path}`, r] as const))(

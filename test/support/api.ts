@@ -19,8 +19,17 @@ export interface CallOptions {
   headers?: Record<string, string>;
 }
 
-/** Calls the API over HTTP as the web app does. */
-export async function api<T = Record<string, unknown>>(
+/** Calls the API of the run's shared stack over HTTP as the web app does. */
+export function api<T = Record<string, unknown>>(
+  path: string,
+  opts: CallOptions = {},
+): Promise<ApiResult<T>> {
+  return apiAt<T>(baseUrl(), path, opts);
+}
+
+/** Calls the API of the stack at `base` (a stack a test started itself) over HTTP as the web app does. */
+export async function apiAt<T = Record<string, unknown>>(
+  base: string,
   path: string,
   opts: CallOptions = {},
 ): Promise<ApiResult<T>> {
@@ -35,7 +44,7 @@ export async function api<T = Record<string, unknown>>(
     body = JSON.stringify(opts.body);
     headers['Content-Type'] ??= 'application/json';
   }
-  const res = await fetch(`${baseUrl()}/dev${path}`, { method: opts.method ?? 'GET', headers, body });
+  const res = await fetch(`${base}/dev${path}`, { method: opts.method ?? 'GET', headers, body });
   const text = await res.text();
   let parsed: unknown = text;
   try {

@@ -12,12 +12,18 @@ export async function seededUsers(): Promise<
   Record<keyof typeof SEEDED, { token: string; id: string; email: string }>
 > {
   const out = {} as Record<keyof typeof SEEDED, { token: string; id: string; email: string }>;
-  for (const [k, email] of Object.entries(SEEDED) as [keyof typeof SEEDED, string][]) {
-    const token = await login(email);
-    const me = await api<{ user: string }>('/user/auth', { method: 'POST', token });
-    out[k] = { token, id: jsonText<{ id: string }>(me.body.user).id, email };
-  }
+  for (const k of Object.keys(SEEDED) as (keyof typeof SEEDED)[]) out[k] = await seededUser(k);
   return out;
+}
+
+/** Token and id of one seeded user (each sign-in costs a deliberately slow scrypt hash). */
+export async function seededUser(
+  k: keyof typeof SEEDED,
+): Promise<{ token: string; id: string; email: string }> {
+  const email = SEEDED[k];
+  const token = await login(email);
+  const me = await api<{ user: string }>('/user/auth', { method: 'POST', token });
+  return { token, id: jsonText<{ id: string }>(me.body.user).id, email };
 }
 
 /** Uploads a patch of `size` random bytes through the multipart call; returns the stored resource. */

@@ -1,3 +1,4 @@
+import { writeFileSync } from 'node:fs';
 import type { TestProject } from 'vitest/node';
 import { startStackProcess } from './stack-process';
 
@@ -24,6 +25,8 @@ export default async function setup(project: TestProject) {
   project.provide('s3Endpoint', stack.s3Endpoint);
   project.provide('dataDir', stack.dataDir);
   return async () => {
+    // FRP_STACK_LOG=<file> keeps the stack's output (server errors are logged there with request ids)
+    if (process.env.FRP_STACK_LOG) writeFileSync(process.env.FRP_STACK_LOG, stack.output.join(''));
     await stack.stop();
   };
 }

@@ -8,6 +8,7 @@ import { queryAll } from './query-all';
 
 const HEAD_SEQ = 0;
 const MAX_ATTEMPTS = 200;
+const BACKOFF_CAP_MS = 2000;
 
 /**
  * Append-only, hash-chained audit log. Per subject, a head item (seq 0) holds the last sequence number
@@ -78,8 +79,12 @@ export class DynamoAuditLog implements AuditLog {
         return;
       } catch (e) {
         if (!(e instanceof TransactionCanceledException)) throw e;
-        // another append moved the head first: back off with jitter and build on the new head
-        await new Promise((r) => setTimeout(r, Math.random() * Math.min(100, 5 * 2 ** Math.min(attempt, 5))));
+        // Another append moved the head first: back off with full jitter and build on the new head. The
+        // cap is wide on purpose: with many appends at once (a hundred votes on one package) a short cap
+        // keeps every loser retrying together, the store saturates and the appends outlast the request.
+        await new Promise((r) =>
+          setTimeout(r, Math.random() * Math.min(BACKOFF_CAP_MS, 20 * 2 ** Math.min(attempt, 7))),
+        );
       }
     }
     throw new Error(`could not append an audit event to ${event.subject} after ${MAX_ATTEMPTS} attempts`);

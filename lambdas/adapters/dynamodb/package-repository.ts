@@ -4,15 +4,19 @@ import {
   type BatchGetCommandOutput,
   DeleteCommand,
   GetCommand,
+  QueryCommand,
   TransactWriteCommand,
   type TransactWriteCommandInput,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import type { PackageStatus } from '../../../shared/api/contracts/packages';
 import type { Stage } from '../../../shared/api/contracts/resources';
+import { BadRequestError, ConflictError } from '../../../shared/domain/errors';
 import type {
   PackageRecord,
   PackageRepository,
+  Page,
+  PageRequest,
   Task,
   TaskKind,
   VoteResult,
@@ -21,6 +25,9 @@ import { dynamo } from '../aws-clients';
 import { queryAll } from './query-all';
 
 type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+
+/** tries of a deletion that keeps losing to concurrent transitions (each vote moves the version on) */
+const DELETE_ATTEMPTS = 10;
 
 const pkgKey = (id: string) => ({ pk: `PKG#${id}`, sk: 'PKG' });
 const nameKey = (name: string) => ({ pk: `NAME#${name.toLowerCase()}`, sk: 'NAME' });
@@ -43,6 +50,30 @@ function toItem(p: PackageRecord): Record<string, unknown> {
 function fromItem(item: Record<string, unknown>): PackageRecord {
   const { pk: _pk, sk: _sk, kind: _k, listStage: _l, deliveryList: _d, ...rest } = item;
   return rest as unknown as PackageRecord;
+}
+
+const encodeCursor = (key: Record<string, unknown>): string =>
+  Buffer.from(JSON.stringify(key), 'utf8').toString('base64url');
+
+/** The ExclusiveStartKey of a cursor: the table keys (pk, sk) and this index's keys, all strings, of this list. */
+function decodeCursor(cursor: string, key: string, sortKey: string, value: string): Record<string, string> {
+  const invalid = () => new BadRequestError('cursor is not a cursor this list returned');
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+  } catch {
+    throw invalid();
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw invalid();
+  const entries = Object.entries(parsed);
+  const expected = new Set(['pk', 'sk', key, sortKey]);
+  if (
+    entries.length !== expected.size ||
+    entries.some(([k, v]) => !expected.has(k) || typeof v !== 'string' || v.length === 0 || v.length > 512) ||
+    (parsed as Record<string, string>)[key] !== value
+  )
+    throw invalid();
+  return parsed as Record<string, string>;
 }
 
 function cancelled(e: unknown): boolean {
@@ -135,6 +166,35 @@ export class DynamoPackageRepository implements PackageRepository {
     return items.filter((i) => i.kind === 'PACKAGE').map(fromItem);
   }
 
+  /**
+   * One page of an index, newest first. The cursor is the Query's LastEvaluatedKey as base64url JSON; one
+   * that does not decode to exactly the keys of this index and list (a stale, tampered or foreign cursor)
+   * is refused as bad input before DynamoDB sees it.
+   */
+  private async byIndexPage(
+    index: string,
+    key: string,
+    sortKey: string,
+    value: string,
+    page: PageRequest,
+  ): Promise<Page<PackageRecord>> {
+    const start = page.cursor ? decodeCursor(page.cursor, key, sortKey, value) : undefined;
+    const r = await dynamo().send(
+      new QueryCommand({
+        TableName: this.table,
+        IndexName: index,
+        KeyConditionExpression: '#k = :v',
+        ExpressionAttributeNames: { '#k': key },
+        ExpressionAttributeValues: { ':v': value },
+        ScanIndexForward: false,
+        Limit: page.limit,
+        ExclusiveStartKey: start,
+      }),
+    );
+    const items = (r.Items ?? []).filter((i) => i.kind === 'PACKAGE').map(fromItem);
+    return { items, ...(r.LastEvaluatedKey ? { next: encodeCursor(r.LastEvaluatedKey) } : {}) };
+  }
+
   listByStage(stage: Stage) {
     return this.byIndex('byListStage', 'listStage', stage);
   }
@@ -143,6 +203,15 @@ export class DynamoPackageRepository implements PackageRepository {
   }
   listAll() {
     return this.byIndex('byKind', 'kind', 'PACKAGE');
+  }
+  listByStagePage(stage: Stage, page: PageRequest) {
+    return this.byIndexPage('byListStage', 'listStage', 'createdAt', stage, page);
+  }
+  listDeliveryPage(page: PageRequest) {
+    return this.byIndexPage('byDelivery', 'deliveryList', 'deliveryStartedAt', 'DELIVERY', page);
+  }
+  listAllPage(page: PageRequest) {
+    return this.byIndexPage('byKind', 'kind', 'createdAt', 'PACKAGE', page);
   }
   listByResource(resourceId: string) {
     return this.byIndex('byResource', 'resourceId', resourceId);
@@ -194,7 +263,13 @@ export class DynamoPackageRepository implements PackageRepository {
         ExpressionAttributeValues: { ':p': `PKG#${next.id}`, ':t': 'TASK#' },
         ConsistentRead: true,
       });
-      for (const o of open) items.push({ Delete: { TableName: this.table, Key: { pk: o.pk, sk: o.sk } } });
+      // A task that is also added is replaced by its Put: one transaction may not touch an item twice (a
+      // retried completion finds the task an earlier one added, and must lose on the version, not fail).
+      const added = new Set((tasks.add ?? []).map((t) => taskKey(t).sk));
+      for (const o of open) {
+        if (!added.has(String(o.sk)))
+          items.push({ Delete: { TableName: this.table, Key: { pk: o.pk, sk: o.sk } } });
+      }
     }
     for (const t of tasks.add ?? []) items.push({ Put: { TableName: this.table, Item: this.taskItem(t) } });
     try {
@@ -295,27 +370,57 @@ export class DynamoPackageRepository implements PackageRepository {
   }
 
   async delete(pkg: PackageRecord): Promise<void> {
-    const rows = await queryAll({
-      TableName: this.table,
-      KeyConditionExpression: 'pk = :p',
-      ExpressionAttributeValues: { ':p': `PKG#${pkg.id}` },
-      ConsistentRead: true,
-    });
-    const items: TransactItem[] = rows.map((r) => ({
-      Delete: { TableName: this.table, Key: { pk: r.pk, sk: r.sk } },
-    }));
-    items.push({ Delete: { TableName: this.table, Key: nameKey(pkg.name) } });
-    items.push({
-      Update: {
-        TableName: this.resourcesTable(),
-        Key: { pk: `RES#${pkg.resourceId}` },
-        UpdateExpression: 'ADD packageRefs :minus',
-        ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeValues: { ':minus': -1 },
-      },
-    });
-    for (let i = 0; i < items.length; i += 100) {
-      await dynamo().send(new TransactWriteCommand({ TransactItems: items.slice(i, i + 100) }));
+    // The rows are read, then deleted in one transaction on condition that the package has not changed in
+    // between: a transition committed meanwhile (say the last approval adding the signer's task) would
+    // otherwise leave a task behind that points at a deleted package. On a lost race, read again.
+    for (let attempt = 0; attempt < DELETE_ATTEMPTS; attempt++) {
+      const rows = await queryAll({
+        TableName: this.table,
+        KeyConditionExpression: 'pk = :p',
+        ExpressionAttributeValues: { ':p': `PKG#${pkg.id}` },
+        ConsistentRead: true,
+      });
+      const head = rows.find((r) => r.sk === 'PKG');
+      if (!head) return; // deleted meanwhile by someone else: nothing of it is left to remove
+      const items: TransactItem[] = rows.map((r) =>
+        r.sk === 'PKG'
+          ? {
+              Delete: {
+                TableName: this.table,
+                Key: { pk: r.pk, sk: r.sk },
+                ConditionExpression: '#v = :v',
+                ExpressionAttributeNames: { '#v': 'version' },
+                ExpressionAttributeValues: { ':v': head.version },
+              },
+            }
+          : { Delete: { TableName: this.table, Key: { pk: r.pk, sk: r.sk } } },
+      );
+      items.push({
+        Delete: {
+          TableName: this.table,
+          Key: nameKey(pkg.name),
+          ConditionExpression: 'attribute_not_exists(pk) OR packageId = :id',
+          ExpressionAttributeValues: { ':id': pkg.id },
+        },
+      });
+      items.push({
+        Update: {
+          TableName: this.resourcesTable(),
+          Key: { pk: `RES#${pkg.resourceId}` },
+          UpdateExpression: 'ADD packageRefs :minus',
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeValues: { ':minus': -1 },
+        },
+      });
+      try {
+        // a package has one row per assigned person at most: far below the 100 items of a transaction
+        await dynamo().send(new TransactWriteCommand({ TransactItems: items }));
+        return;
+      } catch (e) {
+        if (!(e instanceof TransactionCanceledException)) throw e;
+        await new Promise((r) => setTimeout(r, Math.random() * 20 * (attempt + 1)));
+      }
     }
+    throw new ConflictError('The package kept changing while it was being deleted; try again');
   }
 }

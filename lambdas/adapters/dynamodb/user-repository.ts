@@ -1,4 +1,4 @@
-import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Role } from '../../../shared/domain/roles';
 import type { ThrottleState, UserRecord, UserRepository } from '../../ports/user-repository';
@@ -176,14 +176,31 @@ export class DynamoUserRepository implements UserRepository {
   }
 
   async recordFailure(key: string, at: string, expiresAtEpoch: number): Promise<void> {
-    await dynamo().send(
-      new UpdateCommand({
-        TableName: this.table,
-        Key: { pk: throttlePk(key) },
-        UpdateExpression: 'ADD failures :one SET lastFailureAt = :at, expiresAt = :exp, kind = :k',
-        ExpressionAttributeValues: { ':one': 1, ':at': at, ':exp': expiresAtEpoch, ':k': 'THROTTLE' },
-      }),
-    );
+    const values = { ':one': 1, ':at': at, ':exp': expiresAtEpoch, ':k': 'THROTTLE' };
+    try {
+      await dynamo().send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: { pk: throttlePk(key) },
+          UpdateExpression: 'ADD failures :one SET lastFailureAt = :at, expiresAt = :exp, kind = :k',
+          // counts on only while the earlier failures are remembered (the same test as getThrottle's)
+          ConditionExpression: 'attribute_not_exists(expiresAt) OR expiresAt >= :now',
+          ExpressionAttributeValues: { ...values, ':now': Math.floor(Date.parse(at) / 1000) },
+        }),
+      );
+    } catch (e) {
+      if (!(e instanceof ConditionalCheckFailedException)) throw e;
+      // An expired counter that TTL has not swept yet (it deletes lazily): this failure starts a new count,
+      // or one typo after the quiet period would lock the owner out again at once.
+      await dynamo().send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: { pk: throttlePk(key) },
+          UpdateExpression: 'SET failures = :one, lastFailureAt = :at, expiresAt = :exp, kind = :k',
+          ExpressionAttributeValues: values,
+        }),
+      );
+    }
   }
 
   async clearThrottle(key: string): Promise<void> {

@@ -122,6 +122,41 @@ export const approvalListParamSchema = lowerStage(
   "Stage must be 'dev', 'release' or 'deliver'",
 );
 
+/** Largest page of a paged package list: about 2 MB of answer, far below Lambda's 6 MB. */
+export const PACKAGE_PAGE_MAX = 1000;
+/** Page size when a client sends a cursor without a limit. */
+export const PACKAGE_PAGE_DEFAULT = 100;
+
+/**
+ * Optional paging of the package lists (docs/decisions/050-package-list-paging.md). Without `limit` and
+ * `cursor` a list call answers the whole list as before; with either, one page and, unless it is the
+ * last, a `nextCursor` to pass back as `cursor`.
+ */
+export const listPageQuerySchema = z.object({
+  limit: z
+    .string()
+    .regex(/^\d{1,4}$/, { error: `limit must be a whole number from 1 to ${PACKAGE_PAGE_MAX}` })
+    .transform(Number)
+    .pipe(
+      z
+        .number()
+        .min(1, { error: `limit must be a whole number from 1 to ${PACKAGE_PAGE_MAX}` })
+        .max(PACKAGE_PAGE_MAX, { error: `limit must be a whole number from 1 to ${PACKAGE_PAGE_MAX}` }),
+    )
+    .optional(),
+  cursor: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,2048}$/, { error: 'cursor is not a cursor this list returned' })
+    .optional(),
+});
+export type ListPageQuery = z.infer<typeof listPageQuerySchema>;
+
+/** A page request, or undefined for the whole list (no paging parameter sent). */
+export function pageRequest(q: ListPageQuery | undefined): { limit: number; cursor?: string } | undefined {
+  if (q?.limit === undefined && q?.cursor === undefined) return undefined;
+  return { limit: q.limit ?? PACKAGE_PAGE_DEFAULT, ...(q.cursor ? { cursor: q.cursor } : {}) };
+}
+
 export const approversQuerySchema = z.object({
   signers: z.enum(['true', 'false'], { error: "signers must be 'true' or 'false'" }).optional(),
 });

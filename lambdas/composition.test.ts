@@ -1,0 +1,72 @@
+import { join, resolve } from 'node:path';
+import { build, type Metafile } from 'esbuild';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { handlerFile, ROUTES, type Route } from '../shared/api/routes';
+
+/**
+ * The composition is split by adapter (docs/decisions/052-composition-by-adapter.md): a handler reaches the
+ * SES, S3 and KMS clients only through composition-mail/-storage/-artefacts, and only if its route table
+ * row uses them. These tests read each handler's import graph (project files only, npm packages left
+ * external, so it takes a second) rather than bundling the SDK.
+ */
+const ROOT = resolve(import.meta.dirname, '..');
+const HEAVY_CLIENTS = [
+  '@aws-sdk/client-s3',
+  '@aws-sdk/s3-request-presigner',
+  '@aws-sdk/client-sesv2',
+  '@aws-sdk/client-kms',
+];
+
+async function graph(route: Route): Promise<{ files: string[]; packages: string[] }> {
+  const r = await build({
+    entryPoints: [join(ROOT, 'lambdas', 'handlers', `${handlerFile(route.id)}.ts`)],
+    bundle: true,
+    write: false,
+    platform: 'node',
+    format: 'esm',
+    packages: 'external',
+    metafile: true,
+    logLevel: 'silent',
+  });
+  const inputs = (r.metafile as Metafile).inputs;
+  return {
+    files: Object.keys(inputs),
+    packages: Object.values(inputs).flatMap((i) => i.imports.filter((x) => x.external).map((x) => x.path)),
+  };
+}
+
+const usesStorageOrMail = (r: Route) =>
+  Object.keys(r.uses.buckets ?? {}).length > 0 || Boolean(r.uses.mail) || Boolean(r.uses.sign);
+
+describe('composition by adapter', () => {
+  const graphs = new Map<string, { files: string[]; packages: string[] }>();
+  // one esbuild pass per handler, all at once: a few seconds on a busy machine
+  beforeAll(async () => {
+    for (const [id, g] of await Promise.all(ROUTES.map(async (r) => [r.id, await graph(r)] as const)))
+      graphs.set(id, g);
+  }, 60_000);
+
+  it('bundles no S3, SES or KMS client into a handler whose route uses only DynamoDB', () => {
+    const dynamoOnly = ROUTES.filter((r) => !usesStorageOrMail(r));
+    expect(dynamoOnly.length).toBeGreaterThan(10);
+    for (const r of dynamoOnly) {
+      const { packages } = graphs.get(r.id)!;
+      expect(
+        packages.filter((p) => HEAVY_CLIENTS.some((c) => p === c || p.startsWith(`${c}/`))),
+        r.id,
+      ).toEqual([]);
+    }
+  });
+
+  it('plugs in every adapter that a route table row uses, and no other', () => {
+    for (const r of ROUTES) {
+      const { files } = graphs.get(r.id)!;
+      const has = (m: string) => files.includes(`lambdas/${m}.ts`);
+      const buckets = Object.keys(r.uses.buckets ?? {});
+      const artefacts = buckets.includes('artefacts') || Boolean(r.uses.sign);
+      expect(has('composition-mail'), `${r.id} mail`).toBe(Boolean(r.uses.mail));
+      expect(has('composition-artefacts'), `${r.id} artefacts`).toBe(artefacts);
+      expect(has('composition-storage'), `${r.id} storage`).toBe(buckets.length > 0 || artefacts);
+    }
+  });
+});

@@ -1,0 +1,255 @@
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { connect } from 'node:net';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Emulator, startDynamo, startS3, startSes, stopAll } from '../../infra/local/emulators';
+import type { Package } from '../../shared/api/contracts/packages';
+import type { Resource } from '../../shared/api/contracts/resources';
+import { SEED_PASSWORD } from '../../shared/domain/seed-users';
+import { type ApiResult, apiAt, jsonText, SEEDED, uniq } from '../support/api';
+import { type StackProcess, startStackProcess } from '../support/stack-process';
+import { dynamoAt, scanAll, tableOf } from '../support/store';
+
+/**
+ * A stack of its own whose emulators are stopped and started again (the pids come from
+ * <data>/emulators.json). While a store is down, a call that needs it gets a clear 5xx without internals
+ * and leaves nothing half-done; once the store is back, the very same call succeeds.
+ */
+interface EmulatorEntry {
+  name: string;
+  pid: number;
+  port: number;
+}
+
+let stack: StackProcess;
+let entries: EmulatorEntry[];
+/** emulators this file started again (the stack's own are stopped by stack.stop()) */
+const restarted: Emulator[] = [];
+const tokens: Record<string, string> = {};
+const ids: Record<string, string> = {};
+
+const call = <T = Record<string, unknown>>(path: string, opts: Parameters<typeof apiAt>[2] = {}) =>
+  apiAt<T>(stack.url, path, opts);
+
+function entry(name: string): EmulatorEntry {
+  const e = entries.find((x) => x.name === name);
+  if (!e) throw new Error(`no emulator ${name} in emulators.json`);
+  return e;
+}
+
+function portOpen(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const s = connect(port, '127.0.0.1');
+    s.once('connect', () => {
+      s.destroy();
+      resolve(true);
+    });
+    s.once('error', () => resolve(false));
+  });
+}
+
+/** Stops one of the stack's emulators by its pid and waits until its port is closed. */
+async function stop(name: string) {
+  const e = entry(name);
+  process.kill(e.pid, 'SIGTERM');
+  const deadline = Date.now() + 15_000;
+  while (await portOpen(e.port)) {
+    if (Date.now() > deadline) throw new Error(`${name} still listens on ${e.port}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** Starts the emulator again on the same port and data folder, as the stack does. */
+async function restart(name: string) {
+  const { port } = entry(name);
+  const e =
+    name === 'DynamoDB Local'
+      ? await startDynamo(port, stack.dataDir)
+      : name === 's3rver'
+        ? await startS3(port, stack.dataDir)
+        : await startSes(port);
+  restarted.push(e);
+  entries = entries.map((x) => (x.name === name ? { name, pid: e.process.pid!, port } : x));
+}
+
+/** A dependency failure as the caller sees it: 503, a sentence to act on, nothing of the internals. */
+function expectCleanOutage(r: ApiResult, what: string) {
+  const text = JSON.stringify(r.body);
+  expect(r.status, `${what}: ${text}`).toBe(503);
+  expect(typeof r.body.errorMessage, what).toBe('string');
+  expect(String(r.body.errorMessage)).toMatch(/try again/i);
+  expect(text, what).not.toMatch(
+    /ECONN|EPIPE|ETIMEDOUT|socket|127\.0\.0\.1|localhost|:\d{4,5}\b|\bS3\b|SES|Dynamo|aws|sdk|Command\b|Exception|\bat .+:\d+|node_modules|stack/i,
+  );
+}
+
+async function login(email: string) {
+  const r = await call<{ token: string; user: string }>('/user/login', {
+    method: 'POST',
+    body: { login: email, password: SEED_PASSWORD },
+  });
+  expect(r.status, JSON.stringify(r.body)).toBe(200);
+  return { token: r.body.token, id: jsonText<{ id: string }>(r.body.user).id };
+}
+
+function patchForm(name: string) {
+  const form = new FormData();
+  form.append('resourceFile', new Blob([new Uint8Array(randomBytes(4096))]), `${name}.bin`);
+  return form;
+}
+
+const uploadPatch = (name: string) =>
+  call<{ resource: string }>(`/resources/patch/dev?name=${encodeURIComponent(name)}`, {
+    method: 'POST',
+    token: tokens.designDev,
+    body: patchForm(name),
+  });
+
+beforeAll(async () => {
+  stack = await startStackProcess();
+  entries = JSON.parse(readFileSync(join(stack.dataDir, 'emulators.json'), 'utf8')) as EmulatorEntry[];
+  for (const [k, email] of Object.entries({
+    designDev: SEEDED.designDev,
+    designTest: SEEDED.designTest,
+    lead: SEEDED.lead,
+    reliability: SEEDED.reliability,
+    release: SEEDED.release,
+  })) {
+    const s = await login(email);
+    tokens[k] = s.token;
+    ids[k] = s.id;
+  }
+}, 180_000);
+
+afterAll(async () => {
+  await stack?.stop();
+  await stopAll(restarted);
+}, 60_000);
+
+describe('S3 (s3rver) down', () => {
+  it('refuses an upload with a clear 503, keeps no record of it, and takes the same upload once S3 is back', async () => {
+    const name = uniq('fault-patch');
+    await stop('s3rver');
+    const r = await uploadPatch(name);
+    expectCleanOutage(r, 'upload while S3 is down');
+    // nothing points at bytes that were never written: no resource record, no claim on the name
+    const items = await scanAll(dynamoAt(stack.dynamoEndpoint), tableOf('resources'));
+    expect(items.filter((i) => i.name === name)).toEqual([]);
+    // calls that do not need S3 carry on
+    expect((await call('/resources/patch/dev', { token: tokens.lead })).status).toBe(200);
+
+    await restart('s3rver');
+    const again = await uploadPatch(name);
+    expect(again.status, JSON.stringify(again.body)).toBe(201);
+    const listed = jsonText<Resource[]>(
+      (await call<{ resources: string }>('/resources/patch/dev', { token: tokens.lead })).body.resources,
+    );
+    expect(listed.filter((x) => x.name === name)).toHaveLength(1);
+  }, 90_000);
+});
+
+describe('SES (aws-ses-v2-local) down', () => {
+  it('refuses to send a package to approval with a clear 503, leaving it a DRAFT, and sends it once mail is back', async () => {
+    const name = uniq('fault-mail-patch');
+    const up = await uploadPatch(name);
+    expect(up.status).toBe(201);
+    const resource = jsonText<Resource>(up.body.resource);
+    const gen = await call<{ package: string }>(`/resources/${resource.id}/generate-package`, {
+      method: 'POST',
+      token: tokens.designDev,
+      body: { packageName: uniq('fault-pkg'), packageType: 'DEV_UNSIGNED', note: 'mail outage' },
+    });
+    expect(gen.status).toBe(201);
+    const pkg = jsonText<Package>(gen.body.package);
+    const dcc = await call<{ dccUuid: string }>('/dcc', {
+      method: 'POST',
+      token: tokens.designDev,
+      body: { deviceId: uniq('dev'), telemetryType: 'TelA', messageLimit: 64, deviceLimit: 64 },
+    });
+    expect(
+      (await call(`/packages/${pkg.id}/dcc/${dcc.body.dccUuid}`, { method: 'POST', token: tokens.designDev }))
+        .status,
+    ).toBe(200);
+    const notify = () =>
+      call(`/packages/${pkg.id}/notify-approvers`, {
+        method: 'POST',
+        token: tokens.designDev,
+        body: {
+          approvers: [
+            { role: 'DESIGN_ENGINEER_TEST', id: ids.designTest },
+            { role: 'TECHNICAL_LEADER', id: ids.lead },
+            { role: 'RELIABILITY_ENGINEER', id: ids.reliability },
+            { role: 'SW_FW_RELEASE_ENGINEER', id: ids.release },
+          ],
+        },
+      });
+
+    await stop('aws-ses-v2-local');
+    expectCleanOutage(await notify(), 'notify while SES is down');
+    expectCleanOutage(
+      await call('/user/reset-password', { method: 'POST', body: { email: SEEDED.reliability } }),
+      'reset password while SES is down',
+    );
+    const still = jsonText<Package[]>(
+      (await call<{ packages: string }>('/dev/packages', { token: tokens.lead })).body.packages,
+    ).find((p) => p.id === pkg.id);
+    expect(still?.status).toBe('DRAFT');
+    expect(still?.approvers).toEqual([]);
+    const waiting = jsonText<Package[]>(
+      (await call<{ packages: string }>('/dev/packages/approval', { token: tokens.lead })).body.packages,
+    );
+    expect(waiting.map((p) => p.id)).not.toContain(pkg.id);
+    const history = jsonText<{ action: string }[]>(
+      (await call<{ history: string }>(`/packages/${pkg.id}/history`, { token: tokens.lead })).body.history,
+    );
+    expect(history.map((e) => e.action)).not.toContain('APPROVAL_REQUESTED');
+
+    await restart('aws-ses-v2-local');
+    const again = await notify();
+    expect(again.status, JSON.stringify(again.body)).toBe(200);
+    const nowWaiting = jsonText<Package[]>(
+      (await call<{ packages: string }>('/dev/packages/approval', { token: tokens.lead })).body.packages,
+    );
+    expect(nowWaiting.map((p) => p.id)).toContain(pkg.id);
+    const reset = await call('/user/reset-password', { method: 'POST', body: { email: SEEDED.reliability } });
+    expect(reset.status, JSON.stringify(reset.body)).toBe(200);
+    const store = (await (await fetch(`${stack.mailboxUrl.replace(/\/$/, '')}/store`)).json()) as {
+      emails: { subject: string; destination: { to: string[] } }[];
+    };
+    expect(store.emails.filter((m) => m.subject.includes(pkg.name))).toHaveLength(4);
+    expect(
+      store.emails.filter(
+        (m) => m.destination.to.includes(SEEDED.reliability) && /temporary password/.test(m.subject),
+      ),
+    ).toHaveLength(1);
+  }, 90_000);
+});
+
+describe('DynamoDB Local down', () => {
+  it('answers reads and writes with a clear 503, stores nothing, and serves the same calls once it is back', async () => {
+    const body = { deviceId: uniq('fault-device'), telemetryType: 'BLE', messageLimit: 32, deviceLimit: 512 };
+    const before = (await call<{ packages: string }>('/dev/packages', { token: tokens.lead })).body.packages;
+
+    await stop('DynamoDB Local');
+    expectCleanOutage(await call('/dcc', { method: 'POST', token: tokens.lead, body }), 'create DCC');
+    expectCleanOutage(await call('/dev/packages', { token: tokens.lead }), 'list packages');
+    expectCleanOutage(
+      await call('/user/login', { method: 'POST', body: { login: SEEDED.lead, password: SEED_PASSWORD } }),
+      'sign in',
+    );
+
+    await restart('DynamoDB Local');
+    const created = await call('/dcc', { method: 'POST', token: tokens.lead, body });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const dccs = jsonText<{ deviceId: string }[]>(
+      (await call<{ dcc: string }>('/dcc', { token: tokens.lead })).body.dcc,
+    );
+    // stored once: the refused call left nothing behind
+    expect(dccs.filter((d) => d.deviceId === body.deviceId)).toHaveLength(1);
+    // and what was stored before the outage is all there
+    expect((await call<{ packages: string }>('/dev/packages', { token: tokens.lead })).body.packages).toBe(
+      before,
+    );
+  }, 120_000);
+});

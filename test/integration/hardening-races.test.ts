@@ -1,0 +1,417 @@
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
+import type { Package, PackageStatus } from '../../shared/api/contracts/packages';
+import { type ChainedEvent, verifyChain } from '../../shared/domain/audit-chain';
+import { type ApiResult, api, jsonText } from '../support/api';
+import { createDcc, createPackage, seededUsers, uploadPatch } from '../support/fixtures';
+import { dynamoAt, tableOf } from '../support/store';
+
+/**
+ * Decisions that race on one package — approvals, a rejection and an admin deletion sent at once — end in
+ * one of the states DESIGN §2 allows, with every answer a legal one for what happened (never a 5xx), the
+ * stored package consistent with its own votes and tasks, and an unbroken audit trail that records
+ * exactly the decisions that took effect.
+ */
+type Users = Awaited<ReturnType<typeof seededUsers>>;
+let u: Users;
+beforeAll(async () => {
+  u = await seededUsers();
+});
+
+const ddb = () => dynamoAt(inject('dynamoEndpoint'));
+
+interface StoredEvent extends ChainedEvent {
+  [k: string]: unknown;
+}
+
+/** Every row stored under the package's key (the package itself and its tasks), straight from DynamoDB. */
+async function packageRows(id: string) {
+  const r = await ddb().send(
+    new QueryCommand({
+      TableName: tableOf('packages'),
+      KeyConditionExpression: 'pk = :p',
+      ExpressionAttributeValues: { ':p': `PKG#${id}` },
+      ConsistentRead: true,
+    }),
+  );
+  return (r.Items ?? []) as Record<string, unknown>[];
+}
+
+/** The package's audit events, read from the table (the history call answers 404 once it is deleted). */
+async function auditEvents(id: string): Promise<StoredEvent[]> {
+  const r = await ddb().send(
+    new QueryCommand({
+      TableName: tableOf('audit'),
+      KeyConditionExpression: 'pk = :p AND seq > :head',
+      ExpressionAttributeValues: { ':p': `PKG#${id}`, ':head': 0 },
+      ConsistentRead: true,
+    }),
+  );
+  return ((r.Items ?? []) as StoredEvent[]).map(({ pk: _pk, kind: _kind, ...e }) => e as StoredEvent);
+}
+
+/** Who approves: one user per role, the dev design engineer being the initiator. */
+const approvers = () => [
+  { role: 'DESIGN_ENGINEER_TEST', id: u.designTest.id, token: u.designTest.token },
+  { role: 'TECHNICAL_LEADER', id: u.lead.id, token: u.lead.token },
+  { role: 'RELIABILITY_ENGINEER', id: u.reliability.id, token: u.reliability.token },
+  { role: 'SW_FW_RELEASE_ENGINEER', id: u.release.id, token: u.release.token },
+];
+
+/** A signed dev package waiting for its four approvers (signed: its last approval moves it on without a file). */
+async function pendingPackage(): Promise<Package> {
+  const resource = await uploadPatch(u.designDev.token, 'dev');
+  const pkg = await createPackage(u.designDev.token, resource.id, 'DEV_SIGNED');
+  const dccId = await createDcc(u.designDev.token);
+  expect(
+    (await api(`/packages/${pkg.id}/dcc/${dccId}`, { method: 'POST', token: u.designDev.token })).status,
+  ).toBe(200);
+  const n = await api(`/packages/${pkg.id}/notify-approvers`, {
+    method: 'POST',
+    token: u.designDev.token,
+    body: { approvers: approvers().map(({ role, id }) => ({ role, id })), signer: u.release.id },
+  });
+  expect(n.status, JSON.stringify(n.body)).toBe(200);
+  return pkg;
+}
+
+function expectNoServerError(label: string, r: ApiResult) {
+  expect(r.status, `${label}: ${JSON.stringify(r.body)}`).toBeLessThan(500);
+  if (r.status >= 400) expect(typeof r.body.errorMessage, label).toBe('string');
+}
+
+function expectTrail(events: StoredEvent[]) {
+  expect(verifyChain(events), 'hash chain').toBeNull();
+  expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i + 1));
+  for (const e of events) {
+    expect(e.actorId && e.actorName && e.actorRole && e.meaning && e.action, JSON.stringify(e)).toBeTruthy();
+    expect(Number.isNaN(Date.parse(e.at)), e.at).toBe(false);
+  }
+}
+
+const count = (events: StoredEvent[], action: string) => events.filter((e) => e.action === action).length;
+
+describe('approve, reject and delete racing on one package', () => {
+  // Each round is a fresh package; the rejection and the deletion start a little after the approvals in
+  // some rounds, so that each of them sometimes wins and sometimes loses the race.
+  const rounds: { rejectAfterMs: number; deleteAfterMs?: number }[] = [
+    { rejectAfterMs: 0 },
+    { rejectAfterMs: 0, deleteAfterMs: 0 },
+    { rejectAfterMs: 60 },
+    { rejectAfterMs: 60, deleteAfterMs: 30 },
+    { rejectAfterMs: 200 },
+    { rejectAfterMs: 150, deleteAfterMs: 150 },
+    { rejectAfterMs: 400, deleteAfterMs: 250 },
+  ];
+  const later = <T>(ms: number, start: () => Promise<T>) =>
+    new Promise<T>((resolve, reject) => setTimeout(() => start().then(resolve, reject), ms));
+
+  it.each(rounds.map((r, i) => [i + 1, r.rejectAfterMs, r.deleteAfterMs ?? 'no', r] as const))(
+    'round %i (reject after %i ms, admin deletion after %s ms) ends in a legal state, answered and audited consistently',
+    async (_, _reject, _delete, round) => {
+      const withDelete = round.deleteAfterMs !== undefined;
+      const pkg = await pendingPackage();
+      const voters = approvers();
+      // the technical leader both approves and rejects: only one of the two may take effect
+      const calls: [string, Promise<ApiResult>][] = [
+        ...voters.map(
+          (v) =>
+            [`approve ${v.role}`, api(`/packages/${pkg.id}/approve`, { method: 'POST', token: v.token })] as [
+              string,
+              Promise<ApiResult>,
+            ],
+        ),
+        [
+          'reject TECHNICAL_LEADER',
+          later(round.rejectAfterMs, () =>
+            api(`/packages/${pkg.id}/reject`, {
+              method: 'POST',
+              token: u.lead.token,
+              body: { 'rejection-reason': 'Raced: the CRC region overlaps' },
+            }),
+          ),
+        ],
+        ...(withDelete
+          ? [
+              [
+                'admin delete',
+                later(round.deleteAfterMs ?? 0, () =>
+                  api('/admin/packages', { method: 'DELETE', token: u.admin.token, body: [pkg.id] }),
+                ),
+              ] as [string, Promise<ApiResult>],
+            ]
+          : []),
+      ];
+      const answers = await Promise.all(calls.map(async ([label, p]) => [label, await p] as const));
+      const by = Object.fromEntries(answers);
+      for (const [label, r] of answers) expectNoServerError(label, r);
+
+      for (const v of voters)
+        expect([200, 202, 404, 409], `approve ${v.role}`).toContain(by[`approve ${v.role}`]!.status);
+      expect([200, 404, 409]).toContain(by['reject TECHNICAL_LEADER']!.status);
+
+      const rows = await packageRows(pkg.id);
+      const item = rows.find((r) => r.sk === 'PKG');
+      const tasks = rows.filter((r) => String(r.sk).startsWith('TASK#'));
+      const events = await auditEvents(pkg.id);
+      expectTrail(events);
+      // every event before the package's own creation steps is about this package's lifecycle
+      expect(events.slice(0, 3).map((e) => e.action)).toEqual([
+        'PACKAGE_CREATED',
+        'DCC_ATTACHED',
+        'APPROVAL_REQUESTED',
+      ]);
+      const approvedBy = events.filter((e) => e.action === 'APPROVED').map((e) => e.actorId);
+      const rejectedBy = events.filter((e) => e.action === 'REJECTED').map((e) => e.actorId);
+      // nobody's decision counts twice, and the leader's approval and rejection exclude each other
+      expect(new Set(approvedBy).size).toBe(approvedBy.length);
+      expect(rejectedBy.length).toBeLessThanOrEqual(1);
+      expect(approvedBy.includes(u.lead.id) && rejectedBy.includes(u.lead.id)).toBe(false);
+
+      if (withDelete) {
+        expect(by['admin delete']!.status, JSON.stringify(by['admin delete']!.body)).toBe(200);
+        // deleted means gone: no package, no task left pointing at it, one deletion event by the admin
+        expect(rows, JSON.stringify(rows)).toEqual([]);
+        expect(count(events, 'PACKAGE_DELETED')).toBe(1);
+        expect(events.find((e) => e.action === 'PACKAGE_DELETED')?.actorId).toBe(u.admin.id);
+        expect((await api(`/packages/${pkg.id}/history`, { token: u.lead.token })).status).toBe(404);
+        for (const v of voters) {
+          const waiting = jsonText<Package[]>(
+            (await api<{ packages: string }>('/dev/packages/approval', { token: v.token })).body.packages,
+          );
+          expect(waiting.map((p) => p.id)).not.toContain(pkg.id);
+        }
+        const signing = jsonText<Package[]>(
+          (await api<{ packages: string }>('/dev/packages/signing', { token: u.release.token })).body
+            .packages,
+        );
+        expect(signing.map((p) => p.id)).not.toContain(pkg.id);
+        return;
+      }
+
+      expect(item, 'package still stored').toBeTruthy();
+      const status = item!.status as PackageStatus;
+      const entries = Object.values(
+        item!.approvers as Record<string, { user: { id: string }; approved: boolean; rejected: boolean }>,
+      );
+      const approvedIds = entries
+        .filter((e) => e.approved)
+        .map((e) => e.user.id)
+        .sort();
+      const rejectedIds = entries.filter((e) => e.rejected).map((e) => e.user.id);
+      // the stored votes are exactly the audited ones
+      expect([...approvedBy].sort()).toEqual(approvedIds);
+      expect(rejectedBy).toEqual(rejectedIds);
+      expect(item!.approvedCount).toBe(approvedIds.length);
+
+      if (by['reject TECHNICAL_LEADER']!.status === 200) {
+        expect(status).toBe('REJECTED');
+        expect(rejectedIds).toEqual([u.lead.id]);
+        expect(approvedIds.length).toBeLessThan(4);
+        expect(count(events, 'FULLY_APPROVED')).toBe(0);
+        expect(tasks, 'no task is left on a rejected package').toEqual([]);
+      } else {
+        expect(status).toBe('AWAITING_SIGNATURE');
+        expect(approvedIds).toHaveLength(4);
+        expect(count(events, 'FULLY_APPROVED')).toBe(1);
+        expect(
+          voters.filter((v) => by[`approve ${v.role}`]!.body.outcome === 'WAITING_FOR_SIGNING'),
+        ).toHaveLength(1);
+        expect(tasks.map((t) => t.sk)).toEqual([`TASK#SIGN#${u.release.id}`]);
+      }
+      const h = await api<{ history: string; chainIntact: boolean }>(`/packages/${pkg.id}/history`, {
+        token: u.lead.token,
+      });
+      expect(h.body.chainIntact).toBe(true);
+      expect(jsonText<unknown[]>(h.body.history)).toHaveLength(events.length);
+    },
+    60_000,
+  );
+
+  it('the last approval racing repeated approvals of those who already voted moves the package on once', async () => {
+    for (let round = 0; round < 2; round++) {
+      const pkg = await pendingPackage();
+      const [first, second, third, last] = approvers();
+      for (const v of [first!, second!, third!]) {
+        expect((await api(`/packages/${pkg.id}/approve`, { method: 'POST', token: v.token })).status).toBe(
+          202,
+        );
+      }
+      // repeats spread over the time the last vote takes to move the package on
+      const repeats = Array.from({ length: 12 }, (_, i) =>
+        later(i * 15, () =>
+          api(`/packages/${pkg.id}/approve`, {
+            method: 'POST',
+            token: [first!, second!, third!][i % 3]!.token,
+          }),
+        ),
+      );
+      const [final, ...again] = await Promise.all([
+        api(`/packages/${pkg.id}/approve`, { method: 'POST', token: last!.token }),
+        ...repeats,
+      ]);
+      expectNoServerError('last approval', final!);
+      expect(final!.status).toBe(200);
+      expect(final!.body.outcome).toBe('WAITING_FOR_SIGNING');
+      for (const r of again) {
+        expectNoServerError('repeated approval', r);
+        // refused, or told where the package stands (a repeat landing while it moves on): never counted
+        if (r.status === 200) expect(r.body.outcome).toBe('WAITING_FOR_SIGNING');
+        else expect(r.status).toBe(409);
+      }
+      const rows = await packageRows(pkg.id);
+      const item = rows.find((r) => r.sk === 'PKG')!;
+      expect(item.status).toBe('AWAITING_SIGNATURE');
+      expect(item.approvedCount).toBe(4);
+      expect(rows.filter((r) => String(r.sk).startsWith('TASK#')).map((r) => r.sk)).toEqual([
+        `TASK#SIGN#${u.release.id}`,
+      ]);
+      const events = await auditEvents(pkg.id);
+      expectTrail(events);
+      expect(count(events, 'APPROVED')).toBe(4);
+      expect(count(events, 'FULLY_APPROVED')).toBe(1);
+    }
+  }, 90_000);
+
+  it('a refusal to sign racing the admin deletion and a late approval ends rejected or deleted, never both', async () => {
+    for (let round = 0; round < 2; round++) {
+      const pkg = await pendingPackage();
+      for (const v of approvers()) {
+        expect([200, 202]).toContain(
+          (await api(`/packages/${pkg.id}/approve`, { method: 'POST', token: v.token })).status,
+        );
+      }
+      const [refuse, del, late] = await Promise.all([
+        api(`/packages/${pkg.id}/reject-signing`, {
+          method: 'POST',
+          token: u.release.token,
+          body: { 'rejection-reason': 'Raced: not signing this one' },
+        }),
+        api('/admin/packages', { method: 'DELETE', token: u.admin.token, body: [pkg.id] }),
+        api(`/packages/${pkg.id}/approve`, { method: 'POST', token: u.lead.token }),
+      ]);
+      expectNoServerError('reject signing', refuse);
+      expectNoServerError('delete', del);
+      expectNoServerError('late approve', late);
+      expect([404, 409]).toContain(late.status);
+      expect([200, 404, 409]).toContain(refuse.status);
+      expect(del.status).toBe(200);
+      expect(await packageRows(pkg.id)).toEqual([]);
+      const events = await auditEvents(pkg.id);
+      expectTrail(events);
+      expect(count(events, 'SIGNING_REJECTED')).toBe(refuse.status === 200 ? 1 : 0);
+      expect(count(events, 'PACKAGE_DELETED')).toBe(1);
+      expect(count(events, 'APPROVED')).toBe(4);
+    }
+  }, 90_000);
+});
+
+describe('audit trail of a scripted run', () => {
+  it('records exactly one event per operation that took effect, none for refused ones, each with actor, role, time and meaning', async () => {
+    const started = new Date(Date.now() - 1000).toISOString();
+    const resource = await uploadPatch(u.designDev.token, 'dev');
+    const pkg = await createPackage(u.designDev.token, resource.id, 'DEV_SIGNED');
+    const script: { who: keyof Users; action: string; run: () => Promise<ApiResult> }[] = [];
+    const dccId = await createDcc(u.designDev.token);
+    const header = (await api<{ header: string }>(`/packages/${pkg.id}/header`, { token: u.designDev.token }))
+      .body.header;
+    const ok = async (
+      who: keyof Users,
+      action: string,
+      run: () => Promise<ApiResult>,
+      expected: number[] = [200, 202],
+    ) => {
+      const r = await run();
+      expect(expected, `${action}: ${r.status} ${JSON.stringify(r.body)}`).toContain(r.status);
+      script.push({ who, action, run });
+    };
+    const refused = async (run: () => Promise<ApiResult>, status: number) => {
+      const r = await run();
+      expect(r.status, JSON.stringify(r.body)).toBe(status);
+    };
+    const post = (path: string, who: keyof Users, body?: unknown) => () =>
+      api(path, { method: 'POST', token: u[who].token, body });
+
+    script.push({
+      who: 'designDev',
+      action: 'PACKAGE_CREATED',
+      run: async () => ({ status: 201 }) as ApiResult,
+    });
+    await ok('designDev', 'HEADER_EDITED', () =>
+      api(`/packages/${pkg.id}/header`, { method: 'PATCH', token: u.designDev.token, body: { header } }),
+    );
+    await refused(
+      () => api(`/packages/${pkg.id}/header`, { method: 'PATCH', token: u.lead.token, body: { header } }),
+      403,
+    );
+    await ok('designDev', 'DCC_ATTACHED', post(`/packages/${pkg.id}/dcc/${dccId}`, 'designDev'));
+    // not assigned yet: approvers are chosen at notify
+    await refused(post(`/packages/${pkg.id}/approve`, 'lead'), 403);
+    await ok(
+      'designDev',
+      'APPROVAL_REQUESTED',
+      post(`/packages/${pkg.id}/notify-approvers`, 'designDev', {
+        approvers: approvers().map(({ role, id }) => ({ role, id })),
+        signer: u.release.id,
+      }),
+    );
+    await refused(post(`/packages/${pkg.id}/notify-approvers`, 'designDev', { approvers: [] }), 400);
+    await ok('designTest', 'APPROVED', post(`/packages/${pkg.id}/approve`, 'designTest'));
+    await refused(post(`/packages/${pkg.id}/approve`, 'designTest'), 409);
+    await refused(post(`/packages/${pkg.id}/approve`, 'designDev'), 403);
+    await ok('lead', 'APPROVED', post(`/packages/${pkg.id}/approve`, 'lead'));
+    await refused(post(`/packages/${pkg.id}/reject`, 'lead', { 'rejection-reason': 'changed my mind' }), 409);
+    await ok('reliability', 'APPROVED', post(`/packages/${pkg.id}/approve`, 'reliability'));
+    await ok(
+      'release',
+      'REJECTED',
+      post(`/packages/${pkg.id}/reject`, 'release', { 'rejection-reason': 'Wrong signer chosen' }),
+    );
+    await refused(
+      post(`/packages/${pkg.id}/reject-signing`, 'release', { 'rejection-reason': 'too late' }),
+      409,
+    );
+
+    const h = await api<{ history: string; chainIntact: boolean }>(`/packages/${pkg.id}/history`, {
+      token: u.lead.token,
+    });
+    expect(h.body.chainIntact).toBe(true);
+    const events = jsonText<StoredEvent[]>(h.body.history);
+    expect(events.map((e) => e.action)).toEqual(script.map((s) => s.action));
+    expect(events.map((e) => e.actorId)).toEqual(script.map((s) => u[s.who].id));
+    const roles: Record<string, string> = {
+      designDev: 'DESIGN_ENGINEER_DEV',
+      designTest: 'DESIGN_ENGINEER_TEST',
+      lead: 'TECHNICAL_LEADER',
+      reliability: 'RELIABILITY_ENGINEER',
+      release: 'SW_FW_RELEASE_ENGINEER',
+    };
+    expect(events.map((e) => e.actorRole)).toEqual(script.map((s) => roles[s.who]));
+    expectTrail(events);
+    const times = events.map((e) => e.at);
+    expect([...times].sort()).toEqual(times);
+    expect(times[0]! >= started && times.at(-1)! <= new Date(Date.now() + 1000).toISOString()).toBe(true);
+    for (const e of events) expect(String(e.meaning).length, e.action).toBeGreaterThan(10);
+  }, 90_000);
+
+  it('notices a stored event removed from the end of the trail, not only one altered', async () => {
+    const resource = await uploadPatch(u.designDev.token, 'dev');
+    const pkg = await createPackage(u.designDev.token, resource.id, 'DEV_UNSIGNED');
+    const dccId = await createDcc(u.designDev.token);
+    await api(`/packages/${pkg.id}/dcc/${dccId}`, { method: 'POST', token: u.designDev.token });
+    const before = await api<{ history: string; chainIntact: boolean }>(`/packages/${pkg.id}/history`, {
+      token: u.lead.token,
+    });
+    expect(before.body.chainIntact).toBe(true);
+    expect(jsonText<unknown[]>(before.body.history)).toHaveLength(2);
+    const { DeleteCommand } = await import('@aws-sdk/lib-dynamodb');
+    await ddb().send(
+      new DeleteCommand({ TableName: tableOf('audit'), Key: { pk: `PKG#${pkg.id}`, seq: 2 } }),
+    );
+    const after = await api<{ chainIntact: boolean; brokenAtSeq: number }>(`/packages/${pkg.id}/history`, {
+      token: u.lead.token,
+    });
+    expect(after.body.chainIntact).toBe(false);
+    expect(after.body.brokenAtSeq).toBe(2);
+  });
+});
