@@ -81,7 +81,7 @@ export async function provisionTables(
   }
 }
 
-/** Creates each bucket that is missing; the resources bucket accepts browser PUTs to presigned URLs. */
+/** Creates each bucket that is missing, with the CORS rules presigned browser uploads and downloads need. */
 export async function provisionBuckets(
   client: S3Client,
   names: Record<BucketName, string>,
@@ -94,15 +94,18 @@ export async function provisionBuckets(
     } catch {
       await client.send(new CreateBucketCommand({ Bucket }));
     }
-    if (key === 'resources') {
+    // as in AWS: the browser PUTs presigned uploads to resources and GETs large packages from artefacts
+    const method = key === 'resources' ? 'PUT' : key === 'artefacts' ? 'GET' : null;
+    if (method) {
       await client.send(
         new PutBucketCorsCommand({
           Bucket,
           CORSConfiguration: {
             CORSRules: [
               {
-                AllowedOrigins: [appOrigin],
-                AllowedMethods: ['PUT'],
+                // the app is reached as localhost or 127.0.0.1: both are the same local origin to a person
+                AllowedOrigins: [appOrigin, appOrigin.replace('//localhost:', '//127.0.0.1:')],
+                AllowedMethods: [method],
                 AllowedHeaders: ['*'],
                 MaxAgeSeconds: 3000,
               },

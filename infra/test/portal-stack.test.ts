@@ -347,14 +347,21 @@ describe('S3', () => {
     );
   });
 
-  it('opens CORS on the resources bucket only, for presigned PUTs from the portal origin', () => {
+  it('opens CORS only for presigned PUTs to resources and presigned GETs of artefacts, from the portal origin', () => {
     const withCors = resources('AWS::S3::Bucket').filter(([, b]) => b.CorsConfiguration !== undefined);
-    expect(withCors.map(([id]) => id)).toEqual([bucketId('resources')]);
-    const rules = (withCors[0]![1].CorsConfiguration as { CorsRules: Json[] }).CorsRules;
-    expect(rules).toHaveLength(1);
-    expect(rules[0]!.AllowedMethods).toEqual(['PUT']);
-    expect(JSON.stringify(rules[0]!.AllowedOrigins)).toContain(s.logicalId(s.stack.web.distribution));
-    expect(JSON.stringify(rules[0]!.AllowedOrigins)).not.toContain('*');
+    expect(withCors.map(([id]) => id).sort()).toEqual([bucketId('artefacts'), bucketId('resources')].sort());
+    const rulesOf = (id: string) =>
+      (withCors.find(([x]) => x === id)![1].CorsConfiguration as { CorsRules: Json[] }).CorsRules;
+    for (const [id, method] of [
+      [bucketId('resources'), 'PUT'],
+      [bucketId('artefacts'), 'GET'],
+    ] as const) {
+      const rules = rulesOf(id);
+      expect(rules).toHaveLength(1);
+      expect(rules[0]!.AllowedMethods).toEqual([method]);
+      expect(JSON.stringify(rules[0]!.AllowedOrigins)).toContain(s.logicalId(s.stack.web.distribution));
+      expect(JSON.stringify(rules[0]!.AllowedOrigins)).not.toContain('*');
+    }
   });
 });
 

@@ -104,6 +104,30 @@ test.describe('resources', () => {
   });
 });
 
+test('a file above the API request limit goes straight to storage with a progress bar, and is listed', async ({
+  page,
+}) => {
+  const name = unique('big-patch');
+  await signIn(page, 'design-engineer-test@example.com');
+  await expect(page).toHaveURL(/\/home$/);
+  await page.goto('/upload');
+  await page.getByLabel('Patch name').fill(name);
+  await page
+    .locator('input[type=file]')
+    .first()
+    .setInputFiles({
+      name: 'big.bin',
+      mimeType: 'application/octet-stream',
+      buffer: Buffer.alloc(12 * 1024 * 1024, 3),
+    });
+  await page.getByRole('button', { name: 'Upload', exact: true }).click();
+  await expect(page.getByText(MSG.uploaded)).toBeVisible({ timeout: 60_000 });
+  await page.getByRole('button', { name: MSG.close }).click();
+  await page.goto('/patches');
+  await page.getByLabel('Search').fill(name);
+  await expect(page.getByRole('cell', { name, exact: true })).toBeVisible();
+});
+
 test.describe('administration', () => {
   test('an admin deletes a package, a DCC, a resource and a user; the deleted user can neither sign in nor register again', async ({
     page,

@@ -95,12 +95,20 @@ export class Data extends Construct {
     }
   }
 
-  /** Lets the SPA PUT presigned uploads straight into the resources bucket, and nothing more. */
+  /**
+   * Lets the SPA PUT presigned uploads straight into the resources bucket, and GET presigned downloads of
+   * large packages from the artefacts bucket (read with progress by XHR), and nothing more.
+   */
   allowBrowserUploads(appOrigin: string): void {
     this.buckets.resources.addCorsRule({
       allowedOrigins: [appOrigin],
       allowedMethods: [s3.HttpMethods.PUT],
       allowedHeaders: ['content-type', 'content-md5', 'x-amz-*'],
+      maxAge: 3000,
+    });
+    this.buckets.artefacts.addCorsRule({
+      allowedOrigins: [appOrigin],
+      allowedMethods: [s3.HttpMethods.GET],
       maxAge: 3000,
     });
   }
