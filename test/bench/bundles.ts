@@ -3,8 +3,8 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { gzipSync } from 'node:zlib';
-import { type BuildOptions, build } from 'esbuild';
-import { handlerFile, ROUTES, type Route } from '../../shared/api/routes';
+import { type BuildOptions, build, type Plugin } from 'esbuild';
+import { handlerFile, ROUTES, type Route, routeById } from '../../shared/api/routes';
 import { bucketEnv, tableEnv } from '../../shared/api/runtime';
 import { info, kb, median, ms, progress, QUICK, type Row, verdict } from './report';
 
@@ -88,7 +88,26 @@ function lambdaEnv(r: Route): Record<string, string> {
   return env;
 }
 
+/** Routes also bundled as if decision 052's zod proposal were made, to show its effect in the same run. */
+const WHAT_IF_ZOD = ['listPackages', 'approvePackage'];
+
+/** Rewrites `import { z } from 'zod'` to `import * as z from 'zod'` in the project's sources (what-if only). */
+const zodNamespaceImport: Plugin = {
+  name: 'zod-namespace-import',
+  setup(b) {
+    b.onLoad({ filter: /\/(shared|lambdas)\/.*\.ts$/ }, (args) => ({
+      contents: readFileSync(args.path, 'utf8').replace(
+        "import { z } from 'zod';",
+        "import * as z from 'zod';",
+      ),
+      loader: 'ts',
+    }));
+  },
+};
+
 interface Bundle {
+  /** set for the what-if rows: zod namespace import (decision 052), or no --enable-source-maps */
+  whatIf?: 'zod' | 'no-source-maps';
   route: Route;
   file: string;
   bytes: number;
@@ -99,8 +118,8 @@ interface Bundle {
   initMs: number[];
 }
 
-async function bundle(route: Route, dir: string, o: typeof CDK_DEFAULTS): Promise<Bundle> {
-  const out = join(dir, route.id);
+async function bundle(route: Route, dir: string, o: typeof CDK_DEFAULTS, whatIf?: 'zod'): Promise<Bundle> {
+  const out = join(dir, whatIf ? `${route.id}-zod-namespace` : route.id);
   mkdirSync(out, { recursive: true });
   const file = join(out, 'index.mjs');
   const options: BuildOptions = {
@@ -118,6 +137,7 @@ async function bundle(route: Route, dir: string, o: typeof CDK_DEFAULTS): Promis
     banner: o.banner ? { js: o.banner } : undefined,
     metafile: true,
     logLevel: 'silent',
+    plugins: whatIf === 'zod' ? [zodNamespaceImport] : [],
   };
   const result = await build(options);
   const code = readFileSync(file);
@@ -130,6 +150,7 @@ async function bundle(route: Route, dir: string, o: typeof CDK_DEFAULTS): Promis
     .filter(([pkg]) => inputs.some((i) => i.includes(`node_modules/${pkg}/`)))
     .map(([, short]) => short);
   return {
+    whatIf,
     route,
     file,
     bytes: code.length,
@@ -150,6 +171,11 @@ export async function benchBundles(tmp: string): Promise<Row[]> {
   for (let i = 0; i < ROUTES.length; i += 4)
     bundles.push(...(await Promise.all(ROUTES.slice(i, i + 4).map((r) => bundle(r, dir, options)))));
 
+  for (const id of WHAT_IF_ZOD) bundles.push(await bundle(routeById(id), dir, options, 'zod'));
+  // the same listPackages bundle, started without the NODE_OPTIONS the stack sets (source maps parsed at load)
+  const plain = bundles.find((b) => b.route.id === 'listPackages' && !b.whatIf);
+  if (plain) bundles.push({ ...plain, whatIf: 'no-source-maps', initMs: [] });
+
   // Module init only: the clock starts after Node itself is up, as Lambda's Init phase does for the handler.
   const timer = join(dir, 'time-import.mjs');
   writeFileSync(
@@ -161,7 +187,9 @@ export async function benchBundles(tmp: string): Promise<Row[]> {
   for (let round = 0; round < RUNS; round++) {
     progress(`module init, round ${round + 1} of ${RUNS}`);
     for (const b of bundles) {
-      const { stdout } = await run(process.execPath, [timer, b.file], { env: lambdaEnv(b.route) });
+      const env = lambdaEnv(b.route);
+      if (b.whatIf === 'no-source-maps') delete env.NODE_OPTIONS;
+      const { stdout } = await run(process.execPath, [timer, b.file], { env });
       b.initMs.push(Number(stdout.trim()));
     }
   }
@@ -171,20 +199,27 @@ export async function benchBundles(tmp: string): Promise<Row[]> {
     const storage = usesStorage(b.route);
     const limit = storage ? WITH_STORAGE_MS : DYNAMO_ONLY_MS;
     const init = median(b.initMs);
+    const what = `${b.route.id} (${storage ? 'S3/KMS/SES' : 'DynamoDB only'})`;
     rows.push({
       section: SECTION,
-      name: `${b.route.id} (${storage ? 'S3/KMS/SES' : 'DynamoDB only'})`,
+      name:
+        b.whatIf === 'zod'
+          ? `what if: ${what} with import * as z (decision 052)`
+          : b.whatIf
+            ? `what if: ${what} without --enable-source-maps`
+            : what,
       value: `init ${ms(init)} · ${kb(b.bytes, 0)} (${kb(b.gzBytes, 0)} gz; zod ${kb(b.zodBytes, 0)}) · sdk ${b.clients.join('+')}`,
       target: `init ≤ ${limit} ms`,
-      verdict: verdict(init <= limit),
+      verdict: b.whatIf ? 'info' : verdict(init <= limit),
     });
   }
-  const all = bundles.map((b) => median(b.initMs));
+  const real = bundles.filter((b) => !b.whatIf);
+  const all = real.map((b) => median(b.initMs));
   rows.push(
     info(
       SECTION,
       'all handlers: init median range',
-      `${ms(Math.min(...all))} – ${ms(Math.max(...all))}; size ${kb(Math.min(...bundles.map((b) => b.bytes)), 0)} – ${kb(Math.max(...bundles.map((b) => b.bytes)), 0)}`,
+      `${ms(Math.min(...all))} – ${ms(Math.max(...all))}; size ${kb(Math.min(...real.map((b) => b.bytes)), 0)} – ${kb(Math.max(...real.map((b) => b.bytes)), 0)}`,
     ),
   );
   return rows;

@@ -13,8 +13,8 @@ const SECTION = 'generation';
 const MiB = 1024 * 1024;
 const SIZES = [
   { mib: 1, runs: QUICK ? 3 : 15 },
-  { mib: 10, runs: QUICK ? 2 : 7 },
-  { mib: 50, runs: QUICK ? 1 : 5 },
+  { mib: 10, runs: QUICK ? 2 : 11 },
+  { mib: 50, runs: QUICK ? 1 : 9 },
 ];
 const TIME_RATIO = 1.3;
 const MEMORY_RATIO = 1.5;
