@@ -1,5 +1,5 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, tmpdir, totalmem } from 'node:os';
+import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { formatTable, notMeasured, progress, QUICK, type Row, runCleanups } from './report';
 
@@ -45,6 +45,7 @@ process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 const { only, json } = parseArgs(process.argv.slice(2));
 const tmp = mkdtempSync(join(tmpdir(), 'frp-bench-'));
 const started = new Date();
+const loadAtStart = loadavg()[0]!.toFixed(1);
 const rows: Row[] = [];
 const cleanUp = () => rmSync(tmp, { recursive: true, force: true });
 for (const signal of ['SIGINT', 'SIGTERM'] as const)
@@ -74,9 +75,9 @@ try {
   cleanUp();
 }
 
-const load = (await import('node:os')).loadavg().map((l) => l.toFixed(1));
+const loadAtEnd = loadavg()[0]!.toFixed(1);
 console.log(
-  `\n${QUICK ? '(quick run) ' : ''}Firmware Release Portal bench — ${started.toISOString()} — Node ${process.version}, ${cpus().length} cores, ${Math.round(totalmem() / 2 ** 30)} GB, load ${load.join(' ')}\n`,
+  `\n${QUICK ? '(quick run) ' : ''}Firmware Release Portal bench — ${started.toISOString()} — Node ${process.version}, ${cpus().length} cores, ${Math.round(totalmem() / 2 ** 30)} GB, load ${loadAtStart} at start, ${loadAtEnd} at end, ${Math.round((Date.now() - started.getTime()) / 60_000)} min\n`,
 );
 console.log(formatTable(rows));
 if (json) writeFileSync(json, `${JSON.stringify({ started: started.toISOString(), rows }, null, 2)}\n`);
