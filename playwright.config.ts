@@ -18,6 +18,8 @@ export default defineConfig({
   outputDir: 'test-results/e2e',
   use: {
     headless: true,
+    // colours settle at once (styles.css honours reduced motion): accessibility checks see final colours
+    contextOptions: { reducedMotion: 'reduce' },
     viewport: { width: 1366, height: 900 },
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',

@@ -181,6 +181,7 @@ test.describe('administration', () => {
       await expect(page).toHaveURL(url);
       await page.getByLabel('Search').fill(search);
       await page.getByRole('checkbox', { name: `Select ${rowLabel}` }).check();
+      await expect(page.getByRole('button', { name: MSG.deleteSelected })).toBeEnabled();
       await a11y(page, String(url));
       await page.getByRole('button', { name: MSG.deleteSelected }).click();
       await expect(page.getByText(MSG.deleted)).toBeVisible();
