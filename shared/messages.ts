@@ -157,6 +157,10 @@ export const API_ERR = {
   bodyTooLarge: 'The request body is too large',
   internal:
     'Something went wrong on the server. The request was not completed; try again or contact the administrator.',
+  dependencyDown: (requestId: string) =>
+    `A storage or mail service did not answer; nothing was changed. Try again in a moment (request ${requestId}).`,
+  timedOut: (requestId: string) =>
+    `The server stopped this request because it took too long. It may or may not have been carried out: reload the page to see the current state before trying again (request ${requestId}).`,
   emailConflict: 'User with this email already exists',
   adminRoleNotAllowed: 'The admin role cannot be chosen',
   nothingSelected: 'Select at least one item',

@@ -195,7 +195,7 @@ describe('least-privilege IAM per function', () => {
     for (const route of ROUTES) {
       const sts = statementsOf(route);
       if (route.method === 'GET')
-        for (const a of [...writes, 's3:PutObject', 's3:DeleteObject', 'kms:Sign'])
+        for (const a of [...writes, 's3:PutObject', 's3:AbortMultipartUpload', 's3:DeleteObject', 'kms:Sign'])
           expect(allActions(route).has(a), `${route.id} ${a}`).toBe(false);
       const onAudit = sts.filter((st) =>
         JSON.stringify(st.Resource).includes(`["${tableId('audit')}","Arn"]`),
@@ -207,16 +207,23 @@ describe('least-privilege IAM per function', () => {
   });
 
   it('gives S3 actions per bucket exactly as the row lists them', () => {
-    const action = { read: 's3:GetObject', write: 's3:PutObject', delete: 's3:DeleteObject' };
+    // write: PutObject, and aborting a multipart upload it started (generated packages stream in parts)
+    const action = {
+      read: ['s3:GetObject'],
+      write: ['s3:PutObject', 's3:AbortMultipartUpload'],
+      delete: ['s3:DeleteObject'],
+    };
     for (const route of ROUTES) {
       const s3 = statementsOf(route).filter((st) => actionsOf(st).some((a) => a.startsWith('s3:')));
       const granted = s3.flatMap((st) =>
         resourcesOf(st).flatMap((r) => actionsOf(st).map((a) => `${JSON.stringify(r)} ${a}`)),
       );
       const expected = Object.entries(route.uses.buckets ?? {}).flatMap(([b, ops]) => [
-        ...ops.map(
-          (op) =>
-            `${JSON.stringify({ 'Fn::Join': ['', [{ 'Fn::GetAtt': [bucketId(b as BucketName), 'Arn'] }, '/*']] })} ${action[op]}`,
+        ...ops.flatMap((op) =>
+          action[op].map(
+            (a) =>
+              `${JSON.stringify({ 'Fn::Join': ['', [{ 'Fn::GetAtt': [bucketId(b as BucketName), 'Arn'] }, '/*']] })} ${a}`,
+          ),
         ),
         // readers may list, so that a missing key is a 404 and not a 403
         ...(ops.includes('read')

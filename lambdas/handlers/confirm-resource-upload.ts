@@ -1,5 +1,5 @@
 import '../composition-storage';
-import { z } from 'zod';
+import * as z from 'zod';
 import { MSG } from '../../shared/messages';
 import { resources$ } from '../composition';
 import { route } from '../middleware/http';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { generatePackageSchema } from '../../shared/api/contracts/packages';
 import { packages$ } from '../composition-packages';
 import { route } from '../middleware/http';

@@ -17,6 +17,12 @@ function isDependencyFailure(e: unknown): boolean {
   );
 }
 
+/** middy's own deadline (Lambda's timeout minus a few ms): the handler was still running */
+function isDeadline(e: unknown): boolean {
+  const err = e as { name?: string; cause?: { package?: string } };
+  return err?.name === 'TimeoutError' && err.cause?.package === '@middy/core';
+}
+
 /**
  * Last line of every handler: typed errors become `{ errorMessage, ...extra }` with their status; any
  * other error is logged with the request id and answered with a generic message (no stack, no internals).
@@ -38,6 +44,12 @@ export function errorMapper(): middy.MiddlewareObj<APIGatewayProxyEvent, APIGate
         body = { ...e.extra, errorMessage: e.message };
         if (typeof e.extra.retryAfterSeconds === 'number')
           headers['Retry-After'] = String(e.extra.retryAfterSeconds);
+      } else if (isDeadline(e)) {
+        // Not "nothing was changed": the work may have committed just before the deadline (or, locally,
+        // still be running), so the user is told to look before repeating it.
+        console.error(JSON.stringify({ level: 'error', requestId, kind: 'deadline', message: e?.message }));
+        statusCode = 504;
+        body = { errorMessage: API_ERR.timedOut(requestId) };
       } else if (isDependencyFailure(e)) {
         console.error(
           JSON.stringify({
@@ -49,9 +61,7 @@ export function errorMapper(): middy.MiddlewareObj<APIGatewayProxyEvent, APIGate
           }),
         );
         statusCode = 503;
-        body = {
-          errorMessage: `A storage or mail service did not answer; nothing was changed. Try again in a moment (request ${requestId}).`,
-        };
+        body = { errorMessage: API_ERR.dependencyDown(requestId) };
       } else {
         console.error(
           JSON.stringify({ level: 'error', requestId, name: e?.name, message: e?.message, stack: e?.stack }),

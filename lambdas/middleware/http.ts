@@ -1,6 +1,6 @@
 import middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { routeById } from '../../shared/api/routes';
 import type { UserRecord } from '../ports/user-repository';
 import { authorize } from './authorize';

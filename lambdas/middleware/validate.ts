@@ -1,6 +1,6 @@
 import type middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { BadRequestError } from '../../shared/domain/errors';
 import type { ApiEvent, Schemas } from './http';
 

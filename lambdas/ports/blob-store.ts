@@ -31,6 +31,17 @@ export interface PresignGetOptions {
  */
 export interface BlobStore {
   put(bucket: string, key: string, body: Uint8Array | Readable, options?: PutOptions): Promise<void>;
+  /**
+   * Writes a body whose length is not known in advance (a package being generated), holding a bounded
+   * window of it in memory and nothing on disk. The object appears only when the whole body has been
+   * written; when the body or the store fails, nothing is left under the key.
+   */
+  putStream(
+    bucket: string,
+    key: string,
+    body: AsyncIterable<Uint8Array>,
+    options?: { contentType?: string },
+  ): Promise<{ sizeBytes: number }>;
   /** the object's bytes as a stream; null when it does not exist */
   get(bucket: string, key: string): Promise<Readable | null>;
   /** size and type, or null when the object does not exist */

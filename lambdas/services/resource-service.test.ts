@@ -27,6 +27,12 @@ class MemoryBlobs implements BlobStore {
     else for await (const c of body) chunks.push(Buffer.from(c as Buffer));
     this.objects.set(key, Buffer.concat(chunks));
   }
+  async putStream(_b: string, key: string, body: AsyncIterable<Uint8Array>) {
+    const chunks: Buffer[] = [];
+    for await (const c of body) chunks.push(Buffer.from(c));
+    this.objects.set(key, Buffer.concat(chunks));
+    return { sizeBytes: this.objects.get(key)?.length ?? 0 };
+  }
   async get(_b: string, key: string) {
     const o = this.objects.get(key);
     // small chunks, so hashing really happens piece by piece

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { EXTENSIONS, modelMetadataSchema, type ResourceType, type Stage } from '../api/contracts/resources';
 import { MSG } from '../messages';
 import { BadRequestError, NotAcceptableError, PayloadTooLargeError } from './errors';

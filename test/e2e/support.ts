@@ -4,6 +4,7 @@ import { SEED_PASSWORD } from '../../shared/domain/seed-users';
 
 /** Journeys run against the stack of global-setup.ts; its URL arrives in the environment. */
 export const test = base.extend<{ a11y: (page: Page, label: string) => Promise<void> }>({
+  // biome-ignore lint/correctness/noEmptyPattern: Playwright fixtures take their dependencies as a pattern
   baseURL: async ({}, use) => {
     await use(process.env.E2E_BASE_URL);
   },

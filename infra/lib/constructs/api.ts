@@ -57,7 +57,12 @@ const DDB_WRITE = [
 ];
 /** The audit trail is append-only: handlers may add events, never change or remove one. */
 const DDB_APPEND = ['dynamodb:PutItem'];
-const S3_ACTION = { read: 's3:GetObject', write: 's3:PutObject', delete: 's3:DeleteObject' } as const;
+/** write covers multipart uploads too (generated packages stream in parts; a failed one is aborted) */
+const S3_ACTIONS = {
+  read: ['s3:GetObject'],
+  write: ['s3:PutObject', 's3:AbortMultipartUpload'],
+  delete: ['s3:DeleteObject'],
+} as const;
 
 const pascal = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1);
 
@@ -190,7 +195,7 @@ export class Api extends Construct {
     for (const [name, ops] of Object.entries(route.uses.buckets ?? {}) as [BucketName, string[]][]) {
       const bucket = data.buckets[name];
       env[bucketEnv(name)] = bucket.bucketName;
-      const actions = ops.map((op) => S3_ACTION[op as keyof typeof S3_ACTION]);
+      const actions = ops.flatMap((op) => S3_ACTIONS[op as keyof typeof S3_ACTIONS]);
       role.addToPolicy(new iam.PolicyStatement({ actions, resources: [bucket.arnForObjects('*')] }));
       // Without ListBucket, S3 answers 403 instead of 404 for a missing key, and readers that treat
       // "not there" as a normal outcome (an upload never made) would fail with a 500.

@@ -1,10 +1,14 @@
 import type { Readable } from 'node:stream';
 import {
+  AbortMultipartUploadCommand,
+  CompleteMultipartUploadCommand,
+  CreateMultipartUploadCommand,
   DeleteObjectCommand,
   GetObjectCommand,
   HeadObjectCommand,
   PutObjectCommand,
   S3Client,
+  UploadPartCommand,
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type {
@@ -36,8 +40,18 @@ function presignClient(): S3Client {
   return presigner;
 }
 
+/** Parts of a streamed write: S3 wants ≥ 5 MiB but the last; 8 MiB × 10,000 parts allows 78 GiB. */
+export const STREAM_PART_BYTES = 8 * 1024 * 1024;
+/** parts uploading while the next one fills: memory stays within (this + 1) × STREAM_PART_BYTES */
+const PARTS_IN_FLIGHT = 2;
+
 /** BlobStore on S3 (s3rver locally, through the same SDK calls). */
 export class S3BlobStore implements BlobStore {
+  constructor(
+    private readonly client: () => S3Client = s3,
+    private readonly partBytes = STREAM_PART_BYTES,
+  ) {}
+
   async put(
     bucket: string,
     key: string,
@@ -48,7 +62,7 @@ export class S3BlobStore implements BlobStore {
     if (!isBytes && options.sizeBytes === undefined) {
       throw new Error(`put ${key}: a streamed body needs sizeBytes`);
     }
-    await s3().send(
+    await this.client().send(
       new PutObjectCommand({
         Bucket: bucket,
         Key: key,
@@ -59,9 +73,130 @@ export class S3BlobStore implements BlobStore {
     );
   }
 
+  /**
+   * A body shorter than one part is sent as one PutObject; a longer one as a multipart upload whose
+   * parts go out while the next is read, so generating and uploading overlap. When anything fails the
+   * upload is aborted: S3 never shows an object for it (a bucket lifecycle rule removes parts an abort
+   * could not reach; s3rver cannot abort and keeps them in its folder, invisible to every call).
+   */
+  async putStream(
+    bucket: string,
+    key: string,
+    body: AsyncIterable<Uint8Array>,
+    options: { contentType?: string } = {},
+  ): Promise<{ sizeBytes: number }> {
+    const contentType = options.contentType ?? 'application/octet-stream';
+    const iterator = body[Symbol.asyncIterator]();
+    let pending: Uint8Array[] = [];
+    let pendingBytes = 0;
+    let done = false;
+    let sizeBytes = 0;
+    /** the next part: at least partBytes, or what is left at the end of the body */
+    const nextPart = async (): Promise<Buffer | null> => {
+      while (!done && pendingBytes < this.partBytes) {
+        const r = await iterator.next();
+        if (r.done) done = true;
+        else if (r.value.byteLength > 0) {
+          pending.push(r.value);
+          pendingBytes += r.value.byteLength;
+        }
+      }
+      if (pendingBytes === 0) return null;
+      const all = Buffer.concat(pending, pendingBytes);
+      const part = done ? all : all.subarray(0, this.partBytes);
+      const rest = done ? null : all.subarray(this.partBytes);
+      pending = rest && rest.byteLength > 0 ? [rest] : [];
+      pendingBytes = rest?.byteLength ?? 0;
+      sizeBytes += part.byteLength;
+      return part;
+    };
+
+    /** stops the body when the write cannot go on (its source, e.g. an S3 GetObject, is released) */
+    const stopBody = async () => {
+      await iterator.return?.().catch(() => {});
+    };
+
+    let uploadId: string | undefined;
+    try {
+      const first = await nextPart();
+      if (!first || done) {
+        const bytes = first ?? new Uint8Array();
+        await this.put(bucket, key, bytes, { contentType });
+        return { sizeBytes: bytes.byteLength };
+      }
+      const created = await this.client().send(
+        new CreateMultipartUploadCommand({ Bucket: bucket, Key: key, ContentType: contentType }),
+      );
+      uploadId = created.UploadId;
+      if (!uploadId) throw new Error(`putStream ${key}: S3 gave no upload id`);
+      return await this.uploadParts(bucket, key, uploadId, first, nextPart, () => sizeBytes);
+    } catch (e) {
+      await stopBody();
+      if (uploadId) {
+        const UploadId = uploadId;
+        await this.client()
+          .send(new AbortMultipartUploadCommand({ Bucket: bucket, Key: key, UploadId }))
+          .catch(() => {});
+      }
+      throw e;
+    }
+  }
+
+  private async uploadParts(
+    bucket: string,
+    key: string,
+    uploadId: string,
+    first: Buffer,
+    nextPart: () => Promise<Buffer | null>,
+    sizeBytes: () => number,
+  ): Promise<{ sizeBytes: number }> {
+    const parts: { PartNumber: number; ETag: string }[] = [];
+    const inFlight: Promise<void>[] = [];
+    const send = (bytes: Buffer, partNumber: number) =>
+      this.client()
+        .send(
+          new UploadPartCommand({
+            Bucket: bucket,
+            Key: key,
+            UploadId: uploadId,
+            PartNumber: partNumber,
+            Body: bytes,
+            ContentLength: bytes.byteLength,
+          }),
+        )
+        .then((r) => {
+          parts.push({ PartNumber: partNumber, ETag: r.ETag ?? '' });
+        });
+    try {
+      let part: Buffer | null = first;
+      for (let n = 1; part; n++) {
+        if (inFlight.length >= PARTS_IN_FLIGHT) await inFlight.shift();
+        const sending = send(part, n);
+        // a failed part is reported when it is awaited; until then it must not count as unhandled
+        sending.catch(() => {});
+        inFlight.push(sending);
+        part = await nextPart();
+      }
+      await Promise.all(inFlight);
+    } catch (e) {
+      await Promise.allSettled(inFlight);
+      throw e;
+    }
+    parts.sort((a, b) => a.PartNumber - b.PartNumber);
+    await this.client().send(
+      new CompleteMultipartUploadCommand({
+        Bucket: bucket,
+        Key: key,
+        UploadId: uploadId,
+        MultipartUpload: { Parts: parts },
+      }),
+    );
+    return { sizeBytes: sizeBytes() };
+  }
+
   async get(bucket: string, key: string): Promise<Readable | null> {
     try {
-      const r = await s3().send(new GetObjectCommand({ Bucket: bucket, Key: key }));
+      const r = await this.client().send(new GetObjectCommand({ Bucket: bucket, Key: key }));
       return (r.Body as Readable | undefined) ?? null;
     } catch (e) {
       if (isMissing(e)) return null;
@@ -71,7 +206,7 @@ export class S3BlobStore implements BlobStore {
 
   async head(bucket: string, key: string): Promise<BlobHead | null> {
     try {
-      const r = await s3().send(new HeadObjectCommand({ Bucket: bucket, Key: key }));
+      const r = await this.client().send(new HeadObjectCommand({ Bucket: bucket, Key: key }));
       return { sizeBytes: r.ContentLength ?? 0, contentType: r.ContentType };
     } catch (e) {
       if (isMissing(e)) return null;
@@ -86,7 +221,7 @@ export class S3BlobStore implements BlobStore {
     endInclusive: number,
   ): Promise<Uint8Array | null> {
     try {
-      const r = await s3().send(
+      const r = await this.client().send(
         new GetObjectCommand({ Bucket: bucket, Key: key, Range: `bytes=${start}-${endInclusive}` }),
       );
       return r.Body ? await r.Body.transformToByteArray() : new Uint8Array();
@@ -103,7 +238,9 @@ export class S3BlobStore implements BlobStore {
   async delete(bucket: string, keys: readonly string[]): Promise<void> {
     // One DeleteObject per key: the lists here are short (a resource and its metadata, a package's
     // artefacts), and a per-key call reports a failure for that key alone.
-    await Promise.all(keys.map((Key) => s3().send(new DeleteObjectCommand({ Bucket: bucket, Key }))));
+    await Promise.all(
+      keys.map((Key) => this.client().send(new DeleteObjectCommand({ Bucket: bucket, Key }))),
+    );
   }
 
   presignPut(bucket: string, key: string, options: PresignPutOptions): Promise<string> {

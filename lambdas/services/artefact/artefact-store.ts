@@ -1,10 +1,4 @@
-import { createHash, randomUUID } from 'node:crypto';
-import { createReadStream, createWriteStream } from 'node:fs';
-import { rm, stat } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { Transform } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
+import { createHash } from 'node:crypto';
 import { ConflictError } from '../../../shared/domain/errors';
 import type { Header } from '../../../shared/domain/header/header-schema';
 import type { ArtefactService } from '../../ports/artefact-service';
@@ -29,8 +23,9 @@ async function readAll(stream: AsyncIterable<Uint8Array>): Promise<Buffer> {
 
 /**
  * Generates XML packages (xml-package.ts) from the stored resource and keeps them in the artefacts
- * bucket. The XML streams through a temporary file (its length must be known for one S3 PUT), so memory
- * stays flat however large the resource is; the file is removed whatever happens.
+ * bucket. The XML streams straight into storage (BlobStore.putStream: a multipart upload of a few parts
+ * in flight), so memory stays flat however large the resource is, nothing touches Lambda's /tmp, and
+ * generation and upload overlap. On failure no object is left.
  */
 export class BlobArtefactStore implements ArtefactService {
   constructor(
@@ -86,31 +81,27 @@ export class BlobArtefactStore implements ArtefactService {
       signing: signedBy ? { signer: this.signer(), signedBy, signedAt: generatedAt } : undefined,
     });
 
-    const tmp = join(tmpdir(), `package-${randomUUID()}.xml`);
     const hash = createHash('sha256');
-    try {
-      await pipeline(
-        build.stream,
-        new Transform({
-          transform(chunk: Buffer, _enc, done) {
-            hash.update(chunk);
-            done(null, chunk);
-          },
-        }),
-        createWriteStream(tmp),
-      );
-      await build.result;
-      const { size } = await stat(tmp);
-      const safe = pkg.name.replace(/[^\w.-]+/g, '_');
-      const key = `packages/${pkg.id}/${generatedAt.replace(/[:.]/g, '-')}-${safe}.xml`;
-      await this.blobs.put(this.config.artefactsBucket(), key, createReadStream(tmp), {
-        sizeBytes: size,
-        contentType: 'application/xml',
-      });
-      return { key, sizeBytes: size, sha256: hash.digest('hex'), signed: Boolean(signedBy), generatedAt };
-    } finally {
-      await rm(tmp, { force: true });
+    async function* hashed(): AsyncGenerator<Uint8Array> {
+      for await (const chunk of build.stream as AsyncIterable<Uint8Array>) {
+        hash.update(chunk);
+        yield chunk;
+      }
     }
+    const safe = pkg.name.replace(/[^\w.-]+/g, '_');
+    const key = `packages/${pkg.id}/${generatedAt.replace(/[:.]/g, '-')}-${safe}.xml`;
+    const bucket = this.config.artefactsBucket();
+    const { sizeBytes } = await this.blobs.putStream(bucket, key, hashed(), {
+      contentType: 'application/xml',
+    });
+    try {
+      // the build reports what it checked (the payload's SHA-256 against the resource's) after the last byte
+      await build.result;
+    } catch (e) {
+      await this.blobs.delete(bucket, [key]);
+      throw e;
+    }
+    return { key, sizeBytes, sha256: hash.digest('hex'), signed: Boolean(signedBy), generatedAt };
   }
 
   async download(ref: ArtefactRef, fileName: string): Promise<{ base64?: string; url?: string }> {

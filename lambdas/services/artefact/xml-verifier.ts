@@ -1,7 +1,7 @@
 import { createHash, createPublicKey, type KeyObject, verify } from 'node:crypto';
 import { closeSync, createReadStream, mkdirSync, openSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { PACKAGE_TYPES } from '../../../shared/api/contracts/packages';
 import { RESOURCE_TYPES, STAGES } from '../../../shared/api/contracts/resources';
 import { decodeHeader } from '../../../shared/domain/header/header-codec';

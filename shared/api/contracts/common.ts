@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** Trimmed text that must not be blank; `message` is what the user is told. */
 export const nonBlank = (message: string, max = 200) =>

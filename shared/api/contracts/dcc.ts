@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { MSG } from '../../messages';
 
 export const TELEMETRY_TYPES = ['TelA', 'TelB', 'BLE'] as const;

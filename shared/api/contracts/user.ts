@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { ROLES, SELF_SERVICE_ROLES } from '../../domain/roles';
 import { MSG } from '../../messages';
 import { emailField, nonBlank } from './common';

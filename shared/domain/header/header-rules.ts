@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { PackageType } from '../../api/contracts/packages';
 import { BadRequestError } from '../errors';
 import { crc32 } from './crc32';

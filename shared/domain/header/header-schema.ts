@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * The package header as a JSON document (spec §3, DESIGN §3): an ordered list of named fields. Order is
