@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { PACKAGE_PAGE_DEFAULT, PACKAGE_PAGE_MAX } from '../paging';
 import type { Role } from '../../domain/roles';
 import { MSG } from '../../messages';
 import { nonBlank } from './common';
@@ -122,10 +123,7 @@ export const approvalListParamSchema = lowerStage(
   "Stage must be 'dev', 'release' or 'deliver'",
 );
 
-/** Largest page of a paged package list: about 2 MB of answer, far below Lambda's 6 MB. */
-export const PACKAGE_PAGE_MAX = 1000;
-/** Page size when a client sends a cursor without a limit. */
-export const PACKAGE_PAGE_DEFAULT = 100;
+export { PACKAGE_PAGE_DEFAULT, PACKAGE_PAGE_MAX } from '../paging';
 
 /**
  * Optional paging of the package lists (docs/decisions/050-package-list-paging.md). Without `limit` and

@@ -5,6 +5,7 @@ import { API_ERR, MSG } from '@shared/messages';
 import { delay, HttpResponse, http } from 'msw';
 import { db, mockToken } from './db';
 import { packageHandlers } from './package-handlers';
+import { pageOf } from './paging';
 
 /** Same origin as the app; relative paths resolve against the page (browser) or jsdom's URL (tests). */
 const API = '/dev';
@@ -115,7 +116,10 @@ function listHandler(list: 'packages' | 'dcc' | 'users' | 'resources') {
     await pause();
     const g = gate(request, ['ADMIN']);
     if (g.error) return g.error;
-    return json({ [list]: JSON.stringify(db[list]) });
+    // the API pages the package list only
+    if (list !== 'packages') return json({ [list]: JSON.stringify(db[list]) });
+    const { rows, nextCursor } = pageOf(request, db.packages);
+    return json({ packages: JSON.stringify(rows), ...(nextCursor ? { nextCursor } : {}) });
   });
 }
 

@@ -18,6 +18,7 @@ import { API_ERR, MSG } from '@shared/messages';
 import { HttpResponse, http } from 'msw';
 import { db } from './db';
 import { LARGE_PACKAGE_IDS, PACKAGE_FIXTURES } from './package-fixtures';
+import { pageOf } from './paging';
 
 /**
  * Mock backend of the package lifecycle (issue 6) for mock mode and the component tests: creation,
@@ -327,9 +328,13 @@ export const packageHandlers = [
     if (stage !== 'DEV' && stage !== 'RELEASE' && stage !== 'DELIVERY') return undefined;
     const g = gate(request, false);
     if (g.error) return g.error;
-    if (stage === 'DELIVERY')
-      return json({ packages: JSON.stringify(db.packages.filter((p) => p.deliveryApprovers.length > 0)) });
-    return json({ packages: JSON.stringify(db.packages.filter((p) => p.resourceStage === stage)) });
+    const { rows, nextCursor } = pageOf(
+      request,
+      stage === 'DELIVERY'
+        ? db.packages.filter((p) => p.deliveryApprovers.length > 0)
+        : db.packages.filter((p) => p.resourceStage === stage),
+    );
+    return json({ packages: JSON.stringify(rows), ...(nextCursor ? { nextCursor } : {}) });
   }),
   http.get(`${API}/:stage/packages/approval`, ({ request, params }) => {
     const g = gate(request);

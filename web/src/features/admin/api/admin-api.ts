@@ -2,6 +2,7 @@ import type { Dcc } from '@shared/api/contracts/dcc';
 import type { Package } from '@shared/api/contracts/packages';
 import type { Resource } from '@shared/api/contracts/resources';
 import type { PublicUser } from '@shared/api/contracts/user';
+import { getAllPages } from '@/lib/api-client/all-pages';
 import { type ApiResult, api, parseJsonText } from '@/lib/api-client/api-client';
 
 /** The four admin lists (spec §2.12): path and the field that carries the list as JSON text. */
@@ -26,6 +27,8 @@ export async function listAdmin<K extends AdminKind>(
   signal?: AbortSignal,
 ): Promise<ApiResult<AdminRows[K][]>> {
   const { path, field } = ADMIN_KINDS[kind];
+  // every package ever made: read page by page (the other admin lists are not paged by the API)
+  if (kind === 'packages') return getAllPages<AdminRows[K]>(path, field, { signal });
   const result = await api.get<Record<string, unknown>>(path, { signal });
   if (!result.ok) return result;
   return { ...result, data: parseJsonText<AdminRows[K][]>(result.data[field], []) };

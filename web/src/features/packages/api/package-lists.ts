@@ -1,13 +1,19 @@
 import type { Package } from '@shared/api/contracts/packages';
+import { getAllPages } from '@/lib/api-client/all-pages';
 import { type ApiResult, api, parseJsonText } from '@/lib/api-client/api-client';
 import { type ListKind, type ListTab, listApiPath } from '../utils/package-flow';
 
-/** A package list of spec §7 (`packages` is JSON text of a list). */
+/**
+ * A package list of spec §7 (`packages` is JSON text of a list). The package lists, which grow with
+ * every package ever made, are read page by page; the approval and signing lists hold only what waits
+ * for this user and come in one answer.
+ */
 export async function getPackageList(
   kind: ListKind,
   tab: ListTab,
   signal?: AbortSignal,
 ): Promise<ApiResult<Package[]>> {
+  if (kind === 'packages') return getAllPages<Package>(listApiPath(kind, tab), 'packages', { signal });
   const result = await api.get<{ packages?: unknown }>(listApiPath(kind, tab), { signal });
   if (!result.ok) return result;
   return { ...result, data: parseJsonText<Package[]>(result.data.packages, []) };

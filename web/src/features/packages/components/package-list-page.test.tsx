@@ -1,7 +1,10 @@
+import { PACKAGE_PAGE_MAX } from '@shared/api/paging';
 import { MSG } from '@shared/messages';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { session } from '@/lib/session/session-store';
+import { db } from '@/testing/mocks/db';
+import { server } from '@/testing/mocks/server';
 import { fill, renderApp } from '@/testing/render-app';
 import { atPath } from '../testing/package-test-utils';
 
@@ -61,6 +64,36 @@ describe('package list (spec §2.5, §4.3, §4.8)', () => {
       within(rowOf('ArrhythmiaNet 2.2 rollout')).queryByTestId('delivery-label'),
     ).not.toBeInTheDocument();
     expect(rowOf('ArrhythmiaNet 2.2 rollout').className).not.toMatch(/frp-row--(rejected|pending)/);
+  });
+
+  it('loads a list longer than one API page page by page and shows all of it', async () => {
+    const template = db.packages.find((p) => p.resourceStage === 'DEV')!;
+    for (let i = 0; i < 2 * PACKAGE_PAGE_MAX + 7; i++)
+      db.packages.push({ ...structuredClone(template), id: `bulk-${i}`, name: `Bulk build ${i}` });
+    const pages: string[] = [];
+    const onRequest = ({ request }: { request: Request }) => {
+      if (new URL(request.url).pathname.endsWith('/dev/packages')) pages.push(new URL(request.url).search);
+    };
+    server.events.on('request:start', onRequest);
+    try {
+      renderApp('/packages', { as: 'u-lead' });
+      expect(await screen.findByText('Bulk build 0')).toBeInTheDocument();
+      // every development package the mock holds (its fixtures join the db on the first call)
+      const total = db.packages.filter((p) => p.resourceStage === 'DEV').length;
+      expect(total).toBeGreaterThan(2 * PACKAGE_PAGE_MAX);
+      expect(range()).toBe(`1-5 of ${total}`);
+      // three pages: the last one without a nextCursor ended the walk
+      expect(pages).toEqual([
+        `?limit=${PACKAGE_PAGE_MAX}`,
+        `?limit=${PACKAGE_PAGE_MAX}&cursor=i${PACKAGE_PAGE_MAX}`,
+        `?limit=${PACKAGE_PAGE_MAX}&cursor=i${2 * PACKAGE_PAGE_MAX}`,
+      ]);
+      // the last page's rows are searchable like the first's
+      fill(screen.getByLabelText('Search'), `Bulk build ${2 * PACKAGE_PAGE_MAX + 6}`);
+      expect(range()).toBe('1-1 of 1');
+    } finally {
+      server.events.removeListener('request:start', onRequest);
+    }
   });
 
   it('searches by name, resource name and note', async () => {

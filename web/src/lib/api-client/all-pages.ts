@@ -1,0 +1,37 @@
+import { PACKAGE_PAGE_MAX } from '@shared/api/paging';
+import { type ApiResult, api, parseJsonText, reportFailure } from './api-client';
+
+/** far beyond any real list (a million rows at the largest page); stops a server that never ends */
+const MAX_PAGES = 1000;
+
+/**
+ * A whole list from a paged list call (`?limit=&cursor=`, docs/decisions/050): page after page until
+ * the server sends no `nextCursor`. Screens keep their client-side search, sort and paging over the
+ * whole list, and no single answer has to carry it (Lambda answers at most 6 MB). `field` is the JSON
+ * text of each page's rows. A failed page fails the whole load (the popups already showed it): a list
+ * with a silent hole in it would be worse than no list.
+ */
+export async function getAllPages<T>(
+  path: string,
+  field: string,
+  options: { signal?: AbortSignal; pageSize?: number } = {},
+): Promise<ApiResult<T[]>> {
+  const rows: T[] = [];
+  let cursor: string | undefined;
+  for (let page = 0; page < MAX_PAGES; page++) {
+    const query: Record<string, string> = { limit: String(options.pageSize ?? PACKAGE_PAGE_MAX) };
+    if (cursor) query.cursor = cursor;
+    const result = await api.get<Record<string, unknown>>(path, { signal: options.signal, query });
+    if (!result.ok) return result;
+    rows.push(...parseJsonText<T[]>(result.data[field], []));
+    cursor = typeof result.data.nextCursor === 'string' ? result.data.nextCursor : undefined;
+    if (!cursor) return { ...result, data: rows };
+  }
+  const endless: ApiResult<T[]> = {
+    ok: false,
+    status: 0,
+    error: { errorMessage: `The list did not end after ${MAX_PAGES} pages; it was not loaded.` },
+  };
+  reportFailure(endless, undefined);
+  return endless;
+}
