@@ -264,6 +264,24 @@ export class UserService {
       version: user.version + 1,
     };
     await this.mustUpdate(next, user);
+    try {
+      await this.sendTemporaryPassword(user, temp);
+    } catch (e) {
+      // The mail did not go out, so nothing may have changed: the stored record goes back exactly as it
+      // was (an earlier temporary password the owner did receive keeps working). Conditional on our own
+      // write, so a change someone made meanwhile is never undone; if the restore fails too, the unmailed
+      // temporary password simply expires.
+      await this.users.update(user, next.version, user.email).catch(() => undefined);
+      throw e;
+    }
+    await this.recordUserEvent(
+      user,
+      'PASSWORD_RESET_REQUESTED',
+      'a temporary password is mailed to the account address',
+    );
+  }
+
+  private async sendTemporaryPassword(user: UserRecord, temp: string): Promise<void> {
     await this.mailer.send({
       to: user.email,
       subject: 'Firmware Release Portal: your temporary password',
@@ -280,11 +298,6 @@ export class UserService {
         'After signing in, choose a new password under Settings → Change password.',
       ].join('\n'),
     });
-    await this.recordUserEvent(
-      user,
-      'PASSWORD_RESET_REQUESTED',
-      'a temporary password is mailed to the account address',
-    );
   }
 
   async listUsers(): Promise<PublicUser[]> {

@@ -185,12 +185,24 @@ describe('SES (aws-ses-v2-local) down', () => {
         },
       });
 
+    // a temporary password mailed before the outage must survive a reset that cannot be mailed
+    expect(
+      (await call('/user/reset-password', { method: 'POST', body: { email: SEEDED.reliability } })).status,
+    ).toBe(200);
+    const userItem = async () =>
+      (await scanAll(dynamoAt(stack.dynamoEndpoint), tableOf('users'))).find(
+        (i) => i.kind === 'USER' && i.email === SEEDED.reliability,
+      );
+    const beforeOutage = await userItem();
+    expect(beforeOutage?.tempPasswordHash).toBeTruthy();
+
     await stop('aws-ses-v2-local');
     expectCleanOutage(await notify(), 'notify while SES is down');
     expectCleanOutage(
       await call('/user/reset-password', { method: 'POST', body: { email: SEEDED.reliability } }),
       'reset password while SES is down',
     );
+    expect(await userItem(), 'the user record after a reset that could not be mailed').toEqual(beforeOutage);
     const still = jsonText<Package[]>(
       (await call<{ packages: string }>('/dev/packages', { token: tokens.lead })).body.packages,
     ).find((p) => p.id === pkg.id);
@@ -222,6 +234,7 @@ describe('SES (aws-ses-v2-local) down', () => {
       store.emails.filter(
         (m) => m.destination.to.includes(SEEDED.reliability) && /temporary password/.test(m.subject),
       ),
+      // the restarted mailbox starts empty: only the reset made after the outage
     ).toHaveLength(1);
   }, 90_000);
 });
