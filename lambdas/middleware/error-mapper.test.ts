@@ -15,9 +15,10 @@ const contextWith = (ms: number): Context => {
 };
 
 const run = (fn: () => Promise<APIGatewayProxyResult>, ms = 10_000) =>
-  middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context>()
-    .use(errorMapper())
-    .handler(fn)({} as APIGatewayProxyEvent, contextWith(ms));
+  middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context>().use(errorMapper()).handler(fn)(
+    {} as APIGatewayProxyEvent,
+    contextWith(ms),
+  );
 
 const bodyOf = (r: APIGatewayProxyResult) => JSON.parse(r.body) as { errorMessage: string };
 

@@ -32,6 +32,8 @@ export interface ResourceRepository {
   getPendingUpload(uploadId: string): Promise<PendingUpload | null>;
   /** marks the upload as being confirmed unless another confirmation started after `staleBefore` */
   lockPendingUpload(uploadId: string, ownerId: string, at: string, staleBefore: string): Promise<boolean>;
+  /** ends the confirmation that locked it at `lockedAt` (a later one is left alone) */
+  unlockPendingUpload(uploadId: string, lockedAt: string): Promise<void>;
   deletePendingUpload(uploadId: string): Promise<void>;
 }
 

@@ -104,6 +104,10 @@ class MemoryRepo implements ResourceRepository {
     u.confirmingAt = at;
     return true;
   }
+  async unlockPendingUpload(id: string, lockedAt: string) {
+    const u = this.items.get(`UPLOAD#${id}`) as PendingUpload | undefined;
+    if (u?.confirmingAt === lockedAt) delete u.confirmingAt;
+  }
   async deletePendingUpload(id: string) {
     this.items.delete(`UPLOAD#${id}`);
   }

@@ -9,6 +9,7 @@ import type {
   Stage,
 } from '../../shared/api/contracts/resources';
 import {
+  AppError,
   BadRequestError,
   ConflictError,
   ForbiddenError,
@@ -250,7 +251,8 @@ export class ResourceService {
       throw new NotFoundError(RESOURCE_ERR.uploadNotFound);
     }
     const staleBefore = new Date(now.getTime() - CONFIRM_STALE_MS).toISOString();
-    if (!(await this.repo.lockPendingUpload(uploadId, actor.id, now.toISOString(), staleBefore))) {
+    const lockedAt = now.toISOString();
+    if (!(await this.repo.lockPendingUpload(uploadId, actor.id, lockedAt, staleBefore))) {
       if (!(await this.repo.getPendingUpload(uploadId))) throw new NotFoundError(RESOURCE_ERR.uploadNotFound);
       throw new ConflictError(RESOURCE_ERR.uploadBusy);
     }
@@ -300,7 +302,11 @@ export class ResourceService {
       if (created === 'nameTaken') throw new ConflictError(MSG.resourceNameConflict);
       if (created === 'uploadGone') throw new NotFoundError(RESOURCE_ERR.uploadNotFound);
     } catch (e) {
-      await this.abandon(bucket, upload, finalKeys);
+      // A refusal (bad file, taken name) ends the upload. A failure of storage or the database does
+      // not: the staged file is kept and the upload unlocked, so the same confirmation can be sent
+      // again once the service is back, without uploading a large file a second time.
+      if (e instanceof AppError && e.statusCode < 500) await this.abandon(bucket, upload, finalKeys);
+      else await this.release(bucket, upload, finalKeys, lockedAt);
       throw e;
     }
     await this.discardBlobs(bucket, stagingKeys(upload));
@@ -453,6 +459,17 @@ export class ResourceService {
       await this.repo.deletePendingUpload(upload.uploadId);
     } catch (e) {
       logCleanupFailure('pending upload', [upload.uploadId], e);
+    }
+  }
+
+  /** Undoes a confirmation that failed for a passing reason: final copies go, the staged file stays. */
+  private async release(bucket: string, upload: PendingUpload, finalKeys: string[], lockedAt: string) {
+    await this.discardBlobs(bucket, finalKeys);
+    try {
+      await this.repo.unlockPendingUpload(upload.uploadId, lockedAt);
+    } catch (e) {
+      // the lock goes stale after CONFIRM_STALE_MS anyway; until then a retry answers 'busy'
+      logCleanupFailure('pending upload lock', [upload.uploadId], e);
     }
   }
 

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
@@ -146,6 +146,43 @@ describe('S3 (s3rver) down', () => {
       (await call<{ resources: string }>('/resources/patch/dev', { token: tokens.lead })).body.resources,
     );
     expect(listed.filter((x) => x.name === name)).toHaveLength(1);
+  }, 90_000);
+
+  it('a presigned upload whose confirmation meets S3 down can be confirmed again once S3 is back, without uploading again', async () => {
+    const name = uniq('fault-big');
+    const bytes = randomBytes(256 * 1024);
+    const req = await call<{ uploadId: string; resourceUrl: string }>('/resources/uploads', {
+      method: 'POST',
+      token: tokens.designDev,
+      body: {
+        name,
+        resourceType: 'PATCH',
+        resourceStage: 'DEV',
+        fileName: 'big.bin',
+        sizeBytes: bytes.length,
+      },
+    });
+    expect(req.status, JSON.stringify(req.body)).toBe(201);
+    const put = await fetch(req.body.resourceUrl, { method: 'PUT', body: new Uint8Array(bytes) });
+    await put.arrayBuffer();
+    expect(put.status).toBe(200);
+    const confirm = () =>
+      call<{ resource: string }>(`/resources/uploads/${req.body.uploadId}/confirm`, {
+        method: 'POST',
+        token: tokens.designDev,
+      });
+
+    await stop('s3rver');
+    expectCleanOutage(await confirm(), 'confirm while S3 is down');
+    const items = await scanAll(dynamoAt(stack.dynamoEndpoint), tableOf('resources'));
+    expect(items.filter((i) => i.name === name && i.kind === 'RESOURCE')).toEqual([]);
+
+    await restart('s3rver');
+    const again = await confirm();
+    expect(again.status, JSON.stringify(again.body)).toBe(201);
+    const resource = jsonText<Resource>(again.body.resource);
+    expect(resource).toMatchObject({ name, sizeBytes: bytes.length });
+    expect(resource.sha256).toBe(createHash('sha256').update(bytes).digest('hex'));
   }, 90_000);
 });
 

@@ -215,6 +215,23 @@ export class DynamoResourceRepository implements ResourceRepository {
     }
   }
 
+  async unlockPendingUpload(uploadId: string, lockedAt: string): Promise<void> {
+    try {
+      await dynamo().send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: { pk: uploadPk(uploadId) },
+          UpdateExpression: 'REMOVE confirmingAt',
+          ConditionExpression: 'attribute_exists(pk) AND confirmingAt = :at',
+          ExpressionAttributeValues: { ':at': lockedAt },
+        }),
+      );
+    } catch (e) {
+      if (e instanceof ConditionalCheckFailedException) return;
+      throw e;
+    }
+  }
+
   async deletePendingUpload(uploadId: string): Promise<void> {
     await dynamo().send(new DeleteCommand({ TableName: this.table, Key: { pk: uploadPk(uploadId) } }));
   }
