@@ -18,6 +18,14 @@ const STORAGE_UNREACHABLE =
 /** The statuses the upload form shows itself (spec §8): 406 warning popup, 409 under the name field. */
 const HANDLED = [406, 409] as const;
 
+/**
+ * Waits before the confirmation is sent again after 503 (storage or database did not answer) or no
+ * answer at all: the file is already in storage and the API keeps it for another try, so a short
+ * outage costs a few seconds instead of sending a large file again. The last failure is shown.
+ */
+export const CONFIRM_RETRY_DELAYS_MS = [1000, 3000, 8000];
+const passing = (status: number) => status === 503 || status === 0;
+
 export type UploadResult = ApiResult<{ resource?: unknown }>;
 
 /**
@@ -92,11 +100,13 @@ async function uploadPresigned(
     if (!putMetadata.ok) return putMetadata;
   }
   onProgress(1);
-  return api.post<{ resource?: unknown }>(
-    `/resources/uploads/${encodeURIComponent(ticket.data.uploadId)}/confirm`,
-    undefined,
-    {
-      handle: HANDLED,
-    },
-  );
+  const path = `/resources/uploads/${encodeURIComponent(ticket.data.uploadId)}/confirm`;
+  for (let attempt = 0; ; attempt++) {
+    const last = attempt >= CONFIRM_RETRY_DELAYS_MS.length;
+    const confirmed = await api.post<{ resource?: unknown }>(path, undefined, {
+      handle: last ? HANDLED : [...HANDLED, 503, 0],
+    });
+    if (confirmed.ok || last || !passing(confirmed.status)) return confirmed;
+    await new Promise((resolve) => setTimeout(resolve, CONFIRM_RETRY_DELAYS_MS[attempt]));
+  }
 }

@@ -221,4 +221,31 @@ describe('upload page', () => {
     expect(storageAuth).toBeNull();
     expect(db.resources.some((r) => r.name === 'big-image')).toBe(true);
   });
+
+  it('sends the confirmation again when storage did not answer, and the upload is kept', async () => {
+    let confirms = 0;
+    server.use(
+      http.put('/mock-storage/:id/:part', () => new HttpResponse(null, { status: 200 })),
+      http.post(
+        '/dev/resources/uploads/:id/confirm',
+        () => {
+          confirms++;
+          return HttpResponse.json(
+            { errorMessage: 'A storage or mail service did not answer; nothing was changed.' },
+            { status: 503 },
+          );
+        },
+        { once: true },
+      ),
+    );
+    const { user } = await openUpload();
+    fill(screen.getByLabelText(MSG.patchNameLabel), 'big-retry');
+    pick('Patch file', file('big.bin', 9.5 * 1024 * 1024));
+    await user.click(uploadButton());
+    expect(await screen.findByText(MSG.uploaded)).toBeInTheDocument();
+    expect(confirms).toBe(1);
+    // the passing failure was not shown as an error
+    expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument();
+    expect(db.resources.some((r) => r.name === 'big-retry')).toBe(true);
+  });
 });
