@@ -38,8 +38,11 @@ const CONCURRENCY = [1, 10, 50] as const;
 const P99_TARGET_MS = 50;
 const TABLE = 'frp-local-packages';
 const PAGE = 100;
-/** partitions of the bare-Query comparison: the header as one JSON string, and no header */
-const HEADER_TEXT = 'BENCH_HEADER_AS_TEXT';
+/**
+ * partitions of the bare-Query comparison: the header as a nested map (how items were stored before
+ * decision 051; the repository now writes one JSON string), and no header at all
+ */
+const HEADER_MAP = 'BENCH_HEADER_AS_MAP';
 const NO_HEADER = 'BENCH_NO_HEADER';
 const SLIM = QUICK ? 300 : 1000;
 /** seconds of load per paged or bare measurement (whole lists are one call each) */
@@ -393,9 +396,10 @@ export async function benchLists(_tmp: string): Promise<Row[]> {
     await seed(doc, template, PACKAGES);
     await seed(doc, asRelease(template), fitting);
     // Two small partitions for the bare Query only (no list route reads them): the same items with the
-    // header kept as one JSON string, and without it (docs/decisions/051-list-items-without-header-maps.md).
+    // header as a nested map (the form before decision 051), and without it.
     const { header, ...withoutHeader } = template;
-    await seed(doc, { ...withoutHeader, header: JSON.stringify(header), listStage: HEADER_TEXT }, SLIM);
+    const headerMap = typeof header === 'string' ? JSON.parse(header) : header;
+    await seed(doc, { ...withoutHeader, header: headerMap, listStage: HEADER_MAP }, SLIM);
     await seed(doc, { ...withoutHeader, listStage: NO_HEADER }, SLIM);
     progress(`seeded in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
 
@@ -533,7 +537,7 @@ async function pagedRows(api: Client, doc: DynamoDBDocumentClient, token: string
     );
   }
   for (const [partition, what] of [
-    [HEADER_TEXT, 'header stored as one JSON string'],
+    [HEADER_MAP, 'header as a nested map (before decision 051)'],
     [NO_HEADER, 'items without the header'],
   ] as const) {
     progress(`bare Query of one page, ${what}, 10 clients`);
