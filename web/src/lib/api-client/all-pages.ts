@@ -14,7 +14,12 @@ const MAX_PAGES = 1000;
 export async function getAllPages<T>(
   path: string,
   field: string,
-  options: { signal?: AbortSignal; pageSize?: number } = {},
+  options: {
+    signal?: AbortSignal;
+    pageSize?: number;
+    /** called after each page that is not the last, with the rows so far */
+    onProgress?: (rowsSoFar: number) => void;
+  } = {},
 ): Promise<ApiResult<T[]>> {
   const rows: T[] = [];
   let cursor: string | undefined;
@@ -26,6 +31,7 @@ export async function getAllPages<T>(
     rows.push(...parseJsonText<T[]>(result.data[field], []));
     cursor = typeof result.data.nextCursor === 'string' ? result.data.nextCursor : undefined;
     if (!cursor) return { ...result, data: rows };
+    options.onProgress?.(rows.length);
   }
   const endless: ApiResult<T[]> = {
     ok: false,

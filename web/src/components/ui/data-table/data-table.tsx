@@ -54,6 +54,8 @@ export interface DataTableProps<T> {
   rowClassName?: (row: T) => string | undefined;
   emptyMessage?: string;
   loading?: boolean;
+  /** what the empty table says while loading (default 'Loading…'), e.g. how many rows arrived so far */
+  loadingText?: string;
   /** buttons beside the search box */
   actions?: ReactNode;
 }
@@ -214,7 +216,7 @@ export function DataTable<T>(props: DataTableProps<T>) {
               <TableRow>
                 <TableCell colSpan={columnCount} className="frp-table__empty">
                   {loading
-                    ? 'Loading…'
+                    ? (props.loadingText ?? 'Loading…')
                     : (props.emptyMessage ?? (query ? 'No rows match the search' : 'Nothing to show'))}
                 </TableCell>
               </TableRow>

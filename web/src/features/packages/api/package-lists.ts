@@ -12,8 +12,10 @@ export async function getPackageList(
   kind: ListKind,
   tab: ListTab,
   signal?: AbortSignal,
+  onProgress?: (rowsSoFar: number) => void,
 ): Promise<ApiResult<Package[]>> {
-  if (kind === 'packages') return getAllPages<Package>(listApiPath(kind, tab), 'packages', { signal });
+  if (kind === 'packages')
+    return getAllPages<Package>(listApiPath(kind, tab), 'packages', { signal, onProgress });
   const result = await api.get<{ packages?: unknown }>(listApiPath(kind, tab), { signal });
   if (!result.ok) return result;
   return { ...result, data: parseJsonText<Package[]>(result.data.packages, []) };

@@ -1,6 +1,7 @@
 import { PACKAGE_PAGE_MAX } from '@shared/api/paging';
 import { MSG } from '@shared/messages';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { delay, http } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { session } from '@/lib/session/session-store';
 import { db } from '@/testing/mocks/db';
@@ -75,8 +76,16 @@ describe('package list (spec §2.5, §4.3, §4.8)', () => {
       if (new URL(request.url).pathname.endsWith('/dev/packages')) pages.push(new URL(request.url).search);
     };
     server.events.on('request:start', onRequest);
+    // the last page takes a moment: meanwhile the table says how far the load has come
+    server.use(
+      http.get('/dev/dev/packages', async ({ request }) => {
+        if (new URL(request.url).searchParams.get('cursor') === `i${2 * PACKAGE_PAGE_MAX}`) await delay(600);
+        return undefined;
+      }),
+    );
     try {
       renderApp('/packages', { as: 'u-lead' });
+      expect(await screen.findByText('Loading… 2,000 packages so far')).toBeInTheDocument();
       expect(await screen.findByText('Bulk build 0')).toBeInTheDocument();
       // every development package the mock holds (its fixtures join the db on the first call)
       const total = db.packages.filter((p) => p.resourceStage === 'DEV').length;

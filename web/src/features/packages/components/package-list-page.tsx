@@ -99,7 +99,16 @@ export function PackageListPage({ kind }: { kind: ListKind }) {
   const { flowPurpose, currentPackage } = useSession();
   const [tab, setTab] = useState<ListTab>(() => initialTab(kind, flowPurpose, currentPackage));
   const flow = tabFlow(kind, tab);
-  const query = useApiQuery((signal) => getPackageList(kind, tab, signal), [kind, tab]);
+  const [soFar, setSoFar] = useState(0);
+  const query = useApiQuery(
+    (signal) => {
+      setSoFar(0);
+      return getPackageList(kind, tab, signal, (n) => {
+        if (!signal.aborted) setSoFar(n);
+      });
+    },
+    [kind, tab],
+  );
 
   useEffect(() => {
     if (session.get().flowPurpose !== flow) session.update({ flowPurpose: flow });
@@ -137,6 +146,9 @@ export function PackageListPage({ kind }: { kind: ListKind }) {
                 rowKey={(p) => p.id}
                 searchFields={searchFields}
                 loading={query.loading}
+                loadingText={
+                  soFar > 0 ? `Loading… ${soFar.toLocaleString('en-US')} packages so far` : undefined
+                }
                 onRowClick={open}
                 rowClassName={(p) => {
                   const h = rowHighlight(p, flow);
