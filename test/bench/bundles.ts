@@ -3,8 +3,8 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { gzipSync } from 'node:zlib';
-import { type BuildOptions, build, type Plugin } from 'esbuild';
-import { handlerFile, ROUTES, type Route, routeById } from '../../shared/api/routes';
+import { type BuildOptions, build } from 'esbuild';
+import { handlerFile, ROUTES, type Route } from '../../shared/api/routes';
 import { bucketEnv, tableEnv } from '../../shared/api/runtime';
 import { info, kb, median, ms, progress, QUICK, type Row, verdict } from './report';
 
@@ -88,38 +88,21 @@ function lambdaEnv(r: Route): Record<string, string> {
   return env;
 }
 
-/** Routes also bundled as if decision 052's zod proposal were made, to show its effect in the same run. */
-const WHAT_IF_ZOD = ['listPackages', 'approvePackage'];
-
-/** Rewrites `import { z } from 'zod'` to `import * as z from 'zod'` in the project's sources (what-if only). */
-const zodNamespaceImport: Plugin = {
-  name: 'zod-namespace-import',
-  setup(b) {
-    b.onLoad({ filter: /\/(shared|lambdas)\/.*\.ts$/ }, (args) => ({
-      contents: readFileSync(args.path, 'utf8').replace(
-        "import { z } from 'zod';",
-        "import * as z from 'zod';",
-      ),
-      loader: 'ts',
-    }));
-  },
-};
-
 interface Bundle {
-  /** set for the what-if rows: zod namespace import (decision 052), or no --enable-source-maps */
-  whatIf?: 'zod' | 'no-source-maps';
+  /** set for the what-if row: started without --enable-source-maps */
+  whatIf?: 'no-source-maps';
   route: Route;
   file: string;
   bytes: number;
   gzBytes: number;
   clients: string[];
-  /** bytes of zod in the bundle (its whole locale set comes along with `import { z }`) */
+  /** bytes of zod in the bundle (`import * as z` lets esbuild drop its locales; `import { z }` kept them all) */
   zodBytes: number;
   initMs: number[];
 }
 
-async function bundle(route: Route, dir: string, o: typeof CDK_DEFAULTS, whatIf?: 'zod'): Promise<Bundle> {
-  const out = join(dir, whatIf ? `${route.id}-zod-namespace` : route.id);
+async function bundle(route: Route, dir: string, o: typeof CDK_DEFAULTS): Promise<Bundle> {
+  const out = join(dir, route.id);
   mkdirSync(out, { recursive: true });
   const file = join(out, 'index.mjs');
   const options: BuildOptions = {
@@ -137,7 +120,6 @@ async function bundle(route: Route, dir: string, o: typeof CDK_DEFAULTS, whatIf?
     banner: o.banner ? { js: o.banner } : undefined,
     metafile: true,
     logLevel: 'silent',
-    plugins: whatIf === 'zod' ? [zodNamespaceImport] : [],
   };
   const result = await build(options);
   const code = readFileSync(file);
@@ -150,7 +132,6 @@ async function bundle(route: Route, dir: string, o: typeof CDK_DEFAULTS, whatIf?
     .filter(([pkg]) => inputs.some((i) => i.includes(`node_modules/${pkg}/`)))
     .map(([, short]) => short);
   return {
-    whatIf,
     route,
     file,
     bytes: code.length,
@@ -171,7 +152,6 @@ export async function benchBundles(tmp: string): Promise<Row[]> {
   for (let i = 0; i < ROUTES.length; i += 4)
     bundles.push(...(await Promise.all(ROUTES.slice(i, i + 4).map((r) => bundle(r, dir, options)))));
 
-  for (const id of WHAT_IF_ZOD) bundles.push(await bundle(routeById(id), dir, options, 'zod'));
   // the same listPackages bundle, started without the NODE_OPTIONS the stack sets (source maps parsed at load)
   const plain = bundles.find((b) => b.route.id === 'listPackages' && !b.whatIf);
   if (plain) bundles.push({ ...plain, whatIf: 'no-source-maps', initMs: [] });
@@ -202,12 +182,7 @@ export async function benchBundles(tmp: string): Promise<Row[]> {
     const what = `${b.route.id} (${storage ? 'S3/KMS/SES' : 'DynamoDB only'})`;
     rows.push({
       section: SECTION,
-      name:
-        b.whatIf === 'zod'
-          ? `what if: ${what} with import * as z (decision 052)`
-          : b.whatIf
-            ? `what if: ${what} without --enable-source-maps`
-            : what,
+      name: b.whatIf ? `what if: ${what} without --enable-source-maps` : what,
       value: `init ${ms(init)} · ${kb(b.bytes, 0)} (${kb(b.gzBytes, 0)} gz; zod ${kb(b.zodBytes, 0)}) · sdk ${b.clients.join('+')}`,
       target: `init ≤ ${limit} ms`,
       verdict: b.whatIf ? 'info' : verdict(init <= limit),
