@@ -47,6 +47,7 @@ async function keysUnder(prefix: string): Promise<string[]> {
 describe('BlobStore.putStream on s3rver', () => {
   it.each([
     ['three parts, the last one short', 2 * PART + 123_457],
+    ['six parts (part buffers are reused for the later ones)', 5 * PART + 99],
     ['exactly two parts', 2 * PART],
     ['under one part (a single PutObject)', 300_001],
     ['empty', 0],

@@ -87,28 +87,46 @@ export class S3BlobStore implements BlobStore {
   ): Promise<{ sizeBytes: number }> {
     const contentType = options.contentType ?? 'application/octet-stream';
     const iterator = body[Symbol.asyncIterator]();
-    let pending: Uint8Array[] = [];
-    let pendingBytes = 0;
+    // Part buffers are reused once S3 has taken their bytes: at most PARTS_IN_FLIGHT + 1 of them ever
+    // exist, so memory is bounded by the part size, not by how fast the garbage collector comes by.
+    const free: Buffer[] = [];
+    let leftover: Uint8Array | undefined;
     let done = false;
     let sizeBytes = 0;
-    /** the next part: at least partBytes, or what is left at the end of the body */
-    const nextPart = async (): Promise<Buffer | null> => {
-      while (!done && pendingBytes < this.partBytes) {
+    /** the next part (a view of a pooled buffer): partBytes, or what is left at the end of the body */
+    const nextPart = async (): Promise<{ bytes: Buffer; buffer: Buffer } | null> => {
+      const buffer = free.pop() ?? Buffer.allocUnsafe(this.partBytes);
+      let filled = 0;
+      while (filled < this.partBytes) {
+        if (!leftover) {
+          if (done) break;
+          const r = await iterator.next();
+          if (r.done) {
+            done = true;
+            break;
+          }
+          leftover = r.value;
+        }
+        const n = Math.min(leftover.byteLength, this.partBytes - filled);
+        buffer.set(leftover.subarray(0, n), filled);
+        filled += n;
+        leftover = n < leftover.byteLength ? leftover.subarray(n) : undefined;
+      }
+      if (filled === 0) {
+        free.push(buffer);
+        return null;
+      }
+      sizeBytes += filled;
+      return { bytes: buffer.subarray(0, filled), buffer };
+    };
+    /** true when nothing follows the part just read */
+    const atEnd = async (): Promise<boolean> => {
+      while (!leftover && !done) {
         const r = await iterator.next();
         if (r.done) done = true;
-        else if (r.value.byteLength > 0) {
-          pending.push(r.value);
-          pendingBytes += r.value.byteLength;
-        }
+        else if (r.value.byteLength > 0) leftover = r.value;
       }
-      if (pendingBytes === 0) return null;
-      const all = Buffer.concat(pending, pendingBytes);
-      const part = done ? all : all.subarray(0, this.partBytes);
-      const rest = done ? null : all.subarray(this.partBytes);
-      pending = rest && rest.byteLength > 0 ? [rest] : [];
-      pendingBytes = rest?.byteLength ?? 0;
-      sizeBytes += part.byteLength;
-      return part;
+      return !leftover;
     };
 
     /** stops the body when the write cannot go on (its source, e.g. an S3 GetObject, is released) */
@@ -119,8 +137,8 @@ export class S3BlobStore implements BlobStore {
     let uploadId: string | undefined;
     try {
       const first = await nextPart();
-      if (!first || done) {
-        const bytes = first ?? new Uint8Array();
+      if (!first || (await atEnd())) {
+        const bytes = first?.bytes ?? new Uint8Array();
         await this.put(bucket, key, bytes, { contentType });
         return { sizeBytes: bytes.byteLength };
       }
@@ -129,7 +147,7 @@ export class S3BlobStore implements BlobStore {
       );
       uploadId = created.UploadId;
       if (!uploadId) throw new Error(`putStream ${key}: S3 gave no upload id`);
-      return await this.uploadParts(bucket, key, uploadId, first, nextPart, () => sizeBytes);
+      return await this.uploadParts(bucket, key, uploadId, first, nextPart, free, () => sizeBytes);
     } catch (e) {
       await stopBody();
       if (uploadId) {
@@ -146,13 +164,14 @@ export class S3BlobStore implements BlobStore {
     bucket: string,
     key: string,
     uploadId: string,
-    first: Buffer,
-    nextPart: () => Promise<Buffer | null>,
+    first: { bytes: Buffer; buffer: Buffer },
+    nextPart: () => Promise<{ bytes: Buffer; buffer: Buffer } | null>,
+    free: Buffer[],
     sizeBytes: () => number,
   ): Promise<{ sizeBytes: number }> {
     const parts: { PartNumber: number; ETag: string }[] = [];
     const inFlight: Promise<void>[] = [];
-    const send = (bytes: Buffer, partNumber: number) =>
+    const send = ({ bytes, buffer }: { bytes: Buffer; buffer: Buffer }, partNumber: number) =>
       this.client()
         .send(
           new UploadPartCommand({
@@ -166,9 +185,11 @@ export class S3BlobStore implements BlobStore {
         )
         .then((r) => {
           parts.push({ PartNumber: partNumber, ETag: r.ETag ?? '' });
+          // S3 has the bytes: the buffer may hold the next part
+          free.push(buffer);
         });
     try {
-      let part: Buffer | null = first;
+      let part: { bytes: Buffer; buffer: Buffer } | null = first;
       for (let n = 1; part; n++) {
         if (inFlight.length >= PARTS_IN_FLIGHT) await inFlight.shift();
         const sending = send(part, n);
