@@ -74,6 +74,26 @@ try {
     }),
   });
 
+  // two development packages, so the Development tab (the one the list opens on) is not empty
+  const devForm = new FormData();
+  devForm.append('resourceFile', new Blob([new Uint8Array(48 * 1024)]), 'infusion-pump-fw-3.3.0-rc1.bin');
+  const devRes = JSON.parse(
+    (
+      await api('/resources/patch/dev?name=infusion-pump-fw-3.3.0-rc1', dev, {
+        method: 'POST',
+        body: devForm,
+      })
+    ).resource!,
+  );
+  for (const [packageName, packageType, note] of [
+    ['Infusion pump 3.3.0 RC1 bench build', 'DEV_UNSIGNED', 'Bench tests of the new dosing limits'],
+    ['Infusion pump 3.3.0 RC1 ward trial', 'DEV_SIGNED', 'Signed build for the ward 4 trial devices'],
+  ])
+    await api(`/resources/${devRes.id}/generate-package`, dev, {
+      method: 'POST',
+      body: JSON.stringify({ packageName, packageType, note }),
+    });
+
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     args: [
@@ -108,6 +128,13 @@ try {
   await shoot(engineer, '03-patches', '/patches');
   await shoot(engineer, '04-upload', '/upload');
   await shoot(engineer, '05-packages', '/packages');
+  // an approver's list: the release package waits for the technical leader
+  const leader = await as('technical-leader@example.com');
+  await leader.goto(`${stack.url}/packages/approve`);
+  await leader.getByRole('tab', { name: 'Release' }).click();
+  await leader.getByText('Infusion pump 3.2.0').waitFor();
+  await leader.screenshot({ path: resolve(out, '06-approval.png') });
+  console.log('docs/screenshots/06-approval.png');
   const admin = await as('admin@example.com');
   await shoot(admin, '08-admin-resources', '/admin/resources');
   await browser.close();

@@ -1,9 +1,10 @@
-import { Alert, Button, Flex, Heading, PasswordField, SelectField, TextField } from '@aws-amplify/ui-react';
+import { Alert, Button, Flex, Heading, PasswordField } from '@aws-amplify/ui-react';
 import { PASSWORD_MAX, PASSWORD_MIN, passwordPolicyMessage } from '@shared/api/contracts/user';
-import { type NonAdminRole, ROLE_LABELS, SELF_SERVICE_ROLES } from '@shared/domain/roles';
+import { type NonAdminRole, SELF_SERVICE_ROLES } from '@shared/domain/roles';
 import { MSG } from '@shared/messages';
 import { type FormEvent, useState } from 'react';
 import { Link } from 'react-router-dom';
+import { NameAndEmailFields, RoleField } from '@/components/ui/account-fields';
 import { paths } from '@/config/paths';
 import { showSuccess } from '@/lib/popup/popup-store';
 import { isEmail } from '@/utils/validation';
@@ -62,27 +63,7 @@ export function RegisterForm() {
       </Heading>
       <form onSubmit={submit} noValidate>
         <Flex direction="column" gap="1rem">
-          <TextField
-            label="Name"
-            name="name"
-            autoComplete="name"
-            value={name}
-            onChange={(e) => setName(e.target.value)}
-            hasError={Boolean(errors.name)}
-            errorMessage={errors.name}
-            isRequired
-          />
-          <TextField
-            label="Email"
-            name="email"
-            type="email"
-            autoComplete="email"
-            value={email}
-            onChange={(e) => setEmail(e.target.value)}
-            hasError={Boolean(errors.email)}
-            errorMessage={errors.email}
-            isRequired
-          />
+          <NameAndEmailFields name={name} email={email} onName={setName} onEmail={setEmail} errors={errors} />
           <PasswordField
             label="Password"
             name="password"
@@ -104,18 +85,7 @@ export function RegisterForm() {
             errorMessage={errors.repeat}
             isRequired
           />
-          <SelectField
-            label="User role"
-            name="userRole"
-            value={userRole}
-            onChange={(e) => setUserRole(e.target.value as NonAdminRole)}
-          >
-            {SELF_SERVICE_ROLES.map((role) => (
-              <option key={role} value={role}>
-                {ROLE_LABELS[role]}
-              </option>
-            ))}
-          </SelectField>
+          <RoleField value={userRole} onChange={setUserRole} />
           {errors.form ? (
             <Alert variation="error" role="alert">
               {errors.form}

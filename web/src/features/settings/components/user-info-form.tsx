@@ -1,7 +1,8 @@
-import { Alert, Button, Flex, SelectField, TextField } from '@aws-amplify/ui-react';
-import { isRole, type NonAdminRole, ROLE_LABELS, SELF_SERVICE_ROLES } from '@shared/domain/roles';
+import { Alert, Button, Flex } from '@aws-amplify/ui-react';
+import { isRole, type NonAdminRole } from '@shared/domain/roles';
 import { MSG } from '@shared/messages';
 import { type FormEvent, useState } from 'react';
+import { NameAndEmailFields, RoleField } from '@/components/ui/account-fields';
 import { paths } from '@/config/paths';
 import { showSuccess } from '@/lib/popup/popup-store';
 import { parseUser } from '@/lib/session/parse-user';
@@ -54,39 +55,8 @@ export function UserInfoForm({ user }: { user: SessionUser }) {
   return (
     <form onSubmit={submit} noValidate aria-label={MSG.changeUserInfo}>
       <Flex direction="column" gap="1rem">
-        <TextField
-          label="Name"
-          name="name"
-          autoComplete="name"
-          value={name}
-          onChange={(e) => setName(e.target.value)}
-          hasError={Boolean(errors.name)}
-          errorMessage={errors.name}
-          isRequired
-        />
-        <TextField
-          label="Email"
-          name="email"
-          type="email"
-          autoComplete="email"
-          value={email}
-          onChange={(e) => setEmail(e.target.value)}
-          hasError={Boolean(errors.email)}
-          errorMessage={errors.email}
-          isRequired
-        />
-        <SelectField
-          label="User role"
-          name="userRole"
-          value={userRole}
-          onChange={(e) => setUserRole(e.target.value as NonAdminRole)}
-        >
-          {SELF_SERVICE_ROLES.map((role) => (
-            <option key={role} value={role}>
-              {ROLE_LABELS[role]}
-            </option>
-          ))}
-        </SelectField>
+        <NameAndEmailFields name={name} email={email} onName={setName} onEmail={setEmail} errors={errors} />
+        <RoleField value={userRole} onChange={setUserRole} />
         {errors.form ? (
           <Alert variation="error" role="alert">
             {errors.form}
