@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path';
 import type { Browser, Page } from '@playwright/test';
 import { SEED_PASSWORD } from '../../shared/domain/seed-users';
 import { MSG } from '../../shared/messages';
-import { apiUrl, expect, mailsTo, test } from './support';
+import { apiUrl, expect, mailsTo, signIn, test } from './support';
 
 const unique = (p: string) => `${p}-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 5)}`;
 const APPROVERS = [
@@ -131,10 +131,7 @@ test.describe('packages', () => {
     test.setTimeout(600_000);
     const patch = unique('pump-fw');
     const deviceId = unique('IP-4000');
-    await page.goto('/login');
-    await page.getByLabel('Email address').fill('design-engineer-dev@example.com');
-    await page.getByLabel('Password', { exact: true }).fill(SEED_PASSWORD);
-    await page.getByRole('button', { name: MSG.submit }).click();
+    await signIn(page, 'design-engineer-dev@example.com');
     await expect(page).toHaveURL(/\/home$/);
 
     const name = await createAndNotifyWithHeaderEdits(page, patch);
@@ -268,10 +265,7 @@ test.describe('packages', () => {
   }) => {
     test.setTimeout(300_000);
     const patch = unique('ecg-fw');
-    await page.goto('/login');
-    await page.getByLabel('Email address').fill('design-engineer-dev@example.com');
-    await page.getByLabel('Password', { exact: true }).fill(SEED_PASSWORD);
-    await page.getByRole('button', { name: MSG.submit }).click();
+    await signIn(page, 'design-engineer-dev@example.com');
     await expect(page).toHaveURL(/\/home$/);
     const name = await createAndNotify(page, {
       stage: 'Dev',
@@ -300,10 +294,7 @@ test.describe('packages', () => {
   }) => {
     test.setTimeout(300_000);
     const patch = unique('vent-fw');
-    await page.goto('/login');
-    await page.getByLabel('Email address').fill('design-engineer-dev@example.com');
-    await page.getByLabel('Password', { exact: true }).fill(SEED_PASSWORD);
-    await page.getByRole('button', { name: MSG.submit }).click();
+    await signIn(page, 'design-engineer-dev@example.com');
     await expect(page).toHaveURL(/\/home$/);
     const name = await createAndNotify(page, {
       stage: 'Dev',

@@ -426,9 +426,10 @@ describe('presigned upload of files above the 10 MB request limit', () => {
     expect(unknown.status).toBe(404);
     expect(unknown.body.errorMessage).toBe('Upload not found or expired; request a new upload');
     const bytes = randomBytes(100);
-    const req = await requestUpload(patchRequest(uniq('late'), bytes.length, { expiresInSeconds: 1 }));
+    // long enough for the PUT on a busy machine (the URL expires too), then wait until it has expired
+    const req = await requestUpload(patchRequest(uniq('late'), bytes.length, { expiresInSeconds: 5 }));
     expect(await put(req.body.resourceUrl, bytes)).toBe(200);
-    await new Promise((r) => setTimeout(r, 1500));
+    await new Promise((r) => setTimeout(r, Math.max(0, Date.parse(req.body.expiresAt) - Date.now()) + 500));
     const late = await confirm(req.body.uploadId);
     expect(late.status).toBe(404);
     expect(await keys(`staging/${req.body.uploadId}/`)).toEqual([]);
