@@ -98,7 +98,8 @@ export class BlobArtefactStore implements ArtefactService {
       // the build reports what it checked (the payload's SHA-256 against the resource's) after the last byte
       await build.result;
     } catch (e) {
-      await this.blobs.delete(bucket, [key]);
+      // best effort: the error that matters is the build's, not a failed clean-up
+      await this.blobs.delete(bucket, [key]).catch(() => undefined);
       throw e;
     }
     return { key, sizeBytes, sha256: hash.digest('hex'), signed: Boolean(signedBy), generatedAt };
