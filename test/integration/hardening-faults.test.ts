@@ -1,7 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
+import { ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Emulator, startDynamo, startS3, startSes, stopAll } from '../../infra/local/emulators';
 import type { Package } from '../../shared/api/contracts/packages';
@@ -9,7 +10,7 @@ import type { Resource } from '../../shared/api/contracts/resources';
 import { SEED_PASSWORD } from '../../shared/domain/seed-users';
 import { type ApiResult, apiAt, jsonText, SEEDED, uniq } from '../support/api';
 import { type StackProcess, startStackProcess } from '../support/stack-process';
-import { dynamoAt, scanAll, tableOf } from '../support/store';
+import { dynamoAt, s3At, scanAll, tableOf } from '../support/store';
 
 /**
  * A stack of its own whose emulators are stopped and started again (the pids come from
@@ -59,6 +60,8 @@ async function stop(name: string) {
     await new Promise((r) => setTimeout(r, 100));
   }
 }
+
+const entryUrl = (name: string) => `http://127.0.0.1:${entry(name).port}`;
 
 /** Starts the emulator again on the same port and data folder, as the stack does. */
 async function restart(name: string) {
@@ -184,6 +187,110 @@ describe('S3 (s3rver) down', () => {
     expect(resource).toMatchObject({ name, sizeBytes: bytes.length });
     expect(resource.sha256).toBe(createHash('sha256').update(bytes).digest('hex'));
   }, 90_000);
+});
+
+describe('S3 (s3rver) stopped in the middle of a request', () => {
+  it('a last approval whose package is half written when S3 stops: 503, no artefact recorded or left, and the same approval completes once S3 is back', async () => {
+    // 48 MiB: the XML (64 MiB) goes up in 8 parts, so S3 stops while parts are still being written
+    const bytes = randomBytes(48 * 1024 * 1024);
+    const req = await call<{ uploadId: string; resourceUrl: string }>('/resources/uploads', {
+      method: 'POST',
+      token: tokens.designDev,
+      body: {
+        name: uniq('fault-mid'),
+        resourceType: 'PATCH',
+        resourceStage: 'DEV',
+        fileName: 'big.bin',
+        sizeBytes: bytes.length,
+      },
+    });
+    expect(req.status, JSON.stringify(req.body)).toBe(201);
+    const put = await fetch(req.body.resourceUrl, { method: 'PUT', body: new Uint8Array(bytes) });
+    await put.arrayBuffer();
+    expect(put.status).toBe(200);
+    const confirmed = await call<{ resource: string }>(`/resources/uploads/${req.body.uploadId}/confirm`, {
+      method: 'POST',
+      token: tokens.designDev,
+    });
+    expect(confirmed.status, JSON.stringify(confirmed.body)).toBe(201);
+    const resource = jsonText<Resource>(confirmed.body.resource);
+    const gen = await call<{ package: string }>(`/resources/${resource.id}/generate-package`, {
+      method: 'POST',
+      token: tokens.designDev,
+      body: { packageName: uniq('fault-mid-pkg'), packageType: 'DEV_UNSIGNED', note: 'S3 stops mid-write' },
+    });
+    expect(gen.status, JSON.stringify(gen.body)).toBe(201);
+    const pkg = jsonText<Package>(gen.body.package);
+    const dcc = await call<{ dccUuid: string }>('/dcc', {
+      method: 'POST',
+      token: tokens.designDev,
+      body: { deviceId: uniq('dev'), telemetryType: 'TelA', messageLimit: 64, deviceLimit: 64 },
+    });
+    await call(`/packages/${pkg.id}/dcc/${dcc.body.dccUuid}`, { method: 'POST', token: tokens.designDev });
+    const notified = await call(`/packages/${pkg.id}/notify-approvers`, {
+      method: 'POST',
+      token: tokens.designDev,
+      body: {
+        approvers: [
+          { role: 'DESIGN_ENGINEER_TEST', id: ids.designTest },
+          { role: 'TECHNICAL_LEADER', id: ids.lead },
+          { role: 'RELIABILITY_ENGINEER', id: ids.reliability },
+          { role: 'SW_FW_RELEASE_ENGINEER', id: ids.release },
+        ],
+      },
+    });
+    expect(notified.status, JSON.stringify(notified.body)).toBe(200);
+    for (const who of ['designTest', 'lead', 'reliability'])
+      expect((await call(`/packages/${pkg.id}/approve`, { method: 'POST', token: tokens[who] })).status).toBe(
+        202,
+      );
+
+    // the last approval generates the XML; S3 is stopped once its first part is on disk
+    const uploads = join(stack.dataDir, 's3', 'frp-local-artefacts', '._S3rver_uploads');
+    const before = new Set(existsSync(uploads) ? readdirSync(uploads) : []);
+    const last = call(`/packages/${pkg.id}/approve`, { method: 'POST', token: tokens.release });
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      const started = existsSync(uploads)
+        ? readdirSync(uploads).filter((u) => !before.has(u) && existsSync(join(uploads, u, '1')))
+        : [];
+      if (started.length > 0) break;
+      if (Date.now() > deadline) throw new Error('the package upload never started');
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    await stop('s3rver');
+    expectCleanOutage(await last, 'last approval while S3 stops mid-write');
+
+    // nothing points at a half-written package: no artefact, not APPROVED, no PACKAGE_GENERATED event
+    const stored = (await scanAll(dynamoAt(stack.dynamoEndpoint), tableOf('packages'))).find(
+      (i) => i.id === pkg.id && i.kind === 'PACKAGE',
+    );
+    expect(stored?.status).toBe('PENDING_APPROVAL');
+    expect(stored?.artefact).toBeUndefined();
+    const history = jsonText<{ action: string }[]>(
+      (await call<{ history: string }>(`/packages/${pkg.id}/history`, { token: tokens.lead })).body.history,
+    );
+    expect(history.map((e) => e.action)).not.toContain('PACKAGE_GENERATED');
+
+    await restart('s3rver');
+    const s3 = s3At(entryUrl('s3rver'));
+    const listed = await s3.send(
+      new ListObjectsV2Command({ Bucket: 'frp-local-artefacts', Prefix: `packages/${pkg.id}/` }),
+    );
+    expect(listed.Contents ?? []).toEqual([]);
+
+    const again = await call<{ package: string }>(`/packages/${pkg.id}/approve`, {
+      method: 'POST',
+      token: tokens.release,
+    });
+    expect(again.status, JSON.stringify(again.body)).toBe(200);
+    const done = jsonText<Package>(again.body.package);
+    expect(done.status).toBe('APPROVED');
+    const objects = await s3.send(
+      new ListObjectsV2Command({ Bucket: 'frp-local-artefacts', Prefix: `packages/${pkg.id}/` }),
+    );
+    expect((objects.Contents ?? []).map((o) => o.Size)).toHaveLength(1);
+  }, 180_000);
 });
 
 describe('SES (aws-ses-v2-local) down', () => {
