@@ -1,7 +1,7 @@
 import * as z from 'zod';
-import { PACKAGE_PAGE_DEFAULT, PACKAGE_PAGE_MAX } from '../paging';
 import type { Role } from '../../domain/roles';
 import { MSG } from '../../messages';
+import { PACKAGE_PAGE_DEFAULT, PACKAGE_PAGE_MAX } from '../paging';
 import { nonBlank } from './common';
 import type { ResourceType, Stage } from './resources';
 
