@@ -11,6 +11,7 @@ import {
   securityHeadersWithConnectSources,
 } from '../../shared/api/runtime';
 import { API_ERR } from '../../shared/messages';
+import { installLocalIamChecks, routeScope } from './iam-check';
 import { buildRouter } from './router';
 
 type Handler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
@@ -185,7 +186,8 @@ async function handleApi(
   let result: APIGatewayProxyResult;
   try {
     const handler = await loadHandler(m.route);
-    result = await handler(event, lambdaContext(m.route, requestId));
+    // every AWS call the handler makes is checked against its row's `uses`, as its role would be
+    result = await routeScope.run(m.route, () => handler(event, lambdaContext(m.route, requestId)));
   } catch (e) {
     console.error(
       JSON.stringify({ level: 'error', requestId, route: m.route.id, message: (e as Error).message }),
@@ -247,6 +249,7 @@ function serveStatic(req: IncomingMessage, res: ServerResponse, url: URL, webRoo
  * presigned URLs, added to the CSP's connect-src as CloudFront's policy adds the S3 bucket hosts.
  */
 export function createLocalServer(webRoot: string, connectSources: readonly string[] = []): Server {
+  installLocalIamChecks();
   const match = buildRouter();
   const root = resolve(webRoot);
   const policy = securityHeadersWithConnectSources(connectSources);

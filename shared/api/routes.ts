@@ -264,7 +264,8 @@ export const ROUTES: readonly Route[] = [
     method: 'PATCH',
     path: '/packages/{id}/header',
     access: NON_ADMIN,
-    uses: { tables: PKG_WRITE },
+    // the resource's sizes and checksum feed the header's computed fields (found by the local IAM check)
+    uses: { tables: [...PKG_WRITE, 'resources'] },
     summary: 'Edit the header (initiator, DRAFT)',
   },
   {

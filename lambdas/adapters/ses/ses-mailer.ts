@@ -2,14 +2,18 @@ import { SESv2Client, SendEmailCommand } from '@aws-sdk/client-sesv2';
 import type { Mail, Mailer } from '../../ports/mailer';
 
 let client: SESv2Client | undefined;
+/** The SES client, once per module instance. */
+export function ses(): SESv2Client {
+  client ??= new SESv2Client({ maxAttempts: 3 });
+  return client;
+}
 
 /** Sends plain-text mail through SES (v2 API); locally the same calls reach aws-ses-v2-local. */
 export class SesMailer implements Mailer {
   constructor(private readonly from: string) {}
 
   async send(mail: Mail): Promise<void> {
-    client ??= new SESv2Client({ maxAttempts: 3 });
-    await client.send(
+    await ses().send(
       new SendEmailCommand({
         FromEmailAddress: this.from,
         Destination: { ToAddresses: [mail.to] },

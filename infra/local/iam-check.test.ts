@@ -1,0 +1,92 @@
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { dynamo } from '../../lambdas/adapters/aws-clients';
+import { routeById } from '../../shared/api/routes';
+import { bucketEnv, tableEnv } from '../../shared/api/runtime';
+import { checkDynamo, checkMail, checkS3, installLocalIamChecks, routeScope } from './iam-check';
+
+/** The local stand-in for IAM refuses what the route's role would refuse in AWS (rules only, no clients). */
+beforeAll(() => {
+  for (const t of ['users', 'resources', 'packages', 'dcc', 'audit'])
+    process.env[tableEnv(t as never)] = `t-${t}`;
+  for (const b of ['resources', 'artefacts', 'audit']) process.env[bucketEnv(b as never)] = `b-${b}`;
+  // the clients the handlers use, pointed at a closed port: a call that passes the check fails to connect
+  Object.assign(process.env, {
+    AWS_REGION: 'us-east-1',
+    AWS_ACCESS_KEY_ID: 'x',
+    AWS_SECRET_ACCESS_KEY: 'x',
+    AWS_ENDPOINT_URL_DYNAMODB: 'http://127.0.0.1:9',
+  });
+});
+
+const denied = (fn: () => void) => expect(fn).toThrow(/Local IAM check: route/);
+
+describe('local IAM check', () => {
+  it('lets a route use the tables of its row, and refuses the others', () => {
+    const listDcc = routeById('listDcc');
+    expect(() => checkDynamo(listDcc, 'QueryCommand', { TableName: 't-dcc' })).not.toThrow();
+    denied(() => checkDynamo(listDcc, 'QueryCommand', { TableName: 't-resources' }));
+  });
+
+  it('keeps GET rows read-only', () => {
+    const listDcc = routeById('listDcc');
+    denied(() => checkDynamo(listDcc, 'PutItemCommand', { TableName: 't-dcc' }));
+    denied(() =>
+      checkDynamo(listDcc, 'TransactWriteItemsCommand', {
+        TransactItems: [{ Update: { TableName: 't-dcc' } }],
+      }),
+    );
+  });
+
+  it('lets a route append to the audit table but never change or delete an event', () => {
+    const approve = routeById('approvePackage');
+    expect(approve.uses.tables).toContain('audit');
+    expect(() => checkDynamo(approve, 'PutItemCommand', { TableName: 't-audit' })).not.toThrow();
+    expect(() =>
+      checkDynamo(approve, 'TransactWriteItemsCommand', {
+        TransactItems: [{ Put: { TableName: 't-audit' } }, { Update: { TableName: 't-packages' } }],
+      }),
+    ).not.toThrow();
+    denied(() => checkDynamo(approve, 'UpdateItemCommand', { TableName: 't-audit' }));
+    denied(() => checkDynamo(approve, 'DeleteItemCommand', { TableName: 't-audit' }));
+    denied(() =>
+      checkDynamo(approve, 'BatchWriteItemCommand', { RequestItems: { 't-audit': [], 't-packages': [] } }),
+    );
+  });
+
+  it('checks every table of a transaction and of a batch', () => {
+    const createDcc = routeById('createDcc');
+    denied(() =>
+      checkDynamo(createDcc, 'TransactWriteItemsCommand', {
+        TransactItems: [{ Put: { TableName: 't-dcc' } }, { Put: { TableName: 't-packages' } }],
+      }),
+    );
+    denied(() => checkDynamo(createDcc, 'BatchGetItemCommand', { RequestItems: { 't-packages': {} } }));
+  });
+
+  it('lets a route use its buckets with the operations its row lists', () => {
+    const download = routeById('downloadPackage');
+    expect(download.uses.buckets?.artefacts).toEqual(['read']);
+    expect(() => checkS3(download, 'GetObjectCommand', { Bucket: 'b-artefacts' })).not.toThrow();
+    denied(() => checkS3(download, 'PutObjectCommand', { Bucket: 'b-artefacts' }));
+    denied(() => checkS3(download, 'GetObjectCommand', { Bucket: 'b-resources' }));
+    denied(() => checkS3(download, 'ListBucketsCommand', { Bucket: 'b-artefacts' }));
+  });
+
+  it('lets only mail-sending rows send mail', () => {
+    expect(() => checkMail(routeById('notifyApprovers'), 'SendEmailCommand')).not.toThrow();
+    denied(() => checkMail(routeById('listDcc'), 'SendEmailCommand'));
+  });
+
+  it('is wired into the DynamoDB client the handlers use, inside an invocation only', async () => {
+    installLocalIamChecks();
+    const listDcc = routeById('listDcc');
+    const put = () => dynamo().send(new PutCommand({ TableName: 't-dcc', Item: { pk: 'x' } }));
+    await expect(routeScope.run(listDcc, put)).rejects.toThrow(/Local IAM check: route listDcc writes/);
+    // allowed: the check lets it through and the call fails on the closed port instead
+    const get = () => dynamo().send(new GetCommand({ TableName: 't-dcc', Key: { pk: 'x' } }));
+    await expect(routeScope.run(listDcc, get)).rejects.not.toThrow(/Local IAM check/);
+    // outside an invocation (start-up seeding) nothing is checked
+    await expect(put()).rejects.not.toThrow(/Local IAM check/);
+  });
+});

@@ -1,0 +1,145 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { dynamo } from '../../lambdas/adapters/aws-clients';
+import { s3 } from '../../lambdas/adapters/s3/client';
+import { ses } from '../../lambdas/adapters/ses/ses-mailer';
+import type { BucketName, Route, TableName } from '../../shared/api/routes';
+import { bucketEnv, tableEnv } from '../../shared/api/runtime';
+import { BUCKETS, TABLES } from '../lib/definitions';
+
+/**
+ * The local stack's stand-in for IAM. In AWS each Lambda may touch only what its row of the route table
+ * `uses` (infra/lib/constructs/api.ts turns `uses` into its role); locally every handler runs in one
+ * process with every table, bucket and the mailbox at hand, so a row that forgets a table would work here
+ * and fail in AWS. The local server runs each invocation inside `routeScope`, and these checks refuse,
+ * like IAM, any call the route's role would not allow:
+ *   - DynamoDB: tables in `uses.tables`; GET rows read only; the audit table is append-only (PutItem).
+ *   - S3: buckets in `uses.buckets` with the operations listed (read, write, delete).
+ *   - SES: only rows with `uses.mail`.
+ * Calls outside an invocation (seeding at start-up) are not checked.
+ */
+export const routeScope = new AsyncLocalStorage<Route>();
+
+export class LocalAccessDenied extends Error {
+  override name = 'AccessDeniedException';
+}
+
+const READ_DDB = new Set([
+  'GetItemCommand',
+  'BatchGetItemCommand',
+  'QueryCommand',
+  'TransactGetItemsCommand',
+]);
+const WRITE_DDB = new Set([
+  'PutItemCommand',
+  'UpdateItemCommand',
+  'DeleteItemCommand',
+  'BatchWriteItemCommand',
+]);
+
+type S3Op = 'read' | 'write' | 'delete';
+const S3_OPS: Record<string, S3Op> = {
+  GetObjectCommand: 'read',
+  HeadObjectCommand: 'read',
+  ListObjectsV2Command: 'read',
+  PutObjectCommand: 'write',
+  CreateMultipartUploadCommand: 'write',
+  UploadPartCommand: 'write',
+  CompleteMultipartUploadCommand: 'write',
+  AbortMultipartUploadCommand: 'write',
+  DeleteObjectCommand: 'delete',
+  DeleteObjectsCommand: 'delete',
+};
+
+function deny(route: Route, what: string): never {
+  throw new LocalAccessDenied(
+    `Local IAM check: route ${route.id} ${what}, which its row in shared/api/routes.ts does not allow (in AWS its role would refuse this)`,
+  );
+}
+
+/** What one DynamoDB call does to which tables: [table name, 'read' | 'write' | 'put'] pairs. */
+function dynamoAccess(command: string, input: Record<string, unknown>): [string, 'read' | 'write' | 'put'][] {
+  if (command === 'TransactWriteItemsCommand') {
+    const items = (input.TransactItems ?? []) as Record<string, { TableName?: string }>[];
+    return items.flatMap((item) =>
+      Object.entries(item).map(([kind, op]): [string, 'read' | 'write' | 'put'] => [
+        String(op?.TableName),
+        kind === 'ConditionCheck' ? 'read' : kind === 'Put' ? 'put' : 'write',
+      ]),
+    );
+  }
+  const mode: 'read' | 'write' | 'put' = READ_DDB.has(command)
+    ? 'read'
+    : command === 'PutItemCommand'
+      ? 'put'
+      : 'write';
+  if (command === 'BatchGetItemCommand' || command === 'BatchWriteItemCommand')
+    return Object.keys((input.RequestItems ?? {}) as object).map((t) => [t, mode]);
+  if (command === 'TransactGetItemsCommand') {
+    const items = (input.TransactItems ?? []) as { Get?: { TableName?: string } }[];
+    return items.map((i) => [String(i.Get?.TableName), 'read']);
+  }
+  if (!READ_DDB.has(command) && !WRITE_DDB.has(command)) return [[String(input.TableName), 'write']];
+  return [[String(input.TableName), mode]];
+}
+
+export function checkDynamo(route: Route, command: string, input: Record<string, unknown>): void {
+  const tables = new Map<string, TableName>(
+    (Object.keys(TABLES) as TableName[]).map((t) => [process.env[tableEnv(t)] ?? `?${t}`, t]),
+  );
+  for (const [physical, mode] of dynamoAccess(command, input)) {
+    const table = tables.get(physical);
+    if (!table || !route.uses.tables.includes(table)) deny(route, `calls ${command} on table ${physical}`);
+    if (mode === 'read') continue;
+    if (route.method === 'GET') deny(route, `writes (${command}) to table ${table} from a GET row`);
+    if (table === 'audit' && mode !== 'put')
+      deny(route, `changes or removes audit events (${command}); the audit table is append-only`);
+  }
+}
+
+export function checkS3(route: Route, command: string, input: Record<string, unknown>): void {
+  const op = S3_OPS[command];
+  const buckets = new Map<string, BucketName>(
+    (Object.keys(BUCKETS) as BucketName[]).map((b) => [process.env[bucketEnv(b)] ?? `?${b}`, b]),
+  );
+  const bucket = buckets.get(String(input.Bucket));
+  const allowed = bucket ? (route.uses.buckets?.[bucket] ?? []) : [];
+  if (!op || !allowed.includes(op)) deny(route, `calls ${command} on bucket ${String(input.Bucket)}`);
+}
+
+export function checkMail(route: Route, command: string): void {
+  if (!route.uses.mail) deny(route, `sends mail (${command})`);
+}
+
+type Check = (route: Route, command: string, input: Record<string, unknown>) => void;
+interface Stack {
+  add: (
+    mw: (
+      next: (args: { input: object }) => Promise<unknown>,
+      context: { commandName?: string },
+    ) => (args: { input: object }) => Promise<unknown>,
+    options: { step: 'initialize'; name: string },
+  ) => void;
+}
+
+function guard(stack: Stack, name: string, check: Check) {
+  stack.add(
+    (next, context) => async (args) => {
+      const route = routeScope.getStore();
+      if (route) check(route, context.commandName ?? '?', args.input as Record<string, unknown>);
+      return next(args);
+    },
+    { step: 'initialize', name },
+  );
+}
+
+let installed = false;
+/** Adds the checks to the clients the handlers use (once per process). */
+export function installLocalIamChecks(): void {
+  if (installed) return;
+  installed = true;
+  guard(dynamo().middlewareStack as unknown as Stack, 'localIamDynamo', checkDynamo);
+  guard(s3().middlewareStack as unknown as Stack, 'localIamS3', checkS3);
+  guard(ses().middlewareStack as unknown as Stack, 'localIamSes', (route, command) =>
+    checkMail(route, command),
+  );
+}
