@@ -1,4 +1,5 @@
 import { PACKAGE_PAGE_MAX } from '@shared/api/paging';
+import { loader } from '@/lib/loader/loader-store';
 import { type ApiResult, api, parseJsonText, reportFailure } from './api-client';
 
 /** far beyond any real list (a million rows at the largest page); stops a server that never ends */
@@ -23,15 +24,25 @@ export async function getAllPages<T>(
 ): Promise<ApiResult<T[]>> {
   const rows: T[] = [];
   let cursor: string | undefined;
-  for (let page = 0; page < MAX_PAGES; page++) {
-    const query: Record<string, string> = { limit: String(options.pageSize ?? PACKAGE_PAGE_MAX) };
-    if (cursor) query.cursor = cursor;
-    const result = await api.get<Record<string, unknown>>(path, { signal: options.signal, query });
-    if (!result.ok) return result;
-    rows.push(...parseJsonText<T[]>(result.data[field], []));
-    cursor = typeof result.data.nextCursor === 'string' ? result.data.nextCursor : undefined;
-    if (!cursor) return { ...result, data: rows };
-    options.onProgress?.(rows.length);
+  // one loader for the whole walk: the overlay does not flicker off and on between pages
+  const done = loader.start();
+  try {
+    for (let page = 0; page < MAX_PAGES; page++) {
+      const query: Record<string, string> = { limit: String(options.pageSize ?? PACKAGE_PAGE_MAX) };
+      if (cursor) query.cursor = cursor;
+      const result = await api.get<Record<string, unknown>>(path, {
+        signal: options.signal,
+        query,
+        loader: false,
+      });
+      if (!result.ok) return result;
+      rows.push(...parseJsonText<T[]>(result.data[field], []));
+      cursor = typeof result.data.nextCursor === 'string' ? result.data.nextCursor : undefined;
+      if (!cursor) return { ...result, data: rows };
+      options.onProgress?.(rows.length);
+    }
+  } finally {
+    done();
   }
   const endless: ApiResult<T[]> = {
     ok: false,
