@@ -26,6 +26,8 @@ describe('local IAM check', () => {
     const listDcc = routeById('listDcc');
     expect(() => checkDynamo(listDcc, 'QueryCommand', { TableName: 't-dcc' })).not.toThrow();
     denied(() => checkDynamo(listDcc, 'QueryCommand', { TableName: 't-resources' }));
+    // no role is granted Scan, even on its own tables
+    denied(() => checkDynamo(routeById('createDcc'), 'ScanCommand', { TableName: 't-dcc' }));
   });
 
   it('keeps GET rows read-only', () => {

@@ -23,12 +23,7 @@ export class LocalAccessDenied extends Error {
   override name = 'AccessDeniedException';
 }
 
-const READ_DDB = new Set([
-  'GetItemCommand',
-  'BatchGetItemCommand',
-  'QueryCommand',
-  'TransactGetItemsCommand',
-]);
+const READ_DDB = new Set(['GetItemCommand', 'BatchGetItemCommand', 'QueryCommand']);
 const WRITE_DDB = new Set([
   'PutItemCommand',
   'UpdateItemCommand',
@@ -56,29 +51,27 @@ function deny(route: Route, what: string): never {
   );
 }
 
-/** What one DynamoDB call does to which tables: [table name, 'read' | 'write' | 'put'] pairs. */
-function dynamoAccess(command: string, input: Record<string, unknown>): [string, 'read' | 'write' | 'put'][] {
+type Mode = 'read' | 'write' | 'put';
+
+/** What one DynamoDB call does to which tables; null for a call no role is granted (Scan, DescribeTable...). */
+function dynamoAccess(command: string, input: Record<string, unknown>): [string, Mode][] | null {
   if (command === 'TransactWriteItemsCommand') {
     const items = (input.TransactItems ?? []) as Record<string, { TableName?: string }>[];
     return items.flatMap((item) =>
-      Object.entries(item).map(([kind, op]): [string, 'read' | 'write' | 'put'] => [
+      Object.entries(item).map(([kind, op]): [string, Mode] => [
         String(op?.TableName),
         kind === 'ConditionCheck' ? 'read' : kind === 'Put' ? 'put' : 'write',
       ]),
     );
   }
-  const mode: 'read' | 'write' | 'put' = READ_DDB.has(command)
-    ? 'read'
-    : command === 'PutItemCommand'
-      ? 'put'
-      : 'write';
-  if (command === 'BatchGetItemCommand' || command === 'BatchWriteItemCommand')
-    return Object.keys((input.RequestItems ?? {}) as object).map((t) => [t, mode]);
   if (command === 'TransactGetItemsCommand') {
     const items = (input.TransactItems ?? []) as { Get?: { TableName?: string } }[];
     return items.map((i) => [String(i.Get?.TableName), 'read']);
   }
-  if (!READ_DDB.has(command) && !WRITE_DDB.has(command)) return [[String(input.TableName), 'write']];
+  if (!READ_DDB.has(command) && !WRITE_DDB.has(command)) return null;
+  const mode: Mode = READ_DDB.has(command) ? 'read' : command === 'PutItemCommand' ? 'put' : 'write';
+  if (command === 'BatchGetItemCommand' || command === 'BatchWriteItemCommand')
+    return Object.keys((input.RequestItems ?? {}) as object).map((t) => [t, mode]);
   return [[String(input.TableName), mode]];
 }
 
@@ -86,7 +79,9 @@ export function checkDynamo(route: Route, command: string, input: Record<string,
   const tables = new Map<string, TableName>(
     (Object.keys(TABLES) as TableName[]).map((t) => [process.env[tableEnv(t)] ?? `?${t}`, t]),
   );
-  for (const [physical, mode] of dynamoAccess(command, input)) {
+  const access = dynamoAccess(command, input);
+  if (!access) deny(route, `calls ${command}`);
+  for (const [physical, mode] of access) {
     const table = tables.get(physical);
     if (!table || !route.uses.tables.includes(table)) deny(route, `calls ${command} on table ${physical}`);
     if (mode === 'read') continue;

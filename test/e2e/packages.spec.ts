@@ -122,6 +122,16 @@ async function approveFromList(page: Page, tab: string, name: string) {
   await page.getByRole('button', { name: 'Approve' }).click();
 }
 
+/** The design engineer signs in, creates an unsigned development package and sends it to every approver. */
+async function unsignedDevPackageSentForApproval(page: Page, patchPrefix: string, note: string) {
+  await signIn(page, 'design-engineer-dev@example.com');
+  await expect(page).toHaveURL(/\/home$/);
+  const name = await createAndNotify(page, { stage: 'Dev', signed: false, patch: unique(patchPrefix), note });
+  await page.getByRole('button', { name: MSG.continue }).click();
+  await pickDccAndNotify(page, { signed: false });
+  return name;
+}
+
 test.describe('packages', () => {
   test('a signed release package goes from creation through approval, signing and delivery, with a verifiable download', async ({
     page,
@@ -264,17 +274,7 @@ test.describe('packages', () => {
     browser,
   }) => {
     test.setTimeout(300_000);
-    const patch = unique('ecg-fw');
-    await signIn(page, 'design-engineer-dev@example.com');
-    await expect(page).toHaveURL(/\/home$/);
-    const name = await createAndNotify(page, {
-      stage: 'Dev',
-      signed: false,
-      patch,
-      note: 'Nightly bench build',
-    });
-    await page.getByRole('button', { name: MSG.continue }).click();
-    await pickDccAndNotify(page, { signed: false });
+    const name = await unsignedDevPackageSentForApproval(page, 'ecg-fw', 'Nightly bench build');
     for (const [i, email] of APPROVERS.entries()) {
       const p = await as(browser, email);
       await approveFromList(p, 'Development', name);
@@ -293,17 +293,7 @@ test.describe('packages', () => {
     browser,
   }) => {
     test.setTimeout(300_000);
-    const patch = unique('vent-fw');
-    await signIn(page, 'design-engineer-dev@example.com');
-    await expect(page).toHaveURL(/\/home$/);
-    const name = await createAndNotify(page, {
-      stage: 'Dev',
-      signed: false,
-      patch,
-      note: 'Ventilator pressure fix',
-    });
-    await page.getByRole('button', { name: MSG.continue }).click();
-    await pickDccAndNotify(page, { signed: false });
+    const name = await unsignedDevPackageSentForApproval(page, 'vent-fw', 'Ventilator pressure fix');
 
     const lead = await as(browser, 'technical-leader@example.com');
     await openRow(lead, '/packages/approve', 'Development', name);

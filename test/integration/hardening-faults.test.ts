@@ -109,6 +109,39 @@ const uploadPatch = (name: string) =>
     body: patchForm(name),
   });
 
+/** Requests a presigned upload of a dev patch and PUTs the bytes to storage; confirming is the caller's. */
+async function stagePresigned(name: string, bytes: Buffer) {
+  const req = await call<{ uploadId: string; resourceUrl: string }>('/resources/uploads', {
+    method: 'POST',
+    token: tokens.designDev,
+    body: { name, resourceType: 'PATCH', resourceStage: 'DEV', fileName: 'big.bin', sizeBytes: bytes.length },
+  });
+  expect(req.status, JSON.stringify(req.body)).toBe(201);
+  const put = await fetch(req.body.resourceUrl, { method: 'PUT', body: new Uint8Array(bytes) });
+  await put.arrayBuffer();
+  expect(put.status).toBe(200);
+  return () =>
+    call<{ resource: string }>(`/resources/uploads/${req.body.uploadId}/confirm`, {
+      method: 'POST',
+      token: tokens.designDev,
+    });
+}
+
+/** Sends a package to one approver per role (the seeded users). */
+const notifyAllRoles = (packageId: string) =>
+  call(`/packages/${packageId}/notify-approvers`, {
+    method: 'POST',
+    token: tokens.designDev,
+    body: {
+      approvers: [
+        { role: 'DESIGN_ENGINEER_TEST', id: ids.designTest },
+        { role: 'TECHNICAL_LEADER', id: ids.lead },
+        { role: 'RELIABILITY_ENGINEER', id: ids.reliability },
+        { role: 'SW_FW_RELEASE_ENGINEER', id: ids.release },
+      ],
+    },
+  });
+
 beforeAll(async () => {
   stack = await startStackProcess();
   entries = JSON.parse(readFileSync(join(stack.dataDir, 'emulators.json'), 'utf8')) as EmulatorEntry[];
@@ -154,26 +187,7 @@ describe('S3 (s3rver) down', () => {
   it('a presigned upload whose confirmation meets S3 down can be confirmed again once S3 is back, without uploading again', async () => {
     const name = uniq('fault-big');
     const bytes = randomBytes(256 * 1024);
-    const req = await call<{ uploadId: string; resourceUrl: string }>('/resources/uploads', {
-      method: 'POST',
-      token: tokens.designDev,
-      body: {
-        name,
-        resourceType: 'PATCH',
-        resourceStage: 'DEV',
-        fileName: 'big.bin',
-        sizeBytes: bytes.length,
-      },
-    });
-    expect(req.status, JSON.stringify(req.body)).toBe(201);
-    const put = await fetch(req.body.resourceUrl, { method: 'PUT', body: new Uint8Array(bytes) });
-    await put.arrayBuffer();
-    expect(put.status).toBe(200);
-    const confirm = () =>
-      call<{ resource: string }>(`/resources/uploads/${req.body.uploadId}/confirm`, {
-        method: 'POST',
-        token: tokens.designDev,
-      });
+    const confirm = await stagePresigned(name, bytes);
 
     await stop('s3rver');
     expectCleanOutage(await confirm(), 'confirm while S3 is down');
@@ -193,25 +207,7 @@ describe('S3 (s3rver) stopped in the middle of a request', () => {
   it('a last approval whose package is half written when S3 stops: 503, no artefact recorded or left, and the same approval completes once S3 is back', async () => {
     // 48 MiB: the XML (64 MiB) goes up in 8 parts, so S3 stops while parts are still being written
     const bytes = randomBytes(48 * 1024 * 1024);
-    const req = await call<{ uploadId: string; resourceUrl: string }>('/resources/uploads', {
-      method: 'POST',
-      token: tokens.designDev,
-      body: {
-        name: uniq('fault-mid'),
-        resourceType: 'PATCH',
-        resourceStage: 'DEV',
-        fileName: 'big.bin',
-        sizeBytes: bytes.length,
-      },
-    });
-    expect(req.status, JSON.stringify(req.body)).toBe(201);
-    const put = await fetch(req.body.resourceUrl, { method: 'PUT', body: new Uint8Array(bytes) });
-    await put.arrayBuffer();
-    expect(put.status).toBe(200);
-    const confirmed = await call<{ resource: string }>(`/resources/uploads/${req.body.uploadId}/confirm`, {
-      method: 'POST',
-      token: tokens.designDev,
-    });
+    const confirmed = await (await stagePresigned(uniq('fault-mid'), bytes))();
     expect(confirmed.status, JSON.stringify(confirmed.body)).toBe(201);
     const resource = jsonText<Resource>(confirmed.body.resource);
     const gen = await call<{ package: string }>(`/resources/${resource.id}/generate-package`, {
@@ -227,18 +223,7 @@ describe('S3 (s3rver) stopped in the middle of a request', () => {
       body: { deviceId: uniq('dev'), telemetryType: 'TelA', messageLimit: 64, deviceLimit: 64 },
     });
     await call(`/packages/${pkg.id}/dcc/${dcc.body.dccUuid}`, { method: 'POST', token: tokens.designDev });
-    const notified = await call(`/packages/${pkg.id}/notify-approvers`, {
-      method: 'POST',
-      token: tokens.designDev,
-      body: {
-        approvers: [
-          { role: 'DESIGN_ENGINEER_TEST', id: ids.designTest },
-          { role: 'TECHNICAL_LEADER', id: ids.lead },
-          { role: 'RELIABILITY_ENGINEER', id: ids.reliability },
-          { role: 'SW_FW_RELEASE_ENGINEER', id: ids.release },
-        ],
-      },
-    });
+    const notified = await notifyAllRoles(pkg.id);
     expect(notified.status, JSON.stringify(notified.body)).toBe(200);
     for (const who of ['designTest', 'lead', 'reliability'])
       expect((await call(`/packages/${pkg.id}/approve`, { method: 'POST', token: tokens[who] })).status).toBe(
@@ -315,19 +300,7 @@ describe('SES (aws-ses-v2-local) down', () => {
       (await call(`/packages/${pkg.id}/dcc/${dcc.body.dccUuid}`, { method: 'POST', token: tokens.designDev }))
         .status,
     ).toBe(200);
-    const notify = () =>
-      call(`/packages/${pkg.id}/notify-approvers`, {
-        method: 'POST',
-        token: tokens.designDev,
-        body: {
-          approvers: [
-            { role: 'DESIGN_ENGINEER_TEST', id: ids.designTest },
-            { role: 'TECHNICAL_LEADER', id: ids.lead },
-            { role: 'RELIABILITY_ENGINEER', id: ids.reliability },
-            { role: 'SW_FW_RELEASE_ENGINEER', id: ids.release },
-          ],
-        },
-      });
+    const notify = () => notifyAllRoles(pkg.id);
 
     // a temporary password mailed before the outage must survive a reset that cannot be mailed
     expect(
