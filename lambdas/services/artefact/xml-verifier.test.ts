@@ -3,10 +3,11 @@ import { createHash, generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { p256 } from '@noble/curves/nist.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { computeFields } from '../../../shared/domain/header/header-rules';
 import { buildXmlPackage } from './xml-package';
-import { buildSample, chunked, sampleInput, testSigner } from './xml-package.fixtures';
+import { buildSample, chunked, collect, sampleInput, testSigner } from './xml-package.fixtures';
 import { formatReport, type VerifyReport, verifyXmlPackage } from './xml-verifier';
 
 const dir = mkdtempSync(join(tmpdir(), 'xml-verify-'));
@@ -249,6 +250,56 @@ sha256sum payload.bin | cut -d' ' -f1
     const manifest = JSON.parse(readFileSync(join(work, 'data.bin'), 'utf8'));
     expect(payloadSha).toBe(manifest.payload.sha256);
     expect(readFileSync(join(work, 'data.bin'))).toEqual(readFileSync(join(dir, 'reference', 'data.bin')));
+  });
+
+  it('fails, against the portal key, a signed package rewritten as a consistent unsigned one', async () => {
+    // the same content, re-typed RELEASE_UNSIGNED: header Type and CRC, manifest and readable copy all agree
+    const input = sampleInput({ type: 'RELEASE_UNSIGNED' });
+    const rewritten = await collect(buildXmlPackage(input).stream);
+    const integrity = await verifyBytes(rewritten);
+    expect(integrity.valid).toBe(true);
+    expect(integrity.warnings.join(' ')).toMatch(/a device refuses an unsigned release package/);
+    const r = await verifyBytes(rewritten, { trustedKeyPem: portalKey });
+    expect(r.valid).toBe(false);
+    expect(failed(r)).toEqual(['Signature (trusted key)']);
+    expect(r.checks.find((c) => !c.ok)?.detail).toMatch(
+      /not signed; a device that trusts this key refuses it/,
+    );
+  });
+  it('fails an unsigned development package against the portal key too', async () => {
+    const dev = (await buildSample({ type: 'DEV_UNSIGNED' })).xml;
+    expect(failed(await verifyBytes(dev, { trustedKeyPem: portalKey }))).toEqual(['Signature (trusted key)']);
+  });
+  it('refuses a line break inside the payload base64', async () => {
+    const xml = signed.toString().replace(/(<payload[^>]*>)(.{76})/, '$1$2\n');
+    const r = await verifyBytes(xml, { trustedKeyPem: portalKey });
+    expect(r.valid).toBe(false);
+    expect(r.checks.find((c) => c.name === 'Payload SHA-256')?.detail).toMatch(/line break/);
+  });
+  it('refuses a line break inside the manifest, the signature or the header bytes', async () => {
+    for (const name of ['manifest', 'signature', 'bytes']) {
+      const xml = signed.toString().replace(new RegExp(`(<${name}[^>]*>)(.{20})`), '$1$2\n');
+      expect((await verifyBytes(xml, { trustedKeyPem: portalKey })).valid, name).toBe(false);
+    }
+  });
+  it('refuses the high-S twin of a valid signature', async () => {
+    const N = p256.Point.CURVE().n;
+    const r = await verifyBytes(
+      editBlob(signed, 'signature', (der) => {
+        const sig = p256.Signature.fromBytes(der, 'der');
+        return Buffer.from(new p256.Signature(sig.r, N - sig.s).toBytes('der'));
+      }),
+      { trustedKeyPem: portalKey },
+    );
+    expect(failed(r)).toEqual(['Signature (key in the file)']);
+    expect(r.checks.find((c) => !c.ok)?.detail).toMatch(/high-S/);
+  });
+  it('fails a package whose type contradicts its stage or the header Type', async () => {
+    const input = sampleInput({ type: 'DEV_SIGNED' });
+    input.package.stage = 'RELEASE';
+    const r = await verifyBytes(await collect(buildXmlPackage(input).stream), { trustedKeyPem: portalKey });
+    expect(failed(r)).toEqual(['Header describes this package']);
+    expect(r.checks.find((c) => !c.ok)?.detail).toMatch(/DEV_SIGNED package cannot have stage RELEASE/);
   });
 
   it('builds and verifies a 16 MB package in one streaming pass', async () => {

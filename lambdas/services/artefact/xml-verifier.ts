@@ -9,6 +9,7 @@ import type { Header } from '../../../shared/domain/header/header-schema';
 import { PACKAGE_TYPE_CODES } from '../../../shared/domain/header/header-template';
 import { SIGNATURE_ALGORITHM } from '../../ports/signer';
 import { Base64Decoder, decodeBase64 } from './base64-stream';
+import { isHighS } from './low-s';
 import {
   FORMAT_VERSION,
   isSignedType,
@@ -28,7 +29,11 @@ import { readXml, type XmlElement } from './xml-reader';
  */
 
 export interface VerifyOptions {
-  /** PEM public key the package must be signed with (the portal's, from its public-key endpoint) */
+  /**
+   * PEM public key the package must be signed with (the portal's, from GET /dev/signing-key). Given, the
+   * verifier applies the device policy of docs/package-format.md: a package not signed by this key (an
+   * unsigned one included, whatever its stage) fails.
+   */
   trustedKeyPem?: string;
   /** a directory to write the parts to: header.bin, payload.bin, patch-config.bin, data.bin (the signed bytes), sig.der, key.pem */
   extractDir?: string;
@@ -297,6 +302,12 @@ export async function verifyXmlPackage(
       );
     if (fixed('patchDataSize') !== payloadSize)
       problems.push(`Patch Data Size is ${fixed('patchDataSize')}, the payload is ${payloadSize} bytes`);
+    if (!manifest.package.type.startsWith(`${manifest.package.stage}_`))
+      problems.push(`a ${manifest.package.type} package cannot have stage ${manifest.package.stage}`);
+    if ((manifest.package.resourceType === 'MODEL') !== (manifest.patchConfig !== null))
+      problems.push(
+        `a ${manifest.package.resourceType} package ${manifest.package.resourceType === 'MODEL' ? 'needs' : 'has no'} a patch config`,
+      );
     if (fixed('patchConfigSize') !== (configBytes?.length ?? 0))
       problems.push(
         `Patch Config Size is ${fixed('patchConfigSize')}, the patch config is ${configBytes?.length ?? 0} bytes`,
@@ -323,6 +334,8 @@ export async function verifyXmlPackage(
       signature = decodeBase64(sigEl.text);
       publicKeyDer = decodeBase64(keyEl.text);
       save('sig.der', signature);
+      if (isHighS(signature))
+        throw new Error('the signature is high-S (s > n/2); this format accepts low-S signatures only');
       const embedded = createPublicKey({ key: Buffer.from(publicKeyDer), format: 'der', type: 'spki' });
       if (out) {
         writeFileSync(join(out, 'key.pem'), embedded.export({ type: 'spki', format: 'pem' }));
@@ -359,7 +372,19 @@ export async function verifyXmlPackage(
         ? `a ${manifest.package.type} package must not carry a signature`
         : 'no signature expected',
     );
-    warnings.push(`A ${manifest.package.type} package carries no signature: only its integrity was checked.`);
+    // the device policy: a device holding a key accepts only packages signed by it
+    if (options.trustedKeyPem)
+      check(
+        'Signature (trusted key)',
+        false,
+        `a ${manifest.package.type} package is not signed; a device that trusts this key refuses it`,
+      );
+    else
+      warnings.push(
+        `A ${manifest.package.type} package carries no signature: only its integrity was checked${
+          manifest.package.stage === 'RELEASE' ? '; a device refuses an unsigned release package' : ''
+        }.`,
+      );
   }
 
   // Everything a person reads must be what the manifest (and the header bytes) say.
