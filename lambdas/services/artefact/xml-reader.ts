@@ -27,6 +27,8 @@ export interface ReadXmlOptions {
   streamText?: (path: readonly string[]) => ((rawPiece: string) => void) | undefined;
   /** most characters of text and tags kept in memory in all; beyond it the file is refused */
   maxKeptChars?: number;
+  /** receives the file's text as written, piece by piece, except the text of streamed elements */
+  rawText?: (piece: string) => void;
 }
 
 /** Pieces of `s` cut before each `<` and after each `>`: text between tags arrives as pieces of its own. */
@@ -99,7 +101,10 @@ export async function readXml(
       if (!piece) continue;
       // inside the streamed element a piece that is not a tag is its text: it goes to the receiver only
       if (sink && !piece.startsWith('<')) sink(piece);
-      else parser.write(piece);
+      else {
+        options.rawText?.(piece);
+        parser.write(piece);
+      }
     }
   };
 

@@ -166,12 +166,14 @@ export async function verifyXmlPackage(
   };
 
   let root: XmlElement;
+  const raw: string[] = [];
   try {
     if (out) {
       payloadFd = openSync(join(out, 'payload.bin'), 'w');
       extracted['payload.bin'] = join(out, 'payload.bin');
     }
     root = await readXml(source, {
+      rawText: (piece) => raw.push(piece),
       streamText: (path) =>
         path.length === 2 && path[1] === 'payload'
           ? (piece) => {
@@ -221,6 +223,9 @@ export async function verifyXmlPackage(
     if (!parsed.success)
       throw new Error(parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '));
     manifest = parsed.data;
+    // the one form the portal writes: compact, keys in the documented order, JSON's own escapes
+    if (JSON.stringify(manifest) !== json)
+      throw new Error('it is not in the canonical form (compact JSON, keys in the documented order)');
     check('Manifest', true, `${manifestBytes.length} bytes, SHA-256 ${digest}`);
   } catch (e) {
     check('Manifest', false, message(e));
@@ -405,6 +410,18 @@ export async function verifyXmlPackage(
         'Readable copy matches the signed manifest',
         !diff,
         diff ?? 'metadata, DCC, approvals, header fields, digests',
+      );
+      // the line layout is part of the format (shell tools depend on it): every character outside the
+      // payload's base64 must be the one the format prescribes
+      const written = raw.join('');
+      const at = [...written].findIndex((c, i) => c !== expectedXml[i]);
+      const sameLayout = written === expectedXml;
+      check(
+        'Layout',
+        sameLayout,
+        sameLayout
+          ? 'lines, indentation and attribute order as the format prescribes'
+          : `differs from the prescribed layout at character ${at < 0 ? Math.min(written.length, expectedXml.length) : at} (outside the payload)`,
       );
     } catch (e) {
       check('Readable copy matches the signed manifest', false, message(e));
