@@ -151,6 +151,11 @@ describe('model packages end to end', () => {
       );
       expect(await pkgStatus(pkg.id, stage)).toBe(pkg.signed ? 'AWAITING_SIGNATURE' : 'PENDING_APPROVAL');
       expect((await api(`/packages/${pkg.id}`, { token: u.lead.token })).status).toBe(409);
+      // the person who retries still finds the package in their list (approval or signing)
+      const list = pkg.signed ? `/release/packages/signing` : `/dev/packages/approval`;
+      const waiting = await api<{ packages: string }>(list, { token: u.release.token });
+      expect(waiting.status, list).toBe(200);
+      expect((JSON.parse(waiting.body.packages) as Package[]).map((p) => p.id)).toContain(pkg.id);
 
       // the cause is fixed; the same call by the same person finishes the package
       await s3.send(new PutObjectCommand({ Bucket: RESOURCES, Key: key, Body: bytes }));
@@ -160,6 +165,8 @@ describe('model packages end to end', () => {
       const { file, dir } = await downloadXml(pkg.id, u.lead.token);
       const v = runVerifier(file, pkg.signed ? await portalKey(dir) : undefined);
       expect(v.out).toContain('VERDICT: VALID');
+      const after = await api<{ packages: string }>(list, { token: u.release.token });
+      expect((JSON.parse(after.body.packages) as Package[]).map((p) => p.id)).not.toContain(pkg.id);
     });
   }
 });
