@@ -2,7 +2,7 @@ import { p256 } from '@noble/curves/nist.js';
 
 /**
  * ECDSA P-256 signatures in their low-S form (s ≤ n/2), the one form this package format accepts
- * (docs/package-format.md §5): for ECDSA, (r, s) and (r, n − s) are both valid, so without a rule anyone
+ * (docs/package-format.md §6): for ECDSA, (r, s) and (r, n − s) are both valid, so without a rule anyone
  * could turn one valid signature into a second, different, valid file. Signers normalise, verifiers refuse.
  */
 

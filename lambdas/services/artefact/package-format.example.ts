@@ -10,7 +10,7 @@ import type { Signer } from '../../ports/signer';
 import { buildXmlPackage } from './xml-package';
 
 /**
- * The worked example of docs/package-format.md §6, rebuilt from fixed inputs: a signed release package of
+ * The worked example of docs/package-format.md §8, rebuilt from fixed inputs: a signed release package of
  * a model, signed with the published test key of RFC 6979 appendix A.2.5 (deterministic signatures, so
  * the bytes are the same on every run). Test code only: the key is public and signs nothing real.
  */
