@@ -13,20 +13,28 @@ import type { ArtefactService } from './ports/artefact-service';
 import { systemClock } from './ports/clock';
 import { type HeaderRules, PackageService } from './services/package-service';
 
+/**
+ * Bytes of a model's metadata file (its patch config) as the resource record holds them; 0 for a patch.
+ * Records of models uploaded before the size was recorded give undefined; generation recomputes the
+ * field from the bytes it packages in any case (artefact-store.ts).
+ */
+const metadataSizeOf = (resource: { sizeBytes: number; metadataSizeBytes?: number }) =>
+  resource.metadataSizeBytes;
+
 /** Header rules of shared/domain/header, in the shape the package service asks for. */
 const headerRules: HeaderRules = {
   initial: (pkg, resource) =>
     newPackageHeader({
       packageType: pkg.type as PackageType,
       resourceSizeBytes: resource.sizeBytes,
-      metadataSizeBytes: (resource as { metadataSizeBytes?: number }).metadataSizeBytes,
+      metadataSizeBytes: metadataSizeOf(resource),
     }),
   update: (current, submitted, pkg, resource) => {
     const { header } = validateHeaderUpdateOrThrow(current as Header, submitted);
     return computeFields(header, {
       packageType: pkg.type as PackageType,
       resourceSizeBytes: resource.sizeBytes,
-      metadataSizeBytes: (resource as { metadataSizeBytes?: number }).metadataSizeBytes,
+      metadataSizeBytes: metadataSizeOf(resource),
     });
   },
 };

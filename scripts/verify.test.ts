@@ -37,7 +37,8 @@ describe('npm run verify', () => {
     const { code, text } = await run(bad);
     expect(code).toBe(1);
     expect(text).toMatch(/FAIL {2}Readable copy matches the signed manifest/);
-    expect(text).toMatch(/VERDICT: INVALID \(1 check failed\)/);
+    expect(text).toMatch(/FAIL {2}Layout/);
+    expect(text).toMatch(/VERDICT: INVALID \(2 checks failed\)/);
   });
   it('exits 2 for a missing file or wrong arguments', async () => {
     expect((await run(join(dir, 'nope.xml'))).code).toBe(2);

@@ -26,10 +26,30 @@ function mswWorker(): Plugin {
   };
 }
 
+/**
+ * The browser has no node:zlib: shared/domain/header/crc32.ts (zlib's crc32 on the server) is replaced by
+ * the small table implementation in web/src/lib/crc32/crc32.ts, which its test checks against zlib.
+ */
+function browserCrc32(): Plugin {
+  const shared = `${repoRoot}shared/domain/header/`;
+  return {
+    name: 'frp-browser-crc32',
+    enforce: 'pre',
+    resolveId(source, importer) {
+      if (source === './crc32' && importer?.startsWith(shared)) return `${webRoot}src/lib/crc32/crc32.ts`;
+      return null;
+    },
+  };
+}
+
 export default defineConfig(({ mode }) => ({
   root: webRoot,
   resolve: { alias: { '@': `${webRoot}src`, '@shared': `${repoRoot}shared` } },
-  plugins: [react(), ...(mode === 'mock' || process.env.VITE_MOCK === 'true' ? [mswWorker()] : [])],
+  plugins: [
+    browserCrc32(),
+    react(),
+    ...(mode === 'mock' || process.env.VITE_MOCK === 'true' ? [mswWorker()] : []),
+  ],
   build: {
     outDir: 'dist',
     emptyOutDir: true,

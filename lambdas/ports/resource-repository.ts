@@ -6,6 +6,8 @@ export interface ResourceRecord extends Resource {
   objectKey: string;
   /** S3 key of the model metadata file, for models */
   metadataKey?: string;
+  /** bytes of the model metadata file (a model package's patch config), for models */
+  metadataSizeBytes?: number;
   createdAt: string;
 }
 

@@ -250,7 +250,11 @@ export class PackageService {
     return (await this.d.packages.getMany(ids))
       .filter(
         (p) =>
-          p.status === waiting && p[map][user.id] && !p[map][user.id]!.approved && !p[map][user.id]!.rejected,
+          p.status === waiting &&
+          p[map][user.id] &&
+          !p[map][user.id]!.rejected &&
+          // approved already: listed again only while a failed completion waits for the approver's retry
+          (!p[map][user.id]!.approved || (list !== 'DELIVER' && p.approvedCount >= p.approverCount)),
       )
       .sort((a, b) => b.createdAt.localeCompare(a.createdAt))
       .map(toPackage);
@@ -461,7 +465,9 @@ export class PackageService {
     const at = this.now().toISOString();
     const r = await this.d.packages.vote(id, user.id, 'approval', at);
     if (!r.ok) this.explain(r, 'package');
-    await this.d.packages.removeTask({ kind: 'APPROVE', userId: user.id, packageId: id });
+    // the last vote's task goes with the completion (removeAll), so a failed completion stays in its list
+    if (r.pkg.approvedCount < r.pkg.approverCount)
+      await this.d.packages.removeTask({ kind: 'APPROVE', userId: user.id, packageId: id });
     await this.audit(r.pkg, user, 'APPROVED', MEANING.approve, {
       approved: `${r.pkg.approvedCount}/${r.pkg.approverCount}`,
     });

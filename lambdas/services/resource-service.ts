@@ -164,6 +164,7 @@ export class ResourceService {
       sizeBytes: file.sizeBytes,
       sha256: file.sha256,
       metadataFileName: meta?.fileName,
+      metadataSizeBytes: meta?.sizeBytes,
       model,
     });
     const keys = [record.objectKey, ...(record.metadataKey ? [record.metadataKey] : [])];
@@ -269,6 +270,7 @@ export class ResourceService {
         sizeBytes: upload.sizeBytes,
         sha256: '',
         metadataFileName: upload.metadataFileName,
+        metadataSizeBytes: upload.metadataSizeBytes,
       },
     );
     const finalKeys = [record.objectKey, ...(record.metadataKey ? [record.metadataKey] : [])];
@@ -364,6 +366,7 @@ export class ResourceService {
       sizeBytes: number;
       sha256: string;
       metadataFileName?: string;
+      metadataSizeBytes?: number;
       model?: ModelMetadata;
     },
   ): ResourceRecord {
@@ -380,6 +383,9 @@ export class ResourceService {
       ...(file.model ? { modelName: file.model.modelName, modelVersion: file.model.modelVersion } : {}),
       objectKey: resourceKey(id, file.fileName),
       ...(file.metadataFileName ? { metadataKey: metadataKey(id, file.metadataFileName) } : {}),
+      ...(file.metadataFileName && file.metadataSizeBytes !== undefined
+        ? { metadataSizeBytes: file.metadataSizeBytes }
+        : {}),
       createdAt: at.toISOString(),
     };
   }

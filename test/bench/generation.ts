@@ -105,7 +105,7 @@ export async function benchGeneration(tmp: string): Promise<Row[]> {
     ),
     info(
       SECTION,
-      'one signature, local key (BigInt P-256, FileSigner)',
+      'one signature, local key (@noble/curves P-256, FileSigner)',
       `${ms(median(signing))} per package, whatever its size (in AWS a KMS Sign call instead)`,
     ),
   );

@@ -68,3 +68,27 @@ export async function createDcc(token: string, deviceId = uniq('device')) {
   if (r.status !== 201) throw new Error(`dcc failed: ${r.status} ${JSON.stringify(r.body)}`);
   return r.body.dccUuid;
 }
+
+/** A minimal TensorFlow Lite file: a flatbuffer root offset, then the TFL3 identifier at bytes 4..7. */
+export const tfliteModel = (size = 2048): Buffer =>
+  Buffer.concat([Buffer.from([0x1c, 0, 0, 0]), Buffer.from('TFL3'), randomBytes(Math.max(0, size - 8))]);
+
+/** Uploads a model (.tflite + metadata .json) through the multipart call; returns the stored resource. */
+export async function uploadModel(
+  token: string,
+  stage: 'dev' | 'release',
+  opts: { size?: number; metadata?: string; name?: string } = {},
+) {
+  const name = opts.name ?? uniq('model');
+  const metadata = opts.metadata ?? JSON.stringify({ modelName: 'keyword-spotter', version: '1.4.2' });
+  const form = new FormData();
+  form.append('resourceFile', new Blob([new Uint8Array(tfliteModel(opts.size))]), `${name}.tflite`);
+  form.append('metadataFile', new Blob([metadata]), `${name}.json`);
+  const r = await api<{ resource: string }>(`/resources/model/${stage}?name=${encodeURIComponent(name)}`, {
+    method: 'POST',
+    token,
+    body: form,
+  });
+  if (r.status !== 201) throw new Error(`upload failed: ${r.status} ${JSON.stringify(r.body)}`);
+  return jsonText<Resource>(r.body.resource);
+}

@@ -1,19 +1,29 @@
 import { createHash, generateKeyPairSync, verify } from 'node:crypto';
 import { GetPublicKeyCommand, KMSClient, SignCommand } from '@aws-sdk/client-kms';
+import { p256 } from '@noble/curves/nist.js';
 import { describe, expect, it, vi } from 'vitest';
+import { isHighS } from '../../services/artefact/low-s';
 import { signDigestP256 } from '../local/ecdsa-p256';
 import { KmsSigner } from './kms-signer';
+
+const N = p256.Point.CURVE().n;
+const highS = (der: Uint8Array) => {
+  const sig = p256.Signature.fromBytes(der, 'der');
+  return new p256.Signature(sig.r, N - sig.s).toBytes('der');
+};
 
 /** A KMS client whose `send` answers from a local key, recording what it was asked. */
 function fakeKms(keySpec = 'ECC_NIST_P256') {
   const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
-  const d = BigInt(`0x${Buffer.from(privateKey.export({ format: 'jwk' }).d!, 'base64url').toString('hex')}`);
+  const d = new Uint8Array(Buffer.from(privateKey.export({ format: 'jwk' }).d!, 'base64url'));
   const client = new KMSClient({
     region: 'eu-west-1',
     credentials: { accessKeyId: 'x', secretAccessKey: 'y' },
   });
   const send = vi.spyOn(client, 'send').mockImplementation(async (command: unknown) => {
-    if (command instanceof SignCommand) return { Signature: signDigestP256(d, command.input.Message!) };
+    // KMS does not promise low-S: this one always answers with the high-S twin
+    if (command instanceof SignCommand)
+      return { Signature: highS(signDigestP256(d, command.input.Message!)) };
     if (command instanceof GetPublicKeyCommand)
       return {
         PublicKey: publicKey.export({ type: 'spki', format: 'der' }),
@@ -38,6 +48,8 @@ describe('KmsSigner', () => {
       SigningAlgorithm: 'ECDSA_SHA_256',
     });
     expect(verify('sha256', data, { key: await signer.publicKeyPem(), dsaEncoding: 'der' }, sig)).toBe(true);
+    // the high-S answer came back in its low-S form
+    expect(isHighS(sig)).toBe(false);
   });
   it('returns the public key as PEM and asks KMS only once', async () => {
     const { client, send } = fakeKms();

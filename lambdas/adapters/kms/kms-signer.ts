@@ -2,6 +2,7 @@ import { createPublicKey } from 'node:crypto';
 import { GetPublicKeyCommand, KMSClient, SignCommand } from '@aws-sdk/client-kms';
 import { requireEnv } from '../../config/env';
 import type { Signer } from '../../ports/signer';
+import { toLowS } from '../../services/artefact/low-s';
 
 let client: KMSClient | undefined;
 const kms = (): KMSClient => {
@@ -38,7 +39,8 @@ export class KmsSigner implements Signer {
       }),
     );
     if (!r.Signature?.length) throw new Error(`KMS returned no signature for key ${this.keyId}`);
-    return r.Signature;
+    // KMS does not promise low-S; the format requires it (docs/package-format.md), so normalise here
+    return toLowS(r.Signature);
   }
 
   publicKeyPem(): Promise<string> {

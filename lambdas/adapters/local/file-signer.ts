@@ -12,7 +12,8 @@ import type { Signer } from '../../ports/signer';
 import { signDigestP256 } from './ecdsa-p256';
 
 interface LoadedKey {
-  d: bigint;
+  /** the 32-byte secret scalar */
+  d: Uint8Array;
   publicPem: string;
   keyId: string;
 }
@@ -77,7 +78,7 @@ function describeKey(privateKey: KeyObject, path: string): LoadedKey {
   if (privateKey.asymmetricKeyType !== 'ec' || privateKey.asymmetricKeyDetails?.namedCurve !== 'prime256v1')
     throw new Error(`Signing key ${path} is not an ECDSA P-256 key`);
   const jwk = privateKey.export({ format: 'jwk' });
-  const d = BigInt(`0x${Buffer.from(jwk.d!, 'base64url').toString('hex')}`);
+  const d = new Uint8Array(Buffer.from(jwk.d!, 'base64url'));
   const pub = createPublicKey(privateKey);
   const spki = pub.export({ type: 'spki', format: 'der' });
   return {

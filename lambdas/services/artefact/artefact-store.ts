@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
+import type { PackageType } from '../../../shared/api/contracts/packages';
 import { ConflictError } from '../../../shared/domain/errors';
+import { computeFields } from '../../../shared/domain/header/header-rules';
 import type { Header } from '../../../shared/domain/header/header-schema';
 import type { ArtefactService } from '../../ports/artefact-service';
 import type { BlobStore } from '../../ports/blob-store';
@@ -45,6 +47,14 @@ export class BlobArtefactStore implements ArtefactService {
         throw new ConflictError(`The metadata file of resource ${resource.name} is missing from storage`);
       patchConfig = { fileName: `${resource.name}.json`, bytes: await readAll(meta) };
     }
+    // The server computes Type, Patch Data Size, Patch Config Size, Header Size and Header CRC from what it
+    // packages, whatever the stored header says: a header saved before a size was known cannot block the
+    // package, and a client never decides a computed byte.
+    const header = computeFields(pkg.header as Header, {
+      packageType: pkg.type as PackageType,
+      resourceSizeBytes: resource.sizeBytes,
+      metadataSizeBytes: patchConfig?.bytes.length ?? 0,
+    });
     const generatedAt = at.toISOString();
     const build = buildXmlPackage({
       package: {
@@ -64,7 +74,7 @@ export class BlobArtefactStore implements ArtefactService {
         createdAt: pkg.createdAt,
       },
       generatedAt,
-      header: pkg.header as Header,
+      header,
       dcc: {
         id: dcc.id,
         deviceId: dcc.deviceId,

@@ -38,12 +38,17 @@ describe('streaming base64', () => {
     text += enc.push(Uint8Array.of(5, 6)) + enc.end();
     expect(text).toBe(Buffer.from([1, 2, 3, 4, 5, 6]).toString('base64'));
   });
-  it('decodes base64 in any chunking, with line breaks, back to the bytes', () => {
+  it('refuses a line break or a space anywhere in the text', () => {
+    const text = Buffer.alloc(120, 7).toString('base64');
+    expect(() => decodeBase64(`${text.slice(0, 76)}\n${text.slice(76)}`)).toThrow(/line break/);
+    expect(() => decodeBase64(`${text.slice(0, 76)}\r\n${text.slice(76)}`)).toThrow(/line break/);
+    expect(() => decodeBase64(` ${text}`)).toThrow(/white space/);
+    expect(() => decodeBase64(`${text}\n`)).toThrow(/line break/);
+  });
+  it('decodes base64 in any chunking back to the bytes', () => {
     fc.assert(
       fc.property(fc.uint8Array({ maxLength: 300 }), fc.array(fc.nat(), { maxLength: 12 }), (bytes, cuts) => {
-        const text = Buffer.from(bytes)
-          .toString('base64')
-          .replace(/(.{76})/g, '$1\n');
+        const text = Buffer.from(bytes).toString('base64');
         const dec = new Base64Decoder();
         const out = Buffer.concat([...pieces(text, cuts).map((p) => dec.push(p)), dec.end()]);
         expect(out).toEqual(Buffer.from(bytes));

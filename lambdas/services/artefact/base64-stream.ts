@@ -39,13 +39,18 @@ export class Base64Error extends Error {
 
 const ALPHABET = /^[A-Za-z0-9+/=]*$/;
 
-/** Decodes base64 text arriving in pieces; whitespace is skipped, anything else that is not base64 is refused. */
+/**
+ * Decodes base64 text arriving in pieces. Only the canonical form is accepted: the base64 alphabet, `=`
+ * padding at the end and nothing else, not even a line break or a space (the package format forbids them:
+ * a shell recipe that hashes the text as written would otherwise compute a different digest).
+ */
 export class Base64Decoder {
   private carry = '';
   private padded = false;
 
   push(piece: string): Buffer {
-    const clean = /\s/.test(piece) ? piece.replace(/\s+/g, '') : piece;
+    const clean = piece;
+    if (/\s/.test(clean)) throw new Base64Error('contains a line break or other white space');
     if (!ALPHABET.test(clean)) throw new Base64Error('contains characters that are not base64');
     const s = this.carry + clean;
     if (this.padded && /[^=]/.test(clean)) throw new Base64Error('continues after its padding');

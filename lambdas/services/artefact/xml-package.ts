@@ -7,6 +7,7 @@ import type { Header } from '../../../shared/domain/header/header-schema';
 import { PACKAGE_TYPE_CODES } from '../../../shared/domain/header/header-template';
 import { SIGNATURE_ALGORITHM, type Signer } from '../../ports/signer';
 import { Base64Encoder } from './base64-stream';
+import { isHighS } from './low-s';
 import {
   APPROVAL_MEANING,
   isSignedType,
@@ -243,6 +244,11 @@ export function buildXmlPackage(input: XmlPackageInput): XmlPackageBuild {
       if (!verify('sha256', manifestBytes, { key: publicPem, dsaEncoding: 'der' }, signature))
         throw new Error(
           `The signature from key ${input.signing.signer.keyId} does not verify with its public key`,
+        );
+      // the format accepts low-S signatures only (verifiers refuse the high-S twin): a signer must normalise
+      if (isHighS(signature))
+        throw new Error(
+          `The signature from key ${input.signing.signer.keyId} is high-S; signers must give low-S`,
         );
       publicKeyDer = createPublicKey(publicPem).export({ type: 'spki', format: 'der' });
     }

@@ -3,10 +3,11 @@ import { createHash, generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { p256 } from '@noble/curves/nist.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { computeFields } from '../../../shared/domain/header/header-rules';
 import { buildXmlPackage } from './xml-package';
-import { buildSample, chunked, sampleInput, testSigner } from './xml-package.fixtures';
+import { buildSample, chunked, collect, sampleInput, testSigner } from './xml-package.fixtures';
 import { formatReport, type VerifyReport, verifyXmlPackage } from './xml-verifier';
 
 const dir = mkdtempSync(join(tmpdir(), 'xml-verify-'));
@@ -59,6 +60,7 @@ describe('verifyXmlPackage', () => {
       'Signature (key in the file)',
       'Signature (trusted key)',
       'Readable copy matches the signed manifest',
+      'Layout',
     ]);
     expect(r.warnings).toEqual([]);
   });
@@ -106,7 +108,11 @@ describe('verifyXmlPackage', () => {
       ),
     );
     const r = await verifyBytes(editBlob(xml, 'bytes', () => forged));
-    expect(failed(r)).toEqual(['Header matches the manifest', 'Readable copy matches the signed manifest']);
+    expect(failed(r)).toEqual([
+      'Header matches the manifest',
+      'Readable copy matches the signed manifest',
+      'Layout',
+    ]);
   });
   it('fails when one signature byte is changed', async () => {
     const r = await verifyBytes(
@@ -133,14 +139,14 @@ describe('verifyXmlPackage', () => {
   });
   it('fails when the readable copy says something the manifest does not', async () => {
     const r = await verifyBytes(signed.toString().replace('<note>Fixes', '<note>Breaks'));
-    expect(failed(r)).toEqual(['Readable copy matches the signed manifest']);
+    expect(failed(r)).toEqual(['Readable copy matches the signed manifest', 'Layout']);
     expect(r.checks.find((c) => !c.ok)?.detail).toMatch(/\/firmwarePackage\/metadata\/note: text "Breaks/);
   });
   it('fails when a readable header field is changed', async () => {
     const r = await verifyBytes(
       signed.toString().replace('name="Package Id" value="0"', 'name="Package Id" value="5"'),
     );
-    expect(failed(r)).toEqual(['Readable copy matches the signed manifest']);
+    expect(failed(r)).toEqual(['Readable copy matches the signed manifest', 'Layout']);
   });
   it('fails against a trusted key that did not sign the package', async () => {
     const stranger = generateKeyPairSync('ec', { namedCurve: 'P-256' }).publicKey.export({
@@ -227,28 +233,89 @@ describe('verifyXmlPackage', () => {
     expect(bad.stdout.trim()).toBe('Verification failure');
   });
 
-  it('lets the shell commands of docs/package-format.md check a package with openssl alone', async () => {
-    const work = join(dir, 'shell');
-    await verifyBytes(signed, { extractDir: join(dir, 'reference') });
-    writeFileSync(join(dir, 'package.xml'), signed);
-    // the commands exactly as docs/package-format.md gives them
-    const script = `set -eu
-mkdir -p ${work} && cd ${work}
-PKG=../package.xml
-blob() { sed -n "/^ *<$1 /{s/^ *<$1 [^>]*>//;s/<\\/$1>\\$//;p;}" "$2"; }
-blob manifest "$PKG" | base64 -d > data.bin
-blob signature "$PKG" | base64 -d > sig.der
-blob publicKey "$PKG" | base64 -d | openssl pkey -pubin -inform DER -out key.pem
-openssl dgst -sha256 -verify key.pem -signature sig.der data.bin
-blob payload "$PKG" | base64 -d > payload.bin
-sha256sum payload.bin | cut -d' ' -f1
-`;
-    const out = execFileSync('sh', ['-c', script], { encoding: 'utf8' });
-    const [verified, payloadSha] = out.trim().split('\n');
-    expect(verified).toBe('Verified OK');
-    const manifest = JSON.parse(readFileSync(join(work, 'data.bin'), 'utf8'));
-    expect(payloadSha).toBe(manifest.payload.sha256);
-    expect(readFileSync(join(work, 'data.bin'))).toEqual(readFileSync(join(dir, 'reference', 'data.bin')));
+  // the shell recipe of docs/package-format.md is run by package-format-doc.test.ts
+
+  it('fails a file laid out differently, though its XML says the same (shell tools depend on the layout)', async () => {
+    const reflowed = signed.toString().replace('\n  <dcc ', ' <dcc ');
+    const r = await verifyBytes(reflowed, { trustedKeyPem: portalKey });
+    expect(failed(r)).toEqual(['Layout']);
+    expect(r.checks.find((c) => !c.ok)?.detail).toMatch(
+      /differs from the prescribed layout at character \d+/,
+    );
+    const hexCase = signed.toString().replace('hex="0x4B505746"', 'hex="0x4b505746"');
+    expect(failed(await verifyBytes(hexCase))).toEqual([
+      'Readable copy matches the signed manifest',
+      'Layout',
+    ]);
+  });
+  it('fails a manifest that is not in its canonical form, even when validly signed', async () => {
+    // the same keys and values, `package` before `format`, signed by the trusted key itself
+    const { xml, result } = await buildSample();
+    const { format, package: pkg, ...rest } = result.manifest;
+    const reordered = JSON.stringify({ package: pkg, format, ...rest });
+    expect(JSON.parse(reordered)).toEqual(result.manifest);
+    const bytes = Buffer.from(reordered);
+    const sig = Buffer.from(await testSigner().sign(createHash('sha256').update(bytes).digest()));
+    const forged = editBlob(
+      Buffer.from(editBlob(xml, 'manifest', () => bytes)),
+      'signature',
+      () => sig,
+    ).replace(
+      /(<manifest encoding="base64" sha256=")[0-9a-f]+/,
+      `$1${createHash('sha256').update(bytes).digest('hex')}`,
+    );
+    const r = await verifyBytes(forged, { trustedKeyPem: portalKey });
+    expect(failed(r)).toEqual(['Manifest']);
+    expect(r.checks.find((c) => !c.ok)?.detail).toMatch(/not in the canonical form/);
+  });
+  it('fails, against the portal key, a signed package rewritten as a consistent unsigned one', async () => {
+    // the same content, re-typed RELEASE_UNSIGNED: header Type and CRC, manifest and readable copy all agree
+    const input = sampleInput({ type: 'RELEASE_UNSIGNED' });
+    const rewritten = await collect(buildXmlPackage(input).stream);
+    const integrity = await verifyBytes(rewritten);
+    expect(integrity.valid).toBe(true);
+    expect(integrity.warnings.join(' ')).toMatch(/a device refuses an unsigned release package/);
+    const r = await verifyBytes(rewritten, { trustedKeyPem: portalKey });
+    expect(r.valid).toBe(false);
+    expect(failed(r)).toEqual(['Signature (trusted key)']);
+    expect(r.checks.find((c) => !c.ok)?.detail).toMatch(
+      /not signed; a device that trusts this key refuses it/,
+    );
+  });
+  it('fails an unsigned development package against the portal key too', async () => {
+    const dev = (await buildSample({ type: 'DEV_UNSIGNED' })).xml;
+    expect(failed(await verifyBytes(dev, { trustedKeyPem: portalKey }))).toEqual(['Signature (trusted key)']);
+  });
+  it('refuses a line break inside the payload base64', async () => {
+    const xml = signed.toString().replace(/(<payload[^>]*>)(.{76})/, '$1$2\n');
+    const r = await verifyBytes(xml, { trustedKeyPem: portalKey });
+    expect(r.valid).toBe(false);
+    expect(r.checks.find((c) => c.name === 'Payload SHA-256')?.detail).toMatch(/line break/);
+  });
+  it('refuses a line break inside the manifest, the signature or the header bytes', async () => {
+    for (const name of ['manifest', 'signature', 'bytes']) {
+      const xml = signed.toString().replace(new RegExp(`(<${name}[^>]*>)(.{20})`), '$1$2\n');
+      expect((await verifyBytes(xml, { trustedKeyPem: portalKey })).valid, name).toBe(false);
+    }
+  });
+  it('refuses the high-S twin of a valid signature', async () => {
+    const N = p256.Point.CURVE().n;
+    const r = await verifyBytes(
+      editBlob(signed, 'signature', (der) => {
+        const sig = p256.Signature.fromBytes(der, 'der');
+        return Buffer.from(new p256.Signature(sig.r, N - sig.s).toBytes('der'));
+      }),
+      { trustedKeyPem: portalKey },
+    );
+    expect(failed(r)).toEqual(['Signature (key in the file)']);
+    expect(r.checks.find((c) => !c.ok)?.detail).toMatch(/high-S/);
+  });
+  it('fails a package whose type contradicts its stage or the header Type', async () => {
+    const input = sampleInput({ type: 'DEV_SIGNED' });
+    input.package.stage = 'RELEASE';
+    const r = await verifyBytes(await collect(buildXmlPackage(input).stream), { trustedKeyPem: portalKey });
+    expect(failed(r)).toEqual(['Header describes this package']);
+    expect(r.checks.find((c) => !c.ok)?.detail).toMatch(/DEV_SIGNED package cannot have stage RELEASE/);
   });
 
   it('builds and verifies a 16 MB package in one streaming pass', async () => {

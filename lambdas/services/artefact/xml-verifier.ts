@@ -9,6 +9,7 @@ import type { Header } from '../../../shared/domain/header/header-schema';
 import { PACKAGE_TYPE_CODES } from '../../../shared/domain/header/header-template';
 import { SIGNATURE_ALGORITHM } from '../../ports/signer';
 import { Base64Decoder, decodeBase64 } from './base64-stream';
+import { isHighS } from './low-s';
 import {
   FORMAT_VERSION,
   isSignedType,
@@ -28,7 +29,11 @@ import { readXml, type XmlElement } from './xml-reader';
  */
 
 export interface VerifyOptions {
-  /** PEM public key the package must be signed with (the portal's, from its public-key endpoint) */
+  /**
+   * PEM public key the package must be signed with (the portal's, from GET /dev/signing-key). Given, the
+   * verifier applies the device policy of docs/package-format.md: a package not signed by this key (an
+   * unsigned one included, whatever its stage) fails.
+   */
   trustedKeyPem?: string;
   /** a directory to write the parts to: header.bin, payload.bin, patch-config.bin, data.bin (the signed bytes), sig.der, key.pem */
   extractDir?: string;
@@ -161,12 +166,14 @@ export async function verifyXmlPackage(
   };
 
   let root: XmlElement;
+  const raw: string[] = [];
   try {
     if (out) {
       payloadFd = openSync(join(out, 'payload.bin'), 'w');
       extracted['payload.bin'] = join(out, 'payload.bin');
     }
     root = await readXml(source, {
+      rawText: (piece) => raw.push(piece),
       streamText: (path) =>
         path.length === 2 && path[1] === 'payload'
           ? (piece) => {
@@ -216,6 +223,9 @@ export async function verifyXmlPackage(
     if (!parsed.success)
       throw new Error(parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '));
     manifest = parsed.data;
+    // the one form the portal writes: compact, keys in the documented order, JSON's own escapes
+    if (JSON.stringify(manifest) !== json)
+      throw new Error('it is not in the canonical form (compact JSON, keys in the documented order)');
     check('Manifest', true, `${manifestBytes.length} bytes, SHA-256 ${digest}`);
   } catch (e) {
     check('Manifest', false, message(e));
@@ -297,6 +307,12 @@ export async function verifyXmlPackage(
       );
     if (fixed('patchDataSize') !== payloadSize)
       problems.push(`Patch Data Size is ${fixed('patchDataSize')}, the payload is ${payloadSize} bytes`);
+    if (!manifest.package.type.startsWith(`${manifest.package.stage}_`))
+      problems.push(`a ${manifest.package.type} package cannot have stage ${manifest.package.stage}`);
+    if ((manifest.package.resourceType === 'MODEL') !== (manifest.patchConfig !== null))
+      problems.push(
+        `a ${manifest.package.resourceType} package ${manifest.package.resourceType === 'MODEL' ? 'needs' : 'has no'} a patch config`,
+      );
     if (fixed('patchConfigSize') !== (configBytes?.length ?? 0))
       problems.push(
         `Patch Config Size is ${fixed('patchConfigSize')}, the patch config is ${configBytes?.length ?? 0} bytes`,
@@ -323,6 +339,8 @@ export async function verifyXmlPackage(
       signature = decodeBase64(sigEl.text);
       publicKeyDer = decodeBase64(keyEl.text);
       save('sig.der', signature);
+      if (isHighS(signature))
+        throw new Error('the signature is high-S (s > n/2); this format accepts low-S signatures only');
       const embedded = createPublicKey({ key: Buffer.from(publicKeyDer), format: 'der', type: 'spki' });
       if (out) {
         writeFileSync(join(out, 'key.pem'), embedded.export({ type: 'spki', format: 'pem' }));
@@ -359,7 +377,19 @@ export async function verifyXmlPackage(
         ? `a ${manifest.package.type} package must not carry a signature`
         : 'no signature expected',
     );
-    warnings.push(`A ${manifest.package.type} package carries no signature: only its integrity was checked.`);
+    // the device policy: a device holding a key accepts only packages signed by it
+    if (options.trustedKeyPem)
+      check(
+        'Signature (trusted key)',
+        false,
+        `a ${manifest.package.type} package is not signed; a device that trusts this key refuses it`,
+      );
+    else
+      warnings.push(
+        `A ${manifest.package.type} package carries no signature: only its integrity was checked${
+          manifest.package.stage === 'RELEASE' ? '; a device refuses an unsigned release package' : ''
+        }.`,
+      );
   }
 
   // Everything a person reads must be what the manifest (and the header bytes) say.
@@ -380,6 +410,18 @@ export async function verifyXmlPackage(
         'Readable copy matches the signed manifest',
         !diff,
         diff ?? 'metadata, DCC, approvals, header fields, digests',
+      );
+      // the line layout is part of the format (shell tools depend on it): every character outside the
+      // payload's base64 must be the one the format prescribes
+      const written = raw.join('');
+      const at = [...written].findIndex((c, i) => c !== expectedXml[i]);
+      const sameLayout = written === expectedXml;
+      check(
+        'Layout',
+        sameLayout,
+        sameLayout
+          ? 'lines, indentation and attribute order as the format prescribes'
+          : `differs from the prescribed layout at character ${at < 0 ? Math.min(written.length, expectedXml.length) : at} (outside the payload)`,
       );
     } catch (e) {
       check('Readable copy matches the signed manifest', false, message(e));

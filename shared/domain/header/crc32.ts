@@ -1,21 +1,10 @@
-/**
- * CRC-32 as zlib computes it (IEEE 802.3, reflected polynomial 0xEDB88320, initial value and final
- * XOR 0xFFFFFFFF). Plain TypeScript so the browser can check a header too; headers are under 1 KB,
- * so a table-driven loop is fast enough and node:zlib is not needed here.
- */
-const TABLE = (() => {
-  const t = new Uint32Array(256);
-  for (let n = 0; n < 256; n++) {
-    let c = n;
-    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-    t[n] = c >>> 0;
-  }
-  return t;
-})();
+import { crc32 as zlibCrc32 } from 'node:zlib';
 
-/** zlib CRC-32 of `bytes`, as an unsigned 32-bit number. */
+/**
+ * zlib CRC-32 of `bytes` (IEEE 802.3, reflected polynomial 0xEDB88320, initial value and final XOR
+ * 0xFFFFFFFF), as an unsigned 32-bit number: Node's own zlib.crc32 on the server and in scripts. The
+ * browser build replaces this module with web/src/lib/crc32/crc32.ts (vite.config.ts), tested against zlib.
+ */
 export function crc32(bytes: Uint8Array): number {
-  let c = 0xffffffff;
-  for (let i = 0; i < bytes.length; i++) c = TABLE[(c ^ bytes[i]!) & 0xff]! ^ (c >>> 8);
-  return (c ^ 0xffffffff) >>> 0;
+  return zlibCrc32(bytes);
 }

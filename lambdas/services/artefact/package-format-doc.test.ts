@@ -1,0 +1,223 @@
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { p256 } from '@noble/curves/nist.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { examplePackage, exampleSigner } from './package-format.example';
+import { buildXmlPackage } from './xml-package';
+import { buildSample, collect, sampleInput, samplePayload, testSigner } from './xml-package.fixtures';
+import { verifyXmlPackage } from './xml-verifier';
+
+/**
+ * docs/package-format.md is the whole contract for device teams: its worked example must be the bytes the
+ * builder makes, and its shell recipe (§9) must accept what the portal makes and refuse what §7 refuses.
+ * The recipe and the example are taken from the document itself, so the two cannot drift apart.
+ */
+
+const doc = readFileSync(join(__dirname, '../../../docs/package-format.md'), 'utf8');
+const dir = mkdtempSync(join(tmpdir(), 'format-doc-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** The fenced block of `lang` that follows the first line containing `after`. */
+function block(after: string, lang: string): string {
+  const from = doc.indexOf(after);
+  if (from < 0) throw new Error(`no "${after}" in the document`);
+  const open = doc.indexOf(`\`\`\`${lang}\n`, from);
+  const start = open + lang.length + 4;
+  const end = doc.indexOf('```', start);
+  return doc.slice(start, end);
+}
+
+const recipe = join(dir, 'check-package.sh');
+let portalKey: string;
+let exampleKey: string;
+beforeAll(async () => {
+  writeFileSync(recipe, block('## 9. Checking a package with a shell', 'sh'));
+  portalKey = join(dir, 'portal-key.pem');
+  writeFileSync(portalKey, await testSigner().publicKeyPem());
+  exampleKey = join(dir, 'example-key.pem');
+  writeFileSync(exampleKey, await exampleSigner().publicKeyPem());
+});
+
+/** Runs the document's recipe with /bin/sh; returns its exit code and output. */
+function check(xml: Buffer | string, key = portalKey): { code: number; out: string } {
+  const file = join(dir, `p-${Math.random().toString(36).slice(2)}.xml`);
+  writeFileSync(file, xml);
+  const r = spawnSync('sh', [recipe, file, key], { encoding: 'utf8' });
+  return { code: r.status ?? -1, out: `${r.stdout}${r.stderr}` };
+}
+
+const N = p256.Point.CURVE().n;
+const highS = (der: Buffer) => {
+  const s = p256.Signature.fromBytes(der, 'der');
+  return Buffer.from(new p256.Signature(s.r, N - s.s).toBytes('der'));
+};
+/** Replaces the base64 text of element `name` with `edit(decoded bytes)`, re-encoded. */
+const editBlob = (xml: Buffer, name: string, edit: (b: Buffer) => Buffer) =>
+  xml
+    .toString()
+    .replace(
+      new RegExp(`(<${name}[^>]*>)([^<]*)(</${name}>)`),
+      (_m, open, b64, close) => open + edit(Buffer.from(b64, 'base64')).toString('base64') + close,
+    );
+
+describe('docs/package-format.md, worked example (§8)', () => {
+  it('shows, byte for byte, the package the builder makes from the example inputs', async () => {
+    expect(block('The package (payload', 'xml')).toBe((await examplePackage()).toString('utf8'));
+  });
+  it('shows the example key and the decoded signed data', async () => {
+    expect(block('Its public key:', '')).toBe(await exampleSigner().publicKeyPem());
+    const xml = (await examplePackage()).toString();
+    const manifest = Buffer.from(/<manifest[^>]*>([^<]*)</.exec(xml)![1]!, 'base64');
+    expect(block('- **Signed data:**', 'json').trim()).toBe(manifest.toString('utf8'));
+    expect(doc).toContain(`decodes to these ${manifest.length.toLocaleString('en-US')} bytes`);
+  });
+  it('gives the r, s, CRC and key id that the example really has', async () => {
+    const xml = (await examplePackage()).toString();
+    const sig = p256.Signature.fromBytes(
+      Buffer.from(/<signature[^>]*>([^<]*)</.exec(xml)![1]!, 'base64'),
+      'der',
+    );
+    const hex = (n: bigint) => `0x${n.toString(16).toUpperCase().padStart(64, '0')}`;
+    expect(doc).toContain(`r = \`${hex(sig.r)}\``);
+    expect(doc).toContain(`s = \`${hex(sig.s)}\`; s < n / 2`);
+    expect(sig.s <= N >> 1n).toBe(true);
+    expect(doc).toContain(`n / 2 (rounded down) = \`${hex(N >> 1n)}\``);
+    expect(doc).toContain(`n = \`${hex(N)}\``);
+    const keyId = exampleSigner().keyId;
+    expect(xml).toContain(`keyId="${keyId}"`);
+    const der = Buffer.from(/<publicKey[^>]*>([^<]*)</.exec(xml)![1]!, 'base64');
+    expect(keyId).toBe(`local-p256-${createHash('sha256').update(der).digest('hex').slice(0, 16)}`);
+    expect(doc).toContain(`\`${keyId}\``);
+  });
+  it('is a package the verifier and the recipe accept with the example key', async () => {
+    const xml = await examplePackage();
+    const r = await verifyXmlPackage(
+      (async function* () {
+        yield xml;
+      })(),
+      { trustedKeyPem: await exampleSigner().publicKeyPem() },
+    );
+    expect(r.checks.filter((c) => !c.ok)).toEqual([]);
+    const run = check(xml, exampleKey);
+    expect(run.out).toBe('ACCEPTED: RELEASE_SIGNED MODEL, header 84 bytes, payload 28 bytes\n');
+    expect(run.code).toBe(0);
+  });
+});
+
+describe('docs/package-format.md, shell recipe (§9) on freshly generated packages', () => {
+  const config = new TextEncoder().encode('{"modelName":"m","version":"1"}');
+  it('accepts signed packages of every kind the portal makes', async () => {
+    for (const [type, patchConfig] of [
+      ['RELEASE_SIGNED', undefined],
+      ['RELEASE_SIGNED', config],
+      ['DEV_SIGNED', undefined],
+      ['DEV_SIGNED', config],
+    ] as const) {
+      const { xml } = await buildSample({ type, patchConfig, payload: samplePayload(100_003) });
+      const run = check(xml);
+      expect(run.out, `${type} ${patchConfig ? 'model' : 'patch'}`).toMatch(
+        new RegExp(
+          `^ACCEPTED: ${type} ${patchConfig ? 'MODEL' : 'PATCH'}, header 71 bytes, payload 100003 bytes\n$`,
+        ),
+      );
+      expect(run.code).toBe(0);
+    }
+  });
+  it('refuses what the device policy refuses, as the verifier does with the same key', async () => {
+    const { xml: signed } = await buildSample({ patchConfig: config });
+    const other = join(dir, 'other.pem');
+    writeFileSync(other, await exampleSigner().publicKeyPem());
+    const cases: [string, Buffer | string, RegExp, string?][] = [
+      [
+        'an unsigned release package',
+        (await buildSample({ type: 'RELEASE_UNSIGNED' })).xml,
+        /RELEASE_UNSIGNED: a device accepts signed packages only/,
+      ],
+      [
+        'an unsigned development package',
+        (await buildSample({ type: 'DEV_UNSIGNED' })).xml,
+        /DEV_UNSIGNED: a device accepts signed packages only/,
+      ],
+      ['a signature by another key', signed, /does not verify with/, other],
+      ['a high-S signature', editBlob(signed, 'signature', highS), /high-S/],
+      [
+        'a line break in the payload',
+        signed.toString().replace(/(<payload[^>]*>.{40})/, '$1\n'),
+        /broken over lines/,
+      ],
+      [
+        'a changed payload byte',
+        editBlob(signed, 'payload', (b) => Buffer.concat([b.subarray(1), Buffer.of(b[0]! ^ 1)])),
+        /payload is not the signed one/,
+      ],
+      [
+        'a changed patch config',
+        editBlob(signed, 'patchConfig', (b) => Buffer.from(b.toString().replace('"m"', '"n"'))),
+        /patch config is not the signed one/,
+      ],
+      [
+        'a changed header byte',
+        editBlob(signed, 'bytes', (b) =>
+          Buffer.concat([b.subarray(0, 5), Buffer.of(b[5]! ^ 1), b.subarray(6)]),
+        ),
+        /header bytes are not the signed ones/,
+      ],
+      [
+        'a re-signed manifest',
+        editBlob(signed, 'manifest', (b) => Buffer.from(b.toString().replace('occlusion', 'Occlusion'))),
+        /does not verify/,
+      ],
+      [
+        'a space in the signature',
+        signed.toString().replace(/(<signature[^>]*>.{10})/, '$1 '),
+        /outside base64/,
+      ],
+    ];
+    for (const [what, xml, reason, key] of cases) {
+      const run = check(xml, key ?? portalKey);
+      expect(run.out, what).toMatch(reason);
+      expect(run.out, what).toMatch(/^REFUSED: /);
+      expect(run.code, what).toBe(1);
+      const v = await verifyXmlPackage(
+        (async function* () {
+          yield Buffer.from(xml);
+        })(),
+        { trustedKeyPem: readFileSync(key ?? portalKey, 'utf8') },
+      );
+      expect(v.valid, `the verifier refuses ${what} too`).toBe(false);
+    }
+  });
+  it('refuses a package whose header Type contradicts its type', async () => {
+    // a DEV_SIGNED header inside a RELEASE_SIGNED package: built by hand, signed by the trusted key
+    const input = sampleInput({ type: 'DEV_SIGNED' });
+    input.package.type = 'RELEASE_SIGNED';
+    input.package.stage = 'RELEASE';
+    expect(() => buildXmlPackage(input)).toThrow(
+      /header's Type is 1, but a RELEASE_SIGNED package has type 3/,
+    );
+    const dev = (await buildSample({ type: 'DEV_SIGNED' })).xml.toString();
+    const manifest = Buffer.from(/<manifest[^>]*>([^<]*)</.exec(dev)![1]!, 'base64')
+      .toString()
+      .replace('"type":"DEV_SIGNED","stage":"DEV"', '"type":"RELEASE_SIGNED","stage":"RELEASE"');
+    const bytes = Buffer.from(manifest);
+    const sig = Buffer.from(await testSigner().sign(createHash('sha256').update(bytes).digest()));
+    const forged = editBlob(
+      Buffer.from(editBlob(Buffer.from(dev), 'manifest', () => bytes)),
+      'signature',
+      () => sig,
+    );
+    const run = check(forged);
+    expect(run.out).toBe('REFUSED: header Type is not RELEASE_SIGNED\n');
+    expect(run.code).toBe(1);
+  });
+  it('reads an 8 MB payload line (its sed expressions use no back-references)', async () => {
+    const payload = samplePayload(8 * 1024 * 1024);
+    const input = sampleInput({ payload });
+    const xml = await collect(buildXmlPackage(input).stream);
+    const run = check(xml);
+    expect(run.out).toMatch(/^ACCEPTED: RELEASE_SIGNED PATCH/);
+  });
+});

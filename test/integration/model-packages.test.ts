@@ -1,0 +1,172 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  DeleteObjectCommand,
+  GetObjectCommand,
+  ListObjectsV2Command,
+  PutObjectCommand,
+} from '@aws-sdk/client-s3';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
+import type { Package } from '../../shared/api/contracts/packages';
+import { api, localDynamo, localTable } from '../support/api';
+import { createPackage, seededUsers, uploadModel } from '../support/fixtures';
+import {
+  approveAllButLast,
+  downloadXml,
+  headerOf,
+  lastSteps,
+  portalKey,
+  prepareAndNotify,
+  runVerifier,
+} from '../support/package-flow';
+import { s3At } from '../support/store';
+
+/**
+ * Model packages (issue 13): a model's metadata file is its patch config, and the server computes
+ * Patch Config Size for it as for every computed field. Before the fix the last step answered 500
+ * "The header's Patch Config Size is 0, but the patch config is N bytes" and the package was stuck.
+ */
+
+let u: Awaited<ReturnType<typeof seededUsers>>;
+beforeAll(async () => {
+  u = await seededUsers();
+});
+
+const METADATA = JSON.stringify({ modelName: 'keyword-spotter', version: '2.0.1', labels: ['yes', 'no'] });
+const RESOURCES = 'frp-local-resources';
+const sizeField = (h: Awaited<ReturnType<typeof headerOf>>, name: string) =>
+  h.fields.find((f) => f.name === name)?.value;
+
+async function metadataObject(resourceId: string) {
+  const s3 = s3At(inject('s3Endpoint'));
+  const listed = await s3.send(
+    new ListObjectsV2Command({ Bucket: RESOURCES, Prefix: `resources/${resourceId}/metadata/` }),
+  );
+  const key = listed.Contents?.[0]?.Key;
+  if (!key) throw new Error('metadata object not found');
+  return { s3, key };
+}
+
+async function pkgStatus(id: string, stage: 'dev' | 'release'): Promise<Package['status']> {
+  const r = await api<{ packages: string }>(`/${stage}/packages`, { token: u.lead.token });
+  const all = JSON.parse(r.body.packages) as Package[];
+  return all.find((p) => p.id === id)!.status;
+}
+
+describe('model packages end to end', () => {
+  for (const [type, stage] of [
+    ['RELEASE_SIGNED', 'release'],
+    ['DEV_UNSIGNED', 'dev'],
+  ] as const) {
+    it(`takes a ${type} model from upload to a downloaded package that verifies`, async () => {
+      const resource = await uploadModel(u.designDev.token, stage, { size: 4096, metadata: METADATA });
+      const pkg = await createPackage(u.designDev.token, resource.id, type);
+      // the header is right from the start: the metadata file is the patch config
+      const initial = await headerOf(pkg.id, u.designDev.token);
+      expect(sizeField(initial, 'Patch Config Size')).toBe(Buffer.byteLength(METADATA));
+      expect(sizeField(initial, 'Patch Data Size')).toBe(4096);
+
+      // a client cannot set a computed field: its value is ignored
+      const forged = structuredClone(initial);
+      forged.fields.find((f) => f.name === 'Patch Config Size')!.value = 0;
+      forged.fields.find((f) => f.name === 'Patch Data Size')!.value = 1;
+      const saved = await api<{ header: string }>(`/packages/${pkg.id}/header`, {
+        method: 'PATCH',
+        token: u.designDev.token,
+        body: { header: JSON.stringify(forged) },
+      });
+      expect(saved.status, JSON.stringify(saved.body)).toBe(200);
+      const after = await headerOf(pkg.id, u.designDev.token);
+      expect(sizeField(after, 'Patch Config Size')).toBe(Buffer.byteLength(METADATA));
+      expect(sizeField(after, 'Patch Data Size')).toBe(4096);
+
+      await prepareAndNotify(u, pkg);
+      await approveAllButLast(u, pkg.id);
+      const steps = await lastSteps(u, pkg);
+      for (const s of steps) expect(s.status, JSON.stringify(s.body)).toBe(200);
+      expect(steps.at(-1)!.body.outcome).toBe(type === 'RELEASE_SIGNED' ? 'SIGNED' : 'GENERATED');
+
+      const { file, dir } = await downloadXml(pkg.id, u.designDev.token);
+      const key = type === 'RELEASE_SIGNED' ? await portalKey(dir) : undefined;
+      const v = runVerifier(file, key, join(dir, 'x'));
+      expect(v.out).toContain('VERDICT: VALID');
+      expect(v.code).toBe(0);
+      expect(readFileSync(join(dir, 'x', 'patch-config.bin'), 'utf8')).toBe(METADATA);
+      const xml = readFileSync(file, 'utf8');
+      expect(xml).toMatch(new RegExp(`name="Patch Config Size" value="${Buffer.byteLength(METADATA)}"`));
+      expect(xml).toContain('<resourceType>MODEL</resourceType>');
+    });
+  }
+
+  it('generates a model package whose stored header still says Patch Config Size 0 (a record from before the fix)', async () => {
+    const resource = await uploadModel(u.designDev.token, 'dev', { metadata: METADATA });
+    // a resource stored before the metadata size was recorded: its packages were created with 0
+    const ddb = await localDynamo();
+    await ddb.send(
+      new UpdateCommand({
+        TableName: localTable('resources'),
+        Key: { pk: `RES#${resource.id}` },
+        UpdateExpression: 'REMOVE metadataSizeBytes',
+      }),
+    );
+    const pkg = await createPackage(u.designDev.token, resource.id, 'DEV_SIGNED');
+    expect(sizeField(await headerOf(pkg.id, u.designDev.token), 'Patch Config Size')).toBe(0);
+    await prepareAndNotify(u, pkg);
+    await approveAllButLast(u, pkg.id);
+    const steps = await lastSteps(u, pkg);
+    expect(steps.map((s) => s.status)).toEqual([200, 200]);
+    const { file, dir } = await downloadXml(pkg.id, u.lead.token);
+    const v = runVerifier(file, await portalKey(dir));
+    expect(v.out).toContain('VERDICT: VALID');
+    expect(readFileSync(file, 'utf8')).toContain(
+      `name="Patch Config Size" value="${Buffer.byteLength(METADATA)}"`,
+    );
+  });
+
+  for (const [type, stage, step] of [
+    ['DEV_UNSIGNED', 'dev', 'the last approval'],
+    ['RELEASE_SIGNED', 'release', 'generate-signed'],
+  ] as const) {
+    it(`leaves a ${type} model package retryable when ${step} fails, and the same step succeeds once the cause is fixed`, async () => {
+      const resource = await uploadModel(u.designDev.token, stage, { metadata: METADATA });
+      const pkg = await createPackage(u.designDev.token, resource.id, type);
+      await prepareAndNotify(u, pkg);
+      await approveAllButLast(u, pkg.id);
+      if (pkg.signed) {
+        const r = await api(`/packages/${pkg.id}/approve`, { method: 'POST', token: u.release.token });
+        expect(r.body.outcome).toBe('WAITING_FOR_SIGNING');
+      }
+      // the cause: the metadata object is gone from storage
+      const { s3, key } = await metadataObject(resource.id);
+      const saved = await s3.send(new GetObjectCommand({ Bucket: RESOURCES, Key: key }));
+      const bytes = Buffer.from(await saved.Body!.transformToByteArray());
+      await s3.send(new DeleteObjectCommand({ Bucket: RESOURCES, Key: key }));
+
+      const path = pkg.signed ? `/packages/${pkg.id}/generate-signed` : `/packages/${pkg.id}/approve`;
+      const failed = await api<{ errorMessage: string }>(path, { method: 'POST', token: u.release.token });
+      expect(failed.status).toBe(409);
+      expect(failed.body.errorMessage).toBe(
+        `The metadata file of resource ${resource.name} is missing from storage`,
+      );
+      expect(await pkgStatus(pkg.id, stage)).toBe(pkg.signed ? 'AWAITING_SIGNATURE' : 'PENDING_APPROVAL');
+      expect((await api(`/packages/${pkg.id}`, { token: u.lead.token })).status).toBe(409);
+      // the person who retries still finds the package in their list (approval or signing)
+      const list = pkg.signed ? `/release/packages/signing` : `/dev/packages/approval`;
+      const waiting = await api<{ packages: string }>(list, { token: u.release.token });
+      expect(waiting.status, list).toBe(200);
+      expect((JSON.parse(waiting.body.packages) as Package[]).map((p) => p.id)).toContain(pkg.id);
+
+      // the cause is fixed; the same call by the same person finishes the package
+      await s3.send(new PutObjectCommand({ Bucket: RESOURCES, Key: key, Body: bytes }));
+      const retried = await api(path, { method: 'POST', token: u.release.token });
+      expect(retried.status, JSON.stringify(retried.body)).toBe(200);
+      expect(retried.body.outcome).toBe(pkg.signed ? 'SIGNED' : 'GENERATED');
+      const { file, dir } = await downloadXml(pkg.id, u.lead.token);
+      const v = runVerifier(file, pkg.signed ? await portalKey(dir) : undefined);
+      expect(v.out).toContain('VERDICT: VALID');
+      const after = await api<{ packages: string }>(list, { token: u.release.token });
+      expect((JSON.parse(after.body.packages) as Package[]).map((p) => p.id)).not.toContain(pkg.id);
+    });
+  }
+});

@@ -1,0 +1,104 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import type { Package } from '../../shared/api/contracts/packages';
+import { type ApiResult, api, jsonText } from './api';
+import { createDcc, type seededUsers } from './fixtures';
+
+type Seeded = Awaited<ReturnType<typeof seededUsers>>;
+const root = resolve(import.meta.dirname, '..', '..');
+
+/** The four seeded approvers (the minimum roles of a signed release package). */
+export const fourApprovers = (u: Seeded) => [
+  { role: 'DESIGN_ENGINEER_TEST', id: u.designTest.id },
+  { role: 'TECHNICAL_LEADER', id: u.lead.id },
+  { role: 'RELIABILITY_ENGINEER', id: u.reliability.id },
+  { role: 'SW_FW_RELEASE_ENGINEER', id: u.release.id },
+];
+
+/** The header document of a package as GET /packages/{id}/header returns it. */
+export async function headerOf(id: string, token: string) {
+  const r = await api<{ header: string }>(`/packages/${id}/header`, { token });
+  if (r.status !== 200) throw new Error(`header: ${r.status} ${JSON.stringify(r.body)}`);
+  return jsonText<{ fields: { name: string; type: string; value: unknown; computed?: string }[] }>(
+    r.body.header,
+  );
+}
+
+/** From DRAFT to notified: edits the header (Package Id), attaches a new DCC, notifies four approvers (and the signer). */
+export async function prepareAndNotify(u: Seeded, pkg: Package, packageId = 77): Promise<void> {
+  const header = await headerOf(pkg.id, u.designDev.token);
+  header.fields.find((f) => f.name === 'Package Id')!.value = packageId;
+  const saved = await api(`/packages/${pkg.id}/header`, {
+    method: 'PATCH',
+    token: u.designDev.token,
+    body: { header: JSON.stringify(header) },
+  });
+  if (saved.status !== 200) throw new Error(`header edit: ${saved.status} ${JSON.stringify(saved.body)}`);
+  const dccId = await createDcc(u.designDev.token);
+  const att = await api(`/packages/${pkg.id}/dcc/${dccId}`, { method: 'POST', token: u.designDev.token });
+  if (att.status !== 200) throw new Error(`dcc: ${att.status} ${JSON.stringify(att.body)}`);
+  const n = await api(`/packages/${pkg.id}/notify-approvers`, {
+    method: 'POST',
+    token: u.designDev.token,
+    body: { approvers: fourApprovers(u), ...(pkg.signed ? { signer: u.release.id } : {}) },
+  });
+  if (n.status !== 200) throw new Error(`notify: ${n.status} ${JSON.stringify(n.body)}`);
+}
+
+/** The first three approvals (each answers 202), leaving the last one to the caller. */
+export async function approveAllButLast(u: Seeded, id: string): Promise<void> {
+  for (const who of [u.designTest, u.lead, u.reliability]) {
+    const r = await api(`/packages/${id}/approve`, { method: 'POST', token: who.token });
+    if (r.status !== 202) throw new Error(`approve: ${r.status} ${JSON.stringify(r.body)}`);
+  }
+}
+
+/** The last approval (the release engineer), then, for a signed package, the signature. */
+export async function lastSteps(u: Seeded, pkg: Package): Promise<ApiResult[]> {
+  const out: ApiResult[] = [
+    await api(`/packages/${pkg.id}/approve`, { method: 'POST', token: u.release.token }),
+  ];
+  if (pkg.signed)
+    out.push(await api(`/packages/${pkg.id}/generate-signed`, { method: 'POST', token: u.release.token }));
+  return out;
+}
+
+/** Downloads the package's XML into a fresh folder; returns its path. */
+export async function downloadXml(id: string, token: string): Promise<{ file: string; dir: string }> {
+  const dl = await api<{ base64EncodedXMLPackage?: string; downloadUrl?: string; fileName: string }>(
+    `/packages/${id}`,
+    { token },
+  );
+  if (dl.status !== 200) throw new Error(`download: ${dl.status} ${JSON.stringify(dl.body)}`);
+  const dir = mkdtempSync(join(tmpdir(), 'pkg-'));
+  const file = join(dir, dl.body.fileName);
+  const bytes = dl.body.base64EncodedXMLPackage
+    ? Buffer.from(dl.body.base64EncodedXMLPackage, 'base64')
+    : Buffer.from(await (await fetch(dl.body.downloadUrl!)).arrayBuffer());
+  writeFileSync(file, bytes);
+  return { file, dir };
+}
+
+/** The portal's signing public key (GET /dev/signing-key) written to `dir`/portal-key.pem. */
+export async function portalKey(dir: string): Promise<string> {
+  const key = await api<{ publicKeyPem: string }>('/signing-key');
+  if (key.status !== 200) throw new Error(`signing-key: ${key.status}`);
+  const path = join(dir, 'portal-key.pem');
+  writeFileSync(path, key.body.publicKeyPem);
+  return path;
+}
+
+/** Runs `npm run verify`'s script on `file` (with `--key` when given); returns its exit code and report. */
+export function runVerifier(file: string, key?: string, extract?: string): { code: number; out: string } {
+  const args = ['--import', 'tsx', join(root, 'scripts/verify.ts'), file];
+  if (key) args.push('--key', key);
+  if (extract) args.push('--extract', extract);
+  try {
+    return { code: 0, out: execFileSync(process.execPath, args, { cwd: root, encoding: 'utf8' }) };
+  } catch (e) {
+    const err = e as { status: number; stdout: string };
+    return { code: err.status, out: String(err.stdout) };
+  }
+}
