@@ -1,4 +1,4 @@
-import { type ChainedEvent, canonicalJson } from './audit-chain';
+import { type ChainedEvent, type ChainHead, canonicalJson, eventHash, verifyChain } from './audit-chain';
 
 /**
  * The write-once copy of the audit trail (decision 097): every event, exactly as stored in the audit
@@ -30,4 +30,116 @@ export function auditObjectBody(event: ChainedEvent): string {
 export function eventOfItem(item: Record<string, unknown>): ChainedEvent {
   const { pk: _pk, kind: _kind, ...event } = item;
   return event as unknown as ChainedEvent;
+}
+
+/** One disagreement audit:verify found, naming the event (subject and seq) or the object. */
+export interface AuditProblem {
+  subject: string;
+  seq: number | null;
+  message: string;
+}
+
+export interface AuditCopyReport {
+  subjects: number;
+  tableEvents: number;
+  bucketObjects: number;
+  problems: AuditProblem[];
+}
+
+/**
+ * Compares the audit table with its copy in the bucket: every event in both, byte-equal in canonical
+ * form, each side's hash chain unbroken (the table's also against its head), nothing in the bucket the
+ * table does not hold. `items` are the table's items (events and heads); `objects` the bucket's keys
+ * under AUDIT_COPY_PREFIX with their bodies.
+ */
+export function compareAuditCopy(
+  items: readonly Record<string, unknown>[],
+  objects: ReadonlyMap<string, string>,
+): AuditCopyReport {
+  const problems: AuditProblem[] = [];
+  const bySubject = new Map<string, { events: ChainedEvent[]; head: ChainHead | null }>();
+  const entry = (subject: string) => {
+    let e = bySubject.get(subject);
+    if (!e) bySubject.set(subject, (e = { events: [], head: null }));
+    return e;
+  };
+  let tableEvents = 0;
+  for (const item of items) {
+    const subject = String(item.pk);
+    if (Number(item.seq) === 0) {
+      entry(subject).head = { lastSeq: Number(item.lastSeq), lastHash: String(item.lastHash) };
+    } else {
+      entry(subject).events.push(eventOfItem(item));
+      tableEvents += 1;
+    }
+  }
+
+  const copies = new Map<string, Map<number, ChainedEvent>>();
+  for (const [key, body] of objects) {
+    const named = parseAuditObjectKey(key);
+    if (!named) {
+      problems.push({
+        subject: '?',
+        seq: null,
+        message: `object ${key} is outside the layout events/<kind>/<id>/<seq>.json`,
+      });
+      continue;
+    }
+    let parsed: ChainedEvent;
+    try {
+      parsed = JSON.parse(body) as ChainedEvent;
+    } catch {
+      problems.push({ ...named, message: `object ${key} is not valid JSON` });
+      continue;
+    }
+    if (!copies.has(named.subject)) copies.set(named.subject, new Map());
+    copies.get(named.subject)!.set(named.seq, parsed);
+  }
+
+  for (const [subject, { events, head }] of [...bySubject].sort(([a], [b]) => a.localeCompare(b))) {
+    events.sort((a, b) => Number(a.seq) - Number(b.seq));
+    const broken = verifyChain(events, head);
+    if (broken !== null)
+      problems.push({ subject, seq: broken, message: 'the hash chain in the table is broken here' });
+    const inBucket = copies.get(subject) ?? new Map<number, ChainedEvent>();
+    for (const e of events) {
+      const key = auditObjectKey(subject, Number(e.seq));
+      const copy = inBucket.get(Number(e.seq));
+      if (!copy) {
+        problems.push({ subject, seq: Number(e.seq), message: `missing in the bucket (${key})` });
+        continue;
+      }
+      if (canonicalJson(copy) !== canonicalJson(e)) {
+        const ownHash =
+          eventHash(copy) === copy.hash
+            ? 'its own hash matches its content'
+            : 'its own hash does not match its content';
+        problems.push({
+          subject,
+          seq: Number(e.seq),
+          message: `the bucket's copy differs from the table (${key}; ${ownHash})`,
+        });
+      }
+    }
+    // the copy's own chain: its events in order, linked by their hashes (no head in the bucket)
+    const copyEvents = [...inBucket.values()].sort((a, b) => Number(a.seq) - Number(b.seq));
+    const copyBroken = verifyChain(copyEvents);
+    if (copyBroken !== null)
+      problems.push({
+        subject,
+        seq: copyBroken,
+        message: 'the hash chain of the bucket copy is broken here',
+      });
+  }
+  for (const [subject, inBucket] of copies) {
+    const known = new Set((bySubject.get(subject)?.events ?? []).map((e) => Number(e.seq)));
+    for (const seq of inBucket.keys())
+      if (!known.has(seq))
+        problems.push({
+          subject,
+          seq,
+          message: `in the bucket (${auditObjectKey(subject, seq)}) but not in the table`,
+        });
+  }
+  return { subjects: bySubject.size, tableEvents, bucketObjects: objects.size, problems };
 }
