@@ -59,9 +59,11 @@ export function compareAuditCopy(
   const problems: AuditProblem[] = [];
   const bySubject = new Map<string, { events: ChainedEvent[]; head: ChainHead | null }>();
   const entry = (subject: string) => {
-    let e = bySubject.get(subject);
-    if (!e) bySubject.set(subject, (e = { events: [], head: null }));
-    return e;
+    const found = bySubject.get(subject);
+    if (found) return found;
+    const created = { events: [] as ChainedEvent[], head: null as ChainHead | null };
+    bySubject.set(subject, created);
+    return created;
   };
   let tableEvents = 0;
   for (const item of items) {
