@@ -1,11 +1,18 @@
+import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { GetObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
+import { GetObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { DynamoDBDocumentClient, ScanCommand, type ScanCommandInput } from '@aws-sdk/lib-dynamodb';
-import { AUDIT_COPY_PREFIX, type AuditCopyReport, compareAuditCopy } from '../shared/domain/audit-copy';
+import {
+  AUDIT_COPY_PREFIX,
+  type AuditCopyReport,
+  auditObjectBody,
+  auditObjectKey,
+  compareAuditCopy,
+} from '../shared/domain/audit-copy';
 
 /**
  * `npm run audit:verify -- --local [--data-dir .data]` or `npm run audit:verify -- [--stack <name>]
@@ -17,8 +24,9 @@ import { AUDIT_COPY_PREFIX, type AuditCopyReport, compareAuditCopy } from '../sh
  */
 
 const USAGE =
-  'Usage: npm run audit:verify -- --local [--data-dir <dir>]\n' +
-  '       npm run audit:verify -- [--stack FirmwareReleasePortal-dev] [--region <region>]';
+  'Usage: npm run audit:verify -- --local [--data-dir <dir>] [--copy-missing]\n' +
+  '       npm run audit:verify -- [--stack FirmwareReleasePortal-dev] [--region <region>] [--copy-missing]\n' +
+  '  --copy-missing  first writes events the bucket lacks (e.g. written before the copy existed); never overwrites';
 
 interface Target {
   describe: string;
@@ -142,12 +150,14 @@ export function formatAuditReport(where: string, r: AuditCopyReport): string {
 /** Runs the command with `args` (without node and script), writing to `out`; returns the exit code. */
 export async function runAuditVerify(args: string[], out: (s: string) => void): Promise<number> {
   let local = false;
+  let copyMissing = false;
   let dataDir = process.env.DATA_DIR ?? '.data';
   let stack = 'FirmwareReleasePortal-dev';
   let region: string | undefined;
   for (let i = 0; i < args.length; i++) {
     const a = args[i]!;
     if (a === '--local') local = true;
+    else if (a === '--copy-missing') copyMissing = true;
     else if (a === '--data-dir' || a === '--stack' || a === '--region') {
       const v = args[++i];
       if (!v) {
@@ -174,7 +184,32 @@ export async function runAuditVerify(args: string[], out: (s: string) => void): 
   }
   try {
     const [items, objects] = await Promise.all([readTable(target), readBucket(target)]);
-    const report = compareAuditCopy(items, objects);
+    let report = compareAuditCopy(items, objects);
+    const missing = report.problems.flatMap((p) => (p.missing ? [p.missing] : []));
+    if (copyMissing && missing.length > 0) {
+      for (const e of missing) {
+        const body = auditObjectBody(e);
+        const Key = auditObjectKey(e.subject, Number(e.seq));
+        // the same write as the auditCopy worker: conditional, so an object that exists is never replaced
+        await target.s3
+          .send(
+            new PutObjectCommand({
+              Bucket: target.bucket,
+              Key,
+              Body: body,
+              ContentType: 'application/json',
+              ContentMD5: createHash('md5').update(body).digest('base64'),
+              IfNoneMatch: '*',
+            }),
+          )
+          .catch((err: { $metadata?: { httpStatusCode?: number } }) => {
+            if (err.$metadata?.httpStatusCode !== 412) throw err;
+          });
+        objects.set(Key, body);
+      }
+      out(`Copied ${missing.length} event${missing.length === 1 ? '' : 's'} the bucket lacked\n`);
+      report = compareAuditCopy(items, objects);
+    }
     out(formatAuditReport(target.describe, report));
     return report.problems.length === 0 ? 0 : 1;
   } catch (e) {

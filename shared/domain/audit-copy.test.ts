@@ -56,11 +56,16 @@ describe('audit copy layout and comparison', () => {
     const objects = objectsOf(events);
     objects.delete(auditObjectKey('DCC#1', 2));
     const r = compareAuditCopy(itemsOf(events), objects);
-    expect(r.problems).toContainEqual({
-      subject: 'DCC#1',
-      seq: 2,
-      message: 'missing in the bucket (events/DCC/1/0000000002.json)',
-    });
+    expect(r.problems).toEqual([
+      {
+        subject: 'DCC#1',
+        seq: 2,
+        message: 'missing in the bucket (events/DCC/1/0000000002.json)',
+        missing: events[1],
+      },
+      // and the copy's own chain has a gap there
+      { subject: 'DCC#1', seq: 3, message: 'the hash chain of the bucket copy is broken here' },
+    ]);
   });
 
   it('names a tampered object, whether or not its own hash was recomputed', () => {

@@ -37,6 +37,8 @@ export interface AuditProblem {
   subject: string;
   seq: number | null;
   message: string;
+  /** for an event missing in the bucket: the table's event, which `--copy-missing` writes there */
+  missing?: ChainedEvent;
 }
 
 export interface AuditCopyReport {
@@ -108,7 +110,7 @@ export function compareAuditCopy(
       const key = auditObjectKey(subject, Number(e.seq));
       const copy = inBucket.get(Number(e.seq));
       if (!copy) {
-        problems.push({ subject, seq: Number(e.seq), message: `missing in the bucket (${key})` });
+        problems.push({ subject, seq: Number(e.seq), message: `missing in the bucket (${key})`, missing: e });
         continue;
       }
       if (canonicalJson(copy) !== canonicalJson(e)) {
