@@ -24,6 +24,9 @@ export interface StreamPollerOptions {
   dataDir: string;
   pollMs?: number;
   log: (line: string) => void;
+  /** tests: a Streams client and a handler in place of DynamoDB Local's and the worker module */
+  streams?: Pick<DynamoDBStreamsClient, 'send' | 'destroy'>;
+  handler?: WorkerHandler;
 }
 
 interface Checkpoints {
@@ -47,7 +50,7 @@ interface Checkpoints {
  * Checkpoints persist under <data>/streams/, so a restart goes on where it stopped.
  */
 export class StreamPoller {
-  private readonly streams: DynamoDBStreamsClient;
+  private readonly streams: Pick<DynamoDBStreamsClient, 'send' | 'destroy'>;
   private readonly file: string;
   private cp: Checkpoints;
   private stopped = false;
@@ -59,7 +62,8 @@ export class StreamPoller {
   private batchLimit: number;
 
   constructor(private readonly o: StreamPollerOptions) {
-    this.streams = new DynamoDBStreamsClient({ endpoint: o.endpoint, region: o.region, maxAttempts: 1 });
+    this.streams =
+      o.streams ?? new DynamoDBStreamsClient({ endpoint: o.endpoint, region: o.region, maxAttempts: 1 });
     mkdirSync(resolve(o.dataDir, 'streams'), { recursive: true });
     this.file = resolve(o.dataDir, 'streams', `${workerFile(o.worker.id)}.json`);
     this.cp = existsSync(this.file)
@@ -80,6 +84,7 @@ export class StreamPoller {
   }
 
   private load(): Promise<WorkerHandler> {
+    if (this.o.handler) return Promise.resolve(this.o.handler);
     this.handler ??= import(`../../lambdas/workers/${workerFile(this.o.worker.id)}.ts`).then(
       (m: { handler: WorkerHandler }) => m.handler,
     );
@@ -111,7 +116,7 @@ export class StreamPoller {
   }
 
   /** One pass over the stream's shards; true when records were handed in (poll again at once). */
-  private async tick(): Promise<boolean> {
+  async tick(): Promise<boolean> {
     const table = await this.o.dynamo.send(new DescribeTableCommand({ TableName: this.o.table }));
     const arn = table.Table?.LatestStreamArn;
     if (!arn) return false;
