@@ -49,7 +49,9 @@ function fakeStream(records: FakeRecord[]) {
         case 'GetRecordsCommand': {
           const { after } = JSON.parse(String(cmd.input.ShardIterator)) as { after: string | null };
           const rest = records.filter((r) => after === null || Number(r.seq) > Number(after));
-          return { Records: rest.slice(0, Number(cmd.input.Limit)).map(toRecord), NextShardIterator: 'more' };
+          const page = rest.slice(0, Number(cmd.input.Limit));
+          const next = { after: page.at(-1)?.seq ?? after };
+          return { Records: page.map(toRecord), NextShardIterator: JSON.stringify(next) };
         }
         default:
           throw new Error(`unexpected ${cmd.constructor.name}`);

@@ -6,6 +6,7 @@ import {
   DynamoDBStreamsClient,
   GetRecordsCommand,
   GetShardIteratorCommand,
+  type Shard,
   type _Record as StreamRecord,
 } from '@aws-sdk/client-dynamodb-streams';
 import type { Context, DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
@@ -60,6 +61,10 @@ export class StreamPoller {
   /** failed hand-ins of the batch starting at a sequence number */
   private failures = new Map<string, number>();
   private batchLimit: number;
+  /** the stream and its shards, described again every few seconds (new shards appear over time) */
+  private described: { arn: string; shards: Shard[]; at: number } | undefined;
+  /** shard id → the iterator GetRecords returned last, while reading on from there */
+  private iterators = new Map<string, string>();
 
   constructor(private readonly o: StreamPollerOptions) {
     this.streams =
@@ -101,7 +106,10 @@ export class StreamPoller {
         backoff = pause;
         if (!busy) await sleep(pause);
       } catch (e) {
-        // DynamoDB Local down or restarted: say so once, then keep trying with a growing pause
+        // DynamoDB Local down or restarted: say so once, then keep trying with a growing pause, reading
+        // the stream afresh from the checkpoints
+        this.described = undefined;
+        this.iterators.clear();
         const msg = `${(e as Error).name}: ${(e as Error).message}`;
         if (msg !== this.lastError) this.o.log(`stream ${this.o.worker.id}: ${msg} (retrying)`);
         this.lastError = msg;
@@ -117,23 +125,26 @@ export class StreamPoller {
 
   /** One pass over the stream's shards; true when records were handed in (poll again at once). */
   async tick(): Promise<boolean> {
-    const table = await this.o.dynamo.send(new DescribeTableCommand({ TableName: this.o.table }));
-    const arn = table.Table?.LatestStreamArn;
-    if (!arn) return false;
-    if (this.cp.streamArn !== arn) {
-      this.cp = { streamArn: arn, shards: {}, closed: [] };
-      this.save();
+    if (!this.described || Date.now() - this.described.at > 5_000) {
+      const table = await this.o.dynamo.send(new DescribeTableCommand({ TableName: this.o.table }));
+      const arn = table.Table?.LatestStreamArn;
+      if (!arn) return false;
+      if (this.cp.streamArn !== arn) {
+        this.cp = { streamArn: arn, shards: {}, closed: [] };
+        this.iterators.clear();
+        this.save();
+      }
+      const desc = await this.streams.send(new DescribeStreamCommand({ StreamArn: arn }));
+      this.described = { arn, shards: desc.StreamDescription?.Shards ?? [], at: Date.now() };
     }
-    const desc = await this.streams.send(new DescribeStreamCommand({ StreamArn: arn }));
+    const { arn, shards } = this.described;
     let busy = false;
-    for (const shard of desc.StreamDescription?.Shards ?? []) {
+    for (const shard of shards) {
       const id = shard.ShardId!;
       if (this.cp.closed.includes(id)) continue;
       // a child shard is read once its parent is read to the end, as Lambda keeps the order per key
       if (shard.ParentShardId && !this.cp.closed.includes(shard.ParentShardId)) {
-        const parentKnown = (desc.StreamDescription?.Shards ?? []).some(
-          (s) => s.ShardId === shard.ParentShardId,
-        );
+        const parentKnown = shards.some((s) => s.ShardId === shard.ParentShardId);
         if (parentKnown) continue;
       }
       if (await this.readShard(arn, id)) busy = true;
@@ -162,10 +173,13 @@ export class StreamPoller {
   }
 
   private async readShard(arn: string, shardId: string): Promise<boolean> {
-    const it = await this.iterator(arn, shardId);
+    const it = this.iterators.get(shardId) ?? (await this.iterator(arn, shardId));
     if (!it) return false;
     const r = await this.streams.send(new GetRecordsCommand({ ShardIterator: it, Limit: this.batchLimit }));
     const records = r.Records ?? [];
+    // read on from here next time, unless a failure below rewinds to the checkpoint
+    if (r.NextShardIterator) this.iterators.set(shardId, r.NextShardIterator);
+    else this.iterators.delete(shardId);
     if (records.length === 0) {
       if (!r.NextShardIterator) {
         this.cp.closed.push(shardId);
@@ -178,6 +192,7 @@ export class StreamPoller {
       const firstSeq = passing[0]!.dynamodb!.SequenceNumber!;
       const failedSeq = await this.handIn(arn, passing);
       if (failedSeq) {
+        this.iterators.delete(shardId);
         // checkpoint just before the first failed record; it and what follows are handed in again
         const before = records[records.findIndex((x) => x.dynamodb?.SequenceNumber === failedSeq) - 1];
         if (before) this.commit(shardId, before.dynamodb!.SequenceNumber!);
