@@ -7,7 +7,7 @@ import {
 import type { Header } from '../shared/domain/header/header-schema';
 import { DynamoDccRepository } from './adapters/dynamodb/dcc-repository';
 import { DynamoPackageRepository } from './adapters/dynamodb/package-repository';
-import { auditLog, lazy, mailService, resourceRepository, userRepository } from './composition';
+import { auditLog, lazy, resourceRepository, userRepository } from './composition';
 import { appUrl, tableName } from './config/env';
 import type { ArtefactService } from './ports/artefact-service';
 import { systemClock } from './ports/clock';
@@ -63,12 +63,15 @@ let service: PackageService | undefined;
 /** The package service; table names are read on first use so each Lambda needs only its own stores. */
 export function packages$(): PackageService {
   service ??= new PackageService({
-    packages: new DynamoPackageRepository(tableName('packages'), () => tableName('resources')),
+    packages: new DynamoPackageRepository(
+      tableName('packages'),
+      () => tableName('resources'),
+      () => tableName('outbox'),
+    ),
     resources: lazy(() => resourceRepository()),
     dccs: lazyDcc(),
     users: userRepository(),
     audit: { append: (e) => auditLog().append(e), history: (s) => auditLog().history(s) },
-    mailer: { send: (m) => mailService().send(m) },
     artefacts,
     header: headerRules,
     clock: systemClock,

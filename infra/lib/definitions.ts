@@ -19,6 +19,8 @@ export interface TableDef {
   indexes: IndexDef[];
   /** attribute holding an epoch-seconds expiry, if items expire */
   ttlAttribute?: string;
+  /** a DynamoDB stream of new item images, read by a stream worker (shared/api/workers.ts) */
+  stream?: 'NEW_IMAGE';
 }
 
 const S = (name: string): KeyDef => ({ name, type: 'S' });
@@ -73,6 +75,19 @@ export const TABLES: Record<TableName, TableDef> = {
     partitionKey: S('pk'),
     sortKey: N('seq'),
     indexes: [{ name: 'byKind', partitionKey: S('kind'), sortKey: S('at') }],
+    // every event is copied to the Object Lock audit bucket by the auditCopy worker (decision 097)
+    stream: 'NEW_IMAGE',
+  },
+  /**
+   * Workflow mails committed with the state change that causes them (decision 095): pk `MAIL#<event id>`,
+   * one item per recipient per event; the mailOutbox worker sends them from the table's stream.
+   */
+  outbox: {
+    partitionKey: S('pk'),
+    indexes: [],
+    stream: 'NEW_IMAGE',
+    // sent and failed mails expire a while after they settle; pending ones carry no expiry
+    ttlAttribute: 'expiresAtEpoch',
   },
 };
 

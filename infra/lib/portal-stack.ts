@@ -6,6 +6,7 @@ import { Data } from './constructs/data';
 import { Mail } from './constructs/mail';
 import { Signing } from './constructs/signing';
 import { Web } from './constructs/web';
+import { Workers } from './constructs/workers';
 import type { PortalConfig } from './portal-config';
 
 export interface PortalStackProps extends StackProps {
@@ -19,6 +20,7 @@ export class PortalStack extends Stack {
   readonly mail: Mail;
   readonly api: Api;
   readonly web: Web;
+  readonly workers: Workers;
 
   constructor(scope: Construct, id: string, props: PortalStackProps) {
     super(scope, id, props);
@@ -29,6 +31,7 @@ export class PortalStack extends Stack {
     this.mail = new Mail(this, 'Mail', { config });
     this.api = new Api(this, 'Api', { config, data: this.data, signing: this.signing, mail: this.mail });
     this.web = new Web(this, 'Web', { config, restApi: this.api.restApi, accessLogs: this.data.accessLogs });
+    this.workers = new Workers(this, 'Workers', { config, data: this.data, mail: this.mail });
 
     // Known only now that the distribution exists; neither edge closes a cycle (the CloudFront API
     // origin depends on the REST API id alone, not on its methods or Lambdas).
@@ -51,6 +54,19 @@ export class PortalStack extends Stack {
     new CfnOutput(this, 'SenderIdentity', {
       value: this.mail.senderAddress,
       description: 'SES identity to verify (link mailed by SES)',
+    });
+    // what `npm run audit:verify` reads (docs/infra.md, "Audit trail copy")
+    new CfnOutput(this, 'AuditTableName', {
+      value: this.data.tables.audit.tableName,
+      description: 'Audit events (hash-chained)',
+    });
+    new CfnOutput(this, 'AuditBucketName', {
+      value: this.data.buckets.audit.bucketName,
+      description: 'Write-once copy of every audit event (Object Lock)',
+    });
+    new CfnOutput(this, 'MailDeadLetterQueueUrl', {
+      value: this.workers.deadLetterQueues.get('mailOutbox')!.queueUrl,
+      description: 'Outbox stream batches the mail worker gave up on',
     });
   }
 }

@@ -3,11 +3,19 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { dynamo } from '../../lambdas/adapters/aws-clients';
 import { routeById } from '../../shared/api/routes';
 import { bucketEnv, tableEnv } from '../../shared/api/runtime';
-import { checkDynamo, checkMail, checkS3, installLocalIamChecks, routeScope } from './iam-check';
+import { WORKERS } from '../../shared/api/workers';
+import {
+  checkDynamo,
+  checkMail,
+  checkS3,
+  installLocalIamChecks,
+  routeScope,
+  workerGrantee,
+} from './iam-check';
 
 /** The local stand-in for IAM refuses what the route's role would refuse in AWS (rules only, no clients). */
 beforeAll(() => {
-  for (const t of ['users', 'resources', 'packages', 'dcc', 'audit'])
+  for (const t of ['users', 'resources', 'packages', 'dcc', 'audit', 'outbox'])
     process.env[tableEnv(t as never)] = `t-${t}`;
   for (const b of ['resources', 'artefacts', 'audit']) process.env[bucketEnv(b as never)] = `b-${b}`;
   // the clients the handlers use, pointed at a closed port: a call that passes the check fails to connect
@@ -76,8 +84,35 @@ describe('local IAM check', () => {
   });
 
   it('lets only mail-sending rows send mail', () => {
-    expect(() => checkMail(routeById('notifyApprovers'), 'SendEmailCommand')).not.toThrow();
+    expect(() => checkMail(routeById('resetPassword'), 'SendEmailCommand')).not.toThrow();
     denied(() => checkMail(routeById('listDcc'), 'SendEmailCommand'));
+    // workflow steps commit their mails to the outbox; only the mail worker talks to SES (decision 095)
+    denied(() => checkMail(routeById('notifyApprovers'), 'SendEmailCommand'));
+    expect(() =>
+      checkDynamo(routeById('notifyApprovers'), 'TransactWriteItemsCommand', {
+        TransactItems: [{ Put: { TableName: 't-packages' } }, { Put: { TableName: 't-outbox' } }],
+      }),
+    ).not.toThrow();
+  });
+
+  it('holds the stream workers to their rows too', () => {
+    const mail = workerGrantee(WORKERS.find((w) => w.id === 'mailOutbox')!);
+    const copy = workerGrantee(WORKERS.find((w) => w.id === 'auditCopy')!);
+    expect(() => checkMail(mail, 'SendEmailCommand')).not.toThrow();
+    expect(() =>
+      checkDynamo(mail, 'TransactWriteItemsCommand', {
+        TransactItems: [{ Update: { TableName: 't-outbox' } }, { Update: { TableName: 't-packages' } }],
+      }),
+    ).not.toThrow();
+    expect(() => checkDynamo(mail, 'PutItemCommand', { TableName: 't-audit' })).not.toThrow();
+    denied(() => checkDynamo(mail, 'UpdateItemCommand', { TableName: 't-audit' }));
+    denied(() => checkDynamo(mail, 'GetItemCommand', { TableName: 't-users' }));
+    denied(() => checkS3(mail, 'PutObjectCommand', { Bucket: 'b-audit' }));
+    expect(() => checkS3(copy, 'PutObjectCommand', { Bucket: 'b-audit' })).not.toThrow();
+    denied(() => checkS3(copy, 'DeleteObjectCommand', { Bucket: 'b-audit' }));
+    denied(() => checkS3(copy, 'PutObjectCommand', { Bucket: 'b-artefacts' }));
+    denied(() => checkDynamo(copy, 'GetItemCommand', { TableName: 't-audit' }));
+    denied(() => checkMail(copy, 'SendEmailCommand'));
   });
 
   it('is wired into the DynamoDB client the handlers use, inside an invocation only', async () => {

@@ -4,6 +4,7 @@ import { s3 } from '../../lambdas/adapters/s3/client';
 import { ses } from '../../lambdas/adapters/ses/ses-mailer';
 import type { BucketName, Route, TableName } from '../../shared/api/routes';
 import { bucketEnv, tableEnv } from '../../shared/api/runtime';
+import type { StreamWorker } from '../../shared/api/workers';
 import { BUCKETS, TABLES } from '../lib/definitions';
 
 /**
@@ -15,9 +16,15 @@ import { BUCKETS, TABLES } from '../lib/definitions';
  *   - DynamoDB: tables in `uses.tables`; GET rows read only; the audit table is append-only (PutItem).
  *   - S3: buckets in `uses.buckets` with the operations listed (read, write, delete).
  *   - SES: only rows with `uses.mail`.
- * Calls outside an invocation (seeding at start-up) are not checked.
+ * Stream workers (shared/api/workers.ts) run inside the same scope with their row's `uses`, as their
+ * Lambda roles are built from it (infra/lib/constructs/workers.ts).
+ * Calls outside an invocation (seeding at start-up, the stream poller itself) are not checked.
  */
-export const routeScope = new AsyncLocalStorage<Route>();
+export type Grantee = Pick<Route, 'id' | 'uses'> & { method?: Route['method'] };
+export const routeScope = new AsyncLocalStorage<Grantee>();
+
+/** The grantee a stream worker runs as: its id (prefixed) and its row's `uses`. */
+export const workerGrantee = (w: StreamWorker): Grantee => ({ id: `worker:${w.id}`, uses: w.uses });
 
 export class LocalAccessDenied extends Error {
   override name = 'AccessDeniedException';
@@ -45,7 +52,7 @@ const S3_OPS: Record<string, S3Op> = {
   DeleteObjectsCommand: 'delete',
 };
 
-function deny(route: Route, what: string): never {
+function deny(route: Grantee, what: string): never {
   throw new LocalAccessDenied(
     `Local IAM check: route ${route.id} ${what}, which its row in shared/api/routes.ts does not allow (in AWS its role would refuse this)`,
   );
@@ -75,7 +82,7 @@ function dynamoAccess(command: string, input: Record<string, unknown>): [string,
   return [[String(input.TableName), mode]];
 }
 
-export function checkDynamo(route: Route, command: string, input: Record<string, unknown>): void {
+export function checkDynamo(route: Grantee, command: string, input: Record<string, unknown>): void {
   const tables = new Map<string, TableName>(
     (Object.keys(TABLES) as TableName[]).map((t) => [process.env[tableEnv(t)] ?? `?${t}`, t]),
   );
@@ -91,7 +98,7 @@ export function checkDynamo(route: Route, command: string, input: Record<string,
   }
 }
 
-export function checkS3(route: Route, command: string, input: Record<string, unknown>): void {
+export function checkS3(route: Grantee, command: string, input: Record<string, unknown>): void {
   const op = S3_OPS[command];
   const buckets = new Map<string, BucketName>(
     (Object.keys(BUCKETS) as BucketName[]).map((b) => [process.env[bucketEnv(b)] ?? `?${b}`, b]),
@@ -101,11 +108,11 @@ export function checkS3(route: Route, command: string, input: Record<string, unk
   if (!op || !allowed.includes(op)) deny(route, `calls ${command} on bucket ${String(input.Bucket)}`);
 }
 
-export function checkMail(route: Route, command: string): void {
+export function checkMail(route: Grantee, command: string): void {
   if (!route.uses.mail) deny(route, `sends mail (${command})`);
 }
 
-type Check = (route: Route, command: string, input: Record<string, unknown>) => void;
+type Check = (route: Grantee, command: string, input: Record<string, unknown>) => void;
 interface Stack {
   add: (
     mw: (

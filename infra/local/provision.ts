@@ -64,9 +64,19 @@ export async function provisionTables(
             ...(def.sortKey ? [{ AttributeName: def.sortKey.name, KeyType: 'RANGE' as const }] : []),
           ],
           GlobalSecondaryIndexes: def.indexes.length ? def.indexes.map(gsi) : undefined,
+          StreamSpecification: def.stream ? { StreamEnabled: true, StreamViewType: def.stream } : undefined,
         }),
       );
       continue;
+    }
+    // a data folder made before the table had a stream: turn it on (the stream workers read it)
+    if (def.stream && !existing.Table?.StreamSpecification?.StreamEnabled) {
+      await client.send(
+        new UpdateTableCommand({
+          TableName,
+          StreamSpecification: { StreamEnabled: true, StreamViewType: def.stream },
+        }),
+      );
     }
     const have = new Set((existing.Table?.GlobalSecondaryIndexes ?? []).map((g) => g.IndexName));
     for (const i of def.indexes.filter((x) => !have.has(x.name))) {

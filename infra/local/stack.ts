@@ -6,11 +6,13 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { S3Client } from '@aws-sdk/client-s3';
 import type { BucketName, TableName } from '../../shared/api/routes';
 import { bucketEnv, tableEnv } from '../../shared/api/runtime';
+import { WORKERS } from '../../shared/api/workers';
 import { SEED_PASSWORD, SEED_USERS } from '../../shared/domain/seed-users';
 import { BUCKETS, TABLES } from '../lib/definitions';
 import { type Emulator, startDynamo, startS3, startSes, stopAll } from './emulators';
 import { freePort } from './ports';
 import { provisionBuckets, provisionTables } from './provision';
+import { StreamPoller } from './streams';
 
 export interface LocalStackOptions {
   port: number;
@@ -62,10 +64,12 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
   ]);
 
   const emulators: Emulator[] = [];
+  const pollers: StreamPoller[] = [];
   let server: Server | undefined;
   const stop = async () => {
     await new Promise<void>((r) => (server ? server.close(() => r()) : r()));
     server?.closeAllConnections?.();
+    await Promise.all(pollers.map((p) => p.stop()));
     await stopAll(emulators);
   };
 
@@ -139,6 +143,21 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
       await Promise.all(SEED_USERS.map((u) => service.seed(u.name, u.email, u.role, SEED_PASSWORD)));
       writeFileSync(marker, `${new Date().toISOString()}\n`);
       seeded = true;
+    }
+
+    // the stream workers' event source mappings: the same handler modules, driven by DynamoDB Local's streams
+    for (const worker of WORKERS) {
+      const poller = new StreamPoller({
+        worker,
+        table: tables[worker.source],
+        dynamo: ddb,
+        endpoint: env.AWS_ENDPOINT_URL_DYNAMODB!,
+        region: env.AWS_REGION!,
+        dataDir,
+        log,
+      });
+      poller.start();
+      pollers.push(poller);
     }
 
     const { createLocalServer } = await import('./server');

@@ -61,7 +61,7 @@ describe('a test stage with a custom domain', () => {
   it('points mail links and upload CORS at the domain', () => {
     const cors = (props(s.stack.data.buckets.resources).CorsConfiguration as { CorsRules: Json[] }).CorsRules;
     expect(cors[0]!.AllowedOrigins).toEqual(['https://portal.example.com']);
-    for (const route of ROUTES.filter((r) => r.uses.mail)) {
+    for (const route of ROUTES.filter((r) => r.uses.mail || r.uses.tables.includes('outbox'))) {
       const vars = (props(s.stack.api.functions.get(route.id)!).Environment as { Variables: Json }).Variables;
       expect(vars.APP_URL, route.id).toBe('https://portal.example.com');
     }

@@ -1,5 +1,4 @@
 import '../composition-artefacts';
-import '../composition-mail';
 import { packageIdParamSchema } from '../../shared/api/contracts/packages';
 import { MSG } from '../../shared/messages';
 import { packages$ } from '../composition-packages';

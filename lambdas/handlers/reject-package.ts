@@ -1,4 +1,3 @@
-import '../composition-mail';
 import { packageIdParamSchema, rejectSchema } from '../../shared/api/contracts/packages';
 import { MSG } from '../../shared/messages';
 import { packages$ } from '../composition-packages';

@@ -41,7 +41,33 @@ export interface PackageRecord {
   createdAt: string;
   updatedAt: string;
   deliveryStartedAt?: string;
+  /** workflow mails that could not be delivered after every attempt (decision 095) */
+  mailFailures?: MailFailure[];
   version: number;
+}
+
+/** A workflow mail that finally failed, as the package shows it to its initiator and admins. */
+export interface MailFailure {
+  to: string;
+  subject: string;
+  reason: string;
+  at: string;
+}
+
+/**
+ * A workflow mail committed to the outbox in the same transaction as the state change that causes it
+ * (decision 095). `id` is deterministic per event and recipient, so one event never mails a person twice.
+ */
+export interface OutboxMail {
+  id: string;
+  packageId: string;
+  /** the event, e.g. APPROVAL_REQUESTED */
+  event: string;
+  toUserId: string;
+  to: string;
+  subject: string;
+  text: string;
+  createdAt: string;
 }
 
 export type TaskKind = 'APPROVE' | 'SIGN' | 'DELIVERY';
@@ -91,11 +117,11 @@ export interface PackageRepository {
   save(
     next: PackageRecord,
     expected: { version: number; status: PackageStatus },
-    tasks?: { add?: Task[]; removeAll?: boolean },
+    tasks?: { add?: Task[]; removeAll?: boolean; mails?: OutboxMail[] },
   ): Promise<boolean>;
   /** records one approver's vote atomically: counts it once, only while the package waits for it */
   vote(id: string, userId: string, round: 'approval' | 'delivery', at: string): Promise<VoteResult>;
-  /** records one approver's rejection and moves the package to `to` atomically */
+  /** records one approver's rejection and moves the package to `to` atomically, with its outbox mails */
   reject(
     id: string,
     userId: string,
@@ -103,6 +129,7 @@ export interface PackageRepository {
     note: string,
     at: string,
     to: PackageStatus,
+    mails?: OutboxMail[],
   ): Promise<VoteResult>;
   removeTask(task: Pick<Task, 'kind' | 'userId' | 'packageId'>): Promise<void>;
   /** deletes the package, its tasks and its name claim */

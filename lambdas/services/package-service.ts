@@ -26,8 +26,8 @@ import type { ArtefactService } from '../ports/artefact-service';
 import type { AuditLog, StoredAuditEvent } from '../ports/audit-log';
 import type { Clock } from '../ports/clock';
 import type { DccRepository } from '../ports/dcc-repository';
-import type { Mailer } from '../ports/mailer';
 import type {
+  OutboxMail,
   PackageRecord,
   PackageRepository,
   Page,
@@ -55,7 +55,6 @@ export interface PackageServiceDeps {
   dccs: DccRepository;
   users: UserRepository;
   audit: AuditLog;
-  mailer: Mailer;
   artefacts: () => ArtefactService;
   header: HeaderRules;
   clock: Clock;
@@ -91,6 +90,7 @@ export function toPackage(p: PackageRecord): Package {
     mLifePath: p.mLifePath,
     deliveryApprovers: approverList(p.deliveryApprovers),
     rejectionNote: p.rejectionNote,
+    ...(p.mailFailures?.length ? { mailFailures: p.mailFailures } : {}),
     createdAt: p.createdAt,
     updatedAt: p.updatedAt,
   };
@@ -125,7 +125,7 @@ export class PackageService {
   private async saveOrConflict(
     next: PackageRecord,
     expected: { version: number; status: PackageStatus },
-    tasks?: { add?: Task[]; removeAll?: boolean },
+    tasks?: { add?: Task[]; removeAll?: boolean; mails?: OutboxMail[] },
   ): Promise<void> {
     if (!(await this.d.packages.save(next, expected, tasks))) {
       throw new ConflictError('The package changed meanwhile; reload it and try again');
@@ -156,15 +156,29 @@ export class PackageService {
     });
   }
 
-  /** Mail that must not undo a committed decision: failures are logged, not thrown. */
-  private async mailAfterCommit(to: string, subject: string, text: string) {
-    try {
-      await this.d.mailer.send({ to, subject, text });
-    } catch (e) {
-      console.error(
-        JSON.stringify({ level: 'warn', kind: 'mail', to, subject, message: (e as Error).message }),
-      );
-    }
+  /**
+   * A workflow mail for the outbox, committed with the state change that causes it (decision 095). The
+   * id names the package, the version the change produces (`basis`), the event and the recipient: the
+   * same event never mails one person twice, and every new event mails afresh.
+   */
+  private mail(
+    p: Pick<PackageRecord, 'id'>,
+    basis: number,
+    event: string,
+    to: Pick<UserRef, 'id' | 'email'>,
+    subject: string,
+    text: string,
+  ): OutboxMail {
+    return {
+      id: `${p.id}#${basis}#${event}#${to.id}`,
+      packageId: p.id,
+      event,
+      toUserId: to.id,
+      to: to.email,
+      subject,
+      text,
+      createdAt: this.now().toISOString(),
+    };
   }
 
   // ── creation ─────────────────────────────────────────────────────────────────────────────────
@@ -402,15 +416,18 @@ export class PackageService {
       createdAt: now,
     }));
 
-    // Mail first: if the mail service is down nothing changes and the initiator can simply retry.
-    for (const u of chosen) {
-      await this.d.mailer.send({
-        to: u.email,
-        subject: `Approval requested: package ${p.name}`,
-        text: this.requestMail(u, p, user, 'approve', `${this.d.appUrl}/packages/approve`),
-      });
-    }
-    await this.saveOrConflict(next, { version: p.version, status: 'DRAFT' }, { add: tasks });
+    // The mails commit with the state change (decision 095): a mail outage never blocks the workflow.
+    const mails = chosen.map((u) =>
+      this.mail(
+        next,
+        next.version,
+        'APPROVAL_REQUESTED',
+        u,
+        `Approval requested: package ${p.name}`,
+        this.requestMail(u, p, user, 'approve', `${this.d.appUrl}/packages/approve`),
+      ),
+    );
+    await this.saveOrConflict(next, { version: p.version, status: 'DRAFT' }, { add: tasks, mails });
     await this.audit(next, user, 'APPROVAL_REQUESTED', 'sends the package for approval', {
       approvers: chosen.map((u) => ({ id: u.id, name: u.name, role: u.userRole })),
       signer: signer ? { id: signer.id, name: signer.name } : undefined,
@@ -497,23 +514,11 @@ export class PackageService {
         stage: p.resourceStage,
         createdAt: now.toISOString(),
       };
-      if (
-        !(await this.d.packages.save(
-          next,
-          { version: p.version, status: 'PENDING_APPROVAL' },
-          { add: [task], removeAll: true },
-        ))
-      ) {
-        return this.settledOutcome(p.id);
-      }
-      await this.audit(
+      const signerMail = this.mail(
         next,
-        user,
-        'FULLY_APPROVED',
-        'every approver approved; the package waits for its signer',
-      );
-      await this.mailAfterCommit(
-        signer.email,
+        next.version,
+        'SIGNATURE_REQUESTED',
+        signer,
         `Signature requested: package ${p.name}`,
         [
           `Hello ${signer.name},`,
@@ -524,6 +529,21 @@ export class PackageService {
           '',
           `Open it here: ${this.d.appUrl}/packages/sign`,
         ].join('\n'),
+      );
+      if (
+        !(await this.d.packages.save(
+          next,
+          { version: p.version, status: 'PENDING_APPROVAL' },
+          { add: [task], removeAll: true, mails: [signerMail] },
+        ))
+      ) {
+        return this.settledOutcome(p.id);
+      }
+      await this.audit(
+        next,
+        user,
+        'FULLY_APPROVED',
+        'every approver approved; the package waits for its signer',
       );
       return { outcome: 'WAITING_FOR_SIGNING', pkg: toPackage(next) };
     }
@@ -536,11 +556,25 @@ export class PackageService {
       updatedAt: now.toISOString(),
       version: p.version + 1,
     };
+    const approvedMail = this.mail(
+      next,
+      next.version,
+      'PACKAGE_GENERATED',
+      p.initiator,
+      `Package approved: ${p.name}`,
+      [
+        `Hello ${p.initiator.name},`,
+        '',
+        `Every approver approved "${p.name}". The package is generated.`,
+        '',
+        `Open it here: ${this.d.appUrl}/packages`,
+      ].join('\n'),
+    );
     if (
       !(await this.d.packages.save(
         next,
         { version: p.version, status: 'PENDING_APPROVAL' },
-        { removeAll: true },
+        { removeAll: true, mails: [approvedMail] },
       ))
     ) {
       await this.d.artefacts().remove(artefact);
@@ -555,17 +589,6 @@ export class PackageService {
         artefactKey: artefact.key,
         sha256: artefact.sha256,
       },
-    );
-    await this.mailAfterCommit(
-      p.initiator.email,
-      `Package approved: ${p.name}`,
-      [
-        `Hello ${p.initiator.name},`,
-        '',
-        `Every approver approved "${p.name}". The package is generated.`,
-        '',
-        `Open it here: ${this.d.appUrl}/packages`,
-      ].join('\n'),
     );
     return { outcome: 'GENERATED', pkg: toPackage(next) };
   }
@@ -606,13 +629,14 @@ export class PackageService {
 
   async reject(user: UserRecord, id: string, note: string): Promise<Package> {
     const at = this.now().toISOString();
-    const r = await this.d.packages.reject(id, user.id, 'approval', note, at, 'REJECTED');
+    const before = await this.d.packages.get(id);
+    const mails = before ? [this.rejectionMail(before, before.version, 'REJECTED', user, note)] : [];
+    const r = await this.d.packages.reject(id, user.id, 'approval', note, at, 'REJECTED', mails);
     if (!r.ok) this.explain(r, 'package');
     await this.clearTasks(r.pkg);
     await this.audit(r.pkg, user, 'REJECTED', 'rejects the package; it will not be generated', {
       rejectionNote: note,
     });
-    await this.mailRejection(r.pkg, user, note);
     return toPackage(r.pkg);
   }
 
@@ -624,9 +648,13 @@ export class PackageService {
     );
   }
 
-  private async mailRejection(p: PackageRecord, by: UserRecord, note: string) {
-    await this.mailAfterCommit(
-      p.initiator.email,
+  /** The initiator's mail about a rejection; `basis` is the version the rejection started from. */
+  private rejectionMail(p: PackageRecord, basis: number, event: string, by: UserRecord, note: string) {
+    return this.mail(
+      p,
+      basis,
+      `${event}#${by.id}`,
+      p.initiator,
       `Package rejected: ${p.name}`,
       [
         `Hello ${p.initiator.name},`,
@@ -662,22 +690,11 @@ export class PackageService {
       updatedAt: now.toISOString(),
       version: p.version + 1,
     };
-    if (
-      !(await this.d.packages.save(
-        next,
-        { version: p.version, status: 'AWAITING_SIGNATURE' },
-        { removeAll: true },
-      ))
-    ) {
-      await this.d.artefacts().remove(artefact);
-      throw new ConflictError('The package changed meanwhile; reload it');
-    }
-    await this.audit(next, user, 'SIGNED', MEANING.sign, {
-      artefactKey: artefact.key,
-      sha256: artefact.sha256,
-    });
-    await this.mailAfterCommit(
-      p.initiator.email,
+    const signedMail = this.mail(
+      next,
+      next.version,
+      'SIGNED',
+      p.initiator,
       `Package signed: ${p.name}`,
       [
         `Hello ${p.initiator.name},`,
@@ -687,6 +704,20 @@ export class PackageService {
         `Open it here: ${this.d.appUrl}/packages`,
       ].join('\n'),
     );
+    if (
+      !(await this.d.packages.save(
+        next,
+        { version: p.version, status: 'AWAITING_SIGNATURE' },
+        { removeAll: true, mails: [signedMail] },
+      ))
+    ) {
+      await this.d.artefacts().remove(artefact);
+      throw new ConflictError('The package changed meanwhile; reload it');
+    }
+    await this.audit(next, user, 'SIGNED', MEANING.sign, {
+      artefactKey: artefact.key,
+      sha256: artefact.sha256,
+    });
     return toPackage(next);
   }
 
@@ -703,10 +734,9 @@ export class PackageService {
     await this.saveOrConflict(
       next,
       { version: p.version, status: 'AWAITING_SIGNATURE' },
-      { removeAll: true },
+      { removeAll: true, mails: [this.rejectionMail(next, next.version, 'SIGNING_REJECTED', user, note)] },
     );
     await this.audit(next, user, 'SIGNING_REJECTED', 'refuses to sign the package', { rejectionNote: note });
-    await this.mailRejection(next, user, note);
     return toPackage(next);
   }
 
@@ -746,17 +776,20 @@ export class PackageService {
       stage: 'RELEASE',
       createdAt: now,
     }));
-    for (const u of chosen) {
-      await this.d.mailer.send({
-        to: u.email,
-        subject: `Delivery approval requested: package ${p.name}`,
-        text: this.requestMail(u, p, user, 'approve the delivery of', `${this.d.appUrl}/packages/approve`),
-      });
-    }
+    const mails = chosen.map((u) =>
+      this.mail(
+        next,
+        next.version,
+        'DELIVERY_REQUESTED',
+        u,
+        `Delivery approval requested: package ${p.name}`,
+        this.requestMail(u, p, user, 'approve the delivery of', `${this.d.appUrl}/packages/approve`),
+      ),
+    );
     await this.saveOrConflict(
       next,
       { version: p.version, status: p.status },
-      { add: tasks, removeAll: true },
+      { add: tasks, removeAll: true, mails },
     );
     await this.audit(
       next,
@@ -803,11 +836,23 @@ export class PackageService {
       updatedAt: now,
       version: p.version + 1,
     };
+    const mails = [p.initiator, p.deliverer]
+      .filter((u): u is UserRef => !!u)
+      .map((u) =>
+        this.mail(
+          next,
+          next.version,
+          'DELIVERED',
+          u,
+          `Package delivered: ${p.name}`,
+          [`Hello ${u.name},`, '', `"${p.name}" is delivered.`].join('\n'),
+        ),
+      );
     if (
       !(await this.d.packages.save(
         next,
         { version: p.version, status: 'DELIVERY_PENDING' },
-        { removeAll: true },
+        { removeAll: true, mails },
       ))
     ) {
       const again = await this.mustGet(p.id);
@@ -815,18 +860,24 @@ export class PackageService {
       throw new ConflictError('The package changed meanwhile; reload it');
     }
     await this.audit(next, user, 'DELIVERED', 'every delivery approver approved; the package is delivered');
-    const notify = [p.initiator, p.deliverer].filter((u): u is UserRef => !!u);
-    for (const u of notify) {
-      await this.mailAfterCommit(
-        u.email,
-        `Package delivered: ${p.name}`,
-        [`Hello ${u.name},`, '', `"${p.name}" is delivered.`].join('\n'),
-      );
-    }
     return { outcome: 'DELIVERED', pkg: toPackage(next) };
   }
 
   async rejectDelivery(user: UserRecord, id: string, note: string): Promise<Package> {
+    const before = await this.d.packages.get(id);
+    const mails = before ? [this.rejectionMail(before, before.version, 'DELIVERY_REJECTED', user, note)] : [];
+    if (before?.deliverer && before.deliverer.id !== before.initiator.id) {
+      mails.push(
+        this.mail(
+          before,
+          before.version,
+          `DELIVERY_REJECTED#${user.id}`,
+          before.deliverer,
+          `Delivery rejected: ${before.name}`,
+          `${user.name} rejected the delivery of "${before.name}".\n\nReason: ${note}`,
+        ),
+      );
+    }
     const r = await this.d.packages.reject(
       id,
       user.id,
@@ -834,6 +885,7 @@ export class PackageService {
       note,
       this.now().toISOString(),
       'DELIVERY_REJECTED',
+      mails,
     );
     if (!r.ok) this.explain(r, 'delivery');
     await this.clearTasks(r.pkg);
@@ -844,14 +896,6 @@ export class PackageService {
       'rejects the delivery; the release engineer may re-deliver',
       { rejectionNote: note },
     );
-    await this.mailRejection(r.pkg, user, note);
-    if (r.pkg.deliverer && r.pkg.deliverer.id !== r.pkg.initiator.id) {
-      await this.mailAfterCommit(
-        r.pkg.deliverer.email,
-        `Delivery rejected: ${r.pkg.name}`,
-        `${user.name} rejected the delivery of "${r.pkg.name}".\n\nReason: ${note}`,
-      );
-    }
     return toPackage(r.pkg);
   }
 

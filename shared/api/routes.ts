@@ -18,7 +18,7 @@ export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 
 export type Access = 'public' | 'signedIn' | readonly Role[];
 
-export type TableName = 'users' | 'resources' | 'packages' | 'dcc' | 'audit';
+export type TableName = 'users' | 'resources' | 'packages' | 'dcc' | 'audit' | 'outbox';
 export type BucketName = 'resources' | 'artefacts' | 'audit';
 
 export interface RouteUses {
@@ -54,6 +54,8 @@ const USERS = ['users'] as const;
 const USERS_AUDITED = ['users', 'audit'] as const;
 const PKG_READ = ['users', 'packages'] as const;
 const PKG_WRITE = ['users', 'packages', 'audit'] as const;
+/** workflow steps that mail commit the mails to the outbox with the state change (decision 095) */
+const PKG_MAIL = ['users', 'packages', 'audit', 'outbox'] as const;
 
 export const ROUTES: readonly Route[] = [
   // ── identity ────────────────────────────────────────────────────────────────────────────────
@@ -289,7 +291,7 @@ export const ROUTES: readonly Route[] = [
     method: 'POST',
     path: '/packages/{id}/notify-approvers',
     access: NON_ADMIN,
-    uses: { tables: PKG_WRITE, mail: true },
+    uses: { tables: PKG_MAIL },
     summary: 'Send a DRAFT to approval',
   },
   {
@@ -298,9 +300,8 @@ export const ROUTES: readonly Route[] = [
     path: '/packages/{id}/approve',
     access: NON_ADMIN,
     uses: {
-      tables: ['users', 'packages', 'resources', 'dcc', 'audit'],
+      tables: ['users', 'packages', 'resources', 'dcc', 'audit', 'outbox'],
       buckets: { resources: ['read'], artefacts: ['write'] },
-      mail: true,
     },
     memoryMb: 1536,
     summary: 'Approve as an assigned approver',
@@ -310,7 +311,7 @@ export const ROUTES: readonly Route[] = [
     method: 'POST',
     path: '/packages/{id}/reject',
     access: NON_ADMIN,
-    uses: { tables: PKG_WRITE, mail: true },
+    uses: { tables: PKG_MAIL },
     summary: 'Reject as an assigned approver',
   },
   {
@@ -319,9 +320,8 @@ export const ROUTES: readonly Route[] = [
     path: '/packages/{id}/generate-signed',
     access: RELEASE_ENGINEER,
     uses: {
-      tables: ['users', 'packages', 'resources', 'dcc', 'audit'],
+      tables: ['users', 'packages', 'resources', 'dcc', 'audit', 'outbox'],
       buckets: { resources: ['read'], artefacts: ['write'] },
-      mail: true,
       sign: 'sign',
     },
     memoryMb: 1536,
@@ -332,7 +332,7 @@ export const ROUTES: readonly Route[] = [
     method: 'POST',
     path: '/packages/{id}/reject-signing',
     access: RELEASE_ENGINEER,
-    uses: { tables: PKG_WRITE, mail: true },
+    uses: { tables: PKG_MAIL },
     summary: 'Refuse to sign',
   },
   {
@@ -340,7 +340,7 @@ export const ROUTES: readonly Route[] = [
     method: 'POST',
     path: '/delivery/packages/{id}/notify-approvers',
     access: RELEASE_ENGINEER,
-    uses: { tables: PKG_WRITE, mail: true },
+    uses: { tables: PKG_MAIL },
     summary: 'Deliver or re-deliver a release package',
   },
   {
@@ -348,7 +348,7 @@ export const ROUTES: readonly Route[] = [
     method: 'POST',
     path: '/delivery/packages/{id}/approve',
     access: NON_ADMIN,
-    uses: { tables: PKG_WRITE, mail: true },
+    uses: { tables: PKG_MAIL },
     summary: 'Approve a delivery',
   },
   {
@@ -356,7 +356,7 @@ export const ROUTES: readonly Route[] = [
     method: 'POST',
     path: '/delivery/packages/{id}/reject',
     access: NON_ADMIN,
-    uses: { tables: PKG_WRITE, mail: true },
+    uses: { tables: PKG_MAIL },
     summary: 'Reject a delivery',
   },
   {

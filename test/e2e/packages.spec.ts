@@ -151,6 +151,10 @@ test.describe('packages', () => {
     // each approver follows the link in their mail, signs in and approves
     const outcomes: string[] = [];
     for (const [i, email] of APPROVERS.entries()) {
+      // workflow mail leaves through the outbox shortly after the notify (decision 095)
+      await expect
+        .poll(async () => (await mailsTo(email)).some((m) => m.subject.includes(name)), { timeout: 15_000 })
+        .toBe(true);
       const mail = (await mailsTo(email)).reverse().find((m) => m.subject.includes(name));
       const link = /(https?:\/\/\S+)/.exec(mail?.text ?? '')?.[1];
       expect(link, `${email} got a mail with a link`).toBeTruthy();
@@ -307,11 +311,15 @@ test.describe('packages', () => {
     await expect(lead).toHaveURL(/\/home$/);
 
     // the initiator's mail, and the rejection with its note on the package's page
-    expect(
-      (await mailsTo('design-engineer-dev@example.com')).some(
-        (m) => m.subject === `Package rejected: ${name}`,
-      ),
-    ).toBe(true);
+    await expect
+      .poll(
+        async () =>
+          (await mailsTo('design-engineer-dev@example.com')).some(
+            (m) => m.subject === `Package rejected: ${name}`,
+          ),
+        { timeout: 15_000 },
+      )
+      .toBe(true);
     await openRow(page, '/packages', 'Development', name);
     await expect(page.getByText('Pressure ramp exceeds the clinical limit').first()).toBeVisible();
   });

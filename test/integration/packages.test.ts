@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Dcc } from '../../shared/api/contracts/dcc';
 import type { Package } from '../../shared/api/contracts/packages';
 import { MSG } from '../../shared/messages';
-import { api, jsonText, mails, uniq } from '../support/api';
+import { api, jsonText, mailMatching, uniq } from '../support/api';
 import { createDcc, createPackage, seededUsers, uploadPatch } from '../support/fixtures';
 
 let u: Awaited<ReturnType<typeof seededUsers>>;
@@ -281,7 +281,7 @@ describe('approvers and notify', () => {
     const { pkg, dccId } = await draft();
     await attachAndNotify(pkg.id, dccId);
     for (const who of [u.designTest, u.lead, u.reliability, u.release]) {
-      const mail = (await mails(who.email)).find((m) => m.subject.includes(pkg.name));
+      const mail = await mailMatching(who.email, (m) => m.subject.includes(pkg.name));
       expect(mail?.text).toContain('Fixes the pump occlusion alarm threshold');
       expect(mail?.text).toMatch(/http:\/\/localhost:\d+\/packages\/approve/);
       const list = jsonText<Package[]>(
@@ -346,9 +346,9 @@ describe('approval decisions', () => {
       rejected: true,
       rejectionNote: 'Header CRC region overlaps the installer',
     });
-    expect((await mails(u.designDev.email)).some((m) => m.subject === `Package rejected: ${pkg.name}`)).toBe(
-      true,
-    );
+    expect(
+      await mailMatching(u.designDev.email, (m) => m.subject === `Package rejected: ${pkg.name}`),
+    ).toBeDefined();
     expect(
       (await api(`/packages/${pkg.id}/approve`, { method: 'POST', token: u.reliability.token })).status,
     ).toBe(409);

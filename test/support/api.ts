@@ -97,6 +97,23 @@ export async function mails(to?: string): Promise<Mail[]> {
     .filter((m) => !to || m.to.includes(to));
 }
 
+/**
+ * The first mail to `to` that matches, waiting for it: workflow mail leaves through the outbox shortly
+ * after the change that causes it (docs/decisions/095); undefined when none came within the time.
+ */
+export async function mailMatching(
+  to: string,
+  match: (m: Mail) => boolean,
+  timeoutMs = 15_000,
+): Promise<Mail | undefined> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const found = (await mails(to)).find(match);
+    if (found || Date.now() > deadline) return found;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
 /** A unique suffix for names created by a test. */
 export const uniq = (prefix: string): string =>
   `${prefix}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 7)}`;

@@ -43,20 +43,20 @@ export const DEFAULT_MEMORY_MB = 512;
 /** Stage-wide throttle: far above what a team of engineers clicks, low enough to cap a runaway client. */
 export const THROTTLE = { rateLimit: 50, burstLimit: 100 };
 
-const DDB_READ = [
+export const DDB_READ = [
   'dynamodb:GetItem',
   'dynamodb:BatchGetItem',
   'dynamodb:Query',
   'dynamodb:ConditionCheckItem',
 ];
-const DDB_WRITE = [
+export const DDB_WRITE = [
   'dynamodb:PutItem',
   'dynamodb:UpdateItem',
   'dynamodb:DeleteItem',
   'dynamodb:BatchWriteItem',
 ];
 /** The audit trail is append-only: handlers may add events, never change or remove one. */
-const DDB_APPEND = ['dynamodb:PutItem'];
+export const DDB_APPEND = ['dynamodb:PutItem'];
 /** write covers multipart uploads too (generated packages stream in parts; a failed one is aborted) */
 const S3_ACTIONS = {
   read: ['s3:GetObject'],
@@ -136,7 +136,8 @@ export class Api extends Construct {
     for (const route of ROUTES) {
       const fn = this.routeFunction(route, props);
       this.functions.set(route.id, fn);
-      if (route.uses.mail) this.mailFunctions.push(fn);
+      // rows that mail (directly, or through the outbox: decision 095) put links to the portal in them
+      if (route.uses.mail || route.uses.tables.includes('outbox')) this.mailFunctions.push(fn);
       const pathParams = [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
       this.restApi.root
         .resourceForPath(route.path)
@@ -290,7 +291,11 @@ function acknowledgeObjectWildcard(role: iam.Role, bucket: s3.Bucket, route: Rou
  * Exported so a test can bundle one handler exactly as the stack does.
  */
 export function routeCode(route: Route, bundleCache: boolean): NodejsFunctionProps {
-  const entry = join(REPO_ROOT, 'lambdas', 'handlers', `${handlerFile(route.id)}.ts`);
+  return lambdaCode(join(REPO_ROOT, 'lambdas', 'handlers', `${handlerFile(route.id)}.ts`), bundleCache);
+}
+
+/** The code settings of any of the app's Lambdas (routes and stream workers) from its entry file. */
+export function lambdaCode(entry: string, bundleCache: boolean): NodejsFunctionProps {
   const bundling: BundlingOptions = {
     format: OutputFormat.ESM,
     target: 'node22',

@@ -43,6 +43,7 @@ export class Data extends Construct {
         pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
         deletionProtection: config.deletionProtection,
         timeToLiveAttribute: def.ttlAttribute,
+        stream: def.stream ? dynamodb.StreamViewType.NEW_IMAGE : undefined,
         removalPolicy,
       });
       for (const index of def.indexes)

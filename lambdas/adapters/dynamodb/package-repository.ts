@@ -13,6 +13,7 @@ import type { PackageStatus } from '../../../shared/api/contracts/packages';
 import type { Stage } from '../../../shared/api/contracts/resources';
 import { BadRequestError, ConflictError } from '../../../shared/domain/errors';
 import type {
+  OutboxMail,
   PackageRecord,
   PackageRepository,
   Page,
@@ -22,6 +23,7 @@ import type {
   VoteResult,
 } from '../../ports/package-repository';
 import { dynamo } from '../aws-clients';
+import { outboxPuts } from './outbox';
 import { queryAll } from './query-all';
 
 type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
@@ -88,10 +90,16 @@ function cancelled(e: unknown): boolean {
 }
 
 export class DynamoPackageRepository implements PackageRepository {
-  /** `resourcesTable` (read lazily) holds the resource items whose `packageRefs` count guards deletion */
+  /**
+   * `resourcesTable` (read lazily) holds the resource items whose `packageRefs` count guards deletion;
+   * `outboxTable` (read lazily, only by transitions that mail) the workflow mails (decision 095)
+   */
   constructor(
     private readonly table: string,
     private readonly resourcesTable: () => string,
+    private readonly outboxTable: () => string = () => {
+      throw new Error('This repository has no outbox table');
+    },
   ) {}
 
   async create(pkg: PackageRecord): Promise<'ok' | 'nameTaken' | 'resourceGone'> {
@@ -250,7 +258,7 @@ export class DynamoPackageRepository implements PackageRepository {
   async save(
     next: PackageRecord,
     expected: { version: number; status: PackageStatus },
-    tasks: { add?: Task[]; removeAll?: boolean } = {},
+    tasks: { add?: Task[]; removeAll?: boolean; mails?: OutboxMail[] } = {},
   ): Promise<boolean> {
     const items: TransactItem[] = [
       {
@@ -279,6 +287,7 @@ export class DynamoPackageRepository implements PackageRepository {
       }
     }
     for (const t of tasks.add ?? []) items.push({ Put: { TableName: this.table, Item: this.taskItem(t) } });
+    if (tasks.mails?.length) items.push(...outboxPuts(this.outboxTable(), tasks.mails));
     try {
       // DynamoDB takes at most 100 items a transaction: far above one approver per role plus a signer
       await dynamo().send(new TransactWriteCommand({ TransactItems: items }));
@@ -326,33 +335,44 @@ export class DynamoPackageRepository implements PackageRepository {
     note: string,
     at: string,
     to: PackageStatus,
+    mails: OutboxMail[] = [],
   ): Promise<VoteResult> {
     const map = round === 'approval' ? 'approvers' : 'deliveryApprovers';
     const waiting: PackageStatus = round === 'approval' ? 'PENDING_APPROVAL' : 'DELIVERY_PENDING';
+    const update = {
+      TableName: this.table,
+      Key: pkgKey(id),
+      UpdateExpression:
+        'SET #m.#u.rejected = :t, #m.#u.rejectionNote = :note, #m.#u.decidedAt = :at, rejectionNote = :note, #s = :to, updatedAt = :at ADD #v :one',
+      ConditionExpression: '#s = :waiting AND #m.#u.approved = :f AND #m.#u.rejected = :f',
+      ExpressionAttributeNames: { '#m': map, '#u': userId, '#v': 'version', '#s': 'status' },
+      ExpressionAttributeValues: {
+        ':t': true,
+        ':f': false,
+        ':at': at,
+        ':one': 1,
+        ':waiting': waiting,
+        ':note': note,
+        ':to': to,
+      },
+    };
     try {
-      const r = await dynamo().send(
-        new UpdateCommand({
-          TableName: this.table,
-          Key: pkgKey(id),
-          UpdateExpression:
-            'SET #m.#u.rejected = :t, #m.#u.rejectionNote = :note, #m.#u.decidedAt = :at, rejectionNote = :note, #s = :to, updatedAt = :at ADD #v :one',
-          ConditionExpression: '#s = :waiting AND #m.#u.approved = :f AND #m.#u.rejected = :f',
-          ExpressionAttributeNames: { '#m': map, '#u': userId, '#v': 'version', '#s': 'status' },
-          ExpressionAttributeValues: {
-            ':t': true,
-            ':f': false,
-            ':at': at,
-            ':one': 1,
-            ':waiting': waiting,
-            ':note': note,
-            ':to': to,
-          },
-          ReturnValues: 'ALL_NEW',
-        }),
-      );
+      if (mails.length) {
+        // the rejection and its mails commit together (decision 095); the transaction returns no item
+        await dynamo().send(
+          new TransactWriteCommand({
+            TransactItems: [{ Update: update }, ...outboxPuts(this.outboxTable(), mails)],
+          }),
+        );
+        const pkg = await this.get(id);
+        if (!pkg) return { ok: false, reason: 'notFound' };
+        return { ok: true, pkg };
+      }
+      const r = await dynamo().send(new UpdateCommand({ ...update, ReturnValues: 'ALL_NEW' }));
       return { ok: true, pkg: fromItem(r.Attributes ?? {}) };
     } catch (e) {
-      if (!(e instanceof ConditionalCheckFailedException)) throw e;
+      if (!(e instanceof ConditionalCheckFailedException) && !(e instanceof TransactionCanceledException))
+        throw e;
       return { ok: false, reason: await this.whyRefused(id, userId, map, waiting) };
     }
   }

@@ -69,6 +69,11 @@ export interface Package {
   mLifePath?: string;
   deliveryApprovers: ApproverEntry[];
   rejectionNote?: string;
+  /**
+   * Workflow mails about this package that could not be delivered after every retry (decision 095);
+   * absent when there are none. The details page shows them to the initiator and admins.
+   */
+  mailFailures?: { to: string; subject: string; reason: string; at: string }[];
   createdAt: string;
   updatedAt: string;
 }

@@ -74,6 +74,15 @@ export const PACKAGE_FIXTURES: readonly Package[] = [
     'Bench build for the pressure sensor fix',
     {
       approvers: [entry('u-test', 'approved'), entry('u-lead'), entry('u-rel'), entry('u-sw')],
+      // one approval request the mail service never took (decision 095), shown to the initiator and admins
+      mailFailures: [
+        {
+          to: userById('u-rel').email,
+          subject: 'Approval requested: package IP-3.2.1 bench build',
+          reason: 'MessageRejected: Email address is not verified.',
+          at: '2024-05-01T08:05:00.000Z',
+        },
+      ],
     },
   ),
   make(

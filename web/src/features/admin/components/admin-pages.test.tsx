@@ -21,6 +21,32 @@ describe('admin lists', () => {
     expect(await headers()).toEqual(['Package name', 'Patch name', 'Signed?', 'Note']);
   });
 
+  it('marks a package whose workflow mail failed every retry, naming the recipient', async () => {
+    const [first] = db.packages;
+    db.packages.unshift({
+      ...first!,
+      id: 'p-mail',
+      name: 'IP-3.2.1 bench build',
+      mailFailures: [
+        {
+          to: 'reliability-engineer@example.com',
+          subject: 'Approval requested: package IP-3.2.1 bench build',
+          reason: 'MessageRejected: Email address is not verified.',
+          at: '2024-05-01T08:05:00.000Z',
+        },
+      ],
+    });
+    renderApp('/admin/packages', { as: 'u-admin' });
+    const fixture = await screen.findByText('IP-3.2.1 bench build');
+    const badge = within(fixture.closest('tr') as HTMLElement).getByText('Mail not delivered');
+    expect(badge.getAttribute('title')).toMatch(/reliability.*Approval requested.*not verified/);
+    expect(
+      within(screen.getByText('IP-3.2.1 nightly').closest('tr') as HTMLElement).queryByText(
+        'Mail not delivered',
+      ),
+    ).toBeNull();
+  });
+
   it('lists DCCs and searches them by limits and telemetry type', async () => {
     renderApp('/admin/dcc', { as: 'u-admin' });
     expect(await screen.findByText('IP-4000')).toBeInTheDocument();

@@ -1,3 +1,4 @@
+import { Badge } from '@aws-amplify/ui-react';
 import type { Dcc } from '@shared/api/contracts/dcc';
 import type { Package } from '@shared/api/contracts/packages';
 import type { Resource } from '@shared/api/contracts/resources';
@@ -9,7 +10,26 @@ import { resourceTypeLabel, stageLabel } from '@/utils/format';
 import { AdminListPage } from './admin-list-page';
 
 const PACKAGE_COLUMNS: readonly Column<Package>[] = [
-  { id: 'name', header: 'Package name', cell: (p) => p.name, sortValue: (p) => p.name },
+  {
+    id: 'name',
+    header: 'Package name',
+    cell: (p) =>
+      p.mailFailures?.length ? (
+        <>
+          {p.name}{' '}
+          <Badge
+            variation="warning"
+            size="small"
+            title={p.mailFailures.map((f) => `${f.to}: ${f.subject} — ${f.reason}`).join('\n')}
+          >
+            Mail not delivered
+          </Badge>
+        </>
+      ) : (
+        p.name
+      ),
+    sortValue: (p) => p.name,
+  },
   { id: 'resourceName', header: 'Patch name', cell: (p) => p.resourceName, sortValue: (p) => p.resourceName },
   { id: 'signed', header: 'Signed?', cell: (p) => (p.signed ? 'Yes' : 'No'), sortValue: (p) => p.signed },
   { id: 'note', header: 'Note', cell: (p) => p.note, sortValue: (p) => p.note },

@@ -149,4 +149,23 @@ describe('package detail pages (spec §2.9)', () => {
     fireEvent.click(await screen.findByRole('button', { name: 'Continue editing' }));
     await atPath(router, '/packages/header');
   });
+
+  it('shows mails that failed every retry to the initiator, not to other users', async () => {
+    const undelivered = () => screen.queryByRole('list', { name: 'Undelivered mails' });
+    const view = openWith('/packages/approval-pending/view', {
+      as: 'u-dev',
+      pkg: 'pk-approve-dev',
+      flow: 'dev',
+    });
+    await screen.findByLabelText('Package details');
+    expect(screen.getByText('Mail not delivered')).toBeInTheDocument();
+    expect(within(undelivered() as HTMLElement).getByRole('listitem')).toHaveTextContent(
+      /reliability.*Approval requested: package IP-3\.2\.1 bench build.*2024-05-01 08:05:00 UTC.*not verified/,
+    );
+    view.unmount();
+    openWith('/packages/approval-pending/view', { as: 'u-lead', pkg: 'pk-approve-dev', flow: 'dev' });
+    await screen.findByLabelText('Package details');
+    expect(undelivered()).toBeNull();
+    expect(screen.queryByText('Mail not delivered')).toBeNull();
+  });
 });

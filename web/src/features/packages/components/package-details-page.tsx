@@ -64,6 +64,31 @@ function DownloadBlock({ pkg }: { pkg: Package }) {
   );
 }
 
+/**
+ * Workflow mails about the package that failed every retry (docs/decisions/095): the initiator and
+ * admins see who was not told by mail, and why; the workflow itself went on.
+ */
+function MailFailures({ pkg, viewer }: { pkg: Package; viewer: SessionState['user'] }) {
+  const failures = pkg.mailFailures ?? [];
+  if (failures.length === 0 || !viewer) return null;
+  if (viewer.userRole !== 'ADMIN' && viewer.id !== pkg.initiator.id) return null;
+  return (
+    <Alert variation="warning" heading="Mail not delivered" marginBottom="1.25rem">
+      <p>
+        These mails about the package could not be delivered after every retry. The package went on; tell the
+        people below another way.
+      </p>
+      <ul aria-label="Undelivered mails">
+        {failures.map((f) => (
+          <li key={`${f.to}|${f.subject}|${f.at}`}>
+            <strong>{f.to}</strong>: “{f.subject}” ({f.at.replace('T', ' ').slice(0, 19)} UTC) — {f.reason}
+          </li>
+        ))}
+      </ul>
+    </Alert>
+  );
+}
+
 /** Starts the delivery flow (spec §4.1 'delivery'): the header, then the delivery approvers. */
 function startDelivery(navigate: ReturnType<typeof useNavigate>) {
   session.update({ flowPurpose: 'delivery', subHeader: MSG.generateDeliveryPackageTitle });
@@ -115,6 +140,7 @@ export function PackageDetailsPage({ variant }: { variant: DetailsVariant }) {
           {rejectionNote}
         </Alert>
       ) : null}
+      <MailFailures pkg={pkg} viewer={user} />
       <PackageSection id="pkg-fields" title="Package">
         <PackageFields pkg={pkg} />
       </PackageSection>

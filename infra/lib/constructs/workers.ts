@@ -1,0 +1,159 @@
+import { join } from 'node:path';
+import { Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
+import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
+import { DynamoEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
+import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import * as sqs from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
+import type { BucketName } from '../../../shared/api/routes';
+import { bucketEnv, tableEnv } from '../../../shared/api/runtime';
+import { type StreamWorker, WORKERS, workerFile } from '../../../shared/api/workers';
+import { type PortalConfig, REPO_ROOT } from '../portal-config';
+import { DDB_APPEND, DDB_READ, DDB_WRITE, lambdaCode } from './api';
+import type { Data } from './data';
+import type { Mail } from './mail';
+
+export interface WorkersProps {
+  config: PortalConfig;
+  data: Data;
+  mail: Mail;
+}
+
+const pascal = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1);
+
+/** S3 actions of a worker's bucket operations (the audit copy only ever adds objects). */
+const S3_ACTIONS = { read: ['s3:GetObject'], write: ['s3:PutObject'], delete: ['s3:DeleteObject'] } as const;
+
+/**
+ * The stream workers of shared/api/workers.ts: per row one Lambda with its own role (grants from the
+ * row's `uses`, as for routes), an event source mapping on the source table's stream (INSERTs of the
+ * row's kind only; partial batch responses, bisect on error, bounded retries and record age) and an
+ * encrypted SQS queue that receives what the mapping finally gives up, with an alarm on it.
+ */
+export class Workers extends Construct {
+  readonly functions = new Map<string, NodejsFunction>();
+  readonly deadLetterQueues = new Map<string, sqs.Queue>();
+
+  constructor(scope: Construct, id: string, props: WorkersProps) {
+    super(scope, id);
+    for (const worker of WORKERS) this.worker(worker, props);
+    Validations.of(this).acknowledge({
+      id: 'AwsSolutions-L1',
+      reason:
+        'The workers run on LAMBDA_RUNTIME (nodejs22.x), the runtime every Lambda of the app is built and tested for (esbuild target node22); it is supported by Lambda. Moving to nodejs24.x is the same one-line change as for the routes.',
+    });
+  }
+
+  private worker(w: StreamWorker, props: WorkersProps): void {
+    const { config, data, mail } = props;
+    const scope = new Construct(this, pascal(w.id));
+    const removalPolicy = config.deletionProtection ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY;
+    const logGroup = new logs.LogGroup(scope, 'Logs', {
+      retention: logs.RetentionDays.ONE_YEAR,
+      removalPolicy,
+    });
+    const role = new iam.Role(scope, 'Role', {
+      assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
+      description: `Stream worker ${w.id}: ${w.summary}`,
+    });
+    logGroup.grantWrite(role);
+
+    const env: Record<string, string> = { NODE_OPTIONS: '--enable-source-maps' };
+    for (const name of w.uses.tables) {
+      const table = data.tables[name];
+      env[tableEnv(name)] = table.tableName;
+      const write = name === 'audit' ? DDB_APPEND : DDB_WRITE;
+      role.addToPolicy(
+        new iam.PolicyStatement({ actions: [...DDB_READ, ...write], resources: [table.tableArn] }),
+      );
+    }
+    for (const [name, ops] of Object.entries(w.uses.buckets ?? {}) as [
+      BucketName,
+      (keyof typeof S3_ACTIONS)[],
+    ][]) {
+      const bucket = data.buckets[name];
+      env[bucketEnv(name)] = bucket.bucketName;
+      role.addToPolicy(
+        new iam.PolicyStatement({
+          actions: ops.flatMap((op) => S3_ACTIONS[op]),
+          resources: [bucket.arnForObjects('*')],
+        }),
+      );
+      const logicalId = Stack.of(bucket).getLogicalId(
+        bucket.node.defaultChild as import('aws-cdk-lib/aws-s3').CfnBucket,
+      );
+      Validations.of(role).acknowledge({
+        id: `AwsSolutions-IAM5[Resource::<${logicalId}.Arn>/*]`,
+        reason: `Worker ${w.id} writes one object per audit event under keys made from the event's subject and sequence number (events/<kind>/<id>/<seq>.json), in this one bucket, with PutObject only.`,
+      });
+    }
+    if (w.uses.mail) {
+      env.MAIL_FROM = mail.senderAddress;
+      role.addToPolicy(
+        new iam.PolicyStatement({ actions: ['ses:SendEmail'], resources: [mail.identity.emailIdentityArn] }),
+      );
+    }
+
+    const fn = new NodejsFunction(scope, 'Function', {
+      ...lambdaCode(join(REPO_ROOT, 'lambdas', 'workers', `${workerFile(w.id)}.ts`), config.bundleCache),
+      description: `Stream worker ${w.id} (${w.source} table stream)`,
+      memorySize: 256,
+      timeout: Duration.seconds(w.timeoutSeconds),
+      role,
+      logGroup,
+      environment: env,
+    });
+
+    const dlq = new sqs.Queue(scope, 'DeadLetters', {
+      encryption: sqs.QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      retentionPeriod: Duration.days(14),
+      removalPolicy,
+    });
+    Validations.of(dlq).acknowledge({
+      id: 'AwsSolutions-SQS3',
+      reason: `This queue is the on-failure destination of the ${w.id} event source mapping (a dead-letter queue for stream batches); a dead-letter queue of its own would only move the same records one step further.`,
+    });
+
+    const table = data.tables[w.source];
+    fn.addEventSource(
+      new DynamoEventSource(table, {
+        startingPosition: lambda.StartingPosition.TRIM_HORIZON,
+        batchSize: w.batchSize,
+        bisectBatchOnError: true,
+        reportBatchItemFailures: true,
+        retryAttempts: w.retryAttempts,
+        maxRecordAge: Duration.seconds(w.maxRecordAgeSeconds),
+        // one item per partition key: more batches per shard at once keep one failing mail from holding up others
+        parallelizationFactor: w.id === 'mailOutbox' ? 10 : 1,
+        onFailure: new SqsDlq(dlq),
+        filters: [
+          lambda.FilterCriteria.filter({
+            eventName: lambda.FilterRule.isEqual('INSERT'),
+            dynamodb: { NewImage: { kind: { S: lambda.FilterRule.isEqual(w.kind) } } },
+          }),
+        ],
+      }),
+    );
+    // ListStreams has no resource-level permissions: the event source's grant names '*'
+    Validations.of(role).acknowledge({
+      id: 'AwsSolutions-IAM5[Resource::*]',
+      reason: `dynamodb:ListStreams supports no resource-level permissions (the DynamoDB event source mapping of ${w.id} needs it); every other stream action is granted on the ${w.source} table's stream only.`,
+    });
+
+    new cloudwatch.Alarm(scope, 'DeadLettersAlarm', {
+      alarmDescription: `Records the ${w.id} worker gave up on (see docs/infra.md)`,
+      metric: dlq.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(5) }),
+      threshold: 0,
+      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
+      evaluationPeriods: 1,
+      treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+    });
+
+    this.functions.set(w.id, fn);
+    this.deadLetterQueues.set(w.id, dlq);
+  }
+}

@@ -1,0 +1,174 @@
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { MailFailure, OutboxMail } from '../../ports/package-repository';
+import type { OutboxItem, OutboxStore } from '../../services/mail-outbox-worker';
+import { dynamo } from '../aws-clients';
+
+/** How long settled (sent or failed) outbox items stay before DynamoDB's TTL removes them. */
+const SETTLED_TTL_SECONDS = 90 * 24 * 60 * 60;
+
+export const outboxKey = (id: string) => ({ pk: `MAIL#${id}` });
+
+/**
+ * The Put of one outbox mail inside a state change's transaction. `attribute_not_exists` makes the
+ * deterministic id the guard against mailing one person twice for one event.
+ */
+export function outboxPut(table: string, mail: OutboxMail) {
+  return {
+    Put: {
+      TableName: table,
+      Item: { ...outboxKey(mail.id), kind: 'MAIL', status: 'PENDING', attempts: 0, ...mail },
+      ConditionExpression: 'attribute_not_exists(pk)',
+    },
+  };
+}
+
+/** One outbox Put per distinct mail id (a person who is both initiator and deliverer gets one mail). */
+export function outboxPuts(table: string, mails: readonly OutboxMail[]) {
+  const seen = new Set<string>();
+  return mails.filter((m) => !seen.has(m.id) && seen.add(m.id)).map((m) => outboxPut(table, m));
+}
+
+const epochIn = (from: Date, seconds: number) => Math.floor(from.getTime() / 1000) + seconds;
+
+/** The outbox as the mail worker sees it: every change is a conditional write on the attempt count. */
+export class DynamoOutboxStore implements OutboxStore {
+  constructor(
+    private readonly table: string,
+    private readonly packagesTable: string,
+  ) {}
+
+  async get(id: string): Promise<OutboxItem | null> {
+    const r = await dynamo().send(
+      new GetCommand({ TableName: this.table, Key: outboxKey(id), ConsistentRead: true }),
+    );
+    return r.Item ? (r.Item as unknown as OutboxItem) : null;
+  }
+
+  private async conditional(cmd: UpdateCommand): Promise<boolean> {
+    try {
+      await dynamo().send(cmd);
+      return true;
+    } catch (e) {
+      if ((e as Error).name === 'ConditionalCheckFailedException') return false;
+      throw e;
+    }
+  }
+
+  claim(id: string, attempts: number, leaseUntil: string): Promise<boolean> {
+    return this.conditional(
+      new UpdateCommand({
+        TableName: this.table,
+        Key: outboxKey(id),
+        UpdateExpression: 'SET attempts = :next, leaseUntil = :lease',
+        ConditionExpression: '#s = :pending AND attempts = :n',
+        ExpressionAttributeNames: { '#s': 'status' },
+        ExpressionAttributeValues: {
+          ':pending': 'PENDING',
+          ':n': attempts,
+          ':next': attempts + 1,
+          ':lease': leaseUntil,
+        },
+      }),
+    );
+  }
+
+  markSent(id: string, attempt: number, at: Date): Promise<boolean> {
+    return this.conditional(
+      new UpdateCommand({
+        TableName: this.table,
+        Key: outboxKey(id),
+        UpdateExpression:
+          'SET #s = :sent, sentAt = :at, expiresAtEpoch = :exp REMOVE leaseUntil, nextAttemptAt',
+        ConditionExpression: '#s = :pending AND attempts = :n',
+        ExpressionAttributeNames: { '#s': 'status' },
+        ExpressionAttributeValues: {
+          ':sent': 'SENT',
+          ':pending': 'PENDING',
+          ':n': attempt,
+          ':at': at.toISOString(),
+          ':exp': epochIn(at, SETTLED_TTL_SECONDS),
+        },
+      }),
+    );
+  }
+
+  async markRetry(id: string, attempt: number, reason: string, nextAttemptAt: string): Promise<void> {
+    await this.conditional(
+      new UpdateCommand({
+        TableName: this.table,
+        Key: outboxKey(id),
+        UpdateExpression: 'SET lastError = :e, nextAttemptAt = :next REMOVE leaseUntil',
+        ConditionExpression: '#s = :pending AND attempts = :n',
+        ExpressionAttributeNames: { '#s': 'status' },
+        ExpressionAttributeValues: {
+          ':pending': 'PENDING',
+          ':n': attempt,
+          ':e': reason,
+          ':next': nextAttemptAt,
+        },
+      }),
+    );
+  }
+
+  async markFailed(item: OutboxItem, attempt: number, failure: MailFailure): Promise<boolean> {
+    const at = new Date(failure.at);
+    const outboxUpdate = {
+      TableName: this.table,
+      Key: outboxKey(item.id),
+      UpdateExpression:
+        'SET #s = :failed, failedAt = :at, lastError = :e, expiresAtEpoch = :exp REMOVE leaseUntil',
+      ConditionExpression: '#s = :pending AND attempts = :n',
+      ExpressionAttributeNames: { '#s': 'status' },
+      ExpressionAttributeValues: {
+        ':failed': 'FAILED',
+        ':pending': 'PENDING',
+        ':n': attempt,
+        ':at': failure.at,
+        ':e': failure.reason,
+        ':exp': epochIn(at, SETTLED_TTL_SECONDS),
+      },
+    };
+    try {
+      // The failure lands on the package in the same transaction, and moves its version on so a save
+      // based on an earlier read loses (409) instead of dropping the failure.
+      await dynamo().send(
+        new TransactWriteCommand({
+          TransactItems: [
+            { Update: outboxUpdate },
+            {
+              Update: {
+                TableName: this.packagesTable,
+                Key: { pk: `PKG#${item.packageId}`, sk: 'PKG' },
+                UpdateExpression:
+                  'SET mailFailures = list_append(if_not_exists(mailFailures, :none), :f) ADD #v :one',
+                ConditionExpression: 'attribute_exists(pk)',
+                ExpressionAttributeNames: { '#v': 'version' },
+                ExpressionAttributeValues: { ':none': [], ':f': [failure], ':one': 1 },
+              },
+            },
+          ],
+        }),
+      );
+      return true;
+    } catch (e) {
+      if (!(e instanceof TransactionCanceledException)) throw e;
+      const [mine, pkg] = e.CancellationReasons ?? [];
+      if (mine?.Code === 'ConditionalCheckFailed') return false;
+      // the package was deleted meanwhile: the failure is recorded on the outbox item and in the audit trail
+      if (pkg?.Code === 'ConditionalCheckFailed') return this.conditional(new UpdateCommand(outboxUpdate));
+      throw e;
+    }
+  }
+
+  async markAudited(id: string, at: Date): Promise<void> {
+    await dynamo().send(
+      new UpdateCommand({
+        TableName: this.table,
+        Key: outboxKey(id),
+        UpdateExpression: 'SET auditedAt = :at',
+        ExpressionAttributeValues: { ':at': at.toISOString() },
+      }),
+    );
+  }
+}

@@ -1,0 +1,212 @@
+import { describe, expect, it } from 'vitest';
+import type { AuditEvent } from '../ports/audit-log';
+import type { Mail } from '../ports/mailer';
+import type { MailFailure } from '../ports/package-repository';
+import {
+  MailOutboxWorker,
+  type MailRetryPolicy,
+  type OutboxItem,
+  type OutboxStore,
+  retryDelayMs,
+} from './mail-outbox-worker';
+
+/** An in-memory outbox with the same conditional rules as the DynamoDB one. */
+class MemoryOutbox implements OutboxStore {
+  items = new Map<string, OutboxItem>();
+  failures: MailFailure[] = [];
+  failAuditOnce = false;
+
+  add(id: string): OutboxItem {
+    const item: OutboxItem = {
+      id,
+      packageId: 'p1',
+      event: 'APPROVAL_REQUESTED',
+      toUserId: 'u1',
+      to: 'a@example.com',
+      subject: 'Approval requested: package P',
+      text: 'Hello',
+      createdAt: '2026-01-01T00:00:00.000Z',
+      status: 'PENDING',
+      attempts: 0,
+    };
+    this.items.set(id, item);
+    return item;
+  }
+  async get(id: string) {
+    const i = this.items.get(id);
+    return i ? { ...i } : null;
+  }
+  async claim(id: string, attempts: number, leaseUntil: string) {
+    const i = this.items.get(id);
+    if (!i || i.status !== 'PENDING' || i.attempts !== attempts) return false;
+    Object.assign(i, { attempts: attempts + 1, leaseUntil });
+    return true;
+  }
+  async markSent(id: string, attempt: number) {
+    const i = this.items.get(id);
+    if (!i || i.status !== 'PENDING' || i.attempts !== attempt) return false;
+    Object.assign(i, { status: 'SENT', leaseUntil: undefined, nextAttemptAt: undefined });
+    return true;
+  }
+  async markRetry(id: string, attempt: number, reason: string, nextAttemptAt: string) {
+    const i = this.items.get(id);
+    if (!i || i.status !== 'PENDING' || i.attempts !== attempt) return;
+    Object.assign(i, { lastError: reason, nextAttemptAt, leaseUntil: undefined });
+  }
+  async markFailed(item: OutboxItem, attempt: number, failure: MailFailure) {
+    const i = this.items.get(item.id);
+    if (!i || i.status !== 'PENDING' || i.attempts !== attempt) return false;
+    Object.assign(i, { status: 'FAILED', lastError: failure.reason, leaseUntil: undefined });
+    this.failures.push(failure);
+    return true;
+  }
+  async markAudited(id: string, at: Date) {
+    this.items.get(id)!.auditedAt = at.toISOString();
+  }
+}
+
+const POLICY: MailRetryPolicy = { maxAttempts: 3, baseDelayMs: 1000, maxDelayMs: 3000, leaseMs: 60_000 };
+
+function setup(opts: { failures?: number } = {}) {
+  let now = Date.parse('2026-01-01T00:00:00.000Z');
+  const store = new MemoryOutbox();
+  const sent: Mail[] = [];
+  let toFail = opts.failures ?? 0;
+  const audited: AuditEvent[] = [];
+  const slept: number[] = [];
+  let auditFails = false;
+  const worker = new MailOutboxWorker({
+    store,
+    mailer: {
+      send: async (m) => {
+        if (toFail > 0) {
+          toFail -= 1;
+          throw Object.assign(new Error('Email address is not verified'), { name: 'MessageRejected' });
+        }
+        sent.push(m);
+      },
+    },
+    audit: {
+      append: async (e) => {
+        if (auditFails) {
+          auditFails = false;
+          throw new Error('audit table unavailable');
+        }
+        audited.push(e);
+      },
+    },
+    clock: { now: () => new Date(now) },
+    policy: POLICY,
+    sleep: async (ms) => {
+      slept.push(ms);
+      now += ms;
+    },
+  });
+  return {
+    store,
+    sent,
+    audited,
+    slept,
+    worker,
+    failAuditOnce: () => {
+      auditFails = true;
+    },
+  };
+}
+
+describe('mail outbox worker', () => {
+  it('sends a pending mail once and marks it SENT', async () => {
+    const { store, sent, worker } = setup();
+    store.add('m1');
+    expect(await worker.process('m1', 60_000)).toBe('done');
+    expect(sent.map((m) => m.to)).toEqual(['a@example.com']);
+    expect(store.items.get('m1')).toMatchObject({ status: 'SENT', attempts: 1 });
+  });
+
+  it('does not send again when the same record is handed in again', async () => {
+    const { store, sent, worker } = setup();
+    store.add('m1');
+    await worker.process('m1', 60_000);
+    expect(await worker.process('m1', 60_000)).toBe('done');
+    expect(await worker.process('m1', 60_000)).toBe('done');
+    expect(sent).toHaveLength(1);
+  });
+
+  it('does not send while another run holds the attempt (a record handed in twice at once)', async () => {
+    const { store, sent, worker } = setup();
+    store.add('m1');
+    // another run claimed the first attempt and is sending
+    await store.claim('m1', 0, '2026-01-01T00:01:00.000Z');
+    expect(await worker.process('m1', 0)).toBe('retry');
+    expect(sent).toHaveLength(0);
+  });
+
+  it('asks for a retry after a failed try and waits out the backoff before the next one', async () => {
+    const { store, sent, worker, slept } = setup({ failures: 1 });
+    store.add('m1');
+    expect(await worker.process('m1', 60_000)).toBe('retry');
+    expect(store.items.get('m1')).toMatchObject({ status: 'PENDING', attempts: 1 });
+    expect(store.items.get('m1')!.lastError).toMatch(/MessageRejected: Email address is not verified/);
+    expect(await worker.process('m1', 60_000)).toBe('done');
+    expect(slept).toEqual([1000]);
+    expect(sent).toHaveLength(1);
+    expect(store.items.get('m1')).toMatchObject({ status: 'SENT', attempts: 2 });
+  });
+
+  it('waits only as long as the run may, and hands the record back without a try', async () => {
+    const { store, sent, worker, slept } = setup({ failures: 1 });
+    store.add('m1');
+    await worker.process('m1', 60_000);
+    expect(await worker.process('m1', 400)).toBe('retry');
+    expect(slept).toEqual([400]);
+    expect(store.items.get('m1')!.attempts).toBe(1);
+    expect(sent).toHaveLength(0);
+  });
+
+  it('doubles the wait up to the cap', () => {
+    expect([1, 2, 3, 4].map((n) => retryDelayMs(POLICY, n))).toEqual([1000, 2000, 3000, 3000]);
+  });
+
+  it('gives a mail up after the last try: on the package, in the audit trail, and never sent later', async () => {
+    const { store, sent, audited, worker } = setup({ failures: 3 });
+    store.add('m1');
+    expect(await worker.process('m1', 60_000)).toBe('retry');
+    expect(await worker.process('m1', 60_000)).toBe('retry');
+    expect(await worker.process('m1', 60_000)).toBe('done');
+    expect(store.items.get('m1')).toMatchObject({ status: 'FAILED', attempts: 3 });
+    expect(store.failures).toEqual([
+      {
+        to: 'a@example.com',
+        subject: 'Approval requested: package P',
+        reason: 'MessageRejected: Email address is not verified',
+        at: expect.any(String),
+      },
+    ]);
+    expect(audited).toHaveLength(1);
+    expect(audited[0]).toMatchObject({ subject: 'PKG#p1', action: 'MAIL_FAILED', actorRole: 'SYSTEM' });
+    expect(await worker.process('m1', 60_000)).toBe('done');
+    expect(sent).toHaveLength(0);
+    expect(store.failures).toHaveLength(1);
+    expect(audited).toHaveLength(1);
+  });
+
+  it('writes the audit event of a failure on the next hand-in when the run stopped before it', async () => {
+    const { store, audited, worker, failAuditOnce } = setup({ failures: 3 });
+    store.add('m1');
+    await worker.process('m1', 60_000);
+    await worker.process('m1', 60_000);
+    failAuditOnce();
+    await expect(worker.process('m1', 60_000)).rejects.toThrow(/audit table unavailable/);
+    expect(store.items.get('m1')!.status).toBe('FAILED');
+    expect(audited).toHaveLength(0);
+    expect(await worker.process('m1', 60_000)).toBe('done');
+    expect(audited).toHaveLength(1);
+    expect(store.failures).toHaveLength(1);
+  });
+
+  it('is done with an item that no longer exists', async () => {
+    const { worker, sent } = setup();
+    expect(await worker.process('gone', 60_000)).toBe('done');
+    expect(sent).toHaveLength(0);
+  });
+});

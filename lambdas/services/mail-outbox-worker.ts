@@ -1,0 +1,153 @@
+import type { AuditEvent } from '../ports/audit-log';
+import type { Clock } from '../ports/clock';
+import type { Mailer } from '../ports/mailer';
+import type { MailFailure, OutboxMail } from '../ports/package-repository';
+
+/** An outbox item as stored: the mail and where its delivery stands. */
+export interface OutboxItem extends OutboxMail {
+  status: 'PENDING' | 'SENT' | 'FAILED';
+  /** attempts claimed so far (each claim is one try to send) */
+  attempts: number;
+  /** while an attempt runs: until when it holds the item */
+  leaseUntil?: string;
+  nextAttemptAt?: string;
+  lastError?: string;
+  auditedAt?: string;
+}
+
+/** The outbox as the worker changes it: every write is conditional on the status and attempt count. */
+export interface OutboxStore {
+  get(id: string): Promise<OutboxItem | null>;
+  /** PENDING with `attempts` tries → attempts + 1, held until `leaseUntil`; false if another run moved it */
+  claim(id: string, attempts: number, leaseUntil: string): Promise<boolean>;
+  markSent(id: string, attempt: number, at: Date): Promise<boolean>;
+  markRetry(id: string, attempt: number, reason: string, nextAttemptAt: string): Promise<void>;
+  /** FAILED, and the failure appended to the package, in one transaction; false if another run moved it */
+  markFailed(item: OutboxItem, attempt: number, failure: MailFailure): Promise<boolean>;
+  markAudited(id: string, at: Date): Promise<void>;
+}
+
+export interface MailRetryPolicy {
+  /** tries before a mail is given up (and shown on the package) */
+  maxAttempts: number;
+  /** wait before the second try; doubled for each further one, up to maxDelayMs */
+  baseDelayMs: number;
+  maxDelayMs: number;
+  /** how long one try may hold an item before another run may take it over (a crashed run) */
+  leaseMs: number;
+}
+
+export const DEFAULT_MAIL_RETRY: MailRetryPolicy = {
+  maxAttempts: 8,
+  baseDelayMs: 2_000,
+  maxDelayMs: 120_000,
+  leaseMs: 60_000,
+};
+
+/** The wait after the n-th failed try (n ≥ 1): exponential, capped. */
+export function retryDelayMs(policy: MailRetryPolicy, attempt: number): number {
+  return Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** Math.max(0, attempt - 1));
+}
+
+/**
+ * What became of one outbox record: `done` (sent, failed for good, or nothing left to do) or `retry`
+ * (the event source must hand the record in again; the item says when the next try is due).
+ */
+export type Outcome = 'done' | 'retry';
+
+export interface MailOutboxDeps {
+  store: OutboxStore;
+  mailer: Mailer;
+  audit: { append(e: AuditEvent): Promise<void> };
+  clock: Clock;
+  policy: MailRetryPolicy;
+  /** waits (the Lambda sleeps until a retry is due, within its remaining time) */
+  sleep: (ms: number) => Promise<void>;
+}
+
+/**
+ * Sends workflow mails from the outbox (decision 095). Delivery is at most once per item in normal
+ * operation: an attempt is claimed by a conditional write before the mail is sent, SENT is written only
+ * by the run that holds the claim, and a record delivered again finds the item SENT and sends nothing.
+ */
+export class MailOutboxWorker {
+  constructor(private readonly d: MailOutboxDeps) {}
+
+  /** Handles one outbox record; `budgetMs` is how long this run may still wait for a due retry. */
+  async process(id: string, budgetMs: number): Promise<Outcome> {
+    const item = await this.d.store.get(id);
+    if (!item || item.status === 'SENT') return 'done';
+    if (item.status === 'FAILED') {
+      // failed for good earlier, but the run stopped before the audit event was written: write it now
+      if (!item.auditedAt) await this.auditFailure(item);
+      return 'done';
+    }
+    const now = this.d.clock.now().getTime();
+    const dueAt = Math.max(
+      item.nextAttemptAt ? Date.parse(item.nextAttemptAt) : 0,
+      item.leaseUntil ? Date.parse(item.leaseUntil) : 0,
+    );
+    if (dueAt > now) {
+      // wait for the backoff here, as far as this run's time allows: the event source hands a failed
+      // record in again at once, and every hand-in counts against its retry limit
+      const wait = dueAt - now;
+      await this.d.sleep(Math.min(wait, budgetMs));
+      if (wait > budgetMs) return 'retry';
+    }
+    const attempt = item.attempts + 1;
+    const leaseUntil = new Date(this.d.clock.now().getTime() + this.d.policy.leaseMs).toISOString();
+    // another run claimed it first (a record delivered twice at once): that run owns this attempt
+    if (!(await this.d.store.claim(id, item.attempts, leaseUntil))) return 'retry';
+    try {
+      await this.d.mailer.send({ to: item.to, subject: item.subject, text: item.text });
+    } catch (e) {
+      return this.failed(item, attempt, reasonOf(e));
+    }
+    await this.d.store.markSent(id, attempt, this.d.clock.now());
+    return 'done';
+  }
+
+  private async failed(item: OutboxItem, attempt: number, reason: string): Promise<Outcome> {
+    const at = this.d.clock.now();
+    log({ level: 'warn', kind: 'mail', id: item.id, to: item.to, subject: item.subject, attempt, reason });
+    if (attempt < this.d.policy.maxAttempts) {
+      const next = new Date(at.getTime() + retryDelayMs(this.d.policy, attempt)).toISOString();
+      await this.d.store.markRetry(item.id, attempt, reason, next);
+      return 'retry';
+    }
+    const failure: MailFailure = { to: item.to, subject: item.subject, reason, at: at.toISOString() };
+    if (await this.d.store.markFailed(item, attempt, failure)) {
+      await this.auditFailure({ ...item, attempts: attempt, lastError: reason, status: 'FAILED' });
+    }
+    return 'done';
+  }
+
+  private async auditFailure(item: OutboxItem): Promise<void> {
+    await this.d.audit.append({
+      subject: `PKG#${item.packageId}`,
+      action: 'MAIL_FAILED',
+      meaning: `the mail "${item.subject}" to ${item.to} could not be delivered after ${item.attempts} attempts`,
+      actorId: 'system',
+      actorName: 'Mail outbox',
+      actorRole: 'SYSTEM',
+      details: {
+        to: item.to,
+        subject: item.subject,
+        event: item.event,
+        reason: item.lastError,
+        attempts: item.attempts,
+      },
+    });
+    await this.d.store.markAudited(item.id, this.d.clock.now());
+  }
+}
+
+/** A short reason a person can act on (the SDK's error name and message, no stack). */
+function reasonOf(e: unknown): string {
+  const err = e as { name?: string; message?: string };
+  return `${err.name ?? 'Error'}: ${err.message ?? String(e)}`.slice(0, 300);
+}
+
+function log(entry: Record<string, unknown>) {
+  console.error(JSON.stringify(entry));
+}

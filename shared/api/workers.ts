@@ -1,0 +1,66 @@
+import type { RouteUses, TableName } from './routes';
+
+/**
+ * Stream workers: Lambdas driven by a table's DynamoDB stream instead of by API Gateway. The CDK stack
+ * (infra/lib/constructs/workers.ts) makes one function and one event source mapping per row, with grants
+ * from `uses` like a route; the local stack (infra/local/streams.ts) polls DynamoDB Local's stream of the
+ * same table and invokes the same handler module with the same event shape, filter and retry rules.
+ */
+export interface StreamWorker {
+  /** camelCase id; the handler module is lambdas/workers/<kebab-case of id>.ts */
+  id: 'mailOutbox' | 'auditCopy';
+  /** the table whose stream drives the worker */
+  source: TableName;
+  /** only INSERTs of items of this `kind` reach the worker (Lambda filter criteria; the local poller the same) */
+  kind: string;
+  uses: RouteUses;
+  batchSize: number;
+  /** retries of a failed batch by the event source before it goes to the dead-letter queue */
+  retryAttempts: number;
+  maxRecordAgeSeconds: number;
+  timeoutSeconds: number;
+  summary: string;
+}
+
+export const WORKERS: readonly StreamWorker[] = [
+  {
+    id: 'mailOutbox',
+    source: 'outbox',
+    kind: 'MAIL',
+    uses: { tables: ['outbox', 'packages', 'audit'], mail: true },
+    batchSize: 10,
+    // the worker itself counts tries and gives a mail up after its own limit (MAIL_MAX_ATTEMPTS); the
+    // event source's retries only cover runs that crash, and must outlast the worker's backoff
+    retryAttempts: 100,
+    maxRecordAgeSeconds: 6 * 60 * 60,
+    timeoutSeconds: 120,
+    summary: 'Sends workflow mails from the outbox, with retries and backoff (decision 095)',
+  },
+  {
+    id: 'auditCopy',
+    source: 'audit',
+    kind: 'AUDIT',
+    uses: { tables: [], buckets: { audit: ['write'] } },
+    batchSize: 100,
+    retryAttempts: 1000,
+    maxRecordAgeSeconds: 24 * 60 * 60,
+    timeoutSeconds: 60,
+    summary: 'Copies every audit event to the Object Lock audit bucket (decision 097)',
+  },
+];
+
+/** The worker's handler file name (kebab-case of its id). */
+export const workerFile = (id: string): string => id.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+
+/** The Lambda event filter of a worker: new items of its kind. */
+export function workerFilterPattern(w: StreamWorker): Record<string, unknown> {
+  return { eventName: ['INSERT'], dynamodb: { NewImage: { kind: { S: [w.kind] } } } };
+}
+
+/** Whether a stream record passes the worker's filter (what Lambda's filter criteria let through). */
+export function passesWorkerFilter(
+  w: StreamWorker,
+  record: { eventName?: string; dynamodb?: { NewImage?: Record<string, { S?: string } | undefined> } },
+): boolean {
+  return record.eventName === 'INSERT' && record.dynamodb?.NewImage?.kind?.S === w.kind;
+}
