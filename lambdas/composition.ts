@@ -1,6 +1,7 @@
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { DEFAULT_ACCOUNT_POLICY } from '../shared/domain/login-throttle';
 import { DynamoAuditLog } from './adapters/dynamodb/audit-log';
+import { DynamoPendingDecisions } from './adapters/dynamodb/pending-decisions';
 import { DynamoResourceReferences, DynamoResourceRepository } from './adapters/dynamodb/resource-repository';
 import { DynamoUserRepository } from './adapters/dynamodb/user-repository';
 import { appUrl, bucketName, intEnv, optionalEnv, requireEnv, tableName } from './config/env';
@@ -109,6 +110,8 @@ export function users$(): Promise<UserService> {
             .map((d) => d.trim().toLowerCase().replace(/^@/, ''))
             .filter(Boolean),
         },
+        // only the admin deletion of users reads it: the packages table is named when first used
+        new DynamoPendingDecisions(() => tableName('packages')),
       ),
   );
   return userService;

@@ -21,6 +21,7 @@ import {
   stageOfType,
 } from '../../shared/domain/package-rules';
 import { NON_ADMIN_ROLES, type Role } from '../../shared/domain/roles';
+import { headerSafe } from '../../shared/domain/text-rules';
 import { MSG } from '../../shared/messages';
 import type { ArtefactService } from '../ports/artefact-service';
 import type { AuditLog, StoredAuditEvent } from '../ports/audit-log';
@@ -28,6 +29,7 @@ import type { Clock } from '../ports/clock';
 import type { DccRepository } from '../ports/dcc-repository';
 import type { Mailer } from '../ports/mailer';
 import type {
+  ArtefactRef,
   PackageRecord,
   PackageRepository,
   Page,
@@ -159,7 +161,7 @@ export class PackageService {
   /** Mail that must not undo a committed decision: failures are logged, not thrown. */
   private async mailAfterCommit(to: string, subject: string, text: string) {
     try {
-      await this.d.mailer.send({ to, subject, text });
+      await this.d.mailer.send({ to, subject: headerSafe(subject), text });
     } catch (e) {
       console.error(
         JSON.stringify({ level: 'warn', kind: 'mail', to, subject, message: (e as Error).message }),
@@ -402,7 +404,7 @@ export class PackageService {
     for (const u of chosen) {
       await this.d.mailer.send({
         to: u.email,
-        subject: `Approval requested: package ${p.name}`,
+        subject: headerSafe(`Approval requested: package ${p.name}`),
         text: this.requestMail(u, p, user, 'approve', `${this.d.appUrl}/packages/approve`),
       });
     }
@@ -663,8 +665,7 @@ export class PackageService {
         { removeAll: true },
       ))
     ) {
-      await this.d.artefacts().remove(artefact);
-      throw new ConflictError('The package changed meanwhile; reload it');
+      throw await this.lostSigningRace(id, artefact);
     }
     await this.audit(next, user, 'SIGNED', MEANING.sign, {
       artefactKey: artefact.key,
@@ -684,6 +685,37 @@ export class PackageService {
     return toPackage(next);
   }
 
+  /**
+   * A sign that lost its race (another sign or a reject-signing committed first): its own artefact goes,
+   * so a SIGNED package keeps exactly the winner's file and a REJECTED one none; the caller gets a 409
+   * saying what happened. The winner's file is never touched, even if the keys were ever to coincide.
+   */
+  private async lostSigningRace(id: string, own?: ArtefactRef): Promise<ConflictError> {
+    const current = await this.d.packages.get(id);
+    if (own && current?.artefact?.key !== own.key) {
+      await this.d
+        .artefacts()
+        .remove(own)
+        .catch((e: unknown) =>
+          console.error(
+            JSON.stringify({
+              level: 'error',
+              kind: 'orphanArtefact',
+              key: own.key,
+              message: (e as Error).message,
+            }),
+          ),
+        );
+    }
+    if (current?.status === 'SIGNED')
+      return new ConflictError('The package was signed meanwhile; reload it to see the signed package');
+    if (current?.status === 'REJECTED')
+      return new ConflictError(
+        'Signing of this package was rejected meanwhile; it cannot be signed or rejected again',
+      );
+    return new ConflictError('The package changed meanwhile; reload it');
+  }
+
   async rejectSigning(user: UserRecord, id: string, note: string): Promise<Package> {
     const p = await this.mustGet(id);
     this.assertSigner(p, user);
@@ -694,11 +726,14 @@ export class PackageService {
       updatedAt: this.now().toISOString(),
       version: p.version + 1,
     };
-    await this.saveOrConflict(
-      next,
-      { version: p.version, status: 'AWAITING_SIGNATURE' },
-      { removeAll: true },
-    );
+    if (
+      !(await this.d.packages.save(
+        next,
+        { version: p.version, status: 'AWAITING_SIGNATURE' },
+        { removeAll: true },
+      ))
+    )
+      throw await this.lostSigningRace(id);
     await this.audit(next, user, 'SIGNING_REJECTED', 'refuses to sign the package', { rejectionNote: note });
     await this.mailRejection(next, user, note);
     return toPackage(next);
@@ -743,7 +778,7 @@ export class PackageService {
     for (const u of chosen) {
       await this.d.mailer.send({
         to: u.email,
-        subject: `Delivery approval requested: package ${p.name}`,
+        subject: headerSafe(`Delivery approval requested: package ${p.name}`),
         text: this.requestMail(u, p, user, 'approve the delivery of', `${this.d.appUrl}/packages/approve`),
       });
     }

@@ -23,6 +23,7 @@ import { API_ERR, MSG } from '../../shared/messages';
 import type { AuditLog } from '../ports/audit-log';
 import type { Clock } from '../ports/clock';
 import type { Mailer } from '../ports/mailer';
+import type { PendingDecisions } from '../ports/pending-decisions';
 import type { UserRecord, UserRepository } from '../ports/user-repository';
 import { dummyHash, hashPassword, verifyPassword } from './password-hasher';
 import type { TokenService } from './token-service';
@@ -64,6 +65,8 @@ export class UserService {
     private readonly audit: AuditLog,
     private readonly clock: Clock,
     private readonly config: UserServiceConfig,
+    /** packages waiting for a user's decision; deleting such a user is refused (decision 078) */
+    private readonly pendingDecisions?: PendingDecisions,
   ) {}
 
   async login(
@@ -310,6 +313,7 @@ export class UserService {
     const found = await Promise.all(unique.map((id) => this.users.getById(id)));
     const missing = unique.filter((_, i) => !found[i]);
     if (missing.length > 0) throw new NotFoundError(`No user with id ${missing.join(', ')}`);
+    await this.refuseDeletingPendingDeciders(found.filter((u): u is UserRecord => u !== null));
     await this.users.delete(unique, this.clock.now().toISOString());
     for (const u of found) {
       if (u)
@@ -322,6 +326,25 @@ export class UserService {
           actorRole: admin.userRole,
         });
     }
+  }
+
+  /** No package may be left waiting for someone who no longer exists: such users are kept (409). */
+  private async refuseDeletingPendingDeciders(users: UserRecord[]): Promise<void> {
+    if (!this.pendingDecisions) throw new Error('user deletion needs the pending-decisions port');
+    const pending = this.pendingDecisions;
+    const waiting = await Promise.all(
+      users.map(async (u) => ({ u, names: await pending.packagesWaitingFor(u.id) })),
+    );
+    const blocked = waiting.filter((w) => w.names.length > 0);
+    if (blocked.length > 0)
+      throw new ConflictError(
+        `Cannot delete: ${blocked
+          .map(
+            (w) =>
+              `${w.u.email} is awaited as approver or signer of ${w.names.map((n) => `'${n}'`).join(', ')}`,
+          )
+          .join('; ')}. Delete those packages or let them be decided first.`,
+      );
   }
 
   private async bumpTokenVersion(user: UserRecord): Promise<void> {

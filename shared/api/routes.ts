@@ -130,7 +130,8 @@ export const ROUTES: readonly Route[] = [
     method: 'DELETE',
     path: '/admin/users',
     access: ADMIN,
-    uses: { tables: ['users', 'audit'] },
+    // packages: a user a package still waits for cannot be deleted
+    uses: { tables: ['users', 'audit', 'packages'] },
     summary: 'Delete users by id',
   },
 
@@ -299,7 +300,7 @@ export const ROUTES: readonly Route[] = [
     access: NON_ADMIN,
     uses: {
       tables: ['users', 'packages', 'resources', 'dcc', 'audit'],
-      buckets: { resources: ['read'], artefacts: ['write'] },
+      buckets: { resources: ['read'], artefacts: ['write', 'delete'] },
       mail: true,
     },
     memoryMb: 1536,
@@ -320,7 +321,8 @@ export const ROUTES: readonly Route[] = [
     access: RELEASE_ENGINEER,
     uses: {
       tables: ['users', 'packages', 'resources', 'dcc', 'audit'],
-      buckets: { resources: ['read'], artefacts: ['write'] },
+      // delete: a sign that lost its race to another sign or a reject-signing removes its own artefact
+      buckets: { resources: ['read'], artefacts: ['write', 'delete'] },
       mail: true,
       sign: 'sign',
     },
