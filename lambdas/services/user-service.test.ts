@@ -26,8 +26,10 @@ function memoryUsers(): UserRepository {
     },
     delete: async (ids) => ids,
     getThrottle: async () => ({ failures: 0, lastFailureAt: null }),
-    recordFailure: async () => undefined,
+    recordFailure: async () => 1,
     clearThrottle: async () => undefined,
+    takeQuota: async () => ({ ok: true }),
+    returnQuota: async () => undefined,
   };
 }
 
