@@ -28,7 +28,12 @@ export class PortalStack extends Stack {
     this.signing = new Signing(this, 'Signing', { config });
     this.mail = new Mail(this, 'Mail', { config });
     this.api = new Api(this, 'Api', { config, data: this.data, signing: this.signing, mail: this.mail });
-    this.web = new Web(this, 'Web', { config, restApi: this.api.restApi, accessLogs: this.data.accessLogs });
+    this.web = new Web(this, 'Web', {
+      config,
+      restApi: this.api.restApi,
+      accessLogs: this.data.accessLogs,
+      originVerifySecret: this.signing.originVerifySecret,
+    });
 
     // Known only now that the distribution exists; neither edge closes a cycle (the CloudFront API
     // origin depends on the REST API id alone, not on its methods or Lambdas).

@@ -28,6 +28,8 @@ export interface RouteUses {
   mail?: boolean;
   /** 'sign' = kms:Sign on the package key (and its public key); 'publicKey' = kms:GetPublicKey only. */
   sign?: 'sign' | 'publicKey';
+  /** limits per client address: reads the origin-verify secret to trust CloudFront-Viewer-Address */
+  clientSource?: boolean;
 }
 
 export interface Route {
@@ -62,7 +64,7 @@ export const ROUTES: readonly Route[] = [
     method: 'POST',
     path: '/user/login',
     access: 'public',
-    uses: { tables: USERS_AUDITED },
+    uses: { tables: USERS_AUDITED, clientSource: true },
     memoryMb: 1024,
     summary: 'Sign in with login (email) and password',
   },
@@ -96,7 +98,7 @@ export const ROUTES: readonly Route[] = [
     method: 'POST',
     path: '/user/password',
     access: 'signedIn',
-    uses: { tables: USERS_AUDITED },
+    uses: { tables: USERS_AUDITED, clientSource: true },
     memoryMb: 1024,
     summary: 'Change own password',
   },
@@ -113,7 +115,7 @@ export const ROUTES: readonly Route[] = [
     method: 'POST',
     path: '/user/reset-password',
     access: 'public',
-    uses: { tables: USERS_AUDITED, mail: true },
+    uses: { tables: USERS_AUDITED, mail: true, clientSource: true },
     memoryMb: 1024,
     summary: 'Mail a temporary password',
   },
