@@ -38,8 +38,17 @@ export interface UserRepository {
   /** deletes users; their email claims stay (marked deleted) so the email cannot register again */
   delete(ids: string[], at: string): Promise<string[]>;
   getThrottle(key: string): Promise<ThrottleState>;
-  /** counts one failure under `key`; answers the count including it (1: the first one remembered) */
-  recordFailure(key: string, at: string, expiresAtEpoch: number): Promise<number>;
+  /**
+   * Counts one failure under `key`. `firstInWindow`: nothing was remembered under the key before (no
+   * earlier failure within its memory, forgiven or not).
+   */
+  recordFailure(
+    key: string,
+    at: string,
+    expiresAtEpoch: number,
+  ): Promise<{ failures: number; firstInWindow: boolean }>;
+  /** sets the count to zero but remembers that the key failed, until the memory of its last failure ends */
+  forgiveFailures(key: string): Promise<void>;
   clearThrottle(key: string): Promise<void>;
   /**
    * Takes one use of a quota of `limit` uses per window of `windowSeconds` that opens at its first use,

@@ -112,7 +112,8 @@ export class UserService {
       throw new UnauthorizedError(API_ERR.wrongPassword, { authError: API_ERR.wrongPassword });
     }
 
-    await this.users.clearThrottle(pairKey(email, sourceIp));
+    // forgiven, not forgotten: this source stays counted once among the account's failing sources
+    await this.users.forgiveFailures(pairKey(email, sourceIp));
     // The first password that works ends the other: a used temporary password becomes the password;
     // the old password still working means the reset was not the owner's, so the temporary one is dropped.
     if (user.tempPasswordHash) {
@@ -180,11 +181,11 @@ export class UserService {
     const iso = failedAt.toISOString();
     const epoch = Math.floor(failedAt.getTime() / 1000);
     const sourceWindow = this.config.sourceWindowSeconds ?? DEFAULT_SOURCE_WINDOW_SECONDS;
-    const [pairCount] = await Promise.all([
+    const [pair] = await Promise.all([
       this.users.recordFailure(pairKey(email, source), iso, epoch + ACCOUNT_MEMORY_SECONDS),
       this.users.recordFailure(sourceKey(source), iso, epoch + sourceWindow),
     ]);
-    if (pairCount === 1)
+    if (pair.firstInWindow)
       await this.users.recordFailure(accountKey(email), iso, epoch + ACCOUNT_MEMORY_SECONDS);
   }
 
@@ -256,7 +257,7 @@ export class UserService {
       await this.recordSignInFailure(user.email, sourceIp);
       throw new ForbiddenError(API_ERR.oldPasswordWrong, { authError: API_ERR.oldPasswordWrong });
     }
-    await this.users.clearThrottle(pairKey(user.email, sourceIp));
+    await this.users.forgiveFailures(pairKey(user.email, sourceIp));
     const now = this.clock.now();
     const next: UserRecord = {
       ...user,

@@ -86,6 +86,12 @@ describe.concurrent('who a lockout stops', () => {
     expectThrottled(await signIn('127.0.1.1', email, SEED_PASSWORD));
     // the owner, at their own address, is not slowed at all
     expectSignedIn(await signIn('127.0.1.2', email, SEED_PASSWORD));
+    // and the owner's own typos, each forgiven by the next success, count as one failing source, not one
+    // per typo: more cycles than the account-wide limit of sources still leave the account open
+    for (let i = 0; i <= ACCOUNT_MAX_SOURCES; i++) {
+      expect((await signIn('127.0.1.2', email, `Typo-${i}`)).status).toBe(401);
+      expectSignedIn(await signIn('127.0.1.2', email, SEED_PASSWORD));
+    }
   }, 60_000);
 
   it('slows the account for everyone only once many distinct sources have failed on it', async () => {

@@ -175,7 +175,11 @@ export class DynamoUserRepository implements UserRepository {
     };
   }
 
-  async recordFailure(key: string, at: string, expiresAtEpoch: number): Promise<number> {
+  async recordFailure(
+    key: string,
+    at: string,
+    expiresAtEpoch: number,
+  ): Promise<{ failures: number; firstInWindow: boolean }> {
     const values = { ':one': 1, ':at': at, ':exp': expiresAtEpoch, ':k': 'THROTTLE' };
     try {
       const r = await dynamo().send(
@@ -186,10 +190,11 @@ export class DynamoUserRepository implements UserRepository {
           // counts on only while the earlier failures are remembered (the same test as getThrottle's)
           ConditionExpression: 'attribute_not_exists(expiresAt) OR expiresAt >= :now',
           ExpressionAttributeValues: { ...values, ':now': Math.floor(Date.parse(at) / 1000) },
-          ReturnValues: 'UPDATED_NEW',
+          ReturnValues: 'ALL_OLD',
         }),
       );
-      return Number(r.Attributes?.failures ?? 1);
+      const before = r.Attributes;
+      return { failures: Number(before?.failures ?? 0) + 1, firstInWindow: before === undefined };
     } catch (e) {
       if (!(e instanceof ConditionalCheckFailedException)) throw e;
       // An expired counter that TTL has not swept yet (it deletes lazily): this failure starts a new count,
@@ -202,7 +207,23 @@ export class DynamoUserRepository implements UserRepository {
           ExpressionAttributeValues: values,
         }),
       );
-      return 1;
+      return { failures: 1, firstInWindow: true };
+    }
+  }
+
+  async forgiveFailures(key: string): Promise<void> {
+    try {
+      await dynamo().send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: { pk: throttlePk(key) },
+          UpdateExpression: 'SET failures = :zero',
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeValues: { ':zero': 0 },
+        }),
+      );
+    } catch (e) {
+      if (!(e instanceof ConditionalCheckFailedException)) throw e;
     }
   }
 
