@@ -111,6 +111,66 @@ describe('deleting a user a package waits for', () => {
     expect(await exists(signer!.id)).toBe(false);
   }, 120_000);
 
+  it('is refused while the user is an undecided delivery approver, and allowed once delivery was decided', async () => {
+    const [deliveryLead] = await directUsers(1, 'TECHNICAL_LEADER', 'DeliveryLead');
+    // a release package, approved by its four approvers (unsigned: generated on the last approval)
+    const resource = await uploadPatch(u.designDev.token, 'release');
+    const pkg = await createPackage(
+      u.designDev.token,
+      resource.id,
+      'RELEASE_UNSIGNED',
+      `pending-delivery-${Date.now()}`,
+    );
+    const dccId = await createDcc(u.designDev.token);
+    expect(
+      (await api(`/packages/${pkg.id}/dcc/${dccId}`, { method: 'POST', token: u.designDev.token })).status,
+    ).toBe(200);
+    const approvers = [u.designTest, u.lead, u.reliability, u.release];
+    const notified = await api(`/packages/${pkg.id}/notify-approvers`, {
+      method: 'POST',
+      token: u.designDev.token,
+      body: {
+        approvers: [
+          'DESIGN_ENGINEER_TEST',
+          'TECHNICAL_LEADER',
+          'RELIABILITY_ENGINEER',
+          'SW_FW_RELEASE_ENGINEER',
+        ].map((role, i) => ({ role, id: approvers[i]!.id })),
+      },
+    });
+    expect(notified.status, JSON.stringify(notified.body)).toBe(200);
+    for (const a of approvers)
+      expect(
+        (await api(`/packages/${pkg.id}/approve`, { method: 'POST', token: a.token })).status,
+      ).toBeLessThan(300);
+
+    const delivery = await api(`/delivery/packages/${pkg.id}/notify-approvers`, {
+      method: 'POST',
+      token: u.release.token,
+      body: {
+        approvers: [
+          { role: 'DESIGN_ENGINEER_TEST', id: u.designTest.id },
+          { role: 'TECHNICAL_LEADER', id: deliveryLead!.id },
+          { role: 'RELIABILITY_ENGINEER', id: u.reliability.id },
+        ],
+      },
+    });
+    expect(delivery.status, JSON.stringify(delivery.body)).toBe(200);
+
+    const refused = await deleteUsers([deliveryLead!.id]);
+    expect(refused.status, JSON.stringify(refused.body)).toBe(409);
+    expect(refused.body.errorMessage).toContain(`'${pkg.name}'`);
+    expect(await exists(deliveryLead!.id)).toBe(true);
+
+    const rejected = await api(`/delivery/packages/${pkg.id}/reject`, {
+      method: 'POST',
+      token: deliveryLead!.token,
+      body: { 'rejection-reason': 'Wrong fleet' },
+    });
+    expect(rejected.status, JSON.stringify(rejected.body)).toBe(200);
+    expect((await deleteUsers([deliveryLead!.id])).status).toBe(200);
+  }, 120_000);
+
   it('still deletes a user nothing waits for', async () => {
     const [idle] = await directUsers(1, 'TECHNICAL_LEADER', 'IdleLead');
     expect((await deleteUsers([idle!.id])).status).toBe(200);
