@@ -230,27 +230,32 @@ export class DynamoUserRepository implements UserRepository {
   async takeQuota(key: string, limit: number, windowSeconds: number, at: Date): Promise<QuotaResult> {
     const now = Math.floor(at.getTime() / 1000);
     const Key = { pk: throttlePk(key) };
-    try {
+    const attempt = async (
+      input: Omit<ConstructorParameters<typeof UpdateCommand>[0], 'TableName' | 'Key'>,
+    ) => {
+      try {
+        await dynamo().send(new UpdateCommand({ TableName: this.table, Key, ...input }));
+        return true;
+      } catch (e) {
+        if (e instanceof ConditionalCheckFailedException) return false;
+        throw e;
+      }
+    };
+    if (limit < 1) return { ok: false, retryAfterSeconds: windowSeconds };
+    // Two rounds: a request that loses the race to open the window uses the window the winner opened.
+    for (let round = 0; round < 2; round++) {
       // within an open window that still has room: one more use
-      await dynamo().send(
-        new UpdateCommand({
-          TableName: this.table,
-          Key,
+      if (
+        await attempt({
           UpdateExpression: 'ADD uses :one',
           ConditionExpression: 'expiresAt > :now AND uses < :limit',
           ExpressionAttributeValues: { ':one': 1, ':now': now, ':limit': limit },
-        }),
-      );
-      return { ok: true };
-    } catch (e) {
-      if (!(e instanceof ConditionalCheckFailedException)) throw e;
-    }
-    try {
+        })
+      )
+        return { ok: true };
       // no window, or an ended one (TTL deletes lazily): this use opens a new window
-      await dynamo().send(
-        new UpdateCommand({
-          TableName: this.table,
-          Key,
+      if (
+        await attempt({
           UpdateExpression: 'SET uses = :one, expiresAt = :end, kind = :k',
           ConditionExpression: 'attribute_not_exists(expiresAt) OR expiresAt <= :now',
           ExpressionAttributeValues: {
@@ -259,11 +264,9 @@ export class DynamoUserRepository implements UserRepository {
             ':now': now,
             ':k': 'THROTTLE',
           },
-        }),
-      );
-      return limit >= 1 ? { ok: true } : { ok: false, retryAfterSeconds: windowSeconds };
-    } catch (e) {
-      if (!(e instanceof ConditionalCheckFailedException)) throw e;
+        })
+      )
+        return { ok: true };
     }
     // an open window with no room left
     const r = await dynamo().send(new GetCommand({ TableName: this.table, Key, ConsistentRead: true }));
