@@ -1,7 +1,7 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Package } from '../../shared/api/contracts/packages';
-import { api, jsonText, mails, uniq } from '../support/api';
+import { api, jsonText, mailboxUrl, mails, uniq } from '../support/api';
 import { createDcc, createPackage, seededUsers, uploadPatch } from '../support/fixtures';
 import { dynamoAt, s3At, storeSnapshot, tableOf } from '../support/store';
 
@@ -173,5 +173,30 @@ describe('mail headers', () => {
       expect(m.subject).toBe(`Package rejected: ${pkg.name} Bcc: ${marker}@example.org`);
     }
     expect((await mails(marker)).length).toBe(0);
+  });
+
+  it('the SES adapter itself flattens any subject and refuses an address holding a line break', async () => {
+    // the adapter as the handlers build it, against the stack's SES (the same endpoint variable)
+    Object.assign(process.env, {
+      AWS_ENDPOINT_URL_SESV2: mailboxUrl().replace(/\/$/, ''),
+      AWS_REGION: 'us-east-1',
+      AWS_ACCESS_KEY_ID: 'S3RVER',
+      AWS_SECRET_ACCESS_KEY: 'S3RVER',
+    });
+    const { SesMailer } = await import('../../lambdas/adapters/ses/ses-mailer');
+    const mailer = new SesMailer('firmware-portal@example.com');
+    const to = `${uniq('adapter')}@example.com`;
+    await mailer.send({
+      to,
+      subject: 'Package x\r\nBcc: someone@example.org\u202e\u0000',
+      text: 'Line 1\nLine 2',
+    });
+    const got = await mails(to);
+    expect(got.map((m) => m.subject)).toEqual(['Package x Bcc: someone@example.org']);
+    expect(got[0]?.text).toContain('Line 1\nLine 2');
+    await expect(
+      mailer.send({ to: `${to}\r\nBcc: someone@example.org`, subject: 'Hello', text: 'x' }),
+    ).rejects.toThrow(/control or invisible character/);
+    expect(await mails('someone@example.org')).toEqual([]);
   });
 });
