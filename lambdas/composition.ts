@@ -1,6 +1,11 @@
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import { DEFAULT_ACCOUNT_POLICY } from '../shared/domain/login-throttle';
+import {
+  DEFAULT_ACCOUNT_POLICY,
+  DEFAULT_ACCOUNT_WIDE_POLICY,
+  DEFAULT_RESET_LIMITS,
+} from '../shared/domain/login-throttle';
 import { DynamoAuditLog } from './adapters/dynamodb/audit-log';
+import { DynamoPendingDecisions } from './adapters/dynamodb/pending-decisions';
 import { DynamoResourceReferences, DynamoResourceRepository } from './adapters/dynamodb/resource-repository';
 import { DynamoUserRepository } from './adapters/dynamodb/user-repository';
 import { appUrl, bucketName, intEnv, optionalEnv, requireEnv, tableName } from './config/env';
@@ -103,12 +108,24 @@ export function users$(): Promise<UserService> {
             ...DEFAULT_ACCOUNT_POLICY,
             baseLockSeconds: intEnv('LOGIN_LOCK_BASE_SECONDS', DEFAULT_ACCOUNT_POLICY.baseLockSeconds),
           },
+          accountWidePolicy: {
+            ...DEFAULT_ACCOUNT_WIDE_POLICY,
+            freeFailures: intEnv('LOGIN_ACCOUNT_MAX_SOURCES', DEFAULT_ACCOUNT_WIDE_POLICY.freeFailures),
+            baseLockSeconds: intEnv('LOGIN_LOCK_BASE_SECONDS', DEFAULT_ACCOUNT_WIDE_POLICY.baseLockSeconds),
+          },
+          resetLimits: {
+            perAddress: intEnv('RESET_MAX_PER_ADDRESS', DEFAULT_RESET_LIMITS.perAddress),
+            perSource: intEnv('RESET_MAX_PER_SOURCE', DEFAULT_RESET_LIMITS.perSource),
+            windowSeconds: intEnv('RESET_WINDOW_SECONDS', DEFAULT_RESET_LIMITS.windowSeconds),
+          },
           appUrl: appUrl(),
           allowedEmailDomains: optionalEnv('ALLOWED_EMAIL_DOMAINS', '')
             .split(',')
             .map((d) => d.trim().toLowerCase().replace(/^@/, ''))
             .filter(Boolean),
         },
+        // only the admin deletion of users reads it: the packages table is named when first used
+        new DynamoPendingDecisions(() => tableName('packages')),
       ),
   );
   return userService;

@@ -148,6 +148,10 @@ export const API_ERR = {
   wrongPassword: 'Login or password is incorrect',
   oldPasswordWrong: 'Old password is incorrect',
   tooManyAttempts: (seconds: number) => `Too many failed sign-in attempts. Try again in ${seconds} seconds.`,
+  tooManyResetsForAddress: (max: number, windowMinutes: number, minutes: number) =>
+    `A temporary password was already sent ${max} times in the last ${windowMinutes} minutes to this address. Check your mailbox, or try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
+  tooManyResetsFromSource: (minutes: number) =>
+    `Too many password reset requests from your network address. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
   missingToken: 'Token invalid: no bearer token was sent',
   invalidToken: 'Token invalid: please sign in again',
   forbidden: 'You are not allowed to do this',

@@ -30,7 +30,12 @@ export class PortalStack extends Stack {
     this.signing = new Signing(this, 'Signing', { config });
     this.mail = new Mail(this, 'Mail', { config });
     this.api = new Api(this, 'Api', { config, data: this.data, signing: this.signing, mail: this.mail });
-    this.web = new Web(this, 'Web', { config, restApi: this.api.restApi, accessLogs: this.data.accessLogs });
+    this.web = new Web(this, 'Web', {
+      config,
+      restApi: this.api.restApi,
+      accessLogs: this.data.accessLogs,
+      originVerifySecret: this.signing.originVerifySecret,
+    });
     this.workers = new Workers(this, 'Workers', { config, data: this.data, mail: this.mail });
 
     // Known only now that the distribution exists; neither edge closes a cycle (the CloudFront API

@@ -144,6 +144,7 @@ describe('API Gateway and Lambda, one per row of the route table', () => {
       // outbox rows write mails with links to the portal (decision 095)
       if (route.uses.mail || route.uses.tables.includes('outbox')) expected.push('APP_URL');
       if (route.uses.sign) expected.push('SIGNING_KEY_ID');
+      if (route.uses.clientSource) expected.push('ORIGIN_VERIFY_SECRET_ARN');
       expect(Object.keys(vars).sort(), route.id).toEqual(expected.sort());
       expect(vars.API_STAGE).toBe('dev');
       for (const t of route.uses.tables) expect(vars[tableEnv(t)], route.id).toEqual({ Ref: tableId(t) });
@@ -266,6 +267,28 @@ describe('least-privilege IAM per function', () => {
       expect(allActions(route).has('secretsmanager:GetSecretValue'), route.id).toBe(
         route.access !== 'public' || route.uses.tables.includes('users'),
       );
+  });
+
+  it('lets only the routes with per-client limits read the origin-verify secret, and nothing else of it', () => {
+    const originSecret = s.logicalId(s.stack.signing.originVerifySecret);
+    const tokenSecret = s.logicalId(s.stack.signing.tokenSecret);
+    const withLimits = ROUTES.filter((r) => r.uses.clientSource).map((r) => r.id);
+    expect(withLimits.sort()).toEqual(['changePassword', 'login', 'resetPassword']);
+    for (const route of ROUTES) {
+      const secrets = statementsOf(route)
+        .filter((st) => actionsOf(st).includes('secretsmanager:GetSecretValue'))
+        .flatMap(resourcesOf);
+      expect(
+        secrets.some((r) => JSON.stringify(r) === JSON.stringify({ Ref: originSecret })),
+        route.id,
+      ).toBe(withLimits.includes(route.id));
+      for (const r of secrets)
+        expect([{ Ref: originSecret }, { Ref: tokenSecret }], route.id).toContainEqual(r);
+      for (const st of statementsOf(route).filter((x) =>
+        resourcesOf(x).some((r) => JSON.stringify(r) === JSON.stringify({ Ref: originSecret })),
+      ))
+        expect(actionsOf(st), route.id).toEqual(['secretsmanager:GetSecretValue']);
+    }
   });
 
   it('attaches AWS managed policies only to the API Gateway logging role and the CDK deployment helper', () => {
@@ -429,8 +452,9 @@ describe('CloudFront', () => {
     expect(behaviors).toHaveLength(1);
     const api = behaviors[0]!;
     expect(api.PathPattern).toBe(`/${API_STAGE}/*`);
-    expect(api.CachePolicyId).toBe('4135ea2d-6df8-44a3-9df3-4b5a84be39ad'); // Managed-CachingDisabled
-    expect(api.OriginRequestPolicyId).toBe('b689b0a8-53d0-40ab-baf2-68738e2966ac'); // AllViewerExceptHostHeader
+    // own policies (they forward CloudFront-Viewer-Address): asserted in the test below
+    expect(api.CachePolicyId).toEqual({ Ref: expect.stringMatching(/ApiNoCache/) });
+    expect(api.OriginRequestPolicyId).toEqual({ Ref: expect.stringMatching(/ApiOriginRequests/) });
     expect(api.AllowedMethods).toEqual(['GET', 'HEAD', 'OPTIONS', 'PUT', 'PATCH', 'POST', 'DELETE']);
     expect(api.ViewerProtocolPolicy).toBe('https-only');
     const origin = (dc.Origins as Json[]).find((o) => o.Id === api.TargetOriginId)!;
@@ -442,6 +466,39 @@ describe('CloudFront', () => {
       OriginProtocolPolicy: 'https-only',
       OriginSSLProtocols: ['TLSv1.2'],
     });
+  });
+
+  it('sends the API the viewer address and a secret origin header, never Host, and caches nothing', () => {
+    const dc = distribution();
+    const api = (dc.CacheBehaviors as Json[])[0]!;
+    const orp = s.json.Resources[(api.OriginRequestPolicyId as { Ref: string }).Ref]!.Properties as Json;
+    const orpConfig = orp.OriginRequestPolicyConfig as Json;
+    const headers = orpConfig.HeadersConfig as { HeaderBehavior: string; Headers: string[] };
+    // a list, not "all viewer headers": that form cannot add CloudFront's own headers without Host
+    expect(headers.HeaderBehavior).toBe('whitelist');
+    expect(headers.Headers).toContain('CloudFront-Viewer-Address');
+    expect(headers.Headers.map((h) => h.toLowerCase())).not.toContain('host');
+    expect(headers.Headers.map((h) => h.toLowerCase())).not.toContain('x-forwarded-for');
+    expect(headers.Headers).toEqual(expect.arrayContaining(['Content-Type', 'Accept']));
+    expect(orpConfig.QueryStringsConfig).toEqual({ QueryStringBehavior: 'all' });
+    expect(orpConfig.CookiesConfig).toEqual({ CookieBehavior: 'all' });
+
+    const cache = s.json.Resources[(api.CachePolicyId as { Ref: string }).Ref]!.Properties as Json;
+    const cacheConfig = cache.CachePolicyConfig as Json;
+    // Authorization reaches the API through the cache key; nothing is kept (TTL 0, answers say no-store)
+    expect(cacheConfig.DefaultTTL).toBe(0);
+    expect(cacheConfig.MinTTL).toBe(0);
+    expect(cacheConfig.MaxTTL).toBeLessThanOrEqual(1);
+    const key = cacheConfig.ParametersInCacheKeyAndForwardedToOrigin as Json;
+    expect(key.HeadersConfig).toEqual({ HeaderBehavior: 'whitelist', Headers: ['Authorization'] });
+
+    const origin = (dc.Origins as Json[]).find((o) => o.Id === api.TargetOriginId)!;
+    const custom = origin.OriginCustomHeaders as { HeaderName: string; HeaderValue: unknown }[];
+    expect(custom.map((h) => h.HeaderName)).toEqual(['X-Frp-Origin-Verify']);
+    // a dynamic reference to the generated secret, resolved by CloudFormation: no value in the template
+    const value = JSON.stringify(custom[0]!.HeaderValue);
+    expect(value).toContain('{{resolve:secretsmanager:');
+    expect(value).toContain(s.logicalId(s.stack.signing.originVerifySecret));
   });
 
   it('falls back to index.html for client-side routes without touching files or the API', async () => {

@@ -6,8 +6,8 @@ import { route } from '../middleware/http';
 export const handler = route(
   'changePassword',
   { body: changePasswordSchema, maxBodyBytes: 4096 },
-  async ({ body, user }) => {
-    const { token } = await (await users$()).changePassword(user!, body);
+  async ({ body, user, sourceIp }) => {
+    const { token } = await (await users$()).changePassword(user!, body, sourceIp);
     return { body: { status: 'UPDATED', message: MSG.settingsSaved, token } };
   },
 );

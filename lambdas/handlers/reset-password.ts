@@ -7,8 +7,8 @@ import { route } from '../middleware/http';
 export const handler = route(
   'resetPassword',
   { body: resetPasswordSchema, maxBodyBytes: 4096 },
-  async ({ body }) => {
-    await (await users$()).resetPassword(body.email);
+  async ({ body, sourceIp }) => {
+    await (await users$()).resetPassword(body.email, sourceIp);
     return { body: { status: 'SENT', message: MSG.resetMailSent } };
   },
 );

@@ -4,6 +4,7 @@ import type * as z from 'zod';
 import { routeById } from '../../shared/api/routes';
 import type { UserRecord } from '../ports/user-repository';
 import { authorize } from './authorize';
+import { clientSource } from './client-source';
 import { errorMapper } from './error-mapper';
 import { jsonBody } from './json-body';
 import { securityHeaders } from './security-headers';
@@ -72,7 +73,8 @@ export function route<
         user: e.user,
         event: e,
         requestId: context.awsRequestId,
-        sourceIp: event.requestContext?.identity?.sourceIp ?? 'unknown',
+        // the real client (CloudFront viewer when proven, else the TCP peer), as a rate-limit key
+        sourceIp: await clientSource(event),
       });
       return {
         statusCode: reply.statusCode ?? 200,

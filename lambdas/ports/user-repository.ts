@@ -20,6 +20,8 @@ export interface ThrottleState {
   lastFailureAt: string | null;
 }
 
+export type QuotaResult = { ok: true } | { ok: false; retryAfterSeconds: number };
+
 export interface UserRepository {
   /** creates the user and claims its email; false when the email was ever claimed */
   create(user: UserRecord): Promise<boolean>;
@@ -36,6 +38,23 @@ export interface UserRepository {
   /** deletes users; their email claims stay (marked deleted) so the email cannot register again */
   delete(ids: string[], at: string): Promise<string[]>;
   getThrottle(key: string): Promise<ThrottleState>;
-  recordFailure(key: string, at: string, expiresAtEpoch: number): Promise<void>;
+  /**
+   * Counts one failure under `key`. `firstInWindow`: nothing was remembered under the key before (no
+   * earlier failure within its memory, forgiven or not).
+   */
+  recordFailure(
+    key: string,
+    at: string,
+    expiresAtEpoch: number,
+  ): Promise<{ failures: number; firstInWindow: boolean }>;
+  /** sets the count to zero but remembers that the key failed, until the memory of its last failure ends */
+  forgiveFailures(key: string): Promise<void>;
   clearThrottle(key: string): Promise<void>;
+  /**
+   * Takes one use of a quota of `limit` uses per window of `windowSeconds` that opens at its first use,
+   * atomically (concurrent calls never exceed it). Refused: how many seconds until the window ends.
+   */
+  takeQuota(key: string, limit: number, windowSeconds: number, at: Date): Promise<QuotaResult>;
+  /** gives one use back (the action it was taken for did not happen) */
+  returnQuota(key: string): Promise<void>;
 }

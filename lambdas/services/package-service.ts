@@ -21,12 +21,14 @@ import {
   stageOfType,
 } from '../../shared/domain/package-rules';
 import { NON_ADMIN_ROLES, type Role } from '../../shared/domain/roles';
+import { headerSafe } from '../../shared/domain/text-rules';
 import { MSG } from '../../shared/messages';
 import type { ArtefactService } from '../ports/artefact-service';
 import type { AuditLog, StoredAuditEvent } from '../ports/audit-log';
 import type { Clock } from '../ports/clock';
 import type { DccRepository } from '../ports/dcc-repository';
 import type {
+  ArtefactRef,
   OutboxMail,
   PackageRecord,
   PackageRepository,
@@ -175,7 +177,7 @@ export class PackageService {
       event,
       toUserId: to.id,
       to: to.email,
-      subject,
+      subject: headerSafe(subject),
       text,
       createdAt: this.now().toISOString(),
     };
@@ -711,14 +713,44 @@ export class PackageService {
         { removeAll: true, mails: [signedMail] },
       ))
     ) {
-      await this.d.artefacts().remove(artefact);
-      throw new ConflictError('The package changed meanwhile; reload it');
+      throw await this.lostSigningRace(id, artefact);
     }
     await this.audit(next, user, 'SIGNED', MEANING.sign, {
       artefactKey: artefact.key,
       sha256: artefact.sha256,
     });
     return toPackage(next);
+  }
+
+  /**
+   * A sign that lost its race (another sign or a reject-signing committed first): its own artefact goes,
+   * so a SIGNED package keeps exactly the winner's file and a REJECTED one none; the caller gets a 409
+   * saying what happened. The winner's file is never touched, even if the keys were ever to coincide.
+   */
+  private async lostSigningRace(id: string, own?: ArtefactRef): Promise<ConflictError> {
+    const current = await this.d.packages.get(id);
+    if (own && current?.artefact?.key !== own.key) {
+      await this.d
+        .artefacts()
+        .remove(own)
+        .catch((e: unknown) =>
+          console.error(
+            JSON.stringify({
+              level: 'error',
+              kind: 'orphanArtefact',
+              key: own.key,
+              message: (e as Error).message,
+            }),
+          ),
+        );
+    }
+    if (current?.status === 'SIGNED')
+      return new ConflictError('The package was signed meanwhile; reload it to see the signed package');
+    if (current?.status === 'REJECTED')
+      return new ConflictError(
+        'Signing of this package was rejected meanwhile; it cannot be signed or rejected again',
+      );
+    return new ConflictError('The package changed meanwhile; reload it');
   }
 
   async rejectSigning(user: UserRecord, id: string, note: string): Promise<Package> {
@@ -731,11 +763,14 @@ export class PackageService {
       updatedAt: this.now().toISOString(),
       version: p.version + 1,
     };
-    await this.saveOrConflict(
-      next,
-      { version: p.version, status: 'AWAITING_SIGNATURE' },
-      { removeAll: true, mails: [this.rejectionMail(next, next.version, 'SIGNING_REJECTED', user, note)] },
-    );
+    if (
+      !(await this.d.packages.save(
+        next,
+        { version: p.version, status: 'AWAITING_SIGNATURE' },
+        { removeAll: true, mails: [this.rejectionMail(next, next.version, 'SIGNING_REJECTED', user, note)] },
+      ))
+    )
+      throw await this.lostSigningRace(id);
     await this.audit(next, user, 'SIGNING_REJECTED', 'refuses to sign the package', { rejectionNote: note });
     return toPackage(next);
   }

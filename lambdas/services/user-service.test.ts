@@ -26,8 +26,11 @@ function memoryUsers(): UserRepository {
     },
     delete: async (ids) => ids,
     getThrottle: async () => ({ failures: 0, lastFailureAt: null }),
-    recordFailure: async () => undefined,
+    recordFailure: async () => ({ failures: 1, firstInWindow: true }),
+    forgiveFailures: async () => undefined,
     clearThrottle: async () => undefined,
+    takeQuota: async () => ({ ok: true }),
+    returnQuota: async () => undefined,
   };
 }
 

@@ -15,7 +15,10 @@ import {
 } from '../../shared/domain/errors';
 import {
   DEFAULT_ACCOUNT_POLICY,
+  DEFAULT_ACCOUNT_WIDE_POLICY,
+  DEFAULT_RESET_LIMITS,
   lockRemainingSeconds,
+  minutesToWait,
   type ThrottlePolicy,
 } from '../../shared/domain/login-throttle';
 import type { Role } from '../../shared/domain/roles';
@@ -23,6 +26,7 @@ import { API_ERR, MSG } from '../../shared/messages';
 import type { AuditLog } from '../ports/audit-log';
 import type { Clock } from '../ports/clock';
 import type { Mailer } from '../ports/mailer';
+import type { PendingDecisions } from '../ports/pending-decisions';
 import type { UserRecord, UserRepository } from '../ports/user-repository';
 import { dummyHash, hashPassword, verifyPassword } from './password-hasher';
 import type { TokenService } from './token-service';
@@ -41,8 +45,12 @@ export interface UserServiceConfig {
   maxFailuresPerSource: number;
   /** seconds a source's failures are remembered after its last one (default 15 minutes) */
   sourceWindowSeconds?: number;
-  /** the per-account lockout (default: 5 free failures, then 30 s doubling, at most 15 minutes) */
+  /** the lockout of one (account, source) pair (default: 5 free failures, then 30 s doubling, at most 15 minutes) */
   accountPolicy?: ThrottlePolicy;
+  /** the account-wide slow-down, counted in distinct failing sources (default: 20 sources, then 30 s doubling) */
+  accountWidePolicy?: ThrottlePolicy;
+  /** password-reset mails per address and requests per source, per window (default 3 and 20 per 15 minutes) */
+  resetLimits?: { perAddress: number; perSource: number; windowSeconds: number };
   appUrl: string;
   /** when non-empty, only emails of these domains may register or be taken by an account (lower case) */
   allowedEmailDomains: readonly string[];
@@ -51,6 +59,11 @@ export interface UserServiceConfig {
 const DEFAULT_SOURCE_WINDOW_SECONDS = 15 * 60;
 /** An account's failures are remembered this long after the last one: beyond the longest lockout. */
 const ACCOUNT_MEMORY_SECONDS = 60 * 60;
+
+/** Throttle keys: one (account, source) pair; one account (its distinct failing sources); one source. */
+const pairKey = (email: string, source: string) => `login#${email.toLowerCase()}#${source}`;
+const accountKey = (email: string) => `account#${email.toLowerCase()}`;
+const sourceKey = (source: string) => `source#${source}`;
 
 export function toPublicUser(u: UserRecord): PublicUser {
   return { id: u.id, name: u.name, email: u.email, userRole: u.userRole };
@@ -64,6 +77,8 @@ export class UserService {
     private readonly audit: AuditLog,
     private readonly clock: Clock,
     private readonly config: UserServiceConfig,
+    /** packages waiting for a user's decision; deleting such a user is refused (decision 078) */
+    private readonly pendingDecisions?: PendingDecisions,
   ) {}
 
   async login(
@@ -73,28 +88,7 @@ export class UserService {
   ): Promise<{ token: string; user: PublicUser }> {
     const email = login.trim().toLowerCase();
     const now = this.clock.now();
-    const accountKey = `login#${email}`;
-    const sourceKey = `source#${sourceIp}`;
-
-    const [account, source] = await Promise.all([
-      this.users.getThrottle(accountKey),
-      this.users.getThrottle(sourceKey),
-    ]);
-    const wait = lockRemainingSeconds(
-      account.failures,
-      account.lastFailureAt ? new Date(account.lastFailureAt) : null,
-      now,
-      this.config.accountPolicy ?? DEFAULT_ACCOUNT_POLICY,
-    );
-    if (wait > 0) throw new TooManyRequestsError(API_ERR.tooManyAttempts(wait), wait);
-    const sourceWindow = this.config.sourceWindowSeconds ?? DEFAULT_SOURCE_WINDOW_SECONDS;
-    if (source.failures >= this.config.maxFailuresPerSource && source.lastFailureAt) {
-      // refused until the window after the last counted failure has passed: Retry-After says exactly that
-      const sourceWait = Math.ceil(
-        (Date.parse(source.lastFailureAt) + sourceWindow * 1000 - now.getTime()) / 1000,
-      );
-      if (sourceWait > 0) throw new TooManyRequestsError(API_ERR.tooManyAttempts(sourceWait), sourceWait);
-    }
+    await this.refuseWhileThrottled(email, sourceIp, now);
 
     const user = await this.users.getByEmail(email);
     let ok = false;
@@ -114,17 +108,12 @@ export class UserService {
     }
 
     if (!ok || !user) {
-      // lockouts run from the failure, not from the request's start: the hash check takes a while
-      const failedAt = this.clock.now();
-      const failedEpoch = Math.floor(failedAt.getTime() / 1000);
-      await Promise.all([
-        this.users.recordFailure(accountKey, failedAt.toISOString(), failedEpoch + ACCOUNT_MEMORY_SECONDS),
-        this.users.recordFailure(sourceKey, failedAt.toISOString(), failedEpoch + sourceWindow),
-      ]);
+      await this.recordSignInFailure(email, sourceIp);
       throw new UnauthorizedError(API_ERR.wrongPassword, { authError: API_ERR.wrongPassword });
     }
 
-    await this.users.clearThrottle(accountKey);
+    // forgiven, not forgotten: this source stays counted once among the account's failing sources
+    await this.users.forgiveFailures(pairKey(email, sourceIp));
     // The first password that works ends the other: a used temporary password becomes the password;
     // the old password still working means the reset was not the owner's, so the temporary one is dropped.
     if (user.tempPasswordHash) {
@@ -146,6 +135,58 @@ export class UserService {
     }
     const token = await this.tokens.issue({ sub: user.id, tv: user.tokenVersion }, now);
     return { token, user: toPublicUser(user) };
+  }
+
+  /**
+   * Refuses (429 with Retry-After) a password check while one of the three limits holds: the (account,
+   * source) pair is locked, the account is slowed because many sources failed on it, or the source failed
+   * too often over any accounts. The same answer for unknown and known accounts.
+   */
+  private async refuseWhileThrottled(email: string, source: string, now: Date): Promise<void> {
+    const [pair, account, src] = await Promise.all([
+      this.users.getThrottle(pairKey(email, source)),
+      this.users.getThrottle(accountKey(email)),
+      this.users.getThrottle(sourceKey(source)),
+    ]);
+    const at = (iso: string | null) => (iso ? new Date(iso) : null);
+    const wait = Math.max(
+      lockRemainingSeconds(
+        pair.failures,
+        at(pair.lastFailureAt),
+        now,
+        this.config.accountPolicy ?? DEFAULT_ACCOUNT_POLICY,
+      ),
+      lockRemainingSeconds(
+        account.failures,
+        at(account.lastFailureAt),
+        now,
+        this.config.accountWidePolicy ?? DEFAULT_ACCOUNT_WIDE_POLICY,
+      ),
+    );
+    if (wait > 0) throw new TooManyRequestsError(API_ERR.tooManyAttempts(wait), wait);
+    const sourceWindow = this.config.sourceWindowSeconds ?? DEFAULT_SOURCE_WINDOW_SECONDS;
+    if (src.failures >= this.config.maxFailuresPerSource && src.lastFailureAt) {
+      // refused until the window after the last counted failure has passed: Retry-After says exactly that
+      const sourceWait = Math.ceil(
+        (Date.parse(src.lastFailureAt) + sourceWindow * 1000 - now.getTime()) / 1000,
+      );
+      if (sourceWait > 0) throw new TooManyRequestsError(API_ERR.tooManyAttempts(sourceWait), sourceWait);
+    }
+  }
+
+  /** Counts a wrong password: on the pair, on the source, and on the account when this source is new to it. */
+  private async recordSignInFailure(email: string, source: string): Promise<void> {
+    // lockouts run from the failure, not from the request's start: the hash check takes a while
+    const failedAt = this.clock.now();
+    const iso = failedAt.toISOString();
+    const epoch = Math.floor(failedAt.getTime() / 1000);
+    const sourceWindow = this.config.sourceWindowSeconds ?? DEFAULT_SOURCE_WINDOW_SECONDS;
+    const [pair] = await Promise.all([
+      this.users.recordFailure(pairKey(email, source), iso, epoch + ACCOUNT_MEMORY_SECONDS),
+      this.users.recordFailure(sourceKey(source), iso, epoch + sourceWindow),
+    ]);
+    if (pair.firstInWindow)
+      await this.users.recordFailure(accountKey(email), iso, epoch + ACCOUNT_MEMORY_SECONDS);
   }
 
   /** The signed-in user for a bearer token, or an UnauthorizedError (invalid, expired, revoked, deleted). */
@@ -205,10 +246,18 @@ export class UserService {
     });
   }
 
-  async changePassword(user: UserRecord, req: ChangePasswordRequest): Promise<{ token: string }> {
+  async changePassword(
+    user: UserRecord,
+    req: ChangePasswordRequest,
+    sourceIp: string,
+  ): Promise<{ token: string }> {
+    // a stolen session must not become a way to guess the password: the same limits as sign-in
+    await this.refuseWhileThrottled(user.email, sourceIp, this.clock.now());
     if (!(await verifyPassword(req.oldPassword, user.passwordHash))) {
+      await this.recordSignInFailure(user.email, sourceIp);
       throw new ForbiddenError(API_ERR.oldPasswordWrong, { authError: API_ERR.oldPasswordWrong });
     }
+    await this.users.forgiveFailures(pairKey(user.email, sourceIp));
     const now = this.clock.now();
     const next: UserRecord = {
       ...user,
@@ -249,10 +298,55 @@ export class UserService {
     return toPublicUser(next);
   }
 
-  async resetPassword(emailRaw: string): Promise<void> {
+  async resetPassword(emailRaw: string, sourceIp: string): Promise<void> {
     const email = emailRaw.trim().toLowerCase();
+    const limits = this.config.resetLimits ?? DEFAULT_RESET_LIMITS;
+    const windowMinutes = Math.round(limits.windowSeconds / 60);
+    // every request counts for its source, known address or not (it also bounds probing for addresses)
+    const fromSource = await this.users.takeQuota(
+      `reset-source#${sourceIp}`,
+      limits.perSource,
+      limits.windowSeconds,
+      this.clock.now(),
+    );
+    if (!fromSource.ok)
+      throw new TooManyRequestsError(
+        API_ERR.tooManyResetsFromSource(minutesToWait(fromSource.retryAfterSeconds)),
+        fromSource.retryAfterSeconds,
+      );
     const user = await this.users.getByEmail(email);
     if (!user) throw new NotFoundError(API_ERR.userNotFound, { authError: API_ERR.userNotFound });
+    const addressKey = `reset#${email}`;
+    const toAddress = await this.users.takeQuota(
+      addressKey,
+      limits.perAddress,
+      limits.windowSeconds,
+      this.clock.now(),
+    );
+    if (!toAddress.ok)
+      throw new TooManyRequestsError(
+        API_ERR.tooManyResetsForAddress(
+          limits.perAddress,
+          windowMinutes,
+          minutesToWait(toAddress.retryAfterSeconds),
+        ),
+        toAddress.retryAfterSeconds,
+      );
+    try {
+      await this.issueTemporaryPassword(user);
+    } catch (e) {
+      // no mail went out: it does not count against the address
+      await this.users.returnQuota(addressKey).catch(() => undefined);
+      throw e;
+    }
+    await this.recordUserEvent(
+      user,
+      'PASSWORD_RESET_REQUESTED',
+      'a temporary password is mailed to the account address',
+    );
+  }
+
+  private async issueTemporaryPassword(user: UserRecord): Promise<void> {
     const now = this.clock.now();
     const temp = randomBytes(12).toString('base64url');
     const expires = new Date(now.getTime() + this.config.tempPasswordMinutes * 60_000);
@@ -274,11 +368,6 @@ export class UserService {
       await this.users.update(user, next.version, user.email).catch(() => undefined);
       throw e;
     }
-    await this.recordUserEvent(
-      user,
-      'PASSWORD_RESET_REQUESTED',
-      'a temporary password is mailed to the account address',
-    );
   }
 
   private async sendTemporaryPassword(user: UserRecord, temp: string): Promise<void> {
@@ -310,6 +399,7 @@ export class UserService {
     const found = await Promise.all(unique.map((id) => this.users.getById(id)));
     const missing = unique.filter((_, i) => !found[i]);
     if (missing.length > 0) throw new NotFoundError(`No user with id ${missing.join(', ')}`);
+    await this.refuseDeletingPendingDeciders(found.filter((u): u is UserRecord => u !== null));
     await this.users.delete(unique, this.clock.now().toISOString());
     for (const u of found) {
       if (u)
@@ -322,6 +412,25 @@ export class UserService {
           actorRole: admin.userRole,
         });
     }
+  }
+
+  /** No package may be left waiting for someone who no longer exists: such users are kept (409). */
+  private async refuseDeletingPendingDeciders(users: UserRecord[]): Promise<void> {
+    if (!this.pendingDecisions) throw new Error('user deletion needs the pending-decisions port');
+    const pending = this.pendingDecisions;
+    const waiting = await Promise.all(
+      users.map(async (u) => ({ u, names: await pending.packagesWaitingFor(u.id) })),
+    );
+    const blocked = waiting.filter((w) => w.names.length > 0);
+    if (blocked.length > 0)
+      throw new ConflictError(
+        `Cannot delete: ${blocked
+          .map(
+            (w) =>
+              `${w.u.email} is awaited as approver or signer of ${w.names.map((n) => `'${n}'`).join(', ')}`,
+          )
+          .join('; ')}. Delete those packages or let them be decided first.`,
+      );
   }
 
   private async bumpTokenVersion(user: UserRecord): Promise<void> {

@@ -28,6 +28,8 @@ export interface RouteUses {
   mail?: boolean;
   /** 'sign' = kms:Sign on the package key (and its public key); 'publicKey' = kms:GetPublicKey only. */
   sign?: 'sign' | 'publicKey';
+  /** limits per client address: reads the origin-verify secret to trust CloudFront-Viewer-Address */
+  clientSource?: boolean;
 }
 
 export interface Route {
@@ -64,7 +66,7 @@ export const ROUTES: readonly Route[] = [
     method: 'POST',
     path: '/user/login',
     access: 'public',
-    uses: { tables: USERS_AUDITED },
+    uses: { tables: USERS_AUDITED, clientSource: true },
     memoryMb: 1024,
     summary: 'Sign in with login (email) and password',
   },
@@ -98,7 +100,7 @@ export const ROUTES: readonly Route[] = [
     method: 'POST',
     path: '/user/password',
     access: 'signedIn',
-    uses: { tables: USERS_AUDITED },
+    uses: { tables: USERS_AUDITED, clientSource: true },
     memoryMb: 1024,
     summary: 'Change own password',
   },
@@ -115,7 +117,7 @@ export const ROUTES: readonly Route[] = [
     method: 'POST',
     path: '/user/reset-password',
     access: 'public',
-    uses: { tables: USERS_AUDITED, mail: true },
+    uses: { tables: USERS_AUDITED, mail: true, clientSource: true },
     memoryMb: 1024,
     summary: 'Mail a temporary password',
   },
@@ -132,7 +134,8 @@ export const ROUTES: readonly Route[] = [
     method: 'DELETE',
     path: '/admin/users',
     access: ADMIN,
-    uses: { tables: ['users', 'audit'] },
+    // packages: a user a package still waits for cannot be deleted
+    uses: { tables: ['users', 'audit', 'packages'] },
     summary: 'Delete users by id',
   },
 
@@ -301,7 +304,7 @@ export const ROUTES: readonly Route[] = [
     access: NON_ADMIN,
     uses: {
       tables: ['users', 'packages', 'resources', 'dcc', 'audit', 'outbox'],
-      buckets: { resources: ['read'], artefacts: ['write'] },
+      buckets: { resources: ['read'], artefacts: ['write', 'delete'] },
     },
     memoryMb: 1536,
     summary: 'Approve as an assigned approver',
@@ -321,7 +324,8 @@ export const ROUTES: readonly Route[] = [
     access: RELEASE_ENGINEER,
     uses: {
       tables: ['users', 'packages', 'resources', 'dcc', 'audit', 'outbox'],
-      buckets: { resources: ['read'], artefacts: ['write'] },
+      // delete: a sign that lost its race to another sign or a reject-signing removes its own artefact
+      buckets: { resources: ['read'], artefacts: ['write', 'delete'] },
       sign: 'sign',
     },
     memoryMb: 1536,

@@ -30,3 +30,26 @@ export function lockRemainingSeconds(
   const elapsed = (now.getTime() - lastFailureAt.getTime()) / 1000;
   return elapsed >= lock ? 0 : Math.ceil(lock - elapsed);
 }
+
+/**
+ * The account-wide slow-down (docs/decisions/076-pair-lockout.md): failures are locked per (account,
+ * source) with DEFAULT_ACCOUNT_POLICY, so a stranger's guesses never lock the owner out of their own
+ * source. The account as a whole is slowed, for every source, only once this many distinct sources have
+ * failed on it within an hour of each other — a distributed guess — with a lockout that doubles for each
+ * further new source.
+ */
+export const DEFAULT_ACCOUNT_WIDE_POLICY: ThrottlePolicy = {
+  freeFailures: 20,
+  baseLockSeconds: 30,
+  maxLockSeconds: 900,
+};
+
+/** Password-reset mails (docs/decisions/076): per address and per source, in a window opened by the first. */
+export const DEFAULT_RESET_LIMITS = {
+  perAddress: 3,
+  perSource: 20,
+  windowSeconds: 15 * 60,
+} as const;
+
+/** Whole minutes, rounded up, for messages that count down a window (at least 1). */
+export const minutesToWait = (seconds: number): number => Math.max(1, Math.ceil(seconds / 60));

@@ -220,6 +220,16 @@ export class Api extends Construct {
         env.ALLOWED_EMAIL_DOMAINS = config.allowedEmailDomains.join(',');
     }
 
+    if (route.uses.clientSource) {
+      env.ORIGIN_VERIFY_SECRET_ARN = signing.originVerifySecret.secretArn;
+      role.addToPolicy(
+        new iam.PolicyStatement({
+          actions: ['secretsmanager:GetSecretValue'],
+          resources: [signing.originVerifySecret.secretArn],
+        }),
+      );
+    }
+
     if (route.uses.mail) {
       env.MAIL_FROM = mail.senderAddress;
       role.addToPolicy(

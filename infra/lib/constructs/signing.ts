@@ -9,12 +9,15 @@ export interface SigningProps {
 }
 
 /**
- * The two keys of the portal: the KMS key that signs packages (ECDSA P-256, private half never leaves
- * KMS) and the Secrets Manager secret holding the HMAC key of session tokens (read at cold start).
+ * The keys of the portal: the KMS key that signs packages (ECDSA P-256, private half never leaves
+ * KMS), the Secrets Manager secret holding the HMAC key of session tokens (read at cold start), and the
+ * origin-verify secret CloudFront sends to the API.
  */
 export class Signing extends Construct {
   readonly packageKey: kms.Key;
   readonly tokenSecret: secretsmanager.Secret;
+  /** the value CloudFront adds to every API request, proving it passed CloudFront (docs/decisions/075) */
+  readonly originVerifySecret: secretsmanager.Secret;
 
   constructor(scope: Construct, id: string, props: SigningProps) {
     super(scope, id);
@@ -38,6 +41,17 @@ export class Signing extends Construct {
       id: 'AwsSolutions-SMG4',
       reason:
         'The token HMAC key is read once per Lambda cold start and every live session is signed with it: a scheduled rotation would sign everyone out at random and leave warm functions on the old key. Rotation is a planned operation (docs/infra.md: put a new value, then redeploy to recycle functions).',
+    });
+
+    this.originVerifySecret = new secretsmanager.Secret(this, 'OriginVerifySecret', {
+      description: `Firmware Release Portal (${config.stage}): header value CloudFront adds to API requests, so the API may trust CloudFront-Viewer-Address`,
+      generateSecretString: { passwordLength: 48, excludePunctuation: true, includeSpace: false },
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
+    Validations.of(this.originVerifySecret).acknowledge({
+      id: 'AwsSolutions-SMG4',
+      reason:
+        'CloudFront reads this value from the template at deploy time (a dynamic reference in the origin custom header), so a rotation only takes effect with the next deploy; rotate by putting a new value and redeploying (docs/decisions/075-real-client-source.md). Its only power is to make the API trust the viewer address for rate limits.',
     });
   }
 }

@@ -15,9 +15,11 @@ import * as cloudfront from 'aws-cdk-lib/aws-cloudfront';
 import * as origins from 'aws-cdk-lib/aws-cloudfront-origins';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import * as s3deploy from 'aws-cdk-lib/aws-s3-deployment';
+import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
 import { API_STAGE, type BucketName } from '../../../shared/api/routes';
 import { SECURITY_HEADERS } from '../../../shared/api/runtime';
+import { ORIGIN_VERIFY_HEADER, VIEWER_ADDRESS_HEADER } from '../../../shared/domain/client-source';
 import type { PortalConfig } from '../portal-config';
 import { BROWSER_BUCKETS, bucketName } from './data';
 
@@ -25,7 +27,12 @@ export interface WebProps {
   config: PortalConfig;
   restApi: apigw.RestApi;
   accessLogs: s3.IBucket;
+  /** the value CloudFront adds to API requests so the API may trust CloudFront-Viewer-Address */
+  originVerifySecret: secretsmanager.ISecret;
 }
+
+/** Viewer headers the API reads (Authorization travels in the cache key: see apiCachePolicy). */
+export const API_VIEWER_HEADERS = ['Accept', 'Content-Type', 'Origin', 'Referer', 'User-Agent'] as const;
 
 /** CloudFront path pattern of the API: the stage name, so the browser calls the API same-origin. */
 export const API_PATH_PATTERN = `/${API_STAGE}/*`;
@@ -80,8 +87,36 @@ export class Web extends Construct {
       {
         protocolPolicy: cloudfront.OriginProtocolPolicy.HTTPS_ONLY,
         originSslProtocols: [cloudfront.OriginSslPolicy.TLS_V1_2],
+        // Proves to the API that a request passed CloudFront, so it may trust CloudFront-Viewer-Address
+        // for its per-client limits (a direct call to API Gateway could forge that header). A dynamic
+        // reference: the value is resolved by CloudFormation, never written into the template.
+        customHeaders: { [ORIGIN_VERIFY_HEADER]: props.originVerifySecret.secretValue.unsafeUnwrap() },
       },
     );
+
+    // What reaches the API (docs/decisions/075-real-client-source.md): the viewer headers it reads, all
+    // cookies and query strings, and the viewer's own address, but not Host (API Gateway answers 403 to
+    // a Host that is not its own). A policy that lists headers cannot name Authorization, so the cache
+    // policy carries it as part of a cache key that never caches: TTL 0 unless the origin says otherwise,
+    // and every API answer says no-store.
+    const apiOriginRequests = new cloudfront.OriginRequestPolicy(this, 'ApiOriginRequests', {
+      comment: 'FRP API: viewer headers the API reads and CloudFront-Viewer-Address; no Host',
+      headerBehavior: cloudfront.OriginRequestHeaderBehavior.allowList(
+        ...API_VIEWER_HEADERS,
+        VIEWER_ADDRESS_HEADER,
+      ),
+      cookieBehavior: cloudfront.OriginRequestCookieBehavior.all(),
+      queryStringBehavior: cloudfront.OriginRequestQueryStringBehavior.all(),
+    });
+    const apiCachePolicy = new cloudfront.CachePolicy(this, 'ApiNoCache', {
+      comment: 'FRP API: not cached; Authorization is in the key only so that CloudFront forwards it',
+      defaultTtl: Duration.seconds(0),
+      minTtl: Duration.seconds(0),
+      maxTtl: Duration.seconds(1),
+      headerBehavior: cloudfront.CacheHeaderBehavior.allowList('Authorization'),
+      cookieBehavior: cloudfront.CacheCookieBehavior.none(),
+      queryStringBehavior: cloudfront.CacheQueryStringBehavior.all(),
+    });
 
     const certificate = config.certificateArn
       ? acm.Certificate.fromCertificateArn(this, 'Certificate', config.certificateArn)
@@ -114,10 +149,8 @@ export class Web extends Construct {
           // No redirect: a redirected POST would arrive as GET.
           viewerProtocolPolicy: cloudfront.ViewerProtocolPolicy.HTTPS_ONLY,
           allowedMethods: cloudfront.AllowedMethods.ALLOW_ALL,
-          cachePolicy: cloudfront.CachePolicy.CACHING_DISABLED,
-          // Every viewer header (Authorization included, allowed because caching is off), cookies and
-          // query strings, but not Host: API Gateway answers 403 to a Host that is not its own.
-          originRequestPolicy: cloudfront.OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
+          cachePolicy: apiCachePolicy,
+          originRequestPolicy: apiOriginRequests,
           responseHeadersPolicy: headers,
           compress: true,
         },

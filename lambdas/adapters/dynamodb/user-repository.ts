@@ -1,7 +1,7 @@
 import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Role } from '../../../shared/domain/roles';
-import type { ThrottleState, UserRecord, UserRepository } from '../../ports/user-repository';
+import type { QuotaResult, ThrottleState, UserRecord, UserRepository } from '../../ports/user-repository';
 import { dynamo } from '../aws-clients';
 import { queryAll } from './query-all';
 
@@ -175,10 +175,14 @@ export class DynamoUserRepository implements UserRepository {
     };
   }
 
-  async recordFailure(key: string, at: string, expiresAtEpoch: number): Promise<void> {
+  async recordFailure(
+    key: string,
+    at: string,
+    expiresAtEpoch: number,
+  ): Promise<{ failures: number; firstInWindow: boolean }> {
     const values = { ':one': 1, ':at': at, ':exp': expiresAtEpoch, ':k': 'THROTTLE' };
     try {
-      await dynamo().send(
+      const r = await dynamo().send(
         new UpdateCommand({
           TableName: this.table,
           Key: { pk: throttlePk(key) },
@@ -186,8 +190,11 @@ export class DynamoUserRepository implements UserRepository {
           // counts on only while the earlier failures are remembered (the same test as getThrottle's)
           ConditionExpression: 'attribute_not_exists(expiresAt) OR expiresAt >= :now',
           ExpressionAttributeValues: { ...values, ':now': Math.floor(Date.parse(at) / 1000) },
+          ReturnValues: 'ALL_OLD',
         }),
       );
+      const before = r.Attributes;
+      return { failures: Number(before?.failures ?? 0) + 1, firstInWindow: before === undefined };
     } catch (e) {
       if (!(e instanceof ConditionalCheckFailedException)) throw e;
       // An expired counter that TTL has not swept yet (it deletes lazily): this failure starts a new count,
@@ -200,6 +207,86 @@ export class DynamoUserRepository implements UserRepository {
           ExpressionAttributeValues: values,
         }),
       );
+      return { failures: 1, firstInWindow: true };
+    }
+  }
+
+  async forgiveFailures(key: string): Promise<void> {
+    try {
+      await dynamo().send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: { pk: throttlePk(key) },
+          UpdateExpression: 'SET failures = :zero',
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeValues: { ':zero': 0 },
+        }),
+      );
+    } catch (e) {
+      if (!(e instanceof ConditionalCheckFailedException)) throw e;
+    }
+  }
+
+  async takeQuota(key: string, limit: number, windowSeconds: number, at: Date): Promise<QuotaResult> {
+    const now = Math.floor(at.getTime() / 1000);
+    const Key = { pk: throttlePk(key) };
+    const attempt = async (
+      input: Omit<ConstructorParameters<typeof UpdateCommand>[0], 'TableName' | 'Key'>,
+    ) => {
+      try {
+        await dynamo().send(new UpdateCommand({ TableName: this.table, Key, ...input }));
+        return true;
+      } catch (e) {
+        if (e instanceof ConditionalCheckFailedException) return false;
+        throw e;
+      }
+    };
+    if (limit < 1) return { ok: false, retryAfterSeconds: windowSeconds };
+    // Two rounds: a request that loses the race to open the window uses the window the winner opened.
+    for (let round = 0; round < 2; round++) {
+      // within an open window that still has room: one more use
+      if (
+        await attempt({
+          UpdateExpression: 'ADD uses :one',
+          ConditionExpression: 'expiresAt > :now AND uses < :limit',
+          ExpressionAttributeValues: { ':one': 1, ':now': now, ':limit': limit },
+        })
+      )
+        return { ok: true };
+      // no window, or an ended one (TTL deletes lazily): this use opens a new window
+      if (
+        await attempt({
+          UpdateExpression: 'SET uses = :one, expiresAt = :end, kind = :k',
+          ConditionExpression: 'attribute_not_exists(expiresAt) OR expiresAt <= :now',
+          ExpressionAttributeValues: {
+            ':one': 1,
+            ':end': now + windowSeconds,
+            ':now': now,
+            ':k': 'THROTTLE',
+          },
+        })
+      )
+        return { ok: true };
+    }
+    // an open window with no room left
+    const r = await dynamo().send(new GetCommand({ TableName: this.table, Key, ConsistentRead: true }));
+    const end = Number(r.Item?.expiresAt ?? now + 1);
+    return { ok: false, retryAfterSeconds: Math.max(1, end - now) };
+  }
+
+  async returnQuota(key: string): Promise<void> {
+    try {
+      await dynamo().send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: { pk: throttlePk(key) },
+          UpdateExpression: 'ADD uses :minus',
+          ConditionExpression: 'uses > :zero',
+          ExpressionAttributeValues: { ':minus': -1, ':zero': 0 },
+        }),
+      );
+    } catch (e) {
+      if (!(e instanceof ConditionalCheckFailedException)) throw e;
     }
   }
 

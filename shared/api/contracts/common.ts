@@ -1,10 +1,31 @@
 import * as z from 'zod';
+import { normalizeName, normalizeNote, type TextKind, textProblem } from '../../domain/text-rules';
 
 /** Trimmed text that must not be blank; `message` is what the user is told. */
 export const nonBlank = (message: string, max = 200) =>
   z
     .string({ error: message })
     .transform((s) => s.trim())
+    .pipe(
+      z
+        .string()
+        .min(1, { error: message })
+        .max(max, { error: `At most ${max} characters are allowed` }),
+    );
+
+/**
+ * Like nonBlank, for names and notes people type: control, bidirectional and invisible characters are
+ * refused with a message naming the field (shared/domain/text-rules.ts), then the text is trimmed and
+ * normalised (NFC; notes also CRLF → LF), so uniqueness checks compare what people see.
+ */
+export const visibleText = (kind: TextKind, label: string, message: string, max = 200) =>
+  z
+    .string({ error: message })
+    .superRefine((s, ctx) => {
+      const problem = textProblem(label, s, kind);
+      if (problem) ctx.addIssue({ code: 'custom', message: problem });
+    })
+    .transform((s) => (kind === 'note' ? normalizeNote(s) : normalizeName(s)).trim())
     .pipe(
       z
         .string()

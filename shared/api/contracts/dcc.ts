@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { MSG } from '../../messages';
+import { visibleText } from './common';
 
 export const TELEMETRY_TYPES = ['TelA', 'TelB', 'BLE'] as const;
 export type TelemetryType = (typeof TELEMETRY_TYPES)[number];
@@ -14,11 +15,7 @@ const limit = z
 /** Device communication configuration (spec §3, §5). */
 export const createDccSchema = z
   .object({
-    deviceId: z
-      .string({ error: 'Device ID is required' })
-      .trim()
-      .min(1, { error: 'Device ID is required' })
-      .max(64),
+    deviceId: visibleText('name', 'Device ID', 'Device ID is required', 64),
     telemetryType: z.enum(TELEMETRY_TYPES, { error: 'Telemetry type must be TelA, TelB or BLE' }),
     messageLimit: limit,
     deviceLimit: limit,

@@ -2,7 +2,7 @@ import * as z from 'zod';
 import type { Role } from '../../domain/roles';
 import { MSG } from '../../messages';
 import { PACKAGE_PAGE_DEFAULT, PACKAGE_PAGE_MAX } from '../paging';
-import { nonBlank } from './common';
+import { visibleText } from './common';
 import type { ResourceType, Stage } from './resources';
 
 export const PACKAGE_TYPES = ['DEV_UNSIGNED', 'DEV_SIGNED', 'RELEASE_UNSIGNED', 'RELEASE_SIGNED'] as const;
@@ -23,11 +23,11 @@ export const PACKAGE_STATUSES = [
 export type PackageStatus = (typeof PACKAGE_STATUSES)[number];
 
 export const generatePackageSchema = z.object({
-  packageName: nonBlank('Package name is required', 120),
+  packageName: visibleText('name', 'Package name', 'Package name is required', 120),
   packageType: z.enum(PACKAGE_TYPES, {
     error: 'packageType must be DEV_UNSIGNED, DEV_SIGNED, RELEASE_UNSIGNED or RELEASE_SIGNED',
   }),
-  note: nonBlank(MSG.packageNoteRequired, 2000),
+  note: visibleText('note', 'Note', MSG.packageNoteRequired, 2000),
 });
 export type GeneratePackage = z.infer<typeof generatePackageSchema>;
 
@@ -91,7 +91,7 @@ export type NotifyRequest = z.infer<typeof notifySchema>;
 
 /** Body of the reject calls: the reason under 'rejection-reason' (spec §7). */
 export const rejectSchema = z.object({
-  'rejection-reason': nonBlank('A rejection reason is required', 2000),
+  'rejection-reason': visibleText('note', 'Rejection reason', 'A rejection reason is required', 2000),
 });
 
 export const APPROVE_OUTCOMES = [

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { MSG } from '../../messages';
-import { nonBlank } from './common';
+import { visibleText } from './common';
 
 /** Stage of a resource or package: codes DEV and RELEASE (spec §9); paths use them lowercased. */
 export const STAGES = ['DEV', 'RELEASE'] as const;
@@ -17,7 +17,7 @@ export const stageParamSchema = z.object({
 });
 
 /** A resource name: trimmed, 1–120 characters, letters, digits, spaces and . _ - ( ) only. */
-export const resourceNameSchema = nonBlank(MSG.resourceNameRequired, 120).pipe(
+export const resourceNameSchema = visibleText('name', 'Resource name', MSG.resourceNameRequired, 120).pipe(
   z
     .string()
     .regex(/^[\w .()-]+$/, { error: 'Resource name may contain letters, digits, spaces and . _ - ( ) only' }),

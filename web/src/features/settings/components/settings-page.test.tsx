@@ -105,6 +105,25 @@ describe('user settings: password', () => {
     expect(screen.queryByText(MSG.sessionTimeout)).not.toBeInTheDocument();
   });
 
+  it('shows a sign-in lockout (429) under the fields, without a popup or ending the session', async () => {
+    const locked = API_ERR.tooManyAttempts(42);
+    server.use(
+      http.post('/dev/user/password', () =>
+        HttpResponse.json({ errorMessage: locked }, { status: 429, headers: { 'Retry-After': '42' } }),
+      ),
+    );
+    const { user } = await openPasswordForm();
+    fill(screen.getByLabelText(/^Old password/), MOCK_PASSWORD);
+    fill(screen.getByLabelText(/^New password/), 'Another-pass-1');
+    fill(screen.getByLabelText(/^Repeat new password/), 'Another-pass-1');
+    await user.click(save());
+    expect(await screen.findByRole('alert')).toHaveTextContent(locked);
+    // not the internal-error popup of spec §8 (it is an alertdialog)
+    expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument();
+    expect(screen.queryByText(`${MSG.internalErrorPrefix}${locked}`)).not.toBeInTheDocument();
+    expect(session.get().user).not.toBeNull();
+  });
+
   it('keeps the session with the new token the server returns', async () => {
     server.use(
       http.post('/dev/user/password', () =>

@@ -1,0 +1,55 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import type { APIGatewayProxyEvent } from 'aws-lambda';
+import {
+  clientSourceOf,
+  ORIGIN_VERIFY_HEADER,
+  VIEWER_ADDRESS_HEADER,
+} from '../../shared/domain/client-source';
+
+let secret: Promise<string | null> | undefined;
+/**
+ * The value CloudFront puts in the origin-verify header: ORIGIN_VERIFY_SECRET (local stack, tests) or the
+ * Secrets Manager secret named by ORIGIN_VERIFY_SECRET_ARN (AWS), read once per instance; null when this
+ * function was given neither (then no request counts as having passed CloudFront).
+ */
+function originSecret(): Promise<string | null> {
+  secret ??= (async () => {
+    const direct = process.env.ORIGIN_VERIFY_SECRET;
+    if (direct) return direct;
+    const arn = process.env.ORIGIN_VERIFY_SECRET_ARN;
+    if (!arn) return null;
+    const r = await new SecretsManagerClient({}).send(new GetSecretValueCommand({ SecretId: arn }));
+    if (!r.SecretString) throw new Error('origin-verify secret is empty');
+    return r.SecretString;
+  })().catch((e: unknown) => {
+    secret = undefined; // a later request tries again
+    throw e;
+  });
+  return secret;
+}
+
+function header(event: APIGatewayProxyEvent, name: string): string | undefined {
+  const lower = name.toLowerCase();
+  const hit = Object.entries(event.headers ?? {}).find(([k]) => k.toLowerCase() === lower);
+  return hit?.[1] ?? undefined;
+}
+
+const digest = (s: string) => createHash('sha256').update(s, 'utf8').digest();
+
+/** The source key of the request's client (shared/domain/client-source.ts); never X-Forwarded-For. */
+export async function clientSource(event: APIGatewayProxyEvent): Promise<string> {
+  const viewerAddress = header(event, VIEWER_ADDRESS_HEADER);
+  const presented = header(event, ORIGIN_VERIFY_HEADER);
+  let originVerified = false;
+  // the secret is only looked up when a request claims to come through CloudFront
+  if (viewerAddress !== undefined && presented !== undefined) {
+    const expected = await originSecret();
+    originVerified = expected !== null && timingSafeEqual(digest(presented), digest(expected));
+  }
+  return clientSourceOf({
+    sourceIp: event.requestContext?.identity?.sourceIp,
+    viewerAddress,
+    originVerified,
+  });
+}

@@ -1,0 +1,129 @@
+import { ListObjectsV2Command } from '@aws-sdk/client-s3';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
+import type { Package } from '../../shared/api/contracts/packages';
+import { type ApiResult, api } from '../support/api';
+import { createDcc, createPackage, seededUsers, uploadPatch } from '../support/fixtures';
+import { dynamoAt, s3At, tableOf } from '../support/store';
+
+/**
+ * Two signs, or a sign and a reject-signing, sent at once by the package's signer: exactly one takes
+ * effect. A SIGNED package has exactly one signed XML in the artefacts bucket (the one it points at), a
+ * REJECTED one has none; the loser is told so with a 409, never a 5xx.
+ */
+type Users = Awaited<ReturnType<typeof seededUsers>>;
+let u: Users;
+beforeAll(async () => {
+  u = await seededUsers();
+});
+
+const later = <T>(ms: number, start: () => Promise<T>) =>
+  new Promise<T>((resolve, reject) => setTimeout(() => start().then(resolve, reject), ms));
+
+/** A DEV_SIGNED package its four approvers approved: it waits for the seeded release engineer's signature. */
+async function awaitingSignature(): Promise<Package> {
+  const resource = await uploadPatch(u.designDev.token, 'dev', 64 * 1024);
+  const pkg = await createPackage(u.designDev.token, resource.id, 'DEV_SIGNED');
+  const dccId = await createDcc(u.designDev.token);
+  expect(
+    (await api(`/packages/${pkg.id}/dcc/${dccId}`, { method: 'POST', token: u.designDev.token })).status,
+  ).toBe(200);
+  const voters = [
+    { role: 'DESIGN_ENGINEER_TEST', user: u.designTest },
+    { role: 'TECHNICAL_LEADER', user: u.lead },
+    { role: 'RELIABILITY_ENGINEER', user: u.reliability },
+    { role: 'SW_FW_RELEASE_ENGINEER', user: u.release },
+  ];
+  const n = await api(`/packages/${pkg.id}/notify-approvers`, {
+    method: 'POST',
+    token: u.designDev.token,
+    body: { approvers: voters.map((v) => ({ role: v.role, id: v.user.id })), signer: u.release.id },
+  });
+  expect(n.status, JSON.stringify(n.body)).toBe(200);
+  for (const v of voters)
+    expect(
+      (await api(`/packages/${pkg.id}/approve`, { method: 'POST', token: v.user.token })).status,
+    ).toBeLessThan(300);
+  return pkg;
+}
+
+const sign = (id: string) =>
+  api(`/packages/${id}/generate-signed`, { method: 'POST', token: u.release.token });
+const rejectSigning = (id: string) =>
+  api(`/packages/${id}/reject-signing`, {
+    method: 'POST',
+    token: u.release.token,
+    body: { 'rejection-reason': 'Raced: wrong key slot in the header' },
+  });
+
+async function artefactKeys(id: string): Promise<string[]> {
+  const r = await s3At(inject('s3Endpoint')).send(
+    new ListObjectsV2Command({ Bucket: 'frp-local-artefacts', Prefix: `packages/${id}/` }),
+  );
+  return (r.Contents ?? []).map((o) => o.Key ?? '');
+}
+
+async function stored(id: string) {
+  const r = await dynamoAt(inject('dynamoEndpoint')).send(
+    new GetCommand({
+      TableName: tableOf('packages'),
+      Key: { pk: `PKG#${id}`, sk: 'PKG' },
+      ConsistentRead: true,
+    }),
+  );
+  return r.Item as { status: string; artefact?: { key: string } } | undefined;
+}
+
+function expectLoser(label: string, r: ApiResult) {
+  expect(r.status, `${label}: ${JSON.stringify(r.body)}`).toBe(409);
+  expect(r.body.errorMessage, label).toMatch(/signed|rejected|not waiting for a signature/i);
+}
+
+type Call = 'sign' | 'reject';
+// Each round races two calls on a fresh package; the second starts a little later in some rounds so
+// that each kind sometimes wins and sometimes loses.
+const rounds: { calls: [Call, Call]; secondAfterMs: number }[] = [
+  { calls: ['sign', 'sign'], secondAfterMs: 0 },
+  { calls: ['sign', 'sign'], secondAfterMs: 30 },
+  { calls: ['sign', 'reject'], secondAfterMs: 0 },
+  { calls: ['sign', 'reject'], secondAfterMs: 40 },
+  { calls: ['reject', 'sign'], secondAfterMs: 0 },
+  { calls: ['reject', 'sign'], secondAfterMs: 20 },
+];
+
+describe('signing races', () => {
+  it.each(rounds.map((r, i) => [i + 1, r.calls.join(' vs '), r.secondAfterMs, r] as const))(
+    'round %i (%s, second after %i ms) has exactly one outcome and the bucket matches it',
+    async (_, _label, _ms, round) => {
+      const pkg = await awaitingSignature();
+      const start = (c: Call) => (c === 'sign' ? sign(pkg.id) : rejectSigning(pkg.id));
+      const [a, b] = await Promise.all([
+        start(round.calls[0]),
+        later(round.secondAfterMs, () => start(round.calls[1])),
+      ]);
+      const answers = [
+        { call: round.calls[0], r: a },
+        { call: round.calls[1], r: b },
+      ];
+      const winners = answers.filter((x) => x.r.status === 200);
+      expect(winners, JSON.stringify(answers.map((x) => [x.call, x.r.status, x.r.body]))).toHaveLength(1);
+      for (const x of answers) if (x.r.status !== 200) expectLoser(x.call, x.r);
+
+      const item = await stored(pkg.id);
+      const keys = await artefactKeys(pkg.id);
+      if (winners[0]!.call === 'sign') {
+        expect(item?.status).toBe('SIGNED');
+        expect(keys, 'exactly the one signed artefact the package points at').toEqual([item?.artefact?.key]);
+        expect(winners[0]!.r.body.mLifePath).toBe(item?.artefact?.key);
+      } else {
+        expect(item?.status).toBe('REJECTED');
+        expect(keys, 'no artefact is left on a rejected package').toEqual([]);
+      }
+      // a late call after the race is a clear 409 too, and changes nothing
+      expectLoser('late sign', await sign(pkg.id));
+      expectLoser('late reject-signing', await rejectSigning(pkg.id));
+      expect(await artefactKeys(pkg.id)).toEqual(keys);
+    },
+    90_000,
+  );
+});
