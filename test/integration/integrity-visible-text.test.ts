@@ -1,7 +1,7 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Package } from '../../shared/api/contracts/packages';
-import { api, jsonText, mailboxUrl, mails, uniq } from '../support/api';
+import { api, jsonText, mailboxUrl, mailMatching, mails, uniq } from '../support/api';
 import { createDcc, createPackage, seededUsers, uploadPatch } from '../support/fixtures';
 import { dynamoAt, s3At, storeSnapshot, tableOf } from '../support/store';
 
@@ -166,6 +166,8 @@ describe('mail headers', () => {
       body: { 'rejection-reason': 'Header CRC region is wrong' },
     });
     expect(r.status, JSON.stringify(r.body)).toBe(200);
+    // workflow mail leaves through the outbox: wait for it
+    await mailMatching(u.designDev.email, (m) => m.subject.startsWith(`Package rejected: ${pkg.name}`));
     const sent = (await mails()).filter((m) => m.subject.startsWith(`Package rejected: ${pkg.name}`));
     expect(sent.length).toBeGreaterThan(0);
     for (const m of sent) {

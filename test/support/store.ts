@@ -68,6 +68,31 @@ const canonical = (v: unknown): string =>
   );
 
 /**
+ * Waits until the audit bucket holds one object per audit event (the copy is written asynchronously from
+ * the audit table's stream), so a snapshot never catches the copy of an earlier action half way. Throws
+ * if the copy does not catch up within `timeoutMs`: a copy that falls behind is a failure of its own.
+ */
+export async function auditCopySettled(
+  ddb: DynamoDBDocumentClient,
+  s3: S3Client,
+  timeoutMs = 20_000,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const [items, keys] = await Promise.all([
+      scanAll(ddb, tableOf('audit')),
+      objectKeys(s3, 'frp-local-audit'),
+    ]);
+    const events = items.filter((i) => i.seq !== 0).length;
+    const copies = keys.filter((k) => k.startsWith('events/')).length;
+    if (copies >= events) return;
+    if (Date.now() > deadline)
+      throw new Error(`the audit copy did not catch up: ${copies} objects for ${events} events`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/**
  * What the stack stores, as item counts and one digest per table and bucket: equal snapshots mean nothing
  * was written, changed or deleted in between (login throttle counters aside).
  */
@@ -75,6 +100,7 @@ export async function storeSnapshot(
   ddb: DynamoDBDocumentClient,
   s3?: S3Client,
 ): Promise<Record<string, string>> {
+  if (s3) await auditCopySettled(ddb, s3);
   const out: Record<string, string> = {};
   await Promise.all([
     ...TABLE_NAMES.map(async (t) => {
