@@ -32,10 +32,15 @@ const handlers = new Map<string, Promise<Handler>>();
 function loadHandler(route: Route): Promise<Handler> {
   let h = handlers.get(route.id);
   if (!h) {
-    h = import(`../../lambdas/handlers/${handlerFile(route.id)}.ts`).then(
+    const attempt = import(`../../lambdas/handlers/${handlerFile(route.id)}.ts`).then(
       (m: { handler: Handler }) => m.handler,
     );
-    handlers.set(route.id, h);
+    h = attempt;
+    handlers.set(route.id, attempt);
+    // as a Lambda's init phase, a failed load is tried again on the next request
+    attempt.catch(() => {
+      if (handlers.get(route.id) === attempt) handlers.delete(route.id);
+    });
   }
   return h;
 }
