@@ -14,6 +14,12 @@ import {
   securityHeadersWithConnectSources,
 } from '../../shared/api/runtime';
 import { API_ERR } from '../../shared/messages';
+import {
+  checkSiteSettings,
+  SITE_SETTING_SOURCES,
+  SITE_SETTINGS_PATH,
+  type SiteSettings,
+} from '../../shared/site-settings';
 import { installLocalIamChecks, routeScope } from './iam-check';
 import { buildRouter } from './router';
 
@@ -262,9 +268,34 @@ async function handleApi(
   send(res, policy, result.statusCode, headers, payload);
 }
 
-function serveStatic(req: IncomingMessage, res: ServerResponse, url: URL, webRoot: string, policy: Policy) {
+/**
+ * The site settings the local server writes as /config.json, from the environment variables of
+ * shared/site-settings.ts (COMPANY_NAME, COMPANY_ADDRESS, PRIVACY_URL, ACCESSIBILITY_URL, TERMS_URL), as
+ * the stack writes them from context. A bad value stops the start, as it fails the synth.
+ */
+export function siteSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): SiteSettings {
+  const raw = Object.fromEntries(
+    Object.entries(SITE_SETTING_SOURCES).map(([key, source]) => [key, env[source.env]]),
+  );
+  const { settings, problems } = checkSiteSettings(raw);
+  if (problems.length > 0) throw new Error(`site settings: ${problems.join('; ')}`);
+  return settings;
+}
+
+function serveStatic(
+  req: IncomingMessage,
+  res: ServerResponse,
+  url: URL,
+  webRoot: string,
+  policy: Policy,
+  site: SiteSettings,
+) {
   if (req.method !== 'GET' && req.method !== 'HEAD')
     return sendJson(res, policy, 405, { errorMessage: 'Method not allowed' });
+  if (url.pathname === SITE_SETTINGS_PATH) {
+    res.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache', ...policy });
+    return res.end(req.method === 'HEAD' ? undefined : JSON.stringify(site));
+  }
   const index = join(webRoot, 'index.html');
   if (!existsSync(index)) {
     return send(
@@ -302,6 +333,8 @@ export interface LocalServerOptions {
   routes?: readonly Route[];
   /** loads a row's handler; the module lambdas/handlers/<id>.ts by default */
   loadHandler?: (route: Route) => Promise<Handler>;
+  /** what /config.json says; from the environment by default (siteSettingsFromEnv) */
+  siteSettings?: SiteSettings;
 }
 
 /**
@@ -317,6 +350,7 @@ export function createLocalServer(
   installLocalIamChecks();
   const match = buildRouter(options.routes);
   const load = options.loadHandler ?? loadHandler;
+  const site = options.siteSettings ?? siteSettingsFromEnv();
   const root = resolve(webRoot);
   const policy = securityHeadersWithConnectSources(connectSources);
   return createServer((req, res) => {
@@ -324,7 +358,7 @@ export function createLocalServer(
     const isApi = url.pathname === `/${API_STAGE}` || url.pathname.startsWith(`/${API_STAGE}/`);
     const work = isApi
       ? handleApi(req, res, url, match, policy, load)
-      : Promise.resolve(serveStatic(req, res, url, root, policy));
+      : Promise.resolve(serveStatic(req, res, url, root, policy, site));
     work.catch((e) => {
       console.error(JSON.stringify({ level: 'error', message: (e as Error).message }));
       if (!res.headersSent) sendJson(res, policy, 500, { errorMessage: API_ERR.internal });

@@ -12,16 +12,4 @@ export const env = {
    * direct upload can carry; 4 MiB leaves room for the headers CloudFront adds (decision 091).
    */
   directUploadMaxBytes: 4 * 1024 * 1024,
-  /** Footer (spec §2.4): the company's headquarters and its own pages, set per deployment. */
-  company: {
-    name: import.meta.env.VITE_COMPANY_NAME ?? 'Firmware Release Portal',
-    address:
-      import.meta.env.VITE_COMPANY_ADDRESS ?? 'Headquarters: 100 Example Avenue, Springfield, 01101, USA',
-  },
-  links: {
-    privacy: import.meta.env.VITE_PRIVACY_URL ?? 'https://www.example.com/privacy-statement',
-    accessibility:
-      import.meta.env.VITE_ACCESSIBILITY_URL ?? 'https://www.example.com/accessibility-statement',
-    terms: import.meta.env.VITE_TERMS_URL ?? 'https://www.example.com/terms-of-use',
-  },
 } as const;

@@ -1,0 +1,69 @@
+import { Stack, Validations } from 'aws-cdk-lib';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import type * as kms from 'aws-cdk-lib/aws-kms';
+import type * as s3 from 'aws-cdk-lib/aws-s3';
+import { Construct } from 'constructs';
+
+export interface AuditorsProps {
+  stage: string;
+  /** the buckets auditors read: generated packages (artefacts) and the write-once audit copy */
+  buckets: s3.Bucket[];
+  /** the package signing key; auditors read its public half only */
+  signingKey: kms.IKey;
+}
+
+/**
+ * The design card's fourth user: a read-only auditor role, and the same permissions as a managed policy
+ * for whoever assumes it (or for an auditor's own IAM user or SSO permission set). Read and list object
+ * versions of the artefacts and audit buckets, read the signing key's public half; nothing else. The
+ * buckets are encrypted with S3-managed keys (SSE-S3), so no kms:Decrypt is needed (decision 093).
+ */
+export class Auditors extends Construct {
+  readonly policy: iam.ManagedPolicy;
+  readonly role: iam.Role;
+
+  constructor(scope: Construct, id: string, props: AuditorsProps) {
+    super(scope, id);
+    this.policy = new iam.ManagedPolicy(this, 'ReadOnlyPolicy', {
+      description: `Firmware Release Portal (${props.stage}): auditors read packages, the audit copy and the signing public key`,
+      statements: auditorStatements(props),
+    });
+    this.role = new iam.Role(this, 'Role', {
+      description: `Firmware Release Portal (${props.stage}): read-only auditor`,
+      // Principals of this account whose own policy lets them sts:AssumeRole on this role.
+      assumedBy: new iam.AccountRootPrincipal(),
+      managedPolicies: [this.policy],
+    });
+    for (const bucket of props.buckets) {
+      const logicalId = Stack.of(bucket).getLogicalId(bucket.node.defaultChild as s3.CfnBucket);
+      Validations.of(this.policy).acknowledge({
+        id: `AwsSolutions-IAM5[Resource::<${logicalId}.Arn>/*]`,
+        reason:
+          'Auditors read every object (and every version) of this one bucket: generated packages or the write-once audit copy, under keys made at run time. Read actions only, listed one by one.',
+      });
+    }
+  }
+}
+
+/** The exact statements of the auditor policy (infra tests compare the template with these). */
+export function auditorStatements(
+  props: Pick<AuditorsProps, 'buckets' | 'signingKey'>,
+): iam.PolicyStatement[] {
+  return [
+    new iam.PolicyStatement({
+      sid: 'ReadObjectVersions',
+      actions: ['s3:GetObject', 's3:GetObjectVersion'],
+      resources: props.buckets.map((b) => b.arnForObjects('*')),
+    }),
+    new iam.PolicyStatement({
+      sid: 'ListObjectVersions',
+      actions: ['s3:ListBucket', 's3:ListBucketVersions'],
+      resources: props.buckets.map((b) => b.bucketArn),
+    }),
+    new iam.PolicyStatement({
+      sid: 'ReadSigningPublicKey',
+      actions: ['kms:GetPublicKey'],
+      resources: [props.signingKey.keyArn],
+    }),
+  ];
+}
