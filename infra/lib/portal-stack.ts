@@ -46,6 +46,18 @@ export class PortalStack extends Stack {
       buckets: [this.data.buckets.artefacts, this.data.buckets.audit],
       signingKey: this.signing.packageKey,
     });
+    new CfnOutput(this, 'AuditorRoleArn', {
+      value: this.auditors.role.roleArn,
+      description: 'Read-only auditor role (docs/infra.md, For auditors)',
+    });
+    new CfnOutput(this, 'AuditorPolicyArn', {
+      value: this.auditors.policy.managedPolicyArn,
+      description: 'The auditor permissions as a managed policy, for an IAM user or SSO permission set',
+    });
+    new CfnOutput(this, 'ArtefactsBucketName', {
+      value: this.data.buckets.artefacts.bucketName,
+      description: 'Generated packages (versioned), read by auditors',
+    });
 
     new CfnOutput(this, 'AppUrl', { value: this.web.appOrigin, description: 'Open the portal here' });
     new CfnOutput(this, 'DistributionDomainName', {
@@ -59,14 +71,6 @@ export class PortalStack extends Stack {
     new CfnOutput(this, 'SigningKeyId', {
       value: this.signing.packageKey.keyId,
       description: 'KMS key that signs packages',
-    });
-    new CfnOutput(this, 'AuditorRoleArn', {
-      value: this.auditors.role.roleArn,
-      description: 'Read-only auditor role (docs/infra.md, For auditors)',
-    });
-    new CfnOutput(this, 'AuditorPolicyArn', {
-      value: this.auditors.policy.managedPolicyArn,
-      description: 'The auditor permissions as a managed policy, for an IAM user or SSO permission set',
     });
     new CfnOutput(this, 'SenderIdentity', {
       value: this.mail.senderAddress,
