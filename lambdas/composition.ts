@@ -55,19 +55,36 @@ export function lazy<T extends object>(make: () => T): T {
 const missing = (what: string, module: string) =>
   new Error(`This function has no ${what}: its handler must import lambdas/${module} (route table 'uses')`);
 
-let tokenSecret: Promise<string> | undefined;
-/** Locally TOKEN_SECRET holds the key; in AWS, TOKEN_SECRET_ARN names a Secrets Manager secret read at cold start. */
-function loadTokenSecret(): Promise<string> {
-  tokenSecret ??= (async () => {
-    const direct = process.env.TOKEN_SECRET;
-    if (direct) return direct;
-    const arn = requireEnv('TOKEN_SECRET_ARN');
-    const r = await new SecretsManagerClient({}).send(new GetSecretValueCommand({ SecretId: arn }));
-    if (!r.SecretString) throw new Error('token secret is empty');
-    return r.SecretString;
-  })();
-  return tokenSecret;
+/**
+ * An asynchronous dependency loaded once per container: concurrent callers share one load, a success is
+ * kept, and a failure is forgotten so the next invocation loads again. A rejected promise kept for the
+ * container's life would break every route of that Lambda after one hiccup at cold start (a throttled or
+ * briefly unreachable Secrets Manager) until AWS recycles it. (Synchronous `x ??= make()` getters retry
+ * by themselves: a throwing `make` assigns nothing.)
+ */
+export function retryingLoad<T>(load: () => Promise<T>): () => Promise<T> {
+  let current: Promise<T> | undefined;
+  return () => {
+    if (!current) {
+      const attempt = (async () => load())();
+      current = attempt;
+      attempt.catch(() => {
+        if (current === attempt) current = undefined;
+      });
+    }
+    return current;
+  };
 }
+
+/** Locally TOKEN_SECRET holds the key; in AWS, TOKEN_SECRET_ARN names a Secrets Manager secret read at cold start. */
+const loadTokenSecret = retryingLoad(async (): Promise<string> => {
+  const direct = process.env.TOKEN_SECRET;
+  if (direct) return direct;
+  const arn = requireEnv('TOKEN_SECRET_ARN');
+  const r = await new SecretsManagerClient({}).send(new GetSecretValueCommand({ SecretId: arn }));
+  if (!r.SecretString) throw new Error('token secret is empty');
+  return r.SecretString;
+});
 
 let users: UserRepository | undefined;
 export const userRepository = (): UserRepository => {
@@ -88,9 +105,9 @@ export const mailService = (): Mailer => {
   return mailer;
 };
 
-let userService: Promise<UserService> | undefined;
-export function users$(): Promise<UserService> {
-  userService ??= loadTokenSecret().then(
+/** The identity service; built after the token key is read, and read again after a failed read. */
+export const users$: () => Promise<UserService> = retryingLoad(() =>
+  loadTokenSecret().then(
     (secret) =>
       new UserService(
         userRepository(),
@@ -127,9 +144,8 @@ export function users$(): Promise<UserService> {
         // only the admin deletion of users reads it: the packages table is named when first used
         new DynamoPendingDecisions(() => tableName('packages')),
       ),
-  );
-  return userService;
-}
+  ),
+);
 
 export const stageName = (): string => optionalEnv('API_STAGE', 'dev');
 

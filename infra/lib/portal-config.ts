@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Node } from 'constructs';
+import { checkSiteSettings, SITE_SETTING_SOURCES, type SiteSettings } from '../../shared/site-settings';
 
 /** Repository root: entries, the lock file and web/dist are found from here whatever the cwd. */
 export const REPO_ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
@@ -33,6 +34,8 @@ export interface PortalConfig {
   webIsPlaceholder: boolean;
   /** reuse Lambda bundles whose inputs did not change (false: rebuild every bundle on every synth) */
   bundleCache: boolean;
+  /** footer settings, written next to the SPA as config.json (shared/site-settings.ts) */
+  site: SiteSettings;
 }
 
 export class ConfigError extends Error {
@@ -124,5 +127,16 @@ export function readConfig(node: Node): PortalConfig {
     webDir: webIsPlaceholder ? PLACEHOLDER_WEB_DIR : builtWeb,
     webIsPlaceholder,
     bundleCache: bool(node, 'bundleCache', true),
+    site: siteSettings(node),
   };
+}
+
+/** The footer settings from context (companyName, companyAddress, privacyUrl, accessibilityUrl, termsUrl). */
+function siteSettings(node: Node): SiteSettings {
+  const raw = Object.fromEntries(
+    Object.entries(SITE_SETTING_SOURCES).map(([key, source]) => [key, str(node, source.context)]),
+  );
+  const { settings, problems } = checkSiteSettings(raw);
+  if (problems.length > 0) throw new ConfigError(`context: ${problems.join('; ')}`);
+  return settings;
 }

@@ -2,6 +2,7 @@ import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
 import { API_STAGE } from '../../shared/api/routes';
 import { Api } from './constructs/api';
+import { Auditors } from './constructs/auditors';
 import { Data } from './constructs/data';
 import { Mail } from './constructs/mail';
 import { Signing } from './constructs/signing';
@@ -21,6 +22,7 @@ export class PortalStack extends Stack {
   readonly api: Api;
   readonly web: Web;
   readonly workers: Workers;
+  readonly auditors: Auditors;
 
   constructor(scope: Construct, id: string, props: PortalStackProps) {
     super(scope, id, props);
@@ -41,7 +43,31 @@ export class PortalStack extends Stack {
     // Known only now that the distribution exists; neither edge closes a cycle (the CloudFront API
     // origin depends on the REST API id alone, not on its methods or Lambdas).
     this.api.setAppUrl(this.web.appOrigin);
-    this.data.allowBrowserUploads(this.web.appOrigin);
+    // the CloudFront domain always reaches the SPA, the custom domain too when set
+    this.data.allowBrowserUploads([
+      `https://${this.web.distribution.distributionDomainName}`,
+      this.web.appOrigin,
+    ]);
+
+    this.auditors = new Auditors(this, 'Auditors', {
+      stage: config.stage,
+      buckets: [this.data.buckets.artefacts, this.data.buckets.audit],
+      signingKey: this.signing.packageKey,
+      auditTable: this.data.tables.audit,
+      stackId: this.stackId,
+    });
+    new CfnOutput(this, 'AuditorRoleArn', {
+      value: this.auditors.role.roleArn,
+      description: 'Read-only auditor role (docs/infra.md, For auditors)',
+    });
+    new CfnOutput(this, 'AuditorPolicyArn', {
+      value: this.auditors.policy.managedPolicyArn,
+      description: 'The auditor permissions as a managed policy, for an IAM user or SSO permission set',
+    });
+    new CfnOutput(this, 'ArtefactsBucketName', {
+      value: this.data.buckets.artefacts.bucketName,
+      description: 'Generated packages (versioned), read by auditors',
+    });
 
     new CfnOutput(this, 'AppUrl', { value: this.web.appOrigin, description: 'Open the portal here' });
     new CfnOutput(this, 'DistributionDomainName', {

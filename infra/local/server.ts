@@ -6,15 +6,24 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-l
 import { API_STAGE, handlerFile, type Route } from '../../shared/api/routes';
 import {
   BINARY_MEDIA_TYPES,
+  GATEWAY_ANSWERS,
+  type GatewayAnswer,
+  MAX_EVENT_BYTES,
   MAX_REQUEST_BYTES,
   MAX_RESPONSE_BYTES,
   securityHeadersWithConnectSources,
 } from '../../shared/api/runtime';
 import { API_ERR } from '../../shared/messages';
+import {
+  checkSiteSettings,
+  SITE_SETTING_SOURCES,
+  SITE_SETTINGS_PATH,
+  type SiteSettings,
+} from '../../shared/site-settings';
 import { installLocalIamChecks, routeScope } from './iam-check';
 import { buildRouter } from './router';
 
-type Handler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
+export type Handler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
 
 const MIME: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -32,10 +41,15 @@ const handlers = new Map<string, Promise<Handler>>();
 function loadHandler(route: Route): Promise<Handler> {
   let h = handlers.get(route.id);
   if (!h) {
-    h = import(`../../lambdas/handlers/${handlerFile(route.id)}.ts`).then(
+    const attempt = import(`../../lambdas/handlers/${handlerFile(route.id)}.ts`).then(
       (m: { handler: Handler }) => m.handler,
     );
-    handlers.set(route.id, h);
+    h = attempt;
+    handlers.set(route.id, attempt);
+    // as a Lambda's init phase, a failed load is tried again on the next request
+    attempt.catch(() => {
+      if (handlers.get(route.id) === attempt) handlers.delete(route.id);
+    });
   }
   return h;
 }
@@ -63,6 +77,24 @@ function sendJson(res: ServerResponse, policy: Policy, status: number, body: unk
     JSON.stringify(body),
   );
 }
+
+/** An answer of API Gateway itself, as AWS sends it (status, content type, error type header, body). */
+function sendGateway(res: ServerResponse, policy: Policy, answer: GatewayAnswer, requestId: string) {
+  send(
+    res,
+    policy,
+    answer.status,
+    {
+      'Content-Type': answer.contentType,
+      'x-amzn-RequestId': requestId,
+      ...(answer.errorType ? { 'x-amzn-ErrorType': answer.errorType } : {}),
+    },
+    answer.body,
+  );
+}
+
+/** The size Lambda measures for a synchronous invocation: the JSON it is sent or returns. */
+export const invocationBytes = (payload: unknown): number => Buffer.byteLength(JSON.stringify(payload));
 
 function readBody(req: IncomingMessage): Promise<Buffer | 'tooLarge'> {
   return new Promise((resolveBody, reject) => {
@@ -130,10 +162,28 @@ export function toProxyEvent(
       authorizer: null,
       protocol: 'HTTP/1.1',
       httpMethod: req.method ?? 'GET',
+      // every field API Gateway sends, so the event's size (Lambda's 6 MB limit) is AWS's within a few bytes
       identity: {
+        cognitoIdentityPoolId: null,
+        accountId: null,
+        cognitoIdentityId: null,
+        caller: null,
         sourceIp: req.socket.remoteAddress?.replace(/^::ffff:/, '') ?? '127.0.0.1',
+        principalOrgId: null,
+        accessKey: null,
+        cognitoAuthenticationType: null,
+        cognitoAuthenticationProvider: null,
+        userArn: null,
         userAgent: req.headers['user-agent'] ?? null,
+        user: null,
+        apiKey: null,
+        apiKeyId: null,
+        clientCert: null,
       } as APIGatewayProxyEvent['requestContext']['identity'],
+      domainName: req.headers.host ?? 'localhost',
+      domainPrefix: (req.headers.host ?? 'localhost').split('.')[0],
+      extendedRequestId: requestId,
+      requestTime: new Date().toUTCString(),
       path: `/${API_STAGE}${apiPath}`,
       stage: API_STAGE,
       requestId,
@@ -162,55 +212,90 @@ function lambdaContext(route: Route, requestId: string): Context {
   };
 }
 
+/**
+ * API Gateway (REST, Lambda proxy) and Lambda, in the order AWS checks: the request size (10 MB), the
+ * route (403 for anything the API does not have), the event size after base64 encoding of binary bodies
+ * (6 MB), the handler, then its response size (6 MB). Each refusal is AWS's own answer
+ * (docs/decisions/090-local-gateway-limits.md).
+ */
 async function handleApi(
   req: IncomingMessage,
   res: ServerResponse,
   url: URL,
   match: ReturnType<typeof buildRouter>,
   policy: Policy,
+  load: (route: Route) => Promise<Handler>,
 ) {
   const apiPath = url.pathname.slice(`/${API_STAGE}`.length) || '/';
-  const m = match(req.method ?? 'GET', apiPath);
-  if ('error' in m) {
-    const body = await readBody(req);
-    void body;
-    return sendJson(res, policy, m.error, {
-      errorMessage:
-        m.error === 405 ? `Method ${req.method} is not allowed on ${apiPath}` : API_ERR.notFoundRoute,
-    });
-  }
-  const body = await readBody(req);
-  if (body === 'tooLarge') return sendJson(res, policy, 413, { errorMessage: API_ERR.bodyTooLarge });
   const requestId = randomUUID();
+  const body = await readBody(req);
+  if (body === 'tooLarge') return sendGateway(res, policy, GATEWAY_ANSWERS.requestTooLarge, requestId);
+  const m = match(req.method ?? 'GET', apiPath);
+  // API Gateway answers an unknown path and a method the path lacks alike (MISSING_AUTHENTICATION_TOKEN)
+  if ('error' in m) return sendGateway(res, policy, GATEWAY_ANSWERS.missingAuthenticationToken, requestId);
   const event = toProxyEvent(req, url, apiPath, m.route, m.params, body, requestId);
+  if (invocationBytes(event) >= MAX_EVENT_BYTES)
+    return sendGateway(res, policy, GATEWAY_ANSWERS.eventTooLarge, requestId);
   let result: APIGatewayProxyResult;
   try {
-    const handler = await loadHandler(m.route);
+    const handler = await load(m.route);
     // every AWS call the handler makes is checked against its row's `uses`, as its role would be
     result = await routeScope.run(m.route, () => handler(event, lambdaContext(m.route, requestId)));
   } catch (e) {
     console.error(
       JSON.stringify({ level: 'error', requestId, route: m.route.id, message: (e as Error).message }),
     );
-    return sendJson(res, policy, 502, { errorMessage: `${API_ERR.internal} (request ${requestId})` });
+    return sendGateway(res, policy, GATEWAY_ANSWERS.internalServerError, requestId);
+  }
+  if (invocationBytes(result) > MAX_RESPONSE_BYTES) {
+    // Lambda refuses to return it ("Response payload size exceeded maximum allowed payload size"),
+    // and API Gateway answers as for any failed function; the log says why, as CloudWatch would.
+    console.error(
+      JSON.stringify({
+        level: 'error',
+        requestId,
+        route: m.route.id,
+        message: `Response payload size exceeded maximum allowed payload size (${MAX_RESPONSE_BYTES} bytes).`,
+      }),
+    );
+    return sendGateway(res, policy, GATEWAY_ANSWERS.internalServerError, requestId);
   }
   const payload = result.isBase64Encoded
     ? Buffer.from(result.body, 'base64')
     : Buffer.from(result.body ?? '', 'utf8');
-  if (result.body && result.body.length > MAX_RESPONSE_BYTES) {
-    // Lambda refuses synchronous responses over 6 MB; fail the same way so this is caught before AWS.
-    return sendJson(res, policy, 502, {
-      errorMessage: `The response of ${m.route.id} exceeded Lambda's 6 MB limit (request ${requestId})`,
-    });
-  }
   const headers: Record<string, string> = {};
   for (const [k, v] of Object.entries(result.headers ?? {})) headers[k] = String(v);
   send(res, policy, result.statusCode, headers, payload);
 }
 
-function serveStatic(req: IncomingMessage, res: ServerResponse, url: URL, webRoot: string, policy: Policy) {
+/**
+ * The site settings the local server writes as /config.json, from the environment variables of
+ * shared/site-settings.ts (COMPANY_NAME, COMPANY_ADDRESS, PRIVACY_URL, ACCESSIBILITY_URL, TERMS_URL), as
+ * the stack writes them from context. A bad value stops the start, as it fails the synth.
+ */
+export function siteSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): SiteSettings {
+  const raw = Object.fromEntries(
+    Object.entries(SITE_SETTING_SOURCES).map(([key, source]) => [key, env[source.env]]),
+  );
+  const { settings, problems } = checkSiteSettings(raw);
+  if (problems.length > 0) throw new Error(`site settings: ${problems.join('; ')}`);
+  return settings;
+}
+
+function serveStatic(
+  req: IncomingMessage,
+  res: ServerResponse,
+  url: URL,
+  webRoot: string,
+  policy: Policy,
+  site: SiteSettings,
+) {
   if (req.method !== 'GET' && req.method !== 'HEAD')
     return sendJson(res, policy, 405, { errorMessage: 'Method not allowed' });
+  if (url.pathname === SITE_SETTINGS_PATH) {
+    res.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache', ...policy });
+    return res.end(req.method === 'HEAD' ? undefined : JSON.stringify(site));
+  }
   const index = join(webRoot, 'index.html');
   if (!existsSync(index)) {
     return send(
@@ -243,22 +328,37 @@ function serveStatic(req: IncomingMessage, res: ServerResponse, url: URL, webRoo
   createReadStream(target).pipe(res);
 }
 
+export interface LocalServerOptions {
+  /** the route table (tests of the gateway pass their own rows); ROUTES by default */
+  routes?: readonly Route[];
+  /** loads a row's handler; the module lambdas/handlers/<id>.ts by default */
+  loadHandler?: (route: Route) => Promise<Handler>;
+  /** what /config.json says; from the environment by default (siteSettingsFromEnv) */
+  siteSettings?: SiteSettings;
+}
+
 /**
  * One port: the API under /dev (the real handler modules) and the built SPA everywhere else. Every answer
  * carries the security headers CloudFront adds in AWS; `connectSources` are the storage origins of
  * presigned URLs, added to the CSP's connect-src as CloudFront's policy adds the S3 bucket hosts.
  */
-export function createLocalServer(webRoot: string, connectSources: readonly string[] = []): Server {
+export function createLocalServer(
+  webRoot: string,
+  connectSources: readonly string[] = [],
+  options: LocalServerOptions = {},
+): Server {
   installLocalIamChecks();
-  const match = buildRouter();
+  const match = buildRouter(options.routes);
+  const load = options.loadHandler ?? loadHandler;
+  const site = options.siteSettings ?? siteSettingsFromEnv();
   const root = resolve(webRoot);
   const policy = securityHeadersWithConnectSources(connectSources);
   return createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://localhost');
     const isApi = url.pathname === `/${API_STAGE}` || url.pathname.startsWith(`/${API_STAGE}/`);
     const work = isApi
-      ? handleApi(req, res, url, match, policy)
-      : Promise.resolve(serveStatic(req, res, url, root, policy));
+      ? handleApi(req, res, url, match, policy, load)
+      : Promise.resolve(serveStatic(req, res, url, root, policy, site));
     work.catch((e) => {
       console.error(JSON.stringify({ level: 'error', message: (e as Error).message }));
       if (!res.headersSent) sendJson(res, policy, 500, { errorMessage: API_ERR.internal });

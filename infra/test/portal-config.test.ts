@@ -48,6 +48,9 @@ describe('context', () => {
     expect(() => config({ auditRetentionDays: '0' })).toThrow(/positive integer/);
     expect(() => config({ senderAddress: 'portal' })).toThrow(/email/);
     expect(() => config({ allowedEmailDomains: 'example' })).toThrow(/domain/);
+    expect(() => config({ privacyUrl: 'http://example.com/privacy' })).toThrow(/privacyUrl must be an https/);
+    expect(() => config({ termsUrl: 'terms' })).toThrow(/termsUrl/);
+    expect(() => config({ companyAddress: 'x'.repeat(301) })).toThrow(/companyAddress/);
   });
 
   it('falls back to the placeholder page when the web app was not built', () => {

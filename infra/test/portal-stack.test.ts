@@ -2,8 +2,9 @@ import { Match } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { API_STAGE, type BucketName, ROUTES, type Route, type TableName } from '../../shared/api/routes';
 import { BINARY_MEDIA_TYPES, bucketEnv, SECURITY_HEADERS, tableEnv } from '../../shared/api/runtime';
+import { DEFAULT_SITE_SETTINGS } from '../../shared/site-settings';
 import { BUCKETS, TABLES } from '../lib/definitions';
-import { type Synthesized, synthPortal } from './support/synth';
+import { deployedSiteSettings, type Synthesized, synthPortal } from './support/synth';
 
 type Json = Record<string, unknown>;
 type Statement = { Action: string | string[]; Resource: unknown; Effect: string };
@@ -293,9 +294,16 @@ describe('least-privilege IAM per function', () => {
 
   it('attaches AWS managed policies only to the API Gateway logging role and the CDK deployment helper', () => {
     const withManaged = resources('AWS::IAM::Role').filter(([, r]) => r.ManagedPolicyArns !== undefined);
-    expect(withManaged.map(([id]) => id).sort()).toEqual([
+    const aws = withManaged.filter(([, r]) =>
+      JSON.stringify(r.ManagedPolicyArns).includes(':iam::aws:policy/'),
+    );
+    expect(aws.map(([id]) => id).sort()).toEqual([
       expect.stringMatching(/^ApiRestApiCloudWatchRole/),
       expect.stringMatching(/^CustomCDKBucketDeployment/),
+    ]);
+    // the only other role with a managed policy is the auditors', with their own policy
+    expect(withManaged.filter((r) => !aws.includes(r)).map(([id]) => id)).toEqual([
+      s.logicalId(s.stack.auditors.role),
     ]);
   });
 
@@ -329,7 +337,8 @@ describe('DynamoDB', () => {
       const props = table.Properties as Json;
       expect(props.PointInTimeRecoverySpecification).toEqual({ PointInTimeRecoveryEnabled: true });
       expect(props.DeletionProtectionEnabled, name).toBe(true);
-      expect(table.DeletionPolicy, name).toBe('Retain');
+      expect(table.DeletionPolicy, name).toBe('RetainExceptOnCreate');
+      expect(table.UpdateReplacePolicy, name).toBe('Retain');
       const indexes = ((props.GlobalSecondaryIndexes as Json[] | undefined) ?? []).map((i) => i.IndexName);
       expect(indexes.sort(), name).toEqual(def.indexes.map((i) => i.name).sort());
       if (def.ttlAttribute)
@@ -372,7 +381,7 @@ describe('S3', () => {
           ObjectLockEnabled: 'Enabled',
           Rule: { DefaultRetention: { Mode: 'COMPLIANCE', Days: 2557 } },
         });
-        expect(s.json.Resources[bucketId(name)]!.DeletionPolicy).toBe('Retain');
+        expect(s.json.Resources[bucketId(name)]!.DeletionPolicy).toBe('RetainExceptOnCreate');
       } else expect(props.ObjectLockEnabled, name).toBeUndefined();
     }
     expect(BUCKETS.artefacts.versioned).toBe(true);
@@ -407,8 +416,15 @@ describe('S3', () => {
       const rules = rulesOf(id);
       expect(rules).toHaveLength(1);
       expect(rules[0]!.AllowedMethods).toEqual([method]);
-      expect(JSON.stringify(rules[0]!.AllowedOrigins)).toContain(s.logicalId(s.stack.web.distribution));
-      expect(JSON.stringify(rules[0]!.AllowedOrigins)).not.toContain('*');
+      // no custom domain: the CloudFront domain, and nothing else
+      expect(rules[0]!.AllowedOrigins).toEqual([
+        {
+          'Fn::Join': [
+            '',
+            ['https://', { 'Fn::GetAtt': [s.logicalId(s.stack.web.distribution), 'DomainName'] }],
+          ],
+        },
+      ]);
     }
   });
 });
@@ -569,7 +585,7 @@ describe('mail, signing key, token secret', () => {
   it('signs packages with an asymmetric ECC_NIST_P256 SIGN_VERIFY key that outlives the stack', () => {
     s.template.hasResource('AWS::KMS::Key', {
       Properties: Match.objectLike({ KeySpec: 'ECC_NIST_P256', KeyUsage: 'SIGN_VERIFY' }),
-      DeletionPolicy: 'Retain',
+      DeletionPolicy: 'RetainExceptOnCreate',
     });
   });
 
@@ -599,5 +615,98 @@ describe('cdk-nag AwsSolutions', () => {
       if (a.path.startsWith(`${s.stack.stackName}/Api/`) && a.id.startsWith('AwsSolutions-IAM5'))
         expect(a.id).toMatch(/^AwsSolutions-IAM5\[Resource::<Data\w+Bucket\w+\.Arn>\/\*\]$/);
     }
+  });
+});
+
+describe('a failed first deploy can be retried', () => {
+  const STATEFUL = [
+    'AWS::DynamoDB::Table',
+    'AWS::S3::Bucket',
+    'AWS::KMS::Key',
+    'AWS::SecretsManager::Secret',
+    'AWS::Logs::LogGroup',
+  ];
+
+  it('keeps every stateful resource on delete and replacement, but not when the first create rolls back', () => {
+    const stateful = Object.entries(s.json.Resources).filter(([, r]) => STATEFUL.includes(r.Type));
+    // tables, 3 data buckets + site + access logs, key, secret, one log group per route + access logs
+    expect(stateful.length).toBeGreaterThan(ROUTES.length + 8);
+    for (const [id, r] of stateful) {
+      expect(r.DeletionPolicy, id).toBe('RetainExceptOnCreate');
+      expect(r.UpdateReplacePolicy, id).toBe('Retain');
+    }
+  });
+
+  it('leaves no plain Retain anywhere (a rolled-back create would leave it behind)', () => {
+    for (const [id, r] of Object.entries(s.json.Resources)) expect(r.DeletionPolicy, id).not.toBe('Retain');
+  });
+});
+
+describe('auditors', () => {
+  const roleId = () => s.logicalId(s.stack.auditors.role);
+  const policyId = () => s.logicalId(s.stack.auditors.policy);
+
+  it('grants exactly: read and list object versions of the artefacts and audit buckets, the signing public key, reading the audit table and the stack outputs', () => {
+    const policy = s.json.Resources[policyId()]!;
+    expect(policy.Type).toBe('AWS::IAM::ManagedPolicy');
+    const doc = (policy.Properties as Json).PolicyDocument as { Statement: Json[] };
+    const arn = (b: BucketName) => ({ 'Fn::GetAtt': [bucketId(b), 'Arn'] });
+    const objects = (b: BucketName) => ({ 'Fn::Join': ['', [arn(b), '/*']] });
+    expect(doc.Statement).toEqual([
+      {
+        Sid: 'ReadObjectVersions',
+        Effect: 'Allow',
+        Action: ['s3:GetObject', 's3:GetObjectVersion'],
+        Resource: [objects('artefacts'), objects('audit')],
+      },
+      {
+        Sid: 'ListObjectVersions',
+        Effect: 'Allow',
+        Action: ['s3:ListBucket', 's3:ListBucketVersions'],
+        Resource: [arn('artefacts'), arn('audit')],
+      },
+      {
+        Sid: 'ReadSigningPublicKey',
+        Effect: 'Allow',
+        Action: 'kms:GetPublicKey',
+        Resource: { 'Fn::GetAtt': [s.logicalId(s.stack.signing.packageKey), 'Arn'] },
+      },
+      {
+        Sid: 'ReadAuditTable',
+        Effect: 'Allow',
+        Action: ['dynamodb:Scan', 'dynamodb:Query', 'dynamodb:GetItem', 'dynamodb:DescribeTable'],
+        Resource: { 'Fn::GetAtt': [s.logicalId(s.stack.data.tables.audit), 'Arn'] },
+      },
+      {
+        Sid: 'ReadStackOutputs',
+        Effect: 'Allow',
+        Action: 'cloudformation:DescribeStacks',
+        Resource: { Ref: 'AWS::StackId' },
+      },
+    ]);
+  });
+
+  it('needs no kms:Decrypt: the buckets it reads use S3-managed encryption', () => {
+    for (const b of ['artefacts', 'audit'] as const) {
+      const enc = (s.json.Resources[bucketId(b)]!.Properties as Json).BucketEncryption;
+      expect(JSON.stringify(enc), b).toContain('"SSEAlgorithm":"AES256"');
+    }
+  });
+
+  it('is a role of this account with that policy only and no inline policy, and the stack outputs its ARN', () => {
+    const role = s.json.Resources[roleId()]!.Properties as Json;
+    expect(role.ManagedPolicyArns).toEqual([{ Ref: policyId() }]);
+    expect(JSON.stringify(role.AssumeRolePolicyDocument)).toContain(':root');
+    expect(
+      resources('AWS::IAM::Policy').filter(([, p]) => JSON.stringify(p.Roles).includes(roleId())),
+    ).toEqual([]);
+    s.template.hasOutput('AuditorRoleArn', { Value: { 'Fn::GetAtt': [roleId(), 'Arn'] } });
+    s.template.hasOutput('AuditorPolicyArn', { Value: { Ref: policyId() } });
+  });
+});
+
+describe('site settings for the footer', () => {
+  it('writes config.json next to the SPA (with index.html, revalidated on every load) with the default settings', () => {
+    expect(deployedSiteSettings(s)).toEqual(DEFAULT_SITE_SETTINGS);
   });
 });

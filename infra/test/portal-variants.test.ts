@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ROUTES } from '../../shared/api/routes';
-import { type Synthesized, synthPortal } from './support/synth';
+import { deployedSiteSettings, type Synthesized, synthPortal } from './support/synth';
 
 type Json = Record<string, unknown>;
 
@@ -17,6 +17,11 @@ beforeAll(() => {
     certificateArn: CERT,
     allowedEmailDomains: 'example.com, Example.org',
     tokenTtlSeconds: '3600',
+    companyName: 'Acme Medical Devices',
+    companyAddress: 'Acme HQ, 1 Main Street, Basel, Switzerland',
+    privacyUrl: 'https://acme.example/privacy',
+    accessibilityUrl: 'https://acme.example/accessibility',
+    termsUrl: 'https://acme.example/terms',
   });
 });
 
@@ -38,9 +43,9 @@ describe('a test stage with a custom domain', () => {
     expect(s.json.Resources[s.logicalId(s.stack.data.buckets.artefacts)]!.DeletionPolicy).toBe('Delete');
   });
 
-  it('still retains the Object Lock audit bucket, with the retention from context', () => {
+  it('still retains the Object Lock audit bucket (except on a failed first create), with the retention from context', () => {
     const audit = s.json.Resources[s.logicalId(s.stack.data.buckets.audit)]!;
-    expect(audit.DeletionPolicy).toBe('Retain');
+    expect(audit.DeletionPolicy).toBe('RetainExceptOnCreate');
     expect((audit.Properties as Json).ObjectLockConfiguration).toEqual({
       ObjectLockEnabled: 'Enabled',
       Rule: { DefaultRetention: { Mode: 'COMPLIANCE', Days: 30 } },
@@ -58,9 +63,14 @@ describe('a test stage with a custom domain', () => {
     expect(s.acknowledgements.map((a) => a.id)).not.toContain('AwsSolutions-CFR4');
   });
 
-  it('points mail links and upload CORS at the domain', () => {
-    const cors = (props(s.stack.data.buckets.resources).CorsConfiguration as { CorsRules: Json[] }).CorsRules;
-    expect(cors[0]!.AllowedOrigins).toEqual(['https://portal.example.com']);
+  it('points mail links at the domain and upload CORS at the domain and the CloudFront domain', () => {
+    const cloudFront = {
+      'Fn::Join': ['', ['https://', { 'Fn::GetAtt': [s.logicalId(s.stack.web.distribution), 'DomainName'] }]],
+    };
+    for (const b of [s.stack.data.buckets.resources, s.stack.data.buckets.artefacts]) {
+      const cors = (props(b).CorsConfiguration as { CorsRules: Json[] }).CorsRules;
+      expect(cors[0]!.AllowedOrigins).toEqual([cloudFront, 'https://portal.example.com']);
+    }
     for (const route of ROUTES.filter((r) => r.uses.mail || r.uses.tables.includes('outbox'))) {
       const vars = (props(s.stack.api.functions.get(route.id)!).Environment as { Variables: Json }).Variables;
       expect(vars.APP_URL, route.id).toBe('https://portal.example.com');
@@ -74,6 +84,23 @@ describe('a test stage with a custom domain', () => {
       expect(vars.ALLOWED_EMAIL_DOMAINS, route.id).toBe(identity ? 'example.com,example.org' : undefined);
       expect(vars.TOKEN_TTL_SECONDS, route.id).toBe(identity ? '3600' : undefined);
     }
+  });
+
+  it('writes the footer settings from context into config.json next to the SPA', () => {
+    expect(deployedSiteSettings(s)).toEqual({
+      companyName: 'Acme Medical Devices',
+      companyAddress: 'Acme HQ, 1 Main Street, Basel, Switzerland',
+      privacyUrl: 'https://acme.example/privacy',
+      accessibilityUrl: 'https://acme.example/accessibility',
+      termsUrl: 'https://acme.example/terms',
+    });
+  });
+
+  it('deletes the key, the secret, the log groups and the site bucket with a throw-away stack', () => {
+    for (const type of ['AWS::KMS::Key', 'AWS::SecretsManager::Secret', 'AWS::Logs::LogGroup'])
+      for (const [id, r] of Object.entries(s.json.Resources).filter(([, x]) => x.Type === type))
+        expect(r.DeletionPolicy, id).toBe('Delete');
+    expect(s.json.Resources[s.logicalId(s.stack.web.bucket)]!.DeletionPolicy).toBe('Delete');
   });
 
   it('passes cdk-nag AwsSolutions with zero unacknowledged findings', () => {

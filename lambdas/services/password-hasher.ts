@@ -37,6 +37,13 @@ export async function verifyPassword(password: string, stored: string): Promise<
 /** A hash of a random password, compared against when the email is unknown so timing reveals nothing. */
 let dummy: Promise<string> | undefined;
 export function dummyHash(): Promise<string> {
-  dummy ??= hashPassword(randomBytes(16).toString('hex'));
+  if (!dummy) {
+    const attempt = hashPassword(randomBytes(16).toString('hex'));
+    dummy = attempt;
+    // a failed hash is not kept for the container's life: the next call makes a new one
+    attempt.catch(() => {
+      if (dummy === attempt) dummy = undefined;
+    });
+  }
   return dummy;
 }

@@ -365,11 +365,13 @@ describe('bad input', () => {
     expect((await api('/user/reset-password', { method: 'POST', body: { email } })).status).toBe(404);
   });
 
-  it('answers an unknown API path with 404 and a method the path lacks with 405', async () => {
-    expect((await api('/no/such/route')).status).toBe(404);
+  it('answers an unknown API path and a method the path lacks as API Gateway does (403)', async () => {
+    const unknown = await api('/no/such/route');
+    expect(unknown.status).toBe(403);
+    expect(unknown.body).toEqual({ message: 'Missing Authentication Token' });
     const r = await api('/user/login', { method: 'GET' });
-    expect(r.status).toBe(405);
-    expect(typeof r.body.errorMessage).toBe('string');
+    expect(r.status).toBe(403);
+    expect(r.body).toEqual({ message: 'Missing Authentication Token' });
   });
 
   it('never shows a stack trace', async () => {

@@ -6,7 +6,13 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Package } from '../../shared/api/contracts/packages';
 import { MSG } from '../../shared/messages';
 import { api, jsonText, mailMatching } from '../support/api';
-import { createDcc, createPackage, seededUsers, uploadPatch } from '../support/fixtures';
+import {
+  createDcc,
+  createPackage,
+  seededUsers,
+  uploadPatch,
+  uploadPatchPresigned,
+} from '../support/fixtures';
 
 let u: Awaited<ReturnType<typeof seededUsers>>;
 beforeAll(async () => {
@@ -265,7 +271,7 @@ describe('the whole lifecycle over HTTP', () => {
   });
 
   it('hands out a presigned URL instead of base64 when the package is above the inline limit', async () => {
-    const resource = await uploadPatch(u.designDev.token, 'dev', 5 * 1024 * 1024);
+    const resource = await uploadPatchPresigned(u.designDev.token, 'dev', 5 * 1024 * 1024);
     const pkg = await createPackage(u.designDev.token, resource.id, 'DEV_UNSIGNED');
     const dccId = await createDcc(u.designDev.token);
     await api(`/packages/${pkg.id}/dcc/${dccId}`, { method: 'POST', token: u.designDev.token });

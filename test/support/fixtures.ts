@@ -44,6 +44,44 @@ export async function uploadPatch(
   return jsonText<Resource>(r.body.resource);
 }
 
+/**
+ * Uploads a patch of `size` random bytes the way the SPA sends files too large for the API (a direct
+ * multipart call over ~4 MiB no longer fits Lambda's 6 MB event once base64-encoded): upload ticket,
+ * PUT to the presigned URL, confirm. Returns the stored resource.
+ */
+export async function uploadPatchPresigned(
+  token: string,
+  stage: 'dev' | 'release',
+  size: number,
+  name = uniq('patch'),
+) {
+  const ticket = await api<{ uploadId: string; resourceUrl: string }>('/resources/uploads', {
+    method: 'POST',
+    token,
+    body: {
+      name,
+      resourceType: 'PATCH',
+      resourceStage: stage.toUpperCase(),
+      fileName: `${name}.bin`,
+      sizeBytes: size,
+    },
+  });
+  if (ticket.status !== 201)
+    throw new Error(`upload ticket: ${ticket.status} ${JSON.stringify(ticket.body)}`);
+  const put = await fetch(ticket.body.resourceUrl, {
+    method: 'PUT',
+    body: new Uint8Array(randomBytes(size)),
+  });
+  await put.arrayBuffer();
+  if (put.status !== 200) throw new Error(`presigned PUT: ${put.status}`);
+  const r = await api<{ resource: string }>(`/resources/uploads/${ticket.body.uploadId}/confirm`, {
+    method: 'POST',
+    token,
+  });
+  if (r.status !== 201) throw new Error(`confirm: ${r.status} ${JSON.stringify(r.body)}`);
+  return jsonText<Resource>(r.body.resource);
+}
+
 export async function createPackage(
   token: string,
   resourceId: string,

@@ -5,6 +5,7 @@ import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router-dom';
 import { AppProvider } from './app/provider';
 import { createAppRouter } from './app/router';
+import { loadSiteSettings } from './config/site-settings';
 
 async function start() {
   // Spec §7 mock mode: fixed sample data answers the calls. Written out in full so a production build
@@ -13,6 +14,8 @@ async function start() {
     const { startMockWorker } = await import('./testing/mocks/browser');
     await startMockWorker();
   }
+  // the deployment's footer settings (config.json next to index.html); defaults when it is missing
+  await loadSiteSettings();
   const root = document.getElementById('root');
   if (!root) throw new Error('index.html has no #root element');
   createRoot(root).render(

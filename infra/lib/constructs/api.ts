@@ -17,6 +17,7 @@ import { BINARY_MEDIA_TYPES, bucketEnv, tableEnv } from '../../../shared/api/run
 import { bundleAssetHash } from '../bundle-hash';
 import { TABLES } from '../definitions';
 import { type PortalConfig, REPO_ROOT } from '../portal-config';
+import { statefulRemovalPolicy } from '../removal';
 import type { Data } from './data';
 import type { Mail } from './mail';
 import type { Signing } from './signing';
@@ -86,7 +87,7 @@ export class Api extends Construct {
   constructor(scope: Construct, id: string, props: ApiProps) {
     super(scope, id);
     const { config } = props;
-    const removalPolicy = config.deletionProtection ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY;
+    const removalPolicy = statefulRemovalPolicy(config);
 
     const accessLogs = new logs.LogGroup(this, 'AccessLogs', {
       retention: logs.RetentionDays.ONE_YEAR,
@@ -99,9 +100,10 @@ export class Api extends Construct {
       endpointConfiguration: { types: [apigw.EndpointType.REGIONAL] },
       binaryMediaTypes: BINARY_MEDIA_TYPES,
       // Execution logs need the account-wide API Gateway CloudWatch role; kept on stack deletion
-      // because other APIs in the account may rely on the same setting.
+      // because other APIs in the account may rely on the same setting (docs/infra.md), but removed
+      // when the first create rolls back.
       cloudWatchRole: true,
-      cloudWatchRoleRemovalPolicy: RemovalPolicy.RETAIN,
+      cloudWatchRoleRemovalPolicy: RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE,
       deployOptions: {
         stageName: API_STAGE,
         accessLogDestination: new apigw.LogGroupLogDestination(accessLogs),
@@ -160,7 +162,7 @@ export class Api extends Construct {
   private routeFunction(route: Route, props: ApiProps): NodejsFunction {
     const { config, data, signing, mail } = props;
     const scope = new Construct(this, pascal(route.id));
-    const removalPolicy = config.deletionProtection ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY;
+    const removalPolicy = statefulRemovalPolicy(config);
 
     const logGroup = new logs.LogGroup(scope, 'Logs', {
       retention: logs.RetentionDays.ONE_YEAR,

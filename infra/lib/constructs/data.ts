@@ -1,10 +1,11 @@
-import { Aws, Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
+import { Aws, Duration, Validations } from 'aws-cdk-lib';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
 import type { BucketName, TableName } from '../../../shared/api/routes';
 import { BUCKETS, type KeyDef, TABLES } from '../definitions';
 import type { PortalConfig } from '../portal-config';
+import { ALWAYS_KEPT, statefulRemovalPolicy } from '../removal';
 
 export interface DataProps {
   config: PortalConfig;
@@ -32,7 +33,7 @@ export class Data extends Construct {
   constructor(scope: Construct, id: string, props: DataProps) {
     super(scope, id);
     const { config } = props;
-    const removalPolicy = config.deletionProtection ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY;
+    const removalPolicy = statefulRemovalPolicy(config);
 
     this.tables = {} as Record<TableName, dynamodb.Table>;
     for (const [name, def] of Object.entries(TABLES) as [TableName, (typeof TABLES)[TableName]][]) {
@@ -91,24 +92,26 @@ export class Data extends Construct {
         ],
         // Objects under compliance-mode Object Lock cannot be deleted, so CloudFormation could never
         // empty that bucket: it is always retained.
-        removalPolicy: def.objectLock ? RemovalPolicy.RETAIN : removalPolicy,
+        removalPolicy: def.objectLock ? ALWAYS_KEPT : removalPolicy,
       });
     }
   }
 
   /**
    * Lets the SPA PUT presigned uploads straight into the resources bucket, and GET presigned downloads of
-   * large packages from the artefacts bucket (read with progress by XHR), and nothing more.
+   * large packages from the artefacts bucket (read with progress by XHR), and nothing more. `appOrigins`:
+   * every https origin the SPA is served from (the CloudFront domain, and the custom domain when set).
    */
-  allowBrowserUploads(appOrigin: string): void {
+  allowBrowserUploads(appOrigins: readonly string[]): void {
+    const allowedOrigins = [...new Set(appOrigins)];
     this.buckets.resources.addCorsRule({
-      allowedOrigins: [appOrigin],
+      allowedOrigins,
       allowedMethods: [s3.HttpMethods.PUT],
       allowedHeaders: ['content-type', 'content-md5', 'x-amz-*'],
       maxAge: 3000,
     });
     this.buckets.artefacts.addCorsRule({
-      allowedOrigins: [appOrigin],
+      allowedOrigins,
       allowedMethods: [s3.HttpMethods.GET],
       maxAge: 3000,
     });

@@ -1,8 +1,9 @@
-import { RemovalPolicy, Validations } from 'aws-cdk-lib';
+import { Validations } from 'aws-cdk-lib';
 import * as kms from 'aws-cdk-lib/aws-kms';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
 import type { PortalConfig } from '../portal-config';
+import { statefulRemovalPolicy } from '../removal';
 
 export interface SigningProps {
   config: PortalConfig;
@@ -29,13 +30,13 @@ export class Signing extends Construct {
       keyUsage: kms.KeyUsage.SIGN_VERIFY,
       alias: `alias/frp-${config.stage}-package-signing`,
       // Devices in the field verify against this key: losing it with the stack would orphan them.
-      removalPolicy: config.deletionProtection ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
+      removalPolicy: statefulRemovalPolicy(config),
     });
 
     this.tokenSecret = new secretsmanager.Secret(this, 'TokenSecret', {
       description: `Firmware Release Portal (${config.stage}): HMAC key of session tokens (JWT HS256)`,
       generateSecretString: { passwordLength: 64, excludePunctuation: true, includeSpace: false },
-      removalPolicy: config.deletionProtection ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
+      removalPolicy: statefulRemovalPolicy(config),
     });
     Validations.of(this.tokenSecret).acknowledge({
       id: 'AwsSolutions-SMG4',
@@ -46,7 +47,7 @@ export class Signing extends Construct {
     this.originVerifySecret = new secretsmanager.Secret(this, 'OriginVerifySecret', {
       description: `Firmware Release Portal (${config.stage}): header value CloudFront adds to API requests, so the API may trust CloudFront-Viewer-Address`,
       generateSecretString: { passwordLength: 48, excludePunctuation: true, includeSpace: false },
-      removalPolicy: RemovalPolicy.DESTROY,
+      removalPolicy: statefulRemovalPolicy(config),
     });
     Validations.of(this.originVerifySecret).acknowledge({
       id: 'AwsSolutions-SMG4',

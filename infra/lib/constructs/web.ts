@@ -4,7 +4,6 @@ import {
   BOOTSTRAP_QUALIFIER_CONTEXT,
   DefaultStackSynthesizer,
   Duration,
-  RemovalPolicy,
   Stack,
   Token,
   Validations,
@@ -13,6 +12,7 @@ import type * as apigw from 'aws-cdk-lib/aws-apigateway';
 import * as acm from 'aws-cdk-lib/aws-certificatemanager';
 import * as cloudfront from 'aws-cdk-lib/aws-cloudfront';
 import * as origins from 'aws-cdk-lib/aws-cloudfront-origins';
+import * as logs from 'aws-cdk-lib/aws-logs';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import * as s3deploy from 'aws-cdk-lib/aws-s3-deployment';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
@@ -20,7 +20,9 @@ import { Construct } from 'constructs';
 import { API_STAGE, type BucketName } from '../../../shared/api/routes';
 import { SECURITY_HEADERS } from '../../../shared/api/runtime';
 import { ORIGIN_VERIFY_HEADER, VIEWER_ADDRESS_HEADER } from '../../../shared/domain/client-source';
+import { SITE_SETTINGS_PATH } from '../../../shared/site-settings';
 import type { PortalConfig } from '../portal-config';
+import { statefulRemovalPolicy } from '../removal';
 import { BROWSER_BUCKETS, bucketName } from './data';
 
 export interface WebProps {
@@ -71,7 +73,7 @@ export class Web extends Construct {
       serverAccessLogsBucket: props.accessLogs,
       serverAccessLogsPrefix: 's3/web/',
       // Same as the data buckets: CloudFormation cannot delete a non-empty bucket anyway.
-      removalPolicy: config.deletionProtection ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
+      removalPolicy: statefulRemovalPolicy(config),
     });
 
     const headers = new cloudfront.ResponseHeadersPolicy(this, 'SecurityHeaders', {
@@ -193,8 +195,9 @@ export class Web extends Construct {
       memoryLimit: 512,
     });
     // Then index.html and the other unhashed files, revalidated on every load, and the CDN flushed.
+    // config.json: the deployment's site settings, read by the SPA at startup (decision 094)
     const pages = new s3deploy.BucketDeployment(this, 'DeployPages', {
-      sources: [source],
+      sources: [source, s3deploy.Source.jsonData(SITE_SETTINGS_PATH.slice(1), config.site)],
       destinationBucket: this.bucket,
       exclude: ['assets/*'],
       prune: true,
@@ -229,7 +232,12 @@ export class Web extends Construct {
     const provider = Stack.of(this).node.children.find((c) =>
       c.node.id.startsWith('Custom::CDKBucketDeployment'),
     );
-    if (provider) acknowledgeDeploymentProvider(provider, this.bucket);
+    if (provider) {
+      acknowledgeDeploymentProvider(provider, this.bucket);
+      // CDK makes the copier's log group with a plain Retain, which a failed first create leaves behind
+      const logGroup = provider.node.tryFindChild('LogGroup');
+      if (logGroup instanceof logs.LogGroup) logGroup.applyRemovalPolicy(statefulRemovalPolicy(config));
+    }
   }
 }
 

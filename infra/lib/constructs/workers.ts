@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
+import { Duration, Stack, Validations } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
@@ -12,6 +12,7 @@ import type { BucketName } from '../../../shared/api/routes';
 import { bucketEnv, tableEnv } from '../../../shared/api/runtime';
 import { type StreamWorker, WORKERS, workerFile } from '../../../shared/api/workers';
 import { type PortalConfig, REPO_ROOT } from '../portal-config';
+import { statefulRemovalPolicy } from '../removal';
 import { DDB_APPEND, DDB_READ, DDB_WRITE, lambdaCode } from './api';
 import type { Data } from './data';
 import type { Mail } from './mail';
@@ -50,7 +51,7 @@ export class Workers extends Construct {
   private worker(w: StreamWorker, props: WorkersProps): void {
     const { config, data, mail } = props;
     const scope = new Construct(this, pascal(w.id));
-    const removalPolicy = config.deletionProtection ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY;
+    const removalPolicy = statefulRemovalPolicy(config);
     const logGroup = new logs.LogGroup(scope, 'Logs', {
       retention: logs.RetentionDays.ONE_YEAR,
       removalPolicy,

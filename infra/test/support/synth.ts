@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type App, type CfnElement, Validations } from 'aws-cdk-lib';
@@ -78,4 +78,24 @@ export function synthPortal(context: Record<string, unknown> = {}): Synthesized 
     synthError,
     logicalId: (construct) => stack.getLogicalId(construct.node.defaultChild as CfnElement),
   };
+}
+
+/**
+ * The config.json that the SPA's page deployment (DeployPages: index.html and the other unhashed files,
+ * no-cache) writes next to the SPA, read from its asset in the cloud assembly.
+ */
+export function deployedSiteSettings(s: Synthesized): unknown {
+  const pages = Object.entries(s.json.Resources).find(
+    ([id, r]) => r.Type === 'Custom::CDKBucketDeployment' && id.startsWith('WebDeployPages'),
+  );
+  if (!pages) throw new Error('no DeployPages deployment');
+  const props = pages[1].Properties as { SourceObjectKeys: string[]; SystemMetadata?: unknown };
+  if (JSON.stringify(props.SystemMetadata) !== '{"cache-control":"no-cache"}')
+    throw new Error('DeployPages is not no-cache');
+  const found = props.SourceObjectKeys.map((k) =>
+    join(s.app.outdir, `asset.${k.replace(/\.zip$/, '')}`, 'config.json'),
+  ).filter((f) => existsSync(f));
+  if (found.length !== 1)
+    throw new Error(`expected one config.json among the page sources, got ${found.length}`);
+  return JSON.parse(readFileSync(found[0]!, 'utf8'));
 }

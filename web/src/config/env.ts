@@ -6,18 +6,10 @@ export const env = {
   mock: import.meta.env.VITE_MOCK === 'true' || import.meta.env.MODE === 'mock',
   /** Spec §9: the script chunk load time-out. */
   chunkLoadTimeoutMs: 120_000,
-  /** Files above this go to S3 by presigned URL (API Gateway takes at most 10 MB a request). */
-  directUploadMaxBytes: 9 * 1024 * 1024,
-  /** Footer (spec §2.4): the company's headquarters and its own pages, set per deployment. */
-  company: {
-    name: import.meta.env.VITE_COMPANY_NAME ?? 'Firmware Release Portal',
-    address:
-      import.meta.env.VITE_COMPANY_ADDRESS ?? 'Headquarters: 100 Example Avenue, Springfield, 01101, USA',
-  },
-  links: {
-    privacy: import.meta.env.VITE_PRIVACY_URL ?? 'https://www.example.com/privacy-statement',
-    accessibility:
-      import.meta.env.VITE_ACCESSIBILITY_URL ?? 'https://www.example.com/accessibility-statement',
-    terms: import.meta.env.VITE_TERMS_URL ?? 'https://www.example.com/terms-of-use',
-  },
+  /**
+   * Files (together) above this go to S3 by presigned URL. API Gateway base64-encodes a multipart body
+   * into the Lambda event and Lambda refuses events of 6 MiB or more, so about 4.4 MiB is the most a
+   * direct upload can carry; 4 MiB leaves room for the headers CloudFront adds (decision 091).
+   */
+  directUploadMaxBytes: 4 * 1024 * 1024,
 } as const;

@@ -1,7 +1,9 @@
 import { MSG } from '@shared/messages';
+import { DEFAULT_SITE_SETTINGS } from '@shared/site-settings';
 import { screen, waitFor, within } from '@testing-library/react';
 import { HttpResponse, http } from 'msw';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
+import { loadSiteSettings, setSiteSettings, siteSettings } from '@/config/site-settings';
 import { session } from '@/lib/session/session-store';
 import { getToken } from '@/lib/session/token-cookie';
 import { server } from '@/testing/mocks/server';
@@ -151,5 +153,40 @@ describe('header and footer', () => {
     ).toEqual(['Privacy statement', 'Accessibility statement', 'Terms of use']);
     expect(footer.querySelector('address')).toHaveTextContent(/Headquarters/);
     expect(footer).toHaveTextContent('© 2024');
+  });
+
+  describe('footer settings from config.json (one build serves every stage)', () => {
+    afterEach(() => setSiteSettings(DEFAULT_SITE_SETTINGS));
+    const ACME = {
+      companyName: 'Acme Medical Devices',
+      companyAddress: 'Acme HQ, 1 Main Street, Basel',
+      privacyUrl: 'https://acme.example/privacy',
+      accessibilityUrl: 'https://acme.example/accessibility',
+      termsUrl: 'https://acme.example/terms',
+    };
+
+    it('shows the address, name and links of the deployment read at startup', async () => {
+      server.use(http.get('/config.json', () => HttpResponse.json(ACME)));
+      await loadSiteSettings();
+      renderApp('/login');
+      const footer = await screen.findByRole('contentinfo');
+      expect(footer.querySelector('address')).toHaveTextContent(ACME.companyAddress);
+      expect(footer).toHaveTextContent('© 2024 Acme Medical Devices. All rights reserved.');
+      const hrefs = within(within(footer).getByRole('navigation', { name: 'Legal' }))
+        .getAllByRole('link')
+        .map((a) => a.getAttribute('href'));
+      expect(hrefs).toEqual([ACME.privacyUrl, ACME.accessibilityUrl, ACME.termsUrl]);
+    });
+
+    it('keeps the defaults when config.json is missing, and drops a setting that is not https', async () => {
+      server.use(http.get('/config.json', () => new HttpResponse('not found', { status: 404 })));
+      await loadSiteSettings();
+      expect(siteSettings()).toEqual(DEFAULT_SITE_SETTINGS);
+      server.use(
+        http.get('/config.json', () => HttpResponse.json({ ...ACME, privacyUrl: 'javascript:alert(1)' })),
+      );
+      await loadSiteSettings();
+      expect(siteSettings()).toEqual({ ...ACME, privacyUrl: DEFAULT_SITE_SETTINGS.privacyUrl });
+    });
   });
 });

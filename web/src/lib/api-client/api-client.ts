@@ -61,7 +61,7 @@ export function authHeaders(): Record<string, string> {
   return token ? { Authorization: `Bearer ${token}` } : {};
 }
 
-/** Reads a body as JSON when it is JSON; an error without one gets a readable errorMessage. */
+/** Reads a body as JSON when it is JSON; an error without an errorMessage gets a readable one. */
 export function toResult<T>(status: number, text: string): ApiResult<T> {
   let parsed: unknown;
   if (text) {
@@ -73,12 +73,16 @@ export function toResult<T>(status: number, text: string): ApiResult<T> {
   }
   if (status >= 200 && status < 300) return { ok: true, status, data: (parsed ?? {}) as T };
   const body = (parsed && typeof parsed === 'object' ? parsed : {}) as Partial<ApiError>;
+  // API Gateway's own answers (unknown route, too large, function failed) carry `message` instead
+  const gatewayMessage = (body as { message?: unknown }).message;
   const errorMessage =
     typeof body.errorMessage === 'string' && body.errorMessage !== ''
       ? body.errorMessage
-      : text && parsed === undefined
-        ? text.slice(0, 300)
-        : `HTTP ${status}`;
+      : typeof gatewayMessage === 'string' && gatewayMessage !== ''
+        ? gatewayMessage
+        : text && parsed === undefined
+          ? text.slice(0, 300)
+          : `HTTP ${status}`;
   return { ok: false, status, error: { ...body, errorMessage } };
 }
 

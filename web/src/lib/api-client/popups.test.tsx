@@ -1,3 +1,4 @@
+import { GATEWAY_ANSWERS } from '@shared/api/runtime';
 import { MSG } from '@shared/messages';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import { HttpResponse, http } from 'msw';
@@ -44,6 +45,37 @@ describe('error catalogue popups', () => {
     await user.click(within(dialog).getByRole('button', { name: MSG.toHomePage }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/home'));
   });
+
+  it.each([
+    ['an unknown route', 'missingAuthenticationToken', 'Missing Authentication Token'],
+    ['an event too large for Lambda', 'eventTooLarge', 'Request Too Long'],
+    ['a request over 10 MB', 'requestTooLarge', 'HTTP content length exceeded 10485760 bytes.'],
+    ['a failed function', 'internalServerError', 'Internal server error'],
+  ] as const)(
+    "shows API Gateway's own answer to %s in the internal-error popup and keeps the session",
+    async (_case, key, shown) => {
+      const answer = GATEWAY_ANSWERS[key];
+      server.use(
+        http.get(
+          '/dev/resources/patch/dev',
+          () =>
+            new HttpResponse(answer.body, {
+              status: answer.status,
+              headers: {
+                'Content-Type': answer.contentType,
+                ...(answer.errorType ? { 'x-amzn-ErrorType': answer.errorType } : {}),
+              },
+            }),
+        ),
+      );
+      renderApp('/patches', { as: 'u-dev' });
+      const dialog = await screen.findByRole('alertdialog');
+      expect(dialog).toHaveTextContent(`${MSG.internalErrorPrefix}${shown}`);
+      expect(dialog).not.toHaveTextContent('{');
+      expect(getToken()).not.toBeNull();
+      expect(session.get().isAuthenticated).toBe(true);
+    },
+  );
 
   it('tells when the server cannot be reached', async () => {
     server.use(http.get('/dev/resources/patch/dev', () => HttpResponse.error()));

@@ -29,18 +29,24 @@ const passing = (status: number) => status === 503 || status === 0;
 export type UploadResult = ApiResult<{ resource?: unknown }>;
 
 /**
- * Uploads a patch or a model (spec §7). Up to ~9 MB the files go to the API as multipart/form-data;
- * bigger ones go straight to storage by presigned URL and are confirmed after (API Gateway takes at most
- * 10 MB a request). Both report progress as a fraction of all bytes.
+ * Uploads a patch or a model (spec §7). Up to 4 MiB (both files together) the files go to the API as
+ * multipart/form-data; bigger ones go straight to storage by presigned URL and are confirmed after (a
+ * direct upload must fit Lambda's 6 MB event once base64-encoded). Both report progress as a fraction of
+ * all bytes.
  */
+/** Whether these files go to the API directly (multipart) rather than by presigned URL. */
+export function sendsDirectly(resourceBytes: number, metadataBytes = 0): boolean {
+  return resourceBytes + metadataBytes <= env.directUploadMaxBytes;
+}
+
 export function uploadResource(
   input: UploadInput,
   onProgress: (fraction: number) => void,
 ): Promise<UploadResult> {
   const total = input.resourceFile.size + (input.metadataFile?.size ?? 0);
-  return total > env.directUploadMaxBytes
-    ? uploadPresigned(input, total, onProgress)
-    : uploadDirect(input, onProgress);
+  return sendsDirectly(input.resourceFile.size, input.metadataFile?.size ?? 0)
+    ? uploadDirect(input, onProgress)
+    : uploadPresigned(input, total, onProgress);
 }
 
 function uploadDirect(input: UploadInput, onProgress: (fraction: number) => void): Promise<UploadResult> {

@@ -193,7 +193,7 @@ describe('upload page', () => {
     expect(screen.getByRole('button', { name: MSG.toHomePage })).toBeInTheDocument();
   });
 
-  it('sends files over 9 MB to storage by presigned URL without the bearer token, then confirms', async () => {
+  it('sends files over 4 MiB to storage by presigned URL without the bearer token, then confirms', async () => {
     const calls: string[] = [];
     let storageAuth: string | null = 'unset';
     server.use(
@@ -248,4 +248,47 @@ describe('upload page', () => {
     expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument();
     expect(db.resources.some((r) => r.name === 'big-retry')).toBe(true);
   });
+
+  it.each([
+    ['a 4 MiB patch goes to the API directly', 'PATCH', 4 * 1024 * 1024, 0, 'direct'],
+    ['a patch one byte over 4 MiB goes by presigned URL', 'PATCH', 4 * 1024 * 1024 + 1, 0, 'presigned'],
+    ['a model whose two files make 4 MiB goes directly', 'MODEL', 4 * 1024 * 1024 - 100, 100, 'direct'],
+    [
+      'a model whose two files make 4 MiB + 1 goes by presigned URL',
+      'MODEL',
+      4 * 1024 * 1024 - 99,
+      100,
+      'presigned',
+    ],
+  ] as const)(
+    '%s (a direct body must fit Lambda’s 6 MB event base64-encoded)',
+    async (_c, type, size, metaSize, way) => {
+      const calls: string[] = [];
+      server.events.on('request:start', ({ request }) => {
+        if (request.url.includes('/dev/resources') || request.url.includes('/mock-storage'))
+          calls.push(`${request.method} ${new URL(request.url).pathname}`);
+      });
+      const { user } = await openUpload();
+      const name = `edge-${type}-${size}`;
+      if (type === 'MODEL') {
+        await user.click(screen.getByRole('tab', { name: MSG.tabModel }));
+        fill(screen.getByLabelText(MSG.modelNameLabel), name);
+        pick('Model file', file('m.tflite', size));
+        pick('Metadata file', new File([new Uint8Array(metaSize).fill(32)], 'meta.json'));
+      } else {
+        fill(screen.getByLabelText(MSG.patchNameLabel), name);
+        pick('Patch file', file('fw.bin', size));
+      }
+      await user.click(uploadButton());
+      expect(await screen.findByText(MSG.uploaded)).toBeInTheDocument();
+      server.events.removeAllListeners();
+      const direct = `POST /dev/resources/${type.toLowerCase()}/dev`;
+      if (way === 'direct') expect(calls).toEqual([direct]);
+      else {
+        expect(calls).not.toContain(direct);
+        expect(calls[0]).toBe('POST /dev/resources/uploads');
+        expect(calls.filter((c) => c.startsWith('PUT /mock-storage'))).toHaveLength(type === 'MODEL' ? 2 : 1);
+      }
+    },
+  );
 });
