@@ -674,7 +674,7 @@ describe('auditors', () => {
       {
         Sid: 'ReadAuditTable',
         Effect: 'Allow',
-        Action: ['dynamodb:Scan', 'dynamodb:Query', 'dynamodb:GetItem', 'dynamodb:DescribeTable'],
+        Action: ['dynamodb:DescribeTable', 'dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:Scan'],
         Resource: { 'Fn::GetAtt': [s.logicalId(s.stack.data.tables.audit), 'Arn'] },
       },
       {
