@@ -2,6 +2,7 @@ import type middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import type { Access } from '../../shared/api/routes';
 import { ForbiddenError } from '../../shared/domain/errors';
+import { holdsAuthority, missingAuthorityMessage } from '../../shared/domain/identity';
 import { API_ERR } from '../../shared/messages';
 import { users$ } from '../composition';
 import type { ApiEvent } from './http';
@@ -13,7 +14,10 @@ export function bearerToken(headers: APIGatewayProxyEvent['headers']): string | 
   return m?.[1] ?? null;
 }
 
-/** The route table's gate: public rows pass; others need a live token, and a listed role if the row names roles. */
+/**
+ * The route table's gate: public rows pass; others need a live token, and a listed role, granted by an
+ * admin on a confirmed account, if the row names roles.
+ */
 export function authorize(access: Access): middy.MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult> {
   return {
     before: async (request) => {
@@ -21,8 +25,12 @@ export function authorize(access: Access): middy.MiddlewareObj<APIGatewayProxyEv
       const event = request.event as ApiEvent;
       const service = await users$();
       const user = await service.authenticate(bearerToken(event.headers));
-      if (access !== 'signedIn' && !access.includes(user.userRole))
-        throw new ForbiddenError(API_ERR.forbidden);
+      if (access !== 'signedIn') {
+        if (!access.includes(user.userRole)) throw new ForbiddenError(API_ERR.forbidden);
+        // A role is authority only once an admin granted it (issue 12): reading stays open to every
+        // signed-in user ('signedIn' rows), every row that names roles needs the grant.
+        if (!holdsAuthority(user)) throw new ForbiddenError(missingAuthorityMessage(user));
+      }
       event.user = user;
     },
   };

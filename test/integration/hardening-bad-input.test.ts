@@ -4,6 +4,7 @@ import { ROUTES, type Route } from '../../shared/api/routes';
 import type { Role } from '../../shared/domain/roles';
 import { api, baseUrl, login, uniq } from '../support/api';
 import { createDcc, createPackage, seededUser, uploadPatch } from '../support/fixtures';
+import { confirmByMail } from '../support/identity';
 import { errorMessageOf, type RawResponse, rawRequest } from '../support/raw-http';
 import { dynamoAt, s3At, storeSnapshot } from '../support/store';
 
@@ -48,6 +49,9 @@ const FIELDS = [
   'metadataFileName',
   'metadataSizeBytes',
   'expiresInSeconds',
+  'token',
+  'grant',
+  'refuse',
   '__proto__',
   'constructor',
 ];
@@ -361,6 +365,7 @@ beforeAll(async () => {
     body: { name: 'Bad Input', email, password, userRole: 'TECHNICAL_LEADER' },
   });
   expect(reg.status).toBe(201);
+  await confirmByMail(email);
   tokens = {
     designDev: u.designDev.token,
     release: u.release.token,
