@@ -40,7 +40,7 @@ export async function directUsers(
       const user = {
         id: randomUUID(),
         name,
-        email: `${uniq(name.toLowerCase())}@example.com`,
+        email: `${uniq(name.toLowerCase().replace(/[^a-z0-9]+/g, '-'))}@example.com`,
         userRole: role,
         passwordHash: 'disabled',
         tokenVersion: 1,
