@@ -185,4 +185,6 @@ export const API_ERR = {
   adminRoleNotDecided: 'Administrator accounts are not granted or refused here (see npm run admin:create)',
   lastAdmin: 'The last administrator cannot be deleted',
   rolesDecided: 'The role decisions were saved',
+  mustChangePassword:
+    'You signed in with a one-time password: choose your own under Settings → Change password first',
 } as const;

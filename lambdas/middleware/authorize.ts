@@ -18,13 +18,21 @@ export function bearerToken(headers: APIGatewayProxyEvent['headers']): string | 
  * The route table's gate: public rows pass; others need a live token, and a listed role, granted by an
  * admin on a confirmed account, if the row names roles.
  */
-export function authorize(access: Access): middy.MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult> {
+/** What an account with a one-time password (npm run admin:create) may call before choosing its own. */
+const BEFORE_NEW_PASSWORD = new Set(['auth', 'logout', 'changePassword']);
+
+export function authorize(
+  access: Access,
+  routeId?: string,
+): middy.MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult> {
   return {
     before: async (request) => {
       if (access === 'public') return;
       const event = request.event as ApiEvent;
       const service = await users$();
       const user = await service.authenticate(bearerToken(event.headers));
+      if (user.mustChangePassword && !BEFORE_NEW_PASSWORD.has(routeId ?? ''))
+        throw new ForbiddenError(API_ERR.mustChangePassword);
       if (access !== 'signedIn') {
         if (!access.includes(user.userRole)) throw new ForbiddenError(API_ERR.forbidden);
         // A role is authority only once an admin granted it (issue 12): reading stays open to every
