@@ -72,6 +72,7 @@ export function UserInfoForm({ user }: { user: SessionUser }) {
         <NameAndEmailFields name={name} email={email} onName={setName} onEmail={setEmail} errors={errors} />
         {isAdmin ? (
           <TextField
+            className="frp-readonly-field"
             label="User role"
             name="userRole"
             value={roleLabel('ADMIN')}
