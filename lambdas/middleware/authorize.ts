@@ -35,9 +35,11 @@ export function authorize(
         throw new ForbiddenError(API_ERR.mustChangePassword);
       if (access !== 'signedIn') {
         if (!access.includes(user.userRole)) throw new ForbiddenError(API_ERR.forbidden);
-        // A role is authority only once an admin granted it (issue 12): reading stays open to every
-        // signed-in user ('signedIn' rows), every row that names roles needs the grant.
-        if (!holdsAuthority(user)) throw new ForbiddenError(missingAuthorityMessage(user));
+        // A role is authority only once an admin granted it (issue 12). An account whose role waits may
+        // still read (GET: its own approval and signing lists, which stay empty, and the approver lists);
+        // every row that changes something, and every admin row, needs the grant.
+        const reads = event.httpMethod === 'GET' && !access.includes('ADMIN');
+        if (!reads && !holdsAuthority(user)) throw new ForbiddenError(missingAuthorityMessage(user));
       }
       event.user = user;
     },

@@ -1,3 +1,4 @@
+import { API_ERR } from '../messages';
 import { type Role, roleLabel } from './roles';
 
 /**
@@ -35,6 +36,7 @@ export function holdsAuthority(u: IdentityFields): boolean {
 /** Why an account without authority is refused, in words the user understands. */
 export function missingAuthorityMessage(u: IdentityFields): string {
   const label = roleLabel(u.userRole);
+  if (!emailConfirmedOf(u)) return API_ERR.emailNotConfirmed;
   if (roleStatusOf(u) === 'REFUSED')
     return `Your role ${label} was refused by an administrator, so you cannot do this. Choose a role in Settings to ask again.`;
   return `Your role ${label} waits for an administrator's approval. Until then you can sign in and read, but not do this.`;

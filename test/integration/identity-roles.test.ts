@@ -1,5 +1,8 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { ROUTES } from '../../shared/api/routes';
+import type { Role } from '../../shared/domain/roles';
+import { roleLabel } from '../../shared/domain/roles';
 import { API_ERR } from '../../shared/messages';
 import { api, jsonText, localDynamo, localTable, login, mails, SEEDED, uniq } from '../support/api';
 import { directUsers } from '../support/direct-users';
@@ -140,6 +143,47 @@ describe('a requested role holds no authority', () => {
       (await api<{ packages: string }>('/dev/packages', { token: u.designDev.token })).body.packages,
     );
     expect(devList.find((p) => p.id === pkg.id)?.status).toBe('DRAFT');
+  });
+});
+
+describe('the route gate, generated from the route table', () => {
+  const sample = (path: string) =>
+    path.replace(/\{(\w+)\}/g, (_, name: string) =>
+      name === 'stage' ? 'dev' : `no-such-${name.toLowerCase()}`,
+    );
+  const guarded = ROUTES.filter((r) => Array.isArray(r.access) && !r.access.includes('ADMIN'));
+
+  it('refuses every call that changes something to each requested role it names, before reading input', async () => {
+    const writes = guarded.filter((r) => r.method !== 'GET');
+    expect(writes.length).toBeGreaterThan(15);
+    for (const r of writes) {
+      for (const role of r.access as readonly Role[]) {
+        const [pending] = await directUsers(1, role, 'Gate', { granted: false });
+        const res = await api(sample(r.path), { method: r.method, token: pending!.token, body: {} });
+        expect(res.status, `${r.id} as ${role}`).toBe(403);
+        expect(res.body.errorMessage, `${r.id} as ${role}`).toBe(waiting(roleLabel(role)));
+      }
+    }
+  }, 120_000);
+
+  it('lets a requested role read its (empty) approval and signing lists', async () => {
+    const [pending] = await directUsers(1, 'SW_FW_RELEASE_ENGINEER', 'Reader', { granted: false });
+    for (const path of [
+      '/dev/packages/approval',
+      '/release/packages/signing',
+      '/deliver/packages/approval',
+    ]) {
+      const r = await api<{ packages: string }>(path, { token: pending!.token });
+      expect(r.status, path).toBe(200);
+      expect(jsonText<unknown[]>(r.body.packages)).toEqual([]);
+    }
+  });
+
+  it('refuses an unconfirmed account as well, even with a granted role', async () => {
+    const [unconfirmed] = await directUsers(1, 'TECHNICAL_LEADER', 'Unconfirmed', { confirmed: false });
+    const r = await api('/dcc', { method: 'POST', token: unconfirmed!.token, body: {} });
+    expect(r.status).toBe(403);
+    expect(r.body.errorMessage).toBe(API_ERR.emailNotConfirmed);
   });
 });
 
