@@ -168,4 +168,27 @@ export const API_ERR = {
   emailConflict: 'User with this email already exists',
   adminRoleNotAllowed: 'The admin role cannot be chosen',
   nothingSelected: 'Select at least one item',
+
+  // identity (issue 12): confirmed mailbox, roles granted by an admin
+  emailDomainNotAllowed: (domains: readonly string[]) =>
+    `Use your company email address: only addresses at ${domains.map((d) => `@${d}`).join(', ')} can be registered`,
+  emailNotConfirmed:
+    'Confirm your email address first: open the link we mailed to you. No mail? Ask for a new link.',
+  confirmLinkInvalid: 'This confirmation link is not valid. Ask for a new link from the sign-in page.',
+  confirmLinkExpired: 'This confirmation link has expired (links work for 24 hours). Ask for a new link.',
+  confirmLinkUsed: 'This confirmation link has already been used. Sign in, or ask for a new link.',
+  confirmLinkReplaced: 'This link was replaced by a newer email change. Use the link in the newest mail.',
+  emailConfirmed: 'Your email address is confirmed. You can sign in now.',
+  emailChangeConfirmed: 'Your new email address is confirmed. Sign in with it from now on.',
+  confirmationResent:
+    'If an account with this address waits for confirmation, a new link was sent to it. It works for 24 hours.',
+  tooManyConfirmationMails: (minutes: number) =>
+    `Too many confirmation links were asked for this address. Try again in ${minutes} minutes.`,
+  ownRoleUnchangeable: 'An administrator cannot change their own role',
+  ownRoleUndecidable: 'You cannot decide on your own role',
+  adminRoleNotDecided: 'Administrator accounts are not granted or refused here (see npm run admin:create)',
+  lastAdmin: 'The last administrator cannot be deleted',
+  rolesDecided: 'The role decisions were saved',
+  mustChangePassword:
+    'You signed in with a one-time password: choose your own under Settings → Change password first',
 } as const;

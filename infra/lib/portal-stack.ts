@@ -82,6 +82,15 @@ export class PortalStack extends Stack {
       value: this.signing.packageKey.keyId,
       description: 'KMS key that signs packages',
     });
+    // read by `npm run admin:create` to create the first administrator (docs/infra.md)
+    new CfnOutput(this, 'UsersTableName', {
+      value: this.data.tables.users.tableName,
+      description: 'Users table (npm run admin:create)',
+    });
+    new CfnOutput(this, 'AuditTableName', {
+      value: this.data.tables.audit.tableName,
+      description: 'Audit table (npm run admin:create records the new admin there)',
+    });
     new CfnOutput(this, 'SenderIdentity', {
       value: this.mail.senderAddress,
       description: 'SES identity to verify (link mailed by SES)',

@@ -116,6 +116,8 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
       API_STAGE: 'dev',
       TOKEN_SECRET: persistentSecret(dataDir, 'token-secret'),
       SIGNING_KEY_FILE: resolve(dataDir, 'signing-key.pem'),
+      // the CDK context's allowedEmailDomains of a laptop (issue 12); a test may set its own list
+      ALLOWED_EMAIL_DOMAINS: process.env.ALLOWED_EMAIL_DOMAINS ?? 'example.com,example.org',
       ...Object.fromEntries(Object.entries(tables).map(([k, v]) => [tableEnv(k as TableName), v])),
       ...Object.fromEntries(Object.entries(buckets).map(([k, v]) => [bucketEnv(k as BucketName), v])),
     };
@@ -143,6 +145,10 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
       await Promise.all(SEED_USERS.map((u) => service.seed(u.name, u.email, u.role, SEED_PASSWORD)));
       writeFileSync(marker, `${new Date().toISOString()}\n`);
       seeded = true;
+    } else {
+      // a data folder seeded before issue 12: its seeded users are confirmed and granted (decision 070)
+      const { users$ } = await import('../../lambdas/composition');
+      await (await users$()).confirmSeeded(SEED_USERS.map((u) => u.email));
     }
 
     // the stream workers' event source mappings: the same handler modules, driven by DynamoDB Local's streams

@@ -347,6 +347,13 @@ describe('DynamoDB', () => {
   });
 });
 
+describe('outputs', () => {
+  it('names the users and audit tables for npm run admin:create', () => {
+    s.template.hasOutput('UsersTableName', { Value: { Ref: tableId('users') } });
+    s.template.hasOutput('AuditTableName', { Value: { Ref: tableId('audit') } });
+  });
+});
+
 describe('S3', () => {
   it('keeps every bucket private, encrypted, TLS 1.2+ only', () => {
     const buckets = resources('AWS::S3::Bucket');

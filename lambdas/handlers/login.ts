@@ -6,7 +6,14 @@ export const handler = route(
   'login',
   { body: loginSchema, maxBodyBytes: 4096 },
   async ({ body, sourceIp }) => {
-    const { token, user } = await (await users$()).login(body.login, body.password, sourceIp);
-    return { body: { token, user: JSON.stringify(user) } };
+    const { token, user, mustChangePassword } = await (await users$()).login(
+      body.login,
+      body.password,
+      sourceIp,
+    );
+    // mustChangePassword: a one-time password (npm run admin:create); the SPA opens the password form
+    return {
+      body: { token, user: JSON.stringify(user), ...(mustChangePassword ? { mustChangePassword } : {}) },
+    };
   },
 );

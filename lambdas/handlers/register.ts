@@ -1,3 +1,4 @@
+import '../composition-mail';
 import { registerSchema } from '../../shared/api/contracts/user';
 import { MSG } from '../../shared/messages';
 import { users$ } from '../composition';

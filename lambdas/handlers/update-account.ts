@@ -1,3 +1,4 @@
+import '../composition-mail';
 import { accountSchema } from '../../shared/api/contracts/user';
 import { users$ } from '../composition';
 import { route } from '../middleware/http';

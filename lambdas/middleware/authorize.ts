@@ -2,6 +2,7 @@ import type middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import type { Access } from '../../shared/api/routes';
 import { ForbiddenError } from '../../shared/domain/errors';
+import { holdsAuthority, missingAuthorityMessage } from '../../shared/domain/identity';
 import { API_ERR } from '../../shared/messages';
 import { users$ } from '../composition';
 import type { ApiEvent } from './http';
@@ -13,16 +14,33 @@ export function bearerToken(headers: APIGatewayProxyEvent['headers']): string | 
   return m?.[1] ?? null;
 }
 
-/** The route table's gate: public rows pass; others need a live token, and a listed role if the row names roles. */
-export function authorize(access: Access): middy.MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult> {
+/**
+ * The route table's gate: public rows pass; others need a live token, and a listed role, granted by an
+ * admin on a confirmed account, if the row names roles.
+ */
+/** What an account with a one-time password (npm run admin:create) may call before choosing its own. */
+const BEFORE_NEW_PASSWORD = new Set(['auth', 'logout', 'changePassword']);
+
+export function authorize(
+  access: Access,
+  routeId?: string,
+): middy.MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult> {
   return {
     before: async (request) => {
       if (access === 'public') return;
       const event = request.event as ApiEvent;
       const service = await users$();
       const user = await service.authenticate(bearerToken(event.headers));
-      if (access !== 'signedIn' && !access.includes(user.userRole))
-        throw new ForbiddenError(API_ERR.forbidden);
+      if (user.mustChangePassword && !BEFORE_NEW_PASSWORD.has(routeId ?? ''))
+        throw new ForbiddenError(API_ERR.mustChangePassword);
+      if (access !== 'signedIn') {
+        if (!access.includes(user.userRole)) throw new ForbiddenError(API_ERR.forbidden);
+        // A role is authority only once an admin granted it (issue 12). An account whose role waits may
+        // still read (GET: its own approval and signing lists, which stay empty, and the approver lists);
+        // every row that changes something, and every admin row, needs the grant.
+        const reads = event.httpMethod === 'GET' && !access.includes('ADMIN');
+        if (!reads && !holdsAuthority(user)) throw new ForbiddenError(missingAuthorityMessage(user));
+      }
       event.user = user;
     },
   };

@@ -62,7 +62,7 @@ export function route<
     .use(errorMapper())
     .use(securityHeaders())
     .use(jsonBody({ raw: schemas.raw ?? false, maxBytes: schemas.maxBodyBytes ?? 256 * 1024 }))
-    .use(authorize(r.access))
+    .use(authorize(r.access, r.id))
     .use(validate(schemas))
     .handler(async (event, context) => {
       const e = event as ApiEvent;

@@ -1,3 +1,4 @@
+import type { RoleStatus } from '../../shared/domain/identity';
 import type { Role } from '../../shared/domain/roles';
 
 export interface UserRecord {
@@ -10,9 +11,30 @@ export interface UserRecord {
   tokenVersion: number;
   tempPasswordHash?: string;
   tempPasswordExpiresAt?: string;
+  /** the address was confirmed by a mailed link (missing on records older than issue 12: see decision 070) */
+  emailConfirmed?: boolean;
+  /** GRANTED | REQUESTED | REFUSED: a chosen role holds authority only once an admin granted it */
+  roleStatus?: RoleStatus;
+  /** a new address waiting for its confirmation link; `email` stays the login until then */
+  pendingEmail?: string;
+  /** set by `npm run admin:create`: the one-time password must be replaced at first sign-in */
+  mustChangePassword?: boolean;
   createdAt: string;
   updatedAt: string;
   version: number;
+}
+
+/** A mailed confirmation link, stored under the SHA-256 of its token (the token itself is never stored). */
+export interface EmailToken {
+  tokenHash: string;
+  userId: string;
+  /** the address the link was mailed to (the new one, for an email change) */
+  email: string;
+  purpose: 'REGISTER' | 'CHANGE_EMAIL';
+  createdAt: string;
+  /** the link works until this instant */
+  validUntil: string;
+  usedAt?: string;
 }
 
 export interface ThrottleState {
@@ -37,6 +59,14 @@ export interface UserRepository {
   ): Promise<'ok' | 'conflict' | 'emailTaken'>;
   /** deletes users; their email claims stay (marked deleted) so the email cannot register again */
   delete(ids: string[], at: string): Promise<string[]>;
+  /** removes a user created moments ago and its email claim (undo of a registration whose mail failed) */
+  discard(user: UserRecord): Promise<void>;
+  /** conditional updates of several users in one transaction (no email moves); false on a lost race */
+  updateAll(changes: { next: UserRecord; expectedVersion: number }[]): Promise<boolean>;
+  putEmailToken(token: EmailToken): Promise<void>;
+  getEmailToken(tokenHash: string): Promise<EmailToken | null>;
+  /** marks the token used; false when it was used meanwhile (single use) */
+  markEmailTokenUsed(tokenHash: string, at: string): Promise<boolean>;
   getThrottle(key: string): Promise<ThrottleState>;
   /**
    * Counts one failure under `key`. `firstInWindow`: nothing was remembered under the key before (no

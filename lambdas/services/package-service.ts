@@ -12,6 +12,7 @@ import type {
 import type { Stage } from '../../shared/api/contracts/resources';
 import { type ChainedEvent, verifyChain } from '../../shared/domain/audit-chain';
 import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from '../../shared/domain/errors';
+import { holdsAuthority } from '../../shared/domain/identity';
 import {
   approverList,
   checkApproverSelection,
@@ -20,7 +21,7 @@ import {
   MIN_SIGNED_RELEASE_ROLES,
   stageOfType,
 } from '../../shared/domain/package-rules';
-import { NON_ADMIN_ROLES, type Role } from '../../shared/domain/roles';
+import { NON_ADMIN_ROLES, type Role, roleLabel } from '../../shared/domain/roles';
 import { headerSafe } from '../../shared/domain/text-rules';
 import { MSG } from '../../shared/messages';
 import type { ArtefactService } from '../ports/artefact-service';
@@ -350,9 +351,22 @@ export class PackageService {
 
   // ── approvers and notify ─────────────────────────────────────────────────────────────────────
 
+  /** Holders of a role who may act in it: confirmed and granted by an admin (issue 12). */
   private async candidates(): Promise<UserRecord[]> {
     const lists = await Promise.all(NON_ADMIN_ROLES.map((r) => this.d.users.listByRole(r)));
-    return lists.flat();
+    return lists.flat().filter(holdsAuthority);
+  }
+
+  /** A chosen approver or signer whose role is not granted is refused by name, saying why. */
+  private async refuseUngranted(ids: readonly (string | undefined)[], candidates: UserRecord[]) {
+    for (const id of ids) {
+      if (!id || candidates.some((c) => c.id === id)) continue;
+      const u = await this.d.users.getById(id);
+      if (u && u.userRole !== 'ADMIN' && !holdsAuthority(u))
+        throw new BadRequestError(
+          `${u.name} cannot be chosen: their role ${roleLabel(u.userRole)} waits for an administrator's approval`,
+        );
+    }
   }
 
   /** Candidates per role (initiator excluded) and, when asked, the signers (spec §7). */
@@ -376,6 +390,7 @@ export class PackageService {
     this.assertDraftOwner(p, user, 'notify approvers');
     if (!p.dccId) throw new ConflictError('Attach a DCC to the package before notifying approvers');
     const candidates = await this.candidates();
+    await this.refuseUngranted([...req.approvers.map((a) => a.id), req.signer], candidates);
     const problem = checkApproverSelection(req.approvers, candidates, {
       excluded: [p.initiator.id],
       requireMinRoles: p.type === 'RELEASE_SIGNED' ? MIN_SIGNED_RELEASE_ROLES : undefined,
@@ -784,6 +799,10 @@ export class PackageService {
       throw new ConflictError('The package must be approved (and signed, if signed) before delivery');
     if (req.signer) throw new BadRequestError('A delivery has no signer');
     const candidates = await this.candidates();
+    await this.refuseUngranted(
+      req.approvers.map((a) => a.id),
+      candidates,
+    );
     const excluded = [p.initiator.id, user.id];
     const problem = checkApproverSelection(req.approvers, candidates, { excluded });
     if (problem) throw new BadRequestError(problem);

@@ -24,7 +24,21 @@ function memoryUsers(): UserRepository {
       byId.set(next.id, next);
       return 'ok';
     },
-    delete: async (ids) => ids,
+    delete: async (ids) => {
+      for (const id of ids) byId.delete(id);
+      return ids;
+    },
+    discard: async (u) => {
+      byId.delete(u.id);
+      claimed.delete(u.email);
+    },
+    updateAll: async (changes) => {
+      for (const c of changes) byId.set(c.next.id, c.next);
+      return true;
+    },
+    putEmailToken: async () => undefined,
+    getEmailToken: async () => null,
+    markEmailTokenUsed: async () => true,
     getThrottle: async () => ({ failures: 0, lastFailureAt: null }),
     recordFailure: async () => ({ failures: 1, firstInWindow: true }),
     forgiveFailures: async () => undefined,
@@ -34,9 +48,9 @@ function memoryUsers(): UserRepository {
   };
 }
 
-function service(allowedEmailDomains: string[]) {
+function service(allowedEmailDomains: string[], users = memoryUsers()) {
   return new UserService(
-    memoryUsers(),
+    users,
     new TokenService('x'.repeat(40), 3600),
     { send: async () => undefined },
     { append: async () => undefined, history: async () => ({ events: [], head: null }) },
@@ -51,7 +65,7 @@ const newcomer = (email: string) =>
 describe('registration email domains', () => {
   it('refuses an email outside the allowed company domains', async () => {
     await expect(service(['medical.example']).register(newcomer('someone@gmail.com'))).rejects.toThrow(
-      'Use your company email address (@medical.example)',
+      'Use your company email address: only addresses at @medical.example can be registered',
     );
   });
   it('accepts an email of an allowed domain', async () => {
@@ -61,5 +75,49 @@ describe('registration email domains', () => {
   it('accepts any domain when no list is configured', async () => {
     const u = await service([]).register(newcomer('someone@anywhere.example'));
     expect(u.userRole).toBe('TECHNICAL_LEADER');
+  });
+});
+
+const admin = (id: string): UserRecord => ({
+  id,
+  name: `Admin ${id}`,
+  email: `${id}@medical.example`,
+  userRole: 'ADMIN',
+  passwordHash: 'x',
+  tokenVersion: 1,
+  emailConfirmed: true,
+  roleStatus: 'GRANTED',
+  createdAt: '2026-11-21T12:00:00Z',
+  updatedAt: '2026-11-21T12:00:00Z',
+  version: 1,
+});
+
+describe('administrators', () => {
+  it('refuses to delete the last administrator', async () => {
+    // the caller's own record is gone (deleted meanwhile by the other admin), so b would be the last one
+    const users = memoryUsers();
+    await users.create(admin('b'));
+    await expect(service([], users).deleteUsers(admin('a'), ['b'])).rejects.toThrow(
+      'The last administrator cannot be deleted',
+    );
+    expect(await users.getById('b')).not.toBeNull();
+  });
+  it('deletes an administrator while another one stays', async () => {
+    const users = memoryUsers();
+    await users.create(admin('b'));
+    await users.create(admin('c'));
+    await service([], users).deleteUsers(admin('a'), ['b']);
+    expect(await users.getById('b')).toBeNull();
+  });
+  it('refuses an administrator changing their own role', async () => {
+    const users = memoryUsers();
+    await users.create(admin('a'));
+    await expect(
+      service([], users).updateAccount(admin('a'), {
+        name: 'A',
+        email: 'a@medical.example',
+        userRole: 'TECHNICAL_LEADER',
+      }),
+    ).rejects.toThrow('An administrator cannot change their own role');
   });
 });

@@ -1,11 +1,13 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type {
   AccountRequest,
   ChangePasswordRequest,
+  DecideRolesRequest,
   PublicUser,
   RegisterRequest,
 } from '../../shared/api/contracts/user';
 import {
+  AppError,
   BadRequestError,
   ConflictError,
   ForbiddenError,
@@ -14,6 +16,12 @@ import {
   UnauthorizedError,
 } from '../../shared/domain/errors';
 import {
+  EMAIL_LINK_HOURS,
+  emailConfirmedOf,
+  holdsAuthority,
+  roleStatusOf,
+} from '../../shared/domain/identity';
+import {
   DEFAULT_ACCOUNT_POLICY,
   DEFAULT_ACCOUNT_WIDE_POLICY,
   DEFAULT_RESET_LIMITS,
@@ -21,13 +29,13 @@ import {
   minutesToWait,
   type ThrottlePolicy,
 } from '../../shared/domain/login-throttle';
-import type { Role } from '../../shared/domain/roles';
+import { type Role, roleLabel } from '../../shared/domain/roles';
 import { API_ERR, MSG } from '../../shared/messages';
 import type { AuditLog } from '../ports/audit-log';
 import type { Clock } from '../ports/clock';
 import type { Mailer } from '../ports/mailer';
 import type { PendingDecisions } from '../ports/pending-decisions';
-import type { UserRecord, UserRepository } from '../ports/user-repository';
+import type { EmailToken, UserRecord, UserRepository } from '../ports/user-repository';
 import { dummyHash, hashPassword, verifyPassword } from './password-hasher';
 import type { TokenService } from './token-service';
 
@@ -66,8 +74,24 @@ const accountKey = (email: string) => `account#${email.toLowerCase()}`;
 const sourceKey = (source: string) => `source#${source}`;
 
 export function toPublicUser(u: UserRecord): PublicUser {
-  return { id: u.id, name: u.name, email: u.email, userRole: u.userRole };
+  const roleStatus = roleStatusOf(u);
+  return {
+    id: u.id,
+    name: u.name,
+    email: u.email,
+    userRole: u.userRole,
+    roleStatus,
+    ...(roleStatus === 'REQUESTED' ? { requestedRole: u.userRole } : {}),
+    ...(u.pendingEmail ? { pendingEmail: u.pendingEmail } : {}),
+  };
 }
+
+/** SHA-256 of a mailed token: only this is stored, so a read of the table cannot confirm anything. */
+export const hashEmailToken = (token: string): string => createHash('sha256').update(token).digest('hex');
+
+/** Confirmation mails asked for one address within the window before 429 (issue 12). */
+const CONFIRM_MAILS_PER_ADDRESS = 3;
+const CONFIRM_MAIL_WINDOW_SECONDS = 15 * 60;
 
 export class UserService {
   constructor(
@@ -85,7 +109,7 @@ export class UserService {
     login: string,
     password: string,
     sourceIp: string,
-  ): Promise<{ token: string; user: PublicUser }> {
+  ): Promise<{ token: string; user: PublicUser; mustChangePassword: boolean }> {
     const email = login.trim().toLowerCase();
     const now = this.clock.now();
     await this.refuseWhileThrottled(email, sourceIp, now);
@@ -114,6 +138,12 @@ export class UserService {
 
     // forgiven, not forgotten: this source stays counted once among the account's failing sources
     await this.users.forgiveFailures(pairKey(email, sourceIp));
+    // Only after the right password: a stranger learns nothing about the address from this answer.
+    if (!emailConfirmedOf(user))
+      throw new ForbiddenError(API_ERR.emailNotConfirmed, {
+        authError: API_ERR.emailNotConfirmed,
+        emailNotConfirmed: true,
+      });
     // The first password that works ends the other: a used temporary password becomes the password;
     // the old password still working means the reset was not the owner's, so the temporary one is dropped.
     if (user.tempPasswordHash) {
@@ -134,7 +164,7 @@ export class UserService {
         );
     }
     const token = await this.tokens.issue({ sub: user.id, tv: user.tokenVersion }, now);
-    return { token, user: toPublicUser(user) };
+    return { token, user: toPublicUser(user), mustChangePassword: user.mustChangePassword === true };
   }
 
   /**
@@ -207,7 +237,7 @@ export class UserService {
     const allowed = this.config.allowedEmailDomains;
     const domain = email.slice(email.lastIndexOf('@') + 1).toLowerCase();
     if (allowed.length > 0 && !allowed.includes(domain)) {
-      throw new BadRequestError(`Use your company email address (${allowed.map((d) => `@${d}`).join(', ')})`);
+      throw new BadRequestError(API_ERR.emailDomainNotAllowed(allowed));
     }
   }
 
@@ -221,13 +251,231 @@ export class UserService {
       userRole: req.userRole,
       passwordHash: await hashPassword(req.password),
       tokenVersion: 1,
+      emailConfirmed: false,
+      roleStatus: 'REQUESTED',
       createdAt: now,
       updatedAt: now,
       version: 1,
     };
     if (!(await this.users.create(user))) throw new ConflictError(MSG.registerConflict);
-    await this.recordUserEvent(user, 'USER_REGISTERED', `registers as ${user.userRole}`);
+    try {
+      const link = await this.emailLink(user, user.email, 'REGISTER');
+      await this.mailer.send(this.confirmationMail(user, user.email, link, 'REGISTER'));
+    } catch (e) {
+      // No mail, no account: the address stays free, so registering again is the retry.
+      await this.users.discard(user).catch(() => undefined);
+      throw e;
+    }
+    await this.recordUserEvent(
+      user,
+      'USER_REGISTERED',
+      `registers as ${user.userRole} and asks for that role; the address waits for confirmation`,
+    );
     return toPublicUser(user);
+  }
+
+  /** Stores the hash of a new single-use token and answers the SPA link that carries the token. */
+  private async emailLink(user: UserRecord, email: string, purpose: EmailToken['purpose']): Promise<string> {
+    const token = randomBytes(32).toString('base64url');
+    const now = this.clock.now();
+    await this.users.putEmailToken({
+      tokenHash: hashEmailToken(token),
+      userId: user.id,
+      email,
+      purpose,
+      createdAt: now.toISOString(),
+      validUntil: new Date(now.getTime() + EMAIL_LINK_HOURS * 3600_000).toISOString(),
+    });
+    return `${this.config.appUrl}/user/confirm-email?token=${token}`;
+  }
+
+  private confirmationMail(user: UserRecord, to: string, link: string, purpose: EmailToken['purpose']) {
+    return {
+      to,
+      subject: 'Firmware Release Portal: confirm your email address',
+      text: [
+        `Hello ${user.name},`,
+        '',
+        purpose === 'REGISTER'
+          ? 'Someone registered a Firmware Release Portal account with this address. Confirm it to sign in:'
+          : `Someone asked to change the sign-in address of the Firmware Release Portal account of ${user.name} to this one. Confirm it:`,
+        link,
+        '',
+        `The link works once, for ${EMAIL_LINK_HOURS} hours. If you did not ask for this, ignore this mail.`,
+      ].join('\n'),
+    };
+  }
+
+  /** Confirms the address of a mailed link (single use, 24 h); a registration then reaches the admins. */
+  async confirmEmail(token: string): Promise<{ message: string; email: string }> {
+    const hash = hashEmailToken(token);
+    const t = await this.users.getEmailToken(hash);
+    const invalid = () => new BadRequestError(API_ERR.confirmLinkInvalid, { reason: 'INVALID' });
+    if (!t) throw invalid();
+    if (t.usedAt) throw new AppError(409, API_ERR.confirmLinkUsed, { reason: 'USED' });
+    const now = this.clock.now();
+    if (Date.parse(t.validUntil) <= now.getTime())
+      throw new AppError(410, API_ERR.confirmLinkExpired, { reason: 'EXPIRED' });
+    const user = await this.users.getById(t.userId);
+    if (!user) throw invalid();
+    const change = t.purpose === 'CHANGE_EMAIL';
+    if (change && user.pendingEmail !== t.email)
+      throw new AppError(409, API_ERR.confirmLinkReplaced, { reason: 'REPLACED' });
+    if (!change && user.email !== t.email) throw invalid();
+    const wasConfirmed = emailConfirmedOf(user);
+    if (change || !wasConfirmed) {
+      const next: UserRecord = {
+        ...user,
+        email: t.email,
+        pendingEmail: undefined,
+        emailConfirmed: true,
+        updatedAt: now.toISOString(),
+        version: user.version + 1,
+      };
+      // conditional on the version read above: of two uses of one link racing, one wins, one gets 409
+      const result = await this.users.update(next, user.version, user.email);
+      if (result === 'emailTaken') throw new ConflictError(MSG.registerConflict);
+      if (result === 'conflict') throw new AppError(409, API_ERR.confirmLinkUsed, { reason: 'USED' });
+    }
+    await this.users.markEmailTokenUsed(hash, now.toISOString());
+    if (change) {
+      await this.recordUserEvent(user, 'EMAIL_CHANGED', `confirms ${t.email} as the new sign-in address`, {
+        before: user.email,
+        after: t.email,
+      });
+      return { message: API_ERR.emailChangeConfirmed, email: t.email };
+    }
+    if (!wasConfirmed) {
+      await this.recordUserEvent(user, 'EMAIL_CONFIRMED', `confirms the address ${user.email}`);
+      if (roleStatusOf(user) === 'REQUESTED') await this.tellAdminsOfRequest(user);
+    }
+    return { message: API_ERR.emailConfirmed, email: user.email };
+  }
+
+  /** A new link for an unconfirmed account; the same answer whether or not the address has one. */
+  async resendConfirmation(emailRaw: string): Promise<void> {
+    const email = emailRaw.trim().toLowerCase();
+    const key = `confirm-mail#${email}`;
+    const now = this.clock.now();
+    const sent = await this.users.getThrottle(key);
+    if (sent.failures >= CONFIRM_MAILS_PER_ADDRESS && sent.lastFailureAt) {
+      const wait = Math.ceil(
+        (Date.parse(sent.lastFailureAt) + CONFIRM_MAIL_WINDOW_SECONDS * 1000 - now.getTime()) / 1000,
+      );
+      if (wait > 0)
+        throw new TooManyRequestsError(API_ERR.tooManyConfirmationMails(Math.ceil(wait / 60)), wait);
+    }
+    // counted for every address asked, known or not, so the limit tells nothing either
+    await this.users.recordFailure(
+      key,
+      now.toISOString(),
+      Math.floor(now.getTime() / 1000) + CONFIRM_MAIL_WINDOW_SECONDS,
+    );
+    const user = await this.users.getByEmail(email);
+    if (!user || emailConfirmedOf(user)) return;
+    try {
+      const link = await this.emailLink(user, user.email, 'REGISTER');
+      await this.mailer.send(this.confirmationMail(user, user.email, link, 'REGISTER'));
+    } catch (e) {
+      // a failure only for existing addresses would tell which ones exist: logged, answered alike
+      console.error(
+        JSON.stringify({
+          level: 'warn',
+          kind: 'mail',
+          what: 'confirmation link',
+          message: (e as Error).message,
+        }),
+      );
+    }
+  }
+
+  /** Mails every admin that a role waits for their decision; the request itself is already saved. */
+  private async tellAdminsOfRequest(user: UserRecord): Promise<void> {
+    const admins = (await this.users.listByRole('ADMIN')).filter(
+      (a) => holdsAuthority(a) && a.id !== user.id,
+    );
+    for (const a of admins)
+      await this.mailAfterCommit({
+        to: a.email,
+        subject: `Role request: ${user.name} asks for ${roleLabel(user.userRole)}`,
+        text: [
+          `Hello ${a.name},`,
+          '',
+          `${user.name} (${user.email}) asks for the role ${roleLabel(user.userRole)} in the Firmware Release Portal.`,
+          'Until an administrator grants it, the account can sign in and read but holds no release authority.',
+          '',
+          `Grant or refuse it here: ${this.config.appUrl}/admin/users`,
+        ].join('\n'),
+      });
+  }
+
+  private async mailAfterCommit(mail: { to: string; subject: string; text: string }): Promise<void> {
+    try {
+      await this.mailer.send(mail);
+    } catch (e) {
+      console.error(
+        JSON.stringify({
+          level: 'warn',
+          kind: 'mail',
+          to: mail.to,
+          subject: mail.subject,
+          message: (e as Error).message,
+        }),
+      );
+    }
+  }
+
+  /** Grants or refuses the requested roles of the given users, in one transaction; audited and mailed. */
+  async decideRoles(admin: UserRecord, req: DecideRolesRequest): Promise<PublicUser[]> {
+    const unique = [...new Set(req.ids)];
+    if (unique.includes(admin.id)) throw new ForbiddenError(API_ERR.ownRoleUndecidable);
+    const found = await Promise.all(unique.map((id) => this.users.getById(id)));
+    const missing = unique.filter((_, i) => !found[i]);
+    if (missing.length > 0) throw new NotFoundError(`No user with id ${missing.join(', ')}`);
+    const users = found as UserRecord[];
+    if (users.some((u) => u.userRole === 'ADMIN')) throw new BadRequestError(API_ERR.adminRoleNotDecided);
+    const grant = req.decision === 'GRANT';
+    const target = grant ? 'GRANTED' : 'REFUSED';
+    const already = users.filter((u) => roleStatusOf(u) === target);
+    if (already.length > 0)
+      throw new ConflictError(
+        `${already.map((u) => u.email).join(', ')}: the role is already ${grant ? 'granted' : 'refused'}`,
+      );
+    const now = this.clock.now().toISOString();
+    const changes = users.map((u) => ({
+      next: { ...u, roleStatus: target, updatedAt: now, version: u.version + 1 } as UserRecord,
+      expectedVersion: u.version,
+    }));
+    if (!(await this.users.updateAll(changes)))
+      throw new ConflictError('A selected account was changed meanwhile; reload and try again');
+    for (const u of users) {
+      const label = roleLabel(u.userRole);
+      await this.audit.append({
+        subject: `USER#${u.id}`,
+        action: grant ? 'ROLE_GRANTED' : 'ROLE_REFUSED',
+        meaning: grant
+          ? `grants the role ${label} to ${u.email}`
+          : `refuses the role ${label} to ${u.email}; the account holds no role authority`,
+        actorId: admin.id,
+        actorName: admin.name,
+        actorRole: admin.userRole,
+        details: { userId: u.id, email: u.email, role: u.userRole, before: roleStatusOf(u), after: target },
+      });
+      await this.mailAfterCommit({
+        to: u.email,
+        subject: `Firmware Release Portal: your role ${label} was ${grant ? 'granted' : 'refused'}`,
+        text: [
+          `Hello ${u.name},`,
+          '',
+          grant
+            ? `An administrator granted your role ${label}. You can now act in that role.`
+            : `An administrator refused your role ${label}. Your account can sign in and read, but holds no release authority. Choose another role in Settings, or talk to an administrator.`,
+          '',
+          `Sign in: ${this.config.appUrl}/login`,
+        ].join('\n'),
+      });
+    }
+    return changes.map((c) => toPublicUser(c.next));
   }
 
   /** Creates a user with any role, the admin role included; for seeding only, never exposed over HTTP. */
@@ -240,10 +488,90 @@ export class UserService {
       userRole: role,
       passwordHash: await hashPassword(password),
       tokenVersion: 1,
+      emailConfirmed: true,
+      roleStatus: 'GRANTED',
       createdAt: now,
       updatedAt: now,
       version: 1,
     });
+  }
+
+  /** Local stack only: seeded accounts of a data folder older than issue 12 become confirmed and granted. */
+  async confirmSeeded(emails: readonly string[]): Promise<void> {
+    for (const email of emails) {
+      const u = await this.users.getByEmail(email);
+      if (!u || (u.roleStatus !== undefined && u.emailConfirmed !== undefined)) continue;
+      await this.users.update(
+        {
+          ...u,
+          roleStatus: u.roleStatus ?? 'GRANTED',
+          emailConfirmed: u.emailConfirmed ?? true,
+          version: u.version + 1,
+        },
+        u.version,
+        u.email,
+      );
+    }
+  }
+
+  /**
+   * `npm run admin:create`: creates the admin, or promotes an existing account, confirmed and granted,
+   * with a one-time password that must be replaced at first sign-in. Never exposed over HTTP.
+   */
+  async createAdmin(name: string, emailRaw: string, password: string): Promise<'created' | 'promoted'> {
+    const email = emailRaw.trim().toLowerCase();
+    const now = this.clock.now().toISOString();
+    const passwordHash = await hashPassword(password);
+    const existing = await this.users.getByEmail(email);
+    const system = { actorId: 'admin:create', actorName: 'npm run admin:create', actorRole: 'SYSTEM' };
+    if (existing) {
+      const next: UserRecord = {
+        ...existing,
+        name,
+        userRole: 'ADMIN',
+        roleStatus: 'GRANTED',
+        emailConfirmed: true,
+        pendingEmail: undefined,
+        passwordHash,
+        tempPasswordHash: undefined,
+        tempPasswordExpiresAt: undefined,
+        mustChangePassword: true,
+        tokenVersion: existing.tokenVersion + 1,
+        updatedAt: now,
+        version: existing.version + 1,
+      };
+      await this.mustUpdate(next, existing);
+      await this.audit.append({
+        subject: `USER#${existing.id}`,
+        action: 'ADMIN_PROMOTED',
+        meaning: `makes ${email} an administrator (was ${existing.userRole}); a one-time password was set`,
+        ...system,
+      });
+      return 'promoted';
+    }
+    const user: UserRecord = {
+      id: randomUUID(),
+      name,
+      email,
+      userRole: 'ADMIN',
+      passwordHash,
+      tokenVersion: 1,
+      emailConfirmed: true,
+      roleStatus: 'GRANTED',
+      mustChangePassword: true,
+      createdAt: now,
+      updatedAt: now,
+      version: 1,
+    };
+    if (!(await this.users.create(user)))
+      throw new ConflictError(`${email} belonged to a deleted account and cannot be used again`);
+    await this.audit.append({
+      subject: `USER#${user.id}`,
+      action: 'ADMIN_CREATED',
+      meaning: `creates the administrator ${email} with a one-time password`,
+      ...system,
+    });
+    return 'created';
   }
 
   async changePassword(
@@ -264,6 +592,7 @@ export class UserService {
       passwordHash: await hashPassword(req.newPassword),
       tempPasswordHash: undefined,
       tempPasswordExpiresAt: undefined,
+      mustChangePassword: undefined,
       tokenVersion: user.tokenVersion + 1,
       updatedAt: now.toISOString(),
       version: user.version + 1,
@@ -274,16 +603,31 @@ export class UserService {
     return { token: await this.tokens.issue({ sub: user.id, tv: next.tokenVersion }, now) };
   }
 
+  /**
+   * Name now; a new email only once its mailed link is confirmed (the old one stays the login); a new role
+   * ends the current grant at once and becomes a request for an admin (issue 12). Admins keep their role.
+   */
   async updateAccount(user: UserRecord, req: AccountRequest): Promise<PublicUser> {
-    if (req.name === user.name && req.email === user.email && req.userRole === user.userRole) {
-      return toPublicUser(user);
+    const isAdmin = user.userRole === 'ADMIN';
+    if (isAdmin && req.userRole !== 'ADMIN') throw new ForbiddenError(API_ERR.ownRoleUnchangeable);
+    if (!isAdmin && req.userRole === 'ADMIN') throw new BadRequestError(API_ERR.adminRoleNotAllowed);
+    const emailChange = req.email !== user.email;
+    const roleChange = req.userRole !== user.userRole;
+    if (req.name === user.name && !emailChange && !roleChange) return toPublicUser(user);
+    if (emailChange) {
+      this.assertAllowedDomain(req.email);
+      const holder = await this.users.getByEmail(req.email);
+      if (holder && holder.id !== user.id) throw new ConflictError(MSG.registerConflict);
+      // mail first: if it cannot go out, nothing about the account has changed (an unused token stays behind)
+      const link = await this.emailLink(user, req.email, 'CHANGE_EMAIL');
+      await this.mailer.send(this.confirmationMail(user, req.email, link, 'CHANGE_EMAIL'));
     }
-    if (req.email !== user.email) this.assertAllowedDomain(req.email);
     const next: UserRecord = {
       ...user,
       name: req.name,
-      email: req.email,
+      pendingEmail: emailChange ? req.email : user.pendingEmail,
       userRole: req.userRole,
+      roleStatus: roleChange ? 'REQUESTED' : user.roleStatus,
       updatedAt: this.clock.now().toISOString(),
       version: user.version + 1,
     };
@@ -295,6 +639,21 @@ export class UserService {
       before: toPublicUser(user),
       after: toPublicUser(next),
     });
+    if (emailChange)
+      await this.recordUserEvent(
+        user,
+        'EMAIL_CHANGE_REQUESTED',
+        `asks to sign in with ${req.email}; a confirmation link was mailed there`,
+      );
+    if (roleChange) {
+      await this.recordUserEvent(
+        user,
+        'ROLE_REQUESTED',
+        `gives up the role ${user.userRole} (its grant ends now) and asks for ${req.userRole}`,
+        { before: user.userRole, beforeStatus: roleStatusOf(user), requested: req.userRole },
+      );
+      await this.tellAdminsOfRequest(next);
+    }
     return toPublicUser(next);
   }
 
@@ -390,7 +749,10 @@ export class UserService {
   }
 
   async listUsers(): Promise<PublicUser[]> {
-    return (await this.users.list()).map(toPublicUser);
+    return (await this.users.list()).map((u) => ({
+      ...toPublicUser(u),
+      emailConfirmed: emailConfirmedOf(u),
+    }));
   }
 
   async deleteUsers(admin: UserRecord, ids: string[]): Promise<void> {
@@ -400,6 +762,12 @@ export class UserService {
     const missing = unique.filter((_, i) => !found[i]);
     if (missing.length > 0) throw new NotFoundError(`No user with id ${missing.join(', ')}`);
     await this.refuseDeletingPendingDeciders(found.filter((u): u is UserRecord => u !== null));
+    if (found.some((u) => u?.userRole === 'ADMIN')) {
+      const remaining = (await this.users.listByRole('ADMIN')).filter(
+        (a) => !unique.includes(a.id) && holdsAuthority(a),
+      );
+      if (remaining.length === 0) throw new ConflictError(API_ERR.lastAdmin);
+    }
     await this.users.delete(unique, this.clock.now().toISOString());
     for (const u of found) {
       if (u)

@@ -91,7 +91,8 @@ export const ROUTES: readonly Route[] = [
     method: 'POST',
     path: '/user/register',
     access: 'public',
-    uses: { tables: USERS_AUDITED },
+    // mails the confirmation link and tells the admins a role was requested (issue 12)
+    uses: { tables: USERS_AUDITED, mail: true },
     memoryMb: 1024,
     summary: 'Self-service registration (not as admin)',
   },
@@ -109,7 +110,8 @@ export const ROUTES: readonly Route[] = [
     method: 'POST',
     path: '/user/account',
     access: 'signedIn',
-    uses: { tables: USERS_AUDITED },
+    // a new email gets a confirmation link; a new role is a request the admins hear of (issue 12)
+    uses: { tables: USERS_AUDITED, mail: true },
     summary: 'Change own name, email, role',
   },
   {
@@ -120,6 +122,23 @@ export const ROUTES: readonly Route[] = [
     uses: { tables: USERS_AUDITED, mail: true, clientSource: true },
     memoryMb: 1024,
     summary: 'Mail a temporary password',
+  },
+  {
+    id: 'confirmEmail',
+    method: 'POST',
+    path: '/user/confirm-email',
+    access: 'public',
+    // a confirmed registration is the moment the admins are told of the role request
+    uses: { tables: USERS_AUDITED, mail: true },
+    summary: 'Confirm an address with the single-use token of a mailed link (24 h)',
+  },
+  {
+    id: 'resendConfirmation',
+    method: 'POST',
+    path: '/user/confirm-email/resend',
+    access: 'public',
+    uses: { tables: USERS, mail: true },
+    summary: 'Mail a new confirmation link (same answer for any address; a few per address per 15 min)',
   },
   {
     id: 'adminListUsers',
@@ -137,6 +156,14 @@ export const ROUTES: readonly Route[] = [
     // packages: a user a package still waits for cannot be deleted
     uses: { tables: ['users', 'audit', 'packages'] },
     summary: 'Delete users by id',
+  },
+  {
+    id: 'adminDecideRoles',
+    method: 'POST',
+    path: '/admin/users/roles',
+    access: ADMIN,
+    uses: { tables: USERS_AUDITED, mail: true },
+    summary: 'Grant or refuse requested roles; the users are mailed',
   },
 
   // ── resources ───────────────────────────────────────────────────────────────────────────────

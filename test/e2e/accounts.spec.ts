@@ -1,11 +1,11 @@
 import { SEED_PASSWORD } from '../../shared/domain/seed-users';
-import { MSG } from '../../shared/messages';
+import { API_ERR, MSG } from '../../shared/messages';
 import { apiUrl, expect, mailsTo, signIn, test } from './support';
 
 const unique = (p: string) => `${p}-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
 
 test.describe('accounts', () => {
-  test('a newcomer registers, signs in, sees the tabs of their role, edits profile and password, and signs out', async ({
+  test('a newcomer registers, confirms the address by the mailed link, is granted by an admin, sees the tabs of their role, edits profile and password, and signs out', async ({
     page,
     a11y,
   }) => {
@@ -30,8 +30,66 @@ test.describe('accounts', () => {
     await page.getByRole('button', { name: MSG.submit }).click();
     await expect(page.getByText(MSG.loginIncorrect)).toBeVisible();
 
+    // the right password before confirming: the page says so and sends the link again
     await page.getByLabel('Password', { exact: true }).fill(password);
     await page.getByRole('button', { name: MSG.submit }).click();
+    await expect(page.getByText(API_ERR.emailNotConfirmed)).toBeVisible();
+    const before = (await mailsTo(email)).length;
+    await page.getByRole('button', { name: 'Send the link again' }).click();
+    await expect(page.getByText(API_ERR.confirmationResent)).toBeVisible();
+    expect(await mailsTo(email)).toHaveLength(before + 1);
+
+    // the newest link of the mailbox, opened in the browser
+    const link = /\/user\/confirm-email\?token=[A-Za-z0-9_-]+/.exec(
+      (await mailsTo(email)).at(-1)?.text ?? '',
+    )?.[0];
+    expect(link, 'the mail carries a confirmation link').toBeTruthy();
+    await page.goto(link!);
+    await expect(page.getByText(API_ERR.emailConfirmed)).toBeVisible();
+    await a11y(page, '/user/confirm-email');
+    // a second use of the same link is refused and offers a new one
+    await page.goto(link!);
+    await expect(page.getByText(API_ERR.confirmLinkUsed)).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Send a new link' })).toBeVisible();
+
+    // signed in, the role is only requested: reading works, uploading says why it does not
+    await signIn(page, email, password);
+    await expect(page).toHaveURL(/\/home$/);
+    const token = (await page.context().cookies()).find((c) => c.name === 'token')!.value;
+    const form = new FormData();
+    form.append('resourceFile', new Blob([new Uint8Array(64)]), 'x.bin');
+    const refused = await fetch(apiUrl(`/resources/patch/dev?name=${unique('p')}`), {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${token}` },
+      body: form,
+    });
+    expect(refused.status).toBe(403);
+    expect(((await refused.json()) as { errorMessage: string }).errorMessage).toContain(
+      "Your role Design Engineer (test) waits for an administrator's approval",
+    );
+    await page.getByRole('button', { name: /Account menu of/ }).click();
+    await page.getByRole('menuitem', { name: 'Log Out' }).click();
+
+    // an admin grants the role on the users screen
+    await signIn(page, 'admin@example.com');
+    await expect(page).toHaveURL(/\/admin$/);
+    await page
+      .getByRole('navigation', { name: 'Administration' })
+      .getByRole('link', { name: 'USERS' })
+      .click();
+    await page.getByLabel('Search').fill(email);
+    await expect(page.getByRole('cell', { name: 'Requested: Design Engineer (test)' })).toBeVisible();
+    await page.getByRole('checkbox', { name: `Select Tess Newcomer (${email})` }).check();
+    await a11y(page, '/admin/users');
+    await page.getByRole('button', { name: /^Grant/ }).click();
+    await expect(page.getByText(API_ERR.rolesDecided)).toBeVisible();
+    await page.getByRole('button', { name: MSG.close }).click();
+    await page.getByLabel('Search').fill(email);
+    await expect(page.getByRole('cell', { name: 'Granted', exact: true })).toBeVisible();
+    await page.getByRole('button', { name: /Account menu of/ }).click();
+    await page.getByRole('menuitem', { name: 'Log Out' }).click();
+
+    await signIn(page, email, password);
     await expect(page).toHaveURL(/\/home$/);
     const nav = page.getByRole('navigation', { name: 'Main' });
     for (const tab of ['PACKAGES', 'PATCHES', 'MODELS', 'APPROVAL', 'SIGNING', 'UPLOAD']) {

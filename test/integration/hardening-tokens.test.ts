@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { ROUTES, type Route } from '../../shared/api/routes';
 import { api, jsonText, login, uniq } from '../support/api';
 import { seededUser } from '../support/fixtures';
+import { confirmByMail } from '../support/identity';
 import { claimsOf, signToken, tamperedToken, tokenSecretOf, unsignedToken } from '../support/tokens';
 
 /**
@@ -37,6 +38,7 @@ async function newcomer(role = 'TECHNICAL_LEADER') {
     body: { name: 'Token Tester', email, password, userRole: role },
   });
   expect(r.status).toBe(201);
+  await confirmByMail(email);
   return {
     id: jsonText<{ id: string }>(r.body.user).id,
     email,

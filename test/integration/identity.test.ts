@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MSG } from '../../shared/messages';
 import { api, jsonText, login, mails, SEEDED, uniq } from '../support/api';
+import { confirmByMail } from '../support/identity';
 
 interface User {
   id: string;
@@ -19,6 +20,8 @@ async function register(overrides: Record<string, unknown> = {}) {
     ...overrides,
   };
   const r = await api('/user/register', { method: 'POST', body });
+  // a new account signs in only once its address is confirmed (issue 12): the mailed link is opened
+  if (r.status === 201) await confirmByMail(String(body.email));
   return { r, email: String(body.email), password: String(body.password) };
 }
 
@@ -213,11 +216,15 @@ describe('password change and account', () => {
       body: { name: 'Renamed Person', email: newEmail, userRole: 'TECHNICAL_LEADER' },
     });
     expect(r.status).toBe(200);
+    // the new address waits for its mailed link (issue 12); the role is a request
     expect(jsonText<User>(r.body.user)).toMatchObject({
       name: 'Renamed Person',
-      email: newEmail,
+      email,
+      pendingEmail: newEmail,
       userRole: 'TECHNICAL_LEADER',
+      roleStatus: 'REQUESTED',
     });
+    await confirmByMail(newEmail);
     await login(newEmail, password);
     const admin = await api('/user/account', {
       method: 'POST',
@@ -286,7 +293,13 @@ describe('admin users', () => {
     expect(r.status).toBe(200);
     const users = jsonText<Record<string, unknown>[]>(r.body.users);
     expect(users.map((u) => u.email)).toEqual(expect.arrayContaining(Object.values(SEEDED)));
-    for (const u of users) expect(Object.keys(u).sort()).toEqual(['email', 'id', 'name', 'userRole']);
+    // issue 12 adds the role status and whether the address is confirmed; never a secret
+    for (const u of users)
+      expect(
+        Object.keys(u)
+          .filter((k) => k !== 'requestedRole' && k !== 'pendingEmail')
+          .sort(),
+      ).toEqual(['email', 'emailConfirmed', 'id', 'name', 'roleStatus', 'userRole']);
   });
 
   it('deletes a user, who can then neither sign in, use an old token, nor register again', async () => {

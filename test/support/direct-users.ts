@@ -15,9 +15,15 @@ export interface DirectUser {
  * Creates `n` users through the product's own user repository, straight into the shared stack's table,
  * each with a token signed by the stack's key. For tests that need many signed-in people at once:
  * registering and signing in each over HTTP costs two scrypt hashes (about a second each on 2 cores).
- * These users have no usable password.
+ * These users have no usable password. They are confirmed and their role is granted, unless `opts` says
+ * otherwise (`granted: false` leaves the role REQUESTED, `confirmed: false` the address unconfirmed).
  */
-export async function directUsers(n: number, role: Role, name = 'Voter'): Promise<DirectUser[]> {
+export async function directUsers(
+  n: number,
+  role: Role,
+  name = 'Voter',
+  opts: { granted?: boolean; confirmed?: boolean } = {},
+): Promise<DirectUser[]> {
   // the repository's client reads the endpoint from the environment on first use, as in the handlers
   Object.assign(process.env, {
     AWS_ENDPOINT_URL_DYNAMODB: inject('dynamoEndpoint'),
@@ -34,10 +40,12 @@ export async function directUsers(n: number, role: Role, name = 'Voter'): Promis
       const user = {
         id: randomUUID(),
         name,
-        email: `${uniq(name.toLowerCase())}@example.com`,
+        email: `${uniq(name.toLowerCase().replace(/[^a-z0-9]+/g, '-'))}@example.com`,
         userRole: role,
         passwordHash: 'disabled',
         tokenVersion: 1,
+        emailConfirmed: opts.confirmed ?? true,
+        roleStatus: (opts.granted ?? true) ? ('GRANTED' as const) : ('REQUESTED' as const),
         createdAt: now,
         updatedAt: now,
         version: 1,

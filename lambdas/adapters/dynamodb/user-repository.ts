@@ -1,13 +1,28 @@
 import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { DeleteCommand, GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  DeleteCommand,
+  GetCommand,
+  PutCommand,
+  TransactWriteCommand,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
 import type { Role } from '../../../shared/domain/roles';
-import type { QuotaResult, ThrottleState, UserRecord, UserRepository } from '../../ports/user-repository';
+import type {
+  EmailToken,
+  QuotaResult,
+  ThrottleState,
+  UserRecord,
+  UserRepository,
+} from '../../ports/user-repository';
 import { dynamo } from '../aws-clients';
 import { queryAll } from './query-all';
 
 const userPk = (id: string) => `USER#${id}`;
 const emailPk = (email: string) => `EMAIL#${email.toLowerCase()}`;
 const throttlePk = (key: string) => `THROTTLE#${key}`;
+const tokenPk = (hash: string) => `EMAILTOKEN#${hash}`;
+/** used and expired links are kept a week (to answer "expired" or "used" clearly), then TTL removes them */
+const TOKEN_KEEP_SECONDS = 7 * 24 * 60 * 60;
 
 type UserItem = UserRecord & { pk: string; kind: 'USER' };
 
@@ -159,6 +174,96 @@ export class DynamoUserRepository implements UserRepository {
       deleted.push(id);
     }
     return deleted;
+  }
+
+  async discard(user: UserRecord): Promise<void> {
+    await dynamo().send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Delete: {
+              TableName: this.table,
+              Key: { pk: userPk(user.id) },
+              ConditionExpression: '#v = :v',
+              ExpressionAttributeNames: { '#v': 'version' },
+              ExpressionAttributeValues: { ':v': user.version },
+            },
+          },
+          {
+            Delete: {
+              TableName: this.table,
+              Key: { pk: emailPk(user.email) },
+              ConditionExpression: 'userId = :id',
+              ExpressionAttributeValues: { ':id': user.id },
+            },
+          },
+        ],
+      }),
+    );
+  }
+
+  async updateAll(changes: { next: UserRecord; expectedVersion: number }[]): Promise<boolean> {
+    try {
+      await dynamo().send(
+        new TransactWriteCommand({
+          TransactItems: changes.map(({ next, expectedVersion }) => ({
+            Put: {
+              TableName: this.table,
+              Item: { ...next, pk: userPk(next.id), kind: 'USER' },
+              ConditionExpression: '#v = :v',
+              ExpressionAttributeNames: { '#v': 'version' },
+              ExpressionAttributeValues: { ':v': expectedVersion },
+            },
+          })),
+        }),
+      );
+      return true;
+    } catch (e) {
+      if (e instanceof TransactionCanceledException) return false;
+      throw e;
+    }
+  }
+
+  async putEmailToken(token: EmailToken): Promise<void> {
+    await dynamo().send(
+      new PutCommand({
+        TableName: this.table,
+        Item: {
+          ...token,
+          pk: tokenPk(token.tokenHash),
+          kind: 'EMAIL_TOKEN',
+          expiresAt: Math.floor(Date.parse(token.validUntil) / 1000) + TOKEN_KEEP_SECONDS,
+        },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      }),
+    );
+  }
+
+  async getEmailToken(tokenHash: string): Promise<EmailToken | null> {
+    const r = await dynamo().send(
+      new GetCommand({ TableName: this.table, Key: { pk: tokenPk(tokenHash) }, ConsistentRead: true }),
+    );
+    if (!r.Item) return null;
+    const { pk: _pk, kind: _kind, expiresAt: _exp, ...rest } = r.Item;
+    return rest as EmailToken;
+  }
+
+  async markEmailTokenUsed(tokenHash: string, at: string): Promise<boolean> {
+    try {
+      await dynamo().send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: { pk: tokenPk(tokenHash) },
+          UpdateExpression: 'SET usedAt = :at',
+          ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(usedAt)',
+          ExpressionAttributeValues: { ':at': at },
+        }),
+      );
+      return true;
+    } catch (e) {
+      if (e instanceof ConditionalCheckFailedException) return false;
+      throw e;
+    }
   }
 
   async getThrottle(key: string): Promise<ThrottleState> {

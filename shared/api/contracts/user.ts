@@ -1,7 +1,10 @@
 import * as z from 'zod';
+import { ROLE_STATUSES } from '../../domain/identity';
 import { ROLES, SELF_SERVICE_ROLES } from '../../domain/roles';
 import { MSG } from '../../messages';
 import { emailField, nonBlank } from './common';
+
+const MSG_CONFIRM_TOKEN = 'The confirmation link is incomplete: open the whole link from the mail';
 
 export const PASSWORD_MIN = 10;
 export const PASSWORD_MAX = 128;
@@ -58,7 +61,9 @@ export type ChangePasswordRequest = z.infer<typeof changePasswordSchema>;
 export const accountSchema = z.object({
   name: nonBlank(MSG.registerNameRequired, 100),
   email: emailField(MSG.registerEmailRequired),
-  userRole: selfServiceRole,
+  // ADMIN passes the schema so an admin can save their own name and email; the service refuses a
+  // non-admin choosing it and an admin changing it (issue 12)
+  userRole: z.enum(ROLES, { error: 'Choose one of the user roles' }),
 });
 export type AccountRequest = z.infer<typeof accountSchema>;
 
@@ -72,7 +77,48 @@ export const publicUserSchema = z.object({
   name: z.string(),
   email: z.string(),
   userRole: z.enum(ROLES),
+  /** GRANTED: the role holds authority; REQUESTED: waits for an admin; REFUSED: an admin said no */
+  roleStatus: z.enum(ROLE_STATUSES).optional(),
+  /** the role waiting for an admin's decision (only while REQUESTED) */
+  requestedRole: z.enum(ROLES).optional(),
+  /** a new address waiting for its confirmation link; `email` stays the login until then */
+  pendingEmail: z.string().optional(),
+  /** in the admin list: whether the account confirmed its address */
+  emailConfirmed: z.boolean().optional(),
 });
 export type PublicUser = z.infer<typeof publicUserSchema>;
 
 export { SELF_SERVICE_ROLES };
+
+/** `POST /user/confirm-email`: the token from the mailed link (32 random bytes, base64url). */
+export const confirmEmailSchema = z.object({
+  token: z
+    .string({ error: MSG_CONFIRM_TOKEN })
+    .trim()
+    .regex(/^[A-Za-z0-9_-]{20,100}$/, { error: MSG_CONFIRM_TOKEN }),
+});
+export type ConfirmEmailRequest = z.infer<typeof confirmEmailSchema>;
+
+/** `POST /user/confirm-email/resend`: the address that waits for a link. */
+export const resendConfirmationSchema = z.object({
+  email: emailField(MSG.registerEmailRequired),
+});
+
+const ids = z
+  .array(z.string().min(1).max(64), { error: 'Send the user ids as a JSON list' })
+  .min(1, { error: 'Select at least one item' })
+  .max(100, { error: 'At most 100 users can be decided at once' });
+
+/** `POST /admin/users/roles`: grant or refuse the requested roles of the selected users. */
+export const decideRolesSchema = z
+  .object(
+    { grant: ids.optional(), refuse: ids.optional() },
+    { error: 'Send { "grant": [ids] } or { "refuse": [ids] }' },
+  )
+  .refine((b) => (b.grant === undefined) !== (b.refuse === undefined), {
+    error: 'Send either "grant" or "refuse" with a list of user ids, not both',
+  })
+  .transform((b) =>
+    b.grant ? { decision: 'GRANT' as const, ids: b.grant } : { decision: 'REFUSE' as const, ids: b.refuse! },
+  );
+export type DecideRolesRequest = z.infer<typeof decideRolesSchema>;

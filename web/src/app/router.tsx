@@ -151,6 +151,15 @@ export function createRoutes(): RouteObject[] {
                 (m) => m.ResetPasswordForm,
               ),
             },
+            {
+              // the link of the confirmation mail (issue 12): anyone may open it
+              path: 'user/confirm-email',
+              loader: guards.any,
+              lazy: page(
+                () => import('@/features/auth/components/confirm-email-page'),
+                (m) => m.ConfirmEmailPage,
+              ),
+            },
           ],
         },
         {
@@ -193,6 +202,15 @@ export function createRoutes(): RouteObject[] {
               lazy: page(
                 () => import('@/features/admin/components/admin-pages'),
                 (m) => m.AdminResourcesPage,
+              ),
+            },
+            {
+              // the admin's own name, email and password (issue 12); the role is not theirs to change
+              path: 'settings',
+              handle: { tab: null } satisfies RouteHandle,
+              lazy: page(
+                () => import('@/features/settings/components/settings-page'),
+                (m) => m.SettingsPage,
               ),
             },
             // spec §2.3: unknown paths under the admin area show the admin home page

@@ -5,6 +5,8 @@ export const paths = {
   login: '/login',
   register: '/register',
   resetPassword: '/user/reset-password',
+  /** the link of the confirmation mail (issue 12) */
+  confirmEmail: '/user/confirm-email',
   settings: '/user/settings',
   patches: '/patches',
   models: '/models',
@@ -33,5 +35,7 @@ export const paths = {
     dcc: '/admin/dcc',
     users: '/admin/users',
     resources: '/admin/resources',
+    /** the admin's own name, email and password (issue 12) */
+    settings: '/admin/settings',
   },
 } as const;

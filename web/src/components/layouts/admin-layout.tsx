@@ -16,15 +16,20 @@ const ITEMS: readonly NavItem[] = [
 ];
 
 /**
- * The admin layout (spec §2.3). The avatar menu has Log Out only: /user/settings belongs to the
- * ordinary layout, which sends admins back here.
+ * The admin layout (spec §2.3). /user/settings belongs to the ordinary layout, which sends admins back
+ * here, so the avatar menu's Settings opens /admin/settings (issue 12: an admin edits their own name,
+ * email and password there).
  */
 export function AdminLayout() {
   const { user } = useSession();
   const selected = useRouteTab();
   return (
     <AppShell
-      header={<AppHeader>{user ? <UserMenu user={user} showSettings={false} /> : null}</AppHeader>}
+      header={
+        <AppHeader>
+          {user ? <UserMenu user={user} showSettings settingsPath={paths.admin.settings} /> : null}
+        </AppHeader>
+      }
       nav={<NavBar items={ITEMS} selected={selected} label="Administration" />}
     >
       <Outlet />

@@ -135,11 +135,15 @@ describe('header and footer', () => {
     expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument();
   });
 
-  it('offers only Log Out in the admin avatar menu', async () => {
-    const { user } = renderApp('/admin', { as: 'u-admin' });
+  it('offers Settings (the admin settings page) and Log Out in the admin avatar menu', async () => {
+    const { user, router } = renderApp('/admin', { as: 'u-admin' });
     await user.click(await screen.findByRole('button', { name: /Account menu of Ada Admin/ }));
     const items = await screen.findAllByRole('menuitem');
-    expect(items.map((i) => i.textContent)).toEqual([MSG.logOut]);
+    expect(items.map((i) => i.textContent)).toEqual([MSG.settings, MSG.logOut]);
+    await user.click(items[0]!);
+    await waitFor(() => expect(router.state.location.pathname).toBe('/admin/settings'));
+    // an admin edits their name and email; the role is shown, not offered
+    expect(await screen.findByLabelText('User role')).toHaveAttribute('readonly');
   });
 
   it('shows privacy, accessibility and terms links, an address and © 2024 in the footer', async () => {

@@ -7,7 +7,15 @@ import type { SessionUser } from '@/lib/session/session-store';
 import { initials } from '@/utils/initials';
 
 /** Spec §1, §2.4: the avatar with the user's initials; its menu has Settings and Log Out. */
-export function UserMenu({ user, showSettings }: { user: SessionUser; showSettings: boolean }) {
+export function UserMenu({
+  user,
+  showSettings,
+  settingsPath = paths.settings,
+}: {
+  user: SessionUser;
+  showSettings: boolean;
+  settingsPath?: string;
+}) {
   const navigate = useNavigate();
   return (
     <Menu
@@ -24,7 +32,7 @@ export function UserMenu({ user, showSettings }: { user: SessionUser; showSettin
         </MenuButton>
       }
     >
-      {showSettings ? <MenuItem onClick={() => navigate(paths.settings)}>{MSG.settings}</MenuItem> : null}
+      {showSettings ? <MenuItem onClick={() => navigate(settingsPath)}>{MSG.settings}</MenuItem> : null}
       <MenuItem
         onClick={async () => {
           await logOut();

@@ -1,5 +1,6 @@
 import type { Package } from '@shared/api/contracts/packages';
 import type { Resource } from '@shared/api/contracts/resources';
+import type { RoleStatus } from '@shared/domain/identity';
 import type { Role } from '@shared/domain/roles';
 import { useSyncExternalStore } from 'react';
 
@@ -24,6 +25,10 @@ export interface SessionUser {
   name: string;
   email: string;
   userRole: Role;
+  /** issue 12: GRANTED, REQUESTED or REFUSED (absent from older answers) */
+  roleStatus?: RoleStatus;
+  /** a new address waiting for its confirmation link */
+  pendingEmail?: string;
 }
 
 /** Client session state of spec §3, kept in session storage under one key. */

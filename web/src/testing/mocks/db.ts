@@ -2,7 +2,7 @@ import type { Dcc } from '@shared/api/contracts/dcc';
 import type { Package } from '@shared/api/contracts/packages';
 import type { Resource } from '@shared/api/contracts/resources';
 import type { PublicUser } from '@shared/api/contracts/user';
-import { DCCS, MOCK_PASSWORD, PACKAGES, RESOURCES, USERS } from './fixtures';
+import { DCCS, MOCK_PASSWORD, PACKAGES, PENDING_USER, RESOURCES, USERS } from './fixtures';
 
 /** The mock backend's state: copies of the fixtures that uploads, deletions and edits change. */
 export interface MockDb {
@@ -28,9 +28,13 @@ export interface MockDb {
 
 function fresh(): MockDb {
   return {
-    users: USERS.map((u) => ({ ...u })),
-    passwords: new Map(USERS.map((u) => [u.id, MOCK_PASSWORD])),
-    tokens: new Map(USERS.map((u) => [mockToken(u.id), u.id])),
+    // the fixtures' users are confirmed and granted; one more waits for an admin (issue 12)
+    users: [
+      ...USERS.map((u) => ({ ...u, roleStatus: 'GRANTED' as const, emailConfirmed: true })),
+      { ...PENDING_USER },
+    ],
+    passwords: new Map([...USERS, PENDING_USER].map((u) => [u.id, MOCK_PASSWORD])),
+    tokens: new Map([...USERS, PENDING_USER].map((u) => [mockToken(u.id), u.id])),
     resources: RESOURCES.map((r) => ({ ...r })),
     packages: PACKAGES.map((p) => ({ ...p })),
     dcc: DCCS.map((d) => ({ ...d })),

@@ -38,6 +38,17 @@ export const USERS: readonly PublicUser[] = [
   { id: 'u-admin', name: 'Ada Admin', email: 'admin@example.com', userRole: 'ADMIN' },
 ];
 
+/** Issue 12: a registered account whose role waits for an admin (shown on the admin users screen). */
+export const PENDING_USER: PublicUser = {
+  id: 'u-pending',
+  name: 'Pat Pending',
+  email: 'pat.pending@example.org',
+  userRole: 'RELIABILITY_ENGINEER',
+  roleStatus: 'REQUESTED',
+  requestedRole: 'RELIABILITY_ENGINEER',
+  emailConfirmed: true,
+};
+
 export const userById = (id: string): PublicUser => {
   const user = USERS.find((u) => u.id === id);
   if (!user) throw new Error(`no fixture user ${id}`);

@@ -190,6 +190,40 @@ export const handlers = [
     return json({ user: JSON.stringify(g.user) });
   }),
 
+  // issue 12: the confirmation link, a new link, and the admins' role decisions
+  http.post(`${API}/user/confirm-email`, async ({ request }) => {
+    await pause();
+    const { token } = await body<{ token: string }>(request);
+    if (!token || token === 'bad') return fail(400, API_ERR.confirmLinkInvalid, { reason: 'INVALID' });
+    if (token === 'expired') return fail(410, API_ERR.confirmLinkExpired, { reason: 'EXPIRED' });
+    if (token === 'used') return fail(409, API_ERR.confirmLinkUsed, { reason: 'USED' });
+    return json({ status: 'CONFIRMED', message: API_ERR.emailConfirmed, email: 'pat.pending@example.org' });
+  }),
+
+  http.post(`${API}/user/confirm-email/resend`, async ({ request }) => {
+    await pause();
+    const { email } = await body<{ email: string }>(request);
+    if (!email) return fail(400, MSG.registerEmailRequired);
+    return json({ status: 'SENT', message: API_ERR.confirmationResent });
+  }),
+
+  http.post(`${API}/admin/users/roles`, async ({ request }) => {
+    await pause();
+    const g = gate(request, ['ADMIN']);
+    if (g.error) return g.error;
+    const b = await body<{ grant: string[]; refuse: string[] }>(request);
+    const ids = b.grant ?? b.refuse;
+    if (!Array.isArray(ids) || ids.length === 0) return fail(400, API_ERR.nothingSelected);
+    if (ids.includes(g.user.id)) return fail(403, API_ERR.ownRoleUndecidable);
+    const users = db.users.filter((u) => ids.includes(u.id));
+    if (users.some((u) => u.userRole === 'ADMIN')) return fail(400, API_ERR.adminRoleNotDecided);
+    for (const u of users) {
+      u.roleStatus = b.grant ? 'GRANTED' : 'REFUSED';
+      delete u.requestedRole;
+    }
+    return json({ status: 'DECIDED', message: API_ERR.rolesDecided, users: JSON.stringify(users) });
+  }),
+
   http.post(`${API}/user/reset-password`, async ({ request }) => {
     await pause();
     const { email } = await body<{ email: string }>(request);

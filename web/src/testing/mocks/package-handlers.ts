@@ -176,9 +176,13 @@ function headerOf(p: Package): Header {
 }
 
 function candidates(excluded: readonly string[]) {
-  return db.users
-    .filter((u) => u.userRole !== 'ADMIN' && !excluded.includes(u.id))
-    .map((u) => ({ id: u.id, name: u.name, email: u.email, userRole: u.userRole }));
+  return (
+    db.users
+      // only granted roles are offered (issue 12)
+      .filter((u) => u.userRole !== 'ADMIN' && u.roleStatus !== 'REQUESTED' && u.roleStatus !== 'REFUSED')
+      .filter((u) => !excluded.includes(u.id))
+      .map((u) => ({ id: u.id, name: u.name, email: u.email, userRole: u.userRole }))
+  );
 }
 
 function draftOwner(p: Package, user: UserRef, what: string): Response | null {

@@ -34,6 +34,15 @@ export async function listAdmin<K extends AdminKind>(
   return { ...result, data: parseJsonText<AdminRows[K][]>(result.data[field], []) };
 }
 
+/** POST /admin/users/roles: grant or refuse the requested roles of the selected users (issue 12). */
+export function decideRoles(decision: 'grant' | 'refuse', ids: readonly string[]) {
+  return api.post<{ status: string; message: string; users: string }>(
+    '/admin/users/roles',
+    { [decision]: ids },
+    { handle: [400, 403, 404, 409] },
+  );
+}
+
 /** DELETE with the ids as a JSON list; 409 (still referenced) is shown as a warning by the caller. */
 export function deleteAdmin(kind: AdminKind, ids: readonly string[]) {
   return api.delete<{ status: string; message: string }>(ADMIN_KINDS[kind].path, ids, { handle: [409] });

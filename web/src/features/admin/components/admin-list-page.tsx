@@ -1,6 +1,6 @@
 import { Button, Heading, Text } from '@aws-amplify/ui-react';
 import { MSG } from '@shared/messages';
-import { useState } from 'react';
+import { type ReactNode, useState } from 'react';
 import { type Column, DataTable } from '@/components/ui/data-table/data-table';
 import type { SortValue } from '@/components/ui/data-table/table-logic';
 import { paths } from '@/config/paths';
@@ -15,6 +15,8 @@ export interface AdminListPageProps<K extends AdminKind> {
   searchFields: (row: AdminRows[K]) => readonly SortValue[];
   rowLabel: (row: AdminRows[K]) => string;
   note?: string;
+  /** more buttons for the selected rows, beside 'Delete selected' (the users' Grant / Refuse) */
+  extraActions?: (ctx: { selected: readonly string[]; done: () => void }) => ReactNode;
 }
 
 /**
@@ -28,6 +30,7 @@ export function AdminListPage<K extends AdminKind>({
   searchFields,
   rowLabel,
   note,
+  extraActions,
 }: AdminListPageProps<K>) {
   const [selected, setSelected] = useState<string[]>([]);
   const query = useApiQuery((signal) => listAdmin(kind, signal), [kind]);
@@ -64,10 +67,19 @@ export function AdminListPage<K extends AdminKind>({
         loading={query.loading}
         selection={{ mode: 'multiple', selected, onChange: setSelected, rowLabel }}
         actions={
-          <Button variation="destructive" isDisabled={selected.length === 0} onClick={remove}>
-            {MSG.deleteSelected}
-            {selected.length > 0 ? ` (${selected.length})` : ''}
-          </Button>
+          <>
+            {extraActions?.({
+              selected,
+              done: () => {
+                setSelected([]);
+                query.reload();
+              },
+            })}
+            <Button variation="destructive" isDisabled={selected.length === 0} onClick={remove}>
+              {MSG.deleteSelected}
+              {selected.length > 0 ? ` (${selected.length})` : ''}
+            </Button>
+          </>
         }
       />
     </section>

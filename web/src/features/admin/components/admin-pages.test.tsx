@@ -1,4 +1,4 @@
-import { MSG } from '@shared/messages';
+import { API_ERR, MSG } from '@shared/messages';
 import { screen, waitFor, within } from '@testing-library/react';
 import { HttpResponse, http } from 'msw';
 import { describe, expect, it } from 'vitest';
@@ -61,9 +61,43 @@ describe('admin lists', () => {
   it('lists users with their role labels and the note about registering again', async () => {
     renderApp('/admin/users', { as: 'u-admin' });
     expect(await screen.findByText('Dana Dev')).toBeInTheDocument();
-    expect(await headers()).toEqual(['User name', 'User email', 'User role']);
+    expect(await headers()).toEqual(['User name', 'User email', 'User role', 'Role status']);
     expect(screen.getByText('Design Engineer (dev)')).toBeInTheDocument();
     expect(screen.getByText(MSG.adminReRegisterNote)).toBeInTheDocument();
+  });
+
+  it('shows each role status and grants the selected requests beside Delete selected', async () => {
+    let sent: unknown;
+    const { user } = renderApp('/admin/users', { as: 'u-admin' });
+    fill(await screen.findByLabelText('Search'), 'Pat');
+    expect(await screen.findByText('Requested: Reliability Engineer')).toBeInTheDocument();
+    const grant = screen.getByRole('button', { name: /^Grant/ });
+    expect(grant).toBeDisabled();
+    expect(screen.getByRole('button', { name: /^Refuse/ })).toBeDisabled();
+    server.events.on('request:start', async ({ request }) => {
+      if (request.url.endsWith('/admin/users/roles')) sent = await request.clone().json();
+    });
+    await user.click(screen.getByText('Pat Pending'));
+    expect(grant).toHaveTextContent('Grant (1)');
+    await user.click(grant);
+    expect(await screen.findByRole('dialog')).toHaveTextContent(API_ERR.rolesDecided);
+    expect(sent).toEqual({ grant: ['u-pending'] });
+    expect(db.users.find((u) => u.id === 'u-pending')?.roleStatus).toBe('GRANTED');
+    server.events.removeAllListeners();
+  });
+
+  it("refuses the selected requests and shows the server's reason when a decision is refused", async () => {
+    const { user } = renderApp('/admin/users', { as: 'u-admin' });
+    fill(await screen.findByLabelText('Search'), 'Pat');
+    await user.click(await screen.findByText('Pat Pending'));
+    await user.click(screen.getByRole('button', { name: /^Refuse/ }));
+    expect(await screen.findByRole('dialog')).toHaveTextContent(API_ERR.rolesDecided);
+    expect(db.users.find((u) => u.id === 'u-pending')?.roleStatus).toBe('REFUSED');
+    await user.click(screen.getByRole('button', { name: MSG.close }));
+    fill(await screen.findByLabelText('Search'), 'Ada');
+    await user.click(await screen.findByText('Ada Admin'));
+    await user.click(screen.getByRole('button', { name: /^Grant/ }));
+    expect(await screen.findByRole('alertdialog')).toHaveTextContent(API_ERR.ownRoleUndecidable);
   });
 
   it("titles the resources list 'Select resource' with sortable Resource name, Type, Stage and Uploaded By", async () => {

@@ -1,4 +1,4 @@
-import { Badge } from '@aws-amplify/ui-react';
+import { Badge, Button } from '@aws-amplify/ui-react';
 import type { Dcc } from '@shared/api/contracts/dcc';
 import type { Package } from '@shared/api/contracts/packages';
 import type { Resource } from '@shared/api/contracts/resources';
@@ -6,7 +6,9 @@ import type { PublicUser } from '@shared/api/contracts/user';
 import { roleLabel } from '@shared/domain/roles';
 import { MSG } from '@shared/messages';
 import type { Column } from '@/components/ui/data-table/data-table';
+import { showSuccess, showWarning } from '@/lib/popup/popup-store';
 import { resourceTypeLabel, stageLabel } from '@/utils/format';
+import { decideRoles } from '../api/admin-api';
 import { AdminListPage } from './admin-list-page';
 
 const PACKAGE_COLUMNS: readonly Column<Package>[] = [
@@ -78,6 +80,17 @@ export function AdminDccPage() {
   );
 }
 
+/** Issue 12: what the admin decides on — granted, requested (the role waits), or refused. */
+export function roleStatusText(u: PublicUser): string {
+  const status =
+    u.roleStatus === 'REQUESTED'
+      ? `Requested: ${roleLabel(u.requestedRole ?? u.userRole)}`
+      : u.roleStatus === 'REFUSED'
+        ? 'Refused'
+        : 'Granted';
+  return u.emailConfirmed === false ? `${status} (email not confirmed)` : status;
+}
+
 const USER_COLUMNS: readonly Column<PublicUser>[] = [
   { id: 'name', header: 'User name', cell: (u) => u.name, sortValue: (u) => u.name },
   { id: 'email', header: 'User email', cell: (u) => u.email, sortValue: (u) => u.email },
@@ -87,7 +100,40 @@ const USER_COLUMNS: readonly Column<PublicUser>[] = [
     cell: (u) => roleLabel(u.userRole),
     sortValue: (u) => roleLabel(u.userRole),
   },
+  {
+    id: 'roleStatus',
+    header: 'Role status',
+    cell: (u) => (
+      <span className={`frp-role-status frp-role-status--${(u.roleStatus ?? 'GRANTED').toLowerCase()}`}>
+        {roleStatusText(u)}
+      </span>
+    ),
+    sortValue: (u) => roleStatusText(u),
+  },
 ];
+
+/** Grant / Refuse for the selected users (issue 12); the server says why a decision is refused. */
+function RoleDecisionButtons({ selected, done }: { selected: readonly string[]; done: () => void }) {
+  const decide = async (decision: 'grant' | 'refuse') => {
+    if (selected.length === 0) return;
+    const result = await decideRoles(decision, selected);
+    if (result.ok) {
+      done();
+      showSuccess(result.data.message);
+    } else showWarning(result.error.errorMessage);
+  };
+  const count = selected.length > 0 ? ` (${selected.length})` : '';
+  return (
+    <>
+      <Button variation="primary" isDisabled={selected.length === 0} onClick={() => decide('grant')}>
+        {`Grant${count}`}
+      </Button>
+      <Button isDisabled={selected.length === 0} onClick={() => decide('refuse')}>
+        {`Refuse${count}`}
+      </Button>
+    </>
+  );
+}
 
 /** Spec §2.12 admin users, with the note about re-registering; searched by name, email and role (§5). */
 export function AdminUsersPage() {
@@ -96,9 +142,10 @@ export function AdminUsersPage() {
       kind="users"
       title="Select user"
       columns={USER_COLUMNS}
-      searchFields={(u) => [u.name, u.email, u.userRole, roleLabel(u.userRole)]}
+      searchFields={(u) => [u.name, u.email, u.userRole, roleLabel(u.userRole), roleStatusText(u)]}
       rowLabel={(u) => `${u.name} (${u.email})`}
       note={MSG.adminReRegisterNote}
+      extraActions={(ctx) => <RoleDecisionButtons {...ctx} />}
     />
   );
 }

@@ -3,7 +3,28 @@ import { api } from '@/lib/api-client/api-client';
 
 /** POST /user/login (spec §7). 400/401/429 are shown on the form; 5xx goes to the popup. */
 export function login(body: LoginRequest) {
-  return api.post<{ token: string; user: string }>('/user/login', body, { handle: [400, 401, 429] });
+  // 403 { emailNotConfirmed: true }: the address waits for its confirmation link (issue 12)
+  return api.post<{ token: string; user: string; mustChangePassword?: boolean }>('/user/login', body, {
+    handle: [400, 401, 403, 429],
+  });
+}
+
+/** POST /user/confirm-email: 400 invalid, 409 used or replaced, 410 expired (`reason` says which). */
+export function confirmEmail(token: string) {
+  return api.post<{ status: string; message: string; email: string }>(
+    '/user/confirm-email',
+    { token },
+    { handle: [400, 409, 410] },
+  );
+}
+
+/** POST /user/confirm-email/resend: the same answer for any address; 429 after a few. */
+export function resendConfirmation(email: string) {
+  return api.post<{ status: string; message: string }>(
+    '/user/confirm-email/resend',
+    { email },
+    { handle: [400, 429] },
+  );
 }
 
 /** POST /user/register: 201, 409 when the email is taken, 400 with the server's reason. */

@@ -7,9 +7,15 @@ import { safeNextPath } from '@/lib/session/guards';
 import { parseUser } from '@/lib/session/parse-user';
 import { signIn } from '@/lib/session/session-store';
 import { setToken } from '@/lib/session/token-cookie';
-import { login } from '../api/auth-api';
+import { login, resendConfirmation } from '../api/auth-api';
 
-type LoginError = { message: string; email: boolean; password: boolean } | null;
+type LoginError = {
+  message: string;
+  email: boolean;
+  password: boolean;
+  /** the address waits for its confirmation link: offer to send it again (issue 12) */
+  unconfirmed?: boolean;
+} | null;
 
 /** Spec §2.1 /login, §5 login rules, §8 login errors. */
 export function LoginForm() {
@@ -19,6 +25,12 @@ export function LoginForm() {
   const [password, setPassword] = useState('');
   const [error, setError] = useState<LoginError>(null);
   const [busy, setBusy] = useState(false);
+  const [resent, setResent] = useState<{ ok: boolean; message: string } | null>(null);
+
+  const resend = async () => {
+    const r = await resendConfirmation(email.trim());
+    setResent(r.ok ? { ok: true, message: r.data.message } : { ok: false, message: r.error.errorMessage });
+  };
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -42,6 +54,12 @@ export function LoginForm() {
       }
       setToken(result.data.token);
       signIn(user);
+      // a one-time password (npm run admin:create): straight to the password form (issue 12)
+      if (result.data.mustChangePassword) {
+        const settings = user.userRole === 'ADMIN' ? paths.admin.settings : paths.settings;
+        navigate(`${settings}?form=password&first=1`, { replace: true });
+        return;
+      }
       // spec §4.7: admins to /admin, others to /home — or back to the page a mail link asked for
       const next = safeNextPath(searchParams.get('next'));
       navigate(user.userRole === 'ADMIN' ? paths.admin.home : (next ?? paths.home), { replace: true });
@@ -49,6 +67,8 @@ export function LoginForm() {
     }
     if (result.status === 401) setError({ message: MSG.loginIncorrect, email: true, password: true });
     else if (result.status === 400) setError({ message: MSG.loginEmpty, email: true, password: true });
+    else if (result.status === 403 && result.error.emailNotConfirmed)
+      setError({ message: result.error.errorMessage, email: false, password: false, unconfirmed: true });
     else setError({ message: result.error.errorMessage, email: false, password: false });
   };
 
@@ -56,6 +76,7 @@ export function LoginForm() {
   const edit = (set: (value: string) => void) => (value: string) => {
     set(value);
     if (error) setError(null);
+    if (resent) setResent(null);
   };
 
   return (
@@ -85,8 +106,20 @@ export function LoginForm() {
             isRequired
           />
           {error ? (
-            <Alert variation="error" id="login-error" role="alert">
+            <Alert variation={error.unconfirmed ? 'warning' : 'error'} id="login-error" role="alert">
               {error.message}
+              {error.unconfirmed ? (
+                <Flex marginTop="0.5rem">
+                  <Button size="small" onClick={resend}>
+                    Send the link again
+                  </Button>
+                </Flex>
+              ) : null}
+            </Alert>
+          ) : null}
+          {resent ? (
+            <Alert variation={resent.ok ? 'info' : 'error'} role="status">
+              {resent.message}
             </Alert>
           ) : null}
           <Flex justifyContent="space-between" alignItems="center" wrap="wrap" gap="0.75rem">

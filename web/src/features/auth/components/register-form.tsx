@@ -49,7 +49,11 @@ export function RegisterForm() {
     const result = await register({ name: name.trim(), email: email.trim(), password, userRole });
     setBusy(false);
     if (result.ok) {
-      showSuccess(MSG.registered, { buttonLabel: MSG.toLoginPage, to: paths.login });
+      // the spec's text, then what issue 12 adds: the address must be confirmed before signing in
+      showSuccess(
+        `${MSG.registered} We sent a confirmation link to ${email.trim()}: open it before you sign in. Your role waits for an administrator's approval.`,
+        { buttonLabel: MSG.toLoginPage, to: paths.login },
+      );
       return;
     }
     if (result.status === 409) setErrors({ email: MSG.registerConflict });

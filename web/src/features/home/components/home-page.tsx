@@ -1,6 +1,25 @@
+import { Alert } from '@aws-amplify/ui-react';
+import { roleLabel } from '@shared/domain/roles';
 import { BrandHero } from '@/components/ui/brand-hero';
+import { useSession } from '@/lib/session/session-store';
 
-/** Spec §2.2 home: the slogan and a large logo. */
+/** Spec §2.2 home: the slogan and a large logo; above them, whether the role still waits (issue 12). */
 export function HomePage() {
-  return <BrandHero />;
+  const { user } = useSession();
+  const status = user?.userRole === 'ADMIN' ? 'GRANTED' : user?.roleStatus;
+  return (
+    <>
+      {user && status === 'REQUESTED' ? (
+        <Alert variation="info" role="status" marginBottom="1rem">
+          {`Your role ${roleLabel(user.userRole)} waits for an administrator's approval. Until then you can read, but not upload, create, approve, sign or deliver.`}
+        </Alert>
+      ) : null}
+      {user && status === 'REFUSED' ? (
+        <Alert variation="warning" role="status" marginBottom="1rem">
+          {`An administrator refused your role ${roleLabel(user.userRole)}. Choose another role in Settings, or talk to an administrator.`}
+        </Alert>
+      ) : null}
+      <BrandHero />
+    </>
+  );
 }

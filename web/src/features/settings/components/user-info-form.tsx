@@ -1,6 +1,6 @@
-import { Alert, Button, Flex } from '@aws-amplify/ui-react';
-import { isRole, type NonAdminRole } from '@shared/domain/roles';
-import { MSG } from '@shared/messages';
+import { Alert, Button, Flex, TextField } from '@aws-amplify/ui-react';
+import { isRole, type NonAdminRole, type Role, roleLabel } from '@shared/domain/roles';
+import { API_ERR, MSG } from '@shared/messages';
 import { type FormEvent, useState } from 'react';
 import { NameAndEmailFields, RoleField } from '@/components/ui/account-fields';
 import { paths } from '@/config/paths';
@@ -16,8 +16,12 @@ interface Errors {
   form?: string;
 }
 
-/** Spec §2.10 'Change user info' and §5: saved only if something changed; admin cannot be chosen. */
+/**
+ * Spec §2.10 'Change user info' and §5: saved only if something changed; admin cannot be chosen. Issue 12:
+ * a new email waits for its confirmation link, a new role for an admin; an admin's own role is fixed.
+ */
 export function UserInfoForm({ user }: { user: SessionUser }) {
+  const isAdmin = user.userRole === 'ADMIN';
   const startRole: NonAdminRole =
     isRole(user.userRole) && user.userRole !== 'ADMIN' ? user.userRole : 'TECHNICAL_LEADER';
   const [name, setName] = useState(user.name);
@@ -29,7 +33,7 @@ export function UserInfoForm({ user }: { user: SessionUser }) {
   const changed =
     name.trim() !== user.name ||
     email.trim().toLowerCase() !== user.email.toLowerCase() ||
-    userRole !== user.userRole;
+    (!isAdmin && userRole !== user.userRole);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -40,12 +44,22 @@ export function UserInfoForm({ user }: { user: SessionUser }) {
     setErrors(found);
     if (Object.keys(found).length > 0) return;
     setBusy(true);
-    const result = await updateAccount({ name: name.trim(), email: email.trim(), userRole });
+    const role: Role = isAdmin ? 'ADMIN' : userRole;
+    const result = await updateAccount({ name: name.trim(), email: email.trim(), userRole: role });
     setBusy(false);
     if (result.ok) {
       const updated = parseUser(result.data.user);
       if (updated) session.update({ user: updated });
-      showSuccess(MSG.settingsSaved, { to: paths.home });
+      // the spec's text first; what issue 12 adds follows it
+      const notes = [
+        updated?.pendingEmail && updated.pendingEmail !== user.pendingEmail
+          ? `We sent a confirmation link to ${updated.pendingEmail}. Until you open it, sign in with ${updated.email}.`
+          : '',
+        updated?.roleStatus === 'REQUESTED' && updated.userRole !== user.userRole
+          ? `Your role ${roleLabel(updated.userRole)} waits for an administrator's approval.`
+          : '',
+      ].filter(Boolean);
+      showSuccess([MSG.settingsSaved, ...notes].join(' '), { to: isAdmin ? paths.admin.home : paths.home });
       return;
     }
     if (result.status === 409) setErrors({ email: MSG.registerConflict });
@@ -56,7 +70,30 @@ export function UserInfoForm({ user }: { user: SessionUser }) {
     <form onSubmit={submit} noValidate aria-label={MSG.changeUserInfo}>
       <Flex direction="column" gap="1rem">
         <NameAndEmailFields name={name} email={email} onName={setName} onEmail={setEmail} errors={errors} />
-        <RoleField value={userRole} onChange={setUserRole} />
+        {isAdmin ? (
+          <TextField
+            className="frp-readonly-field"
+            label="User role"
+            name="userRole"
+            value={roleLabel('ADMIN')}
+            isReadOnly
+            descriptiveText={API_ERR.ownRoleUnchangeable}
+          />
+        ) : (
+          <RoleField value={userRole} onChange={setUserRole} />
+        )}
+        {user.roleStatus && user.roleStatus !== 'GRANTED' && !isAdmin ? (
+          <Alert variation="info" role="status">
+            {user.roleStatus === 'REFUSED'
+              ? `An administrator refused your role ${roleLabel(user.userRole)}.`
+              : `Your role ${roleLabel(user.userRole)} waits for an administrator's approval.`}
+          </Alert>
+        ) : null}
+        {user.pendingEmail ? (
+          <Alert variation="info" role="status">
+            {`${user.pendingEmail} waits for its confirmation link; until then you sign in with ${user.email}.`}
+          </Alert>
+        ) : null}
         {errors.form ? (
           <Alert variation="error" role="alert">
             {errors.form}

@@ -1,0 +1,46 @@
+import { API_ERR } from '../messages';
+import { type Role, roleLabel } from './roles';
+
+/**
+ * Identity rules shared by the services and the web app (issue 12, docs/decisions/070): a role chosen by
+ * the person is a request until an admin grants it; release authority needs a confirmed mailbox and a
+ * granted role.
+ */
+export const ROLE_STATUSES = ['GRANTED', 'REQUESTED', 'REFUSED'] as const;
+export type RoleStatus = (typeof ROLE_STATUSES)[number];
+
+export interface IdentityFields {
+  userRole: Role;
+  roleStatus?: RoleStatus;
+  emailConfirmed?: boolean;
+}
+
+/**
+ * The stored status, or for records written before issue 12 (no field): ADMIN granted (only seeding or
+ * `admin:create` ever made admins), everyone else REQUESTED, so no old account keeps authority unreviewed.
+ */
+export function roleStatusOf(u: IdentityFields): RoleStatus {
+  return u.roleStatus ?? (u.userRole === 'ADMIN' ? 'GRANTED' : 'REQUESTED');
+}
+
+/** Confirmed mailbox; records written before issue 12 count as unconfirmed except admins (decision 070). */
+export function emailConfirmedOf(u: IdentityFields): boolean {
+  return u.emailConfirmed ?? u.userRole === 'ADMIN';
+}
+
+/** True when the account may act in its role (confirmed mailbox, role granted by an admin). */
+export function holdsAuthority(u: IdentityFields): boolean {
+  return roleStatusOf(u) === 'GRANTED' && emailConfirmedOf(u);
+}
+
+/** Why an account without authority is refused, in words the user understands. */
+export function missingAuthorityMessage(u: IdentityFields): string {
+  const label = roleLabel(u.userRole);
+  if (!emailConfirmedOf(u)) return API_ERR.emailNotConfirmed;
+  if (roleStatusOf(u) === 'REFUSED')
+    return `Your role ${label} was refused by an administrator, so you cannot do this. Choose a role in Settings to ask again.`;
+  return `Your role ${label} waits for an administrator's approval. Until then you can sign in and read, but not do this.`;
+}
+
+/** How long a mailed confirmation link stays valid. */
+export const EMAIL_LINK_HOURS = 24;
