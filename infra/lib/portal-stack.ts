@@ -87,18 +87,14 @@ export class PortalStack extends Stack {
       value: this.data.tables.users.tableName,
       description: 'Users table (npm run admin:create)',
     });
-    new CfnOutput(this, 'AuditTableName', {
-      value: this.data.tables.audit.tableName,
-      description: 'Audit table (npm run admin:create records the new admin there)',
-    });
     new CfnOutput(this, 'SenderIdentity', {
       value: this.mail.senderAddress,
       description: 'SES identity to verify (link mailed by SES)',
     });
-    // what `npm run audit:verify` reads (docs/infra.md, "Audit trail copy")
+    // what `npm run audit:verify` reads (docs/infra.md, "Audit trail copy"); admin:create records there too
     new CfnOutput(this, 'AuditTableName', {
       value: this.data.tables.audit.tableName,
-      description: 'Audit events (hash-chained)',
+      description: 'Audit events (hash-chained): npm run audit:verify, npm run admin:create',
     });
     new CfnOutput(this, 'AuditBucketName', {
       value: this.data.buckets.audit.bucketName,

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import type { Package } from '../../shared/api/contracts/packages';
 import type { Resource } from '../../shared/api/contracts/resources';
 import { roleLabel } from '../../shared/domain/roles';
@@ -34,10 +34,21 @@ function binForm(name: string) {
   return form;
 }
 
+const m = {} as Record<Who, { id: string; email: string; token: string }>;
+
+// The stack is shared by every integration file: granted extra design engineers (dev) would make every
+// later notify by the seeded one name a DESIGN_ENGINEER_DEV approver too. The accounts go when done.
+afterAll(async () => {
+  const ids = Object.values(m).map((a) => a.id);
+  if (ids.length === 0) return;
+  const admin = await seededUser('admin');
+  const del = await api('/admin/users', { method: 'DELETE', token: admin.token, body: ids });
+  expect(del.status, JSON.stringify(del.body)).toBe(200);
+});
+
 describe('one person cannot release firmware alone', () => {
   it('stops the self-registered accounts at the first step, and works once an admin granted them', async () => {
     // ── an anonymous visitor makes one account per role and confirms each through the mailbox ──────
-    const m = {} as Record<Who, { id: string; email: string; token: string }>;
     for (const [who, role] of Object.entries(ACCOUNTS) as [Who, string][]) {
       const acc = await registerConfirmed({
         name: `Mallory ${who}`,

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { DynamoDBDocumentClient, ScanCommand, type ScanCommandInput } from '@aws-sdk/lib-dynamodb';
+import { auditObjectKey } from '../../shared/domain/audit-copy';
 
 const LOCAL_CREDENTIALS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
 export const TABLE_NAMES = ['users', 'resources', 'packages', 'dcc', 'audit'] as const;
@@ -68,9 +69,9 @@ const canonical = (v: unknown): string =>
   );
 
 /**
- * Waits until the audit bucket holds one object per audit event (the copy is written asynchronously from
- * the audit table's stream), so a snapshot never catches the copy of an earlier action half way. Throws
- * if the copy does not catch up within `timeoutMs`: a copy that falls behind is a failure of its own.
+ * Waits until the audit bucket holds the copy of every event in the audit table (the copy is written
+ * asynchronously from the table's stream), so a snapshot never catches the copy of an earlier action half
+ * way. Throws if the copy does not catch up within `timeoutMs`: a copy that falls behind is a failure too.
  */
 export async function auditCopySettled(
   ddb: DynamoDBDocumentClient,
@@ -83,11 +84,16 @@ export async function auditCopySettled(
       scanAll(ddb, tableOf('audit')),
       objectKeys(s3, 'frp-local-audit'),
     ]);
-    const events = items.filter((i) => i.seq !== 0).length;
-    const copies = keys.filter((k) => k.startsWith('events/')).length;
-    if (copies >= events) return;
+    const copied = new Set(keys);
+    const missing = items
+      .filter((i) => i.seq !== 0)
+      .map((i) => auditObjectKey(String(i.pk), Number(i.seq)))
+      .filter((k) => !copied.has(k));
+    if (missing.length === 0) return;
     if (Date.now() > deadline)
-      throw new Error(`the audit copy did not catch up: ${copies} objects for ${events} events`);
+      throw new Error(
+        `the audit copy did not catch up: ${missing.length} events missing, e.g. ${missing[0]}`,
+      );
     await new Promise((r) => setTimeout(r, 100));
   }
 }

@@ -123,7 +123,8 @@ describe('readXml on a 1 GB file', () => {
     });
     expect(streamed).toBe(GiB);
     expect(root.children.map((c) => c.name)).toEqual(['payload', 'after']);
-    // flat: the growth is a few chunks, not a fraction of the gigabyte read
-    expect(peak - base).toBeLessThan(128 * 1024 * 1024);
+    // flat: the growth is a few chunks and uncollected garbage (RSS is noisy on a busy machine), never
+    // the gigabyte read: holding the text would cost more than 1 GiB (2 GiB as a JS string)
+    expect(peak - base).toBeLessThan(256 * 1024 * 1024);
   }, 600_000);
 });

@@ -70,6 +70,8 @@ describe('models page', () => {
     await screen.findByText('ArrhythmiaNet');
     await user.click(screen.getByRole('button', { name: MSG.tabPatch }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/patches'));
+    // the patches page itself, not the models page still on screen while the route's chunk loads
+    await screen.findByText('infusion-pump-fw-3.2.1');
     await user.click(await screen.findByRole('button', { name: MSG.tabModel }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/models'));
   });
