@@ -448,6 +448,15 @@ export class UserService {
     if (missing.length > 0) throw new NotFoundError(`No user with id ${missing.join(', ')}`);
     const users = found as UserRecord[];
     if (users.some((u) => u.userRole === 'ADMIN')) throw new BadRequestError(API_ERR.adminRoleNotDecided);
+    // a user who asked for another role since the admin's list was read: that request was not seen
+    const seen = req.roles;
+    const moved = seen ? users.filter((u) => seen[u.id] !== undefined && seen[u.id] !== u.userRole) : [];
+    if (moved.length > 0)
+      throw new ConflictError(
+        `${moved
+          .map((u) => `${u.email} now asks for ${roleLabel(u.userRole)}, not ${roleLabel(seen![u.id]!)}`)
+          .join('; ')}: reload the list and decide again`,
+      );
     const grant = req.decision === 'GRANT';
     const target = grant ? 'GRANTED' : 'REFUSED';
     const already = users.filter((u) => roleStatusOf(u) === target);

@@ -151,3 +151,33 @@ describe('mail an attacker can trigger from settings', () => {
     expect(await mails(target)).toHaveLength(3);
   });
 });
+
+describe('an admin deciding on a role request', () => {
+  it('does not grant a role the user asked for after the admin read the list', async () => {
+    const [user] = await directUsers(1, 'TECHNICAL_LEADER', 'Late Switcher', { granted: false });
+    // the admin's list shows the request for Technical Leader; the user then asks for the signing role
+    const switched = await api('/user/account', {
+      method: 'POST',
+      token: user!.token,
+      body: { name: user!.name, email: user!.email, userRole: 'SW_FW_RELEASE_ENGINEER' },
+    });
+    expect(switched.status).toBe(200);
+    const grant = (role: string) =>
+      api('/admin/users/roles', {
+        method: 'POST',
+        token: u.admin.token,
+        body: { grant: [user!.id], roles: { [user!.id]: role } },
+      });
+    const stale = await grant('TECHNICAL_LEADER');
+    expect(stale.status).toBe(409);
+    expect(stale.body.errorMessage).toBe(
+      `${user!.email} now asks for SW/FW Release Engineer, not Technical Leader: reload the list and decide again`,
+    );
+    const users = jsonText<{ id: string; roleStatus: string }[]>(
+      (await api<{ users: string }>('/admin/users', { token: u.admin.token })).body.users,
+    );
+    expect(users.find((x) => x.id === user!.id)?.roleStatus).toBe('REQUESTED');
+    // the request the admin does see can be granted
+    expect((await grant('SW_FW_RELEASE_ENGINEER')).status).toBe(200);
+  });
+});

@@ -109,16 +109,27 @@ const ids = z
   .min(1, { error: 'Select at least one item' })
   .max(100, { error: 'At most 100 users can be decided at once' });
 
-/** `POST /admin/users/roles`: grant or refuse the requested roles of the selected users. */
+/**
+ * `POST /admin/users/roles`: grant or refuse the requested roles of the selected users. `roles` (optional,
+ * sent by the admin screen) names the role each user asked for as the admin saw it: a user who asked for
+ * another role meanwhile is not decided (409), so a grant never covers a role the admin did not see.
+ */
 export const decideRolesSchema = z
   .object(
-    { grant: ids.optional(), refuse: ids.optional() },
+    {
+      grant: ids.optional(),
+      refuse: ids.optional(),
+      roles: z.record(z.string(), z.enum(ROLES, { error: 'Choose one of the user roles' })).optional(),
+    },
     { error: 'Send { "grant": [ids] } or { "refuse": [ids] }' },
   )
   .refine((b) => (b.grant === undefined) !== (b.refuse === undefined), {
     error: 'Send either "grant" or "refuse" with a list of user ids, not both',
   })
-  .transform((b) =>
-    b.grant ? { decision: 'GRANT' as const, ids: b.grant } : { decision: 'REFUSE' as const, ids: b.refuse! },
-  );
+  .transform((b) => ({
+    ...(b.grant
+      ? { decision: 'GRANT' as const, ids: b.grant }
+      : { decision: 'REFUSE' as const, ids: b.refuse! }),
+    ...(b.roles ? { roles: b.roles } : {}),
+  }));
 export type DecideRolesRequest = z.infer<typeof decideRolesSchema>;
