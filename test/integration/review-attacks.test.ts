@@ -74,6 +74,72 @@ describe('an approver whose role changed after being chosen', () => {
   });
 });
 
+describe('a delivery approver whose role changed after being chosen', () => {
+  it('cannot approve or reject the delivery in the role they gave up', async () => {
+    const roles = [
+      'DESIGN_ENGINEER_DEV',
+      'DESIGN_ENGINEER_TEST',
+      'TECHNICAL_LEADER',
+      'RELIABILITY_ENGINEER',
+      'SW_FW_RELEASE_ENGINEER',
+    ] as const;
+    // one approver per role, all ours, so the approval completes whoever else holds the roles
+    const mine = Object.fromEntries(
+      await Promise.all(roles.map(async (r) => [r, (await directUsers(1, r, `Deliv ${r}`))[0]!] as const)),
+    );
+    const resource = await uploadPatch(u.designDev.token, 'release');
+    const pkg = await createPackage(u.designDev.token, resource.id, 'RELEASE_UNSIGNED');
+    const dccId = await createDcc(u.designDev.token);
+    expect(
+      (await api(`/packages/${pkg.id}/dcc/${dccId}`, { method: 'POST', token: u.designDev.token })).status,
+    ).toBe(200);
+    const choose = async (token: string) => {
+      const offered = await api<{ approvers: string }>(`/packages/${pkg.id}/approvers`, { token });
+      return Object.keys(jsonText<Record<string, unknown>>(offered.body.approvers)).map((role) => ({
+        role,
+        id: mine[role]!.id,
+      }));
+    };
+    const approvers = await choose(u.designDev.token);
+    const n = await api(`/packages/${pkg.id}/notify-approvers`, {
+      method: 'POST',
+      token: u.designDev.token,
+      body: { approvers },
+    });
+    expect(n.status, JSON.stringify(n.body)).toBe(200);
+    for (const a of approvers) {
+      const token = Object.values(mine).find((m) => m.id === a.id)!.token;
+      expect((await api(`/packages/${pkg.id}/approve`, { method: 'POST', token })).status).toBeLessThan(300);
+    }
+    const delivery = await api(`/delivery/packages/${pkg.id}/notify-approvers`, {
+      method: 'POST',
+      token: u.release.token,
+      body: { approvers: await choose(u.release.token) },
+    });
+    expect(delivery.status, JSON.stringify(delivery.body)).toBe(200);
+
+    const lead = mine.TECHNICAL_LEADER!;
+    const moved = await api('/user/account', {
+      method: 'POST',
+      token: lead.token,
+      body: { name: lead.name, email: lead.email, userRole: 'DESIGN_ENGINEER_TEST' },
+    });
+    expect(moved.status).toBe(200);
+    await decideRoles([lead.id], 'grant', u.admin.token);
+    const approve = await api(`/delivery/packages/${pkg.id}/approve`, { method: 'POST', token: lead.token });
+    expect(approve.status).toBe(403);
+    expect(approve.body.errorMessage).toBe(
+      'You were chosen as Technical Leader for this package, but you no longer hold that role (you are now Design Engineer (test)), so you cannot decide on it',
+    );
+    const reject = await api(`/delivery/packages/${pkg.id}/reject`, {
+      method: 'POST',
+      token: lead.token,
+      body: { 'rejection-reason': 'not mine to decide any more' },
+    });
+    expect(reject.status).toBe(403);
+  }, 120_000);
+});
+
 describe('a password reset', () => {
   it('ends the sessions opened with the old password once the temporary one is used', async () => {
     const password = 'Review-Pass-12345';
