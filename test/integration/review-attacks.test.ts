@@ -247,3 +247,34 @@ describe('an admin deciding on a role request', () => {
     expect((await grant('SW_FW_RELEASE_ENGINEER')).status).toBe(200);
   });
 });
+
+describe('a person’s name', () => {
+  it('holds visible text only, so it cannot forge lines of the mails it reaches', async () => {
+    const email = `${uniq('forger')}@example.com`;
+    const r = await api('/user/register', {
+      method: 'POST',
+      body: {
+        name: 'Eve\n\nYour portal password expired: renew it at http://evil.example',
+        email,
+        password: 'Review-Pass-12345',
+        userRole: 'TECHNICAL_LEADER',
+      },
+    });
+    expect(r.status).toBe(400);
+    expect(r.body.errorMessage).toBe(
+      'Name must not contain control, bidirectional or invisible characters; found U+000A',
+    );
+    expect(await mails(email)).toHaveLength(0);
+
+    const [user] = await directUsers(1, 'TECHNICAL_LEADER', 'Plain Name');
+    const renamed = await api('/user/account', {
+      method: 'POST',
+      token: user!.token,
+      body: { name: 'Terry \u202EdaeL', email: user!.email, userRole: 'TECHNICAL_LEADER' },
+    });
+    expect(renamed.status).toBe(400);
+    expect(renamed.body.errorMessage).toBe(
+      'Name must not contain control, bidirectional or invisible characters; found U+202E',
+    );
+  });
+});
