@@ -184,6 +184,8 @@ export const API_ERR = {
     'If an account with this address waits for confirmation, a new link was sent to it. It works for 24 hours.',
   tooManyConfirmationMails: (minutes: number) =>
     `Too many confirmation links were asked for this address. Try again in ${minutes} minutes.`,
+  tooManyRoleRequests: (max: number, windowMinutes: number, minutes: number) =>
+    `You asked for a new role ${max} times in the last ${windowMinutes} minutes. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
   ownRoleUnchangeable: 'An administrator cannot change their own role',
   ownRoleUndecidable: 'You cannot decide on your own role',
   adminRoleNotDecided: 'Administrator accounts are not granted or refused here (see npm run admin:create)',

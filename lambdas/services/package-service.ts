@@ -485,9 +485,21 @@ export class PackageService {
     }
   }
 
+  /**
+   * A person is chosen for the role they held then; whoever changed role since gave that grant up, so the
+   * assignment no longer lets them decide (even once an admin granted their new role).
+   */
+  private assertStillInRole(entry: ApproverEntry | undefined, user: UserRecord) {
+    if (entry && entry.role !== user.userRole)
+      throw new ForbiddenError(
+        `You were chosen as ${roleLabel(entry.role)} for this package, but you no longer hold that role (you are now ${roleLabel(user.userRole)}), so you cannot decide on it`,
+      );
+  }
+
   async approve(user: UserRecord, id: string): Promise<{ outcome: ApproveOutcome; pkg: Package }> {
     const before = await this.mustGet(id);
     const entry = before.approvers[user.id];
+    this.assertStillInRole(entry, user);
     // a fully approved package whose next step failed earlier: the approver's retry finishes it
     if (
       entry?.approved &&
@@ -647,6 +659,7 @@ export class PackageService {
   async reject(user: UserRecord, id: string, note: string): Promise<Package> {
     const at = this.now().toISOString();
     const before = await this.d.packages.get(id);
+    this.assertStillInRole(before?.approvers[user.id], user);
     const mails = before ? [this.rejectionMail(before, before.version, 'REJECTED', user, note)] : [];
     const r = await this.d.packages.reject(id, user.id, 'approval', note, at, 'REJECTED', mails);
     if (!r.ok) this.explain(r, 'package');
@@ -860,6 +873,7 @@ export class PackageService {
   async approveDelivery(user: UserRecord, id: string): Promise<{ outcome: ApproveOutcome; pkg: Package }> {
     const before = await this.mustGet(id);
     const entry = before.deliveryApprovers[user.id];
+    this.assertStillInRole(entry, user);
     if (
       entry?.approved &&
       before.status === 'DELIVERY_PENDING' &&
@@ -919,6 +933,7 @@ export class PackageService {
 
   async rejectDelivery(user: UserRecord, id: string, note: string): Promise<Package> {
     const before = await this.d.packages.get(id);
+    this.assertStillInRole(before?.deliveryApprovers[user.id], user);
     const mails = before ? [this.rejectionMail(before, before.version, 'DELIVERY_REJECTED', user, note)] : [];
     if (before?.deliverer && before.deliverer.id !== before.initiator.id) {
       mails.push(

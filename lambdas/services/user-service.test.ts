@@ -56,6 +56,7 @@ function service(allowedEmailDomains: string[], users = memoryUsers()) {
     { append: async () => undefined, history: async () => ({ events: [], head: null }) },
     { now: () => new Date('2026-11-21T12:00:00Z') },
     { tempPasswordMinutes: 30, maxFailuresPerSource: 100, appUrl: 'http://localhost', allowedEmailDomains },
+    // no package waits for anyone here
     { packagesWaitingFor: async () => [] },
   );
 }

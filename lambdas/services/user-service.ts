@@ -92,6 +92,9 @@ export const hashEmailToken = (token: string): string => createHash('sha256').up
 /** Confirmation mails asked for one address within the window before 429 (issue 12). */
 const CONFIRM_MAILS_PER_ADDRESS = 3;
 const CONFIRM_MAIL_WINDOW_SECONDS = 15 * 60;
+/** Role requests (each mails every admin) one account may make within the window before 429. */
+const ROLE_REQUESTS_PER_ACCOUNT = 3;
+const ROLE_REQUEST_WINDOW_SECONDS = 15 * 60;
 
 export class UserService {
   constructor(
@@ -146,16 +149,22 @@ export class UserService {
       });
     // The first password that works ends the other: a used temporary password becomes the password;
     // the old password still working means the reset was not the owner's, so the temporary one is dropped.
+    let tokenVersion = user.tokenVersion;
     if (user.tempPasswordHash) {
+      // a used temporary password replaces the old one: sessions opened with the old one end with it
+      if (usedTemporary) tokenVersion += 1;
       const next: UserRecord = {
         ...user,
         passwordHash: usedTemporary ? user.tempPasswordHash : user.passwordHash,
         tempPasswordHash: undefined,
         tempPasswordExpiresAt: undefined,
+        tokenVersion,
         updatedAt: now.toISOString(),
         version: user.version + 1,
       };
-      await this.users.update(next, user.version, user.email);
+      // a change that won meanwhile leaves the stored token version as it was: the token carries that one
+      if ((await this.users.update(next, user.version, user.email)) !== 'ok')
+        tokenVersion = user.tokenVersion;
       if (usedTemporary)
         await this.recordUserEvent(
           user,
@@ -163,7 +172,7 @@ export class UserService {
           'signs in with a mailed temporary password, which becomes the password',
         );
     }
-    const token = await this.tokens.issue({ sub: user.id, tv: user.tokenVersion }, now);
+    const token = await this.tokens.issue({ sub: user.id, tv: tokenVersion }, now);
     return { token, user: toPublicUser(user), mustChangePassword: user.mustChangePassword === true };
   }
 
@@ -355,22 +364,8 @@ export class UserService {
   /** A new link for an unconfirmed account; the same answer whether or not the address has one. */
   async resendConfirmation(emailRaw: string): Promise<void> {
     const email = emailRaw.trim().toLowerCase();
-    const key = `confirm-mail#${email}`;
-    const now = this.clock.now();
-    const sent = await this.users.getThrottle(key);
-    if (sent.failures >= CONFIRM_MAILS_PER_ADDRESS && sent.lastFailureAt) {
-      const wait = Math.ceil(
-        (Date.parse(sent.lastFailureAt) + CONFIRM_MAIL_WINDOW_SECONDS * 1000 - now.getTime()) / 1000,
-      );
-      if (wait > 0)
-        throw new TooManyRequestsError(API_ERR.tooManyConfirmationMails(Math.ceil(wait / 60)), wait);
-    }
     // counted for every address asked, known or not, so the limit tells nothing either
-    await this.users.recordFailure(
-      key,
-      now.toISOString(),
-      Math.floor(now.getTime() / 1000) + CONFIRM_MAIL_WINDOW_SECONDS,
-    );
+    await this.countConfirmationMail(email);
     const user = await this.users.getByEmail(email);
     if (!user || emailConfirmedOf(user)) return;
     try {
@@ -387,6 +382,25 @@ export class UserService {
         }),
       );
     }
+  }
+
+  /** Counts one confirmation link for `email` (resent, or an email change), or 429 beyond the limit. */
+  private async countConfirmationMail(email: string): Promise<void> {
+    const key = `confirm-mail#${email.toLowerCase()}`;
+    const now = this.clock.now();
+    const sent = await this.users.getThrottle(key);
+    if (sent.failures >= CONFIRM_MAILS_PER_ADDRESS && sent.lastFailureAt) {
+      const wait = Math.ceil(
+        (Date.parse(sent.lastFailureAt) + CONFIRM_MAIL_WINDOW_SECONDS * 1000 - now.getTime()) / 1000,
+      );
+      if (wait > 0)
+        throw new TooManyRequestsError(API_ERR.tooManyConfirmationMails(Math.ceil(wait / 60)), wait);
+    }
+    await this.users.recordFailure(
+      key,
+      now.toISOString(),
+      Math.floor(now.getTime() / 1000) + CONFIRM_MAIL_WINDOW_SECONDS,
+    );
   }
 
   /** Mails every admin that a role waits for their decision; the request itself is already saved. */
@@ -434,6 +448,15 @@ export class UserService {
     if (missing.length > 0) throw new NotFoundError(`No user with id ${missing.join(', ')}`);
     const users = found as UserRecord[];
     if (users.some((u) => u.userRole === 'ADMIN')) throw new BadRequestError(API_ERR.adminRoleNotDecided);
+    // a user who asked for another role since the admin's list was read: that request was not seen
+    const seen = req.roles;
+    const moved = seen ? users.filter((u) => seen[u.id] !== undefined && seen[u.id] !== u.userRole) : [];
+    if (moved.length > 0)
+      throw new ConflictError(
+        `${moved
+          .map((u) => `${u.email} now asks for ${roleLabel(u.userRole)}, not ${roleLabel(seen![u.id]!)}`)
+          .join('; ')}: reload the list and decide again`,
+      );
     const grant = req.decision === 'GRANT';
     const target = grant ? 'GRANTED' : 'REFUSED';
     const already = users.filter((u) => roleStatusOf(u) === target);
@@ -618,6 +641,34 @@ export class UserService {
       this.assertAllowedDomain(req.email);
       const holder = await this.users.getByEmail(req.email);
       if (holder && holder.id !== user.id) throw new ConflictError(MSG.registerConflict);
+    }
+    // Each role request mails every admin: a few per account per window, or flipping roles floods them.
+    const requestKey = `role-request#${user.id}`;
+    if (roleChange) {
+      const quota = await this.users.takeQuota(
+        requestKey,
+        ROLE_REQUESTS_PER_ACCOUNT,
+        ROLE_REQUEST_WINDOW_SECONDS,
+        this.clock.now(),
+      );
+      if (!quota.ok)
+        throw new TooManyRequestsError(
+          API_ERR.tooManyRoleRequests(
+            ROLE_REQUESTS_PER_ACCOUNT,
+            ROLE_REQUEST_WINDOW_SECONDS / 60,
+            minutesToWait(quota.retryAfterSeconds),
+          ),
+          quota.retryAfterSeconds,
+        );
+    }
+    if (emailChange) {
+      // the same limit per address as a resent link: settings must not become a way to mail anyone at will
+      try {
+        await this.countConfirmationMail(req.email);
+      } catch (e) {
+        if (roleChange) await this.users.returnQuota(requestKey).catch(() => undefined);
+        throw e;
+      }
       // mail first: if it cannot go out, nothing about the account has changed (an unused token stays behind)
       const link = await this.emailLink(user, req.email, 'CHANGE_EMAIL');
       await this.mailer.send(this.confirmationMail(user, req.email, link, 'CHANGE_EMAIL'));

@@ -39,6 +39,24 @@ describe('readXml', () => {
     expect(got.join('')).toBe('QUJD');
     expect(root.children[2]!.text).toBe('');
   });
+  it('streams the same text and tree however the bytes are split, even inside the closing tag', async () => {
+    const data = DOC.indexOf('</data>');
+    const read = (cuts: number[]) => {
+      const got: string[] = [];
+      return readXml(split(bytes(DOC), cuts), {
+        streamText: (path) => (path.join('/') === 'root/data' ? (p) => got.push(p) : undefined),
+      }).then((root) => ({ root, text: got.join('') }));
+    };
+    const whole = await read([]);
+    expect(whole.text).toBe('QUJD');
+    // a cut after '<' or inside the name of </data> used to hand the rest of the tag to the receiver
+    for (let i = 1; i < '</data>'.length; i++) expect(await read([data + i])).toEqual(whole);
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.nat(), { maxLength: 20 }), async (cuts) => {
+        expect(await read(cuts)).toEqual(whole);
+      }),
+    );
+  });
   it('accepts a greater-than sign inside a quoted attribute', async () => {
     expect((await readXml('<a t="x>y"/>')).attrs.t).toBe('x>y');
   });

@@ -96,7 +96,17 @@ export async function readXml(
     else top.el.text = top.text.join('');
   });
 
-  const write = (s: string) => {
+  // A tag cut by a chunk boundary waits for its end: otherwise the rest of a closing tag (`ayload>`) would
+  // arrive as text of the streamed element. Bounded, so text that never closes a tag cannot pile up here.
+  let held = '';
+  const write = (chunk: string, last = false) => {
+    let s = held + chunk;
+    held = '';
+    const lt = s.lastIndexOf('<');
+    if (!last && lt >= 0 && s.indexOf('>', lt) < 0 && s.length - lt <= 4096) {
+      held = s.slice(lt);
+      s = s.slice(0, lt);
+    }
     for (const piece of pieces(s)) {
       if (!piece) continue;
       // inside the streamed element a piece that is not a tag is its text: it goes to the receiver only
@@ -108,7 +118,7 @@ export async function readXml(
     }
   };
 
-  if (typeof source === 'string') write(source);
+  if (typeof source === 'string') write(source, true);
   else {
     const decoder = new TextDecoder('utf-8', { fatal: true });
     for await (const chunk of source) {
@@ -122,7 +132,7 @@ export async function readXml(
       write(s);
     }
     try {
-      write(decoder.decode());
+      write(decoder.decode(), true);
     } catch (e) {
       if (e instanceof XmlReadError) throw e;
       throw new XmlReadError('the file is not valid UTF-8');

@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { ROLE_STATUSES } from '../../domain/identity';
 import { ROLES, SELF_SERVICE_ROLES } from '../../domain/roles';
 import { MSG } from '../../messages';
-import { emailField, nonBlank } from './common';
+import { emailField, visibleText } from './common';
 
 const MSG_CONFIRM_TOKEN = 'The confirmation link is incomplete: open the whole link from the mail';
 
@@ -41,8 +41,15 @@ export const loginSchema = z.object({
 });
 export type LoginRequest = z.infer<typeof loginSchema>;
 
+/**
+ * A person's name reaches mails (subjects and bodies), the audit trail and signed packages: visible text
+ * only, like package names, so a line break cannot forge lines of a mail and a bidi override cannot
+ * disguise whose approval a package records.
+ */
+const personName = visibleText('name', 'Name', MSG.registerNameRequired, 100);
+
 export const registerSchema = z.object({
-  name: nonBlank(MSG.registerNameRequired, 100),
+  name: personName,
   email: emailField(MSG.registerEmailRequired),
   password: newPassword(MSG.registerPasswordRequired),
   userRole: selfServiceRole,
@@ -59,7 +66,7 @@ export const changePasswordSchema = z.object({
 export type ChangePasswordRequest = z.infer<typeof changePasswordSchema>;
 
 export const accountSchema = z.object({
-  name: nonBlank(MSG.registerNameRequired, 100),
+  name: personName,
   email: emailField(MSG.registerEmailRequired),
   // ADMIN passes the schema so an admin can save their own name and email; the service refuses a
   // non-admin choosing it and an admin changing it (issue 12)
@@ -109,16 +116,27 @@ const ids = z
   .min(1, { error: 'Select at least one item' })
   .max(100, { error: 'At most 100 users can be decided at once' });
 
-/** `POST /admin/users/roles`: grant or refuse the requested roles of the selected users. */
+/**
+ * `POST /admin/users/roles`: grant or refuse the requested roles of the selected users. `roles` (optional,
+ * sent by the admin screen) names the role each user asked for as the admin saw it: a user who asked for
+ * another role meanwhile is not decided (409), so a grant never covers a role the admin did not see.
+ */
 export const decideRolesSchema = z
   .object(
-    { grant: ids.optional(), refuse: ids.optional() },
+    {
+      grant: ids.optional(),
+      refuse: ids.optional(),
+      roles: z.record(z.string(), z.enum(ROLES, { error: 'Choose one of the user roles' })).optional(),
+    },
     { error: 'Send { "grant": [ids] } or { "refuse": [ids] }' },
   )
   .refine((b) => (b.grant === undefined) !== (b.refuse === undefined), {
     error: 'Send either "grant" or "refuse" with a list of user ids, not both',
   })
-  .transform((b) =>
-    b.grant ? { decision: 'GRANT' as const, ids: b.grant } : { decision: 'REFUSE' as const, ids: b.refuse! },
-  );
+  .transform((b) => ({
+    ...(b.grant
+      ? { decision: 'GRANT' as const, ids: b.grant }
+      : { decision: 'REFUSE' as const, ids: b.refuse! }),
+    ...(b.roles ? { roles: b.roles } : {}),
+  }));
 export type DecideRolesRequest = z.infer<typeof decideRolesSchema>;

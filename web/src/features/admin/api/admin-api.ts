@@ -35,10 +35,15 @@ export async function listAdmin<K extends AdminKind>(
 }
 
 /** POST /admin/users/roles: grant or refuse the requested roles of the selected users (issue 12). */
-export function decideRoles(decision: 'grant' | 'refuse', ids: readonly string[]) {
+export function decideRoles(
+  decision: 'grant' | 'refuse',
+  ids: readonly string[],
+  /** the role each user asked for as the list showed it: the server refuses if one asked for another since */
+  roles?: Readonly<Record<string, string>>,
+) {
   return api.post<{ status: string; message: string; users: string }>(
     '/admin/users/roles',
-    { [decision]: ids },
+    { [decision]: ids, ...(roles ? { roles } : {}) },
     { handle: [400, 403, 404, 409] },
   );
 }

@@ -16,7 +16,11 @@ export interface AdminListPageProps<K extends AdminKind> {
   rowLabel: (row: AdminRows[K]) => string;
   note?: string;
   /** more buttons for the selected rows, beside 'Delete selected' (the users' Grant / Refuse) */
-  extraActions?: (ctx: { selected: readonly string[]; done: () => void }) => ReactNode;
+  extraActions?: (ctx: {
+    selected: readonly string[];
+    done: () => void;
+    rows: readonly AdminRows[K][];
+  }) => ReactNode;
 }
 
 /**
@@ -70,6 +74,7 @@ export function AdminListPage<K extends AdminKind>({
           <>
             {extraActions?.({
               selected,
+              rows,
               done: () => {
                 setSelected([]);
                 query.reload();

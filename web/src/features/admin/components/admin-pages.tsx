@@ -113,10 +113,22 @@ const USER_COLUMNS: readonly Column<PublicUser>[] = [
 ];
 
 /** Grant / Refuse for the selected users (issue 12); the server says why a decision is refused. */
-function RoleDecisionButtons({ selected, done }: { selected: readonly string[]; done: () => void }) {
+function RoleDecisionButtons({
+  selected,
+  done,
+  rows,
+}: {
+  selected: readonly string[];
+  done: () => void;
+  rows: readonly PublicUser[];
+}) {
   const decide = async (decision: 'grant' | 'refuse') => {
     if (selected.length === 0) return;
-    const result = await decideRoles(decision, selected);
+    // the roles as this list shows them: a request changed since is refused by the server, not decided
+    const roles = Object.fromEntries(
+      rows.filter((u) => selected.includes(u.id)).map((u) => [u.id, u.userRole]),
+    );
+    const result = await decideRoles(decision, selected, roles);
     if (result.ok) {
       done();
       showSuccess(result.data.message);

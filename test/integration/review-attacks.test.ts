@@ -1,0 +1,280 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Package } from '../../shared/api/contracts/packages';
+import { api, jsonText, login, mails, SEEDED, uniq } from '../support/api';
+import { directUsers } from '../support/direct-users';
+import { createDcc, createPackage, seededUsers, uploadPatch } from '../support/fixtures';
+import { decideRoles, registerConfirmed } from '../support/identity';
+
+/**
+ * Holes found by the security review after issues 12–14 were merged, each tried over HTTP as an attacker
+ * who can register freely and call every route would.
+ */
+
+let u: Awaited<ReturnType<typeof seededUsers>>;
+beforeAll(async () => {
+  u = await seededUsers();
+}, 120_000);
+
+/** A DEV_UNSIGNED package by the seeded dev engineer, sent for approval with `approver` as its Technical Leader. */
+async function pendingWithLeader(approverId: string): Promise<Package> {
+  const resource = await uploadPatch(u.designDev.token, 'dev');
+  const pkg = await createPackage(u.designDev.token, resource.id, 'DEV_UNSIGNED');
+  const dccId = await createDcc(u.designDev.token);
+  expect(
+    (await api(`/packages/${pkg.id}/dcc/${dccId}`, { method: 'POST', token: u.designDev.token })).status,
+  ).toBe(200);
+  const offered = await api<{ approvers: string }>(`/packages/${pkg.id}/approvers`, {
+    token: u.designDev.token,
+  });
+  expect(offered.status).toBe(200);
+  const byRole = jsonText<Record<string, { id: string }[]>>(offered.body.approvers);
+  const approvers = Object.entries(byRole).map(([role, holders]) => ({
+    role,
+    id: role === 'TECHNICAL_LEADER' ? approverId : holders[0]!.id,
+  }));
+  const n = await api(`/packages/${pkg.id}/notify-approvers`, {
+    method: 'POST',
+    token: u.designDev.token,
+    body: { approvers },
+  });
+  expect(n.status, JSON.stringify(n.body)).toBe(200);
+  return pkg;
+}
+
+describe('an approver whose role changed after being chosen', () => {
+  it('cannot approve or reject in the role they gave up, even once an admin granted their new role', async () => {
+    const [lead] = await directUsers(1, 'TECHNICAL_LEADER', 'Changing Lead');
+    const pkg = await pendingWithLeader(lead!.id);
+
+    // the lead moves to another role; an admin grants it, so the account holds authority again
+    const moved = await api('/user/account', {
+      method: 'POST',
+      token: lead!.token,
+      body: { name: lead!.name, email: lead!.email, userRole: 'RELIABILITY_ENGINEER' },
+    });
+    expect(moved.status).toBe(200);
+    await decideRoles([lead!.id], 'grant', u.admin.token);
+
+    const approve = await api(`/packages/${pkg.id}/approve`, { method: 'POST', token: lead!.token });
+    expect(approve.status).toBe(403);
+    expect(approve.body.errorMessage).toBe(
+      'You were chosen as Technical Leader for this package, but you no longer hold that role (you are now Reliability Engineer), so you cannot decide on it',
+    );
+    const reject = await api(`/packages/${pkg.id}/reject`, {
+      method: 'POST',
+      token: lead!.token,
+      body: { 'rejection-reason': 'not mine to decide any more' },
+    });
+    expect(reject.status).toBe(403);
+
+    // nothing changed: the vote is still open and the package still waits
+    const header = await api<{ packages: string }>('/dev/packages', { token: u.designDev.token });
+    const listed = jsonText<Package[]>(header.body.packages).find((p) => p.id === pkg.id);
+    expect(listed?.status).toBe('PENDING_APPROVAL');
+  });
+});
+
+describe('a delivery approver whose role changed after being chosen', () => {
+  it('cannot approve or reject the delivery in the role they gave up', async () => {
+    const roles = [
+      'DESIGN_ENGINEER_DEV',
+      'DESIGN_ENGINEER_TEST',
+      'TECHNICAL_LEADER',
+      'RELIABILITY_ENGINEER',
+      'SW_FW_RELEASE_ENGINEER',
+    ] as const;
+    // one approver per role, all ours, so the approval completes whoever else holds the roles
+    const mine = Object.fromEntries(
+      await Promise.all(roles.map(async (r) => [r, (await directUsers(1, r, `Deliv ${r}`))[0]!] as const)),
+    );
+    const resource = await uploadPatch(u.designDev.token, 'release');
+    const pkg = await createPackage(u.designDev.token, resource.id, 'RELEASE_UNSIGNED');
+    const dccId = await createDcc(u.designDev.token);
+    expect(
+      (await api(`/packages/${pkg.id}/dcc/${dccId}`, { method: 'POST', token: u.designDev.token })).status,
+    ).toBe(200);
+    const choose = async (token: string) => {
+      const offered = await api<{ approvers: string }>(`/packages/${pkg.id}/approvers`, { token });
+      return Object.keys(jsonText<Record<string, unknown>>(offered.body.approvers)).map((role) => ({
+        role,
+        id: mine[role]!.id,
+      }));
+    };
+    const approvers = await choose(u.designDev.token);
+    const n = await api(`/packages/${pkg.id}/notify-approvers`, {
+      method: 'POST',
+      token: u.designDev.token,
+      body: { approvers },
+    });
+    expect(n.status, JSON.stringify(n.body)).toBe(200);
+    for (const a of approvers) {
+      const token = Object.values(mine).find((m) => m.id === a.id)!.token;
+      expect((await api(`/packages/${pkg.id}/approve`, { method: 'POST', token })).status).toBeLessThan(300);
+    }
+    const delivery = await api(`/delivery/packages/${pkg.id}/notify-approvers`, {
+      method: 'POST',
+      token: u.release.token,
+      body: { approvers: await choose(u.release.token) },
+    });
+    expect(delivery.status, JSON.stringify(delivery.body)).toBe(200);
+
+    const lead = mine.TECHNICAL_LEADER!;
+    const moved = await api('/user/account', {
+      method: 'POST',
+      token: lead.token,
+      body: { name: lead.name, email: lead.email, userRole: 'DESIGN_ENGINEER_TEST' },
+    });
+    expect(moved.status).toBe(200);
+    await decideRoles([lead.id], 'grant', u.admin.token);
+    const approve = await api(`/delivery/packages/${pkg.id}/approve`, { method: 'POST', token: lead.token });
+    expect(approve.status).toBe(403);
+    expect(approve.body.errorMessage).toBe(
+      'You were chosen as Technical Leader for this package, but you no longer hold that role (you are now Design Engineer (test)), so you cannot decide on it',
+    );
+    const reject = await api(`/delivery/packages/${pkg.id}/reject`, {
+      method: 'POST',
+      token: lead.token,
+      body: { 'rejection-reason': 'not mine to decide any more' },
+    });
+    expect(reject.status).toBe(403);
+  }, 120_000);
+});
+
+describe('a password reset', () => {
+  it('ends the sessions opened with the old password once the temporary one is used', async () => {
+    const password = 'Review-Pass-12345';
+    const { email } = await registerConfirmed({
+      name: 'Reset Owner',
+      email: `${uniq('reset-owner')}@example.com`,
+      password,
+      userRole: 'TECHNICAL_LEADER',
+    });
+    // someone who knew the old password holds a session
+    const stolen = await login(email, password);
+    expect((await api('/user/auth', { method: 'POST', token: stolen })).status).toBe(200);
+
+    expect((await api('/user/reset-password', { method: 'POST', body: { email } })).status).toBe(200);
+    const temp = /Temporary password: (\S+)/.exec((await mails(email)).at(-1)?.text ?? '')?.[1];
+    expect(temp).toBeTruthy();
+    const fresh = await login(email, temp!);
+
+    expect((await api('/user/auth', { method: 'POST', token: stolen })).status).toBe(401);
+    expect((await api('/user/auth', { method: 'POST', token: fresh })).status).toBe(200);
+  });
+});
+
+describe('mail an attacker can trigger from settings', () => {
+  it('role requests reach the admins at most three times in 15 minutes per account', async () => {
+    const [user] = await directUsers(1, 'TECHNICAL_LEADER', 'Role Flipper', { granted: false });
+    const flip = (userRole: string) =>
+      api('/user/account', {
+        method: 'POST',
+        token: user!.token,
+        body: { name: user!.name, email: user!.email, userRole },
+      });
+    const roles = ['RELIABILITY_ENGINEER', 'TECHNICAL_LEADER', 'RELIABILITY_ENGINEER'];
+    for (const role of roles) expect((await flip(role)).status).toBe(200);
+    const fourth = await flip('TECHNICAL_LEADER');
+    expect(fourth.status).toBe(429);
+    expect(String(fourth.body.errorMessage)).toMatch(
+      /^You asked for a new role 3 times in the last 15 minutes\. Try again in \d+ minutes?\.$/,
+    );
+    expect(Number(fourth.headers.get('retry-after'))).toBeGreaterThan(0);
+    // nothing changed: the account still asks for the role of the third request
+    const me = await api<{ user: string }>('/user/auth', { method: 'POST', token: user!.token });
+    expect(jsonText<{ userRole: string }>(me.body.user).userRole).toBe('RELIABILITY_ENGINEER');
+    const requests = (await mails(SEEDED.admin)).filter((m) =>
+      m.subject.startsWith('Role request: Role Flipper'),
+    );
+    expect(requests.length).toBe(3);
+    // a name change alone is not a request and stays possible
+    expect(
+      (
+        await api('/user/account', {
+          method: 'POST',
+          token: user!.token,
+          body: { name: 'Role Flipper Renamed', email: user!.email, userRole: 'RELIABILITY_ENGINEER' },
+        })
+      ).status,
+    ).toBe(200);
+  });
+
+  it('an email change mails one address at most three confirmation links in 15 minutes', async () => {
+    const [user] = await directUsers(1, 'TECHNICAL_LEADER', 'Mail Bomber');
+    const target = `${uniq('colleague')}@example.com`;
+    const ask = (email: string) =>
+      api('/user/account', {
+        method: 'POST',
+        token: user!.token,
+        body: { name: user!.name, email, userRole: 'TECHNICAL_LEADER' },
+      });
+    for (let i = 0; i < 3; i++) expect((await ask(target)).status).toBe(200);
+    const fourth = await ask(target);
+    expect(fourth.status).toBe(429);
+    expect(String(fourth.body.errorMessage)).toMatch(
+      /^Too many confirmation links were asked for this address\. Try again in \d+ minutes\.$/,
+    );
+    expect(await mails(target)).toHaveLength(3);
+  });
+});
+
+describe('an admin deciding on a role request', () => {
+  it('does not grant a role the user asked for after the admin read the list', async () => {
+    const [user] = await directUsers(1, 'TECHNICAL_LEADER', 'Late Switcher', { granted: false });
+    // the admin's list shows the request for Technical Leader; the user then asks for the signing role
+    const switched = await api('/user/account', {
+      method: 'POST',
+      token: user!.token,
+      body: { name: user!.name, email: user!.email, userRole: 'SW_FW_RELEASE_ENGINEER' },
+    });
+    expect(switched.status).toBe(200);
+    const grant = (role: string) =>
+      api('/admin/users/roles', {
+        method: 'POST',
+        token: u.admin.token,
+        body: { grant: [user!.id], roles: { [user!.id]: role } },
+      });
+    const stale = await grant('TECHNICAL_LEADER');
+    expect(stale.status).toBe(409);
+    expect(stale.body.errorMessage).toBe(
+      `${user!.email} now asks for SW/FW Release Engineer, not Technical Leader: reload the list and decide again`,
+    );
+    const users = jsonText<{ id: string; roleStatus: string }[]>(
+      (await api<{ users: string }>('/admin/users', { token: u.admin.token })).body.users,
+    );
+    expect(users.find((x) => x.id === user!.id)?.roleStatus).toBe('REQUESTED');
+    // the request the admin does see can be granted
+    expect((await grant('SW_FW_RELEASE_ENGINEER')).status).toBe(200);
+  });
+});
+
+describe('a person’s name', () => {
+  it('holds visible text only, so it cannot forge lines of the mails it reaches', async () => {
+    const email = `${uniq('forger')}@example.com`;
+    const r = await api('/user/register', {
+      method: 'POST',
+      body: {
+        name: 'Eve\n\nYour portal password expired: renew it at http://evil.example',
+        email,
+        password: 'Review-Pass-12345',
+        userRole: 'TECHNICAL_LEADER',
+      },
+    });
+    expect(r.status).toBe(400);
+    expect(r.body.errorMessage).toBe(
+      'Name must not contain control, bidirectional or invisible characters; found U+000A',
+    );
+    expect(await mails(email)).toHaveLength(0);
+
+    const [user] = await directUsers(1, 'TECHNICAL_LEADER', 'Plain Name');
+    const renamed = await api('/user/account', {
+      method: 'POST',
+      token: user!.token,
+      body: { name: 'Terry \u202EdaeL', email: user!.email, userRole: 'TECHNICAL_LEADER' },
+    });
+    expect(renamed.status).toBe(400);
+    expect(renamed.body.errorMessage).toBe(
+      'Name must not contain control, bidirectional or invisible characters; found U+202E',
+    );
+  });
+});
