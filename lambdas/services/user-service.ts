@@ -642,6 +642,9 @@ export class UserService {
       const holder = await this.users.getByEmail(req.email);
       if (holder && holder.id !== user.id) throw new ConflictError(MSG.registerConflict);
     }
+    // A role change ends the current grant at once: a package waiting for this person's decision would
+    // wait for someone who can no longer decide (as with deletion, decision 078).
+    if (roleChange) await this.refuseRoleChangeOfPendingDecider(user);
     // Each role request mails every admin: a few per account per window, or flipping roles floods them.
     const requestKey = `role-request#${user.id}`;
     if (roleChange) {
@@ -849,6 +852,15 @@ export class UserService {
               `${w.u.email} is awaited as approver or signer of ${w.names.map((n) => `'${n}'`).join(', ')}`,
           )
           .join('; ')}. Delete those packages or let them be decided first.`,
+      );
+  }
+
+  private async refuseRoleChangeOfPendingDecider(user: UserRecord): Promise<void> {
+    if (!this.pendingDecisions) throw new Error('a role change needs the pending-decisions port');
+    const names = await this.pendingDecisions.packagesWaitingFor(user.id);
+    if (names.length > 0)
+      throw new ConflictError(
+        `You cannot change your role while ${names.map((n) => `'${n}'`).join(', ')} wait${names.length === 1 ? 's' : ''} for your decision as approver or signer. Decide first, or ask an administrator.`,
       );
   }
 

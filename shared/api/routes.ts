@@ -110,8 +110,9 @@ export const ROUTES: readonly Route[] = [
     method: 'POST',
     path: '/user/account',
     access: 'signedIn',
-    // a new email gets a confirmation link; a new role is a request the admins hear of (issue 12)
-    uses: { tables: USERS_AUDITED, mail: true },
+    // a new email gets a confirmation link; a new role is a request the admins hear of (issue 12);
+    // packages: a role change is refused while a package waits for this person's decision
+    uses: { tables: ['users', 'audit', 'packages'], mail: true },
     summary: 'Change own name, email, role',
   },
   {
