@@ -1,5 +1,6 @@
 import type { ApproverEntry, PackageStatus, PackageType, UserRef } from '../../shared/api/contracts/packages';
 import type { ResourceType, Stage } from '../../shared/api/contracts/resources';
+import type { RoundName } from '../../shared/domain/package-lifecycle';
 
 /** Where a generated XML package lives. */
 export interface ArtefactRef {
@@ -119,16 +120,18 @@ export interface PackageRepository {
     expected: { version: number; status: PackageStatus },
     tasks?: { add?: Task[]; removeAll?: boolean; mails?: OutboxMail[] },
   ): Promise<boolean>;
-  /** records one approver's vote atomically: counts it once, only while the package waits for it */
-  vote(id: string, userId: string, round: 'approval' | 'delivery', at: string): Promise<VoteResult>;
-  /** records one approver's rejection and moves the package to `to` atomically, with its outbox mails */
+  /**
+   * records one approver's vote atomically: counts it once, only while the package waits in the round
+   * (the round's list, counter and waiting status: shared/domain/package-lifecycle.ts)
+   */
+  vote(id: string, userId: string, round: RoundName, at: string): Promise<VoteResult>;
+  /** records one approver's rejection and moves the package to the round's rejected status atomically, with its outbox mails */
   reject(
     id: string,
     userId: string,
-    round: 'approval' | 'delivery',
+    round: RoundName,
     note: string,
     at: string,
-    to: PackageStatus,
     mails?: OutboxMail[],
   ): Promise<VoteResult>;
   removeTask(task: Pick<Task, 'kind' | 'userId' | 'packageId'>): Promise<void>;

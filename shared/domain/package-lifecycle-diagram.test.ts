@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { TRANSITIONS, type Transition } from './package-lifecycle';
+import { INITIAL_STATUS, TRANSITIONS, type Transition } from './package-lifecycle';
 
 const WHEN: Record<NonNullable<Transition['when']>, string> = {
   notLastVote: ', not the last vote',
@@ -18,7 +18,9 @@ function mermaid(): string {
       ? `  %% any status: ${label} removes the package`
       : `  ${t.from} --> ${t.to} : ${label}`;
   });
-  return ['```mermaid', 'stateDiagram-v2', ...lines, '```'].join('\n');
+  return ['```mermaid', 'stateDiagram-v2', `  [*] --> ${INITIAL_STATUS} : create`, ...lines, '```'].join(
+    '\n',
+  );
 }
 
 describe('docs/architecture.md', () => {

@@ -50,6 +50,9 @@ export interface Transition {
   readonly releaseOnly?: true;
 }
 
+/** A new package starts as a draft of its initiator. */
+export const INITIAL_STATUS = 'DRAFT' as const satisfies PackageStatus;
+
 export const TRANSITIONS: readonly Transition[] = [
   { from: 'DRAFT', action: 'editHeader', to: 'DRAFT', who: 'initiator' },
   { from: 'DRAFT', action: 'attachDcc', to: 'DRAFT', who: 'initiator' },
@@ -161,6 +164,16 @@ export function nextStatus(
 /** Who may do the action from this status (undefined: not possible). */
 export function actorOf(from: PackageStatus, action: PackageAction): PackageActor | undefined {
   return transitionsOf(from, action)[0]?.who;
+}
+
+/** Who may do an action, in whatever status (every row of an action names the same actor). */
+export function actorFor(action: PackageAction): PackageActor {
+  return (TRANSITIONS.find((t) => t.action === action) as Transition).who;
+}
+
+/** Where an action leads, whatever status it starts from (the first row's `to`; null: removed). */
+export function statusAfter(action: PackageAction): PackageStatus | null {
+  return (TRANSITIONS.find((t) => t.action === action) as Transition).to;
 }
 
 /** The parts of a package that say who is who. */
@@ -343,3 +356,30 @@ export const WAITING_STATUSES: readonly PackageStatus[] = [
   ...statusesAllowing('sign'),
   DELIVERY_ROUND.waiting,
 ];
+
+/** Why a vote or rejection in a round is refused. */
+export type VoteRefusal = 'notFound' | 'notAssigned' | 'alreadyDecided' | 'notWaiting';
+
+/** The parts of a package a vote reads. */
+export interface VoteState {
+  status: PackageStatus;
+  approvers?: Record<string, { approved: boolean; rejected: boolean }>;
+  deliveryApprovers?: Record<string, { approved: boolean; rejected: boolean }>;
+}
+
+/**
+ * Whether the user may decide in the round now: null when they may (chosen, undecided, the package
+ * waiting in the round), else why not, in the order a caller is told (missing package first).
+ */
+export function voteRefusal(
+  p: VoteState | null | undefined,
+  userId: string,
+  round: VotingRound,
+): VoteRefusal | null {
+  if (!p) return 'notFound';
+  const entry = p[round.list]?.[userId];
+  if (!entry) return 'notAssigned';
+  if (entry.approved || entry.rejected) return 'alreadyDecided';
+  if (p.status !== round.waiting) return 'notWaiting';
+  return null;
+}

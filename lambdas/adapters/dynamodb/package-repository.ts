@@ -6,12 +6,13 @@ import {
   GetCommand,
   QueryCommand,
   TransactWriteCommand,
-  type TransactWriteCommandInput,
   UpdateCommand,
+  type UpdateCommandInput,
 } from '@aws-sdk/lib-dynamodb';
 import type { PackageStatus } from '../../../shared/api/contracts/packages';
 import type { Stage } from '../../../shared/api/contracts/resources';
-import { BadRequestError, ConflictError } from '../../../shared/domain/errors';
+import { ConflictError } from '../../../shared/domain/errors';
+import { ROUNDS, type RoundName, voteRefusal } from '../../../shared/domain/package-lifecycle';
 import type {
   OutboxMail,
   PackageRecord,
@@ -24,70 +25,13 @@ import type {
 } from '../../ports/package-repository';
 import { dynamo } from '../aws-clients';
 import { outboxPuts } from './outbox';
+import { decodeCursor, encodeCursor } from './package-cursor';
+import { fromItem, nameKey, pkgKey, taskItem, taskKey, toItem } from './package-items';
+import { failedAt, type PackageTransactItem, putIfAbsent, refusedByCondition } from './package-transact';
 import { queryAll } from './query-all';
-
-type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
 /** tries of a deletion that keeps losing to concurrent transitions (each vote moves the version on) */
 const DELETE_ATTEMPTS = 10;
-
-const pkgKey = (id: string) => ({ pk: `PKG#${id}`, sk: 'PKG' });
-const nameKey = (name: string) => ({ pk: `NAME#${name.toLowerCase()}`, sk: 'NAME' });
-const taskKey = (t: Pick<Task, 'kind' | 'userId' | 'packageId'>) => ({
-  pk: `PKG#${t.packageId}`,
-  sk: `TASK#${t.kind}#${t.userId}`,
-});
-
-/**
- * The header is stored as one JSON string, not as a map: it is most of the item (the whole template,
- * hundreds of nested attributes) and lists never return it, yet their Queries read it; as a string
- * DynamoDB and the SDK (un)marshal one attribute instead of hundreds (decision 051: ~6x the list pages
- * per second on DynamoDB Local). Items written before hold a map, which is read as it is.
- */
-function toItem(p: PackageRecord): Record<string, unknown> {
-  return {
-    ...p,
-    header: JSON.stringify(p.header),
-    ...pkgKey(p.id),
-    kind: 'PACKAGE',
-    listStage: p.resourceStage,
-    // in the delivery list from the first delivery on
-    deliveryList: p.deliveryStartedAt ? 'DELIVERY' : undefined,
-  };
-}
-
-function fromItem(item: Record<string, unknown>): PackageRecord {
-  const { pk: _pk, sk: _sk, kind: _k, listStage: _l, deliveryList: _d, header, ...rest } = item;
-  return { ...rest, header: typeof header === 'string' ? JSON.parse(header) : header } as PackageRecord;
-}
-
-const encodeCursor = (key: Record<string, unknown>): string =>
-  Buffer.from(JSON.stringify(key), 'utf8').toString('base64url');
-
-/** The ExclusiveStartKey of a cursor: the table keys (pk, sk) and this index's keys, all strings, of this list. */
-function decodeCursor(cursor: string, key: string, sortKey: string, value: string): Record<string, string> {
-  const invalid = () => new BadRequestError('cursor is not a cursor this list returned');
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-  } catch {
-    throw invalid();
-  }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw invalid();
-  const entries = Object.entries(parsed);
-  const expected = new Set(['pk', 'sk', key, sortKey]);
-  if (
-    entries.length !== expected.size ||
-    entries.some(([k, v]) => !expected.has(k) || typeof v !== 'string' || v.length === 0 || v.length > 512) ||
-    (parsed as Record<string, string>)[key] !== value
-  )
-    throw invalid();
-  return parsed as Record<string, string>;
-}
-
-function cancelled(e: unknown): boolean {
-  return e instanceof TransactionCanceledException || e instanceof ConditionalCheckFailedException;
-}
 
 export class DynamoPackageRepository implements PackageRepository {
   /**
@@ -107,20 +51,8 @@ export class DynamoPackageRepository implements PackageRepository {
       await dynamo().send(
         new TransactWriteCommand({
           TransactItems: [
-            {
-              Put: {
-                TableName: this.table,
-                Item: { ...nameKey(pkg.name), kind: 'NAME', packageId: pkg.id },
-                ConditionExpression: 'attribute_not_exists(pk)',
-              },
-            },
-            {
-              Put: {
-                TableName: this.table,
-                Item: toItem(pkg),
-                ConditionExpression: 'attribute_not_exists(pk)',
-              },
-            },
+            putIfAbsent(this.table, { ...nameKey(pkg.name), kind: 'NAME', packageId: pkg.id }),
+            putIfAbsent(this.table, toItem(pkg)),
             // counts the reference on the resource in the same transaction, so a resource deleted at this
             // very moment either fails this creation or sees the reference and refuses its deletion
             {
@@ -137,11 +69,8 @@ export class DynamoPackageRepository implements PackageRepository {
       );
       return 'ok';
     } catch (e) {
-      if (e instanceof TransactionCanceledException) {
-        const reasons = e.CancellationReasons ?? [];
-        if (reasons[0]?.Code === 'ConditionalCheckFailed') return 'nameTaken';
-        if (reasons[2]?.Code === 'ConditionalCheckFailed') return 'resourceGone';
-      }
+      if (failedAt(e, 0)) return 'nameTaken';
+      if (failedAt(e, 2)) return 'resourceGone';
       throw e;
     }
   }
@@ -169,15 +98,20 @@ export class DynamoPackageRepository implements PackageRepository {
     return out;
   }
 
-  private async byIndex(index: string, key: string, value: string): Promise<PackageRecord[]> {
-    const items = await queryAll({
+  /** A Query of one index key, newest first. */
+  private indexQuery(index: string, key: string, value: string) {
+    return {
       TableName: this.table,
       IndexName: index,
       KeyConditionExpression: '#k = :v',
       ExpressionAttributeNames: { '#k': key },
       ExpressionAttributeValues: { ':v': value },
       ScanIndexForward: false,
-    });
+    };
+  }
+
+  private async byIndex(index: string, key: string, value: string): Promise<PackageRecord[]> {
+    const items = await queryAll(this.indexQuery(index, key, value));
     return items.filter((i) => i.kind === 'PACKAGE').map(fromItem);
   }
 
@@ -196,12 +130,7 @@ export class DynamoPackageRepository implements PackageRepository {
     const start = page.cursor ? decodeCursor(page.cursor, key, sortKey, value) : undefined;
     const r = await dynamo().send(
       new QueryCommand({
-        TableName: this.table,
-        IndexName: index,
-        KeyConditionExpression: '#k = :v',
-        ExpressionAttributeNames: { '#k': key },
-        ExpressionAttributeValues: { ':v': value },
-        ScanIndexForward: false,
+        ...this.indexQuery(index, key, value),
         Limit: page.limit,
         ExclusiveStartKey: start,
       }),
@@ -245,22 +174,12 @@ export class DynamoPackageRepository implements PackageRepository {
     return items.map((i) => String(i.packageId));
   }
 
-  private taskItem(t: Task): Record<string, unknown> {
-    return {
-      ...taskKey(t),
-      kind: 'TASK',
-      assignee: t.userId,
-      queue: `${t.kind}#${t.stage}#${t.createdAt}`,
-      packageId: t.packageId,
-    };
-  }
-
   async save(
     next: PackageRecord,
     expected: { version: number; status: PackageStatus },
     tasks: { add?: Task[]; removeAll?: boolean; mails?: OutboxMail[] } = {},
   ): Promise<boolean> {
-    const items: TransactItem[] = [
+    const items: PackageTransactItem[] = [
       {
         Put: {
           TableName: this.table,
@@ -286,74 +205,69 @@ export class DynamoPackageRepository implements PackageRepository {
           items.push({ Delete: { TableName: this.table, Key: { pk: o.pk, sk: o.sk } } });
       }
     }
-    for (const t of tasks.add ?? []) items.push({ Put: { TableName: this.table, Item: this.taskItem(t) } });
+    for (const t of tasks.add ?? []) items.push({ Put: { TableName: this.table, Item: taskItem(t) } });
     if (tasks.mails?.length) items.push(...outboxPuts(this.outboxTable(), tasks.mails));
     try {
       // DynamoDB takes at most 100 items a transaction: far above one approver per role plus a signer
       await dynamo().send(new TransactWriteCommand({ TransactItems: items }));
       return true;
     } catch (e) {
-      if (cancelled(e)) return false;
+      if (refusedByCondition(e)) return false;
       throw e;
     }
   }
 
-  async vote(id: string, userId: string, round: 'approval' | 'delivery', at: string): Promise<VoteResult> {
-    const map = round === 'approval' ? 'approvers' : 'deliveryApprovers';
-    const counter = round === 'approval' ? 'approvedCount' : 'deliveryApprovedCount';
-    const waiting: PackageStatus = round === 'approval' ? 'PENDING_APPROVAL' : 'DELIVERY_PENDING';
+  /**
+   * One approver's decision in a round as an atomic update, only while the package waits in the round
+   * and the approver has not decided (shared/domain/package-lifecycle.ts: which list, counter, statuses).
+   */
+  private decision(id: string, userId: string, round: RoundName, at: string) {
+    const r = ROUNDS[round];
+    return {
+      TableName: this.table,
+      Key: pkgKey(id),
+      ConditionExpression: '#s = :waiting AND #m.#u.approved = :f AND #m.#u.rejected = :f',
+      ExpressionAttributeNames: { '#m': r.list, '#u': userId, '#v': 'version', '#s': 'status' },
+      ExpressionAttributeValues: { ':t': true, ':f': false, ':at': at, ':one': 1, ':waiting': r.waiting },
+    } satisfies UpdateCommandInput;
+  }
+
+  async vote(id: string, userId: string, round: RoundName, at: string): Promise<VoteResult> {
+    const d = this.decision(id, userId, round, at);
     try {
       const r = await dynamo().send(
         new UpdateCommand({
-          TableName: this.table,
-          Key: pkgKey(id),
+          ...d,
           UpdateExpression:
             'SET #m.#u.approved = :t, #m.#u.decidedAt = :at, updatedAt = :at ADD #c :one, #v :one',
-          ConditionExpression: '#s = :waiting AND #m.#u.approved = :f AND #m.#u.rejected = :f',
-          ExpressionAttributeNames: {
-            '#m': map,
-            '#u': userId,
-            '#c': counter,
-            '#v': 'version',
-            '#s': 'status',
-          },
-          ExpressionAttributeValues: { ':t': true, ':f': false, ':at': at, ':one': 1, ':waiting': waiting },
+          ExpressionAttributeNames: { ...d.ExpressionAttributeNames, '#c': ROUNDS[round].votes },
           ReturnValues: 'ALL_NEW',
         }),
       );
       return { ok: true, pkg: fromItem(r.Attributes ?? {}) };
     } catch (e) {
       if (!(e instanceof ConditionalCheckFailedException)) throw e;
-      return { ok: false, reason: await this.whyRefused(id, userId, map, waiting) };
+      return { ok: false, reason: await this.whyRefused(id, userId, round) };
     }
   }
 
   async reject(
     id: string,
     userId: string,
-    round: 'approval' | 'delivery',
+    round: RoundName,
     note: string,
     at: string,
-    to: PackageStatus,
     mails: OutboxMail[] = [],
   ): Promise<VoteResult> {
-    const map = round === 'approval' ? 'approvers' : 'deliveryApprovers';
-    const waiting: PackageStatus = round === 'approval' ? 'PENDING_APPROVAL' : 'DELIVERY_PENDING';
+    const d = this.decision(id, userId, round, at);
     const update = {
-      TableName: this.table,
-      Key: pkgKey(id),
+      ...d,
       UpdateExpression:
         'SET #m.#u.rejected = :t, #m.#u.rejectionNote = :note, #m.#u.decidedAt = :at, rejectionNote = :note, #s = :to, updatedAt = :at ADD #v :one',
-      ConditionExpression: '#s = :waiting AND #m.#u.approved = :f AND #m.#u.rejected = :f',
-      ExpressionAttributeNames: { '#m': map, '#u': userId, '#v': 'version', '#s': 'status' },
       ExpressionAttributeValues: {
-        ':t': true,
-        ':f': false,
-        ':at': at,
-        ':one': 1,
-        ':waiting': waiting,
+        ...d.ExpressionAttributeValues,
         ':note': note,
-        ':to': to,
+        ':to': ROUNDS[round].rejected,
       },
     };
     try {
@@ -371,25 +285,14 @@ export class DynamoPackageRepository implements PackageRepository {
       const r = await dynamo().send(new UpdateCommand({ ...update, ReturnValues: 'ALL_NEW' }));
       return { ok: true, pkg: fromItem(r.Attributes ?? {}) };
     } catch (e) {
-      if (!(e instanceof ConditionalCheckFailedException) && !(e instanceof TransactionCanceledException))
-        throw e;
-      return { ok: false, reason: await this.whyRefused(id, userId, map, waiting) };
+      if (!refusedByCondition(e)) throw e;
+      return { ok: false, reason: await this.whyRefused(id, userId, round) };
     }
   }
 
-  private async whyRefused(
-    id: string,
-    userId: string,
-    map: 'approvers' | 'deliveryApprovers',
-    waiting: PackageStatus,
-  ) {
-    const p = await this.get(id);
-    if (!p) return 'notFound' as const;
-    const entry = p[map]?.[userId];
-    if (!entry) return 'notAssigned' as const;
-    if (entry.approved || entry.rejected) return 'alreadyDecided' as const;
-    if (p.status !== waiting) return 'notWaiting' as const;
-    return 'notWaiting' as const;
+  /** Why the conditional update failed, read from the package as it is now. */
+  private async whyRefused(id: string, userId: string, round: RoundName) {
+    return voteRefusal(await this.get(id), userId, ROUNDS[round]) ?? 'notWaiting';
   }
 
   async removeTask(task: Pick<Task, 'kind' | 'userId' | 'packageId'>): Promise<void> {
@@ -409,7 +312,7 @@ export class DynamoPackageRepository implements PackageRepository {
       });
       const head = rows.find((r) => r.sk === 'PKG');
       if (!head) return; // deleted meanwhile by someone else: nothing of it is left to remove
-      const items: TransactItem[] = rows.map((r) =>
+      const items: PackageTransactItem[] = rows.map((r) =>
         r.sk === 'PKG'
           ? {
               Delete: {

@@ -1,0 +1,43 @@
+import type { PackageRecord, Task } from '../../ports/package-repository';
+
+/** Keys and item shapes of the packages table (infra/lib/definitions.ts; docs/architecture.md "Data"). */
+export const pkgKey = (id: string) => ({ pk: `PKG#${id}`, sk: 'PKG' });
+export const nameKey = (name: string) => ({ pk: `NAME#${name.toLowerCase()}`, sk: 'NAME' });
+export const taskKey = (t: Pick<Task, 'kind' | 'userId' | 'packageId'>) => ({
+  pk: `PKG#${t.packageId}`,
+  sk: `TASK#${t.kind}#${t.userId}`,
+});
+
+/**
+ * The header is stored as one JSON string, not as a map: it is most of the item (the whole template,
+ * hundreds of nested attributes) and lists never return it, yet their Queries read it; as a string
+ * DynamoDB and the SDK (un)marshal one attribute instead of hundreds (decision 051: ~6x the list pages
+ * per second on DynamoDB Local). Items written before hold a map, which is read as it is.
+ */
+export function toItem(p: PackageRecord): Record<string, unknown> {
+  return {
+    ...p,
+    header: JSON.stringify(p.header),
+    ...pkgKey(p.id),
+    kind: 'PACKAGE',
+    listStage: p.resourceStage,
+    // in the delivery list from the first delivery on
+    deliveryList: p.deliveryStartedAt ? 'DELIVERY' : undefined,
+  };
+}
+
+export function fromItem(item: Record<string, unknown>): PackageRecord {
+  const { pk: _pk, sk: _sk, kind: _k, listStage: _l, deliveryList: _d, header, ...rest } = item;
+  return { ...rest, header: typeof header === 'string' ? JSON.parse(header) : header } as PackageRecord;
+}
+
+/** A task item: the byAssignee index lists a person's open tasks by kind, stage and age. */
+export function taskItem(t: Task): Record<string, unknown> {
+  return {
+    ...taskKey(t),
+    kind: 'TASK',
+    assignee: t.userId,
+    queue: `${t.kind}#${t.stage}#${t.createdAt}`,
+    packageId: t.packageId,
+  };
+}

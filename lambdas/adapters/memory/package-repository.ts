@@ -1,0 +1,220 @@
+import type { PackageStatus } from '../../../shared/api/contracts/packages';
+import type { Stage } from '../../../shared/api/contracts/resources';
+import { BadRequestError } from '../../../shared/domain/errors';
+import { ROUNDS, type RoundName, voteRefusal } from '../../../shared/domain/package-lifecycle';
+import type {
+  OutboxMail,
+  PackageRecord,
+  PackageRepository,
+  Page,
+  PageRequest,
+  Task,
+  TaskKind,
+  VoteResult,
+} from '../../ports/package-repository';
+import { MemoryOutbox } from './mail-outbox';
+
+const clone = <T>(v: T): T => structuredClone(v);
+const taskId = (t: Pick<Task, 'kind' | 'userId' | 'packageId'>) => `${t.packageId}#${t.kind}#${t.userId}`;
+
+/** A list as an index: its name, which packages it holds and the sort key it orders them by (newest first). */
+interface ListIndex {
+  name: string;
+  holds: (p: PackageRecord) => boolean;
+  sortKey: (p: PackageRecord) => string;
+}
+const byCreated = (p: PackageRecord) => p.createdAt;
+const stageIndex = (stage: Stage): ListIndex => ({
+  name: `stage#${stage}`,
+  holds: (p) => p.resourceStage === stage,
+  sortKey: byCreated,
+});
+const DELIVERY_INDEX: ListIndex = {
+  name: 'delivery',
+  holds: (p) => !!p.deliveryStartedAt,
+  sortKey: (p) => p.deliveryStartedAt ?? '',
+};
+const ALL_INDEX: ListIndex = { name: 'all', holds: () => true, sortKey: byCreated };
+
+/**
+ * The packages table in memory, with the DynamoDB adapter's semantics: a name is claimed once (case
+ * ignored), a package counts itself on its resource, every save is conditional on version and status and
+ * commits its tasks and outbox mails with it (or nothing), votes and rejections are atomic and refused
+ * with the same reasons, and an invalid page cursor is a BadRequestError.
+ */
+export class MemoryPackageRepository implements PackageRepository {
+  private readonly packages = new Map<string, PackageRecord>();
+  private readonly names = new Map<string, string>();
+  private readonly tasks = new Map<string, Task>();
+  /** how many packages use each resource (the resource's `packageRefs`) */
+  readonly resourceRefs = new Map<string, number>();
+
+  /** `resourceExists` answers whether a resource is stored (a package of a missing one is 'resourceGone'). */
+  constructor(
+    private readonly resourceExists: (id: string) => boolean | Promise<boolean>,
+    readonly outbox = new MemoryOutbox(),
+  ) {}
+
+  /** Open tasks (for assertions). */
+  openTasks(): Task[] {
+    return [...this.tasks.values()].map(clone);
+  }
+
+  async create(pkg: PackageRecord): Promise<'ok' | 'nameTaken' | 'resourceGone'> {
+    if (this.names.has(pkg.name.toLowerCase())) return 'nameTaken';
+    if (!(await this.resourceExists(pkg.resourceId))) return 'resourceGone';
+    this.names.set(pkg.name.toLowerCase(), pkg.id);
+    this.packages.set(pkg.id, clone(pkg));
+    this.resourceRefs.set(pkg.resourceId, (this.resourceRefs.get(pkg.resourceId) ?? 0) + 1);
+    return 'ok';
+  }
+
+  async get(id: string): Promise<PackageRecord | null> {
+    const p = this.packages.get(id);
+    return p ? clone(p) : null;
+  }
+
+  async getMany(ids: string[]): Promise<PackageRecord[]> {
+    return [...new Set(ids)].flatMap((id) => {
+      const p = this.packages.get(id);
+      return p ? [clone(p)] : [];
+    });
+  }
+
+  private list(index: ListIndex): PackageRecord[] {
+    return [...this.packages.values()]
+      .filter(index.holds)
+      .sort((a, b) => index.sortKey(b).localeCompare(index.sortKey(a)) || b.id.localeCompare(a.id))
+      .map(clone);
+  }
+
+  /** A page after the cursor's position; the cursor names its list, so another list's cursor is refused. */
+  private page(index: ListIndex, req: PageRequest): Page<PackageRecord> {
+    const all = this.list(index);
+    let from = 0;
+    if (req.cursor !== undefined) {
+      const invalid = new BadRequestError('cursor is not a cursor this list returned');
+      let at: unknown;
+      try {
+        at = JSON.parse(Buffer.from(req.cursor, 'base64url').toString('utf8'));
+      } catch {
+        throw invalid;
+      }
+      const c = at as { list?: unknown; id?: unknown; key?: unknown };
+      if (typeof c !== 'object' || c === null || c.list !== index.name || typeof c.id !== 'string')
+        throw invalid;
+      // the position is kept even when its package went meanwhile: continue after its sort key
+      const pos = all.findIndex((p) => p.id === c.id);
+      from = pos >= 0 ? pos + 1 : all.findIndex((p) => index.sortKey(p) < String(c.key));
+      if (from < 0) from = all.length;
+    }
+    const items = all.slice(from, from + req.limit);
+    const last = items.at(-1);
+    const more = from + req.limit < all.length && last;
+    const next = more
+      ? Buffer.from(JSON.stringify({ list: index.name, id: last.id, key: index.sortKey(last) })).toString(
+          'base64url',
+        )
+      : undefined;
+    return { items, ...(next ? { next } : {}) };
+  }
+
+  listByStage(stage: Stage) {
+    return Promise.resolve(this.list(stageIndex(stage)));
+  }
+  listDelivery() {
+    return Promise.resolve(this.list(DELIVERY_INDEX));
+  }
+  listAll() {
+    return Promise.resolve(this.list(ALL_INDEX));
+  }
+  async listByStagePage(stage: Stage, page: PageRequest) {
+    return this.page(stageIndex(stage), page);
+  }
+  async listDeliveryPage(page: PageRequest) {
+    return this.page(DELIVERY_INDEX, page);
+  }
+  async listAllPage(page: PageRequest) {
+    return this.page(ALL_INDEX, page);
+  }
+  async listByResource(resourceId: string) {
+    return this.list({ name: 'resource', holds: (p) => p.resourceId === resourceId, sortKey: byCreated });
+  }
+  async listByDcc(dccId: string) {
+    return this.list({ name: 'dcc', holds: (p) => p.dccId === dccId, sortKey: byCreated });
+  }
+
+  async taskPackageIds(userId: string, kind: TaskKind, stage?: Stage): Promise<string[]> {
+    return [...this.tasks.values()]
+      .filter((t) => t.userId === userId && t.kind === kind && (!stage || t.stage === stage))
+      .sort((a, b) => a.createdAt.localeCompare(b.createdAt))
+      .map((t) => t.packageId);
+  }
+
+  async save(
+    next: PackageRecord,
+    expected: { version: number; status: PackageStatus },
+    tasks: { add?: Task[]; removeAll?: boolean; mails?: OutboxMail[] } = {},
+  ): Promise<boolean> {
+    const cur = this.packages.get(next.id);
+    if (!cur || cur.version !== expected.version || cur.status !== expected.status) return false;
+    if (!this.outbox.accepts(tasks.mails ?? [])) return false;
+    this.packages.set(next.id, clone(next));
+    if (tasks.removeAll) for (const [k, t] of this.tasks) if (t.packageId === next.id) this.tasks.delete(k);
+    for (const t of tasks.add ?? []) this.tasks.set(taskId(t), clone(t));
+    this.outbox.put(tasks.mails ?? []);
+    return true;
+  }
+
+  /** The package if the user may decide in the round now, else why not. */
+  private decidable(id: string, userId: string, round: RoundName) {
+    const p = this.packages.get(id);
+    const refusal = voteRefusal(p, userId, ROUNDS[round]);
+    return refusal || !p ? { ok: false as const, reason: refusal ?? 'notFound' } : { ok: true as const, p };
+  }
+
+  async vote(id: string, userId: string, round: RoundName, at: string): Promise<VoteResult> {
+    const d = this.decidable(id, userId, round);
+    if (!d.ok) return d;
+    const r = ROUNDS[round];
+    const entry = d.p[r.list][userId]!;
+    entry.approved = true;
+    entry.decidedAt = at;
+    d.p[r.votes] += 1;
+    d.p.updatedAt = at;
+    d.p.version += 1;
+    return { ok: true, pkg: clone(d.p) };
+  }
+
+  async reject(
+    id: string,
+    userId: string,
+    round: RoundName,
+    note: string,
+    at: string,
+    mails: OutboxMail[] = [],
+  ): Promise<VoteResult> {
+    const d = this.decidable(id, userId, round);
+    if (!d.ok) return d;
+    // a mail committed before fails the transaction: told apart as in DynamoDB, from the package as it is
+    if (!this.outbox.accepts(mails)) return { ok: false, reason: 'notWaiting' };
+    const r = ROUNDS[round];
+    Object.assign(d.p[r.list][userId]!, { rejected: true, rejectionNote: note, decidedAt: at });
+    Object.assign(d.p, { rejectionNote: note, status: r.rejected, updatedAt: at, version: d.p.version + 1 });
+    this.outbox.put(mails);
+    return { ok: true, pkg: clone(d.p) };
+  }
+
+  async removeTask(task: Pick<Task, 'kind' | 'userId' | 'packageId'>): Promise<void> {
+    this.tasks.delete(taskId(task));
+  }
+
+  async delete(pkg: PackageRecord): Promise<void> {
+    const cur = this.packages.get(pkg.id);
+    if (!cur) return; // deleted meanwhile by someone else
+    this.packages.delete(pkg.id);
+    for (const [k, t] of this.tasks) if (t.packageId === pkg.id) this.tasks.delete(k);
+    if (this.names.get(pkg.name.toLowerCase()) === pkg.id) this.names.delete(pkg.name.toLowerCase());
+    this.resourceRefs.set(cur.resourceId, (this.resourceRefs.get(cur.resourceId) ?? 1) - 1);
+  }
+}

@@ -1,0 +1,148 @@
+import type { NotifyRequest, Package } from '../../../shared/api/contracts/packages';
+import { BadRequestError, ConflictError } from '../../../shared/domain/errors';
+import { APPROVAL_ROUND } from '../../../shared/domain/package-lifecycle';
+import { MIN_SIGNED_RELEASE_ROLES } from '../../../shared/domain/package-rules';
+import { MSG } from '../../../shared/messages';
+import type { PackageRecord, Task } from '../../ports/package-repository';
+import type { UserRecord } from '../../ports/user-repository';
+import type { ApproverChoice } from './approver-choice';
+import { AUDIT_MEANING } from './audit-texts';
+import { assertDraftOwner } from './draft-editing';
+import { MAIL_TEXTS } from './mail-texts';
+import type { PackageCore } from './package-core';
+import { toPackage, userRef } from './package-deps';
+import { RoundRunner, rejectionMail, type VoteOutcome } from './voting-round';
+
+/** The approval round: the initiator sends a draft to approvers (and a signer); the last vote generates or asks for the signature. */
+export class Approval {
+  readonly round: RoundRunner;
+
+  constructor(
+    private readonly core: PackageCore,
+    private readonly choice: ApproverChoice,
+  ) {
+    this.round = new RoundRunner(
+      core,
+      APPROVAL_ROUND,
+      {
+        requestEvent: 'APPROVAL_REQUESTED',
+        requestMail: MAIL_TEXTS.approvalRequested,
+        voteAudit: 'APPROVED',
+        voteMeaning: AUDIT_MEANING.approve,
+        rejectAudit: 'REJECTED',
+        rejectMeaning: AUDIT_MEANING.reject,
+        rejectionMails: (c, before, by, note) => [
+          rejectionMail(c, before, before.version, 'REJECTED', by, note),
+        ],
+      },
+      (user, p) => this.complete(user, p),
+    );
+  }
+
+  async notify(user: UserRecord, id: string, req: NotifyRequest): Promise<Package> {
+    const { core } = this;
+    const p = await core.mustGet(id);
+    const status = assertDraftOwner(core, p, user, APPROVAL_ROUND.start, 'notify approvers');
+    if (!p.dccId) throw new ConflictError('Attach a DCC to the package before notifying approvers');
+    const { chosen, candidates } = await this.choice.choose(req.approvers, {
+      excluded: [p.initiator.id],
+      requireMinRoles: p.type === 'RELEASE_SIGNED' ? MIN_SIGNED_RELEASE_ROLES : undefined,
+      alsoGranted: req.signer,
+    });
+
+    let signer: UserRecord | undefined;
+    if (p.signed) {
+      const signers = candidates.filter(
+        (c) => c.userRole === 'SW_FW_RELEASE_ENGINEER' && c.id !== p.initiator.id,
+      );
+      if (signers.length === 0) throw new BadRequestError(MSG.noSigners);
+      if (!req.signer) throw new BadRequestError('Choose a signer for a signed package');
+      signer = signers.find((s) => s.id === req.signer);
+      if (!signer) throw new BadRequestError('The chosen signer is not a SW/FW Release Engineer');
+    } else if (req.signer) {
+      throw new BadRequestError('Only signed packages have a signer');
+    }
+
+    const next = await this.round.start(
+      p,
+      status,
+      user,
+      chosen,
+      () => ({ signer: signer ? userRef(signer) : undefined }),
+      false,
+    );
+    await core.audit(next, user, 'APPROVAL_REQUESTED', AUDIT_MEANING.notify, {
+      approvers: chosen.map((u) => ({ id: u.id, name: u.name, role: u.userRole })),
+      signer: signer ? { id: signer.id, name: signer.name } : undefined,
+    });
+    return toPackage(next);
+  }
+
+  approve(user: UserRecord, id: string): Promise<VoteOutcome> {
+    return this.round.vote(user, id);
+  }
+
+  reject(user: UserRecord, id: string, note: string): Promise<Package> {
+    return this.round.reject(user, id, note);
+  }
+
+  /** Exactly one caller sees the last vote; it moves the package on (conditional on the state, so once). */
+  private async complete(user: UserRecord, p: PackageRecord): Promise<VoteOutcome> {
+    const { core } = this;
+    const now = core.now();
+    const status = core.nextStatus(p, APPROVAL_ROUND.vote, 'The package changed meanwhile; reload it', {
+      lastVote: true,
+      signed: p.signed,
+    });
+    const expected = { version: p.version, status: APPROVAL_ROUND.waiting };
+    if (p.signed) {
+      const signer = p.signer!;
+      const next: PackageRecord = { ...p, status, updatedAt: now.toISOString(), version: p.version + 1 };
+      const task: Task = {
+        kind: 'SIGN',
+        userId: signer.id,
+        packageId: p.id,
+        stage: p.resourceStage,
+        createdAt: now.toISOString(),
+      };
+      const signerMail = core.mail(
+        next,
+        next.version,
+        'SIGNATURE_REQUESTED',
+        signer,
+        MAIL_TEXTS.signatureRequested(signer, p, core.d.appUrl),
+      );
+      if (
+        !(await core.d.packages.save(next, expected, { add: [task], removeAll: true, mails: [signerMail] }))
+      )
+        return this.round.settled(p);
+      await core.audit(next, user, 'FULLY_APPROVED', AUDIT_MEANING.fullyApprovedSigned);
+      return { outcome: 'WAITING_FOR_SIGNING', pkg: toPackage(next) };
+    }
+    const artefact = await core.buildArtefact(p, undefined, now);
+    const next: PackageRecord = {
+      ...p,
+      status,
+      artefact,
+      linkToS3: artefact.key,
+      updatedAt: now.toISOString(),
+      version: p.version + 1,
+    };
+    const approvedMail = core.mail(
+      next,
+      next.version,
+      'PACKAGE_GENERATED',
+      p.initiator,
+      MAIL_TEXTS.generated(p.initiator, p, core.d.appUrl),
+    );
+    if (!(await core.d.packages.save(next, expected, { removeAll: true, mails: [approvedMail] }))) {
+      await core.d.artefacts().remove(artefact);
+      return this.round.settled(p);
+    }
+    await core.audit(next, user, 'PACKAGE_GENERATED', AUDIT_MEANING.generated, {
+      artefactKey: artefact.key,
+      sha256: artefact.sha256,
+    });
+    return { outcome: 'GENERATED', pkg: toPackage(next) };
+  }
+}

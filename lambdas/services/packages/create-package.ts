@@ -1,0 +1,57 @@
+import { randomUUID } from 'node:crypto';
+import type { GeneratePackage, Package } from '../../../shared/api/contracts/packages';
+import { BadRequestError, ConflictError, NotFoundError } from '../../../shared/domain/errors';
+import { INITIAL_STATUS } from '../../../shared/domain/package-lifecycle';
+import { isSignedType, stageOfType } from '../../../shared/domain/package-rules';
+import type { PackageRecord } from '../../ports/package-repository';
+import type { UserRecord } from '../../ports/user-repository';
+import type { PackageCore } from './package-core';
+import { toPackage, userRef } from './package-deps';
+
+/** Creates a DRAFT package from a resource (spec §2.4): the initiator is the caller. */
+export async function createPackage(
+  core: PackageCore,
+  user: UserRecord,
+  resourceId: string,
+  req: GeneratePackage,
+): Promise<Package> {
+  const resource = await core.d.resources.getById(resourceId);
+  if (!resource) throw new NotFoundError('Resource not found');
+  if (stageOfType(req.packageType) !== resource.resourceStage) {
+    throw new BadRequestError(
+      `A ${resource.resourceStage.toLowerCase()} resource makes ${resource.resourceStage}_SIGNED or ${resource.resourceStage}_UNSIGNED packages`,
+    );
+  }
+  const now = core.now().toISOString();
+  const base = {
+    id: randomUUID(),
+    name: req.packageName,
+    type: req.packageType,
+    status: INITIAL_STATUS,
+    resourceId: resource.id,
+    resourceName: resource.name,
+    resourceType: resource.resourceType,
+    resourceStage: resource.resourceStage,
+    initiator: userRef(user),
+    uploadTime: resource.uploadTime,
+    note: req.note,
+    signed: isSignedType(req.packageType),
+    approvers: {},
+    approverCount: 0,
+    approvedCount: 0,
+    deliveryApprovers: {},
+    deliveryApproverCount: 0,
+    deliveryApprovedCount: 0,
+    createdAt: now,
+    updatedAt: now,
+    version: 1,
+  };
+  const pkg: PackageRecord = { ...base, header: core.d.header.initial(base, resource) };
+  const created = await core.d.packages.create(pkg);
+  if (created === 'nameTaken') throw new ConflictError(`Package with name '${pkg.name}' already exists`);
+  if (created === 'resourceGone') throw new NotFoundError('Resource not found');
+  await core.audit(pkg, user, 'PACKAGE_CREATED', `creates a ${pkg.type} package from ${resource.name}`, {
+    resourceSha256: resource.sha256,
+  });
+  return toPackage(pkg);
+}

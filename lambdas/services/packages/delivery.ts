@@ -1,0 +1,117 @@
+import type { NotifyRequest, Package, UserRef } from '../../../shared/api/contracts/packages';
+import { BadRequestError, ConflictError } from '../../../shared/domain/errors';
+import { DELIVERY_ROUND, deliveryActionFrom } from '../../../shared/domain/package-lifecycle';
+import type { PackageRecord } from '../../ports/package-repository';
+import type { UserRecord } from '../../ports/user-repository';
+import type { ApproverChoice } from './approver-choice';
+import { AUDIT_MEANING } from './audit-texts';
+import { MAIL_TEXTS } from './mail-texts';
+import type { PackageCore } from './package-core';
+import { toPackage, userRef } from './package-deps';
+import { RoundRunner, rejectionMail, type VoteOutcome } from './voting-round';
+
+/** The delivery round: a release engineer (re-)delivers an approved release package; the last vote delivers it. */
+export class Delivery {
+  readonly round: RoundRunner;
+
+  constructor(
+    private readonly core: PackageCore,
+    private readonly choice: ApproverChoice,
+  ) {
+    this.round = new RoundRunner(
+      core,
+      DELIVERY_ROUND,
+      {
+        requestEvent: 'DELIVERY_REQUESTED',
+        requestMail: MAIL_TEXTS.deliveryRequested,
+        voteAudit: 'DELIVERY_APPROVED',
+        voteMeaning: AUDIT_MEANING.deliveryApprove,
+        rejectAudit: 'DELIVERY_REJECTED',
+        rejectMeaning: AUDIT_MEANING.rejectDelivery,
+        rejectionMails: (c, before, by, note) => {
+          const mails = [rejectionMail(c, before, before.version, 'DELIVERY_REJECTED', by, note)];
+          if (before.deliverer && before.deliverer.id !== before.initiator.id)
+            mails.push(
+              c.mail(
+                before,
+                before.version,
+                `DELIVERY_REJECTED#${by.id}`,
+                before.deliverer,
+                MAIL_TEXTS.deliveryRejected(before, by, note),
+              ),
+            );
+          return mails;
+        },
+      },
+      (user, p) => this.complete(user, p),
+    );
+  }
+
+  async deliver(user: UserRecord, id: string, req: NotifyRequest): Promise<Package> {
+    const { core } = this;
+    const p = await core.mustGet(id);
+    if (p.resourceStage !== 'RELEASE') throw new ConflictError('Only release packages are delivered');
+    const action = deliveryActionFrom(p.status);
+    if (!action)
+      throw new ConflictError('The package must be approved (and signed, if signed) before delivery');
+    if (req.signer) throw new BadRequestError('A delivery has no signer');
+    const { chosen } = await this.choice.choose(req.approvers, { excluded: [p.initiator.id, user.id] });
+    const status = core.nextStatus(p, action, 'The package changed meanwhile; reload it');
+    const next = await this.round.start(
+      p,
+      status,
+      user,
+      chosen,
+      (now) => ({
+        deliverer: userRef(user),
+        rejectionNote: undefined,
+        deliveryStartedAt: p.deliveryStartedAt ?? now,
+      }),
+      true,
+    );
+    await core.audit(
+      next,
+      user,
+      action === 'redeliver' ? 'REDELIVERED' : 'DELIVERY_STARTED',
+      AUDIT_MEANING.deliver,
+      { approvers: chosen.map((u) => ({ id: u.id, name: u.name, role: u.userRole })) },
+    );
+    return toPackage(next);
+  }
+
+  approveDelivery(user: UserRecord, id: string): Promise<VoteOutcome> {
+    return this.round.vote(user, id);
+  }
+
+  rejectDelivery(user: UserRecord, id: string, note: string): Promise<Package> {
+    return this.round.reject(user, id, note);
+  }
+
+  private async complete(user: UserRecord, p: PackageRecord): Promise<VoteOutcome> {
+    const { core } = this;
+    const now = core.now().toISOString();
+    const next: PackageRecord = {
+      ...p,
+      status: core.nextStatus(p, DELIVERY_ROUND.vote, 'The package changed meanwhile; reload it', {
+        lastVote: true,
+        signed: p.signed,
+      }),
+      mLifePath: p.artefact?.key ?? p.mLifePath,
+      updatedAt: now,
+      version: p.version + 1,
+    };
+    const mails = [p.initiator, p.deliverer]
+      .filter((u): u is UserRef => !!u)
+      .map((u) => core.mail(next, next.version, 'DELIVERED', u, MAIL_TEXTS.delivered(u, p)));
+    if (
+      !(await core.d.packages.save(
+        next,
+        { version: p.version, status: DELIVERY_ROUND.waiting },
+        { removeAll: true, mails },
+      ))
+    )
+      return this.round.settled(p);
+    await core.audit(next, user, 'DELIVERED', AUDIT_MEANING.delivered);
+    return { outcome: 'DELIVERED', pkg: toPackage(next) };
+  }
+}

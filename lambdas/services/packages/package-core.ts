@@ -1,0 +1,124 @@
+import type { PackageStatus, UserRef } from '../../../shared/api/contracts/packages';
+import { ConflictError, NotFoundError } from '../../../shared/domain/errors';
+import { nextStatus, type PackageAction, type VoteContext } from '../../../shared/domain/package-lifecycle';
+import { approverList } from '../../../shared/domain/package-rules';
+import { headerSafe } from '../../../shared/domain/text-rules';
+import type { OutboxMail, PackageRecord, Task } from '../../ports/package-repository';
+import type { UserRecord } from '../../ports/user-repository';
+import type { MailText } from './mail-texts';
+import type { PackageServiceDeps } from './package-deps';
+
+/** What every package use case shares: reading, conditional saving, auditing and mailing a package. */
+export class PackageCore {
+  constructor(readonly d: PackageServiceDeps) {}
+
+  now(): Date {
+    return this.d.clock.now();
+  }
+
+  async mustGet(id: string): Promise<PackageRecord> {
+    const p = await this.d.packages.get(id);
+    if (!p) throw new NotFoundError('Package not found');
+    return p;
+  }
+
+  /**
+   * The status `action` moves the package to, by the lifecycle table; a ConflictError saying `refusal`
+   * when the package's status does not allow the action.
+   */
+  nextStatus(p: Pick<PackageRecord, 'status'>, action: PackageAction, refusal: string, ctx?: VoteContext) {
+    const to = nextStatus(p.status, action, ctx);
+    if (!to) throw new ConflictError(refusal);
+    return to;
+  }
+
+  /** Commits a transition; a lost race (version or status moved) is a 409 the user can act on. */
+  async saveOrConflict(
+    next: PackageRecord,
+    expected: { version: number; status: PackageStatus },
+    tasks?: { add?: Task[]; removeAll?: boolean; mails?: OutboxMail[] },
+  ): Promise<void> {
+    if (!(await this.d.packages.save(next, expected, tasks))) {
+      throw new ConflictError('The package changed meanwhile; reload it and try again');
+    }
+  }
+
+  /** Removes every open task of the package (it left the state they wait in). */
+  async clearTasks(p: PackageRecord): Promise<void> {
+    await this.d.packages.save(
+      { ...p, version: p.version + 1 },
+      { version: p.version, status: p.status },
+      { removeAll: true },
+    );
+  }
+
+  async audit(
+    p: PackageRecord,
+    actor: UserRecord,
+    action: string,
+    meaning: string,
+    details?: Record<string, unknown>,
+  ): Promise<void> {
+    await this.d.audit.append({
+      subject: `PKG#${p.id}`,
+      action,
+      meaning,
+      actorId: actor.id,
+      actorName: actor.name,
+      actorRole: actor.userRole,
+      details: { packageName: p.name, status: p.status, ...details },
+    });
+  }
+
+  /**
+   * A workflow mail for the outbox, committed with the state change that causes it (decision 095). The
+   * id names the package, the version the change produces (`basis`), the event and the recipient: the
+   * same event never mails one person twice, and every new event mails afresh.
+   */
+  mail(
+    p: Pick<PackageRecord, 'id'>,
+    basis: number,
+    event: string,
+    to: Pick<UserRef, 'id' | 'email'>,
+    { subject, text }: MailText,
+  ): OutboxMail {
+    return {
+      id: `${p.id}#${basis}#${event}#${to.id}`,
+      packageId: p.id,
+      event,
+      toUserId: to.id,
+      to: to.email,
+      subject: headerSafe(subject),
+      text,
+      createdAt: this.now().toISOString(),
+    };
+  }
+
+  /** Generates and stores the XML package of a fully approved package (signed by `signedBy`, if any). */
+  async buildArtefact(p: PackageRecord, signedBy: UserRecord | undefined, at: Date) {
+    const resource = await this.d.resources.getById(p.resourceId);
+    if (!resource)
+      throw new ConflictError('The resource of this package was deleted; the package cannot be generated');
+    const dcc = p.dccId ? await this.d.dccs.get(p.dccId) : null;
+    if (!dcc) throw new ConflictError('The DCC of this package was deleted; the package cannot be generated');
+    const approvals = approverList(p.approvers)
+      .filter((a) => a.approved)
+      .map((a) => ({
+        id: a.user.id,
+        name: a.user.name,
+        email: a.user.email,
+        role: a.role,
+        decidedAt: a.decidedAt ?? '',
+      }));
+    return this.d.artefacts().generate({
+      pkg: p,
+      resource,
+      dcc,
+      approvals,
+      signedBy: signedBy
+        ? { id: signedBy.id, name: signedBy.name, email: signedBy.email, role: signedBy.userRole }
+        : undefined,
+      at,
+    });
+  }
+}

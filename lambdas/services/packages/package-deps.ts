@@ -1,0 +1,79 @@
+import type { Package, UserRef } from '../../../shared/api/contracts/packages';
+import { approverList } from '../../../shared/domain/package-rules';
+import type { ArtefactService } from '../../ports/artefact-service';
+import type { AuditLog } from '../../ports/audit-log';
+import type { Clock } from '../../ports/clock';
+import type { DccRepository } from '../../ports/dcc-repository';
+import type { PackageRecord, PackageRepository, Page } from '../../ports/package-repository';
+import type { ResourceRepository } from '../../ports/resource-repository';
+import type { UserRecord, UserRepository } from '../../ports/user-repository';
+
+/** Header rules the service needs (the template, validation and computed fields live in shared/domain/header). */
+export interface HeaderRules {
+  initial(pkg: Pick<PackageRecord, 'type'>, resource: { sizeBytes: number }): unknown;
+  update(
+    current: unknown,
+    submitted: unknown,
+    pkg: Pick<PackageRecord, 'type'>,
+    resource: { sizeBytes: number },
+  ): unknown;
+}
+
+/** What the package use cases need; the repositories only as far as they read them. */
+export interface PackageServiceDeps {
+  packages: PackageRepository;
+  resources: Pick<ResourceRepository, 'getById'>;
+  dccs: DccRepository;
+  users: Pick<UserRepository, 'getById' | 'listByRole'>;
+  audit: AuditLog;
+  artefacts: () => ArtefactService;
+  header: HeaderRules;
+  clock: Clock;
+  appUrl: string;
+}
+
+export const userRef = (u: Pick<UserRecord, 'id' | 'name' | 'email' | 'userRole'>): UserRef => ({
+  id: u.id,
+  name: u.name,
+  email: u.email,
+  userRole: u.userRole,
+});
+
+/** A package as the API returns it (spec §3 fields; approvers as ordered lists). */
+export function toPackage(p: PackageRecord): Package {
+  return {
+    id: p.id,
+    name: p.name,
+    type: p.type,
+    status: p.status,
+    resourceId: p.resourceId,
+    resourceName: p.resourceName,
+    resourceType: p.resourceType,
+    resourceStage: p.resourceStage,
+    initiator: p.initiator,
+    uploadTime: p.uploadTime,
+    note: p.note,
+    signed: p.signed,
+    dccId: p.dccId,
+    approvers: approverList(p.approvers),
+    signer: p.signer,
+    linkToS3: p.linkToS3,
+    mLifePath: p.mLifePath,
+    deliveryApprovers: approverList(p.deliveryApprovers),
+    rejectionNote: p.rejectionNote,
+    ...(p.mailFailures?.length ? { mailFailures: p.mailFailures } : {}),
+    createdAt: p.createdAt,
+    updatedAt: p.updatedAt,
+  };
+}
+
+/** A page of a package list as the API returns it. */
+export interface PackagePage {
+  packages: Package[];
+  nextCursor?: string;
+}
+
+export const toPackagePage = (p: Page<PackageRecord>): PackagePage => ({
+  packages: p.items.map(toPackage),
+  ...(p.next ? { nextCursor: p.next } : {}),
+});

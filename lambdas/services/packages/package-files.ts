@@ -1,0 +1,26 @@
+import { type ChainedEvent, verifyChain } from '../../../shared/domain/audit-chain';
+import { ConflictError } from '../../../shared/domain/errors';
+import type { StoredAuditEvent } from '../../ports/audit-log';
+import type { PackageCore } from './package-core';
+
+/** The generated XML of a package, for download (base64 when small, else a presigned URL). */
+export async function downloadPackage(core: PackageCore, id: string) {
+  const p = await core.mustGet(id);
+  if (!p.artefact)
+    throw new ConflictError(
+      'The package has no generated file yet: it is generated when every approver has approved (and signed, if signed)',
+    );
+  const fileName = `${p.name.replace(/[^\w.-]+/g, '_')}.xml`;
+  const d = await core.d.artefacts().download(p.artefact, fileName);
+  return { fileName, sizeBytes: p.artefact.sizeBytes, sha256: p.artefact.sha256, ...d };
+}
+
+/** The package's audit events in order, and whether their hash chain is intact (nothing altered or removed). */
+export async function packageHistory(
+  core: PackageCore,
+  id: string,
+): Promise<{ events: StoredAuditEvent[]; brokenAtSeq: number | null }> {
+  await core.mustGet(id);
+  const { events, head } = await core.d.audit.history(`PKG#${id}`);
+  return { events, brokenAtSeq: verifyChain(events as ChainedEvent[], head) };
+}

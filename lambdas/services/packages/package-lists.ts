@@ -1,0 +1,77 @@
+import type { Package } from '../../../shared/api/contracts/packages';
+import type { Stage } from '../../../shared/api/contracts/resources';
+import {
+  APPROVAL_ROUND,
+  allVoted,
+  DELIVERY_ROUND,
+  isWaitingForSignature,
+} from '../../../shared/domain/package-lifecycle';
+import type { PackageRecord, PackageRepository, PageRequest } from '../../ports/package-repository';
+import type { UserRecord } from '../../ports/user-repository';
+import { type PackagePage, toPackage, toPackagePage } from './package-deps';
+
+const newestFirst = (list: PackageRecord[]) =>
+  list.sort((a, b) => b.createdAt.localeCompare(a.createdAt)).map(toPackage);
+
+/** The package lists of spec §4 and §7: by stage, in delivery, all; and what waits for the caller. */
+export class PackageLists {
+  constructor(private readonly packages: PackageRepository) {}
+
+  async listStage(stage: Stage): Promise<Package[]> {
+    return (await this.packages.listByStage(stage)).map(toPackage);
+  }
+
+  async listDelivery(): Promise<Package[]> {
+    return (await this.packages.listDelivery()).map(toPackage);
+  }
+
+  async listAll(): Promise<Package[]> {
+    return (await this.packages.listAll()).map(toPackage);
+  }
+
+  /** The lists above a page at a time (docs/decisions/050-package-list-paging.md). */
+  async listStagePage(stage: Stage, page: PageRequest): Promise<PackagePage> {
+    return toPackagePage(await this.packages.listByStagePage(stage, page));
+  }
+
+  async listDeliveryPage(page: PageRequest): Promise<PackagePage> {
+    return toPackagePage(await this.packages.listDeliveryPage(page));
+  }
+
+  async listAllPage(page: PageRequest): Promise<PackagePage> {
+    return toPackagePage(await this.packages.listAllPage(page));
+  }
+
+  /** What waits for the caller's approval: dev, release or deliver (spec §7). */
+  async listApproval(user: UserRecord, list: 'DEV' | 'RELEASE' | 'DELIVER'): Promise<Package[]> {
+    const round = list === 'DELIVER' ? DELIVERY_ROUND : APPROVAL_ROUND;
+    const ids = await this.packages.taskPackageIds(
+      user.id,
+      round.task,
+      list === 'DELIVER' ? undefined : list,
+    );
+    // tasks are removed after each decision; the filter also hides any task a failed removal left behind
+    return newestFirst(
+      (await this.packages.getMany(ids)).filter((p) => {
+        const entry = p[round.list][user.id];
+        return (
+          p.status === round.waiting &&
+          entry &&
+          !entry.rejected &&
+          // approved already: listed again only while a failed completion waits for the approver's retry
+          (!entry.approved || (round.lastTaskStaysUntilDone && allVoted(p, round)))
+        );
+      }),
+    );
+  }
+
+  /** What waits for the caller's signature: dev or release. */
+  async listSigning(user: UserRecord, stage: Stage): Promise<Package[]> {
+    const ids = await this.packages.taskPackageIds(user.id, 'SIGN', stage);
+    return newestFirst(
+      (await this.packages.getMany(ids)).filter(
+        (p) => isWaitingForSignature(p.status) && p.signer?.id === user.id,
+      ),
+    );
+  }
+}

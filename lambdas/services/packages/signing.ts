@@ -1,0 +1,115 @@
+import type { Package } from '../../../shared/api/contracts/packages';
+import { ConflictError, ForbiddenError } from '../../../shared/domain/errors';
+import { actorFor, isActor, type PackageAction, statusAfter } from '../../../shared/domain/package-lifecycle';
+import type { ArtefactRef, PackageRecord } from '../../ports/package-repository';
+import type { UserRecord } from '../../ports/user-repository';
+import { AUDIT_MEANING } from './audit-texts';
+import { MAIL_TEXTS } from './mail-texts';
+import type { PackageCore } from './package-core';
+import { toPackage } from './package-deps';
+import { rejectionMail } from './voting-round';
+
+/** The signer signs a fully approved signed package (the XML is generated then), or refuses to. */
+export class Signing {
+  constructor(private readonly core: PackageCore) {}
+
+  /** Only the chosen signer, and only while the package waits for the signature; the status it moves to. */
+  private assertSigner(p: PackageRecord, user: UserRecord, action: PackageAction) {
+    if (!isActor(p, user, actorFor(action)))
+      throw new ForbiddenError('You are not the signer of this package');
+    return this.core.nextStatus(p, action, 'The package is not waiting for a signature');
+  }
+
+  async sign(user: UserRecord, id: string): Promise<Package> {
+    const { core } = this;
+    const p = await core.mustGet(id);
+    const status = this.assertSigner(p, user, 'sign');
+    const now = core.now();
+    const artefact = await core.buildArtefact(p, user, now);
+    const next: PackageRecord = {
+      ...p,
+      status,
+      artefact,
+      linkToS3: artefact.key,
+      mLifePath: artefact.key,
+      updatedAt: now.toISOString(),
+      version: p.version + 1,
+    };
+    const signedMail = core.mail(
+      next,
+      next.version,
+      'SIGNED',
+      p.initiator,
+      MAIL_TEXTS.signed(p.initiator, p, user, core.d.appUrl),
+    );
+    if (
+      !(await core.d.packages.save(
+        next,
+        { version: p.version, status: p.status },
+        { removeAll: true, mails: [signedMail] },
+      ))
+    ) {
+      throw await this.lostSigningRace(id, artefact);
+    }
+    await core.audit(next, user, 'SIGNED', AUDIT_MEANING.sign, {
+      artefactKey: artefact.key,
+      sha256: artefact.sha256,
+    });
+    return toPackage(next);
+  }
+
+  async rejectSigning(user: UserRecord, id: string, note: string): Promise<Package> {
+    const { core } = this;
+    const p = await core.mustGet(id);
+    const status = this.assertSigner(p, user, 'rejectSigning');
+    const next: PackageRecord = {
+      ...p,
+      status,
+      rejectionNote: note,
+      updatedAt: core.now().toISOString(),
+      version: p.version + 1,
+    };
+    const mails = [rejectionMail(core, next, next.version, 'SIGNING_REJECTED', user, note)];
+    if (
+      !(await core.d.packages.save(
+        next,
+        { version: p.version, status: p.status },
+        { removeAll: true, mails },
+      ))
+    )
+      throw await this.lostSigningRace(id);
+    await core.audit(next, user, 'SIGNING_REJECTED', AUDIT_MEANING.rejectSigning, { rejectionNote: note });
+    return toPackage(next);
+  }
+
+  /**
+   * A sign that lost its race (another sign or a reject-signing committed first): its own artefact goes,
+   * so a SIGNED package keeps exactly the winner's file and a REJECTED one none; the caller gets a 409
+   * saying what happened. The winner's file is never touched, even if the keys were ever to coincide.
+   */
+  private async lostSigningRace(id: string, own?: ArtefactRef): Promise<ConflictError> {
+    const current = await this.core.d.packages.get(id);
+    if (own && current?.artefact?.key !== own.key) {
+      await this.core.d
+        .artefacts()
+        .remove(own)
+        .catch((e: unknown) =>
+          console.error(
+            JSON.stringify({
+              level: 'error',
+              kind: 'orphanArtefact',
+              key: own.key,
+              message: (e as Error).message,
+            }),
+          ),
+        );
+    }
+    if (current?.status === statusAfter('sign'))
+      return new ConflictError('The package was signed meanwhile; reload it to see the signed package');
+    if (current?.status === statusAfter('rejectSigning'))
+      return new ConflictError(
+        'Signing of this package was rejected meanwhile; it cannot be signed or rejected again',
+      );
+    return new ConflictError('The package changed meanwhile; reload it');
+  }
+}

@@ -1,0 +1,182 @@
+import type {
+  ApproveOutcome,
+  ApproverEntry,
+  Package,
+  PackageStatus,
+} from '../../../shared/api/contracts/packages';
+import { ConflictError, ForbiddenError, NotFoundError } from '../../../shared/domain/errors';
+import { allVoted, doneStatus, type VotingRound } from '../../../shared/domain/package-lifecycle';
+import { roleLabel } from '../../../shared/domain/roles';
+import type { OutboxMail, PackageRecord, Task, VoteResult } from '../../ports/package-repository';
+import type { UserRecord } from '../../ports/user-repository';
+import { undecided } from './approver-choice';
+import { MAIL_TEXTS, type MailText } from './mail-texts';
+import type { PackageCore } from './package-core';
+import { toPackage } from './package-deps';
+
+export interface VoteOutcome {
+  outcome: ApproveOutcome;
+  pkg: Package;
+}
+
+/** What the caller of a vote hears, by the status the round's last vote led to. */
+const OUTCOME_OF: Partial<Record<PackageStatus, ApproveOutcome>> = {
+  APPROVED: 'GENERATED',
+  AWAITING_SIGNATURE: 'WAITING_FOR_SIGNING',
+  DELIVERED: 'DELIVERED',
+};
+
+/** The words and events of a round: its audit actions and meanings, and its mail events. */
+export interface RoundWords {
+  requestEvent: string;
+  requestMail: (to: UserRecord, p: PackageRecord, from: UserRecord, appUrl: string) => MailText;
+  voteAudit: string;
+  voteMeaning: string;
+  rejectAudit: string;
+  rejectMeaning: string;
+  /** the mails of a rejection, built from the package before it (the initiator's, and maybe more) */
+  rejectionMails: (core: PackageCore, before: PackageRecord, by: UserRecord, note: string) => OutboxMail[];
+}
+
+/** The initiator's mail about a rejection; `basis` is the version the rejection started from. */
+export function rejectionMail(
+  core: PackageCore,
+  p: PackageRecord,
+  basis: number,
+  event: string,
+  by: UserRecord,
+  note: string,
+): OutboxMail {
+  return core.mail(
+    p,
+    basis,
+    `${event}#${by.id}`,
+    p.initiator,
+    MAIL_TEXTS.rejected(p.initiator, p, by, note, core.d.appUrl),
+  );
+}
+
+/**
+ * A person is chosen for the role they held then; whoever changed role since gave that grant up, so the
+ * assignment no longer lets them decide (even once an admin granted their new role).
+ */
+function assertStillInRole(entry: ApproverEntry | undefined, user: UserRecord) {
+  if (entry && entry.role !== user.userRole)
+    throw new ForbiddenError(
+      `You were chosen as ${roleLabel(entry.role)} for this package, but you no longer hold that role (you are now ${roleLabel(user.userRole)}), so you cannot decide on it`,
+    );
+}
+
+function explain(r: Exclude<VoteResult, { ok: true }>, what: string): never {
+  switch (r.reason) {
+    case 'notFound':
+      throw new NotFoundError('Package not found');
+    case 'notAssigned':
+      throw new ForbiddenError(`You are not an approver of this ${what}`);
+    case 'alreadyDecided':
+      throw new ConflictError('You have already decided on this package');
+    default:
+      throw new ConflictError(`The package is not waiting for ${what} approval`);
+  }
+}
+
+/**
+ * One voting round (approval or delivery, `shared/domain/package-lifecycle.ts`): chosen approvers get a
+ * task and a mail, each vote is one atomic update counted once, any rejection ends the round, and the
+ * one caller who sees the last vote completes it (`complete`, the round's own next step).
+ */
+export class RoundRunner {
+  constructor(
+    private readonly core: PackageCore,
+    readonly round: VotingRound,
+    private readonly words: RoundWords,
+    private readonly complete: (user: UserRecord, p: PackageRecord) => Promise<VoteOutcome>,
+  ) {}
+
+  /**
+   * Starts the round on `p` (status `status` after the start), with tasks and mails for the chosen;
+   * `fields` are the round's own extra fields; `removeAll` drops open tasks of an earlier round.
+   */
+  async start(
+    p: PackageRecord,
+    status: PackageStatus,
+    user: UserRecord,
+    chosen: UserRecord[],
+    fields: (now: string) => Partial<PackageRecord>,
+    removeAll: boolean,
+  ): Promise<PackageRecord> {
+    const { core, round, words } = this;
+    const now = core.now().toISOString();
+    const next: PackageRecord = {
+      ...p,
+      status,
+      [round.list]: undecided(chosen),
+      [round.size]: chosen.length,
+      [round.votes]: 0,
+      ...fields(now),
+      updatedAt: now,
+      version: p.version + 1,
+    };
+    const tasks: Task[] = chosen.map((u) => ({
+      kind: round.task,
+      userId: u.id,
+      packageId: p.id,
+      stage: p.resourceStage,
+      createdAt: now,
+    }));
+    // The mails commit with the state change (decision 095): a mail outage never blocks the workflow.
+    const mails = chosen.map((u) =>
+      core.mail(next, next.version, words.requestEvent, u, words.requestMail(u, p, user, core.d.appUrl)),
+    );
+    await core.saveOrConflict(
+      next,
+      { version: p.version, status: p.status },
+      removeAll ? { add: tasks, removeAll, mails } : { add: tasks, mails },
+    );
+    return next;
+  }
+
+  async vote(user: UserRecord, id: string): Promise<VoteOutcome> {
+    const { core, round, words } = this;
+    const before = await core.mustGet(id);
+    const entry = before[round.list][user.id];
+    assertStillInRole(entry, user);
+    // a fully voted round whose next step failed earlier: the approver's retry finishes it
+    if (entry?.approved && before.status === round.waiting && allVoted(before, round)) {
+      return this.complete(user, before);
+    }
+    const r = await core.d.packages.vote(id, user.id, round.name, core.now().toISOString());
+    if (!r.ok) explain(r, round.noun);
+    const last = allVoted(r.pkg, round);
+    // where the last vote's task goes with the completion (removeAll), a failed completion stays listed
+    if (!last || !round.lastTaskStaysUntilDone)
+      await core.d.packages.removeTask({ kind: round.task, userId: user.id, packageId: id });
+    await core.audit(r.pkg, user, words.voteAudit, words.voteMeaning, {
+      approved: `${r.pkg[round.votes]}/${r.pkg[round.size]}`,
+    });
+    if (!last) return { outcome: 'WAITING_FOR_APPROVALS', pkg: toPackage(r.pkg) };
+    return this.complete(user, r.pkg);
+  }
+
+  /** The outcome of a completion that lost its race: the winner's, or a 409 if the package moved elsewhere. */
+  async settled(p: PackageRecord): Promise<VoteOutcome> {
+    const again = await this.core.mustGet(p.id);
+    const outcome = OUTCOME_OF[again.status];
+    if (again.status === doneStatus(this.round, p.signed) && outcome)
+      return { outcome, pkg: toPackage(again) };
+    throw new ConflictError('The package changed meanwhile; reload it');
+  }
+
+  async reject(user: UserRecord, id: string, note: string): Promise<Package> {
+    const { core, round, words } = this;
+    const at = core.now().toISOString();
+    const before = await core.d.packages.get(id);
+    assertStillInRole(before?.[round.list][user.id], user);
+    const mails = before ? words.rejectionMails(core, before, user, note) : [];
+    const r = await core.d.packages.reject(id, user.id, round.name, note, at, mails);
+    if (!r.ok) explain(r, round.noun);
+    await core.clearTasks(r.pkg);
+    await core.audit(r.pkg, user, words.rejectAudit, words.rejectMeaning, { rejectionNote: note });
+    return toPackage(r.pkg);
+  }
+}
