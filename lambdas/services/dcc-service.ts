@@ -6,6 +6,7 @@ import type { Clock } from '../ports/clock';
 import type { DccRepository } from '../ports/dcc-repository';
 import type { PackageRepository } from '../ports/package-repository';
 import type { UserRecord } from '../ports/user-repository';
+import { byActor } from './packages/audit-texts';
 
 export interface DccServiceDeps {
   dccs: DccRepository;
@@ -30,9 +31,7 @@ export class DccService {
       subject: `DCC#${dcc.id}`,
       action,
       meaning,
-      actorId: actor.id,
-      actorName: actor.name,
-      actorRole: actor.userRole,
+      ...byActor(actor),
       ...(details ? { details } : {}),
     });
   }

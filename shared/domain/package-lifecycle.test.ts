@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { PACKAGE_STATUSES, type PackageStatus } from '../api/contracts/packages';
 import {
   APPROVAL_ROUND,
+  actorFor,
   actorOf,
   allVoted,
   canTransition,
@@ -10,6 +11,7 @@ import {
   deliveryActionFrom,
   doneStatus,
   GENERATED_STATUSES,
+  INITIAL_STATUS,
   isActor,
   isDeliverable,
   isEditable,
@@ -20,8 +22,10 @@ import {
   nextStatus,
   ROUNDS,
   roundWaitingIn,
+  statusAfter,
   statusesAllowing,
   TRANSITIONS,
+  voteRefusal,
   WAITING_STATUSES,
 } from './package-lifecycle';
 
@@ -176,5 +180,33 @@ describe('voting rounds', () => {
     expect(allVoted(c, APPROVAL_ROUND)).toBe(false);
     expect(allVoted(c, DELIVERY_ROUND)).toBe(true);
     expect(allVoted({ ...c, approvedCount: 3 }, APPROVAL_ROUND)).toBe(true);
+  });
+});
+
+describe('helpers the services read', () => {
+  it('start, actor and destination of an action', () => {
+    expect(INITIAL_STATUS).toBe('DRAFT');
+    expect(actorFor('deliver')).toBe('releaseEngineer');
+    expect(actorFor('sign')).toBe('signer');
+    expect(statusAfter('sign')).toBe('SIGNED');
+    expect(statusAfter('rejectSigning')).toBe('REJECTED');
+    expect(statusAfter('delete')).toBeNull();
+    // every row of an action names the same actor, so actorFor needs no status
+    for (const t of TRANSITIONS) expect(actorFor(t.action)).toBe(t.who);
+  });
+
+  it('tells why a vote is refused, in the order callers are told', () => {
+    const entry = (approved: boolean, rejected = false) => ({ approved, rejected });
+    const p = {
+      status: 'PENDING_APPROVAL' as const,
+      approvers: { a: entry(false), b: entry(true), c: entry(false, true) },
+    };
+    expect(voteRefusal(null, 'a', APPROVAL_ROUND)).toBe('notFound');
+    expect(voteRefusal(p, 'x', APPROVAL_ROUND)).toBe('notAssigned');
+    expect(voteRefusal(p, 'a', DELIVERY_ROUND)).toBe('notAssigned');
+    expect(voteRefusal(p, 'b', APPROVAL_ROUND)).toBe('alreadyDecided');
+    expect(voteRefusal(p, 'c', APPROVAL_ROUND)).toBe('alreadyDecided');
+    expect(voteRefusal({ ...p, status: 'REJECTED' }, 'a', APPROVAL_ROUND)).toBe('notWaiting');
+    expect(voteRefusal(p, 'a', APPROVAL_ROUND)).toBeNull();
   });
 });

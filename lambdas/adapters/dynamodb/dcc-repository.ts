@@ -32,14 +32,11 @@ export class DynamoDccRepository implements DccRepository {
   }
 
   async list(): Promise<Dcc[]> {
-    const items = await queryAll({
-      TableName: this.table,
-      IndexName: 'byKind',
-      KeyConditionExpression: 'kind = :k',
-      ExpressionAttributeValues: { ':k': 'DCC' },
-      ScanIndexForward: false,
-    });
-    return items.map(fromItem);
+    // every DCC, newest first: the byKind index (kind DCC, sorted by createdAt)
+    const byKind = { TableName: this.table, IndexName: 'byKind', KeyConditionExpression: 'kind = :k' };
+    return (
+      await queryAll({ ...byKind, ExpressionAttributeValues: { ':k': 'DCC' }, ScanIndexForward: false })
+    ).map(fromItem);
   }
 
   async delete(ids: string[]): Promise<void> {

@@ -15,18 +15,13 @@ export class MemoryAuditLog implements AuditLog {
   async append(event: AuditEvent): Promise<void> {
     const list = this.events.get(event.subject) ?? [];
     const last = list.at(-1);
+    // stored as DynamoDB stores it: details as plain JSON (undefined members dropped)
+    const { details, ...fields } = event;
     const body: Omit<ChainedEvent, 'hash'> = {
+      ...fields,
+      details: details && (JSON.parse(JSON.stringify(details)) as Record<string, unknown>),
       seq: (last?.seq ?? 0) + 1,
       at: this.clock.now().toISOString(),
-      subject: event.subject,
-      action: event.action,
-      meaning: event.meaning,
-      actorId: event.actorId,
-      actorName: event.actorName,
-      actorRole: event.actorRole,
-      details: event.details
-        ? (JSON.parse(JSON.stringify(event.details)) as Record<string, unknown>)
-        : undefined,
       prevHash: last?.hash ?? GENESIS_HASH,
     };
     list.push({ ...body, hash: eventHash(body) });

@@ -6,11 +6,8 @@ import type {
   OutboxMail,
   PackageRecord,
   PackageRepository,
-  Page,
   PageRequest,
   Task,
-  TaskKind,
-  VoteResult,
 } from '../../ports/package-repository';
 import { MemoryOutbox } from './mail-outbox';
 
@@ -89,7 +86,7 @@ export class MemoryPackageRepository implements PackageRepository {
   }
 
   /** A page after the cursor's position; the cursor names its list, so another list's cursor is refused. */
-  private page(index: ListIndex, req: PageRequest): Page<PackageRecord> {
+  private page(index: ListIndex, req: PageRequest) {
     const all = this.list(index);
     let from = 0;
     if (req.cursor !== undefined) {
@@ -144,7 +141,7 @@ export class MemoryPackageRepository implements PackageRepository {
     return this.list({ name: 'dcc', holds: (p) => p.dccId === dccId, sortKey: byCreated });
   }
 
-  async taskPackageIds(userId: string, kind: TaskKind, stage?: Stage): Promise<string[]> {
+  async taskPackageIds(userId: string, kind: Task['kind'], stage?: Stage): Promise<string[]> {
     return [...this.tasks.values()]
       .filter((t) => t.userId === userId && t.kind === kind && (!stage || t.stage === stage))
       .sort((a, b) => a.createdAt.localeCompare(b.createdAt))
@@ -173,7 +170,7 @@ export class MemoryPackageRepository implements PackageRepository {
     return refusal || !p ? { ok: false as const, reason: refusal ?? 'notFound' } : { ok: true as const, p };
   }
 
-  async vote(id: string, userId: string, round: RoundName, at: string): Promise<VoteResult> {
+  vote: PackageRepository['vote'] = async (id, userId, round, at) => {
     const d = this.decidable(id, userId, round);
     if (!d.ok) return d;
     const r = ROUNDS[round];
@@ -184,16 +181,9 @@ export class MemoryPackageRepository implements PackageRepository {
     d.p.updatedAt = at;
     d.p.version += 1;
     return { ok: true, pkg: clone(d.p) };
-  }
+  };
 
-  async reject(
-    id: string,
-    userId: string,
-    round: RoundName,
-    note: string,
-    at: string,
-    mails: OutboxMail[] = [],
-  ): Promise<VoteResult> {
+  reject: PackageRepository['reject'] = async (id, userId, round, note, at, mails = []) => {
     const d = this.decidable(id, userId, round);
     if (!d.ok) return d;
     // a mail committed before fails the transaction: told apart as in DynamoDB, from the package as it is
@@ -203,7 +193,7 @@ export class MemoryPackageRepository implements PackageRepository {
     Object.assign(d.p, { rejectionNote: note, status: r.rejected, updatedAt: at, version: d.p.version + 1 });
     this.outbox.put(mails);
     return { ok: true, pkg: clone(d.p) };
-  }
+  };
 
   async removeTask(task: Pick<Task, 'kind' | 'userId' | 'packageId'>): Promise<void> {
     this.tasks.delete(taskId(task));

@@ -5,39 +5,15 @@ import { MIN_SIGNED_RELEASE_ROLES } from '../../../shared/domain/package-rules';
 import { MSG } from '../../../shared/messages';
 import type { PackageRecord, Task } from '../../ports/package-repository';
 import type { UserRecord } from '../../ports/user-repository';
-import type { ApproverChoice } from './approver-choice';
 import { AUDIT_MEANING } from './audit-texts';
 import { assertDraftOwner } from './draft-editing';
 import { MAIL_TEXTS } from './mail-texts';
-import type { PackageCore } from './package-core';
 import { toPackage, userRef } from './package-deps';
-import { RoundRunner, rejectionMail, type VoteOutcome } from './voting-round';
+import { type VoteOutcome, VotingRoundCase } from './voting-round';
 
 /** The approval round: the initiator sends a draft to approvers (and a signer); the last vote generates or asks for the signature. */
-export class Approval {
-  readonly round: RoundRunner;
-
-  constructor(
-    private readonly core: PackageCore,
-    private readonly choice: ApproverChoice,
-  ) {
-    this.round = new RoundRunner(
-      core,
-      APPROVAL_ROUND,
-      {
-        requestEvent: 'APPROVAL_REQUESTED',
-        requestMail: MAIL_TEXTS.approvalRequested,
-        voteAudit: 'APPROVED',
-        voteMeaning: AUDIT_MEANING.approve,
-        rejectAudit: 'REJECTED',
-        rejectMeaning: AUDIT_MEANING.reject,
-        rejectionMails: (c, before, by, note) => [
-          rejectionMail(c, before, before.version, 'REJECTED', by, note),
-        ],
-      },
-      (user, p) => this.complete(user, p),
-    );
-  }
+export class Approval extends VotingRoundCase {
+  readonly round = APPROVAL_ROUND;
 
   async notify(user: UserRecord, id: string, req: NotifyRequest): Promise<Package> {
     const { core } = this;
@@ -63,7 +39,7 @@ export class Approval {
       throw new BadRequestError('Only signed packages have a signer');
     }
 
-    const next = await this.round.start(
+    const next = await this.start(
       p,
       status,
       user,
@@ -78,16 +54,8 @@ export class Approval {
     return toPackage(next);
   }
 
-  approve(user: UserRecord, id: string): Promise<VoteOutcome> {
-    return this.round.vote(user, id);
-  }
-
-  reject(user: UserRecord, id: string, note: string): Promise<Package> {
-    return this.round.reject(user, id, note);
-  }
-
   /** Exactly one caller sees the last vote; it moves the package on (conditional on the state, so once). */
-  private async complete(user: UserRecord, p: PackageRecord): Promise<VoteOutcome> {
+  protected async complete(user: UserRecord, p: PackageRecord): Promise<VoteOutcome> {
     const { core } = this;
     const now = core.now();
     const status = core.nextStatus(p, APPROVAL_ROUND.vote, 'The package changed meanwhile; reload it', {
@@ -115,19 +83,12 @@ export class Approval {
       if (
         !(await core.d.packages.save(next, expected, { add: [task], removeAll: true, mails: [signerMail] }))
       )
-        return this.round.settled(p);
+        return this.settled(p);
       await core.audit(next, user, 'FULLY_APPROVED', AUDIT_MEANING.fullyApprovedSigned);
       return { outcome: 'WAITING_FOR_SIGNING', pkg: toPackage(next) };
     }
     const artefact = await core.buildArtefact(p, undefined, now);
-    const next: PackageRecord = {
-      ...p,
-      status,
-      artefact,
-      linkToS3: artefact.key,
-      updatedAt: now.toISOString(),
-      version: p.version + 1,
-    };
+    const next = core.withArtefact(p, status, artefact, now);
     const approvedMail = core.mail(
       next,
       next.version,
@@ -137,7 +98,7 @@ export class Approval {
     );
     if (!(await core.d.packages.save(next, expected, { removeAll: true, mails: [approvedMail] }))) {
       await core.d.artefacts().remove(artefact);
-      return this.round.settled(p);
+      return this.settled(p);
     }
     await core.audit(next, user, 'PACKAGE_GENERATED', AUDIT_MEANING.generated, {
       artefactKey: artefact.key,

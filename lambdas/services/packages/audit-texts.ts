@@ -1,3 +1,12 @@
+import type { UserRecord } from '../../ports/user-repository';
+
+/** Who did it, as an audit event records the actor. */
+export const byActor = (u: Pick<UserRecord, 'id' | 'name' | 'userRole'>) => ({
+  actorId: u.id,
+  actorName: u.name,
+  actorRole: u.userRole,
+});
+
 /**
  * What each audit event of a package or DCC means, in words a reviewer understands (the `meaning` of
  * an audit event; the history page shows them).
@@ -11,9 +20,9 @@ export const AUDIT_MEANING = {
   sign: 'signs the package as the release engineer: it is the package approved for devices',
   rejectSigning: 'refuses to sign the package',
   deliver: 'starts delivery of the approved release package to devices',
-  deliveryApprove: 'approves delivery of the package to devices',
+  approveDelivery: 'approves delivery of the package to devices',
   rejectDelivery: 'rejects the delivery; the release engineer may re-deliver',
   delivered: 'every delivery approver approved; the package is delivered',
   editHeader: 'edits the package header',
-  deletePackage: 'deletes the package and its generated files',
+  delete: 'deletes the package and its generated files',
 } as const;

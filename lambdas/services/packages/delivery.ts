@@ -3,49 +3,14 @@ import { BadRequestError, ConflictError } from '../../../shared/domain/errors';
 import { DELIVERY_ROUND, deliveryActionFrom } from '../../../shared/domain/package-lifecycle';
 import type { PackageRecord } from '../../ports/package-repository';
 import type { UserRecord } from '../../ports/user-repository';
-import type { ApproverChoice } from './approver-choice';
 import { AUDIT_MEANING } from './audit-texts';
 import { MAIL_TEXTS } from './mail-texts';
-import type { PackageCore } from './package-core';
 import { toPackage, userRef } from './package-deps';
-import { RoundRunner, rejectionMail, type VoteOutcome } from './voting-round';
+import { type VoteOutcome, VotingRoundCase } from './voting-round';
 
 /** The delivery round: a release engineer (re-)delivers an approved release package; the last vote delivers it. */
-export class Delivery {
-  readonly round: RoundRunner;
-
-  constructor(
-    private readonly core: PackageCore,
-    private readonly choice: ApproverChoice,
-  ) {
-    this.round = new RoundRunner(
-      core,
-      DELIVERY_ROUND,
-      {
-        requestEvent: 'DELIVERY_REQUESTED',
-        requestMail: MAIL_TEXTS.deliveryRequested,
-        voteAudit: 'DELIVERY_APPROVED',
-        voteMeaning: AUDIT_MEANING.deliveryApprove,
-        rejectAudit: 'DELIVERY_REJECTED',
-        rejectMeaning: AUDIT_MEANING.rejectDelivery,
-        rejectionMails: (c, before, by, note) => {
-          const mails = [rejectionMail(c, before, before.version, 'DELIVERY_REJECTED', by, note)];
-          if (before.deliverer && before.deliverer.id !== before.initiator.id)
-            mails.push(
-              c.mail(
-                before,
-                before.version,
-                `DELIVERY_REJECTED#${by.id}`,
-                before.deliverer,
-                MAIL_TEXTS.deliveryRejected(before, by, note),
-              ),
-            );
-          return mails;
-        },
-      },
-      (user, p) => this.complete(user, p),
-    );
-  }
+export class Delivery extends VotingRoundCase {
+  readonly round = DELIVERY_ROUND;
 
   async deliver(user: UserRecord, id: string, req: NotifyRequest): Promise<Package> {
     const { core } = this;
@@ -57,7 +22,7 @@ export class Delivery {
     if (req.signer) throw new BadRequestError('A delivery has no signer');
     const { chosen } = await this.choice.choose(req.approvers, { excluded: [p.initiator.id, user.id] });
     const status = core.nextStatus(p, action, 'The package changed meanwhile; reload it');
-    const next = await this.round.start(
+    const next = await this.start(
       p,
       status,
       user,
@@ -79,15 +44,7 @@ export class Delivery {
     return toPackage(next);
   }
 
-  approveDelivery(user: UserRecord, id: string): Promise<VoteOutcome> {
-    return this.round.vote(user, id);
-  }
-
-  rejectDelivery(user: UserRecord, id: string, note: string): Promise<Package> {
-    return this.round.reject(user, id, note);
-  }
-
-  private async complete(user: UserRecord, p: PackageRecord): Promise<VoteOutcome> {
+  protected async complete(user: UserRecord, p: PackageRecord): Promise<VoteOutcome> {
     const { core } = this;
     const now = core.now().toISOString();
     const next: PackageRecord = {
@@ -110,7 +67,7 @@ export class Delivery {
         { removeAll: true, mails },
       ))
     )
-      return this.round.settled(p);
+      return this.settled(p);
     await core.audit(next, user, 'DELIVERED', AUDIT_MEANING.delivered);
     return { outcome: 'DELIVERED', pkg: toPackage(next) };
   }

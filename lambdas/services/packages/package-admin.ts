@@ -15,6 +15,6 @@ export async function deletePackages(core: PackageCore, admin: UserRecord, ids: 
   for (const p of found as PackageRecord[]) {
     await core.d.packages.delete(p);
     if (p.artefact) await core.d.artefacts().remove(p.artefact);
-    await core.audit(p, admin, 'PACKAGE_DELETED', AUDIT_MEANING.deletePackage);
+    await core.audit(p, admin, 'PACKAGE_DELETED', AUDIT_MEANING.delete);
   }
 }

@@ -3,8 +3,9 @@ import { ConflictError, NotFoundError } from '../../../shared/domain/errors';
 import { nextStatus, type PackageAction, type VoteContext } from '../../../shared/domain/package-lifecycle';
 import { approverList } from '../../../shared/domain/package-rules';
 import { headerSafe } from '../../../shared/domain/text-rules';
-import type { OutboxMail, PackageRecord, Task } from '../../ports/package-repository';
+import type { ArtefactRef, OutboxMail, PackageRecord, Task } from '../../ports/package-repository';
 import type { UserRecord } from '../../ports/user-repository';
+import { byActor } from './audit-texts';
 import type { MailText } from './mail-texts';
 import type { PackageServiceDeps } from './package-deps';
 
@@ -63,9 +64,7 @@ export class PackageCore {
       subject: `PKG#${p.id}`,
       action,
       meaning,
-      actorId: actor.id,
-      actorName: actor.name,
-      actorRole: actor.userRole,
+      ...byActor(actor),
       details: { packageName: p.name, status: p.status, ...details },
     });
   }
@@ -91,6 +90,18 @@ export class PackageCore {
       subject: headerSafe(subject),
       text,
       createdAt: this.now().toISOString(),
+    };
+  }
+
+  /** The package after its XML was generated: the next status, the file and where it lies. */
+  withArtefact(p: PackageRecord, status: PackageStatus, artefact: ArtefactRef, at: Date): PackageRecord {
+    return {
+      ...p,
+      status,
+      artefact,
+      linkToS3: artefact.key,
+      updatedAt: at.toISOString(),
+      version: p.version + 1,
     };
   }
 

@@ -26,15 +26,8 @@ export class Signing {
     const status = this.assertSigner(p, user, 'sign');
     const now = core.now();
     const artefact = await core.buildArtefact(p, user, now);
-    const next: PackageRecord = {
-      ...p,
-      status,
-      artefact,
-      linkToS3: artefact.key,
-      mLifePath: artefact.key,
-      updatedAt: now.toISOString(),
-      version: p.version + 1,
-    };
+    // the signed file is also the one mLife delivers
+    const next: PackageRecord = { ...core.withArtefact(p, status, artefact, now), mLifePath: artefact.key };
     const signedMail = core.mail(
       next,
       next.version,

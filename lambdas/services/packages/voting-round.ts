@@ -5,12 +5,19 @@ import type {
   PackageStatus,
 } from '../../../shared/api/contracts/packages';
 import { ConflictError, ForbiddenError, NotFoundError } from '../../../shared/domain/errors';
-import { allVoted, doneStatus, type VotingRound } from '../../../shared/domain/package-lifecycle';
+import {
+  allVoted,
+  doneStatus,
+  type PackageAction,
+  type RoundName,
+  type VotingRound,
+} from '../../../shared/domain/package-lifecycle';
 import { roleLabel } from '../../../shared/domain/roles';
 import type { OutboxMail, PackageRecord, Task, VoteResult } from '../../ports/package-repository';
 import type { UserRecord } from '../../ports/user-repository';
-import { undecided } from './approver-choice';
-import { MAIL_TEXTS, type MailText } from './mail-texts';
+import { type ApproverChoice, undecided } from './approver-choice';
+import { AUDIT_MEANING } from './audit-texts';
+import { MAIL_TEXTS } from './mail-texts';
 import type { PackageCore } from './package-core';
 import { toPackage } from './package-deps';
 
@@ -26,17 +33,16 @@ const OUTCOME_OF: Partial<Record<PackageStatus, ApproveOutcome>> = {
   DELIVERED: 'DELIVERED',
 };
 
-/** The words and events of a round: its audit actions and meanings, and its mail events. */
-export interface RoundWords {
-  requestEvent: string;
-  requestMail: (to: UserRecord, p: PackageRecord, from: UserRecord, appUrl: string) => MailText;
-  voteAudit: string;
-  voteMeaning: string;
-  rejectAudit: string;
-  rejectMeaning: string;
-  /** the mails of a rejection, built from the package before it (the initiator's, and maybe more) */
-  rejectionMails: (core: PackageCore, before: PackageRecord, by: UserRecord, note: string) => OutboxMail[];
-}
+/** The audit actions and mail events of each round that are not a status name. */
+const EVENTS: Record<RoundName, { request: string; vote: string }> = {
+  approval: { request: 'APPROVAL_REQUESTED', vote: 'APPROVED' },
+  delivery: { request: 'DELIVERY_REQUESTED', vote: 'DELIVERY_APPROVED' },
+};
+
+/** The mail asking a chosen approver to decide. */
+const REQUEST_MAIL = { approval: MAIL_TEXTS.approvalRequested, delivery: MAIL_TEXTS.deliveryRequested };
+
+const meaningOf = (action: PackageAction) => AUDIT_MEANING[action as keyof typeof AUDIT_MEANING];
 
 /** The initiator's mail about a rejection; `basis` is the version the rejection started from. */
 export function rejectionMail(
@@ -85,19 +91,44 @@ function explain(r: Exclude<VoteResult, { ok: true }>, what: string): never {
  * task and a mail, each vote is one atomic update counted once, any rejection ends the round, and the
  * one caller who sees the last vote completes it (`complete`, the round's own next step).
  */
-export class RoundRunner {
+export abstract class VotingRoundCase {
+  /** which round (shared/domain/package-lifecycle.ts) */
+  abstract readonly round: VotingRound;
+
   constructor(
-    private readonly core: PackageCore,
-    readonly round: VotingRound,
-    private readonly words: RoundWords,
-    private readonly complete: (user: UserRecord, p: PackageRecord) => Promise<VoteOutcome>,
+    protected readonly core: PackageCore,
+    /** both rounds start with a choice of approvers */
+    protected readonly choice: ApproverChoice,
   ) {}
+
+  /** The round's next step after its last vote, conditional on the state (so it happens once). */
+  protected abstract complete(user: UserRecord, p: PackageRecord): Promise<VoteOutcome>;
+
+  /**
+   * The mails of a rejection: the initiator's (event: the rejected status), and the deliverer's when
+   * someone else started the round (only a delivery has a deliverer).
+   */
+  private rejectionMails(before: PackageRecord, by: UserRecord, note: string): OutboxMail[] {
+    const { core, round } = this;
+    const mails = [rejectionMail(core, before, before.version, round.rejected, by, note)];
+    if (before.deliverer && before.deliverer.id !== before.initiator.id)
+      mails.push(
+        core.mail(
+          before,
+          before.version,
+          `${round.rejected}#${by.id}`,
+          before.deliverer,
+          MAIL_TEXTS.deliveryRejected(before, by, note),
+        ),
+      );
+    return mails;
+  }
 
   /**
    * Starts the round on `p` (status `status` after the start), with tasks and mails for the chosen;
    * `fields` are the round's own extra fields; `removeAll` drops open tasks of an earlier round.
    */
-  async start(
+  protected async start(
     p: PackageRecord,
     status: PackageStatus,
     user: UserRecord,
@@ -105,7 +136,7 @@ export class RoundRunner {
     fields: (now: string) => Partial<PackageRecord>,
     removeAll: boolean,
   ): Promise<PackageRecord> {
-    const { core, round, words } = this;
+    const { core, round } = this;
     const now = core.now().toISOString();
     const next: PackageRecord = {
       ...p,
@@ -126,7 +157,13 @@ export class RoundRunner {
     }));
     // The mails commit with the state change (decision 095): a mail outage never blocks the workflow.
     const mails = chosen.map((u) =>
-      core.mail(next, next.version, words.requestEvent, u, words.requestMail(u, p, user, core.d.appUrl)),
+      core.mail(
+        next,
+        next.version,
+        EVENTS[round.name].request,
+        u,
+        REQUEST_MAIL[round.name](u, p, user, core.d.appUrl),
+      ),
     );
     await core.saveOrConflict(
       next,
@@ -137,7 +174,7 @@ export class RoundRunner {
   }
 
   async vote(user: UserRecord, id: string): Promise<VoteOutcome> {
-    const { core, round, words } = this;
+    const { core, round } = this;
     const before = await core.mustGet(id);
     const entry = before[round.list][user.id];
     assertStillInRole(entry, user);
@@ -151,7 +188,7 @@ export class RoundRunner {
     // where the last vote's task goes with the completion (removeAll), a failed completion stays listed
     if (!last || !round.lastTaskStaysUntilDone)
       await core.d.packages.removeTask({ kind: round.task, userId: user.id, packageId: id });
-    await core.audit(r.pkg, user, words.voteAudit, words.voteMeaning, {
+    await core.audit(r.pkg, user, EVENTS[round.name].vote, meaningOf(round.vote), {
       approved: `${r.pkg[round.votes]}/${r.pkg[round.size]}`,
     });
     if (!last) return { outcome: 'WAITING_FOR_APPROVALS', pkg: toPackage(r.pkg) };
@@ -159,7 +196,7 @@ export class RoundRunner {
   }
 
   /** The outcome of a completion that lost its race: the winner's, or a 409 if the package moved elsewhere. */
-  async settled(p: PackageRecord): Promise<VoteOutcome> {
+  protected async settled(p: PackageRecord): Promise<VoteOutcome> {
     const again = await this.core.mustGet(p.id);
     const outcome = OUTCOME_OF[again.status];
     if (again.status === doneStatus(this.round, p.signed) && outcome)
@@ -168,15 +205,15 @@ export class RoundRunner {
   }
 
   async reject(user: UserRecord, id: string, note: string): Promise<Package> {
-    const { core, round, words } = this;
+    const { core, round } = this;
     const at = core.now().toISOString();
     const before = await core.d.packages.get(id);
     assertStillInRole(before?.[round.list][user.id], user);
-    const mails = before ? words.rejectionMails(core, before, user, note) : [];
+    const mails = before ? this.rejectionMails(before, user, note) : [];
     const r = await core.d.packages.reject(id, user.id, round.name, note, at, mails);
     if (!r.ok) explain(r, round.noun);
     await core.clearTasks(r.pkg);
-    await core.audit(r.pkg, user, words.rejectAudit, words.rejectMeaning, { rejectionNote: note });
+    await core.audit(r.pkg, user, round.rejected, meaningOf(round.reject), { rejectionNote: note });
     return toPackage(r.pkg);
   }
 }

@@ -1,0 +1,161 @@
+import { describe, expect, it } from 'vitest';
+import { verifyChain } from '../../../shared/domain/audit-chain';
+import type { OutboxMail, PackageRecord } from '../../ports/package-repository';
+import { MemoryAuditLog } from './audit-log';
+import { ManualClock } from './clock';
+import { MemoryPackageRepository } from './package-repository';
+
+const entry = (id: string) => ({
+  user: { id, name: id, email: `${id}@x`, userRole: 'TECHNICAL_LEADER' as const },
+  role: 'TECHNICAL_LEADER' as const,
+  approved: false,
+  rejected: false,
+});
+
+function record(more: Partial<PackageRecord> = {}): PackageRecord {
+  return {
+    id: 'p1',
+    name: 'Pump',
+    type: 'DEV_UNSIGNED',
+    status: 'PENDING_APPROVAL',
+    resourceId: 'r1',
+    resourceName: 'R',
+    resourceType: 'PATCH',
+    resourceStage: 'DEV',
+    initiator: { id: 'i', name: 'I', email: 'i@x', userRole: 'DESIGN_ENGINEER_DEV' },
+    uploadTime: 't',
+    note: 'n',
+    signed: false,
+    header: {},
+    approvers: { a: entry('a'), b: entry('b') },
+    approverCount: 2,
+    approvedCount: 0,
+    deliveryApprovers: {},
+    deliveryApproverCount: 0,
+    deliveryApprovedCount: 0,
+    createdAt: '2026-01-01T00:00:00Z',
+    updatedAt: '2026-01-01T00:00:00Z',
+    version: 1,
+    ...more,
+  };
+}
+
+const mail = (id: string): OutboxMail => ({
+  id,
+  packageId: 'p1',
+  event: 'E',
+  toUserId: 'i',
+  to: 'i@x',
+  subject: 's',
+  text: 't',
+  createdAt: 'now',
+});
+
+describe('MemoryPackageRepository', () => {
+  it('claims a name once (case ignored) and needs the resource', async () => {
+    const repo = new MemoryPackageRepository((id) => id === 'r1');
+    expect(await repo.create(record())).toBe('ok');
+    expect(await repo.create(record({ id: 'p2', name: 'PUMP' }))).toBe('nameTaken');
+    expect(await repo.create(record({ id: 'p3', name: 'Other', resourceId: 'r9' }))).toBe('resourceGone');
+    expect(repo.resourceRefs.get('r1')).toBe(1);
+    await repo.delete(record());
+    expect(repo.resourceRefs.get('r1')).toBe(0);
+    expect(await repo.create(record({ id: 'p4' }))).toBe('ok');
+  });
+
+  it('saves only on the expected version and status, with tasks and mails, or nothing', async () => {
+    const repo = new MemoryPackageRepository(() => true);
+    await repo.create(record());
+    const task = {
+      kind: 'APPROVE' as const,
+      userId: 'a',
+      packageId: 'p1',
+      stage: 'DEV' as const,
+      createdAt: 'c',
+    };
+    expect(await repo.save(record({ version: 2 }), { version: 2, status: 'PENDING_APPROVAL' })).toBe(false);
+    expect(await repo.save(record({ version: 2 }), { version: 1, status: 'DRAFT' })).toBe(false);
+    expect(
+      await repo.save(
+        record({ version: 2 }),
+        { version: 1, status: 'PENDING_APPROVAL' },
+        { add: [task], mails: [mail('m1')] },
+      ),
+    ).toBe(true);
+    expect(await repo.taskPackageIds('a', 'APPROVE', 'DEV')).toEqual(['p1']);
+    expect(await repo.taskPackageIds('a', 'APPROVE', 'RELEASE')).toEqual([]);
+    // a mail id committed before fails the whole write, like the outbox's conditional Put
+    expect(
+      await repo.save(
+        record({ version: 3 }),
+        { version: 2, status: 'PENDING_APPROVAL' },
+        { removeAll: true, mails: [mail('m1')] },
+      ),
+    ).toBe(false);
+    expect(repo.openTasks()).toHaveLength(1);
+    expect(
+      await repo.save(
+        record({ version: 3 }),
+        { version: 2, status: 'PENDING_APPROVAL' },
+        { removeAll: true },
+      ),
+    ).toBe(true);
+    expect(repo.openTasks()).toEqual([]);
+    expect(repo.outbox.mails.map((m) => m.id)).toEqual(['m1']);
+  });
+
+  it('counts a vote once and refuses with the DynamoDB adapter’s reasons', async () => {
+    const repo = new MemoryPackageRepository(() => true);
+    await repo.create(record());
+    const first = await repo.vote('p1', 'a', 'approval', 'at');
+    expect(
+      first.ok && [first.pkg.approvedCount, first.pkg.version, first.pkg.approvers.a?.decidedAt],
+    ).toEqual([1, 2, 'at']);
+    expect(await repo.vote('p1', 'a', 'approval', 'at')).toEqual({ ok: false, reason: 'alreadyDecided' });
+    expect(await repo.vote('p1', 'z', 'approval', 'at')).toEqual({ ok: false, reason: 'notAssigned' });
+    expect(await repo.vote('p1', 'b', 'delivery', 'at')).toEqual({ ok: false, reason: 'notAssigned' });
+    expect(await repo.vote('nope', 'a', 'approval', 'at')).toEqual({ ok: false, reason: 'notFound' });
+    const r = await repo.reject('p1', 'b', 'approval', 'no', 'at2', [mail('m2')]);
+    expect(r.ok && [r.pkg.status, r.pkg.rejectionNote, r.pkg.approvers.b?.rejected, r.pkg.version]).toEqual([
+      'REJECTED',
+      'no',
+      true,
+      3,
+    ]);
+    expect(repo.outbox.mails.map((m) => m.id)).toEqual(['m2']);
+    await repo.create(record({ id: 'p2', name: 'Two' }));
+    expect(await repo.vote('p2', 'a', 'approval', 'at')).toMatchObject({ ok: true });
+    await repo.save(record({ id: 'p2', name: 'Two', status: 'APPROVED', version: 3 }), {
+      version: 2,
+      status: 'PENDING_APPROVAL',
+    });
+    expect(await repo.vote('p2', 'b', 'approval', 'at')).toEqual({ ok: false, reason: 'notWaiting' });
+  });
+});
+
+describe('MemoryAuditLog', () => {
+  it('chains events per subject so the verifier finds them intact', async () => {
+    const clock = new ManualClock();
+    const log = new MemoryAuditLog(clock);
+    const e = {
+      subject: 'PKG#1',
+      action: 'A',
+      meaning: 'm',
+      actorId: 'u',
+      actorName: 'U',
+      actorRole: 'ADMIN',
+    };
+    await log.append(e);
+    clock.advance(1000);
+    await log.append({ ...e, details: { x: 1 } });
+    await log.append({ ...e, subject: 'PKG#2' });
+    const { events, head } = await log.history('PKG#1');
+    expect(events.map((x) => [x.seq, x.at])).toEqual([
+      [1, '2026-01-01T09:00:00.000Z'],
+      [2, '2026-01-01T09:00:01.000Z'],
+    ]);
+    expect(verifyChain(events, head)).toBeNull();
+    expect(verifyChain(events.slice(0, 1), head)).toBe(2);
+    expect(await log.history('PKG#3')).toEqual({ events: [], head: null });
+  });
+});

@@ -1,0 +1,254 @@
+import { describe, expect, it } from 'vitest';
+import { MSG } from '../../../shared/messages';
+import { packageWorld } from './package-test-kit';
+
+async function world() {
+  const w = packageWorld();
+  const t = w.team();
+  const approvers = [t.test, t.lead, t.reliability, t.release];
+  return { w, t, approvers };
+}
+
+describe('notify (DRAFT → PENDING_APPROVAL)', () => {
+  it('sends the draft to one approver per role: tasks, one mail each, an audit event', async () => {
+    const { w, t, approvers } = await world();
+    const p = await w.draft(t.initiator, 'DEV_UNSIGNED', 'Pacer 1.0');
+    const sent = await w.service.notify(t.initiator, p.id, w.choice(approvers));
+    expect(sent.status).toBe('PENDING_APPROVAL');
+    expect(sent.approvers.map((a) => [a.user.id, a.approved, a.rejected])).toEqual(
+      approvers.map((u) => [u.id, false, false]),
+    );
+    const stored = await w.packages.get(p.id);
+    expect([stored?.approverCount, stored?.approvedCount]).toEqual([4, 0]);
+    expect(w.packages.openTasks().map((x) => [x.kind, x.userId, x.stage])).toEqual(
+      approvers.map((u) => ['APPROVE', u.id, 'DEV']),
+    );
+    const mails = w.outbox.mails.filter((m) => m.event === 'APPROVAL_REQUESTED');
+    expect(mails.map((m) => m.to)).toEqual(approvers.map((u) => u.email));
+    expect(mails[0]?.subject).toBe('Approval requested: package Pacer 1.0');
+    expect(mails[0]?.text).toBe(
+      [
+        `Hello ${t.test.name},`,
+        '',
+        `${t.initiator.name} asks you to approve the package "Pacer 1.0" (DEV_UNSIGNED, resource ${sent.resourceName}).`,
+        '',
+        "Initiator's note: why",
+        '',
+        'Open it here: https://portal.example/packages/approve',
+      ].join('\n'),
+    );
+    expect(mails[0]?.id).toBe(`${p.id}#${stored?.version}#APPROVAL_REQUESTED#${t.test.id}`);
+    expect((await w.actions(p.id)).at(-1)).toBe('APPROVAL_REQUESTED');
+  });
+
+  it('is refused to anyone but the initiator, after the draft, and without a DCC', async () => {
+    const { w, t, approvers } = await world();
+    const p = await w.draft(t.initiator, 'DEV_UNSIGNED');
+    await expect(w.service.notify(t.lead, p.id, w.choice(approvers))).rejects.toMatchObject({
+      statusCode: 403,
+      message: "Only the package's initiator can notify approvers",
+    });
+    await w.service.notify(t.initiator, p.id, w.choice(approvers));
+    await expect(w.service.notify(t.initiator, p.id, w.choice(approvers))).rejects.toMatchObject({
+      statusCode: 409,
+      message: 'The package was already sent for approval; its notify approvers can no longer change',
+    });
+    const r = w.resource('DEV');
+    const bare = await w.service.generate(t.initiator, r.id, {
+      packageName: 'no dcc',
+      packageType: 'DEV_UNSIGNED',
+      note: 'n',
+    });
+    await expect(w.service.notify(t.initiator, bare.id, w.choice(approvers))).rejects.toMatchObject({
+      statusCode: 409,
+      message: 'Attach a DCC to the package before notifying approvers',
+    });
+  });
+
+  it('refuses bad choices by name and changes nothing', async () => {
+    const { w, t } = await world();
+    const p = await w.draft(t.initiator, 'DEV_UNSIGNED');
+    const waiting = w.user('TECHNICAL_LEADER', 'Wanda Waiting', { roleStatus: 'REQUESTED' });
+    const cases: [Parameters<typeof w.choice>[0], string][] = [
+      [
+        [t.test, waiting, t.reliability, t.release],
+        "Wanda Waiting cannot be chosen: their role Technical Leader waits for an administrator's approval",
+      ],
+      [[t.test, t.lead, t.reliability], 'Choose an approver for every role: SW_FW_RELEASE_ENGINEER missing'],
+      [
+        [t.initiator, t.test, t.lead, t.reliability, t.release],
+        'You cannot choose yourself, or the package initiator, as an approver',
+      ],
+    ];
+    for (const [chosen, message] of cases)
+      await expect(w.service.notify(t.initiator, p.id, w.choice(chosen))).rejects.toMatchObject({
+        statusCode: 400,
+        message,
+      });
+    expect((await w.packages.get(p.id))?.status).toBe('DRAFT');
+    expect(w.packages.openTasks()).toEqual([]);
+    expect(w.outbox.mails).toEqual([]);
+  });
+
+  it('asks a signed package for a release engineer as signer, an unsigned one for none', async () => {
+    const { w, t, approvers } = await world();
+    const signed = await w.draft(t.initiator, 'DEV_SIGNED');
+    await expect(w.service.notify(t.initiator, signed.id, w.choice(approvers))).rejects.toMatchObject({
+      statusCode: 400,
+      message: 'Choose a signer for a signed package',
+    });
+    await expect(w.service.notify(t.initiator, signed.id, w.choice(approvers, t.lead))).rejects.toMatchObject(
+      {
+        statusCode: 400,
+        message: 'The chosen signer is not a SW/FW Release Engineer',
+      },
+    );
+    const unsigned = await w.draft(t.initiator, 'DEV_UNSIGNED');
+    await expect(
+      w.service.notify(t.initiator, unsigned.id, w.choice(approvers, t.release)),
+    ).rejects.toMatchObject({ statusCode: 400, message: 'Only signed packages have a signer' });
+    const ok = await w.service.notify(t.initiator, signed.id, w.choice(approvers, t.release));
+    expect(ok.signer?.id).toBe(t.release.id);
+  });
+
+  it('refuses a signed package when no release engineer may sign', async () => {
+    const w = packageWorld();
+    const initiator = w.user('DESIGN_ENGINEER_DEV');
+    const lead = w.user('TECHNICAL_LEADER');
+    const p = await w.draft(initiator, 'DEV_SIGNED');
+    await expect(w.service.notify(initiator, p.id, w.choice([lead]))).rejects.toMatchObject({
+      statusCode: 400,
+      message: MSG.noSigners,
+    });
+  });
+
+  it('needs four approver roles for a signed release package', async () => {
+    const w = packageWorld();
+    const initiator = w.user('DESIGN_ENGINEER_DEV');
+    const lead = w.user('TECHNICAL_LEADER');
+    const release = w.user('SW_FW_RELEASE_ENGINEER');
+    const p = await w.draft(initiator, 'RELEASE_SIGNED');
+    await expect(w.service.notify(initiator, p.id, w.choice([lead, release], release))).rejects.toMatchObject(
+      {
+        statusCode: 400,
+        message: MSG.notEnoughApprovers,
+      },
+    );
+  });
+});
+
+describe('approve and reject (the approval round)', () => {
+  it('counts each vote once and generates an unsigned package on the last one', async () => {
+    const { w, t, approvers } = await world();
+    const p = await w.draft(t.initiator, 'DEV_UNSIGNED', 'Pacer 2.0');
+    await w.service.notify(t.initiator, p.id, w.choice(approvers));
+    for (const [i, u] of approvers.slice(0, 3).entries()) {
+      const r = await w.service.approve(u, p.id);
+      expect(r.outcome).toBe('WAITING_FOR_APPROVALS');
+      expect((await w.packages.get(p.id))?.approvedCount).toBe(i + 1);
+      expect(w.packages.openTasks().some((x) => x.userId === u.id)).toBe(false);
+    }
+    await expect(w.service.approve(t.test, p.id)).rejects.toMatchObject({
+      statusCode: 409,
+      message: 'You have already decided on this package',
+    });
+    await expect(w.service.approve(t.initiator, p.id)).rejects.toMatchObject({
+      statusCode: 403,
+      message: 'You are not an approver of this package',
+    });
+    const last = await w.service.approve(t.release, p.id);
+    expect(last.outcome).toBe('GENERATED');
+    expect(last.pkg.status).toBe('APPROVED');
+    expect(last.pkg.linkToS3).toMatch(/^packages\//);
+    expect(w.packages.openTasks()).toEqual([]);
+    const generated = w.artefacts.stored.get(last.pkg.linkToS3!);
+    expect(generated?.approvals.map((a) => a.id)).toEqual(approvers.map((u) => u.id));
+    expect(generated?.signedBy).toBeUndefined();
+    const mail = w.outbox.mails.find((m) => m.event === 'PACKAGE_GENERATED');
+    expect([mail?.to, mail?.subject]).toEqual([t.initiator.email, 'Package approved: Pacer 2.0']);
+    expect(mail?.text).toContain('Every approver approved "Pacer 2.0". The package is generated.');
+    expect(await w.actions(p.id)).toEqual([
+      'PACKAGE_CREATED',
+      'DCC_ATTACHED',
+      'APPROVAL_REQUESTED',
+      'APPROVED',
+      'APPROVED',
+      'APPROVED',
+      'APPROVED',
+      'PACKAGE_GENERATED',
+    ]);
+    const votes = (await w.audit.history(`PKG#${p.id}`)).events.filter((e) => e.action === 'APPROVED');
+    expect(votes.map((e) => e.details?.approved)).toEqual(['1/4', '2/4', '3/4', '4/4']);
+    await expect(w.service.approve(t.release, p.id)).rejects.toMatchObject({ statusCode: 409 });
+  });
+
+  it('hands a signed package to its signer on the last vote', async () => {
+    const { w, t, approvers } = await world();
+    const p = await w.draft(t.initiator, 'DEV_SIGNED', 'Pacer S');
+    await w.service.notify(t.initiator, p.id, w.choice(approvers, t.release));
+    for (const u of approvers.slice(0, 3)) await w.service.approve(u, p.id);
+    const last = await w.service.approve(t.release, p.id);
+    expect([last.outcome, last.pkg.status]).toEqual(['WAITING_FOR_SIGNING', 'AWAITING_SIGNATURE']);
+    expect(w.artefacts.stored.size).toBe(0);
+    expect(w.packages.openTasks().map((x) => [x.kind, x.userId])).toEqual([['SIGN', t.release.id]]);
+    const mail = w.outbox.mails.find((m) => m.event === 'SIGNATURE_REQUESTED');
+    expect([mail?.to, mail?.subject]).toEqual([t.release.email, 'Signature requested: package Pacer S']);
+    expect(mail?.text).toContain('Open it here: https://portal.example/packages/sign');
+    expect((await w.actions(p.id)).at(-1)).toBe('FULLY_APPROVED');
+  });
+
+  it('keeps a fully approved package in the last approver’s list when generation fails, and the retry finishes it', async () => {
+    const { w, t, approvers } = await world();
+    const p = await w.draft(t.initiator, 'DEV_UNSIGNED');
+    await w.service.notify(t.initiator, p.id, w.choice(approvers));
+    for (const u of approvers.slice(0, 3)) await w.service.approve(u, p.id);
+    w.artefacts.failGenerate = new Error('storage down');
+    await expect(w.service.approve(t.release, p.id)).rejects.toThrow('storage down');
+    expect((await w.packages.get(p.id))?.status).toBe('PENDING_APPROVAL');
+    expect((await w.service.listApproval(t.release, 'DEV')).map((x) => x.id)).toEqual([p.id]);
+    w.artefacts.failGenerate = undefined;
+    const retry = await w.service.approve(t.release, p.id);
+    expect(retry.outcome).toBe('GENERATED');
+    expect((await w.packages.get(p.id))?.approvedCount).toBe(4);
+  });
+
+  it('refuses a vote by someone whose role changed since they were chosen', async () => {
+    const { w, t, approvers } = await world();
+    const p = await w.draft(t.initiator, 'DEV_UNSIGNED');
+    await w.service.notify(t.initiator, p.id, w.choice(approvers));
+    const moved = { ...t.lead, userRole: 'RELIABILITY_ENGINEER' as const };
+    const message =
+      'You were chosen as Technical Leader for this package, but you no longer hold that role (you are now Reliability Engineer), so you cannot decide on it';
+    await expect(w.service.approve(moved, p.id)).rejects.toMatchObject({ statusCode: 403, message });
+    await expect(w.service.reject(moved, p.id, 'no')).rejects.toMatchObject({ statusCode: 403, message });
+  });
+
+  it('ends the round on any rejection: REJECTED, tasks gone, the initiator mailed', async () => {
+    const { w, t, approvers } = await world();
+    const p = await w.draft(t.initiator, 'DEV_UNSIGNED', 'Pacer R');
+    await w.service.notify(t.initiator, p.id, w.choice(approvers));
+    await w.service.approve(t.test, p.id);
+    const r = await w.service.reject(t.lead, p.id, 'header wrong');
+    expect([r.status, r.rejectionNote]).toEqual(['REJECTED', 'header wrong']);
+    expect(r.approvers.find((a) => a.user.id === t.lead.id)).toMatchObject({
+      rejected: true,
+      rejectionNote: 'header wrong',
+    });
+    expect(w.packages.openTasks()).toEqual([]);
+    const mail = w.outbox.mails.find((m) => m.event === `REJECTED#${t.lead.id}`);
+    expect([mail?.to, mail?.subject]).toEqual([t.initiator.email, 'Package rejected: Pacer R']);
+    expect(mail?.text).toContain(
+      `${t.lead.name} (TECHNICAL_LEADER) rejected "Pacer R".\n\nReason: header wrong`,
+    );
+    expect((await w.actions(p.id)).at(-1)).toBe('REJECTED');
+    await expect(w.service.approve(t.reliability, p.id)).rejects.toMatchObject({
+      statusCode: 409,
+      message: 'The package is not waiting for package approval',
+    });
+    await expect(w.service.reject(t.test, p.id, 'late')).rejects.toMatchObject({
+      statusCode: 409,
+      message: 'You have already decided on this package',
+    });
+    await expect(w.service.reject(t.lead, 'missing', 'x')).rejects.toMatchObject({ statusCode: 404 });
+  });
+});

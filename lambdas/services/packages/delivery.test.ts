@@ -1,0 +1,152 @@
+import { describe, expect, it } from 'vitest';
+import type { PackageType } from '../../../shared/api/contracts/packages';
+import { packageWorld } from './package-test-kit';
+
+/** An approved release package (generated), and a second release engineer who delivers it. */
+async function approvedRelease(type: PackageType = 'RELEASE_UNSIGNED', name = 'Release 1') {
+  const w = packageWorld();
+  const t = w.team();
+  const approvers = [t.test, t.lead, t.reliability, t.release];
+  const p = await w.draft(t.initiator, type, name);
+  await w.service.notify(t.initiator, p.id, w.choice(approvers));
+  for (const u of approvers) await w.service.approve(u, p.id);
+  const deliverer = w.user('SW_FW_RELEASE_ENGINEER', 'Dora Deliverer');
+  const deliveryApprovers = [t.test, t.lead, t.reliability, t.release];
+  return { w, t, p, deliverer, deliveryApprovers };
+}
+
+describe('deliver (APPROVED|SIGNED → DELIVERY_PENDING)', () => {
+  it('starts the delivery round: approvers, tasks and mails, the deliverer recorded', async () => {
+    const { w, t, p, deliverer, deliveryApprovers } = await approvedRelease();
+    const d = await w.service.deliver(deliverer, p.id, w.choice(deliveryApprovers));
+    expect(d.status).toBe('DELIVERY_PENDING');
+    expect(d.deliveryApprovers.map((a) => a.user.id)).toEqual(deliveryApprovers.map((u) => u.id));
+    const stored = await w.packages.get(p.id);
+    expect([stored?.deliverer?.id, stored?.deliveryApproverCount, stored?.deliveryApprovedCount]).toEqual([
+      deliverer.id,
+      4,
+      0,
+    ]);
+    expect(stored?.deliveryStartedAt).toBe(w.clock.now().toISOString());
+    expect(w.packages.openTasks().map((x) => [x.kind, x.userId, x.stage])).toEqual(
+      deliveryApprovers.map((u) => ['DELIVERY', u.id, 'RELEASE']),
+    );
+    const mails = w.outbox.mails.filter((m) => m.event === 'DELIVERY_REQUESTED');
+    expect(mails.map((m) => m.to)).toEqual(deliveryApprovers.map((u) => u.email));
+    expect(mails[0]?.subject).toBe('Delivery approval requested: package Release 1');
+    expect(mails[0]?.text).toContain(
+      `${deliverer.name} asks you to approve the delivery of the package "Release 1"`,
+    );
+    expect((await w.actions(p.id)).at(-1)).toBe('DELIVERY_STARTED');
+    expect((await w.service.listDelivery()).map((x) => x.id)).toEqual([p.id]);
+    expect((await w.service.listApproval(t.lead, 'DELIVER')).map((x) => x.id)).toEqual([p.id]);
+    expect(t.initiator.id).not.toBe(deliverer.id);
+  });
+
+  it('refuses dev packages, packages not yet approved, a signer, and the deliverer as approver', async () => {
+    const { w, t, p, deliverer, deliveryApprovers } = await approvedRelease();
+    const dev = await w.draft(t.initiator, 'DEV_UNSIGNED');
+    await expect(w.service.deliver(deliverer, dev.id, w.choice(deliveryApprovers))).rejects.toMatchObject({
+      statusCode: 409,
+      message: 'Only release packages are delivered',
+    });
+    const draft = await w.draft(t.initiator, 'RELEASE_UNSIGNED');
+    await expect(w.service.deliver(deliverer, draft.id, w.choice(deliveryApprovers))).rejects.toMatchObject({
+      statusCode: 409,
+      message: 'The package must be approved (and signed, if signed) before delivery',
+    });
+    await expect(
+      w.service.deliver(deliverer, p.id, w.choice(deliveryApprovers, t.release)),
+    ).rejects.toMatchObject({ statusCode: 400, message: 'A delivery has no signer' });
+    await expect(
+      w.service.deliver(t.release, p.id, w.choice([t.test, t.lead, t.reliability, t.release])),
+    ).rejects.toMatchObject({
+      statusCode: 400,
+      message: 'You cannot choose yourself, or the package initiator, as an approver',
+    });
+    expect((await w.packages.get(p.id))?.status).toBe('APPROVED');
+  });
+});
+
+describe('approve-delivery and reject-delivery (the delivery round)', () => {
+  it('delivers on the last vote and mails the initiator and the deliverer', async () => {
+    const { w, t, p, deliverer, deliveryApprovers } = await approvedRelease('RELEASE_UNSIGNED', 'Release D');
+    await w.service.deliver(deliverer, p.id, w.choice(deliveryApprovers));
+    for (const u of deliveryApprovers.slice(0, 3)) {
+      expect((await w.service.approveDelivery(u, p.id)).outcome).toBe('WAITING_FOR_APPROVALS');
+      expect(w.packages.openTasks().some((x) => x.userId === u.id)).toBe(false);
+    }
+    await expect(w.service.approveDelivery(deliverer, p.id)).rejects.toMatchObject({
+      statusCode: 403,
+      message: 'You are not an approver of this delivery',
+    });
+    const last = await w.service.approveDelivery(t.release, p.id);
+    expect([last.outcome, last.pkg.status]).toEqual(['DELIVERED', 'DELIVERED']);
+    expect(last.pkg.mLifePath).toBe(last.pkg.linkToS3);
+    expect(w.packages.openTasks()).toEqual([]);
+    const mails = w.outbox.mails.filter((m) => m.event === 'DELIVERED');
+    expect(mails.map((m) => [m.to, m.subject])).toEqual([
+      [t.initiator.email, 'Package delivered: Release D'],
+      [deliverer.email, 'Package delivered: Release D'],
+    ]);
+    expect(mails[1]?.text).toBe(`Hello ${deliverer.name},\n\n"Release D" is delivered.`);
+    const history = (await w.audit.history(`PKG#${p.id}`)).events;
+    expect(history.filter((e) => e.action === 'DELIVERY_APPROVED').map((e) => e.details?.approved)).toEqual([
+      '1/4',
+      '2/4',
+      '3/4',
+      '4/4',
+    ]);
+    expect(history.at(-1)?.action).toBe('DELIVERED');
+    await expect(w.service.approveDelivery(t.release, p.id)).rejects.toMatchObject({
+      statusCode: 409,
+      message: 'You have already decided on this package',
+    });
+    await expect(w.service.rejectDelivery(t.test, p.id, 'late')).rejects.toMatchObject({ statusCode: 409 });
+  });
+
+  it('ends the round on a rejection and lets a release engineer re-deliver', async () => {
+    const { w, t, p, deliverer, deliveryApprovers } = await approvedRelease('RELEASE_UNSIGNED', 'Release X');
+    await w.service.deliver(deliverer, p.id, w.choice(deliveryApprovers));
+    const started = (await w.packages.get(p.id))?.deliveryStartedAt;
+    await w.service.approveDelivery(t.test, p.id);
+    const r = await w.service.rejectDelivery(t.lead, p.id, 'not this week');
+    expect([r.status, r.rejectionNote]).toEqual(['DELIVERY_REJECTED', 'not this week']);
+    expect(w.packages.openTasks()).toEqual([]);
+    const mails = w.outbox.mails.filter((m) => m.event === `DELIVERY_REJECTED#${t.lead.id}`);
+    expect(mails.map((m) => [m.to, m.subject])).toEqual([
+      [t.initiator.email, 'Package rejected: Release X'],
+      [deliverer.email, 'Delivery rejected: Release X'],
+    ]);
+    expect(mails[1]?.text).toBe(
+      `${t.lead.name} rejected the delivery of "Release X".\n\nReason: not this week`,
+    );
+    expect((await w.actions(p.id)).at(-1)).toBe('DELIVERY_REJECTED');
+    await expect(w.service.approveDelivery(t.reliability, p.id)).rejects.toMatchObject({
+      statusCode: 409,
+      message: 'The package is not waiting for delivery approval',
+    });
+
+    w.clock.advance(60_000);
+    const again = await w.service.deliver(deliverer, p.id, w.choice(deliveryApprovers));
+    expect([again.status, again.rejectionNote]).toEqual(['DELIVERY_PENDING', undefined]);
+    expect(again.deliveryApprovers.every((a) => !a.approved && !a.rejected)).toBe(true);
+    const stored = await w.packages.get(p.id);
+    expect([stored?.deliveryApprovedCount, stored?.deliveryStartedAt]).toEqual([0, started]);
+    expect((await w.actions(p.id)).at(-1)).toBe('REDELIVERED');
+    expect(w.outbox.mails.filter((m) => m.event === 'DELIVERY_REQUESTED')).toHaveLength(8);
+  });
+
+  it('mails a deliverer who is also the initiator once', async () => {
+    const w = packageWorld();
+    const t = w.team();
+    const initiator = w.user('SW_FW_RELEASE_ENGINEER', 'Ivy Initiator');
+    const approvers = [w.user('DESIGN_ENGINEER_DEV'), t.test, t.lead, t.reliability, t.release];
+    const p = await w.draft(initiator, 'RELEASE_UNSIGNED');
+    await w.service.notify(initiator, p.id, w.choice(approvers));
+    for (const u of approvers) await w.service.approve(u, p.id);
+    await w.service.deliver(initiator, p.id, w.choice(approvers));
+    for (const u of approvers) await w.service.approveDelivery(u, p.id);
+    expect(w.outbox.mails.filter((m) => m.event === 'DELIVERED').map((m) => m.to)).toEqual([initiator.email]);
+  });
+});

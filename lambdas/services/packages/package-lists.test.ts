@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { packageWorld } from './package-test-kit';
+
+describe('package lists', () => {
+  it('lists by stage and all, newest first, a page at a time', async () => {
+    const w = packageWorld();
+    const u = w.user('DESIGN_ENGINEER_DEV');
+    const ids: string[] = [];
+    for (const type of ['DEV_UNSIGNED', 'RELEASE_UNSIGNED', 'DEV_SIGNED'] as const) {
+      ids.push((await w.draft(u, type)).id);
+      w.clock.advance(1000);
+    }
+    expect((await w.service.listStage('DEV')).map((p) => p.id)).toEqual([ids[2], ids[0]]);
+    expect((await w.service.listAll()).map((p) => p.id)).toEqual([ids[2], ids[1], ids[0]]);
+    const first = await w.service.listAllPage({ limit: 2 });
+    expect(first.packages.map((p) => p.id)).toEqual([ids[2], ids[1]]);
+    const second = await w.service.listAllPage({ limit: 2, cursor: first.nextCursor });
+    expect(second.packages.map((p) => p.id)).toEqual([ids[0]]);
+    expect(second.nextCursor).toBeUndefined();
+    await expect(
+      w.service.listStagePage('DEV', { limit: 2, cursor: first.nextCursor }),
+    ).rejects.toMatchObject({
+      statusCode: 400,
+      message: 'cursor is not a cursor this list returned',
+    });
+    await expect(w.service.listDeliveryPage({ limit: 2, cursor: 'garbage' })).rejects.toMatchObject({
+      statusCode: 400,
+    });
+  });
+
+  it('shows each approver what waits for them, and drops it once they decided', async () => {
+    const w = packageWorld();
+    const t = w.team();
+    const dev = await w.draft(t.initiator, 'DEV_UNSIGNED');
+    const release = await w.draft(t.initiator, 'RELEASE_UNSIGNED');
+    const approvers = [t.test, t.lead, t.reliability, t.release];
+    await w.service.notify(t.initiator, dev.id, w.choice(approvers));
+    await w.service.notify(t.initiator, release.id, w.choice(approvers));
+    expect((await w.service.listApproval(t.lead, 'DEV')).map((p) => p.id)).toEqual([dev.id]);
+    expect((await w.service.listApproval(t.lead, 'RELEASE')).map((p) => p.id)).toEqual([release.id]);
+    expect(await w.service.listApproval(t.initiator, 'DEV')).toEqual([]);
+    await w.service.approve(t.lead, dev.id);
+    expect(await w.service.listApproval(t.lead, 'DEV')).toEqual([]);
+    await w.service.reject(t.test, release.id, 'no');
+    expect(await w.service.listApproval(t.lead, 'RELEASE')).toEqual([]);
+    expect(await w.service.listApproval(t.lead, 'DELIVER')).toEqual([]);
+    expect(await w.service.listSigning(t.release, 'DEV')).toEqual([]);
+  });
+});

@@ -1,0 +1,137 @@
+import type { NotifyRequest, PackageType } from '../../../shared/api/contracts/packages';
+import type { Stage } from '../../../shared/api/contracts/resources';
+import type { Role } from '../../../shared/domain/roles';
+import { MemoryAuditLog } from '../../adapters/memory/audit-log';
+import { ManualClock } from '../../adapters/memory/clock';
+import { MemoryDccRepository } from '../../adapters/memory/dcc-repository';
+import { MemoryArtefacts } from '../../adapters/memory/package-artefacts';
+import { MemoryPackageRepository } from '../../adapters/memory/package-repository';
+import type { ResourceRecord } from '../../ports/resource-repository';
+import type { UserRecord } from '../../ports/user-repository';
+import { PackageService } from '../package-service';
+
+/**
+ * A package world for unit tests of the package rules: the real services over the memory adapters, a
+ * manual clock, and users and resources kept in plain maps (only the reads the package services use).
+ */
+export function packageWorld() {
+  const clock = new ManualClock();
+  const users = new Map<string, UserRecord>();
+  const resources = new Map<string, ResourceRecord>();
+  const packages = new MemoryPackageRepository((id) => resources.has(id));
+  const dccs = new MemoryDccRepository();
+  const audit = new MemoryAuditLog(clock);
+  const artefacts = new MemoryArtefacts();
+  const service = new PackageService({
+    packages,
+    resources: { getById: async (id) => resources.get(id) ?? null },
+    dccs,
+    users: {
+      getById: async (id) => users.get(id) ?? null,
+      listByRole: async (role) => [...users.values()].filter((u) => u.userRole === role),
+    },
+    audit,
+    artefacts: () => artefacts,
+    header: {
+      initial: (pkg, resource) => ({ type: pkg.type, size: resource.sizeBytes, edits: 0 }),
+      update: (current, submitted) => ({ ...(current as object), ...(submitted as object) }),
+    },
+    clock,
+    appUrl: 'https://portal.example',
+  });
+
+  let seq = 0;
+  /** A user in a role, granted and confirmed unless told otherwise. */
+  function user(role: Role, name = `${role} ${++seq}`, more: Partial<UserRecord> = {}): UserRecord {
+    const id = `u${++seq}`;
+    const u: UserRecord = {
+      id,
+      name,
+      email: `${id}@example.com`,
+      userRole: role,
+      passwordHash: 'x',
+      tokenVersion: 0,
+      emailConfirmed: true,
+      roleStatus: 'GRANTED',
+      createdAt: clock.now().toISOString(),
+      updatedAt: clock.now().toISOString(),
+      version: 1,
+      ...more,
+    };
+    users.set(id, u);
+    return u;
+  }
+
+  function resource(stage: Stage, name = `resource ${++seq}`): ResourceRecord {
+    const r: ResourceRecord = {
+      id: `r${++seq}`,
+      name,
+      resourceType: 'PATCH',
+      resourceStage: stage,
+      fileName: 'patch.bin',
+      sizeBytes: 1234,
+      sha256: 'a'.repeat(64),
+      uploadTime: clock.now().toISOString(),
+      uploadedBy: { id: 'uploader', name: 'Uploader' },
+      objectKey: `resources/${seq}`,
+      createdAt: clock.now().toISOString(),
+    };
+    resources.set(r.id, r);
+    return r;
+  }
+
+  /** One granted user in each non-admin role, plus the initiator (a design engineer). */
+  function team() {
+    return {
+      initiator: user('DESIGN_ENGINEER_DEV', 'Ida Initiator'),
+      test: user('DESIGN_ENGINEER_TEST', 'Tess Tester'),
+      lead: user('TECHNICAL_LEADER', 'Leo Lead'),
+      reliability: user('RELIABILITY_ENGINEER', 'Rita Reliability'),
+      release: user('SW_FW_RELEASE_ENGINEER', 'Remy Release'),
+    };
+  }
+
+  /** A draft with a DCC attached, by the initiator. */
+  async function draft(initiator: UserRecord, type: PackageType, name = `package ${++seq}`) {
+    const stage: Stage = type.startsWith('DEV_') ? 'DEV' : 'RELEASE';
+    const r = resource(stage);
+    const p = await service.generate(initiator, r.id, { packageName: name, packageType: type, note: 'why' });
+    const dcc = await service.createDcc(initiator, {
+      deviceId: 'device-1',
+      telemetryType: 'BLE',
+      messageLimit: 16,
+      deviceLimit: 32,
+    });
+    await service.attachDcc(initiator, p.id, dcc.id);
+    return { ...p, dccId: dcc.id };
+  }
+
+  /** The choice of one approver per role among the given users. */
+  const choice = (approvers: UserRecord[], signer?: UserRecord): NotifyRequest => ({
+    approvers: approvers.map((u) => ({ role: u.userRole, id: u.id })),
+    ...(signer ? { signer: signer.id } : {}),
+  });
+
+  /** The audit actions of a package, in order. */
+  const actions = async (id: string) => (await audit.history(`PKG#${id}`)).events.map((e) => e.action);
+
+  return {
+    clock,
+    users,
+    resources,
+    packages,
+    dccs,
+    audit,
+    artefacts,
+    service,
+    outbox: packages.outbox,
+    user,
+    resource,
+    team,
+    draft,
+    choice,
+    actions,
+  };
+}
+
+export type PackageWorld = ReturnType<typeof packageWorld>;
