@@ -312,10 +312,11 @@ export const isWaitingForSignature = (status: PackageStatus): boolean => canTran
 export const isWaitingForDelivery = (status: PackageStatus): boolean => status === DELIVERY_ROUND.waiting;
 
 /** A release engineer may deliver (or re-deliver) a release package from these statuses. */
-export const DELIVERABLE_STATUSES: readonly PackageStatus[] = [
-  ...statusesAllowing('deliver'),
-  ...statusesAllowing('redeliver'),
-];
+export const DELIVERABLE_STATUSES: readonly PackageStatus[] = /* @__PURE__ */ deliverableStatuses();
+
+function deliverableStatuses(): PackageStatus[] {
+  return [...statusesAllowing('deliver'), ...statusesAllowing('redeliver')];
+}
 export const isDeliverable = (status: PackageStatus): boolean => DELIVERABLE_STATUSES.includes(status);
 
 /** The action that moves a package from `from` into the delivery round: deliver, or re-deliver after a rejection. */
@@ -329,13 +330,13 @@ export function deliveryActionFrom(from: PackageStatus): 'deliver' | 'redeliver'
  * Statuses in which the XML package exists: the generation (last approval of an unsigned package, or
  * the signature) and every status reachable from there.
  */
-export const GENERATED_STATUSES: readonly PackageStatus[] = reachableFrom([
-  doneStatus(APPROVAL_ROUND, false),
-  ...TRANSITIONS.filter((t) => t.action === 'sign').map((t) => t.to as PackageStatus),
-]);
+export const GENERATED_STATUSES: readonly PackageStatus[] = /* @__PURE__ */ generatedStatuses();
 
-function reachableFrom(start: PackageStatus[]): PackageStatus[] {
-  const seen = new Set<PackageStatus>(start);
+function generatedStatuses(): PackageStatus[] {
+  const seen = new Set<PackageStatus>([
+    doneStatus(APPROVAL_ROUND, false),
+    ...TRANSITIONS.filter((t) => t.action === 'sign').map((t) => t.to as PackageStatus),
+  ]);
   for (let grew = true; grew; ) {
     grew = false;
     for (const t of TRANSITIONS) {
@@ -351,11 +352,11 @@ function reachableFrom(start: PackageStatus[]): PackageStatus[] {
 export const isGenerated = (status: PackageStatus): boolean => GENERATED_STATUSES.includes(status);
 
 /** Statuses in which the package waits for someone's decision (approval, signature, delivery approval). */
-export const WAITING_STATUSES: readonly PackageStatus[] = [
-  APPROVAL_ROUND.waiting,
-  ...statusesAllowing('sign'),
-  DELIVERY_ROUND.waiting,
-];
+export const WAITING_STATUSES: readonly PackageStatus[] = /* @__PURE__ */ waitingStatuses();
+
+function waitingStatuses(): PackageStatus[] {
+  return [APPROVAL_ROUND.waiting, ...statusesAllowing('sign'), DELIVERY_ROUND.waiting];
+}
 
 /** Why a vote or rejection in a round is refused. */
 export type VoteRefusal = 'notFound' | 'notAssigned' | 'alreadyDecided' | 'notWaiting';
