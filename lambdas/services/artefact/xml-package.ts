@@ -12,6 +12,8 @@ import {
   APPROVAL_MEANING,
   isSignedType,
   MANIFEST_FORMAT,
+  type ManifestDcc,
+  type ManifestPackage,
   type PackageManifest,
   type PersonRecord,
   renderHead,
@@ -27,22 +29,12 @@ import {
  */
 
 export interface XmlPackageInput {
-  package: {
-    id: string;
-    name: string;
-    type: PackageType;
-    stage: Stage;
-    resourceName: string;
-    resourceType: ResourceType;
-    note: string;
-    initiator: PersonRecord;
-    createdAt: string;
-  };
+  package: Omit<ManifestPackage, 'generatedAt'>;
   /** when the artefact is generated (ISO 8601, UTC), from the Clock port */
   generatedAt: string;
   /** the stored header, computed (`computeFields`): its sizes and CRC must be current */
   header: Header;
-  dcc: { id: string; deviceId: string; telemetryType: string; deviceLimit: number; messageLimit: number };
+  dcc: ManifestDcc;
   /** every approval, in the order given; `meaning` defaults to APPROVAL_MEANING */
   approvals: Array<{ approver: PersonRecord; approvedAt: string; meaning?: string }>;
   /** the resource file, read once (an S3 GetObject body, a file stream, any async iterable of bytes) */

@@ -38,7 +38,7 @@ export async function verifyXmlPackage(
   const { header, headerBytes } = checkHeader(ctx, child('header')!, manifest);
   checkPayload(ctx, payload, child('payloadDigest')!, manifest);
   const configBytes = checkPatchConfig(ctx, child('patchConfig'), manifest);
-  if (header) checkHeaderDescribes(ctx, header, manifest, payload.size, configBytes);
+  if (header) checkHeaderDescribes(ctx, manifest, { header, payloadSize: payload.size, configBytes });
   const { signature, publicKeyDer } = checkSignature(
     ctx,
     manifest,

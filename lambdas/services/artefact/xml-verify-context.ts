@@ -56,6 +56,16 @@ export class VerifyContext {
     return ok;
   }
 
+  /** Runs `step`; when it throws, check `name` is recorded as failed with the error's message. */
+  guard<T>(name: string, step: () => T): T | undefined {
+    try {
+      return step();
+    } catch (e) {
+      this.check(name, false, message(e));
+      return undefined;
+    }
+  }
+
   /** Writes a part to the extraction directory, when one was given. */
   save(name: string, bytes: Uint8Array | string): void {
     if (!this.out) return;

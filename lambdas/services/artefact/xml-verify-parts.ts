@@ -132,7 +132,7 @@ export function checkManifest(
   ctx: VerifyContext,
   el: XmlElement,
 ): { manifest: PackageManifest; manifestBytes: Uint8Array } | undefined {
-  try {
+  return ctx.guard('Manifest', () => {
     const manifestBytes = decodeBase64(el.text);
     ctx.save('data.bin', manifestBytes);
     const digest = sha256Hex(manifestBytes);
@@ -148,10 +148,7 @@ export function checkManifest(
       throw new Error('it is not in the canonical form (compact JSON, keys in the documented order)');
     ctx.check('Manifest', true, `${manifestBytes.length} bytes, SHA-256 ${digest}`);
     return { manifest, manifestBytes };
-  } catch (e) {
-    ctx.check('Manifest', false, message(e));
-    return undefined;
-  }
+  });
 }
 
 /** Header bytes: CRC, layout, and the digests the manifest records. */
@@ -220,7 +217,7 @@ export function checkPatchConfig(
 ): Uint8Array | undefined {
   if (!manifest.patchConfig && !configEl) return undefined;
   let configBytes: Uint8Array | undefined;
-  try {
+  ctx.guard('Patch config SHA-256', () => {
     if (!manifest.patchConfig || !configEl)
       throw new Error('the file and the manifest disagree on whether there is one');
     configBytes = decodeBase64(configEl.text);
@@ -231,20 +228,17 @@ export function checkPatchConfig(
       digest === manifest.patchConfig.sha256 && configBytes.length === manifest.patchConfig.size,
       `${configBytes.length} bytes, SHA-256 ${digest}`,
     );
-  } catch (e) {
-    ctx.check('Patch config SHA-256', false, message(e));
-  }
+  });
   return configBytes;
 }
 
 /** The header must describe this package and these files. */
 export function checkHeaderDescribes(
   ctx: VerifyContext,
-  header: Header,
   manifest: PackageManifest,
-  payloadSize: number,
-  configBytes: Uint8Array | undefined,
+  parts: { header: Header; payloadSize: number; configBytes: Uint8Array | undefined },
 ): void {
+  const { header, payloadSize, configBytes } = parts;
   const fixed = (kind: string) =>
     header.fields.find((f) => f.type === 'fixed' && f.computed === kind)?.value as number | undefined;
   const problems: string[] = [];

@@ -4,7 +4,7 @@ import { roleStatusOf } from '../../../shared/domain/identity';
 import { minutesToWait } from '../../../shared/domain/login-throttle';
 import { API_ERR, MSG } from '../../../shared/messages';
 import type { UserRecord } from '../../ports/user-repository';
-import { recordUserEvent, takeQuotaOrRefuse, toPublicUser, type UserDeps } from './common';
+import { recordUserEvent, takeQuotaOrRefuse, toPublicUser, type UserDeps, undoOnFailure } from './common';
 import { assertAllowedDomain, countConfirmationMail, mailConfirmationLink } from './registration';
 import { tellAdminsOfRequest } from './role-requests';
 
@@ -45,12 +45,12 @@ export async function updateAccount(d: UserDeps, user: UserRecord, req: AccountR
     );
   if (emailChange) {
     // the same limit per address as a resent link: settings must not become a way to mail anyone at will
-    try {
-      await countConfirmationMail(d, req.email);
-    } catch (e) {
-      if (roleChange) await d.users.returnQuota(requestKey).catch(() => undefined);
-      throw e;
-    }
+    await undoOnFailure(
+      () => countConfirmationMail(d, req.email),
+      async () => {
+        if (roleChange) await d.users.returnQuota(requestKey);
+      },
+    );
     // mail first: if it cannot go out, nothing about the account has changed (an unused token stays behind)
     await mailConfirmationLink(d, user, req.email, 'CHANGE_EMAIL');
   }

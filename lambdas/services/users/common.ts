@@ -81,21 +81,13 @@ export function recordUserEvent(
   meaning: string,
   details?: Record<string, unknown>,
 ) {
-  return d.audit.append({
-    subject: `USER#${user.id}`,
-    action,
-    meaning,
-    actorId: user.id,
-    actorName: user.name,
-    actorRole: user.userRole,
-    details,
-  });
+  return recordAdminEvent(d, user, user, action, meaning, details);
 }
 
-/** An event about `user`, by the administrator `admin`. */
+/** An event about `user`, by `actor` (an administrator, or the user themself). */
 export function recordAdminEvent(
   d: UserDeps,
-  admin: Pick<UserRecord, 'id' | 'name' | 'userRole'>,
+  actor: Pick<UserRecord, 'id' | 'name' | 'userRole'>,
   user: UserRecord,
   action: string,
   meaning: string,
@@ -105,11 +97,21 @@ export function recordAdminEvent(
     subject: `USER#${user.id}`,
     action,
     meaning,
-    actorId: admin.id,
-    actorName: admin.name,
-    actorRole: admin.userRole,
+    actorId: actor.id,
+    actorName: actor.name,
+    actorRole: actor.userRole,
     details,
   });
+}
+
+/** Runs `step`; when it fails, `undo` runs (its own failure ignored) and the step's error is thrown. */
+export async function undoOnFailure<T>(step: () => Promise<T>, undo: () => Promise<unknown>): Promise<T> {
+  try {
+    return await step();
+  } catch (e) {
+    await undo().catch(() => undefined);
+    throw e;
+  }
 }
 
 export async function mustUpdate(d: UserDeps, next: UserRecord, prev: UserRecord): Promise<void> {

@@ -5,7 +5,7 @@ import { DEFAULT_RESET_LIMITS, minutesToWait } from '../../../shared/domain/logi
 import { API_ERR } from '../../../shared/messages';
 import type { UserRecord } from '../../ports/user-repository';
 import { hashPassword, verifyPassword } from '../password-hasher';
-import { mustUpdate, recordUserEvent, takeQuotaOrRefuse, type UserDeps } from './common';
+import { mustUpdate, recordUserEvent, takeQuotaOrRefuse, type UserDeps, undoOnFailure } from './common';
 import { temporaryPasswordMail } from './mails';
 import { forgiveSource, recordSignInFailure, refuseWhileThrottled } from './sign-in';
 
@@ -55,13 +55,11 @@ export async function resetPassword(d: UserDeps, emailRaw: string, sourceIp: str
   await takeQuotaOrRefuse(d, addressKey, limits.perAddress, limits.windowSeconds, (wait) =>
     API_ERR.tooManyResetsForAddress(limits.perAddress, windowMinutes, minutesToWait(wait)),
   );
-  try {
-    await issueTemporaryPassword(d, user);
-  } catch (e) {
-    // no mail went out: it does not count against the address
-    await d.users.returnQuota(addressKey).catch(() => undefined);
-    throw e;
-  }
+  // no mail went out: it does not count against the address
+  await undoOnFailure(
+    () => issueTemporaryPassword(d, user),
+    () => d.users.returnQuota(addressKey),
+  );
   await recordUserEvent(
     d,
     user,
@@ -82,14 +80,12 @@ async function issueTemporaryPassword(d: UserDeps, user: UserRecord): Promise<vo
     version: user.version + 1,
   };
   await mustUpdate(d, next, user);
-  try {
-    await d.mailer.send(temporaryPasswordMail(user, temp, d.config.tempPasswordMinutes, d.config.appUrl));
-  } catch (e) {
-    // The mail did not go out, so nothing may have changed: the stored record goes back exactly as it
-    // was (an earlier temporary password the owner did receive keeps working). Conditional on our own
-    // write, so a change someone made meanwhile is never undone; if the restore fails too, the unmailed
-    // temporary password simply expires.
-    await d.users.update(user, next.version, user.email).catch(() => undefined);
-    throw e;
-  }
+  // The mail did not go out, so nothing may have changed: the stored record goes back exactly as it
+  // was (an earlier temporary password the owner did receive keeps working). Conditional on our own
+  // write, so a change someone made meanwhile is never undone; if the restore fails too, the unmailed
+  // temporary password simply expires.
+  await undoOnFailure(
+    () => d.mailer.send(temporaryPasswordMail(user, temp, d.config.tempPasswordMinutes, d.config.appUrl)),
+    () => d.users.update(user, next.version, user.email),
+  );
 }

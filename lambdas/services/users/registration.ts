@@ -17,6 +17,7 @@ import {
   secondsLeftInWindow,
   toPublicUser,
   type UserDeps,
+  undoOnFailure,
   warnMailFailed,
 } from './common';
 import { confirmationMail } from './mails';
@@ -51,13 +52,11 @@ export async function register(d: UserDeps, req: RegisterRequest): Promise<Publi
     now,
   );
   if (!(await d.users.create(user))) throw new ConflictError(MSG.registerConflict);
-  try {
-    await mailConfirmationLink(d, user, user.email, 'REGISTER');
-  } catch (e) {
-    // No mail, no account: the address stays free, so registering again is the retry.
-    await d.users.discard(user).catch(() => undefined);
-    throw e;
-  }
+  // No mail, no account: the address stays free, so registering again is the retry.
+  await undoOnFailure(
+    () => mailConfirmationLink(d, user, user.email, 'REGISTER'),
+    () => d.users.discard(user),
+  );
   await recordUserEvent(
     d,
     user,
