@@ -1,7 +1,5 @@
 import { createHash, createPublicKey, verify } from 'node:crypto';
 import { Readable } from 'node:stream';
-import type { PackageType } from '../../../shared/api/contracts/packages';
-import type { ResourceType, Stage } from '../../../shared/api/contracts/resources';
 import { encodeHeader } from '../../../shared/domain/header/header-codec';
 import type { Header } from '../../../shared/domain/header/header-schema';
 import { PACKAGE_TYPE_CODES } from '../../../shared/domain/header/header-template';
