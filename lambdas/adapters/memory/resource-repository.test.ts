@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { PendingUpload, ResourceRecord } from '../../ports/resource-repository';
-import { MemoryResourceReferences, MemoryResourceRepository } from './resource-repository';
+import { MemoryResourceReferences } from './resource-references';
+import { MemoryResourceRepository } from './resource-repository';
 
 const record = (id: string, name: string, createdAt = '2026-11-21T12:00:00.000Z'): ResourceRecord => ({
   id,

@@ -1,12 +1,7 @@
 import type { ResourceType, Stage } from '../../../shared/api/contracts/resources';
 import { nameClaimKey } from '../../../shared/domain/resource-rules';
-import type {
-  PendingUpload,
-  ResourceRecord,
-  ResourceReference,
-  ResourceReferences,
-  ResourceRepository,
-} from '../../ports/resource-repository';
+import type { PendingUpload, ResourceRecord, ResourceRepository } from '../../ports/resource-repository';
+import { ItemMap } from './item-map';
 
 const newestFirst = (a: ResourceRecord, b: ResourceRecord) => b.createdAt.localeCompare(a.createdAt);
 
@@ -16,15 +11,14 @@ const newestFirst = (a: ResourceRecord, b: ResourceRecord) => b.createdAt.locale
  * deleted; a pending upload is consumed by the resource it becomes, and locked by one confirmation.
  */
 export class MemoryResourceRepository implements ResourceRepository {
-  private readonly records = new Map<string, ResourceRecord>();
+  private readonly records = new ItemMap<ResourceRecord>();
   /** name claim → resource id */
   private readonly names = new Map<string, string>();
-  private readonly uploads = new Map<string, PendingUpload>();
+  private readonly uploads = new ItemMap<PendingUpload>();
   private readonly packageRefs = new Map<string, number>();
 
   async getById(id: string): Promise<ResourceRecord | null> {
-    const r = this.records.get(id);
-    return r ? { ...r } : null;
+    return this.records.get(id);
   }
 
   async isNameTaken(name: string): Promise<boolean> {
@@ -33,10 +27,9 @@ export class MemoryResourceRepository implements ResourceRepository {
 
   async create(record: ResourceRecord, consumeUploadId?: string): Promise<'ok' | 'nameTaken' | 'uploadGone'> {
     if (this.names.has(nameClaimKey(record.name))) return 'nameTaken';
-    if (this.records.has(record.id)) throw new Error('conditional check failed');
     if (consumeUploadId !== undefined && !this.uploads.has(consumeUploadId)) return 'uploadGone';
+    this.records.putNew(record.id, record);
     this.names.set(nameClaimKey(record.name), record.id);
-    this.records.set(record.id, { ...record });
     if (consumeUploadId !== undefined) this.uploads.delete(consumeUploadId);
     return 'ok';
   }
@@ -46,7 +39,7 @@ export class MemoryResourceRepository implements ResourceRepository {
   }
 
   async listAll(): Promise<ResourceRecord[]> {
-    return [...this.records.values()].map((r) => ({ ...r })).sort(newestFirst);
+    return this.records.all().sort(newestFirst);
   }
 
   async delete(record: ResourceRecord): Promise<'ok' | 'referenced' | 'missing'> {
@@ -63,13 +56,11 @@ export class MemoryResourceRepository implements ResourceRepository {
   }
 
   async putPendingUpload(upload: PendingUpload): Promise<void> {
-    if (this.uploads.has(upload.uploadId)) throw new Error('conditional check failed');
-    this.uploads.set(upload.uploadId, { ...upload });
+    this.uploads.putNew(upload.uploadId, upload);
   }
 
   async getPendingUpload(uploadId: string): Promise<PendingUpload | null> {
-    const u = this.uploads.get(uploadId);
-    return u ? { ...u } : null;
+    return this.uploads.get(uploadId);
   }
 
   async lockPendingUpload(
@@ -78,7 +69,7 @@ export class MemoryResourceRepository implements ResourceRepository {
     at: string,
     staleBefore: string,
   ): Promise<boolean> {
-    const u = this.uploads.get(uploadId);
+    const u = this.uploads.stored(uploadId);
     if (!u || u.ownerId !== ownerId || (u.confirmingAt !== undefined && u.confirmingAt >= staleBefore))
       return false;
     u.confirmingAt = at;
@@ -86,25 +77,11 @@ export class MemoryResourceRepository implements ResourceRepository {
   }
 
   async unlockPendingUpload(uploadId: string, lockedAt: string): Promise<void> {
-    const u = this.uploads.get(uploadId);
+    const u = this.uploads.stored(uploadId);
     if (u?.confirmingAt === lockedAt) delete u.confirmingAt;
   }
 
   async deletePendingUpload(uploadId: string): Promise<void> {
     this.uploads.delete(uploadId);
-  }
-}
-
-/** Which packages use a resource, as the test (or the in-browser mock) that owns the packages says. */
-export class MemoryResourceReferences implements ResourceReferences {
-  private readonly uses = new Map<string, ResourceReference[]>();
-
-  /** The package `ref` now uses resource `resourceId`. */
-  use(resourceId: string, ref: ResourceReference): void {
-    this.uses.set(resourceId, [...(this.uses.get(resourceId) ?? []), ref]);
-  }
-
-  async packagesUsing(resourceId: string): Promise<ResourceReference[]> {
-    return [...(this.uses.get(resourceId) ?? [])];
   }
 }

@@ -1,12 +1,7 @@
 import type { Role } from '../../../shared/domain/roles';
 import { type Clock, systemClock } from '../../ports/clock';
-import type {
-  EmailToken,
-  QuotaResult,
-  ThrottleState,
-  UserRecord,
-  UserRepository,
-} from '../../ports/user-repository';
+import type { EmailToken, UserRecord, UserRepository } from '../../ports/user-repository';
+import { ItemMap } from './item-map';
 
 /** A throttle or quota counter, as the DynamoDB adapter keeps it under `THROTTLE#<key>`. */
 interface Counter {
@@ -28,7 +23,7 @@ export class MemoryUserRepository implements UserRepository {
   private readonly users = new Map<string, UserRecord>();
   /** lower-case address → the user holding it, or deleted */
   private readonly claims = new Map<string, { userId: string; deleted: boolean }>();
-  private readonly tokens = new Map<string, EmailToken>();
+  private readonly tokens = new ItemMap<EmailToken>();
   private readonly counters = new Map<string, Counter>();
 
   constructor(private readonly clock: Clock = systemClock) {}
@@ -105,17 +100,15 @@ export class MemoryUserRepository implements UserRepository {
   }
 
   async putEmailToken(token: EmailToken): Promise<void> {
-    if (this.tokens.has(token.tokenHash)) throw new Error('conditional check failed');
-    this.tokens.set(token.tokenHash, { ...token });
+    this.tokens.putNew(token.tokenHash, token);
   }
 
   async getEmailToken(tokenHash: string): Promise<EmailToken | null> {
-    const t = this.tokens.get(tokenHash);
-    return t ? { ...t } : null;
+    return this.tokens.get(tokenHash);
   }
 
   async markEmailTokenUsed(tokenHash: string, at: string): Promise<boolean> {
-    const t = this.tokens.get(tokenHash);
+    const t = this.tokens.stored(tokenHash);
     if (!t || t.usedAt) return false;
     t.usedAt = at;
     return true;
@@ -127,7 +120,7 @@ export class MemoryUserRepository implements UserRepository {
     return c && (c.expiresAt === undefined || c.expiresAt >= epoch(now)) ? c : undefined;
   }
 
-  async getThrottle(key: string): Promise<ThrottleState> {
+  async getThrottle(key: string) {
     const c = this.live(key, this.clock.now());
     return c
       ? { failures: c.failures ?? 0, lastFailureAt: c.lastFailureAt ?? null }
@@ -154,7 +147,12 @@ export class MemoryUserRepository implements UserRepository {
     this.counters.delete(key);
   }
 
-  async takeQuota(key: string, limit: number, windowSeconds: number, at: Date): Promise<QuotaResult> {
+  async takeQuota(
+    key: string,
+    limit: number,
+    windowSeconds: number,
+    at: Date,
+  ): ReturnType<UserRepository['takeQuota']> {
     const now = epoch(at);
     if (limit < 1) return { ok: false, retryAfterSeconds: windowSeconds };
     const c = this.counters.get(key);

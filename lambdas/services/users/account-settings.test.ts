@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { API_ERR, MSG } from '../../../shared/messages';
-import { makeUsers, tokenOf } from './users.fixtures';
+import { makeUsers, SCRYPT_TIMEOUT_MS, tokenOf } from './users.fixtures';
 
-describe('account settings', () => {
+describe('account settings', { timeout: SCRYPT_TIMEOUT_MS }, () => {
   it('keeps the old address as the login until the new one is confirmed by its link', async () => {
     const { service, account, mailer, users, audit } = makeUsers();
     const u = await account('TECHNICAL_LEADER');

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { makeUsers } from './users.fixtures';
+import { makeUsers, SCRYPT_TIMEOUT_MS } from './users.fixtures';
 
-describe('admin user deletes', () => {
+describe('admin user deletes', { timeout: SCRYPT_TIMEOUT_MS }, () => {
   it('deletes users for good: the address cannot register again, and it is audited', async () => {
     const { service, account, users, audit } = makeUsers();
     const admin = await account('ADMIN');

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { API_ERR } from '../../../shared/messages';
-import { makeUsers, PASSWORD } from './users.fixtures';
+import { makeUsers, PASSWORD, SCRYPT_TIMEOUT_MS } from './users.fixtures';
 
 const IP = '203.0.113.7';
 
-describe('changing the password', () => {
+describe('changing the password', { timeout: SCRYPT_TIMEOUT_MS }, () => {
   it('refuses a wrong old password with 403, counts it as a failed sign-in and changes nothing', async () => {
     const { service, account, current, users } = makeUsers();
     const u = await account('TECHNICAL_LEADER');
@@ -31,7 +31,7 @@ describe('changing the password', () => {
   });
 });
 
-describe('password reset', () => {
+describe('password reset', { timeout: SCRYPT_TIMEOUT_MS }, () => {
   it('answers an unknown address 404 after counting it for the source', async () => {
     const { service, mailer } = makeUsers({
       resetLimits: { perAddress: 3, perSource: 1, windowSeconds: 900 },

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { API_ERR, MSG } from '../../../shared/messages';
-import { makeUsers, PASSWORD, tokenOf } from './users.fixtures';
+import { makeUsers, PASSWORD, SCRYPT_TIMEOUT_MS, tokenOf } from './users.fixtures';
 
 const newcomer = (email: string) =>
   ({ name: 'New Comer', email, password: PASSWORD, userRole: 'TECHNICAL_LEADER' }) as const;
 
-describe('registration', () => {
+describe('registration', { timeout: SCRYPT_TIMEOUT_MS }, () => {
   it('stores an unconfirmed account that asks for its role, and mails a single-use link', async () => {
     const { service, users, mailer, audit } = makeUsers();
     const u = await service.register(newcomer('new@medical.example'));
@@ -41,7 +41,7 @@ describe('registration', () => {
   });
 });
 
-describe('confirmation links', () => {
+describe('confirmation links', { timeout: SCRYPT_TIMEOUT_MS }, () => {
   it('confirms the address once, then tells every granted admin but the user of the request', async () => {
     const { service, users, mailer, account, audit } = makeUsers();
     const admin = await account('ADMIN');

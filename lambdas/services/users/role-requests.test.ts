@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { API_ERR } from '../../../shared/messages';
-import { makeUsers } from './users.fixtures';
+import { makeUsers, SCRYPT_TIMEOUT_MS } from './users.fixtures';
 
-describe('role decisions', () => {
+describe('role decisions', { timeout: SCRYPT_TIMEOUT_MS }, () => {
   it('grants requested roles in one go, audited as the admin and mailed to each user', async () => {
     const { service, account, mailer, audit, current } = makeUsers();
     const admin = await account('ADMIN');

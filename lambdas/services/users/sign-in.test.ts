@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { API_ERR } from '../../../shared/messages';
-import { makeUsers, PASSWORD } from './users.fixtures';
+import { makeUsers, PASSWORD, SCRYPT_TIMEOUT_MS } from './users.fixtures';
 
 const IP = '203.0.113.7';
 
-describe('sign-in', () => {
+describe('sign-in', { timeout: SCRYPT_TIMEOUT_MS }, () => {
   it('answers a wrong password and an unknown address alike, and counts the failure', async () => {
     const { service, account, users } = makeUsers();
     const u = await account('TECHNICAL_LEADER');

@@ -53,6 +53,8 @@ export class TestAudit implements AuditLog {
 }
 
 export const PASSWORD = 'Right-Password-1';
+/** password hashes cost real time (scrypt at production cost), more on a busy machine: no speed is asserted */
+export const SCRYPT_TIMEOUT_MS = 60_000;
 /** hashed once: scrypt at production cost takes a while */
 const passwordHash = await hashPassword(PASSWORD);
 
