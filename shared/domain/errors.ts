@@ -14,26 +14,19 @@ export class AppError extends Error {
   }
 }
 
-export class BadRequestError extends AppError {
-  constructor(message: string, extra?: Record<string, unknown>) {
-    super(400, message, extra);
-  }
+/** An AppError subclass answering `statusCode`, whose callers may add fields to the response body. */
+function withStatus(statusCode: number) {
+  return class extends AppError {
+    constructor(message: string, extra?: Record<string, unknown>) {
+      super(statusCode, message, extra);
+    }
+  };
 }
-export class UnauthorizedError extends AppError {
-  constructor(message: string, extra?: Record<string, unknown>) {
-    super(401, message, extra);
-  }
-}
-export class ForbiddenError extends AppError {
-  constructor(message: string, extra?: Record<string, unknown>) {
-    super(403, message, extra);
-  }
-}
-export class NotFoundError extends AppError {
-  constructor(message: string, extra?: Record<string, unknown>) {
-    super(404, message, extra);
-  }
-}
+
+export class BadRequestError extends withStatus(400) {}
+export class UnauthorizedError extends withStatus(401) {}
+export class ForbiddenError extends withStatus(403) {}
+export class NotFoundError extends withStatus(404) {}
 /** Content the server will not accept (the upload warning popup, spec §8). */
 export class NotAcceptableError extends AppError {
   constructor(message: string) {

@@ -1,10 +1,9 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { type ChainedEvent, eventHash, GENESIS_HASH } from '../../../shared/domain/audit-chain';
 import type { AuditEvent, AuditLog, AuditTrail, StoredAuditEvent } from '../../ports/audit-log';
 import type { Clock } from '../../ports/clock';
-import { dynamo } from '../aws-clients';
 import { queryAll } from './query-all';
+import { getItem, putNew, transact } from './transact';
 
 const HEAD_SEQ = 0;
 const MAX_ATTEMPTS = 200;
@@ -24,15 +23,9 @@ export class DynamoAuditLog implements AuditLog {
 
   async append(event: AuditEvent): Promise<void> {
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-      const head = await dynamo().send(
-        new GetCommand({
-          TableName: this.table,
-          Key: { pk: event.subject, seq: HEAD_SEQ },
-          ConsistentRead: true,
-        }),
-      );
-      const lastSeq = Number(head.Item?.lastSeq ?? 0);
-      const prevHash = String(head.Item?.lastHash ?? GENESIS_HASH);
+      const head = await getItem(this.table, { pk: event.subject, seq: HEAD_SEQ });
+      const lastSeq = Number(head?.lastSeq ?? 0);
+      const prevHash = String(head?.lastHash ?? GENESIS_HASH);
       const body: Omit<ChainedEvent, 'hash'> = {
         seq: lastSeq + 1,
         at: this.clock.now().toISOString(),
@@ -49,33 +42,23 @@ export class DynamoAuditLog implements AuditLog {
       };
       const hash = eventHash(body);
       try {
-        await dynamo().send(
-          new TransactWriteCommand({
-            TransactItems: [
-              {
-                Put: {
-                  TableName: this.table,
-                  Item: {
-                    pk: event.subject,
-                    seq: HEAD_SEQ,
-                    kind: 'AUDIT_HEAD',
-                    lastSeq: body.seq,
-                    lastHash: hash,
-                  },
-                  ConditionExpression: head.Item ? 'lastSeq = :last' : 'attribute_not_exists(pk)',
-                  ExpressionAttributeValues: head.Item ? { ':last': lastSeq } : undefined,
-                },
+        await transact([
+          {
+            Put: {
+              TableName: this.table,
+              Item: {
+                pk: event.subject,
+                seq: HEAD_SEQ,
+                kind: 'AUDIT_HEAD',
+                lastSeq: body.seq,
+                lastHash: hash,
               },
-              {
-                Put: {
-                  TableName: this.table,
-                  Item: { ...body, pk: event.subject, hash, kind: 'AUDIT' },
-                  ConditionExpression: 'attribute_not_exists(pk)',
-                },
-              },
-            ],
-          }),
-        );
+              ConditionExpression: head ? 'lastSeq = :last' : 'attribute_not_exists(pk)',
+              ExpressionAttributeValues: head ? { ':last': lastSeq } : undefined,
+            },
+          },
+          putNew(this.table, { ...body, pk: event.subject, hash, kind: 'AUDIT' }),
+        ]);
         return;
       } catch (e) {
         if (!(e instanceof TransactionCanceledException)) throw e;

@@ -1,8 +1,11 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { MailFailure, OutboxMail } from '../../ports/package-repository';
 import type { OutboxItem, OutboxStore } from '../../services/mail-outbox-worker';
 import { dynamo } from '../aws-clients';
+import { getItem, putNew, type TransactItem, transact, updateIf } from './transact';
+
+type TransactUpdate = NonNullable<TransactItem['Update']>;
 
 /** How long settled (sent or failed) outbox items stay before DynamoDB's TTL removes them. */
 const SETTLED_TTL_SECONDS = 90 * 24 * 60 * 60;
@@ -14,13 +17,7 @@ export const outboxKey = (id: string) => ({ pk: `MAIL#${id}` });
  * deterministic id the guard against mailing one person twice for one event.
  */
 export function outboxPut(table: string, mail: OutboxMail) {
-  return {
-    Put: {
-      TableName: table,
-      Item: { ...outboxKey(mail.id), kind: 'MAIL', status: 'PENDING', attempts: 0, ...mail },
-      ConditionExpression: 'attribute_not_exists(pk)',
-    },
-  };
+  return putNew(table, { ...outboxKey(mail.id), kind: 'MAIL', status: 'PENDING', attempts: 0, ...mail });
 }
 
 /** One outbox Put per distinct mail id (a person who is both initiator and deliverer gets one mail). */
@@ -39,124 +36,93 @@ export class DynamoOutboxStore implements OutboxStore {
   ) {}
 
   async get(id: string): Promise<OutboxItem | null> {
-    const r = await dynamo().send(
-      new GetCommand({ TableName: this.table, Key: outboxKey(id), ConsistentRead: true }),
-    );
-    return r.Item ? (r.Item as unknown as OutboxItem) : null;
+    const item = await getItem(this.table, outboxKey(id));
+    return item ? (item as unknown as OutboxItem) : null;
   }
 
-  private async conditional(cmd: UpdateCommand): Promise<boolean> {
-    try {
-      await dynamo().send(cmd);
-      return true;
-    } catch (e) {
-      if ((e as Error).name === 'ConditionalCheckFailedException') return false;
-      throw e;
-    }
+  /** An update of outbox item `id` while it is still pending at attempt `attempt` (no one else moved it). */
+  private whilePending(
+    id: string,
+    attempt: number,
+    UpdateExpression: string,
+    values: Record<string, unknown>,
+  ): TransactUpdate {
+    return {
+      TableName: this.table,
+      Key: outboxKey(id),
+      UpdateExpression,
+      ConditionExpression: '#s = :pending AND attempts = :n',
+      ExpressionAttributeNames: { '#s': 'status' },
+      ExpressionAttributeValues: { ':pending': 'PENDING', ':n': attempt, ...values },
+    };
   }
 
   claim(id: string, attempts: number, leaseUntil: string): Promise<boolean> {
-    return this.conditional(
-      new UpdateCommand({
-        TableName: this.table,
-        Key: outboxKey(id),
-        UpdateExpression: 'SET attempts = :next, leaseUntil = :lease',
-        ConditionExpression: '#s = :pending AND attempts = :n',
-        ExpressionAttributeNames: { '#s': 'status' },
-        ExpressionAttributeValues: {
-          ':pending': 'PENDING',
-          ':n': attempts,
-          ':next': attempts + 1,
-          ':lease': leaseUntil,
-        },
+    return updateIf(
+      this.whilePending(id, attempts, 'SET attempts = :next, leaseUntil = :lease', {
+        ':next': attempts + 1,
+        ':lease': leaseUntil,
       }),
     );
   }
 
   markSent(id: string, attempt: number, at: Date): Promise<boolean> {
-    return this.conditional(
-      new UpdateCommand({
-        TableName: this.table,
-        Key: outboxKey(id),
-        UpdateExpression:
-          'SET #s = :sent, sentAt = :at, expiresAtEpoch = :exp REMOVE leaseUntil, nextAttemptAt',
-        ConditionExpression: '#s = :pending AND attempts = :n',
-        ExpressionAttributeNames: { '#s': 'status' },
-        ExpressionAttributeValues: {
-          ':sent': 'SENT',
-          ':pending': 'PENDING',
-          ':n': attempt,
-          ':at': at.toISOString(),
-          ':exp': epochIn(at, SETTLED_TTL_SECONDS),
-        },
-      }),
+    return updateIf(
+      this.whilePending(
+        id,
+        attempt,
+        'SET #s = :sent, sentAt = :at, expiresAtEpoch = :exp REMOVE leaseUntil, nextAttemptAt',
+        { ':sent': 'SENT', ':at': at.toISOString(), ':exp': epochIn(at, SETTLED_TTL_SECONDS) },
+      ),
     );
   }
 
   async markRetry(id: string, attempt: number, reason: string, nextAttemptAt: string): Promise<void> {
-    await this.conditional(
-      new UpdateCommand({
-        TableName: this.table,
-        Key: outboxKey(id),
-        UpdateExpression: 'SET lastError = :e, nextAttemptAt = :next REMOVE leaseUntil',
-        ConditionExpression: '#s = :pending AND attempts = :n',
-        ExpressionAttributeNames: { '#s': 'status' },
-        ExpressionAttributeValues: {
-          ':pending': 'PENDING',
-          ':n': attempt,
-          ':e': reason,
-          ':next': nextAttemptAt,
-        },
+    await updateIf(
+      this.whilePending(id, attempt, 'SET lastError = :e, nextAttemptAt = :next REMOVE leaseUntil', {
+        ':e': reason,
+        ':next': nextAttemptAt,
       }),
     );
   }
 
   async markFailed(item: OutboxItem, attempt: number, failure: MailFailure): Promise<boolean> {
     const at = new Date(failure.at);
-    const outboxUpdate = {
-      TableName: this.table,
-      Key: outboxKey(item.id),
-      UpdateExpression:
-        'SET #s = :failed, failedAt = :at, lastError = :e, expiresAtEpoch = :exp REMOVE leaseUntil',
-      ConditionExpression: '#s = :pending AND attempts = :n',
-      ExpressionAttributeNames: { '#s': 'status' },
-      ExpressionAttributeValues: {
+    const outboxUpdate = this.whilePending(
+      item.id,
+      attempt,
+      'SET #s = :failed, failedAt = :at, lastError = :e, expiresAtEpoch = :exp REMOVE leaseUntil',
+      {
         ':failed': 'FAILED',
-        ':pending': 'PENDING',
-        ':n': attempt,
         ':at': failure.at,
         ':e': failure.reason,
         ':exp': epochIn(at, SETTLED_TTL_SECONDS),
       },
-    };
+    );
     try {
       // The failure lands on the package in the same transaction, and moves its version on so a save
       // based on an earlier read loses (409) instead of dropping the failure.
-      await dynamo().send(
-        new TransactWriteCommand({
-          TransactItems: [
-            { Update: outboxUpdate },
-            {
-              Update: {
-                TableName: this.packagesTable,
-                Key: { pk: `PKG#${item.packageId}`, sk: 'PKG' },
-                UpdateExpression:
-                  'SET mailFailures = list_append(if_not_exists(mailFailures, :none), :f) ADD #v :one',
-                ConditionExpression: 'attribute_exists(pk)',
-                ExpressionAttributeNames: { '#v': 'version' },
-                ExpressionAttributeValues: { ':none': [], ':f': [failure], ':one': 1 },
-              },
-            },
-          ],
-        }),
-      );
+      await transact([
+        { Update: outboxUpdate },
+        {
+          Update: {
+            TableName: this.packagesTable,
+            Key: { pk: `PKG#${item.packageId}`, sk: 'PKG' },
+            UpdateExpression:
+              'SET mailFailures = list_append(if_not_exists(mailFailures, :none), :f) ADD #v :one',
+            ConditionExpression: 'attribute_exists(pk)',
+            ExpressionAttributeNames: { '#v': 'version' },
+            ExpressionAttributeValues: { ':none': [], ':f': [failure], ':one': 1 },
+          },
+        },
+      ]);
       return true;
     } catch (e) {
       if (!(e instanceof TransactionCanceledException)) throw e;
       const [mine, pkg] = e.CancellationReasons ?? [];
       if (mine?.Code === 'ConditionalCheckFailed') return false;
       // the package was deleted meanwhile: the failure is recorded on the outbox item and in the audit trail
-      if (pkg?.Code === 'ConditionalCheckFailed') return this.conditional(new UpdateCommand(outboxUpdate));
+      if (pkg?.Code === 'ConditionalCheckFailed') return updateIf(outboxUpdate);
       throw e;
     }
   }

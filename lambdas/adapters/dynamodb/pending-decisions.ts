@@ -1,6 +1,6 @@
 import { type DecisionState, waitsForDecisionOf } from '../../../shared/domain/pending-decision';
 import type { PendingDecisions } from '../../ports/pending-decisions';
-import { queryAll } from './query-all';
+import { queryKind } from './transact';
 
 /**
  * Packages waiting for a user, from the packages table: one Query of the package kind filtered on the
@@ -12,16 +12,12 @@ export class DynamoPendingDecisions implements PendingDecisions {
   constructor(private readonly table: () => string) {}
 
   async packagesWaitingFor(userId: string): Promise<string[]> {
-    const items = await queryAll({
-      TableName: this.table(),
-      IndexName: 'byKind',
-      KeyConditionExpression: 'kind = :k',
+    const items = await queryKind(this.table(), 'PACKAGE', {
       FilterExpression:
         '#st IN (:pa, :as, :dp) AND (attribute_exists(approvers.#u) OR signer.id = :u OR attribute_exists(deliveryApprovers.#u))',
       ProjectionExpression: '#n, #st, approvers.#u, signer, deliveryApprovers.#u',
       ExpressionAttributeNames: { '#n': 'name', '#st': 'status', '#u': userId },
       ExpressionAttributeValues: {
-        ':k': 'PACKAGE',
         ':pa': 'PENDING_APPROVAL',
         ':as': 'AWAITING_SIGNATURE',
         ':dp': 'DELIVERY_PENDING',

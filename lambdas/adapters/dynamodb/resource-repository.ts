@@ -1,11 +1,4 @@
-import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import {
-  DeleteCommand,
-  GetCommand,
-  PutCommand,
-  TransactWriteCommand,
-  UpdateCommand,
-} from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { ResourceType, Stage } from '../../../shared/api/contracts/resources';
 import { nameClaimKey, typeStageKey } from '../../../shared/domain/resource-rules';
 import type {
@@ -17,6 +10,16 @@ import type {
 } from '../../ports/resource-repository';
 import { dynamo } from '../aws-clients';
 import { queryAll } from './query-all';
+import {
+  cancelledBy,
+  createItem,
+  deleteExisting,
+  getItem,
+  putNew,
+  queryKind,
+  transact,
+  updateIf,
+} from './transact';
 
 const resPk = (id: string) => `RES#${id}`;
 const uploadPk = (id: string) => `UPLOAD#${id}`;
@@ -28,13 +31,6 @@ function strip<T>(item: Record<string, unknown>): T {
   const rest: Record<string, unknown> = { ...item };
   for (const k of STORAGE_ONLY) delete rest[k];
   return rest as T;
-}
-
-function cancelledBy(e: unknown, index: number): boolean {
-  return (
-    e instanceof TransactionCanceledException &&
-    e.CancellationReasons?.[index]?.Code === 'ConditionalCheckFailed'
-  );
 }
 
 /** Newest first; items of one second (uploadTime's resolution) by their full creation time. */
@@ -51,59 +47,36 @@ export class DynamoResourceRepository implements ResourceRepository {
   constructor(private readonly table: string) {}
 
   async getById(id: string): Promise<ResourceRecord | null> {
-    const r = await dynamo().send(
-      new GetCommand({ TableName: this.table, Key: { pk: resPk(id) }, ConsistentRead: true }),
-    );
-    return r.Item && r.Item.kind === 'RESOURCE' ? strip<ResourceRecord>(r.Item) : null;
+    const item = await getItem(this.table, { pk: resPk(id) });
+    return item && item.kind === 'RESOURCE' ? strip<ResourceRecord>(item) : null;
   }
 
   async isNameTaken(name: string): Promise<boolean> {
-    const r = await dynamo().send(
-      new GetCommand({ TableName: this.table, Key: { pk: nameClaimKey(name) }, ConsistentRead: true }),
-    );
-    return Boolean(r.Item);
+    return Boolean(await getItem(this.table, { pk: nameClaimKey(name) }));
   }
 
   async create(record: ResourceRecord, consumeUploadId?: string): Promise<'ok' | 'nameTaken' | 'uploadGone'> {
-    const items: NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']> = [
-      {
-        Put: {
-          TableName: this.table,
-          Item: {
-            pk: nameClaimKey(record.name),
-            kind: 'NAME',
-            resourceId: record.id,
-            name: record.name,
-            claimedAt: record.createdAt,
-          },
-          ConditionExpression: 'attribute_not_exists(pk)',
-        },
-      },
-      {
-        Put: {
-          TableName: this.table,
-          Item: {
-            ...record,
-            pk: resPk(record.id),
-            kind: 'RESOURCE',
-            typeStage: typeStageKey(record.resourceType, record.resourceStage),
-            nameKey: nameClaimKey(record.name),
-          },
-          ConditionExpression: 'attribute_not_exists(pk)',
-        },
-      },
+    const items = [
+      putNew(this.table, {
+        pk: nameClaimKey(record.name),
+        kind: 'NAME',
+        resourceId: record.id,
+        name: record.name,
+        claimedAt: record.createdAt,
+      }),
+      putNew(this.table, {
+        ...record,
+        pk: resPk(record.id),
+        kind: 'RESOURCE',
+        typeStage: typeStageKey(record.resourceType, record.resourceStage),
+        nameKey: nameClaimKey(record.name),
+      }),
     ];
     if (consumeUploadId) {
-      items.push({
-        Delete: {
-          TableName: this.table,
-          Key: { pk: uploadPk(consumeUploadId) },
-          ConditionExpression: 'attribute_exists(pk)',
-        },
-      });
+      items.push(deleteExisting(this.table, { pk: uploadPk(consumeUploadId) }));
     }
     try {
-      await dynamo().send(new TransactWriteCommand({ TransactItems: items }));
+      await transact(items);
       return 'ok';
     } catch (e) {
       if (cancelledBy(e, 0)) return 'nameTaken';
@@ -124,43 +97,34 @@ export class DynamoResourceRepository implements ResourceRepository {
   }
 
   async listAll(): Promise<ResourceRecord[]> {
-    const items = await queryAll({
-      TableName: this.table,
-      IndexName: 'byKind',
-      KeyConditionExpression: 'kind = :k',
-      ExpressionAttributeValues: { ':k': 'RESOURCE' },
-      ScanIndexForward: false,
-    });
-    return items.map((i) => strip<ResourceRecord>(i)).sort(newestFirst);
+    return (await queryKind(this.table, 'RESOURCE', { ScanIndexForward: false }))
+      .map((i) => strip<ResourceRecord>(i))
+      .sort(newestFirst);
   }
 
   async delete(record: ResourceRecord): Promise<'ok' | 'referenced' | 'missing'> {
     try {
-      await dynamo().send(
-        new TransactWriteCommand({
-          TransactItems: [
-            {
-              Delete: {
-                TableName: this.table,
-                Key: { pk: resPk(record.id) },
-                // packageRefs is counted up by package creation (when it does so): a package made
-                // between our reference check and this write makes the deletion fail instead of dangle
-                ConditionExpression:
-                  'attribute_exists(pk) AND (attribute_not_exists(packageRefs) OR packageRefs <= :zero)',
-                ExpressionAttributeValues: { ':zero': 0 },
-              },
-            },
-            {
-              Delete: {
-                TableName: this.table,
-                Key: { pk: nameClaimKey(record.name) },
-                ConditionExpression: 'attribute_not_exists(pk) OR resourceId = :id',
-                ExpressionAttributeValues: { ':id': record.id },
-              },
-            },
-          ],
-        }),
-      );
+      await transact([
+        {
+          Delete: {
+            TableName: this.table,
+            Key: { pk: resPk(record.id) },
+            // packageRefs is counted up by package creation (when it does so): a package made
+            // between our reference check and this write makes the deletion fail instead of dangle
+            ConditionExpression:
+              'attribute_exists(pk) AND (attribute_not_exists(packageRefs) OR packageRefs <= :zero)',
+            ExpressionAttributeValues: { ':zero': 0 },
+          },
+        },
+        {
+          Delete: {
+            TableName: this.table,
+            Key: { pk: nameClaimKey(record.name) },
+            ConditionExpression: 'attribute_not_exists(pk) OR resourceId = :id',
+            ExpressionAttributeValues: { ':id': record.id },
+          },
+        },
+      ]);
       return 'ok';
     } catch (e) {
       if (cancelledBy(e, 0)) return (await this.getById(record.id)) ? 'referenced' : 'missing';
@@ -169,67 +133,40 @@ export class DynamoResourceRepository implements ResourceRepository {
   }
 
   async putPendingUpload(upload: PendingUpload): Promise<void> {
-    await dynamo().send(
-      new PutCommand({
-        TableName: this.table,
-        // expiresAtEpoch lets a TTL on the table sweep abandoned uploads once one is configured
-        Item: {
-          ...upload,
-          pk: uploadPk(upload.uploadId),
-          kind: 'UPLOAD',
-          expiresAtEpoch: Math.ceil(Date.parse(upload.expiresAt) / 1000),
-        },
-        ConditionExpression: 'attribute_not_exists(pk)',
-      }),
-    );
+    // expiresAtEpoch lets a TTL on the table sweep abandoned uploads once one is configured
+    await createItem(this.table, {
+      ...upload,
+      pk: uploadPk(upload.uploadId),
+      kind: 'UPLOAD',
+      expiresAtEpoch: Math.ceil(Date.parse(upload.expiresAt) / 1000),
+    });
   }
 
   async getPendingUpload(uploadId: string): Promise<PendingUpload | null> {
-    const r = await dynamo().send(
-      new GetCommand({ TableName: this.table, Key: { pk: uploadPk(uploadId) }, ConsistentRead: true }),
-    );
-    return r.Item && r.Item.kind === 'UPLOAD' ? strip<PendingUpload>(r.Item) : null;
+    const item = await getItem(this.table, { pk: uploadPk(uploadId) });
+    return item && item.kind === 'UPLOAD' ? strip<PendingUpload>(item) : null;
   }
 
-  async lockPendingUpload(
-    uploadId: string,
-    ownerId: string,
-    at: string,
-    staleBefore: string,
-  ): Promise<boolean> {
-    try {
-      await dynamo().send(
-        new UpdateCommand({
-          TableName: this.table,
-          Key: { pk: uploadPk(uploadId) },
-          UpdateExpression: 'SET confirmingAt = :at',
-          ConditionExpression:
-            'attribute_exists(pk) AND ownerId = :owner AND (attribute_not_exists(confirmingAt) OR confirmingAt < :stale)',
-          ExpressionAttributeValues: { ':at': at, ':owner': ownerId, ':stale': staleBefore },
-        }),
-      );
-      return true;
-    } catch (e) {
-      if (e instanceof ConditionalCheckFailedException) return false;
-      throw e;
-    }
+  lockPendingUpload(uploadId: string, ownerId: string, at: string, staleBefore: string): Promise<boolean> {
+    return this.updateUploadIf(uploadId, {
+      UpdateExpression: 'SET confirmingAt = :at',
+      ConditionExpression:
+        'attribute_exists(pk) AND ownerId = :owner AND (attribute_not_exists(confirmingAt) OR confirmingAt < :stale)',
+      ExpressionAttributeValues: { ':at': at, ':owner': ownerId, ':stale': staleBefore },
+    });
+  }
+
+  /** A conditional update of the pending upload `uploadId`; false when its condition failed. */
+  private updateUploadIf(uploadId: string, update: Omit<UpdateCommandInput, 'TableName' | 'Key'>) {
+    return updateIf({ TableName: this.table, Key: { pk: uploadPk(uploadId) }, ...update });
   }
 
   async unlockPendingUpload(uploadId: string, lockedAt: string): Promise<void> {
-    try {
-      await dynamo().send(
-        new UpdateCommand({
-          TableName: this.table,
-          Key: { pk: uploadPk(uploadId) },
-          UpdateExpression: 'REMOVE confirmingAt',
-          ConditionExpression: 'attribute_exists(pk) AND confirmingAt = :at',
-          ExpressionAttributeValues: { ':at': lockedAt },
-        }),
-      );
-    } catch (e) {
-      if (e instanceof ConditionalCheckFailedException) return;
-      throw e;
-    }
+    await this.updateUploadIf(uploadId, {
+      UpdateExpression: 'REMOVE confirmingAt',
+      ConditionExpression: 'attribute_exists(pk) AND confirmingAt = :at',
+      ExpressionAttributeValues: { ':at': lockedAt },
+    });
   }
 
   async deletePendingUpload(uploadId: string): Promise<void> {

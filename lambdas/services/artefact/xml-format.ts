@@ -33,25 +33,37 @@ export interface PersonRecord {
   role: string;
 }
 
+/** The package as the manifest records it (the builder's input is this without `generatedAt`). */
+export type ManifestPackage = {
+  id: string;
+  name: string;
+  type: PackageType;
+  stage: Stage;
+  resourceName: string;
+  resourceType: ResourceType;
+  note: string;
+  initiator: PersonRecord;
+  createdAt: string;
+  generatedAt: string;
+};
+
+/** The DCC as the manifest records it. */
+export type ManifestDcc = {
+  id: string;
+  deviceId: string;
+  telemetryType: string;
+  deviceLimit: number;
+  messageLimit: number;
+};
+
 /**
  * The signed data: this object, serialised once as compact JSON in UTF-8. The exact bytes travel in the
  * XML (base64), so verifiers check the signature over those bytes and never need to re-serialise.
  */
 export interface PackageManifest {
   format: typeof MANIFEST_FORMAT;
-  package: {
-    id: string;
-    name: string;
-    type: PackageType;
-    stage: Stage;
-    resourceName: string;
-    resourceType: ResourceType;
-    note: string;
-    initiator: PersonRecord;
-    createdAt: string;
-    generatedAt: string;
-  };
-  dcc: { id: string; deviceId: string; telemetryType: string; deviceLimit: number; messageLimit: number };
+  package: ManifestPackage;
+  dcc: ManifestDcc;
   approvals: Array<{ approver: PersonRecord; approvedAt: string; meaning: string }>;
   /** `crc32` as 0x-prefixed upper-case hex; `sha256` lowercase hex of the header bytes */
   header: { size: number; crc32: string; sha256: string };

@@ -1,7 +1,5 @@
 import { createHash, createPublicKey, verify } from 'node:crypto';
 import { Readable } from 'node:stream';
-import type { PackageType } from '../../../shared/api/contracts/packages';
-import type { ResourceType, Stage } from '../../../shared/api/contracts/resources';
 import { encodeHeader } from '../../../shared/domain/header/header-codec';
 import type { Header } from '../../../shared/domain/header/header-schema';
 import { PACKAGE_TYPE_CODES } from '../../../shared/domain/header/header-template';
@@ -12,6 +10,8 @@ import {
   APPROVAL_MEANING,
   isSignedType,
   MANIFEST_FORMAT,
+  type ManifestDcc,
+  type ManifestPackage,
   type PackageManifest,
   type PersonRecord,
   renderHead,
@@ -27,22 +27,12 @@ import {
  */
 
 export interface XmlPackageInput {
-  package: {
-    id: string;
-    name: string;
-    type: PackageType;
-    stage: Stage;
-    resourceName: string;
-    resourceType: ResourceType;
-    note: string;
-    initiator: PersonRecord;
-    createdAt: string;
-  };
+  package: Omit<ManifestPackage, 'generatedAt'>;
   /** when the artefact is generated (ISO 8601, UTC), from the Clock port */
   generatedAt: string;
   /** the stored header, computed (`computeFields`): its sizes and CRC must be current */
   header: Header;
-  dcc: { id: string; deviceId: string; telemetryType: string; deviceLimit: number; messageLimit: number };
+  dcc: ManifestDcc;
   /** every approval, in the order given; `meaning` defaults to APPROVAL_MEANING */
   approvals: Array<{ approver: PersonRecord; approvedAt: string; meaning?: string }>;
   /** the resource file, read once (an S3 GetObject body, a file stream, any async iterable of bytes) */

@@ -116,12 +116,15 @@ export type EntryField = z.infer<typeof entryFieldSchema>;
 export const entryValueSchema = z.record(z.string(), z.number());
 export type EntryValue = z.infer<typeof entryValueSchema>;
 
+/** The fields of a group or of one list entry: integers and enums, 1 to 32 of them. */
+const entryTemplateSchema = z.array(entryFieldSchema).min(1).max(32);
+
 export const groupFieldSchema = z.object({
   name: fieldName,
   title,
   type: z.literal('group'),
   /** the member fields; their `value` is unused here (the group's `value` holds the data) */
-  template: z.array(entryFieldSchema).min(1).max(32),
+  template: entryTemplateSchema,
   value: entryValueSchema,
 });
 export type GroupField = z.infer<typeof groupFieldSchema>;
@@ -131,7 +134,7 @@ export const listFieldSchema = z.object({
   title,
   type: z.literal('list'),
   /** the shape of one entry; each template field's `value` is the default of a new entry */
-  template: z.array(entryFieldSchema).min(1).max(32),
+  template: entryTemplateSchema,
   maxEntries: z.number().int().min(0).max(LIST_COUNT_MAX),
   value: z.array(entryValueSchema),
 });

@@ -1,0 +1,87 @@
+import type { ResourceType, Stage } from '../../../shared/api/contracts/resources';
+import { nameClaimKey } from '../../../shared/domain/resource-rules';
+import type { PendingUpload, ResourceRecord, ResourceRepository } from '../../ports/resource-repository';
+import { ItemMap } from './item-map';
+
+const newestFirst = (a: ResourceRecord, b: ResourceRecord) => b.createdAt.localeCompare(a.createdAt);
+
+/**
+ * Resources in memory with the DynamoDB adapter's rules: one claim per name (compared as `nameClaimKey`
+ * compares), taken with the record; a record counted as used by a package (`countPackageRef`) cannot be
+ * deleted; a pending upload is consumed by the resource it becomes, and locked by one confirmation.
+ */
+export class MemoryResourceRepository implements ResourceRepository {
+  private readonly records = new ItemMap<ResourceRecord>();
+  /** name claim → resource id */
+  private readonly names = new Map<string, string>();
+  private readonly uploads = new ItemMap<PendingUpload>();
+  private readonly packageRefs = new Map<string, number>();
+
+  async getById(id: string): Promise<ResourceRecord | null> {
+    return this.records.get(id);
+  }
+
+  async isNameTaken(name: string): Promise<boolean> {
+    return this.names.has(nameClaimKey(name));
+  }
+
+  async create(record: ResourceRecord, consumeUploadId?: string): Promise<'ok' | 'nameTaken' | 'uploadGone'> {
+    if (this.names.has(nameClaimKey(record.name))) return 'nameTaken';
+    if (consumeUploadId !== undefined && !this.uploads.has(consumeUploadId)) return 'uploadGone';
+    this.records.putNew(record.id, record);
+    this.names.set(nameClaimKey(record.name), record.id);
+    if (consumeUploadId !== undefined) this.uploads.delete(consumeUploadId);
+    return 'ok';
+  }
+
+  async listByTypeStage(type: ResourceType, stage: Stage): Promise<ResourceRecord[]> {
+    return (await this.listAll()).filter((r) => r.resourceType === type && r.resourceStage === stage);
+  }
+
+  async listAll(): Promise<ResourceRecord[]> {
+    return this.records.all().sort(newestFirst);
+  }
+
+  async delete(record: ResourceRecord): Promise<'ok' | 'referenced' | 'missing'> {
+    if (!this.records.has(record.id)) return 'missing';
+    if ((this.packageRefs.get(record.id) ?? 0) > 0) return 'referenced';
+    this.records.delete(record.id);
+    if (this.names.get(nameClaimKey(record.name)) === record.id) this.names.delete(nameClaimKey(record.name));
+    return 'ok';
+  }
+
+  /** A package now uses the resource (what package creation counts in the same transaction). */
+  countPackageRef(resourceId: string): void {
+    this.packageRefs.set(resourceId, (this.packageRefs.get(resourceId) ?? 0) + 1);
+  }
+
+  async putPendingUpload(upload: PendingUpload): Promise<void> {
+    this.uploads.putNew(upload.uploadId, upload);
+  }
+
+  async getPendingUpload(uploadId: string): Promise<PendingUpload | null> {
+    return this.uploads.get(uploadId);
+  }
+
+  async lockPendingUpload(
+    uploadId: string,
+    ownerId: string,
+    at: string,
+    staleBefore: string,
+  ): Promise<boolean> {
+    const u = this.uploads.stored(uploadId);
+    if (!u || u.ownerId !== ownerId || (u.confirmingAt !== undefined && u.confirmingAt >= staleBefore))
+      return false;
+    u.confirmingAt = at;
+    return true;
+  }
+
+  async unlockPendingUpload(uploadId: string, lockedAt: string): Promise<void> {
+    const u = this.uploads.stored(uploadId);
+    if (u?.confirmingAt === lockedAt) delete u.confirmingAt;
+  }
+
+  async deletePendingUpload(uploadId: string): Promise<void> {
+    this.uploads.delete(uploadId);
+  }
+}

@@ -1,0 +1,85 @@
+import { createHash } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { PackageManifest } from './xml-format';
+
+/** The report of the offline verifier, and the running state its checks add to. */
+
+export interface VerifyOptions {
+  /**
+   * PEM public key the package must be signed with (the portal's, from GET /dev/signing-key). Given, the
+   * verifier applies the device policy of docs/package-format.md: a package not signed by this key (an
+   * unsigned one included, whatever its stage) fails.
+   */
+  trustedKeyPem?: string;
+  /** a directory to write the parts to: header.bin, payload.bin, patch-config.bin, data.bin (the signed bytes), sig.der, key.pem */
+  extractDir?: string;
+}
+
+export interface VerifyCheck {
+  name: string;
+  ok: boolean;
+  detail: string;
+}
+
+export interface VerifyReport {
+  /** true when every check passed */
+  valid: boolean;
+  checks: VerifyCheck[];
+  /** things that are not failures but limit what was proven */
+  warnings: string[];
+  manifest?: PackageManifest;
+  /** extracted part → file path */
+  extracted: Record<string, string>;
+}
+
+export const hex32 = (n: number) => `0x${n.toString(16).toUpperCase().padStart(8, '0')}`;
+export const sha256Hex = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
+export const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
+
+/** Checks, warnings and extracted parts gathered while one package is verified. */
+export class VerifyContext {
+  readonly checks: VerifyCheck[] = [];
+  readonly warnings: string[] = [];
+  readonly extracted: Record<string, string> = {};
+  /** the directory parts are written to, when asked */
+  readonly out: string | undefined;
+
+  constructor(readonly options: VerifyOptions) {
+    this.out = options.extractDir;
+    if (this.out) mkdirSync(this.out, { recursive: true });
+  }
+
+  /** Records one check; answers whether it passed. */
+  check(name: string, ok: boolean, detail: string): boolean {
+    this.checks.push({ name, ok, detail });
+    return ok;
+  }
+
+  /** Runs `step`; when it throws, check `name` is recorded as failed with the error's message. */
+  guard<T>(name: string, step: () => T): T | undefined {
+    try {
+      return step();
+    } catch (e) {
+      this.check(name, false, message(e));
+      return undefined;
+    }
+  }
+
+  /** Writes a part to the extraction directory, when one was given. */
+  save(name: string, bytes: Uint8Array | string): void {
+    if (!this.out) return;
+    writeFileSync(join(this.out, name), bytes);
+    this.extracted[name] = join(this.out, name);
+  }
+
+  report(manifest?: PackageManifest): VerifyReport {
+    return {
+      valid: this.checks.length > 0 && this.checks.every((c) => c.ok),
+      checks: this.checks,
+      warnings: this.warnings,
+      ...(manifest ? { manifest } : {}),
+      extracted: this.extracted,
+    };
+  }
+}

@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import { makeUsers, SCRYPT_TIMEOUT_MS } from './users.fixtures';
+
+describe('admin user deletes', { timeout: SCRYPT_TIMEOUT_MS }, () => {
+  it('deletes users for good: the address cannot register again, and it is audited', async () => {
+    const { service, account, users, audit } = makeUsers();
+    const admin = await account('ADMIN');
+    const u = await account('TECHNICAL_LEADER');
+    await service.deleteUsers(admin, [u.id]);
+    expect(await users.getById(u.id)).toBeNull();
+    expect(audit.events.map((e) => [e.subject, e.action, e.actorId])).toEqual([
+      [`USER#${u.id}`, 'USER_DELETED', admin.id],
+    ]);
+    await expect(
+      service.register({
+        name: 'Again',
+        email: u.email,
+        password: 'Long-Enough-1',
+        userRole: 'TECHNICAL_LEADER',
+      }),
+    ).rejects.toMatchObject({ statusCode: 409 });
+  });
+
+  it('refuses deleting oneself, and unknown ids by name', async () => {
+    const { service, account } = makeUsers();
+    const admin = await account('ADMIN');
+    await expect(service.deleteUsers(admin, [admin.id])).rejects.toMatchObject({
+      statusCode: 403,
+      message: 'You cannot delete your own account',
+    });
+    await expect(service.deleteUsers(admin, ['x', 'y'])).rejects.toMatchObject({
+      statusCode: 404,
+      message: 'No user with id x, y',
+    });
+  });
+
+  it('keeps a user a package waits for, naming the packages, and deletes no one of the selection', async () => {
+    const { service, account, pending, users } = makeUsers();
+    const admin = await account('ADMIN');
+    const free = await account('TECHNICAL_LEADER');
+    const awaited = await account('RELIABILITY_ENGINEER');
+    pending.wait(awaited.id, 'fw-2');
+    pending.wait(awaited.id, 'fw-1');
+    await expect(service.deleteUsers(admin, [free.id, awaited.id])).rejects.toMatchObject({
+      statusCode: 409,
+      message: `Cannot delete: ${awaited.email} is awaited as approver or signer of 'fw-1', 'fw-2'. Delete those packages or let them be decided first.`,
+    });
+    expect(await users.getById(free.id)).not.toBeNull();
+  });
+
+  it('lists users with their confirmation state and no secrets', async () => {
+    const { service, account } = makeUsers();
+    await account('TECHNICAL_LEADER', { emailConfirmed: false, roleStatus: 'REQUESTED' });
+    const [listed] = await service.listUsers();
+    expect(listed).toMatchObject({
+      emailConfirmed: false,
+      roleStatus: 'REQUESTED',
+      requestedRole: 'TECHNICAL_LEADER',
+    });
+    expect(JSON.stringify(listed)).not.toContain('scrypt');
+  });
+});

@@ -1,0 +1,55 @@
+import type { PublicUser } from '../../../shared/api/contracts/user';
+import { ConflictError, ForbiddenError } from '../../../shared/domain/errors';
+import { emailConfirmedOf, holdsAuthority } from '../../../shared/domain/identity';
+import { API_ERR } from '../../../shared/messages';
+import type { UserRecord } from '../../ports/user-repository';
+import { getAllOrNotFound, recordAdminEvent, toPublicUser, type UserDeps } from './common';
+
+/** The administrators' list of users, and deleting users. */
+
+export async function listUsers(d: UserDeps): Promise<PublicUser[]> {
+  return (await d.users.list()).map((u) => ({
+    ...toPublicUser(u),
+    emailConfirmed: emailConfirmedOf(u),
+  }));
+}
+
+export async function deleteUsers(d: UserDeps, admin: UserRecord, ids: string[]): Promise<void> {
+  if (new Set(ids).has(admin.id)) throw new ForbiddenError('You cannot delete your own account');
+  const { unique, users: found } = await getAllOrNotFound(d, ids);
+  await refuseDeletingPendingDeciders(d, found);
+  if (found.some((u) => u.userRole === 'ADMIN')) {
+    const remaining = (await d.users.listByRole('ADMIN')).filter(
+      (a) => !unique.includes(a.id) && holdsAuthority(a),
+    );
+    if (remaining.length === 0) throw new ConflictError(API_ERR.lastAdmin);
+  }
+  await d.users.delete(unique, d.clock.now().toISOString());
+  for (const u of found)
+    await recordAdminEvent(
+      d,
+      admin,
+      u,
+      'USER_DELETED',
+      `deletes the account of ${u.email}; the email cannot register again`,
+    );
+}
+
+/** No package may be left waiting for someone who no longer exists: such users are kept (409). */
+async function refuseDeletingPendingDeciders(d: UserDeps, users: UserRecord[]): Promise<void> {
+  if (!d.pendingDecisions) throw new Error('user deletion needs the pending-decisions port');
+  const pending = d.pendingDecisions;
+  const waiting = await Promise.all(
+    users.map(async (u) => ({ u, names: await pending.packagesWaitingFor(u.id) })),
+  );
+  const blocked = waiting.filter((w) => w.names.length > 0);
+  if (blocked.length > 0)
+    throw new ConflictError(
+      `Cannot delete: ${blocked
+        .map(
+          (w) =>
+            `${w.u.email} is awaited as approver or signer of ${w.names.map((n) => `'${n}'`).join(', ')}`,
+        )
+        .join('; ')}. Delete those packages or let them be decided first.`,
+    );
+}

@@ -1,0 +1,91 @@
+import { randomBytes } from 'node:crypto';
+import type { ChangePasswordRequest } from '../../../shared/api/contracts/user';
+import { ForbiddenError, NotFoundError } from '../../../shared/domain/errors';
+import { DEFAULT_RESET_LIMITS, minutesToWait } from '../../../shared/domain/login-throttle';
+import { API_ERR } from '../../../shared/messages';
+import type { UserRecord } from '../../ports/user-repository';
+import { hashPassword, verifyPassword } from '../password-hasher';
+import { mustUpdate, recordUserEvent, takeQuotaOrRefuse, type UserDeps, undoOnFailure } from './common';
+import { temporaryPasswordMail } from './mails';
+import { forgiveSource, recordSignInFailure, refuseWhileThrottled } from './sign-in';
+
+/** Changing the password, and the mailed temporary password of a reset. */
+
+export async function changePassword(
+  d: UserDeps,
+  user: UserRecord,
+  req: ChangePasswordRequest,
+  sourceIp: string,
+): Promise<{ token: string }> {
+  // a stolen session must not become a way to guess the password: the same limits as sign-in
+  await refuseWhileThrottled(d, user.email, sourceIp, d.clock.now());
+  if (!(await verifyPassword(req.oldPassword, user.passwordHash))) {
+    await recordSignInFailure(d, user.email, sourceIp);
+    throw new ForbiddenError(API_ERR.oldPasswordWrong, { authError: API_ERR.oldPasswordWrong });
+  }
+  await forgiveSource(d, user.email, sourceIp);
+  const now = d.clock.now();
+  const next: UserRecord = {
+    ...user,
+    passwordHash: await hashPassword(req.newPassword),
+    tempPasswordHash: undefined,
+    tempPasswordExpiresAt: undefined,
+    mustChangePassword: undefined,
+    tokenVersion: user.tokenVersion + 1,
+    updatedAt: now.toISOString(),
+    version: user.version + 1,
+  };
+  await mustUpdate(d, next, user);
+  await recordUserEvent(d, user, 'PASSWORD_CHANGED', 'changes their password; earlier sessions end');
+  // Every earlier token is revoked; the caller gets a fresh one so this session carries on.
+  return { token: await d.tokens.issue({ sub: user.id, tv: next.tokenVersion }, now) };
+}
+
+export async function resetPassword(d: UserDeps, emailRaw: string, sourceIp: string): Promise<void> {
+  const email = emailRaw.trim().toLowerCase();
+  const limits = d.config.resetLimits ?? DEFAULT_RESET_LIMITS;
+  const windowMinutes = Math.round(limits.windowSeconds / 60);
+  // every request counts for its source, known address or not (it also bounds probing for addresses)
+  await takeQuotaOrRefuse(d, `reset-source#${sourceIp}`, limits.perSource, limits.windowSeconds, (wait) =>
+    API_ERR.tooManyResetsFromSource(minutesToWait(wait)),
+  );
+  const user = await d.users.getByEmail(email);
+  if (!user) throw new NotFoundError(API_ERR.userNotFound, { authError: API_ERR.userNotFound });
+  const addressKey = `reset#${email}`;
+  await takeQuotaOrRefuse(d, addressKey, limits.perAddress, limits.windowSeconds, (wait) =>
+    API_ERR.tooManyResetsForAddress(limits.perAddress, windowMinutes, minutesToWait(wait)),
+  );
+  // no mail went out: it does not count against the address
+  await undoOnFailure(
+    () => issueTemporaryPassword(d, user),
+    () => d.users.returnQuota(addressKey),
+  );
+  await recordUserEvent(
+    d,
+    user,
+    'PASSWORD_RESET_REQUESTED',
+    'a temporary password is mailed to the account address',
+  );
+}
+
+async function issueTemporaryPassword(d: UserDeps, user: UserRecord): Promise<void> {
+  const now = d.clock.now();
+  const temp = randomBytes(12).toString('base64url');
+  const expires = new Date(now.getTime() + d.config.tempPasswordMinutes * 60_000);
+  const next: UserRecord = {
+    ...user,
+    tempPasswordHash: await hashPassword(temp),
+    tempPasswordExpiresAt: expires.toISOString(),
+    updatedAt: now.toISOString(),
+    version: user.version + 1,
+  };
+  await mustUpdate(d, next, user);
+  // The mail did not go out, so nothing may have changed: the stored record goes back exactly as it
+  // was (an earlier temporary password the owner did receive keeps working). Conditional on our own
+  // write, so a change someone made meanwhile is never undone; if the restore fails too, the unmailed
+  // temporary password simply expires.
+  await undoOnFailure(
+    () => d.mailer.send(temporaryPasswordMail(user, temp, d.config.tempPasswordMinutes, d.config.appUrl)),
+    () => d.users.update(user, next.version, user.email),
+  );
+}

@@ -1,0 +1,108 @@
+import { describe, expect, it } from 'vitest';
+import { API_ERR, MSG } from '../../../shared/messages';
+import { makeUsers, PASSWORD, SCRYPT_TIMEOUT_MS, tokenOf } from './users.fixtures';
+
+const newcomer = (email: string) =>
+  ({ name: 'New Comer', email, password: PASSWORD, userRole: 'TECHNICAL_LEADER' }) as const;
+
+describe('registration', { timeout: SCRYPT_TIMEOUT_MS }, () => {
+  it('stores an unconfirmed account that asks for its role, and mails a single-use link', async () => {
+    const { service, users, mailer, audit } = makeUsers();
+    const u = await service.register(newcomer('new@medical.example'));
+    expect(u).toMatchObject({ roleStatus: 'REQUESTED', requestedRole: 'TECHNICAL_LEADER' });
+    expect((await users.getByEmail('new@medical.example'))?.emailConfirmed).toBe(false);
+    const [mail] = mailer.to('new@medical.example');
+    expect(mail?.subject).toBe('Firmware Release Portal: confirm your email address');
+    expect(mail?.text).toContain('https://portal.example/user/confirm-email?token=');
+    expect(audit.actions()).toEqual(['USER_REGISTERED']);
+  });
+
+  it('keeps no account when the mail cannot go out, so registering again is the retry', async () => {
+    const { service, users, mailer, audit } = makeUsers();
+    mailer.failing = true;
+    await expect(service.register(newcomer('new@medical.example'))).rejects.toThrow('SES is down');
+    expect(await users.getByEmail('new@medical.example')).toBeNull();
+    expect(audit.events).toEqual([]);
+    mailer.failing = false;
+    await expect(service.register(newcomer('new@medical.example'))).resolves.toMatchObject({
+      email: 'new@medical.example',
+    });
+  });
+
+  it('refuses an address that was ever registered, deleted accounts included', async () => {
+    const { service, account, users, clock } = makeUsers();
+    const u = await account('TECHNICAL_LEADER');
+    await expect(service.register(newcomer(u.email.toUpperCase()))).rejects.toMatchObject({
+      statusCode: 409,
+      message: MSG.registerConflict,
+    });
+    await users.delete([u.id], clock.now().toISOString());
+    await expect(service.register(newcomer(u.email))).rejects.toMatchObject({ statusCode: 409 });
+  });
+});
+
+describe('confirmation links', { timeout: SCRYPT_TIMEOUT_MS }, () => {
+  it('confirms the address once, then tells every granted admin but the user of the request', async () => {
+    const { service, users, mailer, account, audit } = makeUsers();
+    const admin = await account('ADMIN');
+    const refusedAdmin = await account('ADMIN', { roleStatus: 'REFUSED' });
+    await service.register(newcomer('new@medical.example'));
+    const token = tokenOf(mailer.to('new@medical.example')[0]!);
+    await expect(service.confirmEmail(token)).resolves.toEqual({
+      message: API_ERR.emailConfirmed,
+      email: 'new@medical.example',
+    });
+    expect((await users.getByEmail('new@medical.example'))?.emailConfirmed).toBe(true);
+    expect(mailer.to(admin.email).map((m) => m.subject)).toEqual([
+      'Role request: New Comer asks for Technical Leader',
+    ]);
+    expect(mailer.to(refusedAdmin.email)).toEqual([]);
+    expect(audit.actions()).toEqual(['USER_REGISTERED', 'EMAIL_CONFIRMED']);
+    await expect(service.confirmEmail(token)).rejects.toMatchObject({
+      statusCode: 409,
+      extra: { reason: 'USED' },
+    });
+  });
+
+  it('answers an unknown link 400 and an expired one 410, changing nothing', async () => {
+    const { service, users, mailer, clock } = makeUsers();
+    await service.register(newcomer('new@medical.example'));
+    const token = tokenOf(mailer.to('new@medical.example')[0]!);
+    await expect(service.confirmEmail('x'.repeat(43))).rejects.toMatchObject({
+      statusCode: 400,
+      extra: { reason: 'INVALID' },
+    });
+    clock.advanceSeconds(24 * 3600);
+    await expect(service.confirmEmail(token)).rejects.toMatchObject({
+      statusCode: 410,
+      message: API_ERR.confirmLinkExpired,
+    });
+    expect((await users.getByEmail('new@medical.example'))?.emailConfirmed).toBe(false);
+  });
+
+  it('resends at most three links per address in 15 minutes, known address or not, and the same answer', async () => {
+    const { service, mailer } = makeUsers();
+    await service.register(newcomer('new@medical.example'));
+    for (let i = 0; i < 3; i++) {
+      await service.resendConfirmation('NEW@medical.example');
+      await service.resendConfirmation('nobody@medical.example');
+    }
+    expect(mailer.to('new@medical.example')).toHaveLength(4);
+    for (const address of ['new@medical.example', 'nobody@medical.example'])
+      await expect(service.resendConfirmation(address)).rejects.toMatchObject({
+        statusCode: 429,
+        message: API_ERR.tooManyConfirmationMails(15),
+      });
+  });
+
+  it('answers a resend alike when the mail fails, and sends none for a confirmed address', async () => {
+    const { service, mailer, account } = makeUsers();
+    const u = await account('TECHNICAL_LEADER');
+    await service.register(newcomer('new@medical.example'));
+    mailer.failing = true;
+    await expect(service.resendConfirmation('new@medical.example')).resolves.toBeUndefined();
+    mailer.failing = false;
+    await service.resendConfirmation(u.email);
+    expect(mailer.to(u.email)).toEqual([]);
+  });
+});

@@ -1,0 +1,172 @@
+import type { PublicUser } from '../../../shared/api/contracts/user';
+import { ForbiddenError, TooManyRequestsError, UnauthorizedError } from '../../../shared/domain/errors';
+import { emailConfirmedOf } from '../../../shared/domain/identity';
+import {
+  DEFAULT_ACCOUNT_POLICY,
+  DEFAULT_ACCOUNT_WIDE_POLICY,
+  lockRemainingSeconds,
+} from '../../../shared/domain/login-throttle';
+import { API_ERR } from '../../../shared/messages';
+import type { UserRecord } from '../../ports/user-repository';
+import { dummyHash, verifyPassword } from '../password-hasher';
+import { mustUpdate, recordUserEvent, secondsLeftInWindow, toPublicUser, type UserDeps } from './common';
+
+/** Sign-in, sessions (bearer tokens, logout) and the sign-in throttle. */
+
+const DEFAULT_SOURCE_WINDOW_SECONDS = 15 * 60;
+/** An account's failures are remembered this long after the last one: beyond the longest lockout. */
+const ACCOUNT_MEMORY_SECONDS = 60 * 60;
+
+/** Throttle keys: one (account, source) pair; one account (its distinct failing sources); one source. */
+const pairKey = (email: string, source: string) => `login#${email.toLowerCase()}#${source}`;
+const accountKey = (email: string) => `account#${email.toLowerCase()}`;
+const sourceKey = (source: string) => `source#${source}`;
+
+export async function login(
+  d: UserDeps,
+  login: string,
+  password: string,
+  sourceIp: string,
+): Promise<{ token: string; user: PublicUser; mustChangePassword: boolean }> {
+  const email = login.trim().toLowerCase();
+  const now = d.clock.now();
+  await refuseWhileThrottled(d, email, sourceIp, now);
+
+  const user = await d.users.getByEmail(email);
+  let ok = false;
+  let usedTemporary = false;
+  if (!user) {
+    await verifyPassword(password, await dummyHash());
+  } else if (await verifyPassword(password, user.passwordHash)) {
+    ok = true;
+  } else if (
+    user.tempPasswordHash &&
+    user.tempPasswordExpiresAt &&
+    new Date(user.tempPasswordExpiresAt) > now &&
+    (await verifyPassword(password, user.tempPasswordHash))
+  ) {
+    ok = true;
+    usedTemporary = true;
+  }
+
+  if (!ok || !user) {
+    await recordSignInFailure(d, email, sourceIp);
+    throw new UnauthorizedError(API_ERR.wrongPassword, { authError: API_ERR.wrongPassword });
+  }
+
+  // forgiven, not forgotten: this source stays counted once among the account's failing sources
+  await forgiveSource(d, email, sourceIp);
+  // Only after the right password: a stranger learns nothing about the address from this answer.
+  if (!emailConfirmedOf(user))
+    throw new ForbiddenError(API_ERR.emailNotConfirmed, {
+      authError: API_ERR.emailNotConfirmed,
+      emailNotConfirmed: true,
+    });
+  // The first password that works ends the other: a used temporary password becomes the password;
+  // the old password still working means the reset was not the owner's, so the temporary one is dropped.
+  let tokenVersion = user.tokenVersion;
+  if (user.tempPasswordHash) {
+    // a used temporary password replaces the old one: sessions opened with the old one end with it
+    if (usedTemporary) tokenVersion += 1;
+    const next: UserRecord = {
+      ...user,
+      passwordHash: usedTemporary ? user.tempPasswordHash : user.passwordHash,
+      tempPasswordHash: undefined,
+      tempPasswordExpiresAt: undefined,
+      tokenVersion,
+      updatedAt: now.toISOString(),
+      version: user.version + 1,
+    };
+    // a change that won meanwhile leaves the stored token version as it was: the token carries that one
+    if ((await d.users.update(next, user.version, user.email)) !== 'ok') tokenVersion = user.tokenVersion;
+    if (usedTemporary)
+      await recordUserEvent(
+        d,
+        user,
+        'PASSWORD_RESET_USED',
+        'signs in with a mailed temporary password, which becomes the password',
+      );
+  }
+  const token = await d.tokens.issue({ sub: user.id, tv: tokenVersion }, now);
+  return { token, user: toPublicUser(user), mustChangePassword: user.mustChangePassword === true };
+}
+
+/**
+ * Refuses (429 with Retry-After) a password check while one of the three limits holds: the (account,
+ * source) pair is locked, the account is slowed because many sources failed on it, or the source failed
+ * too often over any accounts. The same answer for unknown and known accounts.
+ */
+export async function refuseWhileThrottled(
+  d: UserDeps,
+  email: string,
+  source: string,
+  now: Date,
+): Promise<void> {
+  const [pair, account, src] = await Promise.all([
+    d.users.getThrottle(pairKey(email, source)),
+    d.users.getThrottle(accountKey(email)),
+    d.users.getThrottle(sourceKey(source)),
+  ]);
+  const at = (iso: string | null) => (iso ? new Date(iso) : null);
+  const wait = Math.max(
+    lockRemainingSeconds(
+      pair.failures,
+      at(pair.lastFailureAt),
+      now,
+      d.config.accountPolicy ?? DEFAULT_ACCOUNT_POLICY,
+    ),
+    lockRemainingSeconds(
+      account.failures,
+      at(account.lastFailureAt),
+      now,
+      d.config.accountWidePolicy ?? DEFAULT_ACCOUNT_WIDE_POLICY,
+    ),
+  );
+  if (wait > 0) throw new TooManyRequestsError(API_ERR.tooManyAttempts(wait), wait);
+  const sourceWindow = d.config.sourceWindowSeconds ?? DEFAULT_SOURCE_WINDOW_SECONDS;
+  if (src.failures >= d.config.maxFailuresPerSource && src.lastFailureAt) {
+    // refused until the window after the last counted failure has passed: Retry-After says exactly that
+    const sourceWait = secondsLeftInWindow(src.lastFailureAt, sourceWindow, now);
+    if (sourceWait > 0) throw new TooManyRequestsError(API_ERR.tooManyAttempts(sourceWait), sourceWait);
+  }
+}
+
+/** Counts a wrong password: on the pair, on the source, and on the account when this source is new to it. */
+export async function recordSignInFailure(d: UserDeps, email: string, source: string): Promise<void> {
+  // lockouts run from the failure, not from the request's start: the hash check takes a while
+  const failedAt = d.clock.now();
+  const iso = failedAt.toISOString();
+  const epoch = Math.floor(failedAt.getTime() / 1000);
+  const sourceWindow = d.config.sourceWindowSeconds ?? DEFAULT_SOURCE_WINDOW_SECONDS;
+  const [pair] = await Promise.all([
+    d.users.recordFailure(pairKey(email, source), iso, epoch + ACCOUNT_MEMORY_SECONDS),
+    d.users.recordFailure(sourceKey(source), iso, epoch + sourceWindow),
+  ]);
+  if (pair.firstInWindow) await d.users.recordFailure(accountKey(email), iso, epoch + ACCOUNT_MEMORY_SECONDS);
+}
+
+/** The right password from this source: its lockout ends (it stays counted among the account's sources). */
+export function forgiveSource(d: UserDeps, email: string, source: string): Promise<void> {
+  return d.users.forgiveFailures(pairKey(email, source));
+}
+
+/** The signed-in user for a bearer token, or an UnauthorizedError (invalid, expired, revoked, deleted). */
+export async function authenticate(d: UserDeps, token: string | null): Promise<UserRecord> {
+  if (!token) throw new UnauthorizedError(API_ERR.missingToken);
+  const claims = await d.tokens.verify(token, d.clock.now());
+  if (!claims) throw new UnauthorizedError(API_ERR.invalidToken);
+  const user = await d.users.getById(claims.sub);
+  if (!user || user.tokenVersion !== claims.tv) throw new UnauthorizedError(API_ERR.invalidToken);
+  return user;
+}
+
+/** Ends every session of the user: tokens carrying the old version are refused from now on. */
+export async function logout(d: UserDeps, user: UserRecord): Promise<void> {
+  const next = {
+    ...user,
+    tokenVersion: user.tokenVersion + 1,
+    updatedAt: d.clock.now().toISOString(),
+    version: user.version + 1,
+  };
+  await mustUpdate(d, next, user);
+}
