@@ -1,6 +1,6 @@
 import { MSG } from '../../shared/messages';
 import { packages$ } from '../composition-packages';
-import { route } from '../middleware/http';
+import { route } from '../middleware/admin-route';
 
 export const handler = route('adminDeleteDcc', async ({ body, user }) => {
   await packages$().deleteDccs(user, body);

@@ -1,7 +1,7 @@
 import '../composition-artefacts';
 import { MSG } from '../../shared/messages';
 import { packages$ } from '../composition-packages';
-import { route } from '../middleware/http';
+import { route } from '../middleware/admin-route';
 
 export const handler = route('adminDeletePackages', async ({ body, user }) => {
   await packages$().deletePackages(user, body);

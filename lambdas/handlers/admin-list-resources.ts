@@ -1,5 +1,5 @@
 import { resources$ } from '../composition';
-import { route } from '../middleware/http';
+import { route } from '../middleware/admin-route';
 
 export const handler = route('adminListResources', async () => {
   const list = await resources$().listAll();

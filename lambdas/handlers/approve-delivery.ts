@@ -1,6 +1,6 @@
 import { MSG } from '../../shared/messages';
 import { packages$ } from '../composition-packages';
-import { route } from '../middleware/http';
+import { route } from '../middleware/packages-route';
 
 /** Outcomes: DELIVERED 200 with mLifePath, WAITING_FOR_APPROVALS 202. */
 export const handler = route('approveDelivery', async ({ params, user }) => {

@@ -1,7 +1,7 @@
 import '../composition-artefacts';
 import { MSG } from '../../shared/messages';
 import { packages$ } from '../composition-packages';
-import { route } from '../middleware/http';
+import { route } from '../middleware/packages-route';
 
 /** Outcomes (DESIGN §2): GENERATED 200 with generatedXmlS3Link, WAITING_FOR_APPROVALS 202, WAITING_FOR_SIGNING 200. */
 export const handler = route('approvePackage', async ({ params, user }) => {

@@ -1,5 +1,5 @@
 import { packages$ } from '../composition-packages';
-import { route } from '../middleware/http';
+import { route } from '../middleware/packages-route';
 
 export const handler = route('createDcc', async ({ body, user }) => {
   const dcc = await packages$().createDcc(user, body);

@@ -1,6 +1,6 @@
 import '../composition-artefacts';
 import { packages$ } from '../composition-packages';
-import { route } from '../middleware/http';
+import { route } from '../middleware/packages-route';
 
 /** Small packages come back as base64 (spec §7); larger ones as a presigned URL (Lambda's 6 MB limit). */
 export const handler = route('downloadPackage', async ({ params }) => {

@@ -1,5 +1,5 @@
 import { packages$ } from '../composition-packages';
-import { route } from '../middleware/http';
+import { route } from '../middleware/resources-route';
 
 export const handler = route('generatePackage', async ({ params, body, user }) => {
   const pkg = await packages$().generate(user, params.id, body);

@@ -1,5 +1,5 @@
 import { packages$ } from '../composition-packages';
-import { route } from '../middleware/http';
+import { route } from '../middleware/packages-route';
 
 export const handler = route('listApprovers', async ({ params, query, user }) => {
   const r = await packages$().approvers(user, params.id, query.signers === 'true');

@@ -1,6 +1,6 @@
 import { pageRequest } from '../../shared/api/contracts/packages';
 import { packages$ } from '../composition-packages';
-import { route } from '../middleware/http';
+import { route } from '../middleware/packages-route';
 
 /** The whole list, or one page of it with `?limit=&cursor=` (docs/decisions/050-package-list-paging.md). */
 export const handler = route('listDeliveryPackages', async ({ query }) => {

@@ -1,5 +1,5 @@
 import { resources$ } from '../composition';
-import { route } from '../middleware/http';
+import { route } from '../middleware/resources-route';
 
 export const handler = route('listPatches', async ({ params }) => {
   const list = await resources$().list('PATCH', params.stage);

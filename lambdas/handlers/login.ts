@@ -1,5 +1,5 @@
 import { users$ } from '../composition';
-import { route } from '../middleware/http';
+import { route } from '../middleware/identity-route';
 
 export const handler = route('login', async ({ body, sourceIp }) => {
   const { token, user, mustChangePassword } = await (await users$()).login(

@@ -1,5 +1,5 @@
 import { users$ } from '../composition';
-import { route } from '../middleware/http';
+import { route } from '../middleware/identity-route';
 
 export const handler = route('logout', async ({ user }) => {
   await (await users$()).logout(user);

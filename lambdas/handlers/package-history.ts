@@ -1,5 +1,5 @@
 import { packages$ } from '../composition-packages';
-import { route } from '../middleware/http';
+import { route } from '../middleware/packages-route';
 
 /** The audit trail of a package, oldest first, with the verdict of its hash chain. */
 export const handler = route('packageHistory', async ({ params }) => {

@@ -1,7 +1,7 @@
 import '../composition-mail';
 import { MSG } from '../../shared/messages';
 import { users$ } from '../composition';
-import { route } from '../middleware/http';
+import { route } from '../middleware/identity-route';
 
 export const handler = route('register', async ({ body }) => {
   const user = await (await users$()).register(body);

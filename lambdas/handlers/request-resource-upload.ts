@@ -1,6 +1,6 @@
 import '../composition-storage';
 import { resources$ } from '../composition';
-import { route } from '../middleware/http';
+import { route } from '../middleware/resources-route';
 
 export const handler = route('requestResourceUpload', async ({ body, user }) => {
   const urls = await resources$().requestUpload(user, body);

@@ -1,7 +1,7 @@
 import '../composition-mail';
 import { API_ERR } from '../../shared/messages';
 import { users$ } from '../composition';
-import { route } from '../middleware/http';
+import { route } from '../middleware/identity-route';
 
 export const handler = route('resendConfirmation', async ({ body }) => {
   await (await users$()).resendConfirmation(body.email);

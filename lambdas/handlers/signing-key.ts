@@ -1,6 +1,6 @@
 import '../composition-artefacts';
 import { artefacts } from '../composition-packages';
-import { route } from '../middleware/http';
+import { route } from '../middleware/packages-route';
 import { SIGNATURE_ALGORITHM } from '../ports/signer';
 
 /** The public key packages are signed with, so anyone can check a downloaded package offline. */

@@ -1,6 +1,6 @@
 import '../composition-mail';
 import { users$ } from '../composition';
-import { route } from '../middleware/http';
+import { route } from '../middleware/identity-route';
 
 export const handler = route('updateAccount', async ({ body, user }) => {
   const updated = await (await users$()).updateAccount(user, body);

@@ -1,6 +1,6 @@
 import { BadRequestError } from '../../shared/domain/errors';
 import { packages$ } from '../composition-packages';
-import { route } from '../middleware/http';
+import { route } from '../middleware/packages-route';
 
 export const handler = route('updateHeader', async ({ params, body, user }) => {
   let submitted: unknown = body.header;

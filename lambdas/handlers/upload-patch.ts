@@ -2,8 +2,8 @@ import '../composition-storage';
 import type { ResourceType } from '../../shared/api/contracts/resources';
 import { MSG } from '../../shared/messages';
 import { resources$ } from '../composition';
-import { route } from '../middleware/http';
 import { readMultipart } from '../middleware/multipart';
+import { route } from '../middleware/resources-route';
 
 /** POST /resources/{patch|model}/{stage}: the two rows differ only in the resource type (upload-model.ts). */
 export function uploadHandler(routeId: 'uploadPatch' | 'uploadModel', type: ResourceType) {

@@ -1,7 +1,7 @@
 import middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import type * as z from 'zod';
-import { CONTRACT, type Contract, type RequestOf, type RouteContract } from '../../shared/api/contract';
+import type { Contract, RequestOf, RouteContract } from '../../shared/api/contract';
 import { type GuardedRouteId, type RouteId, routeById } from '../../shared/api/routes';
 import type { UserRecord } from '../ports/user-repository';
 import type { ApiEvent, RequestSchemas } from './api-event';
@@ -44,13 +44,26 @@ function requestSchemas(c: RouteContract): RequestSchemas {
 }
 
 /**
+ * The route() of one area's part of the contract (shared/api/route-table/*-contract.ts): each
+ * lambdas/middleware/<area>-route.ts binds one, so a handler bundles only its area's schemas.
+ */
+export function routesOf<M extends { [Id in RouteId]?: RouteContract }>(contracts: M) {
+  return <Id extends keyof M & RouteId>(routeId: Id, fn: (input: Input<Id>) => Promise<ReplyOf<Id>>) =>
+    route(routeId, contracts[routeId] as RouteContract, fn);
+}
+
+/**
  * A route handler: the middy chain (error mapper, security headers, JSON body, authorization from the
  * route table, zod validation from the route's contract) around one function that calls a service. The
  * id says it all: its row (access) and its contract (request and response schemas, shared/api/contract.ts).
  */
-export function route<Id extends RouteId>(routeId: Id, fn: (input: Input<Id>) => Promise<ReplyOf<Id>>) {
+function route<Id extends RouteId>(
+  routeId: Id,
+  contract: RouteContract,
+  fn: (input: Input<Id>) => Promise<ReplyOf<Id>>,
+) {
   const r = routeById(routeId);
-  const schemas = requestSchemas(CONTRACT[routeId]);
+  const schemas = requestSchemas(contract);
   return middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context>()
     .use(errorMapper())
     .use(securityHeaders())

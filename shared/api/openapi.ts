@@ -1,9 +1,15 @@
 import * as z from 'zod';
 import { CONTRACT, type RouteContract } from './contract';
-import { ERROR_BODY } from './contracts/responses';
 import { API_STAGE, ROUTES } from './routes';
 
 type JsonSchema = Record<string, unknown>;
+
+/** Every refusal and failure: `{ errorMessage, ... }` (the error mapper, lambdas/middleware/error-mapper.ts). */
+export const ERROR_BODY = z.looseObject({
+  errorMessage: z.string().meta({ description: 'What went wrong, in words for the user' }),
+  authError: z.string().optional(),
+  retryAfterSeconds: z.number().optional(),
+});
 
 /** A zod schema as JSON Schema 2020-12 (OpenAPI 3.1's dialect); transforms and refinements are left out. */
 function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {

@@ -1,3 +1,4 @@
+import type * as z from 'zod';
 import type { Role } from '../../domain/roles';
 
 /** The shape of a route table row (shared/api/routes.ts explains the fields). */
@@ -31,4 +32,19 @@ export interface Route {
   memoryMb?: number;
   /** the issue that gives this row its behaviour; until then the handler answers 501 */
   summary: string;
+}
+
+/** What one route takes and answers (shared/api/contract.ts); the handler's middleware validates the request. */
+export interface RouteContract {
+  params?: z.ZodType;
+  query?: z.ZodType;
+  body?: z.ZodType;
+  /** multipart/form-data (uploads): no JSON parsing; the handler reads the raw body */
+  multipart?: true;
+  /** largest accepted JSON body in bytes (default 256 KiB) */
+  maxBodyBytes?: number;
+  /** the body of a successful answer */
+  response: z.ZodType;
+  /** success statuses (default 200) */
+  statuses?: readonly number[];
 }
