@@ -1,6 +1,6 @@
 import { ROUTES } from '@shared/api/routes';
 import { describe, expect, it } from 'vitest';
-import { routePath } from './route-path';
+import { routePath, routePattern } from './route-path';
 
 describe('routePath: URLs from the route table rows', () => {
   it('fills each path parameter of the row, encoded', () => {
@@ -16,5 +16,10 @@ describe('routePath: URLs from the route table rows', () => {
       expect(routePath(r.id, params)).toBe(r.path.replace(/\{(\w+)\}/g, 'x$1'));
       if (names.length) expect(() => routePath(r.id)).toThrow(`needs its path parameter ${names[0]}`);
     }
+  });
+
+  it('gives the same paths as patterns for the mock', () => {
+    expect(routePattern('attachDcc')).toBe('/packages/:id/dcc/:dccId');
+    expect(routePattern('listDcc')).toBe('/dcc');
   });
 });

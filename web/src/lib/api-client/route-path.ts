@@ -11,3 +11,11 @@ export function routePath(id: RouteId, params: Readonly<Record<string, string>> 
     return encodeURIComponent(value);
   });
 }
+
+/**
+ * A route's path as a pattern with `:name` parameters (MSW, routers), from its row: the mock and tests
+ * register on the same paths the client calls.
+ */
+export function routePattern(id: RouteId): string {
+  return routeById(id).path.replace(/\{(\w+)\}/g, ':$1');
+}
