@@ -1,10 +1,9 @@
 import '../composition-mail';
-import { decideRolesSchema } from '../../shared/api/contracts/user';
 import { API_ERR } from '../../shared/messages';
 import { users$ } from '../composition';
-import { route } from '../middleware/http';
+import { route } from '../middleware/identity-route';
 
-export const handler = route('adminDecideRoles', { body: decideRolesSchema }, async ({ body, user }) => {
-  const users = await (await users$()).decideRoles(user!, body);
+export const handler = route('adminDecideRoles', async ({ body, user }) => {
+  const users = await (await users$()).decideRoles(user, body);
   return { body: { status: 'DECIDED', message: API_ERR.rolesDecided, users: JSON.stringify(users) } };
 });

@@ -1,9 +1,8 @@
-import { idListSchema } from '../../shared/api/contracts/common';
 import { MSG } from '../../shared/messages';
 import { packages$ } from '../composition-packages';
-import { route } from '../middleware/http';
+import { route } from '../middleware/admin-route';
 
-export const handler = route('adminDeleteDcc', { body: idListSchema }, async ({ body, user }) => {
-  await packages$().deleteDccs(user!, body);
+export const handler = route('adminDeleteDcc', async ({ body, user }) => {
+  await packages$().deleteDccs(user, body);
   return { body: { status: 'DELETED', message: MSG.deleted } };
 });

@@ -1,10 +1,9 @@
 import '../composition-artefacts';
-import { idListSchema } from '../../shared/api/contracts/common';
 import { MSG } from '../../shared/messages';
 import { packages$ } from '../composition-packages';
-import { route } from '../middleware/http';
+import { route } from '../middleware/admin-route';
 
-export const handler = route('adminDeletePackages', { body: idListSchema }, async ({ body, user }) => {
-  await packages$().deletePackages(user!, body);
+export const handler = route('adminDeletePackages', async ({ body, user }) => {
+  await packages$().deletePackages(user, body);
   return { body: { status: 'DELETED', message: MSG.deleted } };
 });

@@ -1,10 +1,9 @@
 import '../composition-storage';
-import { idListSchema } from '../../shared/api/contracts/common';
 import { MSG } from '../../shared/messages';
 import { resources$ } from '../composition';
-import { route } from '../middleware/http';
+import { route } from '../middleware/admin-route';
 
-export const handler = route('adminDeleteResources', { body: idListSchema }, async ({ body, user }) => {
-  await resources$().deleteResources(user!, body);
+export const handler = route('adminDeleteResources', async ({ body, user }) => {
+  await resources$().deleteResources(user, body);
   return { body: { status: 'DELETED', message: MSG.deleted } };
 });

@@ -1,6 +1,6 @@
 import { packages$ } from '../composition-packages';
-import { route } from '../middleware/http';
+import { route } from '../middleware/admin-route';
 
-export const handler = route('adminListDcc', {}, async () => ({
+export const handler = route('adminListDcc', async () => ({
   body: { dcc: JSON.stringify(await packages$().listDcc()) },
 }));

@@ -1,6 +1,6 @@
 import { users$ } from '../composition';
-import { route } from '../middleware/http';
+import { route } from '../middleware/identity-route';
 
-export const handler = route('adminListUsers', {}, async () => ({
+export const handler = route('adminListUsers', async () => ({
   body: { users: JSON.stringify(await (await users$()).listUsers()) },
 }));

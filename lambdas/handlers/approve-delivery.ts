@@ -1,20 +1,15 @@
-import { packageIdParamSchema } from '../../shared/api/contracts/packages';
 import { MSG } from '../../shared/messages';
 import { packages$ } from '../composition-packages';
-import { route } from '../middleware/http';
+import { route } from '../middleware/packages-route';
 
 /** Outcomes: DELIVERED 200 with mLifePath, WAITING_FOR_APPROVALS 202. */
-export const handler = route(
-  'approveDelivery',
-  { params: packageIdParamSchema },
-  async ({ params, user }) => {
-    const { outcome, pkg } = await packages$().approveDelivery(user!, params.id);
-    if (outcome === 'WAITING_FOR_APPROVALS') {
-      return {
-        statusCode: 202,
-        body: { outcome, message: MSG.approvedWaiting, package: JSON.stringify(pkg) },
-      };
-    }
-    return { body: { outcome, mLifePath: pkg.mLifePath, package: JSON.stringify(pkg) } };
-  },
-);
+export const handler = route('approveDelivery', async ({ params, user }) => {
+  const { outcome, pkg } = await packages$().approveDelivery(user, params.id);
+  if (outcome === 'WAITING_FOR_APPROVALS') {
+    return {
+      statusCode: 202,
+      body: { outcome, message: MSG.approvedWaiting, package: JSON.stringify(pkg) },
+    };
+  }
+  return { body: { outcome, mLifePath: pkg.mLifePath, package: JSON.stringify(pkg) } };
+});

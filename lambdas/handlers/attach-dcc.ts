@@ -1,7 +1,6 @@
-import { attachDccParamSchema } from '../../shared/api/contracts/packages';
 import { packages$ } from '../composition-packages';
-import { route } from '../middleware/http';
+import { route } from '../middleware/packages-route';
 
-export const handler = route('attachDcc', { params: attachDccParamSchema }, async ({ params, user }) => ({
-  body: { package: JSON.stringify(await packages$().attachDcc(user!, params.id, params.dccId)) },
+export const handler = route('attachDcc', async ({ params, user }) => ({
+  body: { package: JSON.stringify(await packages$().attachDcc(user, params.id, params.dccId)) },
 }));

@@ -1,10 +1,10 @@
-import { route } from '../middleware/http';
+import { route } from '../middleware/identity-route';
 import { toPublicUser } from '../services/user-service';
 
 /** The token was checked by the route's gate; answer with the user it belongs to. */
-export const handler = route('auth', {}, async ({ user }) => ({
+export const handler = route('auth', async ({ user }) => ({
   body: {
-    user: JSON.stringify(toPublicUser(user!)),
-    ...(user!.mustChangePassword ? { mustChangePassword: true } : {}),
+    user: JSON.stringify(toPublicUser(user)),
+    ...(user.mustChangePassword ? { mustChangePassword: true } : {}),
   },
 }));

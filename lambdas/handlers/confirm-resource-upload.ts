@@ -1,12 +1,9 @@
 import '../composition-storage';
-import * as z from 'zod';
 import { MSG } from '../../shared/messages';
 import { resources$ } from '../composition';
-import { route } from '../middleware/http';
+import { route } from '../middleware/resources-route';
 
-const params = z.object({ uploadId: z.string().min(1).max(64) });
-
-export const handler = route('confirmResourceUpload', { params }, async ({ params, user }) => {
-  const resource = await resources$().confirmUpload(user!, params.uploadId);
+export const handler = route('confirmResourceUpload', async ({ params, user }) => {
+  const resource = await resources$().confirmUpload(user, params.uploadId);
   return { statusCode: 201, body: { resource: JSON.stringify(resource), message: MSG.uploaded } };
 });

@@ -1,10 +1,9 @@
 import '../composition-artefacts';
-import { packageIdParamSchema } from '../../shared/api/contracts/packages';
 import { packages$ } from '../composition-packages';
-import { route } from '../middleware/http';
+import { route } from '../middleware/packages-route';
 
 /** Small packages come back as base64 (spec §7); larger ones as a presigned URL (Lambda's 6 MB limit). */
-export const handler = route('downloadPackage', { params: packageIdParamSchema }, async ({ params }) => {
+export const handler = route('downloadPackage', async ({ params }) => {
   const d = await packages$().download(params.id);
   return {
     body: {

@@ -1,7 +1,6 @@
-import { packageIdParamSchema } from '../../shared/api/contracts/packages';
 import { packages$ } from '../composition-packages';
-import { route } from '../middleware/http';
+import { route } from '../middleware/packages-route';
 
-export const handler = route('getHeader', { params: packageIdParamSchema }, async ({ params }) => ({
+export const handler = route('getHeader', async ({ params }) => ({
   body: { header: JSON.stringify(await packages$().getHeader(params.id)) },
 }));

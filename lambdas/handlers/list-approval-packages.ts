@@ -1,11 +1,6 @@
-import { approvalListParamSchema } from '../../shared/api/contracts/packages';
 import { packages$ } from '../composition-packages';
-import { route } from '../middleware/http';
+import { route } from '../middleware/packages-route';
 
-export const handler = route(
-  'listApprovalPackages',
-  { params: approvalListParamSchema },
-  async ({ params, user }) => ({
-    body: { packages: JSON.stringify(await packages$().listApproval(user!, params.stage)) },
-  }),
-);
+export const handler = route('listApprovalPackages', async ({ params, user }) => ({
+  body: { packages: JSON.stringify(await packages$().listApproval(user, params.stage)) },
+}));

@@ -1,6 +1,6 @@
 import { packages$ } from '../composition-packages';
-import { route } from '../middleware/http';
+import { route } from '../middleware/packages-route';
 
-export const handler = route('listDcc', {}, async () => ({
+export const handler = route('listDcc', async () => ({
   body: { dcc: JSON.stringify(await packages$().listDcc()) },
 }));

@@ -1,19 +1,11 @@
-import {
-  listPageQuerySchema,
-  packageListParamSchema,
-  pageRequest,
-} from '../../shared/api/contracts/packages';
+import { pageRequest } from '../../shared/api/contracts/packages';
 import { packages$ } from '../composition-packages';
-import { route } from '../middleware/http';
+import { route } from '../middleware/packages-route';
 
 /** The whole list, or one page of it with `?limit=&cursor=` (docs/decisions/050-package-list-paging.md). */
-export const handler = route(
-  'listPackages',
-  { params: packageListParamSchema, query: listPageQuerySchema },
-  async ({ params, query }) => {
-    const page = pageRequest(query);
-    if (!page) return { body: { packages: JSON.stringify(await packages$().listStage(params.stage)) } };
-    const { packages, nextCursor } = await packages$().listStagePage(params.stage, page);
-    return { body: { packages: JSON.stringify(packages), ...(nextCursor ? { nextCursor } : {}) } };
-  },
-);
+export const handler = route('listPackages', async ({ params, query }) => {
+  const page = pageRequest(query);
+  if (!page) return { body: { packages: JSON.stringify(await packages$().listStage(params.stage)) } };
+  const { packages, nextCursor } = await packages$().listStagePage(params.stage, page);
+  return { body: { packages: JSON.stringify(packages), ...(nextCursor ? { nextCursor } : {}) } };
+});

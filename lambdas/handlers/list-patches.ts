@@ -1,8 +1,7 @@
-import { stageParamSchema } from '../../shared/api/contracts/resources';
 import { resources$ } from '../composition';
-import { route } from '../middleware/http';
+import { route } from '../middleware/resources-route';
 
-export const handler = route('listPatches', { params: stageParamSchema }, async ({ params }) => {
+export const handler = route('listPatches', async ({ params }) => {
   const list = await resources$().list('PATCH', params.stage);
   return { body: { resources: JSON.stringify(list) } };
 });

@@ -1,11 +1,6 @@
-import { packageListParamSchema } from '../../shared/api/contracts/packages';
 import { packages$ } from '../composition-packages';
-import { route } from '../middleware/http';
+import { route } from '../middleware/packages-route';
 
-export const handler = route(
-  'listSigningPackages',
-  { params: packageListParamSchema },
-  async ({ params, user }) => ({
-    body: { packages: JSON.stringify(await packages$().listSigning(user!, params.stage)) },
-  }),
-);
+export const handler = route('listSigningPackages', async ({ params, user }) => ({
+  body: { packages: JSON.stringify(await packages$().listSigning(user, params.stage)) },
+}));

@@ -1,19 +1,14 @@
-import { loginSchema } from '../../shared/api/contracts/user';
 import { users$ } from '../composition';
-import { route } from '../middleware/http';
+import { route } from '../middleware/identity-route';
 
-export const handler = route(
-  'login',
-  { body: loginSchema, maxBodyBytes: 4096 },
-  async ({ body, sourceIp }) => {
-    const { token, user, mustChangePassword } = await (await users$()).login(
-      body.login,
-      body.password,
-      sourceIp,
-    );
-    // mustChangePassword: a one-time password (npm run admin:create); the SPA opens the password form
-    return {
-      body: { token, user: JSON.stringify(user), ...(mustChangePassword ? { mustChangePassword } : {}) },
-    };
-  },
-);
+export const handler = route('login', async ({ body, sourceIp }) => {
+  const { token, user, mustChangePassword } = await (await users$()).login(
+    body.login,
+    body.password,
+    sourceIp,
+  );
+  // mustChangePassword: a one-time password (npm run admin:create); the SPA opens the password form
+  return {
+    body: { token, user: JSON.stringify(user), ...(mustChangePassword ? { mustChangePassword } : {}) },
+  };
+});

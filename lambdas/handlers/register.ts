@@ -1,10 +1,9 @@
 import '../composition-mail';
-import { registerSchema } from '../../shared/api/contracts/user';
 import { MSG } from '../../shared/messages';
 import { users$ } from '../composition';
-import { route } from '../middleware/http';
+import { route } from '../middleware/identity-route';
 
-export const handler = route('register', { body: registerSchema, maxBodyBytes: 4096 }, async ({ body }) => {
+export const handler = route('register', async ({ body }) => {
   const user = await (await users$()).register(body);
   return {
     statusCode: 201,

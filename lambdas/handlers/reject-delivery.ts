@@ -1,13 +1,8 @@
-import { packageIdParamSchema, rejectSchema } from '../../shared/api/contracts/packages';
 import { MSG } from '../../shared/messages';
 import { packages$ } from '../composition-packages';
-import { route } from '../middleware/http';
+import { route } from '../middleware/packages-route';
 
-export const handler = route(
-  'rejectDelivery',
-  { params: packageIdParamSchema, body: rejectSchema },
-  async ({ params, body, user }) => {
-    const pkg = await packages$().rejectDelivery(user!, params.id, body['rejection-reason']);
-    return { body: { status: 'REJECTED', message: MSG.rejectionConfirmed, package: JSON.stringify(pkg) } };
-  },
-);
+export const handler = route('rejectDelivery', async ({ params, body, user }) => {
+  const pkg = await packages$().rejectDelivery(user, params.id, body['rejection-reason']);
+  return { body: { status: 'REJECTED', message: MSG.rejectionConfirmed, package: JSON.stringify(pkg) } };
+});

@@ -1,13 +1,8 @@
 import '../composition-storage';
-import { requestUploadSchema } from '../../shared/api/contracts/resources';
 import { resources$ } from '../composition';
-import { route } from '../middleware/http';
+import { route } from '../middleware/resources-route';
 
-export const handler = route(
-  'requestResourceUpload',
-  { body: requestUploadSchema, maxBodyBytes: 8 * 1024 },
-  async ({ body, user }) => {
-    const urls = await resources$().requestUpload(user!, body);
-    return { statusCode: 201, body: urls };
-  },
-);
+export const handler = route('requestResourceUpload', async ({ body, user }) => {
+  const urls = await resources$().requestUpload(user, body);
+  return { statusCode: 201, body: urls };
+});

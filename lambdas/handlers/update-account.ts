@@ -1,13 +1,8 @@
 import '../composition-mail';
-import { accountSchema } from '../../shared/api/contracts/user';
 import { users$ } from '../composition';
-import { route } from '../middleware/http';
+import { route } from '../middleware/identity-route';
 
-export const handler = route(
-  'updateAccount',
-  { body: accountSchema, maxBodyBytes: 4096 },
-  async ({ body, user }) => {
-    const updated = await (await users$()).updateAccount(user!, body);
-    return { body: { user: JSON.stringify(updated) } };
-  },
-);
+export const handler = route('updateAccount', async ({ body, user }) => {
+  const updated = await (await users$()).updateAccount(user, body);
+  return { body: { user: JSON.stringify(updated) } };
+});

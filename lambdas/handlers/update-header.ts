@@ -1,21 +1,16 @@
-import { headerBodySchema, packageIdParamSchema } from '../../shared/api/contracts/packages';
 import { BadRequestError } from '../../shared/domain/errors';
 import { packages$ } from '../composition-packages';
-import { route } from '../middleware/http';
+import { route } from '../middleware/packages-route';
 
-export const handler = route(
-  'updateHeader',
-  { params: packageIdParamSchema, body: headerBodySchema },
-  async ({ params, body, user }) => {
-    let submitted: unknown = body.header;
-    if (typeof submitted === 'string') {
-      try {
-        submitted = JSON.parse(submitted);
-      } catch {
-        throw new BadRequestError('header is not valid JSON text');
-      }
+export const handler = route('updateHeader', async ({ params, body, user }) => {
+  let submitted: unknown = body.header;
+  if (typeof submitted === 'string') {
+    try {
+      submitted = JSON.parse(submitted);
+    } catch {
+      throw new BadRequestError('header is not valid JSON text');
     }
-    const header = await packages$().updateHeader(user!, params.id, submitted);
-    return { body: { header: JSON.stringify(header) } };
-  },
-);
+  }
+  const header = await packages$().updateHeader(user, params.id, submitted);
+  return { body: { header: JSON.stringify(header) } };
+});

@@ -1,24 +1,4 @@
-import '../composition-storage';
-import { stageParamSchema, uploadQuerySchema } from '../../shared/api/contracts/resources';
-import { MSG } from '../../shared/messages';
-import { resources$ } from '../composition';
-import { route } from '../middleware/http';
-import { readMultipart } from '../middleware/multipart';
+import { uploadHandler } from './upload-patch';
 
-// multipart/form-data arrives as a raw (base64) body: the handler reads it, not the JSON middleware
-export const handler = route(
-  'uploadModel',
-  { raw: true, params: stageParamSchema, query: uploadQuerySchema },
-  async ({ params, query, event, user }) => {
-    const service = resources$();
-    const form = await readMultipart(event, service.partLimits());
-    const resource = await service.upload(user!, {
-      type: 'MODEL',
-      stage: params.stage,
-      name: query.name,
-      resourceFile: form.files.resourceFile,
-      metadataFile: form.files.metadataFile,
-    });
-    return { statusCode: 201, body: { resource: JSON.stringify(resource), message: MSG.uploaded } };
-  },
-);
+/** POST /resources/model/{stage}: the upload of upload-patch.ts with the type MODEL. */
+export const handler = uploadHandler('uploadModel', 'MODEL');

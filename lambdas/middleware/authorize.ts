@@ -5,7 +5,7 @@ import { ForbiddenError } from '../../shared/domain/errors';
 import { holdsAuthority, missingAuthorityMessage } from '../../shared/domain/identity';
 import { API_ERR } from '../../shared/messages';
 import { users$ } from '../composition';
-import type { ApiEvent } from './http';
+import type { ApiEvent } from './api-event';
 
 export function bearerToken(headers: APIGatewayProxyEvent['headers']): string | null {
   const value = Object.entries(headers ?? {}).find(([k]) => k.toLowerCase() === 'authorization')?.[1];

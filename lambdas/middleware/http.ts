@@ -1,8 +1,10 @@
 import middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import type * as z from 'zod';
-import { routeById } from '../../shared/api/routes';
+import type { Contract, RequestOf, RouteContract } from '../../shared/api/contract';
+import { type GuardedRouteId, type RouteId, routeById } from '../../shared/api/routes';
 import type { UserRecord } from '../ports/user-repository';
+import type { ApiEvent, RequestSchemas } from './api-event';
 import { authorize } from './authorize';
 import { clientSource } from './client-source';
 import { errorMapper } from './error-mapper';
@@ -10,54 +12,58 @@ import { jsonBody } from './json-body';
 import { securityHeaders } from './security-headers';
 import { validate } from './validate';
 
-/** The event as the handler sees it after the middleware chain. */
-export interface ApiEvent extends APIGatewayProxyEvent {
-  /** parsed JSON body (undefined for raw routes) */
-  jsonBody?: unknown;
-  /** the signed-in user, on routes that are not public */
-  user?: UserRecord;
-  /** validated inputs */
-  input: { body: unknown; query: unknown; params: unknown };
-}
+export type { ApiEvent } from './api-event';
 
-export interface Reply {
+export interface Reply<B = unknown> {
   statusCode?: number;
-  body?: unknown;
+  body?: B;
   headers?: Record<string, string>;
 }
 
-export interface Schemas<B extends z.ZodType, Q extends z.ZodType, P extends z.ZodType> {
-  body?: B;
-  query?: Q;
-  params?: P;
-  /** raw body (multipart upload): no JSON parsing; the handler reads event.body itself */
-  raw?: boolean;
-  /** largest accepted JSON body in bytes (default 256 KiB) */
-  maxBodyBytes?: number;
-}
-
-export interface Input<B, Q, P> {
-  body: B;
-  query: Q;
-  params: P;
-  user: UserRecord | undefined;
+/** What a route's function gets: its validated request (typed by its contract), and the caller. */
+export type Input<Id extends RouteId> = RequestOf<Id> & {
+  /** the signed-in user: always there on rows that are not public, never on public ones */
+  user: Id extends GuardedRouteId ? UserRecord : undefined;
   event: ApiEvent;
   requestId: string;
   sourceIp: string;
+};
+
+/** The answer a route's function may give: its contract's response body. */
+export type ReplyOf<Id extends RouteId> = Reply<z.input<Contract[Id]['response']>>;
+
+/** The request parts of a contract, as the middlewares read them. */
+function requestSchemas(c: RouteContract): RequestSchemas {
+  return {
+    params: c.params,
+    query: c.query,
+    body: c.body,
+    raw: c.multipart ?? false,
+    maxBodyBytes: c.maxBodyBytes ?? 256 * 1024,
+  };
 }
 
-type Out<T> = T extends z.ZodType ? z.output<T> : undefined;
+/**
+ * The route() of one area's part of the contract (shared/api/route-table/*-contract.ts): each
+ * lambdas/middleware/<area>-route.ts binds one, so a handler bundles only its area's schemas.
+ */
+export function routesOf<M extends { [Id in RouteId]?: RouteContract }>(contracts: M) {
+  return <Id extends keyof M & RouteId>(routeId: Id, fn: (input: Input<Id>) => Promise<ReplyOf<Id>>) =>
+    route(routeId, contracts[routeId] as RouteContract, fn);
+}
 
 /**
  * A route handler: the middy chain (error mapper, security headers, JSON body, authorization from the
- * route table, zod validation) around one function that calls a service.
+ * route table, zod validation from the route's contract) around one function that calls a service. The
+ * id says it all: its row (access) and its contract (request and response schemas, shared/api/contract.ts).
  */
-export function route<
-  B extends z.ZodType = z.ZodType<undefined>,
-  Q extends z.ZodType = z.ZodType<undefined>,
-  P extends z.ZodType = z.ZodType<undefined>,
->(routeId: string, schemas: Schemas<B, Q, P>, fn: (input: Input<Out<B>, Out<Q>, Out<P>>) => Promise<Reply>) {
+function route<Id extends RouteId>(
+  routeId: Id,
+  contract: RouteContract,
+  fn: (input: Input<Id>) => Promise<ReplyOf<Id>>,
+) {
   const r = routeById(routeId);
+  const schemas = requestSchemas(contract);
   return middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context>()
     .use(errorMapper())
     .use(securityHeaders())
@@ -66,16 +72,17 @@ export function route<
     .use(validate(schemas))
     .handler(async (event, context) => {
       const e = event as ApiEvent;
-      const reply = await fn({
-        body: e.input.body as Out<B>,
-        query: e.input.query as Out<Q>,
-        params: e.input.params as Out<P>,
-        user: e.user,
+      // authorize() sets the user on every row that is not public, or throws
+      if (r.access !== 'public' && !e.user) throw new Error(`route ${r.id}: no user after authorization`);
+      const input = {
+        ...(e.input as RequestOf<Id>),
+        user: e.user as Input<Id>['user'],
         event: e,
         requestId: context.awsRequestId,
         // the real client (CloudFront viewer when proven, else the TCP peer), as a rate-limit key
         sourceIp: await clientSource(event),
-      });
+      };
+      const reply = await fn(input);
       return {
         statusCode: reply.statusCode ?? 200,
         headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-store', ...reply.headers },

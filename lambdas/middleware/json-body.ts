@@ -2,7 +2,7 @@ import type middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { BadRequestError, PayloadTooLargeError } from '../../shared/domain/errors';
 import { API_ERR } from '../../shared/messages';
-import type { ApiEvent } from './http';
+import type { ApiEvent } from './api-event';
 
 /** Parses a JSON body (base64 too), refusing oversized and malformed ones before anything else runs. */
 export function jsonBody(opts: {

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import busboy from 'busboy';
 import { BadRequestError } from '../../shared/domain/errors';
 import { RESOURCE_ERR } from '../../shared/domain/resource-rules';
-import type { ApiEvent } from './http';
+import type { ApiEvent } from './api-event';
 
 export interface MultipartFile {
   fileName: string;

@@ -2,7 +2,7 @@ import type middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import type * as z from 'zod';
 import { BadRequestError } from '../../shared/domain/errors';
-import type { ApiEvent, Schemas } from './http';
+import type { ApiEvent, RequestSchemas } from './api-event';
 
 /** The first problem of a failed parse, in words: "email: Please provide a valid email". */
 export function describeIssue(error: z.ZodError, where: string): string {
@@ -24,7 +24,7 @@ function check<T>(schema: z.ZodType<T> | undefined, value: unknown, where: strin
 
 /** Validates path, query and body against the route's shared zod contract before the handler runs. */
 export function validate(
-  schemas: Schemas<z.ZodType, z.ZodType, z.ZodType>,
+  schemas: RequestSchemas,
 ): middy.MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult> {
   return {
     before: async (request) => {

@@ -88,3 +88,8 @@ export interface RequestUploadResponse {
   /** ISO time after which the URLs stop working and the upload can no longer be confirmed */
   expiresAt: string;
 }
+
+/** Path parameter {uploadId} of the upload confirmation. */
+export const uploadIdParamSchema = z.object({ uploadId: z.string().min(1).max(64) });
+/** Path parameter {id} of a resource (generate a package from it). */
+export const resourceIdParamSchema = z.object({ id: z.string().min(1).max(64) });

@@ -1,8 +1,11 @@
+import type { RequestInputOf, ResponseOf } from '@shared/api/contract';
+import { type RouteId, routeById } from '@shared/api/routes';
 import { env } from '@/config/env';
 import { loader } from '@/lib/loader/loader-store';
 import { showServerError, showSessionTimeout } from '@/lib/popup/popup-store';
 import { session } from '@/lib/session/session-store';
 import { getToken, removeToken } from '@/lib/session/token-cookie';
+import { routePath } from './route-path';
 
 /** An error body of the API: `{ errorMessage, ... }` (plus authError, retryAfterSeconds...). */
 export interface ApiError {
@@ -131,6 +134,33 @@ export async function request<T>(
   done();
   reportFailure(result, options.handle);
   return result;
+}
+
+export { routePath };
+
+/** What a call of a route sends: its contract's params, query and body (shared/api/contract.ts). */
+export type CallInput<Id extends RouteId> = RequestInputOf<Id>;
+
+/**
+ * Calls a route by its id: method and path from its row, the answer typed by its contract's response
+ * schema (the types only: no zod reaches the browser for this). Failures come back as the result (spec §7).
+ */
+export function callApi<Id extends RouteId>(
+  id: Id,
+  input: CallInput<Id>,
+  options: Omit<RequestOptions, 'body' | 'query'> = {},
+): Promise<ApiResult<ResponseOf<Id>>> {
+  const { params, query, body } = input as {
+    params?: Record<string, string>;
+    query?: Record<string, string | undefined>;
+    body?: unknown;
+  };
+  const sent = Object.entries(query ?? {}).filter((e): e is [string, string] => e[1] !== undefined);
+  return request<ResponseOf<Id>>(routeById(id).method, routePath(id, params), {
+    ...options,
+    body,
+    ...(sent.length ? { query: Object.fromEntries(sent) } : {}),
+  });
 }
 
 export const api = {

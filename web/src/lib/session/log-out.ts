@@ -1,4 +1,4 @@
-import { api } from '@/lib/api-client/api-client';
+import { callApi } from '@/lib/api-client/api-client';
 import { session } from './session-store';
 import { removeToken } from './token-cookie';
 
@@ -7,7 +7,7 @@ import { removeToken } from './token-cookie';
  * client forgets the session and the cookie (the caller then goes to /login).
  */
 export async function logOut(): Promise<void> {
-  await api.post('/user/logout', undefined, { handle: 'all' });
+  await callApi('logout', {}, { handle: 'all' });
   removeToken();
   session.clear();
 }

@@ -1,4 +1,4 @@
-import { api } from '@/lib/api-client/api-client';
+import { callApi } from '@/lib/api-client/api-client';
 import { parseUser } from './parse-user';
 import { session, signIn } from './session-store';
 import { getToken, removeToken } from './token-cookie';
@@ -12,7 +12,7 @@ export async function restoreSession(): Promise<void> {
     if (session.get().isAuthenticated) session.clear();
     return;
   }
-  const result = await api.post<{ user: string }>('/user/auth', undefined, { handle: 'all', loader: false });
+  const result = await callApi('auth', {}, { handle: 'all', loader: false });
   const user = result.ok ? parseUser(result.data.user) : null;
   if (user) {
     signIn(user);

@@ -2,15 +2,16 @@ import type { Dcc } from '@shared/api/contracts/dcc';
 import type { Package } from '@shared/api/contracts/packages';
 import type { Resource } from '@shared/api/contracts/resources';
 import type { PublicUser } from '@shared/api/contracts/user';
+import type { Role } from '@shared/domain/roles';
 import { getAllPages } from '@/lib/api-client/all-pages';
-import { type ApiResult, api, parseJsonText } from '@/lib/api-client/api-client';
+import { type ApiResult, api, callApi, parseJsonText, routePath } from '@/lib/api-client/api-client';
 
 /** The four admin lists (spec §2.12): path and the field that carries the list as JSON text. */
 export const ADMIN_KINDS = {
-  packages: { path: '/admin/packages', field: 'packages' },
-  dcc: { path: '/admin/dcc', field: 'dcc' },
-  users: { path: '/admin/users', field: 'users' },
-  resources: { path: '/admin/resources', field: 'resources' },
+  packages: { list: 'adminListPackages', remove: 'adminDeletePackages', field: 'packages' },
+  dcc: { list: 'adminListDcc', remove: 'adminDeleteDcc', field: 'dcc' },
+  users: { list: 'adminListUsers', remove: 'adminDeleteUsers', field: 'users' },
+  resources: { list: 'adminListResources', remove: 'adminDeleteResources', field: 'resources' },
 } as const;
 
 export type AdminKind = keyof typeof ADMIN_KINDS;
@@ -26,7 +27,8 @@ export async function listAdmin<K extends AdminKind>(
   kind: K,
   signal?: AbortSignal,
 ): Promise<ApiResult<AdminRows[K][]>> {
-  const { path, field } = ADMIN_KINDS[kind];
+  const { list, field } = ADMIN_KINDS[kind];
+  const path = routePath(list);
   // every package ever made: read page by page (the other admin lists are not paged by the API)
   if (kind === 'packages') return getAllPages<AdminRows[K]>(path, field, { signal });
   const result = await api.get<Record<string, unknown>>(path, { signal });
@@ -39,16 +41,21 @@ export function decideRoles(
   decision: 'grant' | 'refuse',
   ids: readonly string[],
   /** the role each user asked for as the list showed it: the server refuses if one asked for another since */
-  roles?: Readonly<Record<string, string>>,
+  roles?: Readonly<Record<string, Role>>,
 ) {
-  return api.post<{ status: string; message: string; users: string }>(
-    '/admin/users/roles',
-    { [decision]: ids, ...(roles ? { roles } : {}) },
+  return callApi(
+    'adminDecideRoles',
+    {
+      body: {
+        ...(decision === 'grant' ? { grant: [...ids] } : { refuse: [...ids] }),
+        ...(roles ? { roles: { ...roles } } : {}),
+      },
+    },
     { handle: [400, 403, 404, 409] },
   );
 }
 
 /** DELETE with the ids as a JSON list; 409 (still referenced) is shown as a warning by the caller. */
 export function deleteAdmin(kind: AdminKind, ids: readonly string[]) {
-  return api.delete<{ status: string; message: string }>(ADMIN_KINDS[kind].path, ids, { handle: [409] });
+  return callApi(ADMIN_KINDS[kind].remove, { body: [...ids] }, { handle: [409] });
 }

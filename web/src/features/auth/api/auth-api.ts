@@ -1,42 +1,28 @@
 import type { LoginRequest, RegisterRequest } from '@shared/api/contracts/user';
-import { api } from '@/lib/api-client/api-client';
+import { callApi } from '@/lib/api-client/api-client';
 
 /** POST /user/login (spec §7). 400/401/429 are shown on the form; 5xx goes to the popup. */
 export function login(body: LoginRequest) {
   // 403 { emailNotConfirmed: true }: the address waits for its confirmation link (issue 12)
-  return api.post<{ token: string; user: string; mustChangePassword?: boolean }>('/user/login', body, {
-    handle: [400, 401, 403, 429],
-  });
+  return callApi('login', { body }, { handle: [400, 401, 403, 429] });
 }
 
 /** POST /user/confirm-email: 400 invalid, 409 used or replaced, 410 expired (`reason` says which). */
 export function confirmEmail(token: string) {
-  return api.post<{ status: string; message: string; email: string }>(
-    '/user/confirm-email',
-    { token },
-    { handle: [400, 409, 410] },
-  );
+  return callApi('confirmEmail', { body: { token } }, { handle: [400, 409, 410] });
 }
 
 /** POST /user/confirm-email/resend: the same answer for any address; 429 after a few. */
 export function resendConfirmation(email: string) {
-  return api.post<{ status: string; message: string }>(
-    '/user/confirm-email/resend',
-    { email },
-    { handle: [400, 429] },
-  );
+  return callApi('resendConfirmation', { body: { email } }, { handle: [400, 429] });
 }
 
 /** POST /user/register: 201, 409 when the email is taken, 400 with the server's reason. */
 export function register(body: RegisterRequest) {
-  return api.post<{ status: string; message: string }>('/user/register', body, { handle: [400, 409] });
+  return callApi('register', { body }, { handle: [400, 409] });
 }
 
 /** POST /user/reset-password: 404 { authError: 'User not found' } is shown as 'Login is incorrect'. */
 export function resetPassword(email: string) {
-  return api.post<{ status: string; message: string }>(
-    '/user/reset-password',
-    { email },
-    { handle: [400, 404, 429] },
-  );
+  return callApi('resetPassword', { body: { email } }, { handle: [400, 404, 429] });
 }

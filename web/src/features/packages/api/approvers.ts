@@ -1,6 +1,6 @@
 import type { NotifyRequest, Package, UserRef } from '@shared/api/contracts/packages';
 import type { Role } from '@shared/domain/roles';
-import { type ApiResult, api, parseJsonText } from '@/lib/api-client/api-client';
+import { type ApiResult, callApi, parseJsonText } from '@/lib/api-client/api-client';
 import { packageOf } from './package-lists';
 
 export interface ApproverCandidates {
@@ -15,9 +15,10 @@ export async function getApprovers(
   signers: boolean,
   signal?: AbortSignal,
 ): Promise<ApiResult<ApproverCandidates>> {
-  const result = await api.get<{ approvers?: unknown; signers?: unknown }>(
-    `/packages/${encodeURIComponent(id)}/approvers`,
-    { query: { signers: String(signers) }, signal },
+  const result = await callApi(
+    'listApprovers',
+    { params: { id }, query: { signers: signers ? 'true' : 'false' } },
+    { signal },
   );
   if (!result.ok) return result;
   return {
@@ -38,9 +39,9 @@ export async function notifyApprovers(
   body: NotifyRequest,
   delivery: boolean,
 ): Promise<ApiResult<{ message?: string; pkg: Package | null }>> {
-  const result = await api.post<{ message?: string; package?: unknown }>(
-    `${delivery ? '/delivery' : ''}/packages/${encodeURIComponent(id)}/notify-approvers`,
-    body,
+  const result = await callApi(
+    delivery ? 'notifyDeliveryApprovers' : 'notifyApprovers',
+    { params: { id }, body },
     { handle: [400, 403, 409] },
   );
   if (!result.ok) return result;

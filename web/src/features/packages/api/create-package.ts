@@ -1,5 +1,5 @@
 import type { GeneratePackage, Package } from '@shared/api/contracts/packages';
-import { type ApiResult, api } from '@/lib/api-client/api-client';
+import { type ApiResult, callApi } from '@/lib/api-client/api-client';
 import { packageOf } from './package-lists';
 
 /** POST /resources/{id}/generate-package → 201 { package }; 409 name taken and 400 are the caller's to show. */
@@ -7,9 +7,9 @@ export async function generatePackage(
   resourceId: string,
   body: GeneratePackage,
 ): Promise<ApiResult<Package>> {
-  const result = await api.post<{ package?: unknown }>(
-    `/resources/${encodeURIComponent(resourceId)}/generate-package`,
-    body,
+  const result = await callApi(
+    'generatePackage',
+    { params: { id: resourceId }, body },
     { handle: [400, 409] },
   );
   if (!result.ok) return result;

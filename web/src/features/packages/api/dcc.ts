@@ -1,27 +1,27 @@
 import type { CreateDcc, Dcc } from '@shared/api/contracts/dcc';
 import type { Package } from '@shared/api/contracts/packages';
-import { type ApiResult, api, parseJsonText } from '@/lib/api-client/api-client';
+import { type ApiResult, callApi, parseJsonText } from '@/lib/api-client/api-client';
 import { packageOf } from './package-lists';
 
 /** GET /dcc: `dcc` is JSON text of the list. */
 export async function getDccs(signal?: AbortSignal): Promise<ApiResult<Dcc[]>> {
-  const result = await api.get<{ dcc?: unknown }>('/dcc', { signal });
+  const result = await callApi('listDcc', {}, { signal });
   if (!result.ok) return result;
   return { ...result, data: parseJsonText<Dcc[]>(result.data.dcc, []) };
 }
 
 /** POST /dcc → 201 { dccUuid, dcc }; a 400 carries the spec's validation message. */
 export async function createDcc(body: CreateDcc): Promise<ApiResult<{ id: string }>> {
-  const result = await api.post<{ dccUuid?: string }>('/dcc', body, { handle: [400] });
+  const result = await callApi('createDcc', { body }, { handle: [400] });
   if (!result.ok) return result;
   return { ...result, data: { id: result.data.dccUuid ?? '' } };
 }
 
 /** POST /packages/{id}/dcc/{dccId} → { package } (DRAFT packages, initiator only). */
 export async function attachDcc(packageId: string, dccId: string): Promise<ApiResult<Package | null>> {
-  const result = await api.post<{ package?: unknown }>(
-    `/packages/${encodeURIComponent(packageId)}/dcc/${encodeURIComponent(dccId)}`,
-    undefined,
+  const result = await callApi(
+    'attachDcc',
+    { params: { id: packageId, dccId } },
     { handle: [403, 404, 409] },
   );
   if (!result.ok) return result;

@@ -1,5 +1,5 @@
 import type { ApproveOutcome, Package } from '@shared/api/contracts/packages';
-import { type ApiResult, api } from '@/lib/api-client/api-client';
+import { type ApiResult, callApi } from '@/lib/api-client/api-client';
 import type { RejectKind } from '../utils/package-flow';
 import { packageOf } from './package-lists';
 
@@ -14,14 +14,11 @@ export interface DecisionAnswer {
 /** 403 (not yours) and 409 (the package moved on) are shown by the caller with the server's words. */
 const HANDLED = [403, 404, 409] as const;
 
-async function decide(path: string): Promise<ApiResult<DecisionAnswer>> {
-  const result = await api.post<{
-    outcome?: DecisionAnswer['outcome'];
-    message?: string;
-    generatedXmlS3Link?: string;
-    mLifePath?: string;
-    package?: unknown;
-  }>(path, undefined, { handle: HANDLED });
+async function decide(
+  id: 'approvePackage' | 'approveDelivery' | 'signPackage',
+  packageId: string,
+): Promise<ApiResult<DecisionAnswer>> {
+  const result = await callApi(id, { params: { id: packageId } }, { handle: HANDLED });
   if (!result.ok) return result;
   const d = result.data;
   // DESIGN §2: the body names the outcome; 202 always means "waiting for other approvals"
@@ -32,22 +29,20 @@ async function decide(path: string): Promise<ApiResult<DecisionAnswer>> {
   };
 }
 
-const id$ = (id: string) => encodeURIComponent(id);
-
 /** POST /packages/{id}/approve: WAITING_FOR_APPROVALS (202), WAITING_FOR_SIGNING or GENERATED. */
-export const approvePackage = (id: string) => decide(`/packages/${id$(id)}/approve`);
+export const approvePackage = (id: string) => decide('approvePackage', id);
 
 /** POST /delivery/packages/{id}/approve: WAITING_FOR_APPROVALS (202) or DELIVERED. */
-export const approveDelivery = (id: string) => decide(`/delivery/packages/${id$(id)}/approve`);
+export const approveDelivery = (id: string) => decide('approveDelivery', id);
 
 /** POST /packages/{id}/generate-signed: SIGNED with mLifePath. */
-export const signPackage = (id: string) => decide(`/packages/${id$(id)}/generate-signed`);
+export const signPackage = (id: string) => decide('signPackage', id);
 
-const REJECT_PATHS: Record<RejectKind, (id: string) => string> = {
-  approval: (id) => `/packages/${id$(id)}/reject`,
-  delivery: (id) => `/delivery/packages/${id$(id)}/reject`,
-  signing: (id) => `/packages/${id$(id)}/reject-signing`,
-};
+const REJECT_ROUTES = {
+  approval: 'rejectPackage',
+  delivery: 'rejectDelivery',
+  signing: 'rejectSigning',
+} as const satisfies Record<RejectKind, string>;
 
 /** The three reject calls of spec §4.6, each with { 'rejection-reason' }. */
 export async function rejectPackage(
@@ -55,9 +50,9 @@ export async function rejectPackage(
   id: string,
   reason: string,
 ): Promise<ApiResult<{ message?: string }>> {
-  return api.post<{ message?: string }>(
-    REJECT_PATHS[kind](id),
-    { 'rejection-reason': reason },
+  return callApi(
+    REJECT_ROUTES[kind],
+    { params: { id }, body: { 'rejection-reason': reason } },
     { handle: [400, ...HANDLED] },
   );
 }

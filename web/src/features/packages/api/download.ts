@@ -1,14 +1,5 @@
-import { type ApiResult, api, toResult } from '@/lib/api-client/api-client';
+import { type ApiResult, callApi, toResult } from '@/lib/api-client/api-client';
 import { showServerError, showWarning } from '@/lib/popup/popup-store';
-
-/** GET /packages/{id}: the XML inline (base64) when small, a presigned URL when large (DESIGN §3). */
-interface DownloadAnswer {
-  fileName?: string;
-  sizeBytes?: number;
-  sha256?: string;
-  base64EncodedXMLPackage?: string;
-  downloadUrl?: string;
-}
 
 export interface DownloadedPackage {
   fileName: string;
@@ -92,7 +83,8 @@ export async function downloadPackage(
   fallbackName: string,
   onProgress?: DownloadProgress,
 ): Promise<DownloadedPackage | null> {
-  const result = await api.get<DownloadAnswer>(`/packages/${encodeURIComponent(id)}`, { handle: [404, 409] });
+  // GET /packages/{id}: the XML inline (base64) when small, a presigned URL when large (DESIGN §3)
+  const result = await callApi('downloadPackage', { params: { id } }, { handle: [404, 409] });
   if (!result.ok) {
     if (result.status === 409 || result.status === 404) showWarning(result.error.errorMessage);
     return null;

@@ -1,11 +1,9 @@
 import type { Header, HeaderError } from '@shared/domain/header/header-schema';
-import { type ApiResult, api, parseJsonText } from '@/lib/api-client/api-client';
+import { type ApiResult, callApi, parseJsonText } from '@/lib/api-client/api-client';
 
 /** GET /packages/{id}/header: `header` is JSON text of { fields } (spec §7, docs/package-format.md). */
 export async function getHeader(id: string, signal?: AbortSignal): Promise<ApiResult<Header>> {
-  const result = await api.get<{ header?: unknown }>(`/packages/${encodeURIComponent(id)}/header`, {
-    signal,
-  });
+  const result = await callApi('getHeader', { params: { id } }, { signal });
   if (!result.ok) return result;
   return { ...result, data: parseJsonText<Header>(result.data.header, { fields: [] }) };
 }
@@ -19,9 +17,9 @@ export type SaveHeaderResult =
  * CRC and ignores fixed fields; a 400 lists `headerErrors` per field, 403/409 say why it cannot change.
  */
 export async function saveHeader(id: string, header: Header): Promise<SaveHeaderResult> {
-  const result = await api.patch<{ header?: unknown }>(
-    `/packages/${encodeURIComponent(id)}/header`,
-    { header: JSON.stringify(header) },
+  const result = await callApi(
+    'updateHeader',
+    { params: { id }, body: { header: JSON.stringify(header) } },
     { handle: [400, 403, 404, 409] },
   );
   if (result.ok) return { ok: true, header: parseJsonText<Header>(result.data.header, header) };

@@ -1,4 +1,4 @@
-import { type ApiResult, api, parseJsonText } from '@/lib/api-client/api-client';
+import { type ApiResult, callApi, parseJsonText } from '@/lib/api-client/api-client';
 
 /** One event of a package's audit trail (the approval record). */
 export interface HistoryEvent {
@@ -21,10 +21,7 @@ export interface PackageHistory {
 
 /** GET /packages/{id}/history: `history` is JSON text; `chainIntact` the verdict of the hash chain. */
 export async function getHistory(id: string, signal?: AbortSignal): Promise<ApiResult<PackageHistory>> {
-  const result = await api.get<{ history?: unknown; chainIntact?: boolean; brokenAtSeq?: number | null }>(
-    `/packages/${encodeURIComponent(id)}/history`,
-    { signal, loader: false },
-  );
+  const result = await callApi('packageHistory', { params: { id } }, { signal, loader: false });
   if (!result.ok) return result;
   return {
     ...result,

@@ -1,6 +1,6 @@
 import type { Package } from '@shared/api/contracts/packages';
 import { getAllPages } from '@/lib/api-client/all-pages';
-import { type ApiResult, api, parseJsonText } from '@/lib/api-client/api-client';
+import { type ApiResult, callApi, parseJsonText } from '@/lib/api-client/api-client';
 import { type ListKind, type ListTab, listApiPath } from '../utils/package-flow';
 
 /**
@@ -16,7 +16,14 @@ export async function getPackageList(
 ): Promise<ApiResult<Package[]>> {
   if (kind === 'packages')
     return getAllPages<Package>(listApiPath(kind, tab), 'packages', { signal, onProgress });
-  const result = await api.get<{ packages?: unknown }>(listApiPath(kind, tab), { signal });
+  const result =
+    kind === 'approve'
+      ? await callApi(
+          'listApprovalPackages',
+          { params: { stage: tab === 'DELIVERY' ? 'deliver' : tab.toLowerCase() } },
+          { signal },
+        )
+      : await callApi('listSigningPackages', { params: { stage: tab.toLowerCase() } }, { signal });
   if (!result.ok) return result;
   return { ...result, data: parseJsonText<Package[]>(result.data.packages, []) };
 }

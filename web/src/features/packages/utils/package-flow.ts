@@ -3,6 +3,7 @@ import { DELIVERABLE, deliveryLabel, isSignedType, listStatus } from '@shared/do
 import type { Role } from '@shared/domain/roles';
 import { MSG } from '@shared/messages';
 import { paths } from '@/config/paths';
+import { routePath } from '@/lib/api-client/route-path';
 import type { FlowPurpose } from '@/lib/session/session-store';
 
 /**
@@ -36,10 +37,10 @@ export function tabFlow(kind: ListKind, tab: ListTab): FlowPurpose {
 
 /** The API path of a list (spec §7; lists come back as JSON text under `packages`). */
 export function listApiPath(kind: ListKind, tab: ListTab): string {
+  const stage = { stage: tab === 'DELIVERY' && kind === 'approve' ? 'deliver' : tab.toLowerCase() };
   if (kind === 'packages')
-    return tab === 'DELIVERY' ? '/delivery/packages' : `/${tab.toLowerCase()}/packages`;
-  if (kind === 'approve') return `/${tab === 'DELIVERY' ? 'deliver' : tab.toLowerCase()}/packages/approval`;
-  return `/${tab.toLowerCase()}/packages/signing`;
+    return tab === 'DELIVERY' ? routePath('listDeliveryPackages') : routePath('listPackages', stage);
+  return routePath(kind === 'approve' ? 'listApprovalPackages' : 'listSigningPackages', stage);
 }
 
 /** Spec §2.6: the header text of the approval and signing lists; the package list has its own. */

@@ -1,5 +1,5 @@
 import type { Resource, ResourceType, Stage } from '@shared/api/contracts/resources';
-import { type ApiResult, api, parseJsonText } from '@/lib/api-client/api-client';
+import { type ApiResult, callApi, parseJsonText } from '@/lib/api-client/api-client';
 
 /** GET /resources/{patch|model}/{dev|release}: `resources` is JSON text of a list (spec §7). */
 export async function getResources(
@@ -7,11 +7,10 @@ export async function getResources(
   stage: Stage,
   signal?: AbortSignal,
 ): Promise<ApiResult<Resource[]>> {
-  const result = await api.get<{ resources?: unknown }>(
-    `/resources/${type.toLowerCase()}/${stage.toLowerCase()}`,
-    {
-      signal,
-    },
+  const result = await callApi(
+    type === 'MODEL' ? 'listModels' : 'listPatches',
+    { params: { stage: stage.toLowerCase() } },
+    { signal },
   );
   if (!result.ok) return result;
   return { ...result, data: parseJsonText<Resource[]>(result.data.resources, []) };

@@ -1,9 +1,9 @@
 import type { AccountRequest, ChangePasswordRequest } from '@shared/api/contracts/user';
-import { api } from '@/lib/api-client/api-client';
+import { callApi } from '@/lib/api-client/api-client';
 
 /** POST /user/account: the answer's user replaces the stored one (spec §7); 409 email taken. */
 export function updateAccount(body: AccountRequest) {
-  return api.post<{ user: string }>('/user/account', body, { handle: [400, 409] });
+  return callApi('updateAccount', { body }, { handle: [400, 409] });
 }
 
 /**
@@ -11,7 +11,5 @@ export function updateAccount(body: AccountRequest) {
  * too many wrong old passwords (they count like failed sign-ins), both shown on the form.
  */
 export function changePassword(body: ChangePasswordRequest) {
-  return api.post<{ status: string; message: string; token: string }>('/user/password', body, {
-    handle: [400, 403, 429],
-  });
+  return callApi('changePassword', { body }, { handle: [400, 403, 429] });
 }

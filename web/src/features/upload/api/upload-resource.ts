@@ -1,6 +1,6 @@
-import type { RequestUploadResponse, ResourceType, Stage } from '@shared/api/contracts/resources';
+import type { ResourceType, Stage } from '@shared/api/contracts/resources';
 import { env } from '@/config/env';
-import { type ApiResult, api, apiUrl } from '@/lib/api-client/api-client';
+import { type ApiResult, apiUrl, callApi, routePath } from '@/lib/api-client/api-client';
 import { sendWithProgress } from '@/lib/api-client/send-with-progress';
 
 export interface UploadInput {
@@ -56,7 +56,12 @@ function uploadDirect(input: UploadInput, onProgress: (fraction: number) => void
     form.append('metadataFile', input.metadataFile, input.metadataFile.name);
   return sendWithProgress<{ resource?: unknown }>({
     method: 'POST',
-    url: apiUrl(`/resources/${input.type.toLowerCase()}/${input.stage.toLowerCase()}`, { name: input.name }),
+    url: apiUrl(
+      routePath(input.type === 'MODEL' ? 'uploadModel' : 'uploadPatch', { stage: input.stage.toLowerCase() }),
+      {
+        name: input.name,
+      },
+    ),
     body: form,
     auth: true,
     handle: HANDLED,
@@ -70,15 +75,17 @@ async function uploadPresigned(
   onProgress: (fraction: number) => void,
 ): Promise<UploadResult> {
   const metadata = input.type === 'MODEL' ? input.metadataFile : null;
-  const ticket = await api.post<RequestUploadResponse>(
-    '/resources/uploads',
+  const ticket = await callApi(
+    'requestResourceUpload',
     {
-      name: input.name,
-      resourceType: input.type,
-      resourceStage: input.stage,
-      fileName: input.resourceFile.name,
-      sizeBytes: input.resourceFile.size,
-      ...(metadata ? { metadataFileName: metadata.name, metadataSizeBytes: metadata.size } : {}),
+      body: {
+        name: input.name,
+        resourceType: input.type,
+        resourceStage: input.stage,
+        fileName: input.resourceFile.name,
+        sizeBytes: input.resourceFile.size,
+        ...(metadata ? { metadataFileName: metadata.name, metadataSizeBytes: metadata.size } : {}),
+      },
     },
     { handle: HANDLED, loader: false },
   );
@@ -106,12 +113,13 @@ async function uploadPresigned(
     if (!putMetadata.ok) return putMetadata;
   }
   onProgress(1);
-  const path = `/resources/uploads/${encodeURIComponent(ticket.data.uploadId)}/confirm`;
   for (let attempt = 0; ; attempt++) {
     const last = attempt >= CONFIRM_RETRY_DELAYS_MS.length;
-    const confirmed = await api.post<{ resource?: unknown }>(path, undefined, {
-      handle: last ? HANDLED : [...HANDLED, 503, 0],
-    });
+    const confirmed = await callApi(
+      'confirmResourceUpload',
+      { params: { uploadId: ticket.data.uploadId } },
+      { handle: last ? HANDLED : [...HANDLED, 503, 0] },
+    );
     if (confirmed.ok || last || !passing(confirmed.status)) return confirmed;
     await new Promise((resolve) => setTimeout(resolve, CONFIRM_RETRY_DELAYS_MS[attempt]));
   }

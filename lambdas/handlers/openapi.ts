@@ -1,0 +1,10 @@
+import { openApiDocument } from '../../shared/api/openapi';
+import { route } from '../middleware/api-docs-route';
+
+/** The API described for build pipelines and device teams (OpenAPI 3.1), made once per instance. */
+let document: ReturnType<typeof openApiDocument> | undefined;
+
+export const handler = route('openapi', async () => {
+  document ??= openApiDocument();
+  return { body: document };
+});

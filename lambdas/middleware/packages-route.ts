@@ -1,0 +1,5 @@
+import { PACKAGE_CONTRACT } from '../../shared/api/route-table/packages-contract';
+import { routesOf } from './http';
+
+/** route(id, fn) of the packages rows (shared/api/route-table/packages.ts). */
+export const route = routesOf(PACKAGE_CONTRACT);

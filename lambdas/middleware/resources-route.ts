@@ -1,0 +1,5 @@
+import { RESOURCE_CONTRACT } from '../../shared/api/route-table/resources-contract';
+import { routesOf } from './http';
+
+/** route(id, fn) of the resources rows (shared/api/route-table/resources.ts). */
+export const route = routesOf(RESOURCE_CONTRACT);

@@ -1,0 +1,54 @@
+import { ADMIN, PKG_READ } from './groups';
+import type { Route } from './types';
+
+/** The admin screens' lists and deletions (users are in identity.ts). */
+export const ADMIN_ROUTES = [
+  {
+    id: 'adminListPackages',
+    method: 'GET',
+    path: '/admin/packages',
+    access: ADMIN,
+    uses: { tables: PKG_READ },
+    summary: 'All packages',
+  },
+  {
+    id: 'adminDeletePackages',
+    method: 'DELETE',
+    path: '/admin/packages',
+    access: ADMIN,
+    uses: { tables: ['users', 'packages', 'resources', 'audit'], buckets: { artefacts: ['delete'] } },
+    summary: 'Delete packages and their artefacts',
+  },
+  {
+    id: 'adminListDcc',
+    method: 'GET',
+    path: '/admin/dcc',
+    access: ADMIN,
+    uses: { tables: ['users', 'dcc'] },
+    summary: 'All DCCs',
+  },
+  {
+    id: 'adminDeleteDcc',
+    method: 'DELETE',
+    path: '/admin/dcc',
+    access: ADMIN,
+    uses: { tables: ['users', 'dcc', 'packages', 'audit'] },
+    summary: 'Delete DCCs',
+  },
+  {
+    id: 'adminListResources',
+    method: 'GET',
+    path: '/admin/resources',
+    access: ADMIN,
+    uses: { tables: ['users', 'resources'] },
+    summary: 'All resources',
+  },
+  {
+    id: 'adminDeleteResources',
+    method: 'DELETE',
+    path: '/admin/resources',
+    access: ADMIN,
+    uses: { tables: ['users', 'resources', 'packages', 'audit'], buckets: { resources: ['delete'] } },
+    summary: 'Delete resources and their files',
+  },
+] as const satisfies readonly Route[];

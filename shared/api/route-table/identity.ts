@@ -1,0 +1,111 @@
+import { ADMIN, USERS, USERS_AUDITED } from './groups';
+import type { Route } from './types';
+
+/** Identity: sign-in, registration, own account, the admins' user list. */
+export const IDENTITY_ROUTES = [
+  {
+    id: 'login',
+    method: 'POST',
+    path: '/user/login',
+    access: 'public',
+    uses: { tables: USERS_AUDITED, clientSource: true },
+    memoryMb: 1024,
+    summary: 'Sign in with login (email) and password',
+  },
+  {
+    id: 'auth',
+    method: 'POST',
+    path: '/user/auth',
+    access: 'signedIn',
+    uses: { tables: USERS },
+    summary: 'Restore a session from a token',
+  },
+  {
+    id: 'logout',
+    method: 'POST',
+    path: '/user/logout',
+    access: 'signedIn',
+    uses: { tables: USERS },
+    summary: 'Revoke every token of the caller',
+  },
+  {
+    id: 'register',
+    method: 'POST',
+    path: '/user/register',
+    access: 'public',
+    // mails the confirmation link and tells the admins a role was requested (issue 12)
+    uses: { tables: USERS_AUDITED, mail: true },
+    memoryMb: 1024,
+    summary: 'Self-service registration (not as admin)',
+  },
+  {
+    id: 'changePassword',
+    method: 'POST',
+    path: '/user/password',
+    access: 'signedIn',
+    uses: { tables: USERS_AUDITED, clientSource: true },
+    memoryMb: 1024,
+    summary: 'Change own password',
+  },
+  {
+    id: 'updateAccount',
+    method: 'POST',
+    path: '/user/account',
+    access: 'signedIn',
+    // a new email gets a confirmation link; a new role is a request the admins hear of (issue 12);
+    // packages: a role change is refused while a package waits for this person's decision
+    uses: { tables: ['users', 'audit', 'packages'], mail: true },
+    summary: 'Change own name, email, role',
+  },
+  {
+    id: 'resetPassword',
+    method: 'POST',
+    path: '/user/reset-password',
+    access: 'public',
+    uses: { tables: USERS_AUDITED, mail: true, clientSource: true },
+    memoryMb: 1024,
+    summary: 'Mail a temporary password',
+  },
+  {
+    id: 'confirmEmail',
+    method: 'POST',
+    path: '/user/confirm-email',
+    access: 'public',
+    // a confirmed registration is the moment the admins are told of the role request
+    uses: { tables: USERS_AUDITED, mail: true },
+    summary: 'Confirm an address with the single-use token of a mailed link (24 h)',
+  },
+  {
+    id: 'resendConfirmation',
+    method: 'POST',
+    path: '/user/confirm-email/resend',
+    access: 'public',
+    uses: { tables: USERS, mail: true },
+    summary: 'Mail a new confirmation link (same answer for any address; a few per address per 15 min)',
+  },
+  {
+    id: 'adminListUsers',
+    method: 'GET',
+    path: '/admin/users',
+    access: ADMIN,
+    uses: { tables: USERS },
+    summary: 'All users',
+  },
+  {
+    id: 'adminDeleteUsers',
+    method: 'DELETE',
+    path: '/admin/users',
+    access: ADMIN,
+    // packages: a user a package still waits for cannot be deleted
+    uses: { tables: ['users', 'audit', 'packages'] },
+    summary: 'Delete users by id',
+  },
+  {
+    id: 'adminDecideRoles',
+    method: 'POST',
+    path: '/admin/users/roles',
+    access: ADMIN,
+    uses: { tables: USERS_AUDITED, mail: true },
+    summary: 'Grant or refuse requested roles; the users are mailed',
+  },
+] as const satisfies readonly Route[];

@@ -1,0 +1,50 @@
+import type * as z from 'zod';
+import type { Role } from '../../domain/roles';
+
+/** The shape of a route table row (shared/api/routes.ts explains the fields). */
+export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+
+export type Access = 'public' | 'signedIn' | readonly Role[];
+
+export type TableName = 'users' | 'resources' | 'packages' | 'dcc' | 'audit' | 'outbox';
+export type BucketName = 'resources' | 'artefacts' | 'audit';
+
+export interface RouteUses {
+  tables: readonly TableName[];
+  /** read = GetObject, write = PutObject, delete = DeleteObject; presign uses the same grants. */
+  buckets?: Partial<Record<BucketName, readonly ('read' | 'write' | 'delete')[]>>;
+  mail?: boolean;
+  /** 'sign' = kms:Sign on the package key (and its public key); 'publicKey' = kms:GetPublicKey only. */
+  sign?: 'sign' | 'publicKey';
+  /** limits per client address: reads the origin-verify secret to trust CloudFront-Viewer-Address */
+  clientSource?: boolean;
+}
+
+export interface Route {
+  /** camelCase id; the handler module is lambdas/handlers/<kebab-case of id>.ts */
+  id: string;
+  method: HttpMethod;
+  /** path under the `dev` stage, with {name} path parameters as API Gateway writes them */
+  path: string;
+  access: Access;
+  uses: RouteUses;
+  /** Lambda memory in MB (CPU scales with it: scrypt and hashing routes get more) */
+  memoryMb?: number;
+  /** the issue that gives this row its behaviour; until then the handler answers 501 */
+  summary: string;
+}
+
+/** What one route takes and answers (shared/api/contract.ts); the handler's middleware validates the request. */
+export interface RouteContract {
+  params?: z.ZodType;
+  query?: z.ZodType;
+  body?: z.ZodType;
+  /** multipart/form-data (uploads): no JSON parsing; the handler reads the raw body */
+  multipart?: true;
+  /** largest accepted JSON body in bytes (default 256 KiB) */
+  maxBodyBytes?: number;
+  /** the body of a successful answer */
+  response: z.ZodType;
+  /** success statuses (default 200) */
+  statuses?: readonly number[];
+}
