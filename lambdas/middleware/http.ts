@@ -3,7 +3,7 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-l
 import type * as z from 'zod';
 import { routeById } from '../../shared/api/routes';
 import type { UserRecord } from '../ports/user-repository';
-import { authorize } from './authorize';
+import { type Authenticate, authorize } from './authorize';
 import { clientSource } from './client-source';
 import { errorMapper } from './error-mapper';
 import { jsonBody } from './json-body';
@@ -50,19 +50,25 @@ type Out<T> = T extends z.ZodType ? z.output<T> : undefined;
 
 /**
  * A route handler: the middy chain (error mapper, security headers, JSON body, authorization from the
- * route table, zod validation) around one function that calls a service.
+ * route table, zod validation) around one function that calls a service. Handlers take it from
+ * composition-http.ts, which passes the identity service's token check (`authenticate`).
  */
 export function route<
   B extends z.ZodType = z.ZodType<undefined>,
   Q extends z.ZodType = z.ZodType<undefined>,
   P extends z.ZodType = z.ZodType<undefined>,
->(routeId: string, schemas: Schemas<B, Q, P>, fn: (input: Input<Out<B>, Out<Q>, Out<P>>) => Promise<Reply>) {
+>(
+  routeId: string,
+  schemas: Schemas<B, Q, P>,
+  fn: (input: Input<Out<B>, Out<Q>, Out<P>>) => Promise<Reply>,
+  authenticate: Authenticate,
+) {
   const r = routeById(routeId);
   return middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context>()
     .use(errorMapper())
     .use(securityHeaders())
     .use(jsonBody({ raw: schemas.raw ?? false, maxBytes: schemas.maxBodyBytes ?? 256 * 1024 }))
-    .use(authorize(r.access, r.id))
+    .use(authorize(r.access, r.id, authenticate))
     .use(validate(schemas))
     .handler(async (event, context) => {
       const e = event as ApiEvent;
