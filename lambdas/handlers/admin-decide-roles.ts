@@ -1,10 +1,9 @@
-import '../composition-mail';
 import { decideRolesSchema } from '../../shared/api/contracts/user';
 import { API_ERR } from '../../shared/messages';
-import { users$ } from '../composition';
-import { route } from '../middleware/http';
+import { route } from '../composition-http';
+import { loadUserService } from '../composition-mail';
 
 export const handler = route('adminDecideRoles', { body: decideRolesSchema }, async ({ body, user }) => {
-  const users = await (await users$()).decideRoles(user!, body);
+  const users = await (await loadUserService()).decideRoles(user!, body);
   return { body: { status: 'DECIDED', message: API_ERR.rolesDecided, users: JSON.stringify(users) } };
 });

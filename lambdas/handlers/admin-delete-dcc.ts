@@ -1,9 +1,9 @@
 import { idListSchema } from '../../shared/api/contracts/common';
 import { MSG } from '../../shared/messages';
-import { packages$ } from '../composition-packages';
-import { route } from '../middleware/http';
+import { route } from '../composition-http';
+import { packageService } from '../composition-packages';
 
 export const handler = route('adminDeleteDcc', { body: idListSchema }, async ({ body, user }) => {
-  await packages$().deleteDccs(user!, body);
+  await packageService().deleteDccs(user!, body);
   return { body: { status: 'DELETED', message: MSG.deleted } };
 });

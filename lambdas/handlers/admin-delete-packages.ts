@@ -1,10 +1,9 @@
-import '../composition-artefacts';
 import { idListSchema } from '../../shared/api/contracts/common';
 import { MSG } from '../../shared/messages';
-import { packages$ } from '../composition-packages';
-import { route } from '../middleware/http';
+import { packageService } from '../composition-artefacts';
+import { route } from '../composition-http';
 
 export const handler = route('adminDeletePackages', { body: idListSchema }, async ({ body, user }) => {
-  await packages$().deletePackages(user!, body);
+  await packageService().deletePackages(user!, body);
   return { body: { status: 'DELETED', message: MSG.deleted } };
 });

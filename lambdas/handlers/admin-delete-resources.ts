@@ -1,10 +1,9 @@
-import '../composition-storage';
 import { idListSchema } from '../../shared/api/contracts/common';
 import { MSG } from '../../shared/messages';
-import { resources$ } from '../composition';
-import { route } from '../middleware/http';
+import { route } from '../composition-http';
+import { resourceService } from '../composition-storage';
 
 export const handler = route('adminDeleteResources', { body: idListSchema }, async ({ body, user }) => {
-  await resources$().deleteResources(user!, body);
+  await resourceService().deleteResources(user!, body);
   return { body: { status: 'DELETED', message: MSG.deleted } };
 });

@@ -1,6 +1,6 @@
-import { users$ } from '../composition';
-import { route } from '../middleware/http';
+import { loadUserService } from '../composition';
+import { route } from '../composition-http';
 
 export const handler = route('adminListUsers', {}, async () => ({
-  body: { users: JSON.stringify(await (await users$()).listUsers()) },
+  body: { users: JSON.stringify(await (await loadUserService()).listUsers()) },
 }));

@@ -1,14 +1,14 @@
 import { packageIdParamSchema } from '../../shared/api/contracts/packages';
 import { MSG } from '../../shared/messages';
-import { packages$ } from '../composition-packages';
-import { route } from '../middleware/http';
+import { route } from '../composition-http';
+import { packageService } from '../composition-packages';
 
 /** Outcomes: DELIVERED 200 with mLifePath, WAITING_FOR_APPROVALS 202. */
 export const handler = route(
   'approveDelivery',
   { params: packageIdParamSchema },
   async ({ params, user }) => {
-    const { outcome, pkg } = await packages$().approveDelivery(user!, params.id);
+    const { outcome, pkg } = await packageService().approveDelivery(user!, params.id);
     if (outcome === 'WAITING_FOR_APPROVALS') {
       return {
         statusCode: 202,

@@ -1,7 +1,7 @@
 import { attachDccParamSchema } from '../../shared/api/contracts/packages';
-import { packages$ } from '../composition-packages';
-import { route } from '../middleware/http';
+import { route } from '../composition-http';
+import { packageService } from '../composition-packages';
 
 export const handler = route('attachDcc', { params: attachDccParamSchema }, async ({ params, user }) => ({
-  body: { package: JSON.stringify(await packages$().attachDcc(user!, params.id, params.dccId)) },
+  body: { package: JSON.stringify(await packageService().attachDcc(user!, params.id, params.dccId)) },
 }));

@@ -1,13 +1,12 @@
-import '../composition-mail';
 import { confirmEmailSchema } from '../../shared/api/contracts/user';
-import { users$ } from '../composition';
-import { route } from '../middleware/http';
+import { route } from '../composition-http';
+import { loadUserService } from '../composition-mail';
 
 export const handler = route(
   'confirmEmail',
   { body: confirmEmailSchema, maxBodyBytes: 4096 },
   async ({ body }) => {
-    const { message, email } = await (await users$()).confirmEmail(body.token);
+    const { message, email } = await (await loadUserService()).confirmEmail(body.token);
     return { body: { status: 'CONFIRMED', message, email } };
   },
 );

@@ -1,11 +1,10 @@
-import '../composition-artefacts';
 import { packageIdParamSchema } from '../../shared/api/contracts/packages';
-import { packages$ } from '../composition-packages';
-import { route } from '../middleware/http';
+import { packageService } from '../composition-artefacts';
+import { route } from '../composition-http';
 
 /** Small packages come back as base64 (spec §7); larger ones as a presigned URL (Lambda's 6 MB limit). */
 export const handler = route('downloadPackage', { params: packageIdParamSchema }, async ({ params }) => {
-  const d = await packages$().download(params.id);
+  const d = await packageService().download(params.id);
   return {
     body: {
       fileName: d.fileName,

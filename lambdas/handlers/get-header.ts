@@ -1,7 +1,7 @@
 import { packageIdParamSchema } from '../../shared/api/contracts/packages';
-import { packages$ } from '../composition-packages';
-import { route } from '../middleware/http';
+import { route } from '../composition-http';
+import { packageService } from '../composition-packages';
 
 export const handler = route('getHeader', { params: packageIdParamSchema }, async ({ params }) => ({
-  body: { header: JSON.stringify(await packages$().getHeader(params.id)) },
+  body: { header: JSON.stringify(await packageService().getHeader(params.id)) },
 }));

@@ -1,11 +1,11 @@
 import { approvalListParamSchema } from '../../shared/api/contracts/packages';
-import { packages$ } from '../composition-packages';
-import { route } from '../middleware/http';
+import { route } from '../composition-http';
+import { packageService } from '../composition-packages';
 
 export const handler = route(
   'listApprovalPackages',
   { params: approvalListParamSchema },
   async ({ params, user }) => ({
-    body: { packages: JSON.stringify(await packages$().listApproval(user!, params.stage)) },
+    body: { packages: JSON.stringify(await packageService().listApproval(user!, params.stage)) },
   }),
 );

@@ -1,12 +1,12 @@
 import { approversQuerySchema, packageIdParamSchema } from '../../shared/api/contracts/packages';
-import { packages$ } from '../composition-packages';
-import { route } from '../middleware/http';
+import { route } from '../composition-http';
+import { packageService } from '../composition-packages';
 
 export const handler = route(
   'listApprovers',
   { params: packageIdParamSchema, query: approversQuerySchema },
   async ({ params, query, user }) => {
-    const r = await packages$().approvers(user!, params.id, query.signers === 'true');
+    const r = await packageService().approvers(user!, params.id, query.signers === 'true');
     return {
       body: {
         approvers: JSON.stringify(r.approvers),

@@ -3,8 +3,8 @@ import {
   packageListParamSchema,
   pageRequest,
 } from '../../shared/api/contracts/packages';
-import { packages$ } from '../composition-packages';
-import { route } from '../middleware/http';
+import { route } from '../composition-http';
+import { packageService } from '../composition-packages';
 
 /** The whole list, or one page of it with `?limit=&cursor=` (docs/decisions/050-package-list-paging.md). */
 export const handler = route(
@@ -12,8 +12,8 @@ export const handler = route(
   { params: packageListParamSchema, query: listPageQuerySchema },
   async ({ params, query }) => {
     const page = pageRequest(query);
-    if (!page) return { body: { packages: JSON.stringify(await packages$().listStage(params.stage)) } };
-    const { packages, nextCursor } = await packages$().listStagePage(params.stage, page);
+    if (!page) return { body: { packages: JSON.stringify(await packageService().listStage(params.stage)) } };
+    const { packages, nextCursor } = await packageService().listStagePage(params.stage, page);
     return { body: { packages: JSON.stringify(packages), ...(nextCursor ? { nextCursor } : {}) } };
   },
 );

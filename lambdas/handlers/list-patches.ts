@@ -1,8 +1,8 @@
 import { stageParamSchema } from '../../shared/api/contracts/resources';
-import { resources$ } from '../composition';
-import { route } from '../middleware/http';
+import { resourceService } from '../composition';
+import { route } from '../composition-http';
 
 export const handler = route('listPatches', { params: stageParamSchema }, async ({ params }) => {
-  const list = await resources$().list('PATCH', params.stage);
+  const list = await resourceService().list('PATCH', params.stage);
   return { body: { resources: JSON.stringify(list) } };
 });

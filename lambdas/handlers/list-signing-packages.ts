@@ -1,11 +1,11 @@
 import { packageListParamSchema } from '../../shared/api/contracts/packages';
-import { packages$ } from '../composition-packages';
-import { route } from '../middleware/http';
+import { route } from '../composition-http';
+import { packageService } from '../composition-packages';
 
 export const handler = route(
   'listSigningPackages',
   { params: packageListParamSchema },
   async ({ params, user }) => ({
-    body: { packages: JSON.stringify(await packages$().listSigning(user!, params.stage)) },
+    body: { packages: JSON.stringify(await packageService().listSigning(user!, params.stage)) },
   }),
 );

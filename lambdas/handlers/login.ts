@@ -1,12 +1,12 @@
 import { loginSchema } from '../../shared/api/contracts/user';
-import { users$ } from '../composition';
-import { route } from '../middleware/http';
+import { loadUserService } from '../composition';
+import { route } from '../composition-http';
 
 export const handler = route(
   'login',
   { body: loginSchema, maxBodyBytes: 4096 },
   async ({ body, sourceIp }) => {
-    const { token, user, mustChangePassword } = await (await users$()).login(
+    const { token, user, mustChangePassword } = await (await loadUserService()).login(
       body.login,
       body.password,
       sourceIp,

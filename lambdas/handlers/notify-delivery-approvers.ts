@@ -1,14 +1,14 @@
 import { notifySchema, packageIdParamSchema } from '../../shared/api/contracts/packages';
 import { MSG } from '../../shared/messages';
-import { packages$ } from '../composition-packages';
-import { route } from '../middleware/http';
+import { route } from '../composition-http';
+import { packageService } from '../composition-packages';
 
 /** Deliver, or re-deliver after a delivery rejection: the same call with a new set of delivery approvers. */
 export const handler = route(
   'notifyDeliveryApprovers',
   { params: packageIdParamSchema, body: notifySchema },
   async ({ params, body, user }) => {
-    const pkg = await packages$().deliver(user!, params.id, body);
+    const pkg = await packageService().deliver(user!, params.id, body);
     return { body: { status: 'NOTIFIED', message: MSG.notified, package: JSON.stringify(pkg) } };
   },
 );

@@ -1,11 +1,10 @@
-import '../composition-mail';
 import { registerSchema } from '../../shared/api/contracts/user';
 import { MSG } from '../../shared/messages';
-import { users$ } from '../composition';
-import { route } from '../middleware/http';
+import { route } from '../composition-http';
+import { loadUserService } from '../composition-mail';
 
 export const handler = route('register', { body: registerSchema, maxBodyBytes: 4096 }, async ({ body }) => {
-  const user = await (await users$()).register(body);
+  const user = await (await loadUserService()).register(body);
   return {
     statusCode: 201,
     body: { status: 'REGISTERED', message: MSG.registered, user: JSON.stringify(user) },

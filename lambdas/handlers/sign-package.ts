@@ -1,9 +1,8 @@
-import '../composition-artefacts';
 import { packageIdParamSchema } from '../../shared/api/contracts/packages';
-import { packages$ } from '../composition-packages';
-import { route } from '../middleware/http';
+import { packageService } from '../composition-artefacts';
+import { route } from '../composition-http';
 
 export const handler = route('signPackage', { params: packageIdParamSchema }, async ({ params, user }) => {
-  const pkg = await packages$().sign(user!, params.id);
+  const pkg = await packageService().sign(user!, params.id);
   return { body: { outcome: 'SIGNED', mLifePath: pkg.mLifePath, package: JSON.stringify(pkg) } };
 });

@@ -1,7 +1,7 @@
 import { headerBodySchema, packageIdParamSchema } from '../../shared/api/contracts/packages';
 import { BadRequestError } from '../../shared/domain/errors';
-import { packages$ } from '../composition-packages';
-import { route } from '../middleware/http';
+import { route } from '../composition-http';
+import { packageService } from '../composition-packages';
 
 export const handler = route(
   'updateHeader',
@@ -15,7 +15,7 @@ export const handler = route(
         throw new BadRequestError('header is not valid JSON text');
       }
     }
-    const header = await packages$().updateHeader(user!, params.id, submitted);
+    const header = await packageService().updateHeader(user!, params.id, submitted);
     return { body: { header: JSON.stringify(header) } };
   },
 );

@@ -1,8 +1,7 @@
-import '../composition-storage';
 import { stageParamSchema, uploadQuerySchema } from '../../shared/api/contracts/resources';
 import { MSG } from '../../shared/messages';
-import { resources$ } from '../composition';
-import { route } from '../middleware/http';
+import { route } from '../composition-http';
+import { resourceService } from '../composition-storage';
 import { readMultipart } from '../middleware/multipart';
 
 // multipart/form-data arrives as a raw (base64) body: the handler reads it, not the JSON middleware
@@ -10,7 +9,7 @@ export const handler = route(
   'uploadModel',
   { raw: true, params: stageParamSchema, query: uploadQuerySchema },
   async ({ params, query, event, user }) => {
-    const service = resources$();
+    const service = resourceService();
     const form = await readMultipart(event, service.partLimits());
     const resource = await service.upload(user!, {
       type: 'MODEL',
