@@ -6,6 +6,7 @@ import { holdsAuthority, missingAuthorityMessage } from '../../shared/domain/ide
 import { API_ERR } from '../../shared/messages';
 import type { UserRecord } from '../ports/user-repository';
 import type { ApiEvent } from './http';
+import { logUser } from './logging';
 
 export function bearerToken(headers: APIGatewayProxyEvent['headers']): string | null {
   const value = Object.entries(headers ?? {}).find(([k]) => k.toLowerCase() === 'authorization')?.[1];
@@ -48,6 +49,7 @@ export function authorize(
         if (!reads && !holdsAuthority(user)) throw new ForbiddenError(missingAuthorityMessage(user));
       }
       event.user = user;
+      logUser(user.id);
     },
   };
 }

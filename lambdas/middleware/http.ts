@@ -7,6 +7,7 @@ import { type Authenticate, authorize } from './authorize';
 import { clientSource } from './client-source';
 import { errorMapper } from './error-mapper';
 import { jsonBody } from './json-body';
+import { logging } from './logging';
 import { securityHeaders } from './security-headers';
 import { validate } from './validate';
 
@@ -65,6 +66,7 @@ export function route<
 ) {
   const r = routeById(routeId);
   return middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context>()
+    .use(logging(r.id))
     .use(errorMapper())
     .use(securityHeaders())
     .use(jsonBody({ raw: schemas.raw ?? false, maxBytes: schemas.maxBodyBytes ?? 256 * 1024 }))

@@ -24,6 +24,7 @@ import {
 import { NON_ADMIN_ROLES, type Role, roleLabel } from '../../shared/domain/roles';
 import { headerSafe } from '../../shared/domain/text-rules';
 import { MSG } from '../../shared/messages';
+import { logger } from '../middleware/logging';
 import type { ArtefactService } from '../ports/artefact-service';
 import type { AuditLog, StoredAuditEvent } from '../ports/audit-log';
 import type { Clock } from '../ports/clock';
@@ -762,14 +763,11 @@ export class PackageService {
         .artefacts()
         .remove(own)
         .catch((e: unknown) =>
-          console.error(
-            JSON.stringify({
-              level: 'error',
-              kind: 'orphanArtefact',
-              key: own.key,
-              message: (e as Error).message,
-            }),
-          ),
+          logger().error('artefact left behind', {
+            kind: 'orphanArtefact',
+            key: own.key,
+            reason: (e as Error).message,
+          }),
         );
     }
     if (current?.status === 'SIGNED')

@@ -30,6 +30,7 @@ import {
 } from '../../shared/domain/resource-rules';
 import type { Role } from '../../shared/domain/roles';
 import { MSG } from '../../shared/messages';
+import { logger } from '../middleware/logging';
 import type { AuditLog } from '../ports/audit-log';
 import type { BlobStore } from '../ports/blob-store';
 import type { Clock } from '../ports/clock';
@@ -102,9 +103,7 @@ const resourceKey = (id: string, fileName: string) => `resources/${id}/${safeFil
 const metadataKey = (id: string, fileName: string) => `resources/${id}/metadata/${safeFileName(fileName)}`;
 
 function logCleanupFailure(what: string, keys: readonly string[], e: unknown) {
-  console.error(
-    JSON.stringify({ level: 'error', kind: 'cleanup', what, keys, message: (e as Error)?.message }),
-  );
+  logger().error('cleanup failed', { kind: 'cleanup', what, keys, reason: (e as Error)?.message });
 }
 
 /**

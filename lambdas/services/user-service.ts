@@ -31,6 +31,7 @@ import {
 } from '../../shared/domain/login-throttle';
 import { type Role, roleLabel } from '../../shared/domain/roles';
 import { API_ERR, MSG } from '../../shared/messages';
+import { logger } from '../middleware/logging';
 import type { AuditLog } from '../ports/audit-log';
 import type { Clock } from '../ports/clock';
 import type { Mailer } from '../ports/mailer';
@@ -373,14 +374,11 @@ export class UserService {
       await this.mailer.send(this.confirmationMail(user, user.email, link, 'REGISTER'));
     } catch (e) {
       // a failure only for existing addresses would tell which ones exist: logged, answered alike
-      console.error(
-        JSON.stringify({
-          level: 'warn',
-          kind: 'mail',
-          what: 'confirmation link',
-          message: (e as Error).message,
-        }),
-      );
+      logger().warn('mail not sent', {
+        kind: 'mail',
+        what: 'confirmation link',
+        reason: (e as Error).message,
+      });
     }
   }
 
@@ -427,15 +425,12 @@ export class UserService {
     try {
       await this.mailer.send(mail);
     } catch (e) {
-      console.error(
-        JSON.stringify({
-          level: 'warn',
-          kind: 'mail',
-          to: mail.to,
-          subject: mail.subject,
-          message: (e as Error).message,
-        }),
-      );
+      logger().warn('mail not sent', {
+        kind: 'mail',
+        to: mail.to,
+        subject: mail.subject,
+        reason: (e as Error).message,
+      });
     }
   }
 
