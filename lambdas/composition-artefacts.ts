@@ -16,12 +16,12 @@ import type { PackageService } from './services/package-service';
  */
 
 /** The package signer: a local key file (SIGNING_KEY_FILE, local stack) or the KMS key (SIGNING_KEY_ID, AWS). */
-const packageSigner = once(
+const packageSigner = /* @__PURE__ */ once(
   (): Signer => (process.env.SIGNING_KEY_FILE ? FileSigner.fromEnv() : KmsSigner.fromEnv()),
 );
 
 /** XML generation and storage; built on first use. */
-export const artefactService = once(
+export const artefactService = /* @__PURE__ */ once(
   (): ArtefactService =>
     new BlobArtefactStore(blobStore(), packageSigner, {
       resourcesBucket: () => bucketName('resources'),
@@ -32,4 +32,4 @@ export const artefactService = once(
 );
 
 /** The package service that generates, stores, signs and deletes artefacts. */
-export const packageService: () => PackageService = packageServiceWith(artefactService);
+export const packageService: () => PackageService = /* @__PURE__ */ packageServiceWith(artefactService);

@@ -11,7 +11,9 @@ import type { UserService } from './services/user-service';
  */
 
 /** The SES mailer; MAIL_FROM is read when the first mail is sent. */
-export const mailer = once((): Mailer => new SesMailer(requireEnv('MAIL_FROM')));
+export const mailer = /* @__PURE__ */ once((): Mailer => new SesMailer(requireEnv('MAIL_FROM')));
 
 /** The identity service that mails (registration, confirmation, reset, account and role changes). */
-export const loadUserService: () => Promise<UserService> = userServiceWith({ send: (m) => mailer().send(m) });
+export const loadUserService: () => Promise<UserService> = /* @__PURE__ */ userServiceWith({
+  send: (m) => mailer().send(m),
+});

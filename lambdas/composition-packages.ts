@@ -93,6 +93,6 @@ export function packageServiceWith(artefacts: () => ArtefactService): () => Pack
  * The package service of a Lambda without XML generation and storage: list, header, voting and DCC
  * routes (composition-artefacts.ts has the one that generates, downloads and deletes artefacts).
  */
-export const packageService: () => PackageService = packageServiceWith(() => {
+export const packageService: () => PackageService = /* @__PURE__ */ packageServiceWith(() => {
   throw notPlugged('artefact store', 'composition-artefacts.ts');
 });

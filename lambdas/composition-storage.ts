@@ -10,9 +10,9 @@ import type { ResourceService } from './services/resource-service';
  */
 
 /** Object storage, one per instance; callers pass the bucket (bucketName('resources'|'artefacts'|'audit')). */
-export const blobStore = once((): BlobStore => new S3BlobStore());
+export const blobStore = /* @__PURE__ */ once((): BlobStore => new S3BlobStore());
 
 /** The resources service with object storage (uploads, presigned uploads, deletion). */
-export const resourceService: () => ResourceService = resourceServiceWith(
-  lazy(blobStore, BLOB_STORE_METHODS),
+export const resourceService: () => ResourceService = /* @__PURE__ */ resourceServiceWith(
+  /* @__PURE__ */ lazy(blobStore, BLOB_STORE_METHODS),
 );

@@ -85,7 +85,7 @@ export function retryingLoad<T>(load: () => Promise<T>): () => Promise<T> {
 }
 
 /** Locally TOKEN_SECRET holds the key; in AWS, TOKEN_SECRET_ARN names a Secrets Manager secret read at cold start. */
-const loadTokenSecret = retryingLoad(async (): Promise<string> => {
+const loadTokenSecret = /* @__PURE__ */ retryingLoad(async (): Promise<string> => {
   const direct = process.env.TOKEN_SECRET;
   if (direct) return direct;
   const arn = requireEnv('TOKEN_SECRET_ARN');
@@ -95,10 +95,14 @@ const loadTokenSecret = retryingLoad(async (): Promise<string> => {
 });
 
 /** The user repository. */
-export const userRepository = once((): UserRepository => new DynamoUserRepository(tableName('users')));
+export const userRepository = /* @__PURE__ */ once(
+  (): UserRepository => new DynamoUserRepository(tableName('users')),
+);
 
 /** The audit log. */
-export const auditLog = once((): AuditLog => new DynamoAuditLog(tableName('audit'), systemClock));
+export const auditLog = /* @__PURE__ */ once(
+  (): AuditLog => new DynamoAuditLog(tableName('audit'), systemClock),
+);
 
 /** The audit log as services hold it: the table is named on first use (read-only routes never touch it). */
 const deferredAudit: AuditLog = {
@@ -158,14 +162,14 @@ export function userServiceWith(mailer: Mailer): () => Promise<UserService> {
 }
 
 /** The identity service of a Lambda without mail (composition-mail.ts has the one that mails). */
-export const loadUserService: () => Promise<UserService> = userServiceWith(noMailer);
+export const loadUserService: () => Promise<UserService> = /* @__PURE__ */ userServiceWith(noMailer);
 
 /** The API stage name (the first segment of every API path). */
 export const stageName = (): string => optionalEnv('API_STAGE', 'dev');
 
 // ── resources ─────────────────────────────────────────────────────────────────────────────────
 /** The resource repository (the package service reads resources through it too). */
-export const resourceRepository = once(
+export const resourceRepository = /* @__PURE__ */ once(
   (): ResourceRepository => new DynamoResourceRepository(tableName('resources')),
 );
 
@@ -182,7 +186,7 @@ export const BLOB_STORE_METHODS: { [K in keyof BlobStore]: true } = {
 };
 
 /** Object storage of a Lambda that has none: the list routes build the resource service without it. */
-const noBlobStore = lazy<BlobStore>(() => {
+const noBlobStore = /* @__PURE__ */ lazy<BlobStore>(() => {
   throw notPlugged('object storage', 'composition-storage.ts');
 }, BLOB_STORE_METHODS);
 
@@ -211,4 +215,4 @@ export function resourceServiceWith(blobs: BlobStore): () => ResourceService {
 }
 
 /** The resources service of a Lambda without object storage (composition-storage.ts has the other). */
-export const resourceService: () => ResourceService = resourceServiceWith(noBlobStore);
+export const resourceService: () => ResourceService = /* @__PURE__ */ resourceServiceWith(noBlobStore);
