@@ -111,7 +111,7 @@ const deferredAudit: AuditLog = {
 };
 
 /** The mailer of a Lambda that has none (composition-mail.ts plugs in SES). */
-const noMailer: Mailer = {
+export const noMailer: Mailer = {
   send: () => Promise.reject(notPlugged('mailer', 'composition-mail.ts')),
 };
 
@@ -186,7 +186,7 @@ export const BLOB_STORE_METHODS: { [K in keyof BlobStore]: true } = {
 };
 
 /** Object storage of a Lambda that has none: the list routes build the resource service without it. */
-const noBlobStore = /* @__PURE__ */ lazy<BlobStore>(() => {
+export const noBlobStore = /* @__PURE__ */ lazy<BlobStore>(() => {
   throw notPlugged('object storage', 'composition-storage.ts');
 }, BLOB_STORE_METHODS);
 
