@@ -7,10 +7,12 @@ import {
 import type { Header } from '../shared/domain/header/header-schema';
 import { DynamoDccRepository } from './adapters/dynamodb/dcc-repository';
 import { DynamoPackageRepository } from './adapters/dynamodb/package-repository';
-import { auditLog, lazy, resourceRepository, userRepository } from './composition';
+import { auditLog, lazy, notPlugged, once, resourceRepository, userRepository } from './composition';
 import { appUrl, tableName } from './config/env';
 import type { ArtefactService } from './ports/artefact-service';
 import { systemClock } from './ports/clock';
+import type { DccRepository } from './ports/dcc-repository';
+import type { ResourceRepository } from './ports/resource-repository';
 import { type HeaderRules, PackageService } from './services/package-service';
 
 /**
@@ -39,47 +41,58 @@ const headerRules: HeaderRules = {
   },
 };
 
-let artefactsFactory: (() => ArtefactService) | undefined;
+/** Every method of the DCC repository port, for `lazy`. */
+const DCC_REPOSITORY_METHODS: { [K in keyof DccRepository]: true } = {
+  create: true,
+  get: true,
+  list: true,
+  delete: true,
+};
+
+/** Every method of the resource repository port, for `lazy`. */
+const RESOURCE_REPOSITORY_METHODS: { [K in keyof ResourceRepository]: true } = {
+  getById: true,
+  isNameTaken: true,
+  create: true,
+  listByTypeStage: true,
+  listAll: true,
+  delete: true,
+  putPendingUpload: true,
+  getPendingUpload: true,
+  lockPendingUpload: true,
+  unlockPendingUpload: true,
+  deletePendingUpload: true,
+};
+
 /**
- * Plugs in XML generation and storage (composition-artefacts.ts: S3, and KMS or the local key). Only the
- * handlers of routes that generate, download or delete artefacts import it (docs/decisions/052).
+ * The package service with the given artefact store, as a getter; table names are read on first use so
+ * each Lambda needs only its own stores.
  */
-export function provideArtefacts(make: () => ArtefactService): void {
-  artefactsFactory = make;
+export function packageServiceWith(artefacts: () => ArtefactService): () => PackageService {
+  return once(
+    () =>
+      new PackageService({
+        packages: new DynamoPackageRepository(
+          tableName('packages'),
+          () => tableName('resources'),
+          () => tableName('outbox'),
+        ),
+        resources: lazy(resourceRepository, RESOURCE_REPOSITORY_METHODS),
+        dccs: lazy(() => new DynamoDccRepository(tableName('dcc')), DCC_REPOSITORY_METHODS),
+        users: userRepository(),
+        audit: { append: (e) => auditLog().append(e), history: (s) => auditLog().history(s) },
+        artefacts,
+        header: headerRules,
+        clock: systemClock,
+        appUrl: appUrl(),
+      }),
+  );
 }
 
-let artefactService: ArtefactService | undefined;
-/** XML generation and storage; built on first use so list routes never touch S3 or the signer. */
-export function artefacts(): ArtefactService {
-  if (!artefactsFactory)
-    throw new Error(
-      "This function has no artefact store: its handler must import lambdas/composition-artefacts.ts (route table 'uses')",
-    );
-  artefactService ??= artefactsFactory();
-  return artefactService;
-}
-
-let service: PackageService | undefined;
-/** The package service; table names are read on first use so each Lambda needs only its own stores. */
-export function packages$(): PackageService {
-  service ??= new PackageService({
-    packages: new DynamoPackageRepository(
-      tableName('packages'),
-      () => tableName('resources'),
-      () => tableName('outbox'),
-    ),
-    resources: lazy(() => resourceRepository()),
-    dccs: lazyDcc(),
-    users: userRepository(),
-    audit: { append: (e) => auditLog().append(e), history: (s) => auditLog().history(s) },
-    artefacts,
-    header: headerRules,
-    clock: systemClock,
-    appUrl: appUrl(),
-  });
-  return service;
-}
-
-function lazyDcc() {
-  return lazy(() => new DynamoDccRepository(tableName('dcc')));
-}
+/**
+ * The package service of a Lambda without XML generation and storage: list, header, voting and DCC
+ * routes (composition-artefacts.ts has the one that generates, downloads and deletes artefacts).
+ */
+export const packageService: () => PackageService = /* @__PURE__ */ packageServiceWith(() => {
+  throw notPlugged('artefact store', 'composition-artefacts.ts');
+});

@@ -59,7 +59,7 @@ afterAll(async () => {
 
 describe('lazily loaded dependencies after a failed load (one module instance)', () => {
   it('reads the token secret again after a failed read, and builds the identity service then', async () => {
-    const { users$ } = await import('./composition');
+    const { loadUserService: users$ } = await import('./composition');
     down = true;
     await expect(users$()).rejects.toThrow(/not yet/);
     await expect(users$()).rejects.toThrow(/not yet/);
@@ -108,7 +108,7 @@ describe('lazily loaded dependencies after a failed load (one module instance)',
   });
 
   it('builds the package service once its table is configured, after failing without it', async () => {
-    const { packages$ } = await import('./composition-packages');
+    const { packageService: packages$ } = await import('./composition-packages');
     expect(() => packages$()).toThrow(/TABLE_PACKAGES/);
     process.env.TABLE_PACKAGES = 'packages';
     const service = packages$();
@@ -119,10 +119,13 @@ describe('lazily loaded dependencies after a failed load (one module instance)',
   it('a port resolved on first use is made again after its maker failed', async () => {
     const { lazy } = await import('./composition');
     let fail = true;
-    const port = lazy(() => {
-      if (fail) throw new Error('no bucket name');
-      return { name: () => 'made' };
-    });
+    const port = lazy(
+      () => {
+        if (fail) throw new Error('no bucket name');
+        return { name: () => 'made' };
+      },
+      { name: true },
+    );
     expect(() => port.name()).toThrow('no bucket name');
     fail = false;
     expect(port.name()).toBe('made');

@@ -21,38 +21,46 @@ import { UserService } from './services/user-service';
 
 /**
  * The composition root: builds services from the environment, once per module instance. Handlers call
- * these getters; nothing below the handler reads the environment.
+ * these getters; nothing below the handler reads the environment, and middleware and services never import
+ * a composition module (biome.json, noRestrictedImports).
+ *
+ * Naming rule of dependency getters: a getter is named after what it returns, a noun without prefix or
+ * suffix (`userRepository()`, `packageService()`, `blobStore()`), and returns it synchronously. A getter
+ * whose value needs an asynchronous load at cold start (the token key from Secrets Manager) is named
+ * `load<Thing>()` and returns a Promise (`loadUserService()`). Builders that take the adapters a Lambda
+ * plugs in are named `<thing>With(...)` and return such a getter.
  *
  * This module imports DynamoDB adapters only. The adapters of mail and object storage pull in large SDK
- * clients (SES, S3), so they are plugged in by composition-mail.ts and composition-storage.ts, which only
- * the handlers of routes whose row `uses` them import: a DynamoDB-only Lambda never bundles or loads them
- * (docs/decisions/052-composition-by-adapter.md). Using a port that was not plugged in is a clear error.
+ * clients (SES, S3), so composition-mail.ts, composition-storage.ts and composition-artefacts.ts export the
+ * same getters composed with them; only the handlers of routes whose row `uses` them import those getters,
+ * so a DynamoDB-only Lambda never bundles or loads them (docs/decisions/052-composition-by-adapter.md).
+ * Here the ports a Lambda has not plugged in fail with an error naming the module to import.
  */
-let mailerFactory: (() => Mailer) | undefined;
-/** Plugs in the mailer (composition-mail.ts). */
-export function provideMailer(make: () => Mailer): void {
-  mailerFactory = make;
+
+/** A synchronous getter that builds once; a build that throws assigns nothing, so the next call builds again. */
+export function once<T>(make: () => T): () => T {
+  let made: T | undefined;
+  return () => {
+    made ??= make();
+    return made;
+  };
 }
 
-let blobStoreFactory: (() => BlobStore) | undefined;
-/** Plugs in object storage (composition-storage.ts). */
-export function provideBlobStore(make: () => BlobStore): void {
-  blobStoreFactory = make;
+/**
+ * A port whose adapter is built on its first method call (again after a build that threw), so services can
+ * hold ports their route may never call. `methods` names every method of the port (the type checker asks
+ * for all of them): each forwards to the built adapter.
+ */
+export function lazy<T extends object>(make: () => T, methods: { [K in keyof T]: true }): T {
+  const get = once(make);
+  const port: Record<string, (...args: unknown[]) => unknown> = {};
+  for (const m of Object.keys(methods))
+    port[m] = (...args) => (get() as Record<string, (...a: unknown[]) => unknown>)[m]!(...args);
+  return port as T;
 }
 
-/** A port that resolves on first use, so services can hold ports their route may never call. */
-export function lazy<T extends object>(make: () => T): T {
-  let inst: T | undefined;
-  return new Proxy({} as T, {
-    get: (_, prop) => {
-      inst ??= make();
-      const v = (inst as Record<string | symbol, unknown>)[prop];
-      return typeof v === 'function' ? v.bind(inst) : v;
-    },
-  });
-}
-
-const missing = (what: string, module: string) =>
+/** The error of a port this Lambda did not plug in. */
+export const notPlugged = (what: string, module: string) =>
   new Error(`This function has no ${what}: its handler must import lambdas/${module} (route table 'uses')`);
 
 /**
@@ -77,7 +85,7 @@ export function retryingLoad<T>(load: () => Promise<T>): () => Promise<T> {
 }
 
 /** Locally TOKEN_SECRET holds the key; in AWS, TOKEN_SECRET_ARN names a Secrets Manager secret read at cold start. */
-const loadTokenSecret = retryingLoad(async (): Promise<string> => {
+const loadTokenSecret = /* @__PURE__ */ retryingLoad(async (): Promise<string> => {
   const direct = process.env.TOKEN_SECRET;
   if (direct) return direct;
   const arn = requireEnv('TOKEN_SECRET_ARN');
@@ -86,104 +94,125 @@ const loadTokenSecret = retryingLoad(async (): Promise<string> => {
   return r.SecretString;
 });
 
-let users: UserRepository | undefined;
-export const userRepository = (): UserRepository => {
-  users ??= new DynamoUserRepository(tableName('users'));
-  return users;
-};
-
-let audit: AuditLog | undefined;
-export const auditLog = (): AuditLog => {
-  audit ??= new DynamoAuditLog(tableName('audit'), systemClock);
-  return audit;
-};
-
-let mailer: Mailer | undefined;
-export const mailService = (): Mailer => {
-  if (!mailerFactory) throw missing('mailer', 'composition-mail.ts');
-  mailer ??= mailerFactory();
-  return mailer;
-};
-
-/** The identity service; built after the token key is read, and read again after a failed read. */
-export const users$: () => Promise<UserService> = retryingLoad(() =>
-  loadTokenSecret().then(
-    (secret) =>
-      new UserService(
-        userRepository(),
-        new TokenService(secret, intEnv('TOKEN_TTL_SECONDS', 2 * 60 * 60)),
-        // A lazy mailer: routes that never mail need no MAIL_FROM.
-        { send: (m) => mailService().send(m) },
-        // Identity routes that write also audit; read-only ones never touch the audit table.
-        { append: (e) => auditLog().append(e), history: (s) => auditLog().history(s) },
-        systemClock,
-        {
-          tempPasswordMinutes: intEnv('TEMP_PASSWORD_MINUTES', 30),
-          maxFailuresPerSource: intEnv('LOGIN_MAX_FAILURES_PER_SOURCE', 100),
-          sourceWindowSeconds: intEnv('LOGIN_SOURCE_WINDOW_SECONDS', 15 * 60),
-          accountPolicy: {
-            ...DEFAULT_ACCOUNT_POLICY,
-            baseLockSeconds: intEnv('LOGIN_LOCK_BASE_SECONDS', DEFAULT_ACCOUNT_POLICY.baseLockSeconds),
-          },
-          accountWidePolicy: {
-            ...DEFAULT_ACCOUNT_WIDE_POLICY,
-            freeFailures: intEnv('LOGIN_ACCOUNT_MAX_SOURCES', DEFAULT_ACCOUNT_WIDE_POLICY.freeFailures),
-            baseLockSeconds: intEnv('LOGIN_LOCK_BASE_SECONDS', DEFAULT_ACCOUNT_WIDE_POLICY.baseLockSeconds),
-          },
-          resetLimits: {
-            perAddress: intEnv('RESET_MAX_PER_ADDRESS', DEFAULT_RESET_LIMITS.perAddress),
-            perSource: intEnv('RESET_MAX_PER_SOURCE', DEFAULT_RESET_LIMITS.perSource),
-            windowSeconds: intEnv('RESET_WINDOW_SECONDS', DEFAULT_RESET_LIMITS.windowSeconds),
-          },
-          appUrl: appUrl(),
-          allowedEmailDomains: optionalEnv('ALLOWED_EMAIL_DOMAINS', '')
-            .split(',')
-            .map((d) => d.trim().toLowerCase().replace(/^@/, ''))
-            .filter(Boolean),
-        },
-        // only the admin deletion of users reads it: the packages table is named when first used
-        new DynamoPendingDecisions(() => tableName('packages')),
-      ),
-  ),
+/** The user repository. */
+export const userRepository = /* @__PURE__ */ once(
+  (): UserRepository => new DynamoUserRepository(tableName('users')),
 );
 
+/** The audit log. */
+export const auditLog = /* @__PURE__ */ once(
+  (): AuditLog => new DynamoAuditLog(tableName('audit'), systemClock),
+);
+
+/** The audit log as services hold it: the table is named on first use (read-only routes never touch it). */
+const deferredAudit: AuditLog = {
+  append: (e) => auditLog().append(e),
+  history: (s) => auditLog().history(s),
+};
+
+/** The mailer of a Lambda that has none (composition-mail.ts plugs in SES). */
+export const noMailer: Mailer = {
+  send: () => Promise.reject(notPlugged('mailer', 'composition-mail.ts')),
+};
+
+/**
+ * The identity service with the given mailer, as a getter: built after the token key is read, and read
+ * again after a failed read.
+ */
+export function userServiceWith(mailer: Mailer): () => Promise<UserService> {
+  return retryingLoad(() =>
+    loadTokenSecret().then(
+      (secret) =>
+        new UserService(
+          userRepository(),
+          new TokenService(secret, intEnv('TOKEN_TTL_SECONDS', 2 * 60 * 60)),
+          mailer,
+          // Identity routes that write also audit; read-only ones never touch the audit table.
+          deferredAudit,
+          systemClock,
+          {
+            tempPasswordMinutes: intEnv('TEMP_PASSWORD_MINUTES', 30),
+            maxFailuresPerSource: intEnv('LOGIN_MAX_FAILURES_PER_SOURCE', 100),
+            sourceWindowSeconds: intEnv('LOGIN_SOURCE_WINDOW_SECONDS', 15 * 60),
+            accountPolicy: {
+              ...DEFAULT_ACCOUNT_POLICY,
+              baseLockSeconds: intEnv('LOGIN_LOCK_BASE_SECONDS', DEFAULT_ACCOUNT_POLICY.baseLockSeconds),
+            },
+            accountWidePolicy: {
+              ...DEFAULT_ACCOUNT_WIDE_POLICY,
+              freeFailures: intEnv('LOGIN_ACCOUNT_MAX_SOURCES', DEFAULT_ACCOUNT_WIDE_POLICY.freeFailures),
+              baseLockSeconds: intEnv('LOGIN_LOCK_BASE_SECONDS', DEFAULT_ACCOUNT_WIDE_POLICY.baseLockSeconds),
+            },
+            resetLimits: {
+              perAddress: intEnv('RESET_MAX_PER_ADDRESS', DEFAULT_RESET_LIMITS.perAddress),
+              perSource: intEnv('RESET_MAX_PER_SOURCE', DEFAULT_RESET_LIMITS.perSource),
+              windowSeconds: intEnv('RESET_WINDOW_SECONDS', DEFAULT_RESET_LIMITS.windowSeconds),
+            },
+            appUrl: appUrl(),
+            allowedEmailDomains: optionalEnv('ALLOWED_EMAIL_DOMAINS', '')
+              .split(',')
+              .map((d) => d.trim().toLowerCase().replace(/^@/, ''))
+              .filter(Boolean),
+          },
+          // only the admin deletion of users reads it: the packages table is named when first used
+          new DynamoPendingDecisions(() => tableName('packages')),
+        ),
+    ),
+  );
+}
+
+/** The identity service of a Lambda without mail (composition-mail.ts has the one that mails). */
+export const loadUserService: () => Promise<UserService> = /* @__PURE__ */ userServiceWith(noMailer);
+
+/** The API stage name (the first segment of every API path). */
 export const stageName = (): string => optionalEnv('API_STAGE', 'dev');
 
 // ── resources ─────────────────────────────────────────────────────────────────────────────────
-let resourceRepo: ResourceRepository | undefined;
 /** The resource repository (the package service reads resources through it too). */
-export const resourceRepository = (): ResourceRepository => {
-  resourceRepo ??= new DynamoResourceRepository(tableName('resources'));
-  return resourceRepo;
+export const resourceRepository = /* @__PURE__ */ once(
+  (): ResourceRepository => new DynamoResourceRepository(tableName('resources')),
+);
+
+/** Every method of the object storage port, for `lazy` (composition-storage.ts builds the S3 one). */
+export const BLOB_STORE_METHODS: { [K in keyof BlobStore]: true } = {
+  put: true,
+  putStream: true,
+  get: true,
+  head: true,
+  readRange: true,
+  delete: true,
+  presignPut: true,
+  presignGet: true,
 };
 
-let blobStoreInstance: BlobStore | undefined;
-/** Object storage, one per instance; callers pass the bucket (bucketName('resources'|'artefacts'|'audit')). */
-export const blobStore = (): BlobStore => {
-  if (!blobStoreFactory) throw missing('object storage', 'composition-storage.ts');
-  blobStoreInstance ??= blobStoreFactory();
-  return blobStoreInstance;
-};
+/** Object storage of a Lambda that has none: the list routes build the resource service without it. */
+export const noBlobStore = /* @__PURE__ */ lazy<BlobStore>(() => {
+  throw notPlugged('object storage', 'composition-storage.ts');
+}, BLOB_STORE_METHODS);
 
-let resourceService: ResourceService | undefined;
 /**
- * Resources service. Table and bucket names of optional ports are read when first used, because each
- * Lambda gets only the variables of the stores its route table row `uses` (lists have no bucket).
+ * The resources service with the given object storage, as a getter. Table and bucket names of optional
+ * ports are read when first used, because each Lambda gets only the variables of the stores its route
+ * table row `uses` (lists have no bucket).
  */
-export function resources$(): ResourceService {
-  resourceService ??= new ResourceService(
-    resourceRepository(),
-    new DynamoResourceReferences(() => tableName('packages')),
-    // resolved on first use: the list routes build this service without object storage
-    lazy(blobStore),
-    { append: (e) => auditLog().append(e), history: (s) => auditLog().history(s) },
-    systemClock,
-    {
-      bucket: () => bucketName('resources'),
-      maxResourceBytes: intEnv('MAX_RESOURCE_BYTES', 2_000_000_000),
-      maxMetadataBytes: intEnv('MAX_METADATA_BYTES', 1_000_000),
-      uploadTtlSeconds: intEnv('UPLOAD_URL_TTL_SECONDS', 15 * 60),
-    },
+export function resourceServiceWith(blobs: BlobStore): () => ResourceService {
+  return once(
+    () =>
+      new ResourceService(
+        resourceRepository(),
+        new DynamoResourceReferences(() => tableName('packages')),
+        blobs,
+        deferredAudit,
+        systemClock,
+        {
+          bucket: () => bucketName('resources'),
+          maxResourceBytes: intEnv('MAX_RESOURCE_BYTES', 2_000_000_000),
+          maxMetadataBytes: intEnv('MAX_METADATA_BYTES', 1_000_000),
+          uploadTtlSeconds: intEnv('UPLOAD_URL_TTL_SECONDS', 15 * 60),
+        },
+      ),
   );
-  return resourceService;
 }
+
+/** The resources service of a Lambda without object storage (composition-storage.ts has the other). */
+export const resourceService: () => ResourceService = /* @__PURE__ */ resourceServiceWith(noBlobStore);

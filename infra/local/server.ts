@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createReadStream, existsSync, statSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { extname, join, normalize, resolve, sep } from 'node:path';
+import { Logger } from '@aws-lambda-powertools/logger';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { API_STAGE, handlerFile, type Route } from '../../shared/api/routes';
 import {
@@ -24,6 +25,9 @@ import { installLocalIamChecks, routeScope } from './iam-check';
 import { buildRouter } from './router';
 
 export type Handler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
+
+/** The local gateway's own lines (a failed or oversized function answer), structured like the functions' logs. */
+const gatewayLog = new Logger({ serviceName: 'local-gateway' });
 
 const MIME: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -242,22 +246,17 @@ async function handleApi(
     // every AWS call the handler makes is checked against its row's `uses`, as its role would be
     result = await routeScope.run(m.route, () => handler(event, lambdaContext(m.route, requestId)));
   } catch (e) {
-    console.error(
-      JSON.stringify({ level: 'error', requestId, route: m.route.id, message: (e as Error).message }),
-    );
+    gatewayLog.error('function failed', { requestId, route: m.route.id, reason: (e as Error).message });
     return sendGateway(res, policy, GATEWAY_ANSWERS.internalServerError, requestId);
   }
   if (invocationBytes(result) > MAX_RESPONSE_BYTES) {
     // Lambda refuses to return it ("Response payload size exceeded maximum allowed payload size"),
     // and API Gateway answers as for any failed function; the log says why, as CloudWatch would.
-    console.error(
-      JSON.stringify({
-        level: 'error',
-        requestId,
-        route: m.route.id,
-        message: `Response payload size exceeded maximum allowed payload size (${MAX_RESPONSE_BYTES} bytes).`,
-      }),
-    );
+    gatewayLog.error('function failed', {
+      requestId,
+      route: m.route.id,
+      reason: `Response payload size exceeded maximum allowed payload size (${MAX_RESPONSE_BYTES} bytes).`,
+    });
     return sendGateway(res, policy, GATEWAY_ANSWERS.internalServerError, requestId);
   }
   const payload = result.isBase64Encoded
@@ -360,7 +359,7 @@ export function createLocalServer(
       ? handleApi(req, res, url, match, policy, load)
       : Promise.resolve(serveStatic(req, res, url, root, policy, site));
     work.catch((e) => {
-      console.error(JSON.stringify({ level: 'error', message: (e as Error).message }));
+      gatewayLog.error('request failed', { reason: (e as Error).message });
       if (!res.headersSent) sendJson(res, policy, 500, { errorMessage: API_ERR.internal });
       else res.end();
     });

@@ -140,15 +140,15 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
     const marker = resolve(dataDir, 'seeded');
     let seeded = false;
     if (!existsSync(marker)) {
-      const { users$ } = await import('../../lambdas/composition');
-      const service = await users$();
+      const { loadUserService } = await import('../../lambdas/composition');
+      const service = await loadUserService();
       await Promise.all(SEED_USERS.map((u) => service.seed(u.name, u.email, u.role, SEED_PASSWORD)));
       writeFileSync(marker, `${new Date().toISOString()}\n`);
       seeded = true;
     } else {
       // a data folder seeded before issue 12: its seeded users are confirmed and granted (decision 070)
-      const { users$ } = await import('../../lambdas/composition');
-      await (await users$()).confirmSeeded(SEED_USERS.map((u) => u.email));
+      const { loadUserService } = await import('../../lambdas/composition');
+      await (await loadUserService()).confirmSeeded(SEED_USERS.map((u) => u.email));
     }
 
     // the stream workers' event source mappings: the same handler modules, driven by DynamoDB Local's streams

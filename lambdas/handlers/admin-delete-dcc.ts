@@ -1,8 +1,8 @@
 import { MSG } from '../../shared/messages';
-import { packages$ } from '../composition-packages';
-import { route } from '../middleware/admin-route';
+import { packageService } from '../composition-packages';
+import { route } from '../routes/admin';
 
 export const handler = route('adminDeleteDcc', async ({ body, user }) => {
-  await packages$().deleteDccs(user, body);
+  await packageService().deleteDccs(user, body);
   return { body: { status: 'DELETED', message: MSG.deleted } };
 });

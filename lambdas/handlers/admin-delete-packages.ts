@@ -1,9 +1,8 @@
-import '../composition-artefacts';
 import { MSG } from '../../shared/messages';
-import { packages$ } from '../composition-packages';
-import { route } from '../middleware/admin-route';
+import { packageService } from '../composition-artefacts';
+import { route } from '../routes/admin';
 
 export const handler = route('adminDeletePackages', async ({ body, user }) => {
-  await packages$().deletePackages(user, body);
+  await packageService().deletePackages(user, body);
   return { body: { status: 'DELETED', message: MSG.deleted } };
 });

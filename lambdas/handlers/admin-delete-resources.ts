@@ -1,9 +1,8 @@
-import '../composition-storage';
 import { MSG } from '../../shared/messages';
-import { resources$ } from '../composition';
-import { route } from '../middleware/admin-route';
+import { resourceService } from '../composition-storage';
+import { route } from '../routes/admin';
 
 export const handler = route('adminDeleteResources', async ({ body, user }) => {
-  await resources$().deleteResources(user, body);
+  await resourceService().deleteResources(user, body);
   return { body: { status: 'DELETED', message: MSG.deleted } };
 });

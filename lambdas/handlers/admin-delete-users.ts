@@ -1,8 +1,8 @@
 import { MSG } from '../../shared/messages';
-import { users$ } from '../composition';
-import { route } from '../middleware/identity-route';
+import { loadUserService } from '../composition';
+import { route } from '../routes/identity';
 
 export const handler = route('adminDeleteUsers', async ({ body, user }) => {
-  await (await users$()).deleteUsers(user, body);
+  await (await loadUserService()).deleteUsers(user, body);
   return { body: { status: 'DELETED', message: MSG.deleted } };
 });

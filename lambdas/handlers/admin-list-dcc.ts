@@ -1,6 +1,6 @@
-import { packages$ } from '../composition-packages';
-import { route } from '../middleware/admin-route';
+import { packageService } from '../composition-packages';
+import { route } from '../routes/admin';
 
 export const handler = route('adminListDcc', async () => ({
-  body: { dcc: JSON.stringify(await packages$().listDcc()) },
+  body: { dcc: JSON.stringify(await packageService().listDcc()) },
 }));

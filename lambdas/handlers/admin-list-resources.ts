@@ -1,7 +1,7 @@
-import { resources$ } from '../composition';
-import { route } from '../middleware/admin-route';
+import { resourceService } from '../composition';
+import { route } from '../routes/admin';
 
 export const handler = route('adminListResources', async () => {
-  const list = await resources$().listAll();
+  const list = await resourceService().listAll();
   return { body: { resources: JSON.stringify(list) } };
 });

@@ -1,6 +1,6 @@
-import { users$ } from '../composition';
-import { route } from '../middleware/identity-route';
+import { loadUserService } from '../composition';
+import { route } from '../routes/identity';
 
 export const handler = route('adminListUsers', async () => ({
-  body: { users: JSON.stringify(await (await users$()).listUsers()) },
+  body: { users: JSON.stringify(await (await loadUserService()).listUsers()) },
 }));

@@ -1,10 +1,10 @@
 import { MSG } from '../../shared/messages';
-import { packages$ } from '../composition-packages';
-import { route } from '../middleware/packages-route';
+import { packageService } from '../composition-packages';
+import { route } from '../routes/packages';
 
 /** Outcomes: DELIVERED 200 with mLifePath, WAITING_FOR_APPROVALS 202. */
 export const handler = route('approveDelivery', async ({ params, user }) => {
-  const { outcome, pkg } = await packages$().approveDelivery(user, params.id);
+  const { outcome, pkg } = await packageService().approveDelivery(user, params.id);
   if (outcome === 'WAITING_FOR_APPROVALS') {
     return {
       statusCode: 202,

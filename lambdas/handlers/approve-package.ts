@@ -1,11 +1,10 @@
-import '../composition-artefacts';
 import { MSG } from '../../shared/messages';
-import { packages$ } from '../composition-packages';
-import { route } from '../middleware/packages-route';
+import { packageService } from '../composition-artefacts';
+import { route } from '../routes/packages';
 
 /** Outcomes (DESIGN §2): GENERATED 200 with generatedXmlS3Link, WAITING_FOR_APPROVALS 202, WAITING_FOR_SIGNING 200. */
 export const handler = route('approvePackage', async ({ params, user }) => {
-  const { outcome, pkg } = await packages$().approve(user, params.id);
+  const { outcome, pkg } = await packageService().approve(user, params.id);
   if (outcome === 'WAITING_FOR_APPROVALS') {
     return { statusCode: 202, body: { outcome, message: MSG.approvedWaiting, package: JSON.stringify(pkg) } };
   }

@@ -1,6 +1,6 @@
-import { packages$ } from '../composition-packages';
-import { route } from '../middleware/packages-route';
+import { packageService } from '../composition-packages';
+import { route } from '../routes/packages';
 
 export const handler = route('attachDcc', async ({ params, user }) => ({
-  body: { package: JSON.stringify(await packages$().attachDcc(user, params.id, params.dccId)) },
+  body: { package: JSON.stringify(await packageService().attachDcc(user, params.id, params.dccId)) },
 }));

@@ -1,4 +1,4 @@
-import { route } from '../middleware/identity-route';
+import { route } from '../routes/identity';
 import { toPublicUser } from '../services/user-service';
 
 /** The token was checked by the route's gate; answer with the user it belongs to. */

@@ -1,8 +1,8 @@
 import { MSG } from '../../shared/messages';
-import { users$ } from '../composition';
-import { route } from '../middleware/identity-route';
+import { loadUserService } from '../composition';
+import { route } from '../routes/identity';
 
 export const handler = route('changePassword', async ({ body, user, sourceIp }) => {
-  const { token } = await (await users$()).changePassword(user, body, sourceIp);
+  const { token } = await (await loadUserService()).changePassword(user, body, sourceIp);
   return { body: { status: 'UPDATED', message: MSG.settingsSaved, token } };
 });

@@ -1,8 +1,7 @@
-import '../composition-mail';
-import { users$ } from '../composition';
-import { route } from '../middleware/identity-route';
+import { loadUserService } from '../composition-mail';
+import { route } from '../routes/identity';
 
 export const handler = route('confirmEmail', async ({ body }) => {
-  const { message, email } = await (await users$()).confirmEmail(body.token);
+  const { message, email } = await (await loadUserService()).confirmEmail(body.token);
   return { body: { status: 'CONFIRMED', message, email } };
 });

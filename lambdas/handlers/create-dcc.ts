@@ -1,7 +1,7 @@
-import { packages$ } from '../composition-packages';
-import { route } from '../middleware/packages-route';
+import { packageService } from '../composition-packages';
+import { route } from '../routes/packages';
 
 export const handler = route('createDcc', async ({ body, user }) => {
-  const dcc = await packages$().createDcc(user, body);
+  const dcc = await packageService().createDcc(user, body);
   return { statusCode: 201, body: { dccUuid: dcc.id, dcc: JSON.stringify(dcc) } };
 });

@@ -1,10 +1,9 @@
-import '../composition-artefacts';
-import { packages$ } from '../composition-packages';
-import { route } from '../middleware/packages-route';
+import { packageService } from '../composition-artefacts';
+import { route } from '../routes/packages';
 
 /** Small packages come back as base64 (spec §7); larger ones as a presigned URL (Lambda's 6 MB limit). */
 export const handler = route('downloadPackage', async ({ params }) => {
-  const d = await packages$().download(params.id);
+  const d = await packageService().download(params.id);
   return {
     body: {
       fileName: d.fileName,

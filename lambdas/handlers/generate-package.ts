@@ -1,7 +1,7 @@
-import { packages$ } from '../composition-packages';
-import { route } from '../middleware/resources-route';
+import { packageService } from '../composition-packages';
+import { route } from '../routes/resources';
 
 export const handler = route('generatePackage', async ({ params, body, user }) => {
-  const pkg = await packages$().generate(user, params.id, body);
+  const pkg = await packageService().generate(user, params.id, body);
   return { statusCode: 201, body: { package: JSON.stringify(pkg) } };
 });

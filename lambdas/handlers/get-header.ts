@@ -1,6 +1,6 @@
-import { packages$ } from '../composition-packages';
-import { route } from '../middleware/packages-route';
+import { packageService } from '../composition-packages';
+import { route } from '../routes/packages';
 
 export const handler = route('getHeader', async ({ params }) => ({
-  body: { header: JSON.stringify(await packages$().getHeader(params.id)) },
+  body: { header: JSON.stringify(await packageService().getHeader(params.id)) },
 }));

@@ -1,6 +1,6 @@
-import { packages$ } from '../composition-packages';
-import { route } from '../middleware/packages-route';
+import { packageService } from '../composition-packages';
+import { route } from '../routes/packages';
 
 export const handler = route('listApprovalPackages', async ({ params, user }) => ({
-  body: { packages: JSON.stringify(await packages$().listApproval(user, params.stage)) },
+  body: { packages: JSON.stringify(await packageService().listApproval(user, params.stage)) },
 }));

@@ -1,8 +1,8 @@
-import { packages$ } from '../composition-packages';
-import { route } from '../middleware/packages-route';
+import { packageService } from '../composition-packages';
+import { route } from '../routes/packages';
 
 export const handler = route('listApprovers', async ({ params, query, user }) => {
-  const r = await packages$().approvers(user, params.id, query.signers === 'true');
+  const r = await packageService().approvers(user, params.id, query.signers === 'true');
   return {
     body: {
       approvers: JSON.stringify(r.approvers),

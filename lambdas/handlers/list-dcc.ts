@@ -1,6 +1,6 @@
-import { packages$ } from '../composition-packages';
-import { route } from '../middleware/packages-route';
+import { packageService } from '../composition-packages';
+import { route } from '../routes/packages';
 
 export const handler = route('listDcc', async () => ({
-  body: { dcc: JSON.stringify(await packages$().listDcc()) },
+  body: { dcc: JSON.stringify(await packageService().listDcc()) },
 }));

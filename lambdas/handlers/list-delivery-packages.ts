@@ -1,11 +1,11 @@
 import { pageRequest } from '../../shared/api/contracts/packages';
-import { packages$ } from '../composition-packages';
-import { route } from '../middleware/packages-route';
+import { packageService } from '../composition-packages';
+import { route } from '../routes/packages';
 
 /** The whole list, or one page of it with `?limit=&cursor=` (docs/decisions/050-package-list-paging.md). */
 export const handler = route('listDeliveryPackages', async ({ query }) => {
   const page = pageRequest(query);
-  if (!page) return { body: { packages: JSON.stringify(await packages$().listDelivery()) } };
-  const { packages, nextCursor } = await packages$().listDeliveryPage(page);
+  if (!page) return { body: { packages: JSON.stringify(await packageService().listDelivery()) } };
+  const { packages, nextCursor } = await packageService().listDeliveryPage(page);
   return { body: { packages: JSON.stringify(packages), ...(nextCursor ? { nextCursor } : {}) } };
 });

@@ -1,7 +1,7 @@
-import { resources$ } from '../composition';
-import { route } from '../middleware/resources-route';
+import { resourceService } from '../composition';
+import { route } from '../routes/resources';
 
 export const handler = route('listModels', async ({ params }) => {
-  const list = await resources$().list('MODEL', params.stage);
+  const list = await resourceService().list('MODEL', params.stage);
   return { body: { resources: JSON.stringify(list) } };
 });

@@ -1,7 +1,7 @@
-import { resources$ } from '../composition';
-import { route } from '../middleware/resources-route';
+import { resourceService } from '../composition';
+import { route } from '../routes/resources';
 
 export const handler = route('listPatches', async ({ params }) => {
-  const list = await resources$().list('PATCH', params.stage);
+  const list = await resourceService().list('PATCH', params.stage);
   return { body: { resources: JSON.stringify(list) } };
 });

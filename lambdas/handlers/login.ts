@@ -1,8 +1,8 @@
-import { users$ } from '../composition';
-import { route } from '../middleware/identity-route';
+import { loadUserService } from '../composition';
+import { route } from '../routes/identity';
 
 export const handler = route('login', async ({ body, sourceIp }) => {
-  const { token, user, mustChangePassword } = await (await users$()).login(
+  const { token, user, mustChangePassword } = await (await loadUserService()).login(
     body.login,
     body.password,
     sourceIp,

@@ -1,7 +1,7 @@
-import { users$ } from '../composition';
-import { route } from '../middleware/identity-route';
+import { loadUserService } from '../composition';
+import { route } from '../routes/identity';
 
 export const handler = route('logout', async ({ user }) => {
-  await (await users$()).logout(user);
+  await (await loadUserService()).logout(user);
   return { body: { status: 'SIGNED_OUT' } };
 });

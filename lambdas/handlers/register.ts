@@ -1,10 +1,9 @@
-import '../composition-mail';
 import { MSG } from '../../shared/messages';
-import { users$ } from '../composition';
-import { route } from '../middleware/identity-route';
+import { loadUserService } from '../composition-mail';
+import { route } from '../routes/identity';
 
 export const handler = route('register', async ({ body }) => {
-  const user = await (await users$()).register(body);
+  const user = await (await loadUserService()).register(body);
   return {
     statusCode: 201,
     body: { status: 'REGISTERED', message: MSG.registered, user: JSON.stringify(user) },

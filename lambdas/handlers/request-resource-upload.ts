@@ -1,8 +1,7 @@
-import '../composition-storage';
-import { resources$ } from '../composition';
-import { route } from '../middleware/resources-route';
+import { resourceService } from '../composition-storage';
+import { route } from '../routes/resources';
 
 export const handler = route('requestResourceUpload', async ({ body, user }) => {
-  const urls = await resources$().requestUpload(user, body);
+  const urls = await resourceService().requestUpload(user, body);
   return { statusCode: 201, body: urls };
 });

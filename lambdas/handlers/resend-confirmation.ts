@@ -1,9 +1,8 @@
-import '../composition-mail';
 import { API_ERR } from '../../shared/messages';
-import { users$ } from '../composition';
-import { route } from '../middleware/identity-route';
+import { loadUserService } from '../composition-mail';
+import { route } from '../routes/identity';
 
 export const handler = route('resendConfirmation', async ({ body }) => {
-  await (await users$()).resendConfirmation(body.email);
+  await (await loadUserService()).resendConfirmation(body.email);
   return { body: { status: 'SENT', message: API_ERR.confirmationResent } };
 });

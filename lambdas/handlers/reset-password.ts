@@ -1,9 +1,8 @@
-import '../composition-mail';
 import { MSG } from '../../shared/messages';
-import { users$ } from '../composition';
-import { route } from '../middleware/identity-route';
+import { loadUserService } from '../composition-mail';
+import { route } from '../routes/identity';
 
 export const handler = route('resetPassword', async ({ body, sourceIp }) => {
-  await (await users$()).resetPassword(body.email, sourceIp);
+  await (await loadUserService()).resetPassword(body.email, sourceIp);
   return { body: { status: 'SENT', message: MSG.resetMailSent } };
 });

@@ -1,8 +1,7 @@
-import '../composition-artefacts';
-import { packages$ } from '../composition-packages';
-import { route } from '../middleware/packages-route';
+import { packageService } from '../composition-artefacts';
+import { route } from '../routes/packages';
 
 export const handler = route('signPackage', async ({ params, user }) => {
-  const pkg = await packages$().sign(user, params.id);
+  const pkg = await packageService().sign(user, params.id);
   return { body: { outcome: 'SIGNED', mLifePath: pkg.mLifePath, package: JSON.stringify(pkg) } };
 });

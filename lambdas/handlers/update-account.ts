@@ -1,8 +1,7 @@
-import '../composition-mail';
-import { users$ } from '../composition';
-import { route } from '../middleware/identity-route';
+import { loadUserService } from '../composition-mail';
+import { route } from '../routes/identity';
 
 export const handler = route('updateAccount', async ({ body, user }) => {
-  const updated = await (await users$()).updateAccount(user, body);
+  const updated = await (await loadUserService()).updateAccount(user, body);
   return { body: { user: JSON.stringify(updated) } };
 });

@@ -1,6 +1,6 @@
 import { BadRequestError } from '../../shared/domain/errors';
-import { packages$ } from '../composition-packages';
-import { route } from '../middleware/packages-route';
+import { packageService } from '../composition-packages';
+import { route } from '../routes/packages';
 
 export const handler = route('updateHeader', async ({ params, body, user }) => {
   let submitted: unknown = body.header;
@@ -11,6 +11,6 @@ export const handler = route('updateHeader', async ({ params, body, user }) => {
       throw new BadRequestError('header is not valid JSON text');
     }
   }
-  const header = await packages$().updateHeader(user, params.id, submitted);
+  const header = await packageService().updateHeader(user, params.id, submitted);
   return { body: { header: JSON.stringify(header) } };
 });

@@ -1,15 +1,14 @@
-import '../composition-storage';
 import type { ResourceType } from '../../shared/api/contracts/resources';
 import { MSG } from '../../shared/messages';
-import { resources$ } from '../composition';
+import { resourceService } from '../composition-storage';
 import { readMultipart } from '../middleware/multipart';
-import { route } from '../middleware/resources-route';
+import { route } from '../routes/resources';
 
 /** POST /resources/{patch|model}/{stage}: the two rows differ only in the resource type (upload-model.ts). */
 export function uploadHandler(routeId: 'uploadPatch' | 'uploadModel', type: ResourceType) {
   // multipart/form-data arrives as a raw (base64) body: the handler reads it, not the JSON middleware
   return route(routeId, async ({ params, query, event, user }) => {
-    const service = resources$();
+    const service = resourceService();
     const form = await readMultipart(event, service.partLimits());
     const resource = await service.upload(user, {
       type,

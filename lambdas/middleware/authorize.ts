@@ -4,8 +4,9 @@ import type { Access } from '../../shared/api/routes';
 import { ForbiddenError } from '../../shared/domain/errors';
 import { holdsAuthority, missingAuthorityMessage } from '../../shared/domain/identity';
 import { API_ERR } from '../../shared/messages';
-import { users$ } from '../composition';
+import type { UserRecord } from '../ports/user-repository';
 import type { ApiEvent } from './api-event';
+import { logUser } from './logging';
 
 export function bearerToken(headers: APIGatewayProxyEvent['headers']): string | null {
   const value = Object.entries(headers ?? {}).find(([k]) => k.toLowerCase() === 'authorization')?.[1];
@@ -21,16 +22,22 @@ export function bearerToken(headers: APIGatewayProxyEvent['headers']): string | 
 /** What an account with a one-time password (npm run admin:create) may call before choosing its own. */
 const BEFORE_NEW_PASSWORD = new Set(['auth', 'logout', 'changePassword']);
 
+/**
+ * The user a bearer token (or its absence) stands for; throws the typed error of a missing, expired or
+ * ended session. The composition root passes the identity service's check (composition-http.ts).
+ */
+export type Authenticate = (token: string | null) => Promise<UserRecord>;
+
 export function authorize(
   access: Access,
-  routeId?: string,
+  routeId: string | undefined,
+  authenticate: Authenticate,
 ): middy.MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult> {
   return {
     before: async (request) => {
       if (access === 'public') return;
       const event = request.event as ApiEvent;
-      const service = await users$();
-      const user = await service.authenticate(bearerToken(event.headers));
+      const user = await authenticate(bearerToken(event.headers));
       if (user.mustChangePassword && !BEFORE_NEW_PASSWORD.has(routeId ?? ''))
         throw new ForbiddenError(API_ERR.mustChangePassword);
       if (access !== 'signedIn') {
@@ -42,6 +49,7 @@ export function authorize(
         if (!reads && !holdsAuthority(user)) throw new ForbiddenError(missingAuthorityMessage(user));
       }
       event.user = user;
+      logUser(user.id);
     },
   };
 }

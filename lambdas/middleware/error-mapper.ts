@@ -3,6 +3,7 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { SECURITY_HEADERS } from '../../shared/api/runtime';
 import { AppError } from '../../shared/domain/errors';
 import { API_ERR } from '../../shared/messages';
+import { logger } from './logging';
 
 function isDependencyFailure(e: unknown): boolean {
   const err = e as { $metadata?: unknown; code?: string; name?: string; cause?: { code?: string } };
@@ -47,25 +48,25 @@ export function errorMapper(): middy.MiddlewareObj<APIGatewayProxyEvent, APIGate
       } else if (isDeadline(e)) {
         // Not "nothing was changed": the work may have committed just before the deadline (or, locally,
         // still be running), so the user is told to look before repeating it.
-        console.error(JSON.stringify({ level: 'error', requestId, kind: 'deadline', message: e?.message }));
+        logger().error('handler still running at the deadline', {
+          requestId,
+          kind: 'deadline',
+          reason: e?.message,
+        });
         statusCode = 504;
         body = { errorMessage: API_ERR.timedOut(requestId) };
       } else if (isDependencyFailure(e)) {
-        console.error(
-          JSON.stringify({
-            level: 'error',
-            requestId,
-            kind: 'dependency',
-            name: e?.name,
-            message: e?.message,
-          }),
-        );
+        logger().error('dependency failed', {
+          requestId,
+          kind: 'dependency',
+          name: e?.name,
+          reason: e?.message,
+        });
         statusCode = 503;
         body = { errorMessage: API_ERR.dependencyDown(requestId) };
       } else {
-        console.error(
-          JSON.stringify({ level: 'error', requestId, name: e?.name, message: e?.message, stack: e?.stack }),
-        );
+        // the stack goes to the log only (Powertools writes the error's name, message, location and stack)
+        logger().error('unexpected error', { requestId, error: e });
         statusCode = 500;
         body = { errorMessage: `${API_ERR.internal} (request ${requestId})` };
       }

@@ -5,10 +5,11 @@ import type { Contract, RequestOf, RouteContract } from '../../shared/api/contra
 import { type GuardedRouteId, type RouteId, routeById } from '../../shared/api/routes';
 import type { UserRecord } from '../ports/user-repository';
 import type { ApiEvent, RequestSchemas } from './api-event';
-import { authorize } from './authorize';
+import { type Authenticate, authorize } from './authorize';
 import { clientSource } from './client-source';
 import { errorMapper } from './error-mapper';
 import { jsonBody } from './json-body';
+import { logging } from './logging';
 import { securityHeaders } from './security-headers';
 import { validate } from './validate';
 
@@ -47,9 +48,12 @@ function requestSchemas(c: RouteContract): RequestSchemas {
  * The route() of one area's part of the contract (shared/api/route-table/*-contract.ts): each
  * lambdas/middleware/<area>-route.ts binds one, so a handler bundles only its area's schemas.
  */
-export function routesOf<M extends { [Id in RouteId]?: RouteContract }>(contracts: M) {
+export function routesOf<M extends { [Id in RouteId]?: RouteContract }>(
+  contracts: M,
+  authenticate: Authenticate,
+) {
   return <Id extends keyof M & RouteId>(routeId: Id, fn: (input: Input<Id>) => Promise<ReplyOf<Id>>) =>
-    route(routeId, contracts[routeId] as RouteContract, fn);
+    route(routeId, contracts[routeId] as RouteContract, fn, authenticate);
 }
 
 /**
@@ -61,14 +65,16 @@ function route<Id extends RouteId>(
   routeId: Id,
   contract: RouteContract,
   fn: (input: Input<Id>) => Promise<ReplyOf<Id>>,
+  authenticate: Authenticate,
 ) {
   const r = routeById(routeId);
   const schemas = requestSchemas(contract);
   return middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context>()
+    .use(logging(r.id))
     .use(errorMapper())
     .use(securityHeaders())
     .use(jsonBody({ raw: schemas.raw ?? false, maxBytes: schemas.maxBodyBytes ?? 256 * 1024 }))
-    .use(authorize(r.access, r.id))
+    .use(authorize(r.access, r.id, authenticate))
     .use(validate(schemas))
     .handler(async (event, context) => {
       const e = event as ApiEvent;

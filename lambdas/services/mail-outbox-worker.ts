@@ -1,3 +1,4 @@
+import { logger } from '../middleware/logging';
 import type { AuditEvent } from '../ports/audit-log';
 import type { Clock } from '../ports/clock';
 import type { Mailer } from '../ports/mailer';
@@ -109,7 +110,14 @@ export class MailOutboxWorker {
 
   private async failed(item: OutboxItem, attempt: number, reason: string): Promise<Outcome> {
     const at = this.d.clock.now();
-    log({ level: 'warn', kind: 'mail', id: item.id, to: item.to, subject: item.subject, attempt, reason });
+    logger().warn('mail not sent', {
+      kind: 'mail',
+      id: item.id,
+      to: item.to,
+      subject: item.subject,
+      attempt,
+      reason,
+    });
     if (attempt < this.d.policy.maxAttempts) {
       const next = new Date(at.getTime() + retryDelayMs(this.d.policy, attempt)).toISOString();
       await this.d.store.markRetry(item.id, attempt, reason, next);
@@ -146,8 +154,4 @@ export class MailOutboxWorker {
 function reasonOf(e: unknown): string {
   const err = e as { name?: string; message?: string };
   return `${err.name ?? 'Error'}: ${err.message ?? String(e)}`.slice(0, 300);
-}
-
-function log(entry: Record<string, unknown>) {
-  console.error(JSON.stringify(entry));
 }

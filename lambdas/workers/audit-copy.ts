@@ -5,6 +5,9 @@ import type { AttributeValue, DynamoDBBatchResponse, DynamoDBStreamEvent } from 
 import { auditObjectBody, auditObjectKey, eventOfItem } from '../../shared/domain/audit-copy';
 import { s3 } from '../adapters/s3/client';
 import { bucketName } from '../config/env';
+import { loggerFor } from '../middleware/logging';
+
+const log = loggerFor('auditCopy');
 
 /**
  * The audit table's stream (new AUDIT items; the event source mapping filters) → one object per event in
@@ -35,15 +38,12 @@ export async function handler(event: DynamoDBStreamEvent): Promise<DynamoDBBatch
     } catch (e) {
       const status = (e as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
       if (status === 412) continue; // copied before: the object exists and is locked
-      console.error(
-        JSON.stringify({
-          level: 'error',
-          kind: 'auditCopy',
-          subject: stored.subject,
-          seq: stored.seq,
-          message: (e as Error).message,
-        }),
-      );
+      log.error('audit event not copied', {
+        kind: 'auditCopy',
+        subject: stored.subject,
+        seq: stored.seq,
+        reason: (e as Error).message,
+      });
       failures.push({ itemIdentifier: record.dynamodb?.SequenceNumber ?? '' });
     }
   }

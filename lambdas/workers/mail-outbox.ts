@@ -3,8 +3,12 @@ import { DynamoAuditLog } from '../adapters/dynamodb/audit-log';
 import { DynamoOutboxStore } from '../adapters/dynamodb/outbox';
 import { SesMailer } from '../adapters/ses/ses-mailer';
 import { intEnv, requireEnv, tableName } from '../config/env';
+import { loggerFor } from '../middleware/logging';
 import { systemClock } from '../ports/clock';
 import { DEFAULT_MAIL_RETRY, MailOutboxWorker } from '../services/mail-outbox-worker';
+
+// names this Lambda's logger (the worker's lines use it)
+loggerFor('mailOutbox');
 
 let worker: MailOutboxWorker | undefined;
 function build(): MailOutboxWorker {

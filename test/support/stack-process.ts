@@ -47,6 +47,7 @@ export async function startStackProcess(
   });
   const output: string[] = [];
   let mailboxUrl = '';
+  let ready = false;
   await new Promise<void>((resolveReady, reject) => {
     const timer = setTimeout(
       () => reject(new Error(`local stack did not start in 120 s:\n${output.join('')}`)),
@@ -57,7 +58,9 @@ export async function startStackProcess(
       output.push(text);
       const mb = /Mailbox:\s+(\S+)/.exec(text);
       if (mb) mailboxUrl = mb[1]!;
-      if (/^READY$/m.test(output.join(''))) {
+      // until ready only: afterwards every request logs a line, and joining them all for each chunk adds up
+      if (!ready && /^READY$/m.test(output.join(''))) {
+        ready = true;
         clearTimeout(timer);
         resolveReady();
       }

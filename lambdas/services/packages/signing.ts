@@ -1,6 +1,7 @@
 import type { Package } from '../../../shared/api/contracts/packages';
 import { ConflictError, ForbiddenError } from '../../../shared/domain/errors';
 import { actorFor, isActor, type PackageAction, statusAfter } from '../../../shared/domain/package-lifecycle';
+import { logger } from '../../middleware/logging';
 import type { ArtefactRef, PackageRecord } from '../../ports/package-repository';
 import type { UserRecord } from '../../ports/user-repository';
 import { AUDIT_MEANING } from './audit-texts';
@@ -87,14 +88,11 @@ export class Signing {
         .artefacts()
         .remove(own)
         .catch((e: unknown) =>
-          console.error(
-            JSON.stringify({
-              level: 'error',
-              kind: 'orphanArtefact',
-              key: own.key,
-              message: (e as Error).message,
-            }),
-          ),
+          logger().error('artefact left behind', {
+            kind: 'orphanArtefact',
+            key: own.key,
+            reason: (e as Error).message,
+          }),
         );
     }
     if (current?.status === statusAfter('sign'))

@@ -1,6 +1,7 @@
 import type { Resource, ResourceType, Stage } from '../../../shared/api/contracts/resources';
 import { formatUploadTime, type ModelMetadata, safeFileName } from '../../../shared/domain/resource-rules';
 import type { Role } from '../../../shared/domain/roles';
+import { logger } from '../../middleware/logging';
 import type { AuditLog } from '../../ports/audit-log';
 import type { BlobStore } from '../../ports/blob-store';
 import type { Clock } from '../../ports/clock';
@@ -128,9 +129,7 @@ export function newRecord(
 }
 
 export function logCleanupFailure(what: string, keys: readonly string[], e: unknown) {
-  console.error(
-    JSON.stringify({ level: 'error', kind: 'cleanup', what, keys, message: (e as Error)?.message }),
-  );
+  logger().error('cleanup failed', { kind: 'cleanup', what, keys, reason: (e as Error)?.message });
 }
 
 /** Best effort: a failed cleanup is logged and must not hide the error that caused it. */

@@ -4,6 +4,7 @@ import { ConflictError, NotFoundError, TooManyRequestsError } from '../../../sha
 import { roleStatusOf } from '../../../shared/domain/identity';
 import type { ThrottlePolicy } from '../../../shared/domain/login-throttle';
 import type { Role } from '../../../shared/domain/roles';
+import { logger } from '../../middleware/logging';
 import type { AuditLog } from '../../ports/audit-log';
 import type { Clock } from '../../ports/clock';
 import type { Mail, Mailer } from '../../ports/mailer';
@@ -130,7 +131,7 @@ export async function mailAfterCommit(d: UserDeps, mail: Mail): Promise<void> {
 
 /** The one log line of a mail that did not go out (the caller answers as if it had). */
 export function warnMailFailed(what: Record<string, string>, e: unknown): void {
-  console.error(JSON.stringify({ level: 'warn', kind: 'mail', ...what, message: (e as Error).message }));
+  logger().warn('mail not sent', { kind: 'mail', ...what, reason: (e as Error).message });
 }
 
 /** The users of `ids` (duplicates once), or 404 naming the ones that do not exist. */

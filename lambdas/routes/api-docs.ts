@@ -1,5 +1,6 @@
 import { API_DOCS_CONTRACT } from '../../shared/api/route-table/api-docs-contract';
-import { routesOf } from './http';
+import { authenticate } from '../composition-http';
+import { routesOf } from '../middleware/http';
 
 /** route(id, fn) of the api-docs rows (shared/api/route-table/api-docs.ts). */
-export const route = routesOf(API_DOCS_CONTRACT);
+export const route = routesOf(API_DOCS_CONTRACT, authenticate);

@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import { lazy, noBlobStore, noMailer, once } from './composition';
+
+/**
+ * Explicit wiring (issue 15, decision 122): getters build once and again after a failed build; a port is
+ * forwarded method by method (no Proxy); a Lambda that did not import an adapter's module gets a stand-in
+ * that says which module its handler must import.
+ */
+describe('wiring helpers', () => {
+  it('once builds on the first call, keeps the value, and builds again after a build that threw', () => {
+    let builds = 0;
+    let fail = true;
+    const get = once(() => {
+      builds += 1;
+      if (fail) throw new Error('no table name');
+      return { n: builds };
+    });
+    expect(get).toThrow('no table name');
+    fail = false;
+    const v = get();
+    expect(get()).toBe(v);
+    expect(builds).toBe(2);
+  });
+
+  it('lazy forwards each listed method with its arguments to one adapter built on the first call', async () => {
+    let builds = 0;
+    class Adapter {
+      constructor(private readonly prefix: string) {}
+      async get(key: string) {
+        return `${this.prefix}:${key}`;
+      }
+      async put(key: string, value: number) {
+        return `${this.prefix}:${key}=${value}`;
+      }
+    }
+    const port = lazy(
+      () => {
+        builds += 1;
+        return new Adapter('made');
+      },
+      { get: true, put: true },
+    );
+    expect(builds).toBe(0);
+    expect(await port.get('a')).toBe('made:a');
+    expect(await port.put('b', 2)).toBe('made:b=2');
+    expect(builds).toBe(1);
+  });
+
+  it('a Lambda without mail or object storage gets stand-ins naming the module to import', async () => {
+    await expect(noMailer.send({ to: 'a@example.com', subject: 's', text: 't' })).rejects.toThrow(
+      /no mailer: its handler must import lambdas\/composition-mail\.ts/,
+    );
+    expect(() => noBlobStore.head('bucket', 'key')).toThrow(
+      /no object storage: its handler must import lambdas\/composition-storage\.ts/,
+    );
+    expect(() => noBlobStore.presignGet('bucket', 'key', {} as never)).toThrow(/composition-storage\.ts/);
+  });
+});

@@ -1,0 +1,71 @@
+import { Logger } from '@aws-lambda-powertools/logger';
+import type middy from '@middy/core';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
+
+/**
+ * Structured logs (Powertools for AWS Lambda's Logger: one JSON object a line, as CloudWatch Logs
+ * Insights reads them). One logger per Lambda: a module instance serves one route (or one worker), and
+ * the first route or worker that asks names it, so `service` is the route id. The local server runs every
+ * route in one process; there the `route` key of each line names its route.
+ *
+ * Never log a password, token, secret or request body: name what happened and the ids it concerns.
+ */
+let instance: Logger | undefined;
+
+/** This Lambda's logger, named after the route or worker id given first (`loggerFor`). */
+export function logger(): Logger {
+  instance ??= new Logger({ serviceName: 'firmware-release-portal' });
+  return instance;
+}
+
+/** This Lambda's logger, named `serviceName` if nothing named it before (route() and the workers call it). */
+export function loggerFor(serviceName: string): Logger {
+  instance ??= new Logger({ serviceName });
+  return instance;
+}
+
+/** ok (2xx/3xx), refused (4xx: the caller's input or rights), failed (5xx: ours or a dependency's). */
+export function outcomeOf(statusCode: number | undefined): 'ok' | 'refused' | 'failed' {
+  if (statusCode === undefined || statusCode >= 500) return 'failed';
+  return statusCode >= 400 ? 'refused' : 'ok';
+}
+
+/**
+ * First in the route's middy chain: every line logged while the request runs carries its request id and
+ * route id (and, once `authorize` let it in, the user id); when the answer is made (after the error mapper
+ * on a failure), one line says how the request ended: status code, outcome and duration.
+ */
+export function logging(routeId: string): middy.MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult> {
+  const log = loggerFor(routeId);
+  const started = new WeakMap<object, number>();
+  const end = async (request: middy.Request<APIGatewayProxyEvent, APIGatewayProxyResult>) => {
+    const statusCode = request.response?.statusCode;
+    const userId = (request.event as { user?: { id?: string } }).user?.id;
+    const begin = started.get(request);
+    log.info('request', {
+      requestId: request.context?.awsRequestId,
+      route: routeId,
+      method: request.event?.httpMethod,
+      ...(userId ? { userId } : {}),
+      statusCode,
+      outcome: outcomeOf(statusCode),
+      ...(begin === undefined ? {} : { durationMs: Math.round(performance.now() - begin) }),
+    });
+    log.resetKeys();
+  };
+  return {
+    before: async (request) => {
+      started.set(request, performance.now());
+      log.resetKeys();
+      if (request.context?.awsRequestId) log.addContext(request.context);
+      log.appendKeys({ requestId: request.context?.awsRequestId, route: routeId });
+    },
+    after: end,
+    onError: end,
+  };
+}
+
+/** Adds the signed-in user's id to the lines of the rest of the request (`authorize` calls it). */
+export function logUser(userId: string): void {
+  logger().appendKeys({ userId });
+}
