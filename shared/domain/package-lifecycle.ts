@@ -1,0 +1,345 @@
+import type { PackageStatus } from '../api/contracts/packages';
+import type { Role } from './roles';
+
+/**
+ * The package lifecycle as data (DESIGN §2, docs/architecture.md "Package lifecycle"): every status
+ * change the portal makes is a row of `TRANSITIONS`, and the two voting rounds (approval, delivery) are
+ * one shape, `VotingRound`. The services, the DynamoDB adapter, the web app and its mock read this table;
+ * `package-lifecycle-diagram.test.ts` pins it to the documented diagram. Type-only imports: this module
+ * stays tiny in every bundle.
+ */
+
+/** What a person does to a package. */
+export type PackageAction =
+  | 'editHeader'
+  | 'attachDcc'
+  | 'notify'
+  | 'approve'
+  | 'reject'
+  | 'sign'
+  | 'rejectSigning'
+  | 'deliver'
+  | 'redeliver'
+  | 'approveDelivery'
+  | 'rejectDelivery'
+  | 'delete';
+
+/**
+ * Who may do an action: a relationship to the package (its initiator, a chosen approver, its signer, a
+ * chosen delivery approver) or a role (a release engineer delivers, an admin deletes).
+ */
+export type PackageActor =
+  | 'initiator'
+  | 'approver'
+  | 'signer'
+  | 'releaseEngineer'
+  | 'deliveryApprover'
+  | 'admin';
+
+/** When a row applies beyond its status: a vote that is not the last, or the last vote of a signed/unsigned package. */
+export type TransitionCondition = 'notLastVote' | 'lastVoteSigned' | 'lastVoteUnsigned' | 'lastVote';
+
+/** `from: '*'` is any status; `to: null` removes the package. */
+export interface Transition {
+  readonly from: PackageStatus | '*';
+  readonly action: PackageAction;
+  readonly to: PackageStatus | null;
+  readonly who: PackageActor;
+  readonly when?: TransitionCondition;
+  /** only release packages (deliveries) */
+  readonly releaseOnly?: true;
+}
+
+export const TRANSITIONS: readonly Transition[] = [
+  { from: 'DRAFT', action: 'editHeader', to: 'DRAFT', who: 'initiator' },
+  { from: 'DRAFT', action: 'attachDcc', to: 'DRAFT', who: 'initiator' },
+  { from: 'DRAFT', action: 'notify', to: 'PENDING_APPROVAL', who: 'initiator' },
+  {
+    from: 'PENDING_APPROVAL',
+    action: 'approve',
+    to: 'PENDING_APPROVAL',
+    who: 'approver',
+    when: 'notLastVote',
+  },
+  { from: 'PENDING_APPROVAL', action: 'approve', to: 'APPROVED', who: 'approver', when: 'lastVoteUnsigned' },
+  {
+    from: 'PENDING_APPROVAL',
+    action: 'approve',
+    to: 'AWAITING_SIGNATURE',
+    who: 'approver',
+    when: 'lastVoteSigned',
+  },
+  { from: 'PENDING_APPROVAL', action: 'reject', to: 'REJECTED', who: 'approver' },
+  { from: 'AWAITING_SIGNATURE', action: 'sign', to: 'SIGNED', who: 'signer' },
+  { from: 'AWAITING_SIGNATURE', action: 'rejectSigning', to: 'REJECTED', who: 'signer' },
+  { from: 'APPROVED', action: 'deliver', to: 'DELIVERY_PENDING', who: 'releaseEngineer', releaseOnly: true },
+  { from: 'SIGNED', action: 'deliver', to: 'DELIVERY_PENDING', who: 'releaseEngineer', releaseOnly: true },
+  {
+    from: 'DELIVERY_PENDING',
+    action: 'approveDelivery',
+    to: 'DELIVERY_PENDING',
+    who: 'deliveryApprover',
+    when: 'notLastVote',
+  },
+  {
+    from: 'DELIVERY_PENDING',
+    action: 'approveDelivery',
+    to: 'DELIVERED',
+    who: 'deliveryApprover',
+    when: 'lastVote',
+  },
+  { from: 'DELIVERY_PENDING', action: 'rejectDelivery', to: 'DELIVERY_REJECTED', who: 'deliveryApprover' },
+  {
+    from: 'DELIVERY_REJECTED',
+    action: 'redeliver',
+    to: 'DELIVERY_PENDING',
+    who: 'releaseEngineer',
+    releaseOnly: true,
+  },
+  { from: '*', action: 'delete', to: null, who: 'admin' },
+];
+
+/** The role an actor must hold, where the actor is a role rather than a relationship to the package. */
+export const ACTOR_ROLE: Partial<Record<PackageActor, Role>> = {
+  releaseEngineer: 'SW_FW_RELEASE_ENGINEER',
+  admin: 'ADMIN',
+};
+
+const matches = (t: Transition, from: PackageStatus, action: PackageAction) =>
+  t.action === action && (t.from === from || t.from === '*');
+
+/** The rows of an action from a status (several for a vote: not last, last signed, last unsigned). */
+export function transitionsOf(from: PackageStatus, action: PackageAction): Transition[] {
+  return TRANSITIONS.filter((t) => matches(t, from, action));
+}
+
+/** Whether the action is possible at all in this status. */
+export function canTransition(from: PackageStatus, action: PackageAction): boolean {
+  return TRANSITIONS.some((t) => matches(t, from, action));
+}
+
+/** The statuses in which an action is possible (e.g. the statuses a release engineer may deliver from). */
+export function statusesAllowing(action: PackageAction): PackageStatus[] {
+  return [
+    ...new Set(TRANSITIONS.filter((t) => t.action === action && t.from !== '*').map((t) => t.from)),
+  ] as PackageStatus[];
+}
+
+/** What a vote is: whether it is the last of its round, and whether the package is signed. */
+export interface VoteContext {
+  lastVote?: boolean;
+  signed?: boolean;
+}
+
+function conditionHolds(when: TransitionCondition | undefined, ctx: VoteContext): boolean {
+  switch (when) {
+    case undefined:
+      return true;
+    case 'notLastVote':
+      return !ctx.lastVote;
+    case 'lastVote':
+      return !!ctx.lastVote;
+    case 'lastVoteSigned':
+      return !!ctx.lastVote && !!ctx.signed;
+    case 'lastVoteUnsigned':
+      return !!ctx.lastVote && !ctx.signed;
+  }
+}
+
+/**
+ * The status an action leads to from `from` (null: the package is removed), or undefined when the table
+ * has no such transition.
+ */
+export function nextStatus(
+  from: PackageStatus,
+  action: PackageAction,
+  ctx: VoteContext = {},
+): PackageStatus | null | undefined {
+  return transitionsOf(from, action).find((t) => conditionHolds(t.when, ctx))?.to;
+}
+
+/** Who may do the action from this status (undefined: not possible). */
+export function actorOf(from: PackageStatus, action: PackageAction): PackageActor | undefined {
+  return transitionsOf(from, action)[0]?.who;
+}
+
+/** The parts of a package that say who is who. */
+export interface ActorState {
+  initiator: { id: string };
+  approvers?: Record<string, unknown>;
+  signer?: { id: string };
+  deliveryApprovers?: Record<string, unknown>;
+}
+
+/** Whether the user is the actor for this package: the relationship, or the role for role actors. */
+export function isActor(p: ActorState, user: { id: string; userRole: Role }, actor: PackageActor): boolean {
+  switch (actor) {
+    case 'initiator':
+      return p.initiator.id === user.id;
+    case 'approver':
+      return !!p.approvers?.[user.id];
+    case 'signer':
+      return p.signer?.id === user.id;
+    case 'deliveryApprover':
+      return !!p.deliveryApprovers?.[user.id];
+    default:
+      return user.userRole === ACTOR_ROLE[actor];
+  }
+}
+
+/** The two voting rounds. */
+export type RoundName = 'approval' | 'delivery';
+
+/**
+ * One round of votes: a list of chosen approvers (a map by user id on the package, so each vote is one
+ * atomic update), a counter of votes against the list's size, the status while it waits, the status a
+ * rejection leads to, and the status after the last vote.
+ */
+export interface VotingRound {
+  readonly name: RoundName;
+  /** the package's map of chosen approvers */
+  readonly list: 'approvers' | 'deliveryApprovers';
+  /** how many were chosen */
+  readonly size: 'approverCount' | 'deliveryApproverCount';
+  /** how many approved so far */
+  readonly votes: 'approvedCount' | 'deliveryApprovedCount';
+  readonly waiting: PackageStatus;
+  readonly rejected: PackageStatus;
+  /** the status after the last vote, by whether the package is signed */
+  readonly done: { readonly signed: PackageStatus; readonly unsigned: PackageStatus };
+  /** the action that starts the round (and restarts it, if any) */
+  readonly start: PackageAction;
+  readonly restart?: PackageAction;
+  readonly vote: PackageAction;
+  readonly reject: PackageAction;
+  readonly voter: PackageActor;
+  /** the task kind each chosen approver gets in their list */
+  readonly task: 'APPROVE' | 'DELIVERY';
+  /** what the round is about, in messages ("You are not an approver of this …") */
+  readonly noun: 'package' | 'delivery';
+  /**
+   * The last voter's task stays until the completion commits (approval: a failed generation is retried
+   * from the approver's list), or goes with the vote (delivery).
+   */
+  readonly lastTaskStaysUntilDone: boolean;
+}
+
+export const APPROVAL_ROUND: VotingRound = {
+  name: 'approval',
+  list: 'approvers',
+  size: 'approverCount',
+  votes: 'approvedCount',
+  waiting: 'PENDING_APPROVAL',
+  rejected: 'REJECTED',
+  done: { signed: 'AWAITING_SIGNATURE', unsigned: 'APPROVED' },
+  start: 'notify',
+  vote: 'approve',
+  reject: 'reject',
+  voter: 'approver',
+  task: 'APPROVE',
+  noun: 'package',
+  lastTaskStaysUntilDone: true,
+};
+
+export const DELIVERY_ROUND: VotingRound = {
+  name: 'delivery',
+  list: 'deliveryApprovers',
+  size: 'deliveryApproverCount',
+  votes: 'deliveryApprovedCount',
+  waiting: 'DELIVERY_PENDING',
+  rejected: 'DELIVERY_REJECTED',
+  done: { signed: 'DELIVERED', unsigned: 'DELIVERED' },
+  start: 'deliver',
+  restart: 'redeliver',
+  vote: 'approveDelivery',
+  reject: 'rejectDelivery',
+  voter: 'deliveryApprover',
+  task: 'DELIVERY',
+  noun: 'delivery',
+  lastTaskStaysUntilDone: false,
+};
+
+export const ROUNDS: Readonly<Record<RoundName, VotingRound>> = {
+  approval: APPROVAL_ROUND,
+  delivery: DELIVERY_ROUND,
+};
+
+/** The round a status waits in (undefined: no round waits). */
+export function roundWaitingIn(status: PackageStatus): VotingRound | undefined {
+  return status === APPROVAL_ROUND.waiting
+    ? APPROVAL_ROUND
+    : status === DELIVERY_ROUND.waiting
+      ? DELIVERY_ROUND
+      : undefined;
+}
+
+/** The counters of a round on a package. */
+export interface RoundCounters {
+  approverCount: number;
+  approvedCount: number;
+  deliveryApproverCount: number;
+  deliveryApprovedCount: number;
+}
+
+/** Whether every chosen approver of the round has approved. */
+export function allVoted(p: RoundCounters, round: VotingRound): boolean {
+  return p[round.votes] >= p[round.size];
+}
+
+/** The status after the round's last vote. */
+export function doneStatus(round: VotingRound, signed: boolean): PackageStatus {
+  return signed ? round.done.signed : round.done.unsigned;
+}
+
+/** Header and DCC can change only in a draft. */
+export const isEditable = (status: PackageStatus): boolean => canTransition(status, 'editHeader');
+
+export const isWaitingForApproval = (status: PackageStatus): boolean => status === APPROVAL_ROUND.waiting;
+export const isWaitingForSignature = (status: PackageStatus): boolean => canTransition(status, 'sign');
+export const isWaitingForDelivery = (status: PackageStatus): boolean => status === DELIVERY_ROUND.waiting;
+
+/** A release engineer may deliver (or re-deliver) a release package from these statuses. */
+export const DELIVERABLE_STATUSES: readonly PackageStatus[] = [
+  ...statusesAllowing('deliver'),
+  ...statusesAllowing('redeliver'),
+];
+export const isDeliverable = (status: PackageStatus): boolean => DELIVERABLE_STATUSES.includes(status);
+
+/** The action that moves a package from `from` into the delivery round: deliver, or re-deliver after a rejection. */
+export function deliveryActionFrom(from: PackageStatus): 'deliver' | 'redeliver' | undefined {
+  if (canTransition(from, 'redeliver')) return 'redeliver';
+  if (canTransition(from, 'deliver')) return 'deliver';
+  return undefined;
+}
+
+/**
+ * Statuses in which the XML package exists: the generation (last approval of an unsigned package, or
+ * the signature) and every status reachable from there.
+ */
+export const GENERATED_STATUSES: readonly PackageStatus[] = reachableFrom([
+  doneStatus(APPROVAL_ROUND, false),
+  ...TRANSITIONS.filter((t) => t.action === 'sign').map((t) => t.to as PackageStatus),
+]);
+
+function reachableFrom(start: PackageStatus[]): PackageStatus[] {
+  const seen = new Set<PackageStatus>(start);
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const t of TRANSITIONS) {
+      if (t.from !== '*' && t.to && seen.has(t.from) && !seen.has(t.to)) {
+        seen.add(t.to);
+        grew = true;
+      }
+    }
+  }
+  return [...seen];
+}
+
+export const isGenerated = (status: PackageStatus): boolean => GENERATED_STATUSES.includes(status);
+
+/** Statuses in which the package waits for someone's decision (approval, signature, delivery approval). */
+export const WAITING_STATUSES: readonly PackageStatus[] = [
+  APPROVAL_ROUND.waiting,
+  ...statusesAllowing('sign'),
+  DELIVERY_ROUND.waiting,
+];
