@@ -7,7 +7,7 @@ import { withTimeout } from '@/lib/lazy-with-timeout';
  * A lazily loaded screen (its own chunk: the login page does not pull the rest). The import runs only
  * when the route is first visited, so this list may name every screen without loading any.
  */
-export function page<M>(load: () => Promise<M>, pick: (module: M) => ComponentType): RouteObject['lazy'] {
+function page<M>(load: () => Promise<M>, pick: (module: M) => ComponentType): RouteObject['lazy'] {
   return withTimeout(async () => ({ Component: pick(await load()) }));
 }
 
@@ -31,6 +31,18 @@ export interface RouteRow {
   /** what the page is (its heading); '' where it shows the session's subHeader (set by /patches, /models) */
   title?: string;
 }
+
+/** The signed-in layouts, each its own chunk (they bring the avatar menu); the public layout is static. */
+export const LAYOUTS = {
+  admin: page(
+    () => import('@/components/layouts/admin-layout'),
+    (m) => m.AdminLayout,
+  ),
+  user: page(
+    () => import('@/components/layouts/signed-in-layout'),
+    (m) => m.SignedInLayout,
+  ),
+} satisfies Partial<Record<RouteAccess, RouteObject['lazy']>>;
 
 const home = page(
   () => import('@/features/home/components/home-page'),

@@ -6,7 +6,7 @@ import type { RouteHandle } from '@/components/layouts/use-route-tab';
 import { FullPageLoader } from '@/components/ui/full-page-loader';
 import { makeGuards } from '@/lib/session/guards';
 import { restoreSession } from '@/lib/session/restore-session';
-import { page, ROUTE_LIST, type RouteAccess, type RouteRow } from './route-list';
+import { LAYOUTS, ROUTE_LIST, type RouteAccess, type RouteRow } from './route-list';
 
 function once(run: () => Promise<void>): () => Promise<void> {
   let running: Promise<void> | undefined;
@@ -66,20 +66,14 @@ export function createRoutes(): RouteObject[] {
         },
         {
           path: 'admin',
-          lazy: page(
-            () => import('@/components/layouts/admin-layout'),
-            (m) => m.AdminLayout,
-          ),
+          lazy: LAYOUTS.admin,
           loader: guards.admin,
           shouldRevalidate: recheck,
           children: childrenOf('/admin', rowsFor('admin')),
         },
         {
           id: 'signed-in',
-          lazy: page(
-            () => import('@/components/layouts/signed-in-layout'),
-            (m) => m.SignedInLayout,
-          ),
+          lazy: LAYOUTS.user,
           loader: guards.user,
           shouldRevalidate: recheck,
           children: childrenOf('/', rowsFor('user')),

@@ -11,7 +11,7 @@ import { MSG } from '@shared/messages';
 import { HttpResponse, http } from 'msw';
 import { body, fail, json, on } from './mock-http';
 import { LARGE_PACKAGE_IDS } from './package-fixtures';
-import { ensure, find, gateUser, historyOf, now, packageOr404, pkgBody, record, save } from './package-store';
+import { ensure, find, historyOf, now, packageFor, pkgBody, record, save } from './package-store';
 import { AUDIT_MEANING, PACKAGE_ERR } from './server-texts';
 
 /**
@@ -93,10 +93,9 @@ function completeRound(p: Package, next: Package, user: UserRef): Response {
 function approveIn(round: VotingRound) {
   const mock = ROUND_MOCK[round.name];
   return on(mock.approveRoute, ({ request, params }) => {
-    const g = gateUser(request);
+    const g = packageFor(request, params.id);
     if (g.error) return g.error;
-    const { p, error } = packageOr404(params.id);
-    if (error) return error;
+    const { p } = g;
     const refused = voteRefused(p, round, g.user);
     if (refused) return refused;
     const entries = decided(p[round.list], g.user, { approved: true });
@@ -121,10 +120,9 @@ async function reasonOf(request: Request): Promise<{ error: Response } | { reaso
 function rejectIn(round: VotingRound) {
   const mock = ROUND_MOCK[round.name];
   return on(mock.rejectRoute, async ({ request, params }) => {
-    const g = gateUser(request);
+    const g = packageFor(request, params.id);
     if (g.error) return g.error;
-    const { p, error } = packageOr404(params.id);
-    if (error) return error;
+    const { p } = g;
     const r = await reasonOf(request);
     if ('error' in r) return r.error;
     const refused = voteRefused(p, round, g.user);
@@ -164,10 +162,9 @@ export const decisionHandlers = [
   approveIn(APPROVAL_ROUND),
   approveIn(DELIVERY_ROUND),
   on('signPackage', ({ request, params }) => {
-    const g = gateUser(request);
+    const g = packageFor(request, params.id);
     if (g.error) return g.error;
-    const { p, error } = packageOr404(params.id);
-    if (error) return error;
+    const { p } = g;
     const refused = signRefused(p, g.user);
     if (refused) return refused;
     const link = artefactKey(p);
@@ -181,10 +178,9 @@ export const decisionHandlers = [
     return json({ outcome: 'SIGNED', mLifePath: link, package: pkgBody(next) });
   }),
   on('rejectSigning', async ({ request, params }) => {
-    const g = gateUser(request);
+    const g = packageFor(request, params.id);
     if (g.error) return g.error;
-    const { p, error } = packageOr404(params.id);
-    if (error) return error;
+    const { p } = g;
     const r = await reasonOf(request);
     if ('error' in r) return r.error;
     const refused = signRefused(p, g.user);
@@ -202,17 +198,15 @@ export const decisionHandlers = [
 
   // history and download
   on('packageHistory', ({ request, params }) => {
-    const g = gateUser(request, false);
+    const g = packageFor(request, params.id, false);
     if (g.error) return g.error;
-    const { p, error } = packageOr404(params.id);
-    if (error) return error;
+    const { p } = g;
     return json({ history: JSON.stringify(historyOf(p)), chainIntact: true, brokenAtSeq: null });
   }),
   on('downloadPackage', async ({ request, params }) => {
-    const g = gateUser(request, false);
+    const g = packageFor(request, params.id, false);
     if (g.error) return g.error;
-    const { p, error } = packageOr404(params.id);
-    if (error) return error;
+    const { p } = g;
     if (!isGenerated(p.status)) return fail(409, PACKAGE_ERR.notGenerated);
     const bytes = new TextEncoder().encode(xmlOf(p));
     const facts = { fileName: fileNameOf(p), sizeBytes: bytes.length, sha256: await sha256Hex(bytes) };

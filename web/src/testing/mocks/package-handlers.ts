@@ -29,6 +29,7 @@ import {
   headerOf,
   nextMockId,
   now,
+  packageFor,
   packageOr404,
   pkgBody,
   record,
@@ -137,17 +138,15 @@ export const packageHandlers = [
 
   // header
   on('getHeader', ({ request, params }) => {
-    const g = gateUser(request, false);
+    const g = packageFor(request, params.id, false);
     if (g.error) return g.error;
-    const { p, error } = packageOr404(params.id);
-    if (error) return error;
+    const { p } = g;
     return json({ header: JSON.stringify(headerOf(p)) });
   }),
   on('updateHeader', async ({ request, params }) => {
-    const g = gateUser(request);
+    const g = packageFor(request, params.id);
     if (g.error) return g.error;
-    const { p, error } = packageOr404(params.id);
-    if (error) return error;
+    const { p } = g;
     const refused = draftOwner(p, g.user, 'edit the header');
     if (refused) return refused;
     const { header } = await body<{ header: unknown }>(request);
@@ -194,10 +193,9 @@ export const packageHandlers = [
     return json({ dccUuid: dcc.id, dcc: JSON.stringify(dcc) }, 201);
   }),
   on('attachDcc', ({ request, params }) => {
-    const g = gateUser(request);
+    const g = packageFor(request, params.id);
     if (g.error) return g.error;
-    const { p, error } = packageOr404(params.id);
-    if (error) return error;
+    const { p } = g;
     const refused = draftOwner(p, g.user, 'attach a DCC');
     if (refused) return refused;
     const dcc = db.dcc.find((d) => d.id === String(params.dccId));
@@ -209,10 +207,9 @@ export const packageHandlers = [
 
   // approvers and notify
   on('listApprovers', ({ request, params }) => {
-    const g = gateUser(request);
+    const g = packageFor(request, params.id);
     if (g.error) return g.error;
-    const { p, error } = packageOr404(params.id);
-    if (error) return error;
+    const { p } = g;
     const excluded = isEditable(p.status) ? [p.initiator.id] : [p.initiator.id, g.user.id];
     const all = candidates(excluded);
     const byRole: Partial<Record<Role, UserRef[]>> = {};
@@ -227,10 +224,9 @@ export const packageHandlers = [
     });
   }),
   on('notifyApprovers', async ({ request, params }) => {
-    const g = gateUser(request);
+    const g = packageFor(request, params.id);
     if (g.error) return g.error;
-    const { p, error } = packageOr404(params.id);
-    if (error) return error;
+    const { p } = g;
     const refused = draftOwner(p, g.user, 'notify approvers');
     if (refused) return refused;
     if (!p.dccId) return fail(409, PACKAGE_ERR.dccMissing);

@@ -104,6 +104,18 @@ export function gateUser(request: Request, nonAdmin = true): Gate<UserRef> {
 
 export const find = (id: unknown) => db.packages.find((p) => p.id === String(id));
 
+/** The caller (as gateUser) and the package of a route's `:id`, or the 401, 403 or 404. */
+export function packageFor(
+  request: Request,
+  id: unknown,
+  nonAdmin = true,
+): { error: Response; user?: undefined; p?: undefined } | { error?: undefined; user: UserRef; p: Package } {
+  const g = gateUser(request, nonAdmin);
+  if (g.error) return g;
+  const found = packageOr404(id);
+  return found.error ? found : { user: g.user, p: found.p };
+}
+
 /** The package of a route's `:id`, or its 404. */
 export function packageOr404(
   id: unknown,

@@ -38,21 +38,23 @@ function UintCells({
   const onBlur = () => {
     if (draft && !draft.error) onDraft(undefined);
   };
-  const describedBy = draft?.error || draft?.notice ? `${path}-msg` : undefined;
+  const input = {
+    className: 'frp-hdr-input',
+    size: 'small',
+    'aria-describedby': draft?.error || draft?.notice ? `${path}-msg` : undefined,
+    hasError: Boolean(draft?.error) || invalid,
+    isReadOnly: readOnly,
+    onBlur,
+  } as const;
   return (
     <>
       <TableCell>
         <Input
-          className="frp-hdr-input"
-          size="small"
+          {...input}
           inputMode="numeric"
           aria-label={`${label} (decimal)`}
-          aria-describedby={describedBy}
           value={shown.dec}
-          hasError={Boolean(draft?.error) || invalid}
-          isReadOnly={readOnly}
           onChange={(event) => onTyped(typeDecimal(event.target.value, type, shown))}
-          onBlur={onBlur}
         />
         {draft?.error || draft?.notice ? (
           <p
@@ -66,15 +68,10 @@ function UintCells({
       </TableCell>
       <TableCell>
         <Input
-          className="frp-hdr-input"
-          size="small"
+          {...input}
           aria-label={`${label} (HEX)`}
-          aria-describedby={describedBy}
           value={shown.hex}
-          hasError={Boolean(draft?.error) || invalid}
-          isReadOnly={readOnly}
           onChange={(event) => onTyped(typeHex(event.target.value, type, shown))}
-          onBlur={onBlur}
           spellCheck={false}
         />
       </TableCell>

@@ -1,13 +1,15 @@
-import { Alert, Button } from '@aws-amplify/ui-react';
+import { Alert } from '@aws-amplify/ui-react';
 import type { Header } from '@shared/domain/header/header-schema';
+import { isEditable } from '@shared/domain/package-lifecycle';
 import { MSG } from '@shared/messages';
-import { useApiQuery } from '@/hooks/use-api-query';
+import { StepButtons } from '@/components/ui/form-parts';
+import { paths } from '@/config/paths';
 import { useSession } from '@/lib/session/session-store';
-import { getHeader } from '../api/header';
 import { useHeaderEditor } from '../hooks/use-header-editor';
+import { usePackageHeader } from '../hooks/use-package-header';
 import { creationTitle } from '../utils/package-flow';
 import { EditorEntryRow, EditorFixedRow, EditorListRow, EditorValueRow } from './header-editor-cells';
-import { HeaderTable } from './header-table';
+import { HeaderTable, HeaderUnavailable } from './header-table';
 import { CreationSteps, PackageStrip } from './package-fields';
 import { NoPackage, PackagePage } from './package-page';
 
@@ -73,18 +75,16 @@ function HeaderEditor({
           </span>
         ) : null}
         <span className="frp-actions__spacer" />
-        <Button onClick={editor.cancel} isDisabled={saving}>
-          {MSG.cancel}
-        </Button>
-        <Button
-          variation="primary"
-          onClick={editor.save}
-          isDisabled={blank || readOnly}
-          isLoading={saving}
-          loadingText="Saving…"
-        >
-          {MSG.continue}
-        </Button>
+        <StepButtons
+          back={{ label: MSG.cancel, to: paths.packages.list }}
+          action={{
+            label: MSG.continue,
+            busyLabel: 'Saving…',
+            disabled: blank || readOnly,
+            onClick: editor.save,
+          }}
+          busy={saving}
+        />
       </div>
     </>
   );
@@ -96,32 +96,24 @@ function HeaderEditor({
  */
 export function HeaderEditorPage() {
   const { currentPackage: pkg, subHeader, user } = useSession();
-  const query = useApiQuery(
-    (signal) =>
-      pkg
-        ? getHeader(pkg.id, signal)
-        : Promise.resolve({ ok: false as const, status: 0, error: { errorMessage: '' } }),
-    [pkg?.id],
-  );
+  const query = usePackageHeader(pkg?.id);
   if (!pkg) return <NoPackage />;
-  const editable = pkg.status === 'DRAFT' && pkg.initiator.id === user?.id;
+  const editable = isEditable(pkg.status) && pkg.initiator.id === user?.id;
   return (
     <PackagePage id="header-edit-title" title={subHeader || creationTitle(pkg.resourceStage)}>
       <CreationSteps current={2} />
       <PackageStrip pkg={pkg} />
       {editable ? null : (
         <Alert variation="info" marginBottom="1rem">
-          {pkg.status === 'DRAFT'
+          {isEditable(pkg.status)
             ? 'Only the initiator of this package can edit its header.'
             : 'This package was already sent for approval; its header can no longer change.'}
         </Alert>
       )}
       {query.data ? (
         <HeaderEditor key={pkg.id} initial={query.data} packageId={pkg.id} readOnly={!editable} />
-      ) : query.loading ? (
-        <p className="frp-muted">Loading the header…</p>
       ) : (
-        <Alert variation="error">The header could not be loaded.</Alert>
+        <HeaderUnavailable loading={query.loading} />
       )}
     </PackagePage>
   );

@@ -1,4 +1,4 @@
-import { Table, TableBody, TableCell, TableHead, TableRow } from '@aws-amplify/ui-react';
+import { Alert, Table, TableBody, TableCell, TableHead, TableRow } from '@aws-amplify/ui-react';
 import type {
   EntryField,
   FixedField,
@@ -140,5 +140,14 @@ export function HeaderTable({
         <TableBody>{fields.flatMap((field) => rowsOf(field, draw, entryKey))}</TableBody>
       </Table>
     </div>
+  );
+}
+
+/** What shows while the header loads, or when it could not be loaded. */
+export function HeaderUnavailable({ loading }: { loading: boolean }) {
+  return loading ? (
+    <p className="frp-muted">Loading the header…</p>
+  ) : (
+    <Alert variation="error">The header could not be loaded.</Alert>
   );
 }

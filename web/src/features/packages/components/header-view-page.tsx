@@ -1,13 +1,12 @@
-import { Alert, Button, Heading, TableCell, TableRow } from '@aws-amplify/ui-react';
+import { Button, Heading, TableCell, TableRow } from '@aws-amplify/ui-react';
 import { displayCells, formatHex } from '@shared/domain/header/header-display';
 import type { EntryField } from '@shared/domain/header/header-schema';
 import { MSG } from '@shared/messages';
 import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { useApiQuery } from '@/hooks/use-api-query';
 import { useSession } from '@/lib/session/session-store';
-import { getHeader } from '../api/header';
 import { useMainAction } from '../hooks/use-main-action';
+import { usePackageHeader } from '../hooks/use-package-header';
 import {
   canDeliver,
   detailsPathOf,
@@ -17,7 +16,7 @@ import {
   rejectKind,
 } from '../utils/package-flow';
 import { HeaderNameCell } from './header-name-cell';
-import { type HeaderRowRenderers, HeaderTable } from './header-table';
+import { type HeaderRowRenderers, HeaderTable, HeaderUnavailable } from './header-table';
 import { PackageStrip } from './package-fields';
 import { NoPackage, PackagePage } from './package-page';
 import { RejectDialog } from './reject-dialog';
@@ -91,13 +90,7 @@ export function HeaderViewPage() {
   const { currentPackage: pkg, flowPurpose, subHeader, user } = useSession();
   const [rejecting, setRejecting] = useState(false);
   const { run, busy } = useMainAction();
-  const query = useApiQuery(
-    (signal) =>
-      pkg
-        ? getHeader(pkg.id, signal)
-        : Promise.resolve({ ok: false as const, status: 0, error: { errorMessage: '' } }),
-    [pkg?.id],
-  );
+  const query = usePackageHeader(pkg?.id);
   if (!pkg) return <NoPackage />;
 
   const action = mainAction(flowPurpose, canDeliver(pkg, user?.userRole));
@@ -115,10 +108,8 @@ export function HeaderViewPage() {
           columns={[MSG.colName, MSG.colValue, MSG.colHexValue]}
           draw={VIEW_ROWS}
         />
-      ) : query.loading ? (
-        <p className="frp-muted">Loading the header…</p>
       ) : (
-        <Alert variation="error">The header could not be loaded.</Alert>
+        <HeaderUnavailable loading={query.loading} />
       )}
       {action && action !== 'deliver' ? (
         <p className="frp-muted" style={{ marginBottom: 0 }}>

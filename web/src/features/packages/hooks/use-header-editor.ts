@@ -58,7 +58,6 @@ export function useHeaderEditor(initial: Header, packageId: string) {
     state,
     blank,
     save,
-    cancel: () => navigate(paths.packages.list),
     typed: (path: string, target: ValueTarget, typed: Typed) =>
       dispatch({ type: 'typed', path, target, typed }),
     setValue: (path: string, target: ValueTarget, value: number) =>
