@@ -99,6 +99,27 @@ export function StepButtons({
   );
 }
 
+/** A required text input with its length limit and the error under it. */
+export function RequiredTextField(props: {
+  label: string;
+  value: string;
+  maxLength: number;
+  onChange: (value: string) => void;
+  error: string | null | undefined;
+}) {
+  return (
+    <TextField
+      label={props.label}
+      value={props.value}
+      isRequired
+      maxLength={props.maxLength}
+      onChange={(e) => props.onChange(e.target.value)}
+      hasError={Boolean(props.error)}
+      errorMessage={props.error}
+    />
+  );
+}
+
 /** The email address a person signs in with (sign-in, reset password, a new confirmation link). */
 export function EmailAddressField({
   value,

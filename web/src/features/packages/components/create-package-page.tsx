@@ -4,7 +4,7 @@ import { packageTypeOf } from '@shared/domain/package-rules';
 import { MSG } from '@shared/messages';
 import { type FormEvent, useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
-import { FormAlert, StepButtons } from '@/components/ui/form-parts';
+import { FormAlert, RequiredTextField, StepButtons } from '@/components/ui/form-parts';
 import { paths } from '@/config/paths';
 import { session, useSession } from '@/lib/session/session-store';
 import { generatePackage } from '../api/create-package';
@@ -79,17 +79,15 @@ export function CreatePackagePage() {
       <form onSubmit={submit} noValidate aria-labelledby="create-title">
         <Flex direction="column" gap="1.25rem" maxWidth="40rem">
           <FormAlert heading="The package was not created" message={failure} />
-          <TextField
+          <RequiredTextField
             label={MSG.colPackageName}
             value={name}
-            isRequired
             maxLength={120}
-            onChange={(e) => {
-              setName(e.target.value);
+            onChange={(value) => {
+              setName(value);
               setNameError(null);
             }}
-            hasError={Boolean(nameError)}
-            errorMessage={nameError}
+            error={nameError}
           />
           <TextField className="frp-readonly" label={MSG.resourceName} value={resource.name} isReadOnly />
           {isModel ? (

@@ -3,7 +3,7 @@ import { createDccSchema, TELEMETRY_TYPES, type TelemetryType } from '@shared/ap
 import { MSG } from '@shared/messages';
 import { type FormEvent, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { FormAlert, StepButtons } from '@/components/ui/form-parts';
+import { FormAlert, RequiredTextField, StepButtons } from '@/components/ui/form-parts';
 import { paths } from '@/config/paths';
 import { useSession } from '@/lib/session/session-store';
 import { createDcc } from '../api/dcc';
@@ -107,14 +107,12 @@ export function DccCreatePage() {
       <form onSubmit={save} noValidate aria-labelledby="dcc-create-form">
         <Flex direction="column" gap="1.25rem" maxWidth="28rem">
           <FormAlert heading="The DCC was not saved" message={failure} />
-          <TextField
+          <RequiredTextField
             label={MSG.colDeviceId}
             value={deviceId}
-            isRequired
             maxLength={64}
-            onChange={(e) => setDeviceId(e.target.value)}
-            hasError={Boolean(errors.deviceId)}
-            errorMessage={errors.deviceId}
+            onChange={setDeviceId}
+            error={errors.deviceId}
           />
           <SelectField
             label={MSG.colTelemetryType}

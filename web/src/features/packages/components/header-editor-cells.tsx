@@ -2,6 +2,7 @@ import { Button, Input, SelectField, TableCell, TableRow } from '@aws-amplify/ui
 import { displayCells, formatHex } from '@shared/domain/header/header-display';
 import type { EnumField, FixedField, ListField, UintType } from '@shared/domain/header/header-schema';
 import { UINT_MAX } from '@shared/domain/header/header-schema';
+import type { ReactNode } from 'react';
 import type { HeaderEditor } from '../hooks/use-header-editor';
 import { type Draft, type Typed, typeDecimal, typeHex } from '../utils/header-editor-state';
 import { HeaderNameCell } from './header-name-cell';
@@ -197,6 +198,28 @@ export function EditorFixedRow({ field }: { field: FixedField }) {
   );
 }
 
+/** A row across the three columns: a bar (a label and its button) and what shows below it. */
+function BarRow({
+  rowClass,
+  cellClass,
+  below = null,
+  children,
+}: {
+  rowClass: string;
+  cellClass: string;
+  below?: ReactNode;
+  children: ReactNode;
+}) {
+  return (
+    <TableRow className={rowClass}>
+      <TableCell as="th" scope="row" colSpan={3} className={cellClass}>
+        <div className="frp-hdr-section__bar">{children}</div>
+        {below}
+      </TableCell>
+    </TableRow>
+  );
+}
+
 /** A list's first row: its name, how many entries it has, + Add entry, and the server's error on it. */
 export function EditorListRow({
   field,
@@ -210,32 +233,31 @@ export function EditorListRow({
   onAdd: () => void;
 }) {
   return (
-    <TableRow className="frp-hdr-section">
-      <TableCell as="th" scope="row" colSpan={3} className="frp-hdr-name">
-        <div className="frp-hdr-section__bar">
-          <span className="frp-hdr-name__label" title={field.title}>
-            {field.name}
-            {field.title ? (
-              <span className="frp-hdr-info" role="img" aria-label={field.title} title={field.title}>
-                i
-              </span>
-            ) : null}
-            <span className="frp-muted">
-              {field.value.length} of {field.maxEntries} entries
-            </span>
+    <BarRow
+      rowClass="frp-hdr-section"
+      cellClass="frp-hdr-name"
+      below={error ? <p className="frp-hdr-msg frp-hdr-msg--error">{error}</p> : null}
+    >
+      <span className="frp-hdr-name__label" title={field.title}>
+        {field.name}
+        {field.title ? (
+          <span className="frp-hdr-info" role="img" aria-label={field.title} title={field.title}>
+            i
           </span>
-          <Button
-            size="small"
-            isDisabled={readOnly || field.value.length >= field.maxEntries}
-            onClick={onAdd}
-            aria-label={`Add an entry to ${field.name}`}
-          >
-            + Add entry
-          </Button>
-        </div>
-        {error ? <p className="frp-hdr-msg frp-hdr-msg--error">{error}</p> : null}
-      </TableCell>
-    </TableRow>
+        ) : null}
+        <span className="frp-muted">
+          {field.value.length} of {field.maxEntries} entries
+        </span>
+      </span>
+      <Button
+        size="small"
+        isDisabled={readOnly || field.value.length >= field.maxEntries}
+        onClick={onAdd}
+        aria-label={`Add an entry to ${field.name}`}
+      >
+        + Add entry
+      </Button>
+    </BarRow>
   );
 }
 
@@ -252,22 +274,18 @@ export function EditorEntryRow({
   onDelete: () => void;
 }) {
   return (
-    <TableRow className="frp-hdr-entry">
-      <TableCell as="th" scope="row" colSpan={3} className="frp-hdr-name frp-hdr-name--member">
-        <div className="frp-hdr-section__bar">
-          <span className="frp-hdr-name__label">Entry {index + 1}</span>
-          <Button
-            size="small"
-            variation="link"
-            colorTheme="error"
-            isDisabled={readOnly}
-            onClick={onDelete}
-            aria-label={`Delete entry ${index + 1} of ${list}`}
-          >
-            Delete
-          </Button>
-        </div>
-      </TableCell>
-    </TableRow>
+    <BarRow rowClass="frp-hdr-entry" cellClass="frp-hdr-name frp-hdr-name--member">
+      <span className="frp-hdr-name__label">Entry {index + 1}</span>
+      <Button
+        size="small"
+        variation="link"
+        colorTheme="error"
+        isDisabled={readOnly}
+        onClick={onDelete}
+        aria-label={`Delete entry ${index + 1} of ${list}`}
+      >
+        Delete
+      </Button>
+    </BarRow>
   );
 }
