@@ -1,5 +1,11 @@
 import { createTheme } from '@aws-amplify/ui-react';
 
+/** A colour scale: its shades 10, 20, 40, 60, 80, 90 and 100, lightest first. */
+function scale(shades: readonly [string, string, string, string, string, string, string]) {
+  const steps = [10, 20, 40, 60, 80, 90, 100] as const;
+  return Object.fromEntries(steps.map((step, i) => [step, { value: shades[i] as string }]));
+}
+
 /**
  * The portal's own theme: sober navy on white, body text and borders at WCAG AA contrast or better,
  * system fonts (nothing fetched from elsewhere; the CSP allows none).
@@ -8,24 +14,8 @@ export const theme = createTheme({
   name: 'firmware-release-portal',
   tokens: {
     colors: {
-      primary: {
-        10: { value: '#eef3f9' },
-        20: { value: '#d7e3f1' },
-        40: { value: '#9fb9d8' },
-        60: { value: '#3d6ea8' },
-        80: { value: '#0b4a8b' },
-        90: { value: '#083a6e' },
-        100: { value: '#052a52' },
-      },
-      neutral: {
-        10: { value: '#f7f8fa' },
-        20: { value: '#eef0f3' },
-        40: { value: '#d9dde3' },
-        60: { value: '#6b7480' },
-        80: { value: '#4a525c' },
-        90: { value: '#2c333b' },
-        100: { value: '#141a21' },
-      },
+      primary: scale(['#eef3f9', '#d7e3f1', '#9fb9d8', '#3d6ea8', '#0b4a8b', '#083a6e', '#052a52']),
+      neutral: scale(['#f7f8fa', '#eef0f3', '#d9dde3', '#6b7480', '#4a525c', '#2c333b', '#141a21']),
       font: {
         // secondary text still reads at 7:1 on white
         secondary: { value: '#4a525c' },

@@ -1,41 +1,4 @@
-/** Every route of the app (spec §2), in one place. */
-export const paths = {
-  root: '/',
-  home: '/home',
-  login: '/login',
-  register: '/register',
-  resetPassword: '/user/reset-password',
-  /** the link of the confirmation mail (issue 12) */
-  confirmEmail: '/user/confirm-email',
-  settings: '/user/settings',
-  patches: '/patches',
-  models: '/models',
-  upload: '/upload',
-  packages: {
-    list: '/packages',
-    create: '/packages/create',
-    header: '/packages/header',
-    headerView: '/packages/header/view',
-    dcc: '/packages/dcc',
-    dccCreate: '/packages/dcc/create',
-    approve: '/packages/approve',
-    approveView: '/packages/approve/view',
-    sign: '/packages/sign',
-    signView: '/packages/sign/view',
-    devView: '/packages/dev/view',
-    rejectedView: '/packages/rejected/view',
-    releaseView: '/packages/release/view',
-    approvalPendingView: '/packages/approval-pending/view',
-    notifyApprovers: '/packages/notify-approvers',
-    download: '/packages/download',
-  },
-  admin: {
-    home: '/admin',
-    packages: '/admin/packages',
-    dcc: '/admin/dcc',
-    users: '/admin/users',
-    resources: '/admin/resources',
-    /** the admin's own name, email and password (issue 12) */
-    settings: '/admin/settings',
-  },
-} as const;
+import { pathsOf, ROUTE_LIST } from '@/app/route-list';
+
+/** Every route of the app (spec §2), by name: built from the route list, so a path is written once. */
+export const paths = pathsOf(ROUTE_LIST);

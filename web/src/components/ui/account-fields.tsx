@@ -9,29 +9,26 @@ export function NameAndEmailFields(props: {
   onEmail: (value: string) => void;
   errors: { name?: string; email?: string };
 }) {
+  const fields = [
+    { label: 'Name', name: 'name', type: undefined, value: props.name, onChange: props.onName },
+    { label: 'Email', name: 'email', type: 'email', value: props.email, onChange: props.onEmail },
+  ] as const;
   return (
     <>
-      <TextField
-        label="Name"
-        name="name"
-        autoComplete="name"
-        value={props.name}
-        onChange={(e) => props.onName(e.target.value)}
-        hasError={Boolean(props.errors.name)}
-        errorMessage={props.errors.name}
-        isRequired
-      />
-      <TextField
-        label="Email"
-        name="email"
-        type="email"
-        autoComplete="email"
-        value={props.email}
-        onChange={(e) => props.onEmail(e.target.value)}
-        hasError={Boolean(props.errors.email)}
-        errorMessage={props.errors.email}
-        isRequired
-      />
+      {fields.map((f) => (
+        <TextField
+          key={f.name}
+          label={f.label}
+          name={f.name}
+          type={f.type}
+          autoComplete={f.name}
+          value={f.value}
+          onChange={(e) => f.onChange(e.target.value)}
+          hasError={Boolean(props.errors[f.name])}
+          errorMessage={props.errors[f.name]}
+          isRequired
+        />
+      ))}
     </>
   );
 }

@@ -104,18 +104,21 @@ export const RESOURCES: readonly Resource[] = [
   }),
 ];
 
-const ref = (id: string): UserRef => {
+/** A fixture user as a package names them (initiator, approver, signer). */
+export const ref = (id: string): UserRef => {
   const { name, email, userRole } = userById(id);
   return { id, name, email, userRole };
 };
 
-function pkg(
+/** A fixture package made from resource `res` by its uploader; `extra` overrides any field. */
+export function pkg(
   id: string,
   name: string,
   type: Package['type'],
   status: Package['status'],
   res: Resource,
   note: string,
+  extra: Partial<Package> = {},
 ): Package {
   return {
     id,
@@ -134,6 +137,7 @@ function pkg(
     deliveryApprovers: [],
     createdAt: `${res.uploadTime.replace(' ', 'T')}Z`,
     updatedAt: `${res.uploadTime.replace(' ', 'T')}Z`,
+    ...extra,
   };
 }
 

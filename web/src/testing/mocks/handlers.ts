@@ -1,33 +1,11 @@
 import type { Resource } from '@shared/api/contracts/resources';
-import type { PublicUser } from '@shared/api/contracts/user';
-import { isRole } from '@shared/domain/roles';
+import { isRole, UPLOADER_ROLES } from '@shared/domain/roles';
 import { API_ERR, MSG } from '@shared/messages';
 import { delay, HttpResponse, http } from 'msw';
 import { db, mockToken } from './db';
+import { body, fail, gate, json, on } from './mock-http';
 import { packageHandlers } from './package-handlers';
 import { pageOf } from './paging';
-
-/** Same origin as the app; relative paths resolve against the page (browser) or jsdom's URL (tests). */
-const API = '/dev';
-
-const json = (body: unknown, status = 200) => HttpResponse.json(body as Record<string, unknown>, { status });
-const fail = (status: number, errorMessage: string, extra: Record<string, unknown> = {}) =>
-  json({ errorMessage, ...extra }, status);
-
-function caller(request: Request) {
-  const header = request.headers.get('Authorization') ?? '';
-  const token = header.startsWith('Bearer ') ? header.slice(7) : '';
-  const id = db.tokens.get(token);
-  return id ? db.users.find((u) => u.id === id) : undefined;
-}
-
-async function body<T>(request: Request): Promise<Partial<T>> {
-  try {
-    return (await request.json()) as Partial<T>;
-  } catch {
-    return {};
-  }
-}
 
 /** Not `instanceof File`: in tests the form data's File is Node's, not jsdom's. */
 function isFileLike(value: unknown): value is { name: string; size: number } {
@@ -52,17 +30,7 @@ function revokeTokens(userId: string) {
   for (const [token, id] of db.tokens) if (id === userId) db.tokens.delete(token);
 }
 
-type Gate = { error: Response; user?: undefined } | { error?: undefined; user: PublicUser };
-
-/** 401 unless signed in; 403 unless the role is allowed. */
-function gate(request: Request, roles?: readonly string[]): Gate {
-  const user = caller(request);
-  if (!user) return { error: fail(401, API_ERR.invalidToken) };
-  if (roles && !roles.includes(user.userRole)) return { error: fail(403, API_ERR.forbidden) };
-  return { user };
-}
-
-const UPLOADERS = ['DESIGN_ENGINEER_DEV', 'DESIGN_ENGINEER_TEST'];
+const UPLOADERS = UPLOADER_ROLES;
 
 function addResource(
   name: string,
@@ -93,8 +61,48 @@ function addResource(
   return resource;
 }
 
-function deleteHandler(list: 'packages' | 'dcc' | 'users' | 'resources') {
-  return http.delete(`${API}/admin/${list}`, async ({ request }) => {
+/** The patches or models of a stage (GET /resources/patch/{stage}, /resources/model/{stage}). */
+function listResources(routeId: string, type: Resource['resourceType']) {
+  return on(routeId, async ({ request, params }) => {
+    await pause();
+    const g = gate(request);
+    if (g.error) return g.error;
+    const stage = String(params.stage).toUpperCase();
+    const list = db.resources.filter((r) => r.resourceType === type && r.resourceStage === stage);
+    return json({ resources: JSON.stringify(list) });
+  });
+}
+
+/** A direct upload (POST /resources/patch/{stage}, /resources/model/{stage}): the file in the form. */
+function uploadResource(routeId: string, type: Resource['resourceType']) {
+  return on(routeId, async ({ request, params }) => {
+    await pause();
+    const g = gate(request, UPLOADERS);
+    if (g.error) return g.error;
+    const name = new URL(request.url).searchParams.get('name') ?? '';
+    if (!name.trim()) return fail(400, MSG.resourceNameRequired);
+    const form = await request.formData();
+    const file = form.get('resourceFile');
+    if (!isFileLike(file)) return fail(400, 'resourceFile is required');
+    if (type === 'MODEL' && !isFileLike(form.get('metadataFile')))
+      return fail(400, 'metadataFile is required');
+    const stage = String(params.stage).toUpperCase() as Resource['resourceStage'];
+    const created = addResource(name.trim(), type, stage, file.name, file.size, g.user);
+    if (created instanceof Response) return created;
+    return json({ resource: JSON.stringify(created) }, 201);
+  });
+}
+
+type AdminList = 'packages' | 'dcc' | 'users' | 'resources';
+const ADMIN_ROUTE: Record<AdminList, string> = {
+  packages: 'Packages',
+  dcc: 'Dcc',
+  users: 'Users',
+  resources: 'Resources',
+};
+
+function deleteHandler(list: AdminList) {
+  return on(`adminDelete${ADMIN_ROUTE[list]}`, async ({ request }) => {
     const g = gate(request, ['ADMIN']);
     if (g.error) return g.error;
     const ids = await body<string[]>(request);
@@ -111,8 +119,8 @@ function deleteHandler(list: 'packages' | 'dcc' | 'users' | 'resources') {
   });
 }
 
-function listHandler(list: 'packages' | 'dcc' | 'users' | 'resources') {
-  return http.get(`${API}/admin/${list}`, async ({ request }) => {
+function listHandler(list: AdminList) {
+  return on(`adminList${ADMIN_ROUTE[list]}`, async ({ request }) => {
     await pause();
     const g = gate(request, ['ADMIN']);
     if (g.error) return g.error;
@@ -126,7 +134,7 @@ function listHandler(list: 'packages' | 'dcc' | 'users' | 'resources') {
 export const handlers = [
   // first: POST /resources/:id/generate-package would otherwise meet the upload handler below
   ...packageHandlers,
-  http.post(`${API}/user/login`, async ({ request }) => {
+  on('login', async ({ request }) => {
     await pause();
     const { login, password } = await body<{ login: string; password: string }>(request);
     if (!login || !password) return fail(400, MSG.loginEmpty);
@@ -136,20 +144,20 @@ export const handlers = [
     return json({ token: newToken(user.id), user: JSON.stringify(user) });
   }),
 
-  http.post(`${API}/user/auth`, ({ request }) => {
+  on('auth', ({ request }) => {
     const g = gate(request);
     if (g.error) return g.error;
     return json({ user: JSON.stringify(g.user) });
   }),
 
-  http.post(`${API}/user/logout`, ({ request }) => {
+  on('logout', ({ request }) => {
     const g = gate(request);
     if (g.error) return g.error;
     revokeTokens(g.user.id);
     return json({ status: 'SIGNED_OUT' });
   }),
 
-  http.post(`${API}/user/register`, async ({ request }) => {
+  on('register', async ({ request }) => {
     await pause();
     const b = await body<{ name: string; email: string; password: string; userRole: string }>(request);
     if (!b.name || !b.email || !b.password || !isRole(b.userRole))
@@ -164,7 +172,7 @@ export const handlers = [
     return json({ status: 'REGISTERED', message: MSG.registered, user: JSON.stringify(user) }, 201);
   }),
 
-  http.post(`${API}/user/password`, async ({ request }) => {
+  on('changePassword', async ({ request }) => {
     await pause();
     const g = gate(request);
     if (g.error) return g.error;
@@ -176,7 +184,7 @@ export const handlers = [
     return json({ status: 'UPDATED', message: MSG.settingsSaved, token: newToken(g.user.id) });
   }),
 
-  http.post(`${API}/user/account`, async ({ request }) => {
+  on('updateAccount', async ({ request }) => {
     await pause();
     const g = gate(request);
     if (g.error) return g.error;
@@ -191,7 +199,7 @@ export const handlers = [
   }),
 
   // issue 12: the confirmation link, a new link, and the admins' role decisions
-  http.post(`${API}/user/confirm-email`, async ({ request }) => {
+  on('confirmEmail', async ({ request }) => {
     await pause();
     const { token } = await body<{ token: string }>(request);
     if (!token || token === 'bad') return fail(400, API_ERR.confirmLinkInvalid, { reason: 'INVALID' });
@@ -200,14 +208,14 @@ export const handlers = [
     return json({ status: 'CONFIRMED', message: API_ERR.emailConfirmed, email: 'pat.pending@example.org' });
   }),
 
-  http.post(`${API}/user/confirm-email/resend`, async ({ request }) => {
+  on('resendConfirmation', async ({ request }) => {
     await pause();
     const { email } = await body<{ email: string }>(request);
     if (!email) return fail(400, MSG.registerEmailRequired);
     return json({ status: 'SENT', message: API_ERR.confirmationResent });
   }),
 
-  http.post(`${API}/admin/users/roles`, async ({ request }) => {
+  on('adminDecideRoles', async ({ request }) => {
     await pause();
     const g = gate(request, ['ADMIN']);
     if (g.error) return g.error;
@@ -224,7 +232,7 @@ export const handlers = [
     return json({ status: 'DECIDED', message: API_ERR.rolesDecided, users: JSON.stringify(users) });
   }),
 
-  http.post(`${API}/user/reset-password`, async ({ request }) => {
+  on('resetPassword', async ({ request }) => {
     await pause();
     const { email } = await body<{ email: string }>(request);
     if (!email) return fail(400, MSG.loginEmpty);
@@ -233,17 +241,10 @@ export const handlers = [
     return json({ status: 'SENT', message: MSG.resetMailSent });
   }),
 
-  http.get(`${API}/resources/:type/:stage`, async ({ request, params }) => {
-    await pause();
-    const g = gate(request);
-    if (g.error) return g.error;
-    const type = String(params.type).toUpperCase();
-    const stage = String(params.stage).toUpperCase();
-    const list = db.resources.filter((r) => r.resourceType === type && r.resourceStage === stage);
-    return json({ resources: JSON.stringify(list) });
-  }),
+  listResources('listPatches', 'PATCH'),
+  listResources('listModels', 'MODEL'),
 
-  http.post(`${API}/resources/uploads`, async ({ request }) => {
+  on('requestResourceUpload', async ({ request }) => {
     const g = gate(request, UPLOADERS);
     if (g.error) return g.error;
     const b = await body<{
@@ -276,7 +277,7 @@ export const handlers = [
 
   http.put('/mock-storage/:uploadId/:part', () => new HttpResponse(null, { status: 200 })),
 
-  http.post(`${API}/resources/uploads/:uploadId/confirm`, async ({ request, params }) => {
+  on('confirmResourceUpload', async ({ request, params }) => {
     const g = gate(request, UPLOADERS);
     if (g.error) return g.error;
     const upload = db.uploads.get(String(params.uploadId));
@@ -293,23 +294,8 @@ export const handlers = [
     return json({ resource: JSON.stringify(created) }, 201);
   }),
 
-  http.post(`${API}/resources/:type/:stage`, async ({ request, params }) => {
-    await pause();
-    const g = gate(request, UPLOADERS);
-    if (g.error) return g.error;
-    const name = new URL(request.url).searchParams.get('name') ?? '';
-    if (!name.trim()) return fail(400, MSG.resourceNameRequired);
-    const form = await request.formData();
-    const file = form.get('resourceFile');
-    if (!isFileLike(file)) return fail(400, 'resourceFile is required');
-    const type = String(params.type).toUpperCase() as Resource['resourceType'];
-    if (type === 'MODEL' && !isFileLike(form.get('metadataFile')))
-      return fail(400, 'metadataFile is required');
-    const stage = String(params.stage).toUpperCase() as Resource['resourceStage'];
-    const created = addResource(name.trim(), type, stage, file.name, file.size, g.user);
-    if (created instanceof Response) return created;
-    return json({ resource: JSON.stringify(created) }, 201);
-  }),
+  uploadResource('uploadPatch', 'PATCH'),
+  uploadResource('uploadModel', 'MODEL'),
 
   listHandler('packages'),
   listHandler('dcc'),

@@ -1,16 +1,11 @@
-import type { ApproverEntry, Package, UserRef } from '@shared/api/contracts/packages';
+import type { ApproverEntry, Package } from '@shared/api/contracts/packages';
 import type { Role } from '@shared/domain/roles';
-import { RESOURCES, userById } from './fixtures';
+import { pkg, RESOURCES, ref, userById } from './fixtures';
 
 /**
  * Packages of the issue-6 screens for mock mode and the component tests: one in every state the lists,
  * detail pages and decisions show. The package handlers add them to the mock db on first use.
  */
-
-const ref = (id: string): UserRef => {
-  const { name, email, userRole } = userById(id);
-  return { id, name, email, userRole };
-};
 
 type Mark = 'approved' | 'rejected' | 'waiting';
 
@@ -39,27 +34,25 @@ function make(
 ): Package {
   const res = RESOURCES.find((r) => r.id === resourceId);
   if (!res) throw new Error(`no fixture resource ${resourceId}`);
-  return {
-    id,
-    name,
-    type,
-    status,
-    resourceId: res.id,
-    resourceName: `${res.name}.zip`,
-    resourceType: res.resourceType,
-    resourceStage: res.resourceStage,
+  return pkg(id, name, type, status, res, note, {
     initiator: ref(initiator),
-    uploadTime: res.uploadTime,
-    note,
-    signed: type.endsWith('_SIGNED'),
     dccId: status === 'DRAFT' ? undefined : 'd-1',
-    approvers: [],
-    deliveryApprovers: [],
     createdAt: '2024-05-01T08:00:00.000Z',
     updatedAt: '2024-05-02T10:15:00.000Z',
     ...extra,
-  };
+  });
 }
+
+/** Every approver of a signed release package approved; the release engineer signs. */
+const FOUR_APPROVED = () => ({
+  approvers: [
+    entry('u-dev', 'approved'),
+    entry('u-lead', 'approved'),
+    entry('u-rel', 'approved'),
+    entry('u-sw', 'approved'),
+  ],
+  signer: ref('u-sw'),
+});
 
 const ARTEFACT = (id: string) => `packages/${id}/2024-05-02T10-15-00-000Z.xml`;
 
@@ -107,13 +100,7 @@ export const PACKAGE_FIXTURES: readonly Package[] = [
     'u-test',
     'Signed build for the BLE trial',
     {
-      approvers: [
-        entry('u-dev', 'approved'),
-        entry('u-lead', 'approved'),
-        entry('u-rel', 'approved'),
-        entry('u-sw', 'approved'),
-      ],
-      signer: ref('u-sw'),
+      ...FOUR_APPROVED(),
     },
   ),
   make(
@@ -162,13 +149,7 @@ export const PACKAGE_FIXTURES: readonly Package[] = [
     'u-test',
     'Rollout to hospital group A',
     {
-      approvers: [
-        entry('u-dev', 'approved'),
-        entry('u-lead', 'approved'),
-        entry('u-rel', 'approved'),
-        entry('u-sw', 'approved'),
-      ],
-      signer: ref('u-sw'),
+      ...FOUR_APPROVED(),
       deliveryApprovers: [
         entry('u-dev', 'approved'),
         entry('u-rel', 'rejected', 'Serial number range does not match the rollout list'),

@@ -31,6 +31,16 @@ export interface Column<T> {
   sortValue?: (row: T) => SortValue;
 }
 
+/** A sortable column: its cell shows `cell(row)`, it sorts by `sortValue(row)` (by default the cell). */
+export function sortableColumn<T>(
+  id: string,
+  header: string,
+  cell: (row: T) => SortValue,
+  sortValue: (row: T) => SortValue = cell,
+): Column<T> {
+  return { id, header, cell, sortValue };
+}
+
 export interface TableSelection<T> {
   mode: 'single' | 'multiple';
   selected: readonly string[];

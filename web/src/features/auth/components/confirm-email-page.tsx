@@ -1,7 +1,8 @@
-import { Alert, Button, Flex, Heading, Text, TextField } from '@aws-amplify/ui-react';
+import { Alert, Flex, Heading, Text } from '@aws-amplify/ui-react';
 import { MSG } from '@shared/messages';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
+import { EmailAddressField, FormAlert, SubmitRow } from '@/components/ui/form-parts';
 import { paths } from '@/config/paths';
 import { isEmail } from '@/utils/validation';
 import { confirmEmail, resendConfirmation } from '../api/auth-api';
@@ -100,29 +101,19 @@ function NewLinkForm() {
     <form onSubmit={submit} noValidate aria-label="Get a new link">
       <Flex direction="column" gap="0.75rem">
         <Text>Get a new link:</Text>
-        <TextField
-          label="Email address"
-          name="email"
-          type="email"
+        <EmailAddressField
           autoComplete="email"
+          isRequired={false}
           value={email}
-          onChange={(e) => {
-            setEmail(e.target.value);
+          onChange={(value) => {
+            setEmail(value);
             setError(null);
           }}
           hasError={Boolean(error)}
           errorMessage={error ?? undefined}
         />
-        {answer ? (
-          <Alert variation="info" role="status">
-            {answer}
-          </Alert>
-        ) : null}
-        <Flex justifyContent="flex-end">
-          <Button type="submit" variation="primary" isLoading={busy} loadingText="Sending…">
-            Send a new link
-          </Button>
-        </Flex>
+        <FormAlert variation="info" message={answer} />
+        <SubmitRow action={{ label: 'Send a new link', busyLabel: 'Sending…' }} busy={busy} />
       </Flex>
     </form>
   );

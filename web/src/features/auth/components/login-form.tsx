@@ -1,7 +1,8 @@
-import { Alert, Button, Flex, Heading, PasswordField, TextField } from '@aws-amplify/ui-react';
+import { Alert, Button, Flex, Heading } from '@aws-amplify/ui-react';
 import { MSG } from '@shared/messages';
 import { type FormEvent, useState } from 'react';
-import { Link, useNavigate, useSearchParams } from 'react-router-dom';
+import { useNavigate, useSearchParams } from 'react-router-dom';
+import { EmailAddressField, LinkAndSubmit, SecretField } from '@/components/ui/form-parts';
 import { paths } from '@/config/paths';
 import { safeNextPath } from '@/lib/session/guards';
 import { parseUser } from '@/lib/session/parse-user';
@@ -86,24 +87,14 @@ export function LoginForm() {
       </Heading>
       <form onSubmit={submit} noValidate aria-describedby={error ? 'login-error' : undefined}>
         <Flex direction="column" gap="1rem">
-          <TextField
-            label="Email address"
-            name="email"
-            type="email"
-            autoComplete="username"
-            value={email}
-            onChange={(e) => edit(setEmail)(e.target.value)}
-            hasError={error?.email ?? false}
-            isRequired
-          />
-          <PasswordField
+          <EmailAddressField value={email} onChange={edit(setEmail)} hasError={error?.email ?? false} />
+          <SecretField
             label="Password"
             name="password"
             autoComplete="current-password"
             value={password}
-            onChange={(e) => edit(setPassword)(e.target.value)}
+            onChange={edit(setPassword)}
             hasError={error?.password ?? false}
-            isRequired
           />
           {error ? (
             <Alert variation={error.unconfirmed ? 'warning' : 'error'} id="login-error" role="alert">
@@ -122,12 +113,12 @@ export function LoginForm() {
               {resent.message}
             </Alert>
           ) : null}
-          <Flex justifyContent="space-between" alignItems="center" wrap="wrap" gap="0.75rem">
-            <Link to={paths.resetPassword}>{MSG.forgotPassword}</Link>
-            <Button type="submit" variation="primary" isLoading={busy} loadingText="Signing in…">
-              {MSG.submit}
-            </Button>
-          </Flex>
+          <LinkAndSubmit
+            to={paths.resetPassword}
+            link={MSG.forgotPassword}
+            action={{ label: MSG.submit, busyLabel: 'Signing in…' }}
+            busy={busy}
+          />
         </Flex>
       </form>
     </div>

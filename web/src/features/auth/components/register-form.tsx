@@ -1,10 +1,10 @@
-import { Alert, Button, Flex, Heading, PasswordField } from '@aws-amplify/ui-react';
+import { Flex, Heading } from '@aws-amplify/ui-react';
 import { PASSWORD_MAX, PASSWORD_MIN, passwordPolicyMessage } from '@shared/api/contracts/user';
 import { type NonAdminRole, SELF_SERVICE_ROLES } from '@shared/domain/roles';
 import { MSG } from '@shared/messages';
 import { type FormEvent, useState } from 'react';
-import { Link } from 'react-router-dom';
 import { NameAndEmailFields, RoleField } from '@/components/ui/account-fields';
+import { FormAlert, LinkAndSubmit, SecretField } from '@/components/ui/form-parts';
 import { paths } from '@/config/paths';
 import { showSuccess } from '@/lib/popup/popup-store';
 import { isEmail } from '@/utils/validation';
@@ -68,39 +68,33 @@ export function RegisterForm() {
       <form onSubmit={submit} noValidate>
         <Flex direction="column" gap="1rem">
           <NameAndEmailFields name={name} email={email} onName={setName} onEmail={setEmail} errors={errors} />
-          <PasswordField
+          <SecretField
             label="Password"
             name="password"
             autoComplete="new-password"
-            descriptiveText={`${PASSWORD_MIN} to ${PASSWORD_MAX} characters`}
+            hint={`${PASSWORD_MIN} to ${PASSWORD_MAX} characters`}
             value={password}
-            onChange={(e) => setPassword(e.target.value)}
+            onChange={setPassword}
             hasError={Boolean(errors.password)}
             errorMessage={errors.password}
-            isRequired
           />
-          <PasswordField
+          <SecretField
             label="Repeat password"
             name="repeat-password"
             autoComplete="new-password"
             value={repeat}
-            onChange={(e) => setRepeat(e.target.value)}
+            onChange={setRepeat}
             hasError={Boolean(errors.repeat)}
             errorMessage={errors.repeat}
-            isRequired
           />
           <RoleField value={userRole} onChange={setUserRole} />
-          {errors.form ? (
-            <Alert variation="error" role="alert">
-              {errors.form}
-            </Alert>
-          ) : null}
-          <Flex justifyContent="space-between" alignItems="center" wrap="wrap" gap="0.75rem">
-            <Link to={paths.login}>Already registered? Sign in</Link>
-            <Button type="submit" variation="primary" isLoading={busy} loadingText="Registering…">
-              {MSG.submit}
-            </Button>
-          </Flex>
+          <FormAlert message={errors.form} />
+          <LinkAndSubmit
+            to={paths.login}
+            link="Already registered? Sign in"
+            action={{ label: MSG.submit, busyLabel: 'Registering…' }}
+            busy={busy}
+          />
         </Flex>
       </form>
     </div>

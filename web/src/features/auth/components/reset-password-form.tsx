@@ -1,7 +1,7 @@
-import { Alert, Button, Flex, Heading, Text, TextField } from '@aws-amplify/ui-react';
+import { Flex, Heading, Text } from '@aws-amplify/ui-react';
 import { API_ERR, MSG } from '@shared/messages';
 import { type FormEvent, useState } from 'react';
-import { Link } from 'react-router-dom';
+import { EmailAddressField, FormAlert, LinkAndSubmit } from '@/components/ui/form-parts';
 import { paths } from '@/config/paths';
 import { showSuccess } from '@/lib/popup/popup-store';
 import { resetPassword } from '../api/auth-api';
@@ -41,30 +41,21 @@ export function ResetPasswordForm() {
       </Text>
       <form onSubmit={submit} noValidate>
         <Flex direction="column" gap="1rem">
-          <TextField
-            label="Email address"
-            name="email"
-            type="email"
-            autoComplete="username"
+          <EmailAddressField
             value={email}
-            onChange={(e) => {
-              setEmail(e.target.value);
+            onChange={(value) => {
+              setEmail(value);
               setError(null);
             }}
             hasError={Boolean(error)}
-            isRequired
           />
-          {error ? (
-            <Alert variation="error" role="alert">
-              {error}
-            </Alert>
-          ) : null}
-          <Flex justifyContent="space-between" alignItems="center" wrap="wrap" gap="0.75rem">
-            <Link to={paths.login}>Back to sign in</Link>
-            <Button type="submit" variation="primary" isLoading={busy} loadingText="Sending…">
-              {MSG.submit}
-            </Button>
-          </Flex>
+          <FormAlert message={error} />
+          <LinkAndSubmit
+            to={paths.login}
+            link="Back to sign in"
+            action={{ label: MSG.submit, busyLabel: 'Sending…' }}
+            busy={busy}
+          />
         </Flex>
       </form>
     </div>

@@ -1,9 +1,10 @@
-import { Alert, Button, CheckboxField, Flex, TextAreaField, TextField } from '@aws-amplify/ui-react';
+import { Alert, CheckboxField, Flex, TextAreaField, TextField } from '@aws-amplify/ui-react';
 import type { Resource } from '@shared/api/contracts/resources';
 import { packageTypeOf } from '@shared/domain/package-rules';
 import { MSG } from '@shared/messages';
 import { type FormEvent, useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
+import { FormAlert, RequiredTextField, StepButtons } from '@/components/ui/form-parts';
 import { paths } from '@/config/paths';
 import { session, useSession } from '@/lib/session/session-store';
 import { generatePackage } from '../api/create-package';
@@ -77,22 +78,16 @@ export function CreatePackagePage() {
       <CreationSteps current={1} />
       <form onSubmit={submit} noValidate aria-labelledby="create-title">
         <Flex direction="column" gap="1.25rem" maxWidth="40rem">
-          {failure ? (
-            <Alert variation="error" heading="The package was not created" role="alert">
-              {failure}
-            </Alert>
-          ) : null}
-          <TextField
+          <FormAlert heading="The package was not created" message={failure} />
+          <RequiredTextField
             label={MSG.colPackageName}
             value={name}
-            isRequired
             maxLength={120}
-            onChange={(e) => {
-              setName(e.target.value);
+            onChange={(value) => {
+              setName(value);
               setNameError(null);
             }}
-            hasError={Boolean(nameError)}
-            errorMessage={nameError}
+            error={nameError}
           />
           <TextField className="frp-readonly" label={MSG.resourceName} value={resource.name} isReadOnly />
           {isModel ? (
@@ -144,18 +139,11 @@ export function CreatePackagePage() {
           </div>
         </Flex>
         <div className="frp-actions">
-          <Button onClick={() => navigate(isModel ? paths.models : paths.patches)} isDisabled={busy}>
-            {MSG.cancel}
-          </Button>
-          <Button
-            type="submit"
-            variation="primary"
-            isDisabled={!ready}
-            isLoading={busy}
-            loadingText="Creating…"
-          >
-            {MSG.continue}
-          </Button>
+          <StepButtons
+            back={{ label: MSG.cancel, to: isModel ? paths.models : paths.patches }}
+            action={{ label: MSG.continue, busyLabel: 'Creating…', disabled: !ready }}
+            busy={busy}
+          />
         </div>
       </form>
     </PackagePage>

@@ -1,8 +1,9 @@
-import { Alert, Button, Flex, Heading, SelectField, TextField } from '@aws-amplify/ui-react';
+import { Flex, Heading, SelectField, TextField } from '@aws-amplify/ui-react';
 import { createDccSchema, TELEMETRY_TYPES, type TelemetryType } from '@shared/api/contracts/dcc';
 import { MSG } from '@shared/messages';
 import { type FormEvent, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
+import { FormAlert, RequiredTextField, StepButtons } from '@/components/ui/form-parts';
 import { paths } from '@/config/paths';
 import { useSession } from '@/lib/session/session-store';
 import { createDcc } from '../api/dcc';
@@ -12,6 +13,27 @@ import { CreationSteps } from './package-fields';
 import { PackagePage } from './package-page';
 
 type Errors = Partial<Record<'deviceId' | 'messageLimit' | 'deviceLimit' | 'telemetryType', string>>;
+
+/** A limit in bytes: digits only. */
+function BytesField(props: {
+  label: string;
+  hint: string;
+  value: string;
+  onChange: (value: string) => void;
+  error: string | undefined;
+}) {
+  return (
+    <TextField
+      label={props.label}
+      value={props.value}
+      inputMode="numeric"
+      descriptiveText={props.hint}
+      onChange={(e) => digitsOnly(e.target.value) && props.onChange(e.target.value)}
+      hasError={Boolean(props.error)}
+      errorMessage={props.error}
+    />
+  );
+}
 
 /** The spec's messages for a DCC, from the shared schema (the server checks the same). */
 function validate(form: {
@@ -84,19 +106,13 @@ export function DccCreatePage() {
       </Heading>
       <form onSubmit={save} noValidate aria-labelledby="dcc-create-form">
         <Flex direction="column" gap="1.25rem" maxWidth="28rem">
-          {failure ? (
-            <Alert variation="error" heading="The DCC was not saved" role="alert">
-              {failure}
-            </Alert>
-          ) : null}
-          <TextField
+          <FormAlert heading="The DCC was not saved" message={failure} />
+          <RequiredTextField
             label={MSG.colDeviceId}
             value={deviceId}
-            isRequired
             maxLength={64}
-            onChange={(e) => setDeviceId(e.target.value)}
-            hasError={Boolean(errors.deviceId)}
-            errorMessage={errors.deviceId}
+            onChange={setDeviceId}
+            error={errors.deviceId}
           />
           <SelectField
             label={MSG.colTelemetryType}
@@ -109,38 +125,27 @@ export function DccCreatePage() {
               </option>
             ))}
           </SelectField>
-          <TextField
+          <BytesField
             label={MSG.colMessageLimit}
+            hint="Bytes, at least 16"
             value={messageLimit}
-            inputMode="numeric"
-            descriptiveText="Bytes, at least 16"
-            onChange={(e) => digitsOnly(e.target.value) && setMessageLimit(e.target.value)}
-            hasError={Boolean(errors.messageLimit)}
-            errorMessage={errors.messageLimit}
+            onChange={setMessageLimit}
+            error={errors.messageLimit}
           />
-          <TextField
+          <BytesField
             label={MSG.colDeviceLimit}
+            hint="Bytes, at least the message limit"
             value={deviceLimit}
-            inputMode="numeric"
-            descriptiveText="Bytes, at least the message limit"
-            onChange={(e) => digitsOnly(e.target.value) && setDeviceLimit(e.target.value)}
-            hasError={Boolean(errors.deviceLimit)}
-            errorMessage={errors.deviceLimit}
+            onChange={setDeviceLimit}
+            error={errors.deviceLimit}
           />
         </Flex>
         <div className="frp-actions">
-          <Button onClick={() => navigate(paths.packages.dcc)} isDisabled={busy}>
-            {MSG.back}
-          </Button>
-          <Button
-            type="submit"
-            variation="primary"
-            isDisabled={!canSave}
-            isLoading={busy}
-            loadingText="Saving…"
-          >
-            {MSG.save}
-          </Button>
+          <StepButtons
+            back={{ label: MSG.back, to: paths.packages.dcc }}
+            action={{ label: MSG.save, busyLabel: 'Saving…', disabled: !canSave }}
+            busy={busy}
+          />
         </div>
       </form>
     </PackagePage>

@@ -3,7 +3,8 @@ import type { Dcc } from '@shared/api/contracts/dcc';
 import { MSG } from '@shared/messages';
 import { useState } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
-import { type Column, DataTable } from '@/components/ui/data-table/data-table';
+import { type Column, DataTable, sortableColumn } from '@/components/ui/data-table/data-table';
+import { StepButtons } from '@/components/ui/form-parts';
 import { paths } from '@/config/paths';
 import { useApiQuery } from '@/hooks/use-api-query';
 import { popups } from '@/lib/popup/popup-store';
@@ -16,25 +17,20 @@ import { NoPackage, PackagePage } from './package-page';
 const bytes = (n: number) => `${n.toLocaleString('en-US')} B`;
 
 const COLUMNS: readonly Column<Dcc>[] = [
-  { id: 'deviceId', header: MSG.colDeviceId, cell: (d) => d.deviceId, sortValue: (d) => d.deviceId },
-  {
-    id: 'telemetryType',
-    header: MSG.colTelemetryType,
-    cell: (d) => d.telemetryType,
-    sortValue: (d) => d.telemetryType,
-  },
-  {
-    id: 'deviceLimit',
-    header: MSG.colDeviceLimit,
-    cell: (d) => bytes(d.deviceLimit),
-    sortValue: (d) => d.deviceLimit,
-  },
-  {
-    id: 'messageLimit',
-    header: MSG.colMessageLimit,
-    cell: (d) => bytes(d.messageLimit),
-    sortValue: (d) => d.messageLimit,
-  },
+  sortableColumn('deviceId', MSG.colDeviceId, (d) => d.deviceId),
+  sortableColumn('telemetryType', MSG.colTelemetryType, (d) => d.telemetryType),
+  sortableColumn(
+    'deviceLimit',
+    MSG.colDeviceLimit,
+    (d) => bytes(d.deviceLimit),
+    (d) => d.deviceLimit,
+  ),
+  sortableColumn(
+    'messageLimit',
+    MSG.colMessageLimit,
+    (d) => bytes(d.messageLimit),
+    (d) => d.messageLimit,
+  ),
 ];
 
 // spec §5: DCC search by device id, limits and telemetry type
@@ -103,18 +99,11 @@ export function DccListPage() {
         </Alert>
       )}
       <div className="frp-actions">
-        <Button onClick={() => navigate(paths.packages.header)} isDisabled={busy}>
-          {MSG.back}
-        </Button>
-        <Button
-          variation="primary"
-          onClick={attach}
-          isDisabled={!chosen}
-          isLoading={busy}
-          loadingText="Attaching…"
-        >
-          {MSG.continue}
-        </Button>
+        <StepButtons
+          back={{ label: MSG.back, to: paths.packages.header }}
+          action={{ label: MSG.continue, busyLabel: 'Attaching…', disabled: !chosen, onClick: attach }}
+          busy={busy}
+        />
       </div>
     </PackagePage>
   );

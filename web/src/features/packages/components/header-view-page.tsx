@@ -1,22 +1,12 @@
-import {
-  Alert,
-  Button,
-  Heading,
-  Table,
-  TableBody,
-  TableCell,
-  TableHead,
-  TableRow,
-} from '@aws-amplify/ui-react';
+import { Button, Heading, TableCell, TableRow } from '@aws-amplify/ui-react';
 import { displayCells, formatHex } from '@shared/domain/header/header-display';
-import type { EntryField, EntryValue, HeaderField } from '@shared/domain/header/header-schema';
+import type { EntryField } from '@shared/domain/header/header-schema';
 import { MSG } from '@shared/messages';
 import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { useApiQuery } from '@/hooks/use-api-query';
 import { useSession } from '@/lib/session/session-store';
-import { getHeader } from '../api/header';
 import { useMainAction } from '../hooks/use-main-action';
+import { usePackageHeader } from '../hooks/use-package-header';
 import {
   canDeliver,
   detailsPathOf,
@@ -25,7 +15,8 @@ import {
   mainActionLabel,
   rejectKind,
 } from '../utils/package-flow';
-import { type HeaderDepth, HeaderNameCell } from './header-name-cell';
+import { HeaderNameCell } from './header-name-cell';
+import { type HeaderRowRenderers, HeaderTable, HeaderUnavailable } from './header-table';
 import { PackageStrip } from './package-fields';
 import { NoPackage, PackagePage } from './package-page';
 import { RejectDialog } from './reject-dialog';
@@ -49,79 +40,46 @@ function valueCells(field: EntryField, value: number) {
   return { value: String(value), hex: formatHex(value, field.type) };
 }
 
-function ValueRow({ field, value, depth }: { field: EntryField; value: number; depth: HeaderDepth }) {
-  const cells = valueCells(field, value);
-  return (
-    <TableRow>
-      <HeaderNameCell name={field.name} title={field.title} depth={depth} />
-      <TableCell>{cells.value}</TableCell>
-      <TableCell className="frp-mono">{cells.hex}</TableCell>
-    </TableRow>
-  );
-}
-
-function SectionRow({ name, title, extra }: { name: string; title?: string; extra?: string }) {
-  return (
+/** The view's rows of the shared header table: values as text. */
+const VIEW_ROWS: HeaderRowRenderers = {
+  fixed: (field) => {
+    const cells = displayCells(field);
+    return (
+      <TableRow>
+        <HeaderNameCell name={field.name} title={field.title} />
+        <TableCell>{field.storage === 'bytes' ? `${field.width} bytes` : cells.decimal}</TableCell>
+        <TableCell className="frp-mono">{cells.hex}</TableCell>
+      </TableRow>
+    );
+  },
+  value: ({ field, value, depth }) => {
+    const cells = valueCells(field, value);
+    return (
+      <TableRow>
+        <HeaderNameCell name={field.name} title={field.title} depth={depth} />
+        <TableCell>{cells.value}</TableCell>
+        <TableCell className="frp-mono">{cells.hex}</TableCell>
+      </TableRow>
+    );
+  },
+  list: (field) => (
     <TableRow className="frp-hdr-section">
-      <HeaderNameCell name={name} title={title} colSpan={3} extra={extra} />
+      <HeaderNameCell
+        name={field.name}
+        title={field.title}
+        colSpan={3}
+        extra={
+          field.value.length === 0 ? 'No entries' : `${field.value.length} of ${field.maxEntries} entries`
+        }
+      />
     </TableRow>
-  );
-}
-
-function rowsOf(field: HeaderField) {
-  switch (field.type) {
-    case 'fixed': {
-      const cells = displayCells(field);
-      return (
-        <TableRow key={field.name}>
-          <HeaderNameCell name={field.name} title={field.title} />
-          <TableCell>{field.storage === 'bytes' ? `${field.width} bytes` : cells.decimal}</TableCell>
-          <TableCell className="frp-mono">{cells.hex}</TableCell>
-        </TableRow>
-      );
-    }
-    case 'group':
-      return [
-        <SectionRow key={field.name} name={field.name} title={field.title} />,
-        ...field.template.map((m) => (
-          <ValueRow
-            key={`${field.name}.${m.name}`}
-            field={m}
-            value={(field.value as EntryValue)[m.name] ?? m.value}
-            depth="member"
-          />
-        )),
-      ];
-    case 'list':
-      return [
-        <SectionRow
-          key={field.name}
-          name={field.name}
-          title={field.title}
-          extra={
-            field.value.length === 0 ? 'No entries' : `${field.value.length} of ${field.maxEntries} entries`
-          }
-        />,
-        ...field.value.flatMap((entry, i) => [
-          // biome-ignore lint/suspicious/noArrayIndexKey: read-only rows; an entry is its position in the list
-          <TableRow key={`${field.name}[${i}]`} className="frp-hdr-entry">
-            <HeaderNameCell name={`Entry ${i + 1}`} depth="member" colSpan={3} />
-          </TableRow>,
-          ...field.template.map((m) => (
-            <ValueRow
-              // biome-ignore lint/suspicious/noArrayIndexKey: read-only rows; an entry is its position in the list
-              key={`${field.name}[${i}].${m.name}`}
-              field={m}
-              value={entry[m.name] ?? m.value}
-              depth="entry"
-            />
-          )),
-        ]),
-      ];
-    default:
-      return <ValueRow key={field.name} field={field} value={field.value} depth="top" />;
-  }
-}
+  ),
+  entry: (_field, index) => (
+    <TableRow className="frp-hdr-entry">
+      <HeaderNameCell name={`Entry ${index + 1}`} depth="member" colSpan={3} />
+    </TableRow>
+  ),
+};
 
 /**
  * Spec §2.9 /packages/header/view: the read-only header (Name, Value, Hex value). The main button is
@@ -132,13 +90,7 @@ export function HeaderViewPage() {
   const { currentPackage: pkg, flowPurpose, subHeader, user } = useSession();
   const [rejecting, setRejecting] = useState(false);
   const { run, busy } = useMainAction();
-  const query = useApiQuery(
-    (signal) =>
-      pkg
-        ? getHeader(pkg.id, signal)
-        : Promise.resolve({ ok: false as const, status: 0, error: { errorMessage: '' } }),
-    [pkg?.id],
-  );
+  const query = usePackageHeader(pkg?.id);
   if (!pkg) return <NoPackage />;
 
   const action = mainAction(flowPurpose, canDeliver(pkg, user?.userRole));
@@ -151,28 +103,13 @@ export function HeaderViewPage() {
         Package header
       </Heading>
       {query.data ? (
-        <div className="frp-table-wrap">
-          <Table className="frp-table frp-header-table" size="small" aria-label="Package header">
-            <TableHead>
-              <TableRow>
-                <TableCell as="th" scope="col">
-                  {MSG.colName}
-                </TableCell>
-                <TableCell as="th" scope="col">
-                  {MSG.colValue}
-                </TableCell>
-                <TableCell as="th" scope="col">
-                  {MSG.colHexValue}
-                </TableCell>
-              </TableRow>
-            </TableHead>
-            <TableBody>{query.data.fields.flatMap((f) => rowsOf(f))}</TableBody>
-          </Table>
-        </div>
-      ) : query.loading ? (
-        <p className="frp-muted">Loading the header…</p>
+        <HeaderTable
+          fields={query.data.fields}
+          columns={[MSG.colName, MSG.colValue, MSG.colHexValue]}
+          draw={VIEW_ROWS}
+        />
       ) : (
-        <Alert variation="error">The header could not be loaded.</Alert>
+        <HeaderUnavailable loading={query.loading} />
       )}
       {action && action !== 'deliver' ? (
         <p className="frp-muted" style={{ marginBottom: 0 }}>

@@ -1,10 +1,10 @@
-import { Alert, Button, Flex, SelectField } from '@aws-amplify/ui-react';
+import { Alert, Flex, SelectField } from '@aws-amplify/ui-react';
 import type { Package, UserRef } from '@shared/api/contracts/packages';
 import { MIN_SIGNED_RELEASE_ROLES } from '@shared/domain/package-rules';
 import { NON_ADMIN_ROLES, type Role, roleLabel } from '@shared/domain/roles';
 import { MSG } from '@shared/messages';
 import { useState } from 'react';
-import { useNavigate } from 'react-router-dom';
+import { StepButtons } from '@/components/ui/form-parts';
 import { paths } from '@/config/paths';
 import { useApiQuery } from '@/hooks/use-api-query';
 import { popups, showSuccess } from '@/lib/popup/popup-store';
@@ -35,13 +35,37 @@ export function notifyWarnings(
 
 const userOption = (u: UserRef) => `${u.name} (${u.email})`;
 
+/** A required choice of one person (an approver of a role, the signer). */
+function UserSelect({
+  users,
+  onChange,
+  ...field
+}: {
+  label: string;
+  placeholder: string;
+  value: string;
+  onChange: (id: string) => void;
+  users: readonly UserRef[];
+  descriptiveText?: string;
+  isDisabled?: boolean;
+}) {
+  return (
+    <SelectField {...field} onChange={(e) => onChange(e.target.value)} isRequired>
+      {users.map((u) => (
+        <option key={u.id} value={u.id}>
+          {userOption(u)}
+        </option>
+      ))}
+    </SelectField>
+  );
+}
+
 /**
  * Spec §2.8, §4.2 step 5 /packages/notify-approvers: one approver per role, plus a signer for signed
  * packages; 'Notify' sends, 'Notification was sent successfully' then /home. In the delivery flow
  * (deliver, re-deliver) the same page chooses the delivery approvers.
  */
 export function NotifyApproversPage() {
-  const navigate = useNavigate();
   const { currentPackage: pkg, flowPurpose, subHeader } = useSession();
   const delivery = flowPurpose === 'delivery';
   const withSigner = Boolean(pkg?.signed) && !delivery;
@@ -114,41 +138,29 @@ export function NotifyApproversPage() {
         {query.loading ? <p className="frp-muted">Loading the users who can approve…</p> : null}
         <Flex direction="column" gap="1rem" maxWidth="32rem">
           {roles.map((role) => (
-            <SelectField
+            <UserSelect
               key={role}
               label={roleLabel(role)}
               placeholder={`Choose a ${roleLabel(role)}`}
               value={chosen[role] ?? ''}
-              onChange={(e) => setChosen((c) => ({ ...c, [role]: e.target.value }))}
-              isRequired
-            >
-              {(candidates?.approvers[role] ?? []).map((u) => (
-                <option key={u.id} value={u.id}>
-                  {userOption(u)}
-                </option>
-              ))}
-            </SelectField>
+              onChange={(id) => setChosen((c) => ({ ...c, [role]: id }))}
+              users={candidates?.approvers[role] ?? []}
+            />
           ))}
         </Flex>
       </PackageSection>
       {withSigner ? (
         <PackageSection id="notify-signer" title="Signature">
           <Flex direction="column" gap="1rem" maxWidth="32rem">
-            <SelectField
+            <UserSelect
               label="Signer"
               descriptiveText="A SW/FW Release Engineer signs the package once every approver has approved."
               placeholder="Choose a signer"
               value={signer}
-              onChange={(e) => setSigner(e.target.value)}
+              onChange={setSigner}
               isDisabled={(candidates?.signers.length ?? 0) === 0}
-              isRequired
-            >
-              {(candidates?.signers ?? []).map((u) => (
-                <option key={u.id} value={u.id}>
-                  {userOption(u)}
-                </option>
-              ))}
-            </SelectField>
+              users={candidates?.signers ?? []}
+            />
           </Flex>
         </PackageSection>
       ) : null}
@@ -161,21 +173,11 @@ export function NotifyApproversPage() {
           </span>
         ) : null}
         <span className="frp-actions__spacer" />
-        <Button
-          onClick={() => navigate(delivery ? paths.packages.headerView : paths.packages.dcc)}
-          isDisabled={busy}
-        >
-          {MSG.back}
-        </Button>
-        <Button
-          variation="primary"
-          onClick={send}
-          isDisabled={!ready}
-          isLoading={busy}
-          loadingText="Sending…"
-        >
-          {MSG.notify}
-        </Button>
+        <StepButtons
+          back={{ label: MSG.back, to: delivery ? paths.packages.headerView : paths.packages.dcc }}
+          action={{ label: MSG.notify, busyLabel: 'Sending…', disabled: !ready, onClick: send }}
+          busy={busy}
+        />
       </div>
     </PackagePage>
   );

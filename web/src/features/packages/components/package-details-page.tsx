@@ -1,5 +1,6 @@
 import { Alert, Button } from '@aws-amplify/ui-react';
 import type { Package } from '@shared/api/contracts/packages';
+import { isEditable } from '@shared/domain/package-lifecycle';
 import { MSG } from '@shared/messages';
 import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
@@ -127,7 +128,7 @@ export function PackageDetailsPage({ variant }: { variant: DetailsVariant }) {
   const reject = decision ? rejectKind(flowPurpose) : null;
   const deliverable = canDeliver(pkg, user?.userRole);
   const delivery = pkg.deliveryApprovers.length > 0;
-  const ownDraft = pkg.status === 'DRAFT' && pkg.initiator.id === user?.id;
+  const ownDraft = isEditable(pkg.status) && pkg.initiator.id === user?.id;
   const rejectionNote =
     pkg.rejectionNote ??
     pkg.deliveryApprovers.find((a) => a.rejected)?.rejectionNote ??

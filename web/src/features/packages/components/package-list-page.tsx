@@ -3,7 +3,7 @@ import type { Package } from '@shared/api/contracts/packages';
 import { MSG } from '@shared/messages';
 import { useEffect, useMemo, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { type Column, DataTable } from '@/components/ui/data-table/data-table';
+import { type Column, DataTable, sortableColumn } from '@/components/ui/data-table/data-table';
 import { useApiQuery } from '@/hooks/use-api-query';
 import { session, useSession } from '@/lib/session/session-store';
 import { resourceTypeLabel, stageLabel } from '@/utils/format';
@@ -48,24 +48,19 @@ function columns(kind: ListKind, tab: ListTab): Column<Package>[] {
         );
       },
     },
-    {
-      id: 'resourceType',
-      header: MSG.colResourceType,
-      cell: (p) => resourceTypeLabel(p.resourceType),
-      sortValue: (p) => p.resourceType,
-    },
-    {
-      id: 'resourceStage',
-      header: MSG.colResourceStage,
-      cell: (p) => stageLabel(p.resourceStage),
-      sortValue: (p) => p.resourceStage,
-    },
-    {
-      id: 'signed',
-      header: MSG.colIsSigned,
-      cell: (p) => (p.signed ? 'Yes' : 'No'),
-      sortValue: (p) => (p.signed ? 'Yes' : 'No'),
-    },
+    sortableColumn(
+      'resourceType',
+      MSG.colResourceType,
+      (p) => resourceTypeLabel(p.resourceType),
+      (p) => p.resourceType,
+    ),
+    sortableColumn(
+      'resourceStage',
+      MSG.colResourceStage,
+      (p) => stageLabel(p.resourceStage),
+      (p) => p.resourceStage,
+    ),
+    sortableColumn('signed', MSG.colIsSigned, (p) => (p.signed ? 'Yes' : 'No')),
     {
       id: 'note',
       header: MSG.colNote,

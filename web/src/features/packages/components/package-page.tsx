@@ -3,6 +3,8 @@ import type { ReactNode } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { paths } from '@/config/paths';
 import './packages.css';
+// the header editor's and view's table, after the general package styles
+import './header-table.css';
 
 /** The frame of a package screen: a card with the page header (spec §4.1: the flow sets it). */
 export function PackagePage({

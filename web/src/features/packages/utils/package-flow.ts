@@ -1,5 +1,10 @@
 import type { Package, PackageStatus, PackageType } from '@shared/api/contracts/packages';
-import { DELIVERABLE, deliveryLabel, isSignedType, listStatus } from '@shared/domain/package-rules';
+import {
+  ACTOR_ROLE,
+  isDeliverable,
+  isGenerated as isGeneratedStatus,
+} from '@shared/domain/package-lifecycle';
+import { deliveryLabel, isSignedType, listStatus } from '@shared/domain/package-rules';
 import type { Role } from '@shared/domain/roles';
 import { MSG } from '@shared/messages';
 import { paths } from '@/config/paths';
@@ -164,22 +169,12 @@ export function rejectKind(flow: FlowPurpose): RejectKind | null {
 
 /** DESIGN §2: a release engineer (re-)delivers release packages that are approved, signed or delivery-rejected. */
 export function canDeliver(pkg: Pick<Package, 'resourceStage' | 'status'>, role: Role | undefined): boolean {
-  return (
-    role === 'SW_FW_RELEASE_ENGINEER' && pkg.resourceStage === 'RELEASE' && DELIVERABLE.includes(pkg.status)
-  );
+  return role === ACTOR_ROLE.releaseEngineer && pkg.resourceStage === 'RELEASE' && isDeliverable(pkg.status);
 }
 
-/** Statuses in which the XML package exists and can be downloaded. */
-const GENERATED: readonly PackageStatus[] = [
-  'APPROVED',
-  'SIGNED',
-  'DELIVERY_PENDING',
-  'DELIVERED',
-  'DELIVERY_REJECTED',
-];
-
+/** Whether the XML package exists and can be downloaded (the lifecycle's generated statuses). */
 export function isGenerated(pkg: Pick<Package, 'status'>): boolean {
-  return GENERATED.includes(pkg.status);
+  return isGeneratedStatus(pkg.status);
 }
 
 /**

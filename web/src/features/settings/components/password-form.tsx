@@ -1,17 +1,29 @@
-import { Alert, Button, Flex, PasswordField } from '@aws-amplify/ui-react';
+import { Flex } from '@aws-amplify/ui-react';
 import { PASSWORD_MAX, PASSWORD_MIN, passwordPolicyMessage } from '@shared/api/contracts/user';
 import { MSG } from '@shared/messages';
 import { type FormEvent, useState } from 'react';
+import { FormAlert, SecretField, SubmitRow } from '@/components/ui/form-parts';
 import { paths } from '@/config/paths';
 import { showSuccess } from '@/lib/popup/popup-store';
 import { setToken } from '@/lib/session/token-cookie';
 import { changePassword } from '../api/settings-api';
 
+/** The three password inputs, in order. */
+const FIELDS = [
+  { label: 'Old password', name: 'oldPassword', autoComplete: 'current-password' },
+  {
+    label: 'New password',
+    name: 'newPassword',
+    autoComplete: 'new-password',
+    hint: `${PASSWORD_MIN} to ${PASSWORD_MAX} characters`,
+  },
+  { label: 'Repeat new password', name: 'repeatNewPassword', autoComplete: 'new-password' },
+] as const;
+
 /** Spec §2.10 'Change password' and its §5 rules; a wrong old password shows the server's authError. */
 export function PasswordForm() {
-  const [oldPassword, setOldPassword] = useState('');
-  const [newPassword, setNewPassword] = useState('');
-  const [repeat, setRepeat] = useState('');
+  const [values, setValues] = useState({ oldPassword: '', newPassword: '', repeatNewPassword: '' });
+  const { oldPassword, newPassword, repeatNewPassword: repeat } = values;
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 
@@ -35,52 +47,25 @@ export function PasswordForm() {
     setError(result.error.authError ?? result.error.errorMessage);
   };
 
-  const edit = (set: (v: string) => void) => (e: { target: { value: string } }) => {
-    set(e.target.value);
+  const edit = (name: keyof typeof values, value: string) => {
+    setValues((all) => ({ ...all, [name]: value }));
     setError(null);
   };
 
   return (
     <form onSubmit={submit} noValidate aria-label={MSG.changePassword}>
       <Flex direction="column" gap="1rem">
-        <PasswordField
-          label="Old password"
-          name="oldPassword"
-          autoComplete="current-password"
-          value={oldPassword}
-          onChange={edit(setOldPassword)}
-          hasError={Boolean(error)}
-          isRequired
-        />
-        <PasswordField
-          label="New password"
-          name="newPassword"
-          autoComplete="new-password"
-          descriptiveText={`${PASSWORD_MIN} to ${PASSWORD_MAX} characters`}
-          value={newPassword}
-          onChange={edit(setNewPassword)}
-          hasError={Boolean(error)}
-          isRequired
-        />
-        <PasswordField
-          label="Repeat new password"
-          name="repeatNewPassword"
-          autoComplete="new-password"
-          value={repeat}
-          onChange={edit(setRepeat)}
-          hasError={Boolean(error)}
-          isRequired
-        />
-        {error ? (
-          <Alert variation="error" role="alert">
-            {error}
-          </Alert>
-        ) : null}
-        <Flex justifyContent="flex-end">
-          <Button type="submit" variation="primary" isLoading={busy} loadingText="Saving…">
-            {MSG.save}
-          </Button>
-        </Flex>
+        {FIELDS.map((f) => (
+          <SecretField
+            key={f.name}
+            {...f}
+            value={values[f.name]}
+            onChange={(v) => edit(f.name, v)}
+            hasError={Boolean(error)}
+          />
+        ))}
+        <FormAlert message={error} />
+        <SubmitRow action={{ label: MSG.save, busyLabel: 'Saving…' }} busy={busy} />
       </Flex>
     </form>
   );

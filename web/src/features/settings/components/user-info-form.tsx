@@ -1,8 +1,9 @@
-import { Alert, Button, Flex, TextField } from '@aws-amplify/ui-react';
+import { Flex, TextField } from '@aws-amplify/ui-react';
 import { isRole, type NonAdminRole, type Role, roleLabel } from '@shared/domain/roles';
 import { API_ERR, MSG } from '@shared/messages';
 import { type FormEvent, useState } from 'react';
 import { NameAndEmailFields, RoleField } from '@/components/ui/account-fields';
+import { FormAlert, SubmitRow } from '@/components/ui/form-parts';
 import { paths } from '@/config/paths';
 import { showSuccess } from '@/lib/popup/popup-store';
 import { parseUser } from '@/lib/session/parse-user';
@@ -82,34 +83,26 @@ export function UserInfoForm({ user }: { user: SessionUser }) {
         ) : (
           <RoleField value={userRole} onChange={setUserRole} />
         )}
-        {user.roleStatus && user.roleStatus !== 'GRANTED' && !isAdmin ? (
-          <Alert variation="info" role="status">
-            {user.roleStatus === 'REFUSED'
-              ? `An administrator refused your role ${roleLabel(user.userRole)}.`
-              : `Your role ${roleLabel(user.userRole)} waits for an administrator's approval.`}
-          </Alert>
-        ) : null}
-        {user.pendingEmail ? (
-          <Alert variation="info" role="status">
-            {`${user.pendingEmail} waits for its confirmation link; until then you sign in with ${user.email}.`}
-          </Alert>
-        ) : null}
-        {errors.form ? (
-          <Alert variation="error" role="alert">
-            {errors.form}
-          </Alert>
-        ) : null}
-        <Flex justifyContent="flex-end">
-          <Button
-            type="submit"
-            variation="primary"
-            isDisabled={!changed}
-            isLoading={busy}
-            loadingText="Saving…"
-          >
-            {MSG.save}
-          </Button>
-        </Flex>
+        <FormAlert
+          variation="info"
+          message={
+            user.roleStatus && user.roleStatus !== 'GRANTED' && !isAdmin
+              ? user.roleStatus === 'REFUSED'
+                ? `An administrator refused your role ${roleLabel(user.userRole)}.`
+                : `Your role ${roleLabel(user.userRole)} waits for an administrator's approval.`
+              : null
+          }
+        />
+        <FormAlert
+          variation="info"
+          message={
+            user.pendingEmail
+              ? `${user.pendingEmail} waits for its confirmation link; until then you sign in with ${user.email}.`
+              : null
+          }
+        />
+        <FormAlert message={errors.form} />
+        <SubmitRow action={{ label: MSG.save, busyLabel: 'Saving…', disabled: !changed }} busy={busy} />
       </Flex>
     </form>
   );

@@ -1,4 +1,4 @@
-import { Button, Flex, Heading, TextField, ToggleButton, ToggleButtonGroup } from '@aws-amplify/ui-react';
+import { Flex, Heading, TextField, ToggleButton, ToggleButtonGroup } from '@aws-amplify/ui-react';
 import {
   EXTENSIONS,
   type ResourceType,
@@ -7,8 +7,8 @@ import {
 } from '@shared/api/contracts/resources';
 import { MSG } from '@shared/messages';
 import { type FormEvent, useState } from 'react';
-import { useNavigate } from 'react-router-dom';
 import { FileDropZone } from '@/components/ui/file-drop-zone';
+import { StepButtons } from '@/components/ui/form-parts';
 import { ProgressBar } from '@/components/ui/progress-bar';
 import { paths } from '@/config/paths';
 import { showServerError, showSuccess, showWarning } from '@/lib/popup/popup-store';
@@ -23,7 +23,6 @@ const METADATA_MAX_BYTES = 1024 * 1024;
  * Upload. Mounted anew for each sub-tab, so switching resets it (spec §4.8).
  */
 export function UploadForm({ type }: { type: ResourceType }) {
-  const navigate = useNavigate();
   const [stage, setStage] = useState<Stage>('DEV');
   const [name, setName] = useState('');
   const [nameError, setNameError] = useState<string | null>(null);
@@ -117,18 +116,11 @@ export function UploadForm({ type }: { type: ResourceType }) {
         ) : null}
         {busy ? <ProgressBar percent={progress ?? 0} label="Uploading" /> : null}
         <Flex gap="0.75rem">
-          <Button onClick={() => navigate(paths.home)} isDisabled={busy}>
-            {MSG.cancel}
-          </Button>
-          <Button
-            type="submit"
-            variation="primary"
-            isDisabled={!ready}
-            isLoading={busy}
-            loadingText="Uploading…"
-          >
-            {MSG.upload}
-          </Button>
+          <StepButtons
+            back={{ label: MSG.cancel, to: paths.home }}
+            action={{ label: MSG.upload, busyLabel: 'Uploading…', disabled: !ready }}
+            busy={busy}
+          />
         </Flex>
       </Flex>
     </form>
