@@ -69,4 +69,15 @@ describe('composition by adapter', () => {
       expect(has('composition-storage'), `${r.id} storage`).toBe(buckets.length > 0 || artefacts);
     }
   });
+
+  it('bundles no response schema into a handler: answers reach route() as types only', () => {
+    // only GET /dev/openapi.json builds the document from the whole contract, answers included
+    const isResponses = (f: string) =>
+      f === 'shared/api/contract.ts' ||
+      f === 'shared/api/contracts/responses.ts' ||
+      /^shared\/api\/route-table\/[a-z-]+-responses\.ts$/.test(f);
+    expect(graphs.get('openapi')!.files.filter(isResponses)).toContain('shared/api/contract.ts');
+    for (const r of ROUTES.filter((x) => x.id !== 'openapi'))
+      expect(graphs.get(r.id)!.files.filter(isResponses), r.id).toEqual([]);
+  });
 });
