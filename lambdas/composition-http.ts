@@ -1,9 +1,13 @@
-import { loadUserService } from './composition';
+import { loadTokenService, userRepository } from './composition';
 import type { Authenticate } from './middleware/authorize';
+import { systemClock } from './ports/clock';
+import { authenticate as checkToken } from './services/users/sign-in';
 
 /**
- * The token check every guarded route's gate uses (middleware/authorize.ts), with the identity service
- * built here: middleware never imports a composition module, so lambdas/routes/<area>.ts bind route()
- * to this check.
+ * The token check every guarded route's gate uses (middleware/authorize.ts): the identity service's own
+ * check (services/users/sign-in.ts) over the token key, the user table and the clock, without the rest of
+ * the identity service, so a Lambda outside identity bundles and builds none of its use cases. Middleware
+ * never imports a composition module, so lambdas/routes/<area>.ts bind route() to this check.
  */
-export const authenticate: Authenticate = async (token) => (await loadUserService()).authenticate(token);
+export const authenticate: Authenticate = async (token) =>
+  checkToken({ tokens: await loadTokenService(), users: userRepository(), clock: systemClock }, token);

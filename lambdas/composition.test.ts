@@ -1,6 +1,7 @@
 import { join, resolve } from 'node:path';
 import { build, type Metafile } from 'esbuild';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { IDENTITY_ROUTES } from '../shared/api/route-table/identity';
 import { handlerFile, ROUTES, type Route } from '../shared/api/routes';
 
 /**
@@ -17,7 +18,14 @@ const HEAVY_CLIENTS = [
   '@aws-sdk/client-kms',
 ];
 
-async function graph(route: Route): Promise<{ files: string[]; packages: string[] }> {
+/** files: every project file imported; bundled: those with code left in the output after tree shaking */
+interface Graph {
+  files: string[];
+  bundled: string[];
+  packages: string[];
+}
+
+async function graph(route: Route): Promise<Graph> {
   const r = await build({
     entryPoints: [join(ROOT, 'lambdas', 'handlers', `${handlerFile(route.id)}.ts`)],
     bundle: true,
@@ -28,9 +36,14 @@ async function graph(route: Route): Promise<{ files: string[]; packages: string[
     metafile: true,
     logLevel: 'silent',
   });
-  const inputs = (r.metafile as Metafile).inputs;
+  const { inputs, outputs } = r.metafile as Metafile;
   return {
     files: Object.keys(inputs),
+    bundled: Object.values(outputs).flatMap((o) =>
+      Object.entries(o.inputs)
+        .filter(([, i]) => i.bytesInOutput > 0)
+        .map(([f]) => f),
+    ),
     packages: Object.values(inputs).flatMap((i) => i.imports.filter((x) => x.external).map((x) => x.path)),
   };
 }
@@ -39,7 +52,7 @@ const usesStorageOrMail = (r: Route) =>
   Object.keys(r.uses.buckets ?? {}).length > 0 || Boolean(r.uses.mail) || Boolean(r.uses.sign);
 
 describe('composition by adapter', () => {
-  const graphs = new Map<string, { files: string[]; packages: string[] }>();
+  const graphs = new Map<string, Graph>();
   // one esbuild pass per handler, all at once: a few seconds on a busy machine
   beforeAll(async () => {
     for (const [id, g] of await Promise.all(ROUTES.map(async (r) => [r.id, await graph(r)] as const)))
@@ -68,5 +81,27 @@ describe('composition by adapter', () => {
       expect(has('composition-artefacts'), `${r.id} artefacts`).toBe(artefacts);
       expect(has('composition-storage'), `${r.id} storage`).toBe(buckets.length > 0 || artefacts);
     }
+  });
+
+  it('gates a guarded route with the token check alone: no handler outside identity bundles the identity service', () => {
+    const identity = new Set<string>(IDENTITY_ROUTES.map((r) => r.id));
+    const others = ROUTES.filter((r) => !identity.has(r.id));
+    expect(others.length).toBeGreaterThan(30);
+    for (const r of others) {
+      const { bundled } = graphs.get(r.id)!;
+      expect(bundled, r.id).toContain('lambdas/services/users/sign-in.ts');
+      expect(bundled, r.id).not.toContain('lambdas/services/user-service.ts');
+    }
+  });
+
+  it('bundles no response schema into a handler: answers reach route() as types only', () => {
+    // only GET /dev/openapi.json builds the document from the whole contract, answers included
+    const isResponses = (f: string) =>
+      f === 'shared/api/contract.ts' ||
+      f === 'shared/api/contracts/responses.ts' ||
+      /^shared\/api\/route-table\/[a-z-]+-responses\.ts$/.test(f);
+    expect(graphs.get('openapi')!.files.filter(isResponses)).toContain('shared/api/contract.ts');
+    for (const r of ROUTES.filter((x) => x.id !== 'openapi'))
+      expect(graphs.get(r.id)!.files.filter(isResponses), r.id).toEqual([]);
   });
 });

@@ -116,16 +116,24 @@ export const noMailer: Mailer = {
 };
 
 /**
+ * The token service: built after the token key is read, and read again after a failed read. The gate of
+ * every guarded route (composition-http.ts) and the identity service share it.
+ */
+export const loadTokenService: () => Promise<TokenService> = /* @__PURE__ */ retryingLoad(() =>
+  loadTokenSecret().then((secret) => new TokenService(secret, intEnv('TOKEN_TTL_SECONDS', 2 * 60 * 60))),
+);
+
+/**
  * The identity service with the given mailer, as a getter: built after the token key is read, and read
  * again after a failed read.
  */
 export function userServiceWith(mailer: Mailer): () => Promise<UserService> {
   return retryingLoad(() =>
-    loadTokenSecret().then(
-      (secret) =>
+    loadTokenService().then(
+      (tokens) =>
         new UserService(
           userRepository(),
-          new TokenService(secret, intEnv('TOKEN_TTL_SECONDS', 2 * 60 * 60)),
+          tokens,
           mailer,
           // Identity routes that write also audit; read-only ones never touch the audit table.
           deferredAudit,

@@ -1,7 +1,7 @@
 import middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import type * as z from 'zod';
-import type { Contract, RequestOf, RouteContract } from '../../shared/api/contract';
+import type { Contract, RequestOf, RouteRequest } from '../../shared/api/contract';
 import { type GuardedRouteId, type RouteId, routeById } from '../../shared/api/routes';
 import type { UserRecord } from '../ports/user-repository';
 import type { ApiEvent, RequestSchemas } from './api-event';
@@ -34,7 +34,7 @@ export type Input<Id extends RouteId> = RequestOf<Id> & {
 export type ReplyOf<Id extends RouteId> = Reply<z.input<Contract[Id]['response']>>;
 
 /** The request parts of a contract, as the middlewares read them. */
-function requestSchemas(c: RouteContract): RequestSchemas {
+function requestSchemas(c: RouteRequest): RequestSchemas {
   return {
     params: c.params,
     query: c.query,
@@ -45,15 +45,16 @@ function requestSchemas(c: RouteContract): RequestSchemas {
 }
 
 /**
- * The route() of one area's part of the contract (shared/api/route-table/*-contract.ts): each
- * lambdas/middleware/<area>-route.ts binds one, so a handler bundles only its area's schemas.
+ * The route() of one area's request part of the contract (shared/api/route-table/*-contract.ts): each
+ * lambdas/routes/<area>.ts binds one, so a handler bundles only its area's request schemas. The answer
+ * is typed from the whole contract (`import type`): response schemas never reach a handler's bundle.
  */
-export function routesOf<M extends { [Id in RouteId]?: RouteContract }>(
+export function routesOf<M extends { [Id in RouteId]?: RouteRequest }>(
   contracts: M,
   authenticate: Authenticate,
 ) {
   return <Id extends keyof M & RouteId>(routeId: Id, fn: (input: Input<Id>) => Promise<ReplyOf<Id>>) =>
-    route(routeId, contracts[routeId] as RouteContract, fn, authenticate);
+    route(routeId, contracts[routeId] as RouteRequest, fn, authenticate);
 }
 
 /**
@@ -63,7 +64,7 @@ export function routesOf<M extends { [Id in RouteId]?: RouteContract }>(
  */
 function route<Id extends RouteId>(
   routeId: Id,
-  contract: RouteContract,
+  contract: RouteRequest,
   fn: (input: Input<Id>) => Promise<ReplyOf<Id>>,
   authenticate: Authenticate,
 ) {

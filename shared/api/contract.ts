@@ -1,29 +1,54 @@
 import type * as z from 'zod';
 import { ADMIN_CONTRACT } from './route-table/admin-contract';
+import { ADMIN_RESPONSES } from './route-table/admin-responses';
 import { API_DOCS_CONTRACT } from './route-table/api-docs-contract';
+import { API_DOCS_RESPONSES } from './route-table/api-docs-responses';
 import { IDENTITY_CONTRACT } from './route-table/identity-contract';
+import { IDENTITY_RESPONSES } from './route-table/identity-responses';
 import { PACKAGE_CONTRACT } from './route-table/packages-contract';
+import { PACKAGE_RESPONSES } from './route-table/packages-responses';
 import { RESOURCE_CONTRACT } from './route-table/resources-contract';
-import type { RouteContract } from './route-table/types';
+import { RESOURCE_RESPONSES } from './route-table/resources-responses';
+import type { RouteContract, RouteRequest } from './route-table/types';
 import type { RouteId } from './routes';
 
-export type { RouteContract } from './route-table/types';
+export type { RouteContract, RouteRequest } from './route-table/types';
 
-/**
- * The typed contract of every route table row (shared/api/routes.ts), keyed by its id: one parallel map,
- * so the rows stay free of zod for the CDK stack, the local server and the SPA's URL builder. It is
- * joined from one part per area (shared/api/route-table/*-contract.ts), like the rows: a handler's
- * route() is bound to its area's part (lambdas/middleware/*-route.ts), so a Lambda bundles and builds
- * only its area's schemas. GET /dev/openapi.json is generated from the whole map; the SPA's client takes
- * its answer types from it (types only).
- */
-export const CONTRACT = {
+/** What each route takes: the request parts a handler validates (its area's *-contract.ts). */
+const REQUESTS = {
   ...IDENTITY_CONTRACT,
   ...RESOURCE_CONTRACT,
   ...PACKAGE_CONTRACT,
   ...ADMIN_CONTRACT,
   ...API_DOCS_CONTRACT,
-} as const satisfies { [Id in RouteId]: RouteContract };
+} as const satisfies { [Id in RouteId]: RouteRequest };
+
+/** What each route answers on success (its area's *-responses.ts). */
+const RESPONSES = {
+  ...IDENTITY_RESPONSES,
+  ...RESOURCE_RESPONSES,
+  ...PACKAGE_RESPONSES,
+  ...ADMIN_RESPONSES,
+  ...API_DOCS_RESPONSES,
+} as const satisfies { [Id in RouteId]: z.ZodType };
+
+type Joined = {
+  [Id in RouteId]: (typeof REQUESTS)[Id] & { response: (typeof RESPONSES)[Id] };
+};
+
+/**
+ * The typed contract of every route table row (shared/api/routes.ts), keyed by its id: one parallel map,
+ * so the rows stay free of zod for the CDK stack, the local server and the SPA's URL builder. It joins
+ * one part per area, like the rows, each in two files: shared/api/route-table/<area>-contract.ts (the
+ * request: params, query, body, multipart, maxBodyBytes, statuses) and <area>-responses.ts (the answer).
+ * A handler's route() is bound to its area's request part (lambdas/routes/<area>.ts) and reaches the
+ * answers only through this module's types (`import type`), so a Lambda bundles and builds no response
+ * schema. GET /dev/openapi.json is generated from the whole map; the SPA's client takes its answer types
+ * from it (types only).
+ */
+export const CONTRACT = Object.fromEntries(
+  (Object.keys(REQUESTS) as RouteId[]).map((id) => [id, { ...REQUESTS[id], response: RESPONSES[id] }]),
+) as Joined satisfies { [Id in RouteId]: RouteContract };
 
 export type Contract = typeof CONTRACT;
 

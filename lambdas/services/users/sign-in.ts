@@ -151,7 +151,10 @@ export function forgiveSource(d: UserDeps, email: string, source: string): Promi
 }
 
 /** The signed-in user for a bearer token, or an UnauthorizedError (invalid, expired, revoked, deleted). */
-export async function authenticate(d: UserDeps, token: string | null): Promise<UserRecord> {
+export async function authenticate(
+  d: Pick<UserDeps, 'tokens' | 'users' | 'clock'>,
+  token: string | null,
+): Promise<UserRecord> {
   if (!token) throw new UnauthorizedError(API_ERR.missingToken);
   const claims = await d.tokens.verify(token, d.clock.now());
   if (!claims) throw new UnauthorizedError(API_ERR.invalidToken);

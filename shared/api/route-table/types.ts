@@ -34,8 +34,11 @@ export interface Route {
   summary: string;
 }
 
-/** What one route takes and answers (shared/api/contract.ts); the handler's middleware validates the request. */
-export interface RouteContract {
+/**
+ * What one route takes (shared/api/route-table/*-contract.ts): all a handler needs at run time, so its
+ * bundle carries no response schema. The middleware validates the request with it.
+ */
+export interface RouteRequest {
   params?: z.ZodType;
   query?: z.ZodType;
   body?: z.ZodType;
@@ -43,8 +46,15 @@ export interface RouteContract {
   multipart?: true;
   /** largest accepted JSON body in bytes (default 256 KiB) */
   maxBodyBytes?: number;
-  /** the body of a successful answer */
-  response: z.ZodType;
   /** success statuses (default 200) */
   statuses?: readonly number[];
+}
+
+/**
+ * What one route takes and answers (shared/api/contract.ts joins the request part with the response
+ * schema of shared/api/route-table/*-responses.ts).
+ */
+export interface RouteContract extends RouteRequest {
+  /** the body of a successful answer */
+  response: z.ZodType;
 }

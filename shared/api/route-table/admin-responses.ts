@@ -1,0 +1,18 @@
+import * as z from 'zod';
+import { answer, done, jsonText } from '../contracts/responses';
+import type { ADMIN_ROUTES } from './admin';
+
+const deleted = done('DELETED');
+
+/** Answers of the admin rows (shared/api/contract.ts joins them with the requests of admin-contract.ts). */
+export const ADMIN_RESPONSES = {
+  adminListPackages: answer({
+    packages: jsonText('the packages (Package[])'),
+    nextCursor: z.string().optional().meta({ description: 'pass back as `cursor` for the next page' }),
+  }),
+  adminDeletePackages: deleted,
+  adminListDcc: answer({ dcc: jsonText('the DCCs (Dcc[])') }),
+  adminDeleteDcc: deleted,
+  adminListResources: answer({ resources: jsonText('the resources (Resource[])') }),
+  adminDeleteResources: deleted,
+} as const satisfies { [Id in (typeof ADMIN_ROUTES)[number]['id']]: z.ZodType };

@@ -1,0 +1,22 @@
+import * as z from 'zod';
+import { answer, jsonText } from '../contracts/responses';
+import type { RESOURCE_ROUTES } from './resources';
+
+const resources = answer({ resources: jsonText('the resources (Resource[])') });
+const created = answer({ resource: jsonText('the resource (Resource)'), message: z.string() });
+
+/** Answers of the resource rows (shared/api/contract.ts joins them with resources-contract.ts). */
+export const RESOURCE_RESPONSES = {
+  listPatches: resources,
+  listModels: resources,
+  uploadPatch: created,
+  uploadModel: created,
+  requestResourceUpload: answer({
+    uploadId: z.string(),
+    resourceUrl: z.string().meta({ description: 'presigned PUT URL of the resource file' }),
+    metadataUrl: z.string().optional().meta({ description: 'presigned PUT URL of the metadata (models)' }),
+    expiresAt: z.string(),
+  }),
+  confirmResourceUpload: created,
+  generatePackage: answer({ package: jsonText('the package (Package)') }),
+} as const satisfies { [Id in (typeof RESOURCE_ROUTES)[number]['id']]: z.ZodType };
