@@ -17,6 +17,7 @@ import {
   nextStatus,
 } from '@shared/domain/package-lifecycle';
 import { checkApproverSelection, MIN_SIGNED_RELEASE_ROLES, stageOfType } from '@shared/domain/package-rules';
+import { AUDIT_MEANING, PACKAGE_ERR } from '@shared/domain/package-texts';
 import { NON_ADMIN_ROLES, type Role } from '@shared/domain/roles';
 import { API_ERR, MSG } from '@shared/messages';
 import { db } from './db';
@@ -38,7 +39,6 @@ import {
   setHeader,
 } from './package-store';
 import { pageOf } from './paging';
-import { AUDIT_MEANING, PACKAGE_ERR } from './server-texts';
 
 /**
  * Mock backend of the package lifecycle (issue 6) for mock mode and the component tests: creation,

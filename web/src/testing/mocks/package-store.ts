@@ -2,11 +2,11 @@ import type { Package, UserRef } from '@shared/api/contracts/packages';
 import { newPackageHeader } from '@shared/domain/header/header-rules';
 import type { Header } from '@shared/domain/header/header-schema';
 import { APPROVAL_ROUND, DELIVERY_ROUND, isEditable } from '@shared/domain/package-lifecycle';
+import { AUDIT_MEANING, PACKAGE_ERR } from '@shared/domain/package-texts';
 import { NON_ADMIN_ROLES } from '@shared/domain/roles';
 import { db } from './db';
 import { fail, type Gate, gate } from './mock-http';
 import { PACKAGE_FIXTURES } from './package-fixtures';
-import { AUDIT_MEANING, PACKAGE_ERR } from './server-texts';
 
 /**
  * The mock backend's packages (issue 6): the package fixtures added to the mock db, the headers and the
@@ -72,7 +72,7 @@ function seedHistory(p: Package): MockEvent[] {
   });
   for (const [round, approved, rejected] of [
     [APPROVAL_ROUND, AUDIT_MEANING.approve, AUDIT_MEANING.reject],
-    [DELIVERY_ROUND, AUDIT_MEANING.deliveryApprove, AUDIT_MEANING.rejectDelivery],
+    [DELIVERY_ROUND, AUDIT_MEANING.approveDelivery, AUDIT_MEANING.rejectDelivery],
   ] as const) {
     const prefix = round === DELIVERY_ROUND ? 'DELIVERY_' : '';
     for (const a of p[round.list]) {
