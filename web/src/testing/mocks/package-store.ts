@@ -1,4 +1,5 @@
 import type { Package, UserRef } from '@shared/api/contracts/packages';
+import type { AuditEvent } from '@shared/domain/audit-event';
 import { newPackageHeader } from '@shared/domain/header/header-rules';
 import type { Header } from '@shared/domain/header/header-schema';
 import { APPROVAL_ROUND, DELIVERY_ROUND, isEditable } from '@shared/domain/package-lifecycle';
@@ -13,16 +14,8 @@ import { PACKAGE_FIXTURES } from './package-fixtures';
  * audit history the base db does not hold, and the checks every package handler starts with.
  */
 
-interface MockEvent {
-  seq: number;
-  at: string;
-  action: string;
-  meaning: string;
-  actorId: string;
-  actorName: string;
-  actorRole: string;
-  details?: Record<string, unknown>;
-}
+/** An audit event of the mock's package history (the subject is the package it is kept under). */
+type MockEvent = Omit<AuditEvent, 'subject'> & { seq: number; at: string };
 
 /** State the base mock db does not hold; rebuilt whenever the db was reset (a new packages list). */
 const state = {
