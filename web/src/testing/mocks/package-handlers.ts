@@ -25,7 +25,7 @@ import { body, fail, json, on } from './mock-http';
 import { decisionHandlers } from './package-decision-handlers';
 import {
   candidates,
-  draftOwner,
+  draftFor,
   gateUser,
   headerOf,
   nextMockId,
@@ -144,11 +144,9 @@ export const packageHandlers = [
     return json({ header: JSON.stringify(headerOf(p)) });
   }),
   on('updateHeader', async ({ request, params }) => {
-    const g = packageFor(request, params.id);
+    const g = draftFor(request, params.id, 'edit the header');
     if (g.error) return g.error;
     const { p } = g;
-    const refused = draftOwner(p, g.user, 'edit the header');
-    if (refused) return refused;
     const { header } = await body<{ header: unknown }>(request);
     let submitted = header;
     if (typeof submitted === 'string') {
@@ -193,11 +191,9 @@ export const packageHandlers = [
     return json({ dccUuid: dcc.id, dcc: JSON.stringify(dcc) }, 201);
   }),
   on('attachDcc', ({ request, params }) => {
-    const g = packageFor(request, params.id);
+    const g = draftFor(request, params.id, 'attach a DCC');
     if (g.error) return g.error;
     const { p } = g;
-    const refused = draftOwner(p, g.user, 'attach a DCC');
-    if (refused) return refused;
     const dcc = db.dcc.find((d) => d.id === String(params.dccId));
     if (!dcc) return fail(404, PACKAGE_ERR.dccNotFound);
     const next = save({ ...p, dccId: dcc.id });
@@ -224,11 +220,9 @@ export const packageHandlers = [
     });
   }),
   on('notifyApprovers', async ({ request, params }) => {
-    const g = packageFor(request, params.id);
+    const g = draftFor(request, params.id, 'notify approvers');
     if (g.error) return g.error;
     const { p } = g;
-    const refused = draftOwner(p, g.user, 'notify approvers');
-    if (refused) return refused;
     if (!p.dccId) return fail(409, PACKAGE_ERR.dccMissing);
     const req = await body<{ approvers: { role: string; id: string }[]; signer?: string }>(request);
     const all = candidates([]);

@@ -172,9 +172,14 @@ export function candidates(excluded: readonly string[]): UserRef[] {
     .map((u) => ({ id: u.id, name: u.name, email: u.email, userRole: u.userRole }));
 }
 
-/** Header and DCC: only the initiator changes them, and only while the package is a draft. */
-export function draftOwner(p: Package, user: UserRef, what: string): Response | null {
-  if (p.initiator.id !== user.id) return fail(403, PACKAGE_ERR.notInitiator(what));
-  if (!isEditable(p.status)) return fail(409, PACKAGE_ERR.notDraft(what));
-  return null;
+/**
+ * The package of a draft edit (header, DCC, notify): only the initiator changes it, and only while it is
+ * a draft; else the 404, 403 or 409 (`what` names the action in the refusal).
+ */
+export function draftFor(request: Request, id: unknown, what: string): ReturnType<typeof packageFor> {
+  const g = packageFor(request, id);
+  if (g.error) return g;
+  if (g.p.initiator.id !== g.user.id) return { error: fail(403, PACKAGE_ERR.notInitiator(what)) };
+  if (!isEditable(g.p.status)) return { error: fail(409, PACKAGE_ERR.notDraft(what)) };
+  return g;
 }

@@ -59,6 +59,10 @@ const digitsOnly = (text: string) => /^\d*$/.test(text);
  * Message limit and Device limit (numbers only, 0 by default; message limit at least 16 bytes, device
  * limit at least the message limit). Save returns to the list with the new DCC selected.
  */
+/** The step's buttons: back to the DCC list, and Save. */
+const BACK_TO_LIST = { label: MSG.back, to: paths.packages.dcc };
+const SAVE = { label: MSG.save, busyLabel: 'Saving…' };
+
 export function DccCreatePage() {
   const navigate = useNavigate();
   const { currentPackage: pkg, subHeader } = useSession();
@@ -110,11 +114,7 @@ export function DccCreatePage() {
         maxWidth="28rem"
         alertHeading="The DCC was not saved"
         failure={failure}
-        buttons={{
-          back: { label: MSG.back, to: paths.packages.dcc },
-          action: { label: MSG.save, busyLabel: 'Saving…', disabled: !canSave },
-          busy,
-        }}
+        buttons={{ back: BACK_TO_LIST, action: { ...SAVE, disabled: !canSave }, busy }}
       >
         <RequiredTextField
           label={MSG.colDeviceId}
