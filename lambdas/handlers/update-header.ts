@@ -1,4 +1,5 @@
 import { BadRequestError } from '../../shared/domain/errors';
+import { PACKAGE_ERR } from '../../shared/domain/package-texts';
 import { packageService } from '../composition-packages';
 import { route } from '../routes/packages';
 
@@ -8,7 +9,7 @@ export const handler = route('updateHeader', async ({ params, body, user }) => {
     try {
       submitted = JSON.parse(submitted);
     } catch {
-      throw new BadRequestError('header is not valid JSON text');
+      throw new BadRequestError(PACKAGE_ERR.headerNotJson);
     }
   }
   const header = await packageService().updateHeader(user, params.id, submitted);

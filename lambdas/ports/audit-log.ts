@@ -1,24 +1,10 @@
-import type { ChainHead } from '../../shared/domain/audit-chain';
+import type { ChainedEvent, ChainHead } from '../../shared/domain/audit-chain';
+import type { AuditEvent } from '../../shared/domain/audit-event';
 
-export interface AuditEvent {
-  /** what the event is about, e.g. `USER#<id>` or `PKG#<id>` */
-  subject: string;
-  action: string;
-  /** what the action means, in words a reviewer understands (e.g. "approves the package for release") */
-  meaning: string;
-  actorId: string;
-  actorName: string;
-  actorRole: string;
-  details?: Record<string, unknown>;
-}
+export type { AuditEvent } from '../../shared/domain/audit-event';
 
-export interface StoredAuditEvent extends AuditEvent {
-  seq: number;
-  at: string;
-  /** hash of the previous event of the subject, and of this one (shared/domain/audit-chain.ts) */
-  prevHash: string;
-  hash: string;
-}
+/** A stored event: numbered, timed and hash-chained (shared/domain/audit-chain.ts). */
+export type StoredAuditEvent = ChainedEvent;
 
 /** A subject's events in order, and the chain head the log keeps (null when nothing was ever appended). */
 export interface AuditTrail {

@@ -1,5 +1,10 @@
-import type { ApproverEntry, PackageStatus, PackageType, UserRef } from '../../shared/api/contracts/packages';
-import type { ResourceType, Stage } from '../../shared/api/contracts/resources';
+import type {
+  ApproverEntry,
+  PackageFields,
+  PackageStatus,
+  UserRef,
+} from '../../shared/api/contracts/packages';
+import type { Stage } from '../../shared/api/contracts/resources';
 import type { RoundName } from '../../shared/domain/package-lifecycle';
 
 /** Where a generated XML package lives. */
@@ -12,35 +17,16 @@ export interface ArtefactRef {
 }
 
 /** A stored package: the spec's fields plus state, version and the approval maps (keyed by user id). */
-export interface PackageRecord {
-  id: string;
-  name: string;
-  type: PackageType;
-  status: PackageStatus;
-  resourceId: string;
-  resourceName: string;
-  resourceType: ResourceType;
-  resourceStage: Stage;
-  initiator: UserRef;
-  uploadTime: string;
-  note: string;
-  signed: boolean;
+export interface PackageRecord extends PackageFields {
   header: unknown;
-  dccId?: string;
   approvers: Record<string, ApproverEntry>;
   approverCount: number;
   approvedCount: number;
-  signer?: UserRef;
   deliveryApprovers: Record<string, ApproverEntry>;
   deliveryApproverCount: number;
   deliveryApprovedCount: number;
   deliverer?: UserRef;
-  rejectionNote?: string;
-  linkToS3?: string;
-  mLifePath?: string;
   artefact?: ArtefactRef;
-  createdAt: string;
-  updatedAt: string;
   deliveryStartedAt?: string;
   /** workflow mails that could not be delivered after every attempt (decision 095) */
   mailFailures?: MailFailure[];

@@ -69,8 +69,14 @@ export const SECURITY_HEADERS: Record<string, string> = {
  * point at, which the SPA reaches with XHR. CloudFront's policy adds the S3 bucket hosts the same way.
  */
 export function securityHeadersWithConnectSources(sources: readonly string[]): Record<string, string> {
-  const csp = SECURITY_HEADERS['Content-Security-Policy'] ?? '';
   if (sources.length === 0) return { ...SECURITY_HEADERS };
+  const csp = SECURITY_HEADERS['Content-Security-Policy'] ?? '';
+  return { ...SECURITY_HEADERS, 'Content-Security-Policy': withConnectSources(csp, sources) };
+}
+
+/** Appends sources to a CSP's connect-src directive (adding the directive if the policy lacks it). */
+export function withConnectSources(csp: string, sources: readonly string[]): string {
+  if (sources.length === 0) return csp;
   const directives = csp
     .split(';')
     .map((d) => d.trim())
@@ -78,5 +84,5 @@ export function securityHeadersWithConnectSources(sources: readonly string[]): R
   const i = directives.findIndex((d) => d.startsWith('connect-src'));
   if (i === -1) directives.push(`connect-src 'self' ${sources.join(' ')}`);
   else directives[i] = `${directives[i]} ${sources.join(' ')}`;
-  return { ...SECURITY_HEADERS, 'Content-Security-Policy': directives.join('; ') };
+  return directives.join('; ');
 }

@@ -1,19 +1,14 @@
 import { createHash } from 'node:crypto';
+import type { AuditEvent } from './audit-event';
 
 /**
  * Hash chain over a subject's audit events: each event's hash covers its canonical content and the
  * previous event's hash, so changing, removing or reordering any stored event breaks every hash after it.
  */
-export interface ChainedEvent {
+export interface ChainedEvent extends AuditEvent {
   seq: number;
   at: string;
-  subject: string;
-  action: string;
-  meaning: string;
-  actorId: string;
-  actorName: string;
-  actorRole: string;
-  details?: Record<string, unknown>;
+  /** hash of the previous event of the subject, and of this one */
   prevHash: string;
   hash: string;
 }

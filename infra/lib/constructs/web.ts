@@ -18,7 +18,7 @@ import * as s3deploy from 'aws-cdk-lib/aws-s3-deployment';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
 import { API_STAGE, type BucketName } from '../../../shared/api/routes';
-import { SECURITY_HEADERS } from '../../../shared/api/runtime';
+import { SECURITY_HEADERS, withConnectSources } from '../../../shared/api/runtime';
 import { ORIGIN_VERIFY_HEADER, VIEWER_ADDRESS_HEADER } from '../../../shared/domain/client-source';
 import { SITE_SETTINGS_PATH } from '../../../shared/site-settings';
 import type { PortalConfig } from '../portal-config';
@@ -290,18 +290,8 @@ export function securityHeadersBehavior(connectHosts: string[]): cloudfront.Resp
   };
 }
 
-/** Appends sources to the connect-src directive (adding the directive if the policy lacks it). */
-export function withConnectSources(csp: string, sources: string[]): string {
-  if (sources.length === 0) return csp;
-  const directives = csp
-    .split(';')
-    .map((d) => d.trim())
-    .filter((d) => d !== '');
-  const i = directives.findIndex((d) => d.startsWith('connect-src'));
-  if (i === -1) directives.push(`connect-src 'self' ${sources.join(' ')}`);
-  else directives[i] = `${directives[i]} ${sources.join(' ')}`;
-  return directives.join('; ');
-}
+/** The CSP helper shared with the local server (shared/api/runtime.ts); the tests import it from here. */
+export { withConnectSources };
 
 /** The CDK asset bucket's objects as cdk-nag prints them (pseudo parameters in <>, known values literal). */
 function assetBucketObjects(stack: Stack): string {

@@ -2,10 +2,10 @@ import type { NotifyRequest, Package } from '../../../shared/api/contracts/packa
 import { BadRequestError, ConflictError } from '../../../shared/domain/errors';
 import { APPROVAL_ROUND } from '../../../shared/domain/package-lifecycle';
 import { MIN_SIGNED_RELEASE_ROLES } from '../../../shared/domain/package-rules';
+import { AUDIT_MEANING, PACKAGE_ERR } from '../../../shared/domain/package-texts';
 import { MSG } from '../../../shared/messages';
 import type { PackageRecord, Task } from '../../ports/package-repository';
 import type { UserRecord } from '../../ports/user-repository';
-import { AUDIT_MEANING } from './audit-texts';
 import { assertDraftOwner } from './draft-editing';
 import { MAIL_TEXTS } from './mail-texts';
 import { toPackage, userRef } from './package-deps';
@@ -19,7 +19,7 @@ export class Approval extends VotingRoundCase {
     const { core } = this;
     const p = await core.mustGet(id);
     const status = assertDraftOwner(core, p, user, APPROVAL_ROUND.start, 'notify approvers');
-    if (!p.dccId) throw new ConflictError('Attach a DCC to the package before notifying approvers');
+    if (!p.dccId) throw new ConflictError(PACKAGE_ERR.dccMissing);
     const { chosen, candidates } = await this.choice.choose(req.approvers, {
       excluded: [p.initiator.id],
       requireMinRoles: p.type === 'RELEASE_SIGNED' ? MIN_SIGNED_RELEASE_ROLES : undefined,
@@ -32,11 +32,11 @@ export class Approval extends VotingRoundCase {
         (c) => c.userRole === 'SW_FW_RELEASE_ENGINEER' && c.id !== p.initiator.id,
       );
       if (signers.length === 0) throw new BadRequestError(MSG.noSigners);
-      if (!req.signer) throw new BadRequestError('Choose a signer for a signed package');
+      if (!req.signer) throw new BadRequestError(PACKAGE_ERR.signerMissing);
       signer = signers.find((s) => s.id === req.signer);
       if (!signer) throw new BadRequestError('The chosen signer is not a SW/FW Release Engineer');
     } else if (req.signer) {
-      throw new BadRequestError('Only signed packages have a signer');
+      throw new BadRequestError(PACKAGE_ERR.signerUnexpected);
     }
 
     const next = await this.start(

@@ -3,6 +3,7 @@ import type { GeneratePackage, Package } from '../../../shared/api/contracts/pac
 import { BadRequestError, ConflictError, NotFoundError } from '../../../shared/domain/errors';
 import { INITIAL_STATUS } from '../../../shared/domain/package-lifecycle';
 import { isSignedType, stageOfType } from '../../../shared/domain/package-rules';
+import { AUDIT_MEANING, PACKAGE_ERR } from '../../../shared/domain/package-texts';
 import type { PackageRecord } from '../../ports/package-repository';
 import type { UserRecord } from '../../ports/user-repository';
 import type { PackageCore } from './package-core';
@@ -16,11 +17,9 @@ export async function createPackage(
   req: GeneratePackage,
 ): Promise<Package> {
   const resource = await core.d.resources.getById(resourceId);
-  if (!resource) throw new NotFoundError('Resource not found');
+  if (!resource) throw new NotFoundError(PACKAGE_ERR.resourceNotFound);
   if (stageOfType(req.packageType) !== resource.resourceStage) {
-    throw new BadRequestError(
-      `A ${resource.resourceStage.toLowerCase()} resource makes ${resource.resourceStage}_SIGNED or ${resource.resourceStage}_UNSIGNED packages`,
-    );
+    throw new BadRequestError(PACKAGE_ERR.wrongStage(resource.resourceStage));
   }
   const now = core.now().toISOString();
   const base = {
@@ -48,9 +47,9 @@ export async function createPackage(
   };
   const pkg: PackageRecord = { ...base, header: core.d.header.initial(base, resource) };
   const created = await core.d.packages.create(pkg);
-  if (created === 'nameTaken') throw new ConflictError(`Package with name '${pkg.name}' already exists`);
-  if (created === 'resourceGone') throw new NotFoundError('Resource not found');
-  await core.audit(pkg, user, 'PACKAGE_CREATED', `creates a ${pkg.type} package from ${resource.name}`, {
+  if (created === 'nameTaken') throw new ConflictError(PACKAGE_ERR.nameTaken(pkg.name));
+  if (created === 'resourceGone') throw new NotFoundError(PACKAGE_ERR.resourceNotFound);
+  await core.audit(pkg, user, 'PACKAGE_CREATED', AUDIT_MEANING.created(pkg.type, resource.name), {
     resourceSha256: resource.sha256,
   });
   return toPackage(pkg);

@@ -1,9 +1,9 @@
 import type { NotifyRequest, Package, UserRef } from '../../../shared/api/contracts/packages';
 import { BadRequestError, ConflictError } from '../../../shared/domain/errors';
 import { DELIVERY_ROUND, deliveryActionFrom } from '../../../shared/domain/package-lifecycle';
+import { AUDIT_MEANING, PACKAGE_ERR } from '../../../shared/domain/package-texts';
 import type { PackageRecord } from '../../ports/package-repository';
 import type { UserRecord } from '../../ports/user-repository';
-import { AUDIT_MEANING } from './audit-texts';
 import { MAIL_TEXTS } from './mail-texts';
 import { toPackage, userRef } from './package-deps';
 import { type VoteOutcome, VotingRoundCase } from './voting-round';
@@ -15,10 +15,9 @@ export class Delivery extends VotingRoundCase {
   async deliver(user: UserRecord, id: string, req: NotifyRequest): Promise<Package> {
     const { core } = this;
     const p = await core.mustGet(id);
-    if (p.resourceStage !== 'RELEASE') throw new ConflictError('Only release packages are delivered');
+    if (p.resourceStage !== 'RELEASE') throw new ConflictError(PACKAGE_ERR.releaseOnly);
     const action = deliveryActionFrom(p.status);
-    if (!action)
-      throw new ConflictError('The package must be approved (and signed, if signed) before delivery');
+    if (!action) throw new ConflictError(PACKAGE_ERR.notDeliverable);
     if (req.signer) throw new BadRequestError('A delivery has no signer');
     const { chosen } = await this.choice.choose(req.approvers, { excluded: [p.initiator.id, user.id] });
     const status = core.nextStatus(p, action, 'The package changed meanwhile; reload it');

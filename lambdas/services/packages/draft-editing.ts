@@ -1,9 +1,9 @@
 import type { Package } from '../../../shared/api/contracts/packages';
 import { ConflictError, ForbiddenError, NotFoundError } from '../../../shared/domain/errors';
 import { actorFor, isActor, type PackageAction } from '../../../shared/domain/package-lifecycle';
+import { AUDIT_MEANING, PACKAGE_ERR } from '../../../shared/domain/package-texts';
 import type { PackageRecord } from '../../ports/package-repository';
 import type { UserRecord } from '../../ports/user-repository';
-import { AUDIT_MEANING } from './audit-texts';
 import type { PackageCore } from './package-core';
 import { toPackage } from './package-deps';
 
@@ -18,13 +18,8 @@ export function assertDraftOwner(
   action: PackageAction,
   what: string,
 ) {
-  if (!isActor(p, user, actorFor(action)))
-    throw new ForbiddenError(`Only the package's initiator can ${what}`);
-  return core.nextStatus(
-    p,
-    action,
-    `The package was already sent for approval; its ${what.replace(/^edit /, '')} can no longer change`,
-  );
+  if (!isActor(p, user, actorFor(action))) throw new ForbiddenError(PACKAGE_ERR.notInitiator(what));
+  return core.nextStatus(p, action, PACKAGE_ERR.notDraft(what));
 }
 
 /** The initiator's edits of a draft: its header and its DCC. */
@@ -53,10 +48,10 @@ export class DraftEditing {
     const p = await core.mustGet(id);
     const status = assertDraftOwner(core, p, user, 'attachDcc', 'attach a DCC');
     const dcc = await core.d.dccs.get(dccId);
-    if (!dcc) throw new NotFoundError('DCC not found');
+    if (!dcc) throw new NotFoundError(PACKAGE_ERR.dccNotFound);
     const next = { ...p, status, dccId, updatedAt: core.now().toISOString(), version: p.version + 1 };
     await core.saveOrConflict(next, { version: p.version, status: p.status });
-    await core.audit(next, user, 'DCC_ATTACHED', `attaches DCC ${dcc.deviceId} (${dcc.telemetryType})`, {
+    await core.audit(next, user, 'DCC_ATTACHED', AUDIT_MEANING.attachDcc(dcc.deviceId, dcc.telemetryType), {
       dccId,
     });
     return toPackage(next);

@@ -1,7 +1,7 @@
 import { NotFoundError } from '../../../shared/domain/errors';
+import { AUDIT_MEANING } from '../../../shared/domain/package-texts';
 import type { PackageRecord } from '../../ports/package-repository';
 import type { UserRecord } from '../../ports/user-repository';
-import { AUDIT_MEANING } from './audit-texts';
 import type { PackageCore } from './package-core';
 
 /**

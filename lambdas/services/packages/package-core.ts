@@ -2,6 +2,7 @@ import type { PackageStatus, UserRef } from '../../../shared/api/contracts/packa
 import { ConflictError, NotFoundError } from '../../../shared/domain/errors';
 import { nextStatus, type PackageAction, type VoteContext } from '../../../shared/domain/package-lifecycle';
 import { approverList } from '../../../shared/domain/package-rules';
+import { PACKAGE_ERR } from '../../../shared/domain/package-texts';
 import { headerSafe } from '../../../shared/domain/text-rules';
 import type { ArtefactRef, OutboxMail, PackageRecord, Task } from '../../ports/package-repository';
 import type { UserRecord } from '../../ports/user-repository';
@@ -19,7 +20,7 @@ export class PackageCore {
 
   async mustGet(id: string): Promise<PackageRecord> {
     const p = await this.d.packages.get(id);
-    if (!p) throw new NotFoundError('Package not found');
+    if (!p) throw new NotFoundError(PACKAGE_ERR.packageNotFound);
     return p;
   }
 

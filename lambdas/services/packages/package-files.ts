@@ -1,15 +1,13 @@
 import { type ChainedEvent, verifyChain } from '../../../shared/domain/audit-chain';
 import { ConflictError } from '../../../shared/domain/errors';
+import { PACKAGE_ERR } from '../../../shared/domain/package-texts';
 import type { StoredAuditEvent } from '../../ports/audit-log';
 import type { PackageCore } from './package-core';
 
 /** The generated XML of a package, for download (base64 when small, else a presigned URL). */
 export async function downloadPackage(core: PackageCore, id: string) {
   const p = await core.mustGet(id);
-  if (!p.artefact)
-    throw new ConflictError(
-      'The package has no generated file yet: it is generated when every approver has approved (and signed, if signed)',
-    );
+  if (!p.artefact) throw new ConflictError(PACKAGE_ERR.notGenerated);
   const fileName = `${p.name.replace(/[^\w.-]+/g, '_')}.xml`;
   const d = await core.d.artefacts().download(p.artefact, fileName);
   return { fileName, sizeBytes: p.artefact.sizeBytes, sha256: p.artefact.sha256, ...d };

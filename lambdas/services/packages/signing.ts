@@ -1,10 +1,10 @@
 import type { Package } from '../../../shared/api/contracts/packages';
 import { ConflictError, ForbiddenError } from '../../../shared/domain/errors';
 import { actorFor, isActor, type PackageAction, statusAfter } from '../../../shared/domain/package-lifecycle';
+import { AUDIT_MEANING, PACKAGE_ERR } from '../../../shared/domain/package-texts';
 import { logger } from '../../middleware/logging';
 import type { ArtefactRef, PackageRecord } from '../../ports/package-repository';
 import type { UserRecord } from '../../ports/user-repository';
-import { AUDIT_MEANING } from './audit-texts';
 import { MAIL_TEXTS } from './mail-texts';
 import type { PackageCore } from './package-core';
 import { toPackage } from './package-deps';
@@ -16,9 +16,8 @@ export class Signing {
 
   /** Only the chosen signer, and only while the package waits for the signature; the status it moves to. */
   private assertSigner(p: PackageRecord, user: UserRecord, action: PackageAction) {
-    if (!isActor(p, user, actorFor(action)))
-      throw new ForbiddenError('You are not the signer of this package');
-    return this.core.nextStatus(p, action, 'The package is not waiting for a signature');
+    if (!isActor(p, user, actorFor(action))) throw new ForbiddenError(PACKAGE_ERR.notSigner);
+    return this.core.nextStatus(p, action, PACKAGE_ERR.notWaitingForSignature);
   }
 
   async sign(user: UserRecord, id: string): Promise<Package> {

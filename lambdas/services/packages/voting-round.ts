@@ -12,11 +12,11 @@ import {
   type RoundName,
   type VotingRound,
 } from '../../../shared/domain/package-lifecycle';
+import { AUDIT_MEANING, PACKAGE_ERR } from '../../../shared/domain/package-texts';
 import { roleLabel } from '../../../shared/domain/roles';
 import type { OutboxMail, PackageRecord, Task, VoteResult } from '../../ports/package-repository';
 import type { UserRecord } from '../../ports/user-repository';
 import { type ApproverChoice, undecided } from './approver-choice';
-import { AUDIT_MEANING } from './audit-texts';
 import { MAIL_TEXTS } from './mail-texts';
 import type { PackageCore } from './package-core';
 import { toPackage } from './package-deps';
@@ -42,7 +42,8 @@ const EVENTS: Record<RoundName, { request: string; vote: string }> = {
 /** The mail asking a chosen approver to decide. */
 const REQUEST_MAIL = { approval: MAIL_TEXTS.approvalRequested, delivery: MAIL_TEXTS.deliveryRequested };
 
-const meaningOf = (action: PackageAction) => AUDIT_MEANING[action as keyof typeof AUDIT_MEANING];
+const meaningOf = (action: PackageAction) =>
+  AUDIT_MEANING[action as 'approve' | 'reject' | 'approveDelivery' | 'rejectDelivery'];
 
 /** The initiator's mail about a rejection; `basis` is the version the rejection started from. */
 export function rejectionMail(
@@ -76,13 +77,13 @@ function assertStillInRole(entry: ApproverEntry | undefined, user: UserRecord) {
 function explain(r: Exclude<VoteResult, { ok: true }>, what: string): never {
   switch (r.reason) {
     case 'notFound':
-      throw new NotFoundError('Package not found');
+      throw new NotFoundError(PACKAGE_ERR.packageNotFound);
     case 'notAssigned':
-      throw new ForbiddenError(`You are not an approver of this ${what}`);
+      throw new ForbiddenError(PACKAGE_ERR.notVoter(what));
     case 'alreadyDecided':
-      throw new ConflictError('You have already decided on this package');
+      throw new ConflictError(PACKAGE_ERR.alreadyDecided);
     default:
-      throw new ConflictError(`The package is not waiting for ${what} approval`);
+      throw new ConflictError(PACKAGE_ERR.notWaiting(what));
   }
 }
 

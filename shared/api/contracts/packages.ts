@@ -48,8 +48,8 @@ export interface ApproverEntry {
   decidedAt?: string;
 }
 
-/** A package as lists return it (spec §3 field names). */
-export interface Package {
+/** The fields a package has both as stored (lambdas/ports/package-repository.ts) and as lists return it. */
+export interface PackageFields {
   id: string;
   name: string;
   type: PackageType;
@@ -63,19 +63,23 @@ export interface Package {
   note: string;
   signed: boolean;
   dccId?: string;
-  approvers: ApproverEntry[];
   signer?: UserRef;
+  rejectionNote?: string;
   linkToS3?: string;
   mLifePath?: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** A package as lists return it (spec §3 field names). */
+export interface Package extends PackageFields {
+  approvers: ApproverEntry[];
   deliveryApprovers: ApproverEntry[];
-  rejectionNote?: string;
   /**
    * Workflow mails about this package that could not be delivered after every retry (decision 095);
    * absent when there are none. The details page shows them to the initiator and admins.
    */
   mailFailures?: { to: string; subject: string; reason: string; at: string }[];
-  createdAt: string;
-  updatedAt: string;
 }
 
 export const notifySchema = z.object({

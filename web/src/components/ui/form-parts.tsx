@@ -1,5 +1,5 @@
 import { Alert, Button, Flex, PasswordField, TextField } from '@aws-amplify/ui-react';
-import type { ReactNode } from 'react';
+import type { FormEvent, ReactNode } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 
 /** The parts every form of the app repeats: its alert, its buttons, and the email and password fields. */
@@ -96,6 +96,40 @@ export function StepButtons({
       </Button>
       <PrimaryButton action={action} busy={busy} />
     </>
+  );
+}
+
+/**
+ * A creation step's form: its fields in one column under the alert of a failed save (`alertHeading`
+ * says what failed), and the step's two buttons below them.
+ */
+export function StepForm({
+  labelledBy,
+  onSubmit,
+  maxWidth,
+  alertHeading,
+  failure,
+  buttons,
+  children,
+}: {
+  labelledBy: string;
+  onSubmit: (event: FormEvent) => void;
+  maxWidth: string;
+  alertHeading: string;
+  failure: string | null;
+  buttons: Parameters<typeof StepButtons>[0];
+  children: ReactNode;
+}) {
+  return (
+    <form onSubmit={onSubmit} noValidate aria-labelledby={labelledBy}>
+      <Flex direction="column" gap="1.25rem" maxWidth={maxWidth}>
+        <FormAlert heading={alertHeading} message={failure} />
+        {children}
+      </Flex>
+      <div className="frp-actions">
+        <StepButtons {...buttons} />
+      </div>
+    </form>
   );
 }
 

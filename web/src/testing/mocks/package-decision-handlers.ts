@@ -7,12 +7,12 @@ import {
   nextStatus,
   type VotingRound,
 } from '@shared/domain/package-lifecycle';
+import { AUDIT_MEANING, PACKAGE_ERR } from '@shared/domain/package-texts';
 import { MSG } from '@shared/messages';
 import { HttpResponse, http } from 'msw';
 import { body, fail, json, on } from './mock-http';
 import { LARGE_PACKAGE_IDS } from './package-fixtures';
 import { ensure, find, historyOf, now, packageFor, pkgBody, record, save } from './package-store';
-import { AUDIT_MEANING, PACKAGE_ERR } from './server-texts';
 
 /**
  * Mock backend of the decisions (issue 6): the two voting rounds of the lifecycle table (approval and
@@ -34,16 +34,16 @@ const ROUND_MOCK = {
     rejectRoute: 'rejectDelivery',
     approved: 'DELIVERY_APPROVED',
     rejected: 'DELIVERY_REJECTED',
-    approveMeaning: AUDIT_MEANING.deliveryApprove,
+    approveMeaning: AUDIT_MEANING.approveDelivery,
     rejectMeaning: AUDIT_MEANING.rejectDelivery,
   },
 } as const;
 
 /** A vote is possible only while the round waits, by one of its chosen approvers, once. */
 function voteRefused(p: Package, round: VotingRound, user: UserRef): Response | null {
-  if (p.status !== round.waiting) return fail(409, PACKAGE_ERR.notWaiting(round));
+  if (p.status !== round.waiting) return fail(409, PACKAGE_ERR.notWaiting(round.noun));
   const mine = p[round.list].find((a) => a.user.id === user.id);
-  if (!mine) return fail(403, PACKAGE_ERR.notVoter(round));
+  if (!mine) return fail(403, PACKAGE_ERR.notVoter(round.noun));
   if (mine.approved || mine.rejected) return fail(409, PACKAGE_ERR.alreadyDecided);
   return null;
 }

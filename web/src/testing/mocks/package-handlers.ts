@@ -17,6 +17,7 @@ import {
   nextStatus,
 } from '@shared/domain/package-lifecycle';
 import { checkApproverSelection, MIN_SIGNED_RELEASE_ROLES, stageOfType } from '@shared/domain/package-rules';
+import { AUDIT_MEANING, PACKAGE_ERR } from '@shared/domain/package-texts';
 import { NON_ADMIN_ROLES, type Role } from '@shared/domain/roles';
 import { API_ERR, MSG } from '@shared/messages';
 import { db } from './db';
@@ -24,7 +25,7 @@ import { body, fail, json, on } from './mock-http';
 import { decisionHandlers } from './package-decision-handlers';
 import {
   candidates,
-  draftOwner,
+  draftFor,
   gateUser,
   headerOf,
   nextMockId,
@@ -38,7 +39,6 @@ import {
   setHeader,
 } from './package-store';
 import { pageOf } from './paging';
-import { AUDIT_MEANING, PACKAGE_ERR } from './server-texts';
 
 /**
  * Mock backend of the package lifecycle (issue 6) for mock mode and the component tests: creation,
@@ -144,11 +144,9 @@ export const packageHandlers = [
     return json({ header: JSON.stringify(headerOf(p)) });
   }),
   on('updateHeader', async ({ request, params }) => {
-    const g = packageFor(request, params.id);
+    const g = draftFor(request, params.id, 'edit the header');
     if (g.error) return g.error;
     const { p } = g;
-    const refused = draftOwner(p, g.user, 'edit the header');
-    if (refused) return refused;
     const { header } = await body<{ header: unknown }>(request);
     let submitted = header;
     if (typeof submitted === 'string') {
@@ -193,11 +191,9 @@ export const packageHandlers = [
     return json({ dccUuid: dcc.id, dcc: JSON.stringify(dcc) }, 201);
   }),
   on('attachDcc', ({ request, params }) => {
-    const g = packageFor(request, params.id);
+    const g = draftFor(request, params.id, 'attach a DCC');
     if (g.error) return g.error;
     const { p } = g;
-    const refused = draftOwner(p, g.user, 'attach a DCC');
-    if (refused) return refused;
     const dcc = db.dcc.find((d) => d.id === String(params.dccId));
     if (!dcc) return fail(404, PACKAGE_ERR.dccNotFound);
     const next = save({ ...p, dccId: dcc.id });
@@ -224,11 +220,9 @@ export const packageHandlers = [
     });
   }),
   on('notifyApprovers', async ({ request, params }) => {
-    const g = packageFor(request, params.id);
+    const g = draftFor(request, params.id, 'notify approvers');
     if (g.error) return g.error;
     const { p } = g;
-    const refused = draftOwner(p, g.user, 'notify approvers');
-    if (refused) return refused;
     if (!p.dccId) return fail(409, PACKAGE_ERR.dccMissing);
     const req = await body<{ approvers: { role: string; id: string }[]; signer?: string }>(request);
     const all = candidates([]);

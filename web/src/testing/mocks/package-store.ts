@@ -1,28 +1,21 @@
 import type { Package, UserRef } from '@shared/api/contracts/packages';
+import type { AuditEvent } from '@shared/domain/audit-event';
 import { newPackageHeader } from '@shared/domain/header/header-rules';
 import type { Header } from '@shared/domain/header/header-schema';
 import { APPROVAL_ROUND, DELIVERY_ROUND, isEditable } from '@shared/domain/package-lifecycle';
+import { AUDIT_MEANING, PACKAGE_ERR } from '@shared/domain/package-texts';
 import { NON_ADMIN_ROLES } from '@shared/domain/roles';
 import { db } from './db';
 import { fail, type Gate, gate } from './mock-http';
 import { PACKAGE_FIXTURES } from './package-fixtures';
-import { AUDIT_MEANING, PACKAGE_ERR } from './server-texts';
 
 /**
  * The mock backend's packages (issue 6): the package fixtures added to the mock db, the headers and the
  * audit history the base db does not hold, and the checks every package handler starts with.
  */
 
-interface MockEvent {
-  seq: number;
-  at: string;
-  action: string;
-  meaning: string;
-  actorId: string;
-  actorName: string;
-  actorRole: string;
-  details?: Record<string, unknown>;
-}
+/** An audit event of the mock's package history (the subject is the package it is kept under). */
+type MockEvent = Omit<AuditEvent, 'subject'> & { seq: number; at: string };
 
 /** State the base mock db does not hold; rebuilt whenever the db was reset (a new packages list). */
 const state = {
@@ -72,7 +65,7 @@ function seedHistory(p: Package): MockEvent[] {
   });
   for (const [round, approved, rejected] of [
     [APPROVAL_ROUND, AUDIT_MEANING.approve, AUDIT_MEANING.reject],
-    [DELIVERY_ROUND, AUDIT_MEANING.deliveryApprove, AUDIT_MEANING.rejectDelivery],
+    [DELIVERY_ROUND, AUDIT_MEANING.approveDelivery, AUDIT_MEANING.rejectDelivery],
   ] as const) {
     const prefix = round === DELIVERY_ROUND ? 'DELIVERY_' : '';
     for (const a of p[round.list]) {
@@ -179,9 +172,14 @@ export function candidates(excluded: readonly string[]): UserRef[] {
     .map((u) => ({ id: u.id, name: u.name, email: u.email, userRole: u.userRole }));
 }
 
-/** Header and DCC: only the initiator changes them, and only while the package is a draft. */
-export function draftOwner(p: Package, user: UserRef, what: string): Response | null {
-  if (p.initiator.id !== user.id) return fail(403, PACKAGE_ERR.notInitiator(what));
-  if (!isEditable(p.status)) return fail(409, PACKAGE_ERR.notDraft(what));
-  return null;
+/**
+ * The package of a draft edit (header, DCC, notify): only the initiator changes it, and only while it is
+ * a draft; else the 404, 403 or 409 (`what` names the action in the refusal).
+ */
+export function draftFor(request: Request, id: unknown, what: string): ReturnType<typeof packageFor> {
+  const g = packageFor(request, id);
+  if (g.error) return g;
+  if (g.p.initiator.id !== g.user.id) return { error: fail(403, PACKAGE_ERR.notInitiator(what)) };
+  if (!isEditable(g.p.status)) return { error: fail(409, PACKAGE_ERR.notDraft(what)) };
+  return g;
 }

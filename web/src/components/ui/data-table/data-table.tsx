@@ -41,6 +41,20 @@ export function sortableColumn<T>(
   return { id, header, cell, sortValue };
 }
 
+/** A column of one field of the row, shown through `show` and sorted by the field's own value. */
+export function fieldColumn<T, K extends keyof T & string>(
+  field: K,
+  header: string,
+  show: (value: T[K]) => SortValue,
+): Column<T> {
+  return sortableColumn<T>(
+    field,
+    header,
+    (row) => show(row[field]),
+    (row) => row[field] as SortValue,
+  );
+}
+
 export interface TableSelection<T> {
   mode: 'single' | 'multiple';
   selected: readonly string[];

@@ -1,11 +1,12 @@
 import { Alert, Flex, Heading, Text } from '@aws-amplify/ui-react';
 import { MSG } from '@shared/messages';
-import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
 import { EmailAddressField, FormAlert, SubmitRow } from '@/components/ui/form-parts';
 import { paths } from '@/config/paths';
 import { isEmail } from '@/utils/validation';
 import { confirmEmail, resendConfirmation } from '../api/auth-api';
+import { useEmailForm } from '../hooks/use-email-form';
 
 type State =
   | { kind: 'checking' }
@@ -76,26 +77,17 @@ export function ConfirmEmailPage() {
 
 /** Mails a new link to an address that waits for confirmation (the same answer for any address). */
 function NewLinkForm() {
-  const [email, setEmail] = useState('');
-  const [error, setError] = useState<string | null>(null);
   const [answer, setAnswer] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    if (busy) return;
-    if (!isEmail(email)) {
-      setError(MSG.registerEmailRequired);
-      return;
-    }
-    setBusy(true);
-    const r = await resendConfirmation(email.trim());
-    setBusy(false);
-    if (r.ok) {
-      setError(null);
-      setAnswer(r.data.message);
-    } else setError(r.error.errorMessage);
-  };
+  const { email, setEmail, error, setError, busy, submit } = useEmailForm({
+    invalid: (value) => (isEmail(value) ? null : MSG.registerEmailRequired),
+    send: resendConfirmation,
+    done: (r, setFailure) => {
+      if (r.ok) {
+        setFailure(null);
+        setAnswer(r.data.message);
+      } else setFailure(r.error.errorMessage);
+    },
+  });
 
   return (
     <form onSubmit={submit} noValidate aria-label="Get a new link">

@@ -1,14 +1,14 @@
-import { Flex, Heading } from '@aws-amplify/ui-react';
 import { PASSWORD_MAX, PASSWORD_MIN, passwordPolicyMessage } from '@shared/api/contracts/user';
 import { type NonAdminRole, SELF_SERVICE_ROLES } from '@shared/domain/roles';
 import { MSG } from '@shared/messages';
 import { type FormEvent, useState } from 'react';
 import { NameAndEmailFields, RoleField } from '@/components/ui/account-fields';
-import { FormAlert, LinkAndSubmit, SecretField } from '@/components/ui/form-parts';
+import { SecretField } from '@/components/ui/form-parts';
 import { paths } from '@/config/paths';
 import { showSuccess } from '@/lib/popup/popup-store';
 import { isEmail } from '@/utils/validation';
 import { register } from '../api/auth-api';
+import { AuthFormCard } from './auth-form-card';
 
 interface Errors {
   name?: string;
@@ -61,42 +61,38 @@ export function RegisterForm() {
   };
 
   return (
-    <div className="frp-card frp-form-card">
-      <Heading level={1} className="frp-page-title">
-        Create an account
-      </Heading>
-      <form onSubmit={submit} noValidate>
-        <Flex direction="column" gap="1rem">
-          <NameAndEmailFields name={name} email={email} onName={setName} onEmail={setEmail} errors={errors} />
-          <SecretField
-            label="Password"
-            name="password"
-            autoComplete="new-password"
-            hint={`${PASSWORD_MIN} to ${PASSWORD_MAX} characters`}
-            value={password}
-            onChange={setPassword}
-            hasError={Boolean(errors.password)}
-            errorMessage={errors.password}
-          />
-          <SecretField
-            label="Repeat password"
-            name="repeat-password"
-            autoComplete="new-password"
-            value={repeat}
-            onChange={setRepeat}
-            hasError={Boolean(errors.repeat)}
-            errorMessage={errors.repeat}
-          />
-          <RoleField value={userRole} onChange={setUserRole} />
-          <FormAlert message={errors.form} />
-          <LinkAndSubmit
-            to={paths.login}
-            link="Already registered? Sign in"
-            action={{ label: MSG.submit, busyLabel: 'Registering…' }}
-            busy={busy}
-          />
-        </Flex>
-      </form>
-    </div>
+    <AuthFormCard
+      title="Create an account"
+      onSubmit={submit}
+      failure={errors.form}
+      footer={{
+        to: paths.login,
+        link: 'Already registered? Sign in',
+        action: { label: MSG.submit, busyLabel: 'Registering…' },
+      }}
+      busy={busy}
+    >
+      <NameAndEmailFields name={name} email={email} onName={setName} onEmail={setEmail} errors={errors} />
+      <SecretField
+        label="Password"
+        name="password"
+        autoComplete="new-password"
+        hint={`${PASSWORD_MIN} to ${PASSWORD_MAX} characters`}
+        value={password}
+        onChange={setPassword}
+        hasError={Boolean(errors.password)}
+        errorMessage={errors.password}
+      />
+      <SecretField
+        label="Repeat password"
+        name="repeat-password"
+        autoComplete="new-password"
+        value={repeat}
+        onChange={setRepeat}
+        hasError={Boolean(errors.repeat)}
+        errorMessage={errors.repeat}
+      />
+      <RoleField value={userRole} onChange={setUserRole} />
+    </AuthFormCard>
   );
 }

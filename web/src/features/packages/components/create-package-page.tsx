@@ -1,10 +1,10 @@
-import { Alert, CheckboxField, Flex, TextAreaField, TextField } from '@aws-amplify/ui-react';
+import { Alert, CheckboxField, TextAreaField, TextField } from '@aws-amplify/ui-react';
 import type { Resource } from '@shared/api/contracts/resources';
 import { packageTypeOf } from '@shared/domain/package-rules';
 import { MSG } from '@shared/messages';
 import { type FormEvent, useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
-import { FormAlert, RequiredTextField, StepButtons } from '@/components/ui/form-parts';
+import { RequiredTextField, StepForm } from '@/components/ui/form-parts';
 import { paths } from '@/config/paths';
 import { session, useSession } from '@/lib/session/session-store';
 import { generatePackage } from '../api/create-package';
@@ -76,76 +76,72 @@ export function CreatePackagePage() {
   return (
     <PackagePage id="create-title" title={subHeader || creationTitle(resource.resourceStage)}>
       <CreationSteps current={1} />
-      <form onSubmit={submit} noValidate aria-labelledby="create-title">
-        <Flex direction="column" gap="1.25rem" maxWidth="40rem">
-          <FormAlert heading="The package was not created" message={failure} />
-          <RequiredTextField
-            label={MSG.colPackageName}
-            value={name}
-            maxLength={120}
-            onChange={(value) => {
-              setName(value);
-              setNameError(null);
+      <StepForm
+        labelledBy="create-title"
+        onSubmit={submit}
+        maxWidth="40rem"
+        alertHeading="The package was not created"
+        failure={failure}
+        buttons={{
+          back: { label: MSG.cancel, to: isModel ? paths.models : paths.patches },
+          action: { label: MSG.continue, busyLabel: 'Creating…', disabled: !ready },
+          busy,
+        }}
+      >
+        <RequiredTextField
+          label={MSG.colPackageName}
+          value={name}
+          maxLength={120}
+          onChange={(value) => {
+            setName(value);
+            setNameError(null);
+          }}
+          error={nameError}
+        />
+        <TextField className="frp-readonly" label={MSG.resourceName} value={resource.name} isReadOnly />
+        {isModel ? (
+          <TextField
+            className="frp-readonly"
+            label={MSG.version}
+            value={resource.modelVersion ?? ''}
+            isReadOnly
+          />
+        ) : (
+          <TextField className="frp-readonly" label={MSG.uploadTime} value={resource.uploadTime} isReadOnly />
+        )}
+        <CheckboxField
+          label={MSG.signQuestion}
+          name="signed"
+          checked={signed}
+          onChange={(e) => setSigned(e.target.checked)}
+        />
+        <p className="frp-muted" style={{ marginTop: '-0.75rem' }}>
+          Package type: <span className="frp-mono">{packageTypeOf(resource.resourceStage, signed)}</span>
+          {signed ? ' — a SW/FW Release Engineer signs it after approval.' : ''}
+        </p>
+        <div>
+          <TextAreaField
+            label={MSG.colNote}
+            value={note}
+            rows={4}
+            isRequired
+            maxLength={2000}
+            onChange={(e) => {
+              setNote(e.target.value);
+              setNoteTouched(true);
             }}
-            error={nameError}
+            onBlur={() => setNoteTouched(true)}
+            hasError={noteBlank && noteTouched}
+            errorMessage={MSG.packageNoteRequired}
+            aria-describedby={noteBlank && !noteTouched ? 'note-hint' : undefined}
           />
-          <TextField className="frp-readonly" label={MSG.resourceName} value={resource.name} isReadOnly />
-          {isModel ? (
-            <TextField
-              className="frp-readonly"
-              label={MSG.version}
-              value={resource.modelVersion ?? ''}
-              isReadOnly
-            />
-          ) : (
-            <TextField
-              className="frp-readonly"
-              label={MSG.uploadTime}
-              value={resource.uploadTime}
-              isReadOnly
-            />
-          )}
-          <CheckboxField
-            label={MSG.signQuestion}
-            name="signed"
-            checked={signed}
-            onChange={(e) => setSigned(e.target.checked)}
-          />
-          <p className="frp-muted" style={{ marginTop: '-0.75rem' }}>
-            Package type: <span className="frp-mono">{packageTypeOf(resource.resourceStage, signed)}</span>
-            {signed ? ' — a SW/FW Release Engineer signs it after approval.' : ''}
-          </p>
-          <div>
-            <TextAreaField
-              label={MSG.colNote}
-              value={note}
-              rows={4}
-              isRequired
-              maxLength={2000}
-              onChange={(e) => {
-                setNote(e.target.value);
-                setNoteTouched(true);
-              }}
-              onBlur={() => setNoteTouched(true)}
-              hasError={noteBlank && noteTouched}
-              errorMessage={MSG.packageNoteRequired}
-              aria-describedby={noteBlank && !noteTouched ? 'note-hint' : undefined}
-            />
-            {noteBlank && !noteTouched ? (
-              <p id="note-hint" className="frp-muted" style={{ margin: '0.25rem 0 0' }}>
-                {MSG.packageNoteRequired}
-              </p>
-            ) : null}
-          </div>
-        </Flex>
-        <div className="frp-actions">
-          <StepButtons
-            back={{ label: MSG.cancel, to: isModel ? paths.models : paths.patches }}
-            action={{ label: MSG.continue, busyLabel: 'Creating…', disabled: !ready }}
-            busy={busy}
-          />
+          {noteBlank && !noteTouched ? (
+            <p id="note-hint" className="frp-muted" style={{ margin: '0.25rem 0 0' }}>
+              {MSG.packageNoteRequired}
+            </p>
+          ) : null}
         </div>
-      </form>
+      </StepForm>
     </PackagePage>
   );
 }

@@ -1,9 +1,9 @@
-import { Flex, Heading, SelectField, TextField } from '@aws-amplify/ui-react';
+import { Heading, SelectField, TextField } from '@aws-amplify/ui-react';
 import { createDccSchema, TELEMETRY_TYPES, type TelemetryType } from '@shared/api/contracts/dcc';
 import { MSG } from '@shared/messages';
 import { type FormEvent, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { FormAlert, RequiredTextField, StepButtons } from '@/components/ui/form-parts';
+import { RequiredTextField, StepForm } from '@/components/ui/form-parts';
 import { paths } from '@/config/paths';
 import { useSession } from '@/lib/session/session-store';
 import { createDcc } from '../api/dcc';
@@ -59,6 +59,10 @@ const digitsOnly = (text: string) => /^\d*$/.test(text);
  * Message limit and Device limit (numbers only, 0 by default; message limit at least 16 bytes, device
  * limit at least the message limit). Save returns to the list with the new DCC selected.
  */
+/** The step's buttons: back to the DCC list, and Save. */
+const BACK_TO_LIST = { label: MSG.back, to: paths.packages.dcc };
+const SAVE = { label: MSG.save, busyLabel: 'Saving…' };
+
 export function DccCreatePage() {
   const navigate = useNavigate();
   const { currentPackage: pkg, subHeader } = useSession();
@@ -104,50 +108,47 @@ export function DccCreatePage() {
       <Heading level={2} id="dcc-create-form" className="frp-pkg-section__title">
         Create DCC
       </Heading>
-      <form onSubmit={save} noValidate aria-labelledby="dcc-create-form">
-        <Flex direction="column" gap="1.25rem" maxWidth="28rem">
-          <FormAlert heading="The DCC was not saved" message={failure} />
-          <RequiredTextField
-            label={MSG.colDeviceId}
-            value={deviceId}
-            maxLength={64}
-            onChange={setDeviceId}
-            error={errors.deviceId}
-          />
-          <SelectField
-            label={MSG.colTelemetryType}
-            value={telemetryType}
-            onChange={(e) => setTelemetryType(e.target.value as TelemetryType)}
-          >
-            {TELEMETRY_TYPES.map((t) => (
-              <option key={t} value={t}>
-                {t}
-              </option>
-            ))}
-          </SelectField>
-          <BytesField
-            label={MSG.colMessageLimit}
-            hint="Bytes, at least 16"
-            value={messageLimit}
-            onChange={setMessageLimit}
-            error={errors.messageLimit}
-          />
-          <BytesField
-            label={MSG.colDeviceLimit}
-            hint="Bytes, at least the message limit"
-            value={deviceLimit}
-            onChange={setDeviceLimit}
-            error={errors.deviceLimit}
-          />
-        </Flex>
-        <div className="frp-actions">
-          <StepButtons
-            back={{ label: MSG.back, to: paths.packages.dcc }}
-            action={{ label: MSG.save, busyLabel: 'Saving…', disabled: !canSave }}
-            busy={busy}
-          />
-        </div>
-      </form>
+      <StepForm
+        labelledBy="dcc-create-form"
+        onSubmit={save}
+        maxWidth="28rem"
+        alertHeading="The DCC was not saved"
+        failure={failure}
+        buttons={{ back: BACK_TO_LIST, action: { ...SAVE, disabled: !canSave }, busy }}
+      >
+        <RequiredTextField
+          label={MSG.colDeviceId}
+          value={deviceId}
+          maxLength={64}
+          onChange={setDeviceId}
+          error={errors.deviceId}
+        />
+        <SelectField
+          label={MSG.colTelemetryType}
+          value={telemetryType}
+          onChange={(e) => setTelemetryType(e.target.value as TelemetryType)}
+        >
+          {TELEMETRY_TYPES.map((t) => (
+            <option key={t} value={t}>
+              {t}
+            </option>
+          ))}
+        </SelectField>
+        {(
+          [
+            [MSG.colMessageLimit, 'Bytes, at least 16', messageLimit, setMessageLimit, errors.messageLimit],
+            [
+              MSG.colDeviceLimit,
+              'Bytes, at least the message limit',
+              deviceLimit,
+              setDeviceLimit,
+              errors.deviceLimit,
+            ],
+          ] as const
+        ).map(([label, hint, value, onChange, error]) => (
+          <BytesField key={label} label={label} hint={hint} value={value} onChange={onChange} error={error} />
+        ))}
+      </StepForm>
     </PackagePage>
   );
 }

@@ -3,7 +3,7 @@ import type { Dcc } from '@shared/api/contracts/dcc';
 import { MSG } from '@shared/messages';
 import { useState } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
-import { type Column, DataTable, sortableColumn } from '@/components/ui/data-table/data-table';
+import { type Column, DataTable, fieldColumn, sortableColumn } from '@/components/ui/data-table/data-table';
 import { StepButtons } from '@/components/ui/form-parts';
 import { paths } from '@/config/paths';
 import { useApiQuery } from '@/hooks/use-api-query';
@@ -19,18 +19,8 @@ const bytes = (n: number) => `${n.toLocaleString('en-US')} B`;
 const COLUMNS: readonly Column<Dcc>[] = [
   sortableColumn('deviceId', MSG.colDeviceId, (d) => d.deviceId),
   sortableColumn('telemetryType', MSG.colTelemetryType, (d) => d.telemetryType),
-  sortableColumn(
-    'deviceLimit',
-    MSG.colDeviceLimit,
-    (d) => bytes(d.deviceLimit),
-    (d) => d.deviceLimit,
-  ),
-  sortableColumn(
-    'messageLimit',
-    MSG.colMessageLimit,
-    (d) => bytes(d.messageLimit),
-    (d) => d.messageLimit,
-  ),
+  fieldColumn<Dcc, 'deviceLimit'>('deviceLimit', MSG.colDeviceLimit, bytes),
+  fieldColumn<Dcc, 'messageLimit'>('messageLimit', MSG.colMessageLimit, bytes),
 ];
 
 // spec §5: DCC search by device id, limits and telemetry type

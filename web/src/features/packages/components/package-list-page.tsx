@@ -1,9 +1,9 @@
-import { Tabs } from '@aws-amplify/ui-react';
 import type { Package } from '@shared/api/contracts/packages';
 import { MSG } from '@shared/messages';
 import { useEffect, useMemo, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { type Column, DataTable, sortableColumn } from '@/components/ui/data-table/data-table';
+import { type Column, DataTable, fieldColumn, sortableColumn } from '@/components/ui/data-table/data-table';
+import { StageTabs } from '@/components/ui/data-table/stage-tabs';
 import { useApiQuery } from '@/hooks/use-api-query';
 import { session, useSession } from '@/lib/session/session-store';
 import { resourceTypeLabel, stageLabel } from '@/utils/format';
@@ -48,18 +48,8 @@ function columns(kind: ListKind, tab: ListTab): Column<Package>[] {
         );
       },
     },
-    sortableColumn(
-      'resourceType',
-      MSG.colResourceType,
-      (p) => resourceTypeLabel(p.resourceType),
-      (p) => p.resourceType,
-    ),
-    sortableColumn(
-      'resourceStage',
-      MSG.colResourceStage,
-      (p) => stageLabel(p.resourceStage),
-      (p) => p.resourceStage,
-    ),
+    fieldColumn<Package, 'resourceType'>('resourceType', MSG.colResourceType, resourceTypeLabel),
+    fieldColumn<Package, 'resourceStage'>('resourceStage', MSG.colResourceStage, stageLabel),
     sortableColumn('signed', MSG.colIsSigned, (p) => (p.signed ? 'Yes' : 'No')),
     {
       id: 'note',
@@ -122,39 +112,24 @@ export function PackageListPage({ kind }: { kind: ListKind }) {
 
   return (
     <PackagePage id="package-list-title" title={title}>
-      <Tabs.Container value={tab} onValueChange={(value) => setTab(value as ListTab)}>
-        <Tabs.List aria-label="Stage">
-          {tabs.map((t) => (
-            <Tabs.Item key={t} value={t}>
-              {TAB_LABELS[t]}
-            </Tabs.Item>
-          ))}
-        </Tabs.List>
-        {tabs.map((t) => (
-          <Tabs.Panel key={t} value={t} paddingTop="1rem">
-            {t === tab ? (
-              <DataTable
-                key={`${kind}-${tab}`}
-                label={`${title}: ${TAB_LABELS[tab]}`}
-                rows={rows}
-                columns={cols}
-                rowKey={(p) => p.id}
-                searchFields={searchFields}
-                loading={query.loading}
-                loadingText={
-                  soFar > 0 ? `Loading… ${soFar.toLocaleString('en-US')} packages so far` : undefined
-                }
-                onRowClick={open}
-                rowClassName={(p) => {
-                  const h = rowHighlight(p, flow);
-                  return h ? `frp-row--${h}` : undefined;
-                }}
-                emptyMessage={rows.length === 0 ? EMPTY[kind] : undefined}
-              />
-            ) : null}
-          </Tabs.Panel>
-        ))}
-      </Tabs.Container>
+      <StageTabs value={tab} onChange={setTab} tabs={tabs.map((t) => ({ value: t, label: TAB_LABELS[t] }))}>
+        <DataTable
+          key={`${kind}-${tab}`}
+          label={`${title}: ${TAB_LABELS[tab]}`}
+          rows={rows}
+          columns={cols}
+          rowKey={(p) => p.id}
+          searchFields={searchFields}
+          loading={query.loading}
+          loadingText={soFar > 0 ? `Loading… ${soFar.toLocaleString('en-US')} packages so far` : undefined}
+          onRowClick={open}
+          rowClassName={(p) => {
+            const h = rowHighlight(p, flow);
+            return h ? `frp-row--${h}` : undefined;
+          }}
+          emptyMessage={rows.length === 0 ? EMPTY[kind] : undefined}
+        />
+      </StageTabs>
     </PackagePage>
   );
 }

@@ -1,15 +1,14 @@
-import { Button, Flex, Heading, Tabs, ToggleButton, ToggleButtonGroup } from '@aws-amplify/ui-react';
+import { Button, Flex, Heading, ToggleButton, ToggleButtonGroup } from '@aws-amplify/ui-react';
 import type { Resource, ResourceType, Stage } from '@shared/api/contracts/resources';
 import { MSG } from '@shared/messages';
 import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { type Column, DataTable } from '@/components/ui/data-table/data-table';
+import { StageTabs } from '@/components/ui/data-table/stage-tabs';
 import { paths } from '@/config/paths';
 import { useApiQuery } from '@/hooks/use-api-query';
 import { session } from '@/lib/session/session-store';
 import { getResources } from '../api/get-resources';
-
-const STAGES: readonly Stage[] = ['DEV', 'RELEASE'];
 
 const PATCH_COLUMNS: readonly Column<Resource>[] = [
   { id: 'name', header: 'Resource name', cell: (r) => r.name, sortValue: (r) => r.name },
@@ -73,39 +72,33 @@ export function ResourceSelectionPage({ type }: { type: ResourceType }) {
           <ToggleButton value="MODEL">{MSG.tabModel}</ToggleButton>
         </ToggleButtonGroup>
       </Flex>
-      <Tabs.Container
+      <StageTabs
         value={stage}
-        onValueChange={(value) => {
-          setStage(value as Stage);
+        onChange={(value) => {
+          setStage(value);
           setSelected([]);
         }}
+        tabs={[
+          { value: 'DEV', label: MSG.stageDev },
+          { value: 'RELEASE', label: MSG.stageRelease },
+        ]}
       >
-        <Tabs.List aria-label="Stage">
-          <Tabs.Item value="DEV">{MSG.stageDev}</Tabs.Item>
-          <Tabs.Item value="RELEASE">{MSG.stageRelease}</Tabs.Item>
-        </Tabs.List>
-        {STAGES.map((s) => (
-          <Tabs.Panel key={s} value={s} paddingTop="1rem">
-            {s === stage ? (
-              <DataTable
-                key={`${type}-${stage}`}
-                label={`${stage === 'DEV' ? 'Dev' : 'Release'} ${type === 'PATCH' ? 'patches' : 'models'}`}
-                rows={rows}
-                columns={type === 'PATCH' ? PATCH_COLUMNS : MODEL_COLUMNS}
-                rowKey={(r) => r.id}
-                searchFields={searchFields}
-                loading={query.loading}
-                selection={{ mode: 'single', selected, onChange: setSelected, rowLabel: (r) => r.name }}
-                actions={
-                  <Button variation="primary" isDisabled={!chosen} onClick={createPackage}>
-                    {MSG.createPackage}
-                  </Button>
-                }
-              />
-            ) : null}
-          </Tabs.Panel>
-        ))}
-      </Tabs.Container>
+        <DataTable
+          key={`${type}-${stage}`}
+          label={`${stage === 'DEV' ? 'Dev' : 'Release'} ${type === 'PATCH' ? 'patches' : 'models'}`}
+          rows={rows}
+          columns={type === 'PATCH' ? PATCH_COLUMNS : MODEL_COLUMNS}
+          rowKey={(r) => r.id}
+          searchFields={searchFields}
+          loading={query.loading}
+          selection={{ mode: 'single', selected, onChange: setSelected, rowLabel: (r) => r.name }}
+          actions={
+            <Button variation="primary" isDisabled={!chosen} onClick={createPackage}>
+              {MSG.createPackage}
+            </Button>
+          }
+        />
+      </StageTabs>
     </section>
   );
 }

@@ -1,10 +1,7 @@
-import type { VotingRound } from '@shared/domain/package-lifecycle';
-
 /**
- * The package service's error texts and audit meanings that the mock answers with. They live in
- * lambdas/services (which the web app must not import), so the mock keeps them here, once, word for
- * word; the texts shared with the screens come from shared/messages.ts. When the service's texts move
- * to shared/, this file goes (see the report of issue 15).
+ * The package service's error texts and audit meanings, word for word, in one place: the services
+ * (lambdas/services/packages/) answer with them and the browser mock (web/src/testing/mocks/) answers
+ * with the same ones, so the two cannot drift apart. The integration tests assert them.
  */
 export const PACKAGE_ERR = {
   packageNotFound: 'Package not found',
@@ -13,6 +10,7 @@ export const PACKAGE_ERR = {
   nameTaken: (name: string) => `Package with name '${name}' already exists`,
   wrongStage: (stage: string) =>
     `A ${stage.toLowerCase()} resource makes ${stage}_SIGNED or ${stage}_UNSIGNED packages`,
+  /** `what` names the action: "edit the header", "attach a DCC", "notify approvers" */
   notInitiator: (what: string) => `Only the package's initiator can ${what}`,
   notDraft: (what: string) =>
     `The package was already sent for approval; its ${what.replace(/^edit /, '')} can no longer change`,
@@ -20,8 +18,9 @@ export const PACKAGE_ERR = {
   dccMissing: 'Attach a DCC to the package before notifying approvers',
   signerMissing: 'Choose a signer for a signed package',
   signerUnexpected: 'Only signed packages have a signer',
-  notWaiting: (round: VotingRound) => `The package is not waiting for ${round.noun} approval`,
-  notVoter: (round: VotingRound) => `You are not an approver of this ${round.noun}`,
+  /** `noun`: the voting round's noun ("package" or "delivery", shared/domain/package-lifecycle.ts) */
+  notWaiting: (noun: string) => `The package is not waiting for ${noun} approval`,
+  notVoter: (noun: string) => `You are not an approver of this ${noun}`,
   alreadyDecided: 'You have already decided on this package',
   notSigner: 'You are not the signer of this package',
   notWaitingForSignature: 'The package is not waiting for a signature',
@@ -31,19 +30,24 @@ export const PACKAGE_ERR = {
     'The package has no generated file yet: it is generated when every approver has approved (and signed, if signed)',
 } as const;
 
-/** What each audit event of a package means (the history page shows them). */
+/**
+ * What each audit event of a package means, in words a reviewer understands (the `meaning` of an audit
+ * event; the history page shows them). Keys that are lifecycle actions are looked up by action.
+ */
 export const AUDIT_MEANING = {
   created: (type: string, resource: string) => `creates a ${type} package from ${resource}`,
-  notify: 'sends the package for approval',
   approve: 'approves the package: its content, header and DCC are fit for the next step',
   reject: 'rejects the package; it will not be generated',
+  notify: 'sends the package for approval',
+  fullyApprovedSigned: 'every approver approved; the package waits for its signer',
   generated: 'every approver approved; the XML package is generated',
   sign: 'signs the package as the release engineer: it is the package approved for devices',
   rejectSigning: 'refuses to sign the package',
   deliver: 'starts delivery of the approved release package to devices',
-  deliveryApprove: 'approves delivery of the package to devices',
+  approveDelivery: 'approves delivery of the package to devices',
   rejectDelivery: 'rejects the delivery; the release engineer may re-deliver',
   delivered: 'every delivery approver approved; the package is delivered',
   editHeader: 'edits the package header',
   attachDcc: (deviceId: string, telemetryType: string) => `attaches DCC ${deviceId} (${telemetryType})`,
+  delete: 'deletes the package and its generated files',
 } as const;
