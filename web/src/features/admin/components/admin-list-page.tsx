@@ -7,6 +7,7 @@ import { paths } from '@/config/paths';
 import { useApiQuery } from '@/hooks/use-api-query';
 import { showSuccess, showWarning } from '@/lib/popup/popup-store';
 import { type AdminKind, type AdminRows, deleteAdmin, listAdmin } from '../api/admin-api';
+import { DeleteConfirmDialog } from './delete-confirm-dialog';
 
 export interface AdminListPageProps<K extends AdminKind> {
   kind: K;
@@ -14,6 +15,10 @@ export interface AdminListPageProps<K extends AdminKind> {
   columns: readonly Column<AdminRows[K]>[];
   searchFields: (row: AdminRows[K]) => readonly SortValue[];
   rowLabel: (row: AdminRows[K]) => string;
+  /** the row's state in words, shown beside its label in the delete confirm dialog (issue 16) */
+  rowState: (row: AdminRows[K]) => ReactNode;
+  /** what the list holds, plural, for the confirm dialog ('packages', 'users', …) */
+  noun: string;
   note?: string;
   /** more buttons for the selected rows, beside 'Delete selected' (the users' Grant / Refuse) */
   extraActions?: (ctx: {
@@ -33,16 +38,24 @@ export function AdminListPage<K extends AdminKind>({
   columns,
   searchFields,
   rowLabel,
+  rowState,
+  noun,
   note,
   extraActions,
 }: AdminListPageProps<K>) {
   const [selected, setSelected] = useState<string[]>([]);
+  const [confirming, setConfirming] = useState(false);
+  const [busy, setBusy] = useState(false);
   const query = useApiQuery((signal) => listAdmin(kind, signal), [kind]);
   const rows = query.data ?? [];
 
+  // 'Delete selected' asks first (issue 16); only the dialog's Delete calls the API
   const remove = async () => {
-    if (selected.length === 0) return;
+    if (selected.length === 0 || busy) return;
+    setBusy(true);
     const result = await deleteAdmin(kind, selected);
+    setBusy(false);
+    setConfirming(false);
     if (result.ok) {
       setSelected([]);
       query.reload();
@@ -80,13 +93,28 @@ export function AdminListPage<K extends AdminKind>({
                 query.reload();
               },
             })}
-            <Button variation="destructive" isDisabled={selected.length === 0} onClick={remove}>
+            <Button
+              variation="destructive"
+              isDisabled={selected.length === 0}
+              onClick={() => setConfirming(true)}
+            >
               {MSG.deleteSelected}
               {selected.length > 0 ? ` (${selected.length})` : ''}
             </Button>
           </>
         }
       />
+      {confirming && selected.length > 0 ? (
+        <DeleteConfirmDialog
+          noun={noun}
+          busy={busy}
+          items={rows
+            .filter((row) => selected.includes(row.id))
+            .map((row) => ({ id: row.id, name: rowLabel(row), state: rowState(row) }))}
+          onCancel={() => setConfirming(false)}
+          onConfirm={remove}
+        />
+      ) : null}
     </section>
   );
 }

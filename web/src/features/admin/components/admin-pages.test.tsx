@@ -1,7 +1,7 @@
 import { API_ERR, MSG } from '@shared/messages';
 import { screen, waitFor, within } from '@testing-library/react';
 import { HttpResponse, http } from 'msw';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { db } from '@/testing/mocks/db';
 import { server } from '@/testing/mocks/server';
 import { fill, renderApp } from '@/testing/render-app';
@@ -13,12 +13,87 @@ const headers = async () =>
     .filter((h) => h);
 const deleteButton = () => screen.getByRole('button', { name: new RegExp(`^${MSG.deleteSelected}`) });
 const range = () => screen.getByText(/^\d+-\d+ of \d+$/).textContent;
+/** issue 16: 'Delete selected' opens the confirm dialog; returns it */
+const openConfirm = async (user: { click: (el: Element) => Promise<void> }) => {
+  await user.click(deleteButton());
+  return screen.findByRole('dialog', { name: /^Delete \d+ selected/ });
+};
+const deletes: string[] = [];
+const countDeletes = () => {
+  deletes.length = 0;
+  server.events.on('request:start', ({ request }) => {
+    if (request.method === 'DELETE') deletes.push(new URL(request.url).pathname);
+  });
+};
 
 describe('admin lists', () => {
-  it('lists packages with Package name, Patch name, Signed? and Note', async () => {
-    renderApp('/admin/packages', { as: 'u-admin' });
+  afterEach(() => server.events.removeAllListeners());
+
+  it('lists packages with Package name, Patch name, Signed? and Note, and their State (issue 16)', async () => {
+    const { user } = renderApp('/admin/packages', { as: 'u-admin' });
     expect(await screen.findByText('IP-3.2.1 nightly')).toBeInTheDocument();
-    expect(await headers()).toEqual(['Package name', 'Patch name', 'Signed?', 'Note']);
+    expect(await headers()).toEqual(['Package name', 'Patch name', 'Signed?', 'Note', 'State']);
+    const stateOf = (name: string) => {
+      const cells = within(screen.getByText(name).closest('tr') as HTMLElement).getAllByRole('cell');
+      return cells.at(-1)?.textContent;
+    };
+    expect(stateOf('IP-3.2.1 nightly')).toBe('Draft');
+    expect(stateOf('VC-1.7.2 release')).toBe('Signed');
+    expect(stateOf('ArrhythmiaNet 2.2')).toBe('Approved');
+    // sortable like the other columns: ascending puts 'Approved' before 'Draft'
+    const state = screen.getByRole('columnheader', { name: /State/ });
+    await user.click(within(state).getByRole('button'));
+    expect(state).toHaveAttribute('aria-sort', 'ascending');
+    const states = within(screen.getByRole('table'))
+      .getAllByRole('row')
+      .slice(1)
+      .map((r) => within(r).getAllByRole('cell').at(-1)?.textContent ?? '');
+    expect(states[0]).toBe('Approved');
+    expect([...states].sort()).toEqual(states);
+  });
+
+  it('asks before deleting packages: the dialog lists each selected one with its state; Cancel deletes nothing', async () => {
+    countDeletes();
+    const { user } = renderApp('/admin/packages', { as: 'u-admin' });
+    await user.click(await screen.findByText('IP-3.2.1 nightly'));
+    await user.click(screen.getByText('VC-1.7.2 release'));
+    const before = db.packages.length;
+    const dialog = await openConfirm(user);
+    expect(dialog).toHaveAccessibleName('Delete 2 selected packages?');
+    expect(dialog).toHaveTextContent('Deletion cannot be undone.');
+    const items = within(within(dialog).getByRole('list', { name: 'Selected packages' })).getAllByRole(
+      'listitem',
+    );
+    expect(items.map((i) => i.textContent)).toEqual(['IP-3.2.1 nightlyDraft', 'VC-1.7.2 releaseSigned']);
+    // the focus is in the dialog, on the safe choice
+    expect(within(dialog).getByRole('button', { name: MSG.cancel })).toHaveFocus();
+    await user.click(within(dialog).getByRole('button', { name: MSG.cancel }));
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(deletes).toEqual([]);
+    expect(db.packages).toHaveLength(before);
+    // the selection stays for another try
+    expect(deleteButton()).toHaveTextContent('(2)');
+    // Escape closes it too, and deletes nothing
+    await openConfirm(user);
+    await user.keyboard('{Escape}');
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(deletes).toEqual([]);
+    server.events.removeAllListeners();
+  });
+
+  it('lists selected DCCs with device id and telemetry type and deletes them only on Delete', async () => {
+    countDeletes();
+    const { user } = renderApp('/admin/dcc', { as: 'u-admin' });
+    await user.click(await screen.findByText('IP-4000'));
+    const dialog = await openConfirm(user);
+    expect(dialog).toHaveAccessibleName('Delete 1 selected DCC?');
+    expect(within(dialog).getByRole('listitem')).toHaveTextContent('IP-4000Telemetry type: TelA');
+    expect(deletes).toEqual([]);
+    await user.click(within(dialog).getByRole('button', { name: 'Delete' }));
+    expect(await screen.findByRole('dialog')).toHaveTextContent(MSG.deleted);
+    expect(deletes).toEqual(['/dev/admin/dcc']);
+    expect(db.dcc.some((d) => d.deviceId === 'IP-4000')).toBe(false);
+    server.events.removeAllListeners();
   });
 
   it('marks a package whose workflow mail failed every retry, naming the recipient', async () => {
@@ -142,7 +217,18 @@ describe('admin lists', () => {
     const { user, router } = renderApp('/admin/users', { as: 'u-admin' });
     await user.click(await screen.findByText('Dana Dev'));
     await user.click(screen.getByText('Terry Lead'));
-    await user.click(deleteButton());
+    const confirm = await openConfirm(user);
+    // each user with role and role status
+    expect(
+      within(confirm)
+        .getAllByRole('listitem')
+        .map((i) => i.textContent),
+    ).toEqual([
+      'Dana Dev (design-engineer-dev@example.com)Design Engineer (dev) · Granted',
+      'Terry Lead (technical-leader@example.com)Technical Leader · Granted',
+    ]);
+    expect(ids).toBeUndefined();
+    await user.click(within(confirm).getByRole('button', { name: 'Delete' }));
     const dialog = await screen.findByRole('dialog');
     expect(dialog).toHaveTextContent(MSG.deleted);
     expect(ids).toEqual(['u-dev', 'u-lead']);
@@ -153,7 +239,9 @@ describe('admin lists', () => {
   it('shows why something referenced cannot be deleted (409)', async () => {
     const { user } = renderApp('/admin/resources', { as: 'u-admin' });
     await user.click(await screen.findByText('infusion-pump-fw-3.2.1'));
-    await user.click(deleteButton());
+    const confirm = await openConfirm(user);
+    expect(within(confirm).getByRole('listitem')).toHaveTextContent(/^infusion-pump-fw-3\.2\.1Patch · Dev$/);
+    await user.click(within(confirm).getByRole('button', { name: 'Delete' }));
     expect(await screen.findByRole('alertdialog')).toHaveTextContent(
       "Resource is used by package 'IP-3.2.1 nightly' and cannot be deleted",
     );

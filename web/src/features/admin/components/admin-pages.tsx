@@ -6,6 +6,7 @@ import type { PublicUser } from '@shared/api/contracts/user';
 import { roleLabel } from '@shared/domain/roles';
 import { MSG } from '@shared/messages';
 import type { Column } from '@/components/ui/data-table/data-table';
+import { STATUS_LABELS, StatusBadge } from '@/components/ui/status-badge';
 import { showSuccess, showWarning } from '@/lib/popup/popup-store';
 import { resourceTypeLabel, stageLabel } from '@/utils/format';
 import { decideRoles } from '../api/admin-api';
@@ -35,6 +36,13 @@ const PACKAGE_COLUMNS: readonly Column<Package>[] = [
   { id: 'resourceName', header: 'Patch name', cell: (p) => p.resourceName, sortValue: (p) => p.resourceName },
   { id: 'signed', header: 'Signed?', cell: (p) => (p.signed ? 'Yes' : 'No'), sortValue: (p) => p.signed },
   { id: 'note', header: 'Note', cell: (p) => p.note, sortValue: (p) => p.note },
+  // issue 16: a delivered, signed package must not look like a draft
+  {
+    id: 'status',
+    header: 'State',
+    cell: (p) => <StatusBadge status={p.status} />,
+    sortValue: (p) => STATUS_LABELS[p.status],
+  },
 ];
 
 /** Spec §2.12 admin packages; searched by name, resource name and note (§5). */
@@ -46,6 +54,8 @@ export function AdminPackagesPage() {
       columns={PACKAGE_COLUMNS}
       searchFields={(p) => [p.name, p.resourceName, p.note]}
       rowLabel={(p) => p.name}
+      rowState={(p) => <StatusBadge status={p.status} />}
+      noun="packages"
     />
   );
 }
@@ -76,6 +86,8 @@ export function AdminDccPage() {
       columns={DCC_COLUMNS}
       searchFields={(d) => [d.deviceId, d.deviceLimit, d.messageLimit, d.telemetryType]}
       rowLabel={(d) => d.deviceId}
+      rowState={(d) => `Telemetry type: ${d.telemetryType}`}
+      noun="DCCs"
     />
   );
 }
@@ -156,6 +168,8 @@ export function AdminUsersPage() {
       columns={USER_COLUMNS}
       searchFields={(u) => [u.name, u.email, u.userRole, roleLabel(u.userRole), roleStatusText(u)]}
       rowLabel={(u) => `${u.name} (${u.email})`}
+      rowState={(u) => `${roleLabel(u.userRole)} · ${roleStatusText(u)}`}
+      noun="users"
       note={MSG.adminReRegisterNote}
       extraActions={(ctx) => <RoleDecisionButtons {...ctx} />}
     />
@@ -193,6 +207,8 @@ export function AdminResourcesPage() {
       columns={RESOURCE_COLUMNS}
       searchFields={(r) => [r.name, resourceTypeLabel(r.resourceType), stageLabel(r.resourceStage)]}
       rowLabel={(r) => r.name}
+      rowState={(r) => `${resourceTypeLabel(r.resourceType)} · ${stageLabel(r.resourceStage)}`}
+      noun="resources"
     />
   );
 }

@@ -1,7 +1,7 @@
 import type { Package } from '@shared/api/contracts/packages';
 import { roleLabel } from '@shared/domain/roles';
 import { MSG } from '@shared/messages';
-import { STATUS_LABELS } from '../utils/package-flow';
+import { StatusBadge } from '@/components/ui/status-badge';
 
 /** Spec §2.9: the SIGN / NO SIGN indicator. */
 export function SignBadge({ signed }: { signed: boolean }) {
@@ -10,23 +10,6 @@ export function SignBadge({ signed }: { signed: boolean }) {
       {signed ? MSG.signIndicator : MSG.noSignIndicator}
     </span>
   );
-}
-
-const STATUS_TONE: Record<Package['status'], string> = {
-  DRAFT: 'neutral',
-  PENDING_APPROVAL: 'wait',
-  APPROVED: 'ok',
-  AWAITING_SIGNATURE: 'wait',
-  SIGNED: 'ok',
-  REJECTED: 'bad',
-  DELIVERY_PENDING: 'wait',
-  DELIVERED: 'ok',
-  DELIVERY_REJECTED: 'bad',
-};
-
-/** The server's state of a package, in words. */
-export function StatusBadge({ status }: { status: Package['status'] }) {
-  return <span className={`frp-badge frp-badge--${STATUS_TONE[status]}`}>{STATUS_LABELS[status]}</span>;
 }
 
 /**

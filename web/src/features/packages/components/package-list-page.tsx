@@ -4,6 +4,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { type Column, DataTable, fieldColumn, sortableColumn } from '@/components/ui/data-table/data-table';
 import { StageTabs } from '@/components/ui/data-table/stage-tabs';
+import { StatusBadge } from '@/components/ui/status-badge';
 import { useApiQuery } from '@/hooks/use-api-query';
 import { session, useSession } from '@/lib/session/session-store';
 import { resourceTypeLabel, stageLabel } from '@/utils/format';
@@ -21,7 +22,6 @@ import {
   TAB_LABELS,
   tabFlow,
 } from '../utils/package-flow';
-import { StatusBadge } from './package-fields';
 import { PackagePage } from './package-page';
 
 function columns(kind: ListKind, tab: ListTab): Column<Package>[] {

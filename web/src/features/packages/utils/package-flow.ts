@@ -1,4 +1,4 @@
-import type { Package, PackageStatus, PackageType } from '@shared/api/contracts/packages';
+import type { Package, PackageType } from '@shared/api/contracts/packages';
 import {
   ACTOR_ROLE,
   isDeliverable,
@@ -189,18 +189,8 @@ export function downloadTitle(flow: FlowPurpose, type: PackageType): string {
   return dev ? MSG.generatedDevPackageTitle : MSG.generatedReleasePackageTitle;
 }
 
-/** Server states in words (detail pages and list badges). */
-export const STATUS_LABELS: Record<PackageStatus, string> = {
-  DRAFT: 'Draft',
-  PENDING_APPROVAL: 'Awaiting approval',
-  APPROVED: 'Approved',
-  AWAITING_SIGNATURE: 'Awaiting signature',
-  SIGNED: 'Signed',
-  REJECTED: 'Rejected',
-  DELIVERY_PENDING: 'Delivery pending',
-  DELIVERED: 'Delivered',
-  DELIVERY_REJECTED: 'Delivery rejected',
-};
+/** Server states in words: shared with the admin lists (features do not import each other). */
+export { STATUS_LABELS } from '@/components/ui/status-badge';
 
 /** Spec §2.5/§2.7: the creation title of a stage. */
 export function creationTitle(stage: Package['resourceStage']): string {
