@@ -184,6 +184,12 @@ test.describe('administration', () => {
       await expect(page.getByRole('button', { name: MSG.deleteSelected })).toBeEnabled();
       await a11y(page, String(url));
       await page.getByRole('button', { name: MSG.deleteSelected }).click();
+      // issue 16: a confirm dialog lists what goes, with its state; only its Delete deletes
+      const confirm = page.getByRole('dialog', { name: /^Delete 1 selected/ });
+      await expect(confirm.getByRole('listitem')).toContainText(rowLabel);
+      await expect(confirm.getByRole('button', { name: MSG.cancel })).toBeFocused();
+      await a11y(page, `${String(url)} confirm`);
+      await confirm.getByRole('button', { name: 'Delete', exact: true }).click();
       await expect(page.getByText(MSG.deleted)).toBeVisible();
       await page.getByRole('button', { name: MSG.close }).click();
       await expect(page).toHaveURL(/\/admin$/);
