@@ -46,9 +46,12 @@ export function bundleInputsHash(): string {
 
 /** Asset hash of one function: the shared inputs plus what differs per function (entry, options). */
 export function bundleAssetHash(entry: string, options: unknown): string {
-  return createHash('sha256')
-    .update(bundleInputsHash())
-    .update(relative(REPO_ROOT, entry))
-    .update(JSON.stringify(options))
-    .digest('hex');
+  return (
+    createHash('sha256')
+      .update(bundleInputsHash())
+      .update(relative(REPO_ROOT, entry))
+      // machine-independent: absolute paths in the options (the credentials alias) count from the repo
+      .update(JSON.stringify(options).replaceAll(REPO_ROOT, '<repo>'))
+      .digest('hex')
+  );
 }

@@ -36,9 +36,18 @@ const CDK_DEFAULTS = {
   sourcesContent: false,
   mainFields: ['module', 'main'],
   external: [] as string[],
+  alias: {} as Record<string, string>,
   banner:
     "import { createRequire as __frpCreateRequire } from 'node:module'; const require = __frpCreateRequire(import.meta.url);",
 };
+
+/** The stack's `--alias` esbuild argument(s) ("from=to") as esbuild's `alias` option. */
+function aliasesOf(args: Record<string, string | boolean> | undefined): Record<string, string> {
+  const raw = args?.['--alias'];
+  if (typeof raw !== 'string') return {};
+  const at = raw.indexOf('=');
+  return { [raw.slice(0, at)]: raw.slice(at + 1) };
+}
 
 /**
  * The esbuild options of the CDK stack (infra/lib/constructs/api.ts, routeCode), read from it so the
@@ -60,6 +69,7 @@ async function stackOptions(): Promise<{ options: typeof CDK_DEFAULTS; from: str
         mainFields: b.mainFields ?? CDK_DEFAULTS.mainFields,
         external: b.externalModules ?? ['@aws-sdk/*'],
         banner: b.banner ?? '',
+        alias: aliasesOf(b.esbuildArgs),
       },
     };
   } catch (e) {
@@ -118,6 +128,7 @@ async function bundle(route: Route, dir: string, o: typeof CDK_DEFAULTS): Promis
     mainFields: o.mainFields,
     external: o.external,
     banner: o.banner ? { js: o.banner } : undefined,
+    alias: o.alias,
     metafile: true,
     logLevel: 'silent',
   };

@@ -298,6 +298,11 @@ function acknowledgeObjectWildcard(role: iam.Role, bucket: s3.Bucket, route: Rou
   });
 }
 
+/** The package the SDK clients' runtime configs import for their default credentials… */
+export const SDK_CREDENTIAL_CHAIN = '@aws-sdk/credential-provider-node';
+/** …and what the Lambda bundles import instead: environment credentials only. */
+export const CREDENTIALS_FROM_ENV = join(REPO_ROOT, 'lambdas', 'adapters', 'credentials-from-env.ts');
+
 /**
  * What a route's code is built from and runs on: entry, runtime, architecture and esbuild settings.
  * Exported so a test can bundle one handler exactly as the stack does.
@@ -323,6 +328,9 @@ export function lambdaCode(entry: string, bundleCache: boolean): NodejsFunctionP
       "import { createRequire as __frpCreateRequire } from 'node:module'; const require = __frpCreateRequire(import.meta.url);",
     // No Docker here or in CI: the esbuild of package.json bundles.
     forceDockerBundling: false,
+    // Lambda's credentials are always in its environment: the SDK's full provider chain (SSO, INI, IMDS,
+    // STS clients; ~110 KB minified) is dead weight there (docs/decisions/132).
+    esbuildArgs: { '--alias': `${SDK_CREDENTIAL_CHAIN}=${CREDENTIALS_FROM_ENV}` },
   };
   return {
     entry,
