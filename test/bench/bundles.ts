@@ -42,7 +42,7 @@ const CDK_DEFAULTS = {
 };
 
 /** The stack's `--alias` esbuild argument(s) ("from=to") as esbuild's `alias` option. */
-function aliasesOf(args: Record<string, string | boolean> | undefined): Record<string, string> {
+function aliasesOf(args: Record<string, string | boolean | string[]> | undefined): Record<string, string> {
   const raw = args?.['--alias'];
   if (typeof raw !== 'string') return {};
   const at = raw.indexOf('=');
