@@ -10,9 +10,24 @@ function loginFor(request: Request | undefined): string {
   return `${paths.login}?next=${encodeURIComponent(url.pathname + url.search)}`;
 }
 
-/** The page to open after sign-in: only a same-site path, never another origin. */
-export function safeNextPath(next: string | null): string | null {
-  return next && next.startsWith('/') && !next.startsWith('//') ? next : null;
+/**
+ * The page to open after sign-in (a mail's deep link kept through /login?next=…): only a path of this
+ * site, never another origin (no open redirect: `//host`, `/\host`, `https:…`, control characters and
+ * anything that resolves elsewhere are refused), and never a page of the sign-in itself.
+ */
+export function safeNextPath(next: string | null, origin = window.location.origin): string | null {
+  if (!next || !next.startsWith('/') || next.startsWith('//')) return null;
+  // browsers read a backslash as a slash, and drop tabs and newlines, inside a URL
+  if (/[\\\u0000-\u001f\u007f]/.test(next)) return null;
+  let url: URL;
+  try {
+    url = new URL(next, origin);
+  } catch {
+    return null;
+  }
+  if (url.origin !== new URL(origin).origin) return null;
+  if ([paths.login, paths.register, paths.resetPassword].some((p) => p === url.pathname)) return null;
+  return `${url.pathname}${url.search}${url.hash}`;
 }
 
 /**
