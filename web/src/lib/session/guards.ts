@@ -16,9 +16,9 @@ function loginFor(request: Request | undefined): string {
  * anything that resolves elsewhere are refused), and never a page of the sign-in itself.
  */
 export function safeNextPath(next: string | null, origin = window.location.origin): string | null {
-  if (!next || !next.startsWith('/') || next.startsWith('//')) return null;
+  if (!next?.startsWith('/') || next.startsWith('//')) return null;
   // browsers read a backslash as a slash, and drop tabs and newlines, inside a URL
-  if (/[\\\u0000-\u001f\u007f]/.test(next)) return null;
+  if ([...next].some((c) => c === '\\' || c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f)) return null;
   let url: URL;
   try {
     url = new URL(next, origin);
