@@ -19,7 +19,10 @@ describe('home page: Waiting for you (issue 16)', () => {
     renderApp('/home', { as: 'u-lead' });
     const slogan = await screen.findByRole('heading', { level: 1, name: MSG.slogan });
     const hero = screen.getByRole('region', { name: MSG.slogan });
-    expect(within(hero).getByRole('img', { name: 'Firmware Release Portal' })).toHaveAttribute('width', '160');
+    expect(within(hero).getByRole('img', { name: 'Firmware Release Portal' })).toHaveAttribute(
+      'width',
+      '160',
+    );
     await loaded();
     // the hero comes first in the document, the section after it
     expect(slogan.compareDocumentPosition(section()) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();

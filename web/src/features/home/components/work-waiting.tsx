@@ -42,7 +42,7 @@ export function WorkWaiting({ user, decides }: { user: SessionUser; decides: boo
     <section className="frp-card frp-work" aria-labelledby="frp-work-title" aria-busy={query.loading}>
       <Heading level={2} id="frp-work-title" className="frp-work__title">
         Waiting for you
-        {work ? <span className="frp-work__total">{total}</span> : null}
+        {work && total > 0 ? <span className="frp-work__total">{total}</span> : null}
       </Heading>
       {query.loading ? (
         <p role="status" className="frp-work__note">
