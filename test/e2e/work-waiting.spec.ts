@@ -23,7 +23,7 @@ async function call<T = Record<string, unknown>>(
 ): Promise<{ status: number; body: T }> {
   const headers: Record<string, string> = {};
   if (init.token) headers.Authorization = `Bearer ${init.token}`;
-  let body: BodyInit | undefined;
+  let body: FormData | string | undefined;
   if (init.body instanceof FormData) body = init.body;
   else if (init.body !== undefined) {
     headers['Content-Type'] = 'application/json';
@@ -141,20 +141,25 @@ async function fillSignIn(page: Page, email: string) {
 test.describe('work waiting (issue 16)', () => {
   test('an approver follows the mail link signed out, signs in and lands on the package', async ({
     page,
+    browser,
     a11y,
   }) => {
     test.setTimeout(180_000);
     const waiting = page.getByRole('region', { name: /^Waiting for you/ });
 
-    // before: the approver's home page (empty on a fresh stack)
-    await page.goto('/login');
-    await fillSignIn(page, LEAD);
-    await expect(page).toHaveURL(/\/home$/);
-    await expect(waiting).toHaveAttribute('aria-busy', 'false');
-    await expect(page.getByText('Inspiring the extraordinary')).toBeVisible();
-    await shoot(page, 'home-empty');
-    await page.context().clearCookies();
-    await page.evaluate(() => sessionStorage.clear());
+    // before, in a browser of its own: the approver's home page (empty on a fresh stack)
+    const before = await browser.newContext({ baseURL: process.env.E2E_BASE_URL });
+    const early = await before.newPage();
+    await early.goto('/login');
+    await fillSignIn(early, LEAD);
+    await expect(early).toHaveURL(/\/home$/);
+    await expect(early.getByRole('region', { name: /^Waiting for you/ })).toHaveAttribute(
+      'aria-busy',
+      'false',
+    );
+    await expect(early.getByText('Inspiring the extraordinary')).toBeVisible();
+    await shoot(early, 'home-empty');
+    await before.close();
 
     const name = `links-${Date.now().toString(36)}`;
     const id = await notifiedPackage(name);
