@@ -6,8 +6,13 @@ import { session } from './session-store';
 function loginFor(request: Request | undefined): string {
   if (!request) return paths.login;
   const url = new URL(request.url);
-  if (url.pathname === paths.home || url.pathname === '/') return paths.login;
-  return `${paths.login}?next=${encodeURIComponent(url.pathname + url.search)}`;
+  return loginPathFrom(url.pathname, url.search);
+}
+
+/** /login, with `next` the page to come back to after sign-in (none for the home page). */
+export function loginPathFrom(pathname: string, search = ''): string {
+  if (pathname === paths.home || pathname === '/' || !safeNextPath(pathname + search)) return paths.login;
+  return `${paths.login}?next=${encodeURIComponent(pathname + search)}`;
 }
 
 /**

@@ -1,8 +1,10 @@
 import { MSG } from '@shared/messages';
-import { screen, waitFor } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
+import { HttpResponse, http } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { session } from '@/lib/session/session-store';
 import { MOCK_PASSWORD } from '@/testing/mocks/fixtures';
+import { server } from '@/testing/mocks/server';
 import { fill, renderApp } from '@/testing/render-app';
 import { atPath } from '../testing/package-test-utils';
 
@@ -86,6 +88,28 @@ describe('deep link to one package (issue 16)', () => {
     await user.click(screen.getByRole('button', { name: MSG.submit }));
     await atPath(router, '/packages/approve/view');
     expect(session.get()).toMatchObject({ currentPackage: { id: 'pk-approve-dev' }, flowPurpose: 'approve' });
+  });
+
+  it('keeps the link through a session timeout on the way', async () => {
+    // the browser's address is the page's (the test router keeps its own; the popup reads the browser's)
+    window.history.replaceState(null, '', '/packages/open/pk-approve-dev');
+    server.use(
+      http.get('/dev/packages/:id/details', () =>
+        HttpResponse.json({ errorMessage: 'Token expired' }, { status: 401 }),
+      ),
+    );
+    try {
+      const { router, user } = renderApp('/packages/open/pk-approve-dev', { as: 'u-lead' });
+      const dialog = await screen.findByRole('alertdialog');
+      expect(dialog).toHaveTextContent(MSG.sessionTimeout);
+      await user.click(within(dialog).getByRole('button', { name: MSG.toLoginPage }));
+      await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
+      expect(router.state.location.search).toBe(
+        `?next=${encodeURIComponent('/packages/open/pk-approve-dev')}`,
+      );
+    } finally {
+      window.history.replaceState(null, '', '/');
+    }
   });
 
   it.each([
