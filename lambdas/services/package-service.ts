@@ -57,6 +57,7 @@ export class PackageService {
   readonly listApproval = (user: UserRecord, list: 'DEV' | 'RELEASE' | 'DELIVER') =>
     this.lists.listApproval(user, list);
   readonly listSigning = (user: UserRecord, stage: Stage) => this.lists.listSigning(user, stage);
+  readonly openOne = (user: UserRecord, id: string) => this.lists.openOne(user, id);
 
   // the draft: header and DCC
   readonly getHeader = (id: string) => this.drafts.getHeader(id);

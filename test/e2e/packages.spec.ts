@@ -159,12 +159,11 @@ test.describe('packages', () => {
       const link = /(https?:\/\/\S+)/.exec(mail?.text ?? '')?.[1];
       expect(link, `${email} got a mail with a link`).toBeTruthy();
       const approver = await as(browser, email, new URL(link!).pathname);
-      await expect(approver).toHaveURL(/\/packages\/approve$/);
-      await approver.getByRole('tab', { name: 'Release' }).click();
-      await approver
-        .getByRole('row', { name: new RegExp(name) })
-        .first()
-        .click();
+      // the link opens the package itself, on the approval page (issue 16)
+      await expect(approver).toHaveURL(/\/packages\/approve\/view$/);
+      await expect(
+        approver.getByRole('heading', { level: 1, name: 'APPROVE RELEASE PACKAGE' }),
+      ).toBeVisible();
       if (i === 0) await a11y(approver, '/packages/approve/view');
       await approver.getByRole('button', { name: MSG.continue }).click();
       await approver.getByRole('table', { name: 'Package header' }).waitFor();

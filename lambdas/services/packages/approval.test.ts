@@ -34,7 +34,7 @@ describe('notify (DRAFT → PENDING_APPROVAL)', () => {
         '',
         "Initiator's note: why",
         '',
-        'Open it here: https://portal.example/packages/approve',
+        `Open it here: https://portal.example/packages/open/${p.id}`,
       ].join('\n'),
     );
     expect(mails[0]?.id).toBe(`${p.id}#${stored?.version}#APPROVAL_REQUESTED#${t.test.id}`);
@@ -193,7 +193,7 @@ describe('approve and reject (the approval round)', () => {
     expect(w.packages.openTasks().map((x) => [x.kind, x.userId])).toEqual([['SIGN', t.release.id]]);
     const mail = w.outbox.mails.find((m) => m.event === 'SIGNATURE_REQUESTED');
     expect([mail?.to, mail?.subject]).toEqual([t.release.email, 'Signature requested: package Pacer S']);
-    expect(mail?.text).toContain('Open it here: https://portal.example/packages/sign');
+    expect(mail?.text).toContain(`Open it here: https://portal.example/packages/open/${p.id}`);
     expect((await w.actions(p.id)).at(-1)).toBe('FULLY_APPROVED');
   });
 

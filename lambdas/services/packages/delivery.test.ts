@@ -89,7 +89,9 @@ describe('approve-delivery and reject-delivery (the delivery round)', () => {
       [t.initiator.email, 'Package delivered: Release D'],
       [deliverer.email, 'Package delivered: Release D'],
     ]);
-    expect(mails[1]?.text).toBe(`Hello ${deliverer.name},\n\n"Release D" is delivered.`);
+    expect(mails[1]?.text).toBe(
+      `Hello ${deliverer.name},\n\n"Release D" is delivered.\n\nOpen it here: https://portal.example/packages/open/${p.id}`,
+    );
     const history = (await w.audit.history(`PKG#${p.id}`)).events;
     expect(history.filter((e) => e.action === 'DELIVERY_APPROVED').map((e) => e.details?.approved)).toEqual([
       '1/4',
@@ -119,7 +121,7 @@ describe('approve-delivery and reject-delivery (the delivery round)', () => {
       [deliverer.email, 'Delivery rejected: Release X'],
     ]);
     expect(mails[1]?.text).toBe(
-      `${t.lead.name} rejected the delivery of "Release X".\n\nReason: not this week`,
+      `${t.lead.name} rejected the delivery of "Release X".\n\nReason: not this week\n\nOpen it here: https://portal.example/packages/open/${p.id}`,
     );
     expect((await w.actions(p.id)).at(-1)).toBe('DELIVERY_REJECTED');
     await expect(w.service.approveDelivery(t.reliability, p.id)).rejects.toMatchObject({

@@ -58,7 +58,7 @@ export class Delivery extends VotingRoundCase {
     };
     const mails = [p.initiator, p.deliverer]
       .filter((u): u is UserRef => !!u)
-      .map((u) => core.mail(next, next.version, 'DELIVERED', u, MAIL_TEXTS.delivered(u, p)));
+      .map((u) => core.mail(next, next.version, 'DELIVERED', u, MAIL_TEXTS.delivered(u, p, core.d.appUrl)));
     if (
       !(await core.d.packages.save(
         next,

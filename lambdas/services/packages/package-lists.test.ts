@@ -46,4 +46,23 @@ describe('package lists', () => {
     expect(await w.service.listApproval(t.lead, 'DELIVER')).toEqual([]);
     expect(await w.service.listSigning(t.release, 'DEV')).toEqual([]);
   });
+
+  it('opens one package for a deep link with what it waits for from the caller (issue 16)', async () => {
+    const w = packageWorld();
+    const t = w.team();
+    const dev = await w.draft(t.initiator, 'DEV_UNSIGNED');
+    expect(await w.service.openOne(t.lead, dev.id)).toMatchObject({ pkg: { id: dev.id }, waitingFor: null });
+    await w.service.notify(t.initiator, dev.id, w.choice([t.test, t.lead, t.reliability, t.release]));
+    expect((await w.service.openOne(t.lead, dev.id)).waitingFor).toBe('APPROVE');
+    expect((await w.service.openOne(t.initiator, dev.id)).waitingFor).toBeNull();
+    await w.service.approve(t.lead, dev.id);
+    expect(await w.service.openOne(t.lead, dev.id)).toMatchObject({
+      pkg: { id: dev.id, status: 'PENDING_APPROVAL' },
+      waitingFor: null,
+    });
+    await expect(w.service.openOne(t.lead, 'no-such-package')).rejects.toMatchObject({
+      statusCode: 404,
+      message: 'Package not found',
+    });
+  });
 });

@@ -1,11 +1,14 @@
-import type { Package } from '../../../shared/api/contracts/packages';
+import type { Package, WaitingFor } from '../../../shared/api/contracts/packages';
 import type { Stage } from '../../../shared/api/contracts/resources';
+import { NotFoundError } from '../../../shared/domain/errors';
 import {
   APPROVAL_ROUND,
   allVoted,
   DELIVERY_ROUND,
   isWaitingForSignature,
+  type VotingRound,
 } from '../../../shared/domain/package-lifecycle';
+import { PACKAGE_ERR } from '../../../shared/domain/package-texts';
 import type { PackageRecord, PackageRepository, PageRequest } from '../../ports/package-repository';
 import type { UserRecord } from '../../ports/user-repository';
 import { type PackagePage, toPackage, toPackagePage } from './package-deps';
@@ -51,27 +54,47 @@ export class PackageLists {
       list === 'DELIVER' ? undefined : list,
     );
     // tasks are removed after each decision; the filter also hides any task a failed removal left behind
-    return newestFirst(
-      (await this.packages.getMany(ids)).filter((p) => {
-        const entry = p[round.list][user.id];
-        return (
-          p.status === round.waiting &&
-          entry &&
-          !entry.rejected &&
-          // approved already: listed again only while a failed completion waits for the approver's retry
-          (!entry.approved || (round.lastTaskStaysUntilDone && allVoted(p, round)))
-        );
-      }),
-    );
+    return newestFirst((await this.packages.getMany(ids)).filter((p) => waitsForVote(p, user, round)));
   }
 
   /** What waits for the caller's signature: dev or release. */
   async listSigning(user: UserRecord, stage: Stage): Promise<Package[]> {
     const ids = await this.packages.taskPackageIds(user.id, 'SIGN', stage);
-    return newestFirst(
-      (await this.packages.getMany(ids)).filter(
-        (p) => isWaitingForSignature(p.status) && p.signer?.id === user.id,
-      ),
-    );
+    return newestFirst((await this.packages.getMany(ids)).filter((p) => waitsForSignature(p, user)));
   }
+
+  /**
+   * One package by id for a deep link (issue 16): the package and the decision it waits for from the
+   * caller, by the same rules as the approval and signing lists, so the link opens the page a click in
+   * that list opens. Any signed-in user may read a package (DESIGN §2); an unknown id is a 404.
+   */
+  async openOne(user: UserRecord, id: string): Promise<{ pkg: Package; waitingFor: WaitingFor | null }> {
+    const p = await this.packages.get(id);
+    if (!p) throw new NotFoundError(PACKAGE_ERR.packageNotFound);
+    const waitingFor: WaitingFor | null = waitsForVote(p, user, APPROVAL_ROUND)
+      ? 'APPROVE'
+      : waitsForVote(p, user, DELIVERY_ROUND)
+        ? 'APPROVE_DELIVERY'
+        : waitsForSignature(p, user)
+          ? 'SIGN'
+          : null;
+    return { pkg: toPackage(p), waitingFor };
+  }
+}
+
+/** Whether the package waits for the user's vote in the round (the approval and delivery lists' rule). */
+function waitsForVote(p: PackageRecord, user: UserRecord, round: VotingRound): boolean {
+  const entry = p[round.list][user.id];
+  return (
+    p.status === round.waiting &&
+    !!entry &&
+    !entry.rejected &&
+    // approved already: listed again only while a failed completion waits for the approver's retry
+    (!entry.approved || (round.lastTaskStaysUntilDone && allVoted(p, round)))
+  );
+}
+
+/** Whether the package waits for the user's signature (the signing list's rule). */
+function waitsForSignature(p: PackageRecord, user: UserRecord): boolean {
+  return isWaitingForSignature(p.status) && p.signer?.id === user.id;
 }

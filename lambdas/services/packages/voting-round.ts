@@ -119,7 +119,7 @@ export abstract class VotingRoundCase {
           before.version,
           `${round.rejected}#${by.id}`,
           before.deliverer,
-          MAIL_TEXTS.deliveryRejected(before, by, note),
+          MAIL_TEXTS.deliveryRejected(before, by, note, core.d.appUrl),
         ),
       );
     return mails;

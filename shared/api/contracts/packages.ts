@@ -98,6 +98,13 @@ export const rejectSchema = z.object({
   'rejection-reason': visibleText('note', 'Rejection reason', 'A rejection reason is required', 2000),
 });
 
+/**
+ * What one package waits for from the caller (GET /packages/{id}/details, issue 16): their approval,
+ * their delivery approval or their signature; null when nothing of theirs.
+ */
+export const WAITING_FOR = ['APPROVE', 'APPROVE_DELIVERY', 'SIGN'] as const;
+export type WaitingFor = (typeof WAITING_FOR)[number];
+
 export const APPROVE_OUTCOMES = [
   'GENERATED',
   'WAITING_FOR_APPROVALS',

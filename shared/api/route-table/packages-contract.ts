@@ -28,6 +28,7 @@ export const PACKAGE_CONTRACT = {
   listSigningPackages: { params: packageListParamSchema },
   downloadPackage: id,
   packageHistory: id,
+  packageDetails: id,
   getHeader: id,
   updateHeader: { ...id, body: headerBodySchema },
   attachDcc: { params: attachDccParamSchema },

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { APPROVE_OUTCOMES } from '../contracts/packages';
+import { APPROVE_OUTCOMES, WAITING_FOR } from '../contracts/packages';
 import { answer, donePackage, jsonText } from '../contracts/responses';
 import type { PACKAGE_ROUTES } from './packages';
 
@@ -37,6 +37,13 @@ export const PACKAGE_RESPONSES = {
     history: jsonText('the audit events, oldest first'),
     chainIntact: z.boolean(),
     brokenAtSeq: z.number().nullable(),
+  }),
+  packageDetails: answer({
+    package: jsonText('the package (Package)'),
+    waitingFor: z
+      .enum(WAITING_FOR)
+      .nullable()
+      .meta({ description: 'the decision the package waits for from the caller, or null' }),
   }),
   getHeader: header,
   updateHeader: header,

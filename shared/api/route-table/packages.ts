@@ -55,6 +55,14 @@ export const PACKAGE_ROUTES = [
     summary: 'Audit history of a package',
   },
   {
+    id: 'packageDetails',
+    method: 'GET',
+    path: '/packages/{id}/details',
+    access: 'signedIn',
+    uses: { tables: PKG_READ },
+    summary: 'One package, and what it waits for from the caller (a mail link opens it)',
+  },
+  {
     id: 'getHeader',
     method: 'GET',
     path: '/packages/{id}/header',

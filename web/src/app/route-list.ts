@@ -303,6 +303,17 @@ export const ROUTE_LIST = [
     ),
     title: 'Package download',
   },
+  {
+    // issue 16: one package by id, the link of every workflow mail (shared/domain/package-link.ts)
+    name: 'packages.open',
+    path: '/packages/open/:id',
+    access: 'user',
+    screen: page(
+      () => import('@/features/packages/components/package-open-page'),
+      (m) => m.PackageOpenPage,
+    ),
+    title: 'Package',
+  },
   // spec §2.2: any unknown path shows the home page
   { path: '/*', access: 'user', screen: home, tab: null },
 ] as const satisfies readonly RouteRow[];

@@ -1,6 +1,7 @@
 import { MSG } from '@shared/messages';
 import { useSyncExternalStore } from 'react';
 import { paths } from '@/config/paths';
+import { loginPathFrom } from '@/lib/session/guards';
 
 /** The kinds of the shared popup (spec §8). */
 export type PopupKind = 'session' | 'error' | 'warning' | 'success';
@@ -42,13 +43,16 @@ export function usePopup(): Popup | null {
   return useSyncExternalStore(popups.subscribe, popups.get, popups.get);
 }
 
-/** Spec §8 session timeout: 'Session timeout. Please login.' with 'To login page'. */
+/**
+ * Spec §8 session timeout: 'Session timeout. Please login.' with 'To login page'; the login page keeps
+ * the page the user was on (issue 16: a package opened from a mail) and opens it again after sign-in.
+ */
 export function showSessionTimeout(): void {
   popups.show({
     kind: 'session',
     message: MSG.sessionTimeout,
     buttonLabel: MSG.toLoginPage,
-    to: paths.login,
+    to: loginPathFrom(window.location.pathname, window.location.search),
   });
 }
 

@@ -6,13 +6,33 @@ import { session } from './session-store';
 function loginFor(request: Request | undefined): string {
   if (!request) return paths.login;
   const url = new URL(request.url);
-  if (url.pathname === paths.home || url.pathname === '/') return paths.login;
-  return `${paths.login}?next=${encodeURIComponent(url.pathname + url.search)}`;
+  return loginPathFrom(url.pathname, url.search);
 }
 
-/** The page to open after sign-in: only a same-site path, never another origin. */
-export function safeNextPath(next: string | null): string | null {
-  return next && next.startsWith('/') && !next.startsWith('//') ? next : null;
+/** /login, with `next` the page to come back to after sign-in (none for the home page). */
+export function loginPathFrom(pathname: string, search = ''): string {
+  if (pathname === paths.home || pathname === '/' || !safeNextPath(pathname + search)) return paths.login;
+  return `${paths.login}?next=${encodeURIComponent(pathname + search)}`;
+}
+
+/**
+ * The page to open after sign-in (a mail's deep link kept through /login?next=…): only a path of this
+ * site, never another origin (no open redirect: `//host`, `/\host`, `https:…`, control characters and
+ * anything that resolves elsewhere are refused), and never a page of the sign-in itself.
+ */
+export function safeNextPath(next: string | null, origin = window.location.origin): string | null {
+  if (!next?.startsWith('/') || next.startsWith('//')) return null;
+  // browsers read a backslash as a slash, and drop tabs and newlines, inside a URL
+  if ([...next].some((c) => c === '\\' || c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f)) return null;
+  let url: URL;
+  try {
+    url = new URL(next, origin);
+  } catch {
+    return null;
+  }
+  if (url.origin !== new URL(origin).origin) return null;
+  if ([paths.login, paths.register, paths.resetPassword].some((p) => p === url.pathname)) return null;
+  return `${url.pathname}${url.search}${url.hash}`;
 }
 
 /**

@@ -203,6 +203,23 @@ export const decisionHandlers = [
     const { p } = g;
     return json({ history: JSON.stringify(historyOf(p)), chainIntact: true, brokenAtSeq: null });
   }),
+  // issue 16: one package and what waits for the caller, by the rules of the approval and signing lists
+  on('packageDetails', ({ request, params }) => {
+    const g = packageFor(request, params.id, false);
+    if (g.error) return g.error;
+    const { p, user } = g;
+    const waits = (round: VotingRound) =>
+      p.status === round.waiting &&
+      p[round.list].some((a) => a.user.id === user.id && !a.approved && !a.rejected);
+    const waitingFor = waits(APPROVAL_ROUND)
+      ? 'APPROVE'
+      : waits(DELIVERY_ROUND)
+        ? 'APPROVE_DELIVERY'
+        : isWaitingForSignature(p.status) && p.signer?.id === user.id
+          ? 'SIGN'
+          : null;
+    return json({ package: pkgBody(p), waitingFor });
+  }),
   on('downloadPackage', async ({ request, params }) => {
     const g = packageFor(request, params.id, false);
     if (g.error) return g.error;

@@ -1,5 +1,6 @@
 import { Tabs } from '@aws-amplify/ui-react';
 import type { ReactNode } from 'react';
+import './stage-tabs.css';
 
 /**
  * Stage tabs over one table (the package lists, the resource selection): each tab's panel holds the
@@ -13,7 +14,8 @@ export function StageTabs<V extends string>({
 }: {
   value: V;
   onChange: (value: V) => void;
-  tabs: readonly { value: V; label: string }[];
+  /** `count`: how many rows wait under the tab (the approval and signing lists), shown beside the label */
+  tabs: readonly { value: V; label: string; count?: number }[];
   children: ReactNode;
 }) {
   return (
@@ -22,6 +24,12 @@ export function StageTabs<V extends string>({
         {tabs.map((t) => (
           <Tabs.Item key={t.value} value={t.value}>
             {t.label}
+            {t.count !== undefined ? (
+              <>
+                {' '}
+                <span className={`frp-tab-count${t.count > 0 ? ' frp-tab-count--work' : ''}`}>{t.count}</span>
+              </>
+            ) : null}
           </Tabs.Item>
         ))}
       </Tabs.List>

@@ -2,8 +2,12 @@ import { Alert } from '@aws-amplify/ui-react';
 import { roleLabel } from '@shared/domain/roles';
 import { BrandHero } from '@/components/ui/brand-hero';
 import { useSession } from '@/lib/session/session-store';
+import { WorkWaiting } from './work-waiting';
 
-/** Spec §2.2 home: the slogan and a large logo; above them, whether the role still waits (issue 12). */
+/**
+ * Spec §2.2 home: the slogan and a large logo; above them, whether the role still waits (issue 12);
+ * below them, what waits for the user (issue 16).
+ */
 export function HomePage() {
   const { user } = useSession();
   const status = user?.userRole === 'ADMIN' ? 'GRANTED' : user?.roleStatus;
@@ -20,6 +24,7 @@ export function HomePage() {
         </Alert>
       ) : null}
       <BrandHero />
+      {user ? <WorkWaiting user={user} decides={status !== 'REQUESTED' && status !== 'REFUSED'} /> : null}
     </>
   );
 }

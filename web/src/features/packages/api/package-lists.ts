@@ -1,7 +1,7 @@
-import type { Package } from '@shared/api/contracts/packages';
+import type { Package, WaitingFor } from '@shared/api/contracts/packages';
 import { getAllPages } from '@/lib/api-client/all-pages';
 import { type ApiResult, callApi, parseJsonText } from '@/lib/api-client/api-client';
-import { type ListKind, type ListTab, listApiPath } from '../utils/package-flow';
+import { LIST_TABS, type ListKind, type ListTab, listApiPath } from '../utils/package-flow';
 
 /**
  * A package list of spec §7 (`packages` is JSON text of a list). The package lists, which grow with
@@ -31,4 +31,37 @@ export async function getPackageList(
 /** The package a decision or an edit answered with (`package` is JSON text), or null. */
 export function packageOf(data: { package?: unknown }): Package | null {
   return parseJsonText<Package | null>(data.package, null);
+}
+
+/**
+ * Issue 16: every tab of the approval or signing list at once (they hold only what waits for this user),
+ * for the tab counts and the first tab with work. One failure fails the whole (the popups report it).
+ */
+export async function getWorkLists(
+  kind: Exclude<ListKind, 'packages'>,
+  signal?: AbortSignal,
+): Promise<ApiResult<Partial<Record<ListTab, Package[]>>>> {
+  const tabs = LIST_TABS[kind];
+  const results = await Promise.all(tabs.map((tab) => getPackageList(kind, tab, signal)));
+  const failed = results.find((r) => !r.ok);
+  if (failed && !failed.ok) return failed;
+  const data: Partial<Record<ListTab, Package[]>> = {};
+  tabs.forEach((tab, i) => {
+    const r = results[i];
+    if (r?.ok) data[tab] = r.data;
+  });
+  return { ok: true, status: 200, data };
+}
+
+/** Issue 16: one package by id and what it waits for from this user (a mail's deep link). */
+export async function getPackageDetails(
+  id: string,
+  signal?: AbortSignal,
+): Promise<ApiResult<{ pkg: Package | null; waitingFor: WaitingFor | null }>> {
+  const result = await callApi('packageDetails', { params: { id } }, { signal, handle: [400, 404] });
+  if (!result.ok) return result;
+  return {
+    ...result,
+    data: { pkg: packageOf(result.data), waitingFor: result.data.waitingFor ?? null },
+  };
 }

@@ -1,3 +1,4 @@
+import type { Package } from '@shared/api/contracts/packages';
 import { PACKAGE_PAGE_MAX } from '@shared/api/paging';
 import { MSG } from '@shared/messages';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
@@ -7,12 +8,15 @@ import { session } from '@/lib/session/session-store';
 import { db } from '@/testing/mocks/db';
 import { server } from '@/testing/mocks/server';
 import { fill, renderApp } from '@/testing/render-app';
-import { atPath } from '../testing/package-test-utils';
+import { atPath, fixturePackage } from '../testing/package-test-utils';
+
+const EMPTY_APPROVALS = 'Nothing waits for your approval here';
 
 const headers = (table: HTMLElement) =>
   [...table.querySelectorAll('thead th')].map((h) => h.textContent?.replace(/[▲▼↕]/g, '').trim());
 const rowOf = (name: string) => screen.getByText(name).closest('tr') as HTMLElement;
-const tab = (name: string) => screen.getByRole('tab', { name });
+/** A tab by its label; the approval and signing lists add the count of what waits (issue 16). */
+const tab = (name: string) => screen.getByRole('tab', { name: new RegExp(`^${name}( \\d+)?$`) });
 const range = () => screen.getByText(/^\d+-\d+ of \d+$/).textContent;
 
 describe('package list (spec §2.5, §4.3, §4.8)', () => {
@@ -202,11 +206,11 @@ describe('signing list (spec §2.6, §4.4)', () => {
   it('has Development and Release tabs with SIGN … PACKAGE headers', async () => {
     const { user } = renderApp('/packages/sign', { as: 'u-sw' });
     expect(await screen.findByRole('heading', { name: MSG.signDevPackageTitle })).toBeInTheDocument();
-    expect(screen.getAllByRole('tab').map((t) => t.textContent)).toEqual([
-      MSG.tabDevelopment,
-      MSG.tabRelease,
-    ]);
     expect(await screen.findByText('GLU-BLE 2.0 signed trial')).toBeInTheDocument();
+    expect(screen.getAllByRole('tab').map((t) => t.textContent)).toEqual([
+      `${MSG.tabDevelopment} 1`,
+      `${MSG.tabRelease} 1`,
+    ]);
     await user.click(tab(MSG.tabRelease));
     expect(await screen.findByRole('heading', { name: MSG.signReleasePackageTitle })).toBeInTheDocument();
     expect(await screen.findByText('VC-1.7.2 final')).toBeInTheDocument();
@@ -221,5 +225,70 @@ describe('signing list (spec §2.6, §4.4)', () => {
     fireEvent.click(await screen.findByText('VC-1.7.2 final'));
     await atPath(router, '/packages/sign/view');
     await waitFor(() => expect(session.get().subHeader).toBe(MSG.releasePackageApproved));
+  });
+});
+
+describe('tab counts and the first tab with work (issue 16)', () => {
+  const tabTexts = () => screen.getAllByRole('tab').map((t) => t.textContent);
+  /** A copy of a fixture package put in first (the handlers add the fixtures on first use). */
+  const changed = (id: string, change: (p: Package) => void) => {
+    const pkg = fixturePackage(id);
+    change(pkg);
+    db.packages.push(pkg);
+  };
+
+  it('counts what waits under each approval tab', async () => {
+    renderApp('/packages/approve', { as: 'u-lead' });
+    expect(await screen.findByText('IP-3.2.1 bench build')).toBeInTheDocument();
+    await waitFor(() =>
+      expect(tabTexts()).toEqual([`${MSG.tabDevelopment} 1`, `${MSG.tabRelease} 1`, `${MSG.tabDelivery} 1`]),
+    );
+    expect(tab(MSG.tabDevelopment)).toHaveAttribute('aria-selected', 'true');
+  });
+
+  it('opens the approval list on Release when only Release work waits', async () => {
+    changed('pk-approve-dev', (p) => {
+      p.approvers = p.approvers.map((a) => ({ ...a, approved: true }));
+    });
+    changed('pk-deliv-pending', (p) => {
+      p.deliveryApprovers = p.deliveryApprovers.filter((a) => a.user.id !== 'u-lead');
+    });
+    renderApp('/packages/approve', { as: 'u-lead' });
+    expect(await screen.findByText('VC-1.7.2 RC2')).toBeInTheDocument();
+    expect(screen.getByRole('heading', { name: MSG.approveReleasePackageTitle })).toBeInTheDocument();
+    expect(tab(MSG.tabRelease)).toHaveAttribute('aria-selected', 'true');
+    expect(tabTexts()).toEqual([`${MSG.tabDevelopment} 0`, `${MSG.tabRelease} 1`, `${MSG.tabDelivery} 0`]);
+    expect(screen.queryByText(EMPTY_APPROVALS)).not.toBeInTheDocument();
+    expect(session.get().flowPurpose).toBe('approve');
+  });
+
+  it('opens the signing list on Release when only a release package waits for the signature', async () => {
+    changed('pk-sign-dev', (p) => {
+      p.status = 'SIGNED';
+    });
+    renderApp('/packages/sign', { as: 'u-sw' });
+    expect(await screen.findByText('VC-1.7.2 final')).toBeInTheDocument();
+    expect(screen.getByRole('heading', { name: MSG.signReleasePackageTitle })).toBeInTheDocument();
+    expect(tabTexts()).toEqual([`${MSG.tabDevelopment} 0`, `${MSG.tabRelease} 1`]);
+  });
+
+  it('keeps the tab of the package the user comes back from while it has work', async () => {
+    session.update({ flowPurpose: 'approve', currentPackage: fixturePackage('pk-approve-rel') });
+    renderApp('/packages/approve', { as: 'u-lead' });
+    expect(await screen.findByText('VC-1.7.2 RC2')).toBeInTheDocument();
+    expect(tab(MSG.tabRelease)).toHaveAttribute('aria-selected', 'true');
+  });
+
+  it('opens on Development with zero counts and the empty text when nothing waits', async () => {
+    renderApp('/packages/sign', { as: 'u-lead' });
+    expect(await screen.findByText('Nothing waits for your signature here')).toBeInTheDocument();
+    expect(tabTexts()).toEqual([`${MSG.tabDevelopment} 0`, `${MSG.tabRelease} 0`]);
+    expect(tab(MSG.tabDevelopment)).toHaveAttribute('aria-selected', 'true');
+  });
+
+  it('leaves the package list without counts', async () => {
+    renderApp('/packages', { as: 'u-lead' });
+    await screen.findByText('IP-3.2.1 bench build');
+    expect(tabTexts()).toEqual([MSG.tabDevelopment, MSG.tabRelease, MSG.tabDelivery]);
   });
 });

@@ -1,15 +1,16 @@
 import type { Package } from '@shared/api/contracts/packages';
 import { MSG } from '@shared/messages';
-import { useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { type Column, DataTable, fieldColumn, sortableColumn } from '@/components/ui/data-table/data-table';
 import { StageTabs } from '@/components/ui/data-table/stage-tabs';
 import { StatusBadge } from '@/components/ui/status-badge';
 import { useApiQuery } from '@/hooks/use-api-query';
-import { session, useSession } from '@/lib/session/session-store';
+import { session } from '@/lib/session/session-store';
 import { resourceTypeLabel, stageLabel } from '@/utils/format';
-import { getPackageList } from '../api/package-lists';
+import { getPackageList, getWorkLists } from '../api/package-lists';
 import {
+  firstTabWithWork,
   initialTab,
   LIST_TABS,
   type ListKind,
@@ -81,23 +82,29 @@ const searchFields = (p: Package) => [p.name, p.resourceName, p.note];
  */
 export function PackageListPage({ kind }: { kind: ListKind }) {
   const navigate = useNavigate();
-  const { flowPurpose, currentPackage } = useSession();
-  const [tab, setTab] = useState<ListTab>(() => initialTab(kind, flowPurpose, currentPackage));
+  const { tab: chosen, setTab, counts } = useListTab(kind);
+  // until the approval and signing lists know which tab has work, the table waits on the first tab
+  const tab = chosen ?? LIST_TABS[kind][0] ?? 'DEV';
   const flow = tabFlow(kind, tab);
   const [soFar, setSoFar] = useState(0);
   const query = useApiQuery(
     (signal) => {
       setSoFar(0);
+      if (!chosen) return new Promise<never>(() => {});
       return getPackageList(kind, tab, signal, (n) => {
         if (!signal.aborted) setSoFar(n);
       });
     },
-    [kind, tab],
+    [kind, chosen],
   );
+  const { update: updateCount } = counts;
+  useEffect(() => {
+    if (kind !== 'packages' && chosen && query.data) updateCount(chosen, query.data.length);
+  }, [kind, chosen, query.data, updateCount]);
 
   useEffect(() => {
-    if (session.get().flowPurpose !== flow) session.update({ flowPurpose: flow });
-  }, [flow]);
+    if (chosen && session.get().flowPurpose !== flow) session.update({ flowPurpose: flow });
+  }, [chosen, flow]);
 
   const open = (pkg: Package) => {
     const target = rowClickTarget(pkg, flow);
@@ -112,7 +119,11 @@ export function PackageListPage({ kind }: { kind: ListKind }) {
 
   return (
     <PackagePage id="package-list-title" title={title}>
-      <StageTabs value={tab} onChange={setTab} tabs={tabs.map((t) => ({ value: t, label: TAB_LABELS[t] }))}>
+      <StageTabs
+        value={tab}
+        onChange={setTab}
+        tabs={tabs.map((t) => ({ value: t, label: TAB_LABELS[t], count: counts.of[t] }))}
+      >
         <DataTable
           key={`${kind}-${tab}`}
           label={`${title}: ${TAB_LABELS[tab]}`}
@@ -120,7 +131,7 @@ export function PackageListPage({ kind }: { kind: ListKind }) {
           columns={cols}
           rowKey={(p) => p.id}
           searchFields={searchFields}
-          loading={query.loading}
+          loading={query.loading || !chosen}
           loadingText={soFar > 0 ? `Loading… ${soFar.toLocaleString('en-US')} packages so far` : undefined}
           onRowClick={open}
           rowClassName={(p) => {
@@ -132,6 +143,38 @@ export function PackageListPage({ kind }: { kind: ListKind }) {
       </StageTabs>
     </PackagePage>
   );
+}
+
+/**
+ * The list's tab: for the package list the session's (spec §4.8, as before); for the approval and
+ * signing lists (issue 16) every tab is counted first, then the list opens on the first tab with work
+ * (firstTabWithWork); each later load of a tab refreshes its count.
+ */
+function useListTab(kind: ListKind) {
+  const work = kind !== 'packages';
+  const [start] = useState(() => session.get());
+  const [tab, setTab] = useState<ListTab | null>(() =>
+    work ? null : initialTab(kind, start.flowPurpose, start.currentPackage),
+  );
+  const [of, setCounts] = useState<Partial<Record<ListTab, number>>>({});
+  const update = useCallback(
+    (t: ListTab, n: number) => setCounts((c) => (c[t] === n ? c : { ...c, [t]: n })),
+    [],
+  );
+  useEffect(() => {
+    if (kind === 'packages') return;
+    const controller = new AbortController();
+    getWorkLists(kind, controller.signal).then((r) => {
+      if (controller.signal.aborted) return;
+      const counts = r.ok
+        ? Object.fromEntries(Object.entries(r.data).map(([t, rows]) => [t, rows?.length ?? 0]))
+        : {};
+      setCounts(counts);
+      setTab((t) => t ?? firstTabWithWork(kind, start.flowPurpose, start.currentPackage, counts));
+    });
+    return () => controller.abort();
+  }, [kind, start]);
+  return { tab, setTab, counts: { of, update } };
 }
 
 export const PackagesPage = () => <PackageListPage kind="packages" />;

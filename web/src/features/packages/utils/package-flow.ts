@@ -1,4 +1,4 @@
-import type { Package, PackageType } from '@shared/api/contracts/packages';
+import type { Package, PackageType, WaitingFor } from '@shared/api/contracts/packages';
 import {
   ACTOR_ROLE,
   isDeliverable,
@@ -129,6 +129,51 @@ export function rowClickTarget(
     default:
       return { path: paths.packages.releaseView, subHeader: MSG.packageGenerated };
   }
+}
+
+/**
+ * Issue 16: the page a deep link (a mail's link, a row of the home page's "Waiting for you") opens for
+ * this user: the page a click in the list where the package waits for them opens (their approval, their
+ * delivery approval, their signature, as the server said), else the page a click in the package list's
+ * tab of the package opens (Delivery once its delivery started, else its stage).
+ */
+export function openTarget(
+  pkg: Pick<Package, 'type' | 'resourceStage' | 'deliveryApprovers'>,
+  waitingFor: WaitingFor | null,
+): RowTarget & { flow: FlowPurpose } {
+  const flow: FlowPurpose =
+    waitingFor === 'APPROVE'
+      ? 'approve'
+      : waitingFor === 'APPROVE_DELIVERY'
+        ? 'approve-delivery'
+        : waitingFor === 'SIGN'
+          ? 'sign'
+          : pkg.deliveryApprovers.length > 0
+            ? 'delivery'
+            : pkg.resourceStage === 'RELEASE'
+              ? 'release'
+              : 'dev';
+  return { ...rowClickTarget(pkg, flow), flow };
+}
+
+/**
+ * Issue 16: the tab an approval or signing list opens on: coming back to this list (the session's flow,
+ * and the current package for approve and sign), the tab the user was on while it still has work; otherwise the first
+ * tab with work (`counts`, known once the lists answered); with no work anywhere, the tab the user came
+ * from, else Development.
+ */
+export function firstTabWithWork(
+  kind: ListKind,
+  flow: FlowPurpose,
+  current: Pick<Package, 'type'> | null,
+  counts: Partial<Record<ListTab, number>>,
+): ListTab {
+  const back =
+    (kind === 'approve' && (flow === 'approve' || flow === 'approve-delivery')) ||
+    (kind === 'sign' && flow === 'sign');
+  const kept = back ? initialTab(kind, flow, current) : null;
+  if (kept && (counts[kept] ?? 0) > 0) return kept;
+  return LIST_TABS[kind].find((t) => (counts[t] ?? 0) > 0) ?? kept ?? 'DEV';
 }
 
 /** Where Cancel on a detail page returns: the list of the flow. */

@@ -1,0 +1,56 @@
+import type { Package } from '@shared/api/contracts/packages';
+import { getAllPages } from '@/lib/api-client/all-pages';
+import { type ApiResult, callApi, parseJsonText, routePath } from '@/lib/api-client/api-client';
+
+/** The kinds of work the home page lists (issue 16), in the order it shows them. */
+export type WorkKind = 'approval' | 'delivery' | 'signature' | 'draft';
+export const WORK_KINDS: readonly WorkKind[] = ['approval', 'delivery', 'signature', 'draft'];
+
+export type WorkWaiting = Record<WorkKind, Package[]>;
+
+const list = async (
+  id: 'listApprovalPackages' | 'listSigningPackages',
+  stage: string,
+  signal: AbortSignal,
+): Promise<ApiResult<Package[]>> => {
+  const r = await callApi(id, { params: { stage } }, { signal });
+  return r.ok ? { ...r, data: parseJsonText<Package[]>(r.data.packages, []) } : r;
+};
+
+/**
+ * Everything that waits for this user, from the lists the server already filters for them (DESIGN §2:
+ * approval and signing lists show a user only what waits for them): approvals of both stages, delivery
+ * approvals, signatures of both stages, and their own drafts (the stage lists, kept to DRAFTs they
+ * initiated). `decides`: whether the user holds a granted role; without one nothing can wait for their
+ * decision, so only their drafts are read. One failed call fails the whole (the popups report it).
+ */
+export async function getWorkWaiting(
+  userId: string,
+  decides: boolean,
+  signal: AbortSignal,
+): Promise<ApiResult<WorkWaiting>> {
+  const none = async (): Promise<ApiResult<Package[]>> => ({ ok: true, status: 200, data: [] });
+  const calls = await Promise.all([
+    decides ? list('listApprovalPackages', 'dev', signal) : none(),
+    decides ? list('listApprovalPackages', 'release', signal) : none(),
+    decides ? list('listApprovalPackages', 'deliver', signal) : none(),
+    decides ? list('listSigningPackages', 'dev', signal) : none(),
+    decides ? list('listSigningPackages', 'release', signal) : none(),
+    getAllPages<Package>(routePath('listPackages', { stage: 'dev' }), 'packages', { signal }),
+    getAllPages<Package>(routePath('listPackages', { stage: 'release' }), 'packages', { signal }),
+  ]);
+  const failed = calls.find((r) => !r.ok);
+  if (failed && !failed.ok) return failed;
+  const [aDev, aRel, aDel, sDev, sRel, pDev, pRel] = calls.map((r) => (r.ok ? r.data : []));
+  const mine = (p: Package) => p.status === 'DRAFT' && p.initiator.id === userId;
+  return {
+    ok: true,
+    status: 200,
+    data: {
+      approval: [...(aDev ?? []), ...(aRel ?? [])],
+      delivery: aDel ?? [],
+      signature: [...(sDev ?? []), ...(sRel ?? [])],
+      draft: [...(pDev ?? []), ...(pRel ?? [])].filter(mine),
+    },
+  };
+}

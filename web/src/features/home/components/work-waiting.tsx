@@ -1,0 +1,102 @@
+import { Heading } from '@aws-amplify/ui-react';
+import type { Package } from '@shared/api/contracts/packages';
+import { packageLinkPath } from '@shared/domain/package-link';
+import { UPLOADER_ROLES } from '@shared/domain/roles';
+import { Link } from 'react-router-dom';
+import { paths } from '@/config/paths';
+import { useApiQuery } from '@/hooks/use-api-query';
+import type { SessionUser } from '@/lib/session/session-store';
+import { resourceTypeLabel, stageLabel } from '@/utils/format';
+import { getWorkWaiting, WORK_KINDS, type WorkKind } from '../api/work-waiting';
+import './work-waiting.css';
+
+const GROUP_TITLE: Record<WorkKind, string> = {
+  approval: 'Approvals',
+  delivery: 'Delivery approvals',
+  signature: 'Signatures',
+  draft: 'Your drafts',
+};
+
+/** What the user does with a row of the kind (the row's action, for screen readers and the eye). */
+const ACTION: Record<WorkKind, string> = {
+  approval: 'Approve or reject',
+  delivery: 'Approve or reject the delivery',
+  signature: 'Sign or reject',
+  draft: 'Continue the draft',
+};
+
+const newestFirst = (rows: Package[]) => [...rows].sort((a, b) => b.updatedAt.localeCompare(a.updatedAt));
+
+/**
+ * Issue 16: below the slogan and logo, what waits for this user — approvals, delivery approvals,
+ * signatures and their own drafts. Each row is the package's deep link (/packages/open/{id}), which opens
+ * it on the page a click in its list opens (the server says what it waits for), also in a new tab. The server decides what a user
+ * sees: the approval and signing lists hold only what waits for them.
+ */
+export function WorkWaiting({ user, decides }: { user: SessionUser; decides: boolean }) {
+  const query = useApiQuery((signal) => getWorkWaiting(user.id, decides, signal), [user.id, decides]);
+  const work = query.data;
+  const total = work ? WORK_KINDS.reduce((n, k) => n + work[k].length, 0) : 0;
+
+  return (
+    <section className="frp-card frp-work" aria-labelledby="frp-work-title" aria-busy={query.loading}>
+      <Heading level={2} id="frp-work-title" className="frp-work__title">
+        Waiting for you
+        {work && total > 0 ? <span className="frp-work__total">{total}</span> : null}
+      </Heading>
+      {query.loading ? (
+        <p role="status" className="frp-work__note">
+          Looking for what waits for you…
+        </p>
+      ) : query.failed || !work ? (
+        <p className="frp-work__note">
+          What waits for you could not be loaded. Reload the page to try again.
+        </p>
+      ) : total === 0 ? (
+        <div className="frp-work__empty">
+          <p className="frp-work__note">
+            Nothing waits for you right now. Packages to approve, deliveries to approve, packages to sign and
+            your drafts show here as soon as there are any.
+          </p>
+          <p className="frp-work__links">
+            <Link to={paths.packages.list}>See all packages</Link>
+            {UPLOADER_ROLES.includes(user.userRole) && decides ? (
+              <Link to={paths.upload}>Upload a patch or model</Link>
+            ) : null}
+          </p>
+        </div>
+      ) : (
+        WORK_KINDS.filter((k) => work[k].length > 0).map((kind) => (
+          <section key={kind} className="frp-work__group" aria-labelledby={`frp-work-${kind}`}>
+            <Heading level={3} id={`frp-work-${kind}`} className="frp-work__group-title">
+              {GROUP_TITLE[kind]} <span className="frp-work__count">{work[kind].length}</span>
+            </Heading>
+            <ul className="frp-work__list">
+              {newestFirst(work[kind]).map((pkg) => (
+                <li key={pkg.id} className="frp-work__row">
+                  <Link
+                    to={packageLinkPath(pkg.id)}
+                    className="frp-work__link"
+                    aria-label={`${ACTION[kind]}: ${pkg.name}`}
+                  >
+                    <span className="frp-work__name">{pkg.name}</span>
+                    <span className="frp-work__meta">
+                      {`${stageLabel(pkg.resourceStage)} ${resourceTypeLabel(pkg.resourceType).toLowerCase()}, ${pkg.signed ? 'signed' : 'unsigned'}`}
+                      {kind === 'draft' ? '' : ` · from ${pkg.initiator.name}`}
+                    </span>
+                    <span className="frp-work__note-text" title={pkg.note}>
+                      {pkg.note}
+                    </span>
+                    <span className="frp-work__action" aria-hidden="true">
+                      {ACTION[kind]} →
+                    </span>
+                  </Link>
+                </li>
+              ))}
+            </ul>
+          </section>
+        ))
+      )}
+    </section>
+  );
+}
