@@ -76,11 +76,14 @@ async function releasePackageWaitingForApproval(deviceId: string) {
 async function inViewWithoutScrolling(page: Page, buttons: string[]) {
   const bar = page.getByRole('region', { name: 'Package actions' });
   for (const name of buttons) await expect(bar.getByRole('button', { name })).toBeInViewport({ ratio: 1 });
-  const { scrollY, scrollHeight, innerHeight } = await page.evaluate(() => ({
-    scrollY: window.scrollY,
-    scrollHeight: document.documentElement.scrollHeight,
-    innerHeight: window.innerHeight,
-  }));
+  // (a page script as text: the root tsconfig has no DOM types)
+  const { scrollY, scrollHeight, innerHeight } = await page.evaluate<{
+    scrollY: number;
+    scrollHeight: number;
+    innerHeight: number;
+  }>(
+    '({ scrollY: window.scrollY, scrollHeight: document.documentElement.scrollHeight, innerHeight: window.innerHeight })',
+  );
   expect(scrollY).toBe(0);
   // the page is longer than the screen: without the sticky bar the buttons would be below the fold
   expect(scrollHeight).toBeGreaterThan(innerHeight + 200);
@@ -119,7 +122,7 @@ test('at 1366×768 the approver sees the file and DCC cards and the decision but
   await inViewWithoutScrolling(page, [MSG.back, MSG.reject, MSG.approve]);
 
   // at the end of the page the bar is still there, in its place
-  await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+  await page.evaluate('window.scrollTo(0, document.documentElement.scrollHeight)');
   await expect(
     page.getByRole('region', { name: 'Package actions' }).getByRole('button', { name: MSG.approve }),
   ).toBeInViewport({ ratio: 1 });
