@@ -170,7 +170,9 @@ export const PACKAGE_FIXTURES: readonly Package[] = [
     'Model refresh for all monitors',
     {
       approvers: [entry('u-test', 'approved'), entry('u-lead', 'approved')],
-      deliveryApprovers: [entry('u-test', 'approved'), entry('u-rel', 'approved')],
+      // spec §6: a SW/FW Release Engineer approves deliveries too (with u-dev, u-test, u-rel and u-lead
+      // elsewhere, the five non-admin roles appear as delivery approvers in the sample data)
+      deliveryApprovers: [entry('u-test', 'approved'), entry('u-rel', 'approved'), entry('u-sw', 'approved')],
       linkToS3: ARTEFACT('pk-delivered'),
       mLifePath: ARTEFACT('pk-delivered'),
     },
