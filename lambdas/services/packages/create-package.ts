@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { GeneratePackage, Package } from '../../../shared/api/contracts/packages';
+import { type GeneratePackage, type Package, resourceFileOf } from '../../../shared/api/contracts/packages';
 import { BadRequestError, ConflictError, NotFoundError } from '../../../shared/domain/errors';
 import { INITIAL_STATUS } from '../../../shared/domain/package-lifecycle';
 import { isSignedType, stageOfType } from '../../../shared/domain/package-rules';
@@ -31,6 +31,7 @@ export async function createPackage(
     resourceName: resource.name,
     resourceType: resource.resourceType,
     resourceStage: resource.resourceStage,
+    resourceFile: resourceFileOf(resource),
     initiator: userRef(user),
     uploadTime: resource.uploadTime,
     note: req.note,

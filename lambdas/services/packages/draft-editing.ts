@@ -1,4 +1,4 @@
-import type { Package } from '../../../shared/api/contracts/packages';
+import { dccValuesOf, type Package } from '../../../shared/api/contracts/packages';
 import { ConflictError, ForbiddenError, NotFoundError } from '../../../shared/domain/errors';
 import { actorFor, isActor, type PackageAction } from '../../../shared/domain/package-lifecycle';
 import { AUDIT_MEANING, PACKAGE_ERR } from '../../../shared/domain/package-texts';
@@ -49,7 +49,14 @@ export class DraftEditing {
     const status = assertDraftOwner(core, p, user, 'attachDcc', 'attach a DCC');
     const dcc = await core.d.dccs.get(dccId);
     if (!dcc) throw new NotFoundError(PACKAGE_ERR.dccNotFound);
-    const next = { ...p, status, dccId, updatedAt: core.now().toISOString(), version: p.version + 1 };
+    const next = {
+      ...p,
+      status,
+      dccId,
+      dcc: dccValuesOf(dcc),
+      updatedAt: core.now().toISOString(),
+      version: p.version + 1,
+    };
     await core.saveOrConflict(next, { version: p.version, status: p.status });
     await core.audit(next, user, 'DCC_ATTACHED', AUDIT_MEANING.attachDcc(dcc.deviceId, dcc.telemetryType), {
       dccId,

@@ -55,6 +55,8 @@ export function toPackage(p: PackageRecord): Package {
     note: p.note,
     signed: p.signed,
     dccId: p.dccId,
+    ...(p.resourceFile ? { resourceFile: p.resourceFile } : {}),
+    ...(p.dcc ? { dcc: p.dcc } : {}),
     approvers: approverList(p.approvers),
     signer: p.signer,
     linkToS3: p.linkToS3,

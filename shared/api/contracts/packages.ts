@@ -3,7 +3,8 @@ import type { Role } from '../../domain/roles';
 import { MSG } from '../../messages';
 import { PACKAGE_PAGE_DEFAULT, PACKAGE_PAGE_MAX } from '../paging';
 import { visibleText } from './common';
-import type { ResourceType, Stage } from './resources';
+import type { CreateDcc } from './dcc';
+import type { Resource, ResourceType, Stage } from './resources';
 
 export const PACKAGE_TYPES = ['DEV_UNSIGNED', 'DEV_SIGNED', 'RELEASE_UNSIGNED', 'RELEASE_SIGNED'] as const;
 export type PackageType = (typeof PACKAGE_TYPES)[number];
@@ -48,6 +49,36 @@ export interface ApproverEntry {
   decidedAt?: string;
 }
 
+/**
+ * The package's resource file as reviewers see it (decision 150): recorded when the package is created,
+ * so the review page shows what approvers certify without another call. Models add their metadata.
+ */
+export interface PackageResourceFile {
+  fileName: string;
+  sizeBytes: number;
+  sha256: string;
+  modelName?: string;
+  modelVersion?: string;
+}
+
+/** The attached DCC's values (decision 150), recorded when the DCC is attached. */
+export type PackageDccValues = Pick<CreateDcc, 'deviceId' | 'telemetryType' | 'messageLimit' | 'deviceLimit'>;
+
+export const resourceFileOf = (r: Resource): PackageResourceFile => ({
+  fileName: r.fileName,
+  sizeBytes: r.sizeBytes,
+  sha256: r.sha256,
+  ...(r.modelName !== undefined ? { modelName: r.modelName } : {}),
+  ...(r.modelVersion !== undefined ? { modelVersion: r.modelVersion } : {}),
+});
+
+export const dccValuesOf = (d: CreateDcc): PackageDccValues => ({
+  deviceId: d.deviceId,
+  telemetryType: d.telemetryType,
+  messageLimit: d.messageLimit,
+  deviceLimit: d.deviceLimit,
+});
+
 /** The fields a package has both as stored (lambdas/ports/package-repository.ts) and as lists return it. */
 export interface PackageFields {
   id: string;
@@ -63,6 +94,10 @@ export interface PackageFields {
   note: string;
   signed: boolean;
   dccId?: string;
+  /** the resource file's name, size, SHA-256 and model metadata (absent on packages made before decision 150) */
+  resourceFile?: PackageResourceFile;
+  /** the attached DCC's values (absent without a DCC, and on packages given one before decision 150) */
+  dcc?: PackageDccValues;
   signer?: UserRef;
   rejectionNote?: string;
   linkToS3?: string;

@@ -94,6 +94,20 @@ describe('header and footer', () => {
     );
   });
 
+  it("shows the user's name and role at the top of the avatar menu (issue 16 item 5)", async () => {
+    const { user } = renderApp('/home', { as: 'u-sw' });
+    await user.click(await screen.findByRole('button', { name: /Account menu of Sam Release/ }));
+    const who = await screen.findByTestId('user-menu-who');
+    expect(who).toHaveTextContent('Signed in as');
+    expect(who).toHaveTextContent('Sam Release');
+    expect(who).toHaveTextContent('SW/FW Release Engineer');
+    // Settings and Log Out stay the menu's items (spec §2.4)
+    expect((await screen.findAllByRole('menuitem')).map((i) => i.textContent)).toEqual([
+      MSG.settings,
+      MSG.logOut,
+    ]);
+  });
+
   it('opens Settings from the avatar menu', async () => {
     const { user, router } = renderApp('/home', { as: 'u-dev' });
     await user.click(await screen.findByRole('button', { name: /Account menu of Dana Dev/ }));

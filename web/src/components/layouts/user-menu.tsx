@@ -1,4 +1,5 @@
-import { Menu, MenuButton, MenuItem } from '@aws-amplify/ui-react';
+import { Divider, Menu, MenuButton, MenuItem } from '@aws-amplify/ui-react';
+import { roleLabel } from '@shared/domain/roles';
 import { MSG } from '@shared/messages';
 import { useNavigate } from 'react-router-dom';
 import { paths } from '@/config/paths';
@@ -6,7 +7,18 @@ import { logOut } from '@/lib/session/log-out';
 import type { SessionUser } from '@/lib/session/session-store';
 import { initials } from '@/utils/initials';
 
-/** Spec §1, §2.4: the avatar with the user's initials; its menu has Settings and Log Out. */
+/** The role as the menu shows it: a requested role still waits for an admin (issue 12). */
+function roleLine(user: SessionUser): string {
+  const role = roleLabel(user.userRole);
+  if (user.roleStatus === 'REQUESTED') return `${role} (requested, waiting for an admin)`;
+  if (user.roleStatus === 'REFUSED') return `${role} (refused)`;
+  return role;
+}
+
+/**
+ * Spec §1, §2.4: the avatar with the user's initials; its menu has Settings and Log Out. Above them it
+ * says who is signed in and in which role (issue 16 item 5): the name and role an approval is recorded under.
+ */
 export function UserMenu({
   user,
   showSettings,
@@ -32,6 +44,12 @@ export function UserMenu({
         </MenuButton>
       }
     >
+      <p className="frp-user-menu__who" data-testid="user-menu-who">
+        <span className="amplify-visually-hidden">Signed in as </span>
+        <strong className="frp-user-menu__name">{user.name}</strong>
+        <span className="frp-user-menu__role">{roleLine(user)}</span>
+      </p>
+      <Divider size="small" />
       {showSettings ? <MenuItem onClick={() => navigate(settingsPath)}>{MSG.settings}</MenuItem> : null}
       <MenuItem
         onClick={async () => {

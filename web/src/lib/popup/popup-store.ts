@@ -71,6 +71,17 @@ export function showWarning(message: string, onClose?: () => void): void {
   popups.show({ kind: 'warning', message, buttonLabel: MSG.close, onClose });
 }
 
+/**
+ * A caller's own answer to a refusal it handles (a 4xx such as 403 not yours, 404 gone, 409 moved on):
+ * the server's words in a warning. A 5xx or a network failure (status 0) was already shown by the client
+ * as the spec's error popup ('Internal server error. …', 'To home page'), and a 401 as the session
+ * timeout; those stay as they are (issue 16 item 5).
+ */
+export function showRefusal(status: number, message: string, options: { to?: string } = {}): void {
+  if (status < 400 || status >= 500 || status === 401) return;
+  popups.show({ kind: 'warning', message, buttonLabel: MSG.close, to: options.to });
+}
+
 /** A success popup of spec §8 (e.g. 'Uploaded successfully.'). */
 export function showSuccess(message: string, options: { buttonLabel?: string; to?: string } = {}): void {
   popups.show({ kind: 'success', message, buttonLabel: options.buttonLabel ?? MSG.close, to: options.to });

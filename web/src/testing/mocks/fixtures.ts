@@ -1,5 +1,5 @@
 import type { Dcc } from '@shared/api/contracts/dcc';
-import type { Package, UserRef } from '@shared/api/contracts/packages';
+import { type Package, resourceFileOf, type UserRef } from '@shared/api/contracts/packages';
 import type { Resource } from '@shared/api/contracts/resources';
 import type { PublicUser } from '@shared/api/contracts/user';
 
@@ -129,6 +129,7 @@ export function pkg(
     resourceName: `${res.name}.zip`,
     resourceType: res.resourceType,
     resourceStage: res.resourceStage,
+    resourceFile: resourceFileOf(res),
     initiator: ref(res.uploadedBy.id),
     uploadTime: res.uploadTime,
     note,

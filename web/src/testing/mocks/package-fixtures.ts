@@ -1,6 +1,6 @@
-import type { ApproverEntry, Package } from '@shared/api/contracts/packages';
+import { type ApproverEntry, dccValuesOf, type Package } from '@shared/api/contracts/packages';
 import type { Role } from '@shared/domain/roles';
-import { pkg, RESOURCES, ref, userById } from './fixtures';
+import { DCCS, pkg, RESOURCES, ref, userById } from './fixtures';
 
 /**
  * Packages of the issue-6 screens for mock mode and the component tests: one in every state the lists,
@@ -36,7 +36,7 @@ function make(
   if (!res) throw new Error(`no fixture resource ${resourceId}`);
   return pkg(id, name, type, status, res, note, {
     initiator: ref(initiator),
-    dccId: status === 'DRAFT' ? undefined : 'd-1',
+    ...(status === 'DRAFT' ? {} : { dccId: 'd-1', dcc: dccValuesOf(DCCS[0]!) }),
     createdAt: '2024-05-01T08:00:00.000Z',
     updatedAt: '2024-05-02T10:15:00.000Z',
     ...extra,
@@ -170,7 +170,9 @@ export const PACKAGE_FIXTURES: readonly Package[] = [
     'Model refresh for all monitors',
     {
       approvers: [entry('u-test', 'approved'), entry('u-lead', 'approved')],
-      deliveryApprovers: [entry('u-test', 'approved'), entry('u-rel', 'approved')],
+      // spec §6: a SW/FW Release Engineer approves deliveries too (with u-dev, u-test, u-rel and u-lead
+      // elsewhere, the five non-admin roles appear as delivery approvers in the sample data)
+      deliveryApprovers: [entry('u-test', 'approved'), entry('u-rel', 'approved'), entry('u-sw', 'approved')],
       linkToS3: ARTEFACT('pk-delivered'),
       mLifePath: ARTEFACT('pk-delivered'),
     },

@@ -1,8 +1,10 @@
 import { createDccSchema, type Dcc } from '@shared/api/contracts/dcc';
 import {
   type ApproverEntry,
+  dccValuesOf,
   generatePackageSchema,
   type Package,
+  resourceFileOf,
   type UserRef,
 } from '@shared/api/contracts/packages';
 import { computeFields, validateHeaderUpdate } from '@shared/domain/header/header-rules';
@@ -83,6 +85,7 @@ export const packageHandlers = [
       resourceName: resource.name,
       resourceType: resource.resourceType,
       resourceStage: resource.resourceStage,
+      resourceFile: resourceFileOf(resource),
       initiator: g.user,
       uploadTime: resource.uploadTime,
       note: req.note,
@@ -196,7 +199,7 @@ export const packageHandlers = [
     const { p } = g;
     const dcc = db.dcc.find((d) => d.id === String(params.dccId));
     if (!dcc) return fail(404, PACKAGE_ERR.dccNotFound);
-    const next = save({ ...p, dccId: dcc.id });
+    const next = save({ ...p, dccId: dcc.id, dcc: dccValuesOf(dcc) });
     record(next, g.user, 'DCC_ATTACHED', AUDIT_MEANING.attachDcc(dcc.deviceId, dcc.telemetryType));
     return json({ package: pkgBody(next) });
   }),

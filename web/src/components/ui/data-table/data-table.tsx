@@ -130,6 +130,9 @@ export function DataTable<T>(props: DataTableProps<T>) {
 
   const onRowActivate = (row: T) => {
     if (onRowClick) onRowClick(row);
+    // a click anywhere on a single-select row selects it, also when it is already selected (issue 16
+    // item 5); its radio clicked again is what clears the choice
+    else if (selection?.mode === 'single') selection.onChange([rowKey(row)]);
     else toggle(rowKey(row));
   };
   const onRowMouse = (event: MouseEvent, row: T) => {

@@ -7,7 +7,7 @@ import { type Column, DataTable, fieldColumn, sortableColumn } from '@/component
 import { StepButtons } from '@/components/ui/form-parts';
 import { paths } from '@/config/paths';
 import { useApiQuery } from '@/hooks/use-api-query';
-import { popups } from '@/lib/popup/popup-store';
+import { showRefusal } from '@/lib/popup/popup-store';
 import { session, useSession } from '@/lib/session/session-store';
 import { attachDcc, getDccs } from '../api/dcc';
 import { creationTitle } from '../utils/package-flow';
@@ -58,7 +58,7 @@ export function DccListPage() {
     const result = await attachDcc(pkg.id, chosen.id);
     setBusy(false);
     if (!result.ok) {
-      popups.show({ kind: 'warning', message: result.error.errorMessage, buttonLabel: MSG.close });
+      showRefusal(result.status, result.error.errorMessage);
       return;
     }
     session.update({ currentPackage: result.data ?? { ...pkg, dccId: chosen.id } });

@@ -33,7 +33,8 @@ describe('DCC list (spec §2.8, §5)', () => {
     const { router } = openList();
     fireEvent.click(await screen.findByText('VENT-220'));
     expect(button(MSG.continue)).toBeEnabled();
-    fireEvent.click(screen.getByText('VENT-220'));
+    // the radio clicked again clears the choice
+    fireEvent.click(screen.getByRole('radio', { name: 'Select VENT-220' }));
     expect(button(MSG.continue)).toBeDisabled();
     expect(screen.getByText('Select one DCC to attach to the package.')).toBeInTheDocument();
     fireEvent.click(screen.getByText('IP-4000'));
@@ -41,6 +42,23 @@ describe('DCC list (spec §2.8, §5)', () => {
     await atPath(router, '/packages/notify-approvers');
     expect(session.get().currentPackage?.dccId).toBe('d-1');
     expect(db.packages.find((p) => p.id === 'p-1')?.dccId).toBe('d-1');
+  });
+
+  it('a click anywhere on a row selects it, also on the row already selected (issue 16 item 5)', async () => {
+    openList();
+    const radio = async (name: string) => screen.findByRole('radio', { name: `Select ${name}` });
+    // a row clicked twice stays selected (before, the second click cleared it)
+    fireEvent.click(await screen.findByText('VENT-220'));
+    expect(await radio('VENT-220')).toBeChecked();
+    fireEvent.click(screen.getByText('VENT-220'));
+    expect(await radio('VENT-220')).toBeChecked();
+    expect(button(MSG.continue)).toBeEnabled();
+    // the radio's own cell and any other cell of a row select that row
+    fireEvent.click((await radio('GLU-BLE-2')).closest('td') as HTMLElement);
+    expect(await radio('GLU-BLE-2')).toBeChecked();
+    expect(await radio('VENT-220')).not.toBeChecked();
+    fireEvent.click(screen.getByText('TelB'));
+    expect(await radio('VENT-220')).toBeChecked();
   });
 
   it("opens the form with 'Create new DCC'", async () => {

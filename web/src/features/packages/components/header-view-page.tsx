@@ -4,6 +4,7 @@ import type { EntryField } from '@shared/domain/header/header-schema';
 import { MSG } from '@shared/messages';
 import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
+import { ActionBar, ActionBarSpacer } from '@/components/ui/action-bar';
 import { useSession } from '@/lib/session/session-store';
 import { useMainAction } from '../hooks/use-main-action';
 import { usePackageHeader } from '../hooks/use-package-header';
@@ -20,6 +21,7 @@ import { type HeaderRowRenderers, HeaderTable, HeaderUnavailable } from './heade
 import { PackageStrip } from './package-fields';
 import { NoPackage, PackagePage } from './package-page';
 import { RejectDialog } from './reject-dialog';
+import { ReviewCards } from './review-cards';
 
 /** What pressing the main button records in the package's approval record, under the user's name. */
 const MEANINGS: Record<Exclude<MainAction, 'deliver'>, string> = {
@@ -99,6 +101,7 @@ export function HeaderViewPage() {
   return (
     <PackagePage id="header-view-title" title={subHeader || 'Package header'}>
       <PackageStrip pkg={pkg} />
+      <ReviewCards pkg={pkg} />
       <Heading level={2} className="frp-pkg-section__title">
         Package header
       </Heading>
@@ -111,16 +114,11 @@ export function HeaderViewPage() {
       ) : (
         <HeaderUnavailable loading={query.loading} />
       )}
-      {action && action !== 'deliver' ? (
-        <p className="frp-muted" style={{ marginBottom: 0 }}>
-          {MEANINGS[action]}
-        </p>
-      ) : null}
-      <div className="frp-actions">
+      <ActionBar label="Package actions" note={action && action !== 'deliver' ? MEANINGS[action] : undefined}>
         <Button onClick={() => navigate(detailsPathOf(pkg, flowPurpose))} isDisabled={busy}>
           {MSG.back}
         </Button>
-        <span className="frp-actions__spacer" />
+        <ActionBarSpacer />
         {reject ? (
           <Button variation="destructive" onClick={() => setRejecting(true)} isDisabled={busy}>
             {MSG.reject}
@@ -137,7 +135,7 @@ export function HeaderViewPage() {
             {mainActionLabel(action)}
           </Button>
         ) : null}
-      </div>
+      </ActionBar>
       {rejecting && reject ? (
         <RejectDialog pkg={pkg} kind={reject} onCancel={() => setRejecting(false)} />
       ) : null}

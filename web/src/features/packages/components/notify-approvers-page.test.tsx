@@ -183,4 +183,48 @@ describe('notify warnings (spec §5)', () => {
       ).toEqual(expected);
     },
   );
+
+  it('re-deliver fills in the previous delivery approvers, still changeable (issue 16 item 5)', async () => {
+    let sent: unknown;
+    server.use(
+      http.post('/dev/delivery/packages/:id/notify-approvers', async ({ request }) => {
+        sent = await bodyOf(request);
+        return HttpResponse.json({ message: MSG.notified });
+      }),
+    );
+    // pk-deliv-rejected: delivered by u-sw to Dana Dev, Riley Reliability and Terry Lead; Riley rejected
+    openWith('/packages/notify-approvers', {
+      as: 'u-sw',
+      pkg: 'pk-deliv-rejected',
+      flow: 'delivery',
+      subHeader: MSG.generateDeliveryPackageTitle,
+    });
+    const dev = await screen.findByLabelText('Design Engineer (dev)');
+    expect(dev).toHaveValue('u-dev');
+    expect(screen.getByLabelText('Reliability Engineer')).toHaveValue('u-rel');
+    expect(screen.getByLabelText('Technical Leader')).toHaveValue('u-lead');
+    expect(screen.getByRole('note')).toHaveTextContent('delivery approvers of the previous delivery');
+    expect(notifyButton()).toBeEnabled();
+    // a pre-filled choice is an ordinary choice: cleared, Notify waits for it again
+    fireEvent.change(screen.getByLabelText('Technical Leader'), { target: { value: '' } });
+    expect(notifyButton()).toBeDisabled();
+    fireEvent.change(screen.getByLabelText('Technical Leader'), { target: { value: 'u-lead' } });
+    expect(notifyButton()).toBeEnabled();
+    fireEvent.click(notifyButton());
+    expect(await screen.findByText(MSG.notified)).toBeInTheDocument();
+    expect(sent).toEqual({
+      approvers: expect.arrayContaining([
+        { role: 'DESIGN_ENGINEER_DEV', id: 'u-dev' },
+        { role: 'RELIABILITY_ENGINEER', id: 'u-rel' },
+        { role: 'TECHNICAL_LEADER', id: 'u-lead' },
+      ]),
+    });
+  });
+
+  it('a first delivery starts with nothing chosen', async () => {
+    openWith('/packages/notify-approvers', { as: 'u-sw', pkg: 'p-3', flow: 'delivery' });
+    expect(await screen.findByLabelText('Technical Leader')).toHaveValue('');
+    expect(screen.queryByRole('note')).not.toBeInTheDocument();
+    expect(notifyButton()).toBeDisabled();
+  });
 });

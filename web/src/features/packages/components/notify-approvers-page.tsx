@@ -7,7 +7,7 @@ import { useState } from 'react';
 import { StepButtons } from '@/components/ui/form-parts';
 import { paths } from '@/config/paths';
 import { useApiQuery } from '@/hooks/use-api-query';
-import { popups, showSuccess } from '@/lib/popup/popup-store';
+import { showRefusal, showSuccess } from '@/lib/popup/popup-store';
 import { useSession } from '@/lib/session/session-store';
 import { type ApproverCandidates, getApprovers, notifyApprovers } from '../api/approvers';
 import { creationTitle } from '../utils/package-flow';
@@ -34,6 +34,23 @@ export function notifyWarnings(
 }
 
 const userOption = (u: UserRef) => `${u.name} (${u.email})`;
+
+/**
+ * Re-deliver (issue 16 item 5): the delivery approvers of the previous delivery, per role, as far as they
+ * can still be chosen (each is one of the role's candidates now).
+ */
+export function previousDeliveryChoices(
+  pkg: Pick<Package, 'deliveryApprovers'>,
+  candidates: ApproverCandidates | undefined,
+): Partial<Record<Role, string>> {
+  const out: Partial<Record<Role, string>> = {};
+  if (!candidates) return out;
+  for (const entry of pkg.deliveryApprovers) {
+    const offered = candidates.approvers[entry.role as Role] ?? [];
+    if (offered.some((u) => u.id === entry.user.id)) out[entry.role as Role] = entry.user.id;
+  }
+  return out;
+}
 
 /** A required choice of one person (an approver of a role, the signer). */
 function UserSelect({
@@ -85,7 +102,10 @@ export function NotifyApproversPage() {
   const candidates = query.data;
   const roles = candidates ? NON_ADMIN_ROLES.filter((r) => (candidates.approvers[r]?.length ?? 0) > 0) : [];
   const warnings = candidates ? notifyWarnings(pkg, candidates, delivery) : [];
-  const complete = roles.every((r) => chosen[r]) && (!withSigner || signer !== '');
+  const previous = delivery ? previousDeliveryChoices(pkg, candidates) : {};
+  const prefilled = Object.keys(previous).length > 0;
+  const pick = (role: Role) => chosen[role] ?? previous[role] ?? '';
+  const complete = roles.every((r) => pick(r)) && (!withSigner || signer !== '');
   const ready = Boolean(candidates) && warnings.length === 0 && complete && !busy;
 
   const send = async () => {
@@ -93,7 +113,7 @@ export function NotifyApproversPage() {
     setBusy(true);
     setFailure(null);
     const body = {
-      approvers: roles.map((role) => ({ role, id: chosen[role] as string })),
+      approvers: roles.map((role) => ({ role, id: pick(role) })),
       ...(withSigner ? { signer } : {}),
     };
     const result = await notifyApprovers(pkg.id, body, delivery);
@@ -103,13 +123,7 @@ export function NotifyApproversPage() {
       return;
     }
     if (result.status === 400) setFailure(result.error.errorMessage);
-    else
-      popups.show({
-        kind: 'warning',
-        message: result.error.errorMessage,
-        buttonLabel: MSG.close,
-        to: paths.home,
-      });
+    else showRefusal(result.status, result.error.errorMessage, { to: paths.home });
   };
 
   const title = subHeader || (delivery ? MSG.generateDeliveryPackageTitle : creationTitle(pkg.resourceStage));
@@ -135,6 +149,12 @@ export function NotifyApproversPage() {
             ? `They approve delivering this package to devices. Neither the initiator (${pkg.initiator.name}) nor you can approve the delivery.`
             : `The initiator (${pkg.initiator.name}) cannot approve.`}
         </p>
+        {prefilled ? (
+          <p className="frp-muted" role="note">
+            Filled in with the delivery approvers of the previous delivery; change any of them before you
+            notify.
+          </p>
+        ) : null}
         {query.loading ? <p className="frp-muted">Loading the users who can approve…</p> : null}
         <Flex direction="column" gap="1rem" maxWidth="32rem">
           {roles.map((role) => (
@@ -142,7 +162,7 @@ export function NotifyApproversPage() {
               key={role}
               label={roleLabel(role)}
               placeholder={`Choose a ${roleLabel(role)}`}
-              value={chosen[role] ?? ''}
+              value={pick(role)}
               onChange={(id) => setChosen((c) => ({ ...c, [role]: id }))}
               users={candidates?.approvers[role] ?? []}
             />

@@ -4,6 +4,7 @@ import { isEditable } from '@shared/domain/package-lifecycle';
 import { MSG } from '@shared/messages';
 import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
+import { ActionBar, ActionBarSpacer } from '@/components/ui/action-bar';
 import { ProgressBar } from '@/components/ui/progress-bar';
 import { paths } from '@/config/paths';
 import { type SessionState, session, useSession } from '@/lib/session/session-store';
@@ -21,6 +22,7 @@ import { ApproverMarks } from './approver-marks';
 import { PackageFields } from './package-fields';
 import { NoPackage, PackagePage, PackageSection } from './package-page';
 import { RejectDialog } from './reject-dialog';
+import { ReviewCards } from './review-cards';
 import { SavedFile } from './saved-file';
 
 /** The detail pages of spec §2.9, one per route. */
@@ -144,6 +146,7 @@ export function PackageDetailsPage({ variant }: { variant: DetailsVariant }) {
       <MailFailures pkg={pkg} viewer={user} />
       <PackageSection id="pkg-fields" title="Package">
         <PackageFields pkg={pkg} />
+        <ReviewCards pkg={pkg} />
       </PackageSection>
 
       {delivery ? (
@@ -174,9 +177,20 @@ export function PackageDetailsPage({ variant }: { variant: DetailsVariant }) {
         <ApprovalRecord packageId={pkg.id} />
       </PackageSection>
 
-      <div className="frp-actions">
+      <ActionBar
+        label="Package actions"
+        note={
+          variant === 'release' &&
+          !deliverable &&
+          pkg.resourceStage === 'RELEASE' &&
+          isGenerated(pkg) &&
+          !delivery
+            ? 'Delivery is started by a SW/FW Release Engineer.'
+            : undefined
+        }
+      >
         <Button onClick={() => navigate(listPathOf(flowPurpose))}>{MSG.cancel}</Button>
-        <span className="frp-actions__spacer" />
+        <ActionBarSpacer />
         {reject ? (
           <Button variation="destructive" onClick={() => setRejecting(true)}>
             {MSG.reject}
@@ -206,16 +220,7 @@ export function PackageDetailsPage({ variant }: { variant: DetailsVariant }) {
             ) : null}
           </>
         )}
-      </div>
-      {variant === 'release' &&
-      !deliverable &&
-      pkg.resourceStage === 'RELEASE' &&
-      isGenerated(pkg) &&
-      !delivery ? (
-        <p className="frp-muted" style={{ textAlign: 'right' }}>
-          Delivery is started by a SW/FW Release Engineer.
-        </p>
-      ) : null}
+      </ActionBar>
       {rejecting && reject ? (
         <RejectDialog pkg={pkg} kind={reject} onCancel={() => setRejecting(false)} />
       ) : null}

@@ -3,7 +3,7 @@ import type { Package } from '@shared/api/contracts/packages';
 import { MSG } from '@shared/messages';
 import { type KeyboardEvent, useEffect, useId, useRef, useState } from 'react';
 import { paths } from '@/config/paths';
-import { popups, showSuccess } from '@/lib/popup/popup-store';
+import { showRefusal, showSuccess } from '@/lib/popup/popup-store';
 import { rejectPackage } from '../api/decisions';
 import type { RejectKind } from '../utils/package-flow';
 
@@ -44,15 +44,10 @@ export function RejectDialog({
       return;
     }
     if (result.status === 400) {
-      popups.show({ kind: 'warning', message: result.error.errorMessage, buttonLabel: MSG.close });
+      showRefusal(result.status, result.error.errorMessage);
       return;
     }
-    popups.show({
-      kind: 'warning',
-      message: result.error.errorMessage,
-      buttonLabel: MSG.close,
-      to: paths.home,
-    });
+    showRefusal(result.status, result.error.errorMessage, { to: paths.home });
   };
 
   const onKeyDown = (event: KeyboardEvent) => {

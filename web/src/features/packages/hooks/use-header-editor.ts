@@ -1,9 +1,8 @@
 import type { Header } from '@shared/domain/header/header-schema';
-import { MSG } from '@shared/messages';
 import { useReducer } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { paths } from '@/config/paths';
-import { popups } from '@/lib/popup/popup-store';
+import { showRefusal } from '@/lib/popup/popup-store';
 import { saveHeader } from '../api/header';
 import {
   type Draft,
@@ -51,7 +50,7 @@ export function useHeaderEditor(initial: Header, packageId: string) {
       return;
     }
     // 403 not the initiator, 409 no longer a draft: nothing here can fix it
-    popups.show({ kind: 'warning', message: result.errorMessage, buttonLabel: MSG.close });
+    showRefusal(result.status, result.errorMessage);
   };
 
   return {

@@ -3,7 +3,7 @@ import { MSG } from '@shared/messages';
 import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { paths } from '@/config/paths';
-import { popups, showSuccess } from '@/lib/popup/popup-store';
+import { showRefusal, showSuccess } from '@/lib/popup/popup-store';
 import { session } from '@/lib/session/session-store';
 import { approveDelivery, approvePackage, signPackage } from '../api/decisions';
 import type { MainAction } from '../utils/package-flow';
@@ -29,12 +29,7 @@ export function useMainAction() {
     setBusy(false);
     if (!result.ok) {
       // 403 / 409: not this user's decision, or the package moved on; the server says which
-      popups.show({
-        kind: 'warning',
-        message: result.error.errorMessage,
-        buttonLabel: MSG.close,
-        to: paths.home,
-      });
+      showRefusal(result.status, result.error.errorMessage, { to: paths.home });
       return;
     }
     const { outcome, link, pkg: next } = result.data;
