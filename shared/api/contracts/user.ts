@@ -28,6 +28,23 @@ const selfServiceRole = z
     error: 'The admin role cannot be chosen',
   });
 
+/**
+ * POST /user/auth (spec §7): the body carries the token as 'Bearer ' plus the cookie token. The
+ * Authorization header is what signs the call in (the route's gate); a body token must be the same one
+ * (decision 154). Optional: a call without a body is still answered.
+ */
+export const authBodySchema = z.object({
+  token: z
+    .string({ error: "token must be 'Bearer ' followed by the token" })
+    .max(4000, { error: 'token is too long' })
+    .regex(/^Bearer \S+$/, { error: "token must be 'Bearer ' followed by the token" })
+    .optional(),
+});
+
+/** The token of a 'Bearer …' text, or null. */
+export const tokenOfBearer = (value: string | undefined | null): string | null =>
+  value ? (/^Bearer\s+(\S+)$/i.exec(value.trim())?.[1] ?? null) : null;
+
 export const loginSchema = z.object({
   login: z
     .string({ error: MSG.loginEmpty })

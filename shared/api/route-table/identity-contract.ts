@@ -1,6 +1,7 @@
 import { idListSchema } from '../contracts/common';
 import {
   accountSchema,
+  authBodySchema,
   changePasswordSchema,
   confirmEmailSchema,
   decideRolesSchema,
@@ -20,7 +21,7 @@ const SMALL = 4096;
  */
 export const IDENTITY_CONTRACT = {
   login: { body: loginSchema, maxBodyBytes: SMALL },
-  auth: {},
+  auth: { body: authBodySchema, maxBodyBytes: SMALL },
   logout: {},
   register: { body: registerSchema, maxBodyBytes: SMALL, statuses: [201] },
   changePassword: { body: changePasswordSchema, maxBodyBytes: SMALL },

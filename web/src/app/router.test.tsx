@@ -61,6 +61,19 @@ describe('session', () => {
     });
   });
 
+  it("sends the token in the /user/auth body as 'Bearer ' plus the cookie token (spec §7)", async () => {
+    let sent: { body: unknown; authorization: string | null } | undefined;
+    server.events.on('request:start', async ({ request }) => {
+      if (new URL(request.url).pathname === '/dev/user/auth')
+        sent = { body: await request.clone().json(), authorization: request.headers.get('Authorization') };
+    });
+    renderApp('/home', { as: 'u-test' });
+    expect(await screen.findByText(MSG.slogan)).toBeInTheDocument();
+    server.events.removeAllListeners();
+    expect(sent?.body).toEqual({ token: `Bearer ${getToken()}` });
+    expect(sent?.authorization).toBe(`Bearer ${getToken()}`);
+  });
+
   it('keeps the client session state under one session-storage key', async () => {
     renderApp('/home', { as: 'u-test' });
     await screen.findByText(MSG.slogan);

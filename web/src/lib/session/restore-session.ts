@@ -8,11 +8,17 @@ import { getToken, removeToken } from './token-cookie';
  * the session authenticated, on failure remove the cookie. Without a cookie nobody is signed in.
  */
 export async function restoreSession(): Promise<void> {
-  if (!getToken()) {
+  const token = getToken();
+  if (!token) {
     if (session.get().isAuthenticated) session.clear();
     return;
   }
-  const result = await callApi('auth', {}, { handle: 'all', loader: false });
+  // spec §7: the payload is the token as 'Bearer ' plus the cookie token
+  const result = await callApi(
+    'auth',
+    { body: { token: `Bearer ${token}` } },
+    { handle: 'all', loader: false },
+  );
   const user = result.ok ? parseUser(result.data.user) : null;
   if (user) {
     signIn(user);

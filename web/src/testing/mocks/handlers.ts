@@ -1,4 +1,5 @@
 import type { Resource } from '@shared/api/contracts/resources';
+import { tokenOfBearer } from '@shared/api/contracts/user';
 import { isRole, UPLOADER_ROLES } from '@shared/domain/roles';
 import { API_ERR, MSG } from '@shared/messages';
 import { delay, HttpResponse, http } from 'msw';
@@ -144,9 +145,16 @@ export const handlers = [
     return json({ token: newToken(user.id), user: JSON.stringify(user) });
   }),
 
-  on('auth', ({ request }) => {
+  on('auth', async ({ request }) => {
     const g = gate(request);
     if (g.error) return g.error;
+    // as the server (decision 154): a body token must be the Authorization header's
+    const sent = await body<{ token?: string }>(request);
+    if (
+      sent?.token !== undefined &&
+      tokenOfBearer(sent.token) !== tokenOfBearer(request.headers.get('Authorization'))
+    )
+      return fail(400, 'The token in the body is not the one in the Authorization header');
     return json({ user: JSON.stringify(g.user) });
   }),
 
