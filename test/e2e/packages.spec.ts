@@ -226,6 +226,8 @@ test.describe('packages', () => {
     await openRow(rejecter, '/packages/approve', 'Delivery', name);
     await expect(rejecter).toHaveURL(/\/packages\/approve\/view$/);
     await rejecter.getByRole('button', { name: MSG.continue }).click();
+    // the header view is there before its Reject is pressed (the details page has a Reject too)
+    await rejecter.getByRole('table', { name: 'Package header' }).waitFor();
     await rejecter.getByRole('button', { name: 'Reject' }).click();
     await expect(rejecter.getByRole('dialog', { name: 'Confirm Package Rejection' })).toBeVisible();
     await rejecter
