@@ -9,6 +9,7 @@ import { DynamoDccRepository } from './adapters/dynamodb/dcc-repository';
 import { DynamoPackageRepository } from './adapters/dynamodb/package-repository';
 import { auditLog, lazy, notPlugged, once, resourceRepository, userRepository } from './composition';
 import { appUrl, tableName } from './config/env';
+import type { ArtefactJobs } from './ports/artefact-jobs';
 import type { ArtefactService } from './ports/artefact-service';
 import { systemClock } from './ports/clock';
 import type { DccRepository } from './ports/dcc-repository';
@@ -68,7 +69,12 @@ const RESOURCE_REPOSITORY_METHODS: { [K in keyof ResourceRepository]: true } = {
  * The package service with the given artefact store, as a getter; table names are read on first use so
  * each Lambda needs only its own stores.
  */
-export function packageServiceWith(artefacts: () => ArtefactService): () => PackageService {
+export function packageServiceWith(
+  artefacts: () => ArtefactService,
+  jobs: () => ArtefactJobs = () => {
+    throw notPlugged('generation jobs', 'composition-jobs.ts');
+  },
+): () => PackageService {
   return once(
     () =>
       new PackageService({
@@ -82,6 +88,7 @@ export function packageServiceWith(artefacts: () => ArtefactService): () => Pack
         users: userRepository(),
         audit: { append: (e) => auditLog().append(e), history: (s) => auditLog().history(s) },
         artefacts,
+        jobs,
         header: headerRules,
         clock: systemClock,
         appUrl: appUrl(),
