@@ -170,7 +170,17 @@ export class Generation {
     if (clean) {
       const artefacts = core.d.artefacts();
       const key = artefacts.keyFor(p, new Date(g.requestedAt));
-      await artefacts.remove({ key, sizeBytes: 0, sha256: '', signed: p.signed, generatedAt: g.requestedAt });
+      // storage still down: the package must not wait for it (no object can have been completed while it
+      // is down, and an unfinished multipart upload is aborted by the bucket's lifecycle rule); logged
+      await artefacts
+        .remove({ key, sizeBytes: 0, sha256: '', signed: p.signed, generatedAt: g.requestedAt })
+        .catch((e: unknown) =>
+          logger().error('artefact may be left behind', {
+            kind: 'orphanArtefact',
+            key,
+            reason: (e as Error).message,
+          }),
+        );
     }
     const now = core.now().toISOString();
     const status = core.nextStatus(p, 'generationFailed', 'The package changed meanwhile', {
