@@ -14,6 +14,7 @@ import type { ArtefactService } from './ports/artefact-service';
 import { systemClock } from './ports/clock';
 import type { DccRepository } from './ports/dcc-repository';
 import type { ResourceRepository } from './ports/resource-repository';
+import type { UserRepository } from './ports/user-repository';
 import { type HeaderRules, PackageService } from './services/package-service';
 
 /**
@@ -85,7 +86,11 @@ export function packageServiceWith(
         ),
         resources: lazy(resourceRepository, RESOURCE_REPOSITORY_METHODS),
         dccs: lazy(() => new DynamoDccRepository(tableName('dcc')), DCC_REPOSITORY_METHODS),
-        users: userRepository(),
+        // named on first use: the generation workers (decision 160) have no users table
+        users: lazy<Pick<UserRepository, 'getById' | 'listByRole'>>(userRepository, {
+          getById: true,
+          listByRole: true,
+        }),
         audit: { append: (e) => auditLog().append(e), history: (s) => auditLog().history(s) },
         artefacts,
         jobs,

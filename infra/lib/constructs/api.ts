@@ -19,6 +19,7 @@ import { TABLES } from '../definitions';
 import { type PortalConfig, REPO_ROOT } from '../portal-config';
 import { statefulRemovalPolicy } from '../removal';
 import type { Data } from './data';
+import { asyncWorkerEnv } from './generation';
 import type { Mail } from './mail';
 import type { Signing } from './signing';
 
@@ -27,6 +28,8 @@ export interface ApiProps {
   data: Data;
   signing: Signing;
   mail: Mail;
+  /** the asynchronous workers routes invoke (`uses.invoke`; infra/lib/constructs/generation.ts) */
+  asyncWorkers?: ReadonlyMap<string, lambda.IFunction>;
 }
 
 /** One place for the runtime, so a bump (and the L1 acknowledgement below) is one edit. */
@@ -236,6 +239,15 @@ export class Api extends Construct {
       env.MAIL_FROM = mail.senderAddress;
       role.addToPolicy(
         new iam.PolicyStatement({ actions: ['ses:SendEmail'], resources: [mail.identity.emailIdentityArn] }),
+      );
+    }
+
+    for (const id of route.uses.invoke ?? []) {
+      const worker = props.asyncWorkers?.get(id);
+      if (!worker) throw new Error(`Route ${route.id} invokes ${id}, which the stack does not define`);
+      env[asyncWorkerEnv(id)] = worker.functionName;
+      role.addToPolicy(
+        new iam.PolicyStatement({ actions: ['lambda:InvokeFunction'], resources: [worker.functionArn] }),
       );
     }
 
