@@ -1,3 +1,4 @@
+import { asyncWorkerEnv } from '../shared/api/workers';
 import { LambdaArtefactJobs } from './adapters/lambda/lambda-artefact-jobs';
 import { LocalArtefactJobs } from './adapters/local/local-artefact-jobs';
 import { notPlugged, once } from './composition';
@@ -16,7 +17,7 @@ export const artefactJobs = /* @__PURE__ */ once(
   (): ArtefactJobs =>
     process.env.LOCAL_ASYNC_INVOKE === 'true'
       ? new LocalArtefactJobs()
-      : new LambdaArtefactJobs(requireEnv('GENERATE_ARTEFACT_FUNCTION'), requireEnv('AWS_REGION')),
+      : new LambdaArtefactJobs(requireEnv(asyncWorkerEnv('generateArtefact')), requireEnv('AWS_REGION')),
 );
 
 export const packageService: () => PackageService = /* @__PURE__ */ packageServiceWith(() => {

@@ -1,7 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ROUTES } from '../../shared/api/routes';
-import { ASYNC_WORKERS } from '../../shared/api/workers';
-import { asyncWorkerEnv } from '../lib/constructs/generation';
+import { ASYNC_WORKERS, asyncWorkerEnv } from '../../shared/api/workers';
 import { type Synthesized, synthPortal } from './support/synth';
 
 type Json = Record<string, unknown>;

@@ -2,8 +2,8 @@ import { Match } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { API_STAGE, type BucketName, ROUTES, type Route, type TableName } from '../../shared/api/routes';
 import { BINARY_MEDIA_TYPES, bucketEnv, SECURITY_HEADERS, tableEnv } from '../../shared/api/runtime';
+import { asyncWorkerEnv } from '../../shared/api/workers';
 import { DEFAULT_SITE_SETTINGS } from '../../shared/site-settings';
-import { asyncWorkerEnv } from '../lib/constructs/generation';
 import { BUCKETS, TABLES } from '../lib/definitions';
 import { deployedSiteSettings, type Synthesized, synthPortal } from './support/synth';
 

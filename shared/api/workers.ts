@@ -110,3 +110,7 @@ export const ASYNC_WORKERS: readonly AsyncWorker[] = [
     },
   },
 ];
+
+/** The environment variable a route reads for the function name of an asynchronous worker (GENERATE_ARTEFACT_FUNCTION). */
+export const asyncWorkerEnv = (id: string): string =>
+  `${id.replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase()}_FUNCTION`;

@@ -14,12 +14,12 @@ import type * as s3 from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
 import { API_STAGE, type BucketName, handlerFile, ROUTES, type Route } from '../../../shared/api/routes';
 import { BINARY_MEDIA_TYPES, bucketEnv, tableEnv } from '../../../shared/api/runtime';
+import { asyncWorkerEnv } from '../../../shared/api/workers';
 import { bundleAssetHash } from '../bundle-hash';
 import { TABLES } from '../definitions';
 import { type PortalConfig, REPO_ROOT } from '../portal-config';
 import { statefulRemovalPolicy } from '../removal';
 import type { Data } from './data';
-import { asyncWorkerEnv } from './generation';
 import type { Mail } from './mail';
 import type { Signing } from './signing';
 

@@ -27,10 +27,6 @@ export interface GenerationProps {
 
 const pascal = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1);
 
-/** The environment variable a route reads for the function name of an asynchronous worker (GENERATE_ARTEFACT_FUNCTION). */
-export const asyncWorkerEnv = (id: string): string =>
-  `${id.replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase()}_FUNCTION`;
-
 /** S3 actions of a worker's bucket operations (write covers the multipart upload and its abort). */
 const S3_ACTIONS = {
   read: ['s3:GetObject'],
