@@ -9,10 +9,12 @@ import { DynamoDccRepository } from './adapters/dynamodb/dcc-repository';
 import { DynamoPackageRepository } from './adapters/dynamodb/package-repository';
 import { auditLog, lazy, notPlugged, once, resourceRepository, userRepository } from './composition';
 import { appUrl, tableName } from './config/env';
+import type { ArtefactJobs } from './ports/artefact-jobs';
 import type { ArtefactService } from './ports/artefact-service';
 import { systemClock } from './ports/clock';
 import type { DccRepository } from './ports/dcc-repository';
 import type { ResourceRepository } from './ports/resource-repository';
+import type { UserRepository } from './ports/user-repository';
 import { type HeaderRules, PackageService } from './services/package-service';
 
 /**
@@ -68,7 +70,12 @@ const RESOURCE_REPOSITORY_METHODS: { [K in keyof ResourceRepository]: true } = {
  * The package service with the given artefact store, as a getter; table names are read on first use so
  * each Lambda needs only its own stores.
  */
-export function packageServiceWith(artefacts: () => ArtefactService): () => PackageService {
+export function packageServiceWith(
+  artefacts: () => ArtefactService,
+  jobs: () => ArtefactJobs = () => {
+    throw notPlugged('generation jobs', 'composition-jobs.ts');
+  },
+): () => PackageService {
   return once(
     () =>
       new PackageService({
@@ -79,9 +86,14 @@ export function packageServiceWith(artefacts: () => ArtefactService): () => Pack
         ),
         resources: lazy(resourceRepository, RESOURCE_REPOSITORY_METHODS),
         dccs: lazy(() => new DynamoDccRepository(tableName('dcc')), DCC_REPOSITORY_METHODS),
-        users: userRepository(),
+        // named on first use: the generation workers (decision 160) have no users table
+        users: lazy<Pick<UserRepository, 'getById' | 'listByRole'>>(userRepository, {
+          getById: true,
+          listByRole: true,
+        }),
         audit: { append: (e) => auditLog().append(e), history: (s) => auditLog().history(s) },
         artefacts,
+        jobs,
         header: headerRules,
         clock: systemClock,
         appUrl: appUrl(),

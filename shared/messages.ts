@@ -13,6 +13,9 @@ export const MSG = {
   rejectionConfirmed: 'Your rejection was confirmed',
   approvedWaiting: 'Approved successfully, waiting for other approvals.',
   approvedWaitingSigning: 'Package is fully approved. Waiting for signing.',
+  /** the deciding call of a generation off the request path (decision 160); the spec's texts follow once ready */
+  generating: 'The XML package is being generated. The package page shows the progress.',
+  retryGeneration: 'Retry',
 
   // §8 error catalogue
   sessionTimeout: 'Session timeout. Please login.',

@@ -4,6 +4,7 @@ import { API_STAGE } from '../../shared/api/routes';
 import { Api } from './constructs/api';
 import { Auditors } from './constructs/auditors';
 import { Data } from './constructs/data';
+import { Generation } from './constructs/generation';
 import { Mail } from './constructs/mail';
 import { Signing } from './constructs/signing';
 import { Web } from './constructs/web';
@@ -22,6 +23,7 @@ export class PortalStack extends Stack {
   readonly api: Api;
   readonly web: Web;
   readonly workers: Workers;
+  readonly generation: Generation;
   readonly auditors: Auditors;
 
   constructor(scope: Construct, id: string, props: PortalStackProps) {
@@ -31,7 +33,14 @@ export class PortalStack extends Stack {
     this.data = new Data(this, 'Data', { config });
     this.signing = new Signing(this, 'Signing', { config });
     this.mail = new Mail(this, 'Mail', { config });
-    this.api = new Api(this, 'Api', { config, data: this.data, signing: this.signing, mail: this.mail });
+    this.generation = new Generation(this, 'Generation', { config, data: this.data, signing: this.signing });
+    this.api = new Api(this, 'Api', {
+      config,
+      data: this.data,
+      signing: this.signing,
+      mail: this.mail,
+      asyncWorkers: this.generation.functions,
+    });
     this.web = new Web(this, 'Web', {
       config,
       restApi: this.api.restApi,

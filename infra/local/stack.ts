@@ -9,6 +9,7 @@ import { bucketEnv, tableEnv } from '../../shared/api/runtime';
 import { WORKERS } from '../../shared/api/workers';
 import { SEED_PASSWORD, SEED_USERS } from '../../shared/domain/seed-users';
 import { BUCKETS, TABLES } from '../lib/definitions';
+import { LocalAsyncInvoker } from './async-invoke';
 import { type Emulator, startDynamo, startS3, startSes, stopAll } from './emulators';
 import { freePort } from './ports';
 import { provisionBuckets, provisionTables } from './provision';
@@ -65,11 +66,14 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
 
   const emulators: Emulator[] = [];
   const pollers: StreamPoller[] = [];
+  let invoker: LocalAsyncInvoker | undefined;
   let server: Server | undefined;
   const stop = async () => {
     await new Promise<void>((r) => (server ? server.close(() => r()) : r()));
     server?.closeAllConnections?.();
     await Promise.all(pollers.map((p) => p.stop()));
+    await invoker?.idle();
+    invoker?.uninstall();
     await stopAll(emulators);
   };
 
@@ -111,6 +115,8 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
       AWS_ENDPOINT_URL_S3: `http://127.0.0.1:${s3Port}`,
       AWS_ENDPOINT_URL_SESV2: `http://127.0.0.1:${sesPort}`,
       S3_LOCAL_COMPAT: 'true',
+      // the deciding routes start generations through the local asynchronous invoker (decision 160)
+      LOCAL_ASYNC_INVOKE: 'true',
       MAIL_FROM: 'firmware-portal@example.com',
       APP_URL: appUrl,
       API_STAGE: 'dev',
@@ -165,6 +171,15 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
       poller.start();
       pollers.push(poller);
     }
+
+    // asynchronous Lambda invocations (the generateArtefact worker): the same handler modules, after the answer
+    invoker = new LocalAsyncInvoker({
+      dataDir,
+      log,
+      retryDelayMs: Number(env.LOCAL_ASYNC_RETRY_MS ?? 200),
+      startDelayMs: Number(env.LOCAL_GENERATION_START_DELAY_MS ?? 0),
+    });
+    invoker.install();
 
     const { createLocalServer } = await import('./server');
     // presigned URLs point at s3rver: the SPA's CSP must let it connect there, as CloudFront's does for S3

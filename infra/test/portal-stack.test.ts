@@ -2,6 +2,7 @@ import { Match } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { API_STAGE, type BucketName, ROUTES, type Route, type TableName } from '../../shared/api/routes';
 import { BINARY_MEDIA_TYPES, bucketEnv, SECURITY_HEADERS, tableEnv } from '../../shared/api/runtime';
+import { asyncWorkerEnv } from '../../shared/api/workers';
 import { DEFAULT_SITE_SETTINGS } from '../../shared/site-settings';
 import { BUCKETS, TABLES } from '../lib/definitions';
 import { deployedSiteSettings, type Synthesized, synthPortal } from './support/synth';
@@ -67,10 +68,14 @@ describe('API Gateway and Lambda, one per row of the route table', () => {
     const others = resources('AWS::Lambda::Function').filter(
       ([id]) => ![...fns.values()].some(([f]) => f === id),
     );
-    expect(others.map(([id]) => id).sort()).toEqual(
+    const ids = others.map(([id]) => id);
+    expect(ids.filter((id) => id.startsWith('CustomCDKBucketDeployment'))).toHaveLength(1);
+    expect(ids.filter((id) => !id.startsWith('CustomCDKBucketDeployment')).sort()).toEqual(
       [
-        expect.stringMatching(/^CustomCDKBucketDeployment/),
         ...[...s.stack.workers.functions.values()].map((f) => s.logicalId(f)),
+        // the asynchronous generation worker and its failure handler (decision 160; generation.test.ts)
+        ...[...s.stack.generation.functions.values()].map((f) => s.logicalId(f)),
+        ...[...s.stack.generation.failureFunctions.values()].map((f) => s.logicalId(f)),
       ].sort(),
     );
   });
@@ -146,6 +151,7 @@ describe('API Gateway and Lambda, one per row of the route table', () => {
       if (route.uses.mail || route.uses.tables.includes('outbox')) expected.push('APP_URL');
       if (route.uses.sign) expected.push('SIGNING_KEY_ID');
       if (route.uses.clientSource) expected.push('ORIGIN_VERIFY_SECRET_ARN');
+      for (const w of route.uses.invoke ?? []) expected.push(asyncWorkerEnv(w));
       expect(Object.keys(vars).sort(), route.id).toEqual(expected.sort());
       expect(vars.API_STAGE).toBe('dev');
       for (const t of route.uses.tables) expect(vars[tableEnv(t)], route.id).toEqual({ Ref: tableId(t) });
@@ -248,7 +254,8 @@ describe('least-privilege IAM per function', () => {
       expect(allActions(route).has('kms:Sign'), route.id).toBe(route.uses.sign === 'sign');
       expect(allActions(route).has('kms:GetPublicKey'), route.id).toBe(route.uses.sign !== undefined);
     }
-    expect(ROUTES.filter((r) => r.uses.sign === 'sign').map((r) => r.id)).toEqual(['signPackage']);
+    // the generateArtefact worker signs now (decision 160); no route does
+    expect(ROUTES.filter((r) => r.uses.sign === 'sign').map((r) => r.id)).toEqual([]);
   });
 
   it('lets only mail-sending routes call SES, on the sender identity only', () => {
@@ -314,6 +321,19 @@ describe('least-privilege IAM per function', () => {
     for (const [id, p] of resources('AWS::IAM::Policy')) {
       if ((p.Roles as Json[]).every((r) => routeRoles.has(r.Ref as string))) continue;
       if (!JSON.stringify(p.PolicyDocument).includes('*')) continue;
+      if (id.startsWith('Generation')) {
+        // the generation worker's objects: packages/<id>/… in the artefacts bucket, and resources it reads
+        for (const st of (p.PolicyDocument as { Statement: Statement[] }).Statement.filter((x) =>
+          JSON.stringify(x.Resource).includes('*'),
+        ))
+          expect(
+            [bucketId('artefacts'), bucketId('resources')].some((b) =>
+              JSON.stringify(st.Resource).includes(`"${b}"`),
+            ),
+            id,
+          ).toBe(true);
+        continue;
+      }
       if (id.startsWith('Workers')) {
         // a worker's wildcards: ListStreams (no resource-level permissions) and the audit bucket's objects
         for (const st of (p.PolicyDocument as { Statement: Statement[] }).Statement.filter((x) =>

@@ -1,8 +1,12 @@
 import { MSG } from '../../shared/messages';
-import { packageService } from '../composition-artefacts';
+import { packageService } from '../composition-jobs';
 import { route } from '../routes/packages';
 
-/** Outcomes (DESIGN §2): GENERATED 200 with generatedXmlS3Link, WAITING_FOR_APPROVALS 202, WAITING_FOR_SIGNING 200. */
+/**
+ * Outcomes (DESIGN §2): WAITING_FOR_APPROVALS 202, WAITING_FOR_SIGNING 200, and on the last approval of
+ * an unsigned package GENERATING 202: the XML is generated off the request path (decision 160); the
+ * package carries the generation's progress and becomes APPROVED with `linkToS3` once it is ready.
+ */
 export const handler = route('approvePackage', async ({ params, user }) => {
   const { outcome, pkg } = await packageService().approve(user, params.id);
   if (outcome === 'WAITING_FOR_APPROVALS') {
@@ -10,6 +14,9 @@ export const handler = route('approvePackage', async ({ params, user }) => {
   }
   if (outcome === 'WAITING_FOR_SIGNING') {
     return { body: { outcome, message: MSG.approvedWaitingSigning, package: JSON.stringify(pkg) } };
+  }
+  if (outcome === 'GENERATING') {
+    return { statusCode: 202, body: { outcome, message: MSG.generating, package: JSON.stringify(pkg) } };
   }
   return { body: { outcome, generatedXmlS3Link: pkg.linkToS3, package: JSON.stringify(pkg) } };
 });

@@ -1,7 +1,12 @@
-import { packageService } from '../composition-artefacts';
+import { MSG } from '../../shared/messages';
+import { packageService } from '../composition-jobs';
 import { route } from '../routes/packages';
 
+/** The signature is recorded now; the signed XML is generated off the request path (202 GENERATING, decision 160). */
 export const handler = route('signPackage', async ({ params, user }) => {
   const pkg = await packageService().sign(user, params.id);
-  return { body: { outcome: 'SIGNED', mLifePath: pkg.mLifePath, package: JSON.stringify(pkg) } };
+  return {
+    statusCode: 202,
+    body: { outcome: 'GENERATING', message: MSG.generating, package: JSON.stringify(pkg) },
+  };
 });

@@ -20,7 +20,11 @@ export interface ArtefactService {
     approvals: ApprovalRecordEntry[];
     signedBy?: { id: string; name: string; email: string; role: string };
     at: Date;
+    /** told the payload bytes read so far (the generation's progress) */
+    onProgress?: (bytesDone: number) => void;
   }): Promise<ArtefactRef>;
+  /** the key `generate` writes for a package generated at `at` (a failed generation's clean-up removes it) */
+  keyFor(pkg: Pick<PackageRecord, 'id' | 'name'>, at: Date): string;
   /** the stored XML as base64 when it is small, else a presigned URL */
   download(ref: ArtefactRef, fileName: string): Promise<{ base64?: string; url?: string }>;
   remove(ref: ArtefactRef): Promise<void>;

@@ -121,6 +121,12 @@ export interface PackageRepository {
     mails?: OutboxMail[],
   ): Promise<VoteResult>;
   removeTask(task: Pick<Task, 'kind' | 'userId' | 'packageId'>): Promise<void>;
+  /**
+   * records the generation's progress (payload bytes done) while the package is GENERATING by job
+   * `jobId`; neither version nor status change, so the worker's final conditional save still holds.
+   * false: the package left that generation (deleted, or another job).
+   */
+  generationProgress(id: string, jobId: string, bytesDone: number): Promise<boolean>;
   /** deletes the package, its tasks and its name claim */
   delete(pkg: PackageRecord): Promise<void>;
 }

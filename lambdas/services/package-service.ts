@@ -1,6 +1,7 @@
 import type { CreateDcc } from '../../shared/api/contracts/dcc';
 import type { GeneratePackage, NotifyRequest, Package } from '../../shared/api/contracts/packages';
 import type { Stage } from '../../shared/api/contracts/resources';
+import type { GenerationJob } from '../ports/artefact-jobs';
 import type { PageRequest } from '../ports/package-repository';
 import type { UserRecord } from '../ports/user-repository';
 import { DccService } from './dcc-service';
@@ -9,6 +10,7 @@ import { ApproverChoice } from './packages/approver-choice';
 import { createPackage } from './packages/create-package';
 import { Delivery } from './packages/delivery';
 import { DraftEditing } from './packages/draft-editing';
+import { Generation } from './packages/generation';
 import { deletePackages } from './packages/package-admin';
 import { PackageCore } from './packages/package-core';
 import type { PackageServiceDeps } from './packages/package-deps';
@@ -33,6 +35,7 @@ export class PackageService {
   private readonly signing: Signing;
   private readonly delivery: Delivery;
   private readonly dcc: DccService;
+  private readonly generation: Generation;
 
   constructor(d: PackageServiceDeps) {
     this.core = new PackageCore(d);
@@ -43,6 +46,7 @@ export class PackageService {
     this.signing = new Signing(this.core);
     this.delivery = new Delivery(this.core, this.choice);
     this.dcc = new DccService(d);
+    this.generation = new Generation(this.core);
   }
 
   // creation and lists
@@ -84,6 +88,11 @@ export class PackageService {
   readonly approveDelivery = (user: UserRecord, id: string) => this.delivery.vote(user, id);
   readonly rejectDelivery = (user: UserRecord, id: string, note: string) =>
     this.delivery.reject(user, id, note);
+
+  // XML generation off the request path (docs/decisions/160)
+  readonly runGeneration = (job: GenerationJob) => this.generation.run(job);
+  readonly failGeneration = (job: GenerationJob, reason: string) => this.generation.fail(job, reason);
+  readonly retryGeneration = (user: UserRecord, id: string) => this.generation.retry(user, id);
 
   // files, history, admin
   readonly download = (id: string) => downloadPackage(this.core, id);

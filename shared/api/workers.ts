@@ -64,3 +64,53 @@ export function passesWorkerFilter(
 ): boolean {
   return record.eventName === 'INSERT' && record.dynamodb?.NewImage?.kind?.S === w.kind;
 }
+
+/**
+ * Asynchronous workers: Lambdas a route invokes with InvocationType 'Event' (the route's `uses.invoke`).
+ * The CDK stack (infra/lib/constructs/generation.ts) makes the function with its grants from `uses`, an
+ * event invoke config (retries, event age) whose on-failure destination is an encrypted SQS queue, and a
+ * second function (`failure`) fed by that queue, which marks the work failed after the last retry. The
+ * local stack (infra/local/async-invoke.ts) runs the same handler modules after the answer, with the same
+ * retry count, a dead-letter file and the same failure handler (docs/decisions/160).
+ */
+export interface AsyncWorker {
+  /** camelCase id; the handler module is lambdas/workers/<kebab-case of id>.ts */
+  id: 'generateArtefact';
+  uses: RouteUses;
+  /** Lambda's retries of a failed asynchronous run (0–2) */
+  retryAttempts: number;
+  maxEventAgeSeconds: number;
+  timeoutSeconds: number;
+  memoryMb: number;
+  summary: string;
+  /** the handler of the on-failure queue (lambdas/workers/<kebab-case of id>.ts) */
+  failure: { id: 'generationFailed'; uses: RouteUses; timeoutSeconds: number; summary: string };
+}
+
+export const ASYNC_WORKERS: readonly AsyncWorker[] = [
+  {
+    id: 'generateArtefact',
+    uses: {
+      tables: ['packages', 'resources', 'dcc', 'audit', 'outbox'],
+      buckets: { resources: ['read'], artefacts: ['write', 'delete'] },
+      sign: 'sign',
+    },
+    retryAttempts: 2,
+    maxEventAgeSeconds: 60 * 60,
+    // Lambda's limit; 10 GiB at the memory below is the arithmetic of docs/performance.md
+    timeoutSeconds: 15 * 60,
+    memoryMb: 3008,
+    summary: 'Generates and stores the XML package off the request path, with progress (decision 160)',
+    failure: {
+      id: 'generationFailed',
+      uses: { tables: ['packages', 'audit'], buckets: { artefacts: ['delete'] } },
+      timeoutSeconds: 60,
+      summary:
+        'After the last retry: returns the package to its deciding state with the reason (decision 160)',
+    },
+  },
+];
+
+/** The environment variable a route reads for the function name of an asynchronous worker (GENERATE_ARTEFACT_FUNCTION). */
+export const asyncWorkerEnv = (id: string): string =>
+  `${id.replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase()}_FUNCTION`;

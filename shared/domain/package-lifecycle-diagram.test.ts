@@ -8,6 +8,8 @@ const WHEN: Record<NonNullable<Transition['when']>, string> = {
   lastVote: ', last vote',
   lastVoteSigned: ', last vote, signed',
   lastVoteUnsigned: ', last vote, unsigned',
+  signed: ', signed',
+  unsigned: ', unsigned',
 };
 
 /** The lifecycle diagram as docs/architecture.md shows it, generated from the transition table. */

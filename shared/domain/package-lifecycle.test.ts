@@ -49,12 +49,23 @@ describe('transition table', () => {
     expect(nextStatus('DRAFT', 'editHeader')).toBe('DRAFT');
     expect(nextStatus('DRAFT', 'attachDcc')).toBe('DRAFT');
     expect(nextStatus('PENDING_APPROVAL', 'approve')).toBe('PENDING_APPROVAL');
-    expect(nextStatus('PENDING_APPROVAL', 'approve', { lastVote: true })).toBe('APPROVED');
+    expect(nextStatus('PENDING_APPROVAL', 'approve', { lastVote: true })).toBe('GENERATING');
     expect(nextStatus('PENDING_APPROVAL', 'approve', { lastVote: true, signed: true })).toBe(
       'AWAITING_SIGNATURE',
     );
     expect(nextStatus('PENDING_APPROVAL', 'reject')).toBe('REJECTED');
-    expect(nextStatus('AWAITING_SIGNATURE', 'sign')).toBe('SIGNED');
+    expect(nextStatus('AWAITING_SIGNATURE', 'sign')).toBe('GENERATING');
+    // the generation worker's outcomes (decision 160): the ready package, or back to the deciding state
+    expect(nextStatus('GENERATING', 'generated')).toBe('APPROVED');
+    expect(nextStatus('GENERATING', 'generated', { signed: true })).toBe('SIGNED');
+    expect(nextStatus('GENERATING', 'generationFailed')).toBe('PENDING_APPROVAL');
+    expect(nextStatus('GENERATING', 'generationFailed', { signed: true })).toBe('AWAITING_SIGNATURE');
+    expect(nextStatus('PENDING_APPROVAL', 'retryGeneration')).toBe('GENERATING');
+    expect(nextStatus('AWAITING_SIGNATURE', 'retryGeneration', { signed: true })).toBe('GENERATING');
+    expect(nextStatus('AWAITING_SIGNATURE', 'retryGeneration')).toBeUndefined();
+    expect(canTransition('GENERATING', 'sign')).toBe(false);
+    expect(canTransition('GENERATING', 'rejectSigning')).toBe(false);
+    expect(canTransition('GENERATING', 'deliver')).toBe(false);
     expect(nextStatus('AWAITING_SIGNATURE', 'rejectSigning')).toBe('REJECTED');
     expect(nextStatus('APPROVED', 'deliver')).toBe('DELIVERY_PENDING');
     expect(nextStatus('SIGNED', 'deliver')).toBe('DELIVERY_PENDING');
@@ -188,7 +199,7 @@ describe('helpers the services read', () => {
     expect(INITIAL_STATUS).toBe('DRAFT');
     expect(actorFor('deliver')).toBe('releaseEngineer');
     expect(actorFor('sign')).toBe('signer');
-    expect(statusAfter('sign')).toBe('SIGNED');
+    expect(statusAfter('sign')).toBe('GENERATING');
     expect(statusAfter('rejectSigning')).toBe('REJECTED');
     expect(statusAfter('delete')).toBeNull();
     // every row of an action names the same actor, so actorFor needs no status

@@ -22,7 +22,13 @@ export type PackageAction =
   | 'redeliver'
   | 'approveDelivery'
   | 'rejectDelivery'
-  | 'delete';
+  | 'delete'
+  /** the generation worker finished the XML (docs/decisions/160-generation-off-the-request-path.md) */
+  | 'generated'
+  /** the generation worker gave up after its last retry: the package returns to where it was */
+  | 'generationFailed'
+  /** the person whose decision started a failed generation starts it again */
+  | 'retryGeneration';
 
 /**
  * Who may do an action: a relationship to the package (its initiator, a chosen approver, its signer, a
@@ -34,10 +40,20 @@ export type PackageActor =
   | 'signer'
   | 'releaseEngineer'
   | 'deliveryApprover'
-  | 'admin';
+  | 'admin'
+  /** the generation worker (no person) */
+  | 'worker'
+  /** the person whose decision started the generation (the last approver, or the signer) */
+  | 'decider';
 
 /** When a row applies beyond its status: a vote that is not the last, or the last vote of a signed/unsigned package. */
-export type TransitionCondition = 'notLastVote' | 'lastVoteSigned' | 'lastVoteUnsigned' | 'lastVote';
+export type TransitionCondition =
+  | 'notLastVote'
+  | 'lastVoteSigned'
+  | 'lastVoteUnsigned'
+  | 'lastVote'
+  | 'signed'
+  | 'unsigned';
 
 /** `from: '*'` is any status; `to: null` removes the package. */
 export interface Transition {
@@ -64,7 +80,13 @@ export const TRANSITIONS: readonly Transition[] = [
     who: 'approver',
     when: 'notLastVote',
   },
-  { from: 'PENDING_APPROVAL', action: 'approve', to: 'APPROVED', who: 'approver', when: 'lastVoteUnsigned' },
+  {
+    from: 'PENDING_APPROVAL',
+    action: 'approve',
+    to: 'GENERATING',
+    who: 'approver',
+    when: 'lastVoteUnsigned',
+  },
   {
     from: 'PENDING_APPROVAL',
     action: 'approve',
@@ -73,8 +95,38 @@ export const TRANSITIONS: readonly Transition[] = [
     when: 'lastVoteSigned',
   },
   { from: 'PENDING_APPROVAL', action: 'reject', to: 'REJECTED', who: 'approver' },
-  { from: 'AWAITING_SIGNATURE', action: 'sign', to: 'SIGNED', who: 'signer' },
+  { from: 'AWAITING_SIGNATURE', action: 'sign', to: 'GENERATING', who: 'signer' },
   { from: 'AWAITING_SIGNATURE', action: 'rejectSigning', to: 'REJECTED', who: 'signer' },
+  { from: 'GENERATING', action: 'generated', to: 'APPROVED', who: 'worker', when: 'unsigned' },
+  { from: 'GENERATING', action: 'generated', to: 'SIGNED', who: 'worker', when: 'signed' },
+  {
+    from: 'GENERATING',
+    action: 'generationFailed',
+    to: 'PENDING_APPROVAL',
+    who: 'worker',
+    when: 'unsigned',
+  },
+  {
+    from: 'GENERATING',
+    action: 'generationFailed',
+    to: 'AWAITING_SIGNATURE',
+    who: 'worker',
+    when: 'signed',
+  },
+  {
+    from: 'PENDING_APPROVAL',
+    action: 'retryGeneration',
+    to: 'GENERATING',
+    who: 'decider',
+    when: 'unsigned',
+  },
+  {
+    from: 'AWAITING_SIGNATURE',
+    action: 'retryGeneration',
+    to: 'GENERATING',
+    who: 'decider',
+    when: 'signed',
+  },
   { from: 'APPROVED', action: 'deliver', to: 'DELIVERY_PENDING', who: 'releaseEngineer', releaseOnly: true },
   { from: 'SIGNED', action: 'deliver', to: 'DELIVERY_PENDING', who: 'releaseEngineer', releaseOnly: true },
   {
@@ -146,6 +198,10 @@ function conditionHolds(when: TransitionCondition | undefined, ctx: VoteContext)
       return !!ctx.lastVote && !!ctx.signed;
     case 'lastVoteUnsigned':
       return !!ctx.lastVote && !ctx.signed;
+    case 'signed':
+      return !!ctx.signed;
+    case 'unsigned':
+      return !ctx.signed;
   }
 }
 
@@ -182,6 +238,7 @@ export interface ActorState {
   approvers?: Record<string, unknown>;
   signer?: { id: string };
   deliveryApprovers?: Record<string, unknown>;
+  generation?: { requestedBy: { id: string } };
 }
 
 /** Whether the user is the actor for this package: the relationship, or the role for role actors. */
@@ -195,6 +252,10 @@ export function isActor(p: ActorState, user: { id: string; userRole: Role }, act
       return p.signer?.id === user.id;
     case 'deliveryApprover':
       return !!p.deliveryApprovers?.[user.id];
+    case 'decider':
+      return p.generation?.requestedBy.id === user.id;
+    case 'worker':
+      return false;
     default:
       return user.userRole === ACTOR_ROLE[actor];
   }
@@ -244,7 +305,8 @@ export const APPROVAL_ROUND: VotingRound = {
   votes: 'approvedCount',
   waiting: 'PENDING_APPROVAL',
   rejected: 'REJECTED',
-  done: { signed: 'AWAITING_SIGNATURE', unsigned: 'APPROVED' },
+  // an unsigned package is generated off the request path after the last vote (GENERATING → APPROVED)
+  done: { signed: 'AWAITING_SIGNATURE', unsigned: 'GENERATING' },
   start: 'notify',
   vote: 'approve',
   reject: 'reject',
@@ -327,16 +389,15 @@ export function deliveryActionFrom(from: PackageStatus): 'deliver' | 'redeliver'
 }
 
 /**
- * Statuses in which the XML package exists: the generation (last approval of an unsigned package, or
- * the signature) and every status reachable from there.
+ * Statuses in which the XML package exists: where the generation worker's success leads (APPROVED for an
+ * unsigned package, SIGNED for a signed one) and every status reachable from there.
  */
 export const GENERATED_STATUSES: readonly PackageStatus[] = /* @__PURE__ */ generatedStatuses();
 
 function generatedStatuses(): PackageStatus[] {
-  const seen = new Set<PackageStatus>([
-    doneStatus(APPROVAL_ROUND, false),
-    ...TRANSITIONS.filter((t) => t.action === 'sign').map((t) => t.to as PackageStatus),
-  ]);
+  const seen = new Set<PackageStatus>(
+    TRANSITIONS.filter((t) => t.action === 'generated').map((t) => t.to as PackageStatus),
+  );
   for (let grew = true; grew; ) {
     grew = false;
     for (const t of TRANSITIONS) {
@@ -384,3 +445,6 @@ export function voteRefusal(
   if (p.status !== round.waiting) return 'notWaiting';
   return null;
 }
+
+/** The package's XML is being generated (off the request path): nothing can be decided on it meanwhile. */
+export const isGenerating = (status: PackageStatus): boolean => canTransition(status, 'generated');

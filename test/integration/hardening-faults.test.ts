@@ -5,10 +5,12 @@ import { join } from 'node:path';
 import { ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Emulator, startDynamo, startS3, startSes, stopAll } from '../../infra/local/emulators';
+import { UNAVAILABLE } from '../../lambdas/services/packages/generation-failure';
 import type { Package } from '../../shared/api/contracts/packages';
 import type { Resource } from '../../shared/api/contracts/resources';
 import { SEED_PASSWORD } from '../../shared/domain/seed-users';
 import { type ApiResult, apiAt, jsonText, SEEDED, uniq } from '../support/api';
+import { waitForStatus } from '../support/package-flow';
 import { type StackProcess, startStackProcess } from '../support/stack-process';
 import { dynamoAt, s3At, scanAll, tableOf } from '../support/store';
 
@@ -205,7 +207,7 @@ describe('S3 (s3rver) down', () => {
 });
 
 describe('S3 (s3rver) stopped in the middle of a request', () => {
-  it('a last approval whose package is half written when S3 stops: 503, no artefact recorded or left, and the same approval completes once S3 is back', async () => {
+  it('a generation whose package is half written when S3 stops: the last approval answers 202 GENERATING, the package returns to PENDING_APPROVAL with the reason, nothing stays in S3, and the decider’s Retry completes it once S3 is back', async () => {
     // 48 MiB: the XML (64 MiB) goes up in 8 parts, so S3 stops while parts are still being written
     const bytes = randomBytes(48 * 1024 * 1024);
     const confirmed = await (await stagePresigned(uniq('fault-mid'), bytes))();
@@ -231,10 +233,16 @@ describe('S3 (s3rver) stopped in the middle of a request', () => {
         202,
       );
 
-    // the last approval generates the XML; S3 is stopped once its first part is on disk
+    // the last approval answers at once; the worker generates the XML, and S3 stops once its first part is on disk
     const uploads = join(stack.dataDir, 's3', 'frp-local-artefacts', '._S3rver_uploads');
     const before = new Set(existsSync(uploads) ? readdirSync(uploads) : []);
-    const last = call(`/packages/${pkg.id}/approve`, { method: 'POST', token: tokens.release });
+    const last = await call<{ outcome: string; package: string }>(`/packages/${pkg.id}/approve`, {
+      method: 'POST',
+      token: tokens.release,
+    });
+    expect([last.status, last.body.outcome], JSON.stringify(last.body)).toEqual([202, 'GENERATING']);
+    const answered = jsonText<Package>(last.body.package);
+    expect([answered.status, answered.generation?.bytesTotal]).toEqual(['GENERATING', bytes.length]);
     const deadline = Date.now() + 60_000;
     for (;;) {
       const started = existsSync(uploads)
@@ -245,18 +253,30 @@ describe('S3 (s3rver) stopped in the middle of a request', () => {
       await new Promise((r) => setTimeout(r, 5));
     }
     await stop('s3rver');
-    expectCleanOutage(await last, 'last approval while S3 stops mid-write');
 
-    // nothing points at a half-written package: no artefact, not APPROVED, no PACKAGE_GENERATED event
+    // after the worker's last retry the package is back where the decision was taken, with the reason
+    const failed = await waitForStatus(pkg, tokens.lead!, 'PENDING_APPROVAL', {
+      base: stack.url,
+      until: (p) => p.generation?.state === 'FAILED',
+    });
+    expect(failed.generation?.reason).toBe(`${UNAVAILABLE} (after 3 attempts)`);
+    expect(failed.approvers.every((a) => a.approved)).toBe(true);
     const stored = (await scanAll(dynamoAt(stack.dynamoEndpoint), tableOf('packages'))).find(
       (i) => i.id === pkg.id && i.kind === 'PACKAGE',
     );
     expect(stored?.status).toBe('PENDING_APPROVAL');
     expect(stored?.artefact).toBeUndefined();
-    const history = jsonText<{ action: string }[]>(
+    const history = jsonText<{ action: string; details?: Record<string, unknown> }[]>(
       (await call<{ history: string }>(`/packages/${pkg.id}/history`, { token: tokens.lead })).body.history,
     );
     expect(history.map((e) => e.action)).not.toContain('PACKAGE_GENERATED');
+    expect(history.at(-1)).toMatchObject({
+      action: 'GENERATION_FAILED',
+      details: { reason: failed.generation?.reason, returnedTo: 'PENDING_APPROVAL' },
+    });
+    // the local dead-letter record of the job (the on-failure SQS queue in AWS)
+    const dead = readFileSync(join(stack.dataDir, 'dead-letters', 'generate-artefact.jsonl'), 'utf8');
+    expect(dead).toContain(failed.generation!.jobId);
 
     await restart('s3rver');
     const s3 = s3At(entryUrl('s3rver'));
@@ -265,17 +285,20 @@ describe('S3 (s3rver) stopped in the middle of a request', () => {
     );
     expect(listed.Contents ?? []).toEqual([]);
 
-    const again = await call<{ package: string }>(`/packages/${pkg.id}/approve`, {
+    // the decider's Retry; nobody else's
+    const other = await call(`/packages/${pkg.id}/retry-generation`, { method: 'POST', token: tokens.lead });
+    expect(other.status).toBe(403);
+    const again = await call<{ outcome: string }>(`/packages/${pkg.id}/retry-generation`, {
       method: 'POST',
       token: tokens.release,
     });
-    expect(again.status, JSON.stringify(again.body)).toBe(200);
-    const done = jsonText<Package>(again.body.package);
-    expect(done.status).toBe('APPROVED');
+    expect([again.status, again.body.outcome], JSON.stringify(again.body)).toEqual([202, 'GENERATING']);
+    const done = await waitForStatus(pkg, tokens.lead!, 'APPROVED', { base: stack.url, timeoutMs: 120_000 });
+    expect(done.generation).toBeUndefined();
     const objects = await s3.send(
       new ListObjectsV2Command({ Bucket: 'frp-local-artefacts', Prefix: `packages/${pkg.id}/` }),
     );
-    expect((objects.Contents ?? []).map((o) => o.Size)).toHaveLength(1);
+    expect((objects.Contents ?? []).map((o) => o.Key)).toEqual([done.linkToS3]);
   }, 180_000);
 });
 

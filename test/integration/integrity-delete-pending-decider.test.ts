@@ -3,6 +3,7 @@ import type { PublicUser } from '../../shared/api/contracts/user';
 import { api, jsonText } from '../support/api';
 import { type DirectUser, directUsers } from '../support/direct-users';
 import { createDcc, createPackage, seededUser, seededUsers, uploadPatch } from '../support/fixtures';
+import { waitForStatus } from '../support/package-flow';
 
 /**
  * An admin cannot delete a user a package still waits for (an undecided approver, the signer, an
@@ -143,6 +144,8 @@ describe('deleting a user a package waits for', () => {
       expect(
         (await api(`/packages/${pkg.id}/approve`, { method: 'POST', token: a.token })).status,
       ).toBeLessThan(300);
+    // the last approval answered 202 GENERATING; delivery waits for the generated package (decision 160)
+    await waitForStatus(pkg, u.release.token, 'APPROVED');
 
     const delivery = await api(`/delivery/packages/${pkg.id}/notify-approvers`, {
       method: 'POST',

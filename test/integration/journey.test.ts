@@ -13,6 +13,7 @@ import {
   uploadPatch,
   uploadPatchPresigned,
 } from '../support/fixtures';
+import { waitForStatus } from '../support/package-flow';
 
 let u: Awaited<ReturnType<typeof seededUsers>>;
 beforeAll(async () => {
@@ -94,13 +95,18 @@ describe('the whole lifecycle over HTTP', () => {
     expect(
       (await api(`/packages/${pkg.id}/generate-signed`, { method: 'POST', token: u.lead.token })).status,
     ).toBe(403);
-    const signed = await api<{ outcome: string; mLifePath: string }>(`/packages/${pkg.id}/generate-signed`, {
+    const signing = await api<{ outcome: string; package: string }>(`/packages/${pkg.id}/generate-signed`, {
       method: 'POST',
       token: u.release.token,
     });
-    expect(signed.status, JSON.stringify(signed.body)).toBe(200);
-    expect(signed.body.outcome).toBe('SIGNED');
+    // the signature is recorded at once; the signed XML is generated off the request path (decision 160)
+    expect(signing.status, JSON.stringify(signing.body)).toBe(202);
+    expect(signing.body.outcome).toBe('GENERATING');
+    expect(jsonText<Package>(signing.body.package).status).toBe('GENERATING');
+    const ready = await waitForStatus(pkg, u.lead.token, 'SIGNED');
+    const signed = { body: { mLifePath: ready.mLifePath } };
     expect(signed.body.mLifePath).toMatch(new RegExp(`^packages/${pkg.id}/.+\\.xml$`));
+    expect(ready.linkToS3).toBe(ready.mLifePath);
 
     // 7. download; the signature checks with the repo's verifier and with openssl
     const dl = await api<{ base64EncodedXMLPackage: string; fileName: string }>(`/packages/${pkg.id}`, {
@@ -217,6 +223,7 @@ describe('the whole lifecycle over HTTP', () => {
       'APPROVED',
       'FULLY_APPROVED',
       'SIGNED',
+      'PACKAGE_GENERATED',
       'DELIVERY_STARTED',
       'DELIVERY_REJECTED',
       'REDELIVERED',
@@ -252,9 +259,11 @@ describe('the whole lifecycle over HTTP', () => {
     let last: { status: number; body: Record<string, unknown> } | undefined;
     for (const who of [u.designTest, u.lead, u.reliability, u.release])
       last = await api(`/packages/${pkg.id}/approve`, { method: 'POST', token: who.token });
-    expect(last!.status).toBe(200);
-    expect(last!.body.outcome).toBe('GENERATED');
-    expect(String(last!.body.generatedXmlS3Link)).toMatch(/\.xml$/);
+    // 202 GENERATING at once; the package becomes APPROVED with its link once generated (decision 160)
+    expect(last!.status).toBe(202);
+    expect(last!.body.outcome).toBe('GENERATING');
+    const approved = await waitForStatus(pkg, u.designDev.token, 'APPROVED');
+    expect(String(approved.linkToS3)).toMatch(/\.xml$/);
     const dl = await api<{ base64EncodedXMLPackage: string }>(`/packages/${pkg.id}`, {
       token: u.designDev.token,
     });
@@ -289,6 +298,7 @@ describe('the whole lifecycle over HTTP', () => {
     });
     for (const who of [u.designTest, u.lead, u.reliability, u.release])
       await api(`/packages/${pkg.id}/approve`, { method: 'POST', token: who.token });
+    await waitForStatus(pkg, u.lead.token, 'APPROVED');
     const dl = await api<{
       downloadUrl?: string;
       base64EncodedXMLPackage?: string;

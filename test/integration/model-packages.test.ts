@@ -9,16 +9,18 @@ import {
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Package } from '../../shared/api/contracts/packages';
-import { api, localDynamo, localTable } from '../support/api';
+import { api, jsonText, localDynamo, localTable } from '../support/api';
 import { createPackage, seededUsers, uploadModel } from '../support/fixtures';
 import {
   approveAllButLast,
   downloadXml,
   headerOf,
+  lastStepStatuses,
   lastSteps,
   portalKey,
   prepareAndNotify,
   runVerifier,
+  waitForStatus,
 } from '../support/package-flow';
 import { s3At } from '../support/store';
 
@@ -35,6 +37,7 @@ beforeAll(async () => {
 
 const METADATA = JSON.stringify({ modelName: 'keyword-spotter', version: '2.0.1', labels: ['yes', 'no'] });
 const RESOURCES = 'frp-local-resources';
+const ARTEFACTS = 'frp-local-artefacts';
 const sizeField = (h: Awaited<ReturnType<typeof headerOf>>, name: string) =>
   h.fields.find((f) => f.name === name)?.value;
 
@@ -84,8 +87,9 @@ describe('model packages end to end', () => {
       await prepareAndNotify(u, pkg);
       await approveAllButLast(u, pkg.id);
       const steps = await lastSteps(u, pkg);
-      for (const s of steps) expect(s.status, JSON.stringify(s.body)).toBe(200);
-      expect(steps.at(-1)!.body.outcome).toBe(type === 'RELEASE_SIGNED' ? 'SIGNED' : 'GENERATED');
+      expect(steps.map((s) => s.status)).toEqual(lastStepStatuses(pkg));
+      // generated off the request path (decision 160); lastSteps waited for APPROVED / SIGNED
+      expect(steps.at(-1)!.body.outcome).toBe('GENERATING');
 
       const { file, dir } = await downloadXml(pkg.id, u.designDev.token);
       const key = type === 'RELEASE_SIGNED' ? await portalKey(dir) : undefined;
@@ -115,7 +119,7 @@ describe('model packages end to end', () => {
     await prepareAndNotify(u, pkg);
     await approveAllButLast(u, pkg.id);
     const steps = await lastSteps(u, pkg);
-    expect(steps.map((s) => s.status)).toEqual([200, 200]);
+    expect(steps.map((s) => s.status)).toEqual([200, 202]);
     const { file, dir } = await downloadXml(pkg.id, u.lead.token);
     const v = runVerifier(file, await portalKey(dir));
     expect(v.out).toContain('VERDICT: VALID');
@@ -128,7 +132,7 @@ describe('model packages end to end', () => {
     ['DEV_UNSIGNED', 'dev', 'the last approval'],
     ['RELEASE_SIGNED', 'release', 'generate-signed'],
   ] as const) {
-    it(`leaves a ${type} model package retryable when ${step} fails, and the same step succeeds once the cause is fixed`, async () => {
+    it(`returns a ${type} model package whose generation after ${step} fails, with the reason and nothing in storage, and the decider’s Retry finishes it`, async () => {
       const resource = await uploadModel(u.designDev.token, stage, { metadata: METADATA });
       const pkg = await createPackage(u.designDev.token, resource.id, type);
       await prepareAndNotify(u, pkg);
@@ -144,24 +148,62 @@ describe('model packages end to end', () => {
       await s3.send(new DeleteObjectCommand({ Bucket: RESOURCES, Key: key }));
 
       const path = pkg.signed ? `/packages/${pkg.id}/generate-signed` : `/packages/${pkg.id}/approve`;
-      const failed = await api<{ errorMessage: string }>(path, { method: 'POST', token: u.release.token });
-      expect(failed.status).toBe(409);
-      expect(failed.body.errorMessage).toBe(
-        `The metadata file of resource ${resource.name} is missing from storage`,
+      // the deciding call is accepted at once; the generation fails off the request path (decision 160)
+      const decided = await api(path, { method: 'POST', token: u.release.token });
+      expect([decided.status, decided.body.outcome]).toEqual([202, 'GENERATING']);
+      const before = pkg.signed ? 'AWAITING_SIGNATURE' : 'PENDING_APPROVAL';
+      const failed = await waitForStatus(pkg, u.lead.token, before, {
+        until: (p) => p.generation?.state === 'FAILED',
+      });
+      expect(failed.generation?.reason).toBe(
+        `The metadata file of resource ${resource.name} is missing from storage (after 3 attempts)`,
       );
-      expect(await pkgStatus(pkg.id, stage)).toBe(pkg.signed ? 'AWAITING_SIGNATURE' : 'PENDING_APPROVAL');
+      expect(failed.generation?.requestedBy.id).toBe(u.release.id);
+      expect(await pkgStatus(pkg.id, stage)).toBe(before);
       expect((await api(`/packages/${pkg.id}`, { token: u.lead.token })).status).toBe(409);
+      const history = jsonText<{ action: string; details?: { reason?: string } }[]>(
+        (await api<{ history: string }>(`/packages/${pkg.id}/history`, { token: u.lead.token })).body.history,
+      );
+      // the decision stays recorded; the failure is audited with its reason
+      expect(history.map((e) => e.action)).toContain(pkg.signed ? 'SIGNED' : 'FULLY_APPROVED');
+      expect(history.at(-1)).toMatchObject({
+        action: 'GENERATION_FAILED',
+        details: { reason: failed.generation?.reason },
+      });
+      // nothing half-written stays in storage
+      const left = await s3.send(
+        new ListObjectsV2Command({ Bucket: ARTEFACTS, Prefix: `packages/${pkg.id}/` }),
+      );
+      expect(left.Contents ?? []).toEqual([]);
       // the person who retries still finds the package in their list (approval or signing)
       const list = pkg.signed ? `/release/packages/signing` : `/dev/packages/approval`;
       const waiting = await api<{ packages: string }>(list, { token: u.release.token });
       expect(waiting.status, list).toBe(200);
       expect((JSON.parse(waiting.body.packages) as Package[]).map((p) => p.id)).toContain(pkg.id);
+      // only the decider may retry
+      const other = await api<{ errorMessage: string }>(`/packages/${pkg.id}/retry-generation`, {
+        method: 'POST',
+        token: u.lead.token,
+      });
+      expect(other.status).toBe(403);
+      expect(other.body.errorMessage).toMatch(
+        /^Only .+, whose decision started the generation, may retry it$/,
+      );
 
-      // the cause is fixed; the same call by the same person finishes the package
+      // the cause is fixed; the decider's Retry finishes the package
       await s3.send(new PutObjectCommand({ Bucket: RESOURCES, Key: key, Body: bytes }));
-      const retried = await api(path, { method: 'POST', token: u.release.token });
-      expect(retried.status, JSON.stringify(retried.body)).toBe(200);
-      expect(retried.body.outcome).toBe(pkg.signed ? 'SIGNED' : 'GENERATED');
+      const retried = await api(`/packages/${pkg.id}/retry-generation`, {
+        method: 'POST',
+        token: u.release.token,
+      });
+      expect([retried.status, retried.body.outcome], JSON.stringify(retried.body)).toEqual([
+        202,
+        'GENERATING',
+      ]);
+      const ready = await waitForStatus(pkg, u.lead.token, pkg.signed ? 'SIGNED' : 'APPROVED');
+      expect(ready.generation).toBeUndefined();
+      expect(ready.linkToS3).toMatch(new RegExp(`^packages/${pkg.id}/.+\\.xml$`));
+      if (pkg.signed) expect(ready.mLifePath).toBe(ready.linkToS3);
       const { file, dir } = await downloadXml(pkg.id, u.lead.token);
       const v = runVerifier(file, pkg.signed ? await portalKey(dir) : undefined);
       expect(v.out).toContain('VERDICT: VALID');

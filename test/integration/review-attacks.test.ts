@@ -4,6 +4,7 @@ import { api, jsonText, login, mails, SEEDED, uniq } from '../support/api';
 import { directUsers } from '../support/direct-users';
 import { createDcc, createPackage, seededUsers, uploadPatch } from '../support/fixtures';
 import { registerConfirmed } from '../support/identity';
+import { waitForStatus } from '../support/package-flow';
 
 /**
  * Holes found by the security review after issues 12–14 were merged, each tried over HTTP as an attacker
@@ -105,6 +106,8 @@ describe('a delivery approver chosen for a package', () => {
       const token = Object.values(mine).find((m) => m.id === a.id)!.token;
       expect((await api(`/packages/${pkg.id}/approve`, { method: 'POST', token })).status).toBeLessThan(300);
     }
+    // the last approval answered 202 GENERATING; delivery waits for the generated package (decision 160)
+    await waitForStatus(pkg, u.release.token, 'APPROVED');
     const delivery = await api(`/delivery/packages/${pkg.id}/notify-approvers`, {
       method: 'POST',
       token: u.release.token,

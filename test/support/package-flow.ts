@@ -3,7 +3,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Package } from '../../shared/api/contracts/packages';
-import { type ApiResult, api, jsonText } from './api';
+import { type ApiResult, api, apiAt, jsonText } from './api';
 import { createDcc, type seededUsers } from './fixtures';
 
 type Seeded = Awaited<ReturnType<typeof seededUsers>>;
@@ -55,14 +55,62 @@ export async function approveAllButLast(u: Seeded, id: string): Promise<void> {
   }
 }
 
-/** The last approval (the release engineer), then, for a signed package, the signature. */
+/**
+ * The last approval (the release engineer), then, for a signed package, the signature; the deciding call
+ * answers 202 GENERATING and the XML is generated off the request path (decision 160), so this waits
+ * until the package is ready (APPROVED or SIGNED) when the deciding call was accepted.
+ */
 export async function lastSteps(u: Seeded, pkg: Package): Promise<ApiResult[]> {
   const out: ApiResult[] = [
     await api(`/packages/${pkg.id}/approve`, { method: 'POST', token: u.release.token }),
   ];
   if (pkg.signed)
     out.push(await api(`/packages/${pkg.id}/generate-signed`, { method: 'POST', token: u.release.token }));
+  if (out.at(-1)!.status === 202)
+    await waitForStatus(pkg, u.release.token, pkg.signed ? 'SIGNED' : 'APPROVED');
   return out;
+}
+
+/** The HTTP statuses of `lastSteps`: the deciding call is 202 GENERATING, a last approval before a signature 200. */
+export const lastStepStatuses = (pkg: Pick<Package, 'signed'>): number[] => (pkg.signed ? [200, 202] : [202]);
+
+/** The package as its stage's list shows it now (null: not listed). */
+export async function packageNow(
+  pkg: Pick<Package, 'id' | 'resourceStage'>,
+  token: string,
+  base?: string,
+): Promise<Package | null> {
+  const path = `/${pkg.resourceStage.toLowerCase()}/packages`;
+  const r = base
+    ? await apiAt<{ packages: string }>(base, path, { token })
+    : await api<{ packages: string }>(path, { token });
+  if (r.status !== 200) throw new Error(`list: ${r.status} ${JSON.stringify(r.body)}`);
+  return jsonText<Package[]>(r.body.packages).find((p) => p.id === pkg.id) ?? null;
+}
+
+/**
+ * Polls the package's list until the package has `status` (and, if given, `until` holds); fails with the
+ * last state seen after `timeoutMs`. Generation runs off the request path (decision 160).
+ */
+export async function waitForStatus(
+  pkg: Pick<Package, 'id' | 'resourceStage'>,
+  token: string,
+  status: Package['status'],
+  {
+    base,
+    timeoutMs = 60_000,
+    until,
+  }: { base?: string; timeoutMs?: number; until?: (p: Package) => boolean } = {},
+): Promise<Package> {
+  const deadline = Date.now() + timeoutMs;
+  let seen: Package | null = null;
+  for (;;) {
+    seen = await packageNow(pkg, token, base);
+    if (seen?.status === status && (!until || until(seen))) return seen;
+    if (Date.now() > deadline)
+      throw new Error(`package ${pkg.id} did not reach ${status}; last seen: ${JSON.stringify(seen)}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
 }
 
 /** Downloads the package's XML into a fresh folder; returns its path. */

@@ -14,6 +14,7 @@ import type * as s3 from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
 import { API_STAGE, type BucketName, handlerFile, ROUTES, type Route } from '../../../shared/api/routes';
 import { BINARY_MEDIA_TYPES, bucketEnv, tableEnv } from '../../../shared/api/runtime';
+import { asyncWorkerEnv } from '../../../shared/api/workers';
 import { bundleAssetHash } from '../bundle-hash';
 import { TABLES } from '../definitions';
 import { type PortalConfig, REPO_ROOT } from '../portal-config';
@@ -27,6 +28,8 @@ export interface ApiProps {
   data: Data;
   signing: Signing;
   mail: Mail;
+  /** the asynchronous workers routes invoke (`uses.invoke`; infra/lib/constructs/generation.ts) */
+  asyncWorkers?: ReadonlyMap<string, lambda.IFunction>;
 }
 
 /** One place for the runtime, so a bump (and the L1 acknowledgement below) is one edit. */
@@ -236,6 +239,15 @@ export class Api extends Construct {
       env.MAIL_FROM = mail.senderAddress;
       role.addToPolicy(
         new iam.PolicyStatement({ actions: ['ses:SendEmail'], resources: [mail.identity.emailIdentityArn] }),
+      );
+    }
+
+    for (const id of route.uses.invoke ?? []) {
+      const worker = props.asyncWorkers?.get(id);
+      if (!worker) throw new Error(`Route ${route.id} invokes ${id}, which the stack does not define`);
+      env[asyncWorkerEnv(id)] = worker.functionName;
+      role.addToPolicy(
+        new iam.PolicyStatement({ actions: ['lambda:InvokeFunction'], resources: [worker.functionArn] }),
       );
     }
 

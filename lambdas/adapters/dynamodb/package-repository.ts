@@ -174,6 +174,25 @@ export class DynamoPackageRepository implements PackageRepository {
     return items.map((i) => String(i.packageId));
   }
 
+  async generationProgress(id: string, jobId: string, bytesDone: number): Promise<boolean> {
+    try {
+      await dynamo().send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: pkgKey(id),
+          UpdateExpression: 'SET #g.#b = :b',
+          ConditionExpression: '#s = :generating AND #g.#j = :j',
+          ExpressionAttributeNames: { '#g': 'generation', '#b': 'bytesDone', '#s': 'status', '#j': 'jobId' },
+          ExpressionAttributeValues: { ':b': bytesDone, ':generating': 'GENERATING', ':j': jobId },
+        }),
+      );
+      return true;
+    } catch (e) {
+      if (e instanceof ConditionalCheckFailedException) return false;
+      throw e;
+    }
+  }
+
   async save(
     next: PackageRecord,
     expected: { version: number; status: PackageStatus },

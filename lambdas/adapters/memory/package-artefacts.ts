@@ -42,6 +42,10 @@ export class MemoryArtefacts implements ArtefactService {
     return ref;
   }
 
+  keyFor(pkg: Pick<PackageRecord, 'id'>, at: Date): string {
+    return `packages/${pkg.id}/${at.toISOString()}.xml`;
+  }
+
   async download(ref: ArtefactRef): Promise<{ base64?: string; url?: string }> {
     if (!this.stored.has(ref.key)) throw new Error(`no artefact ${ref.key}`);
     return { base64: Buffer.from(`<xml key="${ref.key}"/>`).toString('base64') };

@@ -195,6 +195,13 @@ export class MemoryPackageRepository implements PackageRepository {
     return { ok: true, pkg: clone(d.p) };
   };
 
+  async generationProgress(id: string, jobId: string, bytesDone: number): Promise<boolean> {
+    const p = this.packages.get(id);
+    if (!p?.generation || p.status !== 'GENERATING' || p.generation.jobId !== jobId) return false;
+    p.generation.bytesDone = bytesDone;
+    return true;
+  }
+
   async removeTask(task: Pick<Task, 'kind' | 'userId' | 'packageId'>): Promise<void> {
     this.tasks.delete(taskId(task));
   }

@@ -5,7 +5,7 @@ import { computeFields } from '../../../shared/domain/header/header-rules';
 import type { Header } from '../../../shared/domain/header/header-schema';
 import type { ArtefactService } from '../../ports/artefact-service';
 import type { BlobStore } from '../../ports/blob-store';
-import type { ArtefactRef } from '../../ports/package-repository';
+import type { ArtefactRef, PackageRecord } from '../../ports/package-repository';
 import type { Signer } from '../../ports/signer';
 import { buildXmlPackage } from './xml-package';
 
@@ -37,7 +37,7 @@ export class BlobArtefactStore implements ArtefactService {
   ) {}
 
   async generate(input: Parameters<ArtefactService['generate']>[0]): Promise<ArtefactRef> {
-    const { pkg, resource, dcc, approvals, signedBy, at } = input;
+    const { pkg, resource, dcc, approvals, signedBy, at, onProgress } = input;
     const payload = await this.blobs.get(this.config.resourcesBucket(), resource.objectKey);
     if (!payload) throw new ConflictError(`The file of resource ${resource.name} is missing from storage`);
     let patchConfig: { fileName: string; bytes: Uint8Array } | undefined;
@@ -86,7 +86,7 @@ export class BlobArtefactStore implements ArtefactService {
         approver: { id: a.id, name: a.name, email: a.email, role: a.role },
         approvedAt: a.decidedAt,
       })),
-      payload: { fileName: resource.fileName, bytes: payload, expectedSha256: resource.sha256 },
+      payload: { fileName: resource.fileName, bytes: payload, expectedSha256: resource.sha256, onProgress },
       patchConfig,
       signing: signedBy ? { signer: this.signer(), signedBy, signedAt: generatedAt } : undefined,
     });
@@ -98,8 +98,7 @@ export class BlobArtefactStore implements ArtefactService {
         yield chunk;
       }
     }
-    const safe = pkg.name.replace(/[^\w.-]+/g, '_');
-    const key = `packages/${pkg.id}/${generatedAt.replace(/[:.]/g, '-')}-${safe}.xml`;
+    const key = this.keyFor(pkg, at);
     const bucket = this.config.artefactsBucket();
     const { sizeBytes } = await this.blobs.putStream(bucket, key, hashed(), {
       contentType: 'application/xml',
@@ -113,6 +112,11 @@ export class BlobArtefactStore implements ArtefactService {
       throw e;
     }
     return { key, sizeBytes, sha256: hash.digest('hex'), signed: Boolean(signedBy), generatedAt };
+  }
+
+  keyFor(pkg: Pick<PackageRecord, 'id' | 'name'>, at: Date): string {
+    const safe = pkg.name.replace(/[^\w.-]+/g, '_');
+    return `packages/${pkg.id}/${at.toISOString().replace(/[:.]/g, '-')}-${safe}.xml`;
   }
 
   async download(ref: ArtefactRef, fileName: string): Promise<{ base64?: string; url?: string }> {

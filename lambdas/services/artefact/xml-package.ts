@@ -41,6 +41,8 @@ export interface XmlPackageInput {
     bytes: AsyncIterable<Uint8Array>;
     /** digest recorded at upload; when given, a payload that hashes differently fails the build */
     expectedSha256?: string;
+    /** told the payload bytes read so far, after each chunk (the generation's progress, decision 160) */
+    onProgress?: (bytesDone: number) => void;
   };
   /** the model metadata file (the patch configuration), small enough to hold in memory */
   patchConfig?: { fileName: string; bytes: Uint8Array };
@@ -185,6 +187,7 @@ export function buildXmlPackage(input: XmlPackageInput): XmlPackageBuild {
         throw new Error('The payload must be a stream of bytes, not of strings');
       hash.update(chunk);
       size += chunk.length;
+      input.payload.onProgress?.(size);
       pending += encoder.push(chunk);
       if (pending.length >= OUT_CHUNK) {
         // base64 is ASCII: latin1 is the cheapest exact conversion

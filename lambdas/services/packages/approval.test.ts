@@ -156,9 +156,17 @@ describe('approve and reject (the approval round)', () => {
       statusCode: 403,
       message: 'You are not an approver of this package',
     });
-    const last = await w.service.approve(t.release, p.id);
-    expect(last.outcome).toBe('GENERATED');
-    expect(last.pkg.status).toBe('APPROVED');
+    const answer = await w.service.approve(t.release, p.id);
+    // generated off the request path (decision 160): GENERATING until the worker's job ran
+    expect([answer.outcome, answer.pkg.status, answer.pkg.generation?.requestedBy.id]).toEqual([
+      'GENERATING',
+      'GENERATING',
+      t.release.id,
+    ]);
+    expect(w.artefacts.stored.size).toBe(0);
+    await w.runJobs();
+    const last = { pkg: (await w.packages.get(p.id))! };
+    expect([last.pkg.status, last.pkg.generation]).toEqual(['APPROVED', undefined]);
     expect(last.pkg.linkToS3).toMatch(/^packages\//);
     expect(w.packages.openTasks()).toEqual([]);
     const generated = w.artefacts.stored.get(last.pkg.linkToS3!);
@@ -175,6 +183,7 @@ describe('approve and reject (the approval round)', () => {
       'APPROVED',
       'APPROVED',
       'APPROVED',
+      'FULLY_APPROVED',
       'PACKAGE_GENERATED',
     ]);
     const votes = (await w.audit.history(`PKG#${p.id}`)).events.filter((e) => e.action === 'APPROVED');
@@ -203,12 +212,29 @@ describe('approve and reject (the approval round)', () => {
     await w.service.notify(t.initiator, p.id, w.choice(approvers));
     for (const u of approvers.slice(0, 3)) await w.service.approve(u, p.id);
     w.artefacts.failGenerate = new Error('storage down');
-    await expect(w.service.approve(t.release, p.id)).rejects.toThrow('storage down');
-    expect((await w.packages.get(p.id))?.status).toBe('PENDING_APPROVAL');
+    expect((await w.service.approve(t.release, p.id)).outcome).toBe('GENERATING');
+    await w.runJobs('The XML package could not be written');
+    // back where the decision was taken, the decision kept, the reason shown, nothing stored
+    const failed = (await w.packages.get(p.id))!;
+    expect([
+      failed.status,
+      failed.approvedCount,
+      failed.generation?.state,
+      failed.generation?.reason,
+    ]).toEqual(['PENDING_APPROVAL', 4, 'FAILED', 'The XML package could not be written']);
+    expect(w.artefacts.stored.size).toBe(0);
+    expect((await w.actions(p.id)).slice(-2)).toEqual(['FULLY_APPROVED', 'GENERATION_FAILED']);
     expect((await w.service.listApproval(t.release, 'DEV')).map((x) => x.id)).toEqual([p.id]);
+    // only the decider may start it again
+    await expect(w.service.retryGeneration(t.test, p.id)).rejects.toMatchObject({ statusCode: 403 });
+    await expect(w.service.approve(t.test, p.id)).rejects.toMatchObject({ statusCode: 409 });
     w.artefacts.failGenerate = undefined;
-    const retry = await w.service.approve(t.release, p.id);
-    expect(retry.outcome).toBe('GENERATED');
+    const retry = await w.service.retryGeneration(t.release, p.id);
+    expect([retry.outcome, retry.pkg.status]).toEqual(['GENERATING', 'GENERATING']);
+    await expect(w.service.retryGeneration(t.release, p.id)).rejects.toMatchObject({ statusCode: 409 });
+    await w.runJobs();
+    expect((await w.packages.get(p.id))?.status).toBe('APPROVED');
+    expect((await w.actions(p.id)).slice(-2)).toEqual(['GENERATION_RETRIED', 'PACKAGE_GENERATED']);
     expect((await w.packages.get(p.id))?.approvedCount).toBe(4);
   });
 

@@ -7,6 +7,7 @@ import { MSG } from '../../../shared/messages';
 import type { PackageRecord, Task } from '../../ports/package-repository';
 import type { UserRecord } from '../../ports/user-repository';
 import { assertDraftOwner } from './draft-editing';
+import { Generation } from './generation';
 import { MAIL_TEXTS } from './mail-texts';
 import { toPackage, userRef } from './package-deps';
 import { type VoteOutcome, VotingRoundCase } from './voting-round';
@@ -87,23 +88,11 @@ export class Approval extends VotingRoundCase {
       await core.audit(next, user, 'FULLY_APPROVED', AUDIT_MEANING.fullyApprovedSigned);
       return { outcome: 'WAITING_FOR_SIGNING', pkg: toPackage(next) };
     }
-    const artefact = await core.buildArtefact(p, undefined, now);
-    const next = core.withArtefact(p, status, artefact, now);
-    const approvedMail = core.mail(
-      next,
-      next.version,
-      'PACKAGE_GENERATED',
-      p.initiator,
-      MAIL_TEXTS.generated(p.initiator, p, core.d.appUrl),
+    // the XML is generated off the request path (decision 160): the package is GENERATING until the worker commits
+    const next = await new Generation(core).begin(p, user, (n) =>
+      core.audit(n, user, 'FULLY_APPROVED', AUDIT_MEANING.generating),
     );
-    if (!(await core.d.packages.save(next, expected, { removeAll: true, mails: [approvedMail] }))) {
-      await core.d.artefacts().remove(artefact);
-      return this.settled(p);
-    }
-    await core.audit(next, user, 'PACKAGE_GENERATED', AUDIT_MEANING.generated, {
-      artefactKey: artefact.key,
-      sha256: artefact.sha256,
-    });
-    return { outcome: 'GENERATED', pkg: toPackage(next) };
+    if (!next) return this.settled(p);
+    return { outcome: 'GENERATING', pkg: toPackage(next) };
   }
 }

@@ -10,6 +10,7 @@ async function approvedRelease(type: PackageType = 'RELEASE_UNSIGNED', name = 'R
   const p = await w.draft(t.initiator, type, name);
   await w.service.notify(t.initiator, p.id, w.choice(approvers));
   for (const u of approvers) await w.service.approve(u, p.id);
+  await w.runJobs();
   const deliverer = w.user('SW_FW_RELEASE_ENGINEER', 'Dora Deliverer');
   const deliveryApprovers = [t.test, t.lead, t.reliability, t.release];
   return { w, t, p, deliverer, deliveryApprovers };
@@ -147,6 +148,8 @@ describe('approve-delivery and reject-delivery (the delivery round)', () => {
     const p = await w.draft(initiator, 'RELEASE_UNSIGNED');
     await w.service.notify(initiator, p.id, w.choice(approvers));
     for (const u of approvers) await w.service.approve(u, p.id);
+    await w.runJobs();
+    await w.runJobs();
     await w.service.deliver(initiator, p.id, w.choice(approvers));
     for (const u of approvers) await w.service.approveDelivery(u, p.id);
     expect(w.outbox.mails.filter((m) => m.event === 'DELIVERED').map((m) => m.to)).toEqual([initiator.email]);

@@ -9,6 +9,7 @@ async function generated() {
   const approvers = [t.test, t.lead, t.reliability, t.release];
   await w.service.notify(t.initiator, p.id, w.choice(approvers));
   for (const u of approvers) await w.service.approve(u, p.id);
+  await w.runJobs();
   return { w, t, admin, p };
 }
 
@@ -61,6 +62,6 @@ describe('download and history', () => {
     const { w, p } = await generated();
     const h = await w.service.history(p.id);
     expect(h.brokenAtSeq).toBeNull();
-    expect(h.events.map((e) => e.seq)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+    expect(h.events.map((e) => e.seq)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9]);
   });
 });

@@ -107,7 +107,12 @@ export class PackageCore {
   }
 
   /** Generates and stores the XML package of a fully approved package (signed by `signedBy`, if any). */
-  async buildArtefact(p: PackageRecord, signedBy: UserRecord | undefined, at: Date) {
+  async buildArtefact(
+    p: PackageRecord,
+    signedBy: UserRecord | undefined,
+    at: Date,
+    onProgress?: (bytesDone: number) => void,
+  ) {
     const resource = await this.d.resources.getById(p.resourceId);
     if (!resource)
       throw new ConflictError('The resource of this package was deleted; the package cannot be generated');
@@ -131,6 +136,7 @@ export class PackageCore {
         ? { id: signedBy.id, name: signedBy.name, email: signedBy.email, role: signedBy.userRole }
         : undefined,
       at,
+      onProgress,
     });
   }
 }

@@ -1,5 +1,6 @@
 import type { Package, UserRef } from '../../../shared/api/contracts/packages';
 import { approverList } from '../../../shared/domain/package-rules';
+import type { ArtefactJobs } from '../../ports/artefact-jobs';
 import type { ArtefactService } from '../../ports/artefact-service';
 import type { AuditLog } from '../../ports/audit-log';
 import type { Clock } from '../../ports/clock';
@@ -27,6 +28,8 @@ export interface PackageServiceDeps {
   users: Pick<UserRepository, 'getById' | 'listByRole'>;
   audit: AuditLog;
   artefacts: () => ArtefactService;
+  /** starts XML generations off the request path (docs/decisions/160) */
+  jobs: () => ArtefactJobs;
   header: HeaderRules;
   clock: Clock;
   appUrl: string;
@@ -61,6 +64,7 @@ export function toPackage(p: PackageRecord): Package {
     signer: p.signer,
     linkToS3: p.linkToS3,
     mLifePath: p.mLifePath,
+    ...(p.generation ? { generation: p.generation } : {}),
     deliveryApprovers: approverList(p.deliveryApprovers),
     rejectionNote: p.rejectionNote,
     ...(p.mailFailures?.length ? { mailFailures: p.mailFailures } : {}),

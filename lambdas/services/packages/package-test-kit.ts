@@ -1,6 +1,7 @@
 import type { NotifyRequest, PackageType } from '../../../shared/api/contracts/packages';
 import type { Stage } from '../../../shared/api/contracts/resources';
 import type { Role } from '../../../shared/domain/roles';
+import { MemoryArtefactJobs } from '../../adapters/memory/artefact-jobs';
 import { MemoryAuditLog } from '../../adapters/memory/audit-log';
 import { ManualClock } from '../../adapters/memory/clock';
 import { MemoryDccRepository } from '../../adapters/memory/dcc-repository';
@@ -22,6 +23,7 @@ export function packageWorld() {
   const dccs = new MemoryDccRepository();
   const audit = new MemoryAuditLog(clock);
   const artefacts = new MemoryArtefacts();
+  const jobs = new MemoryArtefactJobs();
   const service = new PackageService({
     packages,
     resources: { getById: async (id) => resources.get(id) ?? null },
@@ -32,6 +34,7 @@ export function packageWorld() {
     },
     audit,
     artefacts: () => artefacts,
+    jobs: () => jobs,
     header: {
       initial: (pkg, resource) => ({ type: pkg.type, size: resource.sizeBytes, edits: 0 }),
       update: (current, submitted) => ({ ...(current as object), ...(submitted as object) }),
@@ -115,8 +118,24 @@ export function packageWorld() {
   /** The audit actions of a package, in order. */
   const actions = async (id: string) => (await audit.history(`PKG#${id}`)).events.map((e) => e.action);
 
+  /**
+   * Runs the generation jobs started so far as the worker would (decision 160); a job that throws is
+   * failed as after its last retry, with `reason`.
+   */
+  const runJobs = async (reason = 'failed in the test') => {
+    for (const job of jobs.take()) {
+      try {
+        await service.runGeneration(job);
+      } catch {
+        await service.failGeneration(job, reason);
+      }
+    }
+  };
+
   return {
     clock,
+    jobs,
+    runJobs,
     users,
     resources,
     packages,

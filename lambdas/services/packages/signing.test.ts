@@ -16,8 +16,11 @@ describe('sign (AWAITING_SIGNATURE → SIGNED)', () => {
   it('generates the package signed by the signer, clears the task, mails the initiator', async () => {
     const { w, t, p } = await awaitingSignature();
     expect((await w.service.listSigning(t.release, 'DEV')).map((x) => x.id)).toEqual([p.id]);
-    const signed = await w.service.sign(t.release, p.id);
-    expect(signed.status).toBe('SIGNED');
+    const answer = await w.service.sign(t.release, p.id);
+    expect([answer.status, answer.generation?.state]).toEqual(['GENERATING', 'RUNNING']);
+    await w.runJobs();
+    const signed = (await w.packages.get(p.id))!;
+    expect([signed.status, signed.generation]).toEqual(['SIGNED', undefined]);
     expect(signed.mLifePath).toBe(signed.linkToS3);
     expect(w.artefacts.stored.get(signed.linkToS3!)?.signedBy?.id).toBe(t.release.id);
     expect(w.packages.openTasks()).toEqual([]);
@@ -25,8 +28,11 @@ describe('sign (AWAITING_SIGNATURE → SIGNED)', () => {
     const mail = w.outbox.mails.find((m) => m.event === 'SIGNED');
     expect([mail?.to, mail?.subject]).toEqual([t.initiator.email, 'Package signed: Signed 1']);
     expect(mail?.text).toContain(`${t.release.name} signed "Signed 1". The signed package is ready.`);
-    const last = (await w.audit.history(`PKG#${p.id}`)).events.at(-1);
-    expect([last?.action, last?.details?.artefactKey]).toEqual(['SIGNED', signed.linkToS3]);
+    const events = (await w.audit.history(`PKG#${p.id}`)).events.slice(-2);
+    expect(events.map((e) => [e.action, e.actorId, e.details?.artefactKey])).toEqual([
+      ['SIGNED', t.release.id, undefined],
+      ['PACKAGE_GENERATED', t.release.id, signed.linkToS3],
+    ]);
   });
 
   it('is refused to anyone but the signer, and once the package no longer waits', async () => {
@@ -55,6 +61,8 @@ describe('sign (AWAITING_SIGNATURE → SIGNED)', () => {
       statusCode: 409,
       message: 'The package was signed meanwhile; reload it to see the signed package',
     });
+    expect(w.jobs.started).toHaveLength(1);
+    await w.runJobs();
     const stored = await w.packages.get(p.id);
     expect([...w.artefacts.stored.keys()]).toEqual([stored?.artefact?.key]);
   });

@@ -5,7 +5,7 @@ import { AUDIT_MEANING, PACKAGE_ERR } from '../../../shared/domain/package-texts
 import { logger } from '../../middleware/logging';
 import type { ArtefactRef, PackageRecord } from '../../ports/package-repository';
 import type { UserRecord } from '../../ports/user-repository';
-import { MAIL_TEXTS } from './mail-texts';
+import { Generation } from './generation';
 import type { PackageCore } from './package-core';
 import { toPackage } from './package-deps';
 import { rejectionMail } from './voting-round';
@@ -23,31 +23,12 @@ export class Signing {
   async sign(user: UserRecord, id: string): Promise<Package> {
     const { core } = this;
     const p = await core.mustGet(id);
-    const status = this.assertSigner(p, user, 'sign');
-    const now = core.now();
-    const artefact = await core.buildArtefact(p, user, now);
-    // the signed file is also the one mLife delivers
-    const next: PackageRecord = { ...core.withArtefact(p, status, artefact, now), mLifePath: artefact.key };
-    const signedMail = core.mail(
-      next,
-      next.version,
-      'SIGNED',
-      p.initiator,
-      MAIL_TEXTS.signed(p.initiator, p, user, core.d.appUrl),
+    this.assertSigner(p, user, 'sign');
+    // the signed XML is generated off the request path (decision 160); the signature is recorded now
+    const next = await new Generation(core).begin(p, user, (n) =>
+      core.audit(n, user, 'SIGNED', AUDIT_MEANING.sign),
     );
-    if (
-      !(await core.d.packages.save(
-        next,
-        { version: p.version, status: p.status },
-        { removeAll: true, mails: [signedMail] },
-      ))
-    ) {
-      throw await this.lostSigningRace(id, artefact);
-    }
-    await core.audit(next, user, 'SIGNED', AUDIT_MEANING.sign, {
-      artefactKey: artefact.key,
-      sha256: artefact.sha256,
-    });
+    if (!next) throw await this.lostSigningRace(id);
     return toPackage(next);
   }
 
@@ -94,7 +75,7 @@ export class Signing {
           }),
         );
     }
-    if (current?.status === statusAfter('sign'))
+    if (current?.status === statusAfter('sign') || current?.status === 'SIGNED')
       return new ConflictError('The package was signed meanwhile; reload it to see the signed package');
     if (current?.status === statusAfter('rejectSigning'))
       return new ConflictError(

@@ -8,6 +8,7 @@ import { ConflictError, ForbiddenError, NotFoundError } from '../../../shared/do
 import {
   allVoted,
   doneStatus,
+  isActor,
   type PackageAction,
   type RoundName,
   type VotingRound,
@@ -28,6 +29,7 @@ export interface VoteOutcome {
 
 /** What the caller of a vote hears, by the status the round's last vote led to. */
 const OUTCOME_OF: Partial<Record<PackageStatus, ApproveOutcome>> = {
+  GENERATING: 'GENERATING',
   APPROVED: 'GENERATED',
   AWAITING_SIGNATURE: 'WAITING_FOR_SIGNING',
   DELIVERED: 'DELIVERED',
@@ -180,7 +182,13 @@ export abstract class VotingRoundCase {
     const entry = before[round.list][user.id];
     assertStillInRole(entry, user);
     // a fully voted round whose next step failed earlier: the approver's retry finishes it
-    if (entry?.approved && before.status === round.waiting && allVoted(before, round)) {
+    // (after a failed generation only its decider, decision 160: the others are told they decided already)
+    if (
+      entry?.approved &&
+      before.status === round.waiting &&
+      allVoted(before, round) &&
+      (!before.generation || isActor(before, user, 'decider'))
+    ) {
       return this.complete(user, before);
     }
     const r = await core.d.packages.vote(id, user.id, round.name, core.now().toISOString());

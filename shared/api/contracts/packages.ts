@@ -15,6 +15,7 @@ export const PACKAGE_STATUSES = [
   'PENDING_APPROVAL',
   'APPROVED',
   'AWAITING_SIGNATURE',
+  'GENERATING',
   'SIGNED',
   'REJECTED',
   'DELIVERY_PENDING',
@@ -102,8 +103,28 @@ export interface PackageFields {
   rejectionNote?: string;
   linkToS3?: string;
   mLifePath?: string;
+  /** the XML's generation while it runs (GENERATING) or after it failed (docs/decisions/160) */
+  generation?: Generation;
   createdAt: string;
   updatedAt: string;
+}
+
+/**
+ * A generation of the package's XML off the request path: RUNNING with progress while the package is
+ * GENERATING; FAILED (with the reason) once the worker gave up and the package returned to `from`, where
+ * `requestedBy` (the last approver, or the signer) may retry it. A successful generation removes it.
+ */
+export interface Generation {
+  jobId: string;
+  state: 'RUNNING' | 'FAILED';
+  /** the status before the deciding call (a failure returns the package there) */
+  from: PackageStatus;
+  requestedBy: UserRef;
+  requestedAt: string;
+  bytesDone: number;
+  bytesTotal: number;
+  reason?: string;
+  failedAt?: string;
 }
 
 /** A package as lists return it (spec §3 field names). */
@@ -142,6 +163,7 @@ export type WaitingFor = (typeof WAITING_FOR)[number];
 
 export const APPROVE_OUTCOMES = [
   'GENERATED',
+  'GENERATING',
   'WAITING_FOR_APPROVALS',
   'WAITING_FOR_SIGNING',
   'DELIVERED',

@@ -14,10 +14,11 @@ export const PKG_WRITE = ['users', 'packages', 'audit'] as const;
 /** workflow steps that mail commit the mails to the outbox with the state change (decision 095) */
 export const PKG_MAIL = ['users', 'packages', 'audit', 'outbox'] as const;
 /**
- * Approving (the last approval generates the package) and signing: read the resource, write the artefact;
- * delete: a sign that lost its race to another sign or a reject-signing removes its own artefact.
+ * Approving (the last approval starts the generation), signing and retrying a failed generation: they
+ * check the resource and the DCC, commit GENERATING and invoke the generateArtefact worker; the worker
+ * alone reads the resource, writes the artefact and signs (shared/api/workers.ts, decision 160).
  */
-export const PKG_ARTEFACTS = {
+export const PKG_DECIDE = {
   tables: ['users', 'packages', 'resources', 'dcc', 'audit', 'outbox'],
-  buckets: { resources: ['read'], artefacts: ['write', 'delete'] },
+  invoke: ['generateArtefact'],
 } as const;

@@ -56,6 +56,7 @@ export const PACKAGE_RESPONSES = {
   approvePackage: decision,
   rejectPackage: rejected,
   signPackage: decision,
+  retryGeneration: decision,
   rejectSigning: rejected,
   notifyDeliveryApprovers: notified,
   approveDelivery: decision,

@@ -1,4 +1,4 @@
-import { NON_ADMIN, PKG_ARTEFACTS, PKG_MAIL, PKG_READ, PKG_WRITE, RELEASE_ENGINEER } from './groups';
+import { NON_ADMIN, PKG_DECIDE, PKG_MAIL, PKG_READ, PKG_WRITE, RELEASE_ENGINEER } from './groups';
 import type { Route } from './types';
 
 /** Package lists and one package (header, approvers, approval, signing, delivery), and the DCCs. */
@@ -108,8 +108,7 @@ export const PACKAGE_ROUTES = [
     method: 'POST',
     path: '/packages/{id}/approve',
     access: NON_ADMIN,
-    uses: PKG_ARTEFACTS,
-    memoryMb: 1536,
+    uses: PKG_DECIDE,
     summary: 'Approve as an assigned approver',
   },
   {
@@ -125,9 +124,17 @@ export const PACKAGE_ROUTES = [
     method: 'POST',
     path: '/packages/{id}/generate-signed',
     access: RELEASE_ENGINEER,
-    uses: { ...PKG_ARTEFACTS, sign: 'sign' },
-    memoryMb: 1536,
+    uses: PKG_DECIDE,
     summary: 'Sign as the assigned signer',
+  },
+  {
+    id: 'retryGeneration',
+    method: 'POST',
+    path: '/packages/{id}/retry-generation',
+    // the decider of a failed generation: an approver (any non-admin role) or the signer
+    access: NON_ADMIN,
+    uses: PKG_DECIDE,
+    summary: 'Retry a failed generation (only whose decision started it)',
   },
   {
     id: 'rejectSigning',

@@ -18,6 +18,8 @@ export interface RouteUses {
   sign?: 'sign' | 'publicKey';
   /** limits per client address: reads the origin-verify secret to trust CloudFront-Viewer-Address */
   clientSource?: boolean;
+  /** asynchronous workers it invokes (lambda:InvokeFunction on those functions only; shared/api/workers.ts) */
+  invoke?: readonly 'generateArtefact'[];
 }
 
 export interface Route {

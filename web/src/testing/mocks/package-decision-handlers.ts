@@ -61,6 +61,51 @@ const decided = (entries: ApproverEntry[], user: UserRef, change: Partial<Approv
 const fileNameOf = (p: Package) => `${p.name.replace(/[^\w.-]+/g, '_')}.xml`;
 const artefactKey = (p: Package) => `packages/${p.id}/${now().replace(/[:.]/g, '-')}-${fileNameOf(p)}`;
 
+/** Mock generation: this many steps of progress, this far apart, before the package is ready. */
+const GENERATION_STEPS = 4;
+const GENERATION_STEP_MS = 400;
+
+/**
+ * The deciding call of a generation (decision 160): GENERATING with progress at once (202), the ready
+ * package (APPROVED, or SIGNED with mLifePath) a few steps later, as the worker would make it.
+ */
+function generateLater(p: Package, next: Package, user: UserRef): Response {
+  const total = 4 * 1024 * 1024;
+  const generating = save({
+    ...next,
+    status: 'GENERATING',
+    generation: {
+      jobId: `mock-${p.id}-${now()}`,
+      state: 'RUNNING',
+      from: p.status,
+      requestedBy: user,
+      requestedAt: now(),
+      bytesDone: 0,
+      bytesTotal: total,
+    },
+  });
+  for (let i = 1; i <= GENERATION_STEPS; i++) {
+    setTimeout(() => {
+      const cur = find(p.id);
+      if (!cur || cur.status !== 'GENERATING' || !cur.generation) return;
+      if (i < GENERATION_STEPS) {
+        save({ ...cur, generation: { ...cur.generation, bytesDone: (total * i) / GENERATION_STEPS } });
+        return;
+      }
+      const link = artefactKey(p);
+      const ready = save({
+        ...cur,
+        status: nextStatus('GENERATING', 'generated', { signed: p.signed }) ?? cur.status,
+        generation: undefined,
+        linkToS3: link,
+        ...(p.signed ? { mLifePath: link } : {}),
+      });
+      record(ready, user, 'PACKAGE_GENERATED', AUDIT_MEANING.generated);
+    }, i * GENERATION_STEP_MS);
+  }
+  return json({ outcome: 'GENERATING', message: MSG.generating, package: pkgBody(generating) }, 202);
+}
+
 /** The last vote of a round: the status the lifecycle table gives, and what it makes. */
 function completeRound(p: Package, next: Package, user: UserRef): Response {
   const status = nextStatus(p.status, p.status === DELIVERY_ROUND.waiting ? 'approveDelivery' : 'approve', {
@@ -75,11 +120,9 @@ function completeRound(p: Package, next: Package, user: UserRef): Response {
       package: pkgBody(waiting),
     });
   }
-  if (status === 'APPROVED') {
-    const link = artefactKey(p);
-    const generated = save({ ...next, status, linkToS3: link });
-    record(generated, user, 'PACKAGE_GENERATED', AUDIT_MEANING.generated);
-    return json({ outcome: 'GENERATED', generatedXmlS3Link: link, package: pkgBody(generated) });
+  if (status === 'GENERATING') {
+    record(next, user, 'FULLY_APPROVED', AUDIT_MEANING.generating);
+    return generateLater(p, next, user);
   }
   const delivered = save({
     ...next,
@@ -167,15 +210,8 @@ export const decisionHandlers = [
     const { p } = g;
     const refused = signRefused(p, g.user);
     if (refused) return refused;
-    const link = artefactKey(p);
-    const next = save({
-      ...p,
-      status: nextStatus(p.status, 'sign') ?? p.status,
-      linkToS3: link,
-      mLifePath: link,
-    });
-    record(next, g.user, 'SIGNED', AUDIT_MEANING.sign);
-    return json({ outcome: 'SIGNED', mLifePath: link, package: pkgBody(next) });
+    record(p, g.user, 'SIGNED', AUDIT_MEANING.sign);
+    return generateLater(p, p, g.user);
   }),
   on('rejectSigning', async ({ request, params }) => {
     const g = packageFor(request, params.id);

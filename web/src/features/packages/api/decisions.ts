@@ -21,7 +21,8 @@ async function decide(
   const result = await callApi(id, { params: { id: packageId } }, { handle: HANDLED });
   if (!result.ok) return result;
   const d = result.data;
-  // DESIGN §2: the body names the outcome; 202 always means "waiting for other approvals"
+  // DESIGN §2: the body names the outcome (202 without one: "waiting for other approvals"; 202 GENERATING:
+  // the XML is generated off the request path, decision 160)
   const outcome = d.outcome ?? (result.status === 202 ? 'WAITING_FOR_APPROVALS' : 'GENERATED');
   return {
     ...result,

@@ -75,15 +75,21 @@ describe('approve outcomes (spec §4.5, §4.6, DESIGN §2)', () => {
     expect(await screen.findByText(MSG.approvedWaitingSigning)).toBeInTheDocument();
   });
 
-  it('opens the download page when the last approval generates the package', async () => {
+  it('opens the download page when the last approval generates the package: Generating… with progress, then the ready package by itself', async () => {
     const { router } = await openHeaderView('u-lead', onlyWaitingFor('pk-approve-dev', 'u-lead'), 'approve');
     press(MSG.approve);
     await atPath(router, '/packages/download');
     expect(await screen.findByRole('heading', { name: MSG.generatedDevPackageTitle })).toBeInTheDocument();
+    // generated off the request path (decision 160)
+    expect(await screen.findByText('Generating…')).toBeInTheDocument();
+    expect(screen.getByRole('progressbar', { name: 'Generating' })).toBeInTheDocument();
+    expect(screen.getByTestId('generation-bytes').textContent).toMatch(/MiB of 4\.0 MiB$/);
+    expect(await screen.findByText(MSG.success, {}, { timeout: 5000 })).toBeInTheDocument();
     expect(session.get().currentPackage).toMatchObject({
       status: 'APPROVED',
       linkToS3: expect.stringMatching(/^packages\//),
     });
+    expect(screen.queryByText('Generating…')).toBeNull();
   });
 
   it('opens RELEASE PACKAGE DELIVERY when the last delivery approval delivers the package', async () => {

@@ -6,6 +6,7 @@ import { paths } from '@/config/paths';
 import { useSession } from '@/lib/session/session-store';
 import { usePackageDownload } from '../hooks/use-package-download';
 import { downloadTitle } from '../utils/package-flow';
+import { GenerationStatus, showsGeneration } from './generation-status';
 import { PackageStrip } from './package-fields';
 import { NoPackage, PackagePage } from './package-page';
 import { SavedFile } from './saved-file';
@@ -20,6 +21,18 @@ export function DownloadPage() {
   const { currentPackage: pkg, flowPurpose } = useSession();
   const download = usePackageDownload(pkg);
   if (!pkg) return <NoPackage />;
+  // generated off the request path (decision 160): progress (or the failure) until the package is ready,
+  // then this page by itself
+  if (showsGeneration(pkg))
+    return (
+      <PackagePage id="download-title" title={downloadTitle(flowPurpose, pkg.type)}>
+        <PackageStrip pkg={pkg} />
+        <GenerationStatus pkg={pkg} />
+        <div className="frp-actions" style={{ justifyContent: 'center' }}>
+          <Button onClick={() => navigate(paths.home)}>{MSG.done}</Button>
+        </div>
+      </PackagePage>
+    );
   const location = pkg.mLifePath ?? pkg.linkToS3;
   return (
     <PackagePage id="download-title" title={downloadTitle(flowPurpose, pkg.type)}>

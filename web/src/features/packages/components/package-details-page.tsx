@@ -2,7 +2,7 @@ import { Alert, Button } from '@aws-amplify/ui-react';
 import type { Package } from '@shared/api/contracts/packages';
 import { isEditable } from '@shared/domain/package-lifecycle';
 import { MSG } from '@shared/messages';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { ActionBar, ActionBarSpacer } from '@/components/ui/action-bar';
 import { ProgressBar } from '@/components/ui/progress-bar';
@@ -19,6 +19,7 @@ import {
 } from '../utils/package-flow';
 import { ApprovalRecord } from './approval-record';
 import { ApproverMarks } from './approver-marks';
+import { GenerationStatus, showsGeneration } from './generation-status';
 import { PackageFields } from './package-fields';
 import { NoPackage, PackagePage, PackageSection } from './package-page';
 import { RejectDialog } from './reject-dialog';
@@ -46,6 +47,8 @@ function notGeneratedReason(pkg: Package): string {
       return 'The package file is generated when every approver has approved.';
     case 'AWAITING_SIGNATURE':
       return 'The package file is generated when the signer signs.';
+    case 'GENERATING':
+      return 'The package file is being generated.';
     case 'REJECTED':
       return 'The package was rejected; no package file was generated.';
     default:
@@ -90,6 +93,17 @@ function MailFailures({ pkg, viewer }: { pkg: Package; viewer: SessionState['use
       </ul>
     </Alert>
   );
+}
+
+/** A package seen GENERATING here moves to the spec's download page by itself once it is ready (decision 160). */
+function MovesToDownloadWhenReady({ pkg }: { pkg: Package }) {
+  const navigate = useNavigate();
+  const [sawGenerating, setSawGenerating] = useState(pkg.status === 'GENERATING');
+  useEffect(() => {
+    if (pkg.status === 'GENERATING') setSawGenerating(true);
+    else if (sawGenerating && isGenerated(pkg)) navigate(paths.packages.download);
+  }, [pkg, sawGenerating, navigate]);
+  return null;
 }
 
 /** Starts the delivery flow (spec §4.1 'delivery'): the header, then the delivery approvers. */
@@ -144,6 +158,8 @@ export function PackageDetailsPage({ variant }: { variant: DetailsVariant }) {
         </Alert>
       ) : null}
       <MailFailures pkg={pkg} viewer={user} />
+      {showsGeneration(pkg) ? <GenerationStatus pkg={pkg} /> : null}
+      <MovesToDownloadWhenReady pkg={pkg} />
       <PackageSection id="pkg-fields" title="Package">
         <PackageFields pkg={pkg} />
         <ReviewCards pkg={pkg} />

@@ -23,6 +23,7 @@ import {
   TAB_LABELS,
   tabFlow,
 } from '../utils/package-flow';
+import { generationProgress } from './generation-status';
 import { PackagePage } from './package-page';
 
 function columns(kind: ListKind, tab: ListTab): Column<Package>[] {
@@ -41,6 +42,11 @@ function columns(kind: ListKind, tab: ListTab): Column<Package>[] {
             {label ? (
               <span className={`frp-badge frp-badge--${tone}`} data-testid="delivery-label">
                 {label}
+              </span>
+            ) : p.status === 'GENERATING' ? (
+              // decision 160: in every list, with the bytes done of the total
+              <span className="frp-badge frp-badge--wait" data-testid="generating-label">
+                Generating… {generationProgress(p).text}
               </span>
             ) : showsStatus(flow) ? (
               <StatusBadge status={p.status} />

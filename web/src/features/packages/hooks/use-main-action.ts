@@ -41,6 +41,12 @@ export function useMainAction() {
       showSuccess(MSG.approvedWaitingSigning, { to: paths.home });
       return;
     }
+    if (outcome === 'GENERATING') {
+      // the download page shows "Generating…" with progress and becomes the spec's page once ready (decision 160)
+      session.update({ currentPackage: next ?? { ...pkg, status: 'GENERATING' } });
+      navigate(paths.packages.download);
+      return;
+    }
     // GENERATED (linkToS3), DELIVERED or SIGNED (mLifePath): the download page
     const base = next ?? pkg;
     const updated: Package =

@@ -1,0 +1,195 @@
+import { join } from 'node:path';
+import { Duration, Stack, Validations } from 'aws-cdk-lib';
+import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import { SqsDestination } from 'aws-cdk-lib/aws-lambda-destinations';
+import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import type * as s3 from 'aws-cdk-lib/aws-s3';
+import * as sqs from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
+import type { BucketName, RouteUses } from '../../../shared/api/routes';
+import { bucketEnv, tableEnv } from '../../../shared/api/runtime';
+import { ASYNC_WORKERS, type AsyncWorker, workerFile } from '../../../shared/api/workers';
+import { TABLES } from '../definitions';
+import { type PortalConfig, REPO_ROOT } from '../portal-config';
+import { statefulRemovalPolicy } from '../removal';
+import { DDB_APPEND, DDB_READ, DDB_WRITE, lambdaCode } from './api';
+import type { Data } from './data';
+import type { Signing } from './signing';
+
+export interface GenerationProps {
+  config: PortalConfig;
+  data: Data;
+  signing: Signing;
+}
+
+const pascal = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1);
+
+/** S3 actions of a worker's bucket operations (write covers the multipart upload and its abort). */
+const S3_ACTIONS = {
+  read: ['s3:GetObject'],
+  write: ['s3:PutObject', 's3:AbortMultipartUpload'],
+  delete: ['s3:DeleteObject'],
+} as const;
+
+/**
+ * The asynchronous workers of shared/api/workers.ts (decision 160): per row a Lambda invoked with
+ * InvocationType Event by the routes whose `uses.invoke` names it (they get lambda:InvokeFunction on it
+ * alone), an event invoke config (retries, maximum event age) whose on-failure destination is an
+ * encrypted SQS queue, and the row's failure function fed by that queue (it returns the package with the
+ * reason). What the failure function cannot handle goes to a dead-letter queue with an alarm; an alarm
+ * also tells operators of every failed generation.
+ */
+export class Generation extends Construct {
+  readonly functions = new Map<string, NodejsFunction>();
+  readonly failureFunctions = new Map<string, NodejsFunction>();
+  readonly failureQueues = new Map<string, sqs.Queue>();
+  readonly deadLetterQueues = new Map<string, sqs.Queue>();
+
+  constructor(scope: Construct, id: string, props: GenerationProps) {
+    super(scope, id);
+    for (const w of ASYNC_WORKERS) this.worker(w, props);
+    Validations.of(this).acknowledge({
+      id: 'AwsSolutions-L1',
+      reason:
+        'The generation workers run on LAMBDA_RUNTIME (nodejs22.x), the runtime every Lambda of the app is built and tested for (esbuild target node22); it is supported by Lambda. Moving to nodejs24.x is the same one-line change as for the routes.',
+    });
+  }
+
+  /** A function of this construct with its own role and log group, granted what `uses` says. */
+  private fn(
+    scope: Construct,
+    file: string,
+    uses: RouteUses,
+    props: GenerationProps,
+    opts: { description: string; memoryMb: number; timeoutSeconds: number },
+  ): NodejsFunction {
+    const { config, data, signing } = props;
+    const removalPolicy = statefulRemovalPolicy(config);
+    const logGroup = new logs.LogGroup(scope, 'Logs', {
+      retention: logs.RetentionDays.ONE_YEAR,
+      removalPolicy,
+    });
+    const role = new iam.Role(scope, 'Role', {
+      assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
+      description: opts.description,
+    });
+    logGroup.grantWrite(role);
+    const env: Record<string, string> = { NODE_OPTIONS: '--enable-source-maps' };
+    for (const name of uses.tables) {
+      const table = data.tables[name];
+      env[tableEnv(name)] = table.tableName;
+      const write = name === 'audit' ? DDB_APPEND : DDB_WRITE;
+      role.addToPolicy(
+        new iam.PolicyStatement({ actions: [...DDB_READ, ...write], resources: [table.tableArn] }),
+      );
+      const indexes = TABLES[name].indexes.map((i) => `${table.tableArn}/index/${i.name}`);
+      if (indexes.length > 0)
+        role.addToPolicy(new iam.PolicyStatement({ actions: ['dynamodb:Query'], resources: indexes }));
+    }
+    for (const [name, ops] of Object.entries(uses.buckets ?? {}) as [
+      BucketName,
+      (keyof typeof S3_ACTIONS)[],
+    ][]) {
+      const bucket = data.buckets[name];
+      env[bucketEnv(name)] = bucket.bucketName;
+      role.addToPolicy(
+        new iam.PolicyStatement({
+          actions: ops.flatMap((op) => S3_ACTIONS[op]),
+          resources: [bucket.arnForObjects('*')],
+        }),
+      );
+      if (ops.includes('read'))
+        role.addToPolicy(
+          new iam.PolicyStatement({ actions: ['s3:ListBucket'], resources: [bucket.bucketArn] }),
+        );
+      const logicalId = Stack.of(bucket).getLogicalId(bucket.node.defaultChild as s3.CfnBucket);
+      Validations.of(role).acknowledge({
+        id: `AwsSolutions-IAM5[Resource::<${logicalId}.Arn>/*]`,
+        reason: `${opts.description}: objects under keys made at run time from the package id and generation time (packages/<id>/…), in this one bucket, with the actions listed one by one.`,
+      });
+    }
+    if (uses.sign) {
+      env.SIGNING_KEY_ID = signing.packageKey.keyId;
+      const actions = uses.sign === 'sign' ? ['kms:Sign', 'kms:GetPublicKey'] : ['kms:GetPublicKey'];
+      role.addToPolicy(new iam.PolicyStatement({ actions, resources: [signing.packageKey.keyArn] }));
+    }
+    return new NodejsFunction(scope, 'Function', {
+      ...lambdaCode(join(REPO_ROOT, 'lambdas', 'workers', `${file}.ts`), config.bundleCache),
+      description: opts.description,
+      memorySize: opts.memoryMb,
+      timeout: Duration.seconds(opts.timeoutSeconds),
+      role,
+      logGroup,
+      environment: env,
+    });
+  }
+
+  private worker(w: AsyncWorker, props: GenerationProps): void {
+    const removalPolicy = statefulRemovalPolicy(props.config);
+    const scope = new Construct(this, pascal(w.id));
+    const fn = this.fn(scope, workerFile(w.id), w.uses, props, {
+      description: `Asynchronous worker ${w.id}: ${w.summary}`,
+      memoryMb: w.memoryMb,
+      timeoutSeconds: w.timeoutSeconds,
+    });
+
+    // what the failure function itself gives up on
+    const dlq = new sqs.Queue(scope, 'DeadLetters', {
+      encryption: sqs.QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      retentionPeriod: Duration.days(14),
+      removalPolicy,
+    });
+    Validations.of(dlq).acknowledge({
+      id: 'AwsSolutions-SQS3',
+      reason: `This queue is the dead-letter queue of the ${w.id} failure queue; a dead-letter queue of its own would only move the same records one step further.`,
+    });
+    // Lambda's on-failure destination: the event and the last error, after the last retry
+    const failures = new sqs.Queue(scope, 'Failures', {
+      encryption: sqs.QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      retentionPeriod: Duration.days(14),
+      visibilityTimeout: Duration.seconds(w.failure.timeoutSeconds * 6),
+      deadLetterQueue: { queue: dlq, maxReceiveCount: 5 },
+      removalPolicy,
+    });
+    fn.configureAsyncInvoke({
+      retryAttempts: w.retryAttempts,
+      maxEventAge: Duration.seconds(w.maxEventAgeSeconds),
+      onFailure: new SqsDestination(failures),
+    });
+
+    const failScope = new Construct(this, pascal(w.failure.id));
+    const failFn = this.fn(failScope, workerFile(w.failure.id), w.failure.uses, props, {
+      description: `Failure handler ${w.failure.id}: ${w.failure.summary}`,
+      memoryMb: 256,
+      timeoutSeconds: w.failure.timeoutSeconds,
+    });
+    failFn.addEventSource(new SqsEventSource(failures, { batchSize: 10, reportBatchItemFailures: true }));
+
+    new cloudwatch.Alarm(scope, 'FailedGenerationsAlarm', {
+      alarmDescription: `Runs of ${w.id} that failed after every retry (the package went back with the reason; see docs/infra.md)`,
+      metric: failures.metricNumberOfMessagesSent({ period: Duration.minutes(5) }),
+      threshold: 0,
+      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
+      evaluationPeriods: 1,
+      treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+    });
+    new cloudwatch.Alarm(scope, 'DeadLettersAlarm', {
+      alarmDescription: `Failures of ${w.id} the failure handler could not record (packages may still show GENERATING; see docs/infra.md)`,
+      metric: dlq.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(5) }),
+      threshold: 0,
+      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
+      evaluationPeriods: 1,
+      treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+    });
+
+    this.functions.set(w.id, fn);
+    this.failureFunctions.set(w.failure.id, failFn);
+    this.failureQueues.set(w.id, failures);
+    this.deadLetterQueues.set(w.id, dlq);
+  }
+}

@@ -1,0 +1,25 @@
+import { asyncWorkerEnv } from '../shared/api/workers';
+import { LambdaArtefactJobs } from './adapters/lambda/lambda-artefact-jobs';
+import { LocalArtefactJobs } from './adapters/local/local-artefact-jobs';
+import { notPlugged, once } from './composition';
+import { packageServiceWith } from './composition-packages';
+import { requireEnv } from './config/env';
+import type { ArtefactJobs } from './ports/artefact-jobs';
+import type { PackageService } from './services/package-service';
+
+/**
+ * The package service of the deciding routes (last approval, sign, retry): it starts XML generations off
+ * the request path (docs/decisions/160) and never touches storage or the signing key itself.
+ */
+
+/** Asynchronous invocation of the generateArtefact worker: Lambda (GENERATE_ARTEFACT_FUNCTION), or the local stack's invoker. */
+export const artefactJobs = /* @__PURE__ */ once(
+  (): ArtefactJobs =>
+    process.env.LOCAL_ASYNC_INVOKE === 'true'
+      ? new LocalArtefactJobs()
+      : new LambdaArtefactJobs(requireEnv(asyncWorkerEnv('generateArtefact')), requireEnv('AWS_REGION')),
+);
+
+export const packageService: () => PackageService = /* @__PURE__ */ packageServiceWith(() => {
+  throw notPlugged('artefact store', 'composition-artefacts.ts (the generateArtefact worker)');
+}, artefactJobs);

@@ -1,0 +1,18 @@
+/**
+ * One generation of a package's XML, run off the request path (docs/decisions/160): the deciding call
+ * commits the package as GENERATING with the job's id and hands the job to `ArtefactJobs.start`.
+ */
+export interface GenerationJob {
+  packageId: string;
+  jobId: string;
+}
+
+/**
+ * Starts a generation asynchronously and returns once it is accepted (not done): in AWS an asynchronous
+ * invocation of the `generateArtefact` worker (InvocationType Event, with Lambda's retries and on-failure
+ * queue), locally the same handler run after the answer (infra/local/async-invoke.ts), in unit tests a
+ * list of jobs run by hand.
+ */
+export interface ArtefactJobs {
+  start(job: GenerationJob): Promise<void>;
+}

@@ -1,0 +1,103 @@
+import { Alert, Button } from '@aws-amplify/ui-react';
+import type { Package } from '@shared/api/contracts/packages';
+import { MSG } from '@shared/messages';
+import { useEffect, useState } from 'react';
+import { ProgressBar } from '@/components/ui/progress-bar';
+import { callApi } from '@/lib/api-client/api-client';
+import { session, useSession } from '@/lib/session/session-store';
+import { getPackageList, packageOf } from '../api/package-lists';
+
+/** How often a page showing a generation asks for its progress. */
+export const GENERATION_POLL_MS = 1000;
+
+const mib = (n: number) => `${(n / (1024 * 1024)).toFixed(1)} MiB`;
+
+/** "Generating… 3.0 MiB of 12.0 MiB" (bytes of the resource read so far), or the percentage for lists. */
+export function generationProgress(pkg: Pick<Package, 'generation'>): { percent: number; text: string } {
+  const g = pkg.generation;
+  const total = g?.bytesTotal ?? 0;
+  const done = Math.min(g?.bytesDone ?? 0, total);
+  return { percent: total > 0 ? (done / total) * 100 : 0, text: `${mib(done)} of ${mib(total)}` };
+}
+
+/** Whether the page shows a generation: running, or failed with a reason (decision 160). */
+export const showsGeneration = (pkg: Package): boolean =>
+  pkg.status === 'GENERATING' || pkg.generation?.state === 'FAILED';
+
+/**
+ * While the package is GENERATING, reads it again every second from its stage's list and puts the fresh
+ * copy in the session (the page re-renders with the progress, and with the ready package at the end).
+ */
+export function useGenerationPolling(pkg: Package | null): void {
+  const id = pkg?.id;
+  const stage = pkg?.resourceStage;
+  const generating = pkg?.status === 'GENERATING';
+  useEffect(() => {
+    if (!id || !stage || !generating) return;
+    const controller = new AbortController();
+    const timer = setInterval(async () => {
+      const r = await getPackageList('packages', stage, controller.signal);
+      if (controller.signal.aborted || !r.ok) return;
+      const fresh = r.data.find((p) => p.id === id);
+      if (fresh) session.update({ currentPackage: fresh });
+    }, GENERATION_POLL_MS);
+    return () => {
+      controller.abort();
+      clearInterval(timer);
+    };
+  }, [id, stage, generating]);
+}
+
+/**
+ * The generation of the package's XML off the request path (decision 160): "Generating…" with the bytes
+ * done of the total, or after a failure the reason and, for the person whose decision started it, Retry.
+ */
+export function GenerationStatus({ pkg }: { pkg: Package }) {
+  const { user } = useSession();
+  const [retrying, setRetrying] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  useGenerationPolling(pkg);
+  const g = pkg.generation;
+  if (pkg.status === 'GENERATING') {
+    const { percent, text } = generationProgress(pkg);
+    return (
+      <section aria-label="Generation" className="frp-generation" style={{ margin: '1rem 0' }}>
+        <Alert variation="info" heading="Generating…">
+          <p>
+            The XML package is being generated: <span data-testid="generation-bytes">{text}</span>. This page
+            moves on by itself when it is ready.
+          </p>
+          <ProgressBar percent={percent} label="Generating" />
+        </Alert>
+      </section>
+    );
+  }
+  if (g?.state !== 'FAILED') return null;
+  const mine = user?.id === g.requestedBy.id;
+  const retry = async () => {
+    setRetrying(true);
+    const r = await callApi('retryGeneration', { params: { id: pkg.id } }, { handle: [403, 404, 409] });
+    setRetrying(false);
+    if (!r.ok) {
+      setError(r.error.errorMessage);
+      return;
+    }
+    const next = packageOf(r.data);
+    if (next) session.update({ currentPackage: next });
+  };
+  return (
+    <Alert variation="error" heading="Generation failed" marginBottom="1.25rem">
+      <p data-testid="generation-reason">{g.reason}</p>
+      <p>
+        The package is back where it was before the decision of {g.requestedBy.name}; the decision stays
+        recorded. {mine ? 'Retry starts the generation again.' : `Only ${g.requestedBy.name} may retry it.`}
+      </p>
+      {error ? <p role="alert">{error}</p> : null}
+      {mine ? (
+        <Button variation="primary" onClick={retry} isLoading={retrying} loadingText="Retrying…">
+          {MSG.retryGeneration}
+        </Button>
+      ) : null}
+    </Alert>
+  );
+}
