@@ -17,7 +17,7 @@ export const artefactJobs = /* @__PURE__ */ once(
   (): ArtefactJobs =>
     process.env.LOCAL_ASYNC_INVOKE === 'true'
       ? new LocalArtefactJobs()
-      : new LambdaArtefactJobs(requireEnv(asyncWorkerEnv('generateArtefact')), requireEnv('AWS_REGION')),
+      : new LambdaArtefactJobs(requireEnv(asyncWorkerEnv('generateArtefact'))),
 );
 
 export const packageService: () => PackageService = /* @__PURE__ */ packageServiceWith(() => {

@@ -22,6 +22,7 @@ const SDK_CLIENTS: Record<string, string> = {
   '@aws-sdk/client-sesv2': 'ses',
   '@aws-sdk/client-kms': 'kms',
   '@aws-sdk/client-secrets-manager': 'sm',
+  '@aws-sdk/client-lambda': 'lambda',
 };
 
 /** What the handler touches beyond DynamoDB, from its route table row (S3, KMS or SES: the 160 ms class). */
