@@ -7,7 +7,15 @@ import {
 import type { Header } from '../shared/domain/header/header-schema';
 import { DynamoDccRepository } from './adapters/dynamodb/dcc-repository';
 import { DynamoPackageRepository } from './adapters/dynamodb/package-repository';
-import { auditLog, lazy, notPlugged, once, resourceRepository, userRepository } from './composition';
+import {
+  auditLog,
+  lazy,
+  loadUserService,
+  notPlugged,
+  once,
+  resourceRepository,
+  userRepository,
+} from './composition';
 import { appUrl, tableName } from './config/env';
 import type { ArtefactService } from './ports/artefact-service';
 import { systemClock } from './ports/clock';
@@ -85,6 +93,11 @@ export function packageServiceWith(artefacts: () => ArtefactService): () => Pack
         header: headerRules,
         clock: systemClock,
         appUrl: appUrl(),
+        // a decision's password: the user service's check, with the sign-in throttle (decision 141)
+        signatures: {
+          confirm: async (user, password, sourceIp) =>
+            (await loadUserService()).confirmSignature(user, password, sourceIp),
+        },
       }),
   );
 }

@@ -3,8 +3,9 @@ import { packageService } from '../composition-artefacts';
 import { route } from '../routes/packages';
 
 /** Outcomes (DESIGN §2): GENERATED 200 with generatedXmlS3Link, WAITING_FOR_APPROVALS 202, WAITING_FOR_SIGNING 200. */
-export const handler = route('approvePackage', async ({ params, user }) => {
-  const { outcome, pkg } = await packageService().approve(user, params.id);
+export const handler = route('approvePackage', async ({ params, body, user, sourceIp }) => {
+  const sig = { password: body.password, sourceIp };
+  const { outcome, pkg } = await packageService().approve(user, params.id, sig);
   if (outcome === 'WAITING_FOR_APPROVALS') {
     return { statusCode: 202, body: { outcome, message: MSG.approvedWaiting, package: JSON.stringify(pkg) } };
   }

@@ -31,6 +31,7 @@ export async function createPackage(
     resourceName: resource.name,
     resourceType: resource.resourceType,
     resourceStage: resource.resourceStage,
+    resourceSha256: resource.sha256,
     initiator: userRef(user),
     uploadTime: resource.uploadTime,
     note: req.note,

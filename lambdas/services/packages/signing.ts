@@ -5,6 +5,7 @@ import { AUDIT_MEANING, PACKAGE_ERR } from '../../../shared/domain/package-texts
 import { logger } from '../../middleware/logging';
 import type { ArtefactRef, PackageRecord } from '../../ports/package-repository';
 import type { UserRecord } from '../../ports/user-repository';
+import { signatureDetails } from './audit-texts';
 import { MAIL_TEXTS } from './mail-texts';
 import type { PackageCore } from './package-core';
 import { toPackage } from './package-deps';
@@ -47,6 +48,7 @@ export class Signing {
     await core.audit(next, user, 'SIGNED', AUDIT_MEANING.sign, {
       artefactKey: artefact.key,
       sha256: artefact.sha256,
+      ...signatureDetails('sign', user, now.toISOString()),
     });
     return toPackage(next);
   }
@@ -55,11 +57,12 @@ export class Signing {
     const { core } = this;
     const p = await core.mustGet(id);
     const status = this.assertSigner(p, user, 'rejectSigning');
+    const at = core.now().toISOString();
     const next: PackageRecord = {
       ...p,
       status,
       rejectionNote: note,
-      updatedAt: core.now().toISOString(),
+      updatedAt: at,
       version: p.version + 1,
     };
     const mails = [rejectionMail(core, next, next.version, 'SIGNING_REJECTED', user, note)];
@@ -71,7 +74,10 @@ export class Signing {
       ))
     )
       throw await this.lostSigningRace(id);
-    await core.audit(next, user, 'SIGNING_REJECTED', AUDIT_MEANING.rejectSigning, { rejectionNote: note });
+    await core.audit(next, user, 'SIGNING_REJECTED', AUDIT_MEANING.rejectSigning, {
+      rejectionNote: note,
+      ...signatureDetails('rejectSigning', user, at),
+    });
     return toPackage(next);
   }
 

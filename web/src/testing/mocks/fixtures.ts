@@ -129,6 +129,7 @@ export function pkg(
     resourceName: `${res.name}.zip`,
     resourceType: res.resourceType,
     resourceStage: res.resourceStage,
+    resourceSha256: res.sha256,
     initiator: ref(res.uploadedBy.id),
     uploadTime: res.uploadTime,
     note,

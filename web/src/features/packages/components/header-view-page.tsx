@@ -20,6 +20,7 @@ import { type HeaderRowRenderers, HeaderTable, HeaderUnavailable } from './heade
 import { PackageStrip } from './package-fields';
 import { NoPackage, PackagePage } from './package-page';
 import { RejectDialog } from './reject-dialog';
+import { SignatureDialog } from './signature-dialog';
 
 /** What pressing the main button records in the package's approval record, under the user's name. */
 const MEANINGS: Record<Exclude<MainAction, 'deliver'>, string> = {
@@ -89,7 +90,7 @@ export function HeaderViewPage() {
   const navigate = useNavigate();
   const { currentPackage: pkg, flowPurpose, subHeader, user } = useSession();
   const [rejecting, setRejecting] = useState(false);
-  const { run, busy } = useMainAction();
+  const { run, busy, signing, submit, cancel } = useMainAction();
   const query = usePackageHeader(pkg?.id);
   if (!pkg) return <NoPackage />;
 
@@ -140,6 +141,9 @@ export function HeaderViewPage() {
       </div>
       {rejecting && reject ? (
         <RejectDialog pkg={pkg} kind={reject} onCancel={() => setRejecting(false)} />
+      ) : null}
+      {signing ? (
+        <SignatureDialog pkg={signing.pkg} action={signing.action} onCancel={cancel} onSubmit={submit} />
       ) : null}
     </PackagePage>
   );
