@@ -10,10 +10,10 @@ import { DynamoPackageRepository } from './adapters/dynamodb/package-repository'
 import {
   auditLog,
   lazy,
-  loadUserService,
   notPlugged,
   once,
   resourceRepository,
+  throttleConfig,
   userRepository,
 } from './composition';
 import { appUrl, tableName } from './config/env';
@@ -22,6 +22,7 @@ import { systemClock } from './ports/clock';
 import type { DccRepository } from './ports/dcc-repository';
 import type { ResourceRepository } from './ports/resource-repository';
 import { type HeaderRules, PackageService } from './services/package-service';
+import { confirmSignature } from './services/users/signature-check';
 
 /**
  * Bytes of a model's metadata file (its patch config) as the resource record holds them; 0 for a patch.
@@ -93,10 +94,16 @@ export function packageServiceWith(artefacts: () => ArtefactService): () => Pack
         header: headerRules,
         clock: systemClock,
         appUrl: appUrl(),
-        // a decision's password: the user service's check, with the sign-in throttle (decision 141)
+        // a decision's password: the identity check with the sign-in throttle, without the identity
+        // service (decisions 131, 141)
         signatures: {
-          confirm: async (user, password, sourceIp) =>
-            (await loadUserService()).confirmSignature(user, password, sourceIp),
+          confirm: (user, password, sourceIp) =>
+            confirmSignature(
+              { users: userRepository(), clock: systemClock, config: throttleConfig() },
+              user,
+              password,
+              sourceIp,
+            ),
         },
       }),
   );

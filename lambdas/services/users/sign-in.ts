@@ -9,7 +9,26 @@ import {
 import { API_ERR } from '../../../shared/messages';
 import type { UserRecord } from '../../ports/user-repository';
 import { dummyHash, verifyPassword } from '../password-hasher';
-import { mustUpdate, recordUserEvent, secondsLeftInWindow, toPublicUser, type UserDeps } from './common';
+import {
+  mustUpdate,
+  recordUserEvent,
+  secondsLeftInWindow,
+  toPublicUser,
+  type UserDeps,
+  type UserServiceConfig,
+} from './common';
+
+/**
+ * What the sign-in throttle works with: the user table (its throttle items), the clock and the limits. A
+ * signature's password check (signature-check.ts) uses the throttle with just these, without the identity
+ * service (decision 141).
+ */
+export type ThrottleDeps = Pick<UserDeps, 'users' | 'clock'> & {
+  config: Pick<
+    UserServiceConfig,
+    'maxFailuresPerSource' | 'sourceWindowSeconds' | 'accountPolicy' | 'accountWidePolicy'
+  >;
+};
 
 /** Sign-in, sessions (bearer tokens, logout) and the sign-in throttle. */
 
@@ -97,7 +116,7 @@ export async function login(
  * too often over any accounts. The same answer for unknown and known accounts.
  */
 export async function refuseWhileThrottled(
-  d: UserDeps,
+  d: ThrottleDeps,
   email: string,
   source: string,
   now: Date,
@@ -132,7 +151,7 @@ export async function refuseWhileThrottled(
 }
 
 /** Counts a wrong password: on the pair, on the source, and on the account when this source is new to it. */
-export async function recordSignInFailure(d: UserDeps, email: string, source: string): Promise<void> {
+export async function recordSignInFailure(d: ThrottleDeps, email: string, source: string): Promise<void> {
   // lockouts run from the failure, not from the request's start: the hash check takes a while
   const failedAt = d.clock.now();
   const iso = failedAt.toISOString();
@@ -146,7 +165,7 @@ export async function recordSignInFailure(d: UserDeps, email: string, source: st
 }
 
 /** The right password from this source: its lockout ends (it stays counted among the account's sources). */
-export function forgiveSource(d: UserDeps, email: string, source: string): Promise<void> {
+export function forgiveSource(d: ThrottleDeps, email: string, source: string): Promise<void> {
   return d.users.forgiveFailures(pairKey(email, source));
 }
 

@@ -2,8 +2,7 @@ import { ForbiddenError } from '../../../shared/domain/errors';
 import { SIGNATURE_PASSWORD_WRONG } from '../../../shared/domain/signature-meanings';
 import type { UserRecord } from '../../ports/user-repository';
 import { verifyPassword } from '../password-hasher';
-import type { UserDeps } from './common';
-import { forgiveSource, recordSignInFailure, refuseWhileThrottled } from './sign-in';
+import { forgiveSource, recordSignInFailure, refuseWhileThrottled, type ThrottleDeps } from './sign-in';
 
 /**
  * The password check of an electronic signature (decision 141): the signed-in user re-enters the password
@@ -13,7 +12,7 @@ import { forgiveSource, recordSignInFailure, refuseWhileThrottled } from './sign
  * counts, not a mailed temporary one (that is for signing in, and then becomes the password).
  */
 export async function confirmSignature(
-  d: UserDeps,
+  d: ThrottleDeps,
   user: UserRecord,
   password: string,
   sourceIp: string,

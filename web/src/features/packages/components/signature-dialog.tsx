@@ -124,10 +124,7 @@ export function SignatureDialog({
           <dt>Payload SHA-256</dt>
           <dd className="frp-mono frp-sig__hash">{pkg.resourceSha256 || 'not recorded for this package'}</dd>
           <dt>Signed by</dt>
-          <dd>
-            {user?.name ?? 'unknown'}
-            {user ? <span className="frp-muted">, {roleLabel(user.userRole)}</span> : null}
-          </dd>
+          <dd>{user ? `${user.name}, ${roleLabel(user.userRole)}` : 'unknown'}</dd>
         </dl>
         <div className="frp-sig__meaning">
           <span className="frp-sig__meaning-label">Meaning of your signature</span>
