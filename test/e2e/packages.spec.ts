@@ -265,7 +265,10 @@ test.describe('packages', () => {
       .getByLabel('Reason for the rejection')
       .fill('Serial range does not match the rollout list');
     await expect(rejecter.getByRole('dialog')).toContainText(SIGNATURE_MEANINGS.rejectDelivery);
-    await rejecter.getByRole('dialog').getByLabel(/^Your password/).fill(SEED_PASSWORD);
+    await rejecter
+      .getByRole('dialog')
+      .getByLabel(/^Your password/)
+      .fill(SEED_PASSWORD);
     await rejecter.getByRole('button', { name: 'Reject' }).last().click();
     await expect(rejecter.getByText(MSG.rejectionConfirmed)).toBeVisible();
     await rejecter.context().close();
