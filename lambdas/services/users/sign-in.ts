@@ -113,14 +113,15 @@ export async function login(
 /**
  * Refuses (429 with Retry-After) a password check while one of the three limits holds: the (account,
  * source) pair is locked, the account is slowed because many sources failed on it, or the source failed
- * too often over any accounts. The same answer for unknown and known accounts.
+ * too often over any accounts. The same answer for unknown and known accounts. Answers the pair's
+ * remembered failures (0: nothing to forgive after the right password).
  */
 export async function refuseWhileThrottled(
   d: ThrottleDeps,
   email: string,
   source: string,
   now: Date,
-): Promise<void> {
+): Promise<number> {
   const [pair, account, src] = await Promise.all([
     d.users.getThrottle(pairKey(email, source)),
     d.users.getThrottle(accountKey(email)),
@@ -148,6 +149,7 @@ export async function refuseWhileThrottled(
     const sourceWait = secondsLeftInWindow(src.lastFailureAt, sourceWindow, now);
     if (sourceWait > 0) throw new TooManyRequestsError(API_ERR.tooManyAttempts(sourceWait), sourceWait);
   }
+  return pair.failures;
 }
 
 /** Counts a wrong password: on the pair, on the source, and on the account when this source is new to it. */

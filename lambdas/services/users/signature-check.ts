@@ -17,10 +17,11 @@ export async function confirmSignature(
   password: string,
   sourceIp: string,
 ): Promise<void> {
-  await refuseWhileThrottled(d, user.email, sourceIp, d.clock.now());
+  const failures = await refuseWhileThrottled(d, user.email, sourceIp, d.clock.now());
   if (!(await verifyPassword(password, user.passwordHash))) {
     await recordSignInFailure(d, user.email, sourceIp);
     throw new ForbiddenError(SIGNATURE_PASSWORD_WRONG);
   }
-  await forgiveSource(d, user.email, sourceIp);
+  // a write only when there is something to forgive: most signatures follow no failure
+  if (failures > 0) await forgiveSource(d, user.email, sourceIp);
 }

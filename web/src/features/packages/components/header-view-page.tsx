@@ -1,6 +1,7 @@
 import { Button, Heading, TableCell, TableRow } from '@aws-amplify/ui-react';
 import { displayCells, formatHex } from '@shared/domain/header/header-display';
 import type { EntryField } from '@shared/domain/header/header-schema';
+import { SIGNATURE_MEANINGS } from '@shared/domain/signature-meanings';
 import { MSG } from '@shared/messages';
 import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
@@ -22,13 +23,14 @@ import { NoPackage, PackagePage } from './package-page';
 import { RejectDialog } from './reject-dialog';
 import { SignatureDialog } from './signature-dialog';
 
-/** What pressing the main button records in the package's approval record, under the user's name. */
+/**
+ * What pressing the main button signs, in the words of shared/domain/signature-meanings.ts (the signature
+ * dialog repeats them and asks for the password).
+ */
 const MEANINGS: Record<Exclude<MainAction, 'deliver'>, string> = {
-  approve:
-    'Approve records, under your name and role, that the package (its content, header and DCC) is fit for the next step.',
-  'approve-delivery':
-    'Approve records, under your name and role, your approval of delivering this package to devices.',
-  sign: 'Sign generates the signed package file with the portal key and records you as its signer.',
+  approve: `Approving signs, under your name and role: “${SIGNATURE_MEANINGS.approve}”.`,
+  'approve-delivery': `Approving signs, under your name and role: “${SIGNATURE_MEANINGS.approveDelivery}”.`,
+  sign: `Signing generates the signed package file with the portal key and signs, under your name and role: “${SIGNATURE_MEANINGS.sign}”.`,
 };
 
 /** Value and Hex value of an integer or enum (an enum shows its option's label). */
