@@ -7,7 +7,15 @@ import {
 import type { Header } from '../shared/domain/header/header-schema';
 import { DynamoDccRepository } from './adapters/dynamodb/dcc-repository';
 import { DynamoPackageRepository } from './adapters/dynamodb/package-repository';
-import { auditLog, lazy, notPlugged, once, resourceRepository, userRepository } from './composition';
+import {
+  auditLog,
+  lazy,
+  notPlugged,
+  once,
+  resourceRepository,
+  throttleConfig,
+  userRepository,
+} from './composition';
 import { appUrl, tableName } from './config/env';
 import type { ArtefactJobs } from './ports/artefact-jobs';
 import type { ArtefactService } from './ports/artefact-service';
@@ -16,6 +24,7 @@ import type { DccRepository } from './ports/dcc-repository';
 import type { ResourceRepository } from './ports/resource-repository';
 import type { UserRepository } from './ports/user-repository';
 import { type HeaderRules, PackageService } from './services/package-service';
+import { confirmSignature } from './services/users/signature-check';
 
 /**
  * Bytes of a model's metadata file (its patch config) as the resource record holds them; 0 for a patch.
@@ -97,6 +106,17 @@ export function packageServiceWith(
         header: headerRules,
         clock: systemClock,
         appUrl: appUrl(),
+        // a decision's password: the identity check with the sign-in throttle, without the identity
+        // service (decisions 131, 141)
+        signatures: {
+          confirm: (user, password, sourceIp) =>
+            confirmSignature(
+              { users: userRepository(), clock: systemClock, config: throttleConfig() },
+              user,
+              password,
+              sourceIp,
+            ),
+        },
       }),
   );
 }

@@ -123,6 +123,21 @@ export const loadTokenService: () => Promise<TokenService> = /* @__PURE__ */ ret
   loadTokenSecret().then((secret) => new TokenService(secret, intEnv('TOKEN_TTL_SECONDS', 2 * 60 * 60))),
 );
 
+/** The sign-in throttle's limits (shared by sign-in and a signature's password check, decision 141). */
+export const throttleConfig = () => ({
+  maxFailuresPerSource: intEnv('LOGIN_MAX_FAILURES_PER_SOURCE', 100),
+  sourceWindowSeconds: intEnv('LOGIN_SOURCE_WINDOW_SECONDS', 15 * 60),
+  accountPolicy: {
+    ...DEFAULT_ACCOUNT_POLICY,
+    baseLockSeconds: intEnv('LOGIN_LOCK_BASE_SECONDS', DEFAULT_ACCOUNT_POLICY.baseLockSeconds),
+  },
+  accountWidePolicy: {
+    ...DEFAULT_ACCOUNT_WIDE_POLICY,
+    freeFailures: intEnv('LOGIN_ACCOUNT_MAX_SOURCES', DEFAULT_ACCOUNT_WIDE_POLICY.freeFailures),
+    baseLockSeconds: intEnv('LOGIN_LOCK_BASE_SECONDS', DEFAULT_ACCOUNT_WIDE_POLICY.baseLockSeconds),
+  },
+});
+
 /**
  * The identity service with the given mailer, as a getter: built after the token key is read, and read
  * again after a failed read.
@@ -140,17 +155,7 @@ export function userServiceWith(mailer: Mailer): () => Promise<UserService> {
           systemClock,
           {
             tempPasswordMinutes: intEnv('TEMP_PASSWORD_MINUTES', 30),
-            maxFailuresPerSource: intEnv('LOGIN_MAX_FAILURES_PER_SOURCE', 100),
-            sourceWindowSeconds: intEnv('LOGIN_SOURCE_WINDOW_SECONDS', 15 * 60),
-            accountPolicy: {
-              ...DEFAULT_ACCOUNT_POLICY,
-              baseLockSeconds: intEnv('LOGIN_LOCK_BASE_SECONDS', DEFAULT_ACCOUNT_POLICY.baseLockSeconds),
-            },
-            accountWidePolicy: {
-              ...DEFAULT_ACCOUNT_WIDE_POLICY,
-              freeFailures: intEnv('LOGIN_ACCOUNT_MAX_SOURCES', DEFAULT_ACCOUNT_WIDE_POLICY.freeFailures),
-              baseLockSeconds: intEnv('LOGIN_LOCK_BASE_SECONDS', DEFAULT_ACCOUNT_WIDE_POLICY.baseLockSeconds),
-            },
+            ...throttleConfig(),
             resetLimits: {
               perAddress: intEnv('RESET_MAX_PER_ADDRESS', DEFAULT_RESET_LIMITS.perAddress),
               perSource: intEnv('RESET_MAX_PER_SOURCE', DEFAULT_RESET_LIMITS.perSource),

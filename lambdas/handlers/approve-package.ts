@@ -7,8 +7,9 @@ import { route } from '../routes/packages';
  * an unsigned package GENERATING 202: the XML is generated off the request path (decision 160); the
  * package carries the generation's progress and becomes APPROVED with `linkToS3` once it is ready.
  */
-export const handler = route('approvePackage', async ({ params, user }) => {
-  const { outcome, pkg } = await packageService().approve(user, params.id);
+export const handler = route('approvePackage', async ({ params, body, user, sourceIp }) => {
+  const sig = { password: body.password, sourceIp };
+  const { outcome, pkg } = await packageService().approve(user, params.id, sig);
   if (outcome === 'WAITING_FOR_APPROVALS') {
     return { statusCode: 202, body: { outcome, message: MSG.approvedWaiting, package: JSON.stringify(pkg) } };
   }

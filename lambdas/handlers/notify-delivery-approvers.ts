@@ -3,7 +3,8 @@ import { packageService } from '../composition-packages';
 import { route } from '../routes/packages';
 
 /** Deliver, or re-deliver after a delivery rejection: the same call with a new set of delivery approvers. */
-export const handler = route('notifyDeliveryApprovers', async ({ params, body, user }) => {
-  const pkg = await packageService().deliver(user, params.id, body);
+export const handler = route('notifyDeliveryApprovers', async ({ params, body, user, sourceIp }) => {
+  const { password, ...req } = body;
+  const pkg = await packageService().deliver(user, params.id, req, { password, sourceIp });
   return { body: { status: 'NOTIFIED', message: MSG.notified, package: JSON.stringify(pkg) } };
 });

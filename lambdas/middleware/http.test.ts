@@ -15,7 +15,10 @@ describe('route(id, fn): the id gives the types', () => {
   it('types the request parts by the contract, and the answer by its response schema', () => {
     expectTypeOf<Input<'listPackages'>['params']>().toEqualTypeOf<{ stage: 'DEV' | 'RELEASE' }>();
     expectTypeOf<Input<'listDcc'>['body']>().toEqualTypeOf<undefined>();
-    expectTypeOf<Input<'rejectPackage'>['body']>().toEqualTypeOf<{ 'rejection-reason': string }>();
+    expectTypeOf<Input<'rejectPackage'>['body']>().toEqualTypeOf<{
+      'rejection-reason': string;
+      password: string;
+    }>();
     expectTypeOf<NonNullable<ReplyOf<'logout'>['body']>>().toEqualTypeOf<{ status: 'SIGNED_OUT' }>();
     expectTypeOf<'noSuchRoute'>().not.toExtend<RouteId>();
   });

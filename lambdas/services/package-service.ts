@@ -13,12 +13,18 @@ import { DraftEditing } from './packages/draft-editing';
 import { Generation } from './packages/generation';
 import { deletePackages } from './packages/package-admin';
 import { PackageCore } from './packages/package-core';
-import type { PackageServiceDeps } from './packages/package-deps';
+import type { PackageServiceDeps, SignatureInput } from './packages/package-deps';
 import { downloadPackage, packageHistory } from './packages/package-files';
 import { PackageLists } from './packages/package-lists';
 import { Signing } from './packages/signing';
 
-export type { HeaderRules, PackagePage, PackageServiceDeps } from './packages/package-deps';
+export type {
+  HeaderRules,
+  PackagePage,
+  PackageServiceDeps,
+  SignatureCheck,
+  SignatureInput,
+} from './packages/package-deps';
 export { toPackage, userRef } from './packages/package-deps';
 
 /**
@@ -76,18 +82,29 @@ export class PackageService {
   readonly approvers = (user: UserRecord, id: string, withSigners: boolean) =>
     this.choice.approvers(user, id, withSigners);
   readonly notify = (user: UserRecord, id: string, req: NotifyRequest) => this.approval.notify(user, id, req);
-  readonly approve = (user: UserRecord, id: string) => this.approval.vote(user, id);
-  readonly reject = (user: UserRecord, id: string, note: string) => this.approval.reject(user, id, note);
-  readonly sign = (user: UserRecord, id: string) => this.signing.sign(user, id);
-  readonly rejectSigning = (user: UserRecord, id: string, note: string) =>
-    this.signing.rejectSigning(user, id, note);
+  // every decision is an electronic signature: the password is checked first (decision 141)
+  readonly approve = (user: UserRecord, id: string, sig: SignatureInput) =>
+    this.signed(user, sig, () => this.approval.vote(user, id));
+  readonly reject = (user: UserRecord, id: string, note: string, sig: SignatureInput) =>
+    this.signed(user, sig, () => this.approval.reject(user, id, note));
+  readonly sign = (user: UserRecord, id: string, sig: SignatureInput) =>
+    this.signed(user, sig, () => this.signing.sign(user, id));
+  readonly rejectSigning = (user: UserRecord, id: string, note: string, sig: SignatureInput) =>
+    this.signed(user, sig, () => this.signing.rejectSigning(user, id, note));
 
   // the delivery round
-  readonly deliver = (user: UserRecord, id: string, req: NotifyRequest) =>
-    this.delivery.deliver(user, id, req);
-  readonly approveDelivery = (user: UserRecord, id: string) => this.delivery.vote(user, id);
-  readonly rejectDelivery = (user: UserRecord, id: string, note: string) =>
-    this.delivery.reject(user, id, note);
+  readonly deliver = (user: UserRecord, id: string, req: NotifyRequest, sig: SignatureInput) =>
+    this.signed(user, sig, () => this.delivery.deliver(user, id, req));
+  readonly approveDelivery = (user: UserRecord, id: string, sig: SignatureInput) =>
+    this.signed(user, sig, () => this.delivery.vote(user, id));
+  readonly rejectDelivery = (user: UserRecord, id: string, note: string, sig: SignatureInput) =>
+    this.signed(user, sig, () => this.delivery.reject(user, id, note));
+
+  /** Runs a decision once its signer's password is confirmed (nothing happens before). */
+  private async signed<T>(user: UserRecord, sig: SignatureInput, decide: () => Promise<T>): Promise<T> {
+    await this.core.confirmSignature(user, sig);
+    return decide();
+  }
 
   // XML generation off the request path (docs/decisions/160)
   readonly runGeneration = (job: GenerationJob) => this.generation.run(job);

@@ -20,6 +20,7 @@ import { confirmSeeded, createAdmin, seed } from './users/provisioning';
 import { confirmEmail, register, resendConfirmation } from './users/registration';
 import { decideRoles } from './users/role-requests';
 import { authenticate, login, logout } from './users/sign-in';
+import { confirmSignature } from './users/signature-check';
 
 export { type Caller, hashEmailToken, toPublicUser, type UserServiceConfig } from './users/common';
 
@@ -54,6 +55,11 @@ export class UserService {
   /** The signed-in user for a bearer token, or an UnauthorizedError (invalid, expired, revoked, deleted). */
   authenticate(token: string | null): Promise<UserRecord> {
     return authenticate(this.d, token);
+  }
+
+  /** The password check of an electronic signature: 403 when wrong, counted by the sign-in throttle. */
+  confirmSignature(user: UserRecord, password: string, sourceIp: string): Promise<void> {
+    return confirmSignature(this.d, user, password, sourceIp);
   }
 
   logout(user: UserRecord): Promise<void> {

@@ -3,6 +3,7 @@ import { createReadStream, createWriteStream, readFileSync, rmSync, statfsSync }
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { finished } from 'node:stream/promises';
+import { SEED_PASSWORD } from '../../shared/domain/seed-users';
 import { startStackProcess } from '../support/stack-process';
 import { expectStatus, makeClient, SEEDED } from './client';
 import { info, mb, ms, notMeasured, onInterrupt, progress, QUICK, type Row, verdict } from './report';
@@ -246,13 +247,20 @@ export async function benchLargeFile(tmp: string): Promise<Row[]> {
     );
     for (const k of ['designTest', 'lead', 'reliability'] as const)
       expectStatus(
-        await api.call(`/packages/${pkgId}/approve`, { method: 'POST', token: users[k]!.token }),
+        await api.call(`/packages/${pkgId}/approve`, {
+          method: 'POST',
+          token: users[k]!.token,
+          body: { password: SEED_PASSWORD },
+        }),
         202,
         `approve ${k}`,
       );
     progress('last approval: generates the XML package');
     const last = await timed('generate (last approval)', () =>
-      http('POST', `${base}/packages/${pkgId}/approve`, { token: users.release!.token }),
+      http('POST', `${base}/packages/${pkgId}/approve`, {
+        token: users.release!.token,
+        json: { password: SEED_PASSWORD },
+      }),
     );
     if (last.status !== 200) throw new Error(`last approve: ${last.status} ${last.text.slice(0, 200)}`);
 

@@ -37,6 +37,14 @@ async function as(browser: Browser, email: string): Promise<Page> {
 
 const closePopup = (page: Page) => page.locator('.frp-dialog button').last().click();
 
+/** Types the seeded password into the signature dialog (decision 141) and presses its action. */
+async function signInDialog(page: Page, action: string) {
+  const dialog = page.getByRole('dialog', { name: `Sign: ${action}` });
+  await dialog.getByLabel(/^Your password/).fill(SEED_PASSWORD);
+  await dialog.getByRole('button', { name: action, exact: true }).click();
+  await expect(dialog).toBeHidden();
+}
+
 async function openRow(page: Page, listPath: string, tab: string, name: string) {
   await page.goto(listPath);
   await page.getByRole('tab', { name: tab }).click();
@@ -123,6 +131,7 @@ test.describe('model packages', () => {
       await approver.getByRole('button', { name: MSG.continue }).click();
       await approver.getByRole('table', { name: 'Package header' }).waitFor();
       await approver.getByRole('button', { name: 'Approve' }).click();
+      await signInDialog(approver, 'Approve');
       await expect(
         approver.getByText(i < 3 ? MSG.approvedWaiting : MSG.approvedWaitingSigning),
       ).toBeVisible();
@@ -134,6 +143,7 @@ test.describe('model packages', () => {
     await openRow(signer, '/packages/sign', 'Release', name);
     await signer.getByRole('button', { name: MSG.continue }).click();
     await signer.getByRole('button', { name: 'Sign' }).click();
+    await signInDialog(signer, 'Sign');
     await expect(signer).toHaveURL(/\/packages\/download$/);
     await expect(signer.getByText('Success!')).toBeVisible();
     const [download] = await Promise.all([

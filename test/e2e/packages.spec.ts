@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Browser, Page } from '@playwright/test';
 import { SEED_PASSWORD } from '../../shared/domain/seed-users';
+import { SIGNATURE_MEANINGS, SIGNATURE_PASSWORD_WRONG } from '../../shared/domain/signature-meanings';
 import { MSG } from '../../shared/messages';
 import { apiUrl, expect, mailsTo, signIn, test } from './support';
 
@@ -35,6 +36,18 @@ async function as(browser: Browser, email: string, startAt = '/login'): Promise<
 }
 
 const closePopup = (page: Page) => page.locator('.frp-dialog button').last().click();
+
+/**
+ * Signs the decision in the signature dialog (decision 141): its meaning is shown, the seeded password is
+ * typed and the dialog's own action button pressed; the dialog closes once the server took the decision.
+ */
+async function signInDialog(page: Page, action: string, meaning: string, dialogName = `Sign: ${action}`) {
+  const dialog = page.getByRole('dialog', { name: dialogName });
+  await expect(dialog).toContainText(meaning);
+  await dialog.getByLabel(/^Your password/).fill(SEED_PASSWORD);
+  await dialog.getByRole('button', { name: action, exact: true }).click();
+  await expect(dialog).toBeHidden();
+}
 
 async function openRow(page: Page, listPath: string, tab: string, name: string) {
   await page.goto(listPath);
@@ -120,6 +133,12 @@ async function approveFromList(page: Page, tab: string, name: string) {
   await page.getByRole('button', { name: MSG.continue }).click();
   await page.getByRole('table', { name: 'Package header' }).waitFor();
   await page.getByRole('button', { name: 'Approve' }).click();
+  const delivery = tab === 'Delivery';
+  await signInDialog(
+    page,
+    delivery ? 'Approve delivery' : 'Approve',
+    SIGNATURE_MEANINGS[delivery ? 'approveDelivery' : 'approve'],
+  );
 }
 
 /** The design engineer signs in, creates an unsigned development package and sends it to every approver. */
@@ -169,6 +188,17 @@ test.describe('packages', () => {
       await approver.getByRole('table', { name: 'Package header' }).waitFor();
       if (i === 0) await a11y(approver, '/packages/header/view');
       await approver.getByRole('button', { name: 'Approve' }).click();
+      if (i === 0) {
+        // a wrong password is said in the dialog, which stays open with the password cleared
+        const dialog = approver.getByRole('dialog', { name: 'Sign: Approve' });
+        await expect(dialog).toContainText('Technical Leader');
+        await dialog.getByLabel(/^Your password/).fill('not-my-password');
+        await dialog.getByRole('button', { name: 'Approve', exact: true }).click();
+        await expect(dialog.getByRole('alert')).toHaveText(SIGNATURE_PASSWORD_WRONG);
+        await expect(dialog.getByLabel(/^Your password/)).toHaveValue('');
+        await a11y(approver, 'signature dialog');
+      }
+      await signInDialog(approver, 'Approve', SIGNATURE_MEANINGS.approve);
       const popup = approver.locator('.frp-dialog');
       await popup.waitFor();
       outcomes.push(await popup.innerText());
@@ -183,6 +213,7 @@ test.describe('packages', () => {
     await expect(signer).toHaveURL(/\/packages\/sign\/view$/);
     await signer.getByRole('button', { name: MSG.continue }).click();
     await signer.getByRole('button', { name: 'Sign' }).click();
+    await signInDialog(signer, 'Sign', SIGNATURE_MEANINGS.sign);
     await expect(signer).toHaveURL(/\/packages\/download$/);
     await expect(signer.getByRole('heading', { name: 'GENERATED NEW SIGNED RELEASE PACKAGE' })).toBeVisible();
     await expect(signer.getByText('Success!')).toBeVisible();
@@ -218,6 +249,7 @@ test.describe('packages', () => {
     for (const role of ROLE_LABELS.slice(0, 3))
       await signer.getByLabel(role, { exact: true }).selectOption({ index: 1 });
     await signer.getByRole('button', { name: 'Notify' }).click();
+    await signInDialog(signer, 'Deliver', SIGNATURE_MEANINGS.deliver);
     await expect(signer.getByText(MSG.notified)).toBeVisible();
     await closePopup(signer);
 
@@ -233,6 +265,11 @@ test.describe('packages', () => {
     await rejecter
       .getByLabel('Reason for the rejection')
       .fill('Serial range does not match the rollout list');
+    await expect(rejecter.getByRole('dialog')).toContainText(SIGNATURE_MEANINGS.rejectDelivery);
+    await rejecter
+      .getByRole('dialog')
+      .getByLabel(/^Your password/)
+      .fill(SEED_PASSWORD);
     await rejecter.getByRole('button', { name: 'Reject' }).last().click();
     await expect(rejecter.getByText(MSG.rejectionConfirmed)).toBeVisible();
     await rejecter.context().close();
@@ -249,6 +286,7 @@ test.describe('packages', () => {
     for (const role of ROLE_LABELS.slice(0, 3))
       await signer.getByLabel(role, { exact: true }).selectOption({ index: 1 });
     await signer.getByRole('button', { name: 'Notify' }).click();
+    await signInDialog(signer, 'Re-deliver', SIGNATURE_MEANINGS.redeliver);
     await expect(signer.getByText(MSG.notified)).toBeVisible();
     await closePopup(signer);
 
@@ -306,6 +344,9 @@ test.describe('packages', () => {
     const dialog = lead.getByRole('dialog', { name: 'Confirm Package Rejection' });
     await expect(dialog.getByRole('button', { name: 'Reject' })).toBeDisabled();
     await lead.getByLabel('Reason for the rejection').fill('Pressure ramp exceeds the clinical limit');
+    await expect(dialog.getByRole('button', { name: 'Reject' })).toBeDisabled();
+    await expect(dialog).toContainText(SIGNATURE_MEANINGS.reject);
+    await dialog.getByLabel(/^Your password/).fill(SEED_PASSWORD);
     await dialog.getByRole('button', { name: 'Reject' }).click();
     await expect(lead.getByText(MSG.rejectionConfirmed)).toBeVisible();
     await closePopup(lead);

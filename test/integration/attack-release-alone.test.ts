@@ -169,12 +169,20 @@ describe('one person cannot release firmware alone', () => {
     expect(notified.status, JSON.stringify(notified.body)).toBe(200);
     const outcomes: string[] = [];
     for (const who of ['dev2', 'test', 'lead', 'reliability', 'rel1'] as const) {
-      const r = await api(`/packages/${pkg.id}/approve`, { method: 'POST', token: m[who].token });
+      const r = await api(`/packages/${pkg.id}/approve`, {
+        method: 'POST',
+        token: m[who].token,
+        body: { password: PASSWORD },
+      });
       expect(r.status, JSON.stringify(r.body)).toBeLessThan(300);
       outcomes.push(String(r.body.outcome));
     }
     expect(outcomes.at(-1)).toBe('WAITING_FOR_SIGNING');
-    const signed = await api(`/packages/${pkg.id}/generate-signed`, { method: 'POST', token: m.rel1.token });
+    const signed = await api(`/packages/${pkg.id}/generate-signed`, {
+      method: 'POST',
+      token: m.rel1.token,
+      body: { password: PASSWORD },
+    });
     // the signature is recorded; the signed XML follows off the request path (decision 160)
     expect(signed.status, JSON.stringify(signed.body)).toBe(202);
     expect(signed.body.outcome).toBe('GENERATING');
@@ -183,13 +191,17 @@ describe('one person cannot release firmware alone', () => {
     const delivered = await api(`/delivery/packages/${pkg.id}/notify-approvers`, {
       method: 'POST',
       token: m.rel2.token,
-      body: { approvers },
+      body: { approvers, password: PASSWORD },
     });
     expect(delivered.status, JSON.stringify(delivered.body)).toBe(200);
     const results: number[] = [];
     let last: Record<string, unknown> = {};
     for (const who of ['dev2', 'test', 'lead', 'reliability', 'rel1'] as const) {
-      const r = await api(`/delivery/packages/${pkg.id}/approve`, { method: 'POST', token: m[who].token });
+      const r = await api(`/delivery/packages/${pkg.id}/approve`, {
+        method: 'POST',
+        token: m[who].token,
+        body: { password: PASSWORD },
+      });
       results.push(r.status);
       last = r.body;
     }

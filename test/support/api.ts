@@ -27,12 +27,29 @@ export function api<T = Record<string, unknown>>(
   return apiAt<T>(baseUrl(), path, opts);
 }
 
+/** The deciding calls (decision 141): each carries the signer's password in its JSON body. */
+export const DECIDING_CALL =
+  /^\/(packages\/[^/?]+\/(approve|reject|generate-signed|reject-signing)|delivery\/packages\/[^/?]+\/(notify-approvers|approve|reject))$/;
+
+/**
+ * The body a deciding call is sent with: a test that says nothing about the password signs with the seeded
+ * users' password (every seeded user has it); a body naming `password` (even as undefined, to send none)
+ * is sent as given. Tests of the password check itself: test/integration/signature.test.ts.
+ */
+export function withSignature(path: string, method: string | undefined, body: unknown): unknown {
+  if (method !== 'POST' || !DECIDING_CALL.test(path)) return body;
+  if (body === undefined) return { password: SEED_PASSWORD };
+  if (typeof body !== 'object' || body === null || Buffer.isBuffer(body) || 'password' in body) return body;
+  return { ...body, password: SEED_PASSWORD };
+}
+
 /** Calls the API of the stack at `base` (a stack a test started itself) over HTTP as the web app does. */
 export async function apiAt<T = Record<string, unknown>>(
   base: string,
   path: string,
-  opts: CallOptions = {},
+  given: CallOptions = {},
 ): Promise<ApiResult<T>> {
+  const opts = { ...given, body: withSignature(path, given.method, given.body) };
   const headers: Record<string, string> = { ...opts.headers };
   if (opts.token) headers.Authorization = `Bearer ${opts.token}`;
   let body: RequestInit['body'];

@@ -1,6 +1,7 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID, scryptSync } from 'node:crypto';
 import { inject } from 'vitest';
 import type { Role } from '../../shared/domain/roles';
+import { SEED_PASSWORD } from '../../shared/domain/seed-users';
 import { uniq } from './api';
 import { signToken, tokenSecretOf } from './tokens';
 
@@ -15,9 +16,22 @@ export interface DirectUser {
  * Creates `n` users through the product's own user repository, straight into the shared stack's table,
  * each with a token signed by the stack's key. For tests that need many signed-in people at once:
  * registering and signing in each over HTTP costs two scrypt hashes (about a second each on 2 cores).
- * These users have no usable password. They are confirmed and their role is granted, unless `opts` says
+ * They cannot sign in; they sign decisions with SEED_PASSWORD (decision 141), whose hash here uses cheap
+ * scrypt parameters (the stored `scrypt$N$r$p$…` form carries them), so 100 concurrent signatures stay
+ * fast. They are confirmed and their role is granted, unless `opts` says
  * otherwise (`granted: false` leaves the role REQUESTED, `confirmed: false` the address unconfirmed).
  */
+/** SEED_PASSWORD as a stored hash with cheap parameters (N=2^10): test users only. */
+const salt = randomBytes(16);
+const CHEAP_SEED_HASH = [
+  'scrypt',
+  1024,
+  8,
+  1,
+  salt.toString('base64'),
+  scryptSync(SEED_PASSWORD.normalize('NFC'), salt, 32, { N: 1024, r: 8, p: 1 }).toString('base64'),
+].join('$');
+
 export async function directUsers(
   n: number,
   role: Role,
@@ -42,7 +56,7 @@ export async function directUsers(
         name,
         email: `${uniq(name.toLowerCase().replace(/[^a-z0-9]+/g, '-'))}@example.com`,
         userRole: role,
-        passwordHash: 'disabled',
+        passwordHash: CHEAP_SEED_HASH,
         tokenVersion: 1,
         emailConfirmed: opts.confirmed ?? true,
         roleStatus: (opts.granted ?? true) ? ('GRANTED' as const) : ('REQUESTED' as const),

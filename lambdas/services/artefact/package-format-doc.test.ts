@@ -5,7 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { p256 } from '@noble/curves/nist.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SIGNATURE_MEANINGS } from '../../../shared/domain/signature-meanings';
 import { examplePackage, exampleSigner } from './package-format.example';
+import { LEGACY_APPROVAL_MEANING, LEGACY_SIGNATURE_MEANING } from './xml-format';
 import { buildXmlPackage } from './xml-package';
 import { buildSample, collect, sampleInput, samplePayload, testSigner } from './xml-package.fixtures';
 import { verifyXmlPackage } from './xml-verifier';
@@ -62,6 +64,14 @@ const editBlob = (xml: Buffer, name: string, edit: (b: Buffer) => Buffer) =>
       new RegExp(`(<${name}[^>]*>)([^<]*)(</${name}>)`),
       (_m, open, b64, close) => open + edit(Buffer.from(b64, 'base64')).toString('base64') + close,
     );
+
+describe('docs/package-format.md, electronic signatures (§3.3)', () => {
+  it('states every signature meaning word for word, and the legacy ones the verifier accepts', () => {
+    for (const meaning of Object.values(SIGNATURE_MEANINGS)) expect(doc).toContain(meaning);
+    for (const legacy of [LEGACY_APPROVAL_MEANING, LEGACY_SIGNATURE_MEANING])
+      expect(doc.replace(/\s*\n\s*/g, ' ')).toContain(legacy);
+  });
+});
 
 describe('docs/package-format.md, worked example (§8)', () => {
   it('shows, byte for byte, the package the builder makes from the example inputs', async () => {

@@ -2,6 +2,7 @@ import type { PackageType } from '../../../shared/api/contracts/packages';
 import type { ResourceType, Stage } from '../../../shared/api/contracts/resources';
 import { headerLayout } from '../../../shared/domain/header/header-codec';
 import type { Header } from '../../../shared/domain/header/header-schema';
+import { XML_APPROVAL_MEANING, XML_SIGNATURE_MEANING } from '../../../shared/domain/signature-meanings';
 import type { SIGNATURE_ALGORITHM } from '../../ports/signer';
 
 /**
@@ -18,11 +19,17 @@ export const XML_NAMESPACE = 'urn:firmware-release-portal:package:1';
 export const FORMAT_VERSION = '1';
 export const MANIFEST_FORMAT = 'firmware-release-portal/package-manifest/1';
 
-/** Default meaning of an approval, written beside it (21 CFR Part 11 style: what the signature means). */
-export const APPROVAL_MEANING =
+/**
+ * Meaning of an approval, written beside it (21 CFR Part 11 §11.50: what the signature means); the one
+ * sentence the approver read in the confirm dialog (shared/domain/signature-meanings.ts, decision 141).
+ */
+export const APPROVAL_MEANING = XML_APPROVAL_MEANING;
+/** Meaning of the release signature (the signer's sentence in the confirm dialog). */
+export const SIGNATURE_MEANING = XML_SIGNATURE_MEANING;
+/** The meanings packages generated before decision 141 carry; verifiers still accept them. */
+export const LEGACY_APPROVAL_MEANING =
   'Approval: I have reviewed this package (header, device communication configuration and payload) and approve it for its stage.';
-/** Default meaning of the release signature. */
-export const SIGNATURE_MEANING =
+export const LEGACY_SIGNATURE_MEANING =
   'Signature: I confirm this is the package that was approved and authorise its delivery to devices.';
 
 export interface PersonRecord {

@@ -57,12 +57,39 @@ describe('verifyXmlPackage', () => {
       'Payload SHA-256',
       'Patch config SHA-256',
       'Header describes this package',
+      'Signature records',
       'Signature (key in the file)',
       'Signature (trusted key)',
       'Readable copy matches the signed manifest',
       'Layout',
     ]);
     expect(r.warnings).toEqual([]);
+  });
+  it('checks every signature record: name, role, UTC time and a meaning; notes a meaning of its own', async () => {
+    const input = sampleInput();
+    input.approvals = [
+      {
+        approver: { id: 'a', name: ' ', email: 'a@x', role: 'TECHNICAL_LEADER' },
+        approvedAt: '2026-03-01 12:00',
+      },
+      {
+        approver: { id: 'b', name: 'Bo', email: 'b@x', role: '' },
+        approvedAt: '2026-03-01T12:00:00Z',
+        meaning: 'ok',
+      },
+    ];
+    const built = buildXmlPackage(input);
+    const r = await verifyBytes(await collect(built.stream), { trustedKeyPem: portalKey });
+    expect(failed(r)).toEqual(['Signature records']);
+    const detail = r.checks.find((c) => c.name === 'Signature records')?.detail;
+    expect(detail).toBe(
+      'approval 1 has no printed name; approval 1\'s time "2026-03-01 12:00" is not UTC ISO 8601; approval 2 has no role',
+    );
+    expect(r.warnings).toContain('approval 2 states its own meaning: "ok"');
+    const good = await verifyBytes(signed, { trustedKeyPem: portalKey });
+    expect(good.checks.find((c) => c.name === 'Signature records')?.detail).toBe(
+      '3 signatures, each with name, role, UTC time and meaning',
+    );
   });
   it('warns that a signature checked only against the key in the file proves integrity, not origin', async () => {
     const r = await verifyBytes(signed);

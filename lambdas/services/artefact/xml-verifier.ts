@@ -6,6 +6,7 @@ import {
   checkManifest,
   checkPatchConfig,
   checkPayload,
+  checkSignatureRecords,
   checkStructure,
   readPackage,
 } from './xml-verify-parts';
@@ -39,6 +40,7 @@ export async function verifyXmlPackage(
   checkPayload(ctx, payload, child('payloadDigest')!, manifest);
   const configBytes = checkPatchConfig(ctx, child('patchConfig'), manifest);
   if (header) checkHeaderDescribes(ctx, manifest, { header, payloadSize: payload.size, configBytes });
+  checkSignatureRecords(ctx, manifest);
   const { signature, publicKeyDer } = checkSignature(
     ctx,
     manifest,

@@ -9,7 +9,16 @@ import type { Header } from '../../../shared/domain/header/header-schema';
 import { PACKAGE_TYPE_CODES } from '../../../shared/domain/header/header-template';
 import { SIGNATURE_ALGORITHM } from '../../ports/signer';
 import { Base64Decoder, decodeBase64 } from './base64-stream';
-import { FORMAT_VERSION, MANIFEST_FORMAT, type PackageManifest, XML_NAMESPACE } from './xml-format';
+import {
+  APPROVAL_MEANING,
+  FORMAT_VERSION,
+  LEGACY_APPROVAL_MEANING,
+  LEGACY_SIGNATURE_MEANING,
+  MANIFEST_FORMAT,
+  type PackageManifest,
+  SIGNATURE_MEANING,
+  XML_NAMESPACE,
+} from './xml-format';
 import { readXml, type XmlElement } from './xml-reader';
 import { hex32, message, sha256Hex, type VerifyContext } from './xml-verify-context';
 
@@ -262,5 +271,52 @@ export function checkHeaderDescribes(
     'Header describes this package',
     problems.length === 0,
     problems.join('; ') || 'type and sizes agree',
+  );
+}
+
+/** An ISO 8601 time in UTC, as the portal writes every signature time. */
+const UTC_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?Z$/;
+
+/**
+ * The electronic signatures the file records (21 CFR Part 11 §11.50, decision 141): every approval and the
+ * release signature name a person and a role, carry a UTC time and a meaning. A meaning other than the
+ * documented ones (docs/package-format.md) is a note, not a failure: the format lets a builder state its own.
+ */
+export function checkSignatureRecords(ctx: VerifyContext, manifest: PackageManifest): void {
+  const problems: string[] = [];
+  const signatures = [
+    ...manifest.approvals.map((a, i) => ({
+      what: `approval ${i + 1}`,
+      who: a.approver,
+      at: a.approvedAt,
+      meaning: a.meaning,
+      known: [APPROVAL_MEANING, LEGACY_APPROVAL_MEANING],
+    })),
+    ...(manifest.signature
+      ? [
+          {
+            what: 'the signature',
+            who: manifest.signature.signedBy,
+            at: manifest.signature.signedAt,
+            meaning: manifest.signature.meaning,
+            known: [SIGNATURE_MEANING, LEGACY_SIGNATURE_MEANING],
+          },
+        ]
+      : []),
+  ];
+  if (manifest.approvals.length === 0) problems.push('no approval is recorded');
+  for (const s of signatures) {
+    if (!s.who.name.trim()) problems.push(`${s.what} has no printed name`);
+    if (!s.who.role.trim()) problems.push(`${s.what} has no role`);
+    if (!UTC_TIME.test(s.at)) problems.push(`${s.what}'s time ${JSON.stringify(s.at)} is not UTC ISO 8601`);
+    if (!s.meaning.trim()) problems.push(`${s.what} has no meaning`);
+    else if (!s.known.includes(s.meaning))
+      ctx.warnings.push(`${s.what} states its own meaning: ${JSON.stringify(s.meaning)}`);
+  }
+  ctx.check(
+    'Signature records',
+    problems.length === 0,
+    problems.join('; ') ||
+      `${signatures.length} signature${signatures.length === 1 ? '' : 's'}, each with name, role, UTC time and meaning`,
   );
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { SIGNATURE_MEANINGS } from '../../../shared/domain/signature-meanings';
 import { MSG } from '../../../shared/messages';
-import { packageWorld } from './package-test-kit';
+import { packageWorld, SIG } from './package-test-kit';
 
 async function world() {
   const w = packageWorld();
@@ -143,20 +144,20 @@ describe('approve and reject (the approval round)', () => {
     const p = await w.draft(t.initiator, 'DEV_UNSIGNED', 'Pacer 2.0');
     await w.service.notify(t.initiator, p.id, w.choice(approvers));
     for (const [i, u] of approvers.slice(0, 3).entries()) {
-      const r = await w.service.approve(u, p.id);
+      const r = await w.service.approve(u, p.id, SIG);
       expect(r.outcome).toBe('WAITING_FOR_APPROVALS');
       expect((await w.packages.get(p.id))?.approvedCount).toBe(i + 1);
       expect(w.packages.openTasks().some((x) => x.userId === u.id)).toBe(false);
     }
-    await expect(w.service.approve(t.test, p.id)).rejects.toMatchObject({
+    await expect(w.service.approve(t.test, p.id, SIG)).rejects.toMatchObject({
       statusCode: 409,
       message: 'You have already decided on this package',
     });
-    await expect(w.service.approve(t.initiator, p.id)).rejects.toMatchObject({
+    await expect(w.service.approve(t.initiator, p.id, SIG)).rejects.toMatchObject({
       statusCode: 403,
       message: 'You are not an approver of this package',
     });
-    const answer = await w.service.approve(t.release, p.id);
+    const answer = await w.service.approve(t.release, p.id, SIG);
     // generated off the request path (decision 160): GENERATING until the worker's job ran
     expect([answer.outcome, answer.pkg.status, answer.pkg.generation?.requestedBy.id]).toEqual([
       'GENERATING',
@@ -188,15 +189,15 @@ describe('approve and reject (the approval round)', () => {
     ]);
     const votes = (await w.audit.history(`PKG#${p.id}`)).events.filter((e) => e.action === 'APPROVED');
     expect(votes.map((e) => e.details?.approved)).toEqual(['1/4', '2/4', '3/4', '4/4']);
-    await expect(w.service.approve(t.release, p.id)).rejects.toMatchObject({ statusCode: 409 });
+    await expect(w.service.approve(t.release, p.id, SIG)).rejects.toMatchObject({ statusCode: 409 });
   });
 
   it('hands a signed package to its signer on the last vote', async () => {
     const { w, t, approvers } = await world();
     const p = await w.draft(t.initiator, 'DEV_SIGNED', 'Pacer S');
     await w.service.notify(t.initiator, p.id, w.choice(approvers, t.release));
-    for (const u of approvers.slice(0, 3)) await w.service.approve(u, p.id);
-    const last = await w.service.approve(t.release, p.id);
+    for (const u of approvers.slice(0, 3)) await w.service.approve(u, p.id, SIG);
+    const last = await w.service.approve(t.release, p.id, SIG);
     expect([last.outcome, last.pkg.status]).toEqual(['WAITING_FOR_SIGNING', 'AWAITING_SIGNATURE']);
     expect(w.artefacts.stored.size).toBe(0);
     expect(w.packages.openTasks().map((x) => [x.kind, x.userId])).toEqual([['SIGN', t.release.id]]);
@@ -210,9 +211,9 @@ describe('approve and reject (the approval round)', () => {
     const { w, t, approvers } = await world();
     const p = await w.draft(t.initiator, 'DEV_UNSIGNED');
     await w.service.notify(t.initiator, p.id, w.choice(approvers));
-    for (const u of approvers.slice(0, 3)) await w.service.approve(u, p.id);
+    for (const u of approvers.slice(0, 3)) await w.service.approve(u, p.id, SIG);
     w.artefacts.failGenerate = new Error('storage down');
-    expect((await w.service.approve(t.release, p.id)).outcome).toBe('GENERATING');
+    expect((await w.service.approve(t.release, p.id, SIG)).outcome).toBe('GENERATING');
     await w.runJobs('The XML package could not be written');
     // back where the decision was taken, the decision kept, the reason shown, nothing stored
     const failed = (await w.packages.get(p.id))!;
@@ -227,7 +228,7 @@ describe('approve and reject (the approval round)', () => {
     expect((await w.service.listApproval(t.release, 'DEV')).map((x) => x.id)).toEqual([p.id]);
     // only the decider may start it again
     await expect(w.service.retryGeneration(t.test, p.id)).rejects.toMatchObject({ statusCode: 403 });
-    await expect(w.service.approve(t.test, p.id)).rejects.toMatchObject({ statusCode: 409 });
+    await expect(w.service.approve(t.test, p.id, SIG)).rejects.toMatchObject({ statusCode: 409 });
     w.artefacts.failGenerate = undefined;
     const retry = await w.service.retryGeneration(t.release, p.id);
     expect([retry.outcome, retry.pkg.status]).toEqual(['GENERATING', 'GENERATING']);
@@ -245,16 +246,19 @@ describe('approve and reject (the approval round)', () => {
     const moved = { ...t.lead, userRole: 'RELIABILITY_ENGINEER' as const };
     const message =
       'You were chosen as Technical Leader for this package, but you no longer hold that role (you are now Reliability Engineer), so you cannot decide on it';
-    await expect(w.service.approve(moved, p.id)).rejects.toMatchObject({ statusCode: 403, message });
-    await expect(w.service.reject(moved, p.id, 'no')).rejects.toMatchObject({ statusCode: 403, message });
+    await expect(w.service.approve(moved, p.id, SIG)).rejects.toMatchObject({ statusCode: 403, message });
+    await expect(w.service.reject(moved, p.id, 'no', SIG)).rejects.toMatchObject({
+      statusCode: 403,
+      message,
+    });
   });
 
   it('ends the round on any rejection: REJECTED, tasks gone, the initiator mailed', async () => {
     const { w, t, approvers } = await world();
     const p = await w.draft(t.initiator, 'DEV_UNSIGNED', 'Pacer R');
     await w.service.notify(t.initiator, p.id, w.choice(approvers));
-    await w.service.approve(t.test, p.id);
-    const r = await w.service.reject(t.lead, p.id, 'header wrong');
+    await w.service.approve(t.test, p.id, SIG);
+    const r = await w.service.reject(t.lead, p.id, 'header wrong', SIG);
     expect([r.status, r.rejectionNote]).toEqual(['REJECTED', 'header wrong']);
     expect(r.approvers.find((a) => a.user.id === t.lead.id)).toMatchObject({
       rejected: true,
@@ -267,14 +271,45 @@ describe('approve and reject (the approval round)', () => {
       `${t.lead.name} (TECHNICAL_LEADER) rejected "Pacer R".\n\nReason: header wrong`,
     );
     expect((await w.actions(p.id)).at(-1)).toBe('REJECTED');
-    await expect(w.service.approve(t.reliability, p.id)).rejects.toMatchObject({
+    await expect(w.service.approve(t.reliability, p.id, SIG)).rejects.toMatchObject({
       statusCode: 409,
       message: 'The package is not waiting for package approval',
     });
-    await expect(w.service.reject(t.test, p.id, 'late')).rejects.toMatchObject({
+    await expect(w.service.reject(t.test, p.id, 'late', SIG)).rejects.toMatchObject({
       statusCode: 409,
       message: 'You have already decided on this package',
     });
-    await expect(w.service.reject(t.lead, 'missing', 'x')).rejects.toMatchObject({ statusCode: 404 });
+    await expect(w.service.reject(t.lead, 'missing', 'x', SIG)).rejects.toMatchObject({ statusCode: 404 });
+  });
+});
+
+describe('decisions are electronic signatures (decision 141)', () => {
+  it('checks the password before anything changes, and records name, role, UTC time and meaning', async () => {
+    const { w, t, approvers } = await world();
+    const p = await w.draft(t.initiator, 'DEV_UNSIGNED', 'Pacer 2.1');
+    await w.service.notify(t.initiator, p.id, w.choice(approvers));
+    const before = await w.packages.get(p.id);
+    const trail = (await w.audit.history(`PKG#${p.id}`)).events.length;
+    const wrong = { ...SIG, password: 'not it' };
+    await expect(w.service.approve(t.test, p.id, wrong)).rejects.toMatchObject({ statusCode: 403 });
+    await expect(w.service.reject(t.lead, p.id, 'no', wrong)).rejects.toMatchObject({ statusCode: 403 });
+    expect(await w.packages.get(p.id)).toEqual(before);
+    expect((await w.audit.history(`PKG#${p.id}`)).events).toHaveLength(trail);
+    expect(w.signatureChecks).toEqual(['not it', 'not it']);
+
+    const r = await w.service.approve(t.test, p.id, SIG);
+    const approval = r.pkg.approvers.find((a) => a.user.id === t.test.id);
+    expect(approval?.meaning).toBe(SIGNATURE_MEANINGS.approve);
+    const last = (await w.audit.history(`PKG#${p.id}`)).events.at(-1);
+    expect(last?.details?.signature).toEqual({
+      action: 'approve',
+      meaning: SIGNATURE_MEANINGS.approve,
+      printedName: t.test.name,
+      role: t.test.userRole,
+      roleLabel: 'Design Engineer (test)',
+      signedAt: approval?.decidedAt,
+      authenticatedBy: 'password',
+    });
+    expect(approval?.decidedAt).toMatch(/Z$/);
   });
 });

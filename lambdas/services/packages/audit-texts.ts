@@ -1,3 +1,4 @@
+import { type SignatureAction, signatureRecord } from '../../../shared/domain/signature-meanings';
 import type { UserRecord } from '../../ports/user-repository';
 
 /** Who did it, as an audit event records the actor. */
@@ -6,5 +7,15 @@ export const byActor = (u: Pick<UserRecord, 'id' | 'name' | 'userRole'>) => ({
   actorName: u.name,
   actorRole: u.userRole,
 });
+
+/**
+ * The electronic signature of a decision, as its audit event records it under `details.signature`
+ * (decision 141): action, meaning, printed name, role and UTC time.
+ */
+export const signatureDetails = (
+  action: SignatureAction,
+  signer: Pick<UserRecord, 'name' | 'userRole'>,
+  signedAt: string,
+) => ({ signature: signatureRecord(action, signer, signedAt) });
 
 // What each audit event means: AUDIT_MEANING in shared/domain/package-texts.ts (the mock answers with it too).

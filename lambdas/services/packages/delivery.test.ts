@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { PackageType } from '../../../shared/api/contracts/packages';
-import { packageWorld } from './package-test-kit';
+import { packageWorld, SIG } from './package-test-kit';
 
 /** An approved release package (generated), and a second release engineer who delivers it. */
 async function approvedRelease(type: PackageType = 'RELEASE_UNSIGNED', name = 'Release 1') {
@@ -9,7 +9,7 @@ async function approvedRelease(type: PackageType = 'RELEASE_UNSIGNED', name = 'R
   const approvers = [t.test, t.lead, t.reliability, t.release];
   const p = await w.draft(t.initiator, type, name);
   await w.service.notify(t.initiator, p.id, w.choice(approvers));
-  for (const u of approvers) await w.service.approve(u, p.id);
+  for (const u of approvers) await w.service.approve(u, p.id, SIG);
   await w.runJobs();
   const deliverer = w.user('SW_FW_RELEASE_ENGINEER', 'Dora Deliverer');
   const deliveryApprovers = [t.test, t.lead, t.reliability, t.release];
@@ -19,7 +19,7 @@ async function approvedRelease(type: PackageType = 'RELEASE_UNSIGNED', name = 'R
 describe('deliver (APPROVED|SIGNED → DELIVERY_PENDING)', () => {
   it('starts the delivery round: approvers, tasks and mails, the deliverer recorded', async () => {
     const { w, t, p, deliverer, deliveryApprovers } = await approvedRelease();
-    const d = await w.service.deliver(deliverer, p.id, w.choice(deliveryApprovers));
+    const d = await w.service.deliver(deliverer, p.id, w.choice(deliveryApprovers), SIG);
     expect(d.status).toBe('DELIVERY_PENDING');
     expect(d.deliveryApprovers.map((a) => a.user.id)).toEqual(deliveryApprovers.map((u) => u.id));
     const stored = await w.packages.get(p.id);
@@ -47,20 +47,24 @@ describe('deliver (APPROVED|SIGNED → DELIVERY_PENDING)', () => {
   it('refuses dev packages, packages not yet approved, a signer, and the deliverer as approver', async () => {
     const { w, t, p, deliverer, deliveryApprovers } = await approvedRelease();
     const dev = await w.draft(t.initiator, 'DEV_UNSIGNED');
-    await expect(w.service.deliver(deliverer, dev.id, w.choice(deliveryApprovers))).rejects.toMatchObject({
+    await expect(
+      w.service.deliver(deliverer, dev.id, w.choice(deliveryApprovers), SIG),
+    ).rejects.toMatchObject({
       statusCode: 409,
       message: 'Only release packages are delivered',
     });
     const draft = await w.draft(t.initiator, 'RELEASE_UNSIGNED');
-    await expect(w.service.deliver(deliverer, draft.id, w.choice(deliveryApprovers))).rejects.toMatchObject({
+    await expect(
+      w.service.deliver(deliverer, draft.id, w.choice(deliveryApprovers), SIG),
+    ).rejects.toMatchObject({
       statusCode: 409,
       message: 'The package must be approved (and signed, if signed) before delivery',
     });
     await expect(
-      w.service.deliver(deliverer, p.id, w.choice(deliveryApprovers, t.release)),
+      w.service.deliver(deliverer, p.id, w.choice(deliveryApprovers, t.release), SIG),
     ).rejects.toMatchObject({ statusCode: 400, message: 'A delivery has no signer' });
     await expect(
-      w.service.deliver(t.release, p.id, w.choice([t.test, t.lead, t.reliability, t.release])),
+      w.service.deliver(t.release, p.id, w.choice([t.test, t.lead, t.reliability, t.release]), SIG),
     ).rejects.toMatchObject({
       statusCode: 400,
       message: 'You cannot choose yourself, or the package initiator, as an approver',
@@ -72,16 +76,16 @@ describe('deliver (APPROVED|SIGNED → DELIVERY_PENDING)', () => {
 describe('approve-delivery and reject-delivery (the delivery round)', () => {
   it('delivers on the last vote and mails the initiator and the deliverer', async () => {
     const { w, t, p, deliverer, deliveryApprovers } = await approvedRelease('RELEASE_UNSIGNED', 'Release D');
-    await w.service.deliver(deliverer, p.id, w.choice(deliveryApprovers));
+    await w.service.deliver(deliverer, p.id, w.choice(deliveryApprovers), SIG);
     for (const u of deliveryApprovers.slice(0, 3)) {
-      expect((await w.service.approveDelivery(u, p.id)).outcome).toBe('WAITING_FOR_APPROVALS');
+      expect((await w.service.approveDelivery(u, p.id, SIG)).outcome).toBe('WAITING_FOR_APPROVALS');
       expect(w.packages.openTasks().some((x) => x.userId === u.id)).toBe(false);
     }
-    await expect(w.service.approveDelivery(deliverer, p.id)).rejects.toMatchObject({
+    await expect(w.service.approveDelivery(deliverer, p.id, SIG)).rejects.toMatchObject({
       statusCode: 403,
       message: 'You are not an approver of this delivery',
     });
-    const last = await w.service.approveDelivery(t.release, p.id);
+    const last = await w.service.approveDelivery(t.release, p.id, SIG);
     expect([last.outcome, last.pkg.status]).toEqual(['DELIVERED', 'DELIVERED']);
     expect(last.pkg.mLifePath).toBe(last.pkg.linkToS3);
     expect(w.packages.openTasks()).toEqual([]);
@@ -101,19 +105,21 @@ describe('approve-delivery and reject-delivery (the delivery round)', () => {
       '4/4',
     ]);
     expect(history.at(-1)?.action).toBe('DELIVERED');
-    await expect(w.service.approveDelivery(t.release, p.id)).rejects.toMatchObject({
+    await expect(w.service.approveDelivery(t.release, p.id, SIG)).rejects.toMatchObject({
       statusCode: 409,
       message: 'You have already decided on this package',
     });
-    await expect(w.service.rejectDelivery(t.test, p.id, 'late')).rejects.toMatchObject({ statusCode: 409 });
+    await expect(w.service.rejectDelivery(t.test, p.id, 'late', SIG)).rejects.toMatchObject({
+      statusCode: 409,
+    });
   });
 
   it('ends the round on a rejection and lets a release engineer re-deliver', async () => {
     const { w, t, p, deliverer, deliveryApprovers } = await approvedRelease('RELEASE_UNSIGNED', 'Release X');
-    await w.service.deliver(deliverer, p.id, w.choice(deliveryApprovers));
+    await w.service.deliver(deliverer, p.id, w.choice(deliveryApprovers), SIG);
     const started = (await w.packages.get(p.id))?.deliveryStartedAt;
-    await w.service.approveDelivery(t.test, p.id);
-    const r = await w.service.rejectDelivery(t.lead, p.id, 'not this week');
+    await w.service.approveDelivery(t.test, p.id, SIG);
+    const r = await w.service.rejectDelivery(t.lead, p.id, 'not this week', SIG);
     expect([r.status, r.rejectionNote]).toEqual(['DELIVERY_REJECTED', 'not this week']);
     expect(w.packages.openTasks()).toEqual([]);
     const mails = w.outbox.mails.filter((m) => m.event === `DELIVERY_REJECTED#${t.lead.id}`);
@@ -125,13 +131,13 @@ describe('approve-delivery and reject-delivery (the delivery round)', () => {
       `${t.lead.name} rejected the delivery of "Release X".\n\nReason: not this week\n\nOpen it here: https://portal.example/packages/open/${p.id}`,
     );
     expect((await w.actions(p.id)).at(-1)).toBe('DELIVERY_REJECTED');
-    await expect(w.service.approveDelivery(t.reliability, p.id)).rejects.toMatchObject({
+    await expect(w.service.approveDelivery(t.reliability, p.id, SIG)).rejects.toMatchObject({
       statusCode: 409,
       message: 'The package is not waiting for delivery approval',
     });
 
     w.clock.advance(60_000);
-    const again = await w.service.deliver(deliverer, p.id, w.choice(deliveryApprovers));
+    const again = await w.service.deliver(deliverer, p.id, w.choice(deliveryApprovers), SIG);
     expect([again.status, again.rejectionNote]).toEqual(['DELIVERY_PENDING', undefined]);
     expect(again.deliveryApprovers.every((a) => !a.approved && !a.rejected)).toBe(true);
     const stored = await w.packages.get(p.id);
@@ -147,11 +153,11 @@ describe('approve-delivery and reject-delivery (the delivery round)', () => {
     const approvers = [w.user('DESIGN_ENGINEER_DEV'), t.test, t.lead, t.reliability, t.release];
     const p = await w.draft(initiator, 'RELEASE_UNSIGNED');
     await w.service.notify(initiator, p.id, w.choice(approvers));
-    for (const u of approvers) await w.service.approve(u, p.id);
+    for (const u of approvers) await w.service.approve(u, p.id, SIG);
     await w.runJobs();
     await w.runJobs();
-    await w.service.deliver(initiator, p.id, w.choice(approvers));
-    for (const u of approvers) await w.service.approveDelivery(u, p.id);
+    await w.service.deliver(initiator, p.id, w.choice(approvers), SIG);
+    for (const u of approvers) await w.service.approveDelivery(u, p.id, SIG);
     expect(w.outbox.mails.filter((m) => m.event === 'DELIVERED').map((m) => m.to)).toEqual([initiator.email]);
   });
 });

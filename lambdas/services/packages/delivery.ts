@@ -4,6 +4,7 @@ import { DELIVERY_ROUND, deliveryActionFrom } from '../../../shared/domain/packa
 import { AUDIT_MEANING, PACKAGE_ERR } from '../../../shared/domain/package-texts';
 import type { PackageRecord } from '../../ports/package-repository';
 import type { UserRecord } from '../../ports/user-repository';
+import { signatureDetails } from './audit-texts';
 import { MAIL_TEXTS } from './mail-texts';
 import { toPackage, userRef } from './package-deps';
 import { type VoteOutcome, VotingRoundCase } from './voting-round';
@@ -38,7 +39,10 @@ export class Delivery extends VotingRoundCase {
       user,
       action === 'redeliver' ? 'REDELIVERED' : 'DELIVERY_STARTED',
       AUDIT_MEANING.deliver,
-      { approvers: chosen.map((u) => ({ id: u.id, name: u.name, role: u.userRole })) },
+      {
+        approvers: chosen.map((u) => ({ id: u.id, name: u.name, role: u.userRole })),
+        ...signatureDetails(action, user, next.updatedAt),
+      },
     );
     return toPackage(next);
   }

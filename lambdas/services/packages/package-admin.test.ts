@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { packageWorld } from './package-test-kit';
+import { packageWorld, SIG } from './package-test-kit';
 
 async function generated() {
   const w = packageWorld();
@@ -8,7 +8,7 @@ async function generated() {
   const p = await w.draft(t.initiator, 'DEV_UNSIGNED', 'To delete');
   const approvers = [t.test, t.lead, t.reliability, t.release];
   await w.service.notify(t.initiator, p.id, w.choice(approvers));
-  for (const u of approvers) await w.service.approve(u, p.id);
+  for (const u of approvers) await w.service.approve(u, p.id, SIG);
   await w.runJobs();
   return { w, t, admin, p };
 }

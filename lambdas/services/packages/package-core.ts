@@ -8,7 +8,7 @@ import type { ArtefactRef, OutboxMail, PackageRecord, Task } from '../../ports/p
 import type { UserRecord } from '../../ports/user-repository';
 import { byActor } from './audit-texts';
 import type { MailText } from './mail-texts';
-import type { PackageServiceDeps } from './package-deps';
+import type { PackageServiceDeps, SignatureInput } from './package-deps';
 
 /** What every package use case shares: reading, conditional saving, auditing and mailing a package. */
 export class PackageCore {
@@ -16,6 +16,14 @@ export class PackageCore {
 
   now(): Date {
     return this.d.clock.now();
+  }
+
+  /**
+   * The signer's password of a deciding call, checked before anything changes (decision 141): a wrong one
+   * is a 403 and counts as a failed sign-in, a throttled account a 429 as at sign-in.
+   */
+  async confirmSignature(user: UserRecord, sig: SignatureInput): Promise<void> {
+    await this.d.signatures.confirm(user, sig.password, sig.sourceIp);
   }
 
   async mustGet(id: string): Promise<PackageRecord> {

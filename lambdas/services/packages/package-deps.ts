@@ -1,5 +1,6 @@
-import type { Package, UserRef } from '../../../shared/api/contracts/packages';
+import type { ApproverEntry, Package, UserRef } from '../../../shared/api/contracts/packages';
 import { approverList } from '../../../shared/domain/package-rules';
+import { SIGNATURE_MEANINGS, type SignatureAction } from '../../../shared/domain/signature-meanings';
 import type { ArtefactJobs } from '../../ports/artefact-jobs';
 import type { ArtefactService } from '../../ports/artefact-service';
 import type { AuditLog } from '../../ports/audit-log';
@@ -33,7 +34,26 @@ export interface PackageServiceDeps {
   header: HeaderRules;
   clock: Clock;
   appUrl: string;
+  /** the password check of every deciding call (the user service's, with the sign-in throttle: decision 141) */
+  signatures: SignatureCheck;
 }
+
+/** Checks the signer's password of a deciding call: resolves, or throws 403 (wrong) or 429 (throttled). */
+export interface SignatureCheck {
+  confirm(user: UserRecord, password: string, sourceIp: string): Promise<void>;
+}
+
+/** What a deciding call brings for its signature: the password and where the call came from (throttle key). */
+export interface SignatureInput {
+  password: string;
+  sourceIp: string;
+}
+
+/** Approver entries with the meaning of each one's signed decision (approve / reject of the round). */
+const withMeanings = (entries: ApproverEntry[], approve: SignatureAction, reject: SignatureAction) =>
+  entries.map((e) =>
+    e.approved || e.rejected ? { ...e, meaning: SIGNATURE_MEANINGS[e.approved ? approve : reject] } : e,
+  );
 
 export const userRef = (u: Pick<UserRecord, 'id' | 'name' | 'email' | 'userRole'>): UserRef => ({
   id: u.id,
@@ -60,12 +80,12 @@ export function toPackage(p: PackageRecord): Package {
     dccId: p.dccId,
     ...(p.resourceFile ? { resourceFile: p.resourceFile } : {}),
     ...(p.dcc ? { dcc: p.dcc } : {}),
-    approvers: approverList(p.approvers),
+    approvers: withMeanings(approverList(p.approvers), 'approve', 'reject'),
     signer: p.signer,
     linkToS3: p.linkToS3,
     mLifePath: p.mLifePath,
     ...(p.generation ? { generation: p.generation } : {}),
-    deliveryApprovers: approverList(p.deliveryApprovers),
+    deliveryApprovers: withMeanings(approverList(p.deliveryApprovers), 'approveDelivery', 'rejectDelivery'),
     rejectionNote: p.rejectionNote,
     ...(p.mailFailures?.length ? { mailFailures: p.mailFailures } : {}),
     createdAt: p.createdAt,

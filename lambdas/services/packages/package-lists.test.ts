@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { packageWorld } from './package-test-kit';
+import { packageWorld, SIG } from './package-test-kit';
 
 describe('package lists', () => {
   it('lists by stage and all, newest first, a page at a time', async () => {
@@ -39,9 +39,9 @@ describe('package lists', () => {
     expect((await w.service.listApproval(t.lead, 'DEV')).map((p) => p.id)).toEqual([dev.id]);
     expect((await w.service.listApproval(t.lead, 'RELEASE')).map((p) => p.id)).toEqual([release.id]);
     expect(await w.service.listApproval(t.initiator, 'DEV')).toEqual([]);
-    await w.service.approve(t.lead, dev.id);
+    await w.service.approve(t.lead, dev.id, SIG);
     expect(await w.service.listApproval(t.lead, 'DEV')).toEqual([]);
-    await w.service.reject(t.test, release.id, 'no');
+    await w.service.reject(t.test, release.id, 'no', SIG);
     expect(await w.service.listApproval(t.lead, 'RELEASE')).toEqual([]);
     expect(await w.service.listApproval(t.lead, 'DELIVER')).toEqual([]);
     expect(await w.service.listSigning(t.release, 'DEV')).toEqual([]);
@@ -55,7 +55,7 @@ describe('package lists', () => {
     await w.service.notify(t.initiator, dev.id, w.choice([t.test, t.lead, t.reliability, t.release]));
     expect((await w.service.openOne(t.lead, dev.id)).waitingFor).toBe('APPROVE');
     expect((await w.service.openOne(t.initiator, dev.id)).waitingFor).toBeNull();
-    await w.service.approve(t.lead, dev.id);
+    await w.service.approve(t.lead, dev.id, SIG);
     expect(await w.service.openOne(t.lead, dev.id)).toMatchObject({
       pkg: { id: dev.id, status: 'PENDING_APPROVAL' },
       waitingFor: null,

@@ -1,6 +1,8 @@
 import type { NotifyRequest, PackageType } from '../../../shared/api/contracts/packages';
 import type { Stage } from '../../../shared/api/contracts/resources';
+import { ForbiddenError } from '../../../shared/domain/errors';
 import type { Role } from '../../../shared/domain/roles';
+import { SIGNATURE_PASSWORD_WRONG } from '../../../shared/domain/signature-meanings';
 import { MemoryArtefactJobs } from '../../adapters/memory/artefact-jobs';
 import { MemoryAuditLog } from '../../adapters/memory/audit-log';
 import { ManualClock } from '../../adapters/memory/clock';
@@ -10,6 +12,9 @@ import { MemoryPackageRepository } from '../../adapters/memory/package-repositor
 import type { ResourceRecord } from '../../ports/resource-repository';
 import type { UserRecord } from '../../ports/user-repository';
 import { PackageService } from '../package-service';
+
+/** The signature every unit test's decision carries: the password the kit's check accepts. */
+export const SIG = { password: 'the right password', sourceIp: '192.0.2.1' } as const;
 
 /**
  * A package world for unit tests of the package rules: the real services over the memory adapters, a
@@ -24,6 +29,8 @@ export function packageWorld() {
   const audit = new MemoryAuditLog(clock);
   const artefacts = new MemoryArtefacts();
   const jobs = new MemoryArtefactJobs();
+  /** every password a decision was checked with, in order */
+  const signatureChecks: string[] = [];
   const service = new PackageService({
     packages,
     resources: { getById: async (id) => resources.get(id) ?? null },
@@ -41,6 +48,14 @@ export function packageWorld() {
     },
     clock,
     appUrl: 'https://portal.example',
+    // the rule here: every decision runs only after this check; the real check (user service) is tested
+    // over HTTP in test/integration/signature.test.ts
+    signatures: {
+      confirm: async (_user, password) => {
+        signatureChecks.push(password);
+        if (password !== SIG.password) throw new ForbiddenError(SIGNATURE_PASSWORD_WRONG);
+      },
+    },
   });
 
   let seq = 0;
@@ -143,6 +158,7 @@ export function packageWorld() {
     audit,
     artefacts,
     service,
+    signatureChecks,
     outbox: packages.outbox,
     user,
     resource,

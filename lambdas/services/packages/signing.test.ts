@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { packageWorld } from './package-test-kit';
+import { packageWorld, SIG } from './package-test-kit';
 
 /** A signed dev package every approver approved: it waits for the release engineer's signature. */
 async function awaitingSignature(name = 'Signed 1') {
@@ -8,7 +8,7 @@ async function awaitingSignature(name = 'Signed 1') {
   const approvers = [t.test, t.lead, t.reliability, t.release];
   const p = await w.draft(t.initiator, 'DEV_SIGNED', name);
   await w.service.notify(t.initiator, p.id, w.choice(approvers, t.release));
-  for (const u of approvers) await w.service.approve(u, p.id);
+  for (const u of approvers) await w.service.approve(u, p.id, SIG);
   return { w, t, p };
 }
 
@@ -16,7 +16,7 @@ describe('sign (AWAITING_SIGNATURE → SIGNED)', () => {
   it('generates the package signed by the signer, clears the task, mails the initiator', async () => {
     const { w, t, p } = await awaitingSignature();
     expect((await w.service.listSigning(t.release, 'DEV')).map((x) => x.id)).toEqual([p.id]);
-    const answer = await w.service.sign(t.release, p.id);
+    const answer = await w.service.sign(t.release, p.id, SIG);
     expect([answer.status, answer.generation?.state]).toEqual(['GENERATING', 'RUNNING']);
     await w.runJobs();
     const signed = (await w.packages.get(p.id))!;
@@ -37,23 +37,25 @@ describe('sign (AWAITING_SIGNATURE → SIGNED)', () => {
 
   it('is refused to anyone but the signer, and once the package no longer waits', async () => {
     const { w, t, p } = await awaitingSignature();
-    await expect(w.service.sign(t.lead, p.id)).rejects.toMatchObject({
+    await expect(w.service.sign(t.lead, p.id, SIG)).rejects.toMatchObject({
       statusCode: 403,
       message: 'You are not the signer of this package',
     });
-    await w.service.sign(t.release, p.id);
-    await expect(w.service.sign(t.release, p.id)).rejects.toMatchObject({
+    await w.service.sign(t.release, p.id, SIG);
+    await expect(w.service.sign(t.release, p.id, SIG)).rejects.toMatchObject({
       statusCode: 409,
       message: 'The package is not waiting for a signature',
     });
-    await expect(w.service.rejectSigning(t.release, p.id, 'no')).rejects.toMatchObject({ statusCode: 409 });
+    await expect(w.service.rejectSigning(t.release, p.id, 'no', SIG)).rejects.toMatchObject({
+      statusCode: 409,
+    });
   });
 
   it('keeps only the winner’s file when two signatures race', async () => {
     const { w, t, p } = await awaitingSignature();
     const results = await Promise.allSettled([
-      w.service.sign(t.release, p.id),
-      w.service.sign(t.release, p.id),
+      w.service.sign(t.release, p.id, SIG),
+      w.service.sign(t.release, p.id, SIG),
     ]);
     const lost = results.find((r) => r.status === 'rejected') as PromiseRejectedResult;
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
@@ -70,8 +72,8 @@ describe('sign (AWAITING_SIGNATURE → SIGNED)', () => {
   it('tells a signature that lost to a refusal, and leaves no file', async () => {
     const { w, t, p } = await awaitingSignature();
     const [signing, refusing] = await Promise.allSettled([
-      w.service.sign(t.release, p.id),
-      w.service.rejectSigning(t.release, p.id, 'wrong file'),
+      w.service.sign(t.release, p.id, SIG),
+      w.service.rejectSigning(t.release, p.id, 'wrong file', SIG),
     ]);
     expect(refusing.status).toBe('fulfilled');
     expect((signing as PromiseRejectedResult).reason).toMatchObject({
@@ -85,12 +87,12 @@ describe('sign (AWAITING_SIGNATURE → SIGNED)', () => {
 describe('reject-signing (AWAITING_SIGNATURE → REJECTED)', () => {
   it('records the reason, clears the task and mails the initiator', async () => {
     const { w, t, p } = await awaitingSignature('Signed 2');
-    const r = await w.service.rejectSigning(t.release, p.id, 'bad header');
+    const r = await w.service.rejectSigning(t.release, p.id, 'bad header', SIG);
     expect([r.status, r.rejectionNote]).toEqual(['REJECTED', 'bad header']);
     expect(w.packages.openTasks()).toEqual([]);
     const mail = w.outbox.mails.find((m) => m.event === `SIGNING_REJECTED#${t.release.id}`);
     expect([mail?.to, mail?.subject]).toEqual([t.initiator.email, 'Package rejected: Signed 2']);
     expect((await w.actions(p.id)).at(-1)).toBe('SIGNING_REJECTED');
-    await expect(w.service.rejectSigning(t.lead, p.id, 'x')).rejects.toMatchObject({ statusCode: 403 });
+    await expect(w.service.rejectSigning(t.lead, p.id, 'x', SIG)).rejects.toMatchObject({ statusCode: 403 });
   });
 });

@@ -5,6 +5,7 @@ import { AUDIT_MEANING, PACKAGE_ERR } from '../../../shared/domain/package-texts
 import { logger } from '../../middleware/logging';
 import type { ArtefactRef, PackageRecord } from '../../ports/package-repository';
 import type { UserRecord } from '../../ports/user-repository';
+import { signatureDetails } from './audit-texts';
 import { Generation } from './generation';
 import type { PackageCore } from './package-core';
 import { toPackage } from './package-deps';
@@ -25,8 +26,15 @@ export class Signing {
     const p = await core.mustGet(id);
     this.assertSigner(p, user, 'sign');
     // the signed XML is generated off the request path (decision 160); the signature is recorded now
+    // the signature's time is the generation's requestedAt: the XML's signature record carries the same
     const next = await new Generation(core).begin(p, user, (n) =>
-      core.audit(n, user, 'SIGNED', AUDIT_MEANING.sign),
+      core.audit(
+        n,
+        user,
+        'SIGNED',
+        AUDIT_MEANING.sign,
+        signatureDetails('sign', user, n.generation!.requestedAt),
+      ),
     );
     if (!next) throw await this.lostSigningRace(id);
     return toPackage(next);
@@ -36,11 +44,12 @@ export class Signing {
     const { core } = this;
     const p = await core.mustGet(id);
     const status = this.assertSigner(p, user, 'rejectSigning');
+    const at = core.now().toISOString();
     const next: PackageRecord = {
       ...p,
       status,
       rejectionNote: note,
-      updatedAt: core.now().toISOString(),
+      updatedAt: at,
       version: p.version + 1,
     };
     const mails = [rejectionMail(core, next, next.version, 'SIGNING_REJECTED', user, note)];
@@ -52,7 +61,10 @@ export class Signing {
       ))
     )
       throw await this.lostSigningRace(id);
-    await core.audit(next, user, 'SIGNING_REJECTED', AUDIT_MEANING.rejectSigning, { rejectionNote: note });
+    await core.audit(next, user, 'SIGNING_REJECTED', AUDIT_MEANING.rejectSigning, {
+      rejectionNote: note,
+      ...signatureDetails('rejectSigning', user, at),
+    });
     return toPackage(next);
   }
 

@@ -18,6 +18,7 @@ import { roleLabel } from '../../../shared/domain/roles';
 import type { OutboxMail, PackageRecord, Task, VoteResult } from '../../ports/package-repository';
 import type { UserRecord } from '../../ports/user-repository';
 import { type ApproverChoice, undecided } from './approver-choice';
+import { signatureDetails } from './audit-texts';
 import { MAIL_TEXTS } from './mail-texts';
 import type { PackageCore } from './package-core';
 import { toPackage } from './package-deps';
@@ -191,7 +192,8 @@ export abstract class VotingRoundCase {
     ) {
       return this.complete(user, before);
     }
-    const r = await core.d.packages.vote(id, user.id, round.name, core.now().toISOString());
+    const at = core.now().toISOString();
+    const r = await core.d.packages.vote(id, user.id, round.name, at);
     if (!r.ok) explain(r, round.noun);
     const last = allVoted(r.pkg, round);
     // where the last vote's task goes with the completion (removeAll), a failed completion stays listed
@@ -199,6 +201,7 @@ export abstract class VotingRoundCase {
       await core.d.packages.removeTask({ kind: round.task, userId: user.id, packageId: id });
     await core.audit(r.pkg, user, EVENTS[round.name].vote, meaningOf(round.vote), {
       approved: `${r.pkg[round.votes]}/${r.pkg[round.size]}`,
+      ...signatureDetails(round.vote as 'approve' | 'approveDelivery', user, at),
     });
     if (!last) return { outcome: 'WAITING_FOR_APPROVALS', pkg: toPackage(r.pkg) };
     return this.complete(user, r.pkg);
@@ -222,7 +225,10 @@ export abstract class VotingRoundCase {
     const r = await core.d.packages.reject(id, user.id, round.name, note, at, mails);
     if (!r.ok) explain(r, round.noun);
     await core.clearTasks(r.pkg);
-    await core.audit(r.pkg, user, round.rejected, meaningOf(round.reject), { rejectionNote: note });
+    await core.audit(r.pkg, user, round.rejected, meaningOf(round.reject), {
+      rejectionNote: note,
+      ...signatureDetails(round.reject as 'reject' | 'rejectDelivery', user, at),
+    });
     return toPackage(r.pkg);
   }
 }

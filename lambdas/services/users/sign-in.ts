@@ -9,7 +9,26 @@ import {
 import { API_ERR } from '../../../shared/messages';
 import type { UserRecord } from '../../ports/user-repository';
 import { dummyHash, verifyPassword } from '../password-hasher';
-import { mustUpdate, recordUserEvent, secondsLeftInWindow, toPublicUser, type UserDeps } from './common';
+import {
+  mustUpdate,
+  recordUserEvent,
+  secondsLeftInWindow,
+  toPublicUser,
+  type UserDeps,
+  type UserServiceConfig,
+} from './common';
+
+/**
+ * What the sign-in throttle works with: the user table (its throttle items), the clock and the limits. A
+ * signature's password check (signature-check.ts) uses the throttle with just these, without the identity
+ * service (decision 141).
+ */
+export type ThrottleDeps = Pick<UserDeps, 'users' | 'clock'> & {
+  config: Pick<
+    UserServiceConfig,
+    'maxFailuresPerSource' | 'sourceWindowSeconds' | 'accountPolicy' | 'accountWidePolicy'
+  >;
+};
 
 /** Sign-in, sessions (bearer tokens, logout) and the sign-in throttle. */
 
@@ -94,14 +113,15 @@ export async function login(
 /**
  * Refuses (429 with Retry-After) a password check while one of the three limits holds: the (account,
  * source) pair is locked, the account is slowed because many sources failed on it, or the source failed
- * too often over any accounts. The same answer for unknown and known accounts.
+ * too often over any accounts. The same answer for unknown and known accounts. Answers the pair's
+ * remembered failures (0: nothing to forgive after the right password).
  */
 export async function refuseWhileThrottled(
-  d: UserDeps,
+  d: ThrottleDeps,
   email: string,
   source: string,
   now: Date,
-): Promise<void> {
+): Promise<number> {
   const [pair, account, src] = await Promise.all([
     d.users.getThrottle(pairKey(email, source)),
     d.users.getThrottle(accountKey(email)),
@@ -129,10 +149,11 @@ export async function refuseWhileThrottled(
     const sourceWait = secondsLeftInWindow(src.lastFailureAt, sourceWindow, now);
     if (sourceWait > 0) throw new TooManyRequestsError(API_ERR.tooManyAttempts(sourceWait), sourceWait);
   }
+  return pair.failures;
 }
 
 /** Counts a wrong password: on the pair, on the source, and on the account when this source is new to it. */
-export async function recordSignInFailure(d: UserDeps, email: string, source: string): Promise<void> {
+export async function recordSignInFailure(d: ThrottleDeps, email: string, source: string): Promise<void> {
   // lockouts run from the failure, not from the request's start: the hash check takes a while
   const failedAt = d.clock.now();
   const iso = failedAt.toISOString();
@@ -146,7 +167,7 @@ export async function recordSignInFailure(d: UserDeps, email: string, source: st
 }
 
 /** The right password from this source: its lockout ends (it stays counted among the account's sources). */
-export function forgiveSource(d: UserDeps, email: string, source: string): Promise<void> {
+export function forgiveSource(d: ThrottleDeps, email: string, source: string): Promise<void> {
   return d.users.forgiveFailures(pairKey(email, source));
 }
 

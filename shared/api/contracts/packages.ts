@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import type { Role } from '../../domain/roles';
+import { SIGNATURE_PASSWORD_REQUIRED } from '../../domain/signature-meanings';
 import { MSG } from '../../messages';
 import { PACKAGE_PAGE_DEFAULT, PACKAGE_PAGE_MAX } from '../paging';
 import { visibleText } from './common';
@@ -48,6 +49,8 @@ export interface ApproverEntry {
   rejected: boolean;
   rejectionNote?: string;
   decidedAt?: string;
+  /** what the person's signed decision means (shared/domain/signature-meanings.ts); absent while undecided */
+  meaning?: string;
 }
 
 /**
@@ -160,6 +163,23 @@ export const rejectSchema = z.object({
  */
 export const WAITING_FOR = ['APPROVE', 'APPROVE_DELIVERY', 'SIGN'] as const;
 export type WaitingFor = (typeof WAITING_FOR)[number];
+
+/**
+ * The signer's password, re-entered at each deciding call (21 CFR Part 11 §11.200, decision 141): approve,
+ * reject, sign, reject signing, deliver / re-deliver, delivery approve and delivery reject carry it.
+ */
+export const signaturePasswordSchema = z.object({
+  password: z
+    .string({ error: SIGNATURE_PASSWORD_REQUIRED })
+    .min(1, { error: SIGNATURE_PASSWORD_REQUIRED })
+    .max(1024, { error: 'password is too long' }),
+});
+export type SignaturePassword = z.infer<typeof signaturePasswordSchema>;
+
+/** Body of the reject calls, signed: the reason and the password. */
+export const signedRejectSchema = rejectSchema.extend(signaturePasswordSchema.shape);
+/** Body of deliver / re-deliver: the delivery approvers and the password. */
+export const signedNotifySchema = notifySchema.extend(signaturePasswordSchema.shape);
 
 export const APPROVE_OUTCOMES = [
   'GENERATED',

@@ -8,14 +8,18 @@ import {
   notifySchema,
   packageIdParamSchema,
   packageListParamSchema,
-  rejectSchema,
+  signaturePasswordSchema,
+  signedNotifySchema,
+  signedRejectSchema,
 } from '../contracts/packages';
 import type { PACKAGE_ROUTES } from './packages';
 import type { RouteRequest } from './types';
 
 const id = { params: packageIdParamSchema } as const;
 const notify = { ...id, body: notifySchema } as const;
-const reject = { ...id, body: rejectSchema } as const;
+/** The deciding calls carry the signer's password (decision 141). */
+const reject = { ...id, body: signedRejectSchema } as const;
+const signed = { ...id, body: signaturePasswordSchema } as const;
 
 /**
  * Requests of the package and DCC rows (shared/api/contract.ts joins the areas, and the answers of
@@ -34,13 +38,13 @@ export const PACKAGE_CONTRACT = {
   attachDcc: { params: attachDccParamSchema },
   listApprovers: { ...id, query: approversQuerySchema },
   notifyApprovers: notify,
-  approvePackage: { ...id, statuses: [200, 202] },
+  approvePackage: { ...signed, statuses: [200, 202] },
   rejectPackage: reject,
-  signPackage: { ...id, statuses: [202] },
+  signPackage: { ...signed, statuses: [202] },
   retryGeneration: { ...id, statuses: [202] },
   rejectSigning: reject,
-  notifyDeliveryApprovers: notify,
-  approveDelivery: { ...id, statuses: [200, 202] },
+  notifyDeliveryApprovers: { ...id, body: signedNotifySchema },
+  approveDelivery: { ...signed, statuses: [200, 202] },
   rejectDelivery: reject,
   signingKey: {},
   listDcc: {},

@@ -10,9 +10,10 @@ import {
 import { AUDIT_MEANING, PACKAGE_ERR } from '@shared/domain/package-texts';
 import { MSG } from '@shared/messages';
 import { HttpResponse, http } from 'msw';
-import { body, fail, json, on } from './mock-http';
+import { fail, json, on } from './mock-http';
 import { LARGE_PACKAGE_IDS } from './package-fixtures';
 import { ensure, find, historyOf, now, packageFor, pkgBody, record, save } from './package-store';
+import { signedBody } from './signature';
 
 /**
  * Mock backend of the decisions (issue 6): the two voting rounds of the lifecycle table (approval and
@@ -135,15 +136,17 @@ function completeRound(p: Package, next: Package, user: UserRef): Response {
 
 function approveIn(round: VotingRound) {
   const mock = ROUND_MOCK[round.name];
-  return on(mock.approveRoute, ({ request, params }) => {
+  return on(mock.approveRoute, async ({ request, params }) => {
     const g = packageFor(request, params.id);
     if (g.error) return g.error;
     const { p } = g;
+    const s = await signedBody(request, g.user, round.vote === 'approve' ? 'approve' : 'approveDelivery');
+    if ('error' in s) return s.error;
     const refused = voteRefused(p, round, g.user);
     if (refused) return refused;
     const entries = decided(p[round.list], g.user, { approved: true });
     const next = save({ ...p, [round.list]: entries });
-    record(next, g.user, mock.approved, mock.approveMeaning);
+    record(next, g.user, mock.approved, mock.approveMeaning, { signature: s.signature });
     if (entries.some((a) => !a.approved))
       return json(
         { outcome: 'WAITING_FOR_APPROVALS', message: MSG.approvedWaiting, package: pkgBody(next) },
@@ -154,8 +157,8 @@ function approveIn(round: VotingRound) {
 }
 
 /** The reason of a rejection, checked as the API checks it. */
-async function reasonOf(request: Request): Promise<{ error: Response } | { reason: string }> {
-  const parsed = rejectSchema.safeParse(await body(request));
+function reasonOf(b: Record<string, unknown>): { error: Response } | { reason: string } {
+  const parsed = rejectSchema.safeParse(b);
   if (!parsed.success) return { error: fail(400, parsed.error.issues[0]?.message ?? 'Bad request') };
   return { reason: parsed.data['rejection-reason'] };
 }
@@ -166,7 +169,9 @@ function rejectIn(round: VotingRound) {
     const g = packageFor(request, params.id);
     if (g.error) return g.error;
     const { p } = g;
-    const r = await reasonOf(request);
+    const s = await signedBody(request, g.user, round.reject === 'reject' ? 'reject' : 'rejectDelivery');
+    if ('error' in s) return s.error;
+    const r = reasonOf(s.body);
     if ('error' in r) return r.error;
     const refused = voteRefused(p, round, g.user);
     if (refused) return refused;
@@ -176,7 +181,10 @@ function rejectIn(round: VotingRound) {
       rejectionNote: r.reason,
       [round.list]: decided(p[round.list], g.user, { rejected: true, rejectionNote: r.reason }),
     };
-    record(next, g.user, mock.rejected, mock.rejectMeaning, { rejectionNote: r.reason });
+    record(next, g.user, mock.rejected, mock.rejectMeaning, {
+      rejectionNote: r.reason,
+      signature: s.signature,
+    });
     return json({ status: 'REJECTED', message: MSG.rejectionConfirmed, package: pkgBody(save(next)) });
   });
 }
@@ -204,20 +212,24 @@ async function sha256Hex(bytes: Uint8Array<ArrayBuffer>): Promise<string> {
 export const decisionHandlers = [
   approveIn(APPROVAL_ROUND),
   approveIn(DELIVERY_ROUND),
-  on('signPackage', ({ request, params }) => {
+  on('signPackage', async ({ request, params }) => {
     const g = packageFor(request, params.id);
     if (g.error) return g.error;
     const { p } = g;
+    const s = await signedBody(request, g.user, 'sign');
+    if ('error' in s) return s.error;
     const refused = signRefused(p, g.user);
     if (refused) return refused;
-    record(p, g.user, 'SIGNED', AUDIT_MEANING.sign);
+    record(p, g.user, 'SIGNED', AUDIT_MEANING.sign, { signature: s.signature });
     return generateLater(p, p, g.user);
   }),
   on('rejectSigning', async ({ request, params }) => {
     const g = packageFor(request, params.id);
     if (g.error) return g.error;
     const { p } = g;
-    const r = await reasonOf(request);
+    const s = await signedBody(request, g.user, 'rejectSigning');
+    if ('error' in s) return s.error;
+    const r = reasonOf(s.body);
     if ('error' in r) return r.error;
     const refused = signRefused(p, g.user);
     if (refused) return refused;
@@ -226,7 +238,10 @@ export const decisionHandlers = [
       status: nextStatus(p.status, 'rejectSigning') ?? p.status,
       rejectionNote: r.reason,
     };
-    record(next, g.user, 'SIGNING_REJECTED', AUDIT_MEANING.rejectSigning, { rejectionNote: r.reason });
+    record(next, g.user, 'SIGNING_REJECTED', AUDIT_MEANING.rejectSigning, {
+      rejectionNote: r.reason,
+      signature: s.signature,
+    });
     return json({ status: 'REJECTED', message: MSG.rejectionConfirmed, package: pkgBody(save(next)) });
   }),
   rejectIn(APPROVAL_ROUND),

@@ -41,6 +41,7 @@ import {
   setHeader,
 } from './package-store';
 import { pageOf } from './paging';
+import { signedBody } from './signature';
 
 /**
  * Mock backend of the package lifecycle (issue 6) for mock mode and the component tests: creation,
@@ -258,7 +259,10 @@ export const packageHandlers = [
     if (error) return error;
     if (p.resourceStage !== 'RELEASE') return fail(409, PACKAGE_ERR.releaseOnly);
     if (!isDeliverable(p.status)) return fail(409, PACKAGE_ERR.notDeliverable);
-    const req = await body<{ approvers: { role: string; id: string }[] }>(request);
+    const action = deliveryActionFrom(p.status) === 'redeliver' ? 'redeliver' : 'deliver';
+    const s = await signedBody(request, g.user, action);
+    if ('error' in s) return s.error;
+    const req = s.body as { approvers?: { role: string; id: string }[] };
     const all = candidates([]);
     const problem = checkApproverSelection(req.approvers ?? [], all, {
       excluded: [p.initiator.id, g.user.id],
@@ -270,6 +274,7 @@ export const packageHandlers = [
     const next = save({ ...p, status, deliveryApprovers, rejectionNote: undefined });
     record(next, g.user, redeliver ? 'REDELIVERED' : 'DELIVERY_STARTED', AUDIT_MEANING.deliver, {
       approvers: listed(deliveryApprovers),
+      signature: s.signature,
     });
     return json({ status: 'NOTIFIED', message: MSG.notified, package: pkgBody(next) });
   }),

@@ -36,7 +36,8 @@ export async function getApprovers(
  */
 export async function notifyApprovers(
   id: string,
-  body: NotifyRequest,
+  /** a delivery carries the signer's password (decision 141) */
+  body: NotifyRequest & { password?: string },
   delivery: boolean,
 ): Promise<ApiResult<{ message?: string; pkg: Package | null }>> {
   const result = await callApi(

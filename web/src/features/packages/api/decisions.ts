@@ -1,4 +1,5 @@
 import type { ApproveOutcome, Package } from '@shared/api/contracts/packages';
+import { SIGNATURE_PASSWORD_WRONG } from '@shared/domain/signature-meanings';
 import { type ApiResult, callApi } from '@/lib/api-client/api-client';
 import type { RejectKind } from '../utils/package-flow';
 import { packageOf } from './package-lists';
@@ -11,14 +12,22 @@ export interface DecisionAnswer {
   pkg: Package | null;
 }
 
-/** 403 (not yours) and 409 (the package moved on) are shown by the caller with the server's words. */
+/**
+ * 403 (a wrong password, or not yours), 404 and 409 (the package moved on) are shown by the caller with
+ * the server's words. Every decision carries the signer's password (decision 141).
+ */
 const HANDLED = [403, 404, 409] as const;
+
+/** A 403 of a deciding call that is about the password (the dialog keeps it), not about the caller's right. */
+export const isWrongPassword = (error: { errorMessage: string }) =>
+  error.errorMessage === SIGNATURE_PASSWORD_WRONG;
 
 async function decide(
   id: 'approvePackage' | 'approveDelivery' | 'signPackage',
   packageId: string,
+  password: string,
 ): Promise<ApiResult<DecisionAnswer>> {
-  const result = await callApi(id, { params: { id: packageId } }, { handle: HANDLED });
+  const result = await callApi(id, { params: { id: packageId }, body: { password } }, { handle: HANDLED });
   if (!result.ok) return result;
   const d = result.data;
   // DESIGN §2: the body names the outcome (202 without one: "waiting for other approvals"; 202 GENERATING:
@@ -31,13 +40,13 @@ async function decide(
 }
 
 /** POST /packages/{id}/approve: WAITING_FOR_APPROVALS (202), WAITING_FOR_SIGNING or GENERATED. */
-export const approvePackage = (id: string) => decide('approvePackage', id);
+export const approvePackage = (id: string, password: string) => decide('approvePackage', id, password);
 
 /** POST /delivery/packages/{id}/approve: WAITING_FOR_APPROVALS (202) or DELIVERED. */
-export const approveDelivery = (id: string) => decide('approveDelivery', id);
+export const approveDelivery = (id: string, password: string) => decide('approveDelivery', id, password);
 
 /** POST /packages/{id}/generate-signed: SIGNED with mLifePath. */
-export const signPackage = (id: string) => decide('signPackage', id);
+export const signPackage = (id: string, password: string) => decide('signPackage', id, password);
 
 const REJECT_ROUTES = {
   approval: 'rejectPackage',
@@ -45,15 +54,16 @@ const REJECT_ROUTES = {
   signing: 'rejectSigning',
 } as const satisfies Record<RejectKind, string>;
 
-/** The three reject calls of spec §4.6, each with { 'rejection-reason' }. */
+/** The three reject calls of spec §4.6, each with { 'rejection-reason', password }. */
 export async function rejectPackage(
   kind: RejectKind,
   id: string,
   reason: string,
+  password: string,
 ): Promise<ApiResult<{ message?: string }>> {
   return callApi(
     REJECT_ROUTES[kind],
-    { params: { id }, body: { 'rejection-reason': reason } },
+    { params: { id }, body: { 'rejection-reason': reason, password } },
     { handle: [400, ...HANDLED] },
   );
 }

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import type { FlowPurpose } from '@/lib/session/session-store';
 import { session } from '@/lib/session/session-store';
 import { db } from '@/testing/mocks/db';
+import { MOCK_PASSWORD } from '@/testing/mocks/fixtures';
 import { server } from '@/testing/mocks/server';
 import { fill } from '@/testing/render-app';
 import { atPath, fixturePackage, openWith } from '../testing/package-test-utils';
@@ -30,6 +31,14 @@ async function openHeaderView(as: string, pkg: Package | string, flow: FlowPurpo
 }
 
 const press = (name: string) => fireEvent.click(screen.getByRole('button', { name }));
+
+/** Signs in the open signature dialog (decision 141) with the mock password and presses its action. */
+async function signInDialog(password = MOCK_PASSWORD) {
+  const dialog = (await screen.findByRole('dialog')) as HTMLElement;
+  fill(within(dialog).getByLabelText(/^Your password/), password);
+  fireEvent.click(within(dialog).getAllByRole('button').at(-1) as HTMLElement);
+  return dialog;
+}
 
 describe('header view (spec §2.9)', () => {
   it('shows Name, Value and Hex value, read-only, with Approve, Reject and Back in the approve flow', async () => {
@@ -64,6 +73,7 @@ describe('approve outcomes (spec §4.5, §4.6, DESIGN §2)', () => {
   it("says 'Approved successfully, waiting for other approvals.' and goes home", async () => {
     const { router } = await openHeaderView('u-lead', 'pk-approve-dev', 'approve');
     press(MSG.approve);
+    await signInDialog();
     expect(await screen.findByText(MSG.approvedWaiting)).toBeInTheDocument();
     press(MSG.close);
     await atPath(router, '/home');
@@ -72,12 +82,14 @@ describe('approve outcomes (spec §4.5, §4.6, DESIGN §2)', () => {
   it("says 'Package is fully approved. Waiting for signing.' for the last approval of a signed package", async () => {
     await openHeaderView('u-lead', onlyWaitingFor('pk-approve-rel', 'u-lead'), 'approve');
     press(MSG.approve);
+    await signInDialog();
     expect(await screen.findByText(MSG.approvedWaitingSigning)).toBeInTheDocument();
   });
 
   it('opens the download page when the last approval generates the package: Generating… with progress, then the ready package by itself', async () => {
     const { router } = await openHeaderView('u-lead', onlyWaitingFor('pk-approve-dev', 'u-lead'), 'approve');
     press(MSG.approve);
+    await signInDialog();
     await atPath(router, '/packages/download');
     expect(await screen.findByRole('heading', { name: MSG.generatedDevPackageTitle })).toBeInTheDocument();
     // generated off the request path (decision 160)
@@ -96,6 +108,7 @@ describe('approve outcomes (spec §4.5, §4.6, DESIGN §2)', () => {
     const pkg = onlyWaitingFor('pk-deliv-pending', 'u-lead', 'deliveryApprovers');
     const { router } = await openHeaderView('u-lead', pkg, 'approve-delivery');
     press(MSG.approve);
+    await signInDialog();
     await atPath(router, '/packages/download');
     expect(await screen.findByRole('heading', { name: MSG.releasePackageDelivery })).toBeInTheDocument();
     expect(session.get().currentPackage?.mLifePath).toBeTruthy();
@@ -104,12 +117,14 @@ describe('approve outcomes (spec §4.5, §4.6, DESIGN §2)', () => {
   it('waits for the other delivery approvers', async () => {
     await openHeaderView('u-lead', 'pk-deliv-pending', 'approve-delivery');
     press(MSG.approve);
+    await signInDialog();
     expect(await screen.findByText(MSG.approvedWaiting)).toBeInTheDocument();
   });
 
   it('signs and opens GENERATED NEW SIGNED RELEASE PACKAGE', async () => {
     const { router } = await openHeaderView('u-sw', 'pk-sign-rel', 'sign');
     press(MSG.sign);
+    await signInDialog();
     await atPath(router, '/packages/download');
     expect(
       await screen.findByRole('heading', { name: MSG.generatedSignedReleasePackageTitle }),
@@ -127,6 +142,7 @@ describe('approve outcomes (spec §4.5, §4.6, DESIGN §2)', () => {
     );
     await openHeaderView('u-lead', 'pk-approve-dev', 'approve');
     press(MSG.approve);
+    await signInDialog();
     expect(await screen.findByText('The package is not waiting for package approval')).toBeInTheDocument();
   });
 });
@@ -151,10 +167,15 @@ describe('rejection (spec §2.9, §4.6, §5)', () => {
     fill(screen.getByLabelText('Reason for the rejection'), '   ');
     expect(reject).toBeDisabled();
     fill(screen.getByLabelText('Reason for the rejection'), ' Wrong serial range ');
+    expect(reject).toBeDisabled();
+    fill(screen.getByLabelText(/^Your password/), MOCK_PASSWORD);
     expect(reject).toBeEnabled();
     fireEvent.click(reject);
     expect(await screen.findByText(MSG.rejectionConfirmed)).toBeInTheDocument();
-    expect(call).toEqual({ path, body: { 'rejection-reason': 'Wrong serial range' } });
+    expect(call).toEqual({
+      path,
+      body: { 'rejection-reason': 'Wrong serial range', password: MOCK_PASSWORD },
+    });
     expect(screen.queryByRole('heading', { name: MSG.confirmRejectionTitle })).not.toBeInTheDocument();
     press(MSG.close);
     await atPath(router, '/home');

@@ -1,6 +1,7 @@
 import { Button, Heading, TableCell, TableRow } from '@aws-amplify/ui-react';
 import { displayCells, formatHex } from '@shared/domain/header/header-display';
 import type { EntryField } from '@shared/domain/header/header-schema';
+import { SIGNATURE_MEANINGS } from '@shared/domain/signature-meanings';
 import { MSG } from '@shared/messages';
 import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
@@ -22,14 +23,16 @@ import { PackageStrip } from './package-fields';
 import { NoPackage, PackagePage } from './package-page';
 import { RejectDialog } from './reject-dialog';
 import { ReviewCards } from './review-cards';
+import { SignatureDialog } from './signature-dialog';
 
-/** What pressing the main button records in the package's approval record, under the user's name. */
+/**
+ * What pressing the main button signs, in the words of shared/domain/signature-meanings.ts (the signature
+ * dialog repeats them and asks for the password).
+ */
 const MEANINGS: Record<Exclude<MainAction, 'deliver'>, string> = {
-  approve:
-    'Approve records, under your name and role, that the package (its content, header and DCC) is fit for the next step.',
-  'approve-delivery':
-    'Approve records, under your name and role, your approval of delivering this package to devices.',
-  sign: 'Sign generates the signed package file with the portal key and records you as its signer.',
+  approve: `Approving signs, under your name and role: “${SIGNATURE_MEANINGS.approve}”.`,
+  'approve-delivery': `Approving signs, under your name and role: “${SIGNATURE_MEANINGS.approveDelivery}”.`,
+  sign: `Signing generates the signed package file with the portal key and signs, under your name and role: “${SIGNATURE_MEANINGS.sign}”.`,
 };
 
 /** Value and Hex value of an integer or enum (an enum shows its option's label). */
@@ -91,7 +94,7 @@ export function HeaderViewPage() {
   const navigate = useNavigate();
   const { currentPackage: pkg, flowPurpose, subHeader, user } = useSession();
   const [rejecting, setRejecting] = useState(false);
-  const { run, busy } = useMainAction();
+  const { run, busy, signing, submit, cancel } = useMainAction();
   const query = usePackageHeader(pkg?.id);
   if (!pkg) return <NoPackage />;
 
@@ -138,6 +141,9 @@ export function HeaderViewPage() {
       </ActionBar>
       {rejecting && reject ? (
         <RejectDialog pkg={pkg} kind={reject} onCancel={() => setRejecting(false)} />
+      ) : null}
+      {signing ? (
+        <SignatureDialog pkg={signing.pkg} action={signing.action} onCancel={cancel} onSubmit={submit} />
       ) : null}
     </PackagePage>
   );

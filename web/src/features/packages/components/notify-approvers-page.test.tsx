@@ -1,9 +1,11 @@
 import { MSG } from '@shared/messages';
-import { fireEvent, screen } from '@testing-library/react';
+import { fireEvent, screen, within } from '@testing-library/react';
 import { HttpResponse, http } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { db } from '@/testing/mocks/db';
+import { MOCK_PASSWORD } from '@/testing/mocks/fixtures';
 import { server } from '@/testing/mocks/server';
+import { fill } from '@/testing/render-app';
 import { atPath, fixturePackage, openWith } from '../testing/package-test-utils';
 import { notifyWarnings } from './notify-approvers-page';
 
@@ -130,6 +132,9 @@ describe('notify approvers (spec §2.8, §5)', () => {
       ),
     );
     fireEvent.click(notifyButton());
+    const dialog = (await screen.findByRole('dialog', { name: 'Sign: Deliver' })) as HTMLElement;
+    fill(within(dialog).getByLabelText(/^Your password/), MOCK_PASSWORD);
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Deliver' }));
     expect(await screen.findByText(MSG.notified)).toBeInTheDocument();
     expect(path).toBe('/dev/delivery/packages/p-3/notify-approvers');
     server.events.removeAllListeners();

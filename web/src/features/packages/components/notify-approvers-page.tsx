@@ -10,9 +10,11 @@ import { useApiQuery } from '@/hooks/use-api-query';
 import { showRefusal, showSuccess } from '@/lib/popup/popup-store';
 import { useSession } from '@/lib/session/session-store';
 import { type ApproverCandidates, getApprovers, notifyApprovers } from '../api/approvers';
+import { isWrongPassword } from '../api/decisions';
 import { creationTitle } from '../utils/package-flow';
 import { CreationSteps, PackageStrip } from './package-fields';
 import { NoPackage, PackagePage, PackageSection } from './package-page';
+import { SignatureDialog } from './signature-dialog';
 
 /**
  * Spec §5 notify rules as warnings: a signed package without signers ('No signers in the system!'); a
@@ -97,6 +99,8 @@ export function NotifyApproversPage() {
   const [signer, setSigner] = useState('');
   const [failure, setFailure] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  /** a delivery is signed: Notify opens the signature dialog first (decision 141) */
+  const [signing, setSigning] = useState(false);
   if (!pkg) return <NoPackage />;
 
   const candidates = query.data;
@@ -108,22 +112,33 @@ export function NotifyApproversPage() {
   const complete = roles.every((r) => pick(r)) && (!withSigner || signer !== '');
   const ready = Boolean(candidates) && warnings.length === 0 && complete && !busy;
 
-  const send = async () => {
-    if (!ready) return;
+  /** Sends the choice; a delivery with the signer's password. Answers the words of a wrong password. */
+  const notify = async (password?: string): Promise<string | null> => {
     setBusy(true);
     setFailure(null);
     const body = {
       approvers: roles.map((role) => ({ role, id: pick(role) })),
       ...(withSigner ? { signer } : {}),
+      ...(password !== undefined ? { password } : {}),
     };
     const result = await notifyApprovers(pkg.id, body, delivery);
     setBusy(false);
+    if (!result.ok && result.status === 403 && isWrongPassword(result.error))
+      return result.error.errorMessage;
+    setSigning(false);
     if (result.ok) {
       showSuccess(MSG.notified, { to: paths.home });
-      return;
+      return null;
     }
     if (result.status === 400) setFailure(result.error.errorMessage);
     else showRefusal(result.status, result.error.errorMessage, { to: paths.home });
+    return null;
+  };
+
+  const send = () => {
+    if (!ready) return;
+    if (delivery) setSigning(true);
+    else void notify();
   };
 
   const title = subHeader || (delivery ? MSG.generateDeliveryPackageTitle : creationTitle(pkg.resourceStage));
@@ -199,6 +214,14 @@ export function NotifyApproversPage() {
           busy={busy}
         />
       </div>
+      {signing ? (
+        <SignatureDialog
+          pkg={pkg}
+          action={pkg.status === 'DELIVERY_REJECTED' ? 'redeliver' : 'deliver'}
+          onCancel={() => setSigning(false)}
+          onSubmit={(password) => notify(password)}
+        />
+      ) : null}
     </PackagePage>
   );
 }

@@ -1,0 +1,86 @@
+import { roleLabel } from './roles';
+
+/**
+ * Electronic signatures of package decisions (21 CFR Part 11 §11.50, §11.200; decision 141): every
+ * deciding call carries the signer's password, and each records what the signature means, in one sentence
+ * per action. The server (audit trail, XML approval record), the SPA's confirm dialog and the browser mock
+ * all take the sentences from here, so what the signer reads is what is recorded.
+ */
+export const SIGNATURE_ACTIONS = [
+  'approve',
+  'reject',
+  'sign',
+  'rejectSigning',
+  'deliver',
+  'redeliver',
+  'approveDelivery',
+  'rejectDelivery',
+] as const;
+export type SignatureAction = (typeof SIGNATURE_ACTIONS)[number];
+
+/** What each signature means, word for word (docs/package-format.md lists them). */
+export const SIGNATURE_MEANINGS: Readonly<Record<SignatureAction, string>> = {
+  approve: 'I approve this package for release: I reviewed its content, header and DCC',
+  reject: 'I reject this package: its content, header or DCC is not fit for release, for the reason I give',
+  sign: 'I sign this package for release: it is the package that was approved, and I authorise its delivery to devices',
+  rejectSigning: 'I refuse to sign this package, for the reason I give; it will not be released',
+  deliver:
+    'I send this signed and approved release package to its delivery approvers for delivery to devices',
+  redeliver:
+    'I send this release package again to delivery approvers for delivery to devices, after its delivery was rejected',
+  approveDelivery: 'I approve delivery of this package to devices',
+  rejectDelivery: 'I reject delivery of this package to devices, for the reason I give',
+};
+
+/** Short names of the actions, for the dialog's title and button. */
+export const SIGNATURE_ACTION_LABELS: Readonly<Record<SignatureAction, string>> = {
+  approve: 'Approve',
+  reject: 'Reject',
+  sign: 'Sign',
+  rejectSigning: 'Reject signing',
+  deliver: 'Deliver',
+  redeliver: 'Re-deliver',
+  approveDelivery: 'Approve delivery',
+  rejectDelivery: 'Reject delivery',
+};
+
+/** The meanings the XML's approval record (approvals) and signature carry. */
+export const XML_APPROVAL_MEANING = SIGNATURE_MEANINGS.approve;
+export const XML_SIGNATURE_MEANING = SIGNATURE_MEANINGS.sign;
+
+/** Missing or empty `password` on a deciding call (400). */
+export const SIGNATURE_PASSWORD_REQUIRED = 'password is required: enter your password to sign this decision';
+/** A wrong password on a deciding call (403, never 401: the SPA treats 401 as the end of the session). */
+export const SIGNATURE_PASSWORD_WRONG =
+  'The password is incorrect; your decision was not recorded. Enter the password you sign in with.';
+
+/** One signature as the audit trail records it (`details.signature` of the decision's audit event). */
+export interface SignatureRecord {
+  action: SignatureAction;
+  meaning: string;
+  /** the signer's printed name, as their account holds it at the signature */
+  printedName: string;
+  /** role code and its printed label */
+  role: string;
+  roleLabel: string;
+  /** ISO 8601, UTC */
+  signedAt: string;
+  /** how the signer was identified at this signature: the password re-entered in the same call */
+  authenticatedBy: 'password';
+}
+
+export function signatureRecord(
+  action: SignatureAction,
+  signer: { name: string; userRole: string },
+  signedAt: string,
+): SignatureRecord {
+  return {
+    action,
+    meaning: SIGNATURE_MEANINGS[action],
+    printedName: signer.name,
+    role: signer.userRole,
+    roleLabel: roleLabel(signer.userRole),
+    signedAt,
+    authenticatedBy: 'password',
+  };
+}

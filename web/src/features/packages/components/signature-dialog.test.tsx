@@ -1,0 +1,120 @@
+import { roleLabel } from '@shared/domain/roles';
+import {
+  SIGNATURE_ACTION_LABELS,
+  SIGNATURE_ACTIONS,
+  SIGNATURE_MEANINGS,
+  SIGNATURE_PASSWORD_WRONG,
+} from '@shared/domain/signature-meanings';
+import { MSG } from '@shared/messages';
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+import { AppProvider } from '@/app/provider';
+import { signIn } from '@/lib/session/session-store';
+import { db } from '@/testing/mocks/db';
+import { MOCK_PASSWORD, USERS } from '@/testing/mocks/fixtures';
+import { fill } from '@/testing/render-app';
+import { fixturePackage, openWith } from '../testing/package-test-utils';
+import { SignatureDialog, type SignatureSubmit } from './signature-dialog';
+
+const base = fixturePackage('pk-approve-dev');
+const pkg = { ...base, resourceFile: { ...base.resourceFile!, sha256: 'ab'.repeat(32) } };
+const lead = USERS.find((u) => u.id === 'u-lead')!;
+
+function open(action: (typeof SIGNATURE_ACTIONS)[number], onSubmit: SignatureSubmit = async () => null) {
+  signIn(lead);
+  const onCancel = vi.fn();
+  render(
+    <AppProvider>
+      <SignatureDialog pkg={pkg} action={action} onCancel={onCancel} onSubmit={onSubmit} />
+    </AppProvider>,
+  );
+  const dialog = screen.getByRole('dialog') as HTMLElement;
+  const action$ = within(dialog).getByRole('button', { name: SIGNATURE_ACTION_LABELS[action] });
+  return {
+    dialog,
+    onCancel,
+    actionButton: action$,
+    password: within(dialog).getByLabelText(/^Your password/),
+  };
+}
+
+describe('the signature dialog (issue 16 item 1, decision 141)', () => {
+  it.each(SIGNATURE_ACTIONS)(
+    '%s: shows what is signed, its meaning, the signer and asks for the password',
+    (action) => {
+      const { dialog, actionButton, password } = open(action);
+      const text = dialog.textContent ?? '';
+      expect(within(dialog).getByText(SIGNATURE_MEANINGS[action])).toBeInTheDocument();
+      expect(text).toContain(pkg.name);
+      expect(text).toContain(pkg.type);
+      expect(text).toContain('ab'.repeat(32));
+      expect(text).toContain(lead.name);
+      expect(text).toContain(roleLabel(lead.userRole));
+      expect(password).toHaveAttribute('type', 'password');
+      expect(password).toHaveAttribute('autocomplete', 'current-password');
+      // Cancel first: Enter on an opened dialog never signs by accident
+      expect(within(dialog).getByRole('button', { name: MSG.cancel })).toHaveFocus();
+      expect(actionButton).toBeDisabled();
+      fill(password, 'secret');
+      const rejecting = action.startsWith('reject');
+      expect(actionButton).toHaveProperty('disabled', rejecting);
+      if (rejecting) {
+        fill(within(dialog).getByLabelText(/Reason for the rejection/), 'wrong range');
+        expect(actionButton).toBeEnabled();
+      }
+    },
+  );
+
+  it('every action has its own meaning, and approve says it word for word', () => {
+    expect(new Set(Object.values(SIGNATURE_MEANINGS)).size).toBe(SIGNATURE_ACTIONS.length);
+    expect(SIGNATURE_MEANINGS.approve).toBe(
+      'I approve this package for release: I reviewed its content, header and DCC',
+    );
+  });
+
+  it('shows a refused password inside the dialog, keeps it open and clears the password', async () => {
+    const onSubmit = vi.fn<SignatureSubmit>(async () => SIGNATURE_PASSWORD_WRONG);
+    const { dialog, actionButton, password } = open('approve', onSubmit);
+    fill(password, 'not-it');
+    fireEvent.click(actionButton);
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent(SIGNATURE_PASSWORD_WRONG);
+    expect(onSubmit).toHaveBeenCalledWith('not-it', '');
+    expect(screen.getByRole('dialog')).toBe(dialog);
+    expect(password).toHaveValue('');
+    expect(password).toHaveFocus();
+    expect(actionButton).toBeDisabled();
+  });
+
+  it('passes the password and the trimmed reason of a rejection; Cancel closes without a call', async () => {
+    const onSubmit = vi.fn<SignatureSubmit>(async () => null);
+    const { dialog, actionButton, password, onCancel } = open('rejectDelivery', onSubmit);
+    fill(within(dialog).getByLabelText(/Reason for the rejection/), '  not this week ');
+    fill(password, 'pw');
+    fireEvent.click(actionButton);
+    await waitFor(() => expect(onSubmit).toHaveBeenCalledWith('pw', 'not this week'));
+    fireEvent.click(within(dialog).getByRole('button', { name: MSG.cancel }));
+    expect(onCancel).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe('signing through the app (mock backend checks the password)', () => {
+  it('a wrong password is said in the dialog and changes nothing; the right one approves', async () => {
+    openWith('/packages/header/view', { as: 'u-lead', pkg: 'pk-approve-dev', flow: 'approve' });
+    await screen.findByRole('table', { name: 'Package header' });
+    fireEvent.click(screen.getByRole('button', { name: MSG.approve }));
+    const dialog = (await screen.findByRole('dialog', { name: 'Sign: Approve' })) as HTMLElement;
+    expect(dialog).toHaveTextContent('Terry Lead');
+    fill(within(dialog).getByLabelText(/^Your password/), 'wrong');
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Approve' }));
+    expect(await within(dialog).findByText(SIGNATURE_PASSWORD_WRONG)).toBeInTheDocument();
+    const stored = db.packages.find((p) => p.id === 'pk-approve-dev');
+    expect(stored?.approvers.find((a) => a.user.id === 'u-lead')?.approved).toBe(false);
+    fill(within(dialog).getByLabelText(/^Your password/), MOCK_PASSWORD);
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Approve' }));
+    expect(await screen.findByText(MSG.approvedWaiting)).toBeInTheDocument();
+    expect(screen.queryByRole('dialog', { name: 'Sign: Approve' })).not.toBeInTheDocument();
+    expect(
+      db.packages.find((p) => p.id === 'pk-approve-dev')?.approvers.find((a) => a.user.id === 'u-lead'),
+    ).toMatchObject({ approved: true });
+  });
+});

@@ -1,0 +1,192 @@
+import { Alert, Button, Flex, Heading, PasswordField, TextAreaField } from '@aws-amplify/ui-react';
+import type { Package } from '@shared/api/contracts/packages';
+import { roleLabel } from '@shared/domain/roles';
+import {
+  SIGNATURE_ACTION_LABELS,
+  SIGNATURE_MEANINGS,
+  type SignatureAction,
+} from '@shared/domain/signature-meanings';
+import { MSG } from '@shared/messages';
+import { type KeyboardEvent, type ReactNode, useEffect, useId, useRef, useState } from 'react';
+import { useSession } from '@/lib/session/session-store';
+import './signature-dialog.css';
+
+/**
+ * What a submission answers: `null` when the call is settled (the caller closes the dialog and shows its
+ * popup or page), or the server's words for a wrong password (403), shown here with the dialog kept open.
+ */
+export type SignatureSubmit = (password: string, reason: string) => Promise<string | null>;
+
+const isReject = (a: SignatureAction) => a === 'reject' || a === 'rejectSigning' || a === 'rejectDelivery';
+
+/**
+ * The electronic signature of a decision (issue 16, decision 141; 21 CFR Part 11 §11.50, §11.200): what is
+ * signed (package, type, payload SHA-256), what the signature means, who signs (printed name and role), the
+ * signer's password and, for a rejection, the reason. Cancel has the focus first; the action button is
+ * active once the password (and the reason) is given.
+ */
+export function SignatureDialog({
+  pkg,
+  action,
+  onCancel,
+  onSubmit,
+  title,
+  intro,
+  actionLabel,
+}: {
+  pkg: Pick<Package, 'id' | 'name' | 'type' | 'resourceName' | 'resourceFile'>;
+  action: SignatureAction;
+  onCancel: () => void;
+  onSubmit: SignatureSubmit;
+  /** defaults: 'Sign: <action>'; a rejection passes the spec's 'Confirm Package Rejection' */
+  title?: string;
+  intro?: ReactNode;
+  actionLabel?: string;
+}) {
+  const { user } = useSession();
+  const [password, setPassword] = useState('');
+  const [reason, setReason] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [refusal, setRefusal] = useState<{ text: string; attempt: number } | null>(null);
+  const titleId = useId();
+  const meaningId = useId();
+  const dialogRef = useRef<HTMLDialogElement>(null);
+  const cancelRef = useRef<HTMLButtonElement>(null);
+  const passwordRef = useRef<HTMLInputElement>(null);
+  const rejecting = isReject(action);
+  const ready = password !== '' && (!rejecting || reason.trim() !== '') && !busy;
+
+  useEffect(() => {
+    cancelRef.current?.focus();
+  }, []);
+  // after a refused password (and once the field is enabled again): straight back to the password
+  useEffect(() => {
+    if (refusal) passwordRef.current?.focus();
+  }, [refusal]);
+
+  const submit = async () => {
+    if (!ready) return;
+    setBusy(true);
+    setRefusal(null);
+    const refused = await onSubmit(password, reason.trim());
+    setBusy(false);
+    if (refused !== null) {
+      setRefusal((r) => ({ text: refused, attempt: (r?.attempt ?? 0) + 1 }));
+      setPassword('');
+    }
+  };
+
+  const onKeyDown = (event: KeyboardEvent) => {
+    if (event.key === 'Escape' && !busy) {
+      event.preventDefault();
+      onCancel();
+      return;
+    }
+    if (event.key === 'Tab') {
+      const focusable = [
+        ...(dialogRef.current?.querySelectorAll<HTMLElement>('textarea, input, button:not([disabled])') ??
+          []),
+      ];
+      const first = focusable[0];
+      const last = focusable.at(-1);
+      if (event.shiftKey && document.activeElement === first) {
+        event.preventDefault();
+        last?.focus();
+      } else if (!event.shiftKey && document.activeElement === last) {
+        event.preventDefault();
+        first?.focus();
+      }
+    }
+  };
+
+  const label = actionLabel ?? SIGNATURE_ACTION_LABELS[action];
+
+  return (
+    <div className="frp-overlay">
+      <dialog
+        ref={dialogRef}
+        open
+        className={`frp-dialog frp-dialog--signature${rejecting ? ' frp-dialog--reject' : ''}`}
+        aria-modal="true"
+        aria-labelledby={titleId}
+        aria-describedby={meaningId}
+        onKeyDown={onKeyDown}
+      >
+        <Heading level={2} id={titleId} fontSize="1.125rem">
+          {title ?? `Sign: ${label}`}
+        </Heading>
+        {intro ? <p className="frp-dialog__message frp-sig__intro">{intro}</p> : null}
+        <dl className="frp-sig__facts" aria-label="What you sign">
+          <dt>Package</dt>
+          <dd>{pkg.name}</dd>
+          <dt>Package type</dt>
+          <dd>{pkg.type}</dd>
+          <dt>Payload SHA-256</dt>
+          <dd className="frp-mono frp-sig__hash">
+            {pkg.resourceFile?.sha256 || 'not recorded for this package'}
+          </dd>
+          <dt>Signed by</dt>
+          <dd>{user ? `${user.name}, ${roleLabel(user.userRole)}` : 'unknown'}</dd>
+        </dl>
+        <div className="frp-sig__meaning">
+          <span className="frp-sig__meaning-label">Meaning of your signature</span>
+          <blockquote id={meaningId}>{SIGNATURE_MEANINGS[action]}</blockquote>
+          <span className="frp-muted frp-sig__note">
+            Recorded with your name, role and the time (UTC) in the audit trail
+            {action === 'approve' || action === 'sign' ? ' and in the package file' : ''}.
+          </span>
+        </div>
+        <form
+          onSubmit={(event) => {
+            event.preventDefault();
+            void submit();
+          }}
+        >
+          {rejecting ? (
+            <TextAreaField
+              label="Reason for the rejection"
+              rows={3}
+              value={reason}
+              isRequired
+              maxLength={2000}
+              onChange={(event) => setReason(event.target.value)}
+              isDisabled={busy}
+              marginBottom="0.75rem"
+            />
+          ) : null}
+          <PasswordField
+            ref={passwordRef}
+            label="Your password"
+            descriptiveText="The password you sign in with: it confirms this signature is yours."
+            autoComplete="current-password"
+            name="signature-password"
+            value={password}
+            isRequired
+            onChange={(event) => setPassword(event.target.value)}
+            isDisabled={busy}
+            hasError={refusal !== null}
+            hideShowPassword
+          />
+          {refusal ? (
+            <Alert variation="error" role="alert" marginTop="0.75rem">
+              {refusal.text}
+            </Alert>
+          ) : null}
+          <Flex justifyContent="flex-end" gap="0.75rem" marginTop="1.25rem">
+            <Button ref={cancelRef} onClick={onCancel} isDisabled={busy}>
+              {MSG.cancel}
+            </Button>
+            <Button
+              type="submit"
+              variation={rejecting ? 'destructive' : 'primary'}
+              isDisabled={!ready}
+              isLoading={busy}
+            >
+              {label}
+            </Button>
+          </Flex>
+        </form>
+      </dialog>
+    </div>
+  );
+}
