@@ -32,6 +32,77 @@ export class Base64Encoder {
   }
 }
 
+/** Size of the Buffers a Base64Writer hands out (the last one may be shorter). */
+export const BASE64_OUT_CHUNK = 1024 * 1024;
+const NONE: Buffer[] = [];
+
+/**
+ * Base64 over a stream of chunks, written straight into ~1 MiB Buffers: no string is concatenated and
+ * no carry is copied per chunk (profiled: those copies and the per-64-KiB stream writes made package
+ * generation 1.6× a raw SHA-256 + base64 pass). Each chunk's whole triples are encoded in one call on
+ * the chunk itself; the at most two bytes left over wait in a 3-byte carry. Same text as Base64Encoder.
+ */
+export class Base64Writer {
+  private readonly carry = Buffer.alloc(3);
+  private carried = 0;
+  private out = Buffer.allocUnsafe(BASE64_OUT_CHUNK);
+  private pos = 0;
+
+  private ready: Buffer[] = [];
+
+  /** Encodes `chunk`; returns the Buffers of text that are full (the caller owns them), usually none. */
+  push(chunk: Uint8Array): Buffer[] {
+    let bytes = Buffer.isBuffer(chunk)
+      ? chunk
+      : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+    if (this.carried) {
+      const need = 3 - this.carried;
+      if (bytes.length < need) {
+        bytes.copy(this.carry, this.carried);
+        this.carried += bytes.length;
+        return NONE;
+      }
+      bytes.copy(this.carry, this.carried, 0, need);
+      this.write(this.carry.toString('base64'));
+      this.carried = 0;
+      bytes = bytes.subarray(need);
+    }
+    const whole = bytes.length - (bytes.length % 3);
+    if (whole < bytes.length) {
+      bytes.copy(this.carry, 0, whole);
+      this.carried = bytes.length - whole;
+    }
+    if (whole) this.write(bytes.toString('base64', 0, whole));
+    if (!this.ready.length) return NONE;
+    const ready = this.ready;
+    this.ready = [];
+    return ready;
+  }
+
+  /** The rest of the text, padding included: the Buffers not yet handed out (none for an empty payload). */
+  end(): Buffer[] {
+    if (this.carried) this.write(this.carry.toString('base64', 0, this.carried));
+    this.carried = 0;
+    const rest = this.ready;
+    if (this.pos) rest.push(this.out.subarray(0, this.pos));
+    this.ready = [];
+    this.out = Buffer.alloc(0);
+    this.pos = 0;
+    return rest;
+  }
+
+  /** Appends ASCII text; a buffer that cannot take the next piece is set aside for the caller. */
+  private write(text: string): void {
+    if (this.pos + text.length > this.out.length) {
+      if (this.pos) this.ready.push(this.out.subarray(0, this.pos));
+      this.out = Buffer.allocUnsafe(Math.max(BASE64_OUT_CHUNK, text.length));
+      this.pos = 0;
+    }
+    // base64 is ASCII: latin1 is the cheapest exact conversion
+    this.pos += this.out.write(text, this.pos, 'latin1');
+  }
+}
+
 /** Thrown when text is not canonical base64. */
 export class Base64Error extends Error {
   override name = 'Base64Error';
