@@ -23,6 +23,7 @@ import {
 } from '../../shared/site-settings';
 import { installLocalIamChecks, routeScope } from './iam-check';
 import { buildRouter } from './router';
+import { installS3MultipartShim } from './s3-multipart-shim';
 
 export type Handler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
 
@@ -347,6 +348,7 @@ export function createLocalServer(
   options: LocalServerOptions = {},
 ): Server {
   installLocalIamChecks();
+  installS3MultipartShim();
   const match = buildRouter(options.routes);
   const load = options.loadHandler ?? loadHandler;
   const site = options.siteSettings ?? siteSettingsFromEnv();

@@ -111,6 +111,8 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
       AWS_ENDPOINT_URL_S3: `http://127.0.0.1:${s3Port}`,
       AWS_ENDPOINT_URL_SESV2: `http://127.0.0.1:${sesPort}`,
       S3_LOCAL_COMPAT: 'true',
+      // s3rver's folder: the local server answers the multipart calls s3rver lacks from it (s3-multipart-shim.ts)
+      LOCAL_S3RVER_DIR: resolve(dataDir, 's3'),
       MAIL_FROM: 'firmware-portal@example.com',
       APP_URL: appUrl,
       API_STAGE: 'dev',

@@ -44,6 +44,8 @@ export interface ResourceServiceConfig {
   maxMetadataBytes: number;
   /** validity of presigned upload URLs and of the confirmation window */
   uploadTtlSeconds: number;
+  /** how long a multipart upload may take (resumed after a reload): its part URLs still last uploadTtlSeconds */
+  multipartTtlSeconds?: number;
 }
 
 /** What every resource use case works with: the ports and the configuration given to ResourceService. */
