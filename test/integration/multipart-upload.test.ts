@@ -26,11 +26,12 @@ let bucket = '';
 const sha256 = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
 type Err = { errorMessage?: string };
 
+/** each upload's file is named after it, so what it leaves in the bucket can be found */
 function start(name: string, sizeBytes: number, token = dev) {
   return api<StartMultipartUploadResponse & Err>('/resources/uploads/multipart', {
     method: 'POST',
     token,
-    body: { name, resourceType: 'PATCH', resourceStage: 'DEV', fileName: 'big.bin', sizeBytes },
+    body: { name, resourceType: 'PATCH', resourceStage: 'DEV', fileName: `${name}.bin`, sizeBytes },
   });
 }
 const presign = (uploadId: string, partNumbers: number[], token = dev) =>
@@ -60,9 +61,16 @@ async function putPart(url: string, bytes: Uint8Array): Promise<string> {
   return etag!;
 }
 
-async function stagedKeys(uploadId: string): Promise<string[]> {
-  const r = await s3.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: `staging/${uploadId}/` }));
-  return (r.Contents ?? []).map((o) => o.Key!);
+/** Keys of the bucket holding the upload's file: staged or at a resource key (the parts join there). */
+async function keysOf(name: string): Promise<string[]> {
+  const keys: string[] = [];
+  let token: string | undefined;
+  do {
+    const r = await s3.send(new ListObjectsV2Command({ Bucket: bucket, ContinuationToken: token }));
+    keys.push(...(r.Contents ?? []).map((o) => o.Key!));
+    token = r.NextContinuationToken;
+  } while (token);
+  return keys.filter((k) => k.endsWith(`/${name}.bin`));
 }
 
 async function patches(): Promise<Resource[]> {
@@ -73,7 +81,7 @@ async function patches(): Promise<Resource[]> {
 /** Nothing of the upload stays: no parts (S3 forgot the upload), no staged object, no pending upload. */
 async function expectNothingLeft(uploadId: string, name: string) {
   expect((await listParts(uploadId)).status).toBe(404);
-  expect(await stagedKeys(uploadId)).toEqual([]);
+  expect(await keysOf(name)).toEqual([]);
   expect((await complete(uploadId, [{ partNumber: 1, etag: '"x"' }])).status).toBe(404);
   expect((await patches()).some((p) => p.name === name)).toBe(false);
 }
@@ -135,7 +143,7 @@ describe('presigned multipart upload', () => {
     expect((await patches()).find((p) => p.name === name)?.sha256).toBe(sha256(bytes));
     // the upload is over: no parts, no staged copy, a second completion finds nothing
     expect((await listParts(uploadId)).status).toBe(404);
-    expect(await stagedKeys(uploadId)).toEqual([]);
+    expect(await keysOf(name)).toEqual([`resources/${resource.id}/${name}.bin`]);
   });
 
   it('refuses an ETag that is not the part S3 holds: 400, and nothing is left', async () => {

@@ -79,7 +79,7 @@ export function toResource(r: ResourceRecord): Resource {
   return out as unknown as Resource;
 }
 
-const resourceKey = (id: string, fileName: string) => `resources/${id}/${safeFileName(fileName)}`;
+export const resourceKey = (id: string, fileName: string) => `resources/${id}/${safeFileName(fileName)}`;
 const metadataKey = (id: string, fileName: string) => `resources/${id}/metadata/${safeFileName(fileName)}`;
 
 /** The keys of a record's stored files: the resource file, and the metadata file of a model. */

@@ -8,7 +8,7 @@ import { MULTIPART_MAX_PARTS, MULTIPART_MIN_PART_BYTES } from '../../../shared/a
 import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from '../../../shared/domain/errors';
 import { RESOURCE_ERR } from '../../../shared/domain/resource-rules';
 import type { PendingUpload } from '../../ports/resource-repository';
-import type { Actor, ResourceDeps } from './common';
+import { type Actor, type ResourceDeps, resourceKey } from './common';
 import { abandon, checkUploadRequest, MULTIPART_ERR, pendingUploadOf } from './presigned-upload';
 
 /**
@@ -39,8 +39,12 @@ export async function startMultipartUpload(
   const base = pendingUploadOf(d, actor, req, ttl);
   const partSizeBytes = partSizeFor(req.sizeBytes);
   const partCount = Math.max(1, Math.ceil(req.sizeBytes / partSizeBytes));
-  const multipartId = await d.blobs.createMultipart(bucket, base.stagingKey);
-  const upload: PendingUpload = { ...base, multipartId, partSizeBytes, partCount };
+  // The parts are joined at the resource's final key, not under staging/: the confirmation then reads
+  // the file once to hash it instead of copying 10 GiB (decision 171). Until it is registered nothing
+  // points at it, and any refusal deletes it.
+  const stagingKey = resourceKey(base.resourceId, req.fileName);
+  const multipartId = await d.blobs.createMultipart(bucket, stagingKey);
+  const upload: PendingUpload = { ...base, stagingKey, multipartId, partSizeBytes, partCount };
   try {
     await d.repo.putPendingUpload(upload);
   } catch (e) {

@@ -9,6 +9,7 @@ import {
   ForbiddenError,
   NotAcceptableError,
   NotFoundError,
+  PayloadTooLargeError,
 } from '../../../shared/domain/errors';
 import {
   checkExtension,
@@ -35,6 +36,9 @@ import {
 } from './common';
 
 /** Large uploads: presigned URLs straight to S3 (staging), then a confirmation that checks and registers. */
+
+/** S3's limit of one PutObject. */
+const SINGLE_PUT_MAX_BYTES = 5 * 1024 ** 3;
 
 /** Above this size the checked copy is written in parts (the S3 adapter's part size). */
 const STREAM_PART_BYTES = 8 * 1024 * 1024;
@@ -64,6 +68,11 @@ export async function requestUpload(
   req: RequestUpload,
 ): Promise<RequestUploadResponse> {
   await checkUploadRequest(d, req);
+  // S3 takes at most 5 GiB in one PUT; above that only the multipart upload goes
+  if (req.sizeBytes > SINGLE_PUT_MAX_BYTES)
+    throw new PayloadTooLargeError(
+      `${MSG.fileTooBig}: one PUT takes at most 5 GiB; send larger files as a multipart upload (POST /resources/uploads/multipart)`,
+    );
   const bucket = d.config.bucket();
   const ttl = Math.min(req.expiresInSeconds ?? d.config.uploadTtlSeconds, d.config.uploadTtlSeconds);
   const upload = pendingUploadOf(d, actor, req, ttl);
@@ -206,7 +215,10 @@ export async function confirmUpload(
     }
     if (await d.repo.isNameTaken(upload.name)) throw new ConflictError(MSG.resourceNameConflict);
 
-    record.sha256 = await copyHashing(d, bucket, upload.stagingKey, record.objectKey, upload.sizeBytes);
+    record.sha256 =
+      upload.stagingKey === record.objectKey
+        ? await hashInPlace(d, bucket, record.objectKey, upload.sizeBytes)
+        : await copyHashing(d, bucket, upload.stagingKey, record.objectKey, upload.sizeBytes);
     if (metaBytes && record.metadataKey) {
       await d.blobs.put(bucket, record.metadataKey, metaBytes, { contentType: 'application/json' });
     }
@@ -218,10 +230,22 @@ export async function confirmUpload(
     // not: the staged file is kept and the upload unlocked, so the same confirmation can be sent
     // again once the service is back, without uploading a large file a second time.
     if (e instanceof AppError && e.statusCode < 500) await abandon(d, bucket, upload, finalKeys);
-    else await release(d, bucket, upload, finalKeys, lockedAt);
+    // bytes joined in place (multipart) are the staged file: kept for the retry like staging/ is
+    else
+      await release(
+        d,
+        bucket,
+        upload,
+        finalKeys.filter((k) => k !== upload.stagingKey),
+        lockedAt,
+      );
     throw e;
   }
-  await discardBlobs(d, bucket, stagingKeys(upload));
+  await discardBlobs(
+    d,
+    bucket,
+    stagingKeys(upload).filter((k) => !finalKeys.includes(k)),
+  );
   await auditUploadOrRollBack(d, actor, record, finalKeys, 'presigned upload');
   return toResource(record);
 }
@@ -340,4 +364,19 @@ async function completeParts(
     if (e.code === 'NoSuchUpload' && (await d.blobs.head(bucket, upload.stagingKey))) return;
     throw new BadRequestError(`${MULTIPART_ERR.refused(e.code)}; request a new upload`);
   }
+}
+
+/** The SHA-256 of an object already at its final key (a multipart upload joined there), read once. */
+async function hashInPlace(d: ResourceDeps, bucket: string, key: string, sizeBytes: number): Promise<string> {
+  const source = await d.blobs.get(bucket, key);
+  if (!source) throw new BadRequestError(RESOURCE_ERR.notUploaded('resource file'));
+  const hash = createHash('sha256');
+  let seen = 0;
+  for await (const chunk of source) {
+    hash.update(chunk as Buffer);
+    seen += (chunk as Buffer).length;
+  }
+  if (seen !== sizeBytes)
+    throw new NotAcceptableError(RESOURCE_ERR.sizeMismatch('resource file', seen, sizeBytes));
+  return hash.digest('hex');
 }
