@@ -200,7 +200,8 @@ export function toProxyEvent(
 }
 
 function lambdaContext(route: Route, requestId: string): Context {
-  const deadline = Date.now() + 28_000;
+  // 28 s as in AWS; only the bench lifts it (BENCH_LAMBDA_DEADLINE_MS) to time work that would 504 there
+  const deadline = Date.now() + Number(process.env.BENCH_LAMBDA_DEADLINE_MS ?? 28_000);
   return {
     callbackWaitsForEmptyEventLoop: false,
     functionName: `local-${route.id}`,

@@ -66,7 +66,12 @@ async function oneSize(tmp: string, size: number): Promise<Row[]> {
   progress(`${label}: raw SHA-256 + base64 pass over the file`);
   await rawPass(file); // page cache warm, as the generation will find S3's copy
   const raw = await rawPass(file);
-  const stack = await startStackProcess({ LOGIN_MAX_FAILURES_PER_SOURCE: '100000' });
+  // The routes' 28 s deadline (API Gateway answers 504 at 29 s) is lifted for this stack only, so the
+  // bench can time work that does not fit it: every row says when a call took longer than AWS allows.
+  const stack = await startStackProcess({
+    LOGIN_MAX_FAILURES_PER_SOURCE: '100000',
+    BENCH_LAMBDA_DEADLINE_MS: String(60 * 60_000),
+  });
   const forget = onInterrupt(() => stack.stop());
   const rows: Row[] = [];
   try {
@@ -252,22 +257,25 @@ async function oneSize(tmp: string, size: number): Promise<Row[]> {
       const bytes = phase.startsWith('download') ? dl.sizeBytes : size;
       const growth = (peaks[phase]?.server ?? 0) - mem.base.server!;
       const s3 = s3rverPid ? (peaks[phase]?.s3rver ?? 0) - mem.base.s3rver! : undefined;
+      const inRequest =
+        phase.startsWith('complete') || (phase.startsWith('generate') && !generating) ? took > 28_000 : false;
       rows.push({
         section: SECTION,
         name: `${label}: ${phase}`,
-        value: `${ms(took)}, ${rate(bytes, took)} MiB/s; server RSS +${mb(growth)}${s3 === undefined ? '' : ` (s3rver +${mb(s3)})`}`,
+        value: `${ms(took)}, ${rate(bytes, took)} MiB/s; server RSS +${mb(growth)}${s3 === undefined ? '' : ` (s3rver +${mb(s3)})`}${inRequest ? '; OVER the 28 s a route has in AWS (would be a 504)' : ''}`,
         target: `server RSS +≤ ${mb(limit, 0)} (flat)`,
         verdict: verdict(growth <= limit),
       });
     }
     const genMs = timings['generate (deciding call until ready)']!;
     rows.push(
-      info(
-        SECTION,
-        `${label}: deciding call answered`,
-        `${ms(answered)} with ${last.status}${generating ? ' GENERATING (then polled until ready)' : ' (generated inside the request)'}`,
-        generating ? 'at once (202)' : '—',
-      ),
+      {
+        section: SECTION,
+        name: `${label}: deciding call answered`,
+        value: `${ms(answered)} with ${last.status}${generating ? ' GENERATING (then polled until ready)' : ' (generated inside the request)'}`,
+        target: '≤ 28 s (the route Lambda in AWS)',
+        verdict: verdict(answered <= 28_000),
+      },
       info(
         SECTION,
         `${label}: generation rate vs raw SHA-256+base64 pass`,
