@@ -1,6 +1,6 @@
 import type { ResourceType, Stage } from '@shared/api/contracts/resources';
 import { env } from '@/config/env';
-import { type ApiResult, apiUrl, callApi, routePath } from '@/lib/api-client/api-client';
+import { type ApiResult, apiUrl, callApi, reportFailure, routePath } from '@/lib/api-client/api-client';
 import { sendWithProgress } from '@/lib/api-client/send-with-progress';
 import { type MultipartDeps, uploadMultipart } from './multipart-upload';
 
@@ -85,7 +85,8 @@ function putForEtag(
 }
 
 const multipartDeps = (): MultipartDeps => ({
-  start: (body) => callApi('startMultipartUpload', { body }, { handle: HANDLED, loader: false }),
+  // failures are shown once, by uploadInParts, not by each call
+  start: (body) => callApi('startMultipartUpload', { body }, { handle: 'all', loader: false }),
   presign: (uploadId, partNumbers) =>
     callApi(
       'presignUploadParts',
@@ -102,7 +103,7 @@ const multipartDeps = (): MultipartDeps => ({
       const done = await callApi(
         'completeMultipartUpload',
         { params: { uploadId }, body: { parts } },
-        { handle: last ? HANDLED : [...HANDLED, 503, 0] },
+        { handle: 'all' },
       );
       if (done.ok || last || !passing(done.status)) return done;
       await new Promise((resolve) => setTimeout(resolve, CONFIRM_RETRY_DELAYS_MS[attempt]));
@@ -112,9 +113,16 @@ const multipartDeps = (): MultipartDeps => ({
   storage: window.localStorage,
 });
 
-function uploadInParts(input: UploadInput, onProgress: (fraction: number) => void): Promise<UploadResult> {
+/** what a stopped multipart upload adds to its message: it is kept, and how to go on */
+export const RESUME_HINT =
+  'The parts sent so far are kept: choose the same file again and press Upload to send the rest.';
+
+async function uploadInParts(
+  input: UploadInput,
+  onProgress: (fraction: number) => void,
+): Promise<UploadResult> {
   const metadata = input.type === 'MODEL' ? (input.metadataFile ?? null) : null;
-  return uploadMultipart(
+  const result = await uploadMultipart(
     multipartDeps(),
     {
       name: input.name,
@@ -128,6 +136,19 @@ function uploadInParts(input: UploadInput, onProgress: (fraction: number) => voi
     metadata,
     onProgress,
   );
+  if (!result.ok) {
+    // a part that got no answer stops the upload, which stays saved in this browser
+    const shown =
+      result.status === 0 || result.status >= 500
+        ? {
+            ...result,
+            error: { ...result.error, errorMessage: `${result.error.errorMessage}. ${RESUME_HINT}` },
+          }
+        : result;
+    reportFailure(shown, HANDLED);
+    return shown;
+  }
+  return result;
 }
 
 function uploadDirect(input: UploadInput, onProgress: (fraction: number) => void): Promise<UploadResult> {
