@@ -4,10 +4,10 @@ import { buildXmlPackage } from './xml-package';
 import { chunked, sampleInput, samplePayload } from './xml-package.fixtures';
 
 /**
- * Byte-exact output across the streaming rewrite of the payload's base64 (decision 170): the digests
- * below were taken from the builder before the rewrite (commit 8807778) for the same inputs. Sizes cover
+ * Byte-exact output of the builder (decision 170): the digests
+ * below were taken from the builder at commit 8807778 for the same inputs. Sizes cover
  * each remainder mod 3 (0, 1, 2 bytes carried), chunkings that split triples, and payloads whose base64
- * spans several of the ~1 MiB output buffers.
+ * spans several output chunks.
  */
 const CASES: Array<{ size: number; chunk: number }> = [
   { size: 0, chunk: 65536 },
@@ -32,7 +32,7 @@ async function digestOf(size: number, chunk: number): Promise<string> {
   return h.digest('hex');
 }
 
-describe('buildXmlPackage output is byte-exact across the base64 rewrite', () => {
+describe('buildXmlPackage output is byte-exact (golden digests)', () => {
   it.each(CASES)('$size bytes in chunks of $chunk', async ({ size, chunk }) => {
     expect(await digestOf(size, chunk)).toBe(GOLDEN[`${size}/${chunk}`]);
   });

@@ -4,7 +4,7 @@ import { encodeHeader } from '../../../shared/domain/header/header-codec';
 import type { Header } from '../../../shared/domain/header/header-schema';
 import { PACKAGE_TYPE_CODES } from '../../../shared/domain/header/header-template';
 import { SIGNATURE_ALGORITHM, type Signer } from '../../ports/signer';
-import { Base64Writer } from './base64-stream';
+import { Base64Encoder } from './base64-stream';
 import { isHighS } from './low-s';
 import {
   APPROVAL_MEANING,
@@ -67,7 +67,7 @@ export interface XmlPackageBuild {
   result: Promise<XmlPackageResult>;
 }
 
-/** The stream's buffer; the payload's base64 leaves in chunks of about 1 MiB (Base64Writer). */
+/** Chunks of the payload's base64 are gathered up to this size before they are passed on. */
 const OUT_CHUNK = 64 * 1024;
 
 const sha256Hex = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
@@ -177,18 +177,24 @@ export function buildXmlPackage(input: XmlPackageInput): XmlPackageBuild {
     yield emit(head);
 
     const hash = createHash('sha256');
-    const base64 = new Base64Writer();
+    const encoder = new Base64Encoder();
     let size = 0;
+    let pending = '';
     for await (const chunk of input.payload.bytes) {
       if (!(chunk instanceof Uint8Array))
         throw new Error('The payload must be a stream of bytes, not of strings');
       hash.update(chunk);
       size += chunk.length;
-      for (const full of base64.push(chunk)) {
-        xmlSize += full.length;
-        yield full;
+      pending += encoder.push(chunk);
+      if (pending.length >= OUT_CHUNK) {
+        // base64 is ASCII: latin1 is the cheapest exact conversion
+        const b = Buffer.from(pending, 'latin1');
+        xmlSize += b.length;
+        pending = '';
+        yield b;
       }
     }
+    pending += encoder.end();
     const payloadSha256 = hash.digest('hex');
     if (expectedDataSize !== undefined && size !== expectedDataSize)
       throw new Error(
@@ -198,10 +204,7 @@ export function buildXmlPackage(input: XmlPackageInput): XmlPackageBuild {
       throw new Error(
         `The payload's SHA-256 is ${payloadSha256}, not ${input.payload.expectedSha256} as recorded at upload`,
       );
-    for (const rest of base64.end()) {
-      xmlSize += rest.length;
-      yield rest;
-    }
+    if (pending) yield emit(pending);
 
     const manifest: PackageManifest = {
       format: MANIFEST_FORMAT,
