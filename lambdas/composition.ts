@@ -196,6 +196,11 @@ export const BLOB_STORE_METHODS: { [K in keyof BlobStore]: true } = {
   delete: true,
   presignPut: true,
   presignGet: true,
+  createMultipart: true,
+  presignPart: true,
+  listParts: true,
+  completeMultipart: true,
+  abortMultipart: true,
 };
 
 /** Object storage of a Lambda that has none: the list routes build the resource service without it. */
@@ -219,9 +224,10 @@ export function resourceServiceWith(blobs: BlobStore): () => ResourceService {
         systemClock,
         {
           bucket: () => bucketName('resources'),
-          maxResourceBytes: intEnv('MAX_RESOURCE_BYTES', 2_000_000_000),
+          maxResourceBytes: intEnv('MAX_RESOURCE_BYTES', 10 * 1024 ** 3),
           maxMetadataBytes: intEnv('MAX_METADATA_BYTES', 1_000_000),
           uploadTtlSeconds: intEnv('UPLOAD_URL_TTL_SECONDS', 15 * 60),
+          multipartTtlSeconds: intEnv('MULTIPART_UPLOAD_TTL_SECONDS', 24 * 3600),
         },
       ),
   );

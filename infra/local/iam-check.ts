@@ -38,7 +38,7 @@ const WRITE_DDB = new Set([
   'BatchWriteItemCommand',
 ]);
 
-type S3Op = 'read' | 'write' | 'delete';
+type S3Op = 'read' | 'write' | 'delete' | 'parts';
 const S3_OPS: Record<string, S3Op> = {
   GetObjectCommand: 'read',
   HeadObjectCommand: 'read',
@@ -48,6 +48,7 @@ const S3_OPS: Record<string, S3Op> = {
   UploadPartCommand: 'write',
   CompleteMultipartUploadCommand: 'write',
   AbortMultipartUploadCommand: 'write',
+  ListPartsCommand: 'parts',
   DeleteObjectCommand: 'delete',
   DeleteObjectsCommand: 'delete',
 };

@@ -117,6 +117,8 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
       S3_LOCAL_COMPAT: 'true',
       // the deciding routes start generations through the local asynchronous invoker (decision 160)
       LOCAL_ASYNC_INVOKE: 'true',
+      // s3rver's folder: the local server answers the multipart calls s3rver lacks from it (s3-multipart-shim.ts)
+      LOCAL_S3RVER_DIR: resolve(dataDir, 's3'),
       MAIL_FROM: 'firmware-portal@example.com',
       APP_URL: appUrl,
       API_STAGE: 'dev',

@@ -227,6 +227,7 @@ describe('least-privilege IAM per function', () => {
       read: ['s3:GetObject'],
       write: ['s3:PutObject', 's3:AbortMultipartUpload'],
       delete: ['s3:DeleteObject'],
+      parts: ['s3:ListMultipartUploadParts'],
     };
     for (const route of ROUTES) {
       const s3 = statementsOf(route).filter((st) => actionsOf(st).some((a) => a.startsWith('s3:')));

@@ -11,6 +11,23 @@ export interface PutOptions {
   sizeBytes?: number;
 }
 
+export interface UploadedPart {
+  partNumber: number;
+  sizeBytes: number;
+  etag: string;
+}
+
+/** S3's refusal of a CompleteMultipartUpload, with its code (InvalidPart, InvalidPartOrder, EntityTooSmall, NoSuchUpload). */
+export class MultipartRefusal extends Error {
+  override name = 'MultipartRefusal';
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
 export interface PresignPutOptions {
   expiresInSeconds: number;
   /** when given, the uploader must send exactly this Content-Type */
@@ -51,5 +68,29 @@ export interface BlobStore {
   /** deletes the keys; missing keys are not an error */
   delete(bucket: string, keys: readonly string[]): Promise<void>;
   presignPut(bucket: string, key: string, options: PresignPutOptions): Promise<string>;
+  /** starts a multipart upload to `key`; returns S3's upload id */
+  createMultipart(bucket: string, key: string, options?: { contentType?: string }): Promise<string>;
+  /** a presigned UploadPart URL (PUT the part's bytes; S3 answers its ETag) */
+  presignPart(
+    bucket: string,
+    key: string,
+    multipartId: string,
+    partNumber: number,
+    options: { expiresInSeconds: number },
+  ): Promise<string>;
+  /** the parts S3 holds, by part number; null when the upload does not exist (completed, aborted, unknown) */
+  listParts(bucket: string, key: string, multipartId: string): Promise<UploadedPart[] | null>;
+  /**
+   * Joins the parts into the object. Refused (MultipartRefusal) when S3 refuses them: a part missing or
+   * with another ETag, parts out of order, a part but the last under 5 MiB, an unknown upload.
+   */
+  completeMultipart(
+    bucket: string,
+    key: string,
+    multipartId: string,
+    parts: ReadonlyArray<{ partNumber: number; etag: string }>,
+  ): Promise<void>;
+  /** drops the upload and its parts; an unknown upload is not an error */
+  abortMultipart(bucket: string, key: string, multipartId: string): Promise<void>;
   presignGet(bucket: string, key: string, options: PresignGetOptions): Promise<string>;
 }

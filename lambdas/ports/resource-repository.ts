@@ -59,6 +59,10 @@ export interface PendingUpload {
   expiresAt: string;
   /** set while a confirmation runs, against two confirmations of one upload at once */
   confirmingAt?: string;
+  /** multipart uploads: S3's upload id, the part size and count the browser must follow */
+  multipartId?: string;
+  partSizeBytes?: number;
+  partCount?: number;
 }
 
 /** A package that uses a resource, as deletion reports it. */

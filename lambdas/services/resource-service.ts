@@ -1,9 +1,12 @@
 import type {
+  PresignPartsResponse,
   RequestUpload,
   RequestUploadResponse,
   Resource,
   ResourceType,
   Stage,
+  StartMultipartUploadResponse,
+  UploadPartsResponse,
 } from '../../shared/api/contracts/resources';
 import type { AuditLog } from '../ports/audit-log';
 import type { BlobStore } from '../ports/blob-store';
@@ -18,6 +21,12 @@ import {
 } from './resources/common';
 import { deleteResources } from './resources/delete-resources';
 import { upload } from './resources/multipart-upload';
+import {
+  abortUpload,
+  listUploadParts,
+  presignParts,
+  startMultipartUpload,
+} from './resources/presigned-multipart';
 import { confirmUpload, requestUpload } from './resources/presigned-upload';
 
 export {
@@ -75,6 +84,35 @@ export class ResourceService {
   /** Checks and registers a presigned upload; a refusal removes it, a passing failure leaves it to retry. */
   confirmUpload(actor: Actor, uploadId: string): Promise<Resource> {
     return confirmUpload(this.d, actor, uploadId);
+  }
+
+  /** Resources up to 10 GiB: a presigned multipart upload (services/resources/presigned-multipart.ts). */
+  startMultipartUpload(actor: Actor, req: RequestUpload): Promise<StartMultipartUploadResponse> {
+    return startMultipartUpload(this.d, actor, req);
+  }
+
+  presignUploadParts(
+    actor: Actor,
+    uploadId: string,
+    partNumbers: readonly number[],
+  ): Promise<PresignPartsResponse> {
+    return presignParts(this.d, actor, uploadId, partNumbers);
+  }
+
+  listUploadParts(actor: Actor, uploadId: string): Promise<UploadPartsResponse> {
+    return listUploadParts(this.d, actor, uploadId);
+  }
+
+  completeMultipartUpload(
+    actor: Actor,
+    uploadId: string,
+    parts: ReadonlyArray<{ partNumber: number; etag: string }>,
+  ): Promise<Resource> {
+    return confirmUpload(this.d, actor, uploadId, parts);
+  }
+
+  abortUpload(actor: Actor, uploadId: string): Promise<void> {
+    return abortUpload(this.d, actor, uploadId);
   }
 
   /** Admin deletion: all ids must exist (404) and none may be used by a package (409). */

@@ -19,7 +19,7 @@ const DISK_FACTOR = 6;
 const FLAT_SHARE = 0.1;
 
 /** Resident memory of a process, from /proc (Linux). */
-function rss(pid: number): number {
+export function rss(pid: number): number {
   try {
     const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
     return m ? Number(m[1]) * 1024 : 0;
@@ -29,7 +29,7 @@ function rss(pid: number): number {
 }
 
 /** Samples RSS of some processes every 100 ms; `phase()` starts a new named peak. */
-function sampler(pids: Record<string, number>) {
+export function sampler(pids: Record<string, number>) {
   const base = Object.fromEntries(Object.entries(pids).map(([k, p]) => [k, rss(p)]));
   const peaks: Record<string, Record<string, number>> = {};
   let current = 'idle';
@@ -55,7 +55,7 @@ function sampler(pids: Record<string, number>) {
 }
 
 /** Streams `size` random bytes to a file (1 MiB at a time) and returns their SHA-256. */
-async function makeFile(path: string, size: number): Promise<string> {
+export async function makeFile(path: string, size: number): Promise<string> {
   const out = createWriteStream(path);
   const hash = createHash('sha256');
   const chunk = Buffer.alloc(MiB);
@@ -71,11 +71,20 @@ async function makeFile(path: string, size: number): Promise<string> {
 }
 
 /** An HTTP call without client timeouts (fetch gives up on headers after 300 s); body streamed or JSON. */
-function http(
+export function http(
   method: string,
   url: string,
-  opts: { token?: string; json?: unknown; file?: string; size?: number; sink?: (c: Buffer) => void } = {},
-): Promise<{ status: number; text: string; bytes: number }> {
+  opts: {
+    token?: string;
+    json?: unknown;
+    file?: string;
+    size?: number;
+    /** a byte range of `file` (inclusive end), for one part of a multipart upload */
+    start?: number;
+    end?: number;
+    sink?: (c: Buffer) => void;
+  } = {},
+): Promise<{ status: number; text: string; bytes: number; etag: string }> {
   return new Promise((resolve, reject) => {
     const headers: Record<string, string | number> = {};
     if (opts.token) headers.Authorization = `Bearer ${opts.token}`;
@@ -94,12 +103,18 @@ function http(
         else parts.push(c);
       });
       res.on('end', () =>
-        resolve({ status: res.statusCode ?? 0, text: Buffer.concat(parts).toString(), bytes }),
+        resolve({
+          status: res.statusCode ?? 0,
+          text: Buffer.concat(parts).toString(),
+          bytes,
+          etag: String(res.headers.etag ?? ''),
+        }),
       );
       res.on('error', reject);
     });
     req.on('error', reject);
-    if (opts.file) createReadStream(opts.file, { highWaterMark: MiB }).pipe(req);
+    if (opts.file)
+      createReadStream(opts.file, { highWaterMark: MiB, start: opts.start, end: opts.end }).pipe(req);
     else req.end(json);
   });
 }

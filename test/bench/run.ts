@@ -15,6 +15,7 @@ const SECTIONS = {
   bundles: async (tmp: string) => (await import('./bundles')).benchBundles(tmp),
   web: async (tmp: string) => (await import('./web')).benchWeb(tmp),
   large: async (tmp: string) => (await import('./large-file')).benchLargeFile(tmp),
+  huge: async (tmp: string) => (await import('./huge-file')).benchHugeFiles(tmp),
 } satisfies Record<string, (tmp: string) => Promise<Row[]>>;
 type Section = keyof typeof SECTIONS;
 

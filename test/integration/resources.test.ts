@@ -478,7 +478,8 @@ describe('presigned upload of files above the 10 MB request limit', () => {
     const cases: [Record<string, unknown>, number, string][] = [
       [patchRequest(taken.name.toUpperCase(), 10), 409, MSG.resourceNameConflict],
       [patchRequest(uniq('ext'), 10, { fileName: 'big.tflite' }), 400, MSG.fileTypeNotSupported],
-      [patchRequest(uniq('huge'), 3_000_000_000), 413, MSG.fileTooBig],
+      [patchRequest(uniq('huge'), 10 * 1024 ** 3 + 1), 413, MSG.fileTooBig],
+      [patchRequest(uniq('huge-put'), 5 * 1024 ** 3 + 1), 413, 'one PUT takes at most 5 GiB'],
       [patchRequest(uniq('zero'), 0), 406, MSG.fileTooSmall],
       [patchRequest('  ', 10), 400, MSG.resourceNameRequired],
       [{ ...patchRequest(uniq('m'), 10, { fileName: 'm.tflite' }), resourceType: 'MODEL' }, 400, 'metadata'],

@@ -66,6 +66,7 @@ const S3_ACTIONS = {
   read: ['s3:GetObject'],
   write: ['s3:PutObject', 's3:AbortMultipartUpload'],
   delete: ['s3:DeleteObject'],
+  parts: ['s3:ListMultipartUploadParts'],
 } as const;
 
 const pascal = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1);

@@ -6,19 +6,26 @@ import {
   DeleteObjectCommand,
   GetObjectCommand,
   HeadObjectCommand,
+  ListPartsCommand,
+  type Part,
   PutObjectCommand,
   S3Client,
   UploadPartCommand,
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import type {
-  BlobHead,
-  BlobStore,
-  PresignGetOptions,
-  PresignPutOptions,
-  PutOptions,
+import {
+  type BlobHead,
+  type BlobStore,
+  MultipartRefusal,
+  type PresignGetOptions,
+  type PresignPutOptions,
+  type PutOptions,
+  type UploadedPart,
 } from '../../ports/blob-store';
 import { s3 } from './client';
+
+/** S3's answers to a CompleteMultipartUpload it refuses (the request's fault, not the service's). */
+const MULTIPART_REFUSALS = new Set(['InvalidPart', 'InvalidPartOrder', 'EntityTooSmall', 'NoSuchUpload']);
 
 function isMissing(e: unknown): boolean {
   const err = e as { name?: string; $metadata?: { httpStatusCode?: number } };
@@ -286,5 +293,91 @@ export class S3BlobStore implements BlobStore {
       }),
       { expiresIn: options.expiresInSeconds },
     );
+  }
+
+  async createMultipart(
+    bucket: string,
+    key: string,
+    options: { contentType?: string } = {},
+  ): Promise<string> {
+    const r = await this.client().send(
+      new CreateMultipartUploadCommand({
+        Bucket: bucket,
+        Key: key,
+        ContentType: options.contentType ?? 'application/octet-stream',
+      }),
+    );
+    if (!r.UploadId) throw new Error(`CreateMultipartUpload of ${key} answered no UploadId`);
+    return r.UploadId;
+  }
+
+  presignPart(
+    bucket: string,
+    key: string,
+    multipartId: string,
+    partNumber: number,
+    options: { expiresInSeconds: number },
+  ): Promise<string> {
+    return getSignedUrl(
+      presignClient(),
+      new UploadPartCommand({ Bucket: bucket, Key: key, UploadId: multipartId, PartNumber: partNumber }),
+      { expiresIn: options.expiresInSeconds },
+    );
+  }
+
+  async listParts(bucket: string, key: string, multipartId: string): Promise<UploadedPart[] | null> {
+    const parts: UploadedPart[] = [];
+    let marker: string | undefined;
+    // at most 1,000 parts an answer; 10,000 parts take ten calls
+    for (let page = 0; page < 11; page++) {
+      let r: { Parts?: Part[]; IsTruncated?: boolean; NextPartNumberMarker?: string };
+      try {
+        r = await this.client().send(
+          new ListPartsCommand({ Bucket: bucket, Key: key, UploadId: multipartId, PartNumberMarker: marker }),
+        );
+      } catch (e) {
+        if ((e as { name?: string }).name === 'NoSuchUpload' || isMissing(e)) return null;
+        throw e;
+      }
+      for (const p of r.Parts ?? [])
+        parts.push({ partNumber: p.PartNumber ?? 0, sizeBytes: p.Size ?? 0, etag: p.ETag ?? '' });
+      if (!r.IsTruncated) return parts;
+      marker = r.NextPartNumberMarker;
+    }
+    throw new Error(`ListParts of ${key} did not end after 11 pages`);
+  }
+
+  async completeMultipart(
+    bucket: string,
+    key: string,
+    multipartId: string,
+    parts: ReadonlyArray<{ partNumber: number; etag: string }>,
+  ): Promise<void> {
+    try {
+      await this.client().send(
+        new CompleteMultipartUploadCommand({
+          Bucket: bucket,
+          Key: key,
+          UploadId: multipartId,
+          MultipartUpload: { Parts: parts.map((p) => ({ PartNumber: p.partNumber, ETag: p.etag })) },
+        }),
+      );
+    } catch (e) {
+      const err = e as { name?: string; message?: string };
+      if (err.name && MULTIPART_REFUSALS.has(err.name))
+        throw new MultipartRefusal(err.name, err.message ?? err.name);
+      throw e;
+    }
+  }
+
+  async abortMultipart(bucket: string, key: string, multipartId: string): Promise<void> {
+    try {
+      await this.client().send(
+        new AbortMultipartUploadCommand({ Bucket: bucket, Key: key, UploadId: multipartId }),
+      );
+    } catch (e) {
+      if ((e as { name?: string }).name === 'NoSuchUpload' || isMissing(e)) return;
+      throw e;
+    }
   }
 }

@@ -44,6 +44,8 @@ export interface ResourceServiceConfig {
   maxMetadataBytes: number;
   /** validity of presigned upload URLs and of the confirmation window */
   uploadTtlSeconds: number;
+  /** how long a multipart upload may take (resumed after a reload): its part URLs still last uploadTtlSeconds */
+  multipartTtlSeconds?: number;
 }
 
 /** What every resource use case works with: the ports and the configuration given to ResourceService. */
@@ -77,7 +79,7 @@ export function toResource(r: ResourceRecord): Resource {
   return out as unknown as Resource;
 }
 
-const resourceKey = (id: string, fileName: string) => `resources/${id}/${safeFileName(fileName)}`;
+export const resourceKey = (id: string, fileName: string) => `resources/${id}/${safeFileName(fileName)}`;
 const metadataKey = (id: string, fileName: string) => `resources/${id}/metadata/${safeFileName(fileName)}`;
 
 /** The keys of a record's stored files: the resource file, and the metadata file of a model. */

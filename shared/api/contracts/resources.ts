@@ -89,6 +89,58 @@ export interface RequestUploadResponse {
   expiresAt: string;
 }
 
+/** Resources up to this size upload in parts (S3 multipart: 5 MiB ≤ part ≤ 5 GiB, at most 10,000 parts). */
+export const MULTIPART_MIN_PART_BYTES = 5 * 1024 * 1024;
+export const MULTIPART_MAX_PARTS = 10_000;
+/** part URLs asked for in one call (the browser asks again as it goes) */
+export const MULTIPART_URL_BATCH = 100;
+
+export interface StartMultipartUploadResponse {
+  uploadId: string;
+  /** every part but the last has exactly this size; the last has the rest */
+  partSizeBytes: number;
+  partCount: number;
+  /** presigned PUT URL of the metadata file (models only; small, one PUT) */
+  metadataUrl?: string;
+  /** ISO time after which the upload can no longer be completed */
+  expiresAt: string;
+}
+
+/** Presigned URLs for some parts of a multipart upload. */
+export const presignPartsSchema = z.object({
+  partNumbers: z
+    .array(z.number().int().min(1).max(MULTIPART_MAX_PARTS))
+    .min(1)
+    .max(MULTIPART_URL_BATCH, `at most ${MULTIPART_URL_BATCH} part URLs per request`),
+});
+export type PresignParts = z.infer<typeof presignPartsSchema>;
+export interface PresignPartsResponse {
+  /** presigned PUT URLs: send the part's bytes as the body; the answer's ETag header is the part's ETag */
+  urls: Array<{ partNumber: number; url: string }>;
+  expiresAt: string;
+}
+
+/** The parts S3 holds for an upload (for resuming: send only the missing ones). */
+export interface UploadPartsResponse {
+  partSizeBytes: number;
+  partCount: number;
+  parts: Array<{ partNumber: number; sizeBytes: number; etag: string }>;
+}
+
+/** Completes a multipart upload: every part, in order, with the ETag S3 answered for it. */
+export const completeMultipartSchema = z.object({
+  parts: z
+    .array(
+      z.object({
+        partNumber: z.number().int().min(1).max(MULTIPART_MAX_PARTS),
+        etag: z.string().min(1).max(128),
+      }),
+    )
+    .min(1)
+    .max(MULTIPART_MAX_PARTS),
+});
+export type CompleteMultipart = z.infer<typeof completeMultipartSchema>;
+
 /** Path parameter {uploadId} of the upload confirmation. */
 export const uploadIdParamSchema = z.object({ uploadId: z.string().min(1).max(64) });
 /** Path parameter {id} of a resource (generate a package from it). */

@@ -1,5 +1,7 @@
 import { generatePackageSchema } from '../contracts/packages';
 import {
+  completeMultipartSchema,
+  presignPartsSchema,
   requestUploadSchema,
   resourceIdParamSchema,
   stageParamSchema,
@@ -27,5 +29,15 @@ export const RESOURCE_CONTRACT = {
   uploadModel: upload,
   requestResourceUpload: { body: requestUploadSchema, maxBodyBytes: 8 * 1024, statuses: [201] },
   confirmResourceUpload: { params: uploadIdParamSchema, statuses: [201] },
+  startMultipartUpload: { body: requestUploadSchema, maxBodyBytes: 8 * 1024, statuses: [201] },
+  presignUploadParts: { params: uploadIdParamSchema, body: presignPartsSchema, maxBodyBytes: 8 * 1024 },
+  listUploadParts: { params: uploadIdParamSchema },
+  completeMultipartUpload: {
+    params: uploadIdParamSchema,
+    body: completeMultipartSchema,
+    maxBodyBytes: 1024 * 1024,
+    statuses: [201],
+  },
+  abortResourceUpload: { params: uploadIdParamSchema },
   generatePackage: { params: resourceIdParamSchema, body: generatePackageSchema, statuses: [201] },
 } as const satisfies { [Id in (typeof RESOURCE_ROUTES)[number]['id']]: RouteRequest };

@@ -18,5 +18,23 @@ export const RESOURCE_RESPONSES = {
     expiresAt: z.string(),
   }),
   confirmResourceUpload: created,
+  startMultipartUpload: answer({
+    uploadId: z.string(),
+    partSizeBytes: z.number().int(),
+    partCount: z.number().int(),
+    metadataUrl: z.string().optional().meta({ description: 'presigned PUT URL of the metadata (models)' }),
+    expiresAt: z.string(),
+  }),
+  presignUploadParts: answer({
+    urls: z.array(z.object({ partNumber: z.number().int(), url: z.string() })),
+    expiresAt: z.string(),
+  }),
+  listUploadParts: answer({
+    partSizeBytes: z.number().int(),
+    partCount: z.number().int(),
+    parts: z.array(z.object({ partNumber: z.number().int(), sizeBytes: z.number().int(), etag: z.string() })),
+  }),
+  completeMultipartUpload: created,
+  abortResourceUpload: answer({ message: z.string() }),
   generatePackage: answer({ package: jsonText('the package (Package)') }),
 } as const satisfies { [Id in (typeof RESOURCE_ROUTES)[number]['id']]: z.ZodType };

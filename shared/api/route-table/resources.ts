@@ -59,6 +59,53 @@ export const RESOURCE_ROUTES = [
       'staging to resources/ while hashing, claims the name; any failure removes the staged bytes',
   },
   {
+    id: 'startMultipartUpload',
+    method: 'POST',
+    path: '/resources/uploads/multipart',
+    access: UPLOADERS,
+    uses: { tables: ['users', 'resources'], buckets: { resources: ['write'] } },
+    summary:
+      'Resources up to 10 GiB, step 1: the checks of requestResourceUpload, then an S3 multipart upload to ' +
+      "staging/<uploadId>/; answers the part size and count (and a PUT URL for a model's metadata)",
+  },
+  {
+    id: 'presignUploadParts',
+    method: 'POST',
+    path: '/resources/uploads/{uploadId}/parts',
+    access: UPLOADERS,
+    uses: { tables: ['users', 'resources'], buckets: { resources: ['write'] } },
+    summary: 'Multipart upload (requester only): presigned UploadPart URLs for up to 100 parts (15 min)',
+  },
+  {
+    id: 'listUploadParts',
+    method: 'GET',
+    path: '/resources/uploads/{uploadId}/parts',
+    access: UPLOADERS,
+    uses: { tables: ['users', 'resources'], buckets: { resources: ['parts'] } },
+    summary:
+      'Multipart upload (requester only): the parts S3 holds (ListParts), so a resumed upload sends the rest',
+  },
+  {
+    id: 'completeMultipartUpload',
+    method: 'POST',
+    path: '/resources/uploads/{uploadId}/complete',
+    access: UPLOADERS,
+    uses: { tables: ['users', 'resources', 'audit'], buckets: { resources: ['read', 'write', 'delete'] } },
+    memoryMb: 1024,
+    summary:
+      'Multipart upload, last step (requester only): CompleteMultipartUpload with the parts and ETags, then the ' +
+      'checks of confirmResourceUpload (size, TFL3, metadata, SHA-256 while copying); a refusal removes everything',
+  },
+  {
+    id: 'abortResourceUpload',
+    method: 'DELETE',
+    path: '/resources/uploads/{uploadId}',
+    access: UPLOADERS,
+    uses: { tables: ['users', 'resources'], buckets: { resources: ['write', 'delete'] } },
+    summary:
+      'Cancels an upload (requester only): aborts the multipart upload, removes staged bytes and the pending upload',
+  },
+  {
     id: 'generatePackage',
     method: 'POST',
     path: '/resources/{id}/generate-package',

@@ -11,8 +11,11 @@ export type BucketName = 'resources' | 'artefacts' | 'audit';
 
 export interface RouteUses {
   tables: readonly TableName[];
-  /** read = GetObject, write = PutObject, delete = DeleteObject; presign uses the same grants. */
-  buckets?: Partial<Record<BucketName, readonly ('read' | 'write' | 'delete')[]>>;
+  /**
+   * read = GetObject, write = PutObject (multipart create, part, complete, abort), delete = DeleteObject,
+   * parts = ListMultipartUploadParts (which parts of a multipart upload S3 holds); presign uses the same grants.
+   */
+  buckets?: Partial<Record<BucketName, readonly ('read' | 'write' | 'delete' | 'parts')[]>>;
   mail?: boolean;
   /** 'sign' = kms:Sign on the package key (and its public key); 'publicKey' = kms:GetPublicKey only. */
   sign?: 'sign' | 'publicKey';

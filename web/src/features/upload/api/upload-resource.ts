@@ -1,7 +1,8 @@
 import type { ResourceType, Stage } from '@shared/api/contracts/resources';
 import { env } from '@/config/env';
-import { type ApiResult, apiUrl, callApi, routePath } from '@/lib/api-client/api-client';
+import { type ApiResult, apiUrl, callApi, reportFailure, routePath } from '@/lib/api-client/api-client';
 import { sendWithProgress } from '@/lib/api-client/send-with-progress';
+import { type MultipartDeps, uploadMultipart } from './multipart-upload';
 
 export interface UploadInput {
   type: ResourceType;
@@ -44,9 +45,110 @@ export function uploadResource(
   onProgress: (fraction: number) => void,
 ): Promise<UploadResult> {
   const total = input.resourceFile.size + (input.metadataFile?.size ?? 0);
-  return sendsDirectly(input.resourceFile.size, input.metadataFile?.size ?? 0)
-    ? uploadDirect(input, onProgress)
+  if (sendsDirectly(input.resourceFile.size, input.metadataFile?.size ?? 0))
+    return uploadDirect(input, onProgress);
+  return input.resourceFile.size >= MULTIPART_FROM_BYTES
+    ? uploadInParts(input, onProgress)
     : uploadPresigned(input, total, onProgress);
+}
+
+/**
+ * From this size the resource file goes as a presigned multipart upload (up to 10 GiB, parts in
+ * parallel, resumable: multipart-upload.ts); below it one presigned PUT is quicker and a dropped
+ * connection costs little to send again.
+ */
+export const MULTIPART_FROM_BYTES = 16 * 1024 * 1024;
+
+/** A PUT to a presigned URL that answers S3's ETag (the bucket's CORS exposes it). */
+function putForEtag(
+  url: string,
+  body: Blob,
+  onProgress: (loaded: number) => void,
+): ReturnType<MultipartDeps['put']> {
+  return new Promise((resolve) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open('PUT', url);
+    xhr.upload.addEventListener('progress', (e) => onProgress(e.loaded));
+    xhr.addEventListener('load', () => {
+      const etag = xhr.getResponseHeader('ETag');
+      if (xhr.status >= 200 && xhr.status < 300 && etag) resolve({ ok: true, etag });
+      else
+        resolve({
+          ok: false,
+          status: xhr.status,
+          errorMessage: etag ? `The file storage answered ${xhr.status}` : STORAGE_UNREACHABLE,
+        });
+    });
+    xhr.addEventListener('error', () => resolve({ ok: false, status: 0, errorMessage: STORAGE_UNREACHABLE }));
+    xhr.send(body);
+  });
+}
+
+const multipartDeps = (): MultipartDeps => ({
+  // failures are shown once, by uploadInParts, not by each call
+  start: (body) => callApi('startMultipartUpload', { body }, { handle: 'all', loader: false }),
+  presign: (uploadId, partNumbers) =>
+    callApi(
+      'presignUploadParts',
+      { params: { uploadId }, body: { partNumbers } },
+      { handle: 'all', loader: false },
+    ),
+  listParts: (uploadId) =>
+    callApi('listUploadParts', { params: { uploadId } }, { handle: 'all', loader: false }),
+  abort: (uploadId) =>
+    callApi('abortResourceUpload', { params: { uploadId } }, { handle: 'all', loader: false }),
+  complete: async (uploadId, parts) => {
+    for (let attempt = 0; ; attempt++) {
+      const last = attempt >= CONFIRM_RETRY_DELAYS_MS.length;
+      const done = await callApi(
+        'completeMultipartUpload',
+        { params: { uploadId }, body: { parts } },
+        { handle: 'all' },
+      );
+      if (done.ok || last || !passing(done.status)) return done;
+      await new Promise((resolve) => setTimeout(resolve, CONFIRM_RETRY_DELAYS_MS[attempt]));
+    }
+  },
+  put: putForEtag,
+  storage: window.localStorage,
+});
+
+/** what a stopped multipart upload adds to its message: it is kept, and how to go on */
+export const RESUME_HINT =
+  'The parts sent so far are kept: choose the same file again and press Upload to send the rest.';
+
+async function uploadInParts(
+  input: UploadInput,
+  onProgress: (fraction: number) => void,
+): Promise<UploadResult> {
+  const metadata = input.type === 'MODEL' ? (input.metadataFile ?? null) : null;
+  const result = await uploadMultipart(
+    multipartDeps(),
+    {
+      name: input.name,
+      resourceType: input.type,
+      resourceStage: input.stage,
+      fileName: input.resourceFile.name,
+      sizeBytes: input.resourceFile.size,
+      ...(metadata ? { metadataFileName: metadata.name, metadataSizeBytes: metadata.size } : {}),
+    },
+    input.resourceFile,
+    metadata,
+    onProgress,
+  );
+  if (!result.ok) {
+    // a part that got no answer stops the upload, which stays saved in this browser
+    const shown =
+      result.status === 0 || result.status >= 500
+        ? {
+            ...result,
+            error: { ...result.error, errorMessage: `${result.error.errorMessage}. ${RESUME_HINT}` },
+          }
+        : result;
+    reportFailure(shown, HANDLED);
+    return shown;
+  }
+  return result;
 }
 
 function uploadDirect(input: UploadInput, onProgress: (fraction: number) => void): Promise<UploadResult> {

@@ -1,0 +1,7 @@
+import { resourceService } from '../composition-storage';
+import { route } from '../routes/resources';
+
+export const handler = route('abortResourceUpload', async ({ params, user }) => {
+  await resourceService().abortUpload(user, params.uploadId);
+  return { statusCode: 200, body: { message: 'Upload cancelled' } };
+});
