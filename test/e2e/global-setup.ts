@@ -10,7 +10,11 @@ export default async function globalSetup() {
   if (!existsSync(resolve('web/dist/index.html'))) {
     throw new Error('web/dist is missing: run `npm run build:web` first (npm test does it)');
   }
-  const stack = await startStackProcess({ LOGIN_MAX_FAILURES_PER_SOURCE: '100000' });
+  const stack = await startStackProcess({
+    LOGIN_MAX_FAILURES_PER_SOURCE: '100000',
+    // local-only pacing (decision 161): small packages generate in milliseconds; the journeys see Generating…
+    LOCAL_GENERATION_START_DELAY_MS: '1500',
+  });
   process.env.E2E_BASE_URL = stack.url;
   process.env.E2E_MAILBOX_URL = stack.mailboxUrl;
   process.env.E2E_DATA_DIR = stack.dataDir;

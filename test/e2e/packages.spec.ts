@@ -216,7 +216,8 @@ test.describe('packages', () => {
     await signInDialog(signer, 'Sign', SIGNATURE_MEANINGS.sign);
     await expect(signer).toHaveURL(/\/packages\/download$/);
     await expect(signer.getByRole('heading', { name: 'GENERATED NEW SIGNED RELEASE PACKAGE' })).toBeVisible();
-    await expect(signer.getByText('Success!')).toBeVisible();
+    await expect(signer.getByText('Generating…')).toBeVisible();
+    await expect(signer.getByText('Success!')).toBeVisible({ timeout: 30_000 });
     await a11y(signer, '/packages/download');
     const [download] = await Promise.all([
       signer.waitForEvent('download'),
@@ -325,6 +326,12 @@ test.describe('packages', () => {
       else {
         await expect(p).toHaveURL(/\/packages\/download$/);
         await expect(p.getByRole('heading', { name: 'GENERATED NEW DEVELOPMENT PACKAGE' })).toBeVisible();
+        // generated off the request path (decision 160): progress first, then the download page by itself
+        await expect(p.getByText('Generating…')).toBeVisible();
+        await expect(p.getByRole('progressbar', { name: 'Generating' })).toBeVisible();
+        await expect(p.getByTestId('generation-bytes')).toHaveText(/^\d+\.\d MiB of \d+\.\d MiB$/);
+        await expect(p.getByText('Success!')).toBeVisible({ timeout: 30_000 });
+        await expect(p.getByText('Generating…')).toHaveCount(0);
         await expect(p.getByRole('button', { name: 'Download' })).toBeVisible();
       }
       await p.context().close();
