@@ -1,6 +1,7 @@
 import { Button, Flex, Heading } from '@aws-amplify/ui-react';
 import { MSG } from '@shared/messages';
-import { type KeyboardEvent, type ReactNode, useEffect, useId, useRef } from 'react';
+import { type ReactNode, useEffect, useId, useRef } from 'react';
+import { dialogKeys } from '@/components/ui/dialog-keys';
 import './delete-confirm-dialog.css';
 
 export interface DeleteItem {
@@ -37,28 +38,11 @@ export function DeleteConfirmDialog({
     dialogRef.current?.querySelector<HTMLButtonElement>('button[data-cancel]')?.focus();
   }, []);
 
-  const onKeyDown = (event: KeyboardEvent) => {
-    if (event.key === 'Escape' && !busy) {
-      event.preventDefault();
-      onCancel();
-      return;
-    }
-    // keep the focus inside the dialog
-    if (event.key === 'Tab') {
-      const focusable = [
-        ...(dialogRef.current?.querySelectorAll<HTMLElement>('[tabindex="0"], button:not([disabled])') ?? []),
-      ];
-      const first = focusable[0];
-      const last = focusable.at(-1);
-      if (event.shiftKey && document.activeElement === first) {
-        event.preventDefault();
-        last?.focus();
-      } else if (!event.shiftKey && document.activeElement === last) {
-        event.preventDefault();
-        first?.focus();
-      }
-    }
-  };
+  const onKeyDown = dialogKeys(dialogRef, {
+    focusable: '[tabindex="0"], button:not([disabled])',
+    busy,
+    onCancel,
+  });
 
   return (
     <div className="frp-overlay">

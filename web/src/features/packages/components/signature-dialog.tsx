@@ -7,7 +7,8 @@ import {
   type SignatureAction,
 } from '@shared/domain/signature-meanings';
 import { MSG } from '@shared/messages';
-import { type KeyboardEvent, type ReactNode, useEffect, useId, useRef, useState } from 'react';
+import { type ReactNode, useEffect, useId, useRef, useState } from 'react';
+import { dialogKeys } from '@/components/ui/dialog-keys';
 import { useSession } from '@/lib/session/session-store';
 import './signature-dialog.css';
 
@@ -76,28 +77,11 @@ export function SignatureDialog({
     }
   };
 
-  const onKeyDown = (event: KeyboardEvent) => {
-    if (event.key === 'Escape' && !busy) {
-      event.preventDefault();
-      onCancel();
-      return;
-    }
-    if (event.key === 'Tab') {
-      const focusable = [
-        ...(dialogRef.current?.querySelectorAll<HTMLElement>('textarea, input, button:not([disabled])') ??
-          []),
-      ];
-      const first = focusable[0];
-      const last = focusable.at(-1);
-      if (event.shiftKey && document.activeElement === first) {
-        event.preventDefault();
-        last?.focus();
-      } else if (!event.shiftKey && document.activeElement === last) {
-        event.preventDefault();
-        first?.focus();
-      }
-    }
-  };
+  const onKeyDown = dialogKeys(dialogRef, {
+    focusable: 'textarea, input, button:not([disabled])',
+    busy,
+    onCancel,
+  });
 
   const label = actionLabel ?? SIGNATURE_ACTION_LABELS[action];
 
