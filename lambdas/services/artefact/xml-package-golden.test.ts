@@ -4,8 +4,9 @@ import { buildXmlPackage } from './xml-package';
 import { chunked, sampleInput, samplePayload } from './xml-package.fixtures';
 
 /**
- * Byte-exact output of the builder (decision 170): the digests
- * below were taken from the builder at commit 8807778 for the same inputs. Sizes cover
+ * Byte-exact output of the builder (decision 170): the digests below are the builder's at commit 8807778
+ * for the same inputs, with the approval and signature meanings of decision 141 (with the older meanings
+ * the builder after issue 17 gives 8807778's digests exactly: checked when decision 141 was merged). Sizes cover
  * each remainder mod 3 (0, 1, 2 bytes carried), chunkings that split triples, and payloads whose base64
  * spans several output chunks.
  */
@@ -39,14 +40,14 @@ describe('buildXmlPackage output is byte-exact (golden digests)', () => {
 });
 
 const GOLDEN: Record<string, string> = {
-  '0/65536': 'd43e53eac211b14516458a2fb873305cff8260b241ca09196486aa2d071d900b',
-  '1/65536': 'dff0c257eb3fba0cdfb07e24dd3ba5db252da8ee9d21db13bf58014c89b52897',
-  '2/65536': '50dccf223205355bacf7584445eaae29d48f8fa752f31c2f3a9d364d6ac33488',
-  '3/1': 'e1d10eb913a1508e90ad16a6ee3378047374f9adb1474cadc7d804ced66c70a0',
-  '65536/65536': 'e9b50b7e0885fb86c38ecc3c2975946655e34ad1528039a87e6ef987eb9f50c1',
-  '65537/7169': '95e63cedf98f47a8a2390325ac23995341f6d78ac5906cdede66f23338f07cad',
-  '196608/65536': '2e5cb8dbdfe18f1dcf4408897e84cddf4a01491a38dadaa5a8022c453ac682dd',
-  '3145729/65536': 'd53c2e271a95db51a2ab8d4b119ff1444819d5a507c727288f4e3b50619b9799',
-  '3145730/1048577': '9e35447ea5cd8cc8429ef4e9cd560663b3a51b36cf0b2fb837aae3f25f18aeaa',
-  '5242880/3145728': '8d2285aa9bf7f94f0287037c1b3ea9b5c21be09c8c08a6a2222f41ca3df11f39',
+  '0/65536': 'a9deb62f18ee4575606e05c74faabac33d93bf9f8c89c35d1d969e2eb7e23f7f',
+  '1/65536': '2dd32ea28766a612bbe0d4bc5c5e2b676c4c7bd22f3e9d3d98c7519dfc17a75f',
+  '2/65536': 'f2df6dbe4a029d3a600c4399ff245e21f8534722e101e971cc1d97eebaa3f57e',
+  '3/1': 'cc97caf330301ac569f729b8c667f697277cc4a322aca89a998440df75b454cc',
+  '65536/65536': '42f41fbfb4b3cb941715bd2c1f7d8e8a70a1405ec117e3bb61d782bf9958cdb3',
+  '65537/7169': 'e13ed2449dc9f43cee69c924f9a487f137386c2e44c7f76efa1a03a4ebce9dd3',
+  '196608/65536': '70b4200a2f4eb0383f97aa6dab25bce3ce59cfb3b055cd5dc7fe320bc7972e5f',
+  '3145729/65536': '7b02445a5d2ccbfe892858c8c1a98935914e9a786c519fcd0a0b588498c1182c',
+  '3145730/1048577': 'e0cb6dd3d6eba9f669d939d81ab0bfac4fc62fc25ccfe5f9fb4cb71f69206811',
+  '5242880/3145728': '938424af7b8e0f88068efaf30c671fea51ea8fa2f9a5c0a338979a3bcd215c81',
 };

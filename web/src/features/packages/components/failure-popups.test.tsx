@@ -3,6 +3,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { HttpResponse, http } from 'msw';
 import { afterEach, describe, expect, it } from 'vitest';
 import { popups } from '@/lib/popup/popup-store';
+import { MOCK_PASSWORD } from '@/testing/mocks/fixtures';
 import { server } from '@/testing/mocks/server';
 import { fill } from '@/testing/render-app';
 import { fixturePackage, openWith } from '../testing/package-test-utils';
@@ -29,6 +30,14 @@ async function expectErrorPopup(detail = 'boom') {
   expect(within(dialog).queryByRole('button', { name: MSG.close })).not.toBeInTheDocument();
 }
 
+/** Presses a decision button and signs in its signature dialog (decision 141) with the mock password. */
+async function decide(name: string) {
+  press(name);
+  const dialog = await screen.findByRole('dialog');
+  fill(within(dialog).getByLabelText(/^Your password/), MOCK_PASSWORD);
+  fireEvent.click(within(dialog).getAllByRole('button').at(-1) as HTMLElement);
+}
+
 async function headerView(as: string, pkg: string, flow: 'approve' | 'sign') {
   openWith('/packages/header/view', { as, pkg, flow });
   await screen.findByRole('table', { name: 'Package header' });
@@ -38,14 +47,14 @@ describe('a server failure keeps the error popup', () => {
   it('approve: 500', async () => {
     server.use(http.post('/dev/packages/:id/approve', boom));
     await headerView('u-lead', 'pk-approve-dev', 'approve');
-    press(MSG.approve);
+    await decide(MSG.approve);
     await expectErrorPopup();
   });
 
   it('approve: the network fails', async () => {
     server.use(http.post('/dev/packages/:id/approve', () => HttpResponse.error()));
     await headerView('u-lead', 'pk-approve-dev', 'approve');
-    press(MSG.approve);
+    await decide(MSG.approve);
     const dialog = await screen.findByRole('alertdialog');
     await new Promise((r) => setTimeout(r, 50));
     expect(dialog).toHaveTextContent(`${MSG.internalErrorPrefix}The server could not be reached`);
@@ -59,7 +68,7 @@ describe('a server failure keeps the error popup', () => {
       ),
     );
     await headerView('u-sw', 'pk-sign-dev', 'sign');
-    press(MSG.sign);
+    await decide(MSG.sign);
     await expectErrorPopup();
   });
 
@@ -68,6 +77,7 @@ describe('a server failure keeps the error popup', () => {
     await headerView('u-lead', 'pk-approve-dev', 'approve');
     press(MSG.reject);
     fill(await screen.findByLabelText('Reason for the rejection'), 'Wrong serial range');
+    fill(screen.getByLabelText(/^Your password/), MOCK_PASSWORD);
     fireEvent.click(screen.getAllByRole('button', { name: MSG.reject }).at(-1) as HTMLElement);
     await expectErrorPopup();
   });
@@ -116,7 +126,7 @@ describe('a server failure keeps the error popup', () => {
       ),
     );
     await headerView('u-lead', 'pk-approve-dev', 'approve');
-    press(MSG.approve);
+    await decide(MSG.approve);
     const dialog = await screen.findByRole('alertdialog');
     expect(dialog).toHaveTextContent('The package moved on');
     expect(dialog).not.toHaveTextContent(MSG.internalErrorPrefix);

@@ -216,6 +216,10 @@ describe('notify warnings (spec §5)', () => {
     fireEvent.change(screen.getByLabelText('Technical Leader'), { target: { value: 'u-lead' } });
     expect(notifyButton()).toBeEnabled();
     fireEvent.click(notifyButton());
+    // a delivery is signed (decision 141)
+    const dialog = (await screen.findByRole('dialog')) as HTMLElement;
+    fill(within(dialog).getByLabelText(/^Your password/), MOCK_PASSWORD);
+    fireEvent.click(within(dialog).getAllByRole('button').at(-1) as HTMLElement);
     expect(await screen.findByText(MSG.notified)).toBeInTheDocument();
     expect(sent).toEqual({
       approvers: expect.arrayContaining([
@@ -223,6 +227,7 @@ describe('notify warnings (spec §5)', () => {
         { role: 'RELIABILITY_ENGINEER', id: 'u-rel' },
         { role: 'TECHNICAL_LEADER', id: 'u-lead' },
       ]),
+      password: MOCK_PASSWORD,
     });
   });
 

@@ -80,7 +80,7 @@ describe('the review pages show both cards and keep the actions in the action ba
     expect(await within(bar).findByRole('button', { name: MSG.sign })).toBeInTheDocument();
     expect(within(bar).getByRole('button', { name: MSG.reject })).toBeInTheDocument();
     expect(within(bar).getByRole('button', { name: MSG.back })).toBeInTheDocument();
-    expect(bar).toHaveTextContent('Sign generates the signed package file');
+    expect(bar).toHaveTextContent('Signing generates the signed package file');
     expect(screen.getByLabelText('DCC values')).toBeInTheDocument();
     expect(screen.getByLabelText('Patch file details')).toBeInTheDocument();
   });
