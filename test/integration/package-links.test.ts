@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Package } from '../../shared/api/contracts/packages';
 import { api, jsonText, type Mail, mailMatching } from '../support/api';
 import { createPackage, seededUsers, uploadPatch } from '../support/fixtures';
-import { approveAllButLast, lastSteps, prepareAndNotify } from '../support/package-flow';
+import { approveAllButLast, lastSteps, prepareAndNotify, waitForStatus } from '../support/package-flow';
 
 /**
  * Issue 16: every workflow mail links to the package itself (the SPA's deep link /packages/open/{id}),
@@ -62,7 +62,9 @@ describe('mail links to the package and GET /packages/{id}/details (issue 16)', 
     expect(await linkIn(u.release.email, `Signature requested: package ${pkg.name}`)).toBe(own);
     expect(await waitingFor(pkg.id, u.release.token)).toBe('SIGN');
     const sign = await api(`/packages/${pkg.id}/generate-signed`, { method: 'POST', token: u.release.token });
-    expect(sign.status, JSON.stringify(sign.body)).toBe(200);
+    // the signed XML is generated off the request path (decision 160); the mail goes when it is ready
+    expect([sign.status, sign.body.outcome], JSON.stringify(sign.body)).toEqual([202, 'GENERATING']);
+    await waitForStatus(pkg, u.release.token, 'SIGNED');
     expect(await linkIn(u.designDev.email, `Package signed: ${pkg.name}`)).toBe(own);
     expect(await waitingFor(pkg.id, u.release.token)).toBeNull();
 
@@ -110,8 +112,9 @@ describe('mail links to the package and GET /packages/{id}/details (issue 16)', 
     const pkg = await createPackage(u.designDev.token, resource.id, 'DEV_UNSIGNED');
     await prepareAndNotify(u, pkg);
     await approveAllButLast(u, pkg.id);
+    // lastSteps waits until the package generated off the request path is APPROVED (decision 160)
     const [last] = await lastSteps(u, pkg);
-    expect(last!.status, JSON.stringify(last!.body)).toBe(200);
+    expect(last!.status, JSON.stringify(last!.body)).toBe(202);
     expect(await linkIn(u.designDev.email, `Package approved: ${pkg.name}`)).toBe(`/packages/open/${pkg.id}`);
 
     const other = await createPackage(u.designDev.token, resource.id, 'DEV_UNSIGNED');

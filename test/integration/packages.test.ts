@@ -283,7 +283,9 @@ describe('approvers and notify', () => {
     for (const who of [u.designTest, u.lead, u.reliability, u.release]) {
       const mail = await mailMatching(who.email, (m) => m.subject.includes(pkg.name));
       expect(mail?.text).toContain('Fixes the pump occlusion alarm threshold');
-      expect(mail?.text).toMatch(/http:\/\/localhost:\d+\/packages\/approve/);
+      // issue 16: the link opens the package itself (the SPA picks the page), not the approval list
+      expect(mail?.text).toContain(`/packages/open/${pkg.id}`);
+      expect(mail?.text).toMatch(/http:\/\/localhost:\d+\/packages\/open\//);
       const list = jsonText<Package[]>(
         (await api<{ packages: string }>('/dev/packages/approval', { token: who.token })).body.packages,
       );

@@ -17,6 +17,7 @@ import {
   portalKey,
   prepareAndNotify,
   runVerifier,
+  waitForStatus,
 } from '../support/package-flow';
 
 /**
@@ -144,7 +145,11 @@ describe('a deciding call with the right password', () => {
     const signed = await post(`/packages/${pkg.id}/generate-signed`, u.release.token, {
       password: SEED_PASSWORD,
     });
-    expect(signed.status, JSON.stringify(signed.body)).toBe(200);
+    expect(
+      [signed.status, (signed.body as { outcome?: string }).outcome],
+      JSON.stringify(signed.body),
+    ).toEqual([202, 'GENERATING']);
+    await waitForStatus(pkg, u.release.token, 'SIGNED');
 
     const events = await historyOf(pkg.id);
     const approvals = events.filter((e) => e.action === 'APPROVED');
