@@ -183,6 +183,7 @@ test.describe('accounts', () => {
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'PATCHES' }).click();
     await expect(page.getByText(MSG.sessionTimeout)).toBeVisible();
     await page.getByRole('button', { name: MSG.toLoginPage }).click();
-    await expect(page).toHaveURL(/\/login$/);
+    // the login page keeps where the user was, to return there after signing in (issue 16, decision 156)
+    await expect(page).toHaveURL(/\/login\?next=%2Fpatches$/);
   });
 });
