@@ -230,11 +230,15 @@ describe('approve and reject (the approval round)', () => {
     await expect(w.service.retryGeneration(t.test, p.id)).rejects.toMatchObject({ statusCode: 403 });
     await expect(w.service.approve(t.test, p.id, SIG)).rejects.toMatchObject({ statusCode: 409 });
     w.artefacts.failGenerate = undefined;
+    w.clock.advance(3_600_000);
     const retry = await w.service.retryGeneration(t.release, p.id);
     expect([retry.outcome, retry.pkg.status]).toEqual(['GENERATING', 'GENERATING']);
     await expect(w.service.retryGeneration(t.release, p.id)).rejects.toMatchObject({ statusCode: 409 });
     await w.runJobs();
-    expect((await w.packages.get(p.id))?.status).toBe('APPROVED');
+    const approved = (await w.packages.get(p.id))!;
+    expect(approved.status).toBe('APPROVED');
+    // the XML carries the time of the decision, not of the retry an hour later
+    expect(w.artefacts.stored.get(approved.linkToS3!)?.ref.generatedAt).toBe(failed.generation?.requestedAt);
     expect((await w.actions(p.id)).slice(-2)).toEqual(['GENERATION_RETRIED', 'PACKAGE_GENERATED']);
     expect((await w.packages.get(p.id))?.approvedCount).toBe(4);
   });

@@ -64,7 +64,8 @@ export class Generation {
         state: 'RUNNING',
         from: p.status,
         requestedBy: userRef(decider),
-        requestedAt: now,
+        // a retry keeps the decision's time: the XML's approval / signature time is the one signed for
+        requestedAt: p.generation?.state === 'FAILED' ? p.generation.requestedAt : now,
         bytesDone: 0,
         bytesTotal: resource.sizeBytes,
       },
