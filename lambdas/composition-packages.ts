@@ -73,6 +73,11 @@ const RESOURCE_REPOSITORY_METHODS: { [K in keyof ResourceRepository]: true } = {
   lockPendingUpload: true,
   unlockPendingUpload: true,
   deletePendingUpload: true,
+  startVerification: true,
+  recordVerification: true,
+  failVerification: true,
+  refuseUpload: true,
+  getUploadOutcome: true,
 };
 
 /**

@@ -14,6 +14,7 @@ import type { BlobStore } from './ports/blob-store';
 import { systemClock } from './ports/clock';
 import type { Mailer } from './ports/mailer';
 import type { ResourceRepository } from './ports/resource-repository';
+import type { UploadJobs } from './ports/upload-jobs';
 import type { UserRepository } from './ports/user-repository';
 import { ResourceService } from './services/resource-service';
 import { TokenService } from './services/token-service';
@@ -213,7 +214,7 @@ export const noBlobStore = /* @__PURE__ */ lazy<BlobStore>(() => {
  * ports are read when first used, because each Lambda gets only the variables of the stores its route
  * table row `uses` (lists have no bucket).
  */
-export function resourceServiceWith(blobs: BlobStore): () => ResourceService {
+export function resourceServiceWith(blobs: BlobStore, jobs?: () => UploadJobs): () => ResourceService {
   return once(
     () =>
       new ResourceService(
@@ -229,6 +230,7 @@ export function resourceServiceWith(blobs: BlobStore): () => ResourceService {
           uploadTtlSeconds: intEnv('UPLOAD_URL_TTL_SECONDS', 15 * 60),
           multipartTtlSeconds: intEnv('MULTIPART_UPLOAD_TTL_SECONDS', 24 * 3600),
         },
+        jobs,
       ),
   );
 }

@@ -99,34 +99,81 @@ describe('generateArtefact worker', () => {
   });
 });
 
-describe('the deciding routes', () => {
-  it('may invoke the worker, and nothing else may; they no longer touch S3 or the signing key', () => {
-    const worker = workerId('generateArtefact');
+describe('the routes that start asynchronous work', () => {
+  it('may invoke their worker only, and no other route may invoke anything', () => {
     for (const route of ROUTES) {
       const fn = routeFnId(route.id);
       const invokes = statementsOfFn(fn).filter((st) => actionsOf(st).includes('lambda:InvokeFunction'));
-      const expected = route.uses.invoke?.includes('generateArtefact') ?? false;
-      expect(invokes.length > 0, route.id).toBe(expected);
-      for (const st of invokes) {
-        expect(actionsOf(st), route.id).toEqual(['lambda:InvokeFunction']);
-        expect(refersTo(st.Resource, worker), route.id).toBe(true);
-      }
-      if (expected) {
-        const env = (props(fn).Environment as { Variables: Json }).Variables;
-        expect(refersTo(env[asyncWorkerEnv('generateArtefact')], worker), route.id).toBe(true);
+      const expected = route.uses.invoke ?? [];
+      expect(invokes.length, route.id).toBe(expected.length);
+      for (const st of invokes) expect(actionsOf(st), route.id).toEqual(['lambda:InvokeFunction']);
+      for (const id of expected) {
+        const worker = workerId(id);
         expect(
-          [...allActions(fn)].filter((a) => a.startsWith('s3:') || a.startsWith('kms:')),
-          route.id,
-        ).toEqual([]);
+          invokes.some((st) => refersTo(st.Resource, worker)),
+          `${route.id} → ${id}`,
+        ).toBe(true);
+        const env = (props(fn).Environment as { Variables: Json }).Variables;
+        expect(refersTo(env[asyncWorkerEnv(id)], worker), route.id).toBe(true);
       }
     }
-    expect(
-      ROUTES.filter((r) => r.uses.invoke)
+    const invoking = (id: string) =>
+      ROUTES.filter((r) => (r.uses.invoke as readonly string[] | undefined)?.includes(id))
         .map((r) => r.id)
-        .sort(),
-    ).toEqual(['approvePackage', 'retryGeneration', 'signPackage'].sort());
+        .sort();
+    expect(invoking('generateArtefact')).toEqual(['approvePackage', 'retryGeneration', 'signPackage'].sort());
+    expect(invoking('verifyUpload')).toEqual(['completeMultipartUpload', 'confirmResourceUpload'].sort());
   });
 
+  it('the deciding routes no longer touch S3 or the signing key', () => {
+    for (const route of ROUTES.filter((r) => r.uses.invoke?.includes('generateArtefact'))) {
+      expect(
+        [...allActions(routeFnId(route.id))].filter((a) => a.startsWith('s3:') || a.startsWith('kms:')),
+        route.id,
+      ).toEqual([]);
+    }
+  });
+});
+
+describe('verifyUpload worker (decision 173)', () => {
+  const w = ASYNC_WORKERS.find((x) => x.id === 'verifyUpload')!;
+
+  it('is invoked asynchronously with bounded retries, failures going to its own queue, handler and DLQ', () => {
+    const configs = resources('AWS::Lambda::EventInvokeConfig').filter(([, p]) =>
+      refersTo(p.FunctionName, workerId(w.id)),
+    );
+    expect(configs).toHaveLength(1);
+    expect(configs[0]![1].MaximumRetryAttempts).toBe(2);
+    const queue = s.logicalId(s.stack.generation.failureQueues.get(w.id)!);
+    expect(refersTo((configs[0]![1].DestinationConfig as Json).OnFailure, queue)).toBe(true);
+    const mappings = resources('AWS::Lambda::EventSourceMapping').filter(([, p]) =>
+      refersTo(p.FunctionName, failureId(w.failure.id)),
+    );
+    expect(mappings).toHaveLength(1);
+    expect(refersTo(mappings[0]![1].EventSourceArn, queue)).toBe(true);
+    const p = props(workerId(w.id));
+    expect([p.Timeout, p.MemorySize]).toEqual([900, 1769]);
+  });
+
+  it('grants the worker the resources and audit tables and the resources bucket only; the failure handler the resources table only', () => {
+    const actions = allActions(workerId(w.id));
+    expect([...actions].some((a) => a.startsWith('kms:') || a.startsWith('ses:'))).toBe(false);
+    expect(actions.has('s3:GetObject') && actions.has('s3:PutObject') && actions.has('s3:DeleteObject')).toBe(
+      true,
+    );
+    const artefacts = s.logicalId(s.stack.data.buckets.artefacts);
+    expect(statementsOfFn(workerId(w.id)).some((st) => refersTo(st.Resource, artefacts))).toBe(false);
+    const env = (p: string) =>
+      Object.keys(((props(p).Environment as { Variables: Json }).Variables ?? {}) as Json)
+        .filter((k) => k.startsWith('TABLE_') || k.startsWith('BUCKET_'))
+        .sort();
+    expect(env(workerId(w.id))).toEqual(['BUCKET_RESOURCES', 'TABLE_AUDIT', 'TABLE_RESOURCES']);
+    expect(env(failureId(w.failure.id))).toEqual(['TABLE_RESOURCES']);
+    expect([...allActions(failureId(w.failure.id))].some((a) => a.startsWith('s3:'))).toBe(false);
+  });
+});
+
+describe('the asynchronous workers construct', () => {
   it('leaves no cdk-nag finding unacknowledged', () => {
     expect(s.nagViolations).toEqual([]);
   });

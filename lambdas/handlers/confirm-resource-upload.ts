@@ -1,8 +1,7 @@
-import { MSG } from '../../shared/messages';
-import { resourceService } from '../composition-storage';
+import { confirmingResourceService } from '../composition-uploads';
 import { route } from '../routes/resources';
 
-export const handler = route('confirmResourceUpload', async ({ params, user }) => {
-  const resource = await resourceService().confirmUpload(user, params.uploadId);
-  return { statusCode: 201, body: { resource: JSON.stringify(resource), message: MSG.uploaded } };
-});
+export const handler = route('confirmResourceUpload', async ({ params, user }) => ({
+  statusCode: 202,
+  body: await confirmingResourceService().confirmUpload(user, params.uploadId),
+}));

@@ -1,4 +1,5 @@
 import type { Resource, ResourceType, Stage } from '../../shared/api/contracts/resources';
+import type { Role } from '../../shared/domain/roles';
 
 /** A stored resource: the list fields plus where its bytes are. */
 export interface ResourceRecord extends Resource {
@@ -17,8 +18,9 @@ export interface ResourceRepository {
   isNameTaken(name: string): Promise<boolean>;
   /**
    * Claims the name and writes the record in one transaction; 'nameTaken' when the name is held.
-   * With `consumeUploadId`, the pending upload item is deleted in the same transaction and must exist
-   * ('uploadGone' otherwise), so one upload becomes at most one resource.
+   * With `consumeUploadId`, the pending upload item must exist ('uploadGone' otherwise) and becomes, in the
+   * same transaction, the outcome that names the resource (getUploadOutcome), so one upload becomes at
+   * most one resource.
    */
   create(record: ResourceRecord, consumeUploadId?: string): Promise<'ok' | 'nameTaken' | 'uploadGone'>;
   /** one type and stage, newest first (Query on the byTypeStage index) */
@@ -37,7 +39,51 @@ export interface ResourceRepository {
   /** ends the confirmation that locked it at `lockedAt` (a later one is left alone) */
   unlockPendingUpload(uploadId: string, lockedAt: string): Promise<void>;
   deletePendingUpload(uploadId: string): Promise<void>;
+  /**
+   * Hands the upload locked at `lockedAt` to verification job `jobId` (decision 173): clears an earlier
+   * failure, records who confirmed it and keeps the item until `keepUntil` (the table's TTL must not
+   * sweep it while it is verified). False when the lock is no longer `lockedAt`.
+   */
+  startVerification(
+    uploadId: string,
+    lockedAt: string,
+    jobId: string,
+    by: UploadActor,
+    keepUntil: string,
+  ): Promise<boolean>;
+  /** bytes hashed so far by job `jobId`; false when the upload is gone or another job owns it now */
+  recordVerification(uploadId: string, jobId: string, verifiedBytes: number): Promise<boolean>;
+  /**
+   * A verification that failed for a passing reason after every retry: the upload stays (its file is
+   * kept), unlocked, with the reason, so its owner can confirm it again. False when job `jobId` no
+   * longer owns it.
+   */
+  failVerification(uploadId: string, jobId: string, reason: string): Promise<boolean>;
+  /**
+   * Ends an upload refused while it was verified: the pending item is replaced by the refusal, kept
+   * until `keepUntil` so the owner's poll can say why (its bytes are removed by the caller).
+   */
+  refuseUpload(uploadId: string, ownerId: string, refusal: UploadRefusal, keepUntil: string): Promise<void>;
+  /** what became of an upload that is no longer pending (registered or refused), if anything is known */
+  getUploadOutcome(uploadId: string): Promise<UploadOutcome | null>;
 }
+
+/** Who confirmed an upload: the verification records the resource and its audit event in their name. */
+export interface UploadActor {
+  id: string;
+  name: string;
+  userRole: Role;
+}
+
+export interface UploadRefusal {
+  statusCode: number;
+  errorMessage: string;
+}
+
+/** An upload that is over: the resource it became, or why it was refused. */
+export type UploadOutcome =
+  | { ownerId: string; resourceId: string }
+  | { ownerId: string; refusal: UploadRefusal };
 
 /** A presigned upload waiting for its confirmation (pk `UPLOAD#<id>` in the resources table). */
 export interface PendingUpload {
@@ -63,6 +109,13 @@ export interface PendingUpload {
   multipartId?: string;
   partSizeBytes?: number;
   partCount?: number;
+  /** set by a confirmation that passed its quick checks: the job that hashes and registers it (decision 173) */
+  verifyJobId?: string;
+  verifyingFor?: UploadActor;
+  /** bytes hashed so far by that job */
+  verifiedBytes?: number;
+  /** the last verification failed for a passing reason after its retries; the upload may be confirmed again */
+  verifyFailure?: string;
 }
 
 /** A package that uses a resource, as deletion reports it. */

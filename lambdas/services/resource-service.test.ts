@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { ResourceType, Stage } from '../../shared/api/contracts/resources';
+import type { Resource, ResourceType, Stage } from '../../shared/api/contracts/resources';
 import { nameClaimKey } from '../../shared/domain/resource-rules';
 import { MSG } from '../../shared/messages';
+import { MemoryUploadJobs } from '../adapters/memory/upload-jobs';
 import type { AuditEvent, AuditLog } from '../ports/audit-log';
 import type { BlobStore } from '../ports/blob-store';
 import type {
@@ -12,6 +13,7 @@ import type {
   ResourceReference,
   ResourceReferences,
   ResourceRepository,
+  UploadOutcome,
 } from '../ports/resource-repository';
 import { type Actor, type IncomingFile, ResourceService } from './resource-service';
 
@@ -90,8 +92,39 @@ class MemoryRepo implements ResourceRepository {
     if (consume && !this.items.has(`UPLOAD#${consume}`)) return 'uploadGone' as const;
     this.items.set(nameClaimKey(r.name), { resourceId: r.id });
     this.items.set(`RES#${r.id}`, { ...r });
-    if (consume) this.items.delete(`UPLOAD#${consume}`);
+    if (consume) {
+      this.items.delete(`UPLOAD#${consume}`);
+      this.outcomes.set(consume, { ownerId: r.uploadedBy.id, resourceId: r.id });
+    }
     return 'ok' as const;
+  }
+  outcomes = new Map<string, UploadOutcome>();
+  async startVerification(id: string, lockedAt: string, jobId: string, by: Actor) {
+    const u = this.items.get(`UPLOAD#${id}`) as PendingUpload | undefined;
+    if (u?.confirmingAt !== lockedAt) return false;
+    Object.assign(u, { verifyJobId: jobId, verifyingFor: by, verifiedBytes: 0 });
+    delete u.verifyFailure;
+    return true;
+  }
+  async recordVerification(id: string, jobId: string, n: number) {
+    const u = this.items.get(`UPLOAD#${id}`) as PendingUpload | undefined;
+    if (u?.verifyJobId !== jobId) return false;
+    u.verifiedBytes = n;
+    return true;
+  }
+  async failVerification(id: string, jobId: string, reason: string) {
+    const u = this.items.get(`UPLOAD#${id}`) as PendingUpload | undefined;
+    if (u?.verifyJobId !== jobId) return false;
+    u.verifyFailure = reason;
+    delete u.confirmingAt;
+    return true;
+  }
+  async refuseUpload(id: string, ownerId: string, refusal: { statusCode: number; errorMessage: string }) {
+    this.items.delete(`UPLOAD#${id}`);
+    this.outcomes.set(id, { ownerId, refusal });
+  }
+  async getUploadOutcome(id: string) {
+    return this.outcomes.get(id) ?? null;
   }
   async listByTypeStage(type: ResourceType, stage: Stage) {
     return (await this.listAll()).filter((r) => r.resourceType === type && r.resourceStage === stage);
@@ -166,8 +199,10 @@ let audit: MemoryAudit;
 let refs: MemoryRefs;
 let now: Date;
 let service: ResourceService;
+let jobs: MemoryUploadJobs;
 
 beforeEach(() => {
+  jobs = new MemoryUploadJobs();
   blobs = new MemoryBlobs();
   repo = new MemoryRepo();
   audit = new MemoryAudit();
@@ -185,6 +220,7 @@ beforeEach(() => {
       maxMetadataBytes: 48,
       uploadTtlSeconds: 900,
     },
+    () => jobs,
   );
 });
 
@@ -410,10 +446,28 @@ describe('presigned upload', () => {
     expect([...repo.items.keys()].filter((k) => k.startsWith('UPLOAD#'))).toEqual([]);
   });
 
-  it('copies the checked upload out of staging, hashing it, and registers it', async () => {
+  /** runs the verification jobs started so far, as the verifyUpload worker would */
+  async function runJobs() {
+    for (const job of jobs.take()) await service.runVerification(job);
+  }
+
+  it('answers VERIFYING, then its verification copies the upload out of staging, hashing it, and registers it', async () => {
     const u = await request();
     const p = await stage(u);
-    const r = await service.confirmUpload(dana, u.uploadId);
+    const answer = await service.confirmUpload(dana, u.uploadId);
+    expect(answer).toMatchObject({ uploadId: u.uploadId, state: 'VERIFYING', sizeBytes: modelBytes.length });
+    // nothing is registered before the job ran
+    expect(await repo.listAll()).toEqual([]);
+    expect((await service.uploadStatus(dana, u.uploadId)).state).toBe('VERIFYING');
+    expect(jobs.started).toHaveLength(1);
+    await runJobs();
+    const status = await service.uploadStatus(dana, u.uploadId);
+    expect(status).toMatchObject({
+      state: 'REGISTERED',
+      message: MSG.uploaded,
+      verifiedBytes: modelBytes.length,
+    });
+    const r = JSON.parse(status.resource!) as Resource;
     expect(r).toMatchObject({ name: 'big', modelName: 'kws', modelVersion: '2.1', sha256: sha(modelBytes) });
     const rec = (await repo.getById(r.id))!;
     expect(blobs.objects.get(rec.objectKey)).toEqual(Buffer.from(modelBytes));
@@ -421,6 +475,83 @@ describe('presigned upload', () => {
     expect(blobs.objects.has(p.stagingKey)).toBe(false);
     expect(await repo.getPendingUpload(u.uploadId)).toBeNull();
     expect(audit.events.map((e) => e.action)).toEqual(['RESOURCE_UPLOADED']);
+    expect(audit.events[0]).toMatchObject({ actorId: dana.id, actorName: dana.name });
+    // a second run of the same job (Lambda delivers at least once) changes nothing
+    await service.runVerification({ uploadId: u.uploadId, jobId: 'again' });
+    expect(await repo.listAll()).toHaveLength(1);
+  });
+
+  it('answers the same VERIFYING to a confirmation sent again while it runs, without a second job', async () => {
+    const u = await request();
+    await stage(u);
+    await service.confirmUpload(dana, u.uploadId);
+    expect((await service.confirmUpload(dana, u.uploadId)).state).toBe('VERIFYING');
+    expect(jobs.started).toHaveLength(1);
+    await runJobs();
+    // and after it was registered: accepted before, the state says the rest
+    expect((await service.confirmUpload(dana, u.uploadId)).state).toBe('VERIFYING');
+    expect(jobs.started).toHaveLength(0);
+  });
+
+  it('a name taken while the file was verified ends the upload with the reason; nothing stays', async () => {
+    const u = await request();
+    await stage(u);
+    await service.confirmUpload(dana, u.uploadId);
+    await service.upload(tess, {
+      type: 'PATCH',
+      stage: 'DEV',
+      name: 'big',
+      resourceFile: file('a.bin', 'a'),
+    });
+    await runJobs();
+    const status = await service.uploadStatus(dana, u.uploadId);
+    expect(status).toMatchObject({ state: 'FAILED', statusCode: 409, retryable: false });
+    expect(status.errorMessage).toBe(MSG.resourceNameConflict);
+    expect([...blobs.objects.keys()].filter((k) => !k.startsWith('resources/'))).toEqual([]);
+    expect((await repo.listAll()).map((r) => r.name)).toEqual(['big']);
+    expect(await repo.getPendingUpload(u.uploadId)).toBeNull();
+  });
+
+  it('a storage failure while verifying keeps the upload; after the last retry it says why and can be confirmed again', async () => {
+    const u = await request();
+    const p = await stage(u);
+    await service.confirmUpload(dana, u.uploadId);
+    const [job] = jobs.take();
+    const get = blobs.get.bind(blobs);
+    blobs.get = async () => {
+      throw new Error('S3 unavailable');
+    };
+    await expect(service.runVerification(job!)).rejects.toThrow('S3 unavailable');
+    expect(blobs.objects.has(p.stagingKey)).toBe(true);
+    expect((await service.uploadStatus(dana, u.uploadId)).state).toBe('VERIFYING');
+    await service.failVerification(job!, 'storage or the database did not answer, after 3 attempts');
+    const failed = await service.uploadStatus(dana, u.uploadId);
+    expect(failed).toMatchObject({ state: 'FAILED', retryable: true });
+    expect(failed.errorMessage).toMatch(/after 3 attempts.*confirm the upload again/);
+    // the failed job's late run changes nothing; a new confirmation starts a new one
+    blobs.get = get;
+    await service.runVerification(job!);
+    expect(await repo.listAll()).toEqual([]);
+    await service.confirmUpload(dana, u.uploadId);
+    await runJobs();
+    expect((await service.uploadStatus(dana, u.uploadId)).state).toBe('REGISTERED');
+  });
+
+  it('a job that cannot be started leaves the upload unlocked with the reason', async () => {
+    const u = await request();
+    await stage(u);
+    jobs.failStart = new Error('Lambda throttled');
+    expect((await rejection(service.confirmUpload(dana, u.uploadId))).message).toBe('Lambda throttled');
+    expect(await service.uploadStatus(dana, u.uploadId)).toMatchObject({ state: 'FAILED', retryable: true });
+    jobs.failStart = undefined;
+    expect((await service.confirmUpload(dana, u.uploadId)).state).toBe('VERIFYING');
+  });
+
+  it("shows an upload's state to its owner only", async () => {
+    const u = await request();
+    expect((await service.uploadStatus(dana, u.uploadId)).state).toBe('UPLOADING');
+    expect((await rejection(service.uploadStatus(tess, u.uploadId))).statusCode).toBe(403);
+    expect((await rejection(service.uploadStatus(dana, 'nope'))).statusCode).toBe(404);
   });
 
   it("refuses another user's confirmation and leaves the upload alone", async () => {

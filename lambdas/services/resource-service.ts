@@ -7,11 +7,13 @@ import type {
   Stage,
   StartMultipartUploadResponse,
   UploadPartsResponse,
+  UploadStatus,
 } from '../../shared/api/contracts/resources';
 import type { AuditLog } from '../ports/audit-log';
 import type { BlobStore } from '../ports/blob-store';
 import type { Clock } from '../ports/clock';
 import type { ResourceReferences, ResourceRepository } from '../ports/resource-repository';
+import type { UploadJobs, VerificationJob } from '../ports/upload-jobs';
 import {
   type Actor,
   type ResourceDeps,
@@ -27,7 +29,8 @@ import {
   presignParts,
   startMultipartUpload,
 } from './resources/presigned-multipart';
-import { confirmUpload, requestUpload } from './resources/presigned-upload';
+import { confirmUpload, requestUpload, type VerifyingAnswer } from './resources/presigned-upload';
+import { failVerification, runVerification, uploadStatus } from './resources/verify-upload';
 
 export {
   type Actor,
@@ -54,8 +57,9 @@ export class ResourceService {
     audit: AuditLog,
     clock: Clock,
     config: ResourceServiceConfig,
+    jobs: () => UploadJobs = noUploadJobs,
   ) {
-    this.d = { repo, references, blobs, audit, clock, config };
+    this.d = { repo, references, blobs, audit, clock, config, jobs };
   }
 
   /** bytes kept of each multipart file field; larger parts are only counted, then refused */
@@ -81,8 +85,8 @@ export class ResourceService {
     return requestUpload(this.d, actor, req);
   }
 
-  /** Checks and registers a presigned upload; a refusal removes it, a passing failure leaves it to retry. */
-  confirmUpload(actor: Actor, uploadId: string): Promise<Resource> {
+  /** Checks a presigned upload and hands it to its verification (202); a refusal removes it. */
+  confirmUpload(actor: Actor, uploadId: string): Promise<VerifyingAnswer> {
     return confirmUpload(this.d, actor, uploadId);
   }
 
@@ -107,8 +111,23 @@ export class ResourceService {
     actor: Actor,
     uploadId: string,
     parts: ReadonlyArray<{ partNumber: number; etag: string }>,
-  ): Promise<Resource> {
+  ): Promise<VerifyingAnswer> {
     return confirmUpload(this.d, actor, uploadId, parts);
+  }
+
+  /** Where an upload stands, for its owner: UPLOADING, VERIFYING, REGISTERED or FAILED (decision 173). */
+  uploadStatus(actor: Actor, uploadId: string): Promise<UploadStatus> {
+    return uploadStatus(this.d, actor, uploadId);
+  }
+
+  /** The verifyUpload worker: hash, copy out of staging, register (services/resources/verify-upload.ts). */
+  runVerification(job: VerificationJob): Promise<void> {
+    return runVerification(this.d, job);
+  }
+
+  /** The uploadVerifyFailed worker: after the last retry the upload is kept with the reason. */
+  failVerification(job: VerificationJob, reason: string): Promise<void> {
+    return failVerification(this.d, job, reason);
   }
 
   abortUpload(actor: Actor, uploadId: string): Promise<void> {
@@ -119,4 +138,9 @@ export class ResourceService {
   deleteResources(admin: Actor, ids: string[]): Promise<void> {
     return deleteResources(this.d, admin, ids);
   }
+}
+
+/** The routes that never confirm an upload have no jobs to start. */
+function noUploadJobs(): UploadJobs {
+  throw new Error('No upload verification jobs are plugged into this Lambda (composition-uploads.ts)');
 }

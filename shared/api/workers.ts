@@ -75,7 +75,7 @@ export function passesWorkerFilter(
  */
 export interface AsyncWorker {
   /** camelCase id; the handler module is lambdas/workers/<kebab-case of id>.ts */
-  id: 'generateArtefact';
+  id: 'generateArtefact' | 'verifyUpload';
   uses: RouteUses;
   /** Lambda's retries of a failed asynchronous run (0–2) */
   retryAttempts: number;
@@ -84,7 +84,14 @@ export interface AsyncWorker {
   memoryMb: number;
   summary: string;
   /** the handler of the on-failure queue (lambdas/workers/<kebab-case of id>.ts) */
-  failure: { id: 'generationFailed'; uses: RouteUses; timeoutSeconds: number; summary: string };
+  failure: {
+    id: 'generationFailed' | 'uploadVerifyFailed';
+    uses: RouteUses;
+    timeoutSeconds: number;
+    summary: string;
+  };
+  /** what an operator is told by the alarms: what a run that failed after every retry leaves behind */
+  failedRunMeans: string;
 }
 
 export const ASYNC_WORKERS: readonly AsyncWorker[] = [
@@ -108,6 +115,30 @@ export const ASYNC_WORKERS: readonly AsyncWorker[] = [
       summary:
         'After the last retry: returns the package to its deciding state with the reason (decision 160)',
     },
+    failedRunMeans: 'the package went back with the reason',
+  },
+  {
+    id: 'verifyUpload',
+    uses: {
+      tables: ['resources', 'audit'],
+      buckets: { resources: ['read', 'write', 'delete'] },
+    },
+    retryAttempts: 2,
+    maxEventAgeSeconds: 60 * 60,
+    // one read of 10 GiB at one S3 stream's 90–150 MB/s is 70–120 s (decision 172); Lambda's limit
+    timeoutSeconds: 15 * 60,
+    // one full vCPU (SHA-256 is the CPU work); the copy of a single-PUT upload keeps 8 MiB parts in flight
+    memoryMb: 1769,
+    summary:
+      'Hashes a confirmed upload (SHA-256, size), copies it out of staging and registers the resource, with progress (decision 173)',
+    failure: {
+      id: 'uploadVerifyFailed',
+      uses: { tables: ['resources'] },
+      timeoutSeconds: 60,
+      summary:
+        'After the last retry: keeps the upload with the reason and unlocks it, so the same confirmation can be sent again (decision 173)',
+    },
+    failedRunMeans: 'the upload was kept with the reason; its owner may confirm it again',
   },
 ];
 

@@ -24,6 +24,7 @@ export const RESOURCE_ERR = {
   uploadNotFound: 'Upload not found or expired; request a new upload',
   uploadNotOwner: 'Only the user who requested this upload can confirm it',
   uploadBusy: 'This upload is being confirmed already',
+  uploadNotYours: 'Only the user who requested this upload can see it',
   notUploaded: (what: string) => `The ${what} was not uploaded to its URL; request a new upload`,
   sizeMismatch: (what: string, got: number, declared: number) =>
     `The uploaded ${what} has ${got} bytes but ${declared} were declared`,

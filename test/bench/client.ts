@@ -70,3 +70,28 @@ export const SEEDED = {
   lead: 'technical-leader@example.com',
   admin: 'admin@example.com',
 } as const;
+
+/**
+ * Follows an upload the server accepted (202 VERIFYING) until it is registered (decision 173): polls its
+ * state every 250 ms and answers the resource. A refusal or a failed check throws with the reason.
+ */
+export async function untilRegistered(
+  api: Client,
+  token: string,
+  uploadId: string,
+): Promise<{ id: string; sha256: string }> {
+  for (;;) {
+    const r = expectStatus(
+      await api.call<{ state: string; resource?: string; errorMessage?: string }>(
+        `/resources/uploads/${uploadId}`,
+        { token },
+      ),
+      200,
+      'upload state',
+    );
+    if (r.body.state === 'REGISTERED')
+      return JSON.parse(r.body.resource ?? '{}') as { id: string; sha256: string };
+    if (r.body.state === 'FAILED') throw new Error(`upload check failed: ${r.body.errorMessage}`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}

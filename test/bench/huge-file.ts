@@ -3,7 +3,7 @@ import { createReadStream, readFileSync, rmSync, statfsSync } from 'node:fs';
 import { join } from 'node:path';
 import { SEED_PASSWORD } from '../../shared/domain/seed-users';
 import { startStackProcess } from '../support/stack-process';
-import { expectStatus, makeClient, SEEDED } from './client';
+import { expectStatus, makeClient, SEEDED, untilRegistered } from './client';
 import { http, makeFile, sampler } from './large-file';
 import { info, mb, ms, notMeasured, onInterrupt, progress, QUICK, type Row, verdict } from './report';
 
@@ -159,16 +159,15 @@ async function oneSize(tmp: string, size: number): Promise<Row[]> {
       };
       await Promise.all(Array.from({ length: PARALLEL }, worker));
     });
-    progress(`${label}: complete (S3 joins the parts at the resource key; one read to hash)`);
+    progress(`${label}: complete (S3 joins the parts at the resource key), then the SHA-256 off the request`);
     const parts = Array.from({ length: partCount }, (_, i) => ({ partNumber: i + 1, etag: etags[i + 1]! }));
-    const done = await timed('complete (S3 join + SHA-256 read)', () =>
+    const done = await timed('complete (S3 join, checks; answers VERIFYING)', () =>
       http('POST', `${base}/resources/uploads/${uploadId}/complete`, { token: dev.token, json: { parts } }),
     );
-    if (done.status !== 201) throw new Error(`complete: ${done.status} ${done.text.slice(0, 200)}`);
-    const resource = JSON.parse((JSON.parse(done.text) as { resource: string }).resource) as {
-      id: string;
-      sha256: string;
-    };
+    if (done.status !== 202) throw new Error(`complete: ${done.status} ${done.text.slice(0, 200)}`);
+    const resource = await timed('verify (SHA-256 read off the request, until REGISTERED)', () =>
+      untilRegistered(api, dev.token, uploadId),
+    );
     if (resource.sha256 !== sha256) throw new Error('the stored resource does not hash like the file');
     rmSync(file, { force: true });
 

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { finished } from 'node:stream/promises';
 import { SEED_PASSWORD } from '../../shared/domain/seed-users';
 import { startStackProcess } from '../support/stack-process';
-import { expectStatus, makeClient, SEEDED } from './client';
+import { expectStatus, makeClient, SEEDED, untilRegistered } from './client';
 import { info, mb, ms, notMeasured, onInterrupt, progress, QUICK, type Row, verdict } from './report';
 
 const SECTION = 'large';
@@ -204,15 +204,16 @@ export async function benchLargeFile(tmp: string): Promise<Row[]> {
       http('PUT', upload.resourceUrl, { file, size }),
     );
     if (put.status !== 200) throw new Error(`PUT: ${put.status} ${put.text.slice(0, 200)}`);
-    progress('confirm (copy out of staging while hashing)');
-    const confirm = await timed('confirm (copy + SHA-256)', () =>
+    progress(
+      'confirm (checks; answers VERIFYING), then the copy out of staging while hashing, off the request',
+    );
+    const confirm = await timed('confirm (checks; answers VERIFYING)', () =>
       http('POST', `${base}/resources/uploads/${upload.uploadId}/confirm`, { token: dev.token }),
     );
-    if (confirm.status !== 201) throw new Error(`confirm: ${confirm.status} ${confirm.text.slice(0, 200)}`);
-    const resource = JSON.parse((JSON.parse(confirm.text) as { resource: string }).resource) as {
-      id: string;
-      sha256: string;
-    };
+    if (confirm.status !== 202) throw new Error(`confirm: ${confirm.status} ${confirm.text.slice(0, 200)}`);
+    const resource = await timed('verify (copy + SHA-256 off the request, until REGISTERED)', () =>
+      untilRegistered(api, dev.token, upload.uploadId),
+    );
     if (resource.sha256 !== sha256) throw new Error('the stored resource does not hash like the file');
     rmSync(file, { force: true });
 

@@ -13,6 +13,7 @@ import { type ApiResult, apiAt, jsonText, SEEDED, uniq } from '../support/api';
 import { waitForStatus } from '../support/package-flow';
 import { type StackProcess, startStackProcess } from '../support/stack-process';
 import { dynamoAt, s3At, scanAll, tableOf } from '../support/store';
+import { settled } from '../support/uploads';
 
 /**
  * A stack of its own whose emulators are stopped and started again (the pids come from
@@ -123,7 +124,7 @@ async function stagePresigned(name: string, bytes: Buffer) {
   await put.arrayBuffer();
   expect(put.status).toBe(200);
   return () =>
-    call<{ resource: string }>(`/resources/uploads/${req.body.uploadId}/confirm`, {
+    call(`/resources/uploads/${req.body.uploadId}/confirm`, {
       method: 'POST',
       token: tokens.designDev,
     });
@@ -198,9 +199,9 @@ describe('S3 (s3rver) down', () => {
     expect(items.filter((i) => i.name === name && i.kind === 'RESOURCE')).toEqual([]);
 
     await restart('s3rver');
-    const again = await confirm();
-    expect(again.status, JSON.stringify(again.body)).toBe(201);
-    const resource = jsonText<Resource>(again.body.resource);
+    const again = await settled(tokens.designDev, await confirm(), { call });
+    expect(again.state, again.errorMessage).toBe('REGISTERED');
+    const resource = jsonText<Resource>(again.resource);
     expect(resource).toMatchObject({ name, sizeBytes: bytes.length });
     expect(resource.sha256).toBe(createHash('sha256').update(bytes).digest('hex'));
   }, 90_000);
@@ -210,9 +211,15 @@ describe('S3 (s3rver) stopped in the middle of a request', () => {
   it('a generation whose package is half written when S3 stops: the last approval answers 202 GENERATING, the package returns to PENDING_APPROVAL with the reason, nothing stays in S3, and the decider’s Retry completes it once S3 is back', async () => {
     // 48 MiB: the XML (64 MiB) goes up in 8 parts, so S3 stops while parts are still being written
     const bytes = randomBytes(48 * 1024 * 1024);
-    const confirmed = await (await stagePresigned(uniq('fault-mid'), bytes))();
-    expect(confirmed.status, JSON.stringify(confirmed.body)).toBe(201);
-    const resource = jsonText<Resource>(confirmed.body.resource);
+    const confirmed = await settled(
+      tokens.designDev,
+      await (await stagePresigned(uniq('fault-mid'), bytes))(),
+      {
+        call,
+      },
+    );
+    expect(confirmed.state, confirmed.errorMessage).toBe('REGISTERED');
+    const resource = jsonText<Resource>(confirmed.resource);
     const gen = await call<{ package: string }>(`/resources/${resource.id}/generate-package`, {
       method: 'POST',
       token: tokens.designDev,

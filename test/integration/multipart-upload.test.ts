@@ -9,6 +9,7 @@ import type {
 } from '../../shared/api/contracts/resources';
 import { MSG } from '../../shared/messages';
 import { api, jsonText, login, SEEDED, uniq } from '../support/api';
+import { settled } from '../support/uploads';
 
 /**
  * Presigned multipart uploads (issue 17) over HTTP against the local stack: parts straight to s3rver,
@@ -43,11 +44,14 @@ const presign = (uploadId: string, partNumbers: number[], token = dev) =>
 const listParts = (uploadId: string, token = dev) =>
   api<UploadPartsResponse & Err>(`/resources/uploads/${uploadId}/parts`, { token });
 const complete = (uploadId: string, parts: Array<{ partNumber: number; etag: string }>, token = dev) =>
-  api<{ resource: string; message: string } & Err>(`/resources/uploads/${uploadId}/complete`, {
-    method: 'POST',
-    token,
-    body: { parts },
-  });
+  api<{ uploadId: string; state: string; sizeBytes: number } & Err>(
+    `/resources/uploads/${uploadId}/complete`,
+    {
+      method: 'POST',
+      token,
+      body: { parts },
+    },
+  );
 const abort = (uploadId: string, token = dev) =>
   api<{ message: string } & Err>(`/resources/uploads/${uploadId}`, { method: 'DELETE', token });
 
@@ -132,13 +136,17 @@ describe('presigned multipart upload', () => {
 
     const etags = new Map(held.body.parts.map((p) => [p.partNumber, p.etag]));
     etags.set(2, etag2);
-    const done = await complete(
+    const accepted = await complete(
       uploadId,
       [1, 2, 3].map((n) => ({ partNumber: n, etag: etags.get(n)! })),
     );
-    expect(done.status, done.body.errorMessage).toBe(201);
-    expect(done.body.message).toBe(MSG.uploaded);
-    const resource = jsonText<Resource>(done.body.resource);
+    // the parts are joined and checked in the request; the SHA-256 runs off it (decision 173)
+    expect(accepted.status, accepted.body.errorMessage).toBe(202);
+    expect(accepted.body).toMatchObject({ uploadId, state: 'VERIFYING', sizeBytes: bytes.length });
+    const done = await settled(dev, accepted);
+    expect(done.state, done.errorMessage).toBe('REGISTERED');
+    expect(done.message).toBe(MSG.uploaded);
+    const resource = jsonText<Resource>(done.resource);
     expect(resource).toMatchObject({ name, sizeBytes: bytes.length, sha256: sha256(bytes) });
     expect((await patches()).find((p) => p.name === name)?.sha256).toBe(sha256(bytes));
     // the upload is over: no parts, no staged copy, a second completion finds nothing
@@ -221,8 +229,8 @@ describe('presigned multipart upload', () => {
       { partNumber: 1, etag: e1 },
       { partNumber: 2, etag: e2 },
     ]);
-    expect(ok.status, ok.body.errorMessage).toBe(201);
-    expect(jsonText<Resource>(ok.body.resource).sha256).toBe(sha256(bytes));
+    const done = await settled(dev, ok);
+    expect(jsonText<Resource>(done.resource).sha256).toBe(sha256(bytes));
   });
 
   it('answers URLs for existing parts only, to the requester only; the wrong completion route is refused', async () => {

@@ -4,6 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { RequestUploadResponse, Resource } from '../../shared/api/contracts/resources';
 import { MSG } from '../../shared/messages';
 import { api, jsonText, login, SEEDED, uniq } from '../support/api';
+import { settled } from '../support/uploads';
 
 /**
  * Resources over HTTP against the local stack: lists, multipart uploads, presigned uploads of files
@@ -100,10 +101,13 @@ function requestUpload(body: Record<string, unknown>, token = tokens.dev) {
 }
 
 function confirm(uploadId: string, token = tokens.dev) {
-  return api<{ resource: string; errorMessage?: string }>(`/resources/uploads/${uploadId}/confirm`, {
-    method: 'POST',
-    token,
-  });
+  return api<{ uploadId: string; state: string; sizeBytes: number; errorMessage?: string }>(
+    `/resources/uploads/${uploadId}/confirm`,
+    {
+      method: 'POST',
+      token,
+    },
+  );
 }
 
 async function put(url: string, bytes: Uint8Array): Promise<number> {
@@ -372,8 +376,15 @@ describe('presigned upload of files above the 10 MB request limit', () => {
     expect(Date.parse(req.body.expiresAt) - Date.now()).toBeGreaterThan(14 * 60_000);
     expect(await put(req.body.resourceUrl, bytes)).toBe(200);
     const c = await confirm(req.body.uploadId);
-    expect(c.status).toBe(201);
-    const res = jsonText<Resource>(c.body.resource);
+    expect(c.status).toBe(202);
+    expect(c.body).toMatchObject({
+      uploadId: req.body.uploadId,
+      state: 'VERIFYING',
+      sizeBytes: bytes.length,
+    });
+    const done = await settled(tokens.dev, c);
+    expect(done).toMatchObject({ state: 'REGISTERED', message: MSG.uploaded, verifiedBytes: bytes.length });
+    const res = jsonText<Resource>(done.resource);
     expect(res).toMatchObject({ name, sizeBytes: bytes.length, sha256: sha256(bytes), fileName: 'big.bin' });
     expect((await list('patch', 'dev')).some((p) => p.id === res.id)).toBe(true);
     expect(await keys(`resources/${res.id}/`)).toEqual([`resources/${res.id}/big.bin`]);
@@ -383,8 +394,15 @@ describe('presigned upload of files above the 10 MB request limit', () => {
     );
     expect(sha256(await stored.Body!.transformToByteArray())).toBe(sha256(bytes));
     expect(await keys(`staging/${req.body.uploadId}/`)).toEqual([]);
-    // one upload makes one resource
-    expect((await confirm(req.body.uploadId)).status).toBe(404);
+    // one upload makes one resource: a confirmation sent again is the one accepted before
+    expect((await confirm(req.body.uploadId)).status).toBe(202);
+    expect((await list('patch', 'dev')).filter((p) => p.name === name)).toHaveLength(1);
+    // its state is its owner's to read
+    const other = await api<{ errorMessage?: string }>(`/resources/uploads/${req.body.uploadId}`, {
+      token: tokens.test,
+    });
+    expect(other.status).toBe(403);
+    expect(other.body.errorMessage).toBe('Only the user who requested this upload can see it');
   });
 
   it('uploads a model and its metadata the same way', async () => {
@@ -401,9 +419,9 @@ describe('presigned upload of files above the 10 MB request limit', () => {
     expect(req.status).toBe(201);
     expect(await put(req.body.resourceUrl, TFL3_MODEL)).toBe(200);
     expect(await put(req.body.metadataUrl!, Buffer.from(METADATA))).toBe(200);
-    const c = await confirm(req.body.uploadId);
-    expect(c.status).toBe(201);
-    expect(jsonText<Resource>(c.body.resource)).toMatchObject({
+    const done = await settled(tokens.dev, await confirm(req.body.uploadId));
+    expect(done.state).toBe('REGISTERED');
+    expect(jsonText<Resource>(done.resource)).toMatchObject({
       resourceType: 'MODEL',
       resourceStage: 'RELEASE',
       modelName: 'keyword-spotter',
@@ -418,7 +436,7 @@ describe('presigned upload of files above the 10 MB request limit', () => {
     const other = await confirm(req.body.uploadId, tokens.test);
     expect(other.status).toBe(403);
     expect(other.body.errorMessage).toBe('Only the user who requested this upload can confirm it');
-    expect((await confirm(req.body.uploadId)).status).toBe(201);
+    expect((await settled(tokens.dev, await confirm(req.body.uploadId))).state).toBe('REGISTERED');
   });
 
   it('answers 404 for an unknown upload and for an expired one, whose bytes it removes', async () => {

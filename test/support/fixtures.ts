@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Package } from '../../shared/api/contracts/packages';
 import type { Resource } from '../../shared/api/contracts/resources';
 import { api, jsonText, login, SEEDED, uniq } from './api';
+import { settled } from './uploads';
 
 export interface Users {
   [k: string]: { token: string; id: string; email: string };
@@ -47,7 +48,7 @@ export async function uploadPatch(
 /**
  * Uploads a patch of `size` random bytes the way the SPA sends files too large for the API (a direct
  * multipart call over ~4 MiB no longer fits Lambda's 6 MB event once base64-encoded): upload ticket,
- * PUT to the presigned URL, confirm. Returns the stored resource.
+ * PUT to the presigned URL, confirm (202) and wait until it is registered. Returns the stored resource.
  */
 export async function uploadPatchPresigned(
   token: string,
@@ -74,12 +75,10 @@ export async function uploadPatchPresigned(
   });
   await put.arrayBuffer();
   if (put.status !== 200) throw new Error(`presigned PUT: ${put.status}`);
-  const r = await api<{ resource: string }>(`/resources/uploads/${ticket.body.uploadId}/confirm`, {
-    method: 'POST',
-    token,
-  });
-  if (r.status !== 201) throw new Error(`confirm: ${r.status} ${JSON.stringify(r.body)}`);
-  return jsonText<Resource>(r.body.resource);
+  const accepted = await api(`/resources/uploads/${ticket.body.uploadId}/confirm`, { method: 'POST', token });
+  const done = await settled(token, accepted);
+  if (done.state !== 'REGISTERED') throw new Error(`upload ${done.state}: ${done.errorMessage}`);
+  return jsonText<Resource>(done.resource);
 }
 
 export async function createPackage(

@@ -108,7 +108,7 @@ export class Generation extends Construct {
       const logicalId = Stack.of(bucket).getLogicalId(bucket.node.defaultChild as s3.CfnBucket);
       Validations.of(role).acknowledge({
         id: `AwsSolutions-IAM5[Resource::<${logicalId}.Arn>/*]`,
-        reason: `${opts.description}: objects under keys made at run time from the package id and generation time (packages/<id>/…), in this one bucket, with the actions listed one by one.`,
+        reason: `${opts.description}: objects under keys made at run time from an id (packages/<id>/…, resources/<id>/…, staging/<uploadId>/…), in this one bucket, with the actions listed one by one.`,
       });
     }
     if (uses.sign) {
@@ -171,7 +171,7 @@ export class Generation extends Construct {
     failFn.addEventSource(new SqsEventSource(failures, { batchSize: 10, reportBatchItemFailures: true }));
 
     new cloudwatch.Alarm(scope, 'FailedGenerationsAlarm', {
-      alarmDescription: `Runs of ${w.id} that failed after every retry (the package went back with the reason; see docs/infra.md)`,
+      alarmDescription: `Runs of ${w.id} that failed after every retry (${w.failedRunMeans}; see docs/infra.md)`,
       metric: failures.metricNumberOfMessagesSent({ period: Duration.minutes(5) }),
       threshold: 0,
       comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
@@ -179,7 +179,7 @@ export class Generation extends Construct {
       treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
     });
     new cloudwatch.Alarm(scope, 'DeadLettersAlarm', {
-      alarmDescription: `Failures of ${w.id} the failure handler could not record (packages may still show GENERATING; see docs/infra.md)`,
+      alarmDescription: `Failures of ${w.id} the failure handler ${w.failure.id} could not record (see docs/infra.md)`,
       metric: dlq.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(5) }),
       threshold: 0,
       comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,

@@ -1,4 +1,4 @@
-import { DeleteCommand, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, PutCommand, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { ResourceType, Stage } from '../../../shared/api/contracts/resources';
 import { nameClaimKey, typeStageKey } from '../../../shared/domain/resource-rules';
 import type {
@@ -7,19 +7,13 @@ import type {
   ResourceReference,
   ResourceReferences,
   ResourceRepository,
+  UploadActor,
+  UploadOutcome,
+  UploadRefusal,
 } from '../../ports/resource-repository';
 import { dynamo } from '../aws-clients';
 import { queryAll } from './query-all';
-import {
-  cancelledBy,
-  createItem,
-  deleteExisting,
-  getItem,
-  putNew,
-  queryKind,
-  transact,
-  updateIf,
-} from './transact';
+import { cancelledBy, createItem, getItem, putNew, queryKind, transact, updateIf } from './transact';
 
 const resPk = (id: string) => `RES#${id}`;
 const uploadPk = (id: string) => `UPLOAD#${id}`;
@@ -73,7 +67,22 @@ export class DynamoResourceRepository implements ResourceRepository {
       }),
     ];
     if (consumeUploadId) {
-      items.push(deleteExisting(this.table, { pk: uploadPk(consumeUploadId) }));
+      // the pending item becomes the outcome the owner's poll reads (decision 173); it must still be pending
+      items.push({
+        Put: {
+          TableName: this.table,
+          Item: {
+            pk: uploadPk(consumeUploadId),
+            kind: 'UPLOAD_DONE',
+            ownerId: record.uploadedBy.id,
+            resourceId: record.id,
+            expiresAtEpoch: epochOf(record.createdAt) + OUTCOME_KEPT_SECONDS,
+          },
+          ConditionExpression: '#kind = :upload',
+          ExpressionAttributeNames: { '#kind': 'kind' },
+          ExpressionAttributeValues: { ':upload': 'UPLOAD' },
+        },
+      });
     }
     try {
       await transact(items);
@@ -151,8 +160,9 @@ export class DynamoResourceRepository implements ResourceRepository {
     return this.updateUploadIf(uploadId, {
       UpdateExpression: 'SET confirmingAt = :at',
       ConditionExpression:
-        'attribute_exists(pk) AND ownerId = :owner AND (attribute_not_exists(confirmingAt) OR confirmingAt < :stale)',
-      ExpressionAttributeValues: { ':at': at, ':owner': ownerId, ':stale': staleBefore },
+        '#kind = :upload AND ownerId = :owner AND (attribute_not_exists(confirmingAt) OR confirmingAt < :stale)',
+      ExpressionAttributeNames: { '#kind': 'kind' },
+      ExpressionAttributeValues: { ':at': at, ':owner': ownerId, ':stale': staleBefore, ':upload': 'UPLOAD' },
     });
   }
 
@@ -172,7 +182,81 @@ export class DynamoResourceRepository implements ResourceRepository {
   async deletePendingUpload(uploadId: string): Promise<void> {
     await dynamo().send(new DeleteCommand({ TableName: this.table, Key: { pk: uploadPk(uploadId) } }));
   }
+
+  startVerification(
+    uploadId: string,
+    lockedAt: string,
+    jobId: string,
+    by: UploadActor,
+    keepUntil: string,
+  ): Promise<boolean> {
+    return this.updateUploadIf(uploadId, {
+      UpdateExpression:
+        'SET verifyJobId = :job, verifyingFor = :by, verifiedBytes = :zero, expiresAtEpoch = :keep REMOVE verifyFailure',
+      ConditionExpression: '#kind = :upload AND confirmingAt = :at',
+      ExpressionAttributeNames: { '#kind': 'kind' },
+      ExpressionAttributeValues: {
+        ':job': jobId,
+        ':by': { id: by.id, name: by.name, userRole: by.userRole },
+        ':zero': 0,
+        ':keep': epochOf(keepUntil),
+        ':upload': 'UPLOAD',
+        ':at': lockedAt,
+      },
+    });
+  }
+
+  recordVerification(uploadId: string, jobId: string, verifiedBytes: number): Promise<boolean> {
+    return this.updateUploadIf(uploadId, {
+      UpdateExpression: 'SET verifiedBytes = :n',
+      ConditionExpression: '#kind = :upload AND verifyJobId = :job',
+      ExpressionAttributeNames: { '#kind': 'kind' },
+      ExpressionAttributeValues: { ':n': verifiedBytes, ':job': jobId, ':upload': 'UPLOAD' },
+    });
+  }
+
+  failVerification(uploadId: string, jobId: string, reason: string): Promise<boolean> {
+    return this.updateUploadIf(uploadId, {
+      UpdateExpression: 'SET verifyFailure = :why REMOVE confirmingAt',
+      ConditionExpression: '#kind = :upload AND verifyJobId = :job',
+      ExpressionAttributeNames: { '#kind': 'kind' },
+      ExpressionAttributeValues: { ':why': reason, ':job': jobId, ':upload': 'UPLOAD' },
+    });
+  }
+
+  async refuseUpload(
+    uploadId: string,
+    ownerId: string,
+    refusal: UploadRefusal,
+    keepUntil: string,
+  ): Promise<void> {
+    await dynamo().send(
+      new PutCommand({
+        TableName: this.table,
+        Item: {
+          pk: uploadPk(uploadId),
+          kind: 'UPLOAD_REFUSED',
+          ownerId,
+          refusal: { statusCode: refusal.statusCode, errorMessage: refusal.errorMessage },
+          expiresAtEpoch: epochOf(keepUntil),
+        },
+      }),
+    );
+  }
+
+  async getUploadOutcome(uploadId: string): Promise<UploadOutcome | null> {
+    const item = await getItem(this.table, { pk: uploadPk(uploadId) });
+    if (item?.kind === 'UPLOAD_DONE')
+      return { ownerId: String(item.ownerId), resourceId: String(item.resourceId) };
+    if (item?.kind === 'UPLOAD_REFUSED')
+      return { ownerId: String(item.ownerId), refusal: item.refusal as UploadRefusal };
+    return null;
+  }
 }
+
+/** How long the outcome of an upload is kept for its owner's poll (the table's TTL sweeps it after). */
+const OUTCOME_KEPT_SECONDS = 7 * 24 * 3600;
+const epochOf = (iso: string): number => Math.ceil(Date.parse(iso) / 1000);
 
 /** Packages using a resource: Query on the packages table's byResource index (package items only). */
 export class DynamoResourceReferences implements ResourceReferences {

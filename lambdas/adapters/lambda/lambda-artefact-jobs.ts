@@ -1,5 +1,6 @@
 import { InvokeCommand, LambdaClient } from '@aws-sdk/client-lambda';
 import type { ArtefactJobs, GenerationJob } from '../../ports/artefact-jobs';
+import type { UploadJobs, VerificationJob } from '../../ports/upload-jobs';
 
 let client: LambdaClient | undefined;
 
@@ -8,10 +9,10 @@ let client: LambdaClient | undefined;
  * `Event`, which Lambda queues and answers 202): Lambda's event invoke config retries a failed run and
  * sends the event to the on-failure queue after the last one (infra/lib/constructs/generation.ts).
  */
-export class LambdaArtefactJobs implements ArtefactJobs {
+class LambdaAsyncJobs<Job extends object> {
   constructor(private readonly functionName: string) {}
 
-  async start(job: GenerationJob): Promise<void> {
+  async start(job: Job): Promise<void> {
     client ??= new LambdaClient({ maxAttempts: 3 });
     const out = await client.send(
       new InvokeCommand({
@@ -23,3 +24,9 @@ export class LambdaArtefactJobs implements ArtefactJobs {
     if (out.StatusCode !== 202) throw new Error(`Lambda Invoke (Event) answered ${out.StatusCode}`);
   }
 }
+
+/** Generations: the generateArtefact worker (decision 160). */
+export class LambdaArtefactJobs extends LambdaAsyncJobs<GenerationJob> implements ArtefactJobs {}
+
+/** Upload verifications: the verifyUpload worker (decision 173). */
+export class LambdaUploadJobs extends LambdaAsyncJobs<VerificationJob> implements UploadJobs {}

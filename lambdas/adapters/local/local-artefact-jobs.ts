@@ -1,4 +1,5 @@
 import type { ArtefactJobs, GenerationJob } from '../../ports/artefact-jobs';
+import type { UploadJobs, VerificationJob } from '../../ports/upload-jobs';
 
 /**
  * The local stack's stand-in for Lambda's asynchronous invocation: the local stack registers an invoker
@@ -14,9 +15,19 @@ export function setLocalAsyncInvoker(i: LocalAsyncInvoke | undefined): void {
   invoker = i;
 }
 
+function invoke(workerId: string, payload: unknown): void {
+  if (!invoker) throw new Error('No local asynchronous invoker is registered (infra/local/stack.ts)');
+  invoker(workerId, payload);
+}
+
 export class LocalArtefactJobs implements ArtefactJobs {
   async start(job: GenerationJob): Promise<void> {
-    if (!invoker) throw new Error('No local asynchronous invoker is registered (infra/local/stack.ts)');
-    invoker('generateArtefact', job);
+    invoke('generateArtefact', job);
+  }
+}
+
+export class LocalUploadJobs implements UploadJobs {
+  async start(job: VerificationJob): Promise<void> {
+    invoke('verifyUpload', job);
   }
 }

@@ -1,6 +1,13 @@
 import type { ResourceType, Stage } from '../../../shared/api/contracts/resources';
 import { nameClaimKey } from '../../../shared/domain/resource-rules';
-import type { PendingUpload, ResourceRecord, ResourceRepository } from '../../ports/resource-repository';
+import type {
+  PendingUpload,
+  ResourceRecord,
+  ResourceRepository,
+  UploadActor,
+  UploadOutcome,
+  UploadRefusal,
+} from '../../ports/resource-repository';
 import { ItemMap } from './item-map';
 
 const newestFirst = (a: ResourceRecord, b: ResourceRecord) => b.createdAt.localeCompare(a.createdAt);
@@ -16,6 +23,7 @@ export class MemoryResourceRepository implements ResourceRepository {
   private readonly names = new Map<string, string>();
   private readonly uploads = new ItemMap<PendingUpload>();
   private readonly packageRefs = new Map<string, number>();
+  private readonly outcomes = new Map<string, UploadOutcome>();
 
   async getById(id: string): Promise<ResourceRecord | null> {
     return this.records.get(id);
@@ -30,7 +38,10 @@ export class MemoryResourceRepository implements ResourceRepository {
     if (consumeUploadId !== undefined && !this.uploads.has(consumeUploadId)) return 'uploadGone';
     this.records.putNew(record.id, record);
     this.names.set(nameClaimKey(record.name), record.id);
-    if (consumeUploadId !== undefined) this.uploads.delete(consumeUploadId);
+    if (consumeUploadId !== undefined) {
+      this.uploads.delete(consumeUploadId);
+      this.outcomes.set(consumeUploadId, { ownerId: record.uploadedBy.id, resourceId: record.id });
+    }
     return 'ok';
   }
 
@@ -83,5 +94,50 @@ export class MemoryResourceRepository implements ResourceRepository {
 
   async deletePendingUpload(uploadId: string): Promise<void> {
     this.uploads.delete(uploadId);
+  }
+
+  async startVerification(
+    uploadId: string,
+    lockedAt: string,
+    jobId: string,
+    by: UploadActor,
+    _keepUntil: string,
+  ): Promise<boolean> {
+    const u = this.uploads.stored(uploadId);
+    if (u?.confirmingAt !== lockedAt) return false;
+    u.verifyJobId = jobId;
+    u.verifyingFor = { ...by };
+    u.verifiedBytes = 0;
+    delete u.verifyFailure;
+    return true;
+  }
+
+  async recordVerification(uploadId: string, jobId: string, verifiedBytes: number): Promise<boolean> {
+    const u = this.uploads.stored(uploadId);
+    if (u?.verifyJobId !== jobId) return false;
+    u.verifiedBytes = verifiedBytes;
+    return true;
+  }
+
+  async failVerification(uploadId: string, jobId: string, reason: string): Promise<boolean> {
+    const u = this.uploads.stored(uploadId);
+    if (u?.verifyJobId !== jobId) return false;
+    u.verifyFailure = reason;
+    delete u.confirmingAt;
+    return true;
+  }
+
+  async refuseUpload(
+    uploadId: string,
+    ownerId: string,
+    refusal: UploadRefusal,
+    _keepUntil: string,
+  ): Promise<void> {
+    this.uploads.delete(uploadId);
+    this.outcomes.set(uploadId, { ownerId, refusal: { ...refusal } });
+  }
+
+  async getUploadOutcome(uploadId: string): Promise<UploadOutcome | null> {
+    return this.outcomes.get(uploadId) ?? null;
   }
 }

@@ -11,6 +11,7 @@ import type {
   ResourceReferences,
   ResourceRepository,
 } from '../../ports/resource-repository';
+import type { UploadJobs } from '../../ports/upload-jobs';
 
 /** Who acts: the signed-in user (a UserRecord fits). */
 export interface Actor {
@@ -56,6 +57,8 @@ export interface ResourceDeps {
   audit: AuditLog;
   clock: Clock;
   config: ResourceServiceConfig;
+  /** starts the verification of a confirmed upload (only the confirming routes have one) */
+  jobs: () => UploadJobs;
 }
 
 const RESOURCE_FIELDS = [

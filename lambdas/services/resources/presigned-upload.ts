@@ -144,10 +144,27 @@ export function pendingUploadOf(
   return upload;
 }
 
+/** What confirm and complete answer: the quick checks passed, the SHA-256 runs off the request. */
+export interface VerifyingAnswer {
+  uploadId: string;
+  state: 'VERIFYING';
+  sizeBytes: number;
+  message: string;
+}
+
+export const VERIFYING_MESSAGE =
+  'The file is in storage. Its size and SHA-256 are being checked; it is registered when that is done';
+
+/** How long a verifying upload is kept at least (the table's TTL must not sweep it meanwhile). */
+const VERIFY_KEEP_MS = 24 * 3600_000;
+
 /**
- * Checks a presigned upload (sizes, TFL3, metadata), copies it out of staging while hashing it (one
- * streamed pass, flat memory) and registers it. Any failure removes the staged and copied objects and
- * the pending item: the user requests a new upload.
+ * Confirms a presigned upload (decision 173). In the request, everything that takes seconds whatever the
+ * size: owner, kind, parts (S3's CompleteMultipartUpload), size, TFL3 header, model metadata, name. Then
+ * the upload is handed to the verifyUpload worker (services/resources/verify-upload.ts), which hashes the
+ * file, copies it out of staging if needed and registers it; the answer is 202 VERIFYING and the browser
+ * polls GET /resources/uploads/{uploadId}. A refusal removes the staged bytes and the pending item; a
+ * passing failure (storage, database) leaves both for another confirmation.
  */
 export async function confirmUpload(
   d: ResourceDeps,
@@ -155,18 +172,26 @@ export async function confirmUpload(
   uploadId: string,
   /** a multipart upload's parts with their ETags (completeMultipartUpload); none for a single PUT */
   parts?: ReadonlyArray<{ partNumber: number; etag: string }>,
-): Promise<Resource> {
+): Promise<VerifyingAnswer> {
   const upload = await d.repo.getPendingUpload(uploadId);
-  if (!upload) throw new NotFoundError(RESOURCE_ERR.uploadNotFound);
+  if (!upload) return acceptedBefore(d, actor, uploadId);
   // someone else's upload: refuse without touching it, or anyone could cancel it
   if (upload.ownerId !== actor.id) throw new ForbiddenError(RESOURCE_ERR.uploadNotOwner);
   // checked before anything changes: the wrong call leaves the upload as it was
   if (Boolean(upload.multipartId) !== Boolean(parts))
     throw new BadRequestError(upload.multipartId ? MULTIPART_ERR.completeIt : MULTIPART_ERR.notMultipart);
   if (parts) checkPartList(upload, parts);
+  const answer: VerifyingAnswer = {
+    uploadId,
+    state: 'VERIFYING',
+    sizeBytes: upload.sizeBytes,
+    message: VERIFYING_MESSAGE,
+  };
+  // the same confirmation sent again (a retry after a lost answer) while its verification runs
+  if (upload.verifyJobId && !upload.verifyFailure) return answer;
   const bucket = d.config.bucket();
   const now = d.clock.now();
-  if (now.getTime() > Date.parse(upload.expiresAt)) {
+  if (now.getTime() > Date.parse(upload.expiresAt) && !upload.verifyFailure) {
     await abandon(d, bucket, upload, []);
     throw new NotFoundError(RESOURCE_ERR.uploadNotFound);
   }
@@ -177,22 +202,8 @@ export async function confirmUpload(
     throw new ConflictError(RESOURCE_ERR.uploadBusy);
   }
 
-  const record = newRecord(
-    actor,
-    upload.resourceId,
-    upload.name,
-    upload.resourceType,
-    upload.resourceStage,
-    now,
-    {
-      fileName: upload.fileName,
-      sizeBytes: upload.sizeBytes,
-      sha256: '',
-      metadataFileName: upload.metadataFileName,
-      metadataSizeBytes: upload.metadataSizeBytes,
-    },
-  );
-  const finalKeys = recordKeys(record);
+  const jobId = randomUUID();
+  let handedOver = false;
   try {
     if (parts) await completeParts(d, bucket, upload, parts);
     const head = await d.blobs.head(bucket, upload.stagingKey);
@@ -203,54 +214,64 @@ export async function confirmUpload(
         RESOURCE_ERR.sizeMismatch('resource file', head.sizeBytes, upload.sizeBytes),
       );
     }
-    let metaBytes: Uint8Array | undefined;
     if (upload.resourceType === 'MODEL') {
       checkTflite(
         (await d.blobs.readRange(bucket, upload.stagingKey, 0, TFLITE_HEAD_BYTES - 1)) ?? new Uint8Array(),
       );
-      metaBytes = await readStagedMetadata(d, bucket, upload);
-      const model = parseModelMetadata(metaBytes);
-      record.modelName = model.modelName;
-      record.modelVersion = model.modelVersion;
+      parseModelMetadata(await readStagedMetadata(d, bucket, upload));
     }
     if (await d.repo.isNameTaken(upload.name)) throw new ConflictError(MSG.resourceNameConflict);
-
-    record.sha256 =
-      upload.stagingKey === record.objectKey
-        ? await hashInPlace(d, bucket, record.objectKey, upload.sizeBytes)
-        : await copyHashing(d, bucket, upload.stagingKey, record.objectKey, upload.sizeBytes);
-    if (metaBytes && record.metadataKey) {
-      await d.blobs.put(bucket, record.metadataKey, metaBytes, { contentType: 'application/json' });
-    }
-    const created = await d.repo.create(record, upload.uploadId);
-    if (created === 'nameTaken') throw new ConflictError(MSG.resourceNameConflict);
-    if (created === 'uploadGone') throw new NotFoundError(RESOURCE_ERR.uploadNotFound);
+    const keepUntil = new Date(
+      Math.max(Date.parse(upload.expiresAt), now.getTime() + VERIFY_KEEP_MS),
+    ).toISOString();
+    const by = { id: actor.id, name: actor.name, userRole: actor.userRole };
+    if (!(await d.repo.startVerification(uploadId, lockedAt, jobId, by, keepUntil)))
+      throw new ConflictError(RESOURCE_ERR.uploadBusy);
+    handedOver = true;
+    await d.jobs().start({ uploadId, jobId });
   } catch (e) {
-    // A refusal (bad file, taken name) ends the upload. A failure of storage or the database does
-    // not: the staged file is kept and the upload unlocked, so the same confirmation can be sent
+    // A refusal (bad file, taken name) ends the upload. A failure of storage, the database or Lambda
+    // does not: the staged file is kept and the upload unlocked, so the same confirmation can be sent
     // again once the service is back, without uploading a large file a second time.
-    if (e instanceof AppError && e.statusCode < 500) await abandon(d, bucket, upload, finalKeys);
-    // bytes joined in place (multipart) are the staged file: kept for the retry like staging/ is
-    else
-      await release(
-        d,
-        bucket,
-        upload,
-        finalKeys.filter((k) => k !== upload.stagingKey),
-        lockedAt,
-      );
+    if (e instanceof AppError && e.statusCode < 500) await abandon(d, bucket, upload, []);
+    else if (handedOver) await failHandOver(d, uploadId, jobId, e);
+    else await release(d, bucket, upload, [], lockedAt);
     throw e;
   }
-  await discardBlobs(
-    d,
-    bucket,
-    stagingKeys(upload).filter((k) => !finalKeys.includes(k)),
-  );
-  await auditUploadOrRollBack(d, actor, record, finalKeys, 'presigned upload');
-  return toResource(record);
+  return answer;
 }
 
-async function readStagedMetadata(
+/**
+ * A confirmation of an upload that is no longer pending: its owner sent it again after the first one
+ * was accepted (an answer lost on the way); the state is in GET /resources/uploads/{uploadId}.
+ */
+async function acceptedBefore(d: ResourceDeps, actor: Actor, uploadId: string): Promise<VerifyingAnswer> {
+  const outcome = await d.repo.getUploadOutcome(uploadId);
+  if (!outcome) throw new NotFoundError(RESOURCE_ERR.uploadNotFound);
+  if (outcome.ownerId !== actor.id) throw new ForbiddenError(RESOURCE_ERR.uploadNotOwner);
+  if ('refusal' in outcome) throw new NotFoundError(RESOURCE_ERR.uploadNotFound);
+  const record = await d.repo.getById(outcome.resourceId);
+  if (!record) throw new NotFoundError(RESOURCE_ERR.uploadNotFound);
+  return { uploadId, state: 'VERIFYING', sizeBytes: record.sizeBytes, message: VERIFYING_MESSAGE };
+}
+
+/** The job was recorded but could not be started: the upload says so and is unlocked for another try. */
+async function failHandOver(d: ResourceDeps, uploadId: string, jobId: string, e: unknown) {
+  try {
+    await d.repo.failVerification(uploadId, jobId, `${VERIFY_ERR.notStarted}: ${(e as Error).message}`);
+  } catch (cleanup) {
+    logCleanupFailure('pending upload lock', [uploadId], cleanup);
+  }
+}
+
+export const VERIFY_ERR = {
+  notStarted: 'The check of the file could not be started',
+  failed: (reason: string) =>
+    `The file could not be checked (${reason}). It is kept: confirm the upload again to retry`,
+  auditLost: 'The upload could not be recorded in the audit trail and was undone; upload the file again',
+} as const;
+
+export async function readStagedMetadata(
   d: ResourceDeps,
   bucket: string,
   upload: PendingUpload,
@@ -266,43 +287,6 @@ async function readStagedMetadata(
   }
   // small by configuration (MAX_METADATA_BYTES), so reading it whole is fine
   return (await d.blobs.readRange(bucket, key, 0, declared - 1)) ?? new Uint8Array();
-}
-
-/** Streams `from` to `to`, hashing on the way; the object must still have the size checked before. */
-async function copyHashing(
-  d: ResourceDeps,
-  bucket: string,
-  from: string,
-  to: string,
-  sizeBytes: number,
-): Promise<string> {
-  const source = await d.blobs.get(bucket, from);
-  if (!source) throw new BadRequestError(RESOURCE_ERR.notUploaded('resource file'));
-  const hash = createHash('sha256');
-  let seen = 0;
-  const tap = new Transform({
-    transform(chunk: Buffer, _enc, done) {
-      hash.update(chunk);
-      seen += chunk.length;
-      done(null, chunk);
-    },
-  });
-  try {
-    // above one part, a multipart write: S3 refuses a single PUT over 5 GB, and resources go to 10 GiB
-    const write =
-      sizeBytes > STREAM_PART_BYTES
-        ? d.blobs.putStream(bucket, to, tap)
-        : d.blobs.put(bucket, to, tap, { sizeBytes });
-    await Promise.all([pipeline(source, tap), write]);
-  } catch (e) {
-    source.destroy();
-    tap.destroy();
-    throw e;
-  }
-  if (seen !== sizeBytes) {
-    throw new NotAcceptableError(RESOURCE_ERR.sizeMismatch('resource file', seen, sizeBytes));
-  }
-  return hash.digest('hex');
 }
 
 export async function abandon(d: ResourceDeps, bucket: string, upload: PendingUpload, extraKeys: string[]) {
@@ -323,7 +307,7 @@ export async function abandon(d: ResourceDeps, bucket: string, upload: PendingUp
 }
 
 /** Undoes a confirmation that failed for a passing reason: final copies go, the staged file stays. */
-async function release(
+export async function release(
   d: ResourceDeps,
   bucket: string,
   upload: PendingUpload,
@@ -364,19 +348,4 @@ async function completeParts(
     if (e.code === 'NoSuchUpload' && (await d.blobs.head(bucket, upload.stagingKey))) return;
     throw new BadRequestError(`${MULTIPART_ERR.refused(e.code)}; request a new upload`);
   }
-}
-
-/** The SHA-256 of an object already at its final key (a multipart upload joined there), read once. */
-async function hashInPlace(d: ResourceDeps, bucket: string, key: string, sizeBytes: number): Promise<string> {
-  const source = await d.blobs.get(bucket, key);
-  if (!source) throw new BadRequestError(RESOURCE_ERR.notUploaded('resource file'));
-  const hash = createHash('sha256');
-  let seen = 0;
-  for await (const chunk of source) {
-    hash.update(chunk as Buffer);
-    seen += (chunk as Buffer).length;
-  }
-  if (seen !== sizeBytes)
-    throw new NotAcceptableError(RESOURCE_ERR.sizeMismatch('resource file', seen, sizeBytes));
-  return hash.digest('hex');
 }

@@ -141,6 +141,32 @@ export const completeMultipartSchema = z.object({
 });
 export type CompleteMultipart = z.infer<typeof completeMultipartSchema>;
 
+/**
+ * Where an upload stands (GET /resources/uploads/{uploadId}, decision 173). Confirm and complete answer
+ * VERIFYING at once; the SHA-256 and the registration run off the request, and the browser polls:
+ * - UPLOADING: not confirmed yet (bytes may still be on their way);
+ * - VERIFYING: the file is being read and hashed (`verifiedBytes` of `sizeBytes`);
+ * - REGISTERED: the resource exists (`resource`, JSON text, and the spec's `message`);
+ * - FAILED: `errorMessage` says why; `retryable` when the same confirmation may be sent again (the file
+ *   is kept), otherwise the upload is over (its bytes are removed) and `statusCode` is the refusal's.
+ */
+export const UPLOAD_STATES = ['UPLOADING', 'VERIFYING', 'REGISTERED', 'FAILED'] as const;
+export type UploadState = (typeof UPLOAD_STATES)[number];
+
+export interface UploadStatus {
+  uploadId: string;
+  state: UploadState;
+  sizeBytes?: number;
+  verifiedBytes?: number;
+  /** REGISTERED: the resource (Resource as JSON text) and the upload message */
+  resource?: string;
+  message?: string;
+  /** FAILED */
+  errorMessage?: string;
+  statusCode?: number;
+  retryable?: boolean;
+}
+
 /** Path parameter {uploadId} of the upload confirmation. */
 export const uploadIdParamSchema = z.object({ uploadId: z.string().min(1).max(64) });
 /** Path parameter {id} of a resource (generate a package from it). */

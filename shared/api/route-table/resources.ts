@@ -52,11 +52,15 @@ export const RESOURCE_ROUTES = [
     method: 'POST',
     path: '/resources/uploads/{uploadId}/confirm',
     access: UPLOADERS,
-    uses: { tables: ['users', 'resources', 'audit'], buckets: { resources: ['read', 'write', 'delete'] } },
-    memoryMb: 1024,
+    uses: {
+      tables: ['users', 'resources'],
+      buckets: { resources: ['read', 'write', 'delete'] },
+      invoke: ['verifyUpload'],
+    },
     summary:
-      'Large resources, step 3 of 3 (requester only, before expiry): checks size, TFL3 and metadata, copies ' +
-      'staging to resources/ while hashing, claims the name; any failure removes the staged bytes',
+      'Large resources, step 3 of 3 (requester only, before expiry): checks size, TFL3, metadata and name, ' +
+      'answers 202 VERIFYING and hands the SHA-256 and registration to the verifyUpload worker (decision ' +
+      '173); a refusal removes the staged bytes',
   },
   {
     id: 'startMultipartUpload',
@@ -90,11 +94,24 @@ export const RESOURCE_ROUTES = [
     method: 'POST',
     path: '/resources/uploads/{uploadId}/complete',
     access: UPLOADERS,
-    uses: { tables: ['users', 'resources', 'audit'], buckets: { resources: ['read', 'write', 'delete'] } },
-    memoryMb: 1024,
+    uses: {
+      tables: ['users', 'resources'],
+      buckets: { resources: ['read', 'write', 'delete'] },
+      invoke: ['verifyUpload'],
+    },
     summary:
       'Multipart upload, last step (requester only): CompleteMultipartUpload with the parts and ETags, then the ' +
-      'checks of confirmResourceUpload (size, TFL3, metadata, SHA-256 while copying); a refusal removes everything',
+      'checks of confirmResourceUpload; answers 202 VERIFYING (SHA-256 off the request); a refusal removes everything',
+  },
+  {
+    id: 'getResourceUpload',
+    method: 'GET',
+    path: '/resources/uploads/{uploadId}',
+    access: UPLOADERS,
+    uses: { tables: ['users', 'resources'] },
+    summary:
+      'Where an upload stands (requester only): UPLOADING, VERIFYING with bytes hashed, REGISTERED with the ' +
+      'resource, or FAILED with the reason (decision 173)',
   },
   {
     id: 'abortResourceUpload',

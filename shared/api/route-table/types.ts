@@ -22,7 +22,7 @@ export interface RouteUses {
   /** limits per client address: reads the origin-verify secret to trust CloudFront-Viewer-Address */
   clientSource?: boolean;
   /** asynchronous workers it invokes (lambda:InvokeFunction on those functions only; shared/api/workers.ts) */
-  invoke?: readonly 'generateArtefact'[];
+  invoke?: readonly ('generateArtefact' | 'verifyUpload')[];
 }
 
 export interface Route {

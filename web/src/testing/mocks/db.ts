@@ -21,6 +21,9 @@ export interface MockDb {
       resourceStage: Resource['resourceStage'];
       fileName: string;
       sizeBytes: number;
+      /** after confirm: the server's check (decision 173); the mock registers it at the second poll */
+      polls?: number;
+      resource?: string;
     }
   >;
   nextId: number;

@@ -285,21 +285,71 @@ export const handlers = [
 
   http.put('/mock-storage/:uploadId/:part', () => new HttpResponse(null, { status: 200 })),
 
+  // confirm answers 202 VERIFYING; the state answers VERIFYING at the first poll, then REGISTERED (decision 173)
   on('confirmResourceUpload', async ({ request, params }) => {
     const g = gate(request, UPLOADERS);
     if (g.error) return g.error;
-    const upload = db.uploads.get(String(params.uploadId));
+    const uploadId = String(params.uploadId);
+    const upload = db.uploads.get(uploadId);
     if (!upload) return fail(404, 'No such upload');
-    const created = addResource(
-      upload.name,
-      upload.resourceType,
-      upload.resourceStage,
-      upload.fileName,
-      upload.sizeBytes,
-      g.user,
+    upload.polls ??= 0;
+    return json(
+      {
+        uploadId,
+        state: 'VERIFYING',
+        sizeBytes: upload.sizeBytes,
+        message: 'The file is in storage. Its size and SHA-256 are being checked',
+      },
+      202,
     );
-    if (created instanceof Response) return created;
-    return json({ resource: JSON.stringify(created) }, 201);
+  }),
+
+  on('getResourceUpload', async ({ request, params }) => {
+    const g = gate(request, UPLOADERS);
+    if (g.error) return g.error;
+    const uploadId = String(params.uploadId);
+    const upload = db.uploads.get(uploadId);
+    if (!upload) return fail(404, 'Upload not found or expired; request a new upload');
+    if (upload.polls === undefined)
+      return json({ uploadId, state: 'UPLOADING', sizeBytes: upload.sizeBytes });
+    upload.polls += 1;
+    if (upload.polls === 1)
+      return json({
+        uploadId,
+        state: 'VERIFYING',
+        sizeBytes: upload.sizeBytes,
+        verifiedBytes: Math.floor(upload.sizeBytes / 2),
+      });
+    if (!upload.resource) {
+      const created = addResource(
+        upload.name,
+        upload.resourceType,
+        upload.resourceStage,
+        upload.fileName,
+        upload.sizeBytes,
+        g.user,
+      );
+      if (created instanceof Response) {
+        const refusal = (await created.json()) as { errorMessage: string };
+        db.uploads.delete(uploadId);
+        return json({
+          uploadId,
+          state: 'FAILED',
+          statusCode: created.status,
+          errorMessage: refusal.errorMessage,
+          retryable: false,
+        });
+      }
+      upload.resource = JSON.stringify(created);
+    }
+    return json({
+      uploadId,
+      state: 'REGISTERED',
+      sizeBytes: upload.sizeBytes,
+      verifiedBytes: upload.sizeBytes,
+      resource: upload.resource,
+      message: MSG.uploaded,
+    });
   }),
 
   uploadResource('uploadPatch', 'PATCH'),

@@ -210,4 +210,42 @@ describe('multipart uploader', () => {
     expect(r).toMatchObject({ ok: false, status: 400 });
     expect(s.storage.map.size).toBe(0);
   });
+
+  it('a completed upload whose check failed for a passing reason is completed again, not sent again', async () => {
+    const { s, deps } = fakeServer();
+    // all parts arrive, then the server's check fails after its retries (storage did not answer)
+    const complete = deps.complete;
+    deps.complete = async () => ({
+      ok: false,
+      status: 503,
+      error: { errorMessage: 'The file could not be checked' },
+    });
+    const first = await uploadMultipart(deps, req, file, null, () => undefined);
+    expect(first).toMatchObject({ ok: false, status: 503 });
+    expect(loadSaved(s.storage, resumeKey(file))?.uploadId).toBe('up-1');
+    // S3 joined the parts already: they are no longer listed; the server says the check may be retried
+    deps.complete = complete;
+    deps.state = async () => ({ ok: true, status: 200, data: { state: 'FAILED', retryable: true } });
+    s.calls = [];
+    s.puts = [];
+    const progress: number[] = [];
+    const second = await uploadMultipart(deps, req, file, null, (f) => progress.push(f));
+    expect(second.ok).toBe(true);
+    expect(s.calls).toEqual(['complete up-1']);
+    expect(s.puts).toEqual([]);
+    expect(progress).toEqual([1]);
+    expect(s.storage.map.size).toBe(0);
+  });
+
+  it('asks for the parts as before when the saved upload is still being sent', async () => {
+    const { s, deps } = fakeServer();
+    s.failPut = (n) => n === 2;
+    await uploadMultipart(deps, req, file, null, () => undefined);
+    deps.state = async () => ({ ok: true, status: 200, data: { state: 'UPLOADING' } });
+    s.failPut = () => false;
+    s.calls = [];
+    expect((await uploadMultipart(deps, req, file, null, () => undefined)).ok).toBe(true);
+    // not all parts were sent: the state is not even asked; S3's list decides
+    expect(s.calls[0]).toBe('list up-1');
+  });
 });

@@ -2,6 +2,7 @@ import type {
   PresignPartsResponse,
   StartMultipartUploadResponse,
   UploadPartsResponse,
+  UploadStatus,
 } from '@shared/api/contracts/resources';
 import type { ApiResult } from '@/lib/api-client/api-client';
 
@@ -47,6 +48,8 @@ export interface MultipartDeps {
   start(req: UploadRequest): Promise<ApiResult<StartMultipartUploadResponse>>;
   presign(uploadId: string, partNumbers: number[]): Promise<ApiResult<PresignPartsResponse>>;
   listParts(uploadId: string): Promise<ApiResult<UploadPartsResponse>>;
+  /** where a saved upload stands on the server (decision 173): a completed one is not sent again */
+  state?(uploadId: string): Promise<ApiResult<Pick<UploadStatus, 'state' | 'retryable'>>>;
   abort(uploadId: string): Promise<unknown>;
   complete(
     uploadId: string,
@@ -124,6 +127,15 @@ export async function uploadMultipart(
   ) {
     await deps.abort(saved.uploadId);
     saved = null;
+  }
+  // 1b. completed before (its check failed for a passing reason, or runs still): S3 joined the parts
+  //     already, so the same completion is sent again instead of the file (the server answers VERIFYING)
+  if (saved && deps.state && Object.keys(saved.etags).length === saved.partCount) {
+    const st = await deps.state(saved.uploadId);
+    if (st.ok && (st.data.state === 'VERIFYING' || (st.data.state === 'FAILED' && st.data.retryable))) {
+      onProgress(1);
+      return finish(deps, key, saved);
+    }
   }
   if (saved) {
     const held = await deps.listParts(saved.uploadId);
@@ -235,7 +247,11 @@ export async function uploadMultipart(
   await Promise.all(Array.from({ length: Math.min(PARALLEL_PARTS, todo.length) }, worker));
   if (stop) return stop;
 
-  // 3. complete: S3 joins the parts, the server checks size and SHA-256 and registers the resource
+  return finish(deps, key, upload);
+}
+
+/** 3. complete: S3 joins the parts, the server checks size and SHA-256 and registers the resource. */
+async function finish(deps: MultipartDeps, key: string, upload: SavedUpload): Promise<MultipartResult> {
   const parts = Array.from({ length: upload.partCount }, (_, i) => ({
     partNumber: i + 1,
     etag: upload.etags[i + 1] ?? '',

@@ -29,6 +29,50 @@ const passing = (status: number) => status === 503 || status === 0;
 
 export type UploadResult = ApiResult<{ resource?: unknown }>;
 
+/** The check of an accepted upload: bytes hashed of all (decision 173). */
+export type OnChecking = (verifiedBytes: number, sizeBytes: number) => void;
+
+/** How often the state of an upload being checked is asked for. */
+export const FOLLOW_POLL_MS = 1000;
+/** Unanswered state requests in a row before the page gives up following (the check goes on). */
+const FOLLOW_MISSES = 10;
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Follows an accepted confirmation (202 VERIFYING) until the server has hashed and registered the file,
+ * reporting the bytes hashed: REGISTERED answers the resource like the direct upload does; FAILED
+ * answers the refusal's status and reason (406 and 409 keep their spec handling on the form).
+ */
+export async function followUpload(
+  uploadId: string,
+  onChecking: OnChecking,
+  wait: (ms: number) => Promise<void> = sleep,
+): Promise<UploadResult> {
+  let misses = 0;
+  for (;;) {
+    const r = await callApi('getResourceUpload', { params: { uploadId } }, { handle: 'all', loader: false });
+    if (!r.ok) {
+      if (passing(r.status) && ++misses < FOLLOW_MISSES) {
+        await wait(FOLLOW_POLL_MS);
+        continue;
+      }
+      return r;
+    }
+    misses = 0;
+    const state = r.data;
+    if (state.state === 'REGISTERED') return { ok: true, status: 201, data: { resource: state.resource } };
+    if (state.state === 'FAILED')
+      return {
+        ok: false,
+        status: state.statusCode ?? 503,
+        error: { errorMessage: state.errorMessage ?? 'The file could not be checked' },
+      };
+    onChecking(state.verifiedBytes ?? 0, state.sizeBytes ?? 0);
+    await wait(FOLLOW_POLL_MS);
+  }
+}
+
 /**
  * Uploads a patch or a model (spec §7). Up to 4 MiB (both files together) the files go to the API as
  * multipart/form-data; bigger ones go straight to storage by presigned URL and are confirmed after (a
@@ -43,13 +87,14 @@ export function sendsDirectly(resourceBytes: number, metadataBytes = 0): boolean
 export function uploadResource(
   input: UploadInput,
   onProgress: (fraction: number) => void,
+  onChecking: OnChecking = () => undefined,
 ): Promise<UploadResult> {
   const total = input.resourceFile.size + (input.metadataFile?.size ?? 0);
   if (sendsDirectly(input.resourceFile.size, input.metadataFile?.size ?? 0))
     return uploadDirect(input, onProgress);
   return input.resourceFile.size >= MULTIPART_FROM_BYTES
-    ? uploadInParts(input, onProgress)
-    : uploadPresigned(input, total, onProgress);
+    ? uploadInParts(input, onProgress, onChecking)
+    : uploadPresigned(input, total, onProgress, onChecking);
 }
 
 /**
@@ -84,7 +129,7 @@ function putForEtag(
   });
 }
 
-const multipartDeps = (): MultipartDeps => ({
+const multipartDeps = (onChecking: OnChecking): MultipartDeps => ({
   // failures are shown once, by uploadInParts, not by each call
   start: (body) => callApi('startMultipartUpload', { body }, { handle: 'all', loader: false }),
   presign: (uploadId, partNumbers) =>
@@ -97,6 +142,8 @@ const multipartDeps = (): MultipartDeps => ({
     callApi('listUploadParts', { params: { uploadId } }, { handle: 'all', loader: false }),
   abort: (uploadId) =>
     callApi('abortResourceUpload', { params: { uploadId } }, { handle: 'all', loader: false }),
+  state: (uploadId) =>
+    callApi('getResourceUpload', { params: { uploadId } }, { handle: 'all', loader: false }),
   complete: async (uploadId, parts) => {
     for (let attempt = 0; ; attempt++) {
       const last = attempt >= CONFIRM_RETRY_DELAYS_MS.length;
@@ -105,7 +152,8 @@ const multipartDeps = (): MultipartDeps => ({
         { params: { uploadId }, body: { parts } },
         { handle: 'all' },
       );
-      if (done.ok || last || !passing(done.status)) return done;
+      if (done.ok) return followUpload(uploadId, onChecking);
+      if (last || !passing(done.status)) return done;
       await new Promise((resolve) => setTimeout(resolve, CONFIRM_RETRY_DELAYS_MS[attempt]));
     }
   },
@@ -120,10 +168,11 @@ export const RESUME_HINT =
 async function uploadInParts(
   input: UploadInput,
   onProgress: (fraction: number) => void,
+  onChecking: OnChecking,
 ): Promise<UploadResult> {
   const metadata = input.type === 'MODEL' ? (input.metadataFile ?? null) : null;
   const result = await uploadMultipart(
-    multipartDeps(),
+    multipartDeps(onChecking),
     {
       name: input.name,
       resourceType: input.type,
@@ -175,6 +224,7 @@ async function uploadPresigned(
   input: UploadInput,
   total: number,
   onProgress: (fraction: number) => void,
+  onChecking: OnChecking,
 ): Promise<UploadResult> {
   const metadata = input.type === 'MODEL' ? input.metadataFile : null;
   const ticket = await callApi(
@@ -222,7 +272,12 @@ async function uploadPresigned(
       { params: { uploadId: ticket.data.uploadId } },
       { handle: last ? HANDLED : [...HANDLED, 503, 0] },
     );
-    if (confirmed.ok || last || !passing(confirmed.status)) return confirmed;
+    if (confirmed.ok) {
+      const done = await followUpload(ticket.data.uploadId, onChecking);
+      reportFailure(done, HANDLED);
+      return done;
+    }
+    if (last || !passing(confirmed.status)) return confirmed;
     await new Promise((resolve) => setTimeout(resolve, CONFIRM_RETRY_DELAYS_MS[attempt]));
   }
 }

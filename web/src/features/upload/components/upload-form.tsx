@@ -14,6 +14,8 @@ import { paths } from '@/config/paths';
 import { showServerError, showSuccess, showWarning } from '@/lib/popup/popup-store';
 import { uploadResource } from '../api/upload-resource';
 
+const formatMiB = (bytes: number) => `${(bytes / (1024 * 1024)).toFixed(1)} MiB`;
+
 /** Empty files are refused; the server caps metadata at 1 MiB (spec §5 sets no other limit). */
 const MIN_BYTES = 1;
 const METADATA_MAX_BYTES = 1024 * 1024;
@@ -29,6 +31,8 @@ export function UploadForm({ type }: { type: ResourceType }) {
   const [resourceFile, setResourceFile] = useState<File | null>(null);
   const [metadataFile, setMetadataFile] = useState<File | null>(null);
   const [progress, setProgress] = useState<number | null>(null);
+  /** after the bytes are sent: the server's check of a large file (bytes hashed of all; decision 173) */
+  const [checking, setChecking] = useState<{ done: number; total: number } | null>(null);
 
   const isModel = type === 'MODEL';
   const busy = progress !== null;
@@ -42,11 +46,14 @@ export function UploadForm({ type }: { type: ResourceType }) {
     if (!checked.success) return setNameError(checked.error.issues[0]?.message ?? MSG.resourceNameRequired);
     if (!ready || !resourceFile) return;
     setProgress(0);
+    setChecking(null);
     const result = await uploadResource(
       { type, stage, name: checked.data, resourceFile, metadataFile: isModel ? metadataFile : null },
       (fraction) => setProgress(fraction * 100),
+      (done, total) => setChecking({ done, total }),
     );
     setProgress(null);
+    setChecking(null);
     if (result.ok) {
       showSuccess(MSG.uploaded, { to: paths.home });
       return;
@@ -114,7 +121,14 @@ export function UploadForm({ type }: { type: ResourceType }) {
             isDisabled={busy}
           />
         ) : null}
-        {busy ? <ProgressBar percent={progress ?? 0} label="Uploading" /> : null}
+        {busy && !checking ? <ProgressBar percent={progress ?? 0} label="Uploading" /> : null}
+        {busy && checking ? (
+          <ProgressBar
+            percent={checking.total > 0 ? (checking.done / checking.total) * 100 : 0}
+            label="Checking the file (size and SHA-256)"
+            detail={`${formatMiB(checking.done)} of ${formatMiB(checking.total)}. The file is in storage; it is registered when the check is done.`}
+          />
+        ) : null}
         <Flex gap="0.75rem">
           <StepButtons
             back={{ label: MSG.cancel, to: paths.home }}

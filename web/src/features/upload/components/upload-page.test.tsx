@@ -217,6 +217,9 @@ describe('upload page', () => {
       'POST /dev/resources/uploads',
       'PUT storage',
       expect.stringMatching(/^POST \/dev\/resources\/uploads\/.+\/confirm$/),
+      // the server checks the file off the request (decision 173): the page follows it until registered
+      expect.stringMatching(/^GET \/dev\/resources\/uploads\/[^/]+$/),
+      expect.stringMatching(/^GET \/dev\/resources\/uploads\/[^/]+$/),
     ]);
     expect(storageAuth).toBeNull();
     expect(db.resources.some((r) => r.name === 'big-image')).toBe(true);
@@ -291,4 +294,30 @@ describe('upload page', () => {
       }
     },
   );
+
+  it('after the bytes are sent, shows the server’s check with bytes hashed, then the success popup', async () => {
+    const { user } = await openUpload();
+    fill(screen.getByLabelText(MSG.patchNameLabel), 'big-checked');
+    pick('Patch file', file('big.bin', 8 * 1024 * 1024));
+    await user.click(uploadButton());
+    const check = await screen.findByRole('progressbar', { name: 'Checking the file (size and SHA-256)' });
+    expect(check).toHaveAttribute('aria-valuenow', '50');
+    expect(check).toHaveTextContent('4.0 MiB of 8.0 MiB');
+    // nothing is registered while it is being checked
+    expect(db.resources.some((r) => r.name === 'big-checked')).toBe(false);
+    expect(await screen.findByText(MSG.uploaded, {}, { timeout: 3000 })).toBeInTheDocument();
+    expect(db.resources.some((r) => r.name === 'big-checked')).toBe(true);
+  });
+
+  it('a name taken while the file was checked shows the spec’s message under the name field', async () => {
+    const { user } = await openUpload();
+    fill(screen.getByLabelText(MSG.patchNameLabel), 'raced');
+    pick('Patch file', file('big.bin', 8 * 1024 * 1024));
+    await user.click(uploadButton());
+    await screen.findByRole('progressbar', { name: 'Checking the file (size and SHA-256)' });
+    // another upload of the same name is registered meanwhile
+    db.resources.push({ ...db.resources[0]!, id: 'r-raced', name: 'raced' });
+    expect(await screen.findByText(MSG.resourceNameConflict, {}, { timeout: 3000 })).toBeInTheDocument();
+    expect(screen.queryByRole('progressbar')).not.toBeInTheDocument();
+  });
 });

@@ -1,0 +1,24 @@
+import type { VerificationJob } from '../../ports/upload-jobs';
+import type { DestinationRecord } from '../packages/generation-failure';
+
+/**
+ * The job and a reason a user reads from Lambda's on-failure destination record of a verifyUpload run
+ * (the SQS message body); null for a body that is not one. Refusals never get here (the worker records
+ * them itself), so what failed is always a service: its details stay in the log.
+ */
+export function failedVerificationOf(body: string): { job: VerificationJob; reason: string } | null {
+  let record: DestinationRecord;
+  try {
+    record = JSON.parse(body) as DestinationRecord;
+  } catch {
+    return null;
+  }
+  const job = record.requestPayload as Partial<VerificationJob> | undefined;
+  if (typeof job?.uploadId !== 'string' || typeof job.jobId !== 'string') return null;
+  const tries = record.requestContext?.approximateInvokeCount;
+  const reason =
+    record.requestContext?.condition === 'EventAgeExceeded'
+      ? 'the check waited too long to run'
+      : `storage or the database did not answer${tries ? `, after ${tries} attempts` : ''}`;
+  return { job: { uploadId: job.uploadId, jobId: job.jobId }, reason };
+}

@@ -1,0 +1,263 @@
+import { createHash } from 'node:crypto';
+import { Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { UploadStatus } from '../../../shared/api/contracts/resources';
+import {
+  AppError,
+  BadRequestError,
+  ConflictError,
+  ForbiddenError,
+  NotAcceptableError,
+  NotFoundError,
+} from '../../../shared/domain/errors';
+import { parseModelMetadata, RESOURCE_ERR } from '../../../shared/domain/resource-rules';
+import { MSG } from '../../../shared/messages';
+import { logger } from '../../middleware/logging';
+import type { PendingUpload } from '../../ports/resource-repository';
+import type { VerificationJob } from '../../ports/upload-jobs';
+import {
+  type Actor,
+  auditUploadOrRollBack,
+  discardBlobs,
+  logCleanupFailure,
+  newRecord,
+  type ResourceDeps,
+  recordKeys,
+  stagingKeys,
+  toResource,
+} from './common';
+import { abandon, readStagedMetadata, VERIFY_ERR } from './presigned-upload';
+
+/**
+ * The second half of a presigned upload, off the request path (docs/decisions/173): the verifyUpload
+ * worker reads the confirmed file once, hashing it (and copying it out of staging for a single PUT),
+ * with progress on the pending upload, then registers the resource and its audit event. A refusal found
+ * here (a size that changed, a name taken meanwhile) ends the upload with the reason; a passing failure
+ * is thrown for Lambda's retries, and after the last one `failVerification` keeps the upload with the
+ * reason for another confirmation.
+ */
+
+/** Above this size the checked copy is written in parts (the S3 adapter's part size). */
+const STREAM_PART_BYTES = 8 * 1024 * 1024;
+/** progress is written at most this often (one small conditional Update each time) */
+const PROGRESS_EVERY_MS = 1000;
+/** how long a refusal is kept for its owner's poll */
+const REFUSAL_KEPT_MS = 7 * 24 * 3600_000;
+
+export async function runVerification(d: ResourceDeps, job: VerificationJob): Promise<void> {
+  const upload = await d.repo.getPendingUpload(job.uploadId);
+  // over already (registered, refused, cancelled), or a later confirmation owns it: nothing to do
+  if (!upload || upload.verifyJobId !== job.jobId || upload.verifyFailure || !upload.verifyingFor) return;
+  const actor: Actor = upload.verifyingFor;
+  const bucket = d.config.bucket();
+  const record = newRecord(
+    actor,
+    upload.resourceId,
+    upload.name,
+    upload.resourceType,
+    upload.resourceStage,
+    d.clock.now(),
+    {
+      fileName: upload.fileName,
+      sizeBytes: upload.sizeBytes,
+      sha256: '',
+      metadataFileName: upload.metadataFileName,
+      metadataSizeBytes: upload.metadataSizeBytes,
+    },
+  );
+  const finalKeys = recordKeys(record);
+  // bytes joined in place (multipart) are the staged file: kept for a retry, like staging/ is
+  const copies = finalKeys.filter((k) => k !== upload.stagingKey);
+  try {
+    let metaBytes: Uint8Array | undefined;
+    if (upload.resourceType === 'MODEL') {
+      metaBytes = await readStagedMetadata(d, bucket, upload);
+      const model = parseModelMetadata(metaBytes);
+      record.modelName = model.modelName;
+      record.modelVersion = model.modelVersion;
+    }
+    const progress = progressOf(d, job);
+    record.sha256 =
+      upload.stagingKey === record.objectKey
+        ? await hashInPlace(d, bucket, record.objectKey, upload.sizeBytes, progress)
+        : await copyHashing(d, bucket, upload.stagingKey, record.objectKey, upload.sizeBytes, progress);
+    if (metaBytes && record.metadataKey) {
+      await d.blobs.put(bucket, record.metadataKey, metaBytes, { contentType: 'application/json' });
+    }
+    const created = await d.repo.create(record, upload.uploadId);
+    if (created === 'nameTaken') throw new ConflictError(MSG.resourceNameConflict);
+    if (created === 'uploadGone') {
+      // another run of this job registered it first (the same resource id): that one counts
+      const outcome = await d.repo.getUploadOutcome(upload.uploadId);
+      if (!(outcome && 'resourceId' in outcome && outcome.resourceId === record.id))
+        await discardBlobs(d, bucket, copies);
+      return;
+    }
+  } catch (e) {
+    if (e instanceof AppError && e.statusCode < 500) {
+      await refuse(d, upload, finalKeys, e);
+      return;
+    }
+    await discardBlobs(d, bucket, copies);
+    throw e;
+  }
+  await discardBlobs(
+    d,
+    bucket,
+    stagingKeys(upload).filter((k) => !finalKeys.includes(k)),
+  );
+  await auditUploadOrRollBack(
+    d,
+    actor,
+    record,
+    finalKeys,
+    upload.multipartId ? 'presigned multipart upload' : 'presigned upload',
+  );
+  logger().info('upload verified', { kind: 'upload', uploadId: upload.uploadId, resourceId: record.id });
+}
+
+/** After the last retry (the on-failure queue): the upload is kept with the reason, unlocked. */
+export async function failVerification(d: ResourceDeps, job: VerificationJob, reason: string): Promise<void> {
+  await d.repo.failVerification(job.uploadId, job.jobId, VERIFY_ERR.failed(reason));
+}
+
+/** A refusal found while verifying: the upload is over, its bytes go, its owner's poll says why. */
+async function refuse(d: ResourceDeps, upload: PendingUpload, finalKeys: string[], e: AppError) {
+  await abandon(d, d.config.bucket(), upload, finalKeys);
+  try {
+    await d.repo.refuseUpload(
+      upload.uploadId,
+      upload.ownerId,
+      { statusCode: e.statusCode, errorMessage: e.message },
+      new Date(d.clock.now().getTime() + REFUSAL_KEPT_MS).toISOString(),
+    );
+  } catch (cleanup) {
+    // the pending item is gone already (abandon): the poll then answers 404, the bytes are gone
+    logCleanupFailure('upload refusal', [upload.uploadId], cleanup);
+  }
+}
+
+/** Writes the bytes hashed so far at most once a second; a failed write only loses a progress step. */
+function progressOf(d: ResourceDeps, job: VerificationJob): (bytes: number) => Promise<void> {
+  let last = 0;
+  return async (bytes) => {
+    const now = Date.now();
+    if (now - last < PROGRESS_EVERY_MS) return;
+    last = now;
+    try {
+      await d.repo.recordVerification(job.uploadId, job.jobId, bytes);
+    } catch (e) {
+      logger().warn('verification progress not recorded', {
+        uploadId: job.uploadId,
+        reason: (e as Error).message,
+      });
+    }
+  };
+}
+
+/** Where an upload stands, for its owner (GET /resources/uploads/{uploadId}). */
+export async function uploadStatus(d: ResourceDeps, actor: Actor, uploadId: string): Promise<UploadStatus> {
+  const upload = await d.repo.getPendingUpload(uploadId);
+  if (upload) {
+    if (upload.ownerId !== actor.id) throw new ForbiddenError(RESOURCE_ERR.uploadNotYours);
+    const base = { uploadId, sizeBytes: upload.sizeBytes };
+    if (upload.verifyFailure)
+      return {
+        ...base,
+        state: 'FAILED',
+        errorMessage: upload.verifyFailure,
+        statusCode: 503,
+        retryable: true,
+      };
+    if (upload.verifyJobId) return { ...base, state: 'VERIFYING', verifiedBytes: upload.verifiedBytes ?? 0 };
+    if (d.clock.now().getTime() > Date.parse(upload.expiresAt))
+      throw new NotFoundError(RESOURCE_ERR.uploadNotFound);
+    return { ...base, state: 'UPLOADING' };
+  }
+  const outcome = await d.repo.getUploadOutcome(uploadId);
+  if (!outcome) throw new NotFoundError(RESOURCE_ERR.uploadNotFound);
+  if (outcome.ownerId !== actor.id) throw new ForbiddenError(RESOURCE_ERR.uploadNotYours);
+  if ('refusal' in outcome) return { uploadId, state: 'FAILED', ...outcome.refusal, retryable: false };
+  const record = await d.repo.getById(outcome.resourceId);
+  if (!record)
+    return {
+      uploadId,
+      state: 'FAILED',
+      errorMessage: VERIFY_ERR.auditLost,
+      statusCode: 503,
+      retryable: false,
+    };
+  return {
+    uploadId,
+    state: 'REGISTERED',
+    sizeBytes: record.sizeBytes,
+    verifiedBytes: record.sizeBytes,
+    resource: JSON.stringify(toResource(record)),
+    message: MSG.uploaded,
+  };
+}
+
+type Progress = (bytes: number) => Promise<void>;
+
+/** Streams `from` to `to`, hashing on the way; the object must still have the size checked before. */
+async function copyHashing(
+  d: ResourceDeps,
+  bucket: string,
+  from: string,
+  to: string,
+  sizeBytes: number,
+  progress: Progress,
+): Promise<string> {
+  const source = await d.blobs.get(bucket, from);
+  if (!source) throw new BadRequestError(RESOURCE_ERR.notUploaded('resource file'));
+  const hash = createHash('sha256');
+  let seen = 0;
+  const tap = new Transform({
+    transform(chunk: Buffer, _enc, done) {
+      hash.update(chunk);
+      seen += chunk.length;
+      progress(seen).then(
+        () => done(null, chunk),
+        () => done(null, chunk),
+      );
+    },
+  });
+  try {
+    // above one part, a multipart write: S3 refuses a single PUT over 5 GB, and resources go to 10 GiB
+    const write =
+      sizeBytes > STREAM_PART_BYTES
+        ? d.blobs.putStream(bucket, to, tap)
+        : d.blobs.put(bucket, to, tap, { sizeBytes });
+    await Promise.all([pipeline(source, tap), write]);
+  } catch (e) {
+    source.destroy();
+    tap.destroy();
+    throw e;
+  }
+  if (seen !== sizeBytes) {
+    throw new NotAcceptableError(RESOURCE_ERR.sizeMismatch('resource file', seen, sizeBytes));
+  }
+  return hash.digest('hex');
+}
+
+/** The SHA-256 of an object already at its final key (a multipart upload joined there), read once. */
+async function hashInPlace(
+  d: ResourceDeps,
+  bucket: string,
+  key: string,
+  sizeBytes: number,
+  progress: Progress,
+): Promise<string> {
+  const source = await d.blobs.get(bucket, key);
+  if (!source) throw new BadRequestError(RESOURCE_ERR.notUploaded('resource file'));
+  const hash = createHash('sha256');
+  let seen = 0;
+  for await (const chunk of source) {
+    hash.update(chunk as Buffer);
+    seen += (chunk as Buffer).length;
+    await progress(seen);
+  }
+  if (seen !== sizeBytes)
+    throw new NotAcceptableError(RESOURCE_ERR.sizeMismatch('resource file', seen, sizeBytes));
+  return hash.digest('hex');
+}
