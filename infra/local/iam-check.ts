@@ -9,7 +9,7 @@ import { BUCKETS, TABLES } from '../lib/definitions';
 
 /**
  * The local stack's stand-in for IAM. In AWS each Lambda may touch only what its row of the route table
- * `uses` (infra/lib/constructs/api.ts turns `uses` into its role); locally every handler runs in one
+ * `uses` (infra/lib/constructs/grant-uses.ts turns `uses` into its role); locally every handler runs in one
  * process with every table, bucket and the mailbox at hand, so a row that forgets a table would work here
  * and fail in AWS. The local server runs each invocation inside `routeScope`, and these checks refuse,
  * like IAM, any call the route's role would not allow:
@@ -17,7 +17,7 @@ import { BUCKETS, TABLES } from '../lib/definitions';
  *   - S3: buckets in `uses.buckets` with the operations listed (read, write, delete).
  *   - SES: only rows with `uses.mail`.
  * Stream workers (shared/api/workers.ts) run inside the same scope with their row's `uses`, as their
- * Lambda roles are built from it (infra/lib/constructs/workers.ts).
+ * Lambda roles are built from it the same way (grantUses in infra/lib/constructs/grant-uses.ts).
  * Calls outside an invocation (seeding at start-up, the stream poller itself) are not checked.
  */
 export type Grantee = Pick<Route, 'id' | 'uses'> & { method?: Route['method'] };

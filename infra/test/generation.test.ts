@@ -2,9 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { ROUTES } from '../../shared/api/routes';
 import { ASYNC_WORKERS, asyncWorkerEnv } from '../../shared/api/workers';
 import { type Synthesized, synthPortal } from './support/synth';
-
-type Json = Record<string, unknown>;
-type Statement = { Action: string | string[]; Resource: unknown; Effect: string };
+import { actionsOf, type Json, resourcesOfType, statementsOfFunction } from './support/template';
 
 /** Generation off the request path (decision 160): worker, async config, failure queue and DLQ, grants. */
 let s: Synthesized;
@@ -12,22 +10,13 @@ beforeAll(() => {
   s = synthPortal();
 });
 
-const resources = (type: string): [string, Json][] =>
-  Object.entries(s.json.Resources)
-    .filter(([, r]) => r.Type === type)
-    .map(([id, r]) => [id, (r.Properties ?? {}) as Json]);
+const resources = (type: string) => resourcesOfType(s, type);
 const props = (id: string) => s.json.Resources[id]!.Properties as Json;
 const workerId = (id: string) => s.logicalId(s.stack.generation.functions.get(id)!);
 const failureId = (id: string) => s.logicalId(s.stack.generation.failureFunctions.get(id)!);
 const routeFnId = (id: string) => s.logicalId(s.stack.api.functions.get(id)!);
 
-function statementsOfFn(fnLogicalId: string): Statement[] {
-  const roleId = (props(fnLogicalId).Role as { 'Fn::GetAtt': [string, string] })['Fn::GetAtt'][0];
-  return resources('AWS::IAM::Policy')
-    .filter(([, p]) => (p.Roles as Json[]).some((r) => r.Ref === roleId))
-    .flatMap(([, p]) => (p.PolicyDocument as { Statement: Statement[] }).Statement);
-}
-const actionsOf = (st: Statement): string[] => (Array.isArray(st.Action) ? st.Action : [st.Action]);
+const statementsOfFn = (fnLogicalId: string) => statementsOfFunction(s, fnLogicalId);
 const allActions = (fn: string) => new Set(statementsOfFn(fn).flatMap(actionsOf));
 const refersTo = (value: unknown, logicalId: string) => JSON.stringify(value).includes(`"${logicalId}"`);
 

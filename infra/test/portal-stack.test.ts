@@ -6,19 +6,20 @@ import { asyncWorkerEnv } from '../../shared/api/workers';
 import { DEFAULT_SITE_SETTINGS } from '../../shared/site-settings';
 import { BUCKETS, TABLES } from '../lib/definitions';
 import { deployedSiteSettings, type Synthesized, synthPortal } from './support/synth';
-
-type Json = Record<string, unknown>;
-type Statement = { Action: string | string[]; Resource: unknown; Effect: string };
+import {
+  actionsOf,
+  type Json,
+  resourcesOfType,
+  type Statement,
+  statementsOfFunction,
+} from './support/template';
 
 let s: Synthesized;
 beforeAll(() => {
   s = synthPortal();
 });
 
-const resources = (type: string): [string, Json][] =>
-  Object.entries(s.json.Resources)
-    .filter(([, r]) => r.Type === type)
-    .map(([id, r]) => [id, (r.Properties ?? {}) as Json]);
+const resources = (type: string) => resourcesOfType(s, type);
 
 /** Route id → logical id of its Lambda (the description ends with the route id). */
 function routeFunctions(): Map<string, [string, Json]> {
@@ -37,15 +38,8 @@ function fnOf(route: Route): [string, Json] {
 }
 
 /** Every statement of the policies attached to a route's role. */
-function statementsOf(route: Route): Statement[] {
-  const [, props] = fnOf(route);
-  const roleId = (props.Role as { 'Fn::GetAtt': [string, string] })['Fn::GetAtt'][0];
-  return resources('AWS::IAM::Policy')
-    .filter(([, p]) => (p.Roles as Json[]).some((r) => r.Ref === roleId))
-    .flatMap(([, p]) => (p.PolicyDocument as { Statement: Statement[] }).Statement);
-}
+const statementsOf = (route: Route) => statementsOfFunction(s, fnOf(route)[0]);
 
-const actionsOf = (st: Statement): string[] => (Array.isArray(st.Action) ? st.Action : [st.Action]);
 const resourcesOf = (st: Statement): unknown[] => (Array.isArray(st.Resource) ? st.Resource : [st.Resource]);
 const allActions = (route: Route): Set<string> => new Set(statementsOf(route).flatMap(actionsOf));
 const tableId = (t: TableName) => s.logicalId(s.stack.data.tables[t]);

@@ -3,9 +3,7 @@ import { bucketEnv, tableEnv } from '../../shared/api/runtime';
 import { WORKERS } from '../../shared/api/workers';
 import { TABLES } from '../lib/definitions';
 import { type Synthesized, synthPortal } from './support/synth';
-
-type Json = Record<string, unknown>;
-type Statement = { Action: string | string[]; Resource: unknown; Effect: string };
+import { actionsOf, type Json, resourcesOfType, statementsOfFunction } from './support/template';
 
 /** The stream workers (decisions 095, 097): streams, functions, event source mappings, DLQs, grants. */
 let s: Synthesized;
@@ -13,21 +11,12 @@ beforeAll(() => {
   s = synthPortal();
 });
 
-const resources = (type: string): [string, Json][] =>
-  Object.entries(s.json.Resources)
-    .filter(([, r]) => r.Type === type)
-    .map(([id, r]) => [id, (r.Properties ?? {}) as Json]);
+const resources = (type: string) => resourcesOfType(s, type);
 
 const fnId = (id: string) => s.logicalId(s.stack.workers.functions.get(id)!);
 const fnProps = (id: string) => s.json.Resources[fnId(id)]!.Properties as Json;
 
-function statementsOf(id: string): Statement[] {
-  const roleId = (fnProps(id).Role as { 'Fn::GetAtt': [string, string] })['Fn::GetAtt'][0];
-  return resources('AWS::IAM::Policy')
-    .filter(([, p]) => (p.Roles as Json[]).some((r) => r.Ref === roleId))
-    .flatMap(([, p]) => (p.PolicyDocument as { Statement: Statement[] }).Statement);
-}
-const actionsOf = (st: Statement): string[] => (Array.isArray(st.Action) ? st.Action : [st.Action]);
+const statementsOf = (id: string) => statementsOfFunction(s, fnId(id));
 
 function mappingOf(id: string): Json {
   const found = resources('AWS::Lambda::EventSourceMapping').filter(

@@ -1,25 +1,22 @@
 import { join } from 'node:path';
-import { Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
+import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
 import * as apigw from 'aws-cdk-lib/aws-apigateway';
-import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import {
   type BundlingOptions,
-  NodejsFunction,
+  type NodejsFunction,
   type NodejsFunctionProps,
   OutputFormat,
 } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
-import type * as s3 from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
-import { API_STAGE, type BucketName, handlerFile, ROUTES, type Route } from '../../../shared/api/routes';
-import { BINARY_MEDIA_TYPES, bucketEnv, tableEnv } from '../../../shared/api/runtime';
-import { asyncWorkerEnv } from '../../../shared/api/workers';
+import { API_STAGE, handlerFile, ROUTES, type Route } from '../../../shared/api/routes';
+import { BINARY_MEDIA_TYPES } from '../../../shared/api/runtime';
 import { bundleAssetHash } from '../bundle-hash';
-import { TABLES } from '../definitions';
 import { type PortalConfig, REPO_ROOT } from '../portal-config';
 import { statefulRemovalPolicy } from '../removal';
 import type { Data } from './data';
+import { usesFunction } from './grant-uses';
 import type { Mail } from './mail';
 import type { Signing } from './signing';
 
@@ -46,28 +43,6 @@ export const DEFAULT_MEMORY_MB = 512;
 
 /** Stage-wide throttle: far above what a team of engineers clicks, low enough to cap a runaway client. */
 export const THROTTLE = { rateLimit: 50, burstLimit: 100 };
-
-export const DDB_READ = [
-  'dynamodb:GetItem',
-  'dynamodb:BatchGetItem',
-  'dynamodb:Query',
-  'dynamodb:ConditionCheckItem',
-];
-export const DDB_WRITE = [
-  'dynamodb:PutItem',
-  'dynamodb:UpdateItem',
-  'dynamodb:DeleteItem',
-  'dynamodb:BatchWriteItem',
-];
-/** The audit trail is append-only: handlers may add events, never change or remove one. */
-export const DDB_APPEND = ['dynamodb:PutItem'];
-/** write covers multipart uploads too (generated packages stream in parts; a failed one is aborted) */
-const S3_ACTIONS = {
-  read: ['s3:GetObject'],
-  write: ['s3:PutObject', 's3:AbortMultipartUpload'],
-  delete: ['s3:DeleteObject'],
-  parts: ['s3:ListMultipartUploadParts'],
-} as const;
 
 const pascal = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1);
 
@@ -164,108 +139,30 @@ export class Api extends Construct {
   }
 
   private routeFunction(route: Route, props: ApiProps): NodejsFunction {
-    const { config, data, signing, mail } = props;
-    const scope = new Construct(this, pascal(route.id));
-    const removalPolicy = statefulRemovalPolicy(config);
-
-    const logGroup = new logs.LogGroup(scope, 'Logs', {
-      retention: logs.RetentionDays.ONE_YEAR,
-      removalPolicy,
-    });
-    // An own role instead of the default one: the default attaches AWSLambdaBasicExecutionRole (logs on
-    // every group of the account); this one may write its own log group only.
-    const role = new iam.Role(scope, 'Role', {
-      assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
-      description: `Lambda of route ${route.id} (${route.method} ${route.path})`,
-    });
-    logGroup.grantWrite(role);
-
-    const env: Record<string, string> = {
-      API_STAGE,
-      // Source maps are bundled; without this flag Node ignores them in stack traces.
-      NODE_OPTIONS: '--enable-source-maps',
-    };
-
-    const readOnly = isReadOnly(route);
-    for (const name of route.uses.tables) {
-      const table = data.tables[name];
-      env[tableEnv(name)] = table.tableName;
-      const write = readOnly ? [] : name === 'audit' ? DDB_APPEND : DDB_WRITE;
-      role.addToPolicy(
-        new iam.PolicyStatement({ actions: [...DDB_READ, ...write], resources: [table.tableArn] }),
-      );
-      const indexes = TABLES[name].indexes.map((i) => `${table.tableArn}/index/${i.name}`);
-      if (indexes.length > 0)
-        role.addToPolicy(new iam.PolicyStatement({ actions: ['dynamodb:Query'], resources: indexes }));
-    }
-
-    for (const [name, ops] of Object.entries(route.uses.buckets ?? {}) as [BucketName, string[]][]) {
-      const bucket = data.buckets[name];
-      env[bucketEnv(name)] = bucket.bucketName;
-      const actions = ops.flatMap((op) => S3_ACTIONS[op as keyof typeof S3_ACTIONS]);
-      role.addToPolicy(new iam.PolicyStatement({ actions, resources: [bucket.arnForObjects('*')] }));
-      // Without ListBucket, S3 answers 403 instead of 404 for a missing key, and readers that treat
-      // "not there" as a normal outcome (an upload never made) would fail with a 500.
-      if (ops.includes('read'))
-        role.addToPolicy(
-          new iam.PolicyStatement({ actions: ['s3:ListBucket'], resources: [bucket.bucketArn] }),
-        );
-      acknowledgeObjectWildcard(role, bucket, route);
-    }
-
-    if (needsTokenSecret(route)) {
-      env.TOKEN_SECRET_ARN = signing.tokenSecret.secretArn;
-      role.addToPolicy(
-        new iam.PolicyStatement({
-          actions: ['secretsmanager:GetSecretValue'],
-          resources: [signing.tokenSecret.secretArn],
-        }),
-      );
-      if (config.tokenTtlSeconds !== undefined) env.TOKEN_TTL_SECONDS = String(config.tokenTtlSeconds);
-      if (config.allowedEmailDomains.length > 0)
-        env.ALLOWED_EMAIL_DOMAINS = config.allowedEmailDomains.join(',');
-    }
-
-    if (route.uses.clientSource) {
-      env.ORIGIN_VERIFY_SECRET_ARN = signing.originVerifySecret.secretArn;
-      role.addToPolicy(
-        new iam.PolicyStatement({
-          actions: ['secretsmanager:GetSecretValue'],
-          resources: [signing.originVerifySecret.secretArn],
-        }),
-      );
-    }
-
-    if (route.uses.mail) {
-      env.MAIL_FROM = mail.senderAddress;
-      role.addToPolicy(
-        new iam.PolicyStatement({ actions: ['ses:SendEmail'], resources: [mail.identity.emailIdentityArn] }),
-      );
-    }
-
-    for (const id of route.uses.invoke ?? []) {
-      const worker = props.asyncWorkers?.get(id);
-      if (!worker) throw new Error(`Route ${route.id} invokes ${id}, which the stack does not define`);
-      env[asyncWorkerEnv(id)] = worker.functionName;
-      role.addToPolicy(
-        new iam.PolicyStatement({ actions: ['lambda:InvokeFunction'], resources: [worker.functionArn] }),
-      );
-    }
-
-    if (route.uses.sign) {
-      env.SIGNING_KEY_ID = signing.packageKey.keyId;
-      const actions = route.uses.sign === 'sign' ? ['kms:Sign', 'kms:GetPublicKey'] : ['kms:GetPublicKey'];
-      role.addToPolicy(new iam.PolicyStatement({ actions, resources: [signing.packageKey.keyArn] }));
-    }
-
-    return new NodejsFunction(scope, 'Function', {
-      ...routeCode(route, config.bundleCache),
+    const { config, data, signing, mail, asyncWorkers } = props;
+    const tokenSecret = needsTokenSecret(route);
+    const environment: Record<string, string> = { API_STAGE };
+    if (tokenSecret && config.tokenTtlSeconds !== undefined)
+      environment.TOKEN_TTL_SECONDS = String(config.tokenTtlSeconds);
+    if (tokenSecret && config.allowedEmailDomains.length > 0)
+      environment.ALLOWED_EMAIL_DOMAINS = config.allowedEmailDomains.join(',');
+    return usesFunction(new Construct(this, pascal(route.id)), {
+      config,
+      code: routeCode(route, config.bundleCache),
+      roleDescription: `Lambda of route ${route.id} (${route.method} ${route.path})`,
       description: `${route.method} ${route.path} (${route.id})`,
       memorySize: route.memoryMb ?? DEFAULT_MEMORY_MB,
       timeout: LAMBDA_TIMEOUT,
-      role,
-      logGroup,
-      environment: env,
+      uses: route.uses,
+      targets: { data, signing, mail, asyncWorkers },
+      grant: {
+        grantee: `Route ${route.id}`,
+        readOnly: isReadOnly(route),
+        tokenSecret,
+        // object ARNs need `/*`: handlers address objects by keys they generate, in that one bucket only
+        objectKeysReason: `Route ${route.id} reads or writes objects under keys it generates at run time (ids, versions), so its S3 actions name the objects of this one bucket; the actions themselves are listed one by one (${Object.keys(route.uses.buckets ?? {}).join(', ')}).`,
+      },
+      environment,
     });
   }
 
@@ -300,15 +197,6 @@ export class Api extends Construct {
           'The account-level role API Gateway uses to write execution and access logs; AWS maintains this policy for exactly that purpose.',
       });
   }
-}
-
-/** Object ARNs need `/*`: handlers address objects by keys they generate, in that one bucket only. */
-function acknowledgeObjectWildcard(role: iam.Role, bucket: s3.Bucket, route: Route): void {
-  const logicalId = Stack.of(bucket).getLogicalId(bucket.node.defaultChild as s3.CfnBucket);
-  Validations.of(role).acknowledge({
-    id: `AwsSolutions-IAM5[Resource::<${logicalId}.Arn>/*]`,
-    reason: `Route ${route.id} reads or writes objects under keys it generates at run time (ids, versions), so its S3 actions name the objects of this one bucket; the actions themselves are listed one by one (${Object.keys(route.uses.buckets ?? {}).join(', ')}).`,
-  });
 }
 
 /** The package the SDK clients' runtime configs import for their default credentials… */

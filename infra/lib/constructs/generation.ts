@@ -1,22 +1,18 @@
 import { join } from 'node:path';
-import { Duration, Stack, Validations } from 'aws-cdk-lib';
+import { Duration, Validations } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
-import * as iam from 'aws-cdk-lib/aws-iam';
 import { SqsDestination } from 'aws-cdk-lib/aws-lambda-destinations';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
-import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
-import * as logs from 'aws-cdk-lib/aws-logs';
-import type * as s3 from 'aws-cdk-lib/aws-s3';
+import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import type { BucketName, RouteUses } from '../../../shared/api/routes';
-import { bucketEnv, tableEnv } from '../../../shared/api/runtime';
+import type { RouteUses } from '../../../shared/api/routes';
 import { ASYNC_WORKERS, type AsyncWorker, workerFile } from '../../../shared/api/workers';
-import { TABLES } from '../definitions';
 import { type PortalConfig, REPO_ROOT } from '../portal-config';
 import { statefulRemovalPolicy } from '../removal';
-import { DDB_APPEND, DDB_READ, DDB_WRITE, lambdaCode } from './api';
+import { lambdaCode } from './api';
 import type { Data } from './data';
+import { usesFunction } from './grant-uses';
 import type { Signing } from './signing';
 
 export interface GenerationProps {
@@ -26,13 +22,6 @@ export interface GenerationProps {
 }
 
 const pascal = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1);
-
-/** S3 actions of a worker's bucket operations (write covers the multipart upload and its abort). */
-const S3_ACTIONS = {
-  read: ['s3:GetObject'],
-  write: ['s3:PutObject', 's3:AbortMultipartUpload'],
-  delete: ['s3:DeleteObject'],
-} as const;
 
 /**
  * The asynchronous workers of shared/api/workers.ts (decision 160): per row a Lambda invoked with
@@ -67,63 +56,19 @@ export class Generation extends Construct {
     opts: { description: string; memoryMb: number; timeoutSeconds: number },
   ): NodejsFunction {
     const { config, data, signing } = props;
-    const removalPolicy = statefulRemovalPolicy(config);
-    const logGroup = new logs.LogGroup(scope, 'Logs', {
-      retention: logs.RetentionDays.ONE_YEAR,
-      removalPolicy,
-    });
-    const role = new iam.Role(scope, 'Role', {
-      assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
-      description: opts.description,
-    });
-    logGroup.grantWrite(role);
-    const env: Record<string, string> = { NODE_OPTIONS: '--enable-source-maps' };
-    for (const name of uses.tables) {
-      const table = data.tables[name];
-      env[tableEnv(name)] = table.tableName;
-      const write = name === 'audit' ? DDB_APPEND : DDB_WRITE;
-      role.addToPolicy(
-        new iam.PolicyStatement({ actions: [...DDB_READ, ...write], resources: [table.tableArn] }),
-      );
-      const indexes = TABLES[name].indexes.map((i) => `${table.tableArn}/index/${i.name}`);
-      if (indexes.length > 0)
-        role.addToPolicy(new iam.PolicyStatement({ actions: ['dynamodb:Query'], resources: indexes }));
-    }
-    for (const [name, ops] of Object.entries(uses.buckets ?? {}) as [
-      BucketName,
-      (keyof typeof S3_ACTIONS)[],
-    ][]) {
-      const bucket = data.buckets[name];
-      env[bucketEnv(name)] = bucket.bucketName;
-      role.addToPolicy(
-        new iam.PolicyStatement({
-          actions: ops.flatMap((op) => S3_ACTIONS[op]),
-          resources: [bucket.arnForObjects('*')],
-        }),
-      );
-      if (ops.includes('read'))
-        role.addToPolicy(
-          new iam.PolicyStatement({ actions: ['s3:ListBucket'], resources: [bucket.bucketArn] }),
-        );
-      const logicalId = Stack.of(bucket).getLogicalId(bucket.node.defaultChild as s3.CfnBucket);
-      Validations.of(role).acknowledge({
-        id: `AwsSolutions-IAM5[Resource::<${logicalId}.Arn>/*]`,
-        reason: `${opts.description}: objects under keys made at run time from an id (packages/<id>/…, resources/<id>/…, staging/<uploadId>/…), in this one bucket, with the actions listed one by one.`,
-      });
-    }
-    if (uses.sign) {
-      env.SIGNING_KEY_ID = signing.packageKey.keyId;
-      const actions = uses.sign === 'sign' ? ['kms:Sign', 'kms:GetPublicKey'] : ['kms:GetPublicKey'];
-      role.addToPolicy(new iam.PolicyStatement({ actions, resources: [signing.packageKey.keyArn] }));
-    }
-    return new NodejsFunction(scope, 'Function', {
-      ...lambdaCode(join(REPO_ROOT, 'lambdas', 'workers', `${file}.ts`), config.bundleCache),
+    return usesFunction(scope, {
+      config,
+      code: lambdaCode(join(REPO_ROOT, 'lambdas', 'workers', `${file}.ts`), config.bundleCache),
+      roleDescription: opts.description,
       description: opts.description,
       memorySize: opts.memoryMb,
       timeout: Duration.seconds(opts.timeoutSeconds),
-      role,
-      logGroup,
-      environment: env,
+      uses,
+      targets: { data, signing },
+      grant: {
+        grantee: opts.description,
+        objectKeysReason: `${opts.description}: objects under keys made at run time from an id (packages/<id>/…, resources/<id>/…, staging/<uploadId>/…), in this one bucket, with the actions listed one by one.`,
+      },
     });
   }
 

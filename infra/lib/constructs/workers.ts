@@ -1,20 +1,17 @@
 import { join } from 'node:path';
-import { Duration, Stack, Validations } from 'aws-cdk-lib';
+import { Duration, Validations } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
-import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
-import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
-import * as logs from 'aws-cdk-lib/aws-logs';
+import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import type { BucketName } from '../../../shared/api/routes';
-import { bucketEnv, tableEnv } from '../../../shared/api/runtime';
 import { type StreamWorker, WORKERS, workerFile } from '../../../shared/api/workers';
 import { type PortalConfig, REPO_ROOT } from '../portal-config';
 import { statefulRemovalPolicy } from '../removal';
-import { DDB_APPEND, DDB_READ, DDB_WRITE, lambdaCode } from './api';
+import { lambdaCode } from './api';
 import type { Data } from './data';
+import { usesFunction } from './grant-uses';
 import type { Mail } from './mail';
 
 export interface WorkersProps {
@@ -24,9 +21,6 @@ export interface WorkersProps {
 }
 
 const pascal = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1);
-
-/** S3 actions of a worker's bucket operations (the audit copy only ever adds objects). */
-const S3_ACTIONS = { read: ['s3:GetObject'], write: ['s3:PutObject'], delete: ['s3:DeleteObject'] } as const;
 
 /**
  * The stream workers of shared/api/workers.ts: per row one Lambda with its own role (grants from the
@@ -52,61 +46,23 @@ export class Workers extends Construct {
     const { config, data, mail } = props;
     const scope = new Construct(this, pascal(w.id));
     const removalPolicy = statefulRemovalPolicy(config);
-    const logGroup = new logs.LogGroup(scope, 'Logs', {
-      retention: logs.RetentionDays.ONE_YEAR,
-      removalPolicy,
-    });
-    const role = new iam.Role(scope, 'Role', {
-      assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
-      description: `Stream worker ${w.id}: ${w.summary}`,
-    });
-    logGroup.grantWrite(role);
-
-    const env: Record<string, string> = { NODE_OPTIONS: '--enable-source-maps' };
-    for (const name of w.uses.tables) {
-      const table = data.tables[name];
-      env[tableEnv(name)] = table.tableName;
-      const write = name === 'audit' ? DDB_APPEND : DDB_WRITE;
-      role.addToPolicy(
-        new iam.PolicyStatement({ actions: [...DDB_READ, ...write], resources: [table.tableArn] }),
-      );
-    }
-    for (const [name, ops] of Object.entries(w.uses.buckets ?? {}) as [
-      BucketName,
-      (keyof typeof S3_ACTIONS)[],
-    ][]) {
-      const bucket = data.buckets[name];
-      env[bucketEnv(name)] = bucket.bucketName;
-      role.addToPolicy(
-        new iam.PolicyStatement({
-          actions: ops.flatMap((op) => S3_ACTIONS[op]),
-          resources: [bucket.arnForObjects('*')],
-        }),
-      );
-      const logicalId = Stack.of(bucket).getLogicalId(
-        bucket.node.defaultChild as import('aws-cdk-lib/aws-s3').CfnBucket,
-      );
-      Validations.of(role).acknowledge({
-        id: `AwsSolutions-IAM5[Resource::<${logicalId}.Arn>/*]`,
-        reason: `Worker ${w.id} writes one object per audit event under keys made from the event's subject and sequence number (events/<kind>/<id>/<seq>.json), in this one bucket, with PutObject only.`,
-      });
-    }
-    if (w.uses.mail) {
-      env.MAIL_FROM = mail.senderAddress;
-      role.addToPolicy(
-        new iam.PolicyStatement({ actions: ['ses:SendEmail'], resources: [mail.identity.emailIdentityArn] }),
-      );
-    }
-
-    const fn = new NodejsFunction(scope, 'Function', {
-      ...lambdaCode(join(REPO_ROOT, 'lambdas', 'workers', `${workerFile(w.id)}.ts`), config.bundleCache),
+    const fn = usesFunction(scope, {
+      config,
+      code: lambdaCode(join(REPO_ROOT, 'lambdas', 'workers', `${workerFile(w.id)}.ts`), config.bundleCache),
+      roleDescription: `Stream worker ${w.id}: ${w.summary}`,
       description: `Stream worker ${w.id} (${w.source} table stream)`,
       memorySize: 256,
       timeout: Duration.seconds(w.timeoutSeconds),
-      role,
-      logGroup,
-      environment: env,
+      uses: w.uses,
+      targets: { data, mail },
+      grant: {
+        grantee: `Worker ${w.id}`,
+        // stream workers read and write items by key (their records name them): no index Query
+        tableIndexes: false,
+        objectKeysReason: `Worker ${w.id} writes one object per audit event under keys made from the event's subject and sequence number (events/<kind>/<id>/<seq>.json), in this one bucket, with PutObject only.`,
+      },
     });
+    const role = fn.role!;
 
     const dlq = new sqs.Queue(scope, 'DeadLetters', {
       encryption: sqs.QueueEncryption.SQS_MANAGED,

@@ -1,0 +1,207 @@
+import { type Duration, Stack, Validations } from 'aws-cdk-lib';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import type * as lambda from 'aws-cdk-lib/aws-lambda';
+import { NodejsFunction, type NodejsFunctionProps } from 'aws-cdk-lib/aws-lambda-nodejs';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import type * as s3 from 'aws-cdk-lib/aws-s3';
+import type { Construct } from 'constructs';
+import type { BucketName, RouteUses } from '../../../shared/api/routes';
+import { bucketEnv, tableEnv } from '../../../shared/api/runtime';
+import { asyncWorkerEnv } from '../../../shared/api/workers';
+import { TABLES } from '../definitions';
+import type { PortalConfig } from '../portal-config';
+import { statefulRemovalPolicy } from '../removal';
+import type { Data } from './data';
+import type { Mail } from './mail';
+import type { Signing } from './signing';
+
+/**
+ * The one place that turns a row's `uses` (routes, stream workers, asynchronous workers) into IAM
+ * statements on the function's own role and the environment variables that name what was granted
+ * (docs/decisions/179). infra/local/iam-check.ts mirrors these rules for the local stack.
+ */
+
+export const DDB_READ = [
+  'dynamodb:GetItem',
+  'dynamodb:BatchGetItem',
+  'dynamodb:Query',
+  'dynamodb:ConditionCheckItem',
+];
+export const DDB_WRITE = [
+  'dynamodb:PutItem',
+  'dynamodb:UpdateItem',
+  'dynamodb:DeleteItem',
+  'dynamodb:BatchWriteItem',
+];
+/** The audit trail is append-only: handlers may add events, never change or remove one. */
+export const DDB_APPEND = ['dynamodb:PutItem'];
+
+type BucketOp = 'read' | 'write' | 'delete' | 'parts';
+/** write covers multipart uploads too (generated packages stream in parts; a failed one is aborted) */
+const S3_ACTIONS: Record<BucketOp, readonly string[]> = {
+  read: ['s3:GetObject'],
+  write: ['s3:PutObject', 's3:AbortMultipartUpload'],
+  delete: ['s3:DeleteObject'],
+  parts: ['s3:ListMultipartUploadParts'],
+};
+
+/**
+ * The S3 actions of one bucket operation. The Object Lock audit bucket is append-only like the audit
+ * table: its one writer (the auditCopy worker) puts one small object per event, never in parts, so
+ * `write` there is PutObject alone.
+ */
+const s3Actions = (bucket: BucketName, op: BucketOp): readonly string[] =>
+  bucket === 'audit' && op === 'write' ? ['s3:PutObject'] : S3_ACTIONS[op];
+
+/** What `uses` can name: the stack's stores, keys, sender and asynchronous workers. */
+export interface UsesTargets {
+  data: Data;
+  /** needed for `sign`, `clientSource` and the token secret */
+  signing?: Signing;
+  /** needed for `mail` */
+  mail?: Mail;
+  /** needed for `invoke`: worker id → its function */
+  asyncWorkers?: ReadonlyMap<string, lambda.IFunction>;
+}
+
+export interface GrantOptions {
+  /** who is granted, for errors: `Route x`, `Worker y` */
+  grantee: string;
+  /** read actions only on every table (GET rows: docs/decisions/011) */
+  readOnly?: boolean;
+  /**
+   * dynamodb:Query on the tables' named indexes (default true). Stream workers go without: they address
+   * items by the keys their stream records carry.
+   */
+  tableIndexes?: boolean;
+  /** the token HMAC key (routes that build the identity service: needsTokenSecret in api.ts) */
+  tokenSecret?: boolean;
+  /** why object ARNs of a listed bucket end in `/*` (the cdk-nag IAM5 acknowledgement on the role) */
+  objectKeysReason: string;
+}
+
+/**
+ * Grants `role` exactly what `uses` lists and returns the environment variables that tell the code the
+ * names of what was granted (TABLE_*, BUCKET_*, secret ARNs, MAIL_FROM, *_FUNCTION, SIGNING_KEY_ID).
+ */
+export function grantUses(
+  role: iam.Role,
+  uses: RouteUses,
+  targets: UsesTargets,
+  opts: GrantOptions,
+): Record<string, string> {
+  const { data } = targets;
+  const env: Record<string, string> = {};
+  const allow = (actions: readonly string[], resources: string[]) =>
+    role.addToPolicy(new iam.PolicyStatement({ actions: [...actions], resources }));
+  const need = <T>(target: T | undefined, what: string): T => {
+    if (!target) throw new Error(`${opts.grantee} uses ${what}, which its construct is not given`);
+    return target;
+  };
+
+  for (const name of uses.tables) {
+    const table = data.tables[name];
+    env[tableEnv(name)] = table.tableName;
+    const write = opts.readOnly ? [] : name === 'audit' ? DDB_APPEND : DDB_WRITE;
+    allow([...DDB_READ, ...write], [table.tableArn]);
+    const indexes = TABLES[name].indexes.map((i) => `${table.tableArn}/index/${i.name}`);
+    if ((opts.tableIndexes ?? true) && indexes.length > 0) allow(['dynamodb:Query'], indexes);
+  }
+
+  for (const [name, ops] of Object.entries(uses.buckets ?? {}) as [BucketName, BucketOp[]][]) {
+    const bucket = data.buckets[name];
+    env[bucketEnv(name)] = bucket.bucketName;
+    allow(
+      ops.flatMap((op) => s3Actions(name, op)),
+      [bucket.arnForObjects('*')],
+    );
+    // Without ListBucket, S3 answers 403 instead of 404 for a missing key, and readers that treat
+    // "not there" as a normal outcome (an upload never made) would fail with a 500.
+    if (ops.includes('read')) allow(['s3:ListBucket'], [bucket.bucketArn]);
+    const logicalId = Stack.of(bucket).getLogicalId(bucket.node.defaultChild as s3.CfnBucket);
+    Validations.of(role).acknowledge({
+      id: `AwsSolutions-IAM5[Resource::<${logicalId}.Arn>/*]`,
+      reason: opts.objectKeysReason,
+    });
+  }
+
+  if (opts.tokenSecret) {
+    const secret = need(targets.signing, 'the token secret').tokenSecret;
+    env.TOKEN_SECRET_ARN = secret.secretArn;
+    allow(['secretsmanager:GetSecretValue'], [secret.secretArn]);
+  }
+
+  if (uses.clientSource) {
+    const secret = need(targets.signing, 'the origin-verify secret').originVerifySecret;
+    env.ORIGIN_VERIFY_SECRET_ARN = secret.secretArn;
+    allow(['secretsmanager:GetSecretValue'], [secret.secretArn]);
+  }
+
+  if (uses.mail) {
+    const mail = need(targets.mail, 'mail');
+    env.MAIL_FROM = mail.senderAddress;
+    allow(['ses:SendEmail'], [mail.identity.emailIdentityArn]);
+  }
+
+  for (const id of uses.invoke ?? []) {
+    const worker = targets.asyncWorkers?.get(id);
+    if (!worker) throw new Error(`${opts.grantee} invokes ${id}, which the stack does not define`);
+    env[asyncWorkerEnv(id)] = worker.functionName;
+    allow(['lambda:InvokeFunction'], [worker.functionArn]);
+  }
+
+  if (uses.sign) {
+    const key = need(targets.signing, 'the package signing key').packageKey;
+    env.SIGNING_KEY_ID = key.keyId;
+    allow(uses.sign === 'sign' ? ['kms:Sign', 'kms:GetPublicKey'] : ['kms:GetPublicKey'], [key.keyArn]);
+  }
+
+  return env;
+}
+
+export interface UsesFunctionProps {
+  config: PortalConfig;
+  /** entry, runtime, architecture and bundling (lambdaCode / routeCode of api.ts) */
+  code: NodejsFunctionProps;
+  roleDescription: string;
+  description: string;
+  memorySize: number;
+  timeout: Duration;
+  uses: RouteUses;
+  targets: UsesTargets;
+  grant: GrantOptions;
+  /** variables besides the ones `uses` implies; they come first (API_STAGE, token settings) */
+  environment?: Record<string, string>;
+}
+
+/**
+ * A function of the app in `scope` (ids Logs, Role, Function): its own log group, its own role that may
+ * write that log group only (the default role would attach AWSLambdaBasicExecutionRole, logs on every
+ * group of the account), and the grants of `uses`.
+ */
+export function usesFunction(scope: Construct, props: UsesFunctionProps): NodejsFunction {
+  const logGroup = new logs.LogGroup(scope, 'Logs', {
+    retention: logs.RetentionDays.ONE_YEAR,
+    removalPolicy: statefulRemovalPolicy(props.config),
+  });
+  const role = new iam.Role(scope, 'Role', {
+    assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
+    description: props.roleDescription,
+  });
+  logGroup.grantWrite(role);
+  const environment = {
+    ...props.environment,
+    // Source maps are bundled; without this flag Node ignores them in stack traces.
+    NODE_OPTIONS: '--enable-source-maps',
+    ...grantUses(role, props.uses, props.targets, props.grant),
+  };
+  return new NodejsFunction(scope, 'Function', {
+    ...props.code,
+    description: props.description,
+    memorySize: props.memorySize,
+    timeout: props.timeout,
+    role,
+    logGroup,
+    environment,
+  });
+}
