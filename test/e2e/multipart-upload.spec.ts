@@ -50,6 +50,11 @@ test('a large patch uploads in parts, stops when a part cannot be sent, and resu
   await page.getByLabel('Patch name').fill(name);
   await page.locator('input[type=file]').first().setInputFiles(file);
   await page.getByRole('button', { name: 'Upload', exact: true }).click();
+  // the parts are in S3; the server checks the file off the request (decision 173) and the page follows
+  await expect(page.getByRole('progressbar', { name: 'Checking the file (size and SHA-256)' })).toBeVisible({
+    timeout: 60_000,
+  });
+  await expect(page.getByText('it is registered when the check is done', { exact: false })).toBeVisible();
   await expect(page.getByText(MSG.uploaded)).toBeVisible({ timeout: 60_000 });
   expect(sent).toEqual(['list', '3']);
   await page.getByRole('button', { name: MSG.close }).click();
