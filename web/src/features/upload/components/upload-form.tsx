@@ -132,7 +132,7 @@ export function UploadForm({ type }: { type: ResourceType }) {
         <Flex gap="0.75rem">
           <StepButtons
             back={{ label: MSG.cancel, to: paths.home }}
-            action={{ label: MSG.upload, busyLabel: 'Uploading…', disabled: !ready }}
+            action={{ label: MSG.upload, busyLabel: checking ? 'Checking…' : 'Uploading…', disabled: !ready }}
             busy={busy}
           />
         </Flex>

@@ -303,6 +303,7 @@ describe('upload page', () => {
     const check = await screen.findByRole('progressbar', { name: 'Checking the file (size and SHA-256)' });
     expect(check).toHaveAttribute('aria-valuenow', '50');
     expect(check).toHaveTextContent('4.0 MiB of 8.0 MiB');
+    expect(screen.getByRole('button', { name: /Checking…/ })).toBeInTheDocument();
     // nothing is registered while it is being checked
     expect(db.resources.some((r) => r.name === 'big-checked')).toBe(false);
     expect(await screen.findByText(MSG.uploaded, {}, { timeout: 3000 })).toBeInTheDocument();
