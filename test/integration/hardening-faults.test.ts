@@ -208,6 +208,59 @@ describe('S3 (s3rver) down', () => {
 });
 
 describe('S3 (s3rver) stopped in the middle of a request', () => {
+  it('an upload whose verification meets S3 stopping mid-copy: after the worker’s retries it says why and is kept, no copy stays, and confirming it again registers it', async () => {
+    const name = uniq('fault-verify');
+    // 48 MiB in one PUT: the verification copies it out of staging in 8 MiB parts
+    const bytes = randomBytes(48 * 1024 * 1024);
+    const confirm = await stagePresigned(name, bytes);
+    const uploads = join(stack.dataDir, 's3', 'frp-local-resources', '._S3rver_uploads');
+    const before = new Set(existsSync(uploads) ? readdirSync(uploads) : []);
+    const accepted = await confirm();
+    expect([accepted.status, accepted.body.state], JSON.stringify(accepted.body)).toEqual([202, 'VERIFYING']);
+    const uploadId = String(accepted.body.uploadId);
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      const started = existsSync(uploads)
+        ? readdirSync(uploads).filter((u) => !before.has(u) && existsSync(join(uploads, u, '1')))
+        : [];
+      if (started.length > 0) break;
+      if (Date.now() > deadline) throw new Error('the copy out of staging never started');
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    await stop('s3rver');
+
+    // Lambda's retries fail too; the failure handler keeps the upload with the reason
+    const failed = await settled(tokens.designDev, accepted, { call });
+    expect(failed).toMatchObject({ state: 'FAILED', retryable: true });
+    expect(failed.errorMessage).toBe(
+      'The file could not be checked (storage or the database did not answer, after 3 attempts). It is kept: confirm the upload again to retry',
+    );
+    const dead = readFileSync(join(stack.dataDir, 'dead-letters', 'verify-upload.jsonl'), 'utf8');
+    expect(dead).toContain(uploadId);
+    const items = await scanAll(dynamoAt(stack.dynamoEndpoint), tableOf('resources'));
+    expect(items.filter((i) => i.name === name && i.kind === 'RESOURCE')).toEqual([]);
+
+    await restart('s3rver');
+    const s3 = s3At(entryUrl('s3rver'));
+    const copies = await s3.send(
+      new ListObjectsV2Command({ Bucket: 'frp-local-resources', Prefix: 'resources/' }),
+    );
+    expect(
+      (copies.Contents ?? []).filter((o) => o.Key?.endsWith('/big.bin') && o.Size === bytes.length),
+    ).toEqual([]);
+    // the same confirmation, without sending the file again
+    const again = await settled(tokens.designDev, await confirm(), { call });
+    expect(again.state, again.errorMessage).toBe('REGISTERED');
+    const resource = jsonText<Resource>(again.resource);
+    expect(resource.sha256).toBe(createHash('sha256').update(bytes).digest('hex'));
+    const stored = await s3.send(
+      new ListObjectsV2Command({ Bucket: 'frp-local-resources', Prefix: `resources/${resource.id}/` }),
+    );
+    expect((stored.Contents ?? []).map((o) => [o.Key, o.Size])).toEqual([
+      [`resources/${resource.id}/big.bin`, bytes.length],
+    ]);
+  }, 120_000);
+
   it('a generation whose package is half written when S3 stops: the last approval answers 202 GENERATING, the package returns to PENDING_APPROVAL with the reason, nothing stays in S3, and the decider’s Retry completes it once S3 is back', async () => {
     // 48 MiB: the XML (64 MiB) goes up in 8 parts, so S3 stops while parts are still being written
     const bytes = randomBytes(48 * 1024 * 1024);
