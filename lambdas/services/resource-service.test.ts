@@ -547,6 +547,20 @@ describe('presigned upload', () => {
     expect((await service.confirmUpload(dana, u.uploadId)).state).toBe('VERIFYING');
   });
 
+  it('checks the TFL3 header again on the bytes it hashes: a staged model replaced after the confirmation is refused', async () => {
+    const u = await request();
+    const p = await stage(u);
+    await service.confirmUpload(dana, u.uploadId);
+    // the PUT URL still works: the same size, without TFL3
+    blobs.objects.set(p.stagingKey, Buffer.from(new TextEncoder().encode('x'.repeat(modelBytes.length))));
+    await runJobs();
+    const status = await service.uploadStatus(dana, u.uploadId);
+    expect(status).toMatchObject({ state: 'FAILED', statusCode: 406, retryable: false });
+    expect(status.errorMessage).toContain('TFL3');
+    nothingStored();
+    expect(await repo.listAll()).toEqual([]);
+  });
+
   it("shows an upload's state to its owner only", async () => {
     const u = await request();
     expect((await service.uploadStatus(dana, u.uploadId)).state).toBe('UPLOADING');

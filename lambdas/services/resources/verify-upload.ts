@@ -10,7 +10,12 @@ import {
   NotAcceptableError,
   NotFoundError,
 } from '../../../shared/domain/errors';
-import { parseModelMetadata, RESOURCE_ERR } from '../../../shared/domain/resource-rules';
+import {
+  checkTflite,
+  parseModelMetadata,
+  RESOURCE_ERR,
+  TFLITE_HEAD_BYTES,
+} from '../../../shared/domain/resource-rules';
 import { MSG } from '../../../shared/messages';
 import { logger } from '../../middleware/logging';
 import type { PendingUpload } from '../../ports/resource-repository';
@@ -77,10 +82,14 @@ export async function runVerification(d: ResourceDeps, job: VerificationJob): Pr
       record.modelVersion = model.modelVersion;
     }
     const progress = progressOf(d, job);
-    record.sha256 =
+    const read =
       upload.stagingKey === record.objectKey
         ? await hashInPlace(d, bucket, record.objectKey, upload.sizeBytes, progress)
         : await copyHashing(d, bucket, upload.stagingKey, record.objectKey, upload.sizeBytes, progress);
+    record.sha256 = read.sha256;
+    // the bytes registered are the bytes read here: a staged file replaced after the confirmation's
+    // checks (its PUT URL still works until it expires) is checked again, on what was hashed
+    if (upload.resourceType === 'MODEL') checkTflite(read.head);
     if (metaBytes && record.metadataKey) {
       await d.blobs.put(bucket, record.metadataKey, metaBytes, { contentType: 'application/json' });
     }
@@ -199,6 +208,27 @@ export async function uploadStatus(d: ResourceDeps, actor: Actor, uploadId: stri
 
 type Progress = (bytes: number) => Promise<void>;
 
+/** What one read of the file gives: its SHA-256 and its first bytes (a model's TFL3 header). */
+interface FileRead {
+  sha256: string;
+  head: Uint8Array;
+}
+
+/** Keeps the first TFLITE_HEAD_BYTES bytes of a stream as it goes by. */
+function headKeeper() {
+  const head = new Uint8Array(TFLITE_HEAD_BYTES);
+  let kept = 0;
+  return {
+    see(chunk: Uint8Array) {
+      if (kept >= head.length) return;
+      const take = chunk.subarray(0, head.length - kept);
+      head.set(take, kept);
+      kept += take.length;
+    },
+    head: () => head.subarray(0, kept),
+  };
+}
+
 /** Streams `from` to `to`, hashing on the way; the object must still have the size checked before. */
 async function copyHashing(
   d: ResourceDeps,
@@ -207,14 +237,16 @@ async function copyHashing(
   to: string,
   sizeBytes: number,
   progress: Progress,
-): Promise<string> {
+): Promise<FileRead> {
   const source = await d.blobs.get(bucket, from);
   if (!source) throw new BadRequestError(RESOURCE_ERR.notUploaded('resource file'));
   const hash = createHash('sha256');
+  const first = headKeeper();
   let seen = 0;
   const tap = new Transform({
     transform(chunk: Buffer, _enc, done) {
       hash.update(chunk);
+      first.see(chunk);
       seen += chunk.length;
       progress(seen).then(
         () => done(null, chunk),
@@ -237,7 +269,7 @@ async function copyHashing(
   if (seen !== sizeBytes) {
     throw new NotAcceptableError(RESOURCE_ERR.sizeMismatch('resource file', seen, sizeBytes));
   }
-  return hash.digest('hex');
+  return { sha256: hash.digest('hex'), head: first.head() };
 }
 
 /** The SHA-256 of an object already at its final key (a multipart upload joined there), read once. */
@@ -247,17 +279,19 @@ async function hashInPlace(
   key: string,
   sizeBytes: number,
   progress: Progress,
-): Promise<string> {
+): Promise<FileRead> {
   const source = await d.blobs.get(bucket, key);
   if (!source) throw new BadRequestError(RESOURCE_ERR.notUploaded('resource file'));
   const hash = createHash('sha256');
+  const first = headKeeper();
   let seen = 0;
   for await (const chunk of source) {
     hash.update(chunk as Buffer);
+    first.see(chunk as Buffer);
     seen += (chunk as Buffer).length;
     await progress(seen);
   }
   if (seen !== sizeBytes)
     throw new NotAcceptableError(RESOURCE_ERR.sizeMismatch('resource file', seen, sizeBytes));
-  return hash.digest('hex');
+  return { sha256: hash.digest('hex'), head: first.head() };
 }
