@@ -323,7 +323,7 @@ test.describe('packages', () => {
     await page.goto('/packages');
     await page.getByRole('tab', { name: 'Release' }).click();
     await page.evaluate(() => {
-      (window as { sameDocument?: boolean }).sameDocument = true;
+      (globalThis as { sameDocument?: boolean }).sameDocument = true;
     });
     const listRow = page.getByRole('row', { name: new RegExp(name) }).first();
     for (const [i, email] of APPROVERS.entries()) {
@@ -351,7 +351,7 @@ test.describe('packages', () => {
         // the list moves on by itself (no reload, no click): the row now says Approved
         await expect(listRow).toContainText('Approved', { timeout: 30_000 });
         await expect(listRow.getByTestId('generating-label')).toHaveCount(0);
-        expect(await page.evaluate(() => (window as { sameDocument?: boolean }).sameDocument)).toBe(true);
+        expect(await page.evaluate(() => (globalThis as { sameDocument?: boolean }).sameDocument)).toBe(true);
         await expect(p.getByText('Success!')).toBeVisible({ timeout: 30_000 });
         await expect(p.getByText('Generating…')).toHaveCount(0);
         await expect(p.getByRole('button', { name: 'Download' })).toBeVisible();
