@@ -6,6 +6,7 @@ import { REFRESH_FAILING_MESSAGE, REFRESH_MS } from '@/hooks/use-refresh-while';
 import { loader } from '@/lib/loader/loader-store';
 import { type Popup, popups } from '@/lib/popup/popup-store';
 import { session } from '@/lib/session/session-store';
+import { db } from '@/testing/mocks/db';
 import { generatingOnReads } from '@/testing/mocks/generation-mock';
 import { server } from '@/testing/mocks/server';
 import { fill, renderApp } from '@/testing/render-app';
@@ -139,6 +140,53 @@ describe('a package list while a package is generated (decision 178)', () => {
     await nextTick();
     await waitFor(() => expect(within(rowOf(NAME)).getByText('Approved')).toBeInTheDocument());
     expect(shown).toHaveLength(1);
+  });
+
+  it('ends the refreshing with the session-timeout popup, once, when the session is over', async () => {
+    const gen = generatingOnReads(fixturePackage('pk-approve-dev'), { steps: 5 });
+    let expired = false;
+    let refused = 0;
+    server.use(
+      http.get(/\/dev\/packages(\?.*)?$/, () => {
+        if (!expired) return undefined;
+        refused += 1;
+        return HttpResponse.json({ errorMessage: 'Unauthorized' }, { status: 401 });
+      }),
+      gen.handler,
+    );
+    const shown = watchPopups();
+    renderApp('/packages', { as: 'u-lead' });
+    await screen.findByText(NAME);
+    expired = true;
+    await nextTick();
+    await waitFor(() => expect(shown.map((p) => p.kind)).toEqual(['session']));
+    for (let i = 0; i < 3; i++) await nextTick();
+    expect(refused).toBe(1);
+    expect(shown).toHaveLength(1);
+  });
+
+  it("shows a failed generation's reason in the decider's approval list too", async () => {
+    const reason = 'The generation stopped without a reason (it ran out of time or memory)';
+    const pkg = fixturePackage('pk-approve-dev');
+    db.packages.push({
+      ...pkg,
+      generation: {
+        jobId: 'job-1',
+        state: 'FAILED',
+        from: 'PENDING_APPROVAL',
+        requestedBy: pkg.initiator,
+        requestedAt: '2024-05-02T10:15:00.000Z',
+        bytesDone: 0,
+        bytesTotal: 1024,
+        reason,
+        failedAt: '2024-05-02T10:16:00.000Z',
+      },
+    });
+    renderApp('/packages/approve', { as: 'u-lead' });
+    await screen.findByText(NAME);
+    expect(within(rowOf(NAME)).getByTestId('generation-failed')).toHaveTextContent(
+      `Generation failed: ${reason}`,
+    );
   });
 
   it('pauses while the browser tab is hidden and refreshes at once when it is visible again', async () => {
