@@ -319,17 +319,39 @@ test.describe('packages', () => {
   }) => {
     test.setTimeout(300_000);
     const name = await unsignedDevPackageSentForApproval(page, 'ecg-fw', 'Nightly bench build');
+    // the initiator's package list waits on another tab; a mark on the window tells a reload apart
+    await page.goto('/packages');
+    await page.getByRole('tab', { name: 'Release' }).click();
+    await page.evaluate(() => {
+      (globalThis as { sameDocument?: boolean }).sameDocument = true;
+    });
+    const listRow = page.getByRole('row', { name: new RegExp(name) }).first();
     for (const [i, email] of APPROVERS.entries()) {
       const p = await as(browser, email);
       await approveFromList(p, 'Development', name);
       if (i < 3) await expect(p.getByText(MSG.approvedWaiting)).toBeVisible();
       else {
-        await expect(p).toHaveURL(/\/packages\/download$/);
-        await expect(p.getByRole('heading', { name: 'GENERATED NEW DEVELOPMENT PACKAGE' })).toBeVisible();
-        // generated off the request path (decision 160): progress first, then the download page by itself
-        await expect(p.getByText('Generating…')).toBeVisible();
-        await expect(p.getByRole('progressbar', { name: 'Generating' })).toBeVisible();
-        await expect(p.getByTestId('generation-bytes')).toHaveText(/^\d+\.\d MiB of \d+\.\d MiB$/);
+        // generated off the request path (decision 160): progress first, then the download page by itself;
+        // meanwhile the initiator opens the Development list and sees the row Generating… (decision 178)
+        await Promise.all([
+          (async () => {
+            await expect(p).toHaveURL(/\/packages\/download$/);
+            await expect(p.getByRole('heading', { name: 'GENERATED NEW DEVELOPMENT PACKAGE' })).toBeVisible();
+            await expect(p.getByText('Generating…')).toBeVisible();
+            await expect(p.getByRole('progressbar', { name: 'Generating' })).toBeVisible();
+            await expect(p.getByTestId('generation-bytes')).toHaveText(/^\d+\.\d MiB of \d+\.\d MiB$/);
+          })(),
+          (async () => {
+            await page.getByRole('tab', { name: 'Development' }).click();
+            await expect(listRow.getByTestId('generating-label')).toHaveText(
+              /^Generating… \d+\.\d MiB of \d+\.\d MiB$/,
+            );
+          })(),
+        ]);
+        // the list moves on by itself (no reload, no click): the row now says Approved
+        await expect(listRow).toContainText('Approved', { timeout: 30_000 });
+        await expect(listRow.getByTestId('generating-label')).toHaveCount(0);
+        expect(await page.evaluate(() => (globalThis as { sameDocument?: boolean }).sameDocument)).toBe(true);
         await expect(p.getByText('Success!')).toBeVisible({ timeout: 30_000 });
         await expect(p.getByText('Generating…')).toHaveCount(0);
         await expect(p.getByRole('button', { name: 'Download' })).toBeVisible();

@@ -20,12 +20,14 @@ export async function getAllPages<T>(
     pageSize?: number;
     /** called after each page that is not the last, with the rows so far */
     onProgress?: (rowsSoFar: number) => void;
+    /** a background refresh (decision 178): no loader overlay, no popup; the caller handles failures */
+    quiet?: boolean;
   } = {},
 ): Promise<ApiResult<T[]>> {
   const rows: T[] = [];
   let cursor: string | undefined;
   // one loader for the whole walk: the overlay does not flicker off and on between pages
-  const done = loader.start();
+  const done = options.quiet ? () => {} : loader.start();
   try {
     for (let page = 0; page < MAX_PAGES; page++) {
       const query: Record<string, string> = { limit: String(options.pageSize ?? PACKAGE_PAGE_MAX) };
@@ -34,6 +36,7 @@ export async function getAllPages<T>(
         signal: options.signal,
         query,
         loader: false,
+        ...(options.quiet ? { handle: 'all' as const } : {}),
       });
       if (!result.ok) return result;
       rows.push(...parseJsonText<T[]>(result.data[field], []));
@@ -49,6 +52,6 @@ export async function getAllPages<T>(
     status: 0,
     error: { errorMessage: `The list did not end after ${MAX_PAGES} pages; it was not loaded.` },
   };
-  reportFailure(endless, undefined);
+  reportFailure(endless, options.quiet ? 'all' : undefined);
   return endless;
 }

@@ -38,6 +38,13 @@ export interface RequestOptions {
   signal?: AbortSignal;
 }
 
+/**
+ * Options of a background refresh (decision 178): no loader overlay (that is for requests a person
+ * started) and no popup; the caller decides what a failure means (useRefreshWhile).
+ */
+export const quietly = (quiet = true): Pick<RequestOptions, 'loader' | 'handle'> =>
+  quiet ? { loader: false, handle: 'all' } : {};
+
 const SESSION_ERRORS = ['JWT signature does not match locally computed signature', 'Token invalid'];
 
 /** Spec §8: 401, or a 500 whose message names a bad token, means the session is over. */

@@ -4,7 +4,7 @@ import type { Resource } from '@shared/api/contracts/resources';
 import type { PublicUser } from '@shared/api/contracts/user';
 import type { Role } from '@shared/domain/roles';
 import { getAllPages } from '@/lib/api-client/all-pages';
-import { type ApiResult, api, callApi, parseJsonText, routePath } from '@/lib/api-client/api-client';
+import { type ApiResult, api, callApi, parseJsonText, quietly, routePath } from '@/lib/api-client/api-client';
 
 /** The four admin lists (spec §2.12): path and the field that carries the list as JSON text. */
 export const ADMIN_KINDS = {
@@ -23,15 +23,17 @@ export interface AdminRows {
   resources: Resource;
 }
 
+/** An admin list; `quiet`: a background refresh (decision 178), no loader, no popup. */
 export async function listAdmin<K extends AdminKind>(
   kind: K,
   signal?: AbortSignal,
+  quiet = false,
 ): Promise<ApiResult<AdminRows[K][]>> {
   const { list, field } = ADMIN_KINDS[kind];
   const path = routePath(list);
   // every package ever made: read page by page (the other admin lists are not paged by the API)
-  if (kind === 'packages') return getAllPages<AdminRows[K]>(path, field, { signal });
-  const result = await api.get<Record<string, unknown>>(path, { signal });
+  if (kind === 'packages') return getAllPages<AdminRows[K]>(path, field, { signal, quiet });
+  const result = await api.get<Record<string, unknown>>(path, { signal, ...quietly(quiet) });
   if (!result.ok) return result;
   return { ...result, data: parseJsonText<AdminRows[K][]>(result.data[field], []) };
 }

@@ -20,6 +20,8 @@ export interface AdminListPageProps<K extends AdminKind> {
   /** what the list holds, plural, for the confirm dialog ('packages', 'users', …) */
   noun: string;
   note?: string;
+  /** while this holds for the rows, the list reads itself again in the background (decision 178) */
+  refreshWhile?: (rows: AdminRows[K][]) => boolean;
   /** more buttons for the selected rows, beside 'Delete selected' (the users' Grant / Refuse) */
   extraActions?: (ctx: {
     selected: readonly string[];
@@ -41,12 +43,15 @@ export function AdminListPage<K extends AdminKind>({
   rowState,
   noun,
   note,
+  refreshWhile,
   extraActions,
 }: AdminListPageProps<K>) {
   const [selected, setSelected] = useState<string[]>([]);
   const [confirming, setConfirming] = useState(false);
   const [busy, setBusy] = useState(false);
-  const query = useApiQuery((signal) => listAdmin(kind, signal), [kind]);
+  const query = useApiQuery((signal, background) => listAdmin(kind, signal, background), [kind], {
+    refreshWhile,
+  });
   const rows = query.data ?? [];
 
   // 'Delete selected' asks first (issue 16); only the dialog's Delete calls the API

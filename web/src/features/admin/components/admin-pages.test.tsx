@@ -1,8 +1,11 @@
 import { API_ERR, MSG } from '@shared/messages';
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import { HttpResponse, http } from 'msw';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { REFRESH_MS } from '@/hooks/use-refresh-while';
 import { db } from '@/testing/mocks/db';
+import { generatingOnReads } from '@/testing/mocks/generation-mock';
+import { PACKAGE_FIXTURES } from '@/testing/mocks/package-fixtures';
 import { server } from '@/testing/mocks/server';
 import { fill, renderApp } from '@/testing/render-app';
 
@@ -79,6 +82,31 @@ describe('admin lists', () => {
     expect(screen.queryByRole('dialog')).toBeNull();
     expect(deletes).toEqual([]);
     server.events.removeAllListeners();
+  });
+
+  it('shows a generation with its progress in the State column and refreshes itself until it ends, keeping the selection (decision 178)', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    try {
+      const base = structuredClone(PACKAGE_FIXTURES.find((p) => p.id === 'pk-approve-dev')!);
+      const gen = generatingOnReads(base, { steps: 1 });
+      server.use(gen.handler);
+      const { user } = renderApp('/admin/packages', { as: 'u-admin' });
+      fill(await screen.findByLabelText('Search'), 'IP-3.2.1 bench');
+      const stateCell = () =>
+        within(screen.getByText(base.name).closest('tr') as HTMLElement)
+          .getAllByRole('cell')
+          .at(-1);
+      expect(stateCell()).toHaveTextContent('Generating… 0.0 MiB of 4.0 MiB');
+      await user.click(screen.getByText(base.name));
+      expect(deleteButton()).toHaveTextContent('(1)');
+      await act(() => vi.advanceTimersByTimeAsync(REFRESH_MS));
+      await act(() => vi.advanceTimersByTimeAsync(REFRESH_MS));
+      await waitFor(() => expect(stateCell()?.textContent).toBe('Approved'));
+      expect(deleteButton()).toHaveTextContent('(1)');
+      expect(screen.getByLabelText('Search')).toHaveValue('IP-3.2.1 bench');
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('lists selected DCCs with device id and telemetry type and deletes them only on Delete', async () => {

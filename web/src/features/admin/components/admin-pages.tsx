@@ -6,7 +6,8 @@ import type { PublicUser } from '@shared/api/contracts/user';
 import { roleLabel } from '@shared/domain/roles';
 import { MSG } from '@shared/messages';
 import type { Column } from '@/components/ui/data-table/data-table';
-import { STATUS_LABELS, StatusBadge } from '@/components/ui/status-badge';
+import { anyGenerating, PackageStateBadge } from '@/components/ui/package-state';
+import { STATUS_LABELS } from '@/components/ui/status-badge';
 import { showSuccess, showWarning } from '@/lib/popup/popup-store';
 import { resourceTypeLabel, stageLabel } from '@/utils/format';
 import { decideRoles } from '../api/admin-api';
@@ -40,7 +41,8 @@ const PACKAGE_COLUMNS: readonly Column<Package>[] = [
   {
     id: 'status',
     header: 'State',
-    cell: (p) => <StatusBadge status={p.status} />,
+    // with the generation's progress or failure, refreshed while one runs (decision 178)
+    cell: (p) => <PackageStateBadge pkg={p} />,
     sortValue: (p) => STATUS_LABELS[p.status],
   },
 ];
@@ -54,8 +56,9 @@ export function AdminPackagesPage() {
       columns={PACKAGE_COLUMNS}
       searchFields={(p) => [p.name, p.resourceName, p.note]}
       rowLabel={(p) => p.name}
-      rowState={(p) => <StatusBadge status={p.status} />}
+      rowState={(p) => <PackageStateBadge pkg={p} />}
       noun="packages"
+      refreshWhile={anyGenerating}
     />
   );
 }

@@ -1,29 +1,31 @@
 import type { Package, WaitingFor } from '@shared/api/contracts/packages';
 import { getAllPages } from '@/lib/api-client/all-pages';
-import { type ApiResult, callApi, parseJsonText } from '@/lib/api-client/api-client';
+import { type ApiResult, callApi, parseJsonText, quietly } from '@/lib/api-client/api-client';
 import { LIST_TABS, type ListKind, type ListTab, listApiPath } from '../utils/package-flow';
 
 /**
  * A package list of spec §7 (`packages` is JSON text of a list). The package lists, which grow with
  * every package ever made, are read page by page; the approval and signing lists hold only what waits
- * for this user and come in one answer.
+ * for this user and come in one answer. `quiet`: a background refresh (decision 178), no loader, no popup.
  */
 export async function getPackageList(
   kind: ListKind,
   tab: ListTab,
   signal?: AbortSignal,
   onProgress?: (rowsSoFar: number) => void,
+  quiet = false,
 ): Promise<ApiResult<Package[]>> {
   if (kind === 'packages')
-    return getAllPages<Package>(listApiPath(kind, tab), 'packages', { signal, onProgress });
+    return getAllPages<Package>(listApiPath(kind, tab), 'packages', { signal, onProgress, quiet });
+  const options = { signal, ...quietly(quiet) };
   const result =
     kind === 'approve'
       ? await callApi(
           'listApprovalPackages',
           { params: { stage: tab === 'DELIVERY' ? 'deliver' : tab.toLowerCase() } },
-          { signal },
+          options,
         )
-      : await callApi('listSigningPackages', { params: { stage: tab.toLowerCase() } }, { signal });
+      : await callApi('listSigningPackages', { params: { stage: tab.toLowerCase() } }, options);
   if (!result.ok) return result;
   return { ...result, data: parseJsonText<Package[]>(result.data.packages, []) };
 }

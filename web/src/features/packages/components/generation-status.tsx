@@ -1,24 +1,16 @@
 import { Alert, Button } from '@aws-amplify/ui-react';
 import type { Package } from '@shared/api/contracts/packages';
 import { MSG } from '@shared/messages';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
+import { generationProgress } from '@/components/ui/package-state';
 import { ProgressBar } from '@/components/ui/progress-bar';
+import { useRefreshWhile } from '@/hooks/use-refresh-while';
 import { callApi } from '@/lib/api-client/api-client';
 import { session, useSession } from '@/lib/session/session-store';
 import { getPackageList, packageOf } from '../api/package-lists';
 
 /** How often a page showing a generation asks for its progress. */
 export const GENERATION_POLL_MS = 1000;
-
-const mib = (n: number) => `${(n / (1024 * 1024)).toFixed(1)} MiB`;
-
-/** "Generating… 3.0 MiB of 12.0 MiB" (bytes of the resource read so far), or the percentage for lists. */
-export function generationProgress(pkg: Pick<Package, 'generation'>): { percent: number; text: string } {
-  const g = pkg.generation;
-  const total = g?.bytesTotal ?? 0;
-  const done = Math.min(g?.bytesDone ?? 0, total);
-  return { percent: total > 0 ? (done / total) * 100 : 0, text: `${mib(done)} of ${mib(total)}` };
-}
 
 /** Whether the page shows a generation: running, or failed with a reason (decision 160). */
 export const showsGeneration = (pkg: Package): boolean =>
@@ -27,25 +19,20 @@ export const showsGeneration = (pkg: Package): boolean =>
 /**
  * While the package is GENERATING, reads it again every second from its stage's list and puts the fresh
  * copy in the session (the page re-renders with the progress, and with the ready package at the end).
+ * The shared background refresh of decision 178: no loader, no popup storm, paused in a hidden tab.
  */
 export function useGenerationPolling(pkg: Package | null): void {
   const id = pkg?.id;
   const stage = pkg?.resourceStage;
-  const generating = pkg?.status === 'GENERATING';
-  useEffect(() => {
-    if (!id || !stage || !generating) return;
-    const controller = new AbortController();
-    const timer = setInterval(async () => {
-      const r = await getPackageList('packages', stage, controller.signal);
-      if (controller.signal.aborted || !r.ok) return;
-      const fresh = r.data.find((p) => p.id === id);
+  useRefreshWhile(
+    !!id && !!stage && pkg?.status === 'GENERATING',
+    (signal) => getPackageList('packages', stage ?? 'DEV', signal, undefined, true),
+    (rows) => {
+      const fresh = rows.find((p) => p.id === id);
       if (fresh) session.update({ currentPackage: fresh });
-    }, GENERATION_POLL_MS);
-    return () => {
-      controller.abort();
-      clearInterval(timer);
-    };
-  }, [id, stage, generating]);
+    },
+    { intervalMs: GENERATION_POLL_MS },
+  );
 }
 
 /**

@@ -4,6 +4,7 @@ import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { type Column, DataTable, fieldColumn, sortableColumn } from '@/components/ui/data-table/data-table';
 import { StageTabs } from '@/components/ui/data-table/stage-tabs';
+import { anyGenerating, GenerationBadge } from '@/components/ui/package-state';
 import { StatusBadge } from '@/components/ui/status-badge';
 import { useApiQuery } from '@/hooks/use-api-query';
 import { session } from '@/lib/session/session-store';
@@ -23,7 +24,6 @@ import {
   TAB_LABELS,
   tabFlow,
 } from '../utils/package-flow';
-import { generationProgress } from './generation-status';
 import { PackagePage } from './package-page';
 
 function columns(kind: ListKind, tab: ListTab): Column<Package>[] {
@@ -44,13 +44,13 @@ function columns(kind: ListKind, tab: ListTab): Column<Package>[] {
                 {label}
               </span>
             ) : p.status === 'GENERATING' ? (
-              // decision 160: in every list, with the bytes done of the total
-              <span className="frp-badge frp-badge--wait" data-testid="generating-label">
-                Generating… {generationProgress(p).text}
-              </span>
+              // decision 160: in every list, with the bytes done of the total (refreshed: decision 178)
+              <GenerationBadge pkg={p} />
             ) : showsStatus(flow) ? (
               <StatusBadge status={p.status} />
             ) : null}
+            {/* a failed generation's reason, in every list, as the detail page says it (decision 178) */}
+            {p.status !== 'GENERATING' ? <GenerationBadge pkg={p} /> : null}
           </span>
         );
       },
@@ -94,7 +94,9 @@ export function PackageListPage({ kind }: { kind: ListKind }) {
   const flow = tabFlow(kind, tab);
   const [soFar, setSoFar] = useState(0);
   const query = useApiQuery(
-    (signal) => {
+    (signal, background) => {
+      // a background refresh (decision 178) is quiet: no loader, no rows-so-far text, no popup
+      if (background) return getPackageList(kind, tab, signal, undefined, true);
       setSoFar(0);
       if (!chosen) return new Promise<never>(() => {});
       return getPackageList(kind, tab, signal, (n) => {
@@ -102,6 +104,8 @@ export function PackageListPage({ kind }: { kind: ListKind }) {
       });
     },
     [kind, chosen],
+    // while a row is GENERATING the list reads itself again until every such row moved on (decision 178)
+    { refreshWhile: anyGenerating },
   );
   const { update: updateCount } = counts;
   useEffect(() => {
