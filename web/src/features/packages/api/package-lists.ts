@@ -59,8 +59,14 @@ export async function getWorkLists(
 export async function getPackageDetails(
   id: string,
   signal?: AbortSignal,
+  /** a background refresh (decision 178): no loader, no popup */
+  quiet = false,
 ): Promise<ApiResult<{ pkg: Package | null; waitingFor: WaitingFor | null }>> {
-  const result = await callApi('packageDetails', { params: { id } }, { signal, handle: [400, 404] });
+  const result = await callApi(
+    'packageDetails',
+    { params: { id } },
+    { signal, ...(quiet ? quietly() : { handle: [400, 404] }) },
+  );
   if (!result.ok) return result;
   return {
     ...result,

@@ -7,7 +7,7 @@ import { ProgressBar } from '@/components/ui/progress-bar';
 import { useRefreshWhile } from '@/hooks/use-refresh-while';
 import { callApi } from '@/lib/api-client/api-client';
 import { session, useSession } from '@/lib/session/session-store';
-import { getPackageList, packageOf } from '../api/package-lists';
+import { getPackageDetails, packageOf } from '../api/package-lists';
 
 /** How often a page showing a generation asks for its progress. */
 export const GENERATION_POLL_MS = 1000;
@@ -23,13 +23,12 @@ export const showsGeneration = (pkg: Package): boolean =>
  */
 export function useGenerationPolling(pkg: Package | null): void {
   const id = pkg?.id;
-  const stage = pkg?.resourceStage;
+  // one package by id (GET /packages/{id}/details), not its whole stage list, every second
   useRefreshWhile(
-    !!id && !!stage && pkg?.status === 'GENERATING',
-    (signal) => getPackageList('packages', stage ?? 'DEV', signal, undefined, true),
-    (rows) => {
-      const fresh = rows.find((p) => p.id === id);
-      if (fresh) session.update({ currentPackage: fresh });
+    !!id && pkg?.status === 'GENERATING',
+    (signal) => getPackageDetails(id ?? '', signal, true),
+    ({ pkg: fresh }) => {
+      if (fresh && fresh.id === id) session.update({ currentPackage: fresh });
     },
     { intervalMs: GENERATION_POLL_MS },
   );
