@@ -64,6 +64,27 @@ async function stop(name: string) {
   }
 }
 
+/**
+ * Watches a bucket of the stack's s3rver for a multipart upload that starts after this call: the
+ * returned function resolves once its first part is on disk (60 s at most), so a test can stop S3
+ * in the middle of the write.
+ */
+function firstPartWatcher(bucket: string): (what: string) => Promise<void> {
+  const uploads = join(stack.dataDir, 's3', bucket, '._S3rver_uploads');
+  const before = new Set(existsSync(uploads) ? readdirSync(uploads) : []);
+  return async (what) => {
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      const started = existsSync(uploads)
+        ? readdirSync(uploads).filter((u) => !before.has(u) && existsSync(join(uploads, u, '1')))
+        : [];
+      if (started.length > 0) return;
+      if (Date.now() > deadline) throw new Error(`${what} never started`);
+      await new Promise((r) => setTimeout(r, 5));
+    }
+  };
+}
+
 const entryUrl = (name: string) => `http://127.0.0.1:${entry(name).port}`;
 
 /** Starts the emulator again on the same port and data folder, as the stack does. */
@@ -213,20 +234,11 @@ describe('S3 (s3rver) stopped in the middle of a request', () => {
     // 48 MiB in one PUT: the verification copies it out of staging in 8 MiB parts
     const bytes = randomBytes(48 * 1024 * 1024);
     const confirm = await stagePresigned(name, bytes);
-    const uploads = join(stack.dataDir, 's3', 'frp-local-resources', '._S3rver_uploads');
-    const before = new Set(existsSync(uploads) ? readdirSync(uploads) : []);
+    const firstPart = firstPartWatcher('frp-local-resources');
     const accepted = await confirm();
     expect([accepted.status, accepted.body.state], JSON.stringify(accepted.body)).toEqual([202, 'VERIFYING']);
     const uploadId = String(accepted.body.uploadId);
-    const deadline = Date.now() + 60_000;
-    for (;;) {
-      const started = existsSync(uploads)
-        ? readdirSync(uploads).filter((u) => !before.has(u) && existsSync(join(uploads, u, '1')))
-        : [];
-      if (started.length > 0) break;
-      if (Date.now() > deadline) throw new Error('the copy out of staging never started');
-      await new Promise((r) => setTimeout(r, 5));
-    }
+    await firstPart('the copy out of staging');
     await stop('s3rver');
 
     // Lambda's retries fail too; the failure handler keeps the upload with the reason
@@ -294,8 +306,7 @@ describe('S3 (s3rver) stopped in the middle of a request', () => {
       );
 
     // the last approval answers at once; the worker generates the XML, and S3 stops once its first part is on disk
-    const uploads = join(stack.dataDir, 's3', 'frp-local-artefacts', '._S3rver_uploads');
-    const before = new Set(existsSync(uploads) ? readdirSync(uploads) : []);
+    const firstPart = firstPartWatcher('frp-local-artefacts');
     const last = await call<{ outcome: string; package: string }>(`/packages/${pkg.id}/approve`, {
       method: 'POST',
       token: tokens.release,
@@ -303,15 +314,7 @@ describe('S3 (s3rver) stopped in the middle of a request', () => {
     expect([last.status, last.body.outcome], JSON.stringify(last.body)).toEqual([202, 'GENERATING']);
     const answered = jsonText<Package>(last.body.package);
     expect([answered.status, answered.generation?.bytesTotal]).toEqual(['GENERATING', bytes.length]);
-    const deadline = Date.now() + 60_000;
-    for (;;) {
-      const started = existsSync(uploads)
-        ? readdirSync(uploads).filter((u) => !before.has(u) && existsSync(join(uploads, u, '1')))
-        : [];
-      if (started.length > 0) break;
-      if (Date.now() > deadline) throw new Error('the package upload never started');
-      await new Promise((r) => setTimeout(r, 5));
-    }
+    await firstPart('the package upload');
     await stop('s3rver');
 
     // after the worker's last retry the package is back where the decision was taken, with the reason

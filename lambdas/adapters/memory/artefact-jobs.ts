@@ -1,17 +1,5 @@
 import type { ArtefactJobs, GenerationJob } from '../../ports/artefact-jobs';
+import { MemoryJobs } from './jobs';
 
-/** Jobs in memory: started jobs are listed; a unit test runs them (or not) by hand. */
-export class MemoryArtefactJobs implements ArtefactJobs {
-  readonly started: GenerationJob[] = [];
-  failStart: Error | undefined;
-
-  async start(job: GenerationJob): Promise<void> {
-    if (this.failStart) throw this.failStart;
-    this.started.push(job);
-  }
-
-  /** the jobs started so far, removed from the list */
-  take(): GenerationJob[] {
-    return this.started.splice(0);
-  }
-}
+/** Generation jobs in memory (decision 160). */
+export class MemoryArtefactJobs extends MemoryJobs<GenerationJob> implements ArtefactJobs {}

@@ -25,21 +25,40 @@ export function userReason(errorType: string | undefined, message: string | unde
   return own ? message.slice(0, 500) : UNAVAILABLE;
 }
 
-/** The job and a reason from a destination record; null for a body that is not one. */
-export function failedJobOf(body: string): { job: GenerationJob; reason: string } | null {
+/** A destination record's request payload and last error; null for a body that is not one. */
+export function destinationOf(body: string): {
+  payload: Record<string, unknown>;
+  errorMessage?: string;
+  errorType?: string;
+  /** the reason Lambda gave the event up: its age (it never ran in time) or its retries */
+  tooOld: boolean;
+  tries?: number;
+} | null {
   let record: DestinationRecord;
   try {
     record = JSON.parse(body) as DestinationRecord;
   } catch {
     return null;
   }
-  const job = record.requestPayload as Partial<GenerationJob> | undefined;
-  if (typeof job?.packageId !== 'string' || typeof job.jobId !== 'string') return null;
+  const payload = record?.requestPayload;
+  if (!payload || typeof payload !== 'object') return null;
   const { errorMessage, errorType } = record.responsePayload ?? {};
-  const tries = record.requestContext?.approximateInvokeCount;
-  const reason =
-    record.requestContext?.condition === 'EventAgeExceeded'
-      ? 'The generation waited too long to run and was given up'
-      : `${userReason(errorType, errorMessage)}${tries ? ` (after ${tries} attempts)` : ''}`;
+  return {
+    payload: payload as Record<string, unknown>,
+    errorMessage,
+    errorType,
+    tooOld: record.requestContext?.condition === 'EventAgeExceeded',
+    tries: record.requestContext?.approximateInvokeCount,
+  };
+}
+
+/** The job and a reason from a destination record; null for a body that is not one. */
+export function failedJobOf(body: string): { job: GenerationJob; reason: string } | null {
+  const d = destinationOf(body);
+  const job = d?.payload as Partial<GenerationJob> | undefined;
+  if (!d || typeof job?.packageId !== 'string' || typeof job.jobId !== 'string') return null;
+  const reason = d.tooOld
+    ? 'The generation waited too long to run and was given up'
+    : `${userReason(d.errorType, d.errorMessage)}${d.tries ? ` (after ${d.tries} attempts)` : ''}`;
   return { job: { packageId: job.packageId, jobId: job.jobId }, reason };
 }

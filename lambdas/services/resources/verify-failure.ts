@@ -1,5 +1,5 @@
 import type { VerificationJob } from '../../ports/upload-jobs';
-import type { DestinationRecord } from '../packages/generation-failure';
+import { destinationOf } from '../packages/generation-failure';
 
 /**
  * The job and a reason a user reads from Lambda's on-failure destination record of a verifyUpload run
@@ -7,18 +7,11 @@ import type { DestinationRecord } from '../packages/generation-failure';
  * them itself), so what failed is always a service: its details stay in the log.
  */
 export function failedVerificationOf(body: string): { job: VerificationJob; reason: string } | null {
-  let record: DestinationRecord;
-  try {
-    record = JSON.parse(body) as DestinationRecord;
-  } catch {
-    return null;
-  }
-  const job = record.requestPayload as Partial<VerificationJob> | undefined;
-  if (typeof job?.uploadId !== 'string' || typeof job.jobId !== 'string') return null;
-  const tries = record.requestContext?.approximateInvokeCount;
-  const reason =
-    record.requestContext?.condition === 'EventAgeExceeded'
-      ? 'the check waited too long to run'
-      : `storage or the database did not answer${tries ? `, after ${tries} attempts` : ''}`;
+  const d = destinationOf(body);
+  const job = d?.payload as Partial<VerificationJob> | undefined;
+  if (!d || typeof job?.uploadId !== 'string' || typeof job.jobId !== 'string') return null;
+  const reason = d.tooOld
+    ? 'the check waited too long to run'
+    : `storage or the database did not answer${d.tries ? `, after ${d.tries} attempts` : ''}`;
   return { job: { uploadId: job.uploadId, jobId: job.jobId }, reason };
 }

@@ -214,18 +214,26 @@ interface FileRead {
   head: Uint8Array;
 }
 
-/** Keeps the first TFLITE_HEAD_BYTES bytes of a stream as it goes by. */
-function headKeeper() {
+/**
+ * One pass over the file's bytes: hashes them, keeps the first TFLITE_HEAD_BYTES, counts them and
+ * reports progress; `result` checks the count against the size checked before.
+ */
+function fileReader(sizeBytes: number, progress: Progress) {
+  const hash = createHash('sha256');
   const head = new Uint8Array(TFLITE_HEAD_BYTES);
-  let kept = 0;
+  let seen = 0;
   return {
-    see(chunk: Uint8Array) {
-      if (kept >= head.length) return;
-      const take = chunk.subarray(0, head.length - kept);
-      head.set(take, kept);
-      kept += take.length;
+    see(chunk: Uint8Array): Promise<void> {
+      hash.update(chunk);
+      if (seen < head.length) head.set(chunk.subarray(0, head.length - seen), seen);
+      seen += chunk.length;
+      return progress(seen);
     },
-    head: () => head.subarray(0, kept),
+    result(): FileRead {
+      if (seen !== sizeBytes)
+        throw new NotAcceptableError(RESOURCE_ERR.sizeMismatch('resource file', seen, sizeBytes));
+      return { sha256: hash.digest('hex'), head: head.subarray(0, Math.min(seen, head.length)) };
+    },
   };
 }
 
@@ -240,15 +248,10 @@ async function copyHashing(
 ): Promise<FileRead> {
   const source = await d.blobs.get(bucket, from);
   if (!source) throw new BadRequestError(RESOURCE_ERR.notUploaded('resource file'));
-  const hash = createHash('sha256');
-  const first = headKeeper();
-  let seen = 0;
+  const reader = fileReader(sizeBytes, progress);
   const tap = new Transform({
     transform(chunk: Buffer, _enc, done) {
-      hash.update(chunk);
-      first.see(chunk);
-      seen += chunk.length;
-      progress(seen).then(
+      reader.see(chunk).then(
         () => done(null, chunk),
         () => done(null, chunk),
       );
@@ -266,10 +269,7 @@ async function copyHashing(
     tap.destroy();
     throw e;
   }
-  if (seen !== sizeBytes) {
-    throw new NotAcceptableError(RESOURCE_ERR.sizeMismatch('resource file', seen, sizeBytes));
-  }
-  return { sha256: hash.digest('hex'), head: first.head() };
+  return reader.result();
 }
 
 /** The SHA-256 of an object already at its final key (a multipart upload joined there), read once. */
@@ -282,16 +282,7 @@ async function hashInPlace(
 ): Promise<FileRead> {
   const source = await d.blobs.get(bucket, key);
   if (!source) throw new BadRequestError(RESOURCE_ERR.notUploaded('resource file'));
-  const hash = createHash('sha256');
-  const first = headKeeper();
-  let seen = 0;
-  for await (const chunk of source) {
-    hash.update(chunk as Buffer);
-    first.see(chunk as Buffer);
-    seen += (chunk as Buffer).length;
-    await progress(seen);
-  }
-  if (seen !== sizeBytes)
-    throw new NotAcceptableError(RESOURCE_ERR.sizeMismatch('resource file', seen, sizeBytes));
-  return { sha256: hash.digest('hex'), head: first.head() };
+  const reader = fileReader(sizeBytes, progress);
+  for await (const chunk of source) await reader.see(chunk as Buffer);
+  return reader.result();
 }
