@@ -50,6 +50,8 @@ export interface ResourceRepository {
     jobId: string,
     by: UploadActor,
     keepUntil: string,
+    /** a multipart upload's ETags in part order, for the worker's CompleteMultipartUpload */
+    etags?: readonly string[],
   ): Promise<boolean>;
   /** bytes hashed so far by job `jobId`; false when the upload is gone or another job owns it now */
   recordVerification(uploadId: string, jobId: string, verifiedBytes: number): Promise<boolean>;
@@ -112,6 +114,8 @@ export interface PendingUpload {
   /** set by a confirmation that passed its quick checks: the job that hashes and registers it (decision 173) */
   verifyJobId?: string;
   verifyingFor?: UploadActor;
+  /** multipart: the client's ETags in part order, completed by that job (decision 173) */
+  completeEtags?: string[];
   /** bytes hashed so far by that job */
   verifiedBytes?: number;
   /** the last verification failed for a passing reason after its retries; the upload may be confirmed again */

@@ -99,9 +99,17 @@ class MemoryRepo implements ResourceRepository {
     return 'ok' as const;
   }
   outcomes = new Map<string, UploadOutcome>();
-  async startVerification(id: string, lockedAt: string, jobId: string, by: Actor) {
+  async startVerification(
+    id: string,
+    lockedAt: string,
+    jobId: string,
+    by: Actor,
+    _keep: string,
+    etags?: readonly string[],
+  ) {
     const u = this.items.get(`UPLOAD#${id}`) as PendingUpload | undefined;
     if (u?.confirmingAt !== lockedAt) return false;
+    if (etags) u.completeEtags = [...etags];
     Object.assign(u, { verifyJobId: jobId, verifyingFor: by, verifiedBytes: 0 });
     delete u.verifyFailure;
     return true;

@@ -55,6 +55,19 @@ const complete = (uploadId: string, parts: Array<{ partNumber: number; etag: str
 const abort = (uploadId: string, token = dev) =>
   api<{ message: string } & Err>(`/resources/uploads/${uploadId}`, { method: 'DELETE', token });
 
+/**
+ * Completes an upload S3 refuses: the route accepts it (202 VERIFYING: S3's CompleteMultipartUpload may
+ * take minutes, so it runs in the verifyUpload worker, decision 173) and its state ends FAILED with the
+ * refusal, not retryable.
+ */
+async function refusedAfterCheck(uploadId: string, parts: Array<{ partNumber: number; etag: string }>) {
+  const accepted = await complete(uploadId, parts);
+  expect([accepted.status, accepted.body.state], accepted.body.errorMessage).toEqual([202, 'VERIFYING']);
+  const done = await settled(dev, accepted);
+  expect([done.state, done.retryable]).toEqual(['FAILED', false]);
+  return done;
+}
+
 /** PUTs one part to its presigned URL; answers S3's ETag. */
 async function putPart(url: string, bytes: Uint8Array): Promise<string> {
   const r = await fetch(url, { method: 'PUT', body: new Uint8Array(bytes) });
@@ -154,23 +167,23 @@ describe('presigned multipart upload', () => {
     expect(await keysOf(name)).toEqual([`resources/${resource.id}/${name}.bin`]);
   });
 
-  it('refuses an ETag that is not the part S3 holds: 400, and nothing is left', async () => {
+  it('refuses an ETag that is not the part S3 holds: accepted, then FAILED 400 by the check, and nothing is left', async () => {
     const name = uniq('mp-etag');
     const bytes = randomBytes(8 * MiB + 10);
     const s = await start(name, bytes.length);
     const urls = await presign(s.body.uploadId, [1, 2]);
     const e1 = await putPart(urls.body.urls[0]!.url, bytes.subarray(0, 8 * MiB));
     await putPart(urls.body.urls[1]!.url, bytes.subarray(8 * MiB));
-    const r = await complete(s.body.uploadId, [
+    const r = await refusedAfterCheck(s.body.uploadId, [
       { partNumber: 1, etag: e1 },
       { partNumber: 2, etag: `"${'0'.repeat(32)}"` },
     ]);
-    expect(r.status).toBe(400);
-    expect(r.body.errorMessage).toMatch(/ETag does not match/);
+    expect(r.statusCode).toBe(400);
+    expect(r.errorMessage).toMatch(/ETag does not match/);
     await expectNothingLeft(s.body.uploadId, name);
   });
 
-  it('refuses a part other than the last under 5 MiB (S3 EntityTooSmall): 400, nothing left', async () => {
+  it('refuses a part other than the last under 5 MiB (S3 EntityTooSmall): FAILED 400 by the check, nothing left', async () => {
     const name = uniq('mp-small');
     const bytes = randomBytes(8 * MiB + 10);
     const s = await start(name, bytes.length);
@@ -178,16 +191,16 @@ describe('presigned multipart upload', () => {
     // the client cuts the file wrongly: 10 bytes, then the rest
     const e1 = await putPart(urls.body.urls[0]!.url, bytes.subarray(0, 10));
     const e2 = await putPart(urls.body.urls[1]!.url, bytes.subarray(10));
-    const r = await complete(s.body.uploadId, [
+    const r = await refusedAfterCheck(s.body.uploadId, [
       { partNumber: 1, etag: e1 },
       { partNumber: 2, etag: e2 },
     ]);
-    expect(r.status).toBe(400);
-    expect(r.body.errorMessage).toMatch(/smaller than 5 MiB/);
+    expect(r.statusCode).toBe(400);
+    expect(r.errorMessage).toMatch(/smaller than 5 MiB/);
     await expectNothingLeft(s.body.uploadId, name);
   });
 
-  it('refuses parts that add up to another size than declared: 406, nothing left', async () => {
+  it('refuses parts that add up to another size than declared: FAILED 406 by the check, nothing left', async () => {
     const name = uniq('mp-size');
     const declared = 8 * MiB + 1000;
     const bytes = randomBytes(declared - 1);
@@ -195,12 +208,12 @@ describe('presigned multipart upload', () => {
     const urls = await presign(s.body.uploadId, [1, 2]);
     const e1 = await putPart(urls.body.urls[0]!.url, bytes.subarray(0, 8 * MiB));
     const e2 = await putPart(urls.body.urls[1]!.url, bytes.subarray(8 * MiB));
-    const r = await complete(s.body.uploadId, [
+    const r = await refusedAfterCheck(s.body.uploadId, [
       { partNumber: 1, etag: e1 },
       { partNumber: 2, etag: e2 },
     ]);
-    expect(r.status).toBe(406);
-    expect(r.body.errorMessage).toBe(
+    expect(r.statusCode).toBe(406);
+    expect(r.errorMessage).toBe(
       `The uploaded resource file has ${declared - 1} bytes but ${declared} were declared`,
     );
     await expectNothingLeft(s.body.uploadId, name);

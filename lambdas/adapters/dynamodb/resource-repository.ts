@@ -189,10 +189,10 @@ export class DynamoResourceRepository implements ResourceRepository {
     jobId: string,
     by: UploadActor,
     keepUntil: string,
+    etags?: readonly string[],
   ): Promise<boolean> {
     return this.updateUploadIf(uploadId, {
-      UpdateExpression:
-        'SET verifyJobId = :job, verifyingFor = :by, verifiedBytes = :zero, expiresAtEpoch = :keep REMOVE verifyFailure',
+      UpdateExpression: `SET verifyJobId = :job, verifyingFor = :by, verifiedBytes = :zero, expiresAtEpoch = :keep${etags ? ', completeEtags = :etags' : ''} REMOVE verifyFailure`,
       ConditionExpression: '#kind = :upload AND confirmingAt = :at',
       ExpressionAttributeNames: { '#kind': 'kind' },
       ExpressionAttributeValues: {
@@ -202,6 +202,7 @@ export class DynamoResourceRepository implements ResourceRepository {
         ':keep': epochOf(keepUntil),
         ':upload': 'UPLOAD',
         ':at': lockedAt,
+        ...(etags ? { ':etags': [...etags] } : {}),
       },
     });
   }

@@ -102,9 +102,11 @@ export class MemoryResourceRepository implements ResourceRepository {
     jobId: string,
     by: UploadActor,
     _keepUntil: string,
+    etags?: readonly string[],
   ): Promise<boolean> {
     const u = this.uploads.stored(uploadId);
     if (u?.confirmingAt !== lockedAt) return false;
+    if (etags) u.completeEtags = [...etags];
     u.verifyJobId = jobId;
     u.verifyingFor = { ...by };
     u.verifiedBytes = 0;

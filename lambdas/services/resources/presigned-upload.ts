@@ -205,27 +205,16 @@ export async function confirmUpload(
   const jobId = randomUUID();
   let handedOver = false;
   try {
-    if (parts) await completeParts(d, bucket, upload, parts);
-    const head = await d.blobs.head(bucket, upload.stagingKey);
-    if (!head) throw new BadRequestError(RESOURCE_ERR.notUploaded('resource file'));
-    if (head.sizeBytes !== upload.sizeBytes) {
-      if (head.sizeBytes === 0) throw new NotAcceptableError(MSG.fileTooSmall);
-      throw new NotAcceptableError(
-        RESOURCE_ERR.sizeMismatch('resource file', head.sizeBytes, upload.sizeBytes),
-      );
-    }
-    if (upload.resourceType === 'MODEL') {
-      checkTflite(
-        (await d.blobs.readRange(bucket, upload.stagingKey, 0, TFLITE_HEAD_BYTES - 1)) ?? new Uint8Array(),
-      );
-      parseModelMetadata(await readStagedMetadata(d, bucket, upload));
-    }
+    // a single PUT is checked here (seconds at any size); a multipart upload's completion (S3 joins the
+    // parts: AWS allows it minutes) and its checks run in the worker (decision 173)
+    if (!parts) await checkStagedFile(d, bucket, upload);
     if (await d.repo.isNameTaken(upload.name)) throw new ConflictError(MSG.resourceNameConflict);
     const keepUntil = new Date(
       Math.max(Date.parse(upload.expiresAt), now.getTime() + VERIFY_KEEP_MS),
     ).toISOString();
     const by = { id: actor.id, name: actor.name, userRole: actor.userRole };
-    if (!(await d.repo.startVerification(uploadId, lockedAt, jobId, by, keepUntil)))
+    const etags = parts?.map((p) => p.etag);
+    if (!(await d.repo.startVerification(uploadId, lockedAt, jobId, by, keepUntil, etags)))
       throw new ConflictError(RESOURCE_ERR.uploadBusy);
     handedOver = true;
     await d.jobs().start({ uploadId, jobId });
@@ -239,6 +228,37 @@ export async function confirmUpload(
     throw e;
   }
   return answer;
+}
+
+/**
+ * The checks of a staged file that take seconds at any size: a multipart upload's parts joined by S3
+ * (`etags`, the client's, in part order), the size, a model's TFL3 header and metadata. A refusal
+ * throws the AppError the user reads.
+ */
+export async function checkStagedFile(
+  d: ResourceDeps,
+  bucket: string,
+  upload: PendingUpload,
+  etags?: readonly string[],
+): Promise<void> {
+  if (etags) {
+    const parts = etags.map((etag, i) => ({ partNumber: i + 1, etag }));
+    await completeParts(d, bucket, upload, parts);
+  }
+  const head = await d.blobs.head(bucket, upload.stagingKey);
+  if (!head) throw new BadRequestError(RESOURCE_ERR.notUploaded('resource file'));
+  if (head.sizeBytes !== upload.sizeBytes) {
+    if (head.sizeBytes === 0) throw new NotAcceptableError(MSG.fileTooSmall);
+    throw new NotAcceptableError(
+      RESOURCE_ERR.sizeMismatch('resource file', head.sizeBytes, upload.sizeBytes),
+    );
+  }
+  if (upload.resourceType === 'MODEL') {
+    checkTflite(
+      (await d.blobs.readRange(bucket, upload.stagingKey, 0, TFLITE_HEAD_BYTES - 1)) ?? new Uint8Array(),
+    );
+    parseModelMetadata(await readStagedMetadata(d, bucket, upload));
+  }
 }
 
 /**

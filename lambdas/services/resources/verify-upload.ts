@@ -31,7 +31,7 @@ import {
   stagingKeys,
   toResource,
 } from './common';
-import { abandon, readStagedMetadata, VERIFY_ERR } from './presigned-upload';
+import { abandon, checkStagedFile, readStagedMetadata, VERIFY_ERR } from './presigned-upload';
 
 /**
  * The second half of a presigned upload, off the request path (docs/decisions/173): the verifyUpload
@@ -74,6 +74,8 @@ export async function runVerification(d: ResourceDeps, job: VerificationJob): Pr
   // bytes joined in place (multipart) are the staged file: kept for a retry, like staging/ is
   const copies = finalKeys.filter((k) => k !== upload.stagingKey);
   try {
+    // a multipart upload is completed here (S3 joins the parts) and checked as a single PUT is in the request
+    if (upload.completeEtags) await checkStagedFile(d, bucket, upload, upload.completeEtags);
     let metaBytes: Uint8Array | undefined;
     if (upload.resourceType === 'MODEL') {
       metaBytes = await readStagedMetadata(d, bucket, upload);

@@ -94,14 +94,16 @@ export const RESOURCE_ROUTES = [
     method: 'POST',
     path: '/resources/uploads/{uploadId}/complete',
     access: UPLOADERS,
+    // no read: S3's CompleteMultipartUpload (it may take minutes) and the checks run in the worker
     uses: {
       tables: ['users', 'resources'],
-      buckets: { resources: ['read', 'write', 'delete'] },
+      buckets: { resources: ['write', 'delete'] },
       invoke: ['verifyUpload'],
     },
     summary:
-      'Multipart upload, last step (requester only): CompleteMultipartUpload with the parts and ETags, then the ' +
-      'checks of confirmResourceUpload; answers 202 VERIFYING (SHA-256 off the request); a refusal removes everything',
+      'Multipart upload, last step (requester only): checks the part list and the name, answers 202 VERIFYING; ' +
+      'the verifyUpload worker completes the upload in S3 with the ETags, checks size, TFL3 and metadata and ' +
+      'hashes it (decision 173); a refusal removes everything',
   },
   {
     id: 'getResourceUpload',
