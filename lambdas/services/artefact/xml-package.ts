@@ -75,7 +75,7 @@ const OUT_CHUNK = 256 * 1024;
 const HIGH_WATER_MARK = 64 * 1024;
 
 /**
- * GC pacing (decision 176). The XML leaves in fresh Buffers (a reader may keep them, so none is reused),
+ * GC pacing (decision 177). The XML leaves in fresh Buffers (a reader may keep them, so none is reused),
  * and V8 gives a dropped Buffer's memory back only at its next young-generation collection, which comes
  * after some megabytes of JavaScript allocation, not of Buffer memory. The builder before decision 176
  * made a second, flattened copy of each chunk's text on the way, so collections came often; encoding
@@ -231,7 +231,7 @@ export function buildXmlPackage(input: XmlPackageInput): XmlPackageBuild {
       hash.update(chunk);
       size += chunk.length;
       input.payload.onProgress?.(size);
-      // as each chunk passes, not as each 256 KiB Buffer leaves: in bursts it held ~1.5 MB more (decision 176)
+      // as each chunk passes, not as each 256 KiB Buffer leaves: in bursts it held ~1.5 MB more (decision 177)
       pace(chunk.length * PACE_PER_BYTE_IN);
       for (const b of encoder.push(chunk)) {
         xmlSize += b.length;
