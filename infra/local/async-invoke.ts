@@ -40,6 +40,15 @@ export class LocalAsyncInvoker {
     setLocalAsyncInvoker((id, payload) => this.invoke(id, payload));
   }
 
+  /**
+   * Loads every worker's and failure handler's module now, as a warm Lambda has: a module that cannot
+   * load fails the start, not the first job, and the server's memory before any job already holds them.
+   */
+  async warm(): Promise<void> {
+    for (const w of ASYNC_WORKERS)
+      for (const id of [w.id, w.failure.id]) await import(`../../lambdas/workers/${workerFile(id)}.ts`);
+  }
+
   uninstall(): void {
     setLocalAsyncInvoker(undefined);
   }

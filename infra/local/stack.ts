@@ -174,7 +174,7 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
       pollers.push(poller);
     }
 
-    // asynchronous Lambda invocations (the generateArtefact worker): the same handler modules, after the answer
+    // asynchronous Lambda invocations (generateArtefact, verifyUpload): the same handler modules, after the answer
     invoker = new LocalAsyncInvoker({
       dataDir,
       log,
@@ -182,6 +182,7 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
       startDelayMs: Number(env.LOCAL_GENERATION_START_DELAY_MS ?? 0),
     });
     invoker.install();
+    await invoker.warm();
 
     const { createLocalServer } = await import('./server');
     // presigned URLs point at s3rver: the SPA's CSP must let it connect there, as CloudFront's does for S3
