@@ -95,3 +95,85 @@ export async function untilRegistered(
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
 }
+
+/** The seeded users a package flow needs, signed in. */
+export type FlowUsers = Record<
+  'designDev' | 'designTest' | 'lead' | 'reliability' | 'release',
+  { token: string; id: string }
+>;
+
+/**
+ * A draft package up to its deciding call: a DCC made and attached, the four approvers notified and the
+ * first three approvals given. The last approval (the release engineer's) is the caller's to time.
+ */
+export async function approveAllButLast(
+  api: Client,
+  users: FlowUsers,
+  pkgId: string,
+  deviceId: string,
+): Promise<void> {
+  const dev = users.designDev;
+  const dcc = expectStatus(
+    await api.call<{ dccUuid: string }>('/dcc', {
+      method: 'POST',
+      token: dev.token,
+      body: { deviceId, telemetryType: 'TelB', messageLimit: 64, deviceLimit: 4096 },
+    }),
+    201,
+    'dcc',
+  );
+  expectStatus(
+    await api.call(`/packages/${pkgId}/dcc/${dcc.body.dccUuid}`, { method: 'POST', token: dev.token }),
+    200,
+    'attach dcc',
+  );
+  const approvers = [
+    { role: 'DESIGN_ENGINEER_TEST', id: users.designTest.id },
+    { role: 'TECHNICAL_LEADER', id: users.lead.id },
+    { role: 'RELIABILITY_ENGINEER', id: users.reliability.id },
+    { role: 'SW_FW_RELEASE_ENGINEER', id: users.release.id },
+  ];
+  expectStatus(
+    await api.call(`/packages/${pkgId}/notify-approvers`, {
+      method: 'POST',
+      token: dev.token,
+      body: { approvers },
+    }),
+    200,
+    'notify',
+  );
+  for (const k of ['designTest', 'lead', 'reliability'] as const)
+    expectStatus(
+      await api.call(`/packages/${pkgId}/approve`, {
+        method: 'POST',
+        token: users[k].token,
+        body: { password: SEED_PASSWORD },
+      }),
+      202,
+      `approve ${k}`,
+    );
+}
+
+export interface ReadyPackage {
+  downloadUrl?: string;
+  sizeBytes: number;
+  sha256: string;
+}
+
+/**
+ * Polls the download route once a second until the package's XML is ready (the deciding call answers
+ * 202 GENERATING and the worker generates it, decision 160); answers the presigned URL and the digest.
+ */
+export async function untilReady(
+  api: Client,
+  token: string,
+  pkgId: string,
+  timeoutMs: number,
+): Promise<ReadyPackage & { downloadUrl: string }> {
+  for (const deadline = performance.now() + timeoutMs; performance.now() < deadline; ) {
+    const r = await api.call<ReadyPackage>(`/packages/${pkgId}`, { token });
+    if (r.status === 200 && r.body.downloadUrl) return { ...r.body, downloadUrl: r.body.downloadUrl };
+    await new Promise((res) => setTimeout(res, 1000));
+  }
+  throw new Error(`package ${pkgId} did not become ready in ${timeoutMs} ms`);
+}

@@ -3,7 +3,15 @@ import { createReadStream, readFileSync, rmSync, statfsSync } from 'node:fs';
 import { join } from 'node:path';
 import { SEED_PASSWORD } from '../../shared/domain/seed-users';
 import { startStackProcess } from '../support/stack-process';
-import { expectStatus, makeClient, SEEDED, untilRegistered } from './client';
+import {
+  approveAllButLast,
+  expectStatus,
+  type FlowUsers,
+  makeClient,
+  SEEDED,
+  untilReady,
+  untilRegistered,
+} from './client';
 import { http, makeFile, sampler } from './large-file';
 import { info, mb, ms, notMeasured, onInterrupt, progress, QUICK, type Row, verdict } from './report';
 
@@ -210,45 +218,7 @@ async function oneSize(tmp: string, size: number): Promise<Row[]> {
     }
     const gen = expectStatus(genReply, 201, 'generate-package');
     const pkgId = (JSON.parse(gen.body.package) as { id: string }).id;
-    const dcc = expectStatus(
-      await api.call<{ dccUuid: string }>('/dcc', {
-        method: 'POST',
-        token: dev.token,
-        body: { deviceId: 'PUMP-HUGE', telemetryType: 'TelB', messageLimit: 64, deviceLimit: 4096 },
-      }),
-      201,
-      'dcc',
-    );
-    expectStatus(
-      await api.call(`/packages/${pkgId}/dcc/${dcc.body.dccUuid}`, { method: 'POST', token: dev.token }),
-      200,
-      'attach dcc',
-    );
-    const approvers = [
-      { role: 'DESIGN_ENGINEER_TEST', id: users.designTest!.id },
-      { role: 'TECHNICAL_LEADER', id: users.lead!.id },
-      { role: 'RELIABILITY_ENGINEER', id: users.reliability!.id },
-      { role: 'SW_FW_RELEASE_ENGINEER', id: users.release!.id },
-    ];
-    expectStatus(
-      await api.call(`/packages/${pkgId}/notify-approvers`, {
-        method: 'POST',
-        token: dev.token,
-        body: { approvers },
-      }),
-      200,
-      'notify',
-    );
-    for (const k of ['designTest', 'lead', 'reliability'] as const)
-      expectStatus(
-        await api.call(`/packages/${pkgId}/approve`, {
-          method: 'POST',
-          token: users[k]!.token,
-          body: { password: SEED_PASSWORD },
-        }),
-        202,
-        `approve ${k}`,
-      );
+    await approveAllButLast(api, users as FlowUsers, pkgId, 'PUMP-HUGE');
     progress(`${label}: last approval (the deciding call)`);
     mem.phase('generate (deciding call until ready)');
     const t0 = performance.now();
@@ -258,20 +228,9 @@ async function oneSize(tmp: string, size: number): Promise<Row[]> {
     });
     const answered = performance.now() - t0;
     const generating = last.status === 202 && /GENERATING/.test(last.text);
-    if (last.status !== 200 && !generating)
-      throw new Error(`last approve: ${last.status} ${last.text.slice(0, 200)}`);
-    type Dl = { downloadUrl?: string; sizeBytes: number; sha256: string };
-    let dl: Dl | undefined;
-    for (const deadline = performance.now() + READY_TIMEOUT_MS; performance.now() < deadline; ) {
-      const r = await api.call<Dl>(`/packages/${pkgId}`, { token: dev.token });
-      if (r.status === 200 && r.body.downloadUrl) {
-        dl = r.body;
-        break;
-      }
-      if (!generating) throw new Error(`download route: ${r.status} ${JSON.stringify(r.body).slice(0, 200)}`);
-      await new Promise((res) => setTimeout(res, 1000));
-    }
-    if (!dl?.downloadUrl) throw new Error('the package did not become ready');
+    // the deciding call answers 202 GENERATING (decision 160); the worker generates the XML
+    if (!generating) throw new Error(`last approve: ${last.status} ${last.text.slice(0, 200)}`);
+    const dl = await untilReady(api, dev.token, pkgId, READY_TIMEOUT_MS);
     timings['generate (deciding call until ready)'] = performance.now() - t0;
 
     progress(`${label}: GET the presigned download URL`);

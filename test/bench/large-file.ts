@@ -5,7 +5,15 @@ import { join } from 'node:path';
 import { finished } from 'node:stream/promises';
 import { SEED_PASSWORD } from '../../shared/domain/seed-users';
 import { startStackProcess } from '../support/stack-process';
-import { expectStatus, makeClient, SEEDED, untilRegistered } from './client';
+import {
+  approveAllButLast,
+  expectStatus,
+  type FlowUsers,
+  makeClient,
+  SEEDED,
+  untilReady,
+  untilRegistered,
+} from './client';
 import { info, mb, ms, notMeasured, onInterrupt, progress, QUICK, type Row, verdict } from './report';
 
 const SECTION = 'large';
@@ -232,62 +240,16 @@ export async function benchLargeFile(tmp: string): Promise<Row[]> {
       'generate-package',
     );
     const pkgId = (JSON.parse(gen.body.package) as { id: string }).id;
-    const dcc = expectStatus(
-      await api.call<{ dccUuid: string }>('/dcc', {
-        method: 'POST',
-        token: dev.token,
-        body: { deviceId: 'PUMP-LARGE', telemetryType: 'TelB', messageLimit: 64, deviceLimit: 4096 },
-      }),
-      201,
-      'dcc',
-    );
-    expectStatus(
-      await api.call(`/packages/${pkgId}/dcc/${dcc.body.dccUuid}`, { method: 'POST', token: dev.token }),
-      200,
-      'attach dcc',
-    );
-    const approvers = [
-      { role: 'DESIGN_ENGINEER_TEST', id: users.designTest!.id },
-      { role: 'TECHNICAL_LEADER', id: users.lead!.id },
-      { role: 'RELIABILITY_ENGINEER', id: users.reliability!.id },
-      { role: 'SW_FW_RELEASE_ENGINEER', id: users.release!.id },
-    ];
-    expectStatus(
-      await api.call(`/packages/${pkgId}/notify-approvers`, {
-        method: 'POST',
-        token: dev.token,
-        body: { approvers },
-      }),
-      200,
-      'notify',
-    );
-    for (const k of ['designTest', 'lead', 'reliability'] as const)
-      expectStatus(
-        await api.call(`/packages/${pkgId}/approve`, {
-          method: 'POST',
-          token: users[k]!.token,
-          body: { password: SEED_PASSWORD },
-        }),
-        202,
-        `approve ${k}`,
-      );
-    progress('last approval: generates the XML package');
-    const last = await timed('generate (last approval)', () =>
-      http('POST', `${base}/packages/${pkgId}/approve`, {
+    await approveAllButLast(api, users as FlowUsers, pkgId, 'PUMP-LARGE');
+    progress('last approval: answers GENERATING; the worker generates the XML package');
+    const dl = await timed('generate (last approval until ready)', async () => {
+      const last = await http('POST', `${base}/packages/${pkgId}/approve`, {
         token: users.release!.token,
         json: { password: SEED_PASSWORD },
-      }),
-    );
-    if (last.status !== 200) throw new Error(`last approve: ${last.status} ${last.text.slice(0, 200)}`);
-
-    const dl = expectStatus(
-      await api.call<{ downloadUrl?: string; sizeBytes: number; sha256: string }>(`/packages/${pkgId}`, {
-        token: dev.token,
-      }),
-      200,
-      'download route',
-    ).body;
-    if (!dl.downloadUrl) throw new Error('the download route answered inline, not with a presigned URL');
+      });
+      if (last.status !== 202) throw new Error(`last approve: ${last.status} ${last.text.slice(0, 200)}`);
+      return untilReady(api, dev.token, pkgId, 60 * 60_000);
+    });
     progress('GET the presigned download URL');
     const hash = createHash('sha256');
     const got = await timed('download (GET presigned URL)', () =>
