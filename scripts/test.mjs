@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // `npm test`: every suite on a fresh machine — vitest projects (unit, integration against a real local
 // stack, CDK/cdk-nag, web components), then the Playwright journeys in Debian's Chromium when present.
-// Ends with one line "N passed, M failed" (CI reads it) and a non-zero exit when anything failed.
+// Starts with tsc for every project and `biome check` (each counts as one test). Ends with one line
+// "N passed, M failed" (CI reads it) and a non-zero exit when anything failed.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 
@@ -13,6 +14,23 @@ const env = { ...process.env, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 
 let passed = 0;
 let failed = 0;
 let broken = false;
+
+// What the docs promise, checked first: the compiler over every project (the server's, the SPA's) and
+// Biome's lint and format rules. Each counts as one test, and its output says what failed.
+for (const [name, cmd, args] of [
+  ['tsc (server, shared, infra, tests)', 'npx', ['tsc', '-p', 'tsconfig.json']],
+  ['tsc (web)', 'npx', ['tsc', '-p', 'web/tsconfig.json']],
+  ['biome check', 'npx', ['biome', 'check', '.']],
+]) {
+  const r = spawnSync(cmd, args, { stdio: 'inherit', env });
+  if (r.status === 0) {
+    passed += 1;
+    console.log(`✓ ${name}`);
+  } else {
+    failed += 1;
+    console.log(`✗ ${name} failed (exit ${r.status})`);
+  }
+}
 
 const vitest = spawnSync(
   'npx',
