@@ -75,31 +75,6 @@ const OUT_CHUNK = 256 * 1024;
 const HIGH_WATER_MARK = 64 * 1024;
 
 /**
- * GC pacing (decision 177). The XML leaves in fresh Buffers (a reader may keep them, so none is reused),
- * and V8 gives a dropped Buffer's memory back only at its next young-generation collection, which comes
- * after some megabytes of JavaScript allocation, not of Buffer memory. The builder before decision 176
- * made a second, flattened copy of each chunk's text on the way, so collections came often; encoding
- * straight into the Buffers drops that copy, and without it the dropped Buffers piled up for longer:
- * RSS +11 to +16 MB instead of +8 MB at 50 MiB. So the builder allocates short-lived arrays as it goes,
- * two bytes per payload byte (measured: +6 to +9 MB at 50 MiB; one byte per byte gave +9 to +11 MB), which
- * V8 fills without copying anything: cheaper than the copy it replaces. PACE_ARRAY stays below V8's
- * large-object size (128 KiB); larger arrays would go to the old generation and cost full collections.
- */
-const PACE_PER_BYTE_IN = 2;
-const PACE_ARRAY = 8192; // elements of 8 bytes (Node builds V8 without pointer compression): 64 KiB
-const PACE_BYTES = PACE_ARRAY * 8;
-// held here, never read: an allocation no one can see could be optimised away
-const pacing: { last?: unknown[] } = {};
-/** A pacer for one build: told the bytes of text made, allocates as much in 64 KiB arrays. */
-function gcPacer(): (bytesOut: number) => void {
-  let owed = 0;
-  return (bytesOut) => {
-    owed += bytesOut;
-    for (; owed >= PACE_BYTES; owed -= PACE_BYTES) pacing.last = new Array(PACE_ARRAY);
-  };
-}
-
-/**
  * The signer's public key, parsed once per PEM text: parsing and exporting it took ~0.8 ms of every signed
  * package (a third of its fixed cost). Keyed by the PEM the signer gives for this build, so a rotated key
  * is parsed anew; a handful of keys at most, never evicted.
@@ -223,7 +198,6 @@ export function buildXmlPackage(input: XmlPackageInput): XmlPackageBuild {
 
     const hash = createHash('sha256');
     const encoder = new Base64ChunkEncoder(OUT_CHUNK);
-    const pace = gcPacer();
     let size = 0;
     for await (const chunk of input.payload.bytes) {
       if (!(chunk instanceof Uint8Array))
@@ -231,8 +205,6 @@ export function buildXmlPackage(input: XmlPackageInput): XmlPackageBuild {
       hash.update(chunk);
       size += chunk.length;
       input.payload.onProgress?.(size);
-      // as each chunk passes, not as each 256 KiB Buffer leaves: in bursts it held ~1.5 MB more (decision 177)
-      pace(chunk.length * PACE_PER_BYTE_IN);
       for (const b of encoder.push(chunk)) {
         xmlSize += b.length;
         yield b;
