@@ -85,7 +85,7 @@ function explain(r: Exclude<VoteResult, { ok: true }>, what: string): never {
       throw new ForbiddenError(PACKAGE_ERR.notVoter(what));
     case 'alreadyDecided':
       throw new ConflictError(PACKAGE_ERR.alreadyDecided);
-    default:
+    case 'notWaiting':
       throw new ConflictError(PACKAGE_ERR.notWaiting(what));
   }
 }

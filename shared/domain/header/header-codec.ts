@@ -101,10 +101,19 @@ export function encodedLength(header: Header): number {
   return last ? last.offset + last.width : 0;
 }
 
+// a switch with no default: a new integer type is a compile/lint error here, never silently a uint32
 function writeUint(view: DataView, offset: number, type: UintType, value: number): void {
-  if (type === 'uint8') view.setUint8(offset, value);
-  else if (type === 'uint16') view.setUint16(offset, value, true);
-  else view.setUint32(offset, value, true);
+  switch (type) {
+    case 'uint8':
+      view.setUint8(offset, value);
+      return;
+    case 'uint16':
+      view.setUint16(offset, value, true);
+      return;
+    case 'uint32':
+      view.setUint32(offset, value, true);
+      return;
+  }
 }
 
 function writeEntry(view: DataView, offset: number, t: EntryField, value: number): number {
@@ -215,9 +224,14 @@ class Reader {
     this.need(field, w);
     const o = this.offset;
     this.offset += w;
-    if (type === 'uint8') return this.view.getUint8(o);
-    if (type === 'uint16') return this.view.getUint16(o, true);
-    return this.view.getUint32(o, true);
+    switch (type) {
+      case 'uint8':
+        return this.view.getUint8(o);
+      case 'uint16':
+        return this.view.getUint16(o, true);
+      case 'uint32':
+        return this.view.getUint32(o, true);
+    }
   }
   mask64(field: string): bigint {
     this.need(field, 8);

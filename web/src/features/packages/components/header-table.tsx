@@ -92,7 +92,10 @@ function rowsOf(
           ];
         }),
       ];
-    default:
+    case 'uint8':
+    case 'uint16':
+    case 'uint32':
+    case 'enum':
       return [
         at(
           field.name,
