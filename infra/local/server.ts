@@ -4,6 +4,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { extname, join, normalize, resolve, sep } from 'node:path';
 import { Logger } from '@aws-lambda-powertools/logger';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import { nameFunctionsBy } from '../../lambdas/middleware/logging';
 import { API_STAGE, handlerFile, type Route } from '../../shared/api/routes';
 import {
   BINARY_MEDIA_TYPES,
@@ -350,6 +351,8 @@ export function createLocalServer(
 ): Server {
   installLocalIamChecks();
   installS3MultipartShim();
+  // one process runs every function: each log line names the route or worker that wrote it
+  nameFunctionsBy(() => routeScope.getStore()?.id);
   const match = buildRouter(options.routes);
   const load = options.loadHandler ?? loadHandler;
   const site = options.siteSettings ?? siteSettingsFromEnv();

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { IDENTITY_CONTRACT } from '../../shared/api/route-table/identity-contract';
@@ -5,7 +6,7 @@ import { ConflictError, UnauthorizedError } from '../../shared/domain/errors';
 import { API_ERR } from '../../shared/messages';
 import type { UserRecord } from '../ports/user-repository';
 import { routesOf } from './http';
-import { logger, outcomeOf } from './logging';
+import { logger, nameFunctionsBy, outcomeOf } from './logging';
 
 /**
  * The logging middleware in the real route() chain (with a stand-in for the identity service's token
@@ -178,5 +179,22 @@ describe('logging middleware', () => {
       'failed',
       'failed',
     ]);
+  });
+
+  it('names the function that wrote each line when one process runs several (the local stack)', async () => {
+    const scope = new AsyncLocalStorage<string>();
+    nameFunctionsBy(() => scope.getStore());
+    try {
+      await scope.run('changePassword', () => handlerThat(async () => {})(event(TOKEN), context('req-a')));
+      scope.run('generateArtefact', () => logger().info('building the artefact'));
+      scope.run('verifyUpload', () => logger().info('hashing the upload'));
+    } finally {
+      nameFunctionsBy(undefined);
+    }
+    const by = (message: string) => lines().find((l) => l.message === message)?.service;
+    expect(by('changing the password')).toBe('changePassword');
+    expect(by('request')).toBe('changePassword');
+    expect(by('building the artefact')).toBe('generateArtefact');
+    expect(by('hashing the upload')).toBe('verifyUpload');
   });
 });

@@ -11,17 +11,42 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
  * Never log a password, token, secret or request body: name what happened and the ids it concerns.
  */
 let instance: Logger | undefined;
+let instanceName: string | undefined;
+
+/**
+ * Where the local stack says which function is running (it runs every route and worker in one process,
+ * each invocation inside its own async scope). Unset in AWS, where one process is one function.
+ */
+let currentFunction: (() => string | undefined) | undefined;
+const perFunction = new Map<string, Logger>();
+
+/** The local stack names the function of each invocation, so every log line says who wrote it. */
+export function nameFunctionsBy(source: (() => string | undefined) | undefined): void {
+  currentFunction = source;
+}
 
 /** This Lambda's logger, named after the route or worker id given first (`loggerFor`). */
 export function logger(): Logger {
-  instance ??= new Logger({ serviceName: 'firmware-release-portal' });
-  return instance;
+  if (!instance) named('firmware-release-portal');
+  const name = currentFunction?.();
+  if (!instance || !name || name === instanceName) return instance!;
+  let child = perFunction.get(name);
+  if (!child) {
+    child = instance.createChild({ serviceName: name });
+    perFunction.set(name, child);
+  }
+  return child;
 }
 
 /** This Lambda's logger, named `serviceName` if nothing named it before (route() and the workers call it). */
 export function loggerFor(serviceName: string): Logger {
-  instance ??= new Logger({ serviceName });
-  return instance;
+  if (!instance) named(serviceName);
+  return currentFunction ? logger() : instance!;
+}
+
+function named(serviceName: string): void {
+  instance = new Logger({ serviceName });
+  instanceName = serviceName;
 }
 
 /** ok (2xx/3xx), refused (4xx: the caller's input or rights), failed (5xx: ours or a dependency's). */
@@ -36,7 +61,14 @@ export function outcomeOf(statusCode: number | undefined): 'ok' | 'refused' | 'f
  * on a failure), one line says how the request ended: status code, outcome and duration.
  */
 export function logging(routeId: string): middy.MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult> {
-  const log = loggerFor(routeId);
+  loggerFor(routeId);
+  // asked at each use: in the local stack's one process the logger is the running function's
+  const log = {
+    info: (message: string, extra: Record<string, unknown>) => logger().info(message, extra),
+    resetKeys: () => logger().resetKeys(),
+    addContext: (c: Parameters<Logger['addContext']>[0]) => logger().addContext(c),
+    appendKeys: (k: Parameters<Logger['appendKeys']>[0]) => logger().appendKeys(k),
+  };
   const started = new WeakMap<object, number>();
   const end = async (request: middy.Request<APIGatewayProxyEvent, APIGatewayProxyResult>) => {
     const statusCode = request.response?.statusCode;
