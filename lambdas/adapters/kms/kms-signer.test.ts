@@ -2,7 +2,7 @@ import { createHash, generateKeyPairSync, verify } from 'node:crypto';
 import { GetPublicKeyCommand, KMSClient, SignCommand } from '@aws-sdk/client-kms';
 import { p256 } from '@noble/curves/nist.js';
 import { describe, expect, it, vi } from 'vitest';
-import { isHighS } from '../../services/artefact/low-s';
+import { isHighS } from '../../../shared/domain/ecdsa-low-s';
 import { signDigestP256 } from '../local/ecdsa-p256';
 import { KmsSigner } from './kms-signer';
 

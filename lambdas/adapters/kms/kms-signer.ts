@@ -1,8 +1,8 @@
 import { createPublicKey } from 'node:crypto';
 import { GetPublicKeyCommand, KMSClient, SignCommand } from '@aws-sdk/client-kms';
+import { toLowS } from '../../../shared/domain/ecdsa-low-s';
 import { requireEnv } from '../../config/env';
 import type { Signer } from '../../ports/signer';
-import { toLowS } from '../../services/artefact/low-s';
 
 let client: KMSClient | undefined;
 const kms = (): KMSClient => {

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isHighS, toLowS } from '../../services/artefact/low-s';
+import { isHighS, toLowS } from '../../../shared/domain/ecdsa-low-s';
 import { signDigestP256, signDigestRaw } from './ecdsa-p256';
 
 const sha256 = (s: string | Uint8Array) => createHash('sha256').update(s).digest();

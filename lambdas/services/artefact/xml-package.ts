@@ -1,11 +1,11 @@
 import { createHash, createPublicKey, type KeyObject, verify } from 'node:crypto';
 import { Readable } from 'node:stream';
+import { isHighS } from '../../../shared/domain/ecdsa-low-s';
 import { encodeHeader } from '../../../shared/domain/header/header-codec';
 import type { Header } from '../../../shared/domain/header/header-schema';
 import { PACKAGE_TYPE_CODES } from '../../../shared/domain/header/header-template';
 import { SIGNATURE_ALGORITHM, type Signer } from '../../ports/signer';
 import { Base64ChunkEncoder } from './base64-stream';
-import { isHighS } from './low-s';
 import {
   APPROVAL_MEANING,
   isSignedType,

@@ -1,8 +1,8 @@
 import { createPublicKey, type KeyObject, verify } from 'node:crypto';
+import { isHighS } from '../../../shared/domain/ecdsa-low-s';
 import type { Header } from '../../../shared/domain/header/header-schema';
 import { SIGNATURE_ALGORITHM } from '../../ports/signer';
 import { decodeBase64 } from './base64-stream';
-import { isHighS } from './low-s';
 import { isSignedType, type PackageManifest, renderHead, renderTail } from './xml-format';
 import { readXml, type XmlElement } from './xml-reader';
 import { message, sha256Hex, type VerifyContext } from './xml-verify-context';
