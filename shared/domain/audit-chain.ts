@@ -1,17 +1,11 @@
 import { createHash } from 'node:crypto';
-import type { AuditEvent } from './audit-event';
+import type { ChainedEvent } from './audit-event';
 
-/**
+/*
  * Hash chain over a subject's audit events: each event's hash covers its canonical content and the
  * previous event's hash, so changing, removing or reordering any stored event breaks every hash after it.
  */
-export interface ChainedEvent extends AuditEvent {
-  seq: number;
-  at: string;
-  /** hash of the previous event of the subject, and of this one */
-  prevHash: string;
-  hash: string;
-}
+export type { ChainedEvent };
 
 export const GENESIS_HASH = '0'.repeat(64);
 

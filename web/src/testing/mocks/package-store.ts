@@ -1,5 +1,5 @@
 import type { Package, UserRef } from '@shared/api/contracts/packages';
-import type { AuditEvent } from '@shared/domain/audit-event';
+import type { HistoryEvent } from '@shared/domain/audit-event';
 import { newPackageHeader } from '@shared/domain/header/header-rules';
 import type { Header } from '@shared/domain/header/header-schema';
 import { APPROVAL_ROUND, DELIVERY_ROUND, isEditable } from '@shared/domain/package-lifecycle';
@@ -15,7 +15,7 @@ import { PACKAGE_FIXTURES } from './package-fixtures';
  */
 
 /** An audit event of the mock's package history (the subject is the package it is kept under). */
-type MockEvent = Omit<AuditEvent, 'subject'> & { seq: number; at: string };
+type MockEvent = HistoryEvent;
 
 /** State the base mock db does not hold; rebuilt whenever the db was reset (a new packages list). */
 const state = {

@@ -1,16 +1,8 @@
+import { type HistoryEvent, historyEventSchema } from '@shared/domain/audit-event';
+import { z } from 'zod';
 import { type ApiResult, callApi, parseJsonText } from '@/lib/api-client/api-client';
 
-/** One event of a package's audit trail (the approval record). */
-export interface HistoryEvent {
-  seq: number;
-  at: string;
-  action: string;
-  meaning: string;
-  actorId?: string;
-  actorName: string;
-  actorRole: string;
-  details?: Record<string, unknown>;
-}
+export type { HistoryEvent };
 
 export interface PackageHistory {
   events: HistoryEvent[];
@@ -23,10 +15,14 @@ export interface PackageHistory {
 export async function getHistory(id: string, signal?: AbortSignal): Promise<ApiResult<PackageHistory>> {
   const result = await callApi('packageHistory', { params: { id } }, { signal, loader: false });
   if (!result.ok) return result;
+  const events = z.array(historyEventSchema).safeParse(parseJsonText<unknown>(result.data.history, []));
+  // a malformed trail is an error the page shows, never a silently shorter record
+  if (!events.success)
+    return { ok: false, status: 502, error: { errorMessage: 'The audit trail the server sent cannot be read' } };
   return {
     ...result,
     data: {
-      events: parseJsonText<HistoryEvent[]>(result.data.history, []),
+      events: events.data,
       chainIntact: result.data.chainIntact !== false,
       brokenAtSeq: result.data.brokenAtSeq,
     },
