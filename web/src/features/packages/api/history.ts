@@ -18,7 +18,11 @@ export async function getHistory(id: string, signal?: AbortSignal): Promise<ApiR
   const events = z.array(historyEventSchema).safeParse(parseJsonText<unknown>(result.data.history, []));
   // a malformed trail is an error the page shows, never a silently shorter record
   if (!events.success)
-    return { ok: false, status: 502, error: { errorMessage: 'The audit trail the server sent cannot be read' } };
+    return {
+      ok: false,
+      status: 502,
+      error: { errorMessage: 'The audit trail the server sent cannot be read' },
+    };
   return {
     ...result,
     data: {
