@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
+import { portOwner } from './port-owner';
 import { waitForPort } from './ports';
 
 const require = createRequire(import.meta.url);
@@ -25,13 +26,31 @@ function track(name: string, port: number, child: ChildProcess): Emulator {
   return { name, port, process: child, output };
 }
 
+/** An emulator's port is answered by another process: the caller may pick another port. */
+export class PortTakenError extends Error {
+  override name = 'PortTakenError';
+}
+
 async function started(e: Emulator, timeoutMs: number): Promise<Emulator> {
   const died = new Promise<never>((_, reject) =>
     e.process.once('exit', (code) =>
-      reject(new Error(`${e.name} exited with code ${code} before listening:\n${e.output.join('\n')}`)),
+      reject(
+        new PortTakenError(
+          `${e.name} exited with code ${code} before listening on port ${e.port} (is the port taken?):\n${e.output.join('\n')}`,
+        ),
+      ),
     ),
   );
+  died.catch(() => undefined);
   await Promise.race([waitForPort(e.port, timeoutMs, e.name), died]);
+  // something answers: make sure it is the process just started, not another stack's emulator that took
+  // the same free port a moment earlier (then this one fails to bind and the stack would use the other's data)
+  if (portOwner(e.port, e.process.pid) === 'other') {
+    e.process.kill('SIGKILL');
+    throw new PortTakenError(
+      `${e.name}: port ${e.port} is answered by another process, not the one just started`,
+    );
+  }
   return e;
 }
 

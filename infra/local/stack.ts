@@ -10,7 +10,7 @@ import { WORKERS } from '../../shared/api/workers';
 import { SEED_PASSWORD, SEED_USERS } from '../../shared/domain/seed-users';
 import { BUCKETS, TABLES } from '../lib/definitions';
 import { LocalAsyncInvoker } from './async-invoke';
-import { type Emulator, startDynamo, startS3, startSes, stopAll } from './emulators';
+import { type Emulator, PortTakenError, startDynamo, startS3, startSes, stopAll } from './emulators';
 import { freePort } from './ports';
 import { provisionBuckets, provisionTables } from './provision';
 import { StreamPoller } from './streams';
@@ -39,6 +39,36 @@ const TABLE_PREFIX = 'frp-local-';
 const envPort = (name: string): number | undefined =>
   process.env[name] ? Number(process.env[name]) : undefined;
 
+/**
+ * Starts an emulator on a port it really binds. A port set by its variable is used as it is, and a clash
+ * is an error naming the port and the variable. A port picked here (the usual one when free, else any) is
+ * picked again when another process took it first: two stacks starting at once each get their own.
+ */
+async function onOwnPort(
+  variable: string,
+  fixedPort: number | undefined,
+  usual: number,
+  start: (port: number) => Promise<Emulator>,
+): Promise<Emulator> {
+  if (fixedPort !== undefined)
+    return start(fixedPort).catch((e: unknown) => {
+      if (e instanceof PortTakenError)
+        throw new Error(
+          `${e.message}. ${variable}=${fixedPort} is set: set ${variable} to a free port, or unset it.`,
+        );
+      throw e;
+    });
+  for (let attempt = 1; ; attempt++) {
+    const port = await freePort(attempt === 1 ? usual : 0);
+    try {
+      return await start(port);
+    } catch (e) {
+      if (!(e instanceof PortTakenError) || attempt === 3)
+        throw e instanceof PortTakenError ? new Error(`${e.message}. Set ${variable} to a free port.`) : e;
+    }
+  }
+}
+
 /** Reads a secret kept under the data folder, creating it on first start. */
 function persistentSecret(dataDir: string, name: string): string {
   const file = resolve(dataDir, name);
@@ -58,11 +88,11 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
   const dataDir = resolve(opts.dataDir);
   mkdirSync(dataDir, { recursive: true });
 
-  const [dynamoPort, s3Port, sesPort] = await Promise.all([
-    opts.dynamoPort ?? envPort('DYNAMODB_PORT') ?? freePort(8000),
-    opts.s3Port ?? envPort('S3_PORT') ?? freePort(4569),
-    opts.sesPort ?? envPort('SES_PORT') ?? freePort(8005),
-  ]);
+  const fixed = {
+    dynamo: opts.dynamoPort ?? envPort('DYNAMODB_PORT'),
+    s3: opts.s3Port ?? envPort('S3_PORT'),
+    ses: opts.sesPort ?? envPort('SES_PORT'),
+  };
 
   const emulators: Emulator[] = [];
   const pollers: StreamPoller[] = [];
@@ -79,13 +109,14 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
 
   try {
     const started = await Promise.allSettled([
-      startDynamo(dynamoPort, dataDir),
-      startS3(s3Port, dataDir),
-      startSes(sesPort),
+      onOwnPort('DYNAMODB_PORT', fixed.dynamo, 8000, (p) => startDynamo(p, dataDir)),
+      onOwnPort('S3_PORT', fixed.s3, 4569, (p) => startS3(p, dataDir)),
+      onOwnPort('SES_PORT', fixed.ses, 8005, (p) => startSes(p)),
     ]);
     for (const s of started) if (s.status === 'fulfilled') emulators.push(s.value);
     const failed = started.find((s) => s.status === 'rejected');
     if (failed) throw (failed as PromiseRejectedResult).reason;
+    const [dynamoPort, s3Port, sesPort] = emulators.map((e) => e.port);
     // Which process serves what: fault-injection tests stop and restart one emulator by its pid.
     writeFileSync(
       resolve(dataDir, 'emulators.json'),
