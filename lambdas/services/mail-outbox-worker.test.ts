@@ -53,9 +53,9 @@ class MemoryOutbox implements OutboxStore {
     if (!i || i.status !== 'PENDING' || i.attempts !== attempt) return;
     Object.assign(i, { lastError: reason, nextAttemptAt, leaseUntil: undefined });
   }
-  async markFailed(item: OutboxItem, attempt: number, failure: MailFailure) {
+  async markFailed(item: OutboxItem, attempt: number | null, failure: MailFailure) {
     const i = this.items.get(item.id);
-    if (!i || i.status !== 'PENDING' || i.attempts !== attempt) return false;
+    if (!i || i.status !== 'PENDING' || (attempt !== null && i.attempts !== attempt)) return false;
     Object.assign(i, { status: 'FAILED', lastError: failure.reason, leaseUntil: undefined });
     this.failures.push(failure);
     return true;
