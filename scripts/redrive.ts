@@ -162,10 +162,16 @@ async function queues() {
     urls.push(...(r.QueueUrls ?? []));
     NextToken = r.NextToken;
   } while (NextToken);
-  const find = (fragment: string) => {
-    const hits = urls.filter((u) => u.split('/').pop()!.includes(fragment));
+  /** the dead-letter queue of a worker: its name holds the worker's construct id and "Dead" */
+  const find = (workerId: string) => {
+    const hits = urls.filter((u) => {
+      const name = u.split('/').pop()!;
+      return name.includes(pascal(workerId)) && name.includes('Dead');
+    });
     if (hits.length !== 1)
-      fail(`found ${hits.length} queues named ${prefix}…${fragment}…: name the prefix with --queue-prefix`);
+      fail(
+        `found ${hits.length} dead-letter queues of ${workerId} named ${prefix}…: name the prefix with --queue-prefix (aws sqs list-queues)`,
+      );
     return hits[0]!;
   };
   return { sqs, client, find };
@@ -174,7 +180,7 @@ async function queues() {
 async function redriveAsyncAws(): Promise<void> {
   const { sqs, client, find } = await queues();
   for (const w of ASYNC_WORKERS) {
-    const url = find(`${pascal(w.id)}DeadLetters`);
+    const url = find(w.id);
     const attrs = await client.send(
       new sqs.GetQueueAttributesCommand({
         QueueUrl: url,
@@ -220,7 +226,7 @@ async function mailDeadLetters(): Promise<{ ids: string[]; done: () => Promise<v
     };
   }
   const { sqs, client, find } = await queues();
-  const url = find(`${pascal(MAIL_ROW.id)}DeadLetters`);
+  const url = find(MAIL_ROW.id);
   const ids: string[] = [];
   const handles: string[] = [];
   for (;;) {

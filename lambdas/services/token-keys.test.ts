@@ -191,6 +191,16 @@ describe('tokens across a rotation', () => {
       .setExpirationTime(Math.floor(NOW.getTime() / 1000) + 60)
       .sign(new TextEncoder().encode(key('k1').secret));
     expect(await h.tokens.verify(noKid, NOW)).toBeNull();
+    // a token of before key ids (no kid) is valid while the set holds that plain secret, not after
+    const legacy = harness();
+    legacy.put(parseKeySet(key('k1').secret));
+    expect(await legacy.tokens.verify(noKid, NOW)).toEqual({ sub: 'u', tv: 1 });
+    legacy.put(rotateKeySet(parseKeySet(key('k1').secret), key('k2')));
+    legacy.advance(60_000);
+    expect(await legacy.tokens.verify(noKid, NOW)).toEqual({ sub: 'u', tv: 1 });
+    legacy.put(retireKeySet(rotateKeySet(parseKeySet(key('k1').secret), key('k2'))));
+    legacy.advance(60_000);
+    expect(await legacy.tokens.verify(noKid, NOW)).toBeNull();
 
     const forged = new TokenService(
       {

@@ -51,6 +51,9 @@ const keySetSchema = z.object({
 export const legacyKid = (secret: string): string =>
   `k0-${createHash('sha256').update(secret, 'utf8').digest('hex').slice(0, 12)}`;
 
+/** Whether a kid is that of a plain secret (before key ids): kid-less tokens of that time name it. */
+export const isLegacyKid = (kid: string): boolean => kid.startsWith('k0-');
+
 /** Reads a key set (JSON, or a plain secret string); throws with a reason on anything else. */
 export function parseKeySet(text: string): TokenKeySet {
   const raw = text.trim();

@@ -1,5 +1,5 @@
 import { decodeProtectedHeader, errors, jwtVerify, SignJWT } from 'jose';
-import { parseKeySet, signingKey, staticKeySource, type TokenKeySource } from './token-keys';
+import { isLegacyKid, parseKeySet, signingKey, staticKeySource, type TokenKeySource } from './token-keys';
 
 /**
  * JWTs signed with HS256 (pinned: a token naming any other algorithm, `none` included, is refused).
@@ -51,8 +51,14 @@ export class TokenService {
       return null; // not a JWS at all
     }
     try {
-      if (typeof kid !== 'string' || kid.length === 0 || kid.length > 64) return null;
-      const key = await this.keys.forKid(kid);
+      // a token without a kid was issued before key ids: only the key of that time (a plain secret,
+      // kid k0-…) verifies it, and only while the set still holds it
+      const key =
+        kid === undefined
+          ? (await this.keys.current()).keys.find((k) => isLegacyKid(k.kid))
+          : typeof kid === 'string' && kid.length > 0 && kid.length <= 64
+            ? await this.keys.forKid(kid)
+            : undefined;
       if (!key) return null;
       const { payload } = await jwtVerify(token, encode(key.secret), {
         algorithms: [ALG],
