@@ -51,6 +51,8 @@ function acceptedValues(force: boolean): Promise<Accepted | null> {
       ((force || now - accepted.readAt >= cacheMs()) && now - attemptAt >= minReloadMs()));
   if (!stale) return Promise.resolve(accepted ?? null);
   loading ??= (async () => {
+    // settle after `loading` is assigned, so the `finally` below clears this load and not an earlier one
+    await Promise.resolve();
     attemptAt = Date.now();
     try {
       const direct = process.env.ORIGIN_VERIFY_SECRET;
