@@ -136,6 +136,8 @@ export class LocalAsyncInvoker {
     }
     // what the failure queue's dead-letter queue holds in AWS: `npm run ops:redrive` hands it in again
     appendFileSync(resolve(dir, `${workerFile(failure.id)}.jsonl`), `${JSON.stringify(record)}\n`);
-    this.o.log(`async ${failure.id}: gave up; the record waits in dead-letters/${workerFile(failure.id)}.jsonl`);
+    this.o.log(
+      `async ${failure.id}: gave up; the record waits in dead-letters/${workerFile(failure.id)}.jsonl`,
+    );
   }
 }
