@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import {
   DEFAULT_ACCOUNT_POLICY,
@@ -9,6 +10,7 @@ import { DynamoPendingDecisions } from './adapters/dynamodb/pending-decisions';
 import { DynamoResourceReferences, DynamoResourceRepository } from './adapters/dynamodb/resource-repository';
 import { DynamoUserRepository } from './adapters/dynamodb/user-repository';
 import { appUrl, bucketName, intEnv, optionalEnv, requireEnv, tableName } from './config/env';
+import { logger } from './middleware/logging';
 import type { AuditLog } from './ports/audit-log';
 import type { BlobStore } from './ports/blob-store';
 import { systemClock } from './ports/clock';
@@ -17,6 +19,7 @@ import type { ResourceRepository } from './ports/resource-repository';
 import type { UploadJobs } from './ports/upload-jobs';
 import type { UserRepository } from './ports/user-repository';
 import { ResourceService } from './services/resource-service';
+import { CachedKeySource, parseKeySet, staticKeySource, type TokenKeySource } from './services/token-keys';
 import { TokenService } from './services/token-service';
 import { UserService } from './services/user-service';
 
@@ -27,7 +30,7 @@ import { UserService } from './services/user-service';
  *
  * Naming rule of dependency getters: a getter is named after what it returns, a noun without prefix or
  * suffix (`userRepository()`, `packageService()`, `blobStore()`), and returns it synchronously. A getter
- * whose value needs an asynchronous load at cold start (the token key from Secrets Manager) is named
+ * whose value needs an asynchronous load at cold start (the token key set from Secrets Manager) is named
  * `load<Thing>()` and returns a Promise (`loadUserService()`). Builders that take the adapters a Lambda
  * plugs in are named `<thing>With(...)` and return such a getter.
  *
@@ -85,15 +88,37 @@ export function retryingLoad<T>(load: () => Promise<T>): () => Promise<T> {
   };
 }
 
-/** Locally TOKEN_SECRET holds the key; in AWS, TOKEN_SECRET_ARN names a Secrets Manager secret read at cold start. */
-const loadTokenSecret = /* @__PURE__ */ retryingLoad(async (): Promise<string> => {
+/**
+ * The token key set's source (token-keys.ts, decision 215): TOKEN_SECRET holds a fixed key (tests, tools);
+ * locally TOKEN_KEYS_FILE names the key set file under the data folder; in AWS TOKEN_SECRET_ARN names the
+ * Secrets Manager secret. A file or a secret is read again after TOKEN_KEYS_CACHE_SECONDS, and at once
+ * (at most every few seconds) when a token names a key this function does not know, so a warm function
+ * picks up a rotation without a redeploy.
+ */
+function tokenKeySource(): TokenKeySource {
   const direct = process.env.TOKEN_SECRET;
-  if (direct) return direct;
-  const arn = requireEnv('TOKEN_SECRET_ARN');
-  const r = await new SecretsManagerClient({}).send(new GetSecretValueCommand({ SecretId: arn }));
-  if (!r.SecretString) throw new Error('token secret is empty');
-  return r.SecretString;
-});
+  if (direct) return staticKeySource(parseKeySet(direct));
+  const file = process.env.TOKEN_KEYS_FILE;
+  const read = file
+    ? () => readFile(file, 'utf8')
+    : async () => {
+        const arn = requireEnv('TOKEN_SECRET_ARN');
+        const r = await new SecretsManagerClient({}).send(new GetSecretValueCommand({ SecretId: arn }));
+        if (!r.SecretString) throw new Error('token secret is empty');
+        return r.SecretString;
+      };
+  const cacheMs = intEnv('TOKEN_KEYS_CACHE_SECONDS', 5 * 60) * 1000;
+  return new CachedKeySource({
+    read,
+    now: () => Date.now(),
+    cacheMs,
+    minReloadMs: Math.min(cacheMs, 5_000),
+    onReloadError: (e) =>
+      logger().warn('token key set not read again; the last one stays in use', {
+        reason: (e as Error).message,
+      }),
+  });
+}
 
 /** The user repository. */
 export const userRepository = /* @__PURE__ */ once(
@@ -120,9 +145,11 @@ export const noMailer: Mailer = {
  * The token service: built after the token key is read, and read again after a failed read. The gate of
  * every guarded route (composition-http.ts) and the identity service share it.
  */
-export const loadTokenService: () => Promise<TokenService> = /* @__PURE__ */ retryingLoad(() =>
-  loadTokenSecret().then((secret) => new TokenService(secret, intEnv('TOKEN_TTL_SECONDS', 2 * 60 * 60))),
-);
+export const loadTokenService: () => Promise<TokenService> = /* @__PURE__ */ retryingLoad(async () => {
+  const keys = tokenKeySource();
+  await keys.current(); // the first read must succeed: a failed one is read again by the next call
+  return new TokenService(keys, intEnv('TOKEN_TTL_SECONDS', 2 * 60 * 60));
+});
 
 /** The sign-in throttle's limits (shared by sign-in and a signature's password check, decision 141). */
 export const throttleConfig = () => ({

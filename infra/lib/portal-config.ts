@@ -26,6 +26,12 @@ export interface PortalConfig {
   auditRetentionDays: number;
   /** DynamoDB deletion protection and RETAIN removal policies; off only for throw-away test stacks */
   deletionProtection: boolean;
+  /**
+   * the Secrets Manager version of the origin-verify secret CloudFront sends (unset: the current one when
+   * the distribution was last updated); naming the new version after a rotation changes the template, so
+   * the deploy hands CloudFront the new value (docs/operations.md, decision 216)
+   */
+  originVerifySecretVersion?: string;
   /** session token lifetime handed to the identity handlers; unset = the handlers' default */
   tokenTtlSeconds?: number;
   /** built SPA to deploy, or the placeholder when it was not built */
@@ -110,6 +116,11 @@ export function readConfig(node: Node): PortalConfig {
 
   const auditRetentionDays = positiveInt(node, 'auditRetentionDays') ?? 2557;
   if (auditRetentionDays > 36500) throw new ConfigError('context auditRetentionDays is above 100 years');
+  const originVerifySecretVersion = str(node, 'originVerifySecretVersion');
+  if (originVerifySecretVersion !== undefined && !/^[A-Za-z0-9-]{32,64}$/.test(originVerifySecretVersion))
+    throw new ConfigError(
+      `context originVerifySecretVersion must be a Secrets Manager version id, got '${originVerifySecretVersion}'`,
+    );
 
   const webSetting = str(node, 'webDist') ?? 'web/dist';
   const builtWeb = isAbsolute(webSetting) ? webSetting : join(REPO_ROOT, webSetting);
@@ -123,6 +134,7 @@ export function readConfig(node: Node): PortalConfig {
     allowedEmailDomains,
     auditRetentionDays,
     deletionProtection: bool(node, 'deletionProtection', true),
+    originVerifySecretVersion,
     tokenTtlSeconds: positiveInt(node, 'tokenTtlSeconds'),
     webDir: webIsPlaceholder ? PLACEHOLDER_WEB_DIR : builtWeb,
     webIsPlaceholder,

@@ -134,8 +134,10 @@ export class LocalAsyncInvoker {
       }
       await new Promise((r) => setTimeout(r, this.o.retryDelayMs ?? 200));
     }
+    // what the failure queue's dead-letter queue holds in AWS: `npm run ops:redrive` hands it in again
+    appendFileSync(resolve(dir, `${workerFile(failure.id)}.jsonl`), `${JSON.stringify(record)}\n`);
     this.o.log(
-      `async ${failure.id}: gave up; the record stays in dead-letters/${workerFile(worker.id)}.jsonl`,
+      `async ${failure.id}: gave up; the record waits in dead-letters/${workerFile(failure.id)}.jsonl`,
     );
   }
 }

@@ -1,9 +1,14 @@
-import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { resolve } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { S3Client } from '@aws-sdk/client-s3';
+import {
+  LOCAL_KEY_SET_FILE,
+  newTokenKey,
+  parseKeySet,
+  serializeKeySet,
+} from '../../lambdas/services/token-keys';
 import type { BucketName, TableName } from '../../shared/api/routes';
 import { bucketEnv, tableEnv } from '../../shared/api/runtime';
 import { WORKERS } from '../../shared/api/workers';
@@ -69,13 +74,19 @@ async function onOwnPort(
   }
 }
 
-/** Reads a secret kept under the data folder, creating it on first start. */
-function persistentSecret(dataDir: string, name: string): string {
-  const file = resolve(dataDir, name);
-  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
-  const secret = randomBytes(48).toString('base64url');
-  writeFileSync(file, `${secret}\n`, { mode: 0o600 });
-  return secret;
+/**
+ * The token key set kept under the data folder (the Secrets Manager secret of AWS; decision 215), created on first start: from the plain secret of a data
+ * folder made before key ids (`token-secret`, so its sessions stay valid), else a fresh key.
+ */
+function persistentKeySet(dataDir: string): string {
+  const file = resolve(dataDir, LOCAL_KEY_SET_FILE);
+  if (existsSync(file)) return file;
+  const legacy = resolve(dataDir, 'token-secret');
+  const set = existsSync(legacy)
+    ? parseKeySet(readFileSync(legacy, 'utf8'))
+    : { keys: [newTokenKey(new Date())] };
+  writeFileSync(file, serializeKeySet(set), { mode: 0o600 });
+  return file;
 }
 
 /**
@@ -153,7 +164,8 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
       MAIL_FROM: 'firmware-portal@example.com',
       APP_URL: appUrl,
       API_STAGE: 'dev',
-      TOKEN_SECRET: persistentSecret(dataDir, 'token-secret'),
+      // read again after TOKEN_KEYS_CACHE_SECONDS (5 min unless the starting process sets it), as in AWS
+      TOKEN_KEYS_FILE: persistentKeySet(dataDir),
       SIGNING_KEY_FILE: resolve(dataDir, 'signing-key.pem'),
       // the CDK context's allowedEmailDomains of a laptop (issue 12); a test may set its own list
       ALLOWED_EMAIL_DOMAINS: process.env.ALLOWED_EMAIL_DOMAINS ?? 'example.com,example.org',

@@ -51,6 +51,7 @@ describe('context', () => {
     expect(() => config({ privacyUrl: 'http://example.com/privacy' })).toThrow(/privacyUrl must be an https/);
     expect(() => config({ termsUrl: 'terms' })).toThrow(/termsUrl/);
     expect(() => config({ companyAddress: 'x'.repeat(301) })).toThrow(/companyAddress/);
+    expect(() => config({ originVerifySecretVersion: 'AWSCURRENT' })).toThrow(/version id/);
   });
 
   it('falls back to the placeholder page when the web app was not built', () => {

@@ -4,6 +4,7 @@ import { deployedSiteSettings, type Synthesized, synthPortal } from './support/s
 
 type Json = Record<string, unknown>;
 
+const ORIGIN_VERSION = 'a1b2c3d4-e5f6-4789-8abc-def012345678';
 const CERT = 'arn:aws:acm:us-east-1:123456789012:certificate/11111111-2222-3333-4444-555555555555';
 
 /** A throw-away test stage with a custom domain, as ops would pass it: `-c key=value` gives strings. */
@@ -22,6 +23,7 @@ beforeAll(() => {
     privacyUrl: 'https://acme.example/privacy',
     accessibilityUrl: 'https://acme.example/accessibility',
     termsUrl: 'https://acme.example/terms',
+    originVerifySecretVersion: ORIGIN_VERSION,
   });
 });
 
@@ -84,6 +86,17 @@ describe('a test stage with a custom domain', () => {
       expect(vars.ALLOWED_EMAIL_DOMAINS, route.id).toBe(identity ? 'example.com,example.org' : undefined);
       expect(vars.TOKEN_TTL_SECONDS, route.id).toBe(identity ? '3600' : undefined);
     }
+  });
+
+  it('hands CloudFront the origin-verify secret version named after a rotation (docs/operations.md)', () => {
+    const dc = props(s.stack.web.distribution).DistributionConfig as { Origins: Json[] };
+    const headers = dc.Origins.flatMap(
+      (o) => (o.OriginCustomHeaders as { HeaderName: string; HeaderValue: unknown }[] | undefined) ?? [],
+    );
+    const value = JSON.stringify(headers.find((h) => h.HeaderName === 'X-Frp-Origin-Verify')!.HeaderValue);
+    expect(value).toContain('{{resolve:secretsmanager:');
+    expect(value).toContain(`::${ORIGIN_VERSION}}}`);
+    expect(value).toContain(s.logicalId(s.stack.signing.originVerifySecret));
   });
 
   it('writes the footer settings from context into config.json next to the SPA', () => {

@@ -9,6 +9,7 @@ import {
   type OutboxStore,
   retryDelayMs,
 } from './mail-outbox-worker';
+import { redriveId, redriveMails } from './mail-redrive';
 
 /** An in-memory outbox with the same conditional rules as the DynamoDB one. */
 class MemoryOutbox implements OutboxStore {
@@ -53,15 +54,30 @@ class MemoryOutbox implements OutboxStore {
     if (!i || i.status !== 'PENDING' || i.attempts !== attempt) return;
     Object.assign(i, { lastError: reason, nextAttemptAt, leaseUntil: undefined });
   }
-  async markFailed(item: OutboxItem, attempt: number, failure: MailFailure) {
+  async markFailed(item: OutboxItem, attempt: number | null, failure: MailFailure) {
     const i = this.items.get(item.id);
-    if (!i || i.status !== 'PENDING' || i.attempts !== attempt) return false;
+    if (!i || i.status !== 'PENDING' || (attempt !== null && i.attempts !== attempt)) return false;
     Object.assign(i, { status: 'FAILED', lastError: failure.reason, leaseUntil: undefined });
     this.failures.push(failure);
     return true;
   }
   async markAudited(id: string, at: Date) {
     this.items.get(id)!.auditedAt = at.toISOString();
+  }
+  async unsettled() {
+    return [...this.items.values()]
+      .filter((i) => (i.status === 'FAILED' || i.status === 'PENDING') && !i.redrivenAt)
+      .map((i) => ({ ...i }));
+  }
+  async redrive(item: OutboxItem, fresh: OutboxItem, at: Date) {
+    const i = this.items.get(item.id);
+    if (!i || i.status !== 'FAILED' || i.redrivenAt || this.items.has(fresh.id)) return false;
+    Object.assign(i, { redrivenAt: at.toISOString(), redrivenTo: fresh.id });
+    this.items.set(fresh.id, { ...fresh });
+    return true;
+  }
+  async clearFailure(_packageId: string, to: string, subject: string) {
+    this.failures = this.failures.filter((f) => !(f.to === to && f.subject === subject));
   }
 }
 
@@ -208,5 +224,107 @@ describe('mail outbox worker', () => {
     const { worker, sent } = setup();
     expect(await worker.process('gone', 60_000)).toBe('done');
     expect(sent).toHaveLength(0);
+  });
+});
+
+describe('giving a mail up from outside its tries', () => {
+  it('marks a pending mail FAILED with the reason and its last error, on the package and in the trail', async () => {
+    const { store, audited, worker } = setup({ failures: 1 });
+    store.add('m1');
+    expect(await worker.process('m1', 60_000)).toBe('retry');
+    expect(await worker.giveUp('m1', 'Not delivered within 6 hours of being queued')).toBe(true);
+    expect(store.items.get('m1')).toMatchObject({ status: 'FAILED', attempts: 1 });
+    expect(store.failures).toHaveLength(1);
+    expect(store.failures[0]!.reason).toBe(
+      'Not delivered within 6 hours of being queued (last error: MessageRejected: Email address is not verified)',
+    );
+    expect(audited).toHaveLength(1);
+    expect(audited[0]).toMatchObject({ action: 'MAIL_FAILED', details: { attempts: 1 } });
+  });
+
+  it('leaves a sent or already failed mail alone', async () => {
+    const { store, audited, worker } = setup();
+    store.add('m1');
+    await worker.process('m1', 60_000);
+    expect(await worker.giveUp('m1', 'late')).toBe(false);
+    expect(await worker.giveUp('gone', 'late')).toBe(false);
+    expect(store.items.get('m1')!.status).toBe('SENT');
+    expect(audited).toHaveLength(0);
+  });
+});
+
+describe('redriving failed mails (ops:redrive)', () => {
+  const DAY = 24 * 3600 * 1000;
+  function redriveSetup(failures = 3) {
+    const s = setup({ failures });
+    const deps = (now: Date) => ({
+      store: s.store,
+      worker: s.worker,
+      audit: { append: async (e: AuditEvent) => void s.audited.push(e) },
+      clock: { now: () => now },
+      staleAfterMs: DAY,
+    });
+    return { ...s, deps };
+  }
+
+  it('queues a FAILED mail again as a new item, clears it from the package, and records it', async () => {
+    const { store, worker, audited, sent, deps } = redriveSetup(3);
+    store.add('m1');
+    for (let i = 0; i < 3; i++) await worker.process('m1', 60_000);
+    expect(store.failures).toHaveLength(1);
+
+    const r = await redriveMails(deps(new Date('2026-01-01T01:00:00Z')), []);
+    expect(r.redriven).toEqual([
+      {
+        from: 'm1',
+        to: redriveId('m1', 1),
+        mailTo: 'a@example.com',
+        subject: 'Approval requested: package P',
+      },
+    ]);
+    expect(store.items.get('m1')).toMatchObject({ status: 'FAILED', redrivenTo: 'm1~r1' });
+    expect(store.items.get('m1~r1')).toMatchObject({
+      status: 'PENDING',
+      attempts: 0,
+      redriveOf: 'm1',
+      redriveCount: 1,
+    });
+    expect(store.failures).toEqual([]);
+    expect(audited.map((e) => e.action)).toEqual(['MAIL_FAILED', 'MAIL_REDRIVEN']);
+
+    // the worker sends the new item (the mail service is back); a second redrive finds nothing
+    expect(await worker.process('m1~r1', 60_000)).toBe('done');
+    expect(sent.map((m) => m.to)).toEqual(['a@example.com']);
+    expect((await redriveMails(deps(new Date('2026-01-01T02:00:00Z')), [])).redriven).toEqual([]);
+  });
+
+  it('names the second redrive of a mail after the first item', async () => {
+    const { store, worker, deps } = redriveSetup(6);
+    store.add('m1');
+    for (let i = 0; i < 3; i++) await worker.process('m1', 60_000);
+    await redriveMails(deps(new Date('2026-01-01T01:00:00Z')), []);
+    for (let i = 0; i < 3; i++) await worker.process('m1~r1', 60_000);
+    expect(store.items.get('m1~r1')!.status).toBe('FAILED');
+    const r = await redriveMails(deps(new Date('2026-01-01T02:00:00Z')), []);
+    expect(r.redriven.map((x) => x.to)).toEqual(['m1~r2']);
+    expect(store.items.get('m1~r2')).toMatchObject({ redriveOf: 'm1', redriveCount: 2 });
+  });
+
+  it('gives up the mails a dead letter names and those stuck past the record age, then queues them again', async () => {
+    const { store, audited, deps } = redriveSetup(0);
+    store.add('dead');
+    store.add('stuck');
+    const fresh = store.add('fresh');
+    fresh.createdAt = '2026-01-02T00:00:00.000Z';
+    const r = await redriveMails(deps(new Date('2026-01-02T06:00:00Z')), ['dead', 'dead']);
+    expect(r.givenUp.sort()).toEqual(['dead', 'stuck']);
+    expect(r.redriven.map((x) => x.from).sort()).toEqual(['dead', 'stuck']);
+    expect(store.items.get('fresh')!.status).toBe('PENDING');
+    expect(store.items.get('dead~r1')!.status).toBe('PENDING');
+    expect(audited.filter((e) => e.action === 'MAIL_FAILED')).toHaveLength(2);
+    expect(audited.filter((e) => e.action === 'MAIL_FAILED').map((e) => e.details?.reason)).toEqual([
+      'The mail worker gave up on it (dead-letter queue)',
+      'Left pending after the mail worker stopped handling it',
+    ]);
   });
 });

@@ -14,6 +14,12 @@ export interface OutboxItem extends OutboxMail {
   nextAttemptAt?: string;
   lastError?: string;
   auditedAt?: string;
+  /** a redriven item: when, and the id of the item that sends it again (ops:redrive) */
+  redrivenAt?: string;
+  redrivenTo?: string;
+  /** an item made by a redrive: the id of the first item of this mail, and how many redrives it took */
+  redriveOf?: string;
+  redriveCount?: number;
 }
 
 /** The outbox as the worker changes it: every write is conditional on the status and attempt count. */
@@ -23,8 +29,11 @@ export interface OutboxStore {
   claim(id: string, attempts: number, leaseUntil: string): Promise<boolean>;
   markSent(id: string, attempt: number, at: Date): Promise<boolean>;
   markRetry(id: string, attempt: number, reason: string, nextAttemptAt: string): Promise<void>;
-  /** FAILED, and the failure appended to the package, in one transaction; false if another run moved it */
-  markFailed(item: OutboxItem, attempt: number, failure: MailFailure): Promise<boolean>;
+  /**
+   * FAILED, and the failure appended to the package, in one transaction; false if another run moved it.
+   * `attempt` null: whatever the try count (the mail is given up from outside the tries: giveUp).
+   */
+  markFailed(item: OutboxItem, attempt: number | null, failure: MailFailure): Promise<boolean>;
   markAudited(id: string, at: Date): Promise<void>;
 }
 
@@ -106,6 +115,29 @@ export class MailOutboxWorker {
     }
     await this.d.store.markSent(id, attempt, this.d.clock.now());
     return 'done';
+  }
+
+  /**
+   * Gives a pending mail up from outside its tries (decision 217): the event source is about to drop its
+   * stream record (too old), or an operator's redrive found that it did (a dead-letter record, or an item
+   * left PENDING past the record's age). It becomes FAILED with the reason, on the package and in the
+   * audit trail, like a mail that failed every try; false when it was not pending any more.
+   */
+  async giveUp(id: string, reason: string): Promise<boolean> {
+    const item = await this.d.store.get(id);
+    if (!item || item.status !== 'PENDING') return false;
+    const at = this.d.clock.now();
+    const why = item.lastError ? `${reason} (last error: ${item.lastError})` : reason;
+    logger().warn('mail given up', { kind: 'mail', id, to: item.to, subject: item.subject, reason: why });
+    const failure: MailFailure = {
+      to: item.to,
+      subject: item.subject,
+      reason: why.slice(0, 300),
+      at: at.toISOString(),
+    };
+    if (!(await this.d.store.markFailed(item, null, failure))) return false;
+    await this.auditFailure({ ...item, lastError: failure.reason, status: 'FAILED' });
+    return true;
   }
 
   private async failed(item: OutboxItem, attempt: number, reason: string): Promise<Outcome> {

@@ -4,7 +4,14 @@ import { ROUTES, type Route } from '../../shared/api/routes';
 import { api, jsonText, login, uniq } from '../support/api';
 import { seededUser } from '../support/fixtures';
 import { confirmByMail } from '../support/identity';
-import { claimsOf, signToken, tamperedToken, tokenSecretOf, unsignedToken } from '../support/tokens';
+import {
+  claimsOf,
+  type SigningKey,
+  signToken,
+  tamperedToken,
+  tokenSecretOf,
+  unsignedToken,
+} from '../support/tokens';
 
 /**
  * Every route that is not public refuses every token it should not trust — unsigned, signed with another
@@ -48,7 +55,7 @@ async function newcomer(role = 'TECHNICAL_LEADER') {
 }
 
 let u: Record<'admin' | 'designDev', Awaited<ReturnType<typeof seededUser>>>;
-let secret: string;
+let secret: SigningKey;
 beforeAll(async () => {
   u = { admin: await seededUser('admin'), designDev: await seededUser('designDev') };
   secret = tokenSecretOf(inject('dataDir'));
@@ -66,11 +73,20 @@ describe('forged and expired tokens are refused on every guarded route', () => {
     await expectRefusedEverywhere('alg none', unsignedToken({ sub, tv }));
   });
 
+  it('refuses a token without a kid, or naming a key the stack does not hold, though signed with its key', async () => {
+    const { sub, tv } = claimsOf(u.admin.token);
+    await expectRefusedEverywhere('no kid', await signToken(secret.secret, { sub, tv }));
+    await expectRefusedEverywhere(
+      'unknown kid',
+      await signToken({ kid: 'k-not-in-the-set', secret: secret.secret }, { sub, tv }),
+    );
+  });
+
   it('refuses a token signed with another key', async () => {
     const { sub, tv } = claimsOf(u.admin.token);
     await expectRefusedEverywhere(
       'another key',
-      await signToken(randomBytes(48).toString('base64url'), { sub, tv }),
+      await signToken({ kid: secret.kid, secret: randomBytes(48).toString('base64url') }, { sub, tv }),
     );
   });
 

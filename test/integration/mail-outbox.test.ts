@@ -1,7 +1,9 @@
+import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { connect } from 'node:net';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Emulator, startSes, stopAll } from '../../infra/local/emulators';
 import type { Package } from '../../shared/api/contracts/packages';
@@ -67,6 +69,21 @@ interface StoredMail {
 async function mailbox(): Promise<StoredMail[]> {
   const r = await fetch(`${stack.mailboxUrl.replace(/\/$/, '')}/store`);
   return ((await r.json()) as { emails: StoredMail[] }).emails;
+}
+
+/** Runs `npm run ops:redrive -- --local` against this test's stack; its exit code and output. */
+async function redrive(): Promise<{ code: number; out: string }> {
+  try {
+    const r = await promisify(execFile)(
+      process.execPath,
+      ['--import', 'tsx', 'scripts/redrive.ts', '--local', '--data-dir', stack.dataDir],
+      { cwd: resolve(import.meta.dirname, '..', '..') },
+    );
+    return { code: 0, out: r.stdout + r.stderr };
+  } catch (e) {
+    const err = e as { code: number; stdout: string; stderr: string };
+    return { code: err.code, out: `${err.stdout}${err.stderr}` };
+  }
 }
 
 async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
@@ -154,6 +171,7 @@ beforeAll(async () => {
     lead: SEEDED.lead,
     reliability: SEEDED.reliability,
     release: SEEDED.release,
+    admin: SEEDED.admin,
   })) {
     const s = await login(email);
     tokens[k] = s.token;
@@ -273,4 +291,78 @@ describe('workflow mail while the mail service is down', () => {
     await new Promise((r) => setTimeout(r, 1500));
     expect((await mailbox()).filter((m) => m.subject.includes(pkg.name))).toEqual([]);
   }, 120_000);
+});
+
+describe('npm run ops:redrive', () => {
+  it('sends the mails the outbox gave up on once the mail service is back, and takes them off the package', async () => {
+    const pkg = await draftPackage();
+    const subject = `Approval requested: package ${pkg.name}`;
+    const emails = APPROVERS()
+      .map((a) => a.email)
+      .sort();
+    await stopSes();
+    try {
+      expect((await notify(pkg.id)).status).toBe(200);
+      await waitFor(
+        'every mail FAILED',
+        async () => {
+          const items = await outboxOf(pkg.id);
+          return items.length === 4 && items.every((i) => i.status === 'FAILED') ? true : undefined;
+        },
+        60_000,
+      );
+    } finally {
+      await restartSes();
+    }
+    // FAILED with the reason, and visible to the initiator (their list) and to admins (all packages)
+    const failed = await packageAsListed(pkg.id);
+    expect(failed?.mailFailures?.map((f) => f.to).sort()).toEqual(emails);
+    const adminList = await call<{ packages: string }>('/admin/packages', { token: tokens.admin });
+    expect(adminList.status).toBe(200);
+    const asAdmin = jsonText<Package[]>(adminList.body.packages).find((p) => p.id === pkg.id);
+    expect(asAdmin?.mailFailures?.map((f) => f.to).sort()).toEqual(emails);
+    expect(asAdmin?.mailFailures?.every((f) => f.reason.length > 0)).toBe(true);
+
+    const r = await redrive();
+    expect(r.code, r.out).toBe(0);
+    // (the mails the test before gave up on are queued again too)
+    expect(r.out).toMatch(/\d+ failed mails queued again/);
+    expect(r.out.split(subject).length - 1).toBe(4);
+
+    const mine = (m: StoredMail) => m.subject === subject;
+    await waitFor('every approver mailed', async () =>
+      (await mailbox()).filter(mine).length >= 4 ? true : undefined,
+    );
+    const items = await waitFor('the redriven items sent', async () => {
+      const all = await outboxOf(pkg.id);
+      const fresh = all.filter((i) => i.redriveOf);
+      return fresh.length === 4 && fresh.every((i) => i.status === 'SENT') ? all : undefined;
+    });
+    // the failed items say where they went; the package no longer shows them failed
+    for (const old of items.filter((i) => !i.redriveOf)) {
+      expect(old.status).toBe('FAILED');
+      expect(items.find((i) => i.id === old.redrivenTo)?.status).toBe('SENT');
+    }
+    expect((await packageAsListed(pkg.id))?.mailFailures).toBeUndefined();
+    expect(
+      (await mailbox())
+        .filter(mine)
+        .flatMap((m) => m.destination.to)
+        .sort(),
+    ).toEqual(emails);
+
+    const h = await call<{ history: string }>(`/packages/${pkg.id}/history`, { token: tokens.designDev });
+    const events = jsonText<{ action: string; details?: { to?: string } }[]>(h.body.history);
+    expect(
+      events
+        .filter((e) => e.action === 'MAIL_REDRIVEN')
+        .map((e) => e.details?.to)
+        .sort(),
+    ).toEqual(emails);
+
+    // a second run finds nothing of this package to send again
+    const again = await redrive();
+    expect(again.code, again.out).toBe(0);
+    expect(again.out).not.toContain(subject);
+  }, 180_000);
 });

@@ -8,7 +8,7 @@ declare module 'vitest' {
     mailboxUrl: string;
     dynamoEndpoint: string;
     s3Endpoint: string;
-    /** the stack's data folder (token-secret, emulators.json), for tests that forge tokens */
+    /** the stack's data folder (token-keys.json, emulators.json), for tests that forge tokens */
     dataDir: string;
   }
 }

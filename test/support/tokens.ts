@@ -1,13 +1,31 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SignJWT } from 'jose';
+import { LOCAL_KEY_SET_FILE, parseKeySet } from '../../lambdas/services/token-keys';
 
 /** What the portal's tokens carry (lambdas/services/token-service.ts). */
 export const TOKEN_ISSUER = 'firmware-release-portal';
 
-/** The HMAC secret of a local stack, kept in its data folder. */
-export function tokenSecretOf(dataDir: string): string {
-  return readFileSync(join(dataDir, 'token-secret'), 'utf8').trim();
+/** A token signing key: its id (the JWT header's kid) and HMAC secret. */
+export interface SigningKey {
+  kid: string;
+  secret: string;
+}
+
+/** The keys of a local stack's token key set (newest first), kept in its data folder. */
+export function tokenKeysOf(dataDir: string): SigningKey[] {
+  return parseKeySet(readFileSync(join(dataDir, LOCAL_KEY_SET_FILE), 'utf8')).keys;
+}
+
+/** The key a local stack signs new tokens with. */
+export function tokenSecretOf(dataDir: string): SigningKey {
+  return tokenKeysOf(dataDir)[0]!;
+}
+
+/** The kid of a token, unverified. */
+export function kidOf(token: string): unknown {
+  return (JSON.parse(Buffer.from(token.split('.')[0]!, 'base64url').toString('utf8')) as { kid?: unknown })
+    .kid;
 }
 
 const b64url = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
@@ -22,21 +40,24 @@ export interface ForgeClaims {
   extra?: Record<string, unknown>;
 }
 
-/** Signs claims with a secret (the stack's, to forge well-signed tokens, or any other). */
+/**
+ * Signs claims with a key (the stack's, to forge well-signed tokens, or any other): a SigningKey puts its
+ * kid in the header; a bare secret signs without one.
+ */
 export async function signToken(
-  secret: string,
+  key: string | SigningKey,
   c: ForgeClaims,
   alg: 'HS256' | 'HS384' | 'HS512' = 'HS256',
 ): Promise<string> {
   const now = Math.floor(Date.now() / 1000);
   const expiresIn = c.expiresIn ?? 3600;
   return new SignJWT({ tv: c.tv, ...c.extra })
-    .setProtectedHeader({ alg, typ: 'JWT' })
+    .setProtectedHeader(typeof key === 'string' ? { alg, typ: 'JWT' } : { alg, typ: 'JWT', kid: key.kid })
     .setSubject(c.sub)
     .setIssuer(c.issuer ?? TOKEN_ISSUER)
     .setIssuedAt(Math.min(now, now + expiresIn - 60))
     .setExpirationTime(now + expiresIn)
-    .sign(new TextEncoder().encode(secret));
+    .sign(new TextEncoder().encode(typeof key === 'string' ? key : key.secret));
 }
 
 /** An unsigned token (`alg: none`) with otherwise valid claims. */

@@ -11,7 +11,7 @@ export interface SigningProps {
 
 /**
  * The keys of the portal: the KMS key that signs packages (ECDSA P-256, private half never leaves
- * KMS), the Secrets Manager secret holding the HMAC key of session tokens (read at cold start), and the
+ * KMS), the Secrets Manager secret holding the HMAC key set of session tokens (re-read every few minutes), and the
  * origin-verify secret CloudFront sends to the API.
  */
 export class Signing extends Construct {
@@ -41,7 +41,7 @@ export class Signing extends Construct {
     Validations.of(this.tokenSecret).acknowledge({
       id: 'AwsSolutions-SMG4',
       reason:
-        'The token HMAC key is read once per Lambda cold start and every live session is signed with it: a scheduled rotation would sign everyone out at random and leave warm functions on the old key. Rotation is a planned operation (docs/infra.md: put a new value, then redeploy to recycle functions).',
+        'The token key set (current and previous key, by kid) is rotated by an operator in two steps a token lifetime apart (rotate, then retire: npm run ops:rotate-token-key, docs/operations.md); warm functions re-read it every few minutes. A scheduled single-step rotation would drop the previous key under live sessions.',
     });
 
     this.originVerifySecret = new secretsmanager.Secret(this, 'OriginVerifySecret', {
@@ -52,7 +52,7 @@ export class Signing extends Construct {
     Validations.of(this.originVerifySecret).acknowledge({
       id: 'AwsSolutions-SMG4',
       reason:
-        'CloudFront reads this value from the template at deploy time (a dynamic reference in the origin custom header), so a rotation only takes effect with the next deploy; rotate by putting a new value and redeploying (docs/decisions/075-real-client-source.md). Its only power is to make the API trust the viewer address for rate limits.',
+        'CloudFront reads this value from the template at deploy time (a dynamic reference in the origin custom header), so a rotation takes effect with the deploy that names the new version (context originVerifySecretVersion); the API accepts AWSCURRENT and AWSPREVIOUS meanwhile (docs/operations.md). Its only power is to make the API trust the viewer address for rate limits.',
     });
   }
 }

@@ -4,6 +4,7 @@ import {
   BOOTSTRAP_QUALIFIER_CONTEXT,
   DefaultStackSynthesizer,
   Duration,
+  SecretValue,
   Stack,
   Token,
   Validations,
@@ -91,8 +92,18 @@ export class Web extends Construct {
         originSslProtocols: [cloudfront.OriginSslPolicy.TLS_V1_2],
         // Proves to the API that a request passed CloudFront, so it may trust CloudFront-Viewer-Address
         // for its per-client limits (a direct call to API Gateway could forge that header). A dynamic
-        // reference: the value is resolved by CloudFormation, never written into the template.
-        customHeaders: { [ORIGIN_VERIFY_HEADER]: props.originVerifySecret.secretValue.unsafeUnwrap() },
+        // reference: the value is resolved by CloudFormation, never written into the template. It is
+        // resolved only when the template changes: after a rotation, the deploy names the new version
+        // (context originVerifySecretVersion, docs/operations.md), and the API accepts the current and the
+        // previous value meanwhile (lambdas/middleware/client-source.ts).
+        customHeaders: {
+          [ORIGIN_VERIFY_HEADER]: (config.originVerifySecretVersion
+            ? SecretValue.secretsManager(props.originVerifySecret.secretArn, {
+                versionId: config.originVerifySecretVersion,
+              })
+            : props.originVerifySecret.secretValue
+          ).unsafeUnwrap(),
+        },
       },
     );
 

@@ -1,7 +1,8 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { MailFailure, OutboxMail } from '../../ports/package-repository';
 import type { OutboxItem, OutboxStore } from '../../services/mail-outbox-worker';
+import type { RedriveStore } from '../../services/mail-redrive';
 import { dynamo } from '../aws-clients';
 import { getItem, putNew, type TransactItem, transact, updateIf } from './transact';
 
@@ -29,7 +30,7 @@ export function outboxPuts(table: string, mails: readonly OutboxMail[]) {
 const epochIn = (from: Date, seconds: number) => Math.floor(from.getTime() / 1000) + seconds;
 
 /** The outbox as the mail worker sees it: every change is a conditional write on the attempt count. */
-export class DynamoOutboxStore implements OutboxStore {
+export class DynamoOutboxStore implements OutboxStore, RedriveStore {
   constructor(
     private readonly table: string,
     private readonly packagesTable: string,
@@ -40,10 +41,13 @@ export class DynamoOutboxStore implements OutboxStore {
     return item ? (item as unknown as OutboxItem) : null;
   }
 
-  /** An update of outbox item `id` while it is still pending at attempt `attempt` (no one else moved it). */
+  /**
+   * An update of outbox item `id` while it is still pending at attempt `attempt` (no one else moved it);
+   * `attempt` null: while pending, at any attempt.
+   */
   private whilePending(
     id: string,
-    attempt: number,
+    attempt: number | null,
     UpdateExpression: string,
     values: Record<string, unknown>,
   ): TransactUpdate {
@@ -51,9 +55,13 @@ export class DynamoOutboxStore implements OutboxStore {
       TableName: this.table,
       Key: outboxKey(id),
       UpdateExpression,
-      ConditionExpression: '#s = :pending AND attempts = :n',
+      ConditionExpression: attempt === null ? '#s = :pending' : '#s = :pending AND attempts = :n',
       ExpressionAttributeNames: { '#s': 'status' },
-      ExpressionAttributeValues: { ':pending': 'PENDING', ':n': attempt, ...values },
+      ExpressionAttributeValues: {
+        ':pending': 'PENDING',
+        ...(attempt === null ? {} : { ':n': attempt }),
+        ...values,
+      },
     };
   }
 
@@ -86,7 +94,7 @@ export class DynamoOutboxStore implements OutboxStore {
     );
   }
 
-  async markFailed(item: OutboxItem, attempt: number, failure: MailFailure): Promise<boolean> {
+  async markFailed(item: OutboxItem, attempt: number | null, failure: MailFailure): Promise<boolean> {
     const at = new Date(failure.at);
     const outboxUpdate = this.whilePending(
       item.id,
@@ -136,5 +144,70 @@ export class DynamoOutboxStore implements OutboxStore {
         ExpressionAttributeValues: { ':at': at.toISOString() },
       }),
     );
+  }
+
+  async unsettled(): Promise<OutboxItem[]> {
+    const out: OutboxItem[] = [];
+    let ExclusiveStartKey: Record<string, unknown> | undefined;
+    do {
+      const r = await dynamo().send(
+        new ScanCommand({
+          TableName: this.table,
+          FilterExpression: '(#s = :failed OR #s = :pending) AND attribute_not_exists(redrivenAt)',
+          ExpressionAttributeNames: { '#s': 'status' },
+          ExpressionAttributeValues: { ':failed': 'FAILED', ':pending': 'PENDING' },
+          ExclusiveStartKey,
+          ConsistentRead: true,
+        }),
+      );
+      out.push(...((r.Items ?? []) as unknown as OutboxItem[]));
+      ExclusiveStartKey = r.LastEvaluatedKey;
+    } while (ExclusiveStartKey);
+    return out;
+  }
+
+  async redrive(item: OutboxItem, fresh: OutboxItem, at: Date): Promise<boolean> {
+    const { status: _s, attempts: _a, ...mail } = fresh;
+    try {
+      await transact([
+        outboxPut(this.table, { ...mail, createdAt: at.toISOString() } as OutboxMail),
+        {
+          Update: {
+            TableName: this.table,
+            Key: outboxKey(item.id),
+            UpdateExpression: 'SET redrivenAt = :at, redrivenTo = :to',
+            ConditionExpression: '#s = :failed AND attribute_not_exists(redrivenAt)',
+            ExpressionAttributeNames: { '#s': 'status' },
+            ExpressionAttributeValues: { ':failed': 'FAILED', ':at': at.toISOString(), ':to': fresh.id },
+          },
+        },
+      ]);
+      return true;
+    } catch (e) {
+      if (e instanceof TransactionCanceledException) return false;
+      throw e;
+    }
+  }
+
+  async clearFailure(packageId: string, to: string, subject: string): Promise<void> {
+    const key = { pk: `PKG#${packageId}`, sk: 'PKG' };
+    // read, then remove the entries of this mail at the version read; a save in between reads again
+    for (let tries = 0; tries < 5; tries++) {
+      const pkg = await getItem(this.packagesTable, key);
+      if (!pkg) return;
+      const failures = (pkg.mailFailures ?? []) as MailFailure[];
+      const at = failures.flatMap((f, i) => (f.to === to && f.subject === subject ? [i] : []));
+      if (at.length === 0) return;
+      const ok = await updateIf({
+        TableName: this.packagesTable,
+        Key: key,
+        UpdateExpression: `REMOVE ${at.map((i) => `mailFailures[${i}]`).join(', ')} ADD #v :one`,
+        ConditionExpression: '#v = :v',
+        ExpressionAttributeNames: { '#v': 'version' },
+        ExpressionAttributeValues: { ':v': pkg.version, ':one': 1 },
+      });
+      if (ok) return;
+    }
+    throw new Error(`the failures of package ${packageId} kept changing: not cleared`);
   }
 }
