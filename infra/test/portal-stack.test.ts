@@ -300,7 +300,7 @@ describe('least-privilege IAM per function', () => {
       JSON.stringify(r.ManagedPolicyArns).includes(':iam::aws:policy/'),
     );
     expect(aws.map(([id]) => id).sort()).toEqual([
-      expect.stringMatching(/^ApiRestApiCloudWatchRole/),
+      expect.stringMatching(/^ApiGatewayCloudWatchRole/),
       expect.stringMatching(/^CustomCDKBucketDeployment/),
     ]);
     // the only other role with a managed policy is the auditors', with their own policy
