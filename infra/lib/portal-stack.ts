@@ -152,7 +152,12 @@ export class PortalStack extends Stack {
     });
     new CfnOutput(this, 'SenderIdentity', {
       value: this.mail.senderAddress,
-      description: 'SES identity to verify (link mailed by SES)',
+      description: {
+        'create-domain': `Sender address; its domain ${config.senderDomain} is verified by the DKIM records (DkimRecord1..3)`,
+        'create-address': 'Sender address: confirm the link SES mails to it',
+        'adopt-domain': `Sender address, sent with the existing SES identity of ${config.senderDomain}`,
+        'adopt-address': 'Sender address, sent with its existing SES identity',
+      }[config.sesIdentity],
     });
     // what `npm run audit:verify` reads (docs/infra.md, "Audit trail copy"); admin:create records there too
     new CfnOutput(this, 'AuditTableName', {

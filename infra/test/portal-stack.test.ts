@@ -253,14 +253,15 @@ describe('least-privilege IAM per function', () => {
     expect(ROUTES.filter((r) => r.uses.sign === 'sign').map((r) => r.id)).toEqual([]);
   });
 
-  it('lets only mail-sending routes call SES, on the sender identity only', () => {
-    const identity = s.logicalId(s.stack.mail.identity);
+  it('lets only mail-sending routes call SES, on the sender address and domain identities (and sandbox recipients) only', () => {
     for (const route of ROUTES) {
       const ses = statementsOf(route).filter((st) => actionsOf(st).some((a) => a.startsWith('ses:')));
       expect(ses.length > 0, route.id).toBe(route.uses.mail === true);
       for (const st of ses) {
         expect(actionsOf(st)).toEqual(['ses:SendEmail']);
-        expect(JSON.stringify(st.Resource)).toContain(`"Ref":"${identity}"`);
+        const identities = resourcesOf(st).map((r) => /:identity\/([^"]+)"/.exec(JSON.stringify(r))?.[1]);
+        // dev (infra/stages.ts) is in the sandbox with example.com as its verified recipients
+        expect(identities.sort(), route.id).toEqual(['example.com', 'firmware-portal@example.com']);
       }
     }
   });
@@ -598,10 +599,19 @@ describe('CloudFront', () => {
 });
 
 describe('mail, signing key, token secret', () => {
-  it('verifies the sender address in SES', () => {
+  it('creates the sender domain identity with Easy DKIM and prints its three records', () => {
+    s.template.resourceCountIs('AWS::SES::EmailIdentity', 1);
     s.template.hasResourceProperties('AWS::SES::EmailIdentity', {
-      EmailIdentity: 'firmware-portal@example.com',
+      EmailIdentity: 'example.com',
+      DkimAttributes: { SigningEnabled: true },
+      DkimSigningAttributes: { NextSigningKeyLength: 'RSA_2048_BIT' },
     });
+    const identity = s.logicalId(s.stack.mail.identity!);
+    for (const n of [1, 2, 3]) {
+      const out = s.json.Outputs?.[`DkimRecord${n}`];
+      expect(JSON.stringify(out?.Value), `DkimRecord${n}`).toContain(`"${identity}","DkimDNSTokenName${n}"`);
+      expect(JSON.stringify(out?.Value)).toContain('CNAME');
+    }
   });
 
   it('signs packages with an asymmetric ECC_NIST_P256 SIGN_VERIFY key that outlives the stack', () => {

@@ -160,7 +160,8 @@ export function grantUses(
   if (uses.mail) {
     const mail = need(targets.mail, 'mail');
     env.MAIL_FROM = mail.senderAddress;
-    allow(['ses:SendEmail'], [mail.identity.emailIdentityArn]);
+    // the sender's address and domain identities, and the verified recipients in the SES sandbox (mail.ts)
+    allow(['ses:SendEmail'], mail.sendingIdentityArns);
   }
 
   if (writesMail(uses, opts.readOnly)) {

@@ -57,17 +57,29 @@ export const CDK_JSON_CONTEXT = (
 ).context;
 
 /**
- * Synthesizes the portal once for a test file. Lambda bundling is skipped (`aws:cdk:bundling-stacks`):
+ * Synthesizes the portal once for a test file (`stages`: stage definitions instead of infra/stages.ts). Lambda bundling is skipped (`aws:cdk:bundling-stacks`):
  * 43 esbuild runs take minutes on a shared machine and say nothing about the template; `npm run synth`
  * bundles them all and bundling.test.ts bundles one through the same NodejsFunction settings.
  */
-export function synthPortal(context: Record<string, unknown> = {}): Synthesized {
+export function synthPortal(
+  context: Record<string, unknown> = {},
+  stages?: Readonly<Record<string, unknown>>,
+): Synthesized {
   const outdir = mkdtempSync(join(tmpdir(), 'frp-infra-'));
-  const { app, stack } = buildApp({
-    context: { ...CDK_JSON_CONTEXT, 'aws:cdk:bundling-stacks': [], ...context },
-    outdir,
-    stackTraces: false,
-  });
+  const { app, stack } = buildApp(
+    {
+      context: {
+        ...CDK_JSON_CONTEXT,
+        'aws:cdk:bundling-stacks': [],
+        // test-only: synthesize without `npm run build:web` (a deploy refuses the placeholder page)
+        allowPlaceholderWeb: 'true',
+        ...context,
+      },
+      outdir,
+      stackTraces: false,
+    },
+    stages,
+  );
   let synthError: Error | undefined;
   try {
     app.synth();
