@@ -3,7 +3,7 @@ import { AwsSolutionsChecks } from 'cdk-nag';
 import { STAGES } from '../stages';
 import { readConfig } from './portal-config';
 import { PortalStack } from './portal-stack';
-import { checkLogRegion } from './regions';
+import { checkLogRegion, checkLogRegionName } from './regions';
 
 /** Stack name for a deployment stage: several stages can live in one account. */
 export const stackName = (stage: string): string => `FirmwareReleasePortal-${stage}`;
@@ -19,6 +19,8 @@ export function buildApp(
 ): { app: App; stack: PortalStack } {
   const app = new App(props);
   const config = readConfig(app.node, stages);
+  // before any construct: a stage in a region without CloudFront logs fails at once (no bundling first)
+  if (config.region !== undefined) checkLogRegionName(config.region);
   const stack = new PortalStack(app, stackName(config.stage), {
     config,
     description: `Firmware Release Portal (${config.stage}): SPA, API, data, signing`,

@@ -24,17 +24,20 @@ export const CLOUDFRONT_NO_LOG_REGIONS = [
 const message = (region: string) =>
   `region ${region}: CloudFront delivers no access logs to S3 buckets in ${CLOUDFRONT_NO_LOG_REGIONS.join(', ')}, and the portal's access-log bucket is in the stack's region. Deploy the stage to another region (docs/infra.md, "Regions").`;
 
+/** Throws when `region` is one CloudFront delivers no standard logs to. */
+export function checkLogRegionName(region: string): void {
+  if ((CLOUDFRONT_NO_LOG_REGIONS as readonly string[]).includes(region))
+    throw new ConfigError(message(region));
+}
+
 /**
  * Fails the synth when the stack's region is known and one of CLOUDFRONT_NO_LOG_REGIONS; when the region
  * is left to the CLI profile (unknown at synth), a CloudFormation rule makes the deploy fail before any
  * resource is created.
  */
 export function checkLogRegion(stack: Stack): void {
-  if (!Token.isUnresolved(stack.region)) {
-    if ((CLOUDFRONT_NO_LOG_REGIONS as readonly string[]).includes(stack.region))
-      throw new ConfigError(message(stack.region));
-    return;
-  }
+  if (!Token.isUnresolved(stack.region)) return checkLogRegionName(stack.region);
+
   new CfnRule(stack, 'CloudFrontLogRegion', {
     assertions: [
       {

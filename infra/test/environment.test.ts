@@ -101,6 +101,13 @@ const envOf = (props: Json) =>
   ((props.Environment as { Variables?: Json } | undefined)?.Variables ?? {}) as Json;
 const refersTo = (st: Statement, logicalId: string) => JSON.stringify(st.Resource).includes(`"${logicalId}"`);
 const WRITES = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:BatchWriteItem'];
+const ITEM_ACTIONS = [
+  ...WRITES,
+  'dynamodb:GetItem',
+  'dynamodb:BatchGetItem',
+  'dynamodb:Query',
+  'dynamodb:DeleteItem',
+];
 
 /** What the function's grants say it needs (independent of grant-uses.ts's derivation). */
 function requiredByGrants(fnId: string): Map<string, unknown> {
@@ -110,13 +117,8 @@ function requiredByGrants(fnId: string): Map<string, unknown> {
     st.some((x) => actionsOf(x).includes(action) && (logicalId === undefined || refersTo(x, logicalId)));
   for (const t of Object.keys(TABLES) as TableName[]) {
     const id = s.logicalId(s.stack.data.tables[t]);
-    if (
-      st.some(
-        (x) =>
-          actionsOf(x).some((a) => a.startsWith('dynamodb:') && a !== 'dynamodb:ListStreams') &&
-          refersTo(x, id),
-      )
-    )
+    // item actions on the table (a stream worker's stream actions name the table's stream, not its items)
+    if (st.some((x) => actionsOf(x).some((a) => ITEM_ACTIONS.includes(a)) && refersTo(x, id)))
       need.set(tableEnv(t), { Ref: id });
   }
   for (const b of Object.keys(BUCKETS) as BucketName[]) {
@@ -149,9 +151,13 @@ describe('the environment of every function', () => {
     );
     // a new variable in the code: decide here how AWS sets it (and set it in infra/lib/constructs/grant-uses.ts)
     expect(unknown).toEqual([]);
-    // the mail links (APP_URL) are built in the identity and package services
+    // the mail links (APP_URL, read by appUrl() of env.ts) are built in the identity and package services
     const appUrlReaders = [...variablesByModule()].filter(([, v]) => v.has('APP_URL')).map(([m]) => m);
-    expect(appUrlReaders.sort()).toEqual(['lambdas/composition-packages.ts', 'lambdas/composition.ts']);
+    expect(appUrlReaders.sort()).toEqual([
+      'lambdas/composition-packages.ts',
+      'lambdas/composition.ts',
+      'lambdas/config/env.ts',
+    ]);
   });
 
   it('gives every function that can write a mail (SES, or the outbox) APP_URL: the portal origin, never localhost', () => {
