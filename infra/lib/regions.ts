@@ -36,8 +36,10 @@ export function checkLogRegionName(region: string): void {
  * resource is created.
  */
 export function checkLogRegion(stack: Stack): void {
-  if (!Token.isUnresolved(stack.region)) return checkLogRegionName(stack.region);
-
+  if (!Token.isUnresolved(stack.region)) {
+    checkLogRegionName(stack.region);
+    return;
+  }
   new CfnRule(stack, 'CloudFrontLogRegion', {
     assertions: [
       {
