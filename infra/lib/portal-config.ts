@@ -2,41 +2,115 @@ import { existsSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Node } from 'constructs';
-import { checkSiteSettings, SITE_SETTING_SOURCES, type SiteSettings } from '../../shared/site-settings';
+import { checkSiteSettings, type SiteSettings } from '../../shared/site-settings';
 
 /** Repository root: entries, the lock file and web/dist are found from here whatever the cwd. */
 export const REPO_ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 
-/** Deployed when web/dist has not been built, so a fresh clone synthesizes without the web build. */
+/** A page that says "not built": only test synths (allowPlaceholderWeb) use it, never a deploy. */
 export const PLACEHOLDER_WEB_DIR = join(REPO_ROOT, 'infra', 'assets', 'placeholder-web');
 
-/** Everything the stack takes from CDK context (cdk.json or `-c key=value`); see docs/infra.md. */
-export interface PortalConfig {
-  /** deployment name (dev, test, prod…): names the stack and the two named buckets */
-  stage: string;
+/** The committed file of per-stage settings (infra/stages.ts), as messages name it. */
+export const STAGES_FILE = 'infra/stages.ts';
+
+/**
+ * How the stack gets its SES sender identity (docs/infra.md, "Mail (SES)"):
+ * - `create-domain`: the stack creates the identity of the sender's domain with Easy DKIM and prints the
+ *   three DKIM CNAME records (outputs DkimRecord1..3); the sender address needs no verification of its own;
+ * - `create-address`: the stack creates an identity of the sender address (SES mails it a link); no DKIM
+ *   of its own, so mail to domains that enforce DMARC may be junked;
+ * - `adopt-domain` / `adopt-address`: the identity already exists in SES (made by hand or by another
+ *   stack): the stack creates nothing and only grants sending with it (creating it again fails the deploy
+ *   with AlreadyExists).
+ */
+export type SesIdentityMode = 'create-domain' | 'create-address' | 'adopt-domain' | 'adopt-address';
+export const SES_IDENTITY_MODES: readonly SesIdentityMode[] = [
+  'create-domain',
+  'create-address',
+  'adopt-domain',
+  'adopt-address',
+];
+
+/**
+ * One stage's settings as written in infra/stages.ts. Every field is checked when the app is built:
+ * `npx tsx` (what `cdk` runs) does not type-check, so a missing or wrong required setting fails the synth
+ * with a message naming it.
+ */
+export interface StageSettings {
+  /** AWS account the stage deploys to (12 digits); a deploy with credentials of another account fails */
+  account?: string;
+  /** AWS region of the stage; without it, the CLI profile's region */
+  region?: string;
   /** custom domain of the portal; needs certificateArn */
   domainName?: string;
   /** ACM certificate for domainName, in us-east-1 (CloudFront) */
   certificateArn?: string;
-  /** SES sender identity (From address of every mail) */
+  /** required: the From address of every mail */
   senderAddress: string;
-  /** domains users may register with; empty = any */
+  /** required: create or adopt the SES identity (SesIdentityMode) */
+  sesIdentity: SesIdentityMode;
+  /** required: whether the account is still in the SES sandbox in this region */
+  sesSandbox: boolean;
+  /** in the sandbox: the verified identities (addresses or domains) mail may go to */
+  sesSandboxRecipients?: string[];
+  /** required: domains users may register with; `[]` means any domain (written out on purpose) */
   allowedEmailDomains: string[];
-  /** Object Lock compliance retention of the audit bucket */
-  auditRetentionDays: number;
-  /** DynamoDB deletion protection and RETAIN removal policies; off only for throw-away test stacks */
+  /** Object Lock compliance retention of the audit bucket (default 2557 days, seven years) */
+  auditRetentionDays?: number;
+  /** required: DynamoDB deletion protection and retained stateful resources; false only for throw-away stages */
   deletionProtection: boolean;
+  /**
+   * required with deletionProtection: false until the stage's first deploy has succeeded. While false,
+   * the tables are created without DynamoDB deletion protection, so a failed first create can roll back
+   * (decision 200); set it to true after that deploy and deploy again.
+   */
+  firstDeployDone?: boolean;
+  /**
+   * required: CloudFormation termination protection of the stack (must be true for prod); like the
+   * tables' deletion protection it takes effect once firstDeployDone is true
+   */
+  terminationProtection: boolean;
+  /** session token lifetime handed to the identity handlers; unset = the handlers' default */
   /**
    * the Secrets Manager version of the origin-verify secret CloudFront sends (unset: the current one when
    * the distribution was last updated); naming the new version after a rotation changes the template, so
    * the deploy hands CloudFront the new value (docs/operations.md, decision 216)
    */
   originVerifySecretVersion?: string;
-  /** session token lifetime handed to the identity handlers; unset = the handlers' default */
   tokenTtlSeconds?: number;
-  /** built SPA to deploy, or the placeholder when it was not built */
+  /** footer settings (shared/site-settings.ts); unset ones take the defaults */
+  site?: Partial<Record<keyof SiteSettings, string>>;
+}
+
+/** Everything the stack is built from: one stage's checked settings plus the build inputs. */
+export interface PortalConfig {
+  /** deployment name (dev, staging, prod…): names the stack and the two named buckets */
+  stage: string;
+  account?: string;
+  region?: string;
+  domainName?: string;
+  certificateArn?: string;
+  senderAddress: string;
+  /** the domain of senderAddress */
+  senderDomain: string;
+  sesIdentity: SesIdentityMode;
+  sesSandbox: boolean;
+  /** verified recipient identities in the sandbox (empty outside it) */
+  sesSandboxRecipients: string[];
+  /** domains users may register with; empty = any */
+  allowedEmailDomains: string[];
+  auditRetentionDays: number;
+  /** retained stateful resources (RetainExceptOnCreate) and, once firstDeployDone, DynamoDB deletion protection */
+  deletionProtection: boolean;
+  /** DynamoDB deletion protection on the tables: deletionProtection && firstDeployDone (decision 200) */
+  tableDeletionProtection: boolean;
+  /** termination protection of the stack as deployed: the setting, once firstDeployDone */
+  terminationProtection: boolean;
+  originVerifySecretVersion?: string;
+  tokenTtlSeconds?: number;
+  /** built SPA to deploy */
   webDir: string;
-  /** true when webDir is the placeholder */
+  /** true when webDir is the placeholder (test synths only: allowPlaceholderWeb) */
   webIsPlaceholder: boolean;
   /** reuse Lambda bundles whose inputs did not change (false: rebuild every bundle on every synth) */
   bundleCache: boolean;
@@ -51,6 +125,27 @@ export class ConfigError extends Error {
 const STAGE_RE = /^[a-z][a-z0-9-]{0,15}$/;
 const EMAIL_RE = /^[^@\s]+@[^@\s]+\.[^@\s]+$/;
 const DOMAIN_RE = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
+const REGION_RE = /^[a-z]{2}(-gov)?-[a-z]+-\d$/;
+
+/** Context keys a command may still give; every stage setting comes from infra/stages.ts. */
+export const CONTEXT_KEYS = ['stage', 'webDist', 'bundleCache', 'allowPlaceholderWeb'] as const;
+
+/** The settings that used to be `-c` flags: refused, so an old command line cannot half-apply. */
+const MOVED_TO_STAGES_FILE = [
+  'domainName',
+  'certificateArn',
+  'senderAddress',
+  'allowedEmailDomains',
+  'auditRetentionDays',
+  'deletionProtection',
+  'tokenTtlSeconds',
+  'originVerifySecretVersion',
+  'companyName',
+  'companyAddress',
+  'privacyUrl',
+  'accessibilityUrl',
+  'termsUrl',
+];
 
 function str(node: Node, key: string): string | undefined {
   const v: unknown = node.tryGetContext(key);
@@ -69,86 +164,192 @@ function bool(node: Node, key: string, fallback: boolean): boolean {
   throw new ConfigError(`context ${key} must be true or false, got '${v}'`);
 }
 
-function positiveInt(node: Node, key: string): number | undefined {
-  const v = str(node, key);
-  if (v === undefined) return undefined;
-  const n = Number(v);
-  if (!Number.isInteger(n) || n <= 0)
-    throw new ConfigError(`context ${key} must be a positive integer, got '${v}'`);
-  return n;
-}
+/**
+ * Reads `-c stage=…`, takes that stage's settings from `stages` (infra/stages.ts) and checks them, so a
+ * missing or wrong setting fails the synth instead of the deploy.
+ */
+export function readConfig(node: Node, stages: Readonly<Record<string, unknown>>): PortalConfig {
+  for (const key of MOVED_TO_STAGES_FILE)
+    if (node.tryGetContext(key) !== undefined)
+      throw new ConfigError(
+        `context ${key} is no longer read: set ${key} for the stage in ${STAGES_FILE} and deploy with -c stage=<stage> alone`,
+      );
 
-function list(node: Node, key: string): string[] {
-  const v: unknown = node.tryGetContext(key);
-  if (v === undefined || v === null || v === '') return [];
-  const items = Array.isArray(v) ? v.map(String) : String(v).split(',');
-  return items.map((s) => s.trim().toLowerCase()).filter((s) => s !== '');
-}
-
-/** Reads and checks the context once, so a typo fails the synth instead of a deploy. */
-export function readConfig(node: Node): PortalConfig {
   const stage = str(node, 'stage') ?? 'dev';
   if (!STAGE_RE.test(stage))
     throw new ConfigError(`context stage must match ${STAGE_RE} (it names S3 buckets), got '${stage}'`);
+  const raw = stages[stage];
+  if (raw === undefined || raw === null || typeof raw !== 'object')
+    throw new ConfigError(
+      `stage '${stage}' is not in ${STAGES_FILE} (stages there: ${Object.keys(stages).join(', ')})`,
+    );
+  const settings = checkStage(stage, raw as Record<string, unknown>);
 
-  const domainName = str(node, 'domainName')?.toLowerCase();
-  const certificateArn = str(node, 'certificateArn');
+  const webSetting = str(node, 'webDist') ?? 'web/dist';
+  const builtWeb = isAbsolute(webSetting) ? webSetting : join(REPO_ROOT, webSetting);
+  const webIsPlaceholder = !existsSync(join(builtWeb, 'index.html'));
+  // A deploy without the built SPA would replace the live portal with a placeholder page.
+  if (webIsPlaceholder && !bool(node, 'allowPlaceholderWeb', false))
+    throw new ConfigError(
+      `${webSetting}/index.html not found: the SPA is not built. Run \`npm run build:web\`, then synth or deploy again.`,
+    );
+
+  return {
+    ...settings,
+    webDir: webIsPlaceholder ? PLACEHOLDER_WEB_DIR : builtWeb,
+    webIsPlaceholder,
+    bundleCache: bool(node, 'bundleCache', true),
+  };
+}
+
+type StageConfig = Omit<PortalConfig, 'webDir' | 'webIsPlaceholder' | 'bundleCache'>;
+
+/** Checks one stage's settings (exported for the tests of infra/stages.ts). */
+export function checkStage(stage: string, s: Record<string, unknown>): StageConfig {
+  const at = (key: string) => `${STAGES_FILE}, stage ${stage}: ${key}`;
+  const missing = (key: string, what: string) =>
+    new ConfigError(`${at(key)} is required (${what}) and missing`);
+
+  const known = new Set<string>([
+    'account',
+    'region',
+    'domainName',
+    'certificateArn',
+    'senderAddress',
+    'sesIdentity',
+    'sesSandbox',
+    'sesSandboxRecipients',
+    'allowedEmailDomains',
+    'auditRetentionDays',
+    'deletionProtection',
+    'firstDeployDone',
+    'terminationProtection',
+    'tokenTtlSeconds',
+    'originVerifySecretVersion',
+    'site',
+  ]);
+  for (const key of Object.keys(s))
+    if (!known.has(key)) throw new ConfigError(`${at(key)} is not a setting (a typo?)`);
+
+  const optString = (key: string): string | undefined => {
+    const v = s[key];
+    if (v === undefined) return undefined;
+    if (typeof v !== 'string' || v.trim() === '')
+      throw new ConfigError(`${at(key)} must be a non-empty string`);
+    return v.trim();
+  };
+  const reqBool = (key: string, what: string): boolean => {
+    const v = s[key];
+    if (v === undefined) throw missing(key, what);
+    if (typeof v !== 'boolean') throw new ConfigError(`${at(key)} must be true or false`);
+    return v;
+  };
+  const optPositiveInt = (key: string): number | undefined => {
+    const v = s[key];
+    if (v === undefined) return undefined;
+    if (typeof v !== 'number' || !Number.isInteger(v) || v <= 0)
+      throw new ConfigError(`${at(key)} must be a positive integer, got ${JSON.stringify(v)}`);
+    return v;
+  };
+  const domainList = (key: string, v: unknown, allowAddresses: boolean): string[] => {
+    if (!Array.isArray(v)) throw new ConfigError(`${at(key)} must be a list`);
+    return v.map((x) => {
+      const item = String(x).trim().toLowerCase();
+      if (!DOMAIN_RE.test(item) && !(allowAddresses && EMAIL_RE.test(item)))
+        throw new ConfigError(`${at(key)}: '${item}' is not a domain${allowAddresses ? ' or address' : ''}`);
+      return item;
+    });
+  };
+
+  const account = optString('account');
+  if (account !== undefined && !/^\d{12}$/.test(account))
+    throw new ConfigError(`${at('account')} must be a 12-digit AWS account id`);
+  const region = optString('region');
+  if (region !== undefined && !REGION_RE.test(region))
+    throw new ConfigError(`${at('region')} is not an AWS region: '${region}'`);
+
+  const domainName = optString('domainName')?.toLowerCase();
+  const certificateArn = optString('certificateArn');
   if ((domainName === undefined) !== (certificateArn === undefined))
-    throw new ConfigError('context domainName and certificateArn go together: give both or neither');
+    throw new ConfigError(`${at('domainName')} and certificateArn go together: give both or neither`);
   if (domainName !== undefined && !DOMAIN_RE.test(domainName))
-    throw new ConfigError(`context domainName is not a domain name: '${domainName}'`);
+    throw new ConfigError(`${at('domainName')} is not a domain name: '${domainName}'`);
   // CloudFront only accepts certificates from us-east-1, whatever region the stack is in.
   if (
     certificateArn !== undefined &&
     !/^arn:aws[a-z-]*:acm:us-east-1:\d{12}:certificate\//.test(certificateArn)
   )
     throw new ConfigError(
-      `context certificateArn must be an ACM certificate in us-east-1, got '${certificateArn}'`,
+      `${at('certificateArn')} must be an ACM certificate in us-east-1, got '${certificateArn}'`,
     );
 
-  const senderAddress = str(node, 'senderAddress') ?? 'firmware-portal@example.com';
+  const senderAddress = optString('senderAddress')?.toLowerCase();
+  if (senderAddress === undefined) throw missing('senderAddress', 'the From address of every mail');
   if (!EMAIL_RE.test(senderAddress))
-    throw new ConfigError(`context senderAddress is not an email address: '${senderAddress}'`);
+    throw new ConfigError(`${at('senderAddress')} is not an email address: '${senderAddress}'`);
+  const senderDomain = senderAddress.slice(senderAddress.lastIndexOf('@') + 1);
 
-  const allowedEmailDomains = list(node, 'allowedEmailDomains');
-  for (const d of allowedEmailDomains)
-    if (!DOMAIN_RE.test(d)) throw new ConfigError(`context allowedEmailDomains: '${d}' is not a domain`);
+  const sesIdentity = s.sesIdentity;
+  if (sesIdentity === undefined) throw missing('sesIdentity', `one of ${SES_IDENTITY_MODES.join(', ')}`);
+  if (!SES_IDENTITY_MODES.includes(sesIdentity as SesIdentityMode))
+    throw new ConfigError(`${at('sesIdentity')} must be one of ${SES_IDENTITY_MODES.join(', ')}`);
+  const sesSandbox = reqBool('sesSandbox', 'whether the account is in the SES sandbox');
+  const sesSandboxRecipients =
+    s.sesSandboxRecipients === undefined
+      ? []
+      : domainList('sesSandboxRecipients', s.sesSandboxRecipients, true);
+  if (sesSandbox && sesSandboxRecipients.length === 0)
+    throw new ConfigError(
+      `${at('sesSandboxRecipients')} is required in the SES sandbox: the verified identities (addresses or domains) the portal may mail`,
+    );
+  if (!sesSandbox && sesSandboxRecipients.length > 0)
+    throw new ConfigError(`${at('sesSandboxRecipients')} is only for the SES sandbox (sesSandbox is false)`);
 
-  const auditRetentionDays = positiveInt(node, 'auditRetentionDays') ?? 2557;
-  if (auditRetentionDays > 36500) throw new ConfigError('context auditRetentionDays is above 100 years');
-  const originVerifySecretVersion = str(node, 'originVerifySecretVersion');
+  if (s.allowedEmailDomains === undefined)
+    throw missing('allowedEmailDomains', 'the domains users may register with; [] allows any');
+  const allowedEmailDomains = domainList('allowedEmailDomains', s.allowedEmailDomains, false);
+
+  const auditRetentionDays = optPositiveInt('auditRetentionDays') ?? 2557;
+  if (auditRetentionDays > 36500) throw new ConfigError(`${at('auditRetentionDays')} is above 100 years`);
+
+  const deletionProtection = reqBool('deletionProtection', 'false only for throw-away stages');
+  const firstDeployDone =
+    s.firstDeployDone === undefined && !deletionProtection
+      ? false
+      : reqBool('firstDeployDone', 'false until the first deploy of the stage has succeeded, then true');
+  const terminationProtection = reqBool('terminationProtection', 'true for prod');
+  if (stage === 'prod' && (!terminationProtection || !deletionProtection))
+    throw new ConfigError(`${at('terminationProtection')} and deletionProtection must be true for prod`);
+
+  const originVerifySecretVersion = optString('originVerifySecretVersion');
   if (originVerifySecretVersion !== undefined && !/^[A-Za-z0-9-]{32,64}$/.test(originVerifySecretVersion))
     throw new ConfigError(
-      `context originVerifySecretVersion must be a Secrets Manager version id, got '${originVerifySecretVersion}'`,
+      `${at('originVerifySecretVersion')} must be a Secrets Manager version id, got '${originVerifySecretVersion}'`,
     );
 
-  const webSetting = str(node, 'webDist') ?? 'web/dist';
-  const builtWeb = isAbsolute(webSetting) ? webSetting : join(REPO_ROOT, webSetting);
-  const webIsPlaceholder = !existsSync(join(builtWeb, 'index.html'));
+  const { settings: site, problems } = checkSiteSettings(s.site ?? {});
+  if (problems.length > 0) throw new ConfigError(`${at('site')}: ${problems.join('; ')}`);
 
   return {
     stage,
+    account,
+    region,
     domainName,
     certificateArn,
     senderAddress,
+    senderDomain,
+    sesIdentity: sesIdentity as SesIdentityMode,
+    sesSandbox,
+    sesSandboxRecipients,
     allowedEmailDomains,
     auditRetentionDays,
-    deletionProtection: bool(node, 'deletionProtection', true),
+    deletionProtection,
+    tableDeletionProtection: deletionProtection && firstDeployDone,
+    // A stack whose first create failed is deleted by `cdk deploy` before it creates it again; termination
+    // protection would refuse that delete (decision 200): on from the deploy after the first success.
+    terminationProtection: terminationProtection && (firstDeployDone || !deletionProtection),
+    tokenTtlSeconds: optPositiveInt('tokenTtlSeconds'),
     originVerifySecretVersion,
-    tokenTtlSeconds: positiveInt(node, 'tokenTtlSeconds'),
-    webDir: webIsPlaceholder ? PLACEHOLDER_WEB_DIR : builtWeb,
-    webIsPlaceholder,
-    bundleCache: bool(node, 'bundleCache', true),
-    site: siteSettings(node),
+    site,
   };
-}
-
-/** The footer settings from context (companyName, companyAddress, privacyUrl, accessibilityUrl, termsUrl). */
-function siteSettings(node: Node): SiteSettings {
-  const raw = Object.fromEntries(
-    Object.entries(SITE_SETTING_SOURCES).map(([key, source]) => [key, str(node, source.context)]),
-  );
-  const { settings, problems } = checkSiteSettings(raw);
-  if (problems.length > 0) throw new ConfigError(`context: ${problems.join('; ')}`);
-  return settings;
 }

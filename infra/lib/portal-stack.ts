@@ -1,7 +1,7 @@
-import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, NestedStack, Stack, type StackProps } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
-import { API_STAGE } from '../../shared/api/routes';
-import { Api } from './constructs/api';
+import { API_STAGE, ROUTES, type Route } from '../../shared/api/routes';
+import { Api, topSegment } from './constructs/api';
 import { Auditors } from './constructs/auditors';
 import { Data } from './constructs/data';
 import { Generation } from './constructs/generation';
@@ -15,7 +15,42 @@ export interface PortalStackProps extends StackProps {
   config: PortalConfig;
 }
 
-/** The Firmware Release Portal in one stack: data, keys, mail, the API and the web front. */
+/**
+ * The route stacks: nested stacks that hold the routes' functions, roles, log groups and methods, by the
+ * first segment of the route path (a segment's API Gateway resources belong to one stack). A route whose
+ * segment is not listed fails the synth; a stack nearing the resource limit is split by moving segments
+ * to a new entry (infra/test/stack-size.test.ts fails above RESOURCE_BUDGET).
+ */
+export const ROUTE_STACKS: Record<string, readonly string[]> = {
+  IdentityRoutes: ['user', 'admin', 'dcc', 'signing-key', 'openapi.json'],
+  ResourceRoutes: ['resources'],
+  PackageRoutes: ['packages', '{stage}', 'delivery'],
+};
+
+/** Largest template the tests accept: CloudFormation's limit is 500 resources per template. */
+export const RESOURCE_BUDGET = 300;
+
+/** The routes of one route stack, in route-table order. */
+export function routesOfStack(name: string, routes: readonly Route[] = ROUTES): Route[] {
+  for (const r of routes)
+    if (!Object.values(ROUTE_STACKS).some((segments) => segments.includes(topSegment(r))))
+      throw new Error(
+        `Route ${r.id} (${r.path}): no route stack lists /${topSegment(r)}; add it to ROUTE_STACKS in infra/lib/portal-stack.ts`,
+      );
+  return routes.filter((r) => ROUTE_STACKS[name]?.includes(topSegment(r)));
+}
+
+/**
+ * The Firmware Release Portal: one stack and its nested stacks (decision 202). This file is where every
+ * area is placed:
+ * - the root stack keeps the stateful resources and the parts everything refers to: data (tables,
+ *   buckets), keys and secrets, the mail identity, the API shell (RestApi, deployment, stage), the web
+ *   front (CloudFront, SPA bucket), the workers and the auditors, and the outputs;
+ * - one nested stack per entry of ROUTE_STACKS holds those routes (functions, roles, logs, methods).
+ * A new construct goes into the root (`new X(this, …)`) or into a nested stack of its own
+ * (`new X(this.area('Monitoring', '…'), 'X', …)`); references from the root into a nested stack become
+ * parameters (CDK does that), references back out of a nested stack become its outputs.
+ */
 export class PortalStack extends Stack {
   readonly data: Data;
   readonly signing: Signing;
@@ -25,6 +60,8 @@ export class PortalStack extends Stack {
   readonly workers: Workers;
   readonly generation: Generation;
   readonly auditors: Auditors;
+  /** the nested stacks by id */
+  readonly nestedStacks = new Map<string, NestedStack>();
 
   constructor(scope: Construct, id: string, props: PortalStackProps) {
     super(scope, id, props);
@@ -33,25 +70,42 @@ export class PortalStack extends Stack {
     this.data = new Data(this, 'Data', { config });
     this.signing = new Signing(this, 'Signing', { config });
     this.mail = new Mail(this, 'Mail', { config });
-    this.generation = new Generation(this, 'Generation', { config, data: this.data, signing: this.signing });
-    this.api = new Api(this, 'Api', {
-      config,
-      data: this.data,
-      signing: this.signing,
-      mail: this.mail,
-      asyncWorkers: this.generation.functions,
-    });
+    this.api = new Api(this, 'Api', { config });
+    // The CloudFront API origin depends on the REST API id alone, not on its methods or Lambdas: the
+    // functions' APP_URL and the bucket CORS can refer to the distribution without a cycle.
     this.web = new Web(this, 'Web', {
       config,
       restApi: this.api.restApi,
       accessLogs: this.data.accessLogs,
       originVerifySecret: this.signing.originVerifySecret,
     });
-    this.workers = new Workers(this, 'Workers', { config, data: this.data, mail: this.mail });
+    const appUrl = this.web.appOrigin;
+    this.generation = new Generation(this, 'Generation', {
+      config,
+      data: this.data,
+      signing: this.signing,
+      appUrl,
+    });
+    this.workers = new Workers(this, 'Workers', { config, data: this.data, mail: this.mail, appUrl });
 
-    // Known only now that the distribution exists; neither edge closes a cycle (the CloudFront API
-    // origin depends on the REST API id alone, not on its methods or Lambdas).
-    this.api.setAppUrl(this.web.appOrigin);
+    for (const name of Object.keys(ROUTE_STACKS))
+      this.api.addRoutes(
+        this.area(name, `routes under /${ROUTE_STACKS[name]!.join(', /')}`),
+        routesOfStack(name),
+        {
+          config,
+          data: this.data,
+          signing: this.signing,
+          mail: this.mail,
+          asyncWorkers: this.generation.functions,
+          appUrl,
+        },
+      );
+    const placed = [...this.api.functions.keys()];
+    const missing = ROUTES.filter((r) => !placed.includes(r.id));
+    if (missing.length > 0)
+      throw new Error(`routes in no route stack: ${missing.map((r) => r.id).join(', ')}`);
+
     // the CloudFront domain always reaches the SPA, the custom domain too when set
     this.data.allowBrowserUploads([
       `https://${this.web.distribution.distributionDomainName}`,
@@ -98,7 +152,12 @@ export class PortalStack extends Stack {
     });
     new CfnOutput(this, 'SenderIdentity', {
       value: this.mail.senderAddress,
-      description: 'SES identity to verify (link mailed by SES)',
+      description: {
+        'create-domain': `Sender address; its domain ${config.senderDomain} is verified by the DKIM records (DkimRecord1..3)`,
+        'create-address': 'Sender address: confirm the link SES mails to it',
+        'adopt-domain': `Sender address, sent with the existing SES identity of ${config.senderDomain}`,
+        'adopt-address': 'Sender address, sent with its existing SES identity',
+      }[config.sesIdentity],
     });
     // what `npm run audit:verify` reads (docs/infra.md, "Audit trail copy"); admin:create records there too
     new CfnOutput(this, 'AuditTableName', {
@@ -113,5 +172,16 @@ export class PortalStack extends Stack {
       value: this.workers.deadLetterQueues.get('mailOutbox')!.queueUrl,
       description: 'Outbox stream batches the mail worker gave up on',
     });
+  }
+
+  /** A nested stack of this stack (one per area; its template is an asset of this one). */
+  area(id: string, what: string): NestedStack {
+    const existing = this.nestedStacks.get(id);
+    if (existing) return existing;
+    const nested = new NestedStack(this, id, {
+      description: `Firmware Release Portal (${this.stackName}): ${what}`,
+    });
+    this.nestedStacks.set(id, nested);
+    return nested;
   }
 }

@@ -3,59 +3,149 @@ import * as s3 from 'aws-cdk-lib/aws-s3';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { describe, expect, it } from 'vitest';
 import { withConnectSources } from '../lib/constructs/web';
-import { ConfigError, PLACEHOLDER_WEB_DIR, readConfig } from '../lib/portal-config';
+import { checkStage, PLACEHOLDER_WEB_DIR, readConfig } from '../lib/portal-config';
+import { STAGES } from '../stages';
 
-const config = (context: Record<string, unknown>) => readConfig(new App({ context }).node);
+/** A complete stage: every required setting present. */
+const VALID = {
+  senderAddress: 'portal@example.com',
+  sesIdentity: 'create-domain',
+  sesSandbox: false,
+  allowedEmailDomains: [],
+  deletionProtection: true,
+  firstDeployDone: true,
+  terminationProtection: false,
+};
 
-describe('context', () => {
-  it('defaults to stage dev with deletion protection on and seven years of audit retention', () => {
-    const c = config({});
-    expect(c).toMatchObject({
-      stage: 'dev',
-      deletionProtection: true,
-      auditRetentionDays: 2557,
-      allowedEmailDomains: [],
-      bundleCache: true,
-    });
-    expect(c.domainName).toBeUndefined();
+/** readConfig as `cdk` runs it: `-c` context, the given stages; a built SPA unless the test says otherwise. */
+const config = (
+  context: Record<string, unknown>,
+  stages: Record<string, unknown> = { dev: VALID },
+  web: Record<string, unknown> = { allowPlaceholderWeb: 'true' },
+) => readConfig(new App({ context: { ...web, ...context } }).node, stages);
+
+describe('stage settings (infra/stages.ts)', () => {
+  it('holds dev, staging and prod, each complete and valid; prod is protected against termination and deletion', () => {
+    expect(Object.keys(STAGES)).toEqual(expect.arrayContaining(['dev', 'staging', 'prod']));
+    for (const [name, settings] of Object.entries(STAGES))
+      expect(() => checkStage(name, settings), name).not.toThrow();
+    // termination protection comes with the deploy after the first success (firstDeployDone)
+    const prod = checkStage('prod', { ...STAGES.prod, firstDeployDone: true });
+    expect(prod).toMatchObject({ terminationProtection: true, deletionProtection: true });
+    expect(STAGES.prod.terminationProtection).toBe(true);
+    expect(prod.domainName).toBeDefined();
+    expect(prod.sesIdentity).toBe('create-domain');
   });
 
-  it('reads booleans, numbers and lists given as -c strings', () => {
-    const c = config({
-      deletionProtection: 'false',
-      auditRetentionDays: '90',
-      allowedEmailDomains: ' Example.com ,example.org,',
-      tokenTtlSeconds: '1800',
-    });
+  it('selects one stage with -c stage and takes everything else from the file', () => {
+    const c = config({ stage: 'prod' }, STAGES);
     expect(c).toMatchObject({
-      deletionProtection: false,
-      auditRetentionDays: 90,
-      allowedEmailDomains: ['example.com', 'example.org'],
-      tokenTtlSeconds: 1800,
+      stage: 'prod',
+      domainName: STAGES.prod.domainName,
+      senderAddress: STAGES.prod.senderAddress,
+      senderDomain: 'example.com',
+      allowedEmailDomains: STAGES.prod.allowedEmailDomains,
+      account: STAGES.prod.account,
+      region: STAGES.prod.region,
     });
+    expect(config({}, STAGES).stage).toBe('dev');
+    expect(() => config({ stage: 'qa' }, STAGES)).toThrow(
+      /stage 'qa' is not in infra\/stages\.ts \(stages there: dev, staging, prod/,
+    );
   });
 
-  it('rejects settings that would fail only at deploy time', () => {
-    expect(() => config({ domainName: 'portal.example.com' })).toThrow(ConfigError);
-    expect(() =>
-      config({
+  it('fails the synth naming a missing required setting', () => {
+    for (const key of [
+      'senderAddress',
+      'sesIdentity',
+      'sesSandbox',
+      'allowedEmailDomains',
+      'deletionProtection',
+      'firstDeployDone',
+      'terminationProtection',
+    ]) {
+      const { [key as keyof typeof VALID]: _gone, ...rest } = VALID;
+      expect(() => config({}, { dev: rest }), key).toThrow(
+        new RegExp(`infra/stages\\.ts, stage dev: ${key} is required`),
+      );
+    }
+    // a throw-away stage (no deletion protection) needs no firstDeployDone
+    const { firstDeployDone: _f, ...throwAway } = { ...VALID, deletionProtection: false };
+    expect(config({}, { dev: throwAway }).tableDeletionProtection).toBe(false);
+  });
+
+  it('refuses the settings that used to be -c flags, so an old command line cannot half-apply', () => {
+    for (const key of [
+      'domainName',
+      'senderAddress',
+      'allowedEmailDomains',
+      'deletionProtection',
+      'termsUrl',
+    ])
+      expect(() => config({ [key]: 'x' }), key).toThrow(
+        new RegExp(`context ${key} is no longer read: set ${key} for the stage in infra/stages.ts`),
+      );
+  });
+
+  it('gives prod termination protection, and refuses a prod without it', () => {
+    expect(() => config({ stage: 'prod' }, { prod: { ...VALID, terminationProtection: false } })).toThrow(
+      /stage prod: terminationProtection and deletionProtection must be true for prod/,
+    );
+  });
+
+  it('turns DynamoDB deletion protection and termination protection on only once the first deploy is done (decision 200)', () => {
+    const first = config({}, { dev: { ...VALID, terminationProtection: true, firstDeployDone: false } });
+    expect(first).toMatchObject({ tableDeletionProtection: false, terminationProtection: false });
+    const later = config({}, { dev: { ...VALID, terminationProtection: true } });
+    expect(later).toMatchObject({ tableDeletionProtection: true, terminationProtection: true });
+  });
+
+  it('rejects settings that would fail only at deploy time, naming them', () => {
+    const bad = (patch: Record<string, unknown>, re: RegExp) =>
+      expect(() => config({}, { dev: { ...VALID, ...patch } }), JSON.stringify(patch)).toThrow(re);
+    bad({ domainName: 'portal.example.com' }, /domainName and certificateArn go together/);
+    bad(
+      {
         domainName: 'portal.example.com',
         certificateArn: 'arn:aws:acm:eu-west-1:123456789012:certificate/x',
-      }),
-    ).toThrow(/us-east-1/);
-    expect(() => config({ stage: 'Prod_1' })).toThrow(/stage/);
-    expect(() => config({ deletionProtection: 'no' })).toThrow(/true or false/);
-    expect(() => config({ auditRetentionDays: '0' })).toThrow(/positive integer/);
-    expect(() => config({ senderAddress: 'portal' })).toThrow(/email/);
-    expect(() => config({ allowedEmailDomains: 'example' })).toThrow(/domain/);
-    expect(() => config({ privacyUrl: 'http://example.com/privacy' })).toThrow(/privacyUrl must be an https/);
-    expect(() => config({ termsUrl: 'terms' })).toThrow(/termsUrl/);
-    expect(() => config({ companyAddress: 'x'.repeat(301) })).toThrow(/companyAddress/);
-    expect(() => config({ originVerifySecretVersion: 'AWSCURRENT' })).toThrow(/version id/);
+      },
+      /certificateArn must be an ACM certificate in us-east-1/,
+    );
+    bad({ senderAddress: 'portal' }, /senderAddress is not an email address/);
+    bad(
+      { sesIdentity: 'create' },
+      /sesIdentity must be one of create-domain, create-address, adopt-domain, adopt-address/,
+    );
+    bad({ sesSandbox: true }, /sesSandboxRecipients is required in the SES sandbox/);
+    bad({ sesSandboxRecipients: ['example.com'] }, /only for the SES sandbox/);
+    bad({ allowedEmailDomains: ['example'] }, /allowedEmailDomains: 'example' is not a domain/);
+    bad({ allowedEmailDomains: 'example.com' }, /allowedEmailDomains must be a list/);
+    bad({ auditRetentionDays: 0 }, /auditRetentionDays must be a positive integer/);
+    bad({ deletionProtection: 'true' }, /deletionProtection must be true or false/);
+    bad({ account: '1234' }, /account must be a 12-digit/);
+    bad({ region: 'europe' }, /region is not an AWS region/);
+    bad({ senderAdress: 'typo@example.com' }, /senderAdress is not a setting/);
+    bad({ site: { privacyUrl: 'http://example.com/privacy' } }, /privacyUrl must be an https/);
+    bad(
+      { originVerifySecretVersion: 'AWSCURRENT' },
+      /originVerifySecretVersion must be a Secrets Manager version id/,
+    );
+    expect(() => config({ stage: 'Prod_1' }, { Prod_1: VALID })).toThrow(/stage/);
+  });
+});
+
+describe('the built SPA', () => {
+  it('fails the synth when web/dist was not built, with the command to run', () => {
+    expect(() => config({ webDist: 'no/such/dir' }, undefined, {})).toThrow(
+      /no\/such\/dir\/index\.html not found: the SPA is not built\. Run `npm run build:web`/,
+    );
+    expect(() => config({ webDist: 'no/such/dir', allowPlaceholderWeb: 'false' }, undefined, {})).toThrow(
+      /npm run build:web/,
+    );
   });
 
-  it('falls back to the placeholder page when the web app was not built', () => {
-    const c = config({ webDist: 'no/such/dir' });
+  it('deploys the placeholder page only when a test synth asks for it explicitly', () => {
+    const c = config({ webDist: 'no/such/dir' }, undefined, { allowPlaceholderWeb: 'true' });
     expect(c.webIsPlaceholder).toBe(true);
     expect(c.webDir).toBe(PLACEHOLDER_WEB_DIR);
   });

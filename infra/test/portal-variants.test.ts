@@ -7,24 +7,31 @@ type Json = Record<string, unknown>;
 const ORIGIN_VERSION = 'a1b2c3d4-e5f6-4789-8abc-def012345678';
 const CERT = 'arn:aws:acm:us-east-1:123456789012:certificate/11111111-2222-3333-4444-555555555555';
 
-/** A throw-away test stage with a custom domain, as ops would pass it: `-c key=value` gives strings. */
-let s: Synthesized;
-beforeAll(() => {
-  s = synthPortal({
-    stage: 'qa',
-    deletionProtection: 'false',
-    auditRetentionDays: '30',
-    domainName: 'portal.example.com',
-    certificateArn: CERT,
-    allowedEmailDomains: 'example.com, Example.org',
-    tokenTtlSeconds: '3600',
+/** A throw-away test stage with a custom domain and an SES identity that exists already. */
+const QA_STAGE = {
+  deletionProtection: false,
+  terminationProtection: false,
+  auditRetentionDays: 30,
+  domainName: 'portal.example.com',
+  certificateArn: CERT,
+  senderAddress: 'portal@mail.example.com',
+  sesIdentity: 'adopt-address',
+  sesSandbox: false,
+  allowedEmailDomains: ['example.com', ' Example.org'],
+  tokenTtlSeconds: 3600,
+  originVerifySecretVersion: ORIGIN_VERSION,
+  site: {
     companyName: 'Acme Medical Devices',
     companyAddress: 'Acme HQ, 1 Main Street, Basel, Switzerland',
     privacyUrl: 'https://acme.example/privacy',
     accessibilityUrl: 'https://acme.example/accessibility',
     termsUrl: 'https://acme.example/terms',
-    originVerifySecretVersion: ORIGIN_VERSION,
-  });
+  },
+};
+
+let s: Synthesized;
+beforeAll(() => {
+  s = synthPortal({ stage: 'qa' }, { qa: QA_STAGE });
 });
 
 const props = (construct: Parameters<Synthesized['logicalId']>[0]) =>
@@ -114,6 +121,27 @@ describe('a test stage with a custom domain', () => {
       for (const [id, r] of Object.entries(s.json.Resources).filter(([, x]) => x.Type === type))
         expect(r.DeletionPolicy, id).toBe('Delete');
     expect(s.json.Resources[s.logicalId(s.stack.web.bucket)]!.DeletionPolicy).toBe('Delete');
+  });
+
+  it('adopts the existing SES identity: creates none, grants sending as the address and its domain', () => {
+    expect(Object.values(s.json.Resources).filter((r) => r.Type === 'AWS::SES::EmailIdentity')).toEqual([]);
+    expect(Object.keys(s.json.Outputs ?? {}).filter((o) => o.startsWith('DkimRecord'))).toEqual([]);
+    const mailer = props(s.stack.workers.functions.get('mailOutbox')!);
+    const roleId = (mailer.Role as { 'Fn::GetAtt': [string, string] })['Fn::GetAtt'][0];
+    const ses = Object.values(s.json.Resources)
+      .filter(
+        (r) => r.Type === 'AWS::IAM::Policy' && JSON.stringify((r.Properties as Json).Roles).includes(roleId),
+      )
+      .flatMap((r) => ((r.Properties as Json).PolicyDocument as { Statement: Json[] }).Statement)
+      .filter((st) => JSON.stringify(st.Action).includes('ses:SendEmail'));
+    const text = JSON.stringify(ses);
+    expect(text).toContain(':identity/portal@mail.example.com"');
+    expect(text).toContain(':identity/mail.example.com"');
+    expect(text.match(/:identity\//g)).toHaveLength(2); // not in the sandbox: no recipient identities
+  });
+
+  it('has no termination protection (a throw-away stage)', () => {
+    expect(s.stack.terminationProtection).toBe(false);
   });
 
   it('passes cdk-nag AwsSolutions with zero unacknowledged findings', () => {

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
-import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
+import { Aws, Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
 import * as apigw from 'aws-cdk-lib/aws-apigateway';
+import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import {
   type BundlingOptions,
@@ -10,7 +11,7 @@ import {
 } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import { API_STAGE, handlerFile, ROUTES, type Route } from '../../../shared/api/routes';
+import { API_STAGE, handlerFile, type Route } from '../../../shared/api/routes';
 import { BINARY_MEDIA_TYPES } from '../../../shared/api/runtime';
 import { bundleAssetHash } from '../bundle-hash';
 import { type PortalConfig, REPO_ROOT } from '../portal-config';
@@ -22,11 +23,18 @@ import type { Signing } from './signing';
 
 export interface ApiProps {
   config: PortalConfig;
+}
+
+/** What a group of routes is built from (Api.addRoutes). */
+export interface RouteTargets {
+  config: PortalConfig;
   data: Data;
   signing: Signing;
   mail: Mail;
   /** the asynchronous workers routes invoke (`uses.invoke`; infra/lib/constructs/generation.ts) */
   asyncWorkers?: ReadonlyMap<string, lambda.IFunction>;
+  /** https origin of the portal, for links in mails (APP_URL) */
+  appUrl: string;
 }
 
 /** One place for the runtime, so a bump (and the L1 acknowledgement below) is one edit. */
@@ -53,15 +61,26 @@ export const needsTokenSecret = (r: Route): boolean =>
 /** GET rows get read-only data actions: a GET that writes would be a bug (docs/decisions/011). */
 export const isReadOnly = (r: Route): boolean => r.method === 'GET';
 
+/** The first path segment of a route: the API Gateway resource a group of routes owns (`/packages/{id}` → `packages`). */
+export const topSegment = (r: Pick<Route, 'path'>): string => r.path.split('/')[1] ?? '';
+
 /**
  * The REST API (stage `dev`) and one Lambda per row of the route table. Nothing here names a route:
  * adding a row to shared/api/routes.ts adds its function, method and grants.
+ *
+ * The API itself (RestApi, validator, deployment, stage, access logs) lives in the stack that makes this
+ * construct; the routes are added in groups with `addRoutes`, each group into the scope it is given (a
+ * nested stack: decision 202). A group owns whole top-level resources (`/user`, `/packages`…): API
+ * Gateway resources are never shared between two groups.
  */
 export class Api extends Construct {
   readonly restApi: apigw.RestApi;
+  readonly stage: apigw.Stage;
+  readonly deployment: apigw.Deployment;
   /** route id → its function */
   readonly functions = new Map<string, NodejsFunction>();
-  private readonly mailFunctions: NodejsFunction[] = [];
+  private readonly validator: apigw.RequestValidator;
+  private readonly ownedSegments = new Map<string, string>();
 
   constructor(scope: Construct, id: string, props: ApiProps) {
     super(scope, id);
@@ -73,7 +92,10 @@ export class Api extends Construct {
       removalPolicy,
     });
 
-    this.restApi = new apigw.RestApi(this, 'RestApi', {
+    // `Gateway`, not the former `RestApi`: a stack deployed before the nested-stack split gets a new API
+    // whose paths are created in the route stacks, instead of the same paths created twice under one
+    // API (API Gateway refuses a second resource with the same path part; decision 202).
+    this.restApi = new apigw.RestApi(this, 'Gateway', {
       restApiName: `frp-${config.stage}`,
       description: `Firmware Release Portal API (${config.stage}); served to browsers through CloudFront at /dev/*`,
       endpointConfiguration: { types: [apigw.EndpointType.REGIONAL] },
@@ -83,70 +105,124 @@ export class Api extends Construct {
       // when the first create rolls back.
       cloudWatchRole: true,
       cloudWatchRoleRemovalPolicy: RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE,
-      deployOptions: {
-        stageName: API_STAGE,
-        accessLogDestination: new apigw.LogGroupLogDestination(accessLogs),
-        accessLogFormat: apigw.AccessLogFormat.jsonWithStandardFields({
-          caller: false,
-          httpMethod: true,
-          ip: true,
-          protocol: true,
-          requestTime: true,
-          resourcePath: true,
-          responseLength: true,
-          status: true,
-          user: false,
-        }),
-        loggingLevel: apigw.MethodLoggingLevel.ERROR,
-        // Request bodies carry passwords and tokens: never log them.
-        dataTraceEnabled: false,
-        metricsEnabled: true,
-        throttlingRateLimit: THROTTLE.rateLimit,
-        throttlingBurstLimit: THROTTLE.burstLimit,
-      },
+      // the deployment and stage are made below: the methods live in nested stacks
+      deploy: false,
     });
 
     // Bodies are validated by the route's zod schema inside the handler (the same code runs locally);
     // API Gateway checks that required path parameters are present.
-    const validator = this.restApi.addRequestValidator('RequestValidator', {
+    this.validator = this.restApi.addRequestValidator('RequestValidator', {
       requestValidatorName: 'path-parameters-and-body',
       validateRequestParameters: true,
       validateRequestBody: true,
     });
 
-    for (const route of ROUTES) {
-      const fn = this.routeFunction(route, props);
-      this.functions.set(route.id, fn);
-      // rows that mail (directly, or through the outbox: decision 095) put links to the portal in them
-      if (route.uses.mail || route.uses.tables.includes('outbox')) this.mailFunctions.push(fn);
-      const pathParams = [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
-      this.restApi.root
-        .resourceForPath(route.path)
-        .addMethod(route.method, new apigw.LambdaIntegration(fn, { allowTestInvoke: false }), {
-          operationName: route.id,
-          authorizationType: apigw.AuthorizationType.NONE,
-          requestValidator: validator,
-          requestParameters: Object.fromEntries(pathParams.map((p) => [`method.request.path.${p}`, true])),
-        });
-    }
+    // Every method, in whichever stack, registers with the RestApi and so with this deployment: it
+    // depends on them (on their nested stacks) and its logical id hashes them, so a changed or added
+    // method makes a new deployment.
+    this.deployment = new apigw.Deployment(this, 'Deployment', {
+      api: this.restApi,
+      description: `Firmware Release Portal API (${config.stage})`,
+    });
+    this.stage = new apigw.Stage(this, 'Stage', {
+      deployment: this.deployment,
+      stageName: API_STAGE,
+      accessLogDestination: new apigw.LogGroupLogDestination(accessLogs),
+      accessLogFormat: apigw.AccessLogFormat.jsonWithStandardFields({
+        caller: false,
+        httpMethod: true,
+        ip: true,
+        protocol: true,
+        requestTime: true,
+        resourcePath: true,
+        responseLength: true,
+        status: true,
+        user: false,
+      }),
+      loggingLevel: apigw.MethodLoggingLevel.ERROR,
+      // Request bodies carry passwords and tokens: never log them.
+      dataTraceEnabled: false,
+      metricsEnabled: true,
+      throttlingRateLimit: THROTTLE.rateLimit,
+      throttlingBurstLimit: THROTTLE.burstLimit,
+    });
+    this.restApi.deploymentStage = this.stage;
+    // execution logging needs the account's CloudWatch role set first
+    const account = this.restApi.node.tryFindChild('Account');
+    if (account) this.stage.node.addDependency(account);
 
     this.acknowledge();
   }
 
-  /** Mail links point at the portal; its URL is known only once the distribution exists. */
-  setAppUrl(appUrl: string): void {
-    for (const fn of this.mailFunctions) fn.addEnvironment('APP_URL', appUrl);
+  /**
+   * Adds the functions and methods of `routes` in `scope` (a nested stack of the portal stack). Each
+   * group owns whole top-level path segments; a segment added by two groups fails the synth.
+   */
+  addRoutes(scope: Construct, routes: readonly Route[], targets: RouteTargets): void {
+    const resources = new Map<string, apigw.IResource>([['', this.restApi.root]]);
+    const resourceFor = (path: string): apigw.IResource => {
+      const known = resources.get(path);
+      if (known) return known;
+      const cut = path.lastIndexOf('/');
+      const parent = resourceFor(path.slice(0, cut));
+      const part = path.slice(cut + 1);
+      const id = `Path${path.replace(/\{(\w+)\}/g, 'By$1').replace(/[^A-Za-z0-9]+(.)?/g, (_m, c: string | undefined) => (c ?? '').toUpperCase())}`;
+      const resource = new apigw.Resource(scope, id, { parent, pathPart: part });
+      resources.set(path, resource);
+      return resource;
+    };
+
+    for (const route of routes) {
+      const segment = topSegment(route);
+      const owner = this.ownedSegments.get(segment);
+      if (owner !== undefined && owner !== scope.node.path)
+        throw new Error(
+          `Route ${route.id}: /${segment} is already owned by ${owner}; routes under one top-level path go into one route stack (infra/lib/portal-stack.ts ROUTE_STACKS)`,
+        );
+      this.ownedSegments.set(segment, scope.node.path);
+
+      const fn = this.routeFunction(scope, route, targets);
+      this.functions.set(route.id, fn);
+      const pathParams = [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
+      // A Lambda proxy integration with the invoke permission scoped to this method on stage `dev`.
+      // (LambdaIntegration would scope it through the Stage resource, which lives in the parent stack and
+      // depends on every method: a cycle between the stacks.)
+      new apigw.Method(scope, `${pascal(route.id)}Method`, {
+        resource: resourceFor(route.path),
+        httpMethod: route.method,
+        integration: new apigw.Integration({
+          type: apigw.IntegrationType.AWS_PROXY,
+          integrationHttpMethod: 'POST',
+          uri: `arn:${Aws.PARTITION}:apigateway:${Aws.REGION}:lambda:path/2015-03-31/functions/${fn.functionArn}/invocations`,
+        }),
+        options: {
+          operationName: route.id,
+          authorizationType: apigw.AuthorizationType.NONE,
+          requestValidator: this.validator,
+          requestParameters: Object.fromEntries(pathParams.map((p) => [`method.request.path.${p}`, true])),
+        },
+      });
+      fn.addPermission('ApiPermission', {
+        principal: new iam.ServicePrincipal('apigateway.amazonaws.com'),
+        sourceArn: this.restApi.arnForExecuteApi(
+          route.method,
+          route.path.replace(/\{\w+\}/g, '*'),
+          API_STAGE,
+        ),
+      });
+    }
+    acknowledgeRouteRules(scope);
   }
 
-  private routeFunction(route: Route, props: ApiProps): NodejsFunction {
-    const { config, data, signing, mail, asyncWorkers } = props;
+  private routeFunction(scope: Construct, route: Route, targets: RouteTargets): NodejsFunction {
+    const { config, data, signing, mail, asyncWorkers, appUrl } = targets;
     const tokenSecret = needsTokenSecret(route);
     const environment: Record<string, string> = { API_STAGE };
     if (tokenSecret && config.tokenTtlSeconds !== undefined)
       environment.TOKEN_TTL_SECONDS = String(config.tokenTtlSeconds);
     if (tokenSecret && config.allowedEmailDomains.length > 0)
       environment.ALLOWED_EMAIL_DOMAINS = config.allowedEmailDomains.join(',');
-    return usesFunction(new Construct(this, pascal(route.id)), {
+    return usesFunction(new Construct(scope, pascal(route.id)), {
       config,
       code: routeCode(route, config.bundleCache),
       roleDescription: `Lambda of route ${route.id} (${route.method} ${route.path})`,
@@ -154,7 +230,7 @@ export class Api extends Construct {
       memorySize: route.memoryMb ?? DEFAULT_MEMORY_MB,
       timeout: LAMBDA_TIMEOUT,
       uses: route.uses,
-      targets: { data, signing, mail, asyncWorkers },
+      targets: { data, signing, mail, asyncWorkers, appUrl },
       grant: {
         grantee: `Route ${route.id}`,
         readOnly: isReadOnly(route),
@@ -167,24 +243,7 @@ export class Api extends Construct {
   }
 
   private acknowledge(): void {
-    Validations.of(this).acknowledge(
-      {
-        id: 'AwsSolutions-APIG4',
-        reason:
-          'Authorization is the route table: every handler runs the authorize middleware (JWT with a pinned algorithm, token version checked against the users table so logout and deletion revoke at once, roles from the row). The same code runs in the local stack, which has no API Gateway; public rows (login, register, reset, signing key) need no token by design.',
-      },
-      {
-        id: 'AwsSolutions-COG4',
-        reason:
-          'The portal has its own user store (users table, scrypt passwords, self-registration with roles per the product spec) and issues its own tokens; there is no Cognito user pool to attach, and the handlers check every token (see APIG4).',
-      },
-      {
-        id: 'AwsSolutions-L1',
-        reason:
-          'nodejs22.x is the runtime the handlers are built and tested for (esbuild target node22, CI on Node 20/22); it is supported by Lambda. Moving to nodejs24.x is a one-line change of LAMBDA_RUNTIME once the code is tested on it.',
-      },
-    );
-    Validations.of(this.restApi.deploymentStage).acknowledge({
+    Validations.of(this.stage).acknowledge({
       id: 'AwsSolutions-APIG3',
       reason:
         'No WAF web ACL yet (docs/decisions/013-no-waf.md): the API is reached through CloudFront by a small set of internal engineers, the stage is throttled, login is throttled per account and source in the identity service, and managed WAF rule sets would block legitimate multipart firmware uploads without tuning.',
@@ -197,6 +256,27 @@ export class Api extends Construct {
           'The account-level role API Gateway uses to write execution and access logs; AWS maintains this policy for exactly that purpose.',
       });
   }
+}
+
+/** The cdk-nag acknowledgements of a group of routes (methods without API Gateway authorizers, the runtime). */
+function acknowledgeRouteRules(scope: Construct): void {
+  Validations.of(scope).acknowledge(
+    {
+      id: 'AwsSolutions-APIG4',
+      reason:
+        'Authorization is the route table: every handler runs the authorize middleware (JWT with a pinned algorithm, token version checked against the users table so logout and deletion revoke at once, roles from the row). The same code runs in the local stack, which has no API Gateway; public rows (login, register, reset, signing key) need no token by design.',
+    },
+    {
+      id: 'AwsSolutions-COG4',
+      reason:
+        'The portal has its own user store (users table, scrypt passwords, self-registration with roles per the product spec) and issues its own tokens; there is no Cognito user pool to attach, and the handlers check every token (see APIG4).',
+    },
+    {
+      id: 'AwsSolutions-L1',
+      reason:
+        'nodejs22.x is the runtime the handlers are built and tested for (esbuild target node22, CI on Node 20/22); it is supported by Lambda. Moving to nodejs24.x is a one-line change of LAMBDA_RUNTIME once the code is tested on it.',
+    },
+  );
 }
 
 /** The package the SDK clients' runtime configs import for their default credentials… */

@@ -42,7 +42,9 @@ export class Data extends Construct {
         sortKey: def.sortKey ? attr(def.sortKey) : undefined,
         billingMode: dynamodb.BillingMode.PAY_PER_REQUEST,
         pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
-        deletionProtection: config.deletionProtection,
+        // off until the stage's first deploy has succeeded: a rolled-back create must be able to delete
+        // the table (decision 200; infra/stages.ts firstDeployDone)
+        deletionProtection: config.tableDeletionProtection,
         timeToLiveAttribute: def.ttlAttribute,
         stream: def.stream ? dynamodb.StreamViewType.NEW_IMAGE : undefined,
         removalPolicy,

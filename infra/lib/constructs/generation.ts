@@ -19,6 +19,8 @@ export interface GenerationProps {
   config: PortalConfig;
   data: Data;
   signing: Signing;
+  /** https origin of the portal, for the links in the mails the workers commit (APP_URL) */
+  appUrl: string;
 }
 
 const pascal = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1);
@@ -55,7 +57,7 @@ export class Generation extends Construct {
     props: GenerationProps,
     opts: { description: string; memoryMb: number; timeoutSeconds: number },
   ): NodejsFunction {
-    const { config, data, signing } = props;
+    const { config, data, signing, appUrl } = props;
     return usesFunction(scope, {
       config,
       code: lambdaCode(join(REPO_ROOT, 'lambdas', 'workers', `${file}.ts`), config.bundleCache),
@@ -64,7 +66,7 @@ export class Generation extends Construct {
       memorySize: opts.memoryMb,
       timeout: Duration.seconds(opts.timeoutSeconds),
       uses,
-      targets: { data, signing },
+      targets: { data, signing, appUrl },
       grant: {
         grantee: opts.description,
         objectKeysReason: `${opts.description}: objects under keys made at run time from an id (packages/<id>/…, resources/<id>/…, staging/<uploadId>/…), in this one bucket, with the actions listed one by one.`,

@@ -1,4 +1,4 @@
-import { type Duration, Stack, Validations } from 'aws-cdk-lib';
+import { type CfnElement, type Duration, Names, Stack, Validations } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, type NodejsFunctionProps } from 'aws-cdk-lib/aws-lambda-nodejs';
@@ -62,6 +62,27 @@ export interface UsesTargets {
   mail?: Mail;
   /** needed for `invoke`: worker id → its function */
   asyncWorkers?: ReadonlyMap<string, lambda.IFunction>;
+  /** https origin of the portal: needed by every function that can write a mail (APP_URL) */
+  appUrl?: string;
+}
+
+/**
+ * Whether a function with these `uses` can write a mail: it sends one (`mail`) or commits one to the
+ * outbox (decision 095). Its mails link to the portal, so it needs APP_URL (lambdas/config/env.ts falls
+ * back to http://localhost:3000, which is right only for the local stack).
+ */
+export const writesMail = (uses: RouteUses, readOnly = false): boolean =>
+  uses.mail === true || (!readOnly && uses.tables.includes('outbox'));
+
+/**
+ * The resource of a token as cdk-nag prints it from `consumer`'s template: `<LogicalId.Arn>` in the same
+ * stack; from a nested stack of the producer's stack, the parameter CDK passes it through
+ * (`<referenceto<unique id>Arn>`, aws-cdk-lib's nested-stack references).
+ */
+export function nagArn(consumer: Construct, target: CfnElement): string {
+  const producer = Stack.of(target);
+  if (Stack.of(consumer) === producer) return `<${producer.getLogicalId(target)}.Arn>`;
+  return `<referenceto${Names.nodeUniqueId(target.node)}Arn>`;
 }
 
 export interface GrantOptions {
@@ -118,9 +139,8 @@ export function grantUses(
     // Without ListBucket, S3 answers 403 instead of 404 for a missing key, and readers that treat
     // "not there" as a normal outcome (an upload never made) would fail with a 500.
     if (ops.includes('read')) allow(['s3:ListBucket'], [bucket.bucketArn]);
-    const logicalId = Stack.of(bucket).getLogicalId(bucket.node.defaultChild as s3.CfnBucket);
     Validations.of(role).acknowledge({
-      id: `AwsSolutions-IAM5[Resource::<${logicalId}.Arn>/*]`,
+      id: `AwsSolutions-IAM5[Resource::${nagArn(role, bucket.node.defaultChild as s3.CfnBucket)}/*]`,
       reason: opts.objectKeysReason,
     });
   }
@@ -140,7 +160,16 @@ export function grantUses(
   if (uses.mail) {
     const mail = need(targets.mail, 'mail');
     env.MAIL_FROM = mail.senderAddress;
-    allow(['ses:SendEmail'], [mail.identity.emailIdentityArn]);
+    // the sender's address and domain identities, and the verified recipients in the SES sandbox (mail.ts)
+    allow(['ses:SendEmail'], mail.sendingIdentityArns);
+  }
+
+  if (writesMail(uses, opts.readOnly)) {
+    if (targets.appUrl === undefined)
+      throw new Error(
+        `${opts.grantee} can write a mail, which links to the portal: its construct must be given appUrl`,
+      );
+    env.APP_URL = targets.appUrl;
   }
 
   for (const id of uses.invoke ?? []) {

@@ -1,5 +1,4 @@
 import {
-  Annotations,
   Aws,
   BOOTSTRAP_QUALIFIER_CONTEXT,
   DefaultStackSynthesizer,
@@ -184,11 +183,7 @@ export class Web extends Construct {
   }
 
   private deploySite(config: PortalConfig): void {
-    if (config.webIsPlaceholder)
-      Annotations.of(this).addWarningV2(
-        'frp:web-not-built',
-        'web/dist/index.html not found: deploying a placeholder page. Run `npm run build:web` before `cdk deploy`.',
-      );
+    // readConfig refuses a missing web/dist unless a test synth asks for the placeholder explicitly
     const source = s3deploy.Source.asset(config.webDir);
     // Hashed bundles first and never pruned: a browser still holding the previous index.html can load
     // its chunks while the new version rolls out.
@@ -198,6 +193,10 @@ export class Web extends Construct {
       exclude: ['*'],
       include: ['assets/*'],
       prune: false,
+      // Deleting the deployment empties the site bucket: when a first create rolls back, CloudFormation
+      // deletes the deployments (they depend on the bucket) before the bucket, which is then empty and
+      // can go (decision 200). The bucket holds a copy of web/dist only; every deploy writes it again.
+      retainOnDelete: false,
       cacheControl: [
         s3deploy.CacheControl.setPublic(),
         s3deploy.CacheControl.maxAge(Duration.days(365)),
@@ -212,6 +211,7 @@ export class Web extends Construct {
       destinationBucket: this.bucket,
       exclude: ['assets/*'],
       prune: true,
+      retainOnDelete: false,
       cacheControl: [s3deploy.CacheControl.noCache()],
       distribution: this.distribution,
       distributionPaths: ['/*'],

@@ -18,6 +18,8 @@ export interface WorkersProps {
   config: PortalConfig;
   data: Data;
   mail: Mail;
+  /** https origin of the portal, for the links in the mails the workers send (APP_URL) */
+  appUrl: string;
 }
 
 const pascal = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1);
@@ -43,7 +45,7 @@ export class Workers extends Construct {
   }
 
   private worker(w: StreamWorker, props: WorkersProps): void {
-    const { config, data, mail } = props;
+    const { config, data, mail, appUrl } = props;
     const scope = new Construct(this, pascal(w.id));
     const removalPolicy = statefulRemovalPolicy(config);
     const fn = usesFunction(scope, {
@@ -54,7 +56,7 @@ export class Workers extends Construct {
       memorySize: 256,
       timeout: Duration.seconds(w.timeoutSeconds),
       uses: w.uses,
-      targets: { data, mail },
+      targets: { data, mail, appUrl },
       grant: {
         grantee: `Worker ${w.id}`,
         // stream workers read and write items by key (their records name them): no index Query
