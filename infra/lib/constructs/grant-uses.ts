@@ -5,7 +5,7 @@ import { NodejsFunction, type NodejsFunctionProps } from 'aws-cdk-lib/aws-lambda
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type * as s3 from 'aws-cdk-lib/aws-s3';
 import type { Construct } from 'constructs';
-import type { BucketName, RouteUses } from '../../../shared/api/routes';
+import { type BucketName, type RouteUses, tablesWritten } from '../../../shared/api/routes';
 import { bucketEnv, tableEnv } from '../../../shared/api/runtime';
 import { asyncWorkerEnv } from '../../../shared/api/workers';
 import { TABLES } from '../definitions';
@@ -99,10 +99,12 @@ export function grantUses(
     return target;
   };
 
+  const written = tablesWritten(uses);
   for (const name of uses.tables) {
     const table = data.tables[name];
     env[tableEnv(name)] = table.tableName;
-    const write = opts.readOnly ? [] : name === 'audit' ? DDB_APPEND : DDB_WRITE;
+    // read-only: GET rows, and the tables a row does not change (`writes`); the audit trail: add only
+    const write = opts.readOnly || !written.includes(name) ? [] : name === 'audit' ? DDB_APPEND : DDB_WRITE;
     allow([...DDB_READ, ...write], [table.tableArn]);
     const indexes = TABLES[name].indexes.map((i) => `${table.tableArn}/index/${i.name}`);
     if ((opts.tableIndexes ?? true) && indexes.length > 0) allow(['dynamodb:Query'], indexes);
