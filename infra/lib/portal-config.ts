@@ -36,6 +36,23 @@ export interface PortalConfig {
   bundleCache: boolean;
   /** footer settings, written next to the SPA as config.json (shared/site-settings.ts) */
   site: SiteSettings;
+  /**
+   * IAM role that administers the package signing key and alone may schedule its deletion (30 days);
+   * it can never sign (docs/decisions/205, docs/infra.md "Signing key")
+   */
+  signingKeyAdminRoleArn?: string;
+  /**
+   * an existing CloudTrail trail that records this account's management events (KMS use included) in
+   * this region; unset = the stack creates its own trail (docs/decisions/206)
+   */
+  existingTrailArn?: string;
+  /**
+   * an existing AWS WAF web ACL of scope CLOUDFRONT (us-east-1) for the distribution; unset = the stack
+   * creates one, which needs the stack in us-east-1 (docs/decisions/207)
+   */
+  webAclArn?: string;
+  /** on-call address subscribed to the alarm topic (docs/operations.md); unset = no subscription yet */
+  alarmEmail?: string;
 }
 
 export class ConfigError extends Error {
@@ -128,6 +145,33 @@ export function readConfig(node: Node): PortalConfig {
     webIsPlaceholder,
     bundleCache: bool(node, 'bundleCache', true),
     site: siteSettings(node),
+    ...operationsSettings(node),
+  };
+}
+
+const ROLE_ARN_RE = /^arn:aws[a-z-]*:iam::\d{12}:role\/[\w+=,.@/-]{1,512}$/;
+const TRAIL_ARN_RE = /^arn:aws[a-z-]*:cloudtrail:[a-z0-9-]+:\d{12}:trail\/[\w.-]{3,128}$/;
+// CloudFront takes web ACLs of scope CLOUDFRONT, which live in us-east-1 ("global")
+const WEB_ACL_ARN_RE = /^arn:aws[a-z-]*:wafv2:us-east-1:\d{12}:global\/webacl\/[\w-]{1,128}\/[0-9a-f-]{36}$/;
+
+/** The production-operations settings (signing key admin, trail, WAF, on-call address); all optional. */
+function operationsSettings(
+  node: Node,
+): Pick<PortalConfig, 'signingKeyAdminRoleArn' | 'existingTrailArn' | 'webAclArn' | 'alarmEmail'> {
+  const checked = (key: string, re: RegExp, what: string): string | undefined => {
+    const v = str(node, key);
+    if (v !== undefined && !re.test(v)) throw new ConfigError(`context ${key} must be ${what}, got '${v}'`);
+    return v;
+  };
+  return {
+    signingKeyAdminRoleArn: checked('signingKeyAdminRoleArn', ROLE_ARN_RE, 'an IAM role ARN'),
+    existingTrailArn: checked('existingTrailArn', TRAIL_ARN_RE, 'a CloudTrail trail ARN'),
+    webAclArn: checked(
+      'webAclArn',
+      WEB_ACL_ARN_RE,
+      'the ARN of a WAF web ACL of scope CLOUDFRONT (arn:aws:wafv2:us-east-1:<account>:global/webacl/<name>/<id>)',
+    ),
+    alarmEmail: checked('alarmEmail', EMAIL_RE, 'an email address'),
   };
 }
 

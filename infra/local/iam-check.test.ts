@@ -75,7 +75,10 @@ describe('local IAM check', () => {
       }),
     );
     for (const id of ['login', 'logout', 'register', 'resetPassword', 'adminDeleteUsers'] as const)
-      expect(() => checkDynamo(routeById(id), 'UpdateItemCommand', { TableName: 't-users' }), id).not.toThrow();
+      expect(
+        () => checkDynamo(routeById(id), 'UpdateItemCommand', { TableName: 't-users' }),
+        id,
+      ).not.toThrow();
     // updateAccount reads packages (a pending decision blocks a role change) but never writes them
     denied(() => checkDynamo(routeById('updateAccount'), 'UpdateItemCommand', { TableName: 't-packages' }));
   });

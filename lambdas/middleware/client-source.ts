@@ -37,16 +37,22 @@ function header(event: APIGatewayProxyEvent, name: string): string | undefined {
 
 const digest = (s: string) => createHash('sha256').update(s, 'utf8').digest();
 
+/**
+ * Whether the request carries CloudFront's origin-verify secret (it passed CloudFront). False when the
+ * header is absent or wrong, and when this function was given no secret.
+ */
+export async function presentsOriginSecret(event: APIGatewayProxyEvent): Promise<boolean> {
+  const presented = header(event, ORIGIN_VERIFY_HEADER);
+  // the secret is only looked up when a request claims to come through CloudFront
+  if (presented === undefined) return false;
+  const expected = await originSecret();
+  return expected !== null && timingSafeEqual(digest(presented), digest(expected));
+}
+
 /** The source key of the request's client (shared/domain/client-source.ts); never X-Forwarded-For. */
 export async function clientSource(event: APIGatewayProxyEvent): Promise<string> {
   const viewerAddress = header(event, VIEWER_ADDRESS_HEADER);
-  const presented = header(event, ORIGIN_VERIFY_HEADER);
-  let originVerified = false;
-  // the secret is only looked up when a request claims to come through CloudFront
-  if (viewerAddress !== undefined && presented !== undefined) {
-    const expected = await originSecret();
-    originVerified = expected !== null && timingSafeEqual(digest(presented), digest(expected));
-  }
+  const originVerified = viewerAddress !== undefined && (await presentsOriginSecret(event));
   return clientSourceOf({
     sourceIp: event.requestContext?.identity?.sourceIp,
     viewerAddress,

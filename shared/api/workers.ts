@@ -113,7 +113,11 @@ export const ASYNC_WORKERS: readonly AsyncWorker[] = [
     summary: 'Generates and stores the XML package off the request path, with progress (decision 160)',
     failure: {
       id: 'generationFailed',
-      uses: { tables: ['packages', 'audit'], writes: ['packages', 'audit'], buckets: { artefacts: ['delete'] } },
+      uses: {
+        tables: ['packages', 'audit'],
+        writes: ['packages', 'audit'],
+        buckets: { artefacts: ['delete'] },
+      },
       timeoutSeconds: 60,
       summary:
         'After the last retry: returns the package to its deciding state with the reason (decision 160)',

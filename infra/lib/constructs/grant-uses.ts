@@ -76,6 +76,8 @@ export interface GrantOptions {
   tableIndexes?: boolean;
   /** the token HMAC key (routes that build the identity service: needsTokenSecret in api.ts) */
   tokenSecret?: boolean;
+  /** the origin-verify secret, to refuse calls that skipped CloudFront (every route: decision 208) */
+  originVerify?: boolean;
   /** why object ARNs of a listed bucket end in `/*` (the cdk-nag IAM5 acknowledgement on the role) */
   objectKeysReason: string;
 }
@@ -133,7 +135,7 @@ export function grantUses(
     allow(['secretsmanager:GetSecretValue'], [secret.secretArn]);
   }
 
-  if (uses.clientSource) {
+  if (uses.clientSource || opts.originVerify) {
     const secret = need(targets.signing, 'the origin-verify secret').originVerifySecret;
     env.ORIGIN_VERIFY_SECRET_ARN = secret.secretArn;
     allow(['secretsmanager:GetSecretValue'], [secret.secretArn]);
@@ -156,6 +158,8 @@ export function grantUses(
     const key = need(targets.signing, 'the package signing key').packageKey;
     env.SIGNING_KEY_ID = key.keyId;
     allow(uses.sign === 'sign' ? ['kms:Sign', 'kms:GetPublicKey'] : ['kms:GetPublicKey'], [key.keyArn]);
+    // the key policy, not IAM, decides who signs (docs/decisions/205): name the role there
+    if (uses.sign === 'sign') need(targets.signing, 'the package signing key').allowSigning(role);
   }
 
   return env;

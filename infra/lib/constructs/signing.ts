@@ -1,4 +1,5 @@
-import { Validations } from 'aws-cdk-lib';
+import { Duration, Lazy, Validations } from 'aws-cdk-lib';
+import * as iam from 'aws-cdk-lib/aws-iam';
 import * as kms from 'aws-cdk-lib/aws-kms';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
@@ -10,15 +11,53 @@ export interface SigningProps {
 }
 
 /**
+ * What the account (and so IAM policies, the CloudFormation execution role included) may do with the
+ * signing key: administer it, never sign with it, hand out grants, or schedule its deletion
+ * (docs/decisions/205). Aliases need their key's permission too, so CDK can keep the alias.
+ */
+export const KEY_ACCOUNT_ACTIONS = [
+  'kms:DescribeKey',
+  'kms:GetKeyPolicy',
+  'kms:PutKeyPolicy',
+  'kms:GetKeyRotationStatus',
+  'kms:ListResourceTags',
+  'kms:ListGrants',
+  'kms:ListKeyPolicies',
+  'kms:RevokeGrant',
+  'kms:TagResource',
+  'kms:UntagResource',
+  'kms:UpdateKeyDescription',
+  'kms:EnableKey',
+  'kms:DisableKey',
+  'kms:CreateAlias',
+  'kms:UpdateAlias',
+  'kms:DeleteAlias',
+  'kms:CancelKeyDeletion',
+] as const;
+
+/** The public half is public (GET /signing-key serves it): IAM may grant reading it and verifying. */
+export const KEY_PUBLIC_ACTIONS = ['kms:GetPublicKey', 'kms:Verify'] as const;
+
+/** Days a scheduled deletion of the signing key waits (KMS's longest): time to notice and cancel. */
+export const KEY_DELETION_WINDOW_DAYS = 30;
+
+/**
  * The keys of the portal: the KMS key that signs packages (ECDSA P-256, private half never leaves
  * KMS), the Secrets Manager secret holding the HMAC key of session tokens (read at cold start), and the
  * origin-verify secret CloudFront sends to the API.
+ *
+ * The signing key's policy is the signing key's own (docs/decisions/205): the account may administer it
+ * and read its public half, only the roles given to `allowSigning` may sign (an explicit Deny refuses
+ * kms:Sign to every other principal, whatever IAM or a grant says), and only the configured key admin
+ * role may schedule its deletion, with the longest window.
  */
 export class Signing extends Construct {
   readonly packageKey: kms.Key;
   readonly tokenSecret: secretsmanager.Secret;
   /** the value CloudFront adds to every API request, proving it passed CloudFront (docs/decisions/075) */
   readonly originVerifySecret: secretsmanager.Secret;
+  /** the roles that may sign (the functions whose `uses.sign` is 'sign') */
+  private readonly signers: iam.IRole[] = [];
 
   constructor(scope: Construct, id: string, props: SigningProps) {
     super(scope, id);
@@ -29,6 +68,9 @@ export class Signing extends Construct {
       keySpec: kms.KeySpec.ECC_NIST_P256,
       keyUsage: kms.KeyUsage.SIGN_VERIFY,
       alias: `alias/frp-${config.stage}-package-signing`,
+      // a policy of our own: CDK's default would give the account root kms:* (sign included)
+      policy: new iam.PolicyDocument({ statements: this.keyStatements(config) }),
+      pendingWindow: Duration.days(KEY_DELETION_WINDOW_DAYS),
       // Devices in the field verify against this key: losing it with the stack would orphan them.
       removalPolicy: statefulRemovalPolicy(config),
     });
@@ -45,14 +87,99 @@ export class Signing extends Construct {
     });
 
     this.originVerifySecret = new secretsmanager.Secret(this, 'OriginVerifySecret', {
-      description: `Firmware Release Portal (${config.stage}): header value CloudFront adds to API requests, so the API may trust CloudFront-Viewer-Address`,
+      description: `Firmware Release Portal (${config.stage}): header value CloudFront adds to API requests; the API refuses requests without it`,
       generateSecretString: { passwordLength: 48, excludePunctuation: true, includeSpace: false },
       removalPolicy: statefulRemovalPolicy(config),
     });
     Validations.of(this.originVerifySecret).acknowledge({
       id: 'AwsSolutions-SMG4',
       reason:
-        'CloudFront reads this value from the template at deploy time (a dynamic reference in the origin custom header), so a rotation only takes effect with the next deploy; rotate by putting a new value and redeploying (docs/decisions/075-real-client-source.md). Its only power is to make the API trust the viewer address for rate limits.',
+        'CloudFront reads this value from the template at deploy time (a dynamic reference in the origin custom header), so a rotation only takes effect with the next deploy; rotate by putting a new value and redeploying (docs/decisions/075-real-client-source.md, docs/operations.md).',
     });
+  }
+
+  /**
+   * Lets `role` sign with the package key: named in the key policy (the account's IAM cannot grant
+   * kms:Sign on this key) and excepted from the Deny. Called by grantUses for `uses.sign: 'sign'`.
+   */
+  allowSigning(role: iam.IRole): void {
+    if (this.signers.includes(role)) return;
+    this.signers.push(role);
+    this.packageKey.addToResourcePolicy(
+      new iam.PolicyStatement({
+        sid: `Sign${this.signers.length}`,
+        principals: [new iam.ArnPrincipal(role.roleArn)],
+        actions: ['kms:Sign', ...KEY_PUBLIC_ACTIONS],
+        resources: ['*'],
+      }),
+    );
+  }
+
+  /** ARNs of the roles that may sign (for tests and outputs). */
+  get signerRoles(): readonly iam.IRole[] {
+    return this.signers;
+  }
+
+  private keyStatements(config: PortalConfig): iam.PolicyStatement[] {
+    const account = new iam.AccountRootPrincipal();
+    const signerArns = Lazy.list({ produce: () => this.signers.map((r) => r.roleArn) });
+    const adminArn = config.signingKeyAdminRoleArn;
+    const statements = [
+      // Delegation to IAM for administration only: the CloudFormation execution role keeps
+      // PutKeyPolicy (no lockout of the deployment), nobody gains Sign, CreateGrant or deletion from it.
+      new iam.PolicyStatement({
+        sid: 'AccountAdministersWithoutSigning',
+        principals: [account],
+        actions: [...KEY_ACCOUNT_ACTIONS],
+        resources: ['*'],
+      }),
+      new iam.PolicyStatement({
+        sid: 'AccountReadsPublicKey',
+        principals: [account],
+        actions: [...KEY_PUBLIC_ACTIONS],
+        resources: ['*'],
+      }),
+      // Whatever else grants it (a later IAM policy, a grant), only the signing roles sign.
+      new iam.PolicyStatement({
+        sid: 'OnlySigningRolesSign',
+        effect: iam.Effect.DENY,
+        principals: [new iam.AnyPrincipal()],
+        actions: ['kms:Sign'],
+        resources: ['*'],
+        conditions: { StringNotEquals: { 'aws:PrincipalArn': signerArns } },
+      }),
+      // Deletion would orphan every device: only the key admin role may schedule it, and only with
+      // the longest waiting period; without a key admin role nobody may (change the policy first, which
+      // CloudTrail records and an alarm reports: docs/operations.md).
+      new iam.PolicyStatement({
+        sid: 'OnlyKeyAdminSchedulesDeletion',
+        effect: iam.Effect.DENY,
+        principals: [new iam.AnyPrincipal()],
+        actions: ['kms:ScheduleKeyDeletion'],
+        resources: ['*'],
+        conditions: adminArn ? { StringNotEquals: { 'aws:PrincipalArn': [adminArn] } } : undefined,
+      }),
+    ];
+    if (adminArn)
+      statements.push(
+        new iam.PolicyStatement({
+          sid: 'KeyAdministrator',
+          principals: [new iam.ArnPrincipal(adminArn)],
+          actions: [...KEY_ACCOUNT_ACTIONS],
+          resources: ['*'],
+        }),
+        new iam.PolicyStatement({
+          sid: 'KeyAdministratorDeletesSlowly',
+          principals: [new iam.ArnPrincipal(adminArn)],
+          actions: ['kms:ScheduleKeyDeletion'],
+          resources: ['*'],
+          conditions: {
+            NumericGreaterThanEquals: {
+              'kms:ScheduleKeyDeletionPendingWindowInDays': KEY_DELETION_WINDOW_DAYS,
+            },
+          },
+        }),
+      );
+    return statements;
   }
 }
