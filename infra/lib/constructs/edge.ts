@@ -151,7 +151,8 @@ export function webAclProps(stage: string): wafv2.CfnWebACLProps {
   }));
   return {
     name: `frp-${stage}-edge`,
-    description: `Firmware Release Portal (${stage}): rate limits per address and AWS managed rules`,
+    // WAF descriptions take no parentheses
+    description: `Firmware Release Portal ${stage} - rate limits per address and AWS managed rules`,
     scope: 'CLOUDFRONT',
     defaultAction: { allow: {} },
     customResponseBodies: {

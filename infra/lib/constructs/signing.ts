@@ -1,4 +1,4 @@
-import { Duration, Lazy, Validations } from 'aws-cdk-lib';
+import { DefaultStackSynthesizer, Duration, Lazy, Stack, Validations } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as kms from 'aws-cdk-lib/aws-kms';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
@@ -49,7 +49,7 @@ export const KEY_DELETION_WINDOW_DAYS = 30;
  * The signing key's policy is the signing key's own (docs/decisions/205): the account may administer it
  * and read its public half, only the roles given to `allowSigning` may sign (an explicit Deny refuses
  * kms:Sign to every other principal, whatever IAM or a grant says), and only the configured key admin
- * role may schedule its deletion, with the longest window.
+ * role and the deployment's own role may schedule its deletion, with the longest window.
  */
 export class Signing extends Construct {
   readonly packageKey: kms.Key;
@@ -124,6 +124,8 @@ export class Signing extends Construct {
     const account = new iam.AccountRootPrincipal();
     const signerArns = Lazy.list({ produce: () => this.signers.map((r) => r.roleArn) });
     const adminArn = config.signingKeyAdminRoleArn;
+    const deployment = deploymentRoleArn(this);
+    const deleters = [adminArn, deployment].filter((a): a is string => a !== undefined);
     const statements = [
       // Delegation to IAM for administration only: the CloudFormation execution role keeps
       // PutKeyPolicy (no lockout of the deployment), nobody gains Sign, CreateGrant or deletion from it.
@@ -148,29 +150,23 @@ export class Signing extends Construct {
         resources: ['*'],
         conditions: { StringNotEquals: { 'aws:PrincipalArn': signerArns } },
       }),
-      // Deletion would orphan every device: only the key admin role may schedule it, and only with
-      // the longest waiting period; without a key admin role nobody may (change the policy first, which
-      // CloudTrail records and an alarm reports: docs/operations.md).
+      // Deletion would orphan every device: only the key admin role and the deployment itself (the
+      // CloudFormation execution role: a failed first create or a throw-away stack deletes the key) may
+      // schedule it, and only with the longest waiting period. The trail's alarm reports every scheduling.
       new iam.PolicyStatement({
-        sid: 'OnlyKeyAdminSchedulesDeletion',
+        sid: 'OnlyKeyAdminOrDeploymentSchedulesDeletion',
         effect: iam.Effect.DENY,
         principals: [new iam.AnyPrincipal()],
         actions: ['kms:ScheduleKeyDeletion'],
         resources: ['*'],
-        conditions: adminArn ? { StringNotEquals: { 'aws:PrincipalArn': [adminArn] } } : undefined,
+        conditions: deleters.length > 0 ? { StringNotEquals: { 'aws:PrincipalArn': deleters } } : undefined,
       }),
     ];
-    if (adminArn)
+    if (deleters.length > 0)
       statements.push(
         new iam.PolicyStatement({
-          sid: 'KeyAdministrator',
-          principals: [new iam.ArnPrincipal(adminArn)],
-          actions: [...KEY_ACCOUNT_ACTIONS],
-          resources: ['*'],
-        }),
-        new iam.PolicyStatement({
-          sid: 'KeyAdministratorDeletesSlowly',
-          principals: [new iam.ArnPrincipal(adminArn)],
+          sid: 'DeletionWaitsThirtyDays',
+          principals: deleters.map((arn) => new iam.ArnPrincipal(arn)),
           actions: ['kms:ScheduleKeyDeletion'],
           resources: ['*'],
           conditions: {
@@ -180,6 +176,23 @@ export class Signing extends Construct {
           },
         }),
       );
+    if (adminArn)
+      statements.push(
+        new iam.PolicyStatement({
+          sid: 'KeyAdministrator',
+          principals: [new iam.ArnPrincipal(adminArn)],
+          actions: [...KEY_ACCOUNT_ACTIONS],
+          resources: ['*'],
+        }),
+      );
     return statements;
   }
+}
+
+/** The CloudFormation execution role of the CDK bootstrap (cdk-<qualifier>-cfn-exec-role-…), if that is the synthesizer. */
+function deploymentRoleArn(scope: Construct): string | undefined {
+  const synthesizer = Stack.of(scope).synthesizer;
+  return synthesizer instanceof DefaultStackSynthesizer
+    ? synthesizer.cloudFormationExecutionRoleArn
+    : undefined;
 }
