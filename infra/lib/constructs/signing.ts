@@ -1,4 +1,4 @@
-import { DefaultStackSynthesizer, Duration, Lazy, Stack, Validations } from 'aws-cdk-lib';
+import { DefaultStackSynthesizer, Duration, Fn, Lazy, Stack, Validations } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as kms from 'aws-cdk-lib/aws-kms';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
@@ -192,7 +192,8 @@ export class Signing extends Construct {
 /** The CloudFormation execution role of the CDK bootstrap (cdk-<qualifier>-cfn-exec-role-…), if that is the synthesizer. */
 function deploymentRoleArn(scope: Construct): string | undefined {
   const synthesizer = Stack.of(scope).synthesizer;
+  // the bootstrap's name pattern carries ${AWS::…} placeholders: CloudFormation fills them in (Fn::Sub)
   return synthesizer instanceof DefaultStackSynthesizer
-    ? synthesizer.cloudFormationExecutionRoleArn
+    ? Fn.sub(synthesizer.cloudFormationExecutionRoleArn)
     : undefined;
 }
