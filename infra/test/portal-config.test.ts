@@ -79,3 +79,40 @@ describe('the cdk-nag check', () => {
     expect(() => app.synth()).toThrow(/AwsSolutions-S10/);
   });
 });
+
+describe('production operations settings (issue 24)', () => {
+  it('are optional, and read when given', () => {
+    const none = config({});
+    expect([none.signingKeyAdminRoleArn, none.existingTrailArn, none.webAclArn, none.alarmEmail]).toEqual([
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+    ]);
+    const c = config({
+      signingKeyAdminRoleArn: 'arn:aws:iam::123456789012:role/ops/key-admin',
+      existingTrailArn: 'arn:aws:cloudtrail:eu-central-1:123456789012:trail/org-trail',
+      webAclArn:
+        'arn:aws:wafv2:us-east-1:123456789012:global/webacl/edge/11111111-2222-3333-4444-555555555555',
+      alarmEmail: 'oncall@example.com',
+    });
+    expect(c.signingKeyAdminRoleArn).toBe('arn:aws:iam::123456789012:role/ops/key-admin');
+    expect(c.alarmEmail).toBe('oncall@example.com');
+  });
+
+  it('refuse values that would fail only at deploy time', () => {
+    expect(() => config({ signingKeyAdminRoleArn: 'key-admin' })).toThrow(ConfigError);
+    expect(() => config({ signingKeyAdminRoleArn: 'arn:aws:iam::123456789012:user/alice' })).toThrow(
+      ConfigError,
+    );
+    expect(() => config({ existingTrailArn: 'arn:aws:s3:::trail-bucket' })).toThrow(ConfigError);
+    // a regional web ACL cannot be attached to CloudFront
+    expect(() =>
+      config({
+        webAclArn:
+          'arn:aws:wafv2:eu-central-1:123456789012:regional/webacl/edge/11111111-2222-3333-4444-555555555555',
+      }),
+    ).toThrow(ConfigError);
+    expect(() => config({ alarmEmail: 'on call' })).toThrow(ConfigError);
+  });
+});
