@@ -3,10 +3,9 @@ import { API_DOCS_ROUTES } from './route-table/api-docs';
 import { IDENTITY_ROUTES } from './route-table/identity';
 import { PACKAGE_ROUTES } from './route-table/packages';
 import { RESOURCE_ROUTES } from './route-table/resources';
-import type { Route } from './route-table/types';
+import type { Route, RouteUses, TableName } from './route-table/types';
 
 export type { Access, BucketName, HttpMethod, Route, RouteUses, TableName } from './route-table/types';
-import type { RouteUses, TableName } from './route-table/types';
 
 /**
  * The route table: every call of the API, once. The CDK stack (infra/lib/constructs/api.ts) makes one
