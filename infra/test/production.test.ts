@@ -2,7 +2,6 @@ import { App, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import * as cloudfront from 'aws-cdk-lib/aws-cloudfront';
 import * as origins from 'aws-cdk-lib/aws-cloudfront-origins';
-import * as iam from 'aws-cdk-lib/aws-iam';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ROUTES, type TableName, tablesWritten } from '../../shared/api/routes';
@@ -49,7 +48,13 @@ function functionsByName(): Map<string, string> {
 
 describe('the signing key belongs to signing (decision 205)', () => {
   it('gives the account administration only: no Sign, no CreateGrant, no deletion, no kms:*', () => {
-    const fromRoot = keyPolicy().filter((st) => st.Effect === 'Allow' && rootPrincipal(st));
+    // (Sign is delegated to IAM for the signing roles alone: next test)
+    const fromRoot = keyPolicy().filter(
+      (st) =>
+        st.Effect === 'Allow' &&
+        rootPrincipal(st) &&
+        !JSON.stringify(st.Condition ?? {}).includes('PrincipalArn'),
+    );
     const actions = fromRoot.flatMap(actionsOf);
     for (const a of ['kms:*', 'kms:Sign', 'kms:CreateGrant', 'kms:ScheduleKeyDeletion', 'kms:Decrypt'])
       expect(actions).not.toContain(a);
@@ -60,16 +65,28 @@ describe('the signing key belongs to signing (decision 205)', () => {
     );
   });
 
-  it('lets the generateArtefact role alone sign, named in the key policy, and denies Sign to everyone else', () => {
+  it('lets the generateArtefact role alone sign (by its fixed name), and denies Sign to everyone else', () => {
     const fns = functionsByName();
     const genFn = s.json.Resources[fns.get('worker generateArtefact')!]!.Properties as Json;
-    const genRole = JSON.stringify(genFn.Role); // {"Fn::GetAtt":[role,"Arn"]}
+    const roleId = (genFn.Role as { 'Fn::GetAtt': [string, string] })['Fn::GetAtt'][0];
+    const roleName = (s.json.Resources[roleId]!.Properties as Json).RoleName;
+    expect(JSON.stringify(roleName)).toContain('frp-dev-generate-artefact-');
+    // the ARN is built from the name: the key refers to no role (no cycle across nested stacks)
+    const signer = JSON.stringify(s.stack.signing.signerRoleArns.map((a) => s.stack.resolve(a)));
+    expect(signer).toContain('frp-dev-generate-artefact-');
+    expect(signer).not.toContain(roleId);
     const allowSign = keyPolicy().filter((st) => st.Effect === 'Allow' && actionsOf(st).includes('kms:Sign'));
     expect(allowSign).toHaveLength(1);
-    expect(JSON.stringify(allowSign[0]!.Principal)).toBe(`{"AWS":${genRole}}`);
+    expect(rootPrincipal(allowSign[0]!)).toBe(true);
+    expect(JSON.stringify(allowSign[0]!.Condition)).toBe(`{"StringEquals":{"aws:PrincipalArn":${signer}}}`);
     const deny = keyPolicy().find((st) => st.Effect === 'Deny' && actionsOf(st).includes('kms:Sign'))!;
     expect(deny.Principal).toEqual({ AWS: '*' });
-    expect(JSON.stringify(deny.Condition)).toBe(`{"StringNotEquals":{"aws:PrincipalArn":[${genRole}]}}`);
+    expect(JSON.stringify(deny.Condition)).toBe(`{"StringNotEquals":{"aws:PrincipalArn":${signer}}}`);
+    // its IAM policy allows Sign on this key too (the account delegates to IAM for this role only)
+    const iamSign = statementsOfFunction(s, fns.get('worker generateArtefact')!).filter((st) =>
+      actionsOf(st).includes('kms:Sign'),
+    );
+    expect(JSON.stringify(iamSign)).toContain(s.logicalId(s.stack.signing.packageKey));
     // and no route can sign (the worker signs since decision 160)
     expect(ROUTES.filter((r) => r.uses.sign === 'sign')).toEqual([]);
   });
@@ -96,10 +113,7 @@ describe('the signing key belongs to signing (decision 205)', () => {
     const app = new App({ context: { signingKeyAdminRoleArn: 'arn:aws:iam::123456789012:role/key-admin' } });
     const stack = new Stack(app, 'KeyAdmin');
     const signing = new Signing(stack, 'Signing', { config: readConfig(app.node) });
-    const signer = new iam.Role(stack, 'Signer', {
-      assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
-    });
-    signing.allowSigning(signer);
+    signing.allowSigning('arn:aws:iam::123456789012:role/frp-dev-signer');
     const [key] = Object.values(Template.fromStack(stack).findResources('AWS::KMS::Key'));
     const sts = (key!.Properties as { KeyPolicy: { Statement: KeyStatement[] } }).KeyPolicy.Statement;
     const admin = sts.filter((st) => JSON.stringify(st.Principal).includes('role/key-admin'));

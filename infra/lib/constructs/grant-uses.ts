@@ -1,4 +1,4 @@
-import { type Duration, Stack, Validations } from 'aws-cdk-lib';
+import { Aws, type Duration, Stack, Validations } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, type NodejsFunctionProps } from 'aws-cdk-lib/aws-lambda-nodejs';
@@ -78,6 +78,8 @@ export interface GrantOptions {
   tokenSecret?: boolean;
   /** the origin-verify secret, to refuse calls that skipped CloudFront (every route: decision 208) */
   originVerify?: boolean;
+  /** the ARN of `role` built from its fixed name (signers: see Signing.allowSigning; usesFunction sets it) */
+  signerRoleArn?: string;
   /** why object ARNs of a listed bucket end in `/*` (the cdk-nag IAM5 acknowledgement on the role) */
   objectKeysReason: string;
 }
@@ -159,10 +161,22 @@ export function grantUses(
     env.SIGNING_KEY_ID = key.keyId;
     allow(uses.sign === 'sign' ? ['kms:Sign', 'kms:GetPublicKey'] : ['kms:GetPublicKey'], [key.keyArn]);
     // the key policy, not IAM, decides who signs (docs/decisions/205): name the role there
-    if (uses.sign === 'sign') need(targets.signing, 'the package signing key').allowSigning(role);
+    if (uses.sign === 'sign') {
+      if (!opts.signerRoleArn) throw new Error(`${opts.grantee} signs, but its role has no fixed name`);
+      need(targets.signing, 'the package signing key').allowSigning(opts.signerRoleArn);
+    }
   }
 
   return env;
+}
+
+/**
+ * The fixed name of a signing function's role: `frp-<stage>-<construct id, kebab-case>-<region>` (unique
+ * per account: IAM names are global, stages and regions are not).
+ */
+export function signerRoleName(stage: string, constructId: string): string {
+  const kebab = constructId.replace(/[A-Z]/g, (c, i: number) => `${i > 0 ? '-' : ''}${c.toLowerCase()}`);
+  return `frp-${stage}-${kebab}-${Aws.REGION}`;
 }
 
 export interface UsesFunctionProps {
@@ -190,16 +204,22 @@ export function usesFunction(scope: Construct, props: UsesFunctionProps): Nodejs
     retention: logs.RetentionDays.ONE_YEAR,
     removalPolicy: statefulRemovalPolicy(props.config),
   });
+  // A signing function's role has a fixed name, so the key policy can name it without a reference
+  const roleName = props.uses.sign === 'sign' ? signerRoleName(props.config.stage, scope.node.id) : undefined;
   const role = new iam.Role(scope, 'Role', {
     assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
     description: props.roleDescription,
+    roleName,
   });
   logGroup.grantWrite(role);
+  const signerRoleArn = roleName
+    ? Stack.of(scope).formatArn({ service: 'iam', region: '', resource: 'role', resourceName: roleName })
+    : undefined;
   const environment = {
     ...props.environment,
     // Source maps are bundled; without this flag Node ignores them in stack traces.
     NODE_OPTIONS: '--enable-source-maps',
-    ...grantUses(role, props.uses, props.targets, props.grant),
+    ...grantUses(role, props.uses, props.targets, { ...props.grant, signerRoleArn }),
   };
   return new NodejsFunction(scope, 'Function', {
     ...props.code,

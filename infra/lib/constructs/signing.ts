@@ -56,8 +56,8 @@ export class Signing extends Construct {
   readonly tokenSecret: secretsmanager.Secret;
   /** the value CloudFront adds to every API request, proving it passed CloudFront (docs/decisions/075) */
   readonly originVerifySecret: secretsmanager.Secret;
-  /** the roles that may sign (the functions whose `uses.sign` is 'sign') */
-  private readonly signers: iam.IRole[] = [];
+  /** ARNs of the roles that may sign (the functions whose `uses.sign` is 'sign') */
+  private readonly signers: string[] = [];
 
   constructor(scope: Construct, id: string, props: SigningProps) {
     super(scope, id);
@@ -99,30 +99,25 @@ export class Signing extends Construct {
   }
 
   /**
-   * Lets `role` sign with the package key: named in the key policy (the account's IAM cannot grant
-   * kms:Sign on this key) and excepted from the Deny. Called by grantUses for `uses.sign: 'sign'`.
+   * Lets the role with this ARN sign with the package key: the key policy lets the account delegate
+   * kms:Sign to this principal alone (its IAM policy must allow it too: grantUses), and the Deny
+   * excepts it. Called by grantUses for `uses.sign: 'sign'`. The ARN is built from the role's fixed
+   * name, not read from the role: the key then depends on no role, so no cycle arises when the key and
+   * the signing function are in different (nested) stacks, and KMS never sees a principal that does not
+   * exist yet.
    */
-  allowSigning(role: iam.IRole): void {
-    if (this.signers.includes(role)) return;
-    this.signers.push(role);
-    this.packageKey.addToResourcePolicy(
-      new iam.PolicyStatement({
-        sid: `Sign${this.signers.length}`,
-        principals: [new iam.ArnPrincipal(role.roleArn)],
-        actions: ['kms:Sign', ...KEY_PUBLIC_ACTIONS],
-        resources: ['*'],
-      }),
-    );
+  allowSigning(roleArn: string): void {
+    if (!this.signers.includes(roleArn)) this.signers.push(roleArn);
   }
 
-  /** ARNs of the roles that may sign (for tests and outputs). */
-  get signerRoles(): readonly iam.IRole[] {
+  /** ARNs of the roles that may sign. */
+  get signerRoleArns(): readonly string[] {
     return this.signers;
   }
 
   private keyStatements(config: PortalConfig): iam.PolicyStatement[] {
     const account = new iam.AccountRootPrincipal();
-    const signerArns = Lazy.list({ produce: () => this.signers.map((r) => r.roleArn) });
+    const signerArns = Lazy.list({ produce: () => [...this.signers] });
     const adminArn = config.signingKeyAdminRoleArn;
     const deployment = deploymentRoleArn(this);
     const deleters = [adminArn, deployment].filter((a): a is string => a !== undefined);
@@ -140,6 +135,14 @@ export class Signing extends Construct {
         principals: [account],
         actions: [...KEY_PUBLIC_ACTIONS],
         resources: ['*'],
+      }),
+      // The signing roles, through their IAM policy, and no one else.
+      new iam.PolicyStatement({
+        sid: 'SigningRolesSign',
+        principals: [account],
+        actions: ['kms:Sign'],
+        resources: ['*'],
+        conditions: { StringEquals: { 'aws:PrincipalArn': signerArns } },
       }),
       // Whatever else grants it (a later IAM policy, a grant), only the signing roles sign.
       new iam.PolicyStatement({
