@@ -22,5 +22,7 @@ export const PKG_MAIL = ['users', 'packages', 'audit', 'outbox'] as const;
  */
 export const PKG_DECIDE = {
   tables: ['users', 'packages', 'resources', 'dcc', 'audit', 'outbox'],
+  // the resource and the DCC are read, never changed (decision 205)
+  writes: ['packages', 'audit', 'outbox'],
   invoke: ['generateArtefact'],
 } as const;
