@@ -32,6 +32,10 @@ export const STAGES = {
     auditRetentionDays: 30,
     deletionProtection: false,
     terminationProtection: false,
+    // CloudFront's web ACLs live in us-east-1: outside it the stage names one made there (docs/infra.md, WAF)
+    webAclArn:
+      'arn:aws:wafv2:us-east-1:123456789012:global/webacl/frp-staging-edge/22222222-3333-4444-5555-666666666666',
+    alarmEmail: 'firmware-oncall-staging@example.com',
   },
   /** production: custom domain, domain identity with DKIM, retained data, termination protection */
   prod: {
@@ -48,6 +52,11 @@ export const STAGES = {
     // false until the first `cdk deploy -c stage=prod` has succeeded; then true, and deploy again
     firstDeployDone: false,
     terminationProtection: true,
+    // operators hear every alarm; the key admin administers the signing key and can never sign with it
+    alarmEmail: 'firmware-oncall@example.com',
+    signingKeyAdminRoleArn: 'arn:aws:iam::123456789012:role/firmware-signing-key-admin',
+    webAclArn:
+      'arn:aws:wafv2:us-east-1:123456789012:global/webacl/frp-prod-edge/11111111-2222-3333-4444-555555555555',
     site: {
       companyName: 'Example Medical Devices',
       companyAddress: 'Headquarters: 100 Example Avenue, Springfield, 01101, USA',

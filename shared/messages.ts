@@ -196,4 +196,8 @@ export const API_ERR = {
   rolesDecided: 'The role decisions were saved',
   mustChangePassword:
     'You signed in with a one-time password: choose your own under Settings → Change password first',
+
+  // the edge (issue 24): the API is reached through the portal's address only, and limits each address
+  notThroughPortal: 'Call the API through the portal address; direct calls to its endpoint are refused',
+  tooManyFromAddress: 'Too many requests from your network address. Wait a few minutes and try again.',
 } as const;

@@ -77,6 +77,14 @@ export interface StageSettings {
    * the deploy hands CloudFront the new value (docs/operations.md, decision 216)
    */
   originVerifySecretVersion?: string;
+  /** IAM role that administers the signing key and alone may schedule its deletion (decision 205) */
+  signingKeyAdminRoleArn?: string;
+  /** an existing CloudTrail trail recording this account's management events; unset = the stack's own */
+  existingTrailArn?: string;
+  /** an existing WAF web ACL of scope CLOUDFRONT (us-east-1); required when the stage is not in us-east-1 */
+  webAclArn?: string;
+  /** on-call address subscribed to the alarm topic (docs/operations.md) */
+  alarmEmail?: string;
   tokenTtlSeconds?: number;
   /** footer settings (shared/site-settings.ts); unset ones take the defaults */
   site?: Partial<Record<keyof SiteSettings, string>>;
@@ -116,6 +124,23 @@ export interface PortalConfig {
   bundleCache: boolean;
   /** footer settings, written next to the SPA as config.json (shared/site-settings.ts) */
   site: SiteSettings;
+  /**
+   * IAM role that administers the package signing key and alone may schedule its deletion (30 days);
+   * it can never sign (docs/decisions/205, docs/infra.md "Signing key")
+   */
+  signingKeyAdminRoleArn?: string;
+  /**
+   * an existing CloudTrail trail that records this account's management events (KMS use included) in
+   * this region; unset = the stack creates its own trail (docs/decisions/206)
+   */
+  existingTrailArn?: string;
+  /**
+   * an existing AWS WAF web ACL of scope CLOUDFRONT (us-east-1) for the distribution; unset = the stack
+   * creates one, which needs the stack in us-east-1 (docs/decisions/207)
+   */
+  webAclArn?: string;
+  /** on-call address subscribed to the alarm topic (docs/operations.md); unset = no subscription yet */
+  alarmEmail?: string;
 }
 
 export class ConfigError extends Error {
@@ -140,6 +165,10 @@ const MOVED_TO_STAGES_FILE = [
   'deletionProtection',
   'tokenTtlSeconds',
   'originVerifySecretVersion',
+  'signingKeyAdminRoleArn',
+  'existingTrailArn',
+  'webAclArn',
+  'alarmEmail',
   'companyName',
   'companyAddress',
   'privacyUrl',
@@ -204,6 +233,11 @@ export function readConfig(node: Node, stages: Readonly<Record<string, unknown>>
 
 type StageConfig = Omit<PortalConfig, 'webDir' | 'webIsPlaceholder' | 'bundleCache'>;
 
+const ROLE_ARN_RE = /^arn:aws[a-z-]*:iam::\d{12}:role\/[\w+=,.@/-]{1,512}$/;
+const TRAIL_ARN_RE = /^arn:aws[a-z-]*:cloudtrail:[a-z0-9-]+:\d{12}:trail\/[\w.-]{3,128}$/;
+// CloudFront takes web ACLs of scope CLOUDFRONT, which live in us-east-1 ("global")
+const WEB_ACL_ARN_RE = /^arn:aws[a-z-]*:wafv2:us-east-1:\d{12}:global\/webacl\/[\w-]{1,128}\/[0-9a-f-]{36}$/;
+
 /** Checks one stage's settings (exported for the tests of infra/stages.ts). */
 export function checkStage(stage: string, s: Record<string, unknown>): StageConfig {
   const at = (key: string) => `${STAGES_FILE}, stage ${stage}: ${key}`;
@@ -226,6 +260,10 @@ export function checkStage(stage: string, s: Record<string, unknown>): StageConf
     'terminationProtection',
     'tokenTtlSeconds',
     'originVerifySecretVersion',
+    'signingKeyAdminRoleArn',
+    'existingTrailArn',
+    'webAclArn',
+    'alarmEmail',
     'site',
   ]);
   for (const key of Object.keys(s))
@@ -237,6 +275,11 @@ export function checkStage(stage: string, s: Record<string, unknown>): StageConf
     if (typeof v !== 'string' || v.trim() === '')
       throw new ConfigError(`${at(key)} must be a non-empty string`);
     return v.trim();
+  };
+  const checked = (key: string, re: RegExp, what: string): string | undefined => {
+    const v = optString(key);
+    if (v !== undefined && !re.test(v)) throw new ConfigError(`${at(key)} must be ${what}, got '${v}'`);
+    return v;
   };
   const reqBool = (key: string, what: string): boolean => {
     const v = s[key];
@@ -320,6 +363,8 @@ export function checkStage(stage: string, s: Record<string, unknown>): StageConf
   const terminationProtection = reqBool('terminationProtection', 'true for prod');
   if (stage === 'prod' && (!terminationProtection || !deletionProtection))
     throw new ConfigError(`${at('terminationProtection')} and deletionProtection must be true for prod`);
+  if (stage === 'prod' && s.alarmEmail === undefined)
+    throw missing('alarmEmail', 'the on-call address every alarm of prod is mailed to');
 
   const originVerifySecretVersion = optString('originVerifySecretVersion');
   if (originVerifySecretVersion !== undefined && !/^[A-Za-z0-9-]{32,64}$/.test(originVerifySecretVersion))
@@ -350,6 +395,14 @@ export function checkStage(stage: string, s: Record<string, unknown>): StageConf
     terminationProtection: terminationProtection && (firstDeployDone || !deletionProtection),
     tokenTtlSeconds: optPositiveInt('tokenTtlSeconds'),
     originVerifySecretVersion,
+    signingKeyAdminRoleArn: checked('signingKeyAdminRoleArn', ROLE_ARN_RE, 'an IAM role ARN'),
+    existingTrailArn: checked('existingTrailArn', TRAIL_ARN_RE, 'a CloudTrail trail ARN'),
+    webAclArn: checked(
+      'webAclArn',
+      WEB_ACL_ARN_RE,
+      'the ARN of a WAF web ACL of scope CLOUDFRONT (arn:aws:wafv2:us-east-1:<account>:global/webacl/<name>/<id>)',
+    ),
+    alarmEmail: checked('alarmEmail', EMAIL_RE, 'an email address'),
     site,
   };
 }

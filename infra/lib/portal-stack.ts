@@ -4,9 +4,12 @@ import { API_STAGE, ROUTES, type Route } from '../../shared/api/routes';
 import { Api, topSegment } from './constructs/api';
 import { Auditors } from './constructs/auditors';
 import { Data } from './constructs/data';
+import { Edge } from './constructs/edge';
 import { Generation } from './constructs/generation';
 import { Mail } from './constructs/mail';
+import { Monitoring } from './constructs/monitoring';
 import { Signing } from './constructs/signing';
+import { SigningTrail } from './constructs/trail';
 import { Web } from './constructs/web';
 import { Workers } from './constructs/workers';
 import type { PortalConfig } from './portal-config';
@@ -62,6 +65,9 @@ export class PortalStack extends Stack {
   readonly auditors: Auditors;
   /** the nested stacks by id */
   readonly nestedStacks = new Map<string, NestedStack>();
+  readonly edge: Edge;
+  readonly trail: SigningTrail;
+  readonly monitoring: Monitoring;
 
   constructor(scope: Construct, id: string, props: PortalStackProps) {
     super(scope, id, props);
@@ -111,6 +117,22 @@ export class PortalStack extends Stack {
       `https://${this.web.distribution.distributionDomainName}`,
       this.web.appOrigin,
     ]);
+
+    // production security and operations (issue 24): WAF on CloudFront, CloudTrail on the signing key,
+    // the on-call topic behind every alarm and the dashboard (docs/operations.md)
+    this.edge = new Edge(this, 'Edge', { config, distribution: this.web.distribution });
+    this.trail = new SigningTrail(this, 'Trail', {
+      config,
+      signingKey: this.signing.packageKey,
+      accessLogs: this.data.accessLogs,
+    });
+    this.monitoring = new Monitoring(this, 'Monitoring', {
+      config,
+      api: this.api,
+      generation: this.generation,
+      workers: this.workers,
+      edge: this.edge,
+    });
 
     this.auditors = new Auditors(this, 'Auditors', {
       stage: config.stage,
@@ -172,6 +194,9 @@ export class PortalStack extends Stack {
       value: this.workers.deadLetterQueues.get('mailOutbox')!.queueUrl,
       description: 'Outbox stream batches the mail worker gave up on',
     });
+
+    // last: every alarm made above notifies the on-call topic
+    this.monitoring.wireAlarms();
   }
 
   /** A nested stack of this stack (one per area; its template is an asset of this one). */

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { dynamo } from '../../lambdas/adapters/aws-clients';
 import { routeById } from '../../shared/api/routes';
 import { bucketEnv, tableEnv } from '../../shared/api/runtime';
-import { WORKERS } from '../../shared/api/workers';
+import { ASYNC_WORKERS, WORKERS } from '../../shared/api/workers';
 import {
   checkDynamo,
   checkMail,
@@ -62,6 +62,34 @@ describe('local IAM check', () => {
     denied(() =>
       checkDynamo(approve, 'BatchWriteItemCommand', { RequestItems: { 't-audit': [], 't-packages': [] } }),
     );
+  });
+
+  it('lets only the rows that change accounts write the users table', () => {
+    // every guarded row reads users for its gate; a workflow step may not change an account
+    const approve = routeById('approvePackage');
+    expect(() => checkDynamo(approve, 'GetItemCommand', { TableName: 't-users' })).not.toThrow();
+    denied(() => checkDynamo(approve, 'UpdateItemCommand', { TableName: 't-users' }));
+    denied(() =>
+      checkDynamo(approve, 'TransactWriteItemsCommand', {
+        TransactItems: [{ Put: { TableName: 't-users' } }, { Update: { TableName: 't-packages' } }],
+      }),
+    );
+    for (const id of ['login', 'logout', 'register', 'resetPassword', 'adminDeleteUsers'] as const)
+      expect(
+        () => checkDynamo(routeById(id), 'UpdateItemCommand', { TableName: 't-users' }),
+        id,
+      ).not.toThrow();
+    // updateAccount reads packages (a pending decision blocks a role change) but never writes them
+    denied(() => checkDynamo(routeById('updateAccount'), 'UpdateItemCommand', { TableName: 't-packages' }));
+  });
+
+  it('keeps workers read-only on the tables they only read', () => {
+    const gen = ASYNC_WORKERS.find((w) => w.id === 'generateArtefact')!;
+    const grantee = { id: `worker:${gen.id}`, uses: gen.uses };
+    expect(() => checkDynamo(grantee, 'GetItemCommand', { TableName: 't-resources' })).not.toThrow();
+    denied(() => checkDynamo(grantee, 'UpdateItemCommand', { TableName: 't-resources' }));
+    denied(() => checkDynamo(grantee, 'PutItemCommand', { TableName: 't-dcc' }));
+    expect(() => checkDynamo(grantee, 'UpdateItemCommand', { TableName: 't-packages' })).not.toThrow();
   });
 
   it('checks every table of a transaction and of a batch', () => {

@@ -2,7 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { dynamo } from '../../lambdas/adapters/aws-clients';
 import { s3 } from '../../lambdas/adapters/s3/client';
 import { ses } from '../../lambdas/adapters/ses/ses-mailer';
-import type { BucketName, Route, TableName } from '../../shared/api/routes';
+import { type BucketName, type Route, type TableName, tablesWritten } from '../../shared/api/routes';
 import { bucketEnv, tableEnv } from '../../shared/api/runtime';
 import type { StreamWorker } from '../../shared/api/workers';
 import { BUCKETS, TABLES } from '../lib/definitions';
@@ -13,7 +13,8 @@ import { BUCKETS, TABLES } from '../lib/definitions';
  * process with every table, bucket and the mailbox at hand, so a row that forgets a table would work here
  * and fail in AWS. The local server runs each invocation inside `routeScope`, and these checks refuse,
  * like IAM, any call the route's role would not allow:
- *   - DynamoDB: tables in `uses.tables`; GET rows read only; the audit table is append-only (PutItem).
+ *   - DynamoDB: tables in `uses.tables`; GET rows read only, and the tables the row does not change
+ *     (`uses.writes`, tablesWritten) read only; the audit table is append-only (PutItem).
  *   - S3: buckets in `uses.buckets` with the operations listed (read, write, delete).
  *   - SES: only rows with `uses.mail`.
  * Stream workers (shared/api/workers.ts) run inside the same scope with their row's `uses`, as their
@@ -94,6 +95,8 @@ export function checkDynamo(route: Grantee, command: string, input: Record<strin
     if (!table || !route.uses.tables.includes(table)) deny(route, `calls ${command} on table ${physical}`);
     if (mode === 'read') continue;
     if (route.method === 'GET') deny(route, `writes (${command}) to table ${table} from a GET row`);
+    if (!tablesWritten(route.uses).includes(table))
+      deny(route, `writes (${command}) to table ${table}, which it may only read (uses.writes)`);
     if (table === 'audit' && mode !== 'put')
       deny(route, `changes or removes audit events (${command}); the audit table is append-only`);
   }

@@ -170,3 +170,46 @@ describe('the cdk-nag check', () => {
     expect(() => app.synth()).toThrow(/AwsSolutions-S10/);
   });
 });
+
+describe('production operations settings (issue 24)', () => {
+  /** the dev stage with some settings added, as written in infra/stages.ts */
+  const stageWith = (patch: Record<string, unknown>) => config({}, { dev: { ...VALID, ...patch } });
+
+  it('are optional, and read when given', () => {
+    const none = config({});
+    expect([none.signingKeyAdminRoleArn, none.existingTrailArn, none.webAclArn, none.alarmEmail]).toEqual([
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+    ]);
+    const c = stageWith({
+      signingKeyAdminRoleArn: 'arn:aws:iam::123456789012:role/ops/key-admin',
+      existingTrailArn: 'arn:aws:cloudtrail:eu-central-1:123456789012:trail/org-trail',
+      webAclArn:
+        'arn:aws:wafv2:us-east-1:123456789012:global/webacl/edge/11111111-2222-3333-4444-555555555555',
+      alarmEmail: 'oncall@example.com',
+    });
+    expect(c.signingKeyAdminRoleArn).toBe('arn:aws:iam::123456789012:role/ops/key-admin');
+    expect(c.alarmEmail).toBe('oncall@example.com');
+  });
+
+  it('refuse values that would fail only at deploy time, and refuse them as -c flags', () => {
+    expect(() => config({ alarmEmail: 'oncall@example.com' })).toThrow(
+      /set alarmEmail for the stage in infra\/stages\.ts/,
+    );
+    expect(() => stageWith({ signingKeyAdminRoleArn: 'key-admin' })).toThrow(/must be/);
+    expect(() => stageWith({ signingKeyAdminRoleArn: 'arn:aws:iam::123456789012:user/alice' })).toThrow(
+      /must be an IAM role ARN/,
+    );
+    expect(() => stageWith({ existingTrailArn: 'arn:aws:s3:::trail-bucket' })).toThrow(/must be/);
+    // a regional web ACL cannot be attached to CloudFront
+    expect(() =>
+      stageWith({
+        webAclArn:
+          'arn:aws:wafv2:eu-central-1:123456789012:regional/webacl/edge/11111111-2222-3333-4444-555555555555',
+      }),
+    ).toThrow(/must be/);
+    expect(() => stageWith({ alarmEmail: 'on call' })).toThrow(/must be/);
+  });
+});

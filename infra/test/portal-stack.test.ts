@@ -137,7 +137,8 @@ describe('API Gateway and Lambda, one per row of the route table', () => {
   it('gives each function exactly the environment its row needs', () => {
     for (const route of ROUTES) {
       const vars = ((fnOf(route)[1].Environment as Json).Variables ?? {}) as Json;
-      const expected = ['API_STAGE', 'NODE_OPTIONS'];
+      // every route refuses calls that skipped CloudFront, with the origin-verify secret (decision 208)
+      const expected = ['API_STAGE', 'NODE_OPTIONS', 'ORIGIN_VERIFY_REQUIRED', 'ORIGIN_VERIFY_SECRET_ARN'];
       for (const t of route.uses.tables) expected.push(tableEnv(t));
       for (const b of Object.keys(route.uses.buckets ?? {})) expected.push(bucketEnv(b as BucketName));
       if (route.access !== 'public' || route.uses.tables.includes('users')) expected.push('TOKEN_SECRET_ARN');
@@ -145,10 +146,10 @@ describe('API Gateway and Lambda, one per row of the route table', () => {
       // outbox rows write mails with links to the portal (decision 095)
       if (route.uses.mail || route.uses.tables.includes('outbox')) expected.push('APP_URL');
       if (route.uses.sign) expected.push('SIGNING_KEY_ID');
-      if (route.uses.clientSource) expected.push('ORIGIN_VERIFY_SECRET_ARN');
       for (const w of route.uses.invoke ?? []) expected.push(asyncWorkerEnv(w));
       expect(Object.keys(vars).sort(), route.id).toEqual(expected.sort());
       expect(vars.API_STAGE).toBe('dev');
+      expect(vars.ORIGIN_VERIFY_REQUIRED, route.id).toBe('true');
       for (const t of route.uses.tables) expect(vars[tableEnv(t)], route.id).toEqual({ Ref: tableId(t) });
     }
   });
@@ -268,15 +269,22 @@ describe('least-privilege IAM per function', () => {
   });
 
   it('lets a function read the token secret only when it builds the identity service', () => {
-    for (const route of ROUTES)
-      expect(allActions(route).has('secretsmanager:GetSecretValue'), route.id).toBe(
+    const tokenSecret = JSON.stringify({ Ref: s.logicalId(s.stack.signing.tokenSecret) });
+    for (const route of ROUTES) {
+      const secrets = statementsOf(route)
+        .filter((st) => actionsOf(st).includes('secretsmanager:GetSecretValue'))
+        .flatMap(resourcesOf)
+        .map((r) => JSON.stringify(r));
+      expect(secrets.includes(tokenSecret), route.id).toBe(
         route.access !== 'public' || route.uses.tables.includes('users'),
       );
+    }
   });
 
-  it('lets only the routes with per-client limits read the origin-verify secret, and nothing else of it', () => {
+  it('lets every route read the origin-verify secret (to refuse calls that skipped CloudFront), and nothing else of it', () => {
     const originSecret = s.logicalId(s.stack.signing.originVerifySecret);
     const tokenSecret = s.logicalId(s.stack.signing.tokenSecret);
+    // these also trust the viewer address it proves, for their per-client limits
     const withLimits = ROUTES.filter((r) => r.uses.clientSource).map((r) => r.id);
     expect(withLimits.sort()).toEqual(['changePassword', 'login', 'resetPassword']);
     for (const route of ROUTES) {
@@ -286,7 +294,7 @@ describe('least-privilege IAM per function', () => {
       expect(
         secrets.some((r) => JSON.stringify(r) === JSON.stringify({ Ref: originSecret })),
         route.id,
-      ).toBe(withLimits.includes(route.id));
+      ).toBe(true);
       for (const r of secrets)
         expect([{ Ref: originSecret }, { Ref: tokenSecret }], route.id).toContainEqual(r);
       for (const st of statementsOf(route).filter((x) =>
@@ -374,7 +382,8 @@ describe('outputs', () => {
 describe('S3', () => {
   it('keeps every bucket private, encrypted, TLS 1.2+ only', () => {
     const buckets = resources('AWS::S3::Bucket');
-    expect(buckets).toHaveLength(Object.keys(BUCKETS).length + 2); // + web site, + access logs
+    // + web site, + access logs, + the signing trail's bucket
+    expect(buckets).toHaveLength(Object.keys(BUCKETS).length + 3);
     for (const [id, b] of buckets) {
       expect(b.BucketEncryption, id).toBeDefined();
       expect(b.PublicAccessBlockConfiguration, id).toEqual({
@@ -639,7 +648,7 @@ describe('cdk-nag AwsSolutions', () => {
 
   it('acknowledges only the reviewed rules, each with a reason', () => {
     const reviewed =
-      /^AwsSolutions-(S1|SMG4|APIG3|APIG4|COG4|L1|CFR1|CFR2|CFR4|SQS3|IAM4\[Policy::arn:<AWS::Partition>:iam::aws:policy\/service-role\/(AmazonAPIGatewayPushToCloudWatchLogs|AWSLambdaBasicExecutionRole)\]|IAM5\[.+\])$/;
+      /^AwsSolutions-(S1|SMG4|SNS2|APIG3|APIG4|COG4|L1|CFR1|CFR4|SQS3|IAM4\[Policy::arn:<AWS::Partition>:iam::aws:policy\/service-role\/(AmazonAPIGatewayPushToCloudWatchLogs|AWSLambdaBasicExecutionRole)\]|IAM5\[.+\])$/;
     expect(s.acknowledgements.length).toBeGreaterThan(0);
     for (const a of s.acknowledgements) {
       expect(a.id, a.path).toMatch(reviewed);

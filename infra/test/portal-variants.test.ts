@@ -6,6 +6,10 @@ type Json = Record<string, unknown>;
 
 const ORIGIN_VERSION = 'a1b2c3d4-e5f6-4789-8abc-def012345678';
 const CERT = 'arn:aws:acm:us-east-1:123456789012:certificate/11111111-2222-3333-4444-555555555555';
+const KEY_ADMIN = 'arn:aws:iam::123456789012:role/firmware-key-admin';
+const TRAIL = 'arn:aws:cloudtrail:eu-central-1:123456789012:trail/org-trail';
+const WEB_ACL =
+  'arn:aws:wafv2:us-east-1:123456789012:global/webacl/portal-edge/11111111-2222-3333-4444-555555555555';
 
 /** A throw-away test stage with a custom domain and an SES identity that exists already. */
 const QA_STAGE = {
@@ -27,6 +31,12 @@ const QA_STAGE = {
     accessibilityUrl: 'https://acme.example/accessibility',
     termsUrl: 'https://acme.example/terms',
   },
+  // production operations (issue 24): the key admin, an organisation trail, a web ACL made in
+  // us-east-1, the on-call address
+  signingKeyAdminRoleArn: KEY_ADMIN,
+  existingTrailArn: TRAIL,
+  webAclArn: WEB_ACL,
+  alarmEmail: 'oncall@example.com',
 };
 
 let s: Synthesized;
@@ -147,5 +157,32 @@ describe('a test stage with a custom domain', () => {
   it('passes cdk-nag AwsSolutions with zero unacknowledged findings', () => {
     expect(s.nagViolations.map((v) => v.ruleName)).toEqual([]);
     expect(s.synthError).toBeUndefined();
+  });
+
+  it('uses the configured web ACL and trail instead of making them, and mails alarms to on-call', () => {
+    const ofType = (type: string) => Object.values(s.json.Resources).filter((r) => r.Type === type);
+    expect(ofType('AWS::WAFv2::WebACL')).toHaveLength(0);
+    expect(ofType('AWS::CloudTrail::Trail')).toHaveLength(0);
+    expect((props(s.stack.web.distribution).DistributionConfig as Json).WebACLId).toBe(WEB_ACL);
+    expect(ofType('AWS::SNS::Subscription').map((r) => r.Properties)).toEqual([
+      expect.objectContaining({ Protocol: 'email', Endpoint: 'oncall@example.com' }),
+    ]);
+  });
+
+  it('lets the key admin role administer the signing key and schedule its deletion (30 days), never sign', () => {
+    const policy = props(s.stack.signing.packageKey).KeyPolicy as {
+      Statement: { Effect: string; Action: string | string[]; Principal?: unknown; Condition?: unknown }[];
+    };
+    const actions = (st: { Action: string | string[] }) =>
+      Array.isArray(st.Action) ? st.Action : [st.Action];
+    const admin = policy.Statement.filter((st) => JSON.stringify(st.Principal ?? '').includes(KEY_ADMIN));
+    expect(admin.flatMap(actions)).toEqual(
+      expect.arrayContaining(['kms:PutKeyPolicy', 'kms:ScheduleKeyDeletion', 'kms:CancelKeyDeletion']),
+    );
+    expect(admin.flatMap(actions)).not.toContain('kms:Sign');
+    const denyDelete = policy.Statement.find(
+      (st) => st.Effect === 'Deny' && actions(st).includes('kms:ScheduleKeyDeletion'),
+    );
+    expect(JSON.stringify(denyDelete?.Condition)).toContain(KEY_ADMIN);
   });
 });

@@ -97,18 +97,25 @@ function header(event: APIGatewayProxyEvent, name: string): string | undefined {
 
 const digest = (s: string) => createHash('sha256').update(s, 'utf8').digest();
 
+/**
+ * Whether the request carries CloudFront's origin-verify secret (it passed CloudFront): the current value,
+ * or the previous one during a rotation. False when the header is absent or wrong, and when this function
+ * was given no secret.
+ */
+export async function presentsOriginSecret(event: APIGatewayProxyEvent): Promise<boolean> {
+  const presented = header(event, ORIGIN_VERIFY_HEADER);
+  // the secret is only looked up when a request claims to come through CloudFront
+  if (presented === undefined) return false;
+  const matches = (a: Accepted | null) =>
+    !!a?.values.some((v) => timingSafeEqual(digest(presented), digest(v)));
+  // a value matching none may be one this function has not read yet (a rotation's new value)
+  return matches(await acceptedValues(false)) || matches(await acceptedValues(true));
+}
+
 /** The source key of the request's client (shared/domain/client-source.ts); never X-Forwarded-For. */
 export async function clientSource(event: APIGatewayProxyEvent): Promise<string> {
   const viewerAddress = header(event, VIEWER_ADDRESS_HEADER);
-  const presented = header(event, ORIGIN_VERIFY_HEADER);
-  let originVerified = false;
-  // the secret is only looked up when a request claims to come through CloudFront
-  if (viewerAddress !== undefined && presented !== undefined) {
-    const matches = (a: Accepted | null) =>
-      a?.values.some((v) => timingSafeEqual(digest(presented), digest(v)));
-    // a value matching none may be one this function has not read yet (a rotation's new value)
-    originVerified = !!(matches(await acceptedValues(false)) || matches(await acceptedValues(true)));
-  }
+  const originVerified = viewerAddress !== undefined && (await presentsOriginSecret(event));
   return clientSourceOf({
     sourceIp: event.requestContext?.identity?.sourceIp,
     viewerAddress,

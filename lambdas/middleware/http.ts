@@ -10,6 +10,7 @@ import { clientSource } from './client-source';
 import { errorMapper } from './error-mapper';
 import { jsonBody } from './json-body';
 import { logging } from './logging';
+import { originVerify } from './origin-verify';
 import { securityHeaders } from './security-headers';
 import { validate } from './validate';
 
@@ -58,8 +59,9 @@ export function routesOf<M extends { [Id in RouteId]?: RouteRequest }>(
 }
 
 /**
- * A route handler: the middy chain (error mapper, security headers, JSON body, authorization from the
- * route table, zod validation from the route's contract) around one function that calls a service. The
+ * A route handler: the middy chain (error mapper, security headers, the CloudFront origin check, JSON
+ * body, authorization from the route table, zod validation from the route's contract) around one function
+ * that calls a service. The
  * id says it all: its row (access) and its contract (request and response schemas, shared/api/contract.ts).
  */
 function route<Id extends RouteId>(
@@ -70,30 +72,34 @@ function route<Id extends RouteId>(
 ) {
   const r = routeById(routeId);
   const schemas = requestSchemas(contract);
-  return middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context>()
-    .use(logging(r.id))
-    .use(errorMapper())
-    .use(securityHeaders())
-    .use(jsonBody({ raw: schemas.raw ?? false, maxBytes: schemas.maxBodyBytes ?? 256 * 1024 }))
-    .use(authorize(r.access, r.id, authenticate))
-    .use(validate(schemas))
-    .handler(async (event, context) => {
-      const e = event as ApiEvent;
-      // authorize() sets the user on every row that is not public, or throws
-      if (r.access !== 'public' && !e.user) throw new Error(`route ${r.id}: no user after authorization`);
-      const input = {
-        ...(e.input as RequestOf<Id>),
-        user: e.user as Input<Id>['user'],
-        event: e,
-        requestId: context.awsRequestId,
-        // the real client (CloudFront viewer when proven, else the TCP peer), as a rate-limit key
-        sourceIp: await clientSource(event),
-      };
-      const reply = await fn(input);
-      return {
-        statusCode: reply.statusCode ?? 200,
-        headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-store', ...reply.headers },
-        body: reply.body === undefined ? '' : JSON.stringify(reply.body),
-      };
-    });
+  return (
+    middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context>()
+      .use(logging(r.id))
+      .use(errorMapper())
+      .use(securityHeaders())
+      // before anything is parsed or read: a call that skipped CloudFront (and its web ACL) goes no further
+      .use(originVerify())
+      .use(jsonBody({ raw: schemas.raw ?? false, maxBytes: schemas.maxBodyBytes ?? 256 * 1024 }))
+      .use(authorize(r.access, r.id, authenticate))
+      .use(validate(schemas))
+      .handler(async (event, context) => {
+        const e = event as ApiEvent;
+        // authorize() sets the user on every row that is not public, or throws
+        if (r.access !== 'public' && !e.user) throw new Error(`route ${r.id}: no user after authorization`);
+        const input = {
+          ...(e.input as RequestOf<Id>),
+          user: e.user as Input<Id>['user'],
+          event: e,
+          requestId: context.awsRequestId,
+          // the real client (CloudFront viewer when proven, else the TCP peer), as a rate-limit key
+          sourceIp: await clientSource(event),
+        };
+        const reply = await fn(input);
+        return {
+          statusCode: reply.statusCode ?? 200,
+          headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-store', ...reply.headers },
+          body: reply.body === undefined ? '' : JSON.stringify(reply.body),
+        };
+      })
+  );
 }

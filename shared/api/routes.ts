@@ -3,7 +3,7 @@ import { API_DOCS_ROUTES } from './route-table/api-docs';
 import { IDENTITY_ROUTES } from './route-table/identity';
 import { PACKAGE_ROUTES } from './route-table/packages';
 import { RESOURCE_ROUTES } from './route-table/resources';
-import type { Route } from './route-table/types';
+import type { Route, RouteUses, TableName } from './route-table/types';
 
 export type { Access, BucketName, HttpMethod, Route, RouteUses, TableName } from './route-table/types';
 
@@ -56,4 +56,18 @@ export function routeById<Id extends RouteId>(id: Id): Route & { id: Id } {
   const r = ROUTES.find((x) => x.id === id);
   if (!r) throw new Error(`unknown route ${id}`);
   return r as Route & { id: Id };
+}
+
+/**
+ * The tables a row (route or worker) may change: its `writes`, or, without it, every table it lists but
+ * `users` (read by every gate, changed only by the rows that say so). GET rows change nothing whatever
+ * this says (docs/decisions/011); the audit table is append-only for every writer (PutItem only).
+ */
+export function tablesWritten(uses: RouteUses): readonly TableName[] {
+  if (uses.writes) {
+    const stray = uses.writes.filter((t) => !uses.tables.includes(t));
+    if (stray.length > 0) throw new Error(`writes names tables not in tables: ${stray.join(', ')}`);
+    return uses.writes;
+  }
+  return uses.tables.filter((t) => t !== 'users');
 }

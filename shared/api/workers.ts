@@ -27,7 +27,8 @@ export const WORKERS: readonly StreamWorker[] = [
     id: 'mailOutbox',
     source: 'outbox',
     kind: 'MAIL',
-    uses: { tables: ['outbox', 'packages', 'audit'], mail: true },
+    // packages: a mail given up on is recorded on its package (decision 095)
+    uses: { tables: ['outbox', 'packages', 'audit'], writes: ['outbox', 'packages', 'audit'], mail: true },
     batchSize: 10,
     // the worker itself counts tries and gives a mail up after its own limit (MAIL_MAX_ATTEMPTS); the
     // event source's retries only cover runs that crash, and must outlast the worker's backoff
@@ -99,6 +100,8 @@ export const ASYNC_WORKERS: readonly AsyncWorker[] = [
     id: 'generateArtefact',
     uses: {
       tables: ['packages', 'resources', 'dcc', 'audit', 'outbox'],
+      // the resource and the DCC are read into the package, never changed by it
+      writes: ['packages', 'audit', 'outbox'],
       buckets: { resources: ['read'], artefacts: ['write', 'delete'] },
       sign: 'sign',
     },
@@ -110,7 +113,11 @@ export const ASYNC_WORKERS: readonly AsyncWorker[] = [
     summary: 'Generates and stores the XML package off the request path, with progress (decision 160)',
     failure: {
       id: 'generationFailed',
-      uses: { tables: ['packages', 'audit'], buckets: { artefacts: ['delete'] } },
+      uses: {
+        tables: ['packages', 'audit'],
+        writes: ['packages', 'audit'],
+        buckets: { artefacts: ['delete'] },
+      },
       timeoutSeconds: 60,
       summary:
         'After the last retry: returns the package to its deciding state with the reason (decision 160)',
@@ -121,6 +128,7 @@ export const ASYNC_WORKERS: readonly AsyncWorker[] = [
     id: 'verifyUpload',
     uses: {
       tables: ['resources', 'audit'],
+      writes: ['resources', 'audit'],
       buckets: { resources: ['read', 'write', 'delete'] },
     },
     retryAttempts: 2,
@@ -133,7 +141,7 @@ export const ASYNC_WORKERS: readonly AsyncWorker[] = [
       'Hashes a confirmed upload (SHA-256, size), copies it out of staging and registers the resource, with progress (decision 173)',
     failure: {
       id: 'uploadVerifyFailed',
-      uses: { tables: ['resources'] },
+      uses: { tables: ['resources'], writes: ['resources'] },
       timeoutSeconds: 60,
       summary:
         'After the last retry: keeps the upload with the reason and unlocks it, so the same confirmation can be sent again (decision 173)',

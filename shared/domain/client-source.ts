@@ -12,6 +12,11 @@ import { isIPv4, isIPv6 } from 'node:net';
  */
 export const VIEWER_ADDRESS_HEADER = 'CloudFront-Viewer-Address';
 export const ORIGIN_VERIFY_HEADER = 'X-Frp-Origin-Verify';
+/**
+ * 'true' on every route function in AWS: a request without the origin-verify secret is refused with 403
+ * (lambdas/middleware/origin-verify.ts, docs/decisions/208). The local stack sets it only when asked to.
+ */
+export const ORIGIN_VERIFY_REQUIRED_ENV = 'ORIGIN_VERIFY_REQUIRED';
 
 /** The IP of a `CloudFront-Viewer-Address` value ("198.51.100.10:46532", "2001:db8::1:46532"), or null. */
 export function parseViewerAddress(value: string | undefined): string | null {

@@ -13,6 +13,7 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { API_STAGE, handlerFile, type Route } from '../../../shared/api/routes';
 import { BINARY_MEDIA_TYPES } from '../../../shared/api/runtime';
+import { ORIGIN_VERIFY_REQUIRED_ENV } from '../../../shared/domain/client-source';
 import { bundleAssetHash } from '../bundle-hash';
 import { type PortalConfig, REPO_ROOT } from '../portal-config';
 import { statefulRemovalPolicy } from '../removal';
@@ -217,7 +218,8 @@ export class Api extends Construct {
   private routeFunction(scope: Construct, route: Route, targets: RouteTargets): NodejsFunction {
     const { config, data, signing, mail, asyncWorkers, appUrl } = targets;
     const tokenSecret = needsTokenSecret(route);
-    const environment: Record<string, string> = { API_STAGE };
+    // every route refuses calls that did not pass CloudFront (lambdas/middleware/origin-verify.ts)
+    const environment: Record<string, string> = { API_STAGE, [ORIGIN_VERIFY_REQUIRED_ENV]: 'true' };
     if (tokenSecret && config.tokenTtlSeconds !== undefined)
       environment.TOKEN_TTL_SECONDS = String(config.tokenTtlSeconds);
     if (tokenSecret && config.allowedEmailDomains.length > 0)
@@ -235,6 +237,7 @@ export class Api extends Construct {
         grantee: `Route ${route.id}`,
         readOnly: isReadOnly(route),
         tokenSecret,
+        originVerify: true,
         // object ARNs need `/*`: handlers address objects by keys they generate, in that one bucket only
         objectKeysReason: `Route ${route.id} reads or writes objects under keys it generates at run time (ids, versions), so its S3 actions name the objects of this one bucket; the actions themselves are listed one by one (${Object.keys(route.uses.buckets ?? {}).join(', ')}).`,
       },
@@ -246,7 +249,7 @@ export class Api extends Construct {
     Validations.of(this.stage).acknowledge({
       id: 'AwsSolutions-APIG3',
       reason:
-        'No WAF web ACL yet (docs/decisions/013-no-waf.md): the API is reached through CloudFront by a small set of internal engineers, the stage is throttled, login is throttled per account and source in the identity service, and managed WAF rule sets would block legitimate multipart firmware uploads without tuning.',
+        'The stage has no regional web ACL of its own: the web ACL is on CloudFront (infra/lib/constructs/edge.ts, docs/decisions/207), and every route refuses with 403 a call that does not carry the origin-verify secret CloudFront adds (decision 208), so a direct call to this endpoint cannot skip that web ACL.',
     });
     const cloudWatchRole = this.restApi.node.tryFindChild('CloudWatchRole');
     if (cloudWatchRole)

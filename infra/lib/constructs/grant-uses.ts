@@ -1,11 +1,11 @@
-import { type CfnElement, type Duration, Names, Stack, Validations } from 'aws-cdk-lib';
+import { Aws, type CfnElement, type Duration, Names, Stack, Validations } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, type NodejsFunctionProps } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type * as s3 from 'aws-cdk-lib/aws-s3';
 import type { Construct } from 'constructs';
-import type { BucketName, RouteUses } from '../../../shared/api/routes';
+import { type BucketName, type RouteUses, tablesWritten } from '../../../shared/api/routes';
 import { bucketEnv, tableEnv } from '../../../shared/api/runtime';
 import { asyncWorkerEnv } from '../../../shared/api/workers';
 import { TABLES } from '../definitions';
@@ -97,6 +97,10 @@ export interface GrantOptions {
   tableIndexes?: boolean;
   /** the token HMAC key (routes that build the identity service: needsTokenSecret in api.ts) */
   tokenSecret?: boolean;
+  /** the origin-verify secret, to refuse calls that skipped CloudFront (every route: decision 208) */
+  originVerify?: boolean;
+  /** the ARN of `role` built from its fixed name (signers: see Signing.allowSigning; usesFunction sets it) */
+  signerRoleArn?: string;
   /** why object ARNs of a listed bucket end in `/*` (the cdk-nag IAM5 acknowledgement on the role) */
   objectKeysReason: string;
 }
@@ -120,10 +124,12 @@ export function grantUses(
     return target;
   };
 
+  const written = tablesWritten(uses);
   for (const name of uses.tables) {
     const table = data.tables[name];
     env[tableEnv(name)] = table.tableName;
-    const write = opts.readOnly ? [] : name === 'audit' ? DDB_APPEND : DDB_WRITE;
+    // read-only: GET rows, and the tables a row does not change (`writes`); the audit trail: add only
+    const write = opts.readOnly || !written.includes(name) ? [] : name === 'audit' ? DDB_APPEND : DDB_WRITE;
     allow([...DDB_READ, ...write], [table.tableArn]);
     const indexes = TABLES[name].indexes.map((i) => `${table.tableArn}/index/${i.name}`);
     if ((opts.tableIndexes ?? true) && indexes.length > 0) allow(['dynamodb:Query'], indexes);
@@ -151,7 +157,7 @@ export function grantUses(
     allow(['secretsmanager:GetSecretValue'], [secret.secretArn]);
   }
 
-  if (uses.clientSource) {
+  if (uses.clientSource || opts.originVerify) {
     const secret = need(targets.signing, 'the origin-verify secret').originVerifySecret;
     env.ORIGIN_VERIFY_SECRET_ARN = secret.secretArn;
     allow(['secretsmanager:GetSecretValue'], [secret.secretArn]);
@@ -183,9 +189,23 @@ export function grantUses(
     const key = need(targets.signing, 'the package signing key').packageKey;
     env.SIGNING_KEY_ID = key.keyId;
     allow(uses.sign === 'sign' ? ['kms:Sign', 'kms:GetPublicKey'] : ['kms:GetPublicKey'], [key.keyArn]);
+    // the key policy, not IAM, decides who signs (docs/decisions/205): name the role there
+    if (uses.sign === 'sign') {
+      if (!opts.signerRoleArn) throw new Error(`${opts.grantee} signs, but its role has no fixed name`);
+      need(targets.signing, 'the package signing key').allowSigning(opts.signerRoleArn);
+    }
   }
 
   return env;
+}
+
+/**
+ * The fixed name of a signing function's role: `frp-<stage>-<construct id, kebab-case>-<region>` (unique
+ * per account: IAM names are global, stages and regions are not).
+ */
+export function signerRoleName(stage: string, constructId: string): string {
+  const kebab = constructId.replace(/[A-Z]/g, (c, i: number) => `${i > 0 ? '-' : ''}${c.toLowerCase()}`);
+  return `frp-${stage}-${kebab}-${Aws.REGION}`;
 }
 
 export interface UsesFunctionProps {
@@ -213,16 +233,22 @@ export function usesFunction(scope: Construct, props: UsesFunctionProps): Nodejs
     retention: logs.RetentionDays.ONE_YEAR,
     removalPolicy: statefulRemovalPolicy(props.config),
   });
+  // A signing function's role has a fixed name, so the key policy can name it without a reference
+  const roleName = props.uses.sign === 'sign' ? signerRoleName(props.config.stage, scope.node.id) : undefined;
   const role = new iam.Role(scope, 'Role', {
     assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
     description: props.roleDescription,
+    roleName,
   });
   logGroup.grantWrite(role);
+  const signerRoleArn = roleName
+    ? Stack.of(scope).formatArn({ service: 'iam', region: '', resource: 'role', resourceName: roleName })
+    : undefined;
   const environment = {
     ...props.environment,
     // Source maps are bundled; without this flag Node ignores them in stack traces.
     NODE_OPTIONS: '--enable-source-maps',
-    ...grantUses(role, props.uses, props.targets, props.grant),
+    ...grantUses(role, props.uses, props.targets, { ...props.grant, signerRoleArn }),
   };
   return new NodejsFunction(scope, 'Function', {
     ...props.code,

@@ -1,4 +1,5 @@
-import { Validations } from 'aws-cdk-lib';
+import { DefaultStackSynthesizer, Duration, Fn, Lazy, Stack, Validations } from 'aws-cdk-lib';
+import * as iam from 'aws-cdk-lib/aws-iam';
 import * as kms from 'aws-cdk-lib/aws-kms';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
@@ -10,15 +11,53 @@ export interface SigningProps {
 }
 
 /**
+ * What the account (and so IAM policies, the CloudFormation execution role included) may do with the
+ * signing key: administer it, never sign with it, hand out grants, or schedule its deletion
+ * (docs/decisions/205). Aliases need their key's permission too, so CDK can keep the alias.
+ */
+export const KEY_ACCOUNT_ACTIONS = [
+  'kms:DescribeKey',
+  'kms:GetKeyPolicy',
+  'kms:PutKeyPolicy',
+  'kms:GetKeyRotationStatus',
+  'kms:ListResourceTags',
+  'kms:ListGrants',
+  'kms:ListKeyPolicies',
+  'kms:RevokeGrant',
+  'kms:TagResource',
+  'kms:UntagResource',
+  'kms:UpdateKeyDescription',
+  'kms:EnableKey',
+  'kms:DisableKey',
+  'kms:CreateAlias',
+  'kms:UpdateAlias',
+  'kms:DeleteAlias',
+  'kms:CancelKeyDeletion',
+] as const;
+
+/** The public half is public (GET /signing-key serves it): IAM may grant reading it and verifying. */
+export const KEY_PUBLIC_ACTIONS = ['kms:GetPublicKey', 'kms:Verify'] as const;
+
+/** Days a scheduled deletion of the signing key waits (KMS's longest): time to notice and cancel. */
+export const KEY_DELETION_WINDOW_DAYS = 30;
+
+/**
  * The keys of the portal: the KMS key that signs packages (ECDSA P-256, private half never leaves
  * KMS), the Secrets Manager secret holding the HMAC key set of session tokens (re-read every few minutes), and the
  * origin-verify secret CloudFront sends to the API.
+ *
+ * The signing key's policy is the signing key's own (docs/decisions/205): the account may administer it
+ * and read its public half, only the roles given to `allowSigning` may sign (an explicit Deny refuses
+ * kms:Sign to every other principal, whatever IAM or a grant says), and only the configured key admin
+ * role and the deployment's own role may schedule its deletion, with the longest window.
  */
 export class Signing extends Construct {
   readonly packageKey: kms.Key;
   readonly tokenSecret: secretsmanager.Secret;
   /** the value CloudFront adds to every API request, proving it passed CloudFront (docs/decisions/075) */
   readonly originVerifySecret: secretsmanager.Secret;
+  /** ARNs of the roles that may sign (the functions whose `uses.sign` is 'sign') */
+  private readonly signers: string[] = [];
 
   constructor(scope: Construct, id: string, props: SigningProps) {
     super(scope, id);
@@ -29,6 +68,9 @@ export class Signing extends Construct {
       keySpec: kms.KeySpec.ECC_NIST_P256,
       keyUsage: kms.KeyUsage.SIGN_VERIFY,
       alias: `alias/frp-${config.stage}-package-signing`,
+      // a policy of our own: CDK's default would give the account root kms:* (sign included)
+      policy: new iam.PolicyDocument({ statements: this.keyStatements(config) }),
+      pendingWindow: Duration.days(KEY_DELETION_WINDOW_DAYS),
       // Devices in the field verify against this key: losing it with the stack would orphan them.
       removalPolicy: statefulRemovalPolicy(config),
     });
@@ -45,14 +87,116 @@ export class Signing extends Construct {
     });
 
     this.originVerifySecret = new secretsmanager.Secret(this, 'OriginVerifySecret', {
-      description: `Firmware Release Portal (${config.stage}): header value CloudFront adds to API requests, so the API may trust CloudFront-Viewer-Address`,
+      description: `Firmware Release Portal (${config.stage}): header value CloudFront adds to API requests; the API refuses requests without it`,
       generateSecretString: { passwordLength: 48, excludePunctuation: true, includeSpace: false },
       removalPolicy: statefulRemovalPolicy(config),
     });
     Validations.of(this.originVerifySecret).acknowledge({
       id: 'AwsSolutions-SMG4',
       reason:
-        'CloudFront reads this value from the template at deploy time (a dynamic reference in the origin custom header), so a rotation takes effect with the deploy that names the new version (context originVerifySecretVersion); the API accepts AWSCURRENT and AWSPREVIOUS meanwhile (docs/operations.md). Its only power is to make the API trust the viewer address for rate limits.',
+        'CloudFront reads this value from the template at deploy time (a dynamic reference in the origin custom header), so a rotation takes effect with the deploy that names the new version (the stage setting originVerifySecretVersion); the API accepts AWSCURRENT and AWSPREVIOUS meanwhile (docs/operations.md). Without it no call reaches the API (decision 208).',
     });
   }
+
+  /**
+   * Lets the role with this ARN sign with the package key: the key policy lets the account delegate
+   * kms:Sign to this principal alone (its IAM policy must allow it too: grantUses), and the Deny
+   * excepts it. Called by grantUses for `uses.sign: 'sign'`. The ARN is built from the role's fixed
+   * name, not read from the role: the key then depends on no role, so no cycle arises when the key and
+   * the signing function are in different (nested) stacks, and KMS never sees a principal that does not
+   * exist yet.
+   */
+  allowSigning(roleArn: string): void {
+    if (!this.signers.includes(roleArn)) this.signers.push(roleArn);
+  }
+
+  /** ARNs of the roles that may sign. */
+  get signerRoleArns(): readonly string[] {
+    return this.signers;
+  }
+
+  private keyStatements(config: PortalConfig): iam.PolicyStatement[] {
+    const account = new iam.AccountRootPrincipal();
+    const signerArns = Lazy.list({ produce: () => [...this.signers] });
+    const adminArn = config.signingKeyAdminRoleArn;
+    const deployment = deploymentRoleArn(this);
+    const deleters = [adminArn, deployment].filter((a): a is string => a !== undefined);
+    const statements = [
+      // Delegation to IAM for administration only: the CloudFormation execution role keeps
+      // PutKeyPolicy (no lockout of the deployment), nobody gains Sign, CreateGrant or deletion from it.
+      new iam.PolicyStatement({
+        sid: 'AccountAdministersWithoutSigning',
+        principals: [account],
+        actions: [...KEY_ACCOUNT_ACTIONS],
+        resources: ['*'],
+      }),
+      new iam.PolicyStatement({
+        sid: 'AccountReadsPublicKey',
+        principals: [account],
+        actions: [...KEY_PUBLIC_ACTIONS],
+        resources: ['*'],
+      }),
+      // The signing roles, through their IAM policy, and no one else.
+      new iam.PolicyStatement({
+        sid: 'SigningRolesSign',
+        principals: [account],
+        actions: ['kms:Sign'],
+        resources: ['*'],
+        conditions: { StringEquals: { 'aws:PrincipalArn': signerArns } },
+      }),
+      // Whatever else grants it (a later IAM policy, a grant), only the signing roles sign.
+      new iam.PolicyStatement({
+        sid: 'OnlySigningRolesSign',
+        effect: iam.Effect.DENY,
+        principals: [new iam.AnyPrincipal()],
+        actions: ['kms:Sign'],
+        resources: ['*'],
+        conditions: { StringNotEquals: { 'aws:PrincipalArn': signerArns } },
+      }),
+      // Deletion would orphan every device: only the key admin role and the deployment itself (the
+      // CloudFormation execution role: a failed first create or a throw-away stack deletes the key) may
+      // schedule it, and only with the longest waiting period. The trail's alarm reports every scheduling.
+      new iam.PolicyStatement({
+        sid: 'OnlyKeyAdminOrDeploymentSchedulesDeletion',
+        effect: iam.Effect.DENY,
+        principals: [new iam.AnyPrincipal()],
+        actions: ['kms:ScheduleKeyDeletion'],
+        resources: ['*'],
+        conditions: deleters.length > 0 ? { StringNotEquals: { 'aws:PrincipalArn': deleters } } : undefined,
+      }),
+    ];
+    if (deleters.length > 0)
+      statements.push(
+        new iam.PolicyStatement({
+          sid: 'DeletionWaitsThirtyDays',
+          principals: deleters.map((arn) => new iam.ArnPrincipal(arn)),
+          actions: ['kms:ScheduleKeyDeletion'],
+          resources: ['*'],
+          conditions: {
+            NumericGreaterThanEquals: {
+              'kms:ScheduleKeyDeletionPendingWindowInDays': KEY_DELETION_WINDOW_DAYS,
+            },
+          },
+        }),
+      );
+    if (adminArn)
+      statements.push(
+        new iam.PolicyStatement({
+          sid: 'KeyAdministrator',
+          principals: [new iam.ArnPrincipal(adminArn)],
+          actions: [...KEY_ACCOUNT_ACTIONS],
+          resources: ['*'],
+        }),
+      );
+    return statements;
+  }
+}
+
+/** The CloudFormation execution role of the CDK bootstrap (cdk-<qualifier>-cfn-exec-role-…), if that is the synthesizer. */
+function deploymentRoleArn(scope: Construct): string | undefined {
+  const synthesizer = Stack.of(scope).synthesizer;
+  // the bootstrap's name pattern carries ${AWS::…} placeholders: CloudFormation fills them in (Fn::Sub)
+  return synthesizer instanceof DefaultStackSynthesizer
+    ? Fn.sub(synthesizer.cloudFormationExecutionRoleArn)
+    : undefined;
 }

@@ -221,18 +221,11 @@ export class Web extends Construct {
   }
 
   private acknowledge(config: PortalConfig): void {
-    Validations.of(this.distribution).acknowledge(
-      {
-        id: 'AwsSolutions-CFR1',
-        reason:
-          'The portal is used by the device company’s engineers wherever they travel; access is controlled by sign-in and roles, not by country.',
-      },
-      {
-        id: 'AwsSolutions-CFR2',
-        reason:
-          'No WAF web ACL yet (docs/decisions/013-no-waf.md): a CloudFront web ACL must live in us-east-1 while this stack is regional; the static SPA is read-only and the API behind /dev/* is throttled and authenticates every call.',
-      },
-    );
+    Validations.of(this.distribution).acknowledge({
+      id: 'AwsSolutions-CFR1',
+      reason:
+        'The portal is used by the device company’s engineers wherever they travel; access is controlled by sign-in and roles, not by country.',
+    });
     if (!config.certificateArn)
       Validations.of(this.distribution).acknowledge({
         id: 'AwsSolutions-CFR4',

@@ -9,6 +9,8 @@ export const UPLOADERS: readonly Role[] = UPLOADER_ROLES;
 export const USERS = ['users'] as const;
 /** identity routes that change an account also append to the audit trail */
 export const USERS_AUDITED = ['users', 'audit'] as const;
+/** identity routes that change accounts: users and the audit trail (`writes`: shared/api/routes.ts) */
+export const CHANGES_ACCOUNTS = { tables: USERS_AUDITED, writes: USERS_AUDITED } as const;
 export const PKG_READ = ['users', 'packages'] as const;
 export const PKG_WRITE = ['users', 'packages', 'audit'] as const;
 /** workflow steps that mail commit the mails to the outbox with the state change (decision 095) */
@@ -20,5 +22,7 @@ export const PKG_MAIL = ['users', 'packages', 'audit', 'outbox'] as const;
  */
 export const PKG_DECIDE = {
   tables: ['users', 'packages', 'resources', 'dcc', 'audit', 'outbox'],
+  // the resource and the DCC are read, never changed (decision 205)
+  writes: ['packages', 'audit', 'outbox'],
   invoke: ['generateArtefact'],
 } as const;

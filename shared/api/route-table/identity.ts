@@ -1,4 +1,4 @@
-import { ADMIN, USERS, USERS_AUDITED } from './groups';
+import { ADMIN, CHANGES_ACCOUNTS, USERS } from './groups';
 import type { Route } from './types';
 
 /** Identity: sign-in, registration, own account, the admins' user list. */
@@ -8,7 +8,7 @@ export const IDENTITY_ROUTES = [
     method: 'POST',
     path: '/user/login',
     access: 'public',
-    uses: { tables: USERS_AUDITED, clientSource: true },
+    uses: { ...CHANGES_ACCOUNTS, clientSource: true },
     memoryMb: 1024,
     summary: 'Sign in with login (email) and password',
   },
@@ -25,7 +25,8 @@ export const IDENTITY_ROUTES = [
     method: 'POST',
     path: '/user/logout',
     access: 'signedIn',
-    uses: { tables: USERS },
+    // the token version moves on
+    uses: { tables: USERS, writes: USERS },
     summary: 'Revoke every token of the caller',
   },
   {
@@ -34,7 +35,7 @@ export const IDENTITY_ROUTES = [
     path: '/user/register',
     access: 'public',
     // mails the confirmation link and tells the admins a role was requested (issue 12)
-    uses: { tables: USERS_AUDITED, mail: true },
+    uses: { ...CHANGES_ACCOUNTS, mail: true },
     memoryMb: 1024,
     summary: 'Self-service registration (not as admin)',
   },
@@ -43,7 +44,7 @@ export const IDENTITY_ROUTES = [
     method: 'POST',
     path: '/user/password',
     access: 'signedIn',
-    uses: { tables: USERS_AUDITED, clientSource: true },
+    uses: { ...CHANGES_ACCOUNTS, clientSource: true },
     memoryMb: 1024,
     summary: 'Change own password',
   },
@@ -54,7 +55,7 @@ export const IDENTITY_ROUTES = [
     access: 'signedIn',
     // a new email gets a confirmation link; a new role is a request the admins hear of (issue 12);
     // packages: a role change is refused while a package waits for this person's decision
-    uses: { tables: ['users', 'audit', 'packages'], mail: true },
+    uses: { tables: ['users', 'audit', 'packages'], writes: ['users', 'audit'], mail: true },
     summary: 'Change own name, email, role',
   },
   {
@@ -62,7 +63,7 @@ export const IDENTITY_ROUTES = [
     method: 'POST',
     path: '/user/reset-password',
     access: 'public',
-    uses: { tables: USERS_AUDITED, mail: true, clientSource: true },
+    uses: { ...CHANGES_ACCOUNTS, mail: true, clientSource: true },
     memoryMb: 1024,
     summary: 'Mail a temporary password',
   },
@@ -72,7 +73,7 @@ export const IDENTITY_ROUTES = [
     path: '/user/confirm-email',
     access: 'public',
     // a confirmed registration is the moment the admins are told of the role request
-    uses: { tables: USERS_AUDITED, mail: true },
+    uses: { ...CHANGES_ACCOUNTS, mail: true },
     summary: 'Confirm an address with the single-use token of a mailed link (24 h)',
   },
   {
@@ -80,7 +81,8 @@ export const IDENTITY_ROUTES = [
     method: 'POST',
     path: '/user/confirm-email/resend',
     access: 'public',
-    uses: { tables: USERS, mail: true },
+    // the new link's token and the per-address quota are kept with the users
+    uses: { tables: USERS, writes: USERS, mail: true },
     summary: 'Mail a new confirmation link (same answer for any address; a few per address per 15 min)',
   },
   {
@@ -97,7 +99,7 @@ export const IDENTITY_ROUTES = [
     path: '/admin/users',
     access: ADMIN,
     // packages: a user a package still waits for cannot be deleted
-    uses: { tables: ['users', 'audit', 'packages'] },
+    uses: { tables: ['users', 'audit', 'packages'], writes: ['users', 'audit'] },
     summary: 'Delete users by id',
   },
   {
@@ -105,7 +107,7 @@ export const IDENTITY_ROUTES = [
     method: 'POST',
     path: '/admin/users/roles',
     access: ADMIN,
-    uses: { tables: USERS_AUDITED, mail: true },
+    uses: { ...CHANGES_ACCOUNTS, mail: true },
     summary: 'Grant or refuse requested roles; the users are mailed',
   },
 ] as const satisfies readonly Route[];

@@ -84,7 +84,8 @@ export const PACKAGE_ROUTES = [
     method: 'POST',
     path: '/packages/{id}/dcc/{dccId}',
     access: NON_ADMIN,
-    uses: { tables: ['users', 'packages', 'dcc', 'audit'] },
+    // the DCC's values are copied into the package; the DCC itself is not changed
+    uses: { tables: ['users', 'packages', 'dcc', 'audit'], writes: ['packages', 'audit'] },
     summary: 'Attach a DCC (initiator, DRAFT)',
   },
   {

@@ -12,6 +12,12 @@ export type BucketName = 'resources' | 'artefacts' | 'audit';
 export interface RouteUses {
   tables: readonly TableName[];
   /**
+   * The tables of `tables` the function changes; it only reads the others (tablesWritten in
+   * shared/api/routes.ts). Absent: every listed table but `users`. Every guarded row lists `users` for its
+   * gate (the token version is read there), so only the rows that change accounts name it here.
+   */
+  writes?: readonly TableName[];
+  /**
    * read = GetObject, write = PutObject (multipart create, part, complete, abort), delete = DeleteObject,
    * parts = ListMultipartUploadParts (which parts of a multipart upload S3 holds); presign uses the same grants.
    */

@@ -1,0 +1,101 @@
+import { Duration } from 'aws-cdk-lib';
+import * as cloudtrail from 'aws-cdk-lib/aws-cloudtrail';
+import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
+import type * as kms from 'aws-cdk-lib/aws-kms';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import * as s3 from 'aws-cdk-lib/aws-s3';
+import { Construct } from 'constructs';
+import type { PortalConfig } from '../portal-config';
+import { statefulRemovalPolicy } from '../removal';
+
+export interface SigningTrailProps {
+  config: PortalConfig;
+  signingKey: kms.IKey;
+  /** where the trail bucket's own access logs go */
+  accessLogs: s3.IBucket;
+}
+
+/** KMS events on the signing key an operator must hear of (docs/operations.md, "Signing key changed"). */
+export const KEY_ALERT_EVENTS = [
+  'PutKeyPolicy',
+  'ScheduleKeyDeletion',
+  'CancelKeyDeletion',
+  'DisableKey',
+  'EnableKey',
+  'CreateGrant',
+] as const;
+
+/**
+ * CloudTrail for the package signing key (docs/decisions/206): every use of the key (Sign, GetPublicKey)
+ * and every change of it is a KMS management event. Either the stack's own trail (management events,
+ * read and write, into a private bucket with file validation and a CloudWatch log group, on which an
+ * alarm watches the key's administration and refused calls), or an existing trail named by config.
+ */
+export class SigningTrail extends Construct {
+  /** the trail that records the key's use (created here or the configured one) */
+  readonly trailArn: string;
+  /** created only when the stack has its own trail */
+  readonly trail?: cloudtrail.Trail;
+  readonly bucket?: s3.Bucket;
+  readonly logGroup?: logs.LogGroup;
+  /** key policy changes, deletion scheduling, disabling, grants, and refused calls on the key */
+  readonly keyAlarm?: cloudwatch.Alarm;
+
+  constructor(scope: Construct, id: string, props: SigningTrailProps) {
+    super(scope, id);
+    const { config } = props;
+    if (config.existingTrailArn) {
+      this.trailArn = config.existingTrailArn;
+      return;
+    }
+    const removalPolicy = statefulRemovalPolicy(config);
+    this.bucket = new s3.Bucket(this, 'Bucket', {
+      blockPublicAccess: s3.BlockPublicAccess.BLOCK_ALL,
+      encryption: s3.BucketEncryption.S3_MANAGED,
+      enforceSSL: true,
+      minimumTLSVersion: 1.2,
+      objectOwnership: s3.ObjectOwnership.BUCKET_OWNER_ENFORCED,
+      versioned: true,
+      serverAccessLogsBucket: props.accessLogs,
+      serverAccessLogsPrefix: 's3/trail/',
+      removalPolicy,
+    });
+    this.logGroup = new logs.LogGroup(this, 'Logs', {
+      retention: logs.RetentionDays.ONE_YEAR,
+      removalPolicy,
+    });
+    this.trail = new cloudtrail.Trail(this, 'Trail', {
+      bucket: this.bucket,
+      // KMS Sign and GetPublicKey are read-only management events: ALL records them
+      managementEvents: cloudtrail.ReadWriteType.ALL,
+      includeGlobalServiceEvents: false,
+      isMultiRegionTrail: false,
+      enableFileValidation: true,
+      sendToCloudWatchLogs: true,
+      cloudWatchLogGroup: this.logGroup,
+    });
+    this.trailArn = this.trail.trailArn;
+
+    const keyArn = props.signingKey.keyArn;
+    const events = KEY_ALERT_EVENTS.map((e) => `($.eventName = "${e}")`).join(' || ');
+    const filter = new logs.MetricFilter(this, 'SigningKeyEvents', {
+      logGroup: this.logGroup,
+      filterPattern: logs.FilterPattern.literal(
+        `{ ($.eventSource = "kms.amazonaws.com") && ($.resources[0].ARN = "${keyArn}") && (${events} || ($.errorCode = "AccessDenied*")) }`,
+      ),
+      metricNamespace: `FirmwareReleasePortal/${config.stage}`,
+      metricName: 'SigningKeyAlerts',
+      metricValue: '1',
+      defaultValue: 0,
+    });
+    this.keyAlarm = new cloudwatch.Alarm(this, 'SigningKeyAlarm', {
+      alarmDescription:
+        'The package signing key was changed (policy, deletion, enabled state, grant) or a call on it was refused (see docs/operations.md, "Signing key changed")',
+      metric: filter.metric({ statistic: 'Sum', period: Duration.minutes(5) }),
+      threshold: 0,
+      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
+      evaluationPeriods: 1,
+      treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+    });
+  }
+}

@@ -1,0 +1,370 @@
+import { App, Stack } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import * as cloudfront from 'aws-cdk-lib/aws-cloudfront';
+import * as origins from 'aws-cdk-lib/aws-cloudfront-origins';
+import * as s3 from 'aws-cdk-lib/aws-s3';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ROUTES, type TableName, tablesWritten } from '../../shared/api/routes';
+import { ASYNC_WORKERS, WORKERS } from '../../shared/api/workers';
+import { Edge } from '../lib/constructs/edge';
+import { KEY_ACCOUNT_ACTIONS, Signing } from '../lib/constructs/signing';
+import { SigningTrail } from '../lib/constructs/trail';
+import { ConfigError, readConfig } from '../lib/portal-config';
+import { STAGES } from '../stages';
+import { type Synthesized, synthPortal } from './support/synth';
+import {
+  actionsOf,
+  type Json,
+  resourcesOfType,
+  type Statement,
+  statementsOfFunction,
+} from './support/template';
+
+/** The dev stage of infra/stages.ts with some settings added, checked as a synth checks it. */
+const configWith = (patch: Record<string, unknown> = {}) =>
+  readConfig(new App({ context: { allowPlaceholderWeb: 'true' } }).node, {
+    dev: { ...STAGES.dev, ...patch },
+  });
+
+/** Production security and operations (issue 24, decisions 205–209). */
+let s: Synthesized;
+beforeAll(() => {
+  s = synthPortal();
+});
+
+const resources = (type: string) => resourcesOfType(s, type);
+type KeyStatement = Statement & { Sid?: string; Principal?: unknown; Condition?: Json };
+const keyPolicy = (): KeyStatement[] => {
+  const [, key] = resources('AWS::KMS::Key')[0]!;
+  return (key.KeyPolicy as { Statement: KeyStatement[] }).Statement;
+};
+const rootPrincipal = (st: KeyStatement) => JSON.stringify(st.Principal).includes(':root');
+
+/** Function logical id → who it is: the route id, or the worker id, from its description. */
+function functionsByName(): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const [id, props] of resources('AWS::Lambda::Function')) {
+    const d = String(props.Description ?? '');
+    const route = /\((\w+)\)$/.exec(d)?.[1];
+    const worker = /^(?:Stream worker|Asynchronous worker|Failure handler) (\w+)/.exec(d)?.[1];
+    const name = route ? `route ${route}` : worker ? `worker ${worker}` : undefined;
+    if (name) out.set(name, id);
+  }
+  return out;
+}
+
+describe('the signing key belongs to signing (decision 205)', () => {
+  it('gives the account administration only: no Sign, no CreateGrant, no deletion, no kms:*', () => {
+    // (Sign is delegated to IAM for the signing roles alone: next test)
+    const fromRoot = keyPolicy().filter(
+      (st) =>
+        st.Effect === 'Allow' &&
+        rootPrincipal(st) &&
+        !JSON.stringify(st.Condition ?? {}).includes('PrincipalArn'),
+    );
+    const actions = fromRoot.flatMap(actionsOf);
+    for (const a of ['kms:*', 'kms:Sign', 'kms:CreateGrant', 'kms:ScheduleKeyDeletion', 'kms:Decrypt'])
+      expect(actions).not.toContain(a);
+    for (const a of actions) expect(a).not.toContain('*');
+    // the CloudFormation execution role works through IAM: it keeps PutKeyPolicy (no lockout)
+    expect(actions).toEqual(
+      expect.arrayContaining(['kms:PutKeyPolicy', 'kms:DescribeKey', 'kms:GetPublicKey']),
+    );
+  });
+
+  it('lets the generateArtefact role alone sign (by its fixed name), and denies Sign to everyone else', () => {
+    const fns = functionsByName();
+    const genFn = s.json.Resources[fns.get('worker generateArtefact')!]!.Properties as Json;
+    const roleId = (genFn.Role as { 'Fn::GetAtt': [string, string] })['Fn::GetAtt'][0];
+    const roleName = (s.json.Resources[roleId]!.Properties as Json).RoleName;
+    expect(JSON.stringify(roleName)).toContain('frp-dev-generate-artefact-');
+    // the ARN is built from the name: the key refers to no role (no cycle across nested stacks)
+    const signer = JSON.stringify(s.stack.signing.signerRoleArns.map((a) => s.stack.resolve(a)));
+    expect(signer).toContain('frp-dev-generate-artefact-');
+    expect(signer).not.toContain(roleId);
+    const allowSign = keyPolicy().filter((st) => st.Effect === 'Allow' && actionsOf(st).includes('kms:Sign'));
+    expect(allowSign).toHaveLength(1);
+    expect(rootPrincipal(allowSign[0]!)).toBe(true);
+    expect(JSON.stringify(allowSign[0]!.Condition)).toBe(`{"StringEquals":{"aws:PrincipalArn":${signer}}}`);
+    const deny = keyPolicy().find((st) => st.Effect === 'Deny' && actionsOf(st).includes('kms:Sign'))!;
+    expect(deny.Principal).toEqual({ AWS: '*' });
+    expect(JSON.stringify(deny.Condition)).toBe(`{"StringNotEquals":{"aws:PrincipalArn":${signer}}}`);
+    // its IAM policy allows Sign on this key too (the account delegates to IAM for this role only)
+    const iamSign = statementsOfFunction(s, fns.get('worker generateArtefact')!).filter((st) =>
+      actionsOf(st).includes('kms:Sign'),
+    );
+    expect(JSON.stringify(iamSign)).toContain(s.logicalId(s.stack.signing.packageKey));
+    // and no route can sign (the worker signs since decision 160)
+    expect(ROUTES.filter((r) => r.uses.sign === 'sign')).toEqual([]);
+  });
+
+  it('guards deletion: denied to all but the deployment role, a 30-day window, kept on stack deletion', () => {
+    const deny = keyPolicy().find(
+      (st) => st.Effect === 'Deny' && actionsOf(st).includes('kms:ScheduleKeyDeletion'),
+    )!;
+    expect(JSON.stringify(deny.Condition)).toContain('cfn-exec-role');
+    const allow = keyPolicy().find(
+      (st) => st.Effect === 'Allow' && actionsOf(st).includes('kms:ScheduleKeyDeletion'),
+    )!;
+    expect(allow.Condition).toEqual({
+      NumericGreaterThanEquals: { 'kms:ScheduleKeyDeletionPendingWindowInDays': 30 },
+    });
+    const [, key] = resources('AWS::KMS::Key')[0]!;
+    expect(key.PendingWindowInDays).toBe(30);
+    const raw = Object.values(s.json.Resources).find((r) => r.Type === 'AWS::KMS::Key')!;
+    expect(raw.DeletionPolicy).toBe('RetainExceptOnCreate');
+    expect(raw.UpdateReplacePolicy).toBe('Retain');
+  });
+
+  it('gives a configured key admin role administration and slow deletion, never signing', () => {
+    const app = new App();
+    const stack = new Stack(app, 'KeyAdmin');
+    const signing = new Signing(stack, 'Signing', {
+      config: configWith({ signingKeyAdminRoleArn: 'arn:aws:iam::123456789012:role/key-admin' }),
+    });
+    signing.allowSigning('arn:aws:iam::123456789012:role/frp-dev-signer');
+    const [key] = Object.values(Template.fromStack(stack).findResources('AWS::KMS::Key'));
+    const sts = (key!.Properties as { KeyPolicy: { Statement: KeyStatement[] } }).KeyPolicy.Statement;
+    const admin = sts.filter((st) => JSON.stringify(st.Principal).includes('role/key-admin'));
+    const adminActions = admin.flatMap(actionsOf);
+    expect(adminActions).toEqual(expect.arrayContaining([...KEY_ACCOUNT_ACTIONS, 'kms:ScheduleKeyDeletion']));
+    expect(adminActions).not.toContain('kms:Sign');
+    const denyDelete = sts.find(
+      (st) => st.Effect === 'Deny' && actionsOf(st).includes('kms:ScheduleKeyDeletion'),
+    )!;
+    expect(JSON.stringify(denyDelete.Condition)).toContain('arn:aws:iam::123456789012:role/key-admin');
+    const denySign = sts.find((st) => st.Effect === 'Deny' && actionsOf(st).includes('kms:Sign'))!;
+    expect(JSON.stringify(denySign.Condition)).not.toContain('key-admin');
+  });
+});
+
+describe('CloudTrail records the key (decision 206)', () => {
+  it('keeps a trail of management events (KMS Sign is one), validated files, a log group, and an alarm on key changes', () => {
+    const [[, trail]] = [resources('AWS::CloudTrail::Trail')[0]!];
+    expect(trail.IsLogging).toBe(true);
+    expect(trail.EnableLogFileValidation).toBe(true);
+    expect(trail.CloudWatchLogsLogGroupArn).toBeDefined();
+    expect(trail.EventSelectors).toEqual([{ IncludeManagementEvents: true, ReadWriteType: 'All' }]);
+    const keyId = s.logicalId(s.stack.signing.packageKey);
+    const filters = resources('AWS::Logs::MetricFilter');
+    const keyFilter = filters.find(([, f]) => JSON.stringify(f.FilterPattern).includes(keyId));
+    expect(keyFilter).toBeDefined();
+    for (const e of ['PutKeyPolicy', 'ScheduleKeyDeletion', 'DisableKey', 'CreateGrant', 'AccessDenied'])
+      expect(JSON.stringify(keyFilter![1].FilterPattern)).toContain(e);
+    expect(s.stack.trail.keyAlarm).toBeDefined();
+  });
+
+  it('uses an existing trail from config instead of making one', () => {
+    const arn = 'arn:aws:cloudtrail:eu-central-1:123456789012:trail/org-trail';
+    const app = new App();
+    const stack = new Stack(app, 'Existing');
+    const config = configWith({ existingTrailArn: arn });
+    const signing = new Signing(stack, 'Signing', { config });
+    const trail = new SigningTrail(stack, 'Trail', {
+      config,
+      signingKey: signing.packageKey,
+      accessLogs: new s3.Bucket(stack, 'Logs'),
+    });
+    expect(trail.trailArn).toBe(arn);
+    Template.fromStack(stack).resourceCountIs('AWS::CloudTrail::Trail', 0);
+    expect(() => configWith({ existingTrailArn: 'org-trail' })).toThrow(ConfigError);
+  });
+});
+
+describe('least privilege that holds (decision 205 in grant-uses: `writes`)', () => {
+  const WRITE = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'];
+  const tableId = (t: TableName) => s.logicalId(s.stack.data.tables[t]);
+
+  /** One readable line per function and store: what its role may do there. */
+  function grantLines(): string[] {
+    const storeOf = new Map<string, string>();
+    for (const t of Object.keys(s.stack.data.tables) as TableName[]) storeOf.set(tableId(t), `table ${t}`);
+    for (const [b, bucket] of Object.entries(s.stack.data.buckets))
+      storeOf.set(s.logicalId(bucket), `bucket ${b}`);
+    storeOf.set(s.logicalId(s.stack.signing.packageKey), 'signing key');
+    storeOf.set(s.logicalId(s.stack.signing.tokenSecret), 'token secret');
+    storeOf.set(s.logicalId(s.stack.signing.originVerifySecret), 'origin-verify secret');
+    if (s.stack.mail.identity) storeOf.set(s.logicalId(s.stack.mail.identity), 'sender identity');
+    const lines: string[] = [];
+    for (const [name, fnId] of [...functionsByName()].sort(([a], [b]) => a.localeCompare(b))) {
+      const per = new Map<string, Set<string>>();
+      for (const st of statementsOfFunction(s, fnId))
+        for (const resource of Array.isArray(st.Resource) ? st.Resource : [st.Resource]) {
+          const text = JSON.stringify(resource);
+          const store = [...storeOf].find(([id]) => text.includes(`"${id}"`))?.[1];
+          if (!store) continue; // its own log group, the queues of its event sources
+          const part = text.includes('/index/')
+            ? ' indexes'
+            : text.includes('StreamArn')
+              ? ' stream'
+              : text.includes('/*')
+                ? ' objects'
+                : '';
+          const key = `${store}${part}`;
+          if (!per.has(key)) per.set(key, new Set());
+          for (const a of actionsOf(st)) per.get(key)!.add(a);
+        }
+      for (const [store, actions] of [...per].sort(([a], [b]) => a.localeCompare(b)))
+        lines.push(`${name} | ${store} | ${[...actions].sort().join(' ')}`);
+    }
+    return lines;
+  }
+
+  it('pins the grants of every function (a change shows in review: infra/test/fixtures/grants.txt)', async () => {
+    await expect(`${grantLines().join('\n')}\n`).toMatchFileSnapshot('./fixtures/grants.txt');
+  });
+
+  it('lets only the rows that change accounts write the users table', () => {
+    const writers = grantLines()
+      .filter((l) => l.includes('| table users |') && WRITE.some((a) => l.includes(a)))
+      .map((l) => l.split(' | ')[0]!.replace('route ', ''))
+      .sort();
+    expect(writers).toEqual(
+      ROUTES.filter((r) => r.method !== 'GET' && tablesWritten(r.uses).includes('users'))
+        .map((r) => r.id)
+        .sort(),
+    );
+    expect(writers).toEqual(
+      [
+        'adminDecideRoles',
+        'adminDeleteUsers',
+        'changePassword',
+        'confirmEmail',
+        'login',
+        'logout',
+        'register',
+        'resendConfirmation',
+        'resetPassword',
+        'updateAccount',
+      ].sort(),
+    );
+  });
+
+  it('lets audit writers only add (PutItem), never update or delete; the code adds only new items', () => {
+    for (const line of grantLines().filter((l) => l.includes('| table audit |'))) {
+      for (const a of ['dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'])
+        expect(line).not.toContain(a);
+    }
+  });
+
+  it('keeps workers read-only on the tables they only read', () => {
+    for (const w of [...WORKERS, ...ASYNC_WORKERS, ...ASYNC_WORKERS.map((a) => ({ ...a.failure }))]) {
+      const lines = grantLines().filter((l) => l.startsWith(`worker ${w.id} |`));
+      for (const t of w.uses.tables) {
+        const line = lines.find((l) => l.startsWith(`worker ${w.id} | table ${t} |`));
+        expect(line, `${w.id} ${t}`).toBeDefined();
+        expect(
+          WRITE.some((a) => line!.includes(a)),
+          `${w.id} writes ${t}`,
+        ).toBe(tablesWritten(w.uses).includes(t));
+      }
+    }
+    const gen = grantLines().filter((l) => l.startsWith('worker generateArtefact |'));
+    expect(gen.find((l) => l.includes('| table resources |'))).not.toMatch(/PutItem|UpdateItem|DeleteItem/);
+    expect(gen.find((l) => l.includes('| table dcc |'))).not.toMatch(/PutItem|UpdateItem|DeleteItem/);
+  });
+});
+
+describe('the edge: WAF on CloudFront, and the API only through CloudFront (decisions 207, 208)', () => {
+  it('puts a CLOUDFRONT web ACL with per-address limits on sign-in, register, reset and the API, and managed rules', () => {
+    const [[aclId, acl]] = [resources('AWS::WAFv2::WebACL')[0]!];
+    expect(acl.Scope).toBe('CLOUDFRONT');
+    const rules = acl.Rules as Json[];
+    const rate = (path: string) =>
+      rules.find((r) => JSON.stringify(r.Statement).includes(`"SearchString":"${path}"`)) as Json | undefined;
+    for (const [path, limit] of [
+      ['/dev/user/login', 100],
+      ['/dev/user/register', 20],
+      ['/dev/user/reset-password', 20],
+    ] as const) {
+      const r = rate(path)!;
+      const st = (r.Statement as Json).RateBasedStatement as Json;
+      expect(st.Limit, path).toBe(limit);
+      expect(st.AggregateKeyType).toBe('IP');
+      expect(JSON.stringify(r.Action)).toContain('"ResponseCode":429');
+    }
+    expect(JSON.stringify(acl.CustomResponseBodies)).toContain('Too many requests from your network address');
+    const managed = rules
+      .map((r) => ((r.Statement as Json).ManagedRuleGroupStatement as Json | undefined)?.Name)
+      .filter(Boolean);
+    expect(managed).toEqual(
+      expect.arrayContaining(['AWSManagedRulesCommonRuleSet', 'AWSManagedRulesKnownBadInputsRuleSet']),
+    );
+    const dc = (s.json.Resources[s.logicalId(s.stack.web.distribution)]!.Properties as Json)
+      .DistributionConfig as Json;
+    expect(dc.WebACLId).toEqual({ 'Fn::GetAtt': [aclId, 'Arn'] });
+  });
+
+  it('refuses to deploy outside us-east-1 without a configured web ACL (template rule, and synth when the region is known)', () => {
+    const rules = (s.json as unknown as { Rules?: Record<string, Json> }).Rules ?? {};
+    expect(JSON.stringify(Object.values(rules))).toContain('us-east-1');
+    const edgeIn = (region: string, settings: Record<string, string> = {}) => {
+      const app = new App();
+      const stack = new Stack(app, 'S', { env: { account: '123456789012', region } });
+      const distribution = new cloudfront.Distribution(stack, 'D', {
+        defaultBehavior: { origin: new origins.HttpOrigin('example.com') },
+      });
+      return { edge: new Edge(stack, 'Edge', { config: configWith(settings), distribution }), stack };
+    };
+    expect(() => edgeIn('eu-central-1')).toThrow(/webAclArn/);
+    const arn =
+      'arn:aws:wafv2:us-east-1:123456789012:global/webacl/portal/11111111-2222-3333-4444-555555555555';
+    const { stack } = edgeIn('eu-central-1', { webAclArn: arn });
+    const t = Template.fromStack(stack);
+    t.resourceCountIs('AWS::WAFv2::WebACL', 0);
+    t.hasResourceProperties('AWS::CloudFront::Distribution', { DistributionConfig: { WebACLId: arn } });
+    expect(() => configWith({ webAclArn: arn.replace('us-east-1', 'eu-west-1') })).toThrow(ConfigError);
+  });
+
+  it('makes every route refuse calls without the origin-verify secret (ORIGIN_VERIFY_REQUIRED, secret ARN)', () => {
+    const fns = functionsByName();
+    for (const r of ROUTES) {
+      const vars = ((s.json.Resources[fns.get(`route ${r.id}`)!]!.Properties as Json).Environment as Json)
+        .Variables as Json;
+      expect(vars.ORIGIN_VERIFY_REQUIRED, r.id).toBe('true');
+      expect(vars.ORIGIN_VERIFY_SECRET_ARN, r.id).toEqual({
+        Ref: s.logicalId(s.stack.signing.originVerifySecret),
+      });
+    }
+  });
+});
+
+describe('operators hear and act (decision 209)', () => {
+  it('sends every alarm of the stack to the on-call topic, on ALARM and back to OK', () => {
+    const topic = s.logicalId(s.stack.monitoring.topic);
+    const alarms = resources('AWS::CloudWatch::Alarm');
+    // worker and generation dead letters, failed generations, API 5xx, mail age, signing key
+    expect(alarms.length).toBeGreaterThanOrEqual(9);
+    for (const [id, a] of alarms) {
+      expect(a.AlarmActions, id).toEqual([{ Ref: topic }]);
+      expect(a.OKActions, id).toEqual([{ Ref: topic }]);
+    }
+    const [, t] = resources('AWS::SNS::Topic')[0]!;
+    expect(t).toBeDefined();
+    // the topic refuses publishing without TLS
+    const policy = resources('AWS::SNS::TopicPolicy').find(([, p]) =>
+      JSON.stringify(p.Topics).includes(topic),
+    );
+    expect(JSON.stringify(policy?.[1].PolicyDocument)).toContain('"aws:SecureTransport":"false"');
+  });
+
+  it('has one dashboard with errors, throttles, backlog, dead letters and mail outbox age', () => {
+    const dashboards = resources('AWS::CloudWatch::Dashboard');
+    expect(dashboards).toHaveLength(1);
+    const body = JSON.stringify(dashboards[0]![1].DashboardBody);
+    for (const m of [
+      '5XXError',
+      'Errors',
+      'Throttles',
+      'AsyncEventAge',
+      'ApproximateNumberOfMessagesVisible',
+      'IteratorAge',
+    ])
+      expect(body, m).toContain(m);
+    for (const q of [
+      ...s.stack.workers.deadLetterQueues.values(),
+      ...s.stack.generation.deadLetterQueues.values(),
+    ])
+      expect(body).toContain(s.logicalId(q));
+  });
+});
