@@ -1,6 +1,7 @@
 import type { PublicUser } from '../../../shared/api/contracts/user';
 import { ConflictError, ForbiddenError } from '../../../shared/domain/errors';
 import { emailConfirmedOf, holdsAuthority } from '../../../shared/domain/identity';
+import { proposalView } from '../../../shared/domain/role-grants';
 import { API_ERR } from '../../../shared/messages';
 import type { UserRecord } from '../../ports/user-repository';
 import { getAllOrNotFound, recordAdminEvent, toPublicUser, type UserDeps } from './common';
@@ -8,10 +9,16 @@ import { getAllOrNotFound, recordAdminEvent, toPublicUser, type UserDeps } from 
 /** The administrators' list of users, and deleting users. */
 
 export async function listUsers(d: UserDeps): Promise<PublicUser[]> {
-  return (await d.users.list()).map((u) => ({
-    ...toPublicUser(u),
-    emailConfirmed: emailConfirmedOf(u),
-  }));
+  const now = d.clock.now();
+  return (await d.users.list()).map((u) => {
+    // a grant one admin proposed, while it counts (same role, not lapsed): issue 23, decision 180
+    const roleProposal = proposalView(u, now);
+    return {
+      ...toPublicUser(u),
+      emailConfirmed: emailConfirmedOf(u),
+      ...(roleProposal ? { roleProposal } : {}),
+    };
+  });
 }
 
 export async function deleteUsers(d: UserDeps, admin: UserRecord, ids: string[]): Promise<void> {
