@@ -8,9 +8,13 @@ import { getAllOrNotFound, recordAdminEvent, toPublicUser, type UserDeps } from 
 
 /** The administrators' list of users, and deleting users. */
 
+/**
+ * Every user; what waits for an admin first (grant proposals, then role requests), so none sits unseen on
+ * a later page of the admin screen (issue 23).
+ */
 export async function listUsers(d: UserDeps): Promise<PublicUser[]> {
   const now = d.clock.now();
-  return (await d.users.list()).map((u) => {
+  const all: PublicUser[] = (await d.users.list()).map((u) => {
     // a grant one admin proposed, while it counts (same role, not lapsed): issue 23, decision 180
     const roleProposal = proposalView(u, now);
     return {
@@ -19,6 +23,11 @@ export async function listUsers(d: UserDeps): Promise<PublicUser[]> {
       ...(roleProposal ? { roleProposal } : {}),
     };
   });
+  const rank = (u: PublicUser) => (u.roleProposal ? 0 : u.roleStatus === 'REQUESTED' ? 1 : 2);
+  return all
+    .map((u, i) => ({ u, i }))
+    .sort((a, b) => rank(a.u) - rank(b.u) || a.i - b.i)
+    .map(({ u }) => u);
 }
 
 export async function deleteUsers(d: UserDeps, admin: UserRecord, ids: string[]): Promise<void> {
