@@ -184,6 +184,18 @@ describe('role decisions', { timeout: SCRYPT_TIMEOUT_MS }, () => {
     expect(await current(a)).toEqual(a);
   });
 
+  it('lists what waits for an admin first: proposals, then requests, then the rest', async () => {
+    const { service, account } = makeUsers();
+    const admin = await account('ADMIN');
+    const granted = await account('TECHNICAL_LEADER');
+    const requested = await account('RELIABILITY_ENGINEER', { roleStatus: 'REQUESTED' });
+    const proposed = await account('SW_FW_RELEASE_ENGINEER', { roleStatus: 'REQUESTED' });
+    await service.decideRoles(admin, { ...GRANT, ids: [proposed.id] });
+    const ids = (await service.listUsers()).map((u) => u.id);
+    expect(ids.slice(0, 2)).toEqual([proposed.id, requested.id]);
+    expect(ids.slice(2).sort()).toEqual([admin.id, granted.id].sort());
+  });
+
   it('answers 404 naming the ids that do not exist', async () => {
     const { service, account } = makeUsers();
     const admin = await account('ADMIN');
