@@ -196,6 +196,22 @@ describe('role decisions', { timeout: SCRYPT_TIMEOUT_MS }, () => {
     expect(ids.slice(2).sort()).toEqual([admin.id, granted.id].sort());
   });
 
+  it('drops a proposal when the user asks for another role: a grant of the new one starts over', async () => {
+    const { service, account, current } = makeUsers();
+    const admin = await account('ADMIN');
+    const admin2 = await account('ADMIN');
+    const a = await account('TECHNICAL_LEADER', { roleStatus: 'REQUESTED' });
+    await service.decideRoles(admin, { ...GRANT, ids: [a.id] });
+    await service.updateAccount(await current(a), {
+      name: a.name,
+      email: a.email,
+      userRole: 'SW_FW_RELEASE_ENGINEER',
+    });
+    expect((await current(a)).roleProposal).toBeUndefined();
+    const r = await service.decideRoles(admin2, { ...GRANT, ids: [a.id] });
+    expect(r.outcomes).toEqual({ [a.id]: 'PROPOSED' });
+  });
+
   it('answers 404 naming the ids that do not exist', async () => {
     const { service, account } = makeUsers();
     const admin = await account('ADMIN');
