@@ -2,7 +2,13 @@ import { API_ERR } from '../../shared/messages';
 import { loadUserService } from '../composition-mail';
 import { route } from '../routes/identity';
 
-export const handler = route('adminDecideRoles', async ({ body, user }) => {
-  const users = await (await loadUserService()).decideRoles(user, body);
-  return { body: { status: 'DECIDED', message: API_ERR.rolesDecided, users: JSON.stringify(users) } };
+/**
+ * Grant (signed: proposes, or confirms another admin's proposal; issue 23, decision 180) or refuse; the
+ * answer keeps `users` and adds `outcomes`: per id PROPOSED, GRANTED or REFUSED.
+ */
+export const handler = route('adminDecideRoles', async ({ body, user, sourceIp }) => {
+  const { users, outcomes } = await (await loadUserService()).decideRoles(user, body, sourceIp);
+  return {
+    body: { status: 'DECIDED', message: API_ERR.rolesDecided, users: JSON.stringify(users), outcomes },
+  };
 });

@@ -1,4 +1,5 @@
 import type { RoleStatus } from '../../shared/domain/identity';
+import type { RoleProposal } from '../../shared/domain/role-grants';
 import type { Role } from '../../shared/domain/roles';
 
 export interface UserRecord {
@@ -17,6 +18,8 @@ export interface UserRecord {
   roleStatus?: RoleStatus;
   /** a new address waiting for its confirmation link; `email` stays the login until then */
   pendingEmail?: string;
+  /** a grant one admin proposed, waiting for a second admin's confirmation (issue 23, decision 180) */
+  roleProposal?: RoleProposal;
   /** set by `npm run admin:create`: the one-time password must be replaced at first sign-in */
   mustChangePassword?: boolean;
   createdAt: string;

@@ -18,7 +18,7 @@ import type { UserDeps, UserServiceConfig } from './users/common';
 import { changePassword, resetPassword } from './users/passwords';
 import { confirmSeeded, createAdmin, seed } from './users/provisioning';
 import { confirmEmail, register, resendConfirmation } from './users/registration';
-import { decideRoles } from './users/role-requests';
+import { decideRoles, type RoleDecisionResult } from './users/role-requests';
 import { authenticate, login, logout } from './users/sign-in';
 import { confirmSignature } from './users/signature-check';
 
@@ -80,9 +80,12 @@ export class UserService {
     return resendConfirmation(this.d, email);
   }
 
-  /** Grants or refuses the requested roles of the given users, in one transaction; audited and mailed. */
-  decideRoles(admin: UserRecord, req: DecideRolesRequest): Promise<PublicUser[]> {
-    return decideRoles(this.d, admin, req);
+  /**
+   * Grants (two admins: proposes, or confirms another admin's proposal; signed with the password) or
+   * refuses the requested roles of the given users, in one transaction; audited and mailed.
+   */
+  decideRoles(admin: UserRecord, req: DecideRolesRequest, sourceIp?: string): Promise<RoleDecisionResult> {
+    return decideRoles(this.d, admin, req, sourceIp);
   }
 
   /** Creates a user with any role, the admin role included; for seeding only, never exposed over HTTP. */

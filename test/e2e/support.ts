@@ -47,3 +47,29 @@ export async function mailsTo(address: string): Promise<{ subject: string; text:
     .filter((m) => m.destination.to.includes(address))
     .map((m) => ({ subject: m.subject, text: m.body.text ?? '' }));
 }
+
+/**
+ * On /admin/users as a signed-in admin: selects the user `rowLabel` ('Name (email)') found by `email`,
+ * presses Grant, signs in the signature dialog and closes the success popup (issue 23: the first admin's
+ * grant proposes, a second admin's confirms). Returns the dialog's text, which says what the grant does.
+ */
+export async function grantOnUsersScreen(page: Page, email: string, rowLabel: string) {
+  await page.getByLabel('Search').fill(email);
+  await page.getByRole('checkbox', { name: `Select ${rowLabel}` }).check();
+  await page.getByRole('button', { name: /^Grant/ }).click();
+  const dialog = page.getByRole('dialog', { name: 'Sign: Grant roles' });
+  await expect(dialog).toBeVisible();
+  const text = (await dialog.textContent()) ?? '';
+  await dialog.getByLabel(/^Your password/).fill(SEED_PASSWORD);
+  await dialog.getByRole('button', { name: 'Grant', exact: true }).click();
+  await expect(page.getByRole('dialog', { name: 'Success' })).toBeVisible();
+  await page.getByRole('button', { name: 'Close' }).click();
+  return text;
+}
+
+/** Signs out through the account menu. */
+export async function signOut(page: Page) {
+  await page.getByRole('button', { name: /Account menu of/ }).click();
+  await page.getByRole('menuitem', { name: 'Log Out' }).click();
+  await expect(page).toHaveURL(/\/login$/);
+}

@@ -1,17 +1,38 @@
 import { randomBytes } from 'node:crypto';
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Package } from '../../shared/api/contracts/packages';
 import type { Resource } from '../../shared/api/contracts/resources';
+import { ROLE_GRANT_MEANINGS } from '../../shared/domain/role-grants';
 import { roleLabel } from '../../shared/domain/roles';
-import { api, jsonText, login, uniq } from '../support/api';
+import { SEED_PASSWORD } from '../../shared/domain/seed-users';
+import {
+  SIGNATURE_PASSWORD_REQUIRED,
+  SIGNATURE_PASSWORD_WRONG,
+} from '../../shared/domain/signature-meanings';
+import { API_ERR } from '../../shared/messages';
+import {
+  api,
+  jsonText,
+  localDynamo,
+  localTable,
+  login,
+  mailMatching,
+  SEEDED,
+  SEEDED_ADMIN_2,
+  uniq,
+} from '../support/api';
+import { ageRoleProposal, type DirectUser, directUsers } from '../support/direct-users';
 import { seededUser, uploadPatch } from '../support/fixtures';
-import { decideRoles, registerConfirmed } from '../support/identity';
+import { registerConfirmed } from '../support/identity';
 import { waitForStatus } from '../support/package-flow';
 
 /**
- * Issue 12's attack: one anonymous visitor registers an account per role on an allowed domain, confirms
- * each through the mailbox and tries to release firmware alone. Every step that needs authority is refused
- * with the reason until an admin grants the roles; then the same accounts carry the same release through.
+ * Issues 12 and 23: one person tries to release firmware alone. An anonymous visitor registers an account
+ * per role on an allowed domain and confirms each through the mailbox: every step that needs authority is
+ * refused with the reason. Then the person is an admin too (issue 23): their grant of all those roles is
+ * only a proposal, their own confirmation is refused, and nothing takes effect until a second, different
+ * admin confirms it; then the same accounts carry the same release through.
  */
 
 const PASSWORD = 'Mallory-Owns-All-1';
@@ -36,11 +57,54 @@ function binForm(name: string) {
 }
 
 const m = {} as Record<Who, { id: string; email: string; token: string }>;
+/** the same person's admin account (an admin made by the operator: straight into the store here) */
+let mallory: DirectUser;
+const extra: string[] = [];
+
+interface Listed {
+  id: string;
+  roleStatus: string;
+  roleProposal?: { role: string; proposedBy: { id: string; name: string; email: string }; expiresAt: string };
+}
+
+const roles = (token: string, body: Record<string, unknown>) =>
+  api<{ outcomes: Record<string, string>; users: string; errorMessage?: string }>('/admin/users/roles', {
+    method: 'POST',
+    token,
+    body,
+  });
+
+async function listed(token: string, id: string): Promise<Listed> {
+  const all = jsonText<Listed[]>((await api<{ users: string }>('/admin/users', { token })).body.users);
+  return all.find((u) => u.id === id)!;
+}
+
+async function auditOf(userId: string) {
+  const r = await (await localDynamo()).send(
+    new QueryCommand({
+      TableName: localTable('audit'),
+      KeyConditionExpression: 'pk = :p AND seq > :z',
+      ExpressionAttributeValues: { ':p': `USER#${userId}`, ':z': 0 },
+    }),
+  );
+  return (r.Items ?? []) as {
+    action: string;
+    actorId: string;
+    details?: { signature?: Record<string, unknown> };
+  }[];
+}
+
+const dccBody = () => ({
+  deviceId: uniq('mallory-dev'),
+  telemetryType: 'TelB',
+  messageLimit: 64,
+  deviceLimit: 4096,
+});
 
 // The stack is shared by every integration file: granted extra design engineers (dev) would make every
 // later notify by the seeded one name a DESIGN_ENGINEER_DEV approver too. The accounts go when done.
 afterAll(async () => {
-  const ids = Object.values(m).map((a) => a.id);
+  const ids = [...Object.values(m).map((a) => a.id), ...extra, ...(mallory ? [mallory.id] : [])];
   if (ids.length === 0) return;
   const admin = await seededUser('admin');
   const del = await api('/admin/users', { method: 'DELETE', token: admin.token, body: ids });
@@ -48,7 +112,7 @@ afterAll(async () => {
 });
 
 describe('one person cannot release firmware alone', () => {
-  it('stops the self-registered accounts at the first step, and works once an admin granted them', async () => {
+  it("stops the self-registered accounts at the first step, keeps their admin's own grant a proposal, and works once a second admin confirmed it", async () => {
     // ── an anonymous visitor makes one account per role and confirms each through the mailbox ──────
     for (const [who, role] of Object.entries(ACCOUNTS) as [Who, string][]) {
       const acc = await registerConfirmed({
@@ -84,11 +148,7 @@ describe('one person cannot release firmware alone', () => {
     });
     expect(generate.status).toBe(403);
     expect(generate.body.errorMessage).toBe(waiting('DESIGN_ENGINEER_DEV'));
-    const dcc = await api('/dcc', {
-      method: 'POST',
-      token: m.lead.token,
-      body: { deviceId: uniq('mallory-dev'), telemetryType: 'TelB', messageLimit: 64, deviceLimit: 4096 },
-    });
+    const dcc = await api('/dcc', { method: 'POST', token: m.lead.token, body: dccBody() });
     expect(dcc.status).toBe(403);
     expect(dcc.body.errorMessage).toBe(waiting('TECHNICAL_LEADER'));
     for (const who of ['rel1', 'rel2'] as const) {
@@ -100,8 +160,65 @@ describe('one person cannot release firmware alone', () => {
       expect(sign.body.errorMessage).toBe(waiting('SW_FW_RELEASE_ENGINEER'));
     }
 
-    // ── an admin grants the same accounts ───────────────────────────────────────────────────────────
-    await decideRoles(Object.values(m).map((a) => a.id));
+    // ── the same person is an admin: their grant of every role is only a proposal ──────────────────
+    mallory = (await directUsers(1, 'ADMIN', 'Mallory Admin'))[0]!;
+    const ids = Object.values(m).map((a) => a.id);
+    const proposed = await roles(mallory.token, { grant: ids, password: SEED_PASSWORD });
+    expect(proposed.status, JSON.stringify(proposed.body)).toBe(200);
+    expect(proposed.body.outcomes).toEqual(Object.fromEntries(ids.map((id) => [id, 'PROPOSED'])));
+    // nothing took effect: the first step is refused as before, and the list shows the proposal
+    const stillRefused = await api(`/resources/patch/release?name=${name}`, {
+      method: 'POST',
+      token: m.dev1.token,
+      body: binForm(name),
+    });
+    expect(stillRefused.status).toBe(403);
+    expect(stillRefused.body).toEqual({ errorMessage: waiting('DESIGN_ENGINEER_DEV') });
+    expect(await listed(mallory.token, m.rel1.id)).toMatchObject({
+      roleStatus: 'REQUESTED',
+      roleProposal: {
+        role: 'SW_FW_RELEASE_ENGINEER',
+        proposedBy: { id: mallory.id, name: 'Mallory Admin', email: mallory.email },
+      },
+    });
+    // confirming their own proposal is refused, naming each account, and changes nothing
+    const selfConfirm = await roles(mallory.token, { grant: ids, password: SEED_PASSWORD });
+    expect(selfConfirm.status).toBe(403);
+    expect(selfConfirm.body.errorMessage).toBe(
+      (Object.entries(ACCOUNTS) as [Who, string][])
+        .map(
+          ([who, role]) =>
+            `${m[who].email}: you proposed the role ${roleLabel(role)}; a second administrator must confirm it`,
+        )
+        .join('; '),
+    );
+    // nor does refusing and proposing again make it their own act
+    expect((await roles(mallory.token, { refuse: [m.lead.id] })).status).toBe(200);
+    expect((await roles(mallory.token, { grant: [m.lead.id] })).body.outcomes).toEqual({
+      [m.lead.id]: 'PROPOSED',
+    });
+    expect((await roles(mallory.token, { grant: [m.lead.id] })).status).toBe(403);
+    expect((await api('/dcc', { method: 'POST', token: m.lead.token, body: dccBody() })).status).toBe(403);
+    // every admin is told of each proposal
+    const told = await mailMatching(SEEDED_ADMIN_2, (x) =>
+      x.subject.startsWith(`Role proposal: Mallory Admin proposes SW/FW Release Engineer for Mallory rel1`),
+    );
+    expect(told?.text).toContain(m.rel1.email);
+
+    // ── a second, different admin confirms: every role takes effect, signed and audited ─────────────
+    const admin2 = await login(SEEDED_ADMIN_2);
+    const confirmed = await roles(admin2, { grant: ids, password: SEED_PASSWORD });
+    expect(confirmed.status, JSON.stringify(confirmed.body)).toBe(200);
+    expect(confirmed.body.outcomes).toEqual(Object.fromEntries(ids.map((id) => [id, 'GRANTED'])));
+    const trail = await auditOf(m.rel1.id);
+    expect(trail.find((e) => e.action === 'ROLE_PROPOSED')?.details?.signature).toMatchObject({
+      meaning: ROLE_GRANT_MEANINGS.proposeRole,
+      printedName: 'Mallory Admin',
+    });
+    expect(trail.find((e) => e.action === 'ROLE_GRANTED')?.details?.signature).toMatchObject({
+      meaning: ROLE_GRANT_MEANINGS.confirmRole,
+      printedName: 'Abe Admin',
+    });
 
     // ── the same release now goes through, with the initiator still kept out of the approvers ───────
     const up = await api<{ resource: string }>(`/resources/patch/release?name=${name}`, {
@@ -133,7 +250,7 @@ describe('one person cannot release firmware alone', () => {
     const made = await api<{ dccUuid: string }>('/dcc', {
       method: 'POST',
       token: m.dev1.token,
-      body: { deviceId: uniq('mallory-dev'), telemetryType: 'TelB', messageLimit: 64, deviceLimit: 4096 },
+      body: dccBody(),
     });
     expect(made.status).toBe(201);
     expect(
@@ -208,4 +325,84 @@ describe('one person cannot release firmware alone', () => {
     expect(results).toEqual([202, 202, 202, 202, 200]);
     expect(last.outcome).toBe('DELIVERED');
   }, 180_000);
+});
+
+describe('the two-admin grant', () => {
+  it('refuses a wrong or missing password, and a grant for oneself, changing nothing', async () => {
+    const admin = await seededUser('admin');
+    const [a] = await directUsers(1, 'TECHNICAL_LEADER', 'Pending Lead', { granted: false });
+    extra.push(a!.id);
+    const wrong = await roles(admin.token, { grant: [a!.id], password: 'Not-The-Password-1' });
+    expect(wrong.status).toBe(403);
+    expect(wrong.body.errorMessage).toBe(SIGNATURE_PASSWORD_WRONG);
+    const none = await roles(admin.token, { grant: [a!.id], password: undefined });
+    expect(none.status).toBe(400);
+    expect(none.body.errorMessage).toBe(SIGNATURE_PASSWORD_REQUIRED);
+    const after = await listed(admin.token, a!.id);
+    expect(after.roleStatus).toBe('REQUESTED');
+    expect(after).not.toHaveProperty('roleProposal');
+    expect((await auditOf(a!.id)).map((e) => e.action)).not.toContain('ROLE_PROPOSED');
+
+    // proposed by one admin; the second admin's wrong password confirms nothing either
+    expect((await roles(admin.token, { grant: [a!.id] })).body.outcomes).toEqual({ [a!.id]: 'PROPOSED' });
+    const admin2 = await login(SEEDED_ADMIN_2);
+    const wrong2 = await roles(admin2, { grant: [a!.id], password: 'Not-The-Password-1' });
+    expect(wrong2.status).toBe(403);
+    expect(await listed(admin.token, a!.id)).toMatchObject({
+      roleStatus: 'REQUESTED',
+      roleProposal: { proposedBy: { email: SEEDED.admin } },
+    });
+
+    // an admin never grants themselves, nor is an admin account granted here (admin:create makes admins)
+    const [other] = await directUsers(1, 'ADMIN', 'Other Admin');
+    extra.push(other!.id);
+    const self = await roles(other!.token, { grant: [other!.id] });
+    expect(self.status).toBe(403);
+    expect(self.body.errorMessage).toBe(API_ERR.ownRoleUndecidable);
+    const forAdmin = await roles(admin.token, { grant: [other!.id] });
+    expect(forAdmin.status).toBe(400);
+    expect(forAdmin.body.errorMessage).toBe(API_ERR.adminRoleNotDecided);
+  });
+
+  it('lets a proposal lapse after 7 days: a later grant by another admin proposes again', async () => {
+    const admin = await seededUser('admin');
+    const [a] = await directUsers(1, 'RELIABILITY_ENGINEER', 'Late Reliability', { granted: false });
+    extra.push(a!.id);
+    expect((await roles(admin.token, { grant: [a!.id] })).body.outcomes).toEqual({ [a!.id]: 'PROPOSED' });
+    await ageRoleProposal(a!.id, 7);
+    expect(await listed(admin.token, a!.id)).not.toHaveProperty('roleProposal');
+    const admin2 = await login(SEEDED_ADMIN_2);
+    const late = await roles(admin2, { grant: [a!.id] });
+    expect(late.status).toBe(200);
+    expect(late.body.outcomes).toEqual({ [a!.id]: 'PROPOSED' });
+    expect(await listed(admin.token, a!.id)).toMatchObject({
+      roleStatus: 'REQUESTED',
+      roleProposal: { proposedBy: { email: SEEDED_ADMIN_2 } },
+    });
+    // the fresh proposal is confirmed by the other admin
+    expect((await roles(admin.token, { grant: [a!.id] })).body.outcomes).toEqual({ [a!.id]: 'GRANTED' });
+  });
+
+  it('keeps refusals and revocations single-admin and immediate', async () => {
+    const admin = await seededUser('admin');
+    const [pending] = await directUsers(1, 'TECHNICAL_LEADER', 'Refused Lead', { granted: false });
+    const [holder] = await directUsers(1, 'TECHNICAL_LEADER', 'Revoked Lead');
+    extra.push(pending!.id, holder!.id);
+    expect((await roles(admin.token, { grant: [pending!.id] })).body.outcomes).toEqual({
+      [pending!.id]: 'PROPOSED',
+    });
+    const refused = await roles(admin.token, { refuse: [pending!.id, holder!.id] });
+    expect(refused.status).toBe(200);
+    expect(refused.body.outcomes).toEqual({ [pending!.id]: 'REFUSED', [holder!.id]: 'REFUSED' });
+    expect(await listed(admin.token, pending!.id)).not.toHaveProperty('roleProposal');
+    // the revoked holder is refused at once, with the same token
+    const dcc = await api('/dcc', { method: 'POST', token: holder!.token, body: dccBody() });
+    expect(dcc.status).toBe(403);
+    expect(String(dcc.body.errorMessage)).toContain('was refused by an administrator');
+    // the dropped proposal confirms nothing: a second admin's grant is a new proposal
+    const admin2 = await login(SEEDED_ADMIN_2);
+    expect((await roles(admin2, { grant: [pending!.id] })).body.outcomes).toEqual({
+      [pending!.id]: 'PROPOSED',
+    });
+  });
 });

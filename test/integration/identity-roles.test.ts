@@ -4,7 +4,17 @@ import { ROUTES } from '../../shared/api/routes';
 import type { Role } from '../../shared/domain/roles';
 import { roleLabel } from '../../shared/domain/roles';
 import { API_ERR } from '../../shared/messages';
-import { api, jsonText, localDynamo, localTable, login, mails, SEEDED, uniq } from '../support/api';
+import {
+  api,
+  jsonText,
+  localDynamo,
+  localTable,
+  login,
+  mails,
+  SEEDED,
+  SEEDED_ADMIN_2,
+  uniq,
+} from '../support/api';
 import { directUsers } from '../support/direct-users';
 import { createDcc, createPackage, seededUsers, uploadPatch } from '../support/fixtures';
 import { decideRoles, type Registered, registerConfirmed } from '../support/identity';
@@ -21,6 +31,7 @@ interface ListedUser {
   userRole: string;
   roleStatus: string;
   requestedRole?: string;
+  roleProposal?: { role: string; proposedBy: { id: string; email: string } };
 }
 
 async function newcomer(userRole: string): Promise<Registered & { token: string }> {
@@ -39,6 +50,8 @@ async function listed(adminToken: string, id: string): Promise<ListedUser> {
   );
   return all.find((u) => u.id === id)!;
 }
+
+const dccBody = () => ({ deviceId: uniq('d'), telemetryType: 'TelB', messageLimit: 64, deviceLimit: 4096 });
 
 async function auditOf(userId: string): Promise<{ action: string; actorRole: string; meaning: string }[]> {
   const r = await (await localDynamo()).send(
@@ -202,12 +215,31 @@ describe('admins decide', () => {
       ),
     ).toBe(true);
 
-    const granted = await api<{ users: string }>('/admin/users/roles', {
+    // one admin's grant is a proposal (issue 23): listed with its proposer, no authority yet
+    const proposed = await api<{ users: string; outcomes: Record<string, string> }>('/admin/users/roles', {
       method: 'POST',
       token: u.admin.token,
       body: { grant: [lead.id] },
     });
+    expect(proposed.status).toBe(200);
+    expect(proposed.body.outcomes).toEqual({ [lead.id]: 'PROPOSED' });
+    expect(jsonText<ListedUser[]>(proposed.body.users)[0]).toMatchObject({
+      id: lead.id,
+      roleStatus: 'REQUESTED',
+    });
+    expect(await listed(u.admin.token, lead.id)).toMatchObject({
+      roleStatus: 'REQUESTED',
+      roleProposal: { role: 'TECHNICAL_LEADER', proposedBy: { id: u.admin.id, email: SEEDED.admin } },
+    });
+    expect((await api('/dcc', { method: 'POST', token: lead.token, body: dccBody() })).status).toBe(403);
+    // a second admin confirms it
+    const granted = await api<{ users: string; outcomes: Record<string, string> }>('/admin/users/roles', {
+      method: 'POST',
+      token: await login(SEEDED_ADMIN_2),
+      body: { grant: [lead.id] },
+    });
     expect(granted.status).toBe(200);
+    expect(granted.body.outcomes).toEqual({ [lead.id]: 'GRANTED' });
     expect(jsonText<ListedUser[]>(granted.body.users)[0]).toMatchObject({
       id: lead.id,
       roleStatus: 'GRANTED',
@@ -223,18 +255,10 @@ describe('admins decide', () => {
     const trail = await auditOf(lead.id);
     expect(trail.find((e) => e.action === 'ROLE_GRANTED')).toMatchObject({
       actorRole: 'ADMIN',
-      meaning: `grants the role Technical Leader to ${lead.email}`,
+      meaning: `grants the role Technical Leader to ${lead.email}, confirming the proposal of Ada Admin (${SEEDED.admin})`,
     });
     // the same token now has authority: it may create a DCC
-    expect(
-      (
-        await api('/dcc', {
-          method: 'POST',
-          token: lead.token,
-          body: { deviceId: uniq('d'), telemetryType: 'TelB', messageLimit: 64, deviceLimit: 4096 },
-        })
-      ).status,
-    ).toBe(201);
+    expect((await api('/dcc', { method: 'POST', token: lead.token, body: dccBody() })).status).toBe(201);
   });
 
   it('a refusal leaves no authority, is mailed and audited', async () => {

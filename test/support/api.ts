@@ -32,11 +32,16 @@ export const DECIDING_CALL =
   /^\/(packages\/[^/?]+\/(approve|reject|generate-signed|reject-signing)|delivery\/packages\/[^/?]+\/(notify-approvers|approve|reject))$/;
 
 /**
- * The body a deciding call is sent with: a test that says nothing about the password signs with the seeded
- * users' password (every seeded user has it); a body naming `password` (even as undefined, to send none)
- * is sent as given. Tests of the password check itself: test/integration/signature.test.ts.
+ * The body a deciding call (and a role grant) is sent with: a test that says nothing about the password
+ * signs with the seeded users' password (every seeded user has it); a body naming `password` (even as
+ * undefined, to send none) is sent as given. Tests of the password check itself: test/integration/signature.test.ts.
  */
 export function withSignature(path: string, method: string | undefined, body: unknown): unknown {
+  // a role grant is signed too (issue 23); a refusal is not, and goes as given
+  if (method === 'POST' && path === '/admin/users/roles') {
+    const grant = typeof body === 'object' && body !== null && 'grant' in body && !('password' in body);
+    return grant ? { ...body, password: SEED_PASSWORD } : body;
+  }
   if (method !== 'POST' || !DECIDING_CALL.test(path)) return body;
   if (body === undefined) return { password: SEED_PASSWORD };
   if (typeof body !== 'object' || body === null || Buffer.isBuffer(body) || 'password' in body) return body;
@@ -90,6 +95,10 @@ export const SEEDED = {
   lead: 'technical-leader@example.com',
   admin: 'admin@example.com',
 } as const;
+
+/** The second seeded admin: a role grant takes two (issue 23, decision 180). Not in SEEDED, whose every
+ * user `seededUsers()` signs in. */
+export const SEEDED_ADMIN_2 = 'admin-2@example.com';
 
 /** Parses a field the API sends as JSON text (spec §3: lists and users come as JSON text). */
 export function jsonText<T>(value: unknown): T {

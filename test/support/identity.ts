@@ -1,4 +1,5 @@
-import { api, jsonText, login, mails, SEEDED } from './api';
+import { SEED_PASSWORD } from '../../shared/domain/seed-users';
+import { api, jsonText, login, mails, SEEDED, SEEDED_ADMIN_2 } from './api';
 
 /** The token of the newest confirmation link mailed to `email` (the local SES mailbox). */
 export async function confirmationToken(email: string): Promise<string> {
@@ -37,14 +38,75 @@ export async function registerConfirmed(body: {
   return { id: jsonText<{ id: string }>(r.body.user).id, email: body.email, password: body.password };
 }
 
-/** The seeded admin grants (or refuses) the requested roles of these users. */
+const adminTokens = new Map<string, string>();
+
+/** A token of a seeded admin, signed in once per test file (each sign-in costs a slow scrypt hash). */
+async function adminToken(email: string, fresh = false): Promise<string> {
+  if (fresh || !adminTokens.has(email)) adminTokens.set(email, await login(email));
+  return adminTokens.get(email)!;
+}
+
+/** One POST /admin/users/roles by a seeded admin (signed in again once if its cached session ended). */
+async function rolesCall(email: string, body: Record<string, unknown>) {
+  let r = await api<{ outcomes: Record<string, string> }>('/admin/users/roles', {
+    method: 'POST',
+    token: await adminToken(email),
+    body,
+  });
+  if (r.status === 401)
+    r = await api('/admin/users/roles', { method: 'POST', token: await adminToken(email, true), body });
+  return r;
+}
+
+/**
+ * The two-admin grant (issue 23, decision 180): one admin proposes (the seeded admin, or the one whose
+ * token is given), a second confirms (the seeded admin-2, or `confirmer`); both sign with the seeded
+ * password. Throws unless every id was first PROPOSED, then GRANTED. Returns the confirming answer.
+ */
+export async function grantRoles(ids: string[], opts: { proposer?: string; confirmer?: string } = {}) {
+  const body = { grant: ids, password: SEED_PASSWORD };
+  const proposed = opts.proposer
+    ? await api<{ outcomes: Record<string, string> }>('/admin/users/roles', {
+        method: 'POST',
+        token: opts.proposer,
+        body,
+      })
+    : await rolesCall(SEEDED.admin, body);
+  expectOutcomes(proposed, ids, 'PROPOSED');
+  const confirmed = opts.confirmer
+    ? await api<{ outcomes: Record<string, string> }>('/admin/users/roles', {
+        method: 'POST',
+        token: opts.confirmer,
+        body,
+      })
+    : await rolesCall(SEEDED_ADMIN_2, body);
+  expectOutcomes(confirmed, ids, 'GRANTED');
+  return confirmed;
+}
+
+function expectOutcomes(
+  r: { status: number; body: { outcomes?: Record<string, string> } },
+  ids: string[],
+  outcome: string,
+) {
+  const wrong = ids.filter((id) => r.body.outcomes?.[id] !== outcome);
+  if (r.status !== 200 || wrong.length > 0)
+    throw new Error(`grant did not end ${outcome}: ${r.status} ${JSON.stringify(r.body)}`);
+}
+
+/**
+ * The seeded admins grant (two admins: `adminToken`'s or the seeded admin proposes, admin-2 confirms) or
+ * the seeded admin (or `adminToken`'s) refuses the requested roles of these users.
+ */
 export async function decideRoles(
   ids: string[],
   decision: 'grant' | 'refuse' = 'grant',
   adminToken?: string,
 ) {
-  const token = adminToken ?? (await login(SEEDED.admin));
-  const r = await api('/admin/users/roles', { method: 'POST', token, body: { [decision]: ids } });
-  if (r.status !== 200) throw new Error(`${decision} failed: ${r.status} ${JSON.stringify(r.body)}`);
+  if (decision === 'grant') return grantRoles(ids, adminToken ? { proposer: adminToken } : {});
+  const r = adminToken
+    ? await api('/admin/users/roles', { method: 'POST', token: adminToken, body: { refuse: ids } })
+    : await rolesCall(SEEDED.admin, { refuse: ids });
+  if (r.status !== 200) throw new Error(`refuse failed: ${r.status} ${JSON.stringify(r.body)}`);
   return r;
 }

@@ -60,6 +60,8 @@ export async function updateAccount(d: UserDeps, user: UserRecord, req: AccountR
     pendingEmail: emailChange ? req.email : user.pendingEmail,
     userRole: req.userRole,
     roleStatus: roleChange ? 'REQUESTED' : user.roleStatus,
+    // a grant proposed for the old role does not carry over to the new one (issue 23)
+    roleProposal: roleChange ? undefined : user.roleProposal,
     updatedAt: d.clock.now().toISOString(),
     version: user.version + 1,
   };

@@ -1,17 +1,33 @@
 import type { PublicUser } from '../../../shared/api/contracts/user';
 import { ConflictError, ForbiddenError } from '../../../shared/domain/errors';
 import { emailConfirmedOf, holdsAuthority } from '../../../shared/domain/identity';
+import { proposalView } from '../../../shared/domain/role-grants';
 import { API_ERR } from '../../../shared/messages';
 import type { UserRecord } from '../../ports/user-repository';
 import { getAllOrNotFound, recordAdminEvent, toPublicUser, type UserDeps } from './common';
 
 /** The administrators' list of users, and deleting users. */
 
+/**
+ * Every user; what waits for an admin first (grant proposals, then role requests), so none sits unseen on
+ * a later page of the admin screen (issue 23).
+ */
 export async function listUsers(d: UserDeps): Promise<PublicUser[]> {
-  return (await d.users.list()).map((u) => ({
-    ...toPublicUser(u),
-    emailConfirmed: emailConfirmedOf(u),
-  }));
+  const now = d.clock.now();
+  const all: PublicUser[] = (await d.users.list()).map((u) => {
+    // a grant one admin proposed, while it counts (same role, not lapsed): issue 23, decision 180
+    const roleProposal = proposalView(u, now);
+    return {
+      ...toPublicUser(u),
+      emailConfirmed: emailConfirmedOf(u),
+      ...(roleProposal ? { roleProposal } : {}),
+    };
+  });
+  const rank = (u: PublicUser) => (u.roleProposal ? 0 : u.roleStatus === 'REQUESTED' ? 1 : 2);
+  return all
+    .map((u, i) => ({ u, i }))
+    .sort((a, b) => rank(a.u) - rank(b.u) || a.i - b.i)
+    .map(({ u }) => u);
 }
 
 export async function deleteUsers(d: UserDeps, admin: UserRecord, ids: string[]): Promise<void> {

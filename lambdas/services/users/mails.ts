@@ -1,4 +1,5 @@
 import { EMAIL_LINK_HOURS } from '../../../shared/domain/identity';
+import { proposalExpiresAt, type RoleProposal } from '../../../shared/domain/role-grants';
 import { roleLabel } from '../../../shared/domain/roles';
 import type { Mail } from '../../ports/mailer';
 import type { EmailToken, UserRecord } from '../../ports/user-repository';
@@ -81,6 +82,33 @@ export function roleDecisionMail(user: UserRecord, grant: boolean, appUrl: strin
         : `An administrator refused your role ${label}. Your account can sign in and read, but holds no release authority. Choose another role in Settings, or talk to an administrator.`,
       '',
       `Sign in: ${appUrl}/login`,
+    ].join('\n'),
+  };
+}
+
+/** To every admin: `proposer` proposed granting `user` their role; a second admin must confirm it. */
+export function roleProposalMail(
+  admin: UserRecord,
+  user: UserRecord,
+  proposer: UserRecord,
+  proposal: RoleProposal,
+  appUrl: string,
+): Mail {
+  const label = roleLabel(proposal.role);
+  const own = admin.id === proposer.id;
+  return {
+    to: admin.email,
+    subject: `Role proposal: ${proposer.name} proposes ${label} for ${user.name}`,
+    text: [
+      `Hello ${admin.name},`,
+      '',
+      `${proposer.name} (${proposer.email}) proposed granting ${user.name} (${user.email}) the role ${label} in the Firmware Release Portal.`,
+      'It takes effect only once a second, different administrator confirms it by granting it too.',
+      `The proposal lapses at ${proposalExpiresAt(proposal.proposedAt)} (UTC) unless confirmed.`,
+      '',
+      own
+        ? 'You made this proposal: another administrator must confirm it. If you did not, refuse the role at once and change your password.'
+        : `Confirm or refuse it here: ${appUrl}/admin/users`,
     ].join('\n'),
   };
 }

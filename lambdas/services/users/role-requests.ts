@@ -1,11 +1,20 @@
-import type { DecideRolesRequest, PublicUser } from '../../../shared/api/contracts/user';
+import type { DecideRolesRequest, PublicUser, RoleDecisionOutcome } from '../../../shared/api/contracts/user';
 import { BadRequestError, ConflictError, ForbiddenError } from '../../../shared/domain/errors';
 import { holdsAuthority, roleStatusOf } from '../../../shared/domain/identity';
+import {
+  grantStep,
+  proposalExpiresAt,
+  ROLE_GRANT_MEANINGS,
+  type RoleGrantAction,
+  type RoleProposal,
+} from '../../../shared/domain/role-grants';
 import { roleLabel } from '../../../shared/domain/roles';
+import { SIGNATURE_PASSWORD_REQUIRED } from '../../../shared/domain/signature-meanings';
 import { API_ERR } from '../../../shared/messages';
 import type { UserRecord } from '../../ports/user-repository';
 import { getAllOrNotFound, mailAfterCommit, recordAdminEvent, toPublicUser, type UserDeps } from './common';
-import { roleDecisionMail, roleRequestMail } from './mails';
+import { roleDecisionMail, roleProposalMail, roleRequestMail } from './mails';
+import { confirmSignature } from './signature-check';
 
 /** Role requests reaching the administrators, and their decisions (grant or refuse). */
 
@@ -15,12 +24,25 @@ export async function tellAdminsOfRequest(d: UserDeps, user: UserRecord): Promis
   for (const a of admins) await mailAfterCommit(d, roleRequestMail(a, user, d.config.appUrl));
 }
 
-/** Grants or refuses the requested roles of the given users, in one transaction; audited and mailed. */
+/** What a decision answers: the decided users and, per id, what happened to each. */
+export interface RoleDecisionResult {
+  users: PublicUser[];
+  outcomes: Record<string, RoleDecisionOutcome>;
+}
+
+/**
+ * Grants or refuses the requested roles of the given users, in one transaction; audited and mailed. A grant
+ * is an electronic signature and two admins' act (issue 23, decision 180): for each user it proposes the
+ * grant where none is pending, or confirms the one another admin proposed. Any user that can be neither
+ * (own proposal, own account, already granted) refuses the whole call, naming each, and nothing changes.
+ * A refusal (of a request, or of a granted role: a revocation) takes effect at once and drops a proposal.
+ */
 export async function decideRoles(
   d: UserDeps,
   admin: UserRecord,
   req: DecideRolesRequest,
-): Promise<PublicUser[]> {
+  sourceIp = 'unknown',
+): Promise<RoleDecisionResult> {
   if (new Set(req.ids).has(admin.id)) throw new ForbiddenError(API_ERR.ownRoleUndecidable);
   const { users } = await getAllOrNotFound(d, req.ids);
   if (users.some((u) => u.userRole === 'ADMIN')) throw new BadRequestError(API_ERR.adminRoleNotDecided);
@@ -33,33 +55,113 @@ export async function decideRoles(
         .map((u) => `${u.email} now asks for ${roleLabel(u.userRole)}, not ${roleLabel(seen![u.id]!)}`)
         .join('; ')}: reload the list and decide again`,
     );
+  const now = d.clock.now();
   const grant = req.decision === 'GRANT';
-  const target = grant ? 'GRANTED' : 'REFUSED';
-  const already = users.filter((u) => roleStatusOf(u) === target);
-  if (already.length > 0)
-    throw new ConflictError(
-      `${already.map((u) => u.email).join(', ')}: the role is already ${grant ? 'granted' : 'refused'}`,
-    );
-  const now = d.clock.now().toISOString();
-  const changes = users.map((u) => ({
-    next: { ...u, roleStatus: target, updatedAt: now, version: u.version + 1 } as UserRecord,
-    expectedVersion: u.version,
-  }));
-  if (!(await d.users.updateAll(changes)))
-    throw new ConflictError('A selected account was changed meanwhile; reload and try again');
-  for (const u of users) {
-    const label = roleLabel(u.userRole);
-    await recordAdminEvent(
-      d,
-      admin,
-      u,
-      grant ? 'ROLE_GRANTED' : 'ROLE_REFUSED',
-      grant
-        ? `grants the role ${label} to ${u.email}`
-        : `refuses the role ${label} to ${u.email}; the account holds no role authority`,
-      { userId: u.id, email: u.email, role: u.userRole, before: roleStatusOf(u), after: target },
-    );
-    await mailAfterCommit(d, roleDecisionMail(u, grant, d.config.appUrl));
+  const steps = grant ? users.map((u) => grantStep(admin, u, now)) : [];
+  if (!grant) {
+    const already = users.filter((u) => roleStatusOf(u) === 'REFUSED');
+    if (already.length > 0)
+      throw new ConflictError(`${already.map((u) => u.email).join(', ')}: the role is already refused`);
   }
-  return changes.map((c) => toPublicUser(c.next));
+  const refused = steps.flatMap((s) => (s.kind === 'REFUSED' ? [s] : []));
+  if (refused.length > 0) {
+    const reason = refused.map((s) => s.reason).join('; ');
+    // already granted alone stays the 409 it always was; an own proposal or own account is 403
+    if (refused.every((s) => s.statusCode === 409)) throw new ConflictError(reason);
+    throw new ForbiddenError(reason);
+  }
+  // the signature: checked once every input is known good, before anything changes
+  if (req.password !== undefined) await confirmSignature(d, admin, req.password, sourceIp);
+  else if (grant) throw new BadRequestError(SIGNATURE_PASSWORD_REQUIRED);
+
+  const at = now.toISOString();
+  const planned = users.map((u, i) => {
+    const step = steps[i];
+    const { roleProposal: _dropped, ...rest } = u;
+    const base = { ...rest, updatedAt: at, version: u.version + 1 };
+    if (!step)
+      return { u, outcome: 'REFUSED' as const, next: { ...base, roleStatus: 'REFUSED' } as UserRecord };
+    if (step.kind === 'CONFIRM')
+      return { u, outcome: 'GRANTED' as const, next: { ...base, roleStatus: 'GRANTED' } as UserRecord, step };
+    const proposal: RoleProposal = {
+      role: u.userRole,
+      proposedById: admin.id,
+      proposedByName: admin.name,
+      proposedByEmail: admin.email,
+      proposedAt: at,
+    };
+    return { u, outcome: 'PROPOSED' as const, next: { ...base, roleProposal: proposal } as UserRecord };
+  });
+  if (!(await d.users.updateAll(planned.map((p) => ({ next: p.next, expectedVersion: p.u.version })))))
+    throw new ConflictError('A selected account was changed meanwhile; reload and try again');
+
+  const admins = planned.some((p) => p.outcome === 'PROPOSED')
+    ? (await d.users.listByRole('ADMIN')).filter((a) => holdsAuthority(a))
+    : [];
+  for (const { u, outcome, next } of planned) {
+    const label = roleLabel(u.userRole);
+    const facts = { userId: u.id, email: u.email, role: u.userRole, before: roleStatusOf(u) };
+    if (outcome === 'REFUSED') {
+      await recordAdminEvent(
+        d,
+        admin,
+        u,
+        'ROLE_REFUSED',
+        `refuses the role ${label} to ${u.email}; the account holds no role authority`,
+        { ...facts, after: 'REFUSED', ...(u.roleProposal ? { droppedProposal: u.roleProposal } : {}) },
+      );
+      await mailAfterCommit(d, roleDecisionMail(u, false, d.config.appUrl));
+    } else if (outcome === 'PROPOSED') {
+      const proposal = next.roleProposal!;
+      await recordAdminEvent(
+        d,
+        admin,
+        u,
+        'ROLE_PROPOSED',
+        `proposes granting the role ${label} to ${u.email}; it takes effect once a second administrator confirms it`,
+        {
+          ...facts,
+          after: roleStatusOf(u),
+          expiresAt: proposalExpiresAt(proposal.proposedAt),
+          signature: grantSignature('proposeRole', admin, at),
+        },
+      );
+      for (const a of admins)
+        await mailAfterCommit(d, roleProposalMail(a, u, admin, proposal, d.config.appUrl));
+    } else {
+      const proposal = u.roleProposal!;
+      await recordAdminEvent(
+        d,
+        admin,
+        u,
+        'ROLE_GRANTED',
+        `grants the role ${label} to ${u.email}, confirming the proposal of ${proposal.proposedByName} (${proposal.proposedByEmail})`,
+        {
+          ...facts,
+          after: 'GRANTED',
+          proposedBy: proposal.proposedById,
+          proposedAt: proposal.proposedAt,
+          signature: grantSignature('confirmRole', admin, at),
+        },
+      );
+      await mailAfterCommit(d, roleDecisionMail(u, true, d.config.appUrl));
+    }
+  }
+  return {
+    users: planned.map((p) => toPublicUser(p.next)),
+    outcomes: Object.fromEntries(planned.map((p) => [p.u.id, p.outcome])),
+  };
+}
+
+/** A grant's electronic signature as the audit trail records it (the shape of package signatures). */
+function grantSignature(action: RoleGrantAction, signer: UserRecord, signedAt: string) {
+  return {
+    action,
+    meaning: ROLE_GRANT_MEANINGS[action],
+    printedName: signer.name,
+    role: signer.userRole,
+    roleLabel: roleLabel(signer.userRole),
+    signedAt,
+    authenticatedBy: 'password' as const,
+  };
 }

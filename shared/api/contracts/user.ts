@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { ROLE_STATUSES } from '../../domain/identity';
 import { ROLES, SELF_SERVICE_ROLES } from '../../domain/roles';
+import { SIGNATURE_PASSWORD_REQUIRED } from '../../domain/signature-meanings';
 import { MSG } from '../../messages';
 import { emailField, visibleText } from './common';
 
@@ -109,6 +110,15 @@ export const publicUserSchema = z.object({
   pendingEmail: z.string().optional(),
   /** in the admin list: whether the account confirmed its address */
   emailConfirmed: z.boolean().optional(),
+  /** in the admin list: a grant one admin proposed, waiting for a second admin (issue 23, decision 180) */
+  roleProposal: z
+    .object({
+      role: z.enum(ROLES),
+      proposedBy: z.object({ id: z.string(), name: z.string(), email: z.string() }),
+      proposedAt: z.string(),
+      expiresAt: z.string(),
+    })
+    .optional(),
 });
 export type PublicUser = z.infer<typeof publicUserSchema>;
 
@@ -137,6 +147,9 @@ const ids = z
  * `POST /admin/users/roles`: grant or refuse the requested roles of the selected users. `roles` (optional,
  * sent by the admin screen) names the role each user asked for as the admin saw it: a user who asked for
  * another role meanwhile is not decided (409), so a grant never covers a role the admin did not see.
+ * A grant is an electronic signature and needs `password` (issue 23): it proposes the grant where none is
+ * pending and confirms one another admin proposed (decision 180). A refusal takes effect at once; a
+ * `password` sent with it is checked too.
  */
 export const decideRolesSchema = z
   .object(
@@ -144,16 +157,29 @@ export const decideRolesSchema = z
       grant: ids.optional(),
       refuse: ids.optional(),
       roles: z.record(z.string(), z.enum(ROLES, { error: 'Choose one of the user roles' })).optional(),
+      password: z
+        .string({ error: SIGNATURE_PASSWORD_REQUIRED })
+        .min(1, { error: SIGNATURE_PASSWORD_REQUIRED })
+        .max(1024, { error: 'password is too long' })
+        .optional(),
     },
-    { error: 'Send { "grant": [ids] } or { "refuse": [ids] }' },
+    { error: 'Send { "grant": [ids], "password": "…" } or { "refuse": [ids] }' },
   )
   .refine((b) => (b.grant === undefined) !== (b.refuse === undefined), {
     error: 'Send either "grant" or "refuse" with a list of user ids, not both',
+  })
+  .refine((b) => b.grant === undefined || b.password !== undefined, {
+    error: SIGNATURE_PASSWORD_REQUIRED,
   })
   .transform((b) => ({
     ...(b.grant
       ? { decision: 'GRANT' as const, ids: b.grant }
       : { decision: 'REFUSE' as const, ids: b.refuse! }),
     ...(b.roles ? { roles: b.roles } : {}),
+    ...(b.password !== undefined ? { password: b.password } : {}),
   }));
 export type DecideRolesRequest = z.infer<typeof decideRolesSchema>;
+
+/** Per user id, what a decision did: a grant PROPOSED or GRANTED (confirmed), or the role REFUSED. */
+export const ROLE_DECISION_OUTCOMES = ['PROPOSED', 'GRANTED', 'REFUSED'] as const;
+export type RoleDecisionOutcome = (typeof ROLE_DECISION_OUTCOMES)[number];

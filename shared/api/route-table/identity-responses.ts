@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { answer, done, jsonText } from '../contracts/responses';
+import { ROLE_DECISION_OUTCOMES } from '../contracts/user';
 import type { IDENTITY_ROUTES } from './identity';
 
 const user = jsonText('the user (PublicUser)');
@@ -22,5 +23,7 @@ export const IDENTITY_RESPONSES = {
     status: z.literal('DECIDED'),
     message: z.string(),
     users: jsonText('the decided users (PublicUser[])'),
+    /** per user id: PROPOSED (waits for a second admin), GRANTED (confirmed, in effect) or REFUSED */
+    outcomes: z.record(z.string(), z.enum(ROLE_DECISION_OUTCOMES)),
   }),
 } as const satisfies { [Id in (typeof IDENTITY_ROUTES)[number]['id']]: z.ZodType };

@@ -108,6 +108,7 @@ export const IDENTITY_ROUTES = [
     path: '/admin/users/roles',
     access: ADMIN,
     uses: { ...CHANGES_ACCOUNTS, mail: true },
-    summary: 'Grant or refuse requested roles; the users are mailed',
+    summary:
+      'Grant requested roles (signed; one admin proposes, a second confirms) or refuse them at once; mailed',
   },
 ] as const satisfies readonly Route[];

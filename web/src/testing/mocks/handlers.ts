@@ -1,6 +1,8 @@
 import type { Resource } from '@shared/api/contracts/resources';
 import { tokenOfBearer } from '@shared/api/contracts/user';
+import { ownProposalReason, proposalExpiresAt } from '@shared/domain/role-grants';
 import { isRole, UPLOADER_ROLES } from '@shared/domain/roles';
+import { SIGNATURE_PASSWORD_REQUIRED, SIGNATURE_PASSWORD_WRONG } from '@shared/domain/signature-meanings';
 import { API_ERR, MSG } from '@shared/messages';
 import { delay, HttpResponse, http } from 'msw';
 import { db, mockToken } from './db';
@@ -223,21 +225,43 @@ export const handlers = [
     return json({ status: 'SENT', message: API_ERR.confirmationResent });
   }),
 
+  // issue 23: a grant is signed and takes two admins (proposes, or confirms another admin's proposal)
   on('adminDecideRoles', async ({ request }) => {
     await pause();
     const g = gate(request, ['ADMIN']);
     if (g.error) return g.error;
-    const b = await body<{ grant: string[]; refuse: string[] }>(request);
+    const b = await body<{ grant: string[]; refuse: string[]; password?: string }>(request);
     const ids = b.grant ?? b.refuse;
     if (!Array.isArray(ids) || ids.length === 0) return fail(400, API_ERR.nothingSelected);
     if (ids.includes(g.user.id)) return fail(403, API_ERR.ownRoleUndecidable);
     const users = db.users.filter((u) => ids.includes(u.id));
     if (users.some((u) => u.userRole === 'ADMIN')) return fail(400, API_ERR.adminRoleNotDecided);
-    for (const u of users) {
-      u.roleStatus = b.grant ? 'GRANTED' : 'REFUSED';
-      delete u.requestedRole;
+    if (b.grant) {
+      if (!b.password) return fail(400, SIGNATURE_PASSWORD_REQUIRED);
+      const own = users.filter((u) => u.roleProposal?.proposedBy.id === g.user.id);
+      if (own.length > 0) return fail(403, own.map((u) => ownProposalReason(u)).join('; '));
+      if (db.passwords.get(g.user.id) !== b.password) return fail(403, SIGNATURE_PASSWORD_WRONG);
     }
-    return json({ status: 'DECIDED', message: API_ERR.rolesDecided, users: JSON.stringify(users) });
+    const outcomes: Record<string, string> = {};
+    const at = new Date().toISOString();
+    for (const u of users) {
+      if (!b.grant) {
+        u.roleStatus = 'REFUSED';
+        delete u.requestedRole;
+        delete u.roleProposal;
+        outcomes[u.id] = 'REFUSED';
+      } else if (u.roleProposal) {
+        u.roleStatus = 'GRANTED';
+        delete u.requestedRole;
+        delete u.roleProposal;
+        outcomes[u.id] = 'GRANTED';
+      } else {
+        const proposedBy = { id: g.user.id, name: g.user.name, email: g.user.email };
+        u.roleProposal = { role: u.userRole, proposedBy, proposedAt: at, expiresAt: proposalExpiresAt(at) };
+        outcomes[u.id] = 'PROPOSED';
+      }
+    }
+    return json({ status: 'DECIDED', message: API_ERR.rolesDecided, users: JSON.stringify(users), outcomes });
   }),
 
   on('resetPassword', async ({ request }) => {

@@ -38,12 +38,17 @@ export async function listAdmin<K extends AdminKind>(
   return { ...result, data: parseJsonText<AdminRows[K][]>(result.data[field], []) };
 }
 
-/** POST /admin/users/roles: grant or refuse the requested roles of the selected users (issue 12). */
+/**
+ * POST /admin/users/roles: grant (signed with `password`; two admins: proposes, or confirms another admin's
+ * proposal, issue 23) or refuse the requested roles of the selected users. The answer's `outcomes` says
+ * per id PROPOSED, GRANTED or REFUSED.
+ */
 export function decideRoles(
   decision: 'grant' | 'refuse',
   ids: readonly string[],
   /** the role each user asked for as the list showed it: the server refuses if one asked for another since */
   roles?: Readonly<Record<string, Role>>,
+  password?: string,
 ) {
   return callApi(
     'adminDecideRoles',
@@ -51,6 +56,7 @@ export function decideRoles(
       body: {
         ...(decision === 'grant' ? { grant: [...ids] } : { refuse: [...ids] }),
         ...(roles ? { roles: { ...roles } } : {}),
+        ...(password !== undefined ? { password } : {}),
       },
     },
     { handle: [400, 403, 404, 409] },

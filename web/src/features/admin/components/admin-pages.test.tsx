@@ -1,9 +1,12 @@
+import { ROLE_GRANT_MEANINGS } from '@shared/domain/role-grants';
+import { SIGNATURE_PASSWORD_WRONG } from '@shared/domain/signature-meanings';
 import { API_ERR, MSG } from '@shared/messages';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import { HttpResponse, http } from 'msw';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { REFRESH_MS } from '@/hooks/use-refresh-while';
 import { db } from '@/testing/mocks/db';
+import { MOCK_PASSWORD } from '@/testing/mocks/fixtures';
 import { generatingOnReads } from '@/testing/mocks/generation-mock';
 import { PACKAGE_FIXTURES } from '@/testing/mocks/package-fixtures';
 import { server } from '@/testing/mocks/server';
@@ -169,7 +172,7 @@ describe('admin lists', () => {
     expect(screen.getByText(MSG.adminReRegisterNote)).toBeInTheDocument();
   });
 
-  it('shows each role status and grants the selected requests beside Delete selected', async () => {
+  it('shows each role status; a signed grant proposes, says so per user and shows the proposal', async () => {
     let sent: unknown;
     const { user } = renderApp('/admin/users', { as: 'u-admin' });
     fill(await screen.findByLabelText('Search'), 'Pat');
@@ -183,11 +186,65 @@ describe('admin lists', () => {
     await user.click(screen.getByText('Pat Pending'));
     expect(grant).toHaveTextContent('Grant (1)');
     await user.click(grant);
-    expect(await screen.findByRole('dialog')).toHaveTextContent(API_ERR.rolesDecided);
+    // the package decisions' signature dialog: who, what it does, its meaning, the password
+    const dialog = await screen.findByRole('dialog', { name: 'Sign: Grant roles' });
+    expect(dialog).toHaveTextContent(
+      'Reliability Engineer: proposes the grant: a second admin must confirm it',
+    );
+    expect(dialog).toHaveTextContent(ROLE_GRANT_MEANINGS.proposeRole);
+    expect(dialog).toHaveTextContent('Ada Admin, Admin');
+    fill(within(dialog).getByLabelText(/^Your password/), 'not-it');
+    await user.click(within(dialog).getByRole('button', { name: 'Grant' }));
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent(SIGNATURE_PASSWORD_WRONG);
+    fill(within(dialog).getByLabelText(/^Your password/), MOCK_PASSWORD);
+    await user.click(within(dialog).getByRole('button', { name: 'Grant' }));
+    expect(await screen.findByRole('dialog', { name: 'Success' })).toHaveTextContent(API_ERR.rolesDecided);
     // the role the list showed goes with the decision, so a request changed since is not granted
-    expect(sent).toEqual({ grant: ['u-pending'], roles: { 'u-pending': 'RELIABILITY_ENGINEER' } });
+    expect(sent).toEqual({
+      grant: ['u-pending'],
+      roles: { 'u-pending': 'RELIABILITY_ENGINEER' },
+      password: MOCK_PASSWORD,
+    });
+    const pending = db.users.find((u) => u.id === 'u-pending');
+    expect(pending?.roleStatus).toBe('REQUESTED');
+    expect(pending?.roleProposal?.proposedBy.id).toBe('u-admin');
+    await user.click(screen.getByRole('button', { name: MSG.close }));
+    expect(
+      within(screen.getByRole('region', { name: 'What your last decision did' })).getByRole('listitem'),
+    ).toHaveTextContent(
+      'Pat Pending (pat.pending@example.org): Proposed: waits for a second admin to confirm it',
+    );
+    fill(screen.getByLabelText('Search'), 'Pat');
+    expect(await screen.findByText('Grant proposed by you; waits for a second admin')).toBeInTheDocument();
+  });
+
+  it("confirms another admin's proposal: the role is granted", async () => {
+    const pending = db.users.find((u) => u.id === 'u-pending')!;
+    const at = new Date().toISOString();
+    pending.roleProposal = {
+      role: 'RELIABILITY_ENGINEER',
+      proposedBy: { id: 'u-admin-2', name: 'Abe Admin', email: 'admin-2@example.com' },
+      proposedAt: at,
+      expiresAt: at,
+    };
+    const { user } = renderApp('/admin/users', { as: 'u-admin' });
+    fill(await screen.findByLabelText('Search'), 'Pat');
+    expect(
+      await screen.findByText('Grant proposed by Abe Admin (admin-2@example.com); waits for a second admin'),
+    ).toBeInTheDocument();
+    await user.click(screen.getByText('Pat Pending'));
+    await user.click(screen.getByRole('button', { name: /^Grant/ }));
+    const dialog = await screen.findByRole('dialog', { name: 'Sign: Grant roles' });
+    expect(dialog).toHaveTextContent('confirms the proposal of Abe Admin: the role takes effect');
+    expect(dialog).toHaveTextContent(ROLE_GRANT_MEANINGS.confirmRole);
+    fill(within(dialog).getByLabelText(/^Your password/), MOCK_PASSWORD);
+    await user.click(within(dialog).getByRole('button', { name: 'Grant' }));
+    expect(await screen.findByRole('dialog', { name: 'Success' })).toHaveTextContent(API_ERR.rolesDecided);
     expect(db.users.find((u) => u.id === 'u-pending')?.roleStatus).toBe('GRANTED');
-    server.events.removeAllListeners();
+    await user.click(screen.getByRole('button', { name: MSG.close }));
+    expect(screen.getByRole('region', { name: 'What your last decision did' })).toHaveTextContent(
+      'Granted: the role is in effect',
+    );
   });
 
   it("refuses the selected requests and shows the server's reason when a decision is refused", async () => {
@@ -201,6 +258,9 @@ describe('admin lists', () => {
     fill(await screen.findByLabelText('Search'), 'Ada');
     await user.click(await screen.findByText('Ada Admin'));
     await user.click(screen.getByRole('button', { name: /^Grant/ }));
+    const dialog = await screen.findByRole('dialog', { name: 'Sign: Grant roles' });
+    fill(within(dialog).getByLabelText(/^Your password/), MOCK_PASSWORD);
+    await user.click(within(dialog).getByRole('button', { name: 'Grant' }));
     expect(await screen.findByRole('alertdialog')).toHaveTextContent(API_ERR.ownRoleUndecidable);
   });
 
@@ -284,5 +344,39 @@ describe('admin lists', () => {
     expect(await screen.findByRole('alertdialog')).toHaveTextContent(
       `${MSG.internalErrorPrefix}table missing`,
     );
+  });
+});
+
+describe('admin home: what waits for administrators (issue 23)', () => {
+  it('counts role requests, proposals to confirm and own proposals, with a link to the users list', async () => {
+    const at = new Date().toISOString();
+    db.users.push({
+      id: 'u-proposed',
+      name: 'Quinn Proposed',
+      email: 'quinn@example.org',
+      userRole: 'TECHNICAL_LEADER',
+      roleStatus: 'REQUESTED',
+      requestedRole: 'TECHNICAL_LEADER',
+      roleProposal: {
+        role: 'TECHNICAL_LEADER',
+        proposedBy: { id: 'u-admin-2', name: 'Abe Admin', email: 'admin-2@example.com' },
+        proposedAt: at,
+        expiresAt: at,
+      },
+    });
+    const { user } = renderApp('/admin', { as: 'u-admin' });
+    const region = await screen.findByRole('region', { name: /^Waiting for administrators/ });
+    await waitFor(() => expect(within(region).getAllByRole('listitem')).toHaveLength(3));
+    expect(
+      within(region)
+        .getAllByRole('listitem')
+        .map((li) => li.textContent),
+    ).toEqual([
+      '1 role requests wait for a decision (grant or refuse)',
+      '1 grant proposals by another admin wait for your confirmation',
+      '0 of your grant proposals wait for a second admin',
+    ]);
+    await user.click(within(region).getByRole('link', { name: 'Open the users list to decide' }));
+    expect(await screen.findByRole('heading', { name: 'Select user' })).toBeInTheDocument();
   });
 });

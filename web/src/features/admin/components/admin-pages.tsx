@@ -1,17 +1,23 @@
-import { Badge, Button } from '@aws-amplify/ui-react';
+import { Badge } from '@aws-amplify/ui-react';
 import type { Dcc } from '@shared/api/contracts/dcc';
 import type { Package } from '@shared/api/contracts/packages';
 import type { Resource } from '@shared/api/contracts/resources';
 import type { PublicUser } from '@shared/api/contracts/user';
 import { roleLabel } from '@shared/domain/roles';
 import { MSG } from '@shared/messages';
+import { useState } from 'react';
 import type { Column } from '@/components/ui/data-table/data-table';
 import { anyGenerating, PackageStateBadge } from '@/components/ui/package-state';
 import { STATUS_LABELS } from '@/components/ui/status-badge';
-import { showSuccess, showWarning } from '@/lib/popup/popup-store';
 import { resourceTypeLabel, stageLabel } from '@/utils/format';
-import { decideRoles } from '../api/admin-api';
 import { AdminListPage } from './admin-list-page';
+import {
+  type DecisionReport,
+  DecisionReportList,
+  RoleDecisionButtons,
+  RoleStatusCell,
+  roleStatusText,
+} from './role-decisions';
 
 const PACKAGE_COLUMNS: readonly Column<Package>[] = [
   {
@@ -95,17 +101,6 @@ export function AdminDccPage() {
   );
 }
 
-/** Issue 12: what the admin decides on — granted, requested (the role waits), or refused. */
-export function roleStatusText(u: PublicUser): string {
-  const status =
-    u.roleStatus === 'REQUESTED'
-      ? `Requested: ${roleLabel(u.requestedRole ?? u.userRole)}`
-      : u.roleStatus === 'REFUSED'
-        ? 'Refused'
-        : 'Granted';
-  return u.emailConfirmed === false ? `${status} (email not confirmed)` : status;
-}
-
 const USER_COLUMNS: readonly Column<PublicUser>[] = [
   { id: 'name', header: 'User name', cell: (u) => u.name, sortValue: (u) => u.name },
   { id: 'email', header: 'User email', cell: (u) => u.email, sortValue: (u) => u.email },
@@ -118,64 +113,42 @@ const USER_COLUMNS: readonly Column<PublicUser>[] = [
   {
     id: 'roleStatus',
     header: 'Role status',
-    cell: (u) => (
-      <span className={`frp-role-status frp-role-status--${(u.roleStatus ?? 'GRANTED').toLowerCase()}`}>
-        {roleStatusText(u)}
-      </span>
-    ),
+    // with a pending grant and its proposer under the status (issue 23)
+    cell: (u) => <RoleStatusCell user={u} />,
     sortValue: (u) => roleStatusText(u),
   },
 ];
 
-/** Grant / Refuse for the selected users (issue 12); the server says why a decision is refused. */
-function RoleDecisionButtons({
-  selected,
-  done,
-  rows,
-}: {
-  selected: readonly string[];
-  done: () => void;
-  rows: readonly PublicUser[];
-}) {
-  const decide = async (decision: 'grant' | 'refuse') => {
-    if (selected.length === 0) return;
-    // the roles as this list shows them: a request changed since is refused by the server, not decided
-    const roles = Object.fromEntries(
-      rows.filter((u) => selected.includes(u.id)).map((u) => [u.id, u.userRole]),
-    );
-    const result = await decideRoles(decision, selected, roles);
-    if (result.ok) {
-      done();
-      showSuccess(result.data.message);
-    } else showWarning(result.error.errorMessage);
-  };
-  const count = selected.length > 0 ? ` (${selected.length})` : '';
+/**
+ * Spec §2.12 admin users, with the note about re-registering; searched by name, email, role and status
+ * (§5). Waiting requests and grant proposals come first, so none sits unseen on a later page (issue 23).
+ */
+export function AdminUsersPage() {
+  const [report, setReport] = useState<DecisionReport | null>(null);
   return (
     <>
-      <Button variation="primary" isDisabled={selected.length === 0} onClick={() => decide('grant')}>
-        {`Grant${count}`}
-      </Button>
-      <Button isDisabled={selected.length === 0} onClick={() => decide('refuse')}>
-        {`Refuse${count}`}
-      </Button>
+      {report ? <DecisionReportList report={report} /> : null}
+      <AdminListPage
+        kind="users"
+        title="Select user"
+        columns={USER_COLUMNS}
+        searchFields={(u) => [
+          u.name,
+          u.email,
+          u.userRole,
+          roleLabel(u.userRole),
+          roleStatusText(u),
+          u.roleProposal
+            ? `proposed ${u.roleProposal.proposedBy.name} ${u.roleProposal.proposedBy.email}`
+            : '',
+        ]}
+        rowLabel={(u) => `${u.name} (${u.email})`}
+        rowState={(u) => `${roleLabel(u.userRole)} · ${roleStatusText(u)}`}
+        noun="users"
+        note={MSG.adminReRegisterNote}
+        extraActions={(ctx) => <RoleDecisionButtons {...ctx} onReport={setReport} />}
+      />
     </>
-  );
-}
-
-/** Spec §2.12 admin users, with the note about re-registering; searched by name, email and role (§5). */
-export function AdminUsersPage() {
-  return (
-    <AdminListPage
-      kind="users"
-      title="Select user"
-      columns={USER_COLUMNS}
-      searchFields={(u) => [u.name, u.email, u.userRole, roleLabel(u.userRole), roleStatusText(u)]}
-      rowLabel={(u) => `${u.name} (${u.email})`}
-      rowState={(u) => `${roleLabel(u.userRole)} · ${roleStatusText(u)}`}
-      noun="users"
-      note={MSG.adminReRegisterNote}
-      extraActions={(ctx) => <RoleDecisionButtons {...ctx} />}
-    />
   );
 }
 

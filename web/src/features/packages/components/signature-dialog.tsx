@@ -7,7 +7,7 @@ import {
   type SignatureAction,
 } from '@shared/domain/signature-meanings';
 import { MSG } from '@shared/messages';
-import { type ReactNode, useEffect, useId, useRef, useState } from 'react';
+import { Fragment, type ReactNode, useEffect, useId, useRef, useState } from 'react';
 import { dialogKeys } from '@/components/ui/dialog-keys';
 import { useSession } from '@/lib/session/session-store';
 import './signature-dialog.css';
@@ -18,7 +18,10 @@ import './signature-dialog.css';
  */
 export type SignatureSubmit = (password: string, reason: string) => Promise<string | null>;
 
-const isReject = (a: SignatureAction) => a === 'reject' || a === 'rejectSigning' || a === 'rejectDelivery';
+/** A package decision, or an admin's grant of roles (issue 23: a proposal or a confirmation, signed). */
+export type SignedAction = SignatureAction | 'grantRoles';
+
+const isReject = (a: SignedAction) => a === 'reject' || a === 'rejectSigning' || a === 'rejectDelivery';
 
 /**
  * The electronic signature of a decision (issue 16, decision 141; 21 CFR Part 11 §11.50, §11.200): what is
@@ -28,6 +31,8 @@ const isReject = (a: SignatureAction) => a === 'reject' || a === 'rejectSigning'
  */
 export function SignatureDialog({
   pkg,
+  facts,
+  meaning,
   action,
   onCancel,
   onSubmit,
@@ -35,8 +40,12 @@ export function SignatureDialog({
   intro,
   actionLabel,
 }: {
-  pkg: Pick<Package, 'id' | 'name' | 'type' | 'resourceName' | 'resourceFile'>;
-  action: SignatureAction;
+  /** what a package decision signs; or `facts`, for what is not a package (a grant: accounts and roles) */
+  pkg?: Pick<Package, 'id' | 'name' | 'type' | 'resourceName' | 'resourceFile'>;
+  facts?: readonly { label: string; value: ReactNode }[];
+  /** the meaning when it is not one of SIGNATURE_MEANINGS (a grant's, from shared/domain/role-grants) */
+  meaning?: ReactNode;
+  action: SignedAction;
   onCancel: () => void;
   onSubmit: SignatureSubmit;
   /** defaults: 'Sign: <action>'; a rejection passes the spec's 'Confirm Package Rejection' */
@@ -83,7 +92,7 @@ export function SignatureDialog({
     onCancel,
   });
 
-  const label = actionLabel ?? SIGNATURE_ACTION_LABELS[action];
+  const label = actionLabel ?? (action === 'grantRoles' ? 'Grant' : SIGNATURE_ACTION_LABELS[action]);
 
   return (
     <div className="frp-overlay">
@@ -101,20 +110,34 @@ export function SignatureDialog({
         </Heading>
         {intro ? <p className="frp-dialog__message frp-sig__intro">{intro}</p> : null}
         <dl className="frp-sig__facts" aria-label="What you sign">
-          <dt>Package</dt>
-          <dd>{pkg.name}</dd>
-          <dt>Package type</dt>
-          <dd>{pkg.type}</dd>
-          <dt>Payload SHA-256</dt>
-          <dd className="frp-mono frp-sig__hash">
-            {pkg.resourceFile?.sha256 || 'not recorded for this package'}
-          </dd>
+          {pkg ? (
+            <>
+              <dt>Package</dt>
+              <dd>{pkg.name}</dd>
+              <dt>Package type</dt>
+              <dd>{pkg.type}</dd>
+              <dt>Payload SHA-256</dt>
+              <dd className="frp-mono frp-sig__hash">
+                {pkg.resourceFile?.sha256 || 'not recorded for this package'}
+              </dd>
+            </>
+          ) : null}
+          {facts?.map((f) => (
+            <Fragment key={f.label}>
+              <dt>{f.label}</dt>
+              <dd>{f.value}</dd>
+            </Fragment>
+          ))}
           <dt>Signed by</dt>
           <dd>{user ? `${user.name}, ${roleLabel(user.userRole)}` : 'unknown'}</dd>
         </dl>
         <div className="frp-sig__meaning">
           <span className="frp-sig__meaning-label">Meaning of your signature</span>
-          <blockquote id={meaningId}>{SIGNATURE_MEANINGS[action]}</blockquote>
+          {action === 'grantRoles' ? (
+            <div id={meaningId}>{meaning}</div>
+          ) : (
+            <blockquote id={meaningId}>{meaning ?? SIGNATURE_MEANINGS[action]}</blockquote>
+          )}
           <span className="frp-muted frp-sig__note">
             Recorded with your name, role and the time (UTC) in the audit trail
             {action === 'approve' || action === 'sign' ? ' and in the package file' : ''}.

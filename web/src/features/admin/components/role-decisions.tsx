@@ -1,0 +1,156 @@
+import { Button } from '@aws-amplify/ui-react';
+import type { PublicUser, RoleDecisionOutcome } from '@shared/api/contracts/user';
+import { ROLE_GRANT_MEANINGS } from '@shared/domain/role-grants';
+import { roleLabel } from '@shared/domain/roles';
+import { SIGNATURE_PASSWORD_WRONG } from '@shared/domain/signature-meanings';
+import { useState } from 'react';
+import { SignatureDialog } from '@/features/packages/components/signature-dialog';
+import { showSuccess, showWarning } from '@/lib/popup/popup-store';
+import { useSession } from '@/lib/session/session-store';
+import { decideRoles } from '../api/admin-api';
+
+/**
+ * Grant and Refuse on the admin users screen (issues 12 and 23, decision 180). A grant is signed (the
+ * package decisions' signature dialog) and takes two admins: it proposes where no grant is pending and
+ * confirms what another admin proposed. What happened to each user is said under the list.
+ */
+
+/** Issue 12: what the admin decides on — granted, requested (the role waits), or refused. */
+export function roleStatusText(u: PublicUser): string {
+  const status =
+    u.roleStatus === 'REQUESTED'
+      ? `Requested: ${roleLabel(u.requestedRole ?? u.userRole)}`
+      : u.roleStatus === 'REFUSED'
+        ? 'Refused'
+        : 'Granted';
+  return u.emailConfirmed === false ? `${status} (email not confirmed)` : status;
+}
+
+/** Issue 23: a pending grant, with who proposed it. */
+export function proposalText(u: PublicUser, me?: string): string | null {
+  const p = u.roleProposal;
+  if (!p) return null;
+  const who = p.proposedBy.id === me ? 'you' : `${p.proposedBy.name} (${p.proposedBy.email})`;
+  return `Grant proposed by ${who}; waits for a second admin`;
+}
+
+/** The Role status cell: the status, and under it a pending proposal. */
+export function RoleStatusCell({ user }: { user: PublicUser }) {
+  const me = useSession().user?.id;
+  const proposal = proposalText(user, me);
+  return (
+    <>
+      <span className={`frp-role-status frp-role-status--${(user.roleStatus ?? 'GRANTED').toLowerCase()}`}>
+        {roleStatusText(user)}
+      </span>
+      {proposal ? <span className="frp-role-proposal">{proposal}</span> : null}
+    </>
+  );
+}
+
+/** What a grant by `me` will do to `u` (the server decides; this is what the dialog says first). */
+function grantWillDo(u: PublicUser, me: string | undefined): string {
+  const p = u.roleProposal;
+  if (!p) return 'proposes the grant: a second admin must confirm it';
+  if (p.proposedBy.id === me) return 'you proposed it: another admin must confirm it (refused)';
+  return `confirms the proposal of ${p.proposedBy.name}: the role takes effect`;
+}
+
+const OUTCOME_TEXT: Record<RoleDecisionOutcome, string> = {
+  PROPOSED: 'Proposed: waits for a second admin to confirm it',
+  GRANTED: 'Granted: the role is in effect',
+  REFUSED: 'Refused: the account holds no role authority',
+};
+
+export interface DecisionReport {
+  rows: { id: string; label: string; outcome: RoleDecisionOutcome }[];
+}
+
+/** Under the list: what the last decision did, per user. */
+export function DecisionReportList({ report }: { report: DecisionReport }) {
+  return (
+    <section className="frp-role-report" aria-labelledby="frp-role-report-title">
+      <h2 id="frp-role-report-title" className="frp-role-report__title">
+        What your last decision did
+      </h2>
+      <ul>
+        {report.rows.map((r) => (
+          <li key={r.id}>
+            <strong>{r.label}</strong>: {OUTCOME_TEXT[r.outcome]}
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+/** Grant / Refuse for the selected users; the server says why a decision is refused. */
+export function RoleDecisionButtons({
+  selected,
+  done,
+  rows,
+  onReport,
+}: {
+  selected: readonly string[];
+  done: () => void;
+  rows: readonly PublicUser[];
+  onReport: (report: DecisionReport) => void;
+}) {
+  const me = useSession().user?.id;
+  const [signing, setSigning] = useState(false);
+  const chosen = rows.filter((u) => selected.includes(u.id));
+  // the roles as this list shows them: a request changed since is refused by the server, not decided
+  const roles = Object.fromEntries(chosen.map((u) => [u.id, u.userRole]));
+
+  const decide = async (decision: 'grant' | 'refuse', password?: string): Promise<string | null> => {
+    if (selected.length === 0) return null;
+    const result = await decideRoles(decision, selected, roles, password);
+    if (!result.ok && result.status === 403 && result.error.errorMessage === SIGNATURE_PASSWORD_WRONG)
+      return result.error.errorMessage;
+    setSigning(false);
+    if (result.ok) {
+      const outcomes = result.data.outcomes;
+      onReport({
+        rows: chosen
+          .filter((u) => outcomes[u.id])
+          .map((u) => ({ id: u.id, label: `${u.name} (${u.email})`, outcome: outcomes[u.id]! })),
+      });
+      done();
+      showSuccess(result.data.message);
+    } else showWarning(result.error.errorMessage);
+    return null;
+  };
+
+  const applying = [
+    ...(chosen.some((u) => !u.roleProposal) ? [ROLE_GRANT_MEANINGS.proposeRole] : []),
+    ...(chosen.some((u) => u.roleProposal && u.roleProposal.proposedBy.id !== me)
+      ? [ROLE_GRANT_MEANINGS.confirmRole]
+      : []),
+  ];
+  const meanings = applying.length > 0 ? applying : [ROLE_GRANT_MEANINGS.proposeRole];
+  const count = selected.length > 0 ? ` (${selected.length})` : '';
+  return (
+    <>
+      <Button variation="primary" isDisabled={selected.length === 0} onClick={() => setSigning(true)}>
+        {`Grant${count}`}
+      </Button>
+      <Button isDisabled={selected.length === 0} onClick={() => void decide('refuse')}>
+        {`Refuse${count}`}
+      </Button>
+      {signing && chosen.length > 0 ? (
+        <SignatureDialog
+          action="grantRoles"
+          title="Sign: Grant roles"
+          intro="A grant takes two admins: where no grant is pending yours proposes it; where another admin proposed it, yours confirms it."
+          facts={chosen.map((u) => ({
+            label: `${u.name} (${u.email})`,
+            value: `${roleLabel(u.requestedRole ?? u.userRole)}: ${grantWillDo(u, me)}`,
+          }))}
+          meaning={meanings.map((m) => <blockquote key={m}>{m}</blockquote>)}
+          onCancel={() => setSigning(false)}
+          onSubmit={(password) => decide('grant', password)}
+        />
+      ) : null}
+    </>
+  );
+}
