@@ -75,7 +75,7 @@ function route<Id extends RouteId>(
     .use(errorMapper())
     .use(securityHeaders())
     .use(jsonBody({ raw: schemas.raw ?? false, maxBytes: schemas.maxBodyBytes ?? 256 * 1024 }))
-    .use(authorize(r.access, r.id, authenticate))
+    .use(authorize(r.access, r.id, authenticate, r.ungranted === true))
     .use(validate(schemas))
     .handler(async (event, context) => {
       const e = event as ApiEvent;

@@ -16,7 +16,7 @@ import { waitForStatus } from '../support/package-flow';
 
 const PASSWORD = 'Mallory-Owns-All-1';
 const waiting = (role: string) =>
-  `Your role ${roleLabel(role)} waits for an administrator's approval. Until then you can sign in and read, but not do this.`;
+  `Your role ${roleLabel(role)} waits for an administrator's approval. Until then you can only see and change your own settings.`;
 
 const ACCOUNTS = {
   dev1: 'DESIGN_ENGINEER_DEV',

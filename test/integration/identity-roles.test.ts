@@ -13,7 +13,7 @@ import { decideRoles, type Registered, registerConfirmed } from '../support/iden
 
 const PASSWORD = 'Role-Tests-Pass-1';
 const waiting = (label: string) =>
-  `Your role ${label} waits for an administrator's approval. Until then you can sign in and read, but not do this.`;
+  `Your role ${label} waits for an administrator's approval. Until then you can only see and change your own settings.`;
 
 interface ListedUser {
   id: string;
@@ -166,16 +166,16 @@ describe('the route gate, generated from the route table', () => {
     }
   }, 120_000);
 
-  it('lets a requested role read its (empty) approval and signing lists', async () => {
+  it('refuses a requested role its approval and signing lists too (issue 23: it reads nothing)', async () => {
     const [pending] = await directUsers(1, 'SW_FW_RELEASE_ENGINEER', 'Reader', { granted: false });
     for (const path of [
       '/dev/packages/approval',
       '/release/packages/signing',
       '/deliver/packages/approval',
     ]) {
-      const r = await api<{ packages: string }>(path, { token: pending!.token });
-      expect(r.status, path).toBe(200);
-      expect(jsonText<unknown[]>(r.body.packages)).toEqual([]);
+      const r = await api(path, { token: pending!.token });
+      expect(r.status, path).toBe(403);
+      expect(r.body.errorMessage, path).toBe(waiting(roleLabel('SW_FW_RELEASE_ENGINEER')));
     }
   });
 

@@ -12,12 +12,15 @@ describe('admin user deletes', { timeout: SCRYPT_TIMEOUT_MS }, () => {
       [`USER#${u.id}`, 'USER_DELETED', admin.id],
     ]);
     await expect(
-      service.register({
-        name: 'Again',
-        email: u.email,
-        password: 'Long-Enough-1',
-        userRole: 'TECHNICAL_LEADER',
-      }),
+      service.register(
+        {
+          name: 'Again',
+          email: u.email,
+          password: 'Long-Enough-1',
+          userRole: 'TECHNICAL_LEADER',
+        },
+        'src',
+      ),
     ).rejects.toMatchObject({ statusCode: 409 });
   });
 

@@ -20,12 +20,12 @@ describe('role decisions', { timeout: SCRYPT_TIMEOUT_MS }, () => {
     ]);
   });
 
-  it('refuses a role, mailing the user that the account holds no release authority', async () => {
+  it('refuses a role, mailing the user that the account sees its own settings, nothing else', async () => {
     const { service, account, mailer } = makeUsers();
     const admin = await account('ADMIN');
     const a = await account('TECHNICAL_LEADER', { roleStatus: 'REQUESTED' });
     await service.decideRoles(admin, { ids: [a.id], decision: 'REFUSE' });
-    expect(mailer.to(a.email)[0]?.text).toContain('holds no release authority');
+    expect(mailer.to(a.email)[0]?.text).toContain('see its own settings, nothing else');
   });
 
   it('keeps the admin out of their own decision, and administrator accounts out of all', async () => {

@@ -18,6 +18,7 @@ export const IDENTITY_ROUTES = [
     path: '/user/auth',
     access: 'signedIn',
     uses: { tables: USERS },
+    ungranted: true,
     summary: 'Restore a session from a token',
   },
   {
@@ -26,6 +27,7 @@ export const IDENTITY_ROUTES = [
     path: '/user/logout',
     access: 'signedIn',
     uses: { tables: USERS },
+    ungranted: true,
     summary: 'Revoke every token of the caller',
   },
   {
@@ -34,7 +36,8 @@ export const IDENTITY_ROUTES = [
     path: '/user/register',
     access: 'public',
     // mails the confirmation link and tells the admins a role was requested (issue 12)
-    uses: { tables: USERS_AUDITED, mail: true },
+    // limited per source before any hashing (issue 23)
+    uses: { tables: USERS_AUDITED, mail: true, clientSource: true },
     memoryMb: 1024,
     summary: 'Self-service registration (not as admin)',
   },
@@ -45,6 +48,7 @@ export const IDENTITY_ROUTES = [
     access: 'signedIn',
     uses: { tables: USERS_AUDITED, clientSource: true },
     memoryMb: 1024,
+    ungranted: true,
     summary: 'Change own password',
   },
   {
@@ -55,6 +59,7 @@ export const IDENTITY_ROUTES = [
     // a new email gets a confirmation link; a new role is a request the admins hear of (issue 12);
     // packages: a role change is refused while a package waits for this person's decision
     uses: { tables: ['users', 'audit', 'packages'], mail: true },
+    ungranted: true,
     summary: 'Change own name, email, role',
   },
   {
@@ -71,9 +76,21 @@ export const IDENTITY_ROUTES = [
     method: 'POST',
     path: '/user/confirm-email',
     access: 'public',
-    // a confirmed registration is the moment the admins are told of the role request
-    uses: { tables: USERS_AUDITED, mail: true },
-    summary: 'Confirm an address with the single-use token of a mailed link (24 h)',
+    // a confirmed registration is the moment the admins are told of the role request; the password
+    // chosen at registration is checked (hashing, the sign-in throttle per source)
+    uses: { tables: USERS_AUDITED, mail: true, clientSource: true },
+    memoryMb: 1024,
+    summary:
+      'Confirm an address with the single-use token of a mailed link (24 h) and the password chosen at registration',
+  },
+  {
+    id: 'cancelRegistration',
+    method: 'POST',
+    path: '/user/confirm-email/cancel',
+    access: 'public',
+    uses: { tables: USERS_AUDITED },
+    summary:
+      '"I did not register": the mailed token cancels the registration (or email change) and frees the address',
   },
   {
     id: 'resendConfirmation',
