@@ -57,12 +57,14 @@ beforeAll(async () => {
 }, 60_000);
 
 describe('a requested role holds no authority', () => {
-  it('signs in and reads, but is refused every act with the reason', async () => {
+  it('signs in and sees itself, but reads nothing (issue 23) and is refused every act with the reason', async () => {
     const dev = await newcomer('DESIGN_ENGINEER_DEV');
     expect((await api('/user/auth', { method: 'POST', token: dev.token })).status).toBe(200);
-    expect((await api('/dev/packages', { token: dev.token })).status).toBe(200);
-    expect((await api('/resources/patch/dev', { token: dev.token })).status).toBe(200);
-    expect((await api('/dcc', { token: dev.token })).status).toBe(200);
+    for (const path of ['/dev/packages', '/resources/patch/dev', '/dcc']) {
+      const read = await api(path, { token: dev.token });
+      expect(read.status, path).toBe(403);
+      expect(read.body.errorMessage, path).toBe(waiting('Design Engineer (dev)'));
+    }
 
     const form = new FormData();
     form.append('resourceFile', new Blob([new Uint8Array(64)]), 'x.bin');
