@@ -69,8 +69,16 @@ describe('one person cannot release firmware alone', () => {
     });
     expect(upload.status).toBe(403);
     expect(upload.body).toEqual({ errorMessage: waiting('DESIGN_ENGINEER_DEV') });
+    // and, without a grant, it reads nothing either (issue 23): the list is refused with the same reason
+    const list = await api('/resources/patch/release', { token: m.dev1.token });
+    expect(list.status).toBe(403);
+    expect(list.body).toEqual({ errorMessage: waiting('DESIGN_ENGINEER_DEV') });
     const resources = jsonText<Resource[]>(
-      (await api<{ resources: string }>('/resources/patch/release', { token: m.dev1.token })).body.resources,
+      (
+        await api<{ resources: string }>('/resources/patch/release', {
+          token: (await seededUser('designDev')).token,
+        })
+      ).body.resources,
     );
     expect(resources.some((r) => r.name === name)).toBe(false);
 

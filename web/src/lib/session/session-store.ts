@@ -123,7 +123,12 @@ export function signIn(user: SessionUser, mustChangePassword?: boolean): void {
 
 /** A non-admin whose role an admin has not granted (requested or refused): it sees its settings only. */
 export function awaitsGrant(user: SessionUser | null): boolean {
-  return user !== null && user.userRole !== 'ADMIN' && user.roleStatus !== undefined && user.roleStatus !== 'GRANTED';
+  return (
+    user !== null &&
+    user.userRole !== 'ADMIN' &&
+    user.roleStatus !== undefined &&
+    user.roleStatus !== 'GRANTED'
+  );
 }
 
 /** Issue 23: what the signed-in user may open is only their settings (a password to change, or no grant). */

@@ -226,7 +226,11 @@ export const handlers = [
     const { token } = await body<{ token: string }>(request);
     if (!token || token === 'bad') return fail(400, API_ERR.confirmLinkInvalid, { reason: 'INVALID' });
     if (token === 'used') return fail(409, API_ERR.confirmLinkUsed, { reason: 'USED' });
-    return json({ status: 'CANCELLED', message: API_ERR.registrationCancelled, email: 'pat.pending@example.org' });
+    return json({
+      status: 'CANCELLED',
+      message: API_ERR.registrationCancelled,
+      email: 'pat.pending@example.org',
+    });
   }),
 
   on('resendConfirmation', async ({ request }) => {

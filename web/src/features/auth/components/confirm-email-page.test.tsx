@@ -2,8 +2,8 @@ import { API_ERR, MSG } from '@shared/messages';
 import { screen, waitFor, within } from '@testing-library/react';
 import { HttpResponse, http } from 'msw';
 import { describe, expect, it } from 'vitest';
-import { MOCK_PASSWORD } from '@/testing/mocks/fixtures';
 import { session } from '@/lib/session/session-store';
+import { MOCK_PASSWORD } from '@/testing/mocks/fixtures';
 import { server } from '@/testing/mocks/server';
 import { fill, renderApp } from '@/testing/render-app';
 
@@ -39,7 +39,7 @@ describe('confirm-email page (issues 12, 23)', () => {
     expect(bodies).toEqual([{ token: TOKEN, password: 'Chosen-At-Registration-1' }]);
   });
 
-  it('keeps the form with the server\'s words when the password is not the one chosen', async () => {
+  it("keeps the form with the server's words when the password is not the one chosen", async () => {
     const { user } = renderApp(`/user/confirm-email?token=${TOKEN}`);
     fill(await screen.findByLabelText(/^Password/), 'Not-The-Chosen-One-1');
     await user.click(screen.getByRole('button', { name: 'Confirm' }));
@@ -182,7 +182,9 @@ describe('a temporary password is changed first (issue 23)', () => {
     await user.click(within(dialog).getByRole('button', { name: MSG.close }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/home'));
     expect(
-      await within(screen.getByRole('navigation', { name: 'Main' })).findByRole('link', { name: MSG.navPackages }),
+      await within(screen.getByRole('navigation', { name: 'Main' })).findByRole('link', {
+        name: MSG.navPackages,
+      }),
     ).toBeInTheDocument();
   });
 });

@@ -29,7 +29,11 @@ export function ConfirmEmailPage() {
   const [state, setState] = useState<State>(
     token
       ? { kind: 'asking' }
-      : { kind: 'failed', message: 'This page needs the whole link from the confirmation mail.', reason: 'INVALID' },
+      : {
+          kind: 'failed',
+          message: 'This page needs the whole link from the confirmation mail.',
+          reason: 'INVALID',
+        },
   );
   const [password, setPassword] = useState('');
   const [error, setError] = useState<string | null>(null);
