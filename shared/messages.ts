@@ -195,7 +195,7 @@ export const API_ERR = {
   lastAdmin: 'The last administrator cannot be deleted',
   rolesDecided: 'The role decisions were saved',
   mustChangePassword:
-    'You signed in with a one-time password: choose your own under Settings → Change password first',
+    'You signed in with a temporary or one-time password: choose your own (Settings → Change password) before anything else',
 
   // issue 23: the registrant is the mailbox owner
   roleAwaitsGrant: (label: string) =>

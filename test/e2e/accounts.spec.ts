@@ -21,6 +21,8 @@ test.describe('accounts', () => {
     page,
     a11y,
   }) => {
+    // the longest journey: a dozen scrypt hashes (registration, confirmation, sign-ins, password change)
+    test.setTimeout(240_000);
     const email = `${unique('tess')}@example.com`;
     const password = 'Newcomer-Pass-1';
 
