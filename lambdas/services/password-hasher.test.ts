@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { hashPassword, verifyPassword } from './password-hasher';
 
-describe('password hasher', () => {
+// scrypt at production cost: slow on a busy machine, so no 5 s default (no speed is asserted)
+describe('password hasher', { timeout: 60_000 }, () => {
   it('verifies the password it hashed and refuses another', async () => {
     const h = await hashPassword('Correct-Horse-1');
     expect(h.startsWith('scrypt$131072$8$1$')).toBe(true);
