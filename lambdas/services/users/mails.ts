@@ -24,7 +24,7 @@ export function confirmationMail(
       '',
       purpose === 'REGISTER'
         ? `The link works once, for ${EMAIL_LINK_HOURS} hours. If you did not register, open it and choose "I did not register": the registration is cancelled (unconfirmed, it is forgotten after ${EMAIL_LINK_HOURS} hours anyway).`
-        : `The link works once, for ${EMAIL_LINK_HOURS} hours. If you did not ask for this, open it and choose "I did not ask for this", or ignore this mail.`,
+        : `The link works once, for ${EMAIL_LINK_HOURS} hours. If you did not ask for this, ignore this mail, or open it and choose "I did not register" to cancel the change.`,
     ].join('\n'),
   };
 }
