@@ -1,6 +1,6 @@
 import type { PublicUser } from '../../../shared/api/contracts/user';
 import { ConflictError, ForbiddenError } from '../../../shared/domain/errors';
-import { emailConfirmedOf, holdsAuthority } from '../../../shared/domain/identity';
+import { emailConfirmedOf, holdsAuthority, registrationExpired } from '../../../shared/domain/identity';
 import { API_ERR } from '../../../shared/messages';
 import type { UserRecord } from '../../ports/user-repository';
 import { getAllOrNotFound, recordAdminEvent, toPublicUser, type UserDeps } from './common';
@@ -8,10 +8,14 @@ import { getAllOrNotFound, recordAdminEvent, toPublicUser, type UserDeps } from 
 /** The administrators' list of users, and deleting users. */
 
 export async function listUsers(d: UserDeps): Promise<PublicUser[]> {
-  return (await d.users.list()).map((u) => ({
-    ...toPublicUser(u),
-    emailConfirmed: emailConfirmedOf(u),
-  }));
+  const now = d.clock.now();
+  // an unconfirmed registration past its 24 hours is gone (issue 23), though TTL may not have removed it yet
+  return (await d.users.list())
+    .filter((u) => !registrationExpired(u, now))
+    .map((u) => ({
+      ...toPublicUser(u),
+      emailConfirmed: emailConfirmedOf(u),
+    }));
 }
 
 export async function deleteUsers(d: UserDeps, admin: UserRecord, ids: string[]): Promise<void> {
