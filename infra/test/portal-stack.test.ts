@@ -276,7 +276,13 @@ describe('least-privilege IAM per function', () => {
     const originSecret = s.logicalId(s.stack.signing.originVerifySecret);
     const tokenSecret = s.logicalId(s.stack.signing.tokenSecret);
     const withLimits = ROUTES.filter((r) => r.uses.clientSource).map((r) => r.id);
-    expect(withLimits.sort()).toEqual(['changePassword', 'confirmEmail', 'login', 'register', 'resetPassword']);
+    expect(withLimits.sort()).toEqual([
+      'changePassword',
+      'confirmEmail',
+      'login',
+      'register',
+      'resetPassword',
+    ]);
     for (const route of ROUTES) {
       const secrets = statementsOf(route)
         .filter((st) => actionsOf(st).includes('secretsmanager:GetSecretValue'))
