@@ -3,6 +3,7 @@ import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-sec
 import {
   DEFAULT_ACCOUNT_POLICY,
   DEFAULT_ACCOUNT_WIDE_POLICY,
+  DEFAULT_REGISTER_LIMITS,
   DEFAULT_RESET_LIMITS,
 } from '../shared/domain/login-throttle';
 import { DynamoAuditLog } from './adapters/dynamodb/audit-log';
@@ -188,6 +189,10 @@ export function userServiceWith(mailer: Mailer): () => Promise<UserService> {
               perAddress: intEnv('RESET_MAX_PER_ADDRESS', DEFAULT_RESET_LIMITS.perAddress),
               perSource: intEnv('RESET_MAX_PER_SOURCE', DEFAULT_RESET_LIMITS.perSource),
               windowSeconds: intEnv('RESET_WINDOW_SECONDS', DEFAULT_RESET_LIMITS.windowSeconds),
+            },
+            registerLimits: {
+              perSource: intEnv('REGISTER_MAX_PER_SOURCE', DEFAULT_REGISTER_LIMITS.perSource),
+              windowSeconds: intEnv('REGISTER_WINDOW_SECONDS', DEFAULT_REGISTER_LIMITS.windowSeconds),
             },
             appUrl: appUrl(),
             allowedEmailDomains: optionalEnv('ALLOWED_EMAIL_DOMAINS', '')

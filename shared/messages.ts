@@ -195,9 +195,23 @@ export const API_ERR = {
   lastAdmin: 'The last administrator cannot be deleted',
   rolesDecided: 'The role decisions were saved',
   mustChangePassword:
-    'You signed in with a one-time password: choose your own under Settings → Change password first',
+    'You signed in with a temporary or one-time password: choose your own (Settings → Change password) before anything else',
 
   // the edge (issue 24): the API is reached through the portal's address only, and limits each address
   notThroughPortal: 'Call the API through the portal address; direct calls to its endpoint are refused',
   tooManyFromAddress: 'Too many requests from your network address. Wait a few minutes and try again.',
+
+  // issue 23: the registrant is the mailbox owner
+  roleAwaitsGrant: (label: string) =>
+    `Your role ${label} waits for an administrator's approval. Until then you can only see and change your own settings.`,
+  confirmPasswordNeeded: 'Enter the password you chose when you registered',
+  confirmPasswordWrong:
+    'This is not the password chosen when this address was registered. Nothing was confirmed. If you did not register, choose "I did not register".',
+  registrationCancelled:
+    'The registration was cancelled and nothing of it was kept. This address is free to register again.',
+  emailChangeCancelled: 'The change of address was cancelled. The account keeps its current address.',
+  cancelAfterConfirm:
+    'This address was already confirmed, so it cannot be cancelled here. If you did not register, tell an administrator.',
+  tooManyRegistrations: (minutes: number) =>
+    `Too many registrations from your network address. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
 } as const;

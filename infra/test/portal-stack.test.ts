@@ -286,7 +286,13 @@ describe('least-privilege IAM per function', () => {
     const tokenSecret = s.logicalId(s.stack.signing.tokenSecret);
     // these also trust the viewer address it proves, for their per-client limits
     const withLimits = ROUTES.filter((r) => r.uses.clientSource).map((r) => r.id);
-    expect(withLimits.sort()).toEqual(['changePassword', 'login', 'resetPassword']);
+    expect(withLimits.sort()).toEqual([
+      'changePassword',
+      'confirmEmail',
+      'login',
+      'register',
+      'resetPassword',
+    ]);
     for (const route of ROUTES) {
       const secrets = statementsOf(route)
         .filter((st) => actionsOf(st).includes('secretsmanager:GetSecretValue'))

@@ -1,7 +1,11 @@
 import { loadUserService } from '../composition-mail';
 import { route } from '../routes/identity';
 
-export const handler = route('confirmEmail', async ({ body }) => {
-  const { message, email } = await (await loadUserService()).confirmEmail(body.token);
+export const handler = route('confirmEmail', async ({ body, sourceIp }) => {
+  const { message, email } = await (await loadUserService()).confirmEmail(
+    body.token,
+    body.password,
+    sourceIp,
+  );
   return { body: { status: 'CONFIRMED', message, email } };
 });

@@ -15,10 +15,6 @@ export function bearerToken(headers: APIGatewayProxyEvent['headers']): string | 
   return m?.[1] ?? null;
 }
 
-/**
- * The route table's gate: public rows pass; others need a live token, and a listed role, granted by an
- * admin on a confirmed account, if the row names roles.
- */
 /** What an account with a one-time password (npm run admin:create) may call before choosing its own. */
 const BEFORE_NEW_PASSWORD = new Set(['auth', 'logout', 'changePassword']);
 
@@ -28,10 +24,17 @@ const BEFORE_NEW_PASSWORD = new Set(['auth', 'logout', 'changePassword']);
  */
 export type Authenticate = (token: string | null) => Promise<UserRecord>;
 
+/**
+ * The route table's gate: public rows pass; others need a live token and, if the row names roles, one of
+ * them. Deny by default (issue 23): every signed-in row also needs the role granted by an admin on a
+ * confirmed account, except the rows marked `ungranted` (the account's own identity and settings). So an
+ * account whose role waits or was refused reads nothing: no package, resource, DCC, list or download.
+ */
 export function authorize(
   access: Access,
   routeId: string | undefined,
   authenticate: Authenticate,
+  ungranted = false,
 ): middy.MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult> {
   return {
     before: async (request) => {
@@ -40,14 +43,9 @@ export function authorize(
       const user = await authenticate(bearerToken(event.headers));
       if (user.mustChangePassword && !BEFORE_NEW_PASSWORD.has(routeId ?? ''))
         throw new ForbiddenError(API_ERR.mustChangePassword);
-      if (access !== 'signedIn') {
-        if (!access.includes(user.userRole)) throw new ForbiddenError(API_ERR.forbidden);
-        // A role is authority only once an admin granted it (issue 12). An account whose role waits may
-        // still read (GET: its own approval and signing lists, which stay empty, and the approver lists);
-        // every row that changes something, and every admin row, needs the grant.
-        const reads = event.httpMethod === 'GET' && !access.includes('ADMIN');
-        if (!reads && !holdsAuthority(user)) throw new ForbiddenError(missingAuthorityMessage(user));
-      }
+      if (access !== 'signedIn' && !access.includes(user.userRole))
+        throw new ForbiddenError(API_ERR.forbidden);
+      if (!ungranted && !holdsAuthority(user)) throw new ForbiddenError(missingAuthorityMessage(user));
       event.user = user;
       logUser(user.id);
     },

@@ -20,8 +20,16 @@ export interface UserRecord {
   pendingEmail?: string;
   /** a grant one admin proposed, waiting for a second admin's confirmation (issue 23, decision 180) */
   roleProposal?: RoleProposal;
-  /** set by `npm run admin:create`: the one-time password must be replaced at first sign-in */
+  /**
+   * set by `npm run admin:create`, and by a sign-in with a mailed temporary password: the password must
+   * be replaced before anything else (and before it may sign a decision)
+   */
   mustChangePassword?: boolean;
+  /**
+   * an unconfirmed registration is forgotten at this instant (24 h after registering): its address is free
+   * again. Gone once the address is confirmed. The stores also let their TTL remove the account then.
+   */
+  unconfirmedUntil?: string;
   createdAt: string;
   updatedAt: string;
   version: number;
@@ -48,8 +56,12 @@ export interface ThrottleState {
 export type QuotaResult = { ok: true } | { ok: false; retryAfterSeconds: number };
 
 export interface UserRepository {
-  /** creates the user and claims its email; false when the email was ever claimed */
-  create(user: UserRecord): Promise<boolean>;
+  /**
+   * creates the user and claims its email; false when the email was ever claimed. `replacing`: an expired
+   * unconfirmed registration of the same address (`unconfirmedUntil` passed), removed in the same write
+   * (false when it changed meanwhile).
+   */
+  create(user: UserRecord, replacing?: UserRecord): Promise<boolean>;
   getById(id: string): Promise<UserRecord | null>;
   getByEmail(email: string): Promise<UserRecord | null>;
   list(): Promise<UserRecord[]>;
@@ -60,6 +72,11 @@ export interface UserRepository {
     expectedVersion: number,
     previousEmail: string,
   ): Promise<'ok' | 'conflict' | 'emailTaken'>;
+  /**
+   * stores `next` (conditional on `expectedVersion`, as update) without `unconfirmedUntil`, and makes the
+   * claim of its address permanent: a confirmed registration no longer expires
+   */
+  confirmRegistration(next: UserRecord, expectedVersion: number): Promise<'ok' | 'conflict'>;
   /** deletes users; their email claims stay (marked deleted) so the email cannot register again */
   delete(ids: string[], at: string): Promise<string[]>;
   /** removes a user created moments ago and its email claim (undo of a registration whose mail failed) */

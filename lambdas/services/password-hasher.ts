@@ -19,10 +19,35 @@ function derive(password: string, salt: Buffer, n: number, r: number, p: number)
   });
 }
 
-export async function hashPassword(password: string): Promise<string> {
-  const salt = randomBytes(16);
-  const key = await derive(password, salt, N, R, P);
-  return ['scrypt', N, R, P, salt.toString('base64'), key.toString('base64')].join('$');
+/**
+ * New hashes (registration, password change, reset, admin create) run at most this many at once per
+ * process (issue 23): a burst of registrations that passed their per-source limits queues here instead of
+ * taking every core and 128 MiB each. Checks of a password (sign-in, signatures) never wait for them.
+ * In AWS a Lambda instance serves one request at a time, so this only matters for the local server.
+ */
+const MAX_CONCURRENT_NEW_HASHES = 2;
+let hashing = 0;
+const waiting: (() => void)[] = [];
+
+async function withHashSlot<T>(run: () => Promise<T>): Promise<T> {
+  if (hashing >= MAX_CONCURRENT_NEW_HASHES) await new Promise<void>((go) => waiting.push(go));
+  else hashing += 1;
+  try {
+    return await run();
+  } finally {
+    // the slot passes straight to the next waiter, or is freed
+    const next = waiting.shift();
+    if (next) next();
+    else hashing -= 1;
+  }
+}
+
+export function hashPassword(password: string): Promise<string> {
+  return withHashSlot(async () => {
+    const salt = randomBytes(16);
+    const key = await derive(password, salt, N, R, P);
+    return ['scrypt', N, R, P, salt.toString('base64'), key.toString('base64')].join('$');
+  });
 }
 
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {

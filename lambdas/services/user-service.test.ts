@@ -32,6 +32,12 @@ function memoryUsers(): UserRepository {
       byId.delete(u.id);
       claimed.delete(u.email);
     },
+    async confirmRegistration(next, expectedVersion) {
+      const cur = byId.get(next.id);
+      if (!cur || cur.version !== expectedVersion) return 'conflict';
+      byId.set(next.id, { ...next, unconfirmedUntil: undefined });
+      return 'ok';
+    },
     updateAll: async (changes) => {
       for (const c of changes) byId.set(c.next.id, c.next);
       return true;
@@ -66,16 +72,16 @@ const newcomer = (email: string) =>
 
 describe('registration email domains', () => {
   it('refuses an email outside the allowed company domains', async () => {
-    await expect(service(['medical.example']).register(newcomer('someone@gmail.com'))).rejects.toThrow(
+    await expect(service(['medical.example']).register(newcomer('someone@gmail.com'), 'src')).rejects.toThrow(
       'Use your company email address: only addresses at @medical.example can be registered',
     );
   });
   it('accepts an email of an allowed domain', async () => {
-    const u = await service(['medical.example']).register(newcomer('someone@medical.example'));
+    const u = await service(['medical.example']).register(newcomer('someone@medical.example'), 'src');
     expect(u.email).toBe('someone@medical.example');
   });
   it('accepts any domain when no list is configured', async () => {
-    const u = await service([]).register(newcomer('someone@anywhere.example'));
+    const u = await service([]).register(newcomer('someone@anywhere.example'), 'src');
     expect(u.userRole).toBe('TECHNICAL_LEADER');
   });
 });

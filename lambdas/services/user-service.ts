@@ -17,7 +17,7 @@ import { deleteUsers, listUsers } from './users/admin-users';
 import type { UserDeps, UserServiceConfig } from './users/common';
 import { changePassword, resetPassword } from './users/passwords';
 import { confirmSeeded, createAdmin, seed } from './users/provisioning';
-import { confirmEmail, register, resendConfirmation } from './users/registration';
+import { cancelRegistration, confirmEmail, register, resendConfirmation } from './users/registration';
 import { decideRoles, type RoleDecisionResult } from './users/role-requests';
 import { authenticate, login, logout } from './users/sign-in';
 import { confirmSignature } from './users/signature-check';
@@ -66,13 +66,26 @@ export class UserService {
     return logout(this.d, user);
   }
 
-  register(req: RegisterRequest): Promise<PublicUser> {
-    return register(this.d, req);
+  /** Checks the address and the source's limit before hashing; the account waits 24 h for confirmation. */
+  register(req: RegisterRequest, sourceIp: string): Promise<PublicUser> {
+    return register(this.d, req, sourceIp);
   }
 
-  /** Confirms the address of a mailed link (single use, 24 h); a registration then reaches the admins. */
-  confirmEmail(token: string): Promise<{ message: string; email: string }> {
-    return confirmEmail(this.d, token);
+  /**
+   * Confirms the address of a mailed link (single use, 24 h) with the password chosen at registration
+   * (throttled as sign-in); a registration then reaches the admins.
+   */
+  confirmEmail(
+    token: string,
+    password: string,
+    sourceIp: string,
+  ): Promise<{ message: string; email: string }> {
+    return confirmEmail(this.d, token, password, sourceIp);
+  }
+
+  /** "I did not register": the mailed token alone cancels the registration (or email change) it confirms. */
+  cancelRegistration(token: string): Promise<{ message: string; email: string }> {
+    return cancelRegistration(this.d, token);
   }
 
   /** A new link for an unconfirmed account; the same answer whether or not the address has one. */

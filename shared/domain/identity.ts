@@ -38,9 +38,24 @@ export function missingAuthorityMessage(u: IdentityFields): string {
   const label = roleLabel(u.userRole);
   if (!emailConfirmedOf(u)) return API_ERR.emailNotConfirmed;
   if (roleStatusOf(u) === 'REFUSED')
-    return `Your role ${label} was refused by an administrator, so you cannot do this. Choose a role in Settings to ask again.`;
-  return `Your role ${label} waits for an administrator's approval. Until then you can sign in and read, but not do this.`;
+    return `Your role ${label} was refused by an administrator, so you can only see your own settings. Choose a role in Settings to ask again.`;
+  return API_ERR.roleAwaitsGrant(label);
 }
 
 /** How long a mailed confirmation link stays valid. */
 export const EMAIL_LINK_HOURS = 24;
+
+/** How long an unconfirmed registration holds its address: then it is forgotten and the address is free. */
+export const REGISTRATION_HOURS = 24;
+
+/**
+ * An unconfirmed registration whose time ran out: it counts as absent (DynamoDB's TTL removes it some time
+ * later). Records without `unconfirmedUntil` (confirmed, or older than issue 23) never expire.
+ */
+export function registrationExpired(u: IdentityFields & { unconfirmedUntil?: string }, now: Date): boolean {
+  return (
+    !emailConfirmedOf(u) &&
+    u.unconfirmedUntil !== undefined &&
+    Date.parse(u.unconfirmedUntil) <= now.getTime()
+  );
+}

@@ -51,5 +51,14 @@ export const DEFAULT_RESET_LIMITS = {
   windowSeconds: 15 * 60,
 } as const;
 
+/**
+ * Registrations per source (issue 23, decision 187): taken before any password is hashed, so a burst of
+ * registrations from one client is refused cheaply and cannot slow everybody else's sign-in.
+ */
+export const DEFAULT_REGISTER_LIMITS = {
+  perSource: 10,
+  windowSeconds: 15 * 60,
+} as const;
+
 /** Whole minutes, rounded up, for messages that count down a window (at least 1). */
 export const minutesToWait = (seconds: number): number => Math.max(1, Math.ceil(seconds / 60));

@@ -37,7 +37,7 @@ import { waitForStatus } from '../support/package-flow';
 
 const PASSWORD = 'Mallory-Owns-All-1';
 const waiting = (role: string) =>
-  `Your role ${roleLabel(role)} waits for an administrator's approval. Until then you can sign in and read, but not do this.`;
+  `Your role ${roleLabel(role)} waits for an administrator's approval. Until then you can only see and change your own settings.`;
 
 const ACCOUNTS = {
   dev1: 'DESIGN_ENGINEER_DEV',
@@ -133,8 +133,16 @@ describe('one person cannot release firmware alone', () => {
     });
     expect(upload.status).toBe(403);
     expect(upload.body).toEqual({ errorMessage: waiting('DESIGN_ENGINEER_DEV') });
+    // and, without a grant, it reads nothing either (issue 23): the list is refused with the same reason
+    const list = await api('/resources/patch/release', { token: m.dev1.token });
+    expect(list.status).toBe(403);
+    expect(list.body).toEqual({ errorMessage: waiting('DESIGN_ENGINEER_DEV') });
     const resources = jsonText<Resource[]>(
-      (await api<{ resources: string }>('/resources/patch/release', { token: m.dev1.token })).body.resources,
+      (
+        await api<{ resources: string }>('/resources/patch/release', {
+          token: (await seededUser('designDev')).token,
+        })
+      ).body.resources,
     );
     expect(resources.some((r) => r.name === name)).toBe(false);
 

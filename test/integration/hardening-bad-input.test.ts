@@ -378,7 +378,7 @@ beforeAll(async () => {
     body: { name: 'Bad Input', email, password, userRole: 'TECHNICAL_LEADER' },
   });
   expect(reg.status).toBe(201);
-  await confirmByMail(email);
+  await confirmByMail(email, password);
   tokens = {
     designDev: u.designDev.token,
     release: u.release.token,

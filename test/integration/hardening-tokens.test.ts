@@ -45,7 +45,7 @@ async function newcomer(role = 'TECHNICAL_LEADER') {
     body: { name: 'Token Tester', email, password, userRole: role },
   });
   expect(r.status).toBe(201);
-  await confirmByMail(email);
+  await confirmByMail(email, password);
   return {
     id: jsonText<{ id: string }>(r.body.user).id,
     email,

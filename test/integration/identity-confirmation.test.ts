@@ -17,10 +17,11 @@ async function register(email = `${uniq('confirm')}@example.com`, userRole = 'TE
   return { r, email };
 }
 
-const confirm = (token: string) =>
+/** Opens a link as the SPA's page does: the token and the password chosen at registration (issue 23). */
+const confirm = (token: string, password = PASSWORD) =>
   api<{ message: string; email: string; reason?: string; errorMessage?: string }>('/user/confirm-email', {
     method: 'POST',
-    body: { token },
+    body: { token, password },
   });
 
 const signIn = (email: string, password = PASSWORD) =>

@@ -23,7 +23,7 @@ import { decideRoles, type Registered, registerConfirmed } from '../support/iden
 
 const PASSWORD = 'Role-Tests-Pass-1';
 const waiting = (label: string) =>
-  `Your role ${label} waits for an administrator's approval. Until then you can sign in and read, but not do this.`;
+  `Your role ${label} waits for an administrator's approval. Until then you can only see and change your own settings.`;
 
 interface ListedUser {
   id: string;
@@ -70,12 +70,14 @@ beforeAll(async () => {
 }, 60_000);
 
 describe('a requested role holds no authority', () => {
-  it('signs in and reads, but is refused every act with the reason', async () => {
+  it('signs in and sees itself, but reads nothing (issue 23) and is refused every act with the reason', async () => {
     const dev = await newcomer('DESIGN_ENGINEER_DEV');
     expect((await api('/user/auth', { method: 'POST', token: dev.token })).status).toBe(200);
-    expect((await api('/dev/packages', { token: dev.token })).status).toBe(200);
-    expect((await api('/resources/patch/dev', { token: dev.token })).status).toBe(200);
-    expect((await api('/dcc', { token: dev.token })).status).toBe(200);
+    for (const path of ['/dev/packages', '/resources/patch/dev', '/dcc']) {
+      const read = await api(path, { token: dev.token });
+      expect(read.status, path).toBe(403);
+      expect(read.body.errorMessage, path).toBe(waiting('Design Engineer (dev)'));
+    }
 
     const form = new FormData();
     form.append('resourceFile', new Blob([new Uint8Array(64)]), 'x.bin');
@@ -179,16 +181,16 @@ describe('the route gate, generated from the route table', () => {
     }
   }, 120_000);
 
-  it('lets a requested role read its (empty) approval and signing lists', async () => {
+  it('refuses a requested role its approval and signing lists too (issue 23: it reads nothing)', async () => {
     const [pending] = await directUsers(1, 'SW_FW_RELEASE_ENGINEER', 'Reader', { granted: false });
     for (const path of [
       '/dev/packages/approval',
       '/release/packages/signing',
       '/deliver/packages/approval',
     ]) {
-      const r = await api<{ packages: string }>(path, { token: pending!.token });
-      expect(r.status, path).toBe(200);
-      expect(jsonText<unknown[]>(r.body.packages)).toEqual([]);
+      const r = await api(path, { token: pending!.token });
+      expect(r.status, path).toBe(403);
+      expect(r.body.errorMessage, path).toBe(waiting(roleLabel('SW_FW_RELEASE_ENGINEER')));
     }
   });
 

@@ -21,7 +21,7 @@ async function register(overrides: Record<string, unknown> = {}) {
   };
   const r = await api('/user/register', { method: 'POST', body });
   // a new account signs in only once its address is confirmed (issue 12): the mailed link is opened
-  if (r.status === 201) await confirmByMail(String(body.email));
+  if (r.status === 201) await confirmByMail(String(body.email), String(body.password));
   return { r, email: String(body.email), password: String(body.password) };
 }
 
@@ -224,7 +224,7 @@ describe('password change and account', () => {
       userRole: 'TECHNICAL_LEADER',
       roleStatus: 'REQUESTED',
     });
-    await confirmByMail(newEmail);
+    await confirmByMail(newEmail, password);
     await login(newEmail, password);
     const admin = await api('/user/account', {
       method: 'POST',

@@ -9,11 +9,14 @@ export async function confirmationToken(email: string): Promise<string> {
   return token;
 }
 
-/** Opens the newest confirmation link mailed to `email`, as the SPA's page does. */
-export async function confirmByMail(email: string): Promise<void> {
+/**
+ * Opens the newest confirmation link mailed to `email` and enters the password chosen at registration (or
+ * the account's password, for a new address), as the SPA's page does (issue 23).
+ */
+export async function confirmByMail(email: string, password: string): Promise<void> {
   const r = await api('/user/confirm-email', {
     method: 'POST',
-    body: { token: await confirmationToken(email) },
+    body: { token: await confirmationToken(email), password },
   });
   if (r.status !== 200) throw new Error(`confirming ${email} failed: ${r.status} ${JSON.stringify(r.body)}`);
 }
@@ -34,7 +37,7 @@ export async function registerConfirmed(body: {
   const r = await api<{ user: string }>('/user/register', { method: 'POST', body });
   if (r.status !== 201)
     throw new Error(`register ${body.email} failed: ${r.status} ${JSON.stringify(r.body)}`);
-  await confirmByMail(body.email);
+  await confirmByMail(body.email, body.password);
   return { id: jsonText<{ id: string }>(r.body.user).id, email: body.email, password: body.password };
 }
 

@@ -33,17 +33,35 @@ const TOKEN_KEEP_SECONDS = 7 * 24 * 60 * 60;
 type UserItem = UserRecord & { pk: string; kind: 'USER' };
 
 function toRecord(item: Record<string, unknown>): UserRecord {
-  const { pk: _pk, kind: _kind, ...rest } = item as unknown as UserItem;
+  const {
+    pk: _pk,
+    kind: _kind,
+    expiresAt: _exp,
+    ...rest
+  } = item as unknown as UserItem & { expiresAt?: number };
   return rest;
 }
 
-const userItem = (u: UserRecord) => ({ ...u, pk: userPk(u.id), kind: 'USER' });
-/** The claim of an address: one per address ever used, so a deleted account's address stays blocked. */
-const emailClaim = (email: string, userId: string, claimedAt: string) => ({
+/** The table's TTL (epoch seconds) of an unconfirmed registration: DynamoDB removes it some time after. */
+const ttlOf = (u: Pick<UserRecord, 'unconfirmedUntil'>) =>
+  u.unconfirmedUntil ? { expiresAt: Math.ceil(Date.parse(u.unconfirmedUntil) / 1000) } : {};
+
+const userItem = (u: UserRecord) => ({ ...u, pk: userPk(u.id), kind: 'USER', ...ttlOf(u) });
+/**
+ * The claim of an address: one per address ever used, so a deleted account's address stays blocked. The
+ * claim of an unconfirmed registration expires with it (TTL), so its address is free again.
+ */
+const emailClaim = (
+  email: string,
+  userId: string,
+  claimedAt: string,
+  unconfirmed: Pick<UserRecord, 'unconfirmedUntil'> = {},
+) => ({
   pk: emailPk(email),
   kind: 'EMAIL',
   userId,
   claimedAt,
+  ...ttlOf(unconfirmed),
 });
 /** Deletes the claim of `email` while `userId` holds it. */
 const releaseClaim = (table: string, email: string, userId: string): TransactItem => ({
@@ -58,15 +76,60 @@ const releaseClaim = (table: string, email: string, userId: string): TransactIte
 export class DynamoUserRepository implements UserRepository {
   constructor(private readonly table: string) {}
 
-  async create(user: UserRecord): Promise<boolean> {
+  async create(user: UserRecord, replacing?: UserRecord): Promise<boolean> {
+    const claim = emailClaim(user.email, user.id, user.createdAt, user);
+    const items: TransactItem[] = replacing
+      ? [
+          // the claim of an expired registration that TTL has not removed yet: taken over, only while it
+          // is still that registration's (and it is still unconfirmed: confirming removes the TTL)
+          {
+            Put: {
+              TableName: this.table,
+              Item: claim,
+              ConditionExpression:
+                'userId = :old AND attribute_exists(expiresAt) AND attribute_not_exists(deletedAt)',
+              ExpressionAttributeValues: { ':old': replacing.id },
+            },
+          },
+          putNew(this.table, userItem(user)),
+          {
+            Delete: {
+              TableName: this.table,
+              Key: { pk: userPk(replacing.id) },
+              ConditionExpression: '#v = :v',
+              ExpressionAttributeNames: { '#v': 'version' },
+              ExpressionAttributeValues: { ':v': replacing.version },
+            },
+          },
+        ]
+      : [putNew(this.table, claim), putNew(this.table, userItem(user))];
     try {
-      await transact([
-        putNew(this.table, emailClaim(user.email, user.id, user.createdAt)),
-        putNew(this.table, userItem(user)),
-      ]);
+      await transact(items);
       return true;
     } catch (e) {
-      if (cancelledBy(e, 0)) return false;
+      if (cancelledBy(e, 0) || (replacing && cancelledBy(e, 2))) return false;
+      throw e;
+    }
+  }
+
+  async confirmRegistration(next: UserRecord, expectedVersion: number): Promise<'ok' | 'conflict'> {
+    const { unconfirmedUntil: _gone, ...confirmed } = next;
+    try {
+      await transact([
+        putAtVersion(this.table, userItem(confirmed), expectedVersion),
+        {
+          Update: {
+            TableName: this.table,
+            Key: { pk: emailPk(next.email) },
+            UpdateExpression: 'REMOVE expiresAt',
+            ConditionExpression: 'userId = :id',
+            ExpressionAttributeValues: { ':id': next.id },
+          },
+        },
+      ]);
+      return 'ok';
+    } catch (e) {
+      if (cancelledBy(e, 0) || cancelledBy(e, 1)) return 'conflict';
       throw e;
     }
   }

@@ -28,12 +28,27 @@ export class MemoryUserRepository implements UserRepository {
 
   constructor(private readonly clock: Clock = systemClock) {}
 
-  async create(user: UserRecord): Promise<boolean> {
+  async create(user: UserRecord, replacing?: UserRecord): Promise<boolean> {
     const claim = user.email.toLowerCase();
-    if (this.claims.has(claim) || this.users.has(user.id)) return false;
+    if (this.users.has(user.id)) return false;
+    if (replacing) {
+      // the adapter's conditions: the claim is still the expired registration's, unconfirmed, unchanged
+      const held = this.claims.get(claim);
+      const old = this.users.get(replacing.id);
+      if (!held || held.deleted || held.userId !== replacing.id) return false;
+      if (!old?.unconfirmedUntil || old.version !== replacing.version) return false;
+      this.users.delete(replacing.id);
+    } else if (this.claims.has(claim)) return false;
     this.claims.set(claim, { userId: user.id, deleted: false });
     this.users.set(user.id, { ...user });
     return true;
+  }
+
+  async confirmRegistration(next: UserRecord, expectedVersion: number): Promise<'ok' | 'conflict'> {
+    if (this.users.get(next.id)?.version !== expectedVersion) return 'conflict';
+    if (this.claims.get(next.email.toLowerCase())?.userId !== next.id) return 'conflict';
+    this.users.set(next.id, stripUndefined({ ...next, unconfirmedUntil: undefined }));
+    return 'ok';
   }
 
   async getById(id: string): Promise<UserRecord | null> {

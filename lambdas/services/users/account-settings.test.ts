@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { API_ERR, MSG } from '../../../shared/messages';
-import { makeUsers, SCRYPT_TIMEOUT_MS, tokenOf } from './users.fixtures';
+import { makeUsers, PASSWORD, SCRYPT_TIMEOUT_MS, tokenOf } from './users.fixtures';
 
 describe('account settings', { timeout: SCRYPT_TIMEOUT_MS }, () => {
   it('keeps the old address as the login until the new one is confirmed by its link', async () => {
@@ -14,7 +14,7 @@ describe('account settings', { timeout: SCRYPT_TIMEOUT_MS }, () => {
     expect(r).toMatchObject({ email: u.email, pendingEmail: 'moved@medical.example' });
     expect((await users.getByEmail(u.email))?.id).toBe(u.id);
     const token = tokenOf(mailer.to('moved@medical.example')[0]!);
-    await expect(service.confirmEmail(token)).resolves.toEqual({
+    await expect(service.confirmEmail(token, PASSWORD, 'src')).resolves.toEqual({
       message: API_ERR.emailChangeConfirmed,
       email: 'moved@medical.example',
     });

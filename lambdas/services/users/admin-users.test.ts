@@ -12,12 +12,15 @@ describe('admin user deletes', { timeout: SCRYPT_TIMEOUT_MS }, () => {
       [`USER#${u.id}`, 'USER_DELETED', admin.id],
     ]);
     await expect(
-      service.register({
-        name: 'Again',
-        email: u.email,
-        password: 'Long-Enough-1',
-        userRole: 'TECHNICAL_LEADER',
-      }),
+      service.register(
+        {
+          name: 'Again',
+          email: u.email,
+          password: 'Long-Enough-1',
+          userRole: 'TECHNICAL_LEADER',
+        },
+        'src',
+      ),
     ).rejects.toMatchObject({ statusCode: 409 });
   });
 
@@ -58,5 +61,17 @@ describe('admin user deletes', { timeout: SCRYPT_TIMEOUT_MS }, () => {
       requestedRole: 'TECHNICAL_LEADER',
     });
     expect(JSON.stringify(listed)).not.toContain('scrypt');
+  });
+});
+
+describe('admin user list (issue 23)', { timeout: SCRYPT_TIMEOUT_MS }, () => {
+  it('leaves out an unconfirmed registration whose 24 hours passed', async () => {
+    const { service, account, clock } = makeUsers();
+    const kept = await account('TECHNICAL_LEADER');
+    const until = new Date(clock.now().getTime() + 24 * 3600_000).toISOString();
+    const waiting = await account('TECHNICAL_LEADER', { emailConfirmed: false, unconfirmedUntil: until });
+    expect((await service.listUsers()).map((u) => u.id)).toEqual([kept.id, waiting.id]);
+    clock.advanceSeconds(24 * 3600);
+    expect((await service.listUsers()).map((u) => u.id)).toEqual([kept.id]);
   });
 });

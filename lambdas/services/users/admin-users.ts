@@ -1,6 +1,6 @@
 import type { PublicUser } from '../../../shared/api/contracts/user';
 import { ConflictError, ForbiddenError } from '../../../shared/domain/errors';
-import { emailConfirmedOf, holdsAuthority } from '../../../shared/domain/identity';
+import { emailConfirmedOf, holdsAuthority, registrationExpired } from '../../../shared/domain/identity';
 import { proposalView } from '../../../shared/domain/role-grants';
 import { API_ERR } from '../../../shared/messages';
 import type { UserRecord } from '../../ports/user-repository';
@@ -14,7 +14,9 @@ import { getAllOrNotFound, recordAdminEvent, toPublicUser, type UserDeps } from 
  */
 export async function listUsers(d: UserDeps): Promise<PublicUser[]> {
   const now = d.clock.now();
-  const all: PublicUser[] = (await d.users.list()).map((u) => {
+  // an unconfirmed registration past its 24 hours is gone (issue 23), though TTL may not have removed it yet
+  const live = (await d.users.list()).filter((u) => !registrationExpired(u, now));
+  const all: PublicUser[] = live.map((u) => {
     // a grant one admin proposed, while it counts (same role, not lapsed): issue 23, decision 180
     const roleProposal = proposalView(u, now);
     return {

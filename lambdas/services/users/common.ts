@@ -32,6 +32,8 @@ export interface UserServiceConfig {
   accountWidePolicy?: ThrottlePolicy;
   /** password-reset mails per address and requests per source, per window (default 3 and 20 per 15 minutes) */
   resetLimits?: { perAddress: number; perSource: number; windowSeconds: number };
+  /** registrations per source per window, taken before any hashing (default 10 per 15 minutes) */
+  registerLimits?: { perSource: number; windowSeconds: number };
   appUrl: string;
   /** when non-empty, only emails of these domains may register or be taken by an account (lower case) */
   allowedEmailDomains: readonly string[];

@@ -19,11 +19,13 @@ export function confirmationMail(
       `Hello ${user.name},`,
       '',
       purpose === 'REGISTER'
-        ? 'Someone registered a Firmware Release Portal account with this address. Confirm it to sign in:'
+        ? 'Someone registered a Firmware Release Portal account with this address. To confirm it, open this link and enter the password chosen when registering:'
         : `Someone asked to change the sign-in address of the Firmware Release Portal account of ${user.name} to this one. Confirm it:`,
       link,
       '',
-      `The link works once, for ${EMAIL_LINK_HOURS} hours. If you did not ask for this, ignore this mail.`,
+      purpose === 'REGISTER'
+        ? `The link works once, for ${EMAIL_LINK_HOURS} hours. If you did not register, open it and choose "I did not register": the registration is cancelled (unconfirmed, it is forgotten after ${EMAIL_LINK_HOURS} hours anyway).`
+        : `The link works once, for ${EMAIL_LINK_HOURS} hours. If you did not ask for this, ignore this mail, or open it and choose "I did not register" to cancel the change.`,
     ].join('\n'),
   };
 }
@@ -61,7 +63,7 @@ export function roleRequestMail(admin: UserRecord, user: UserRecord, appUrl: str
       `Hello ${admin.name},`,
       '',
       `${user.name} (${user.email}) asks for the role ${roleLabel(user.userRole)} in the Firmware Release Portal.`,
-      'Until an administrator grants it, the account can sign in and read but holds no release authority.',
+      'Until an administrator grants it, the account can sign in and see its own settings, nothing else.',
       '',
       `Grant or refuse it here: ${appUrl}/admin/users`,
     ].join('\n'),
@@ -79,7 +81,7 @@ export function roleDecisionMail(user: UserRecord, grant: boolean, appUrl: strin
       '',
       grant
         ? `An administrator granted your role ${label}. You can now act in that role.`
-        : `An administrator refused your role ${label}. Your account can sign in and read, but holds no release authority. Choose another role in Settings, or talk to an administrator.`,
+        : `An administrator refused your role ${label}. Your account can sign in and see its own settings, nothing else. Choose another role in Settings, or talk to an administrator.`,
       '',
       `Sign in: ${appUrl}/login`,
     ].join('\n'),

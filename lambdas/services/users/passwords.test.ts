@@ -55,12 +55,25 @@ describe('password reset', { timeout: SCRYPT_TIMEOUT_MS }, () => {
     const [mail] = mailer.to(u.email);
     expect(mail?.subject).toBe('Firmware Release Portal: your temporary password');
     const temp = /Temporary password: (\S+)/.exec(mail!.text)![1]!;
-    await service.login(u.email, temp, IP);
+    const signedIn = await service.login(u.email, temp, IP);
+    // issue 23: the temporary password must be changed first, and never signs a decision
+    expect(signedIn.mustChangePassword).toBe(true);
     const after = await current(u);
     expect(after.tempPasswordHash).toBeUndefined();
+    expect(after.mustChangePassword).toBe(true);
     expect(after.tokenVersion).toBe(u.tokenVersion + 1);
     await expect(service.authenticate(old)).rejects.toMatchObject({ statusCode: 401 });
+    await expect(service.confirmSignature(after, temp, IP)).rejects.toMatchObject({
+      statusCode: 403,
+      message: API_ERR.mustChangePassword,
+    });
     expect(audit.actions()).toEqual(['PASSWORD_RESET_REQUESTED', 'PASSWORD_RESET_USED']);
+    // once changed, the new password signs and the flag is gone
+    await service.changePassword(after, { oldPassword: temp, newPassword: 'Brand-New-Pass-1' }, IP);
+    const changed = await current(u);
+    expect(changed.mustChangePassword).toBeUndefined();
+    await expect(service.confirmSignature(changed, 'Brand-New-Pass-1', IP)).resolves.toBeUndefined();
+    expect((await service.login(u.email, 'Brand-New-Pass-1', IP)).mustChangePassword).toBe(false);
   });
 
   it('refuses a fourth reset mail to one address within the window', async () => {

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { ChangePasswordRequest } from '../../../shared/api/contracts/user';
 import { ForbiddenError, NotFoundError } from '../../../shared/domain/errors';
+import { registrationExpired } from '../../../shared/domain/identity';
 import { DEFAULT_RESET_LIMITS, minutesToWait } from '../../../shared/domain/login-throttle';
 import { API_ERR } from '../../../shared/messages';
 import type { UserRecord } from '../../ports/user-repository';
@@ -49,7 +50,9 @@ export async function resetPassword(d: UserDeps, emailRaw: string, sourceIp: str
   await takeQuotaOrRefuse(d, `reset-source#${sourceIp}`, limits.perSource, limits.windowSeconds, (wait) =>
     API_ERR.tooManyResetsFromSource(minutesToWait(wait)),
   );
-  const user = await d.users.getByEmail(email);
+  const found = await d.users.getByEmail(email);
+  // an unconfirmed registration whose 24 hours passed is absent (issue 23)
+  const user = found && !registrationExpired(found, d.clock.now()) ? found : null;
   if (!user) throw new NotFoundError(API_ERR.userNotFound, { authError: API_ERR.userNotFound });
   const addressKey = `reset#${email}`;
   await takeQuotaOrRefuse(d, addressKey, limits.perAddress, limits.windowSeconds, (wait) =>

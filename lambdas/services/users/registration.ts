@@ -4,17 +4,27 @@ import {
   AppError,
   BadRequestError,
   ConflictError,
+  ForbiddenError,
   TooManyRequestsError,
 } from '../../../shared/domain/errors';
-import { EMAIL_LINK_HOURS, emailConfirmedOf, roleStatusOf } from '../../../shared/domain/identity';
+import {
+  EMAIL_LINK_HOURS,
+  emailConfirmedOf,
+  REGISTRATION_HOURS,
+  registrationExpired,
+  roleStatusOf,
+} from '../../../shared/domain/identity';
+import { DEFAULT_REGISTER_LIMITS, minutesToWait } from '../../../shared/domain/login-throttle';
 import { API_ERR, MSG } from '../../../shared/messages';
 import type { EmailToken, UserRecord } from '../../ports/user-repository';
-import { hashPassword } from '../password-hasher';
+import { hashPassword, verifyPassword } from '../password-hasher';
 import {
   hashEmailToken,
+  mustUpdate,
   newUserRecord,
   recordUserEvent,
   secondsLeftInWindow,
+  takeQuotaOrRefuse,
   toPublicUser,
   type UserDeps,
   undoOnFailure,
@@ -22,6 +32,7 @@ import {
 } from './common';
 import { confirmationMail } from './mails';
 import { tellAdminsOfRequest } from './role-requests';
+import { forgiveSource, recordSignInFailure, refuseWhileThrottled } from './sign-in';
 
 /** Registration and the mailed confirmation links (of a new account and of a new address). */
 
@@ -37,21 +48,39 @@ export function assertAllowedDomain(d: UserDeps, email: string): void {
   }
 }
 
-export async function register(d: UserDeps, req: RegisterRequest): Promise<PublicUser> {
+/**
+ * A registration (issue 23): the address is checked (domain, per-source limit, taken) before the password
+ * is hashed, so refused requests cost no hashing. The account waits REGISTRATION_HOURS for its mailbox
+ * owner to confirm it with the password chosen here; then it is forgotten and the address is free again.
+ */
+export async function register(d: UserDeps, req: RegisterRequest, sourceIp: string): Promise<PublicUser> {
   assertAllowedDomain(d, req.email);
-  const now = d.clock.now().toISOString();
-  const user = newUserRecord(
-    {
-      name: req.name,
-      email: req.email,
-      userRole: req.userRole,
-      passwordHash: await hashPassword(req.password),
-      emailConfirmed: false,
-      roleStatus: 'REQUESTED',
-    },
-    now,
+  // every request counts for its source, taken or not (it also bounds probing for addresses)
+  const limits = d.config.registerLimits ?? DEFAULT_REGISTER_LIMITS;
+  await takeQuotaOrRefuse(d, `register-source#${sourceIp}`, limits.perSource, limits.windowSeconds, (wait) =>
+    API_ERR.tooManyRegistrations(minutesToWait(wait)),
   );
-  if (!(await d.users.create(user))) throw new ConflictError(MSG.registerConflict);
+  const at = d.clock.now();
+  // an unconfirmed registration whose 24 hours passed counts as absent (the table's TTL is lazy)
+  const existing = await d.users.getByEmail(req.email);
+  const expired = existing && registrationExpired(existing, at) ? existing : undefined;
+  if (existing && !expired) throw new ConflictError(MSG.registerConflict);
+  const now = at.toISOString();
+  const user: UserRecord = {
+    ...newUserRecord(
+      {
+        name: req.name,
+        email: req.email,
+        userRole: req.userRole,
+        passwordHash: await hashPassword(req.password),
+        emailConfirmed: false,
+        roleStatus: 'REQUESTED',
+      },
+      now,
+    ),
+    unconfirmedUntil: new Date(at.getTime() + REGISTRATION_HOURS * 3600_000).toISOString(),
+  };
+  if (!(await d.users.create(user, expired))) throw new ConflictError(MSG.registerConflict);
   // No mail, no account: the address stays free, so registering again is the retry.
   await undoOnFailure(
     () => mailConfirmationLink(d, user, user.email, 'REGISTER'),
@@ -75,26 +104,29 @@ export async function mailConfirmationLink(
 ): Promise<void> {
   const token = randomBytes(32).toString('base64url');
   const now = d.clock.now();
+  const linkEnds = now.getTime() + EMAIL_LINK_HOURS * 3600_000;
+  // a registration's link ends with the registration itself (a resent link does not extend it)
+  const registrationEnds =
+    purpose === 'REGISTER' && user.unconfirmedUntil ? Date.parse(user.unconfirmedUntil) : linkEnds;
   await d.users.putEmailToken({
     tokenHash: hashEmailToken(token),
     userId: user.id,
     email,
     purpose,
     createdAt: now.toISOString(),
-    validUntil: new Date(now.getTime() + EMAIL_LINK_HOURS * 3600_000).toISOString(),
+    validUntil: new Date(Math.min(linkEnds, registrationEnds)).toISOString(),
   });
   const link = `${d.config.appUrl}/user/confirm-email?token=${token}`;
   await d.mailer.send(confirmationMail(user, email, link, purpose));
 }
 
-/** Confirms the address of a mailed link (single use, 24 h); a registration then reaches the admins. */
-export async function confirmEmail(d: UserDeps, token: string): Promise<{ message: string; email: string }> {
+/** The stored link of `token` while it can still be used, or the typed error of why not. */
+async function usableLink(d: UserDeps, token: string, now: Date) {
   const hash = hashEmailToken(token);
   const t = await d.users.getEmailToken(hash);
   const invalid = () => new BadRequestError(API_ERR.confirmLinkInvalid, { reason: 'INVALID' });
   if (!t) throw invalid();
   if (t.usedAt) throw new AppError(409, API_ERR.confirmLinkUsed, { reason: 'USED' });
-  const now = d.clock.now();
   if (Date.parse(t.validUntil) <= now.getTime())
     throw new AppError(410, API_ERR.confirmLinkExpired, { reason: 'EXPIRED' });
   const user = await d.users.getById(t.userId);
@@ -103,6 +135,31 @@ export async function confirmEmail(d: UserDeps, token: string): Promise<{ messag
   if (change && user.pendingEmail !== t.email)
     throw new AppError(409, API_ERR.confirmLinkReplaced, { reason: 'REPLACED' });
   if (!change && user.email !== t.email) throw invalid();
+  if (!change && registrationExpired(user, now))
+    throw new AppError(410, API_ERR.confirmLinkExpired, { reason: 'EXPIRED' });
+  return { hash, t, user, change };
+}
+
+/**
+ * Confirms the address of a mailed link (single use, 24 h) with the password chosen at registration (or
+ * the account's password, for a new address): only who holds the mailbox and chose the password confirms
+ * (issue 23). A wrong password is 403, changes nothing and counts as a failed sign-in (the same throttle).
+ * A registration then reaches the admins.
+ */
+export async function confirmEmail(
+  d: UserDeps,
+  token: string,
+  password: string,
+  sourceIp: string,
+): Promise<{ message: string; email: string }> {
+  const now = d.clock.now();
+  const { hash, t, user, change } = await usableLink(d, token, now);
+  const failures = await refuseWhileThrottled(d, user.email, sourceIp, now);
+  if (!(await verifyPassword(password, user.passwordHash))) {
+    await recordSignInFailure(d, user.email, sourceIp);
+    throw new ForbiddenError(API_ERR.confirmPasswordWrong, { reason: 'WRONG_PASSWORD' });
+  }
+  if (failures > 0) await forgiveSource(d, user.email, sourceIp);
   const wasConfirmed = emailConfirmedOf(user);
   if (change || !wasConfirmed) {
     const next: UserRecord = {
@@ -110,11 +167,14 @@ export async function confirmEmail(d: UserDeps, token: string): Promise<{ messag
       email: t.email,
       pendingEmail: undefined,
       emailConfirmed: true,
+      unconfirmedUntil: undefined,
       updatedAt: now.toISOString(),
       version: user.version + 1,
     };
     // conditional on the version read above: of two uses of one link racing, one wins, one gets 409
-    const result = await d.users.update(next, user.version, user.email);
+    const result = change
+      ? await d.users.update(next, user.version, user.email)
+      : await d.users.confirmRegistration(next, user.version);
     if (result === 'emailTaken') throw new ConflictError(MSG.registerConflict);
     if (result === 'conflict') throw new AppError(409, API_ERR.confirmLinkUsed, { reason: 'USED' });
   }
@@ -127,10 +187,58 @@ export async function confirmEmail(d: UserDeps, token: string): Promise<{ messag
     return { message: API_ERR.emailChangeConfirmed, email: t.email };
   }
   if (!wasConfirmed) {
-    await recordUserEvent(d, user, 'EMAIL_CONFIRMED', `confirms the address ${user.email}`);
+    await recordUserEvent(
+      d,
+      user,
+      'EMAIL_CONFIRMED',
+      `confirms the address ${user.email} with the password chosen at registration`,
+    );
     if (roleStatusOf(user) === 'REQUESTED') await tellAdminsOfRequest(d, user);
   }
   return { message: API_ERR.emailConfirmed, email: user.email };
+}
+
+/**
+ * "I did not register" (issue 23): the mailbox owner cancels, with the mailed token alone, the registration
+ * made with their address (the account and its claim are removed: the address is free again), or an email
+ * change that would move someone's account onto it. A confirmed registration cannot be cancelled here.
+ */
+export async function cancelRegistration(
+  d: UserDeps,
+  token: string,
+): Promise<{ message: string; email: string }> {
+  const now = d.clock.now();
+  const { hash, t, user, change } = await usableLink(d, token, now);
+  if (change) {
+    await mustUpdate(
+      d,
+      { ...user, pendingEmail: undefined, updatedAt: now.toISOString(), version: user.version + 1 },
+      user,
+    );
+    await d.users.markEmailTokenUsed(hash, now.toISOString());
+    await recordUserEvent(
+      d,
+      user,
+      'EMAIL_CHANGE_CANCELLED',
+      `the owner of ${t.email} did not ask for it: the change of address is cancelled`,
+    );
+    return { message: API_ERR.emailChangeCancelled, email: t.email };
+  }
+  if (emailConfirmedOf(user)) throw new ConflictError(API_ERR.cancelAfterConfirm);
+  try {
+    await d.users.discard(user);
+  } catch {
+    // confirmed or cancelled meanwhile: the other use of the link won
+    throw new AppError(409, API_ERR.confirmLinkUsed, { reason: 'USED' });
+  }
+  await d.users.markEmailTokenUsed(hash, now.toISOString());
+  await recordUserEvent(
+    d,
+    user,
+    'REGISTRATION_CANCELLED',
+    `the owner of ${t.email} did not register: the registration is removed and the address is free again`,
+  );
+  return { message: API_ERR.registrationCancelled, email: t.email };
 }
 
 /** A new link for an unconfirmed account; the same answer whether or not the address has one. */
@@ -139,7 +247,7 @@ export async function resendConfirmation(d: UserDeps, emailRaw: string): Promise
   // counted for every address asked, known or not, so the limit tells nothing either
   await countConfirmationMail(d, email);
   const user = await d.users.getByEmail(email);
-  if (!user || emailConfirmedOf(user)) return;
+  if (!user || emailConfirmedOf(user) || registrationExpired(user, d.clock.now())) return;
   try {
     await mailConfirmationLink(d, user, user.email, 'REGISTER');
   } catch (e) {

@@ -139,7 +139,7 @@ describe('role decisions', { timeout: SCRYPT_TIMEOUT_MS }, () => {
     expect(r.outcomes).toEqual({ [a.id]: 'REFUSED' });
     expect(await current(a)).toMatchObject({ roleStatus: 'REFUSED' });
     expect((await current(a)).roleProposal).toBeUndefined();
-    expect(mailer.to(a.email)[0]?.text).toContain('holds no release authority');
+    expect(mailer.to(a.email)[0]?.text).toContain('see its own settings, nothing else');
     expect(audit.actions()).toEqual(['ROLE_PROPOSED', 'ROLE_REFUSED']);
   });
 

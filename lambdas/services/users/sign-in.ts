@@ -1,6 +1,6 @@
 import type { PublicUser } from '../../../shared/api/contracts/user';
 import { ForbiddenError, TooManyRequestsError, UnauthorizedError } from '../../../shared/domain/errors';
-import { emailConfirmedOf } from '../../../shared/domain/identity';
+import { emailConfirmedOf, registrationExpired } from '../../../shared/domain/identity';
 import {
   DEFAULT_ACCOUNT_POLICY,
   DEFAULT_ACCOUNT_WIDE_POLICY,
@@ -51,7 +51,9 @@ export async function login(
   const now = d.clock.now();
   await refuseWhileThrottled(d, email, sourceIp, now);
 
-  const user = await d.users.getByEmail(email);
+  const found = await d.users.getByEmail(email);
+  // an unconfirmed registration whose 24 hours passed is absent (issue 23)
+  const user = found && !registrationExpired(found, now) ? found : null;
   let ok = false;
   let usedTemporary = false;
   if (!user) {
@@ -81,9 +83,11 @@ export async function login(
       authError: API_ERR.emailNotConfirmed,
       emailNotConfirmed: true,
     });
-  // The first password that works ends the other: a used temporary password becomes the password;
-  // the old password still working means the reset was not the owner's, so the temporary one is dropped.
+  // The first password that works ends the other: a used temporary password becomes the password, which
+  // must be changed before anything else (issue 23: it never signs a decision); the old password still
+  // working means the reset was not the owner's, so the temporary one is dropped.
   let tokenVersion = user.tokenVersion;
+  let mustChangePassword = user.mustChangePassword === true;
   if (user.tempPasswordHash) {
     // a used temporary password replaces the old one: sessions opened with the old one end with it
     if (usedTemporary) tokenVersion += 1;
@@ -92,22 +96,24 @@ export async function login(
       passwordHash: usedTemporary ? user.tempPasswordHash : user.passwordHash,
       tempPasswordHash: undefined,
       tempPasswordExpiresAt: undefined,
+      ...(usedTemporary ? { mustChangePassword: true } : {}),
       tokenVersion,
       updatedAt: now.toISOString(),
       version: user.version + 1,
     };
-    // a change that won meanwhile leaves the stored token version as it was: the token carries that one
+    // a change that won meanwhile leaves the stored record as it was: the token carries its version
     if ((await d.users.update(next, user.version, user.email)) !== 'ok') tokenVersion = user.tokenVersion;
+    else if (usedTemporary) mustChangePassword = true;
     if (usedTemporary)
       await recordUserEvent(
         d,
         user,
         'PASSWORD_RESET_USED',
-        'signs in with a mailed temporary password, which becomes the password',
+        'signs in with a mailed temporary password, which must be changed before anything else',
       );
   }
   const token = await d.tokens.issue({ sub: user.id, tv: tokenVersion }, now);
-  return { token, user: toPublicUser(user), mustChangePassword: user.mustChangePassword === true };
+  return { token, user: toPublicUser(user), mustChangePassword };
 }
 
 /**

@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { ROLE_STATUSES } from '../../domain/identity';
 import { ROLES, SELF_SERVICE_ROLES } from '../../domain/roles';
 import { SIGNATURE_PASSWORD_REQUIRED } from '../../domain/signature-meanings';
-import { MSG } from '../../messages';
+import { API_ERR, MSG } from '../../messages';
 import { emailField, visibleText } from './common';
 
 const MSG_CONFIRM_TOKEN = 'The confirmation link is incomplete: open the whole link from the mail';
@@ -124,13 +124,25 @@ export type PublicUser = z.infer<typeof publicUserSchema>;
 
 export { SELF_SERVICE_ROLES };
 
-/** `POST /user/confirm-email`: the token from the mailed link (32 random bytes, base64url). */
+const confirmToken = z
+  .string({ error: MSG_CONFIRM_TOKEN })
+  .trim()
+  .regex(/^[A-Za-z0-9_-]{20,100}$/, { error: MSG_CONFIRM_TOKEN });
+
+/**
+ * `POST /user/confirm-email`: the token from the mailed link (32 random bytes, base64url) and the password
+ * chosen at registration (issue 23: only who holds the mailbox and chose the password confirms).
+ */
 export const confirmEmailSchema = z.object({
-  token: z
-    .string({ error: MSG_CONFIRM_TOKEN })
-    .trim()
-    .regex(/^[A-Za-z0-9_-]{20,100}$/, { error: MSG_CONFIRM_TOKEN }),
+  token: confirmToken,
+  password: z
+    .string({ error: API_ERR.confirmPasswordNeeded })
+    .min(1, { error: API_ERR.confirmPasswordNeeded })
+    .max(PASSWORD_MAX, { error: API_ERR.confirmPasswordWrong }),
 });
+
+/** `POST /user/confirm-email/cancel` ("I did not register"): the token from the mailed link alone. */
+export const cancelRegistrationSchema = z.object({ token: confirmToken });
 export type ConfirmEmailRequest = z.infer<typeof confirmEmailSchema>;
 
 /** `POST /user/confirm-email/resend`: the address that waits for a link. */

@@ -2,6 +2,7 @@ import { idListSchema } from '../contracts/common';
 import {
   accountSchema,
   authBodySchema,
+  cancelRegistrationSchema,
   changePasswordSchema,
   confirmEmailSchema,
   decideRolesSchema,
@@ -28,6 +29,7 @@ export const IDENTITY_CONTRACT = {
   updateAccount: { body: accountSchema, maxBodyBytes: SMALL },
   resetPassword: { body: resetPasswordSchema, maxBodyBytes: SMALL },
   confirmEmail: { body: confirmEmailSchema, maxBodyBytes: SMALL },
+  cancelRegistration: { body: cancelRegistrationSchema, maxBodyBytes: SMALL },
   resendConfirmation: { body: resendConfirmationSchema, maxBodyBytes: SMALL },
   adminListUsers: {},
   adminDeleteUsers: { body: idListSchema },

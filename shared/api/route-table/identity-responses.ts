@@ -16,6 +16,7 @@ export const IDENTITY_RESPONSES = {
   updateAccount: answer({ user }),
   resetPassword: sent,
   confirmEmail: answer({ status: z.literal('CONFIRMED'), message: z.string(), email: z.string() }),
+  cancelRegistration: answer({ status: z.literal('CANCELLED'), message: z.string(), email: z.string() }),
   resendConfirmation: sent,
   adminListUsers: answer({ users: jsonText('the users (PublicUser[])') }),
   adminDeleteUsers: done('DELETED'),

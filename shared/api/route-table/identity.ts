@@ -18,6 +18,7 @@ export const IDENTITY_ROUTES = [
     path: '/user/auth',
     access: 'signedIn',
     uses: { tables: USERS },
+    ungranted: true,
     summary: 'Restore a session from a token',
   },
   {
@@ -27,6 +28,7 @@ export const IDENTITY_ROUTES = [
     access: 'signedIn',
     // the token version moves on
     uses: { tables: USERS, writes: USERS },
+    ungranted: true,
     summary: 'Revoke every token of the caller',
   },
   {
@@ -35,7 +37,8 @@ export const IDENTITY_ROUTES = [
     path: '/user/register',
     access: 'public',
     // mails the confirmation link and tells the admins a role was requested (issue 12)
-    uses: { ...CHANGES_ACCOUNTS, mail: true },
+    // limited per source before any hashing (issue 23)
+    uses: { ...CHANGES_ACCOUNTS, mail: true, clientSource: true },
     memoryMb: 1024,
     summary: 'Self-service registration (not as admin)',
   },
@@ -46,6 +49,7 @@ export const IDENTITY_ROUTES = [
     access: 'signedIn',
     uses: { ...CHANGES_ACCOUNTS, clientSource: true },
     memoryMb: 1024,
+    ungranted: true,
     summary: 'Change own password',
   },
   {
@@ -56,6 +60,7 @@ export const IDENTITY_ROUTES = [
     // a new email gets a confirmation link; a new role is a request the admins hear of (issue 12);
     // packages: a role change is refused while a package waits for this person's decision
     uses: { tables: ['users', 'audit', 'packages'], writes: ['users', 'audit'], mail: true },
+    ungranted: true,
     summary: 'Change own name, email, role',
   },
   {
@@ -72,9 +77,21 @@ export const IDENTITY_ROUTES = [
     method: 'POST',
     path: '/user/confirm-email',
     access: 'public',
-    // a confirmed registration is the moment the admins are told of the role request
-    uses: { ...CHANGES_ACCOUNTS, mail: true },
-    summary: 'Confirm an address with the single-use token of a mailed link (24 h)',
+    // a confirmed registration is the moment the admins are told of the role request; the password
+    // chosen at registration is checked (hashing, the sign-in throttle per source)
+    uses: { ...CHANGES_ACCOUNTS, mail: true, clientSource: true },
+    memoryMb: 1024,
+    summary:
+      'Confirm an address with the single-use token of a mailed link (24 h) and the password chosen at registration',
+  },
+  {
+    id: 'cancelRegistration',
+    method: 'POST',
+    path: '/user/confirm-email/cancel',
+    access: 'public',
+    uses: CHANGES_ACCOUNTS,
+    summary:
+      '"I did not register": the mailed token cancels the registration (or email change) and frees the address',
   },
   {
     id: 'resendConfirmation',

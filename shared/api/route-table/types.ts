@@ -39,6 +39,12 @@ export interface Route {
   path: string;
   access: Access;
   uses: RouteUses;
+  /**
+   * a signed-in row open to an account whose role is not granted (unconfirmed, requested or refused): its
+   * own identity and settings only. Every other signed-in row needs a granted role (deny by default,
+   * issue 23).
+   */
+  ungranted?: true;
   /** Lambda memory in MB (CPU scales with it: scrypt and hashing routes get more) */
   memoryMb?: number;
   /** the issue that gives this row its behaviour; until then the handler answers 501 */

@@ -85,6 +85,7 @@ describe('session', () => {
         'currentPackage',
         'flowPurpose',
         'isAuthenticated',
+        'mustChangePassword',
         'resource',
         'selectedTab',
         'subHeader',

@@ -21,7 +21,7 @@ const ITEMS: readonly NavItem[] = [
  * email and password there).
  */
 export function AdminLayout() {
-  const { user } = useSession();
+  const { user, mustChangePassword } = useSession();
   const selected = useRouteTab();
   return (
     <AppShell
@@ -30,7 +30,7 @@ export function AdminLayout() {
           {user ? <UserMenu user={user} showSettings settingsPath={paths.admin.settings} /> : null}
         </AppHeader>
       }
-      nav={<NavBar items={ITEMS} selected={selected} label="Administration" />}
+      nav={<NavBar items={mustChangePassword ? [] : ITEMS} selected={selected} label="Administration" />}
     >
       <Outlet />
     </AppShell>

@@ -2,7 +2,7 @@ import { UPLOADER_ROLES } from '@shared/domain/roles';
 import { MSG } from '@shared/messages';
 import { Outlet } from 'react-router-dom';
 import { paths } from '@/config/paths';
-import { useSession } from '@/lib/session/session-store';
+import { settingsOnly, useSession } from '@/lib/session/session-store';
 import { AppHeader } from './app-header';
 import { AppShell } from './app-shell';
 import { NavBar, type NavItem } from './nav-bar';
@@ -20,10 +20,12 @@ const ITEMS: readonly NavItem[] = [
 
 /** The ordinary signed-in layout (spec §2.2, §2.4); UPLOAD only for the two Design Engineer roles (§6). */
 export function SignedInLayout() {
-  const { user } = useSession();
+  const s = useSession();
+  const { user } = s;
   const selected = useRouteTab();
   const canUpload = user ? UPLOADER_ROLES.includes(user.userRole) : false;
-  const items = ITEMS.filter((item) => item.tab !== 'upload' || canUpload);
+  // issue 23: a role not granted yet, or a password to change first: the settings page only, no tabs
+  const items = settingsOnly(s) ? [] : ITEMS.filter((item) => item.tab !== 'upload' || canUpload);
   return (
     <AppShell
       header={<AppHeader>{user ? <UserMenu user={user} showSettings /> : null}</AppHeader>}

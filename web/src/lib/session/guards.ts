@@ -1,6 +1,6 @@
 import { type LoaderFunctionArgs, redirect } from 'react-router-dom';
 import { paths } from '@/config/paths';
-import { session } from './session-store';
+import { awaitsGrant, session } from './session-store';
 
 /** The login URL for an anonymous visitor, remembering the page they asked for (e.g. a mail link). */
 function loginFor(request: Request | undefined): string {
@@ -35,6 +35,23 @@ export function safeNextPath(next: string | null, origin = window.location.origi
   return `${url.pathname}${url.search}${url.hash}`;
 }
 
+/** The settings page a user is held on (issue 23), or null when they may go anywhere of their layout. */
+export function heldOn(admin: boolean): string | null {
+  const s = session.get();
+  const settings = admin ? paths.admin.settings : paths.settings;
+  if (s.mustChangePassword) return `${settings}?form=password&first=1`;
+  if (!admin && awaitsGrant(s.user)) return settings;
+  return null;
+}
+
+/** Redirects to the held-on settings page unless the request is for it already. */
+function holdOnSettings(admin: boolean, request: Request | undefined): void {
+  const target = heldOn(admin);
+  if (!target) return;
+  const here = request ? new URL(request.url).pathname : '';
+  if (here !== target.split('?')[0]) throw redirect(target);
+}
+
 /**
  * Route guards (spec §2.2, §2.3): loaders that run before a layout renders, after the session was
  * restored (`ready`).
@@ -47,14 +64,17 @@ export function makeGuards(ready: () => Promise<void>) {
       const s = session.get();
       if (!s.isAuthenticated) throw redirect(loginFor(args?.request));
       if (s.admin) throw redirect(paths.admin.home);
+      // issue 23: a password to change, or a role not granted yet: the settings page only
+      holdOnSettings(false, args?.request);
       return null;
     },
     /** The admin layout: anonymous → /login, non-admin → /home. */
-    async admin() {
+    async admin(args?: LoaderFunctionArgs) {
       await ready();
       const s = session.get();
       if (!s.isAuthenticated) throw redirect(paths.login);
       if (!s.admin) throw redirect(paths.home);
+      holdOnSettings(true, args?.request);
       return null;
     },
     /** The reset-password page: a signed-in user goes to /home. */

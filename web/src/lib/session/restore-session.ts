@@ -21,7 +21,7 @@ export async function restoreSession(): Promise<void> {
   );
   const user = result.ok ? parseUser(result.data.user) : null;
   if (user) {
-    signIn(user);
+    signIn(user, result.ok && result.data.mustChangePassword === true);
     return;
   }
   removeToken();

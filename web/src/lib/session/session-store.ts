@@ -41,6 +41,11 @@ export interface SessionState {
   subHeader: string;
   admin: boolean;
   selectedTab: NavTab | null;
+  /**
+   * issue 23: signed in with a temporary (reset) or one-time (admin:create) password: the password form is
+   * all the user may use until it is changed
+   */
+  mustChangePassword: boolean;
 }
 
 export const SESSION_KEY = 'frp.session';
@@ -54,6 +59,7 @@ const initialState: SessionState = {
   subHeader: '',
   admin: false,
   selectedTab: null,
+  mustChangePassword: false,
 };
 
 function load(): SessionState {
@@ -102,7 +108,30 @@ export function useSession(): SessionState {
   return useSyncExternalStore(session.subscribe, session.get, session.get);
 }
 
-/** Signs the user in on this client: the user, the flags, and the admin flag from the role. */
-export function signIn(user: SessionUser): void {
-  session.update({ user, isAuthenticated: true, admin: user.userRole === 'ADMIN' });
+/**
+ * Signs the user in on this client: the user, the flags, and the admin flag from the role;
+ * `mustChangePassword` when the server said so (left as it was when not given).
+ */
+export function signIn(user: SessionUser, mustChangePassword?: boolean): void {
+  session.update({
+    user,
+    isAuthenticated: true,
+    admin: user.userRole === 'ADMIN',
+    ...(mustChangePassword === undefined ? {} : { mustChangePassword }),
+  });
+}
+
+/** A non-admin whose role an admin has not granted (requested or refused): it sees its settings only. */
+export function awaitsGrant(user: SessionUser | null): boolean {
+  return (
+    user !== null &&
+    user.userRole !== 'ADMIN' &&
+    user.roleStatus !== undefined &&
+    user.roleStatus !== 'GRANTED'
+  );
+}
+
+/** Issue 23: what the signed-in user may open is only their settings (a password to change, or no grant). */
+export function settingsOnly(s: Pick<SessionState, 'user' | 'mustChangePassword'>): boolean {
+  return s.mustChangePassword || awaitsGrant(s.user);
 }

@@ -6,6 +6,7 @@ import { SIGNATURE_PASSWORD_REQUIRED, SIGNATURE_PASSWORD_WRONG } from '@shared/d
 import { API_ERR, MSG } from '@shared/messages';
 import { delay, HttpResponse, http } from 'msw';
 import { db, mockToken } from './db';
+import { MOCK_PASSWORD } from './fixtures';
 import { body, fail, gate, json, on } from './mock-http';
 import { packageHandlers } from './package-handlers';
 import { pageOf } from './paging';
@@ -211,11 +212,27 @@ export const handlers = [
   // issue 12: the confirmation link, a new link, and the admins' role decisions
   on('confirmEmail', async ({ request }) => {
     await pause();
-    const { token } = await body<{ token: string }>(request);
+    const { token, password } = await body<{ token: string; password?: string }>(request);
     if (!token || token === 'bad') return fail(400, API_ERR.confirmLinkInvalid, { reason: 'INVALID' });
     if (token === 'expired') return fail(410, API_ERR.confirmLinkExpired, { reason: 'EXPIRED' });
     if (token === 'used') return fail(409, API_ERR.confirmLinkUsed, { reason: 'USED' });
+    if (!password) return fail(400, API_ERR.confirmPasswordNeeded);
+    // issue 23: the password chosen at registration (the mock's registrant chose MOCK_PASSWORD)
+    if (password !== MOCK_PASSWORD)
+      return fail(403, API_ERR.confirmPasswordWrong, { reason: 'WRONG_PASSWORD' });
     return json({ status: 'CONFIRMED', message: API_ERR.emailConfirmed, email: 'pat.pending@example.org' });
+  }),
+
+  on('cancelRegistration', async ({ request }) => {
+    await pause();
+    const { token } = await body<{ token: string }>(request);
+    if (!token || token === 'bad') return fail(400, API_ERR.confirmLinkInvalid, { reason: 'INVALID' });
+    if (token === 'used') return fail(409, API_ERR.confirmLinkUsed, { reason: 'USED' });
+    return json({
+      status: 'CANCELLED',
+      message: API_ERR.registrationCancelled,
+      email: 'pat.pending@example.org',
+    });
   }),
 
   on('resendConfirmation', async ({ request }) => {

@@ -7,9 +7,17 @@ export function login(body: LoginRequest) {
   return callApi('login', { body }, { handle: [400, 401, 403, 429] });
 }
 
-/** POST /user/confirm-email: 400 invalid, 409 used or replaced, 410 expired (`reason` says which). */
-export function confirmEmail(token: string) {
-  return callApi('confirmEmail', { body: { token } }, { handle: [400, 409, 410] });
+/**
+ * POST /user/confirm-email with the password chosen at registration (issue 23): 400 invalid, 403 wrong
+ * password, 409 used or replaced, 410 expired (`reason` says which), 429 throttled like sign-in.
+ */
+export function confirmEmail(token: string, password: string) {
+  return callApi('confirmEmail', { body: { token, password } }, { handle: [400, 403, 409, 410, 429] });
+}
+
+/** POST /user/confirm-email/cancel, "I did not register": the token alone; 400, 409, 410 as above. */
+export function cancelRegistration(token: string) {
+  return callApi('cancelRegistration', { body: { token } }, { handle: [400, 409, 410] });
 }
 
 /** POST /user/confirm-email/resend: the same answer for any address; 429 after a few. */

@@ -54,8 +54,9 @@ export function LoginForm() {
         return;
       }
       setToken(result.data.token);
-      signIn(user);
-      // a one-time password (npm run admin:create): straight to the password form (issue 12)
+      signIn(user, result.data.mustChangePassword === true);
+      // a one-time password (npm run admin:create) or a mailed temporary one (issue 23): straight to the
+      // password form, and nothing else until it is changed (the guards hold the user there)
       if (result.data.mustChangePassword) {
         const settings = user.userRole === 'ADMIN' ? paths.admin.settings : paths.settings;
         navigate(`${settings}?form=password&first=1`, { replace: true });

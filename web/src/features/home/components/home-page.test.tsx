@@ -4,11 +4,15 @@ import { describe, expect, it } from 'vitest';
 import { renderApp } from '@/testing/render-app';
 
 describe('home page and role requests (issue 12)', () => {
-  it('tells an account whose role waits that it can only read', async () => {
-    renderApp('/home', { as: 'u-pending' });
-    expect(await screen.findByText(MSG.slogan)).toBeInTheDocument();
+  it('sends an account whose role waits to its settings, saying why (issue 23: it reads nothing)', async () => {
+    const { router } = renderApp('/home', { as: 'u-pending' });
+    expect(await screen.findByRole('heading', { name: MSG.settings })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/user/settings');
+    expect(screen.queryByText(MSG.slogan)).not.toBeInTheDocument();
     expect(
-      screen.getByText(/^Your role Reliability Engineer waits for an administrator's approval\./),
+      screen.getByText(
+        "Your role Reliability Engineer waits for an administrator's approval. Until then you can only see and change your own settings.",
+      ),
     ).toBeInTheDocument();
   });
 

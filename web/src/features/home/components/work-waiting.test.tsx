@@ -103,17 +103,14 @@ describe('home page: Waiting for you (issue 16)', () => {
     expect(groupNames()).toEqual([]);
   });
 
-  it('asks nothing about decisions of an account whose role waits, and shows it no upload link', async () => {
+  it('asks nothing of an account whose role waits: it is sent to its settings (issue 23)', async () => {
     const asked: string[] = [];
     const onRequest = ({ request }: { request: Request }) => asked.push(new URL(request.url).pathname);
     server.events.on('request:start', onRequest);
-    renderApp('/home', { as: 'u-pending' });
-    await loaded();
+    const { router } = renderApp('/home', { as: 'u-pending' });
+    expect(await screen.findByRole('heading', { name: MSG.settings })).toBeInTheDocument();
     server.events.removeListener('request:start', onRequest);
-    expect(asked.filter((p) => /\/packages\/(approval|signing)$/.test(p))).toEqual([]);
-    expect(within(section()).getByText(/^Nothing waits for you right now\./)).toBeInTheDocument();
-    expect(
-      within(section()).queryByRole('link', { name: 'Upload a patch or model' }),
-    ).not.toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/user/settings');
+    expect(asked.filter((p) => /\/packages|\/resources|\/dcc/.test(p))).toEqual([]);
   });
 });

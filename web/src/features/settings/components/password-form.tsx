@@ -5,6 +5,7 @@ import { type FormEvent, useState } from 'react';
 import { FormAlert, SecretField, SubmitRow } from '@/components/ui/form-parts';
 import { paths } from '@/config/paths';
 import { showSuccess } from '@/lib/popup/popup-store';
+import { session } from '@/lib/session/session-store';
 import { setToken } from '@/lib/session/token-cookie';
 import { changePassword } from '../api/settings-api';
 
@@ -41,6 +42,8 @@ export function PasswordForm() {
     if (result.ok) {
       // the server revoked every older token: keep signed in with the new one
       if (result.data.token) setToken(result.data.token);
+      // a temporary or one-time password is replaced: the rest of the app opens again (issue 23)
+      session.update({ mustChangePassword: false });
       showSuccess(MSG.settingsSaved, { to: paths.home });
       return;
     }

@@ -1,29 +1,45 @@
 import { Alert, Heading, ToggleButton, ToggleButtonGroup } from '@aws-amplify/ui-react';
+import { missingAuthorityMessage } from '@shared/domain/identity';
 import { API_ERR, MSG } from '@shared/messages';
 import { useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
-import { useSession } from '@/lib/session/session-store';
+import { awaitsGrant, useSession } from '@/lib/session/session-store';
 import { PasswordForm } from './password-form';
 import { UserInfoForm } from './user-info-form';
 
 type Mode = 'info' | 'password';
 
-/** Spec §2.10 /user/settings: a toggle between 'Change user info' and 'Change password'. */
+/**
+ * Spec §2.10 /user/settings: a toggle between 'Change user info' and 'Change password'. Issue 23: with a
+ * temporary or one-time password it is the password form alone, until the password is changed; an account
+ * whose role waits for an admin's grant sees this page only, and is told why.
+ */
 export function SettingsPage() {
-  const { user } = useSession();
+  const { user, mustChangePassword } = useSession();
   const [searchParams] = useSearchParams();
   // ?form=password opens the password form; &first=1 after signing in with a one-time password
   const [mode, setMode] = useState<Mode>(searchParams.get('form') === 'password' ? 'password' : 'info');
-  const firstSignIn = searchParams.get('first') === '1';
   if (!user) return null;
+  if (mustChangePassword)
+    return (
+      <div className="frp-card frp-form-card">
+        <Heading level={1} className="frp-page-title">
+          {MSG.changePassword}
+        </Heading>
+        <Alert variation="warning" role="status" marginBottom="1rem">
+          {API_ERR.mustChangePassword}
+        </Alert>
+        <PasswordForm />
+      </div>
+    );
   return (
     <div className="frp-card frp-form-card">
       <Heading level={1} className="frp-page-title">
         {MSG.settings}
       </Heading>
-      {firstSignIn ? (
-        <Alert variation="warning" role="status" marginBottom="1rem">
-          {API_ERR.mustChangePassword}
+      {awaitsGrant(user) ? (
+        <Alert variation="info" role="status" marginBottom="1rem" heading="Your role awaits an administrator">
+          {missingAuthorityMessage({ ...user, emailConfirmed: true })}
         </Alert>
       ) : null}
       <ToggleButtonGroup
