@@ -22,9 +22,20 @@ import {
  */
 
 /** Variables the code reads that the stack sets from the stage settings or for every function. */
-const STAGE_VARIABLES = ['API_STAGE', 'TOKEN_TTL_SECONDS', 'ALLOWED_EMAIL_DOMAINS', 'NODE_OPTIONS'];
+const STAGE_VARIABLES = [
+  'API_STAGE',
+  'TOKEN_TTL_SECONDS',
+  'ALLOWED_EMAIL_DOMAINS',
+  'NODE_OPTIONS',
+  // every route: a call that did not come through CloudFront is refused (decision 208)
+  'ORIGIN_VERIFY_REQUIRED',
+];
 /** Tunables with a default in the code that AWS leaves unset on purpose (the defaults are the product's). */
 const CODE_DEFAULTS = [
+  'TOKEN_KEYS_CACHE_SECONDS',
+  'ORIGIN_VERIFY_CACHE_SECONDS',
+  'REGISTER_MAX_PER_SOURCE',
+  'REGISTER_WINDOW_SECONDS',
   'INLINE_DOWNLOAD_MAX_BYTES',
   'DOWNLOAD_URL_TTL_SECONDS',
   'MAIL_MAX_ATTEMPTS',
@@ -47,6 +58,7 @@ const CODE_DEFAULTS = [
 const LOCAL_ONLY = [
   'SIGNING_KEY_FILE',
   'TOKEN_SECRET',
+  'TOKEN_KEYS_FILE',
   'ORIGIN_VERIFY_SECRET',
   'LOCAL_ASYNC_INVOKE',
   'S3_LOCAL_COMPAT',

@@ -191,7 +191,11 @@ describe('least privilege that holds (decision 205 in grant-uses: `writes`)', ()
       for (const st of statementsOfFunction(s, fnId))
         for (const resource of Array.isArray(st.Resource) ? st.Resource : [st.Resource]) {
           const text = JSON.stringify(resource);
-          const store = [...storeOf].find(([id]) => text.includes(`"${id}"`))?.[1];
+          // SES identities are granted by ARN (the sender address, its domain, sandbox recipients)
+          const identity = /:identity\/([^"]+)"/.exec(text)?.[1];
+          const store =
+            [...storeOf].find(([id]) => text.includes(`"${id}"`))?.[1] ??
+            (identity ? `ses identity ${identity}` : undefined);
           if (!store) continue; // its own log group, the queues of its event sources
           const part = text.includes('/index/')
             ? ' indexes'

@@ -19,6 +19,8 @@ export interface TemplateJson {
   Resources: Record<string, { Type: string; Properties?: Json } & Json>;
   Outputs?: Record<string, { Value: unknown } & Json>;
   Parameters?: Record<string, Json>;
+  /** template rules (checked before anything is created): the root's */
+  Rules?: Record<string, Json>;
 }
 
 /** One template of the app as written: the root stack's or a nested stack's. */
@@ -161,7 +163,11 @@ export function mergeTemplates(templates: StackTemplate[]): TemplateJson {
       Resources[id] = deref(t, r) as TemplateJson['Resources'][string];
     }
   const root = templates[0]!;
-  return { Resources, Outputs: deref(root, root.json.Outputs ?? {}) as TemplateJson['Outputs'] };
+  return {
+    Resources,
+    Outputs: deref(root, root.json.Outputs ?? {}) as TemplateJson['Outputs'],
+    ...(root.json.Rules ? { Rules: root.json.Rules } : {}),
+  };
 }
 
 /**
