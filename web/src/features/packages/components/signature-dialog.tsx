@@ -22,7 +22,7 @@ const isReject = (a: SignatureAction) => a === 'reject' || a === 'rejectSigning'
 
 /**
  * The electronic signature of a decision (issue 16, decision 141; 21 CFR Part 11 §11.50, §11.200): what is
- * signed (package, type, payload SHA-256), what the signature means, who signs (printed name and role), the
+ * signed (package, type, payload SHA-256 and, for a model, its metadata file's: decision 190), what the signature means, who signs (printed name and role), the
  * signer's password and, for a rejection, the reason. Cancel has the focus first; the action button is
  * active once the password (and the reason) is given.
  */
@@ -35,7 +35,8 @@ export function SignatureDialog({
   intro,
   actionLabel,
 }: {
-  pkg: Pick<Package, 'id' | 'name' | 'type' | 'resourceName' | 'resourceFile'>;
+  pkg: Pick<Package, 'id' | 'name' | 'type' | 'resourceName' | 'resourceFile'> &
+    Partial<Pick<Package, 'resourceType'>>;
   action: SignatureAction;
   onCancel: () => void;
   onSubmit: SignatureSubmit;
@@ -109,6 +110,14 @@ export function SignatureDialog({
           <dd className="frp-mono frp-sig__hash">
             {pkg.resourceFile?.sha256 || 'not recorded for this package'}
           </dd>
+          {pkg.resourceType === 'MODEL' ? (
+            <>
+              <dt>Metadata SHA-256</dt>
+              <dd className="frp-mono frp-sig__hash">
+                {pkg.resourceFile?.metadataSha256 || 'not recorded for this package'}
+              </dd>
+            </>
+          ) : null}
           <dt>Signed by</dt>
           <dd>{user ? `${user.name}, ${roleLabel(user.userRole)}` : 'unknown'}</dd>
         </dl>
