@@ -297,7 +297,10 @@ describe('multipart upload', () => {
       metadataFile: file('m.json', metaJson),
     });
     const rec = (await repo.getById(r.id))!;
-    expect([rec.metadataSha256, rec.metadataSizeBytes]).toEqual([sha(new TextEncoder().encode(metaJson)), metaJson.length]);
+    expect([rec.metadataSha256, rec.metadataSizeBytes]).toEqual([
+      sha(new TextEncoder().encode(metaJson)),
+      metaJson.length,
+    ]);
     expect(audit.events.at(-1)?.details).toMatchObject({
       sha256: sha(modelBytes),
       metadataSha256: sha(new TextEncoder().encode(metaJson)),
@@ -498,7 +501,10 @@ describe('presigned upload', () => {
     expect(blobs.objects.get(rec.objectKey)).toEqual(Buffer.from(modelBytes));
     expect(blobs.objects.has(rec.metadataKey!)).toBe(true);
     // the metadata file is pinned by the worker that read it (decision 190)
-    expect([rec.metadataSha256, rec.metadataSizeBytes]).toEqual([sha(new TextEncoder().encode(metaJson)), metaJson.length]);
+    expect([rec.metadataSha256, rec.metadataSizeBytes]).toEqual([
+      sha(new TextEncoder().encode(metaJson)),
+      metaJson.length,
+    ]);
     expect(blobs.objects.has(p.stagingKey)).toBe(false);
     expect(await repo.getPendingUpload(u.uploadId)).toBeNull();
     expect(audit.events.map((e) => e.action)).toEqual(['RESOURCE_UPLOADED']);
