@@ -26,11 +26,6 @@ export interface ArtefactService {
     /** told the payload bytes read so far (the generation's progress) */
     onProgress?: (bytesDone: number) => void;
   }): Promise<ArtefactRef>;
-  /**
-   * The SHA-256 and size of a model's stored metadata file, read now: pins it on a package created from a
-   * model uploaded before its digest was recorded (decision 190). Throws when the file is missing.
-   */
-  metadataDigest(resource: ResourceRecord): Promise<{ sizeBytes: number; sha256: string }>;
   /** the key `generate` writes for a package generated at `at` (a failed generation's clean-up removes it) */
   keyFor(pkg: Pick<PackageRecord, 'id' | 'name'>, at: Date): string;
   /** the stored XML as base64 when it is small, else a presigned URL */
@@ -38,3 +33,9 @@ export interface ArtefactService {
   remove(ref: ArtefactRef): Promise<void>;
   publicKeyPem(): Promise<{ pem: string; keyId: string }>;
 }
+
+/**
+ * The SHA-256 and size of a model's stored metadata file, read now: pins it on a package created from a
+ * model uploaded before its digest was recorded (decision 190). Throws when the file is missing.
+ */
+export type MetadataDigest = (resource: ResourceRecord) => Promise<{ sizeBytes: number; sha256: string }>;

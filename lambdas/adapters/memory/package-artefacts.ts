@@ -1,6 +1,5 @@
 import type { ApprovalRecordEntry, ArtefactService } from '../../ports/artefact-service';
 import type { ArtefactRef, PackageRecord } from '../../ports/package-repository';
-import type { ResourceRecord } from '../../ports/resource-repository';
 
 /** What a generation was asked to put in the XML (for assertions). */
 export interface GeneratedArtefact {
@@ -41,11 +40,6 @@ export class MemoryArtefacts implements ArtefactService {
       signedBy: input.signedBy,
     });
     return ref;
-  }
-
-  /** a stand-in digest: the memory store holds no resource bytes */
-  async metadataDigest(resource: ResourceRecord): Promise<{ sizeBytes: number; sha256: string }> {
-    return { sizeBytes: resource.metadataSizeBytes ?? 0, sha256: 'e'.repeat(64) };
   }
 
   keyFor(pkg: Pick<PackageRecord, 'id'>, at: Date): string {

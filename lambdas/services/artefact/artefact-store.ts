@@ -8,6 +8,7 @@ import type { BlobStore } from '../../ports/blob-store';
 import type { ArtefactRef, PackageRecord } from '../../ports/package-repository';
 import type { ResourceRecord } from '../../ports/resource-repository';
 import type { Signer } from '../../ports/signer';
+import { readMetadata } from './metadata-file';
 import { buildXmlPackage, type MetadataPin } from './xml-package';
 
 /**
@@ -134,18 +135,8 @@ export class BlobArtefactStore implements ArtefactService {
     return { key, sizeBytes, sha256: hash.digest('hex'), signed: Boolean(signedBy), generatedAt };
   }
 
-  async metadataDigest(resource: ResourceRecord): Promise<{ sizeBytes: number; sha256: string }> {
-    const bytes = await this.readMetadata(resource);
-    return { sizeBytes: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex') };
-  }
-
-  private async readMetadata(resource: ResourceRecord): Promise<Buffer> {
-    const meta = resource.metadataKey
-      ? await this.blobs.get(this.config.resourcesBucket(), resource.metadataKey)
-      : null;
-    if (!meta)
-      throw new ConflictError(`The metadata file of resource ${resource.name} is missing from storage`);
-    return readAll(meta);
+  private readMetadata(resource: ResourceRecord): Promise<Buffer> {
+    return readMetadata(this.blobs, this.config.resourcesBucket(), resource);
   }
 
   keyFor(pkg: Pick<PackageRecord, 'id' | 'name'>, at: Date): string {

@@ -69,5 +69,7 @@ async function metadataPin(
   if (!resource.metadataKey) return undefined;
   if (resource.metadataSha256 && resource.metadataSizeBytes !== undefined)
     return { sizeBytes: resource.metadataSizeBytes, sha256: resource.metadataSha256 };
-  return core.d.artefacts().metadataDigest(resource);
+  if (!core.d.metadataDigest)
+    throw new Error('No metadata digest reader is plugged into this Lambda (composition-storage.ts)');
+  return core.d.metadataDigest()(resource);
 }
