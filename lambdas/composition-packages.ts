@@ -18,7 +18,7 @@ import {
 } from './composition';
 import { appUrl, tableName } from './config/env';
 import type { ArtefactJobs } from './ports/artefact-jobs';
-import type { ArtefactService } from './ports/artefact-service';
+import type { ArtefactService, MetadataDigest } from './ports/artefact-service';
 import { systemClock } from './ports/clock';
 import type { DccRepository } from './ports/dcc-repository';
 import type { ResourceRepository } from './ports/resource-repository';
@@ -89,6 +89,7 @@ export function packageServiceWith(
   jobs: () => ArtefactJobs = () => {
     throw notPlugged('generation jobs', 'composition-jobs.ts');
   },
+  metadataDigest?: () => MetadataDigest,
 ): () => PackageService {
   return once(
     () =>
@@ -108,6 +109,7 @@ export function packageServiceWith(
         audit: { append: (e) => auditLog().append(e), history: (s) => auditLog().history(s) },
         artefacts,
         jobs,
+        ...(metadataDigest ? { metadataDigest } : {}),
         header: headerRules,
         clock: systemClock,
         appUrl: appUrl(),

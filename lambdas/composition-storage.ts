@@ -1,6 +1,10 @@
 import { S3BlobStore } from './adapters/s3/blob-store';
-import { BLOB_STORE_METHODS, lazy, once, resourceServiceWith } from './composition';
+import { BLOB_STORE_METHODS, lazy, notPlugged, once, resourceServiceWith } from './composition';
+import { packageServiceWith } from './composition-packages';
+import { bucketName } from './config/env';
 import type { BlobStore } from './ports/blob-store';
+import { metadataDigestFrom } from './services/artefact/metadata-file';
+import type { PackageService } from './services/package-service';
 import type { ResourceService } from './services/resource-service';
 
 /**
@@ -15,4 +19,16 @@ export const blobStore = /* @__PURE__ */ once((): BlobStore => new S3BlobStore()
 /** The resources service with object storage (uploads, presigned uploads, deletion). */
 export const resourceService: () => ResourceService = /* @__PURE__ */ resourceServiceWith(
   /* @__PURE__ */ lazy(blobStore, BLOB_STORE_METHODS),
+);
+
+/**
+ * The package service of generatePackage: reads a model's metadata file to pin it when its digest was not
+ * recorded at upload (decision 190); no XML generation.
+ */
+export const packageServiceWithResourceReads: () => PackageService = /* @__PURE__ */ packageServiceWith(
+  () => {
+    throw notPlugged('artefact store', 'composition-artefacts.ts');
+  },
+  undefined,
+  /* @__PURE__ */ once(() => metadataDigestFrom(blobStore(), () => bucketName('resources'))),
 );

@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -60,4 +61,132 @@ describe('npm run verify', () => {
     expect(ok.stdout).toMatch(/VERDICT: VALID/);
     expect(cli(bad).status).toBe(1);
   }, 30_000);
+});
+
+/** Writes `xml` as a package file of this test and answers its path. */
+function file(name: string, xml: string | Uint8Array): string {
+  const path = join(dir, name);
+  writeFileSync(path, xml);
+  return path;
+}
+
+const sha = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
+
+/**
+ * The package with its manifest rewritten by `edit` and signed again with the portal key: a consistent,
+ * correctly signed file whose signed bytes break the manifest's one JSON form. A verifier must still refuse
+ * it (docs/package-format.md §5): the form is part of the contract, not only the signature.
+ */
+async function resigned(xml: string, edit: (json: string) => string): Promise<string> {
+  const b64 = /<manifest encoding="base64" sha256="[0-9a-f]{64}">([^<]*)<\/manifest>/.exec(xml)![1]!;
+  const bytes = Buffer.from(edit(Buffer.from(b64, 'base64').toString('utf8')), 'utf8');
+  const signature = await testSigner().sign(createHash('sha256').update(bytes).digest());
+  return xml
+    .replace(
+      /<manifest encoding="base64" sha256="[0-9a-f]{64}">[^<]*<\/manifest>/,
+      `<manifest encoding="base64" sha256="${sha(bytes)}">${bytes.toString('base64')}</manifest>`,
+    )
+    .replace(/(<signature [^>]*>)[^<]*/, `$1${Buffer.from(signature).toString('base64')}`);
+}
+
+describe('npm run verify: the gaps a verifier built from the document alone found (issue 23)', () => {
+  it('refuses a file that begins with a UTF-8 byte order mark: line 1 is the XML declaration itself', async () => {
+    const xml = readFileSync(good);
+    const bom = file('bom.xml', Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), xml]));
+    const { code, text } = await run(bom, '--key', key);
+    expect(code).toBe(1);
+    expect(text).toMatch(/FAIL {2}XML structure: the file begins with a UTF-8 byte order mark/);
+    // the same bytes without it are valid
+    expect((await run(good, '--key', key)).code).toBe(0);
+  });
+
+  it('refuses a byte order mark at the start of the signed manifest, even correctly signed', async () => {
+    const xml = await resigned(readFileSync(good, 'utf8'), (json) => `\uFEFF${json}`);
+    const { code, text } = await run(file('manifest-bom.xml', xml), '--key', key);
+    expect(code).toBe(1);
+    expect(text).toMatch(/FAIL {2}Manifest: /);
+  });
+
+  it.each([
+    ['white space between tokens', (j: string) => j.replace('{"format":', '{ "format": ')],
+    ['a \\u escape of a non-ASCII character', (j: string) => j.replace('Café', 'Caf\\u00e9')],
+    ['a duplicate key', (j: string) => j.replace('"format":"firmware', '"format":"x","format":"firmware')],
+    [
+      'an integer written with a fraction',
+      (j: string) => j.replace('"deviceLimit":4096', '"deviceLimit":4096.0'),
+    ],
+    [
+      'an integer written with an exponent',
+      (j: string) => j.replace('"deviceLimit":4096', '"deviceLimit":4.096e3'),
+    ],
+    [
+      'an escaped slash',
+      (j: string) => j.replace('firmware-release-portal/package', 'firmware-release-portal\\/package'),
+    ],
+  ])('refuses a correctly signed manifest with %s: the JSON has one form only (§5)', async (_what, edit) => {
+    const { xml } = await buildSample({ note: 'Café build' });
+    const original = xml.toString('utf8');
+    const changed = await resigned(original, (j) => {
+      const out = edit(j);
+      expect(out).not.toBe(j);
+      return out;
+    });
+    const { code, text } = await run(file('form.xml', changed), '--key', key);
+    expect(code).toBe(1);
+    expect(text).toMatch(/FAIL {2}Manifest: /);
+    expect(text).not.toMatch(/VERDICT: VALID/);
+    // the untouched file with the same note is valid
+    expect((await run(file('form-ok.xml', original), '--key', key)).code).toBe(0);
+  });
+
+  it('--dev accepts an unsigned development package with the portal key, and says so loudly', async () => {
+    const { xml } = await buildSample({ type: 'DEV_UNSIGNED' });
+    const dev = file('dev-unsigned.xml', xml);
+    // a device in the field (the default) refuses it
+    const field = await run(dev, '--key', key);
+    expect(field.code).toBe(1);
+    expect(field.text).toMatch(/FAIL {2}Signature \(trusted key\): a DEV_UNSIGNED package is not signed/);
+    const { code, text } = await run(dev, '--key', key, '--dev');
+    expect(code).toBe(0);
+    expect(text).toMatch(
+      /^\*\*\* DEVELOPMENT MODE \(--dev\): an UNSIGNED development package was accepted \*\*\*\n/,
+    );
+    expect(text).toMatch(/PASS {2}Signature \(trusted key\): DEVELOPMENT MODE \(--dev\)/);
+    expect(text).toMatch(/NOTE {2}DEVELOPMENT MODE: this package is NOT signed/);
+    expect(text).toMatch(
+      /VERDICT: VALID IN DEVELOPMENT MODE ONLY \(unsigned; a device in the field refuses it\)\n$/,
+    );
+  });
+
+  it('--dev never accepts an unsigned release package, and changes nothing for a signed one', async () => {
+    const { xml } = await buildSample({ type: 'RELEASE_UNSIGNED' });
+    const { code, text } = await run(file('release-unsigned.xml', xml), '--key', key, '--dev');
+    expect(code).toBe(1);
+    expect(text).toMatch(/--dev accepts unsigned development packages only, never a release package/);
+    expect(text).not.toMatch(/DEVELOPMENT MODE \(--dev\): an UNSIGNED/);
+    const signed = await run(good, '--key', key, '--dev');
+    expect(signed.code).toBe(0);
+    expect(signed.text).toMatch(/VERDICT: VALID\n$/);
+    expect(signed.text).not.toMatch(/DEVELOPMENT MODE/);
+  });
+
+  it('--dev without --key is a usage error (nothing is refused for being unsigned without a key)', async () => {
+    const { code, text } = await run(good, '--dev');
+    expect(code).toBe(2);
+    expect(text).toMatch(/--dev needs --key/);
+  });
+
+  it('checks the patch config of a model against the manifest: a swapped metadata file is refused', async () => {
+    const config = Buffer.from('{"modelName":"m","version":"1.0"}');
+    const { xml } = await buildSample({ patchConfig: config });
+    const text = xml.toString('utf8');
+    const swapped = text.replace(
+      config.toString('base64'),
+      Buffer.from('{"modelName":"m","version":"6.6"}').toString('base64'),
+    );
+    expect(swapped).not.toBe(text);
+    const r = await run(file('model-swapped.xml', swapped), '--key', key);
+    expect(r.code).toBe(1);
+    expect(r.text).toMatch(/FAIL {2}Patch config/);
+  });
 });

@@ -117,6 +117,9 @@ export const MSG = {
   sign: 'Sign',
   deliver: 'Deliver',
   reDeliver: 'Re-deliver',
+  /** decision 193: why an unsigned release package offers no Deliver */
+  unsignedNotDelivered:
+    'An unsigned release package is not sent to delivery: devices refuse unsigned release packages.',
   notify: 'Notify',
   back: 'Back',
   createNewDcc: 'Create new DCC',

@@ -1,4 +1,6 @@
-import { packageService } from '../composition-packages';
+// with object storage: a model uploaded before its metadata digest was recorded is pinned by reading its
+// metadata file once (decision 190)
+import { packageServiceWithResourceReads as packageService } from '../composition-storage';
 import { route } from '../routes/resources';
 
 export const handler = route('generatePackage', async ({ params, body, user }) => {

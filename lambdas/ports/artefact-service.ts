@@ -11,12 +11,15 @@ export interface ApprovalRecordEntry {
   decidedAt: string;
 }
 
+/** The DCC values the XML carries: the package's own copy of them (decision 192). */
+export type ArtefactDcc = Pick<Dcc, 'id' | 'deviceId' | 'telemetryType' | 'deviceLimit' | 'messageLimit'>;
+
 /** Builds the XML package of DESIGN §3 and stores it; the returned ref is committed only after this succeeds. */
 export interface ArtefactService {
   generate(input: {
     pkg: PackageRecord;
     resource: ResourceRecord;
-    dcc: Dcc;
+    dcc: ArtefactDcc;
     approvals: ApprovalRecordEntry[];
     signedBy?: { id: string; name: string; email: string; role: string };
     at: Date;
@@ -30,3 +33,9 @@ export interface ArtefactService {
   remove(ref: ArtefactRef): Promise<void>;
   publicKeyPem(): Promise<{ pem: string; keyId: string }>;
 }
+
+/**
+ * The SHA-256 and size of a model's stored metadata file, read now: pins it on a package created from a
+ * model uploaded before its digest was recorded (decision 190). Throws when the file is missing.
+ */
+export type MetadataDigest = (resource: ResourceRecord) => Promise<{ sizeBytes: number; sha256: string }>;

@@ -9,6 +9,11 @@ export interface ResourceRecord extends Resource {
   metadataKey?: string;
   /** bytes of the model metadata file (a model package's patch config), for models */
   metadataSizeBytes?: number;
+  /**
+   * hex SHA-256 of the model metadata file, recorded at upload (decision 190); generation refuses a
+   * metadata file that hashes differently. Absent on models uploaded before it was recorded.
+   */
+  metadataSha256?: string;
   createdAt: string;
 }
 

@@ -288,6 +288,26 @@ describe('multipart upload', () => {
     expect(blobs.objects.size).toBe(2);
   });
 
+  it("records the metadata file's SHA-256 and size at upload, beside the payload's (decision 190)", async () => {
+    const r = await service.upload(dana, {
+      type: 'MODEL',
+      stage: 'DEV',
+      name: 'kws-pin',
+      resourceFile: file('m.tflite', modelBytes),
+      metadataFile: file('m.json', metaJson),
+    });
+    const rec = (await repo.getById(r.id))!;
+    expect([rec.metadataSha256, rec.metadataSizeBytes]).toEqual([
+      sha(new TextEncoder().encode(metaJson)),
+      metaJson.length,
+    ]);
+    expect(audit.events.at(-1)?.details).toMatchObject({
+      sha256: sha(modelBytes),
+      metadataSha256: sha(new TextEncoder().encode(metaJson)),
+      metadataSizeBytes: metaJson.length,
+    });
+  });
+
   it.each([
     ['a missing resource file', { type: 'PATCH' as const }, 400, 'Choose a resource file (.bin)'],
     [
@@ -480,6 +500,11 @@ describe('presigned upload', () => {
     const rec = (await repo.getById(r.id))!;
     expect(blobs.objects.get(rec.objectKey)).toEqual(Buffer.from(modelBytes));
     expect(blobs.objects.has(rec.metadataKey!)).toBe(true);
+    // the metadata file is pinned by the worker that read it (decision 190)
+    expect([rec.metadataSha256, rec.metadataSizeBytes]).toEqual([
+      sha(new TextEncoder().encode(metaJson)),
+      metaJson.length,
+    ]);
     expect(blobs.objects.has(p.stagingKey)).toBe(false);
     expect(await repo.getPendingUpload(u.uploadId)).toBeNull();
     expect(audit.events.map((e) => e.action)).toEqual(['RESOURCE_UPLOADED']);

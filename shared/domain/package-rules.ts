@@ -11,6 +11,13 @@ export function packageTypeOf(stage: Stage, signed: boolean): PackageType {
 export const isSignedType = (t: PackageType): boolean => t.endsWith('_SIGNED');
 export const stageOfType = (t: PackageType): Stage => (t.startsWith('DEV_') ? 'DEV' : 'RELEASE');
 
+/**
+ * Whether devices can accept the package once delivered (decision 193, docs/package-format.md §7 rule 1):
+ * a release package must be signed. The deliver call refuses the others (409) and the SPA does not offer them.
+ */
+export const isDeliverableType = (p: { type: PackageType; signed: boolean }): boolean =>
+  p.signed && isSignedType(p.type);
+
 /** A signed release package needs at least this many approver roles (spec §5, §9). */
 export const MIN_SIGNED_RELEASE_ROLES = 4;
 

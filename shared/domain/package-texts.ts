@@ -26,6 +26,9 @@ export const PACKAGE_ERR = {
   notWaitingForSignature: 'The package is not waiting for a signature',
   releaseOnly: 'Only release packages are delivered',
   notDeliverable: 'The package must be approved (and signed, if signed) before delivery',
+  /** decision 193: devices refuse an unsigned release package (docs/package-format.md §7 rule 1) */
+  unsignedNotDeliverable:
+    'An unsigned release package cannot be sent to delivery: devices refuse unsigned release packages. Create a RELEASE_SIGNED package instead',
   notGenerated:
     'The package has no generated file yet: it is generated when every approver has approved (and signed, if signed)',
 } as const;

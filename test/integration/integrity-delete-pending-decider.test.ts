@@ -114,12 +114,13 @@ describe('deleting a user a package waits for', () => {
 
   it('is refused while the user is an undecided delivery approver, and allowed once delivery was decided', async () => {
     const [deliveryLead] = await directUsers(1, 'TECHNICAL_LEADER', 'DeliveryLead');
-    // a release package, approved by its four approvers (unsigned: generated on the last approval)
+    // a release package, approved by its four approvers and signed (an unsigned release package is never
+    // sent to delivery: decision 193)
     const resource = await uploadPatch(u.designDev.token, 'release');
     const pkg = await createPackage(
       u.designDev.token,
       resource.id,
-      'RELEASE_UNSIGNED',
+      'RELEASE_SIGNED',
       `pending-delivery-${Date.now()}`,
     );
     const dccId = await createDcc(u.designDev.token);
@@ -137,6 +138,7 @@ describe('deleting a user a package waits for', () => {
           'RELIABILITY_ENGINEER',
           'SW_FW_RELEASE_ENGINEER',
         ].map((role, i) => ({ role, id: approvers[i]!.id })),
+        signer: u.release.id,
       },
     });
     expect(notified.status, JSON.stringify(notified.body)).toBe(200);
@@ -144,8 +146,13 @@ describe('deleting a user a package waits for', () => {
       expect(
         (await api(`/packages/${pkg.id}/approve`, { method: 'POST', token: a.token })).status,
       ).toBeLessThan(300);
-    // the last approval answered 202 GENERATING; delivery waits for the generated package (decision 160)
-    await waitForStatus(pkg, u.release.token, 'APPROVED');
+    const signed = await api(`/packages/${pkg.id}/generate-signed`, {
+      method: 'POST',
+      token: u.release.token,
+    });
+    expect(signed.status, JSON.stringify(signed.body)).toBe(202);
+    // the signature answered 202 GENERATING; delivery waits for the generated package (decision 160)
+    await waitForStatus(pkg, u.release.token, 'SIGNED');
 
     const delivery = await api(`/delivery/packages/${pkg.id}/notify-approvers`, {
       method: 'POST',

@@ -83,7 +83,8 @@ describe('a delivery approver chosen for a package', () => {
       await Promise.all(roles.map(async (r) => [r, (await directUsers(1, r, `Deliv ${r}`))[0]!] as const)),
     );
     const resource = await uploadPatch(u.designDev.token, 'release');
-    const pkg = await createPackage(u.designDev.token, resource.id, 'RELEASE_UNSIGNED');
+    // signed: an unsigned release package is never sent to delivery (decision 193)
+    const pkg = await createPackage(u.designDev.token, resource.id, 'RELEASE_SIGNED');
     const dccId = await createDcc(u.designDev.token);
     expect(
       (await api(`/packages/${pkg.id}/dcc/${dccId}`, { method: 'POST', token: u.designDev.token })).status,
@@ -99,15 +100,20 @@ describe('a delivery approver chosen for a package', () => {
     const n = await api(`/packages/${pkg.id}/notify-approvers`, {
       method: 'POST',
       token: u.designDev.token,
-      body: { approvers },
+      body: { approvers, signer: mine.SW_FW_RELEASE_ENGINEER!.id },
     });
     expect(n.status, JSON.stringify(n.body)).toBe(200);
     for (const a of approvers) {
       const token = Object.values(mine).find((m) => m.id === a.id)!.token;
       expect((await api(`/packages/${pkg.id}/approve`, { method: 'POST', token })).status).toBeLessThan(300);
     }
-    // the last approval answered 202 GENERATING; delivery waits for the generated package (decision 160)
-    await waitForStatus(pkg, u.release.token, 'APPROVED');
+    const signed = await api(`/packages/${pkg.id}/generate-signed`, {
+      method: 'POST',
+      token: mine.SW_FW_RELEASE_ENGINEER!.token,
+    });
+    expect(signed.status, JSON.stringify(signed.body)).toBe(202);
+    // the signature answered 202 GENERATING; delivery waits for the generated package (decision 160)
+    await waitForStatus(pkg, u.release.token, 'SIGNED');
     const delivery = await api(`/delivery/packages/${pkg.id}/notify-approvers`, {
       method: 'POST',
       token: u.release.token,

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Package } from '../../shared/api/contracts/packages';
 import { api, jsonText } from '../support/api';
@@ -72,6 +73,9 @@ describe('the package answer carries the review facts', () => {
       sha256: resource.sha256,
       modelName: 'review-spotter',
       modelVersion: '3.1.4',
+      // the metadata file as pinned for review (decision 190)
+      metadataSizeBytes: Buffer.byteLength(metadata),
+      metadataSha256: createHash('sha256').update(metadata).digest('hex'),
     });
   });
 });

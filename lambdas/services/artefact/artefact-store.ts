@@ -6,8 +6,27 @@ import type { Header } from '../../../shared/domain/header/header-schema';
 import type { ArtefactService } from '../../ports/artefact-service';
 import type { BlobStore } from '../../ports/blob-store';
 import type { ArtefactRef, PackageRecord } from '../../ports/package-repository';
+import type { ResourceRecord } from '../../ports/resource-repository';
 import type { Signer } from '../../ports/signer';
-import { buildXmlPackage } from './xml-package';
+import { readMetadata } from './metadata-file';
+import { buildXmlPackage, type MetadataPin } from './xml-package';
+
+/**
+ * The metadata file's size and SHA-256 as pinned for review (decision 190): the package's copy (recorded
+ * at its creation, shown on the review page and in the signature dialog), else the resource's record of
+ * the upload; null when neither holds one (a package created before digests were recorded).
+ */
+export function pinnedMetadata(
+  pkg: Pick<PackageRecord, 'resourceFile'>,
+  resource: Pick<ResourceRecord, 'metadataSha256' | 'metadataSizeBytes'>,
+): MetadataPin | null {
+  const f = pkg.resourceFile;
+  if (f?.metadataSha256 && f.metadataSizeBytes !== undefined)
+    return { sha256: f.metadataSha256, sizeBytes: f.metadataSizeBytes };
+  if (resource.metadataSha256 && resource.metadataSizeBytes !== undefined)
+    return { sha256: resource.metadataSha256, sizeBytes: resource.metadataSizeBytes };
+  return null;
+}
 
 export interface ArtefactStoreConfig {
   resourcesBucket: () => string;
@@ -40,12 +59,14 @@ export class BlobArtefactStore implements ArtefactService {
     const { pkg, resource, dcc, approvals, signedBy, at, onProgress } = input;
     const payload = await this.blobs.get(this.config.resourcesBucket(), resource.objectKey);
     if (!payload) throw new ConflictError(`The file of resource ${resource.name} is missing from storage`);
-    let patchConfig: { fileName: string; bytes: Uint8Array } | undefined;
+    let patchConfig: { fileName: string; bytes: Uint8Array; expected: MetadataPin | null } | undefined;
     if (resource.metadataKey) {
-      const meta = await this.blobs.get(this.config.resourcesBucket(), resource.metadataKey);
-      if (!meta)
-        throw new ConflictError(`The metadata file of resource ${resource.name} is missing from storage`);
-      patchConfig = { fileName: `${resource.name}.json`, bytes: await readAll(meta) };
+      patchConfig = {
+        fileName: `${resource.name}.json`,
+        bytes: await this.readMetadata(resource),
+        // pinned for review (decision 190): the package's copy, else the resource's record of the upload
+        expected: pinnedMetadata(pkg, resource),
+      };
     }
     // The server computes Type, Patch Data Size, Patch Config Size, Header Size and Header CRC from what it
     // packages, whatever the stored header says: a header saved before a size was known cannot block the
@@ -112,6 +133,10 @@ export class BlobArtefactStore implements ArtefactService {
       throw e;
     }
     return { key, sizeBytes, sha256: hash.digest('hex'), signed: Boolean(signedBy), generatedAt };
+  }
+
+  private readMetadata(resource: ResourceRecord): Promise<Buffer> {
+    return readMetadata(this.blobs, this.config.resourcesBucket(), resource);
   }
 
   keyFor(pkg: Pick<PackageRecord, 'id' | 'name'>, at: Date): string {

@@ -117,6 +117,21 @@ describe('docs/package-format.md, worked example (§8)', () => {
   });
 });
 
+/** The package with its signed manifest rewritten by `edit` and signed again with the portal key. */
+async function resign(xml: Buffer, edit: (manifest: string) => string): Promise<Buffer> {
+  const bytes = Buffer.from(
+    edit(Buffer.from(/<manifest[^>]*>([^<]*)</.exec(xml.toString())![1]!, 'base64').toString()),
+  );
+  const sig = Buffer.from(await testSigner().sign(createHash('sha256').update(bytes).digest()));
+  const withManifest = xml
+    .toString()
+    .replace(
+      /(<manifest encoding="base64" sha256=")[0-9a-f]{64}(">)[^<]*/,
+      (_m, a, b) => `${a}${createHash('sha256').update(bytes).digest('hex')}${b}${bytes.toString('base64')}`,
+    );
+  return Buffer.from(editBlob(Buffer.from(withManifest), 'signature', () => sig));
+}
+
 describe('docs/package-format.md, shell recipe (§9) on freshly generated packages', () => {
   const config = new TextEncoder().encode('{"modelName":"m","version":"1"}');
   it('accepts signed packages of every kind the portal makes', async () => {
@@ -184,6 +199,16 @@ describe('docs/package-format.md, shell recipe (§9) on freshly generated packag
         'a space in the signature',
         signed.toString().replace(/(<signature[^>]*>.{10})/, '$1 '),
         /outside base64/,
+      ],
+      [
+        'a byte order mark before line 1',
+        Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), signed]),
+        /line 1 is not the XML declaration/,
+      ],
+      [
+        'no approval, correctly signed',
+        await resign(signed, (m) => m.replace(/"approvals":\[.*\],"header":/, '"approvals":[],"header":')),
+        /no approval is recorded/,
       ],
     ];
     for (const [what, xml, reason, key] of cases) {

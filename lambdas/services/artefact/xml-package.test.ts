@@ -159,6 +159,24 @@ describe('buildXmlPackage', () => {
     input.payload.expectedSha256 = '0'.repeat(64);
     await expect(collect(buildXmlPackage(input).stream)).rejects.toThrow(/not 0000.* as recorded at upload/);
   });
+  it('refuses a metadata file that is not the one pinned for review, before a byte is built (decision 190)', () => {
+    const config = new TextEncoder().encode('{"modelName":"m","version":"1"}');
+    const pin = { sizeBytes: config.length, sha256: createHash('sha256').update(config).digest('hex') };
+    const input = sampleInput({ patchConfig: config });
+    input.patchConfig!.expected = pin;
+    expect(() => buildXmlPackage(input)).not.toThrow();
+    const swapped = new TextEncoder().encode('{"modelName":"m","version":"2"}');
+    const other = sampleInput({ patchConfig: swapped });
+    other.patchConfig!.expected = pin;
+    expect(() => buildXmlPackage(other)).toThrow(
+      new RegExp(
+        `metadata.json is not the one reviewed: .* not ${pin.sizeBytes} bytes with SHA-256 ${pin.sha256} as recorded at upload`,
+      ),
+    );
+    const unpinned = sampleInput({ patchConfig: config });
+    unpinned.patchConfig!.expected = null;
+    expect(() => buildXmlPackage(unpinned)).toThrow(/was not pinned when this package was reviewed/);
+  });
   it('fails the stream when the signature does not verify with the signer public key', async () => {
     const other = generateKeyPairSync('ec', { namedCurve: 'P-256' }).publicKey.export({
       type: 'spki',

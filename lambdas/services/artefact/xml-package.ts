@@ -44,10 +44,37 @@ export interface XmlPackageInput {
     /** told the payload bytes read so far, after each chunk (the generation's progress, decision 160) */
     onProgress?: (bytesDone: number) => void;
   };
-  /** the model metadata file (the patch configuration), small enough to hold in memory */
-  patchConfig?: { fileName: string; bytes: Uint8Array };
+  /**
+   * the model metadata file (the patch configuration), small enough to hold in memory. `expected` is its
+   * size and SHA-256 as pinned for review (decision 190): bytes that differ, or no pin at all (null), fail
+   * the build before a byte is written or signed; undefined skips the check (tools, tests).
+   */
+  patchConfig?: { fileName: string; bytes: Uint8Array; expected?: MetadataPin | null };
   /** required for *_SIGNED packages, refused for the others */
   signing?: { signer: Signer; signedBy: PersonRecord; signedAt: string; meaning?: string };
+}
+
+/** A model metadata file's size and SHA-256 as recorded for review (decision 190). */
+export interface MetadataPin {
+  sizeBytes: number;
+  sha256: string;
+}
+
+/** Why a metadata file is refused at generation (decision 190). */
+export const METADATA_PIN_ERR = {
+  notPinned: (fileName: string) =>
+    `The metadata file ${fileName} was not pinned when this package was reviewed (the package was created before metadata digests were recorded); create the package again from its resource`,
+  differs: (fileName: string, got: MetadataPin, pinned: MetadataPin) =>
+    `The metadata file ${fileName} is not the one reviewed: it is ${got.sizeBytes} bytes with SHA-256 ${got.sha256}, not ${pinned.sizeBytes} bytes with SHA-256 ${pinned.sha256} as recorded at upload`,
+};
+
+/** Refuses a metadata file that is not the one pinned for review; nothing is built or signed. */
+function checkMetadataPin(config: NonNullable<XmlPackageInput['patchConfig']>): void {
+  if (config.expected === undefined) return;
+  if (config.expected === null) throw new Error(METADATA_PIN_ERR.notPinned(config.fileName));
+  const got = { sizeBytes: config.bytes.length, sha256: sha256Hex(config.bytes) };
+  if (got.sizeBytes !== config.expected.sizeBytes || got.sha256 !== config.expected.sha256.toLowerCase())
+    throw new Error(METADATA_PIN_ERR.differs(config.fileName, got, config.expected));
 }
 
 export interface XmlPackageResult {
@@ -112,6 +139,7 @@ function fixedValue(header: Header, computed: string): number | undefined {
  * type without a signer (or the reverse), a patch config whose size the header does not state.
  */
 export function buildXmlPackage(input: XmlPackageInput): XmlPackageBuild {
+  if (input.patchConfig) checkMetadataPin(input.patchConfig);
   const headerBytes = encodeHeader(input.header);
   const type = input.package.type;
   const typeCode = fixedValue(input.header, 'packageType');

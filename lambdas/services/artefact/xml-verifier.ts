@@ -69,6 +69,8 @@ export function verifyXmlFile(path: string, options: VerifyOptions = {}): Promis
 /** The report as text for a terminal: one line per check, warnings, then the verdict. */
 export function formatReport(r: VerifyReport): string {
   const lines: string[] = [];
+  if (r.devModeAccepted)
+    lines.push('*** DEVELOPMENT MODE (--dev): an UNSIGNED development package was accepted ***');
   if (r.manifest) {
     const p = r.manifest.package;
     lines.push(
@@ -80,7 +82,11 @@ export function formatReport(r: VerifyReport): string {
   for (const [name, path] of Object.entries(r.extracted)) lines.push(`  wrote ${name} -> ${path}`);
   const failed = r.checks.filter((c) => !c.ok).length;
   lines.push(
-    r.valid ? 'VERDICT: VALID' : `VERDICT: INVALID (${failed} check${failed === 1 ? '' : 's'} failed)`,
+    r.valid
+      ? r.devModeAccepted
+        ? 'VERDICT: VALID IN DEVELOPMENT MODE ONLY (unsigned; a device in the field refuses it)'
+        : 'VERDICT: VALID'
+      : `VERDICT: INVALID (${failed} check${failed === 1 ? '' : 's'} failed)`,
   );
   return `${lines.join('\n')}\n`;
 }

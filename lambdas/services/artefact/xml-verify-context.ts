@@ -12,6 +12,12 @@ export interface VerifyOptions {
    * unsigned one included, whatever its stage) fails.
    */
   trustedKeyPem?: string;
+  /**
+   * Development mode (`npm run verify -- --dev`, decision 194): with a trusted key, a DEV_UNSIGNED package
+   * is accepted as a device in a development mode accepts it (docs/package-format.md §7 rule 1), and the
+   * report says so loudly. Never for release: a RELEASE_UNSIGNED package still fails.
+   */
+  devMode?: boolean;
   /** a directory to write the parts to: header.bin, payload.bin, patch-config.bin, data.bin (the signed bytes), sig.der, key.pem */
   extractDir?: string;
 }
@@ -29,6 +35,8 @@ export interface VerifyReport {
   /** things that are not failures but limit what was proven */
   warnings: string[];
   manifest?: PackageManifest;
+  /** true when the package passed only because development mode accepted it unsigned (decision 194) */
+  devModeAccepted?: boolean;
   /** extracted part → file path */
   extracted: Record<string, string>;
 }
@@ -42,6 +50,8 @@ export class VerifyContext {
   readonly checks: VerifyCheck[] = [];
   readonly warnings: string[] = [];
   readonly extracted: Record<string, string> = {};
+  /** set when development mode accepted an unsigned development package (decision 194) */
+  devModeAccepted = false;
   /** the directory parts are written to, when asked */
   readonly out: string | undefined;
 
@@ -79,6 +89,7 @@ export class VerifyContext {
       checks: this.checks,
       warnings: this.warnings,
       ...(manifest ? { manifest } : {}),
+      ...(this.devModeAccepted ? { devModeAccepted: true } : {}),
       extracted: this.extracted,
     };
   }

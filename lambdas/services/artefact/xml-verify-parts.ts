@@ -73,6 +73,27 @@ export interface ReadPackage {
   payload: { sha256: string; size: number; error?: string };
 }
 
+/** The UTF-8 byte order mark: the format fixes line 1 as the XML declaration, so a file must not begin with it. */
+const UTF8_BOM = [0xef, 0xbb, 0xbf];
+
+/**
+ * The file's bytes, refusing a leading UTF-8 byte order mark (docs/package-format.md §3.1): a decoder would
+ * silently drop it, but the shell recipe of §9 and many device parsers do not, so it is never accepted.
+ */
+async function* refuseByteOrderMark(source: AsyncIterable<Uint8Array>): AsyncGenerator<Uint8Array> {
+  const head: number[] = [];
+  for await (const chunk of source) {
+    if (head.length < UTF8_BOM.length) {
+      head.push(...chunk.subarray(0, UTF8_BOM.length - head.length));
+      if (head.length === UTF8_BOM.length && head.every((b, i) => b === UTF8_BOM[i]))
+        throw new Error(
+          'the file begins with a UTF-8 byte order mark (EF BB BF); line 1 must be the XML declaration itself',
+        );
+    }
+    yield chunk;
+  }
+}
+
 /**
  * Reads the file once; the payload is hashed (and written out) piece by piece as it is read. Undefined
  * (with a failed 'XML structure' check) when it is not well-formed XML.
@@ -98,7 +119,7 @@ export async function readPackage(
       payloadFd = openSync(join(ctx.out, 'payload.bin'), 'w');
       ctx.extracted['payload.bin'] = join(ctx.out, 'payload.bin');
     }
-    root = await readXml(source, {
+    root = await readXml(refuseByteOrderMark(source), {
       rawText: (piece) => raw.push(piece),
       streamText: (path) =>
         path.length === 2 && path[1] === 'payload'
@@ -147,7 +168,8 @@ export function checkManifest(
     const digest = sha256Hex(manifestBytes);
     if (el.attrs.sha256 !== digest)
       throw new Error(`its SHA-256 is ${digest}, the file says ${el.attrs.sha256}`);
-    const json = new TextDecoder('utf-8', { fatal: true }).decode(manifestBytes);
+    // ignoreBOM: a byte order mark is kept, so a manifest that begins with one fails as not canonical
+    const json = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(manifestBytes);
     const parsed = manifestSchema.safeParse(JSON.parse(json));
     if (!parsed.success)
       throw new Error(parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '));

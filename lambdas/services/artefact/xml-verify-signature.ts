@@ -38,12 +38,24 @@ export function checkSignature(
         ? `a ${manifest.package.type} package must not carry a signature`
         : 'no signature expected',
     );
-    // the device policy: a device holding a key accepts only packages signed by it
-    if (trustedKeyPem)
+    // the device policy: a device holding a key accepts only packages signed by it; a device in a
+    // development mode (--dev) also a DEV_UNSIGNED one, never a release package (decision 194)
+    if (trustedKeyPem && ctx.options.devMode && manifest.package.type === 'DEV_UNSIGNED') {
+      ctx.devModeAccepted = ctx.check(
+        'Signature (trusted key)',
+        true,
+        'DEVELOPMENT MODE (--dev): a DEV_UNSIGNED package is accepted unsigned, as only a device in a development mode accepts it; a device in the field refuses it',
+      );
+      ctx.warnings.push(
+        'DEVELOPMENT MODE: this package is NOT signed. Only a device in a development mode, which cannot be entered in the field, may accept it. Never use --dev to decide about a release.',
+      );
+    } else if (trustedKeyPem)
       ctx.check(
         'Signature (trusted key)',
         false,
-        `a ${manifest.package.type} package is not signed; a device that trusts this key refuses it`,
+        ctx.options.devMode && manifest.package.type !== 'DEV_UNSIGNED'
+          ? `a ${manifest.package.type} package is not signed; --dev accepts unsigned development packages only, never a release package: every device refuses it`
+          : `a ${manifest.package.type} package is not signed; a device that trusts this key refuses it`,
       );
     else
       ctx.warnings.push(

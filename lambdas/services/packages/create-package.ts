@@ -5,6 +5,7 @@ import { INITIAL_STATUS } from '../../../shared/domain/package-lifecycle';
 import { isSignedType, stageOfType } from '../../../shared/domain/package-rules';
 import { AUDIT_MEANING, PACKAGE_ERR } from '../../../shared/domain/package-texts';
 import type { PackageRecord } from '../../ports/package-repository';
+import type { ResourceRecord } from '../../ports/resource-repository';
 import type { UserRecord } from '../../ports/user-repository';
 import type { PackageCore } from './package-core';
 import { toPackage, userRef } from './package-deps';
@@ -31,7 +32,7 @@ export async function createPackage(
     resourceName: resource.name,
     resourceType: resource.resourceType,
     resourceStage: resource.resourceStage,
-    resourceFile: resourceFileOf(resource),
+    resourceFile: resourceFileOf(resource, await metadataPin(core, resource)),
     initiator: userRef(user),
     uploadTime: resource.uploadTime,
     note: req.note,
@@ -52,6 +53,23 @@ export async function createPackage(
   if (created === 'resourceGone') throw new NotFoundError(PACKAGE_ERR.resourceNotFound);
   await core.audit(pkg, user, 'PACKAGE_CREATED', AUDIT_MEANING.created(pkg.type, resource.name), {
     resourceSha256: resource.sha256,
+    ...(pkg.resourceFile?.metadataSha256 ? { metadataSha256: pkg.resourceFile.metadataSha256 } : {}),
   });
   return toPackage(pkg);
+}
+
+/**
+ * A model's metadata file as the package pins it for review (decision 190): the size and SHA-256 recorded
+ * at upload, or, for a model uploaded before they were recorded, the stored file's, read once now.
+ */
+async function metadataPin(
+  core: PackageCore,
+  resource: ResourceRecord,
+): Promise<{ sizeBytes: number; sha256: string } | undefined> {
+  if (!resource.metadataKey) return undefined;
+  if (resource.metadataSha256 && resource.metadataSizeBytes !== undefined)
+    return { sizeBytes: resource.metadataSizeBytes, sha256: resource.metadataSha256 };
+  if (!core.d.metadataDigest)
+    throw new Error('No metadata digest reader is plugged into this Lambda (composition-storage.ts)');
+  return core.d.metadataDigest()(resource);
 }

@@ -1,15 +1,21 @@
 import { describe, expect, it } from 'vitest';
 import type { PackageType } from '../../../shared/api/contracts/packages';
+import { PACKAGE_ERR } from '../../../shared/domain/package-texts';
 import { packageWorld, SIG } from './package-test-kit';
 
-/** An approved release package (generated), and a second release engineer who delivers it. */
-async function approvedRelease(type: PackageType = 'RELEASE_UNSIGNED', name = 'Release 1') {
+/**
+ * A generated release package and a second release engineer who delivers it: signed by default (SIGNED),
+ * since an unsigned release package is never sent to delivery (decision 193); RELEASE_UNSIGNED ends APPROVED.
+ */
+async function approvedRelease(type: PackageType = 'RELEASE_SIGNED', name = 'Release 1') {
   const w = packageWorld();
   const t = w.team();
   const approvers = [t.test, t.lead, t.reliability, t.release];
   const p = await w.draft(t.initiator, type, name);
-  await w.service.notify(t.initiator, p.id, w.choice(approvers));
+  const signed = type === 'RELEASE_SIGNED';
+  await w.service.notify(t.initiator, p.id, w.choice(approvers, signed ? t.release : undefined));
   for (const u of approvers) await w.service.approve(u, p.id, SIG);
+  if (signed) await w.service.sign(t.release, p.id, SIG);
   await w.runJobs();
   const deliverer = w.user('SW_FW_RELEASE_ENGINEER', 'Dora Deliverer');
   const deliveryApprovers = [t.test, t.lead, t.reliability, t.release];
@@ -53,7 +59,7 @@ describe('deliver (APPROVED|SIGNED → DELIVERY_PENDING)', () => {
       statusCode: 409,
       message: 'Only release packages are delivered',
     });
-    const draft = await w.draft(t.initiator, 'RELEASE_UNSIGNED');
+    const draft = await w.draft(t.initiator, 'RELEASE_SIGNED');
     await expect(
       w.service.deliver(deliverer, draft.id, w.choice(deliveryApprovers), SIG),
     ).rejects.toMatchObject({
@@ -69,13 +75,28 @@ describe('deliver (APPROVED|SIGNED → DELIVERY_PENDING)', () => {
       statusCode: 400,
       message: 'You cannot choose yourself, or the package initiator, as an approver',
     });
-    expect((await w.packages.get(p.id))?.status).toBe('APPROVED');
+    expect((await w.packages.get(p.id))?.status).toBe('SIGNED');
+  });
+
+  it('refuses an unsigned release package with 409: devices refuse it (decision 193), and nothing changes', async () => {
+    const { w, p, deliverer, deliveryApprovers } = await approvedRelease('RELEASE_UNSIGNED', 'Unsigned R');
+    const before = await w.packages.get(p.id);
+    expect(before?.status).toBe('APPROVED');
+    const mails = w.outbox.mails.length;
+    await expect(w.service.deliver(deliverer, p.id, w.choice(deliveryApprovers), SIG)).rejects.toMatchObject({
+      statusCode: 409,
+      message: PACKAGE_ERR.unsignedNotDeliverable,
+    });
+    expect(await w.packages.get(p.id)).toEqual(before);
+    expect(w.packages.openTasks()).toEqual([]);
+    expect(w.outbox.mails.length).toBe(mails);
+    expect(await w.actions(p.id)).not.toContain('DELIVERY_STARTED');
   });
 });
 
 describe('approve-delivery and reject-delivery (the delivery round)', () => {
   it('delivers on the last vote and mails the initiator and the deliverer', async () => {
-    const { w, t, p, deliverer, deliveryApprovers } = await approvedRelease('RELEASE_UNSIGNED', 'Release D');
+    const { w, t, p, deliverer, deliveryApprovers } = await approvedRelease('RELEASE_SIGNED', 'Release D');
     await w.service.deliver(deliverer, p.id, w.choice(deliveryApprovers), SIG);
     for (const u of deliveryApprovers.slice(0, 3)) {
       expect((await w.service.approveDelivery(u, p.id, SIG)).outcome).toBe('WAITING_FOR_APPROVALS');
@@ -115,7 +136,7 @@ describe('approve-delivery and reject-delivery (the delivery round)', () => {
   });
 
   it('ends the round on a rejection and lets a release engineer re-deliver', async () => {
-    const { w, t, p, deliverer, deliveryApprovers } = await approvedRelease('RELEASE_UNSIGNED', 'Release X');
+    const { w, t, p, deliverer, deliveryApprovers } = await approvedRelease('RELEASE_SIGNED', 'Release X');
     await w.service.deliver(deliverer, p.id, w.choice(deliveryApprovers), SIG);
     const started = (await w.packages.get(p.id))?.deliveryStartedAt;
     await w.service.approveDelivery(t.test, p.id, SIG);
@@ -151,9 +172,10 @@ describe('approve-delivery and reject-delivery (the delivery round)', () => {
     const t = w.team();
     const initiator = w.user('SW_FW_RELEASE_ENGINEER', 'Ivy Initiator');
     const approvers = [w.user('DESIGN_ENGINEER_DEV'), t.test, t.lead, t.reliability, t.release];
-    const p = await w.draft(initiator, 'RELEASE_UNSIGNED');
-    await w.service.notify(initiator, p.id, w.choice(approvers));
+    const p = await w.draft(initiator, 'RELEASE_SIGNED');
+    await w.service.notify(initiator, p.id, w.choice(approvers, t.release));
     for (const u of approvers) await w.service.approve(u, p.id, SIG);
+    await w.service.sign(t.release, p.id, SIG);
     await w.runJobs();
     await w.runJobs();
     await w.service.deliver(initiator, p.id, w.choice(approvers), SIG);

@@ -1,6 +1,7 @@
 import type { NotifyRequest, Package, UserRef } from '../../../shared/api/contracts/packages';
 import { BadRequestError, ConflictError } from '../../../shared/domain/errors';
 import { DELIVERY_ROUND, deliveryActionFrom } from '../../../shared/domain/package-lifecycle';
+import { isDeliverableType } from '../../../shared/domain/package-rules';
 import { AUDIT_MEANING, PACKAGE_ERR } from '../../../shared/domain/package-texts';
 import type { PackageRecord } from '../../ports/package-repository';
 import type { UserRecord } from '../../ports/user-repository';
@@ -17,6 +18,8 @@ export class Delivery extends VotingRoundCase {
     const { core } = this;
     const p = await core.mustGet(id);
     if (p.resourceStage !== 'RELEASE') throw new ConflictError(PACKAGE_ERR.releaseOnly);
+    // devices refuse it (docs/package-format.md §7 rule 1): never sent, also not re-sent (decision 193)
+    if (!isDeliverableType(p)) throw new ConflictError(PACKAGE_ERR.unsignedNotDeliverable);
     const action = deliveryActionFrom(p.status);
     if (!action) throw new ConflictError(PACKAGE_ERR.notDeliverable);
     if (req.signer) throw new BadRequestError('A delivery has no signer');

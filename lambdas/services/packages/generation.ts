@@ -47,8 +47,7 @@ export class Generation {
     const resource = await core.d.resources.getById(p.resourceId);
     if (!resource)
       throw new ConflictError('The resource of this package was deleted; the package cannot be generated');
-    const dcc = p.dccId ? await core.d.dccs.get(p.dccId) : null;
-    if (!dcc) throw new ConflictError('The DCC of this package was deleted; the package cannot be generated');
+    await core.reviewedDcc(p);
     const now = core.now().toISOString();
     const status = core.nextStatus(
       p,

@@ -4,6 +4,7 @@ import { nextStatus, type PackageAction, type VoteContext } from '../../../share
 import { approverList } from '../../../shared/domain/package-rules';
 import { PACKAGE_ERR } from '../../../shared/domain/package-texts';
 import { headerSafe } from '../../../shared/domain/text-rules';
+import type { ArtefactDcc } from '../../ports/artefact-service';
 import type { ArtefactRef, OutboxMail, PackageRecord, Task } from '../../ports/package-repository';
 import type { UserRecord } from '../../ports/user-repository';
 import { byActor } from './audit-texts';
@@ -114,6 +115,18 @@ export class PackageCore {
     };
   }
 
+  /**
+   * The DCC the package carries (decision 192): the copy recorded on the package when the DCC was attached,
+   * which the reviewers saw, never the DCC table's current row; a package given its DCC before copies were
+   * recorded (decision 150) falls back to the row, which cannot be deleted while a package uses it.
+   */
+  async reviewedDcc(p: PackageRecord): Promise<ArtefactDcc> {
+    if (p.dccId && p.dcc) return { id: p.dccId, ...p.dcc };
+    const dcc = p.dccId ? await this.d.dccs.get(p.dccId) : null;
+    if (!dcc) throw new ConflictError('The DCC of this package was deleted; the package cannot be generated');
+    return dcc;
+  }
+
   /** Generates and stores the XML package of a fully approved package (signed by `signedBy`, if any). */
   async buildArtefact(
     p: PackageRecord,
@@ -124,8 +137,7 @@ export class PackageCore {
     const resource = await this.d.resources.getById(p.resourceId);
     if (!resource)
       throw new ConflictError('The resource of this package was deleted; the package cannot be generated');
-    const dcc = p.dccId ? await this.d.dccs.get(p.dccId) : null;
-    if (!dcc) throw new ConflictError('The DCC of this package was deleted; the package cannot be generated');
+    const dcc = await this.reviewedDcc(p);
     const approvals = approverList(p.approvers)
       .filter((a) => a.approved)
       .map((a) => ({

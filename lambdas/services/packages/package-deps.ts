@@ -2,7 +2,7 @@ import type { ApproverEntry, Package, UserRef } from '../../../shared/api/contra
 import { approverList } from '../../../shared/domain/package-rules';
 import { SIGNATURE_MEANINGS, type SignatureAction } from '../../../shared/domain/signature-meanings';
 import type { ArtefactJobs } from '../../ports/artefact-jobs';
-import type { ArtefactService } from '../../ports/artefact-service';
+import type { ArtefactService, MetadataDigest } from '../../ports/artefact-service';
 import type { AuditLog } from '../../ports/audit-log';
 import type { Clock } from '../../ports/clock';
 import type { DccRepository } from '../../ports/dcc-repository';
@@ -29,6 +29,11 @@ export interface PackageServiceDeps {
   users: Pick<UserRepository, 'getById' | 'listByRole'>;
   audit: AuditLog;
   artefacts: () => ArtefactService;
+  /**
+   * reads a model's metadata file to pin it on a package made from a model uploaded before its digest was
+   * recorded (decision 190); only the generatePackage route has one (composition-storage.ts)
+   */
+  metadataDigest?: () => MetadataDigest;
   /** starts XML generations off the request path (docs/decisions/160) */
   jobs: () => ArtefactJobs;
   header: HeaderRules;

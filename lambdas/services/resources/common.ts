@@ -110,6 +110,8 @@ export function newRecord(
     sha256: string;
     metadataFileName?: string;
     metadataSizeBytes?: number;
+    /** hex SHA-256 of the metadata file (decision 190) */
+    metadataSha256?: string;
     model?: ModelMetadata;
   },
 ): ResourceRecord {
@@ -129,6 +131,7 @@ export function newRecord(
     ...(file.metadataFileName && file.metadataSizeBytes !== undefined
       ? { metadataSizeBytes: file.metadataSizeBytes }
       : {}),
+    ...(file.metadataFileName && file.metadataSha256 ? { metadataSha256: file.metadataSha256 } : {}),
     createdAt: at.toISOString(),
   };
 }
@@ -168,6 +171,9 @@ export async function auditUploadOrRollBack(
         fileName: record.fileName,
         sizeBytes: record.sizeBytes,
         sha256: record.sha256,
+        ...(record.metadataSha256
+          ? { metadataSizeBytes: record.metadataSizeBytes, metadataSha256: record.metadataSha256 }
+          : {}),
         ...(record.modelName ? { modelName: record.modelName, modelVersion: record.modelVersion } : {}),
       },
     });

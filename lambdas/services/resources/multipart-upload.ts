@@ -52,6 +52,7 @@ export async function upload(d: ResourceDeps, actor: Actor, input: UploadInput):
     sha256: file.sha256,
     metadataFileName: meta?.fileName,
     metadataSizeBytes: meta?.sizeBytes,
+    metadataSha256: meta?.sha256,
     model,
   });
   const keys = recordKeys(record);

@@ -79,6 +79,9 @@ export async function runVerification(d: ResourceDeps, job: VerificationJob): Pr
     let metaBytes: Uint8Array | undefined;
     if (upload.resourceType === 'MODEL') {
       metaBytes = await readStagedMetadata(d, bucket, upload);
+      // the metadata file is pinned like the payload (decision 190): what is hashed here is what is kept
+      record.metadataSha256 = createHash('sha256').update(metaBytes).digest('hex');
+      record.metadataSizeBytes = metaBytes.length;
       const model = parseModelMetadata(metaBytes);
       record.modelName = model.modelName;
       record.modelVersion = model.modelVersion;

@@ -63,17 +63,28 @@ export interface PackageResourceFile {
   sha256: string;
   modelName?: string;
   modelVersion?: string;
+  /**
+   * Models: the metadata file (the package's patch config) as pinned for review (decision 190): its exact
+   * size and SHA-256, recorded at upload, or at package creation / notify for older resources. Generation
+   * refuses a metadata file that differs. Absent for patches and on packages sent for review before.
+   */
+  metadataSizeBytes?: number;
+  metadataSha256?: string;
 }
 
 /** The attached DCC's values (decision 150), recorded when the DCC is attached. */
 export type PackageDccValues = Pick<CreateDcc, 'deviceId' | 'telemetryType' | 'messageLimit' | 'deviceLimit'>;
 
-export const resourceFileOf = (r: Resource): PackageResourceFile => ({
+export const resourceFileOf = (
+  r: Resource,
+  metadata?: { sizeBytes: number; sha256: string },
+): PackageResourceFile => ({
   fileName: r.fileName,
   sizeBytes: r.sizeBytes,
   sha256: r.sha256,
   ...(r.modelName !== undefined ? { modelName: r.modelName } : {}),
   ...(r.modelVersion !== undefined ? { modelVersion: r.modelVersion } : {}),
+  ...(metadata ? { metadataSizeBytes: metadata.sizeBytes, metadataSha256: metadata.sha256 } : {}),
 });
 
 export const dccValuesOf = (d: CreateDcc): PackageDccValues => ({

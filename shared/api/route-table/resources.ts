@@ -129,7 +129,8 @@ export const RESOURCE_ROUTES = [
     method: 'POST',
     path: '/resources/{id}/generate-package',
     access: NON_ADMIN,
-    uses: { tables: ['users', 'resources', 'packages', 'audit'] },
+    // reads a model's metadata file when its digest was not recorded at upload (decision 190)
+    uses: { tables: ['users', 'resources', 'packages', 'audit'], buckets: { resources: ['read'] } },
     summary: 'Create a DRAFT package from a resource',
   },
 ] as const satisfies readonly Route[];

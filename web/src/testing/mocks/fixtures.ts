@@ -110,6 +110,12 @@ export const ref = (id: string): UserRef => {
   return { id, name, email, userRole };
 };
 
+/** A model's metadata file as a package pins it for review (decision 190): a stand-in size and SHA-256. */
+export const metadataPinOf = (res: Resource) => ({
+  sizeBytes: 200 + res.id.length,
+  sha256: '5d41402abc4b2a76b9719d911017c592ae2f8b5c3c4d5e6f708192a3b4c5d6e7',
+});
+
 /** A fixture package made from resource `res` by its uploader; `extra` overrides any field. */
 export function pkg(
   id: string,
@@ -129,7 +135,7 @@ export function pkg(
     resourceName: `${res.name}.zip`,
     resourceType: res.resourceType,
     resourceStage: res.resourceStage,
-    resourceFile: resourceFileOf(res),
+    resourceFile: resourceFileOf(res, res.resourceType === 'MODEL' ? metadataPinOf(res) : undefined),
     initiator: ref(res.uploadedBy.id),
     uploadTime: res.uploadTime,
     note,

@@ -18,11 +18,17 @@ import {
   isWaitingForSignature,
   nextStatus,
 } from '@shared/domain/package-lifecycle';
-import { checkApproverSelection, MIN_SIGNED_RELEASE_ROLES, stageOfType } from '@shared/domain/package-rules';
+import {
+  checkApproverSelection,
+  isDeliverableType,
+  MIN_SIGNED_RELEASE_ROLES,
+  stageOfType,
+} from '@shared/domain/package-rules';
 import { AUDIT_MEANING, PACKAGE_ERR } from '@shared/domain/package-texts';
 import { NON_ADMIN_ROLES, type Role } from '@shared/domain/roles';
 import { API_ERR, MSG } from '@shared/messages';
 import { db } from './db';
+import { metadataPinOf } from './fixtures';
 import { body, fail, json, on } from './mock-http';
 import { decisionHandlers } from './package-decision-handlers';
 import {
@@ -86,7 +92,10 @@ export const packageHandlers = [
       resourceName: resource.name,
       resourceType: resource.resourceType,
       resourceStage: resource.resourceStage,
-      resourceFile: resourceFileOf(resource),
+      resourceFile: resourceFileOf(
+        resource,
+        resource.resourceType === 'MODEL' ? metadataPinOf(resource) : undefined,
+      ),
       initiator: g.user,
       uploadTime: resource.uploadTime,
       note: req.note,
@@ -258,6 +267,7 @@ export const packageHandlers = [
     const { p, error } = packageOr404(params.id);
     if (error) return error;
     if (p.resourceStage !== 'RELEASE') return fail(409, PACKAGE_ERR.releaseOnly);
+    if (!isDeliverableType(p)) return fail(409, PACKAGE_ERR.unsignedNotDeliverable);
     if (!isDeliverable(p.status)) return fail(409, PACKAGE_ERR.notDeliverable);
     const action = deliveryActionFrom(p.status) === 'redeliver' ? 'redeliver' : 'deliver';
     const s = await signedBody(request, g.user, action);

@@ -81,6 +81,14 @@ describe('package detail pages (spec §2.9)', () => {
     expect(button(MSG.deliver)).not.toBeInTheDocument();
   });
 
+  it('offers no Deliver for an unsigned release package, even to a release engineer: devices refuse it (decision 193)', async () => {
+    openWith('/packages/release/view', { as: 'u-sw', pkg: 'p-4', flow: 'release' });
+    expect(await screen.findByText(MSG.unsignedNotDelivered)).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: MSG.download })).toBeInTheDocument();
+    expect(button(MSG.deliver)).not.toBeInTheDocument();
+    expect(button(MSG.reDeliver)).not.toBeInTheDocument();
+  });
+
   it("lists a rejected delivery's approvers with their marks, the rejection note, and Re-deliver", async () => {
     const { router } = openWith('/packages/rejected/view', {
       as: 'u-sw',

@@ -1,6 +1,7 @@
 import { Alert, Button } from '@aws-amplify/ui-react';
 import type { Package } from '@shared/api/contracts/packages';
 import { isEditable } from '@shared/domain/package-lifecycle';
+import { isDeliverableType } from '@shared/domain/package-rules';
 import { MSG } from '@shared/messages';
 import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
@@ -201,7 +202,9 @@ export function PackageDetailsPage({ variant }: { variant: DetailsVariant }) {
           pkg.resourceStage === 'RELEASE' &&
           isGenerated(pkg) &&
           !delivery
-            ? 'Delivery is started by a SW/FW Release Engineer.'
+            ? isDeliverableType(pkg)
+              ? 'Delivery is started by a SW/FW Release Engineer.'
+              : MSG.unsignedNotDelivered
             : undefined
         }
       >

@@ -1,8 +1,9 @@
 import { MSG } from '@shared/messages';
 import { render, screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+import { metadataPinOf } from '@/testing/mocks/fixtures';
 import { fixturePackage, fixtureResource, openWith } from '../testing/package-test-utils';
-import { DccCard, FileCard, formatFileSize } from './review-cards';
+import { DccCard, FileCard, formatFileSize, METADATA_NOT_PINNED } from './review-cards';
 
 /** Issue 16 item 3: the review page shows what an approver certifies. */
 
@@ -49,6 +50,31 @@ describe('file card', () => {
     const dl = screen.getByLabelText('Model file details');
     expect(value(dl, 'Model name')).toHaveTextContent('ArrhythmiaNet');
     expect(value(dl, 'Model version')).toHaveTextContent('2.2');
+  });
+
+  it('a model shows its metadata file beside the payload: exact size and the full SHA-256 (decision 190)', () => {
+    const pkg = fixturePackage('pk-delivered');
+    const pin = metadataPinOf(fixtureResource('r-m3'));
+    render(<FileCard pkg={pkg} />);
+    const dl = screen.getByLabelText('Model file details');
+    expect(value(dl, 'SHA-256')).toHaveTextContent(pkg.resourceFile!.sha256);
+    expect(value(dl, 'Metadata size')).toHaveTextContent(`${pin.sizeBytes} bytes`);
+    expect(value(dl, 'Metadata SHA-256')).toHaveTextContent(pin.sha256);
+  });
+
+  it('a model package made before the metadata digest was recorded says so; a patch shows no metadata', () => {
+    const pkg = fixturePackage('pk-delivered');
+    const older = {
+      ...pkg,
+      resourceFile: { ...pkg.resourceFile!, metadataSha256: undefined, metadataSizeBytes: undefined },
+    };
+    const { unmount } = render(<FileCard pkg={older} />);
+    expect(value(screen.getByLabelText('Model file details'), 'Metadata SHA-256')).toHaveTextContent(
+      METADATA_NOT_PINNED,
+    );
+    unmount();
+    render(<FileCard pkg={fixturePackage('pk-approve-dev')} />);
+    expect(within(screen.getByLabelText('Patch file details')).queryByText('Metadata SHA-256')).toBeNull();
   });
 
   it('says so when the file facts were not recorded', () => {

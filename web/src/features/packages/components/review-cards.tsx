@@ -52,9 +52,13 @@ export function DccCard({ pkg }: { pkg: Package }) {
   );
 }
 
+/** A model package created before the metadata file's digest was recorded (decision 190). */
+export const METADATA_NOT_PINNED = 'not recorded on this package';
+
 /**
  * The file the package carries (issue 16 item 3): resource name, file name, exact size and SHA-256, and
- * for models the metadata's model name and version (decision 150).
+ * for models the metadata's model name and version (decision 150) and the metadata file's exact size and
+ * SHA-256 (decision 190: the package's patch config, pinned like the payload and checked at generation).
  */
 export function FileCard({ pkg }: { pkg: Package }) {
   const file = pkg.resourceFile;
@@ -78,6 +82,14 @@ export function FileCard({ pkg }: { pkg: Package }) {
                 <dd>{file.modelName ?? 'not given in the metadata'}</dd>
                 <dt>Model version</dt>
                 <dd className="frp-mono">{file.modelVersion ?? 'not given in the metadata'}</dd>
+                <dt>Metadata size</dt>
+                <dd>
+                  {file.metadataSizeBytes !== undefined
+                    ? formatFileSize(file.metadataSizeBytes)
+                    : METADATA_NOT_PINNED}
+                </dd>
+                <dt>Metadata SHA-256</dt>
+                <dd className="frp-mono frp-review-hash">{file.metadataSha256 ?? METADATA_NOT_PINNED}</dd>
               </>
             ) : null}
           </>

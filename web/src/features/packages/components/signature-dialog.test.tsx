@@ -65,6 +65,26 @@ describe('the signature dialog (issue 16 item 1, decision 141)', () => {
     },
   );
 
+  it("a model's dialog shows the metadata file's SHA-256 beside the payload's; a patch's shows none (decision 190)", () => {
+    signIn(lead);
+    const model = fixturePackage('pk-delivered');
+    const { unmount } = render(
+      <AppProvider>
+        <SignatureDialog pkg={model} action="sign" onCancel={vi.fn()} onSubmit={async () => null} />
+      </AppProvider>,
+    );
+    const facts = within(screen.getByRole('dialog')).getByLabelText('What you sign');
+    expect(within(facts).getByText('Payload SHA-256').nextElementSibling).toHaveTextContent(
+      model.resourceFile!.sha256,
+    );
+    expect(within(facts).getByText('Metadata SHA-256').nextElementSibling).toHaveTextContent(
+      model.resourceFile!.metadataSha256!,
+    );
+    unmount();
+    open('approve');
+    expect(within(screen.getByRole('dialog')).queryByText('Metadata SHA-256')).toBeNull();
+  });
+
   it('every action has its own meaning, and approve says it word for word', () => {
     expect(new Set(Object.values(SIGNATURE_MEANINGS)).size).toBe(SIGNATURE_ACTIONS.length);
     expect(SIGNATURE_MEANINGS.approve).toBe(

@@ -25,7 +25,7 @@ const isReject = (a: SignedAction) => a === 'reject' || a === 'rejectSigning' ||
 
 /**
  * The electronic signature of a decision (issue 16, decision 141; 21 CFR Part 11 §11.50, §11.200): what is
- * signed (package, type, payload SHA-256), what the signature means, who signs (printed name and role), the
+ * signed (package, type, payload SHA-256 and, for a model, its metadata file's: decision 190), what the signature means, who signs (printed name and role), the
  * signer's password and, for a rejection, the reason. Cancel has the focus first; the action button is
  * active once the password (and the reason) is given.
  */
@@ -41,7 +41,8 @@ export function SignatureDialog({
   actionLabel,
 }: {
   /** what a package decision signs; or `facts`, for what is not a package (a grant: accounts and roles) */
-  pkg?: Pick<Package, 'id' | 'name' | 'type' | 'resourceName' | 'resourceFile'>;
+  pkg?: Pick<Package, 'id' | 'name' | 'type' | 'resourceName' | 'resourceFile'> &
+    Partial<Pick<Package, 'resourceType'>>;
   facts?: readonly { label: string; value: ReactNode }[];
   /** the meaning when it is not one of SIGNATURE_MEANINGS (a grant's, from shared/domain/role-grants) */
   meaning?: ReactNode;
@@ -120,6 +121,14 @@ export function SignatureDialog({
               <dd className="frp-mono frp-sig__hash">
                 {pkg.resourceFile?.sha256 || 'not recorded for this package'}
               </dd>
+              {pkg.resourceType === 'MODEL' ? (
+                <>
+                  <dt>Metadata SHA-256</dt>
+                  <dd className="frp-mono frp-sig__hash">
+                    {pkg.resourceFile?.metadataSha256 || 'not recorded for this package'}
+                  </dd>
+                </>
+              ) : null}
             </>
           ) : null}
           {facts?.map((f) => (

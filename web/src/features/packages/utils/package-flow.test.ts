@@ -179,17 +179,28 @@ describe('decisions', () => {
     expect(rejectKind('release')).toBeNull();
   });
 
-  it('lets only a release engineer deliver approved, signed or delivery-rejected release packages', () => {
-    const p = (status: Package['status'], stage: Package['resourceStage'] = 'RELEASE') => ({
-      status,
-      resourceStage: stage,
-    });
+  it('lets only a release engineer deliver signed or delivery-rejected signed release packages', () => {
+    const p = (
+      status: Package['status'],
+      stage: Package['resourceStage'] = 'RELEASE',
+      type: Package['type'] = stage === 'RELEASE' ? 'RELEASE_SIGNED' : 'DEV_SIGNED',
+    ) => ({ status, resourceStage: stage, type, signed: type.endsWith('_SIGNED') });
     expect(canDeliver(p('SIGNED'), 'SW_FW_RELEASE_ENGINEER')).toBe(true);
-    expect(canDeliver(p('APPROVED'), 'SW_FW_RELEASE_ENGINEER')).toBe(true);
     expect(canDeliver(p('DELIVERY_REJECTED'), 'SW_FW_RELEASE_ENGINEER')).toBe(true);
     expect(canDeliver(p('DELIVERED'), 'SW_FW_RELEASE_ENGINEER')).toBe(false);
     expect(canDeliver(p('SIGNED', 'DEV'), 'SW_FW_RELEASE_ENGINEER')).toBe(false);
     expect(canDeliver(p('SIGNED'), 'TECHNICAL_LEADER')).toBe(false);
+  });
+
+  it('never offers delivery of an unsigned release package: devices refuse it (decision 193)', () => {
+    const unsigned = (status: Package['status']) => ({
+      status,
+      resourceStage: 'RELEASE' as const,
+      type: 'RELEASE_UNSIGNED' as const,
+      signed: false,
+    });
+    expect(canDeliver(unsigned('APPROVED'), 'SW_FW_RELEASE_ENGINEER')).toBe(false);
+    expect(canDeliver(unsigned('DELIVERY_REJECTED'), 'SW_FW_RELEASE_ENGINEER')).toBe(false);
   });
 });
 

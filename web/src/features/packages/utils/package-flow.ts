@@ -4,7 +4,7 @@ import {
   isDeliverable,
   isGenerated as isGeneratedStatus,
 } from '@shared/domain/package-lifecycle';
-import { deliveryLabel, isSignedType, listStatus } from '@shared/domain/package-rules';
+import { deliveryLabel, isDeliverableType, isSignedType, listStatus } from '@shared/domain/package-rules';
 import type { Role } from '@shared/domain/roles';
 import { MSG } from '@shared/messages';
 import { paths } from '@/config/paths';
@@ -212,9 +212,20 @@ export function rejectKind(flow: FlowPurpose): RejectKind | null {
   return null;
 }
 
-/** DESIGN §2: a release engineer (re-)delivers release packages that are approved, signed or delivery-rejected. */
-export function canDeliver(pkg: Pick<Package, 'resourceStage' | 'status'>, role: Role | undefined): boolean {
-  return role === ACTOR_ROLE.releaseEngineer && pkg.resourceStage === 'RELEASE' && isDeliverable(pkg.status);
+/**
+ * DESIGN §2: a release engineer (re-)delivers release packages that are approved, signed or delivery-rejected;
+ * never an unsigned one, which devices refuse (decision 193): the server answers 409, so it is not offered.
+ */
+export function canDeliver(
+  pkg: Pick<Package, 'resourceStage' | 'status' | 'type' | 'signed'>,
+  role: Role | undefined,
+): boolean {
+  return (
+    role === ACTOR_ROLE.releaseEngineer &&
+    pkg.resourceStage === 'RELEASE' &&
+    isDeliverableType(pkg) &&
+    isDeliverable(pkg.status)
+  );
 }
 
 /** Whether the XML package exists and can be downloaded (the lifecycle's generated statuses). */
