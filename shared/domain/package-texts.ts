@@ -26,6 +26,9 @@ export const PACKAGE_ERR = {
   notWaitingForSignature: 'The package is not waiting for a signature',
   releaseOnly: 'Only release packages are delivered',
   notDeliverable: 'The package must be approved (and signed, if signed) before delivery',
+  /** a plain deletion lost to a transition that put the package in flight (issue 23) */
+  wentInFlight: (name: string) =>
+    `Package '${name}' was sent on while it was being deleted and now waits for approval, signature or delivery; it was not deleted. Delete it again with your password and a reason.`,
   notGenerated:
     'The package has no generated file yet: it is generated when every approver has approved (and signed, if signed)',
 } as const;
@@ -53,4 +56,6 @@ export const AUDIT_MEANING = {
   editHeader: 'edits the package header',
   attachDcc: (deviceId: string, telemetryType: string) => `attaches DCC ${deviceId} (${telemetryType})`,
   delete: 'deletes the package and its generated files',
+  deleteInFlight:
+    'deletes the package while people wait on it, signed with the password and a reason; everyone waiting on it is told by mail',
 } as const;

@@ -11,6 +11,7 @@ import {
 import { PACKAGE_ERR } from '../../../shared/domain/package-texts';
 import type { PackageRecord, PackageRepository, PageRequest } from '../../ports/package-repository';
 import type { UserRecord } from '../../ports/user-repository';
+import { packageNotFound } from './package-core';
 import { type PackagePage, toPackage, toPackagePage } from './package-deps';
 
 const newestFirst = (list: PackageRecord[]) =>
@@ -70,7 +71,7 @@ export class PackageLists {
    */
   async openOne(user: UserRecord, id: string): Promise<{ pkg: Package; waitingFor: WaitingFor | null }> {
     const p = await this.packages.get(id);
-    if (!p) throw new NotFoundError(PACKAGE_ERR.packageNotFound);
+    if (!p) throw await packageNotFound(this.packages, id);
     const waitingFor: WaitingFor | null = waitsForVote(p, user, APPROVAL_ROUND)
       ? 'APPROVE'
       : waitsForVote(p, user, DELIVERY_ROUND)
