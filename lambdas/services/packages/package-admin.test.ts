@@ -125,7 +125,7 @@ describe('admin deletes packages', () => {
     expect(mails[0]?.text).toContain(
       "Ada Admin's reason, in their own words (quoted as written):\n> Built from the wrong branch",
     );
-    expect((last?.details?.notified as { email: string }[]).map((n) => n.email).sort()).toEqual(
+    expect(((last?.details?.notified ?? []) as { email: string }[]).map((n) => n.email).sort()).toEqual(
       mails.map((m) => m.to).sort(),
     );
     expect(await w.packages.tombstone(p.id)).toMatchObject({
@@ -183,7 +183,6 @@ describe('admin deletes packages', () => {
   it('refuses a plain deletion that loses to a transition putting the package in flight', async () => {
     const w = packageWorld();
     const t = w.team();
-    const admin = w.user('ADMIN', 'Ada Admin');
     const p = await w.draft(t.initiator, 'DEV_UNSIGNED', 'Racing');
     const before = await w.packages.get(p.id);
     await w.service.notify(t.initiator, p.id, w.choice([t.test, t.lead, t.reliability, t.release]));

@@ -1,6 +1,5 @@
 import type { Package, WaitingFor } from '../../../shared/api/contracts/packages';
 import type { Stage } from '../../../shared/api/contracts/resources';
-import { NotFoundError } from '../../../shared/domain/errors';
 import {
   APPROVAL_ROUND,
   allVoted,
@@ -8,7 +7,6 @@ import {
   isWaitingForSignature,
   type VotingRound,
 } from '../../../shared/domain/package-lifecycle';
-import { PACKAGE_ERR } from '../../../shared/domain/package-texts';
 import type { PackageRecord, PackageRepository, PageRequest } from '../../ports/package-repository';
 import type { UserRecord } from '../../ports/user-repository';
 import { packageNotFound } from './package-core';
