@@ -35,7 +35,12 @@ async function auditEvents(id: string) {
       ConsistentRead: true,
     }),
   );
-  return (r.Items ?? []) as { action: string; actorId: string; meaning: string; details?: Record<string, unknown> }[];
+  return (r.Items ?? []) as {
+    action: string;
+    actorId: string;
+    meaning: string;
+    details?: Record<string, unknown>;
+  }[];
 }
 
 async function mailTo(to: string, subject: string): Promise<Mail> {
@@ -86,7 +91,9 @@ describe('workflow mail layout in the mailbox (issue 23)', () => {
     expect(lines.indexOf(`Package: ${pkg.name}`)).toBeLessThan(heading);
     expect(mail.text).toContain('(Design Engineer (dev)) asks you to approve the package');
     expect(mail.text).toContain('Asked of you: your approval, as Technical Leader');
-    expect(mail.text).not.toMatch(/DESIGN_ENGINEER|TECHNICAL_LEADER|RELIABILITY_ENGINEER|SW_FW_RELEASE_ENGINEER/);
+    expect(mail.text).not.toMatch(
+      /DESIGN_ENGINEER|TECHNICAL_LEADER|RELIABILITY_ENGINEER|SW_FW_RELEASE_ENGINEER/,
+    );
   }, 60_000);
 });
 
@@ -99,7 +106,9 @@ describe('admin deletion of packages in flight (issue 23)', () => {
     // the spec's plain list: refused for the package in flight, the draft in the same list kept too
     const plain = await del([draft.id, pkg.id]);
     expect(plain.status, JSON.stringify(plain.body)).toBe(400);
-    expect(plain.body.errorMessage).toContain(`Package '${pkg.name}' is waiting for approval, signature or delivery`);
+    expect(plain.body.errorMessage).toContain(
+      `Package '${pkg.name}' is waiting for approval, signature or delivery`,
+    );
     expect(plain.body.errorMessage).toContain('"password"');
     expect(await exists(pkg.id)).toBe(true);
     expect(await exists(draft.id)).toBe(true);
@@ -145,7 +154,9 @@ describe('admin deletion of packages in flight (issue 23)', () => {
     const link = await api<{ errorMessage: string }>(`/packages/${pkg.id}/details`, { token: u.lead.token });
     expect(link.status).toBe(404);
     expect(link.body.errorMessage).toMatch(
-      new RegExp(`^Package '${pkg.name}' was deleted by .+ \\(Admin\\) on \\d{1,2} \\w{3} \\d{4}, \\d{2}:\\d{2} UTC\\. Reason: ${reason}$`),
+      new RegExp(
+        `^Package '${pkg.name}' was deleted by .+ \\(Admin\\) on \\d{1,2} \\w{3} \\d{4}, \\d{2}:\\d{2} UTC\\. Reason: ${reason}$`,
+      ),
     );
     const header = await api<{ errorMessage: string }>(`/packages/${pkg.id}/header`, { token: u.lead.token });
     expect([header.status, header.body.errorMessage]).toEqual([404, link.body.errorMessage]);
@@ -168,7 +179,9 @@ describe('admin deletion of packages in flight (issue 23)', () => {
     });
     expect(link.status).toBe(404);
     expect(link.body.errorMessage).toMatch(
-      new RegExp(`^Package '${draft.name}' was deleted by .+ \\(Admin\\) on .+ UTC\\. No reason was given\\.$`),
+      new RegExp(
+        `^Package '${draft.name}' was deleted by .+ \\(Admin\\) on .+ UTC\\. No reason was given\\.$`,
+      ),
     );
     const deleted = (await auditEvents(draft.id)).filter((e) => e.action === 'PACKAGE_DELETED');
     expect(deleted).toHaveLength(1);
