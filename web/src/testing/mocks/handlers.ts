@@ -131,6 +131,18 @@ function deleteHandler(list: AdminList) {
       const used = db.packages.find((p) => ids.includes(p.resourceId));
       if (used) return fail(409, `Resource is used by package '${used.name}' and cannot be deleted`);
     }
+    if (list === 'packages') {
+      const reason = Array.isArray(sent) ? undefined : sent.reason?.trim();
+      for (const p of db.packages.filter((x) => ids.includes(x.id)))
+        db.tombstones.set(p.id, {
+          id: p.id,
+          name: p.name,
+          status: p.status,
+          deletedAt: new Date().toISOString(),
+          deletedBy: { id: g.user.id, name: g.user.name, userRole: g.user.userRole },
+          ...(reason ? { reason } : {}),
+        });
+    }
     const before = db[list].length;
     (db as unknown as Record<string, { id: string }[]>)[list] = db[list].filter(
       (item) => !ids.includes(item.id),

@@ -26,7 +26,7 @@ export interface DeletionSignature {
  * What Delete answers: `null` when the call is settled (the caller closes the dialog and shows its popup),
  * or the server's words for a wrong password, shown in the dialog, which stays open.
  */
-export type DeleteConfirm = (signature?: DeletionSignature) => Promise<string | null> | void;
+export type DeleteConfirm = (signature?: DeletionSignature) => Promise<string | null>;
 
 /**
  * Issue 16: 'Delete selected' asks first. The dialog lists every selected item with its state and says
