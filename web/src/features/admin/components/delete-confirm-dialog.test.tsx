@@ -53,7 +53,7 @@ describe('admin delete dialog (issue 23)', () => {
     const { dialog, onConfirm } = open([DRAFT, WAITING]);
     expect(dialog).toHaveAccessibleName('Delete 2 selected packages?');
     expect(dialog).toHaveAccessibleDescription(
-      /1 selected package is waiting for approval, signature or delivery: everyone waiting on it is told by mail/,
+      /1 selected package is waiting for approval, signature or delivery: everyone waiting on it is told by mail, with your reason/,
     );
     const items = within(dialog).getAllByRole('listitem');
     expect(items.map((i) => i.textContent)).toEqual([

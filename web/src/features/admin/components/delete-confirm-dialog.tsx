@@ -106,7 +106,7 @@ export function DeleteConfirmDialog({
         <p id={descriptionId} className="frp-dialog__message">
           These are deleted for good. Deletion cannot be undone.
           {signing
-            ? ` ${inFlight.length === 1 ? `1 selected ${one} is` : `${inFlight.length} selected ${noun} are`} waiting for approval, signature or delivery: everyone waiting on ${inFlight.length === 1 ? 'it' : 'them'} is told by mail, and a later link to ${inFlight.length === 1 ? 'it' : 'them'} says who deleted ${inFlight.length === 1 ? 'it' : 'them'} and why. Deleting ${inFlight.length === 1 ? 'it' : 'them'} is an electronic signature.`
+            ? ` ${inFlight.length === 1 ? `1 selected ${one} is` : `${inFlight.length} selected ${noun} are`} waiting for approval, signature or delivery: everyone waiting on ${inFlight.length === 1 ? 'it' : 'them'} is told by mail, with your reason. Deleting ${inFlight.length === 1 ? 'it' : 'them'} is an electronic signature.`
             : ''}
         </p>
         {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling list must be reachable by keyboard */}
@@ -134,12 +134,12 @@ export function DeleteConfirmDialog({
                 <blockquote>{DELETE_IN_FLIGHT_MEANING}</blockquote>
                 <span className="frp-delete-sig__note">
                   Signed by {user ? `${user.name}, ${roleLabel(user.userRole)}` : 'you'}; recorded with the
-                  reason and the time (UTC) in the audit trail.
+                  reason and the time (UTC) in the audit trail. A later link to the package says who deleted
+                  it and why.
                 </span>
               </div>
               <TextAreaField
                 label="Reason for the deletion"
-                descriptiveText="The people waiting on the package read it in their mail."
                 rows={2}
                 value={reason}
                 isRequired
@@ -151,7 +151,6 @@ export function DeleteConfirmDialog({
               <PasswordField
                 ref={passwordRef}
                 label="Your password"
-                descriptiveText="The password you sign in with: it confirms this signature is yours."
                 autoComplete="current-password"
                 name="deletion-password"
                 value={password}
