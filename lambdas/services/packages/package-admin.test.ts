@@ -174,6 +174,15 @@ describe('admin deletes packages', () => {
       message: said,
     });
     await expect(w.service.getHeader(waiting.id)).rejects.toMatchObject({ statusCode: 404, message: said });
+    // a decision sent from a page opened before the deletion is told the same
+    await expect(w.service.approve(t.lead, waiting.id, SIG)).rejects.toMatchObject({
+      statusCode: 404,
+      message: said,
+    });
+    await expect(w.service.reject(t.lead, waiting.id, 'late', SIG)).rejects.toMatchObject({
+      statusCode: 404,
+      message: said,
+    });
     await expect(w.service.openOne(t.lead, 'never-was')).rejects.toMatchObject({
       statusCode: 404,
       message: 'Package not found',
