@@ -2,7 +2,11 @@ import { MSG } from '../../shared/messages';
 import { packageService } from '../composition-artefacts';
 import { route } from '../routes/admin';
 
-export const handler = route('adminDeletePackages', async ({ body, user }) => {
-  await packageService().deletePackages(user, body);
+/**
+ * DELETE /admin/packages: the spec's list of ids, or { ids, password, reason } — packages in flight are
+ * deleted only with the admin's password and a reason (issue 23, decision 196).
+ */
+export const handler = route('adminDeletePackages', async ({ body, user, sourceIp }) => {
+  await packageService().deletePackages(user, body, sourceIp);
   return { body: { status: 'DELETED', message: MSG.deleted } };
 });

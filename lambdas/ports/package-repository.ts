@@ -5,6 +5,7 @@ import type {
   UserRef,
 } from '../../shared/api/contracts/packages';
 import type { Stage } from '../../shared/api/contracts/resources';
+import type { PackageTombstone } from '../../shared/domain/package-deletion';
 import type { RoundName } from '../../shared/domain/package-lifecycle';
 
 /** Where a generated XML package lives. */
@@ -127,6 +128,20 @@ export interface PackageRepository {
    * false: the package left that generation (deleted, or another job).
    */
   generationProgress(id: string, jobId: string, bytesDone: number): Promise<boolean>;
-  /** deletes the package, its tasks and its name claim */
-  delete(pkg: PackageRecord): Promise<void>;
+  /**
+   * deletes the package, its tasks and its name claim; with `deletion`, in the same transaction writes its
+   * tombstone and the outbox mails to the people waiting on it (issue 23). `onlyIn`: deletes only while the
+   * package's stored status is one of these ('moved' when it is not: a plain deletion racing a transition
+   * that put the package in flight). 'gone': someone else deleted it meanwhile.
+   */
+  delete(pkg: PackageRecord, deletion?: PackageDeletion): Promise<'deleted' | 'gone' | 'moved'>;
+  /** what is kept of a package an admin deleted (null: never deleted, or deleted before tombstones) */
+  tombstone(id: string): Promise<PackageTombstone | null>;
+}
+
+/** What an admin's deletion writes with it (issue 23, decisions 195–199). */
+export interface PackageDeletion {
+  tombstone?: PackageTombstone;
+  mails?: OutboxMail[];
+  onlyIn?: readonly PackageStatus[];
 }

@@ -1,5 +1,10 @@
 import type { CreateDcc } from '../../shared/api/contracts/dcc';
-import type { GeneratePackage, NotifyRequest, Package } from '../../shared/api/contracts/packages';
+import type {
+  GeneratePackage,
+  NotifyRequest,
+  Package,
+  PackageDeletionRequest,
+} from '../../shared/api/contracts/packages';
 import type { Stage } from '../../shared/api/contracts/resources';
 import type { GenerationJob } from '../ports/artefact-jobs';
 import type { PageRequest } from '../ports/package-repository';
@@ -114,6 +119,7 @@ export class PackageService {
   // files, history, admin
   readonly download = (id: string) => downloadPackage(this.core, id);
   readonly history = (id: string) => packageHistory(this.core, id);
-  readonly deletePackages = (admin: UserRecord, ids: string[]) => deletePackages(this.core, admin, ids);
+  readonly deletePackages = (admin: UserRecord, req: PackageDeletionRequest, sourceIp: string) =>
+    deletePackages(this.core, admin, req, sourceIp);
   readonly deleteDccs = (admin: UserRecord, ids: string[]) => this.dcc.delete(admin, ids);
 }

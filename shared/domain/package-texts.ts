@@ -29,6 +29,9 @@ export const PACKAGE_ERR = {
   /** decision 193: devices refuse an unsigned release package (docs/package-format.md §7 rule 1) */
   unsignedNotDeliverable:
     'An unsigned release package cannot be sent to delivery: devices refuse unsigned release packages. Create a RELEASE_SIGNED package instead',
+  /** a plain deletion lost to a transition that put the package in flight (issue 23) */
+  wentInFlight: (name: string) =>
+    `Package '${name}' was sent on while it was being deleted and now waits for approval, signature or delivery; it was not deleted. Delete it again with your password and a reason.`,
   notGenerated:
     'The package has no generated file yet: it is generated when every approver has approved (and signed, if signed)',
 } as const;
@@ -56,4 +59,6 @@ export const AUDIT_MEANING = {
   editHeader: 'edits the package header',
   attachDcc: (deviceId: string, telemetryType: string) => `attaches DCC ${deviceId} (${telemetryType})`,
   delete: 'deletes the package and its generated files',
+  deleteInFlight:
+    'deletes the package while people wait on it, signed with the password and a reason; everyone waiting on it is told by mail',
 } as const;

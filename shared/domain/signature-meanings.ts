@@ -54,9 +54,19 @@ export const SIGNATURE_PASSWORD_REQUIRED = 'password is required: enter your pas
 export const SIGNATURE_PASSWORD_WRONG =
   'The password is incorrect; your decision was not recorded. Enter the password you sign in with.';
 
+/**
+ * An admin's deletion of a package in flight (issue 23, decision 196): an electronic signature too, with
+ * the admin's password and reason. It is not a package decision (no dialog of the package pages, nothing in
+ * the XML), so it is not one of SIGNATURE_ACTIONS; the audit trail records it the same way.
+ */
+export const DELETE_IN_FLIGHT_MEANING =
+  'I delete this package while people wait on it for approval, signature or delivery: the work on it stops, for the reason I give';
+/** A signed deletion without a reason (400). */
+export const DELETION_REASON_REQUIRED = 'A reason is required: say why the package is deleted';
+
 /** One signature as the audit trail records it (`details.signature` of the decision's audit event). */
 export interface SignatureRecord {
-  action: SignatureAction;
+  action: SignatureAction | 'deletePackage';
   meaning: string;
   /** the signer's printed name, as their account holds it at the signature */
   printedName: string;
@@ -70,13 +80,13 @@ export interface SignatureRecord {
 }
 
 export function signatureRecord(
-  action: SignatureAction,
+  action: SignatureAction | 'deletePackage',
   signer: { name: string; userRole: string },
   signedAt: string,
 ): SignatureRecord {
   return {
     action,
-    meaning: SIGNATURE_MEANINGS[action],
+    meaning: action === 'deletePackage' ? DELETE_IN_FLIGHT_MEANING : SIGNATURE_MEANINGS[action],
     printedName: signer.name,
     role: signer.userRole,
     roleLabel: roleLabel(signer.userRole),

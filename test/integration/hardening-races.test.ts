@@ -2,6 +2,7 @@ import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Package, PackageStatus } from '../../shared/api/contracts/packages';
 import { type ChainedEvent, verifyChain } from '../../shared/domain/audit-chain';
+import { SEED_PASSWORD } from '../../shared/domain/seed-users';
 import { type ApiResult, api, jsonText } from '../support/api';
 import { createDcc, createPackage, seededUsers, uploadPatch } from '../support/fixtures';
 import { dynamoAt, tableOf } from '../support/store';
@@ -19,6 +20,13 @@ beforeAll(async () => {
 });
 
 const ddb = () => dynamoAt(inject('dynamoEndpoint'));
+
+/** The admin deletes a package in flight by signing it: password and reason (issue 23). */
+const signedDeletion = (id: string) => ({
+  ids: [id],
+  password: SEED_PASSWORD,
+  reason: 'Raced: deleted mid-round',
+});
 
 interface StoredEvent extends ChainedEvent {
   [k: string]: unknown;
@@ -136,7 +144,11 @@ describe('approve, reject and delete racing on one package', () => {
               [
                 'admin delete',
                 later(round.deleteAfterMs ?? 0, () =>
-                  api('/admin/packages', { method: 'DELETE', token: u.admin.token, body: [pkg.id] }),
+                  api('/admin/packages', {
+                    method: 'DELETE',
+                    token: u.admin.token,
+                    body: signedDeletion(pkg.id),
+                  }),
                 ),
               ] as [string, Promise<ApiResult>],
             ]
@@ -287,7 +299,7 @@ describe('approve, reject and delete racing on one package', () => {
           token: u.release.token,
           body: { 'rejection-reason': 'Raced: not signing this one' },
         }),
-        api('/admin/packages', { method: 'DELETE', token: u.admin.token, body: [pkg.id] }),
+        api('/admin/packages', { method: 'DELETE', token: u.admin.token, body: signedDeletion(pkg.id) }),
         api(`/packages/${pkg.id}/approve`, { method: 'POST', token: u.lead.token }),
       ]);
       expectNoServerError('reject signing', refuse);

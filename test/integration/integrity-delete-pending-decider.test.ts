@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { PublicUser } from '../../shared/api/contracts/user';
+import { SEED_PASSWORD } from '../../shared/domain/seed-users';
 import { api, jsonText } from '../support/api';
 import { type DirectUser, directUsers } from '../support/direct-users';
 import { createDcc, createPackage, seededUser, seededUsers, uploadPatch } from '../support/fixtures';
@@ -96,7 +97,14 @@ describe('deleting a user a package waits for', () => {
     // the signer stays blocked until the packages no longer wait for a signature
     expect((await deleteUsers([signer!.id])).status).toBe(409);
     expect(
-      (await api('/admin/packages', { method: 'DELETE', token: u.admin.token, body: [first.id] })).status,
+      (
+        await api('/admin/packages', {
+          method: 'DELETE',
+          token: u.admin.token,
+          // a package in flight: the admin signs its deletion (issue 23)
+          body: { ids: [first.id], password: SEED_PASSWORD, reason: 'Superseded by the second build' },
+        })
+      ).status,
     ).toBe(200);
     const stillSecond = await deleteUsers([signer!.id]);
     expect(stillSecond.status).toBe(409);

@@ -1,3 +1,4 @@
+import type { PackageTombstone } from '../../../shared/domain/package-deletion';
 import type { PackageRecord, Task } from '../../ports/package-repository';
 
 /** Keys and item shapes of the packages table (infra/lib/definitions.ts; docs/architecture.md "Data"). */
@@ -40,4 +41,18 @@ export function taskItem(t: Task): Record<string, unknown> {
     queue: `${t.kind}#${t.stage}#${t.createdAt}`,
     packageId: t.packageId,
   };
+}
+
+/**
+ * What is kept of a deleted package (issue 23) under a key of its own, so nothing of the package's own
+ * partition is left; without `createdAt`, `listStage`, `assignee`, `resourceId` or `dccId` it is in no index.
+ */
+export const tombstoneKey = (id: string) => ({ pk: `GONE#${id}`, sk: 'GONE' });
+
+export function tombstoneItem(t: PackageTombstone): Record<string, unknown> {
+  return { ...tombstoneKey(t.id), kind: 'TOMBSTONE', tombstone: t };
+}
+
+export function fromTombstoneItem(item: Record<string, unknown>): PackageTombstone {
+  return item.tombstone as PackageTombstone;
 }

@@ -12,9 +12,11 @@ import {
 import type { PackageStatus } from '../../../shared/api/contracts/packages';
 import type { Stage } from '../../../shared/api/contracts/resources';
 import { ConflictError } from '../../../shared/domain/errors';
+import type { PackageTombstone } from '../../../shared/domain/package-deletion';
 import { ROUNDS, type RoundName, voteRefusal } from '../../../shared/domain/package-lifecycle';
 import type {
   OutboxMail,
+  PackageDeletion,
   PackageRecord,
   PackageRepository,
   Page,
@@ -26,7 +28,17 @@ import type {
 import { dynamo } from '../aws-clients';
 import { outboxPuts } from './outbox';
 import { decodeCursor, encodeCursor } from './package-cursor';
-import { fromItem, nameKey, pkgKey, taskItem, taskKey, toItem } from './package-items';
+import {
+  fromItem,
+  fromTombstoneItem,
+  nameKey,
+  pkgKey,
+  taskItem,
+  taskKey,
+  toItem,
+  tombstoneItem,
+  tombstoneKey,
+} from './package-items';
 import { failedAt, type PackageTransactItem, putIfAbsent, refusedByCondition } from './package-transact';
 import { queryAll } from './query-all';
 
@@ -318,7 +330,7 @@ export class DynamoPackageRepository implements PackageRepository {
     await dynamo().send(new DeleteCommand({ TableName: this.table, Key: taskKey(task) }));
   }
 
-  async delete(pkg: PackageRecord): Promise<void> {
+  async delete(pkg: PackageRecord, deletion: PackageDeletion = {}): Promise<'deleted' | 'gone' | 'moved'> {
     // The rows are read, then deleted in one transaction on condition that the package has not changed in
     // between: a transition committed meanwhile (say the last approval adding the signer's task) would
     // otherwise leave a task behind that points at a deleted package. On a lost race, read again.
@@ -330,7 +342,9 @@ export class DynamoPackageRepository implements PackageRepository {
         ConsistentRead: true,
       });
       const head = rows.find((r) => r.sk === 'PKG');
-      if (!head) return; // deleted meanwhile by someone else: nothing of it is left to remove
+      if (!head) return 'gone'; // deleted meanwhile by someone else: nothing of it is left to remove
+      // a plain deletion that lost to a transition putting the package in flight (issue 23)
+      if (deletion.onlyIn && !deletion.onlyIn.includes(head.status as PackageStatus)) return 'moved';
       const items: PackageTransactItem[] = rows.map((r) =>
         r.sk === 'PKG'
           ? {
@@ -361,15 +375,27 @@ export class DynamoPackageRepository implements PackageRepository {
           ExpressionAttributeValues: { ':minus': -1 },
         },
       });
+      // what is kept of it, and the mails to the people waiting on it (issue 23), with the deletion or not at all
+      if (deletion.tombstone)
+        items.push({ Put: { TableName: this.table, Item: tombstoneItem(deletion.tombstone) } });
+      if (deletion.mails?.length) items.push(...outboxPuts(this.outboxTable(), deletion.mails));
       try {
-        // a package has one row per assigned person at most: far below the 100 items of a transaction
+        // a package has one row per assigned person at most, and one mail per waiting person: far below the
+        // 100 items of a transaction
         await dynamo().send(new TransactWriteCommand({ TransactItems: items }));
-        return;
+        return 'deleted';
       } catch (e) {
         if (!(e instanceof TransactionCanceledException)) throw e;
         await new Promise((r) => setTimeout(r, Math.random() * 20 * (attempt + 1)));
       }
     }
     throw new ConflictError('The package kept changing while it was being deleted; try again');
+  }
+
+  async tombstone(id: string): Promise<PackageTombstone | null> {
+    const r = await dynamo().send(
+      new GetCommand({ TableName: this.table, Key: tombstoneKey(id), ConsistentRead: true }),
+    );
+    return r.Item ? fromTombstoneItem(r.Item) : null;
   }
 }

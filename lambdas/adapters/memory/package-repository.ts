@@ -1,9 +1,11 @@
 import type { PackageStatus } from '../../../shared/api/contracts/packages';
 import type { Stage } from '../../../shared/api/contracts/resources';
 import { BadRequestError } from '../../../shared/domain/errors';
+import type { PackageTombstone } from '../../../shared/domain/package-deletion';
 import { ROUNDS, type RoundName, voteRefusal } from '../../../shared/domain/package-lifecycle';
 import type {
   OutboxMail,
+  PackageDeletion,
   PackageRecord,
   PackageRepository,
   PageRequest,
@@ -43,6 +45,7 @@ export class MemoryPackageRepository implements PackageRepository {
   private readonly packages = new Map<string, PackageRecord>();
   private readonly names = new Map<string, string>();
   private readonly tasks = new Map<string, Task>();
+  private readonly tombstones = new Map<string, PackageTombstone>();
   /** how many packages use each resource (the resource's `packageRefs`) */
   readonly resourceRefs = new Map<string, number>();
 
@@ -206,12 +209,21 @@ export class MemoryPackageRepository implements PackageRepository {
     this.tasks.delete(taskId(task));
   }
 
-  async delete(pkg: PackageRecord): Promise<void> {
+  async delete(pkg: PackageRecord, deletion: PackageDeletion = {}): Promise<'deleted' | 'gone' | 'moved'> {
     const cur = this.packages.get(pkg.id);
-    if (!cur) return; // deleted meanwhile by someone else
+    if (!cur) return 'gone'; // deleted meanwhile by someone else
+    if (deletion.onlyIn && !deletion.onlyIn.includes(cur.status)) return 'moved';
     this.packages.delete(pkg.id);
+    this.outbox.put(deletion.mails ?? []);
+    if (deletion.tombstone) this.tombstones.set(pkg.id, clone(deletion.tombstone));
     for (const [k, t] of this.tasks) if (t.packageId === pkg.id) this.tasks.delete(k);
     if (this.names.get(pkg.name.toLowerCase()) === pkg.id) this.names.delete(pkg.name.toLowerCase());
     this.resourceRefs.set(cur.resourceId, (this.resourceRefs.get(cur.resourceId) ?? 1) - 1);
+    return 'deleted';
+  }
+
+  async tombstone(id: string): Promise<PackageTombstone | null> {
+    const t = this.tombstones.get(id);
+    return t ? clone(t) : null;
   }
 }

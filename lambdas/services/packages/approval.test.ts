@@ -31,11 +31,18 @@ describe('notify (DRAFT → PENDING_APPROVAL)', () => {
       [
         `Hello ${t.test.name},`,
         '',
-        `${t.initiator.name} asks you to approve the package "Pacer 1.0" (DEV_UNSIGNED, resource ${sent.resourceName}).`,
-        '',
-        "Initiator's note: why",
-        '',
+        `${t.initiator.name} (Design Engineer (dev)) asks you to approve the package "Pacer 1.0".`,
         `Open it here: https://portal.example/packages/open/${p.id}`,
+        '',
+        'Package: Pacer 1.0',
+        'Type: DEV_UNSIGNED',
+        `Resource: ${sent.resourceName}`,
+        `Initiator: ${t.initiator.name} (Design Engineer (dev))`,
+        `Asked by: ${t.initiator.name} (Design Engineer (dev))`,
+        'Asked of you: your approval, as Design Engineer (test)',
+        '',
+        `${t.initiator.name}'s note (the initiator's own words, quoted as written):`,
+        '> why',
       ].join('\n'),
     );
     expect(mails[0]?.id).toBe(`${p.id}#${stored?.version}#APPROVAL_REQUESTED#${t.test.id}`);
@@ -272,7 +279,10 @@ describe('approve and reject (the approval round)', () => {
     const mail = w.outbox.mails.find((m) => m.event === `REJECTED#${t.lead.id}`);
     expect([mail?.to, mail?.subject]).toEqual([t.initiator.email, 'Package rejected: Pacer R']);
     expect(mail?.text).toContain(
-      `${t.lead.name} (TECHNICAL_LEADER) rejected "Pacer R".\n\nReason: header wrong`,
+      `${t.lead.name} (Technical Leader) rejected "Pacer R".\nOpen it here: https://portal.example/packages/open/${p.id}`,
+    );
+    expect(mail?.text).toContain(
+      `${t.lead.name}'s reason, in their own words (quoted as written):\n> header wrong`,
     );
     expect((await w.actions(p.id)).at(-1)).toBe('REJECTED');
     await expect(w.service.approve(t.reliability, p.id, SIG)).rejects.toMatchObject({

@@ -42,7 +42,7 @@ describe('deliver (APPROVED|SIGNED → DELIVERY_PENDING)', () => {
     expect(mails.map((m) => m.to)).toEqual(deliveryApprovers.map((u) => u.email));
     expect(mails[0]?.subject).toBe('Delivery approval requested: package Release 1');
     expect(mails[0]?.text).toContain(
-      `${deliverer.name} asks you to approve the delivery of the package "Release 1"`,
+      `${deliverer.name} (SW/FW Release Engineer) asks you to approve the delivery of the package "Release 1".\nOpen it here: https://portal.example/packages/open/${p.id}`,
     );
     expect((await w.actions(p.id)).at(-1)).toBe('DELIVERY_STARTED');
     expect((await w.service.listDelivery()).map((x) => x.id)).toEqual([p.id]);
@@ -116,7 +116,16 @@ describe('approve-delivery and reject-delivery (the delivery round)', () => {
       [deliverer.email, 'Package delivered: Release D'],
     ]);
     expect(mails[1]?.text).toBe(
-      `Hello ${deliverer.name},\n\n"Release D" is delivered.\n\nOpen it here: https://portal.example/packages/open/${p.id}`,
+      [
+        `Hello ${deliverer.name},`,
+        '',
+        '"Release D" is delivered.',
+        `Open it here: https://portal.example/packages/open/${p.id}`,
+        '',
+        'Package: Release D',
+        `Type: ${p.type}`,
+        `Resource: ${p.resourceName}`,
+      ].join('\n'),
     );
     const history = (await w.audit.history(`PKG#${p.id}`)).events;
     expect(history.filter((e) => e.action === 'DELIVERY_APPROVED').map((e) => e.details?.approved)).toEqual([
@@ -149,7 +158,18 @@ describe('approve-delivery and reject-delivery (the delivery round)', () => {
       [deliverer.email, 'Delivery rejected: Release X'],
     ]);
     expect(mails[1]?.text).toBe(
-      `${t.lead.name} rejected the delivery of "Release X".\n\nReason: not this week\n\nOpen it here: https://portal.example/packages/open/${p.id}`,
+      [
+        `${t.lead.name} (Technical Leader) rejected the delivery of "Release X".`,
+        `Open it here: https://portal.example/packages/open/${p.id}`,
+        '',
+        'Package: Release X',
+        'Type: RELEASE_UNSIGNED',
+        `Resource: ${p.resourceName}`,
+        `Rejected by: ${t.lead.name} (Technical Leader)`,
+        '',
+        `${t.lead.name}'s reason, in their own words (quoted as written):`,
+        '> not this week',
+      ].join('\n'),
     );
     expect((await w.actions(p.id)).at(-1)).toBe('DELIVERY_REJECTED');
     await expect(w.service.approveDelivery(t.reliability, p.id, SIG)).rejects.toMatchObject({

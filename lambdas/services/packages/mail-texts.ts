@@ -1,59 +1,145 @@
 import type { UserRef } from '../../../shared/api/contracts/packages';
+import { type PackageTombstone, utcMinute } from '../../../shared/domain/package-deletion';
 import { packageLinkPath } from '../../../shared/domain/package-link';
+import { roleLabel } from '../../../shared/domain/roles';
 import type { PackageRecord } from '../../ports/package-repository';
 
 /**
  * Every workflow mail of the package lifecycle, word for word in one place. Each text names its reader
  * and links to the package itself (issue 16: the SPA's deep link opens the page where they act, after
  * sign-in when needed); `appUrl` is the portal's address.
+ *
+ * Layout (issue 23, decision 195): the greeting, then the portal's own link and the facts (package, type,
+ * resource, who asks what, roles by their labels), then words other people typed — the initiator's note, a
+ * rejection reason — each quoted line by line and marked as theirs. Whatever a note says (a look-alike link
+ * included) comes after the real link and cannot pass for the portal's text.
  */
 export interface MailText {
   subject: string;
   text: string;
 }
 
-type Pkg = Pick<PackageRecord, 'id' | 'name' | 'type' | 'resourceName' | 'note'>;
+type Pkg = Pick<PackageRecord, 'id' | 'name' | 'type' | 'resourceName' | 'note'> & {
+  initiator?: PersonWithRole;
+};
 type Person = Pick<UserRef, 'name'>;
+type PersonWithRole = { name: string; userRole: string };
 
-const lines = (...l: string[]) => l.join('\n');
+const lines = (...l: (string | false)[]) => l.filter((x): x is string => x !== false).join('\n');
 
 /** The package's own page in the portal (the SPA's deep link). */
-const linkTo = (appUrl: string, p: Pkg) => `${appUrl}${packageLinkPath(p.id)}`;
+const linkTo = (appUrl: string, p: Pick<Pkg, 'id'>) => `${appUrl}${packageLinkPath(p.id)}`;
 
-function request(to: Person, p: Pkg, from: Person, verb: string, link: string): string {
+/** A person with their role's label, never its code: "Ida Initiator (Design Engineer (dev))". */
+export const withRole = (u: PersonWithRole) => `${u.name} (${roleLabel(u.userRole)})`;
+
+/** Line breaks of every kind a mail reader may honour (CR, LF, NEL, LS, PS). */
+const LINE_BREAK = /\r\n|[\r\n\u0085\u2028\u2029]/;
+
+/**
+ * Words someone typed, marked as theirs and quoted: every line starts with "> ", so no line of it can
+ * stand as the portal's own text, whatever it contains.
+ */
+export function quoted(heading: string, words: string): string {
+  const body = words
+    .split(LINE_BREAK)
+    .map((l) => `> ${l}`)
+    .join('\n');
+  return `${heading}\n${body}`;
+}
+
+/** The initiator's note, last: quoted and marked as the initiator's words. */
+const noteOf = (p: Pkg) =>
+  quoted(
+    p.initiator
+      ? `${p.initiator.name}'s note (the initiator's own words, quoted as written):`
+      : "The initiator's note (their own words, quoted as written):",
+    p.note,
+  );
+
+/** The facts block: the package, its type and resource, then the lines given. */
+const facts = (p: Pkg, ...more: string[]) =>
+  lines(`Package: ${p.name}`, `Type: ${p.type}`, `Resource: ${p.resourceName}`, ...more);
+
+const openIt = (link: string) => `Open it here: ${link}`;
+
+function request(
+  to: Person,
+  p: Pkg,
+  from: PersonWithRole,
+  verb: string,
+  link: string,
+  asked: string,
+): string {
   return lines(
     `Hello ${to.name},`,
     '',
-    `${from.name} asks you to ${verb} the package "${p.name}" (${p.type}, resource ${p.resourceName}).`,
+    `${withRole(from)} asks you to ${verb} the package "${p.name}".`,
+    openIt(link),
     '',
-    `Initiator's note: ${p.note}`,
+    facts(
+      p,
+      ...(p.initiator ? [`Initiator: ${withRole(p.initiator)}`] : []),
+      `Asked by: ${withRole(from)}`,
+      `Asked of you: ${asked}`,
+    ),
     '',
-    `Open it here: ${link}`,
+    noteOf(p),
   );
 }
 
+/** The role a reader was chosen for, by its label (the request mails). */
+const asRole = (to: Partial<Pick<UserRef, 'userRole'>>) =>
+  to.userRole ? `, as ${roleLabel(to.userRole)}` : '';
+
 export const MAIL_TEXTS = {
   /** to each chosen approver, when the initiator sends the package for approval */
-  approvalRequested: (to: Person, p: Pkg, from: Person, appUrl: string): MailText => ({
+  approvalRequested: (
+    to: Person & Partial<Pick<UserRef, 'userRole'>>,
+    p: Pkg,
+    from: PersonWithRole,
+    appUrl: string,
+  ): MailText => ({
     subject: `Approval requested: package ${p.name}`,
-    text: request(to, p, from, 'approve', linkTo(appUrl, p)),
+    text: request(to, p, from, 'approve', linkTo(appUrl, p), `your approval${asRole(to)}`),
   }),
   /** to each chosen delivery approver, when a release engineer (re-)delivers */
-  deliveryRequested: (to: Person, p: Pkg, from: Person, appUrl: string): MailText => ({
+  deliveryRequested: (
+    to: Person & Partial<Pick<UserRef, 'userRole'>>,
+    p: Pkg,
+    from: PersonWithRole,
+    appUrl: string,
+  ): MailText => ({
     subject: `Delivery approval requested: package ${p.name}`,
-    text: request(to, p, from, 'approve the delivery of', linkTo(appUrl, p)),
+    text: request(
+      to,
+      p,
+      from,
+      'approve the delivery of',
+      linkTo(appUrl, p),
+      `your approval of its delivery to devices${asRole(to)}`,
+    ),
   }),
   /** to the signer, on the last approval of a signed package */
-  signatureRequested: (signer: Person, p: Pkg, appUrl: string): MailText => ({
+  signatureRequested: (
+    signer: Person & Partial<Pick<UserRef, 'userRole'>>,
+    p: Pkg,
+    appUrl: string,
+  ): MailText => ({
     subject: `Signature requested: package ${p.name}`,
     text: lines(
       `Hello ${signer.name},`,
       '',
       `The package "${p.name}" is fully approved and waits for your signature.`,
+      openIt(linkTo(appUrl, p)),
       '',
-      `Initiator's note: ${p.note}`,
+      facts(
+        p,
+        ...(p.initiator ? [`Initiator: ${withRole(p.initiator)}`] : []),
+        `Asked of you: your signature${asRole(signer)}`,
+      ),
       '',
-      `Open it here: ${linkTo(appUrl, p)}`,
+      noteOf(p),
     ),
   }),
   /** to the initiator, on the last approval of an unsigned package */
@@ -63,49 +149,47 @@ export const MAIL_TEXTS = {
       `Hello ${initiator.name},`,
       '',
       `Every approver approved "${p.name}". The package is generated.`,
+      openIt(linkTo(appUrl, p)),
       '',
-      `Open it here: ${linkTo(appUrl, p)}`,
+      facts(p),
     ),
   }),
   /** to the initiator, when the signer signs */
-  signed: (initiator: Person, p: Pkg, by: Person, appUrl: string): MailText => ({
+  signed: (initiator: Person, p: Pkg, by: PersonWithRole, appUrl: string): MailText => ({
     subject: `Package signed: ${p.name}`,
     text: lines(
       `Hello ${initiator.name},`,
       '',
       `${by.name} signed "${p.name}". The signed package is ready.`,
+      openIt(linkTo(appUrl, p)),
       '',
-      `Open it here: ${linkTo(appUrl, p)}`,
+      facts(p, `Signed by: ${withRole(by)}`),
     ),
   }),
   /** to the initiator, on any rejection (approval, signing, delivery) */
-  rejected: (
-    initiator: Person,
-    p: Pkg,
-    by: Pick<UserRef, 'name' | 'userRole'>,
-    note: string,
-    appUrl: string,
-  ): MailText => ({
+  rejected: (initiator: Person, p: Pkg, by: PersonWithRole, note: string, appUrl: string): MailText => ({
     subject: `Package rejected: ${p.name}`,
     text: lines(
       `Hello ${initiator.name},`,
       '',
-      `${by.name} (${by.userRole}) rejected "${p.name}".`,
+      `${withRole(by)} rejected "${p.name}".`,
+      openIt(linkTo(appUrl, p)),
       '',
-      `Reason: ${note}`,
+      facts(p, `Rejected by: ${withRole(by)}`),
       '',
-      `Open it here: ${linkTo(appUrl, p)}`,
+      quoted(`${by.name}'s reason, in their own words (quoted as written):`, note),
     ),
   }),
   /** to the deliverer (when not the initiator), on a rejected delivery */
-  deliveryRejected: (p: Pkg, by: Person, note: string, appUrl: string): MailText => ({
+  deliveryRejected: (p: Pkg, by: PersonWithRole, note: string, appUrl: string): MailText => ({
     subject: `Delivery rejected: ${p.name}`,
     text: lines(
-      `${by.name} rejected the delivery of "${p.name}".`,
+      `${withRole(by)} rejected the delivery of "${p.name}".`,
+      openIt(linkTo(appUrl, p)),
       '',
-      `Reason: ${note}`,
+      facts(p, `Rejected by: ${withRole(by)}`),
       '',
-      `Open it here: ${linkTo(appUrl, p)}`,
+      quoted(`${by.name}'s reason, in their own words (quoted as written):`, note),
     ),
   }),
   /** to the initiator and the deliverer, on the last delivery approval */
@@ -115,8 +199,26 @@ export const MAIL_TEXTS = {
       `Hello ${to.name},`,
       '',
       `"${p.name}" is delivered.`,
+      openIt(linkTo(appUrl, p)),
       '',
-      `Open it here: ${linkTo(appUrl, p)}`,
+      facts(p),
+    ),
+  }),
+  /**
+   * to everyone waiting on a package in flight, when an admin deletes it (issue 23): the link opens a page
+   * that says the same (who deleted it, when and why)
+   */
+  deleted: (to: Person, p: Pkg, t: PackageTombstone, appUrl: string): MailText => ({
+    subject: `Package deleted: ${p.name}`,
+    text: lines(
+      `Hello ${to.name},`,
+      '',
+      `${withRole(t.deletedBy)} deleted the package "${p.name}" on ${utcMinute(t.deletedAt)}. Nothing waits for you on it any more.`,
+      openIt(linkTo(appUrl, p)),
+      '',
+      facts(p, `Deleted by: ${withRole(t.deletedBy)}`, `Deleted on: ${utcMinute(t.deletedAt)}`),
+      '',
+      quoted(`${t.deletedBy.name}'s reason, in their own words (quoted as written):`, t.reason ?? ''),
     ),
   }),
 } as const;

@@ -1,20 +1,86 @@
-import { NotFoundError } from '../../../shared/domain/errors';
-import { AUDIT_MEANING } from '../../../shared/domain/package-texts';
+import type { PackageDeletionRequest, PackageStatus } from '../../../shared/api/contracts/packages';
+import { PACKAGE_STATUSES } from '../../../shared/api/contracts/packages';
+import { BadRequestError, NotFoundError } from '../../../shared/domain/errors';
+import {
+  isInFlight,
+  type PackageTombstone,
+  signatureNeededMessage,
+  waitingOn,
+} from '../../../shared/domain/package-deletion';
+import { AUDIT_MEANING, PACKAGE_ERR } from '../../../shared/domain/package-texts';
+import { DELETION_REASON_REQUIRED, signatureRecord } from '../../../shared/domain/signature-meanings';
 import type { PackageRecord } from '../../ports/package-repository';
 import type { UserRecord } from '../../ports/user-repository';
+import { MAIL_TEXTS } from './mail-texts';
 import type { PackageCore } from './package-core';
+
+/** The statuses a plain (unsigned) deletion may delete in: none in flight. */
+const NOT_IN_FLIGHT: readonly PackageStatus[] = PACKAGE_STATUSES.filter((s) => !isInFlight(s));
 
 /**
  * An admin deletes packages in any status (the lifecycle's `delete` row): each with its tasks, name claim
  * and generated file. Unknown ids refuse the whole call before anything is deleted.
+ *
+ * Issue 23 (decisions 196–198): a package in flight (people wait on it for approval, signature, generation
+ * or delivery) is deleted only by an electronic signature — the admin's password and a reason; the plain
+ * list is refused with 400 and nothing is deleted. The signed deletion mails everyone waiting on it, and
+ * records the signature, the reason and who was told in the audit event. Every deletion keeps a tombstone
+ * (who, when, why, name), so a later link to the package says what happened to it.
  */
-export async function deletePackages(core: PackageCore, admin: UserRecord, ids: string[]): Promise<void> {
-  const found = await Promise.all([...new Set(ids)].map((id) => core.d.packages.get(id)));
+export async function deletePackages(
+  core: PackageCore,
+  admin: UserRecord,
+  req: PackageDeletionRequest,
+  sourceIp: string,
+): Promise<void> {
+  const ids = [...new Set(req.ids)];
+  const found = await Promise.all(ids.map((id) => core.d.packages.get(id)));
   const missing = ids.filter((id) => !found.some((p) => p?.id === id));
   if (missing.length) throw new NotFoundError(`No package with id ${missing.join(', ')}`);
-  for (const p of found as PackageRecord[]) {
-    await core.d.packages.delete(p);
+  const packages = found as PackageRecord[];
+  const signed = req.password !== undefined;
+  const inFlight = packages.filter((p) => isInFlight(p.status));
+  if (inFlight.length && !signed)
+    throw new BadRequestError(signatureNeededMessage(inFlight.map((p) => p.name)));
+  if (signed) {
+    if (!req.reason) throw new BadRequestError(DELETION_REASON_REQUIRED);
+    // the password first: a wrong one (403) or a throttled account (429) deletes nothing
+    await core.confirmSignature(admin, { password: req.password as string, sourceIp });
+  }
+  for (const p of packages) {
+    const at = core.now().toISOString();
+    const tombstone: PackageTombstone = {
+      id: p.id,
+      name: p.name,
+      status: p.status,
+      deletedAt: at,
+      deletedBy: { id: admin.id, name: admin.name, userRole: admin.userRole },
+      ...(req.reason ? { reason: req.reason } : {}),
+    };
+    const told = waitingOn(p);
+    const mails = told.map((u) =>
+      core.mail(p, p.version, 'PACKAGE_DELETED', u, MAIL_TEXTS.deleted(u, p, tombstone, core.d.appUrl)),
+    );
+    const outcome = await core.d.packages.delete(p, {
+      tombstone,
+      mails,
+      // a plain deletion must not delete a package that went in flight since it was read
+      ...(signed ? {} : { onlyIn: NOT_IN_FLIGHT }),
+    });
+    if (outcome === 'moved') throw new BadRequestError(PACKAGE_ERR.wentInFlight(p.name));
+    if (outcome === 'gone') continue; // another admin deleted it meanwhile, and audited it
     if (p.artefact) await core.d.artefacts().remove(p.artefact);
-    await core.audit(p, admin, 'PACKAGE_DELETED', AUDIT_MEANING.delete);
+    const signedHere = signed && isInFlight(p.status);
+    await core.audit(
+      p,
+      admin,
+      'PACKAGE_DELETED',
+      signedHere ? AUDIT_MEANING.deleteInFlight : AUDIT_MEANING.delete,
+      {
+        ...(signedHere ? { signature: signatureRecord('deletePackage', admin, at) } : {}),
+        ...(req.reason ? { reason: req.reason } : {}),
+        ...(told.length ? { notified: told.map((u) => ({ id: u.id, name: u.name, email: u.email })) } : {}),
+      },
+    );
   }
 }

@@ -1,15 +1,34 @@
 import type { PackageStatus, UserRef } from '../../../shared/api/contracts/packages';
 import { ConflictError, NotFoundError } from '../../../shared/domain/errors';
+import { deletedPackageMessage } from '../../../shared/domain/package-deletion';
 import { nextStatus, type PackageAction, type VoteContext } from '../../../shared/domain/package-lifecycle';
 import { approverList } from '../../../shared/domain/package-rules';
 import { PACKAGE_ERR } from '../../../shared/domain/package-texts';
 import { headerSafe } from '../../../shared/domain/text-rules';
 import type { ArtefactDcc } from '../../ports/artefact-service';
-import type { ArtefactRef, OutboxMail, PackageRecord, Task } from '../../ports/package-repository';
+import type {
+  ArtefactRef,
+  OutboxMail,
+  PackageRecord,
+  PackageRepository,
+  Task,
+} from '../../ports/package-repository';
 import type { UserRecord } from '../../ports/user-repository';
 import { byActor } from './audit-texts';
 import type { MailText } from './mail-texts';
 import type { PackageServiceDeps, SignatureInput } from './package-deps';
+
+/**
+ * The 404 of a package id that names no package: for a package an admin deleted, its tombstone says who
+ * deleted it, when and why (issue 23, decision 197); otherwise 'Package not found'.
+ */
+export async function packageNotFound(
+  packages: Pick<PackageRepository, 'tombstone'>,
+  id: string,
+): Promise<NotFoundError> {
+  const t = await packages.tombstone(id);
+  return new NotFoundError(t ? deletedPackageMessage(t) : PACKAGE_ERR.packageNotFound);
+}
 
 /** What every package use case shares: reading, conditional saving, auditing and mailing a package. */
 export class PackageCore {
@@ -29,7 +48,7 @@ export class PackageCore {
 
   async mustGet(id: string): Promise<PackageRecord> {
     const p = await this.d.packages.get(id);
-    if (!p) throw new NotFoundError(PACKAGE_ERR.packageNotFound);
+    if (!p) throw await packageNotFound(this.d.packages, id);
     return p;
   }
 

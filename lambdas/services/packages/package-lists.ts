@@ -1,6 +1,5 @@
 import type { Package, WaitingFor } from '../../../shared/api/contracts/packages';
 import type { Stage } from '../../../shared/api/contracts/resources';
-import { NotFoundError } from '../../../shared/domain/errors';
 import {
   APPROVAL_ROUND,
   allVoted,
@@ -8,9 +7,9 @@ import {
   isWaitingForSignature,
   type VotingRound,
 } from '../../../shared/domain/package-lifecycle';
-import { PACKAGE_ERR } from '../../../shared/domain/package-texts';
 import type { PackageRecord, PackageRepository, PageRequest } from '../../ports/package-repository';
 import type { UserRecord } from '../../ports/user-repository';
+import { packageNotFound } from './package-core';
 import { type PackagePage, toPackage, toPackagePage } from './package-deps';
 
 const newestFirst = (list: PackageRecord[]) =>
@@ -70,7 +69,7 @@ export class PackageLists {
    */
   async openOne(user: UserRecord, id: string): Promise<{ pkg: Package; waitingFor: WaitingFor | null }> {
     const p = await this.packages.get(id);
-    if (!p) throw new NotFoundError(PACKAGE_ERR.packageNotFound);
+    if (!p) throw await packageNotFound(this.packages, id);
     const waitingFor: WaitingFor | null = waitsForVote(p, user, APPROVAL_ROUND)
       ? 'APPROVE'
       : waitsForVote(p, user, DELIVERY_ROUND)

@@ -20,7 +20,7 @@ import type { UserRecord } from '../../ports/user-repository';
 import { type ApproverChoice, undecided } from './approver-choice';
 import { signatureDetails } from './audit-texts';
 import { MAIL_TEXTS } from './mail-texts';
-import type { PackageCore } from './package-core';
+import { type PackageCore, packageNotFound } from './package-core';
 import { toPackage } from './package-deps';
 
 export interface VoteOutcome {
@@ -194,6 +194,8 @@ export abstract class VotingRoundCase {
     }
     const at = core.now().toISOString();
     const r = await core.d.packages.vote(id, user.id, round.name, at);
+    // deleted meanwhile: say by whom, when and why (issue 23)
+    if (!r.ok && r.reason === 'notFound') throw await packageNotFound(core.d.packages, id);
     if (!r.ok) explain(r, round.noun);
     const last = allVoted(r.pkg, round);
     // where the last vote's task goes with the completion (removeAll), a failed completion stays listed
@@ -223,6 +225,7 @@ export abstract class VotingRoundCase {
     assertStillInRole(before?.[round.list][user.id], user);
     const mails = before ? this.rejectionMails(before, user, note) : [];
     const r = await core.d.packages.reject(id, user.id, round.name, note, at, mails);
+    if (!r.ok && r.reason === 'notFound') throw await packageNotFound(core.d.packages, id);
     if (!r.ok) explain(r, round.noun);
     await core.clearTasks(r.pkg);
     await core.audit(r.pkg, user, round.rejected, meaningOf(round.reject), {

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import type { Role } from '../../domain/roles';
-import { SIGNATURE_PASSWORD_REQUIRED } from '../../domain/signature-meanings';
+import { DELETION_REASON_REQUIRED, SIGNATURE_PASSWORD_REQUIRED } from '../../domain/signature-meanings';
 import { MSG } from '../../messages';
 import { PACKAGE_PAGE_DEFAULT, PACKAGE_PAGE_MAX } from '../paging';
 import { visibleText } from './common';
@@ -186,6 +186,37 @@ export const signaturePasswordSchema = z.object({
     .max(1024, { error: 'password is too long' }),
 });
 export type SignaturePassword = z.infer<typeof signaturePasswordSchema>;
+
+/**
+ * Body of DELETE /admin/packages (spec §7: a list of ids; issue 23): the bare list, or
+ * `{ ids, password, reason }` — deleting a package in flight is an electronic signature (decision 196).
+ */
+export const packageDeletionSchema = z
+  .union(
+    [
+      z.array(z.string()).transform((ids) => ({ ids })),
+      z.object({
+        ids: z.array(z.string()),
+        password: z.unknown().optional(),
+        reason: z.unknown().optional(),
+      }),
+    ],
+    {
+      error:
+        'Send the ids to delete as a JSON list, or as { "ids": [...], "password": "...", "reason": "..." }',
+    },
+  )
+  .pipe(
+    z.object({
+      ids: z
+        .array(z.string().min(1).max(64))
+        .min(1, { error: 'Select at least one item' })
+        .max(100, { error: 'At most 100 items can be deleted at once' }),
+      password: signaturePasswordSchema.shape.password.optional(),
+      reason: visibleText('note', 'Reason', DELETION_REASON_REQUIRED, 2000).optional(),
+    }),
+  );
+export type PackageDeletionRequest = z.infer<typeof packageDeletionSchema>;
 
 /** Body of the reject calls, signed: the reason and the password. */
 export const signedRejectSchema = rejectSchema.extend(signaturePasswordSchema.shape);

@@ -1,5 +1,5 @@
 import { idListSchema } from '../contracts/common';
-import { listPageQuerySchema } from '../contracts/packages';
+import { listPageQuerySchema, packageDeletionSchema } from '../contracts/packages';
 import type { ADMIN_ROUTES } from './admin';
 import type { RouteRequest } from './types';
 
@@ -9,7 +9,7 @@ import type { RouteRequest } from './types';
  */
 export const ADMIN_CONTRACT = {
   adminListPackages: { query: listPageQuerySchema },
-  adminDeletePackages: { body: idListSchema },
+  adminDeletePackages: { body: packageDeletionSchema },
   adminListDcc: {},
   adminDeleteDcc: { body: idListSchema },
   adminListResources: {},

@@ -16,8 +16,13 @@ export const ADMIN_ROUTES = [
     method: 'DELETE',
     path: '/admin/packages',
     access: ADMIN,
-    uses: { tables: ['users', 'packages', 'resources', 'audit'], buckets: { artefacts: ['delete'] } },
-    summary: 'Delete packages and their artefacts',
+    // a deletion of packages in flight is signed (the password check with the sign-in throttle, in the
+    // users table) and mails the people waiting on them through the outbox (issue 23)
+    uses: {
+      tables: ['users', 'packages', 'resources', 'audit', 'outbox'],
+      buckets: { artefacts: ['delete'] },
+    },
+    summary: 'Delete packages and their artefacts (packages in flight: signed, with password and reason)',
   },
   {
     id: 'adminListDcc',

@@ -2,6 +2,7 @@ import type { Dcc } from '@shared/api/contracts/dcc';
 import type { Package } from '@shared/api/contracts/packages';
 import type { Resource } from '@shared/api/contracts/resources';
 import type { PublicUser } from '@shared/api/contracts/user';
+import type { PackageTombstone } from '@shared/domain/package-deletion';
 import { DCCS, MOCK_PASSWORD, PACKAGES, PENDING_USER, RESOURCES, USERS } from './fixtures';
 
 /** The mock backend's state: copies of the fixtures that uploads, deletions and edits change. */
@@ -27,6 +28,8 @@ export interface MockDb {
     }
   >;
   nextId: number;
+  /** what is kept of packages an admin deleted (issue 23): a later link says who, when and why */
+  tombstones: Map<string, PackageTombstone>;
 }
 
 function fresh(): MockDb {
@@ -43,6 +46,7 @@ function fresh(): MockDb {
     dcc: DCCS.map((d) => ({ ...d })),
     uploads: new Map(),
     nextId: 1,
+    tombstones: new Map(),
   };
 }
 

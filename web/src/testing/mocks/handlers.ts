@@ -1,8 +1,13 @@
 import type { Resource } from '@shared/api/contracts/resources';
 import { tokenOfBearer } from '@shared/api/contracts/user';
+import { isInFlight, signatureNeededMessage } from '@shared/domain/package-deletion';
 import { ownProposalReason, proposalExpiresAt } from '@shared/domain/role-grants';
 import { isRole, UPLOADER_ROLES } from '@shared/domain/roles';
-import { SIGNATURE_PASSWORD_REQUIRED, SIGNATURE_PASSWORD_WRONG } from '@shared/domain/signature-meanings';
+import {
+  DELETION_REASON_REQUIRED,
+  SIGNATURE_PASSWORD_REQUIRED,
+  SIGNATURE_PASSWORD_WRONG,
+} from '@shared/domain/signature-meanings';
 import { API_ERR, MSG } from '@shared/messages';
 import { delay, HttpResponse, http } from 'msw';
 import { db, mockToken } from './db';
@@ -109,11 +114,36 @@ function deleteHandler(list: AdminList) {
   return on(`adminDelete${ADMIN_ROUTE[list]}`, async ({ request }) => {
     const g = gate(request, ['ADMIN']);
     if (g.error) return g.error;
-    const ids = await body<string[]>(request);
+    // the spec's list of ids, or { ids, password, reason } (a package deletion signed by the admin, issue 23)
+    const sent = await body<string[] | { ids?: string[]; password?: string; reason?: string }>(request);
+    const ids = Array.isArray(sent) ? sent : (sent.ids ?? []);
     if (!Array.isArray(ids) || ids.length === 0) return fail(400, API_ERR.nothingSelected);
+    if (list === 'packages') {
+      const inFlight = db.packages.filter((p) => ids.includes(p.id) && isInFlight(p.status));
+      const password = Array.isArray(sent) ? undefined : sent.password;
+      if (inFlight.length && password === undefined)
+        return fail(400, signatureNeededMessage(inFlight.map((p) => p.name)));
+      if (password !== undefined) {
+        if (!password) return fail(400, SIGNATURE_PASSWORD_REQUIRED);
+        if (Array.isArray(sent) || !sent.reason?.trim()) return fail(400, DELETION_REASON_REQUIRED);
+        if (db.passwords.get(g.user.id) !== password) return fail(403, SIGNATURE_PASSWORD_WRONG);
+      }
+    }
     if (list === 'resources') {
       const used = db.packages.find((p) => ids.includes(p.resourceId));
       if (used) return fail(409, `Resource is used by package '${used.name}' and cannot be deleted`);
+    }
+    if (list === 'packages') {
+      const reason = Array.isArray(sent) ? undefined : sent.reason?.trim();
+      for (const p of db.packages.filter((x) => ids.includes(x.id)))
+        db.tombstones.set(p.id, {
+          id: p.id,
+          name: p.name,
+          status: p.status,
+          deletedAt: new Date().toISOString(),
+          deletedBy: { id: g.user.id, name: g.user.name, userRole: g.user.userRole },
+          ...(reason ? { reason } : {}),
+        });
     }
     const before = db[list].length;
     (db as unknown as Record<string, { id: string }[]>)[list] = db[list].filter(

@@ -2,6 +2,7 @@ import type { Package, UserRef } from '@shared/api/contracts/packages';
 import type { HistoryEvent } from '@shared/domain/audit-event';
 import { newPackageHeader } from '@shared/domain/header/header-rules';
 import type { Header } from '@shared/domain/header/header-schema';
+import { deletedPackageMessage } from '@shared/domain/package-deletion';
 import { APPROVAL_ROUND, DELIVERY_ROUND, isEditable } from '@shared/domain/package-lifecycle';
 import { AUDIT_MEANING, PACKAGE_ERR } from '@shared/domain/package-texts';
 import { NON_ADMIN_ROLES } from '@shared/domain/roles';
@@ -114,7 +115,10 @@ export function packageOr404(
   id: unknown,
 ): { error: Response; p?: undefined } | { error?: undefined; p: Package } {
   const p = find(id);
-  return p ? { p } : { error: fail(404, PACKAGE_ERR.packageNotFound) };
+  if (p) return { p };
+  // a package an admin deleted: its tombstone says who, when and why (issue 23)
+  const gone = typeof id === 'string' ? db.tombstones.get(id) : undefined;
+  return { error: fail(404, gone ? deletedPackageMessage(gone) : PACKAGE_ERR.packageNotFound) };
 }
 
 export const pkgBody = (p: Package) => JSON.stringify(p);

@@ -63,7 +63,22 @@ export function decideRoles(
   );
 }
 
-/** DELETE with the ids as a JSON list; 409 (still referenced) is shown as a warning by the caller. */
-export function deleteAdmin(kind: AdminKind, ids: readonly string[]) {
+/**
+ * DELETE with the ids as a JSON list; 409 (still referenced) is shown as a warning by the caller. Packages
+ * in flight are deleted with the admin's signature (issue 23): `{ ids, password, reason }`; the caller
+ * shows a 400 (a package went in flight meanwhile) as a warning and keeps the dialog open on a wrong
+ * password (403).
+ */
+export function deleteAdmin(
+  kind: AdminKind,
+  ids: readonly string[],
+  signature?: { password: string; reason: string },
+) {
+  if (kind === 'packages')
+    return callApi(
+      'adminDeletePackages',
+      { body: signature ? { ids: [...ids], ...signature } : [...ids] },
+      { handle: [400, 403, 409] },
+    );
   return callApi(ADMIN_KINDS[kind].remove, { body: [...ids] }, { handle: [409] });
 }

@@ -1,4 +1,5 @@
 import { Button, Heading, Text } from '@aws-amplify/ui-react';
+import { SIGNATURE_PASSWORD_WRONG } from '@shared/domain/signature-meanings';
 import { MSG } from '@shared/messages';
 import { type ReactNode, useState } from 'react';
 import { type Column, DataTable } from '@/components/ui/data-table/data-table';
@@ -7,7 +8,7 @@ import { paths } from '@/config/paths';
 import { useApiQuery } from '@/hooks/use-api-query';
 import { showSuccess, showWarning } from '@/lib/popup/popup-store';
 import { type AdminKind, type AdminRows, deleteAdmin, listAdmin } from '../api/admin-api';
-import { DeleteConfirmDialog } from './delete-confirm-dialog';
+import { DeleteConfirmDialog, type DeletionSignature } from './delete-confirm-dialog';
 
 export interface AdminListPageProps<K extends AdminKind> {
   kind: K;
@@ -17,6 +18,8 @@ export interface AdminListPageProps<K extends AdminKind> {
   rowLabel: (row: AdminRows[K]) => string;
   /** the row's state in words, shown beside its label in the delete confirm dialog (issue 16) */
   rowState: (row: AdminRows[K]) => ReactNode;
+  /** people wait on the row (a package in flight): its deletion is signed (issue 23) */
+  rowInFlight?: (row: AdminRows[K]) => boolean;
   /** what the list holds, plural, for the confirm dialog ('packages', 'users', …) */
   noun: string;
   note?: string;
@@ -41,6 +44,7 @@ export function AdminListPage<K extends AdminKind>({
   searchFields,
   rowLabel,
   rowState,
+  rowInFlight,
   noun,
   note,
   refreshWhile,
@@ -54,20 +58,24 @@ export function AdminListPage<K extends AdminKind>({
   });
   const rows = query.data ?? [];
 
-  // 'Delete selected' asks first (issue 16); only the dialog's Delete calls the API
-  const remove = async () => {
-    if (selected.length === 0 || busy) return;
+  // 'Delete selected' asks first (issue 16); only the dialog's Delete calls the API. A signed deletion
+  // (packages in flight, issue 23) keeps the dialog open on a wrong password and says so there.
+  const remove = async (signature?: DeletionSignature): Promise<string | null> => {
+    if (selected.length === 0 || busy) return null;
     setBusy(true);
-    const result = await deleteAdmin(kind, selected);
+    const result = await deleteAdmin(kind, selected, signature);
     setBusy(false);
+    if (!result.ok && result.status === 403 && result.error.errorMessage === SIGNATURE_PASSWORD_WRONG)
+      return result.error.errorMessage;
     setConfirming(false);
     if (result.ok) {
       setSelected([]);
       query.reload();
       showSuccess(MSG.deleted, { to: paths.admin.home });
-    } else if (result.status === 409) {
+    } else if ([400, 403, 409].includes(result.status)) {
       showWarning(result.error.errorMessage);
     }
+    return null;
   };
 
   return (
@@ -115,7 +123,12 @@ export function AdminListPage<K extends AdminKind>({
           busy={busy}
           items={rows
             .filter((row) => selected.includes(row.id))
-            .map((row) => ({ id: row.id, name: rowLabel(row), state: rowState(row) }))}
+            .map((row) => ({
+              id: row.id,
+              name: rowLabel(row),
+              state: rowState(row),
+              inFlight: rowInFlight?.(row) ?? false,
+            }))}
           onCancel={() => setConfirming(false)}
           onConfirm={remove}
         />

@@ -3,6 +3,7 @@ import type { Dcc } from '@shared/api/contracts/dcc';
 import type { Package } from '@shared/api/contracts/packages';
 import type { Resource } from '@shared/api/contracts/resources';
 import type { PublicUser } from '@shared/api/contracts/user';
+import { isInFlight } from '@shared/domain/package-deletion';
 import { roleLabel } from '@shared/domain/roles';
 import { MSG } from '@shared/messages';
 import { useState } from 'react';
@@ -63,6 +64,7 @@ export function AdminPackagesPage() {
       searchFields={(p) => [p.name, p.resourceName, p.note]}
       rowLabel={(p) => p.name}
       rowState={(p) => <PackageStateBadge pkg={p} />}
+      rowInFlight={(p) => isInFlight(p.status)}
       noun="packages"
       refreshWhile={anyGenerating}
     />

@@ -1,7 +1,10 @@
-import { Button, Flex, Heading } from '@aws-amplify/ui-react';
+import { Alert, Button, Flex, Heading, PasswordField, TextAreaField } from '@aws-amplify/ui-react';
+import { roleLabel } from '@shared/domain/roles';
+import { DELETE_IN_FLIGHT_MEANING } from '@shared/domain/signature-meanings';
 import { MSG } from '@shared/messages';
-import { type ReactNode, useEffect, useId, useRef } from 'react';
+import { type ReactNode, useEffect, useId, useRef, useState } from 'react';
 import { dialogKeys } from '@/components/ui/dialog-keys';
+import { useSession } from '@/lib/session/session-store';
 import './delete-confirm-dialog.css';
 
 export interface DeleteItem {
@@ -9,11 +12,30 @@ export interface DeleteItem {
   name: string;
   /** the item's state in words (a package's status, a user's role and role status, …) */
   state: ReactNode;
+  /** people wait on it (a package in flight): deleting it is an electronic signature (issue 23) */
+  inFlight?: boolean;
 }
+
+/** The admin's electronic signature of a deletion: password and reason (issue 23, decision 196). */
+export interface DeletionSignature {
+  password: string;
+  reason: string;
+}
+
+/**
+ * What Delete answers: `null` when the call is settled (the caller closes the dialog and shows its popup),
+ * or the server's words for a wrong password, shown in the dialog, which stays open.
+ */
+export type DeleteConfirm = (signature?: DeletionSignature) => Promise<string | null>;
 
 /**
  * Issue 16: 'Delete selected' asks first. The dialog lists every selected item with its state and says
  * that deletion cannot be undone; only 'Delete' deletes. Cancel and Escape close it and delete nothing.
+ *
+ * Issue 23: when a selected package is in flight (people wait on it for approval, signature or delivery),
+ * the deletion is an electronic signature: the dialog marks those packages, says that everyone waiting on
+ * them is told by mail, shows the meaning and who signs, and asks for the reason and the admin's password;
+ * Delete is active once both are given. A wrong password keeps the dialog open and says so.
  */
 export function DeleteConfirmDialog({
   noun,
@@ -27,57 +49,133 @@ export function DeleteConfirmDialog({
   items: readonly DeleteItem[];
   busy: boolean;
   onCancel: () => void;
-  onConfirm: () => void;
+  onConfirm: DeleteConfirm;
 }) {
+  const { user } = useSession();
   const titleId = useId();
   const descriptionId = useId();
   const dialogRef = useRef<HTMLDialogElement>(null);
+  const passwordRef = useRef<HTMLInputElement>(null);
+  const [password, setPassword] = useState('');
+  const [reason, setReason] = useState('');
+  const [refusal, setRefusal] = useState<{ text: string; attempt: number } | null>(null);
+  const inFlight = items.filter((i) => i.inFlight);
+  const signing = inFlight.length > 0;
+  const ready = !busy && (!signing || (password !== '' && reason.trim() !== ''));
 
   // the safe choice has the focus: Enter right away cancels, it does not delete
   useEffect(() => {
     dialogRef.current?.querySelector<HTMLButtonElement>('button[data-cancel]')?.focus();
   }, []);
+  // after a refused password: straight back to the password
+  useEffect(() => {
+    if (refusal) passwordRef.current?.focus();
+  }, [refusal]);
 
   const onKeyDown = dialogKeys(dialogRef, {
-    focusable: '[tabindex="0"], button:not([disabled])',
+    focusable: '[tabindex="0"], textarea, input, button:not([disabled])',
     busy,
     onCancel,
   });
 
+  const confirm = async () => {
+    if (!ready) return;
+    setRefusal(null);
+    const refused = await onConfirm(signing ? { password, reason: reason.trim() } : undefined);
+    if (typeof refused === 'string') {
+      setRefusal((r) => ({ text: refused, attempt: (r?.attempt ?? 0) + 1 }));
+      setPassword('');
+    }
+  };
+
+  const one = noun.replace(/s$/, '');
   return (
     <div className="frp-overlay">
       <dialog
         ref={dialogRef}
         open
-        className="frp-dialog frp-dialog--delete"
+        className={`frp-dialog frp-dialog--delete${signing ? ' frp-dialog--delete-signed' : ''}`}
         aria-modal="true"
         aria-labelledby={titleId}
         aria-describedby={descriptionId}
         onKeyDown={onKeyDown}
       >
         <Heading level={2} id={titleId} fontSize="1.125rem">
-          {`Delete ${items.length} selected ${items.length === 1 ? noun.replace(/s$/, '') : noun}?`}
+          {`Delete ${items.length} selected ${items.length === 1 ? one : noun}?`}
         </Heading>
         <p id={descriptionId} className="frp-dialog__message">
           These are deleted for good. Deletion cannot be undone.
+          {signing
+            ? ` ${inFlight.length === 1 ? `1 selected ${one} is` : `${inFlight.length} selected ${noun} are`} waiting for approval, signature or delivery: everyone waiting on ${inFlight.length === 1 ? 'it' : 'them'} is told by mail, with your reason. Deleting ${inFlight.length === 1 ? 'it' : 'them'} is an electronic signature.`
+            : ''}
         </p>
         {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling list must be reachable by keyboard */}
         <ul className="frp-delete-list" aria-label={`Selected ${noun}`} tabIndex={0}>
           {items.map((item) => (
             <li key={item.id} className="frp-delete-list__item">
               <span className="frp-delete-list__name">{item.name}</span>
-              <span className="frp-delete-list__state">{item.state}</span>
+              <span className="frp-delete-list__state">
+                {item.state}
+                {item.inFlight ? <span className="frp-delete-list__flight"> · people wait on it</span> : null}
+              </span>
             </li>
           ))}
         </ul>
-        <Flex justifyContent="flex-end" gap="0.75rem" marginTop="1.25rem">
-          <Button data-cancel onClick={onCancel} isDisabled={busy}>
-            {MSG.cancel}
-          </Button>
-          <Button variation="destructive" isLoading={busy} isDisabled={busy} onClick={onConfirm}>
-            Delete
-          </Button>
-        </Flex>
+        <form
+          onSubmit={(event) => {
+            event.preventDefault();
+            void confirm();
+          }}
+        >
+          {signing ? (
+            <div className="frp-delete-sig">
+              <div className="frp-delete-sig__meaning">
+                <span className="frp-delete-sig__label">Meaning of your signature</span>
+                <blockquote>{DELETE_IN_FLIGHT_MEANING}</blockquote>
+                <span className="frp-delete-sig__note">
+                  Signed by {user ? `${user.name}, ${roleLabel(user.userRole)}` : 'you'}; recorded with the
+                  reason and the time (UTC) in the audit trail. A later link to the package says who deleted
+                  it and why.
+                </span>
+              </div>
+              <TextAreaField
+                label="Reason for the deletion"
+                rows={2}
+                value={reason}
+                isRequired
+                maxLength={2000}
+                onChange={(event) => setReason(event.target.value)}
+                isDisabled={busy}
+                marginBottom="0.75rem"
+              />
+              <PasswordField
+                ref={passwordRef}
+                label="Your password"
+                autoComplete="current-password"
+                name="deletion-password"
+                value={password}
+                isRequired
+                onChange={(event) => setPassword(event.target.value)}
+                isDisabled={busy}
+                hasError={refusal !== null}
+                hideShowPassword
+              />
+              {refusal ? (
+                <Alert variation="error" role="alert" marginTop="0.75rem">
+                  {refusal.text}
+                </Alert>
+              ) : null}
+            </div>
+          ) : null}
+          <Flex justifyContent="flex-end" gap="0.75rem" marginTop="1.25rem">
+            <Button data-cancel onClick={onCancel} isDisabled={busy}>
+              {MSG.cancel}
+            </Button>
+            <Button type="submit" variation="destructive" isLoading={busy} isDisabled={!ready}>
+              {signing ? 'Sign and delete' : 'Delete'}
+            </Button>
+          </Flex>
+        </form>
       </dialog>
     </div>
   );

@@ -3,6 +3,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { HttpResponse, http } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { session } from '@/lib/session/session-store';
+import { db } from '@/testing/mocks/db';
 import { MOCK_PASSWORD } from '@/testing/mocks/fixtures';
 import { server } from '@/testing/mocks/server';
 import { fill, renderApp } from '@/testing/render-app';
@@ -77,6 +78,23 @@ describe('deep link to one package (issue 16)', () => {
     expect(router.state.location.pathname).toBe('/packages/open/no-such-package');
     expect(session.get().currentPackage).toBeNull();
     expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument();
+  });
+
+  it('says who deleted a package, when and why, when its mail link is opened after an admin deleted it (issue 23)', async () => {
+    session.update({ currentPackage: null });
+    db.tombstones.set('pk-gone', {
+      id: 'pk-gone',
+      name: 'IP-3.2.0 recalled',
+      status: 'PENDING_APPROVAL',
+      deletedAt: '2026-11-27T06:40:00.000Z',
+      deletedBy: { id: 'u-admin', name: 'Ada Admin', userRole: 'ADMIN' },
+      reason: 'Built from the wrong branch',
+    });
+    renderApp('/packages/open/pk-gone', { as: 'u-lead' });
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      "This link opens no package: Package 'IP-3.2.0 recalled' was deleted by Ada Admin (Admin) on 27 Nov 2026, 06:40 UTC. Reason: Built from the wrong branch.",
+    );
+    expect(session.get().currentPackage).toBeNull();
   });
 
   it('keeps the link through sign-in and opens the package after it', async () => {

@@ -1,0 +1,169 @@
+import { describe, expect, it } from 'vitest';
+import { ROLES } from '../../../shared/domain/roles';
+import { MAIL_TEXTS, quoted } from './mail-texts';
+
+/**
+ * Issue 23 (decision 195): every workflow mail starts with the portal's own link and the facts; words
+ * other people typed (the initiator's note, a rejection or deletion reason) come after, quoted line by line
+ * and marked as theirs; roles appear by their labels, never their codes.
+ */
+const APP = 'https://portal.example';
+const initiator = {
+  id: 'u1',
+  name: 'Ida Initiator',
+  email: 'ida@example.com',
+  userRole: 'DESIGN_ENGINEER_DEV' as const,
+};
+const lead = { id: 'u2', name: 'Leo Lead', email: 'leo@example.com', userRole: 'TECHNICAL_LEADER' as const };
+const release = {
+  id: 'u3',
+  name: 'Remy Release',
+  email: 'remy@example.com',
+  userRole: 'SW_FW_RELEASE_ENGINEER' as const,
+};
+const pkg = {
+  id: 'p-1',
+  name: 'Pacer 1.0',
+  type: 'RELEASE_SIGNED' as const,
+  resourceName: 'pacer.bin',
+  note: 'Fixes the pacing bug.\nDetails: https://evil.example/packages/open/p-1',
+  initiator,
+};
+const OWN_LINK = `${APP}/packages/open/p-1`;
+const tombstone = {
+  id: 'p-1',
+  name: 'Pacer 1.0',
+  status: 'PENDING_APPROVAL' as const,
+  deletedAt: '2026-11-27T06:40:12.000Z',
+  deletedBy: { id: 'a1', name: 'Ada Admin', userRole: 'ADMIN' },
+  reason: 'Built from the wrong branch.\nSee https://evil.example/x',
+};
+
+const EVERY_MAIL = {
+  approvalRequested: MAIL_TEXTS.approvalRequested(lead, pkg, initiator, APP),
+  deliveryRequested: MAIL_TEXTS.deliveryRequested(lead, pkg, release, APP),
+  signatureRequested: MAIL_TEXTS.signatureRequested(release, pkg, APP),
+  generated: MAIL_TEXTS.generated(initiator, pkg, APP),
+  signed: MAIL_TEXTS.signed(initiator, pkg, release, APP),
+  rejected: MAIL_TEXTS.rejected(initiator, pkg, lead, 'CRC wrong.\nSee https://evil.example/y', APP),
+  deliveryRejected: MAIL_TEXTS.deliveryRejected(pkg, lead, 'Wrong fleet', APP),
+  delivered: MAIL_TEXTS.delivered(initiator, pkg, APP),
+  deleted: MAIL_TEXTS.deleted(lead, pkg, tombstone, APP),
+};
+
+const linksOf = (text: string) => text.match(/https?:\/\/\S+/g) ?? [];
+
+describe('workflow mail layout (issue 23)', () => {
+  it('puts the approval request in order: greeting, who asks what, the link, the facts, then the quoted note', () => {
+    expect(EVERY_MAIL.approvalRequested.text).toBe(
+      [
+        'Hello Leo Lead,',
+        '',
+        'Ida Initiator (Design Engineer (dev)) asks you to approve the package "Pacer 1.0".',
+        `Open it here: ${OWN_LINK}`,
+        '',
+        'Package: Pacer 1.0',
+        'Type: RELEASE_SIGNED',
+        'Resource: pacer.bin',
+        'Initiator: Ida Initiator (Design Engineer (dev))',
+        'Asked by: Ida Initiator (Design Engineer (dev))',
+        'Asked of you: your approval, as Technical Leader',
+        '',
+        "Ida Initiator's note (the initiator's own words, quoted as written):",
+        '> Fixes the pacing bug.',
+        '> Details: https://evil.example/packages/open/p-1',
+      ].join('\n'),
+    );
+  });
+
+  it.each(Object.entries(EVERY_MAIL))(
+    '%s: the portal link is the first link, before any typed words',
+    (_, mail) => {
+      const links = linksOf(mail.text);
+      expect(links[0]).toBe(OWN_LINK);
+      const lines = mail.text.split('\n');
+      const linkLine = lines.indexOf(`Open it here: ${OWN_LINK}`);
+      // the link comes within the first lines, right after the sentence saying what happened
+      expect(linkLine).toBeGreaterThan(-1);
+      expect(linkLine).toBeLessThanOrEqual(3);
+      // every other link is inside a quote ("> "), after the portal's link
+      lines.forEach((l, i) => {
+        if (i !== linkLine && /https?:\/\//.test(l)) {
+          expect(l.startsWith('> ')).toBe(true);
+          expect(i).toBeGreaterThan(linkLine);
+        }
+      });
+    },
+  );
+
+  it.each(Object.entries(EVERY_MAIL))('%s: names roles by their labels, never by their codes', (_, mail) => {
+    for (const code of ROLES) expect(mail.text).not.toContain(code);
+    for (const code of ROLES) expect(mail.subject).not.toContain(code);
+  });
+
+  it('marks the note as the initiator’s words in every mail that carries it, and keeps it last', () => {
+    for (const mail of [
+      EVERY_MAIL.approvalRequested,
+      EVERY_MAIL.deliveryRequested,
+      EVERY_MAIL.signatureRequested,
+    ]) {
+      const lines = mail.text.split('\n');
+      const heading = lines.indexOf("Ida Initiator's note (the initiator's own words, quoted as written):");
+      expect(heading).toBeGreaterThan(lines.findIndex((l) => l.startsWith('Open it here: ')));
+      expect(lines.slice(heading + 1)).toEqual([
+        '> Fixes the pacing bug.',
+        '> Details: https://evil.example/packages/open/p-1',
+      ]);
+    }
+  });
+
+  it('says who asks and what is asked of the reader, with role labels', () => {
+    expect(EVERY_MAIL.deliveryRequested.text).toContain(
+      'Remy Release (SW/FW Release Engineer) asks you to approve the delivery of the package "Pacer 1.0".',
+    );
+    expect(EVERY_MAIL.deliveryRequested.text).toContain(
+      'Asked of you: your approval of its delivery to devices, as Technical Leader',
+    );
+    expect(EVERY_MAIL.signatureRequested.text).toContain(
+      'Asked of you: your signature, as SW/FW Release Engineer',
+    );
+    expect(EVERY_MAIL.rejected.text).toContain('Leo Lead (Technical Leader) rejected "Pacer 1.0".');
+    expect(EVERY_MAIL.signed.text).toContain('Signed by: Remy Release (SW/FW Release Engineer)');
+  });
+
+  it('quotes a rejection reason after the link, marked as the rejecter’s words', () => {
+    const lines = EVERY_MAIL.rejected.text.split('\n');
+    expect(lines.slice(-3)).toEqual([
+      "Leo Lead's reason, in their own words (quoted as written):",
+      '> CRC wrong.',
+      '> See https://evil.example/y',
+    ]);
+  });
+
+  it('tells the people waiting on a deleted package who deleted it, when and why', () => {
+    const mail = EVERY_MAIL.deleted;
+    expect(mail.subject).toBe('Package deleted: Pacer 1.0');
+    expect(mail.text).toBe(
+      [
+        'Hello Leo Lead,',
+        '',
+        'Ada Admin (Admin) deleted the package "Pacer 1.0" on 27 Nov 2026, 06:40 UTC. Nothing waits for you on it any more.',
+        `Open it here: ${OWN_LINK}`,
+        '',
+        'Package: Pacer 1.0',
+        'Type: RELEASE_SIGNED',
+        'Resource: pacer.bin',
+        'Deleted by: Ada Admin (Admin)',
+        'Deleted on: 27 Nov 2026, 06:40 UTC',
+        '',
+        "Ada Admin's reason, in their own words (quoted as written):",
+        '> Built from the wrong branch.',
+        '> See https://evil.example/x',
+      ].join('\n'),
+    );
+  });
+
+  it('quotes every kind of line break, so no line of typed words escapes the quote', () => {
+    expect(quoted('Said:', 'a\r\nb\rc\u2028d\u2029e\u0085f')).toBe('Said:\n> a\n> b\n> c\n> d\n> e\n> f');
+  });
+});
