@@ -14,7 +14,9 @@ import type { Stage } from '../../../shared/api/contracts/resources';
 import { ConflictError } from '../../../shared/domain/errors';
 import { ROUNDS, type RoundName, voteRefusal } from '../../../shared/domain/package-lifecycle';
 import type {
+  CompactPackage,
   OutboxMail,
+  PackageListName,
   PackageRecord,
   PackageRepository,
   Page,
@@ -26,7 +28,8 @@ import type {
 import { dynamo } from '../aws-clients';
 import { outboxPuts } from './outbox';
 import { decodeCursor, encodeCursor } from './package-cursor';
-import { fromItem, nameKey, pkgKey, taskItem, taskKey, toItem } from './package-items';
+import { DRAFT_QUEUE, fromItem, nameKey, pkgKey, taskItem, taskKey, toItem } from './package-items';
+import { bumpListEpoch, packageListIndex } from './package-list-index';
 import { failedAt, type PackageTransactItem, putIfAbsent, refusedByCondition } from './package-transact';
 import { queryAll } from './query-all';
 
@@ -156,6 +159,23 @@ export class DynamoPackageRepository implements PackageRepository {
   }
   listAllPage(page: PageRequest) {
     return this.byIndexPage('byKind', 'kind', 'createdAt', 'PACKAGE', page);
+  }
+  compactList(list: PackageListName): Promise<CompactPackage[]> {
+    return packageListIndex(this.table).list(list);
+  }
+  forgetCompact(ids: readonly string[]): void {
+    packageListIndex(this.table).forget(ids);
+  }
+  /** A DRAFT is on its initiator's byAssignee queue as `DRAFT#<stage>#<createdAt>` (package-items.ts). */
+  async draftsOf(userId: string, stage: Stage): Promise<PackageRecord[]> {
+    const items = await queryAll({
+      TableName: this.table,
+      IndexName: 'byAssignee',
+      KeyConditionExpression: 'assignee = :u AND begins_with(queue, :q)',
+      ExpressionAttributeValues: { ':u': userId, ':q': `${DRAFT_QUEUE}#${stage}#` },
+      ScanIndexForward: false,
+    });
+    return items.filter((i) => i.kind === 'PACKAGE' && i.status === 'DRAFT').map(fromItem);
   }
   listByResource(resourceId: string) {
     return this.byIndex('byResource', 'resourceId', resourceId);
@@ -364,6 +384,9 @@ export class DynamoPackageRepository implements PackageRepository {
       try {
         // a package has one row per assigned person at most: far below the 100 items of a transaction
         await dynamo().send(new TransactWriteCommand({ TransactItems: items }));
+        // after the transaction, not in it: every deletion in it would contend for the one epoch item.
+        // Should this fail, a page read that misses the package drops its entry (forgetCompact).
+        await bumpListEpoch(this.table);
         return;
       } catch (e) {
         if (!(e instanceof TransactionCanceledException)) throw e;

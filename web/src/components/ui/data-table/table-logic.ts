@@ -3,59 +3,22 @@
 export const PAGE_SIZES = [5, 10, 15, 25] as const;
 export const DEFAULT_PAGE_SIZE = 5;
 
-export type SortDirection = 'ascending' | 'descending';
-export interface SortState {
-  columnId: string;
-  direction: SortDirection;
-}
+export {
+  compareValues,
+  filterRows,
+  type SortDirection,
+  type SortState,
+  type SortValue,
+  sortRows,
+} from '@shared/domain/list-view';
 
-export type SortValue = string | number | boolean | null | undefined;
-
-/** Case-insensitive substring search over the fields a list names (spec §5). */
-export function filterRows<T>(
-  rows: readonly T[],
-  query: string,
-  fields: (row: T) => readonly SortValue[],
-): T[] {
-  const needle = query.trim().toLowerCase();
-  if (!needle) return [...rows];
-  return rows.filter((row) =>
-    fields(row).some(
-      (value) => value !== null && value !== undefined && String(value).toLowerCase().includes(needle),
-    ),
-  );
-}
+import type { SortState } from '@shared/domain/list-view';
 
 /** Spec §4.8: per column none → ascending → descending → none. */
 export function nextSort(current: SortState | null, columnId: string): SortState | null {
   if (!current || current.columnId !== columnId) return { columnId, direction: 'ascending' };
   if (current.direction === 'ascending') return { columnId, direction: 'descending' };
   return null;
-}
-
-function compare(a: SortValue, b: SortValue): number {
-  if (a === b) return 0;
-  if (a === null || a === undefined || a === '') return 1;
-  if (b === null || b === undefined || b === '') return -1;
-  if (typeof a === 'number' && typeof b === 'number') return a - b;
-  if (typeof a === 'boolean' && typeof b === 'boolean') return a ? -1 : 1;
-  return String(a).localeCompare(String(b), undefined, { sensitivity: 'base', numeric: true });
-}
-
-/** A stable sort; with no sort the rows keep the order the server gave. */
-export function sortRows<T>(
-  rows: readonly T[],
-  sort: SortState | null,
-  value: (row: T, columnId: string) => SortValue,
-): T[] {
-  if (!sort) return [...rows];
-  const sign = sort.direction === 'ascending' ? 1 : -1;
-  return rows
-    .map((row, index) => ({ row, index }))
-    .sort(
-      (x, y) => sign * compare(value(x.row, sort.columnId), value(y.row, sort.columnId)) || x.index - y.index,
-    )
-    .map(({ row }) => row);
 }
 
 export interface PageSlice<T> {
