@@ -48,6 +48,42 @@ export function paginate<T>(rows: readonly T[], page: number, pageSize: number):
   };
 }
 
+/** What the table shows: its search text, sort, page and page size (a server-side list reads by it). */
+export interface TableView {
+  search: string;
+  sort: SortState | null;
+  page: number;
+  pageSize: number;
+}
+export const INITIAL_VIEW: TableView = { search: '', sort: null, page: 1, pageSize: DEFAULT_PAGE_SIZE };
+
+export const sameView = (a: TableView, b: TableView): boolean =>
+  a.search === b.search &&
+  a.page === b.page &&
+  a.pageSize === b.pageSize &&
+  a.sort?.columnId === b.sort?.columnId &&
+  a.sort?.direction === b.sort?.direction;
+
+/** The page a server cut (decision 210): `rows` are that page, `total` the count of every match. */
+export function serverSlice<T>(
+  rows: readonly T[],
+  page: number,
+  pageSize: number,
+  total: number,
+): PageSlice<T> {
+  const pageCount = Math.max(1, Math.ceil(total / pageSize));
+  const start = (page - 1) * pageSize;
+  const shown = rows.slice(0, pageSize);
+  return {
+    rows: shown,
+    page,
+    pageCount,
+    from: total === 0 || shown.length === 0 ? 0 : start + 1,
+    to: total === 0 || shown.length === 0 ? 0 : start + shown.length,
+    total,
+  };
+}
+
 /** Spec §2.5: 'from-to of total', starting at 0 when there are no rows. */
 export function formatRange(slice: Pick<PageSlice<unknown>, 'from' | 'to' | 'total'>): string {
   return `${slice.from}-${slice.to} of ${slice.total}`;
