@@ -4,14 +4,12 @@ import {
   type Package,
   pageRequest,
 } from '../../../shared/api/contracts/packages';
-import { MAX_RESPONSE_BYTES } from '../../../shared/api/runtime';
 import { AppError } from '../../../shared/domain/errors';
 import type { PackageListName, PageRequest } from '../../ports/package-repository';
+import { WHOLE_LIST_BYTES } from '../whole-list';
 import type { PackagePage } from './package-deps';
 import type { PackageView } from './package-lists';
 
-/** room left in a whole-list answer for the body's other bytes and the gateway's envelope */
-const WHOLE_LIST_BYTES = MAX_RESPONSE_BYTES - 64 * 1024;
 /**
  * Above this many packages a whole list cannot fit in 6 MB (a list entry is at least ~1 KB of JSON text):
  * refused before anything is read, not after reading every package.
