@@ -143,6 +143,8 @@ export async function seed(
       name: `bench-package-${String(i).padStart(5, '0')}`,
       createdAt: at,
       updatedAt: at,
+      // delivered copies: each delivery started when the copy was made, as deliveries spread over time
+      ...(template.deliveryStartedAt ? { deliveryStartedAt: at } : {}),
     });
   }
   const batches: Item[][] = [];

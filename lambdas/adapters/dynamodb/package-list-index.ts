@@ -7,7 +7,7 @@ import { queryAll } from './query-all';
 export const LIST_EPOCH_KEY = { pk: 'LISTS#EPOCH', sk: 'EPOCH' } as const;
 
 /** how far back a top-up reads again: an index entry that arrived late (GSIs are eventually consistent) */
-const LATE_MS = 5 * 60_000;
+const LATE_MS = 60_000;
 
 const before = (iso: string, ms: number) => (iso ? new Date(Date.parse(iso) - ms).toISOString() : '');
 
