@@ -36,7 +36,9 @@ function gsi(i: TableDef['indexes'][number]): GlobalSecondaryIndex {
       { AttributeName: i.partitionKey.name, KeyType: 'HASH' },
       ...(i.sortKey ? [{ AttributeName: i.sortKey.name, KeyType: 'RANGE' as const }] : []),
     ],
-    Projection: { ProjectionType: 'ALL' },
+    Projection: i.include
+      ? { ProjectionType: 'INCLUDE', NonKeyAttributes: [...i.include] }
+      : { ProjectionType: 'ALL' },
   };
 }
 

@@ -556,6 +556,20 @@ describe('CloudFront', () => {
     expect(value).toContain(s.logicalId(s.stack.signing.originVerifySecret));
   });
 
+  it('compresses the API answers: the behaviour compresses and its cache policy keys on gzip and brotli (issue 24)', () => {
+    const dc = distribution();
+    const api = (dc.CacheBehaviors as Json[])[0]!;
+    expect(api.Compress).toBe(true);
+    const cache = s.json.Resources[(api.CachePolicyId as { Ref: string }).Ref]!.Properties as Json;
+    const key = (cache.CachePolicyConfig as Json).ParametersInCacheKeyAndForwardedToOrigin as Json;
+    expect(key.EnableAcceptEncodingGzip).toBe(true);
+    expect(key.EnableAcceptEncodingBrotli).toBe(true);
+    // compression needs TTLs that are not all 0 (CloudFront refuses Accept-Encoding keys when caching is off)
+    expect((cache.CachePolicyConfig as Json).MaxTTL).toBeGreaterThan(0);
+    // and the SPA's files too
+    expect((dc.DefaultCacheBehavior as Json).Compress).toBe(true);
+  });
+
   it('falls back to index.html for client-side routes without touching files or the API', async () => {
     const { SPA_FALLBACK } = await import('../lib/constructs/web');
     const handler = new Function(`${SPA_FALLBACK}; return handler;`)() as (e: Json) => { uri: string };

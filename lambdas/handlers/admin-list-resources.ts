@@ -1,7 +1,8 @@
 import { resourceService } from '../composition';
 import { route } from '../routes/admin';
+import { wholeListText } from '../services/whole-list';
 
 export const handler = route('adminListResources', async () => {
   const list = await resourceService().listAll();
-  return { body: { resources: JSON.stringify(list) } };
+  return { body: { resources: wholeListText(list, 'resources') } };
 });

@@ -4,7 +4,7 @@ import type {
   PackageStatus,
   UserRef,
 } from '../../shared/api/contracts/packages';
-import type { Stage } from '../../shared/api/contracts/resources';
+import type { ResourceType, Stage } from '../../shared/api/contracts/resources';
 import type { PackageTombstone } from '../../shared/domain/package-deletion';
 import type { RoundName } from '../../shared/domain/package-lifecycle';
 
@@ -85,6 +85,22 @@ export interface PageRequest {
   cursor?: string;
 }
 
+/** The package lists a list view reads (decision 210): a stage's, the delivery list, all packages. */
+export type PackageListName = Stage | 'DELIVERY' | 'ALL';
+
+/** A package's entry in the compact list index: the fields the lists search and sort by (decision 210). */
+export interface CompactPackage {
+  id: string;
+  name: string;
+  resourceName: string;
+  note: string;
+  resourceType: ResourceType;
+  resourceStage: Stage;
+  signed: boolean;
+  createdAt: string;
+  deliveryStartedAt?: string;
+}
+
 export interface PackageRepository {
   /** stores a new package, claims its name and counts the reference on its resource */
   create(pkg: PackageRecord): Promise<'ok' | 'nameTaken' | 'resourceGone'>;
@@ -97,6 +113,12 @@ export interface PackageRepository {
   listByStagePage(stage: Stage, page: PageRequest): Promise<Page<PackageRecord>>;
   listDeliveryPage(page: PageRequest): Promise<Page<PackageRecord>>;
   listAllPage(page: PageRequest): Promise<Page<PackageRecord>>;
+  /** the list's compact entries, newest first (by delivery start for the delivery list; decision 210) */
+  compactList(list: PackageListName): Promise<CompactPackage[]>;
+  /** drops compact entries whose package turned out to be gone (a page read found them missing) */
+  forgetCompact(ids: readonly string[]): void;
+  /** the user's DRAFT packages of a stage, newest first (the home page; read by an index, not a list) */
+  draftsOf(userId: string, stage: Stage): Promise<PackageRecord[]>;
   listByResource(resourceId: string): Promise<PackageRecord[]>;
   listByDcc(dccId: string): Promise<PackageRecord[]>;
   /** ids of packages with an open task of this kind for the user, at a stage (undefined: any) */

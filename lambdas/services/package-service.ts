@@ -1,13 +1,14 @@
 import type { CreateDcc } from '../../shared/api/contracts/dcc';
 import type {
   GeneratePackage,
+  ListPageQuery,
   NotifyRequest,
   Package,
   PackageDeletionRequest,
 } from '../../shared/api/contracts/packages';
 import type { Stage } from '../../shared/api/contracts/resources';
 import type { GenerationJob } from '../ports/artefact-jobs';
-import type { PageRequest } from '../ports/package-repository';
+import type { PackageListName, PageRequest } from '../ports/package-repository';
 import type { UserRecord } from '../ports/user-repository';
 import { DccService } from './dcc-service';
 import { Approval } from './packages/approval';
@@ -16,6 +17,7 @@ import { createPackage } from './packages/create-package';
 import { Delivery } from './packages/delivery';
 import { DraftEditing } from './packages/draft-editing';
 import { Generation } from './packages/generation';
+import { listAnswer } from './packages/list-answer';
 import { deletePackages } from './packages/package-admin';
 import { PackageCore } from './packages/package-core';
 import type { PackageServiceDeps, SignatureInput } from './packages/package-deps';
@@ -69,6 +71,25 @@ export class PackageService {
   readonly listStagePage = (stage: Stage, page: PageRequest) => this.lists.listStagePage(stage, page);
   readonly listDeliveryPage = (page: PageRequest) => this.lists.listDeliveryPage(page);
   readonly listAllPage = (page: PageRequest) => this.lists.listAllPage(page);
+  /** the three package-list calls' answer: whole, cursor page or list view (list-answer.ts) */
+  readonly listAnswer = (list: PackageListName, query: ListPageQuery | undefined) =>
+    listAnswer(list, query, {
+      whole: () =>
+        list === 'DELIVERY'
+          ? this.lists.listDelivery()
+          : list === 'ALL'
+            ? this.lists.listAll()
+            : this.lists.listStage(list),
+      page: (page) =>
+        list === 'DELIVERY'
+          ? this.lists.listDeliveryPage(page)
+          : list === 'ALL'
+            ? this.lists.listAllPage(page)
+            : this.lists.listStagePage(list, page),
+      view: (l, req) => this.lists.view(l, req),
+      count: (l) => this.lists.count(l),
+    });
+  readonly myDrafts = (user: UserRecord, stage: Stage) => this.lists.myDrafts(user, stage);
   readonly listApproval = (user: UserRecord, list: 'DEV' | 'RELEASE' | 'DELIVER') =>
     this.lists.listApproval(user, list);
   readonly listSigning = (user: UserRecord, stage: Stage) => this.lists.listSigning(user, stage);

@@ -51,7 +51,7 @@ const SECONDS = QUICK ? { page: 5, bare: 3 } : { page: 15, bare: 10 };
 type Item = Record<string, unknown>;
 
 /** One real package made through the API (upload, generate, DCC, notify): the shape every copy takes. */
-async function templatePackage(api: Client): Promise<{ id: string; token: string }> {
+export async function templatePackage(api: Client): Promise<{ id: string; token: string }> {
   const dev = await api.login(SEEDED.designDev);
   const ids = Object.fromEntries(
     await Promise.all(
@@ -120,11 +120,20 @@ async function templatePackage(api: Client): Promise<{ id: string; token: string
   return { id: pkgId, token: dev.token };
 }
 
-/** 10,000 copies of the stored template item (new id, key, name and times), written with BatchWrite. */
-async function seed(doc: DynamoDBDocumentClient, template: Item, count = PACKAGES): Promise<void> {
+/**
+ * 10,000 copies of the stored template item (new id, key, name and times), written with BatchWrite by
+ * `writers` requests at a time; `from`: the first copy's number (names and times go on from there).
+ */
+export async function seed(
+  doc: DynamoDBDocumentClient,
+  template: Item,
+  count = PACKAGES,
+  from = 1,
+  writers = 4,
+): Promise<void> {
   const base = Date.parse(String(template.createdAt));
   const items: Item[] = [];
-  for (let i = 1; i <= count; i++) {
+  for (let i = from; i < from + count; i++) {
     const id = randomUUID();
     const at = new Date(base - i * 60_000).toISOString();
     items.push({
@@ -134,6 +143,8 @@ async function seed(doc: DynamoDBDocumentClient, template: Item, count = PACKAGE
       name: `bench-package-${String(i).padStart(5, '0')}`,
       createdAt: at,
       updatedAt: at,
+      // delivered copies: each delivery started when the copy was made, as deliveries spread over time
+      ...(template.deliveryStartedAt ? { deliveryStartedAt: at } : {}),
     });
   }
   const batches: Item[][] = [];
@@ -149,7 +160,7 @@ async function seed(doc: DynamoDBDocumentClient, template: Item, count = PACKAGE
       }
     }
   };
-  await Promise.all(Array.from({ length: 4 }, worker));
+  await Promise.all(Array.from({ length: writers }, worker));
 }
 
 const stageQuery = (stage: string, limit?: number, start?: Item): QueryCommandInput => ({
@@ -180,7 +191,7 @@ async function queryWhole(
   return out;
 }
 
-interface Load {
+export interface Load {
   p50: number;
   p99: number;
   rps: number;
@@ -192,7 +203,7 @@ interface Load {
  * `clients` loops calling `f`, each for `seconds` or `requests` calls in all (a closed loop, as
  * autocannon runs), with the latency of every call.
  */
-async function closedLoop(
+export async function closedLoop(
   clients: number,
   run_: { seconds: number } | { requests: number },
   f: () => Promise<unknown>,

@@ -12,6 +12,7 @@ import { formatTable, notMeasured, progress, QUICK, type Row, runCleanups } from
 const SECTIONS = {
   generation: async (tmp: string) => (await import('./generation')).benchGeneration(tmp),
   lists: async (tmp: string) => (await import('./lists')).benchLists(tmp),
+  growth: async (tmp: string) => (await import('./growth')).benchGrowth(tmp),
   bundles: async (tmp: string) => (await import('./bundles')).benchBundles(tmp),
   web: async (tmp: string) => (await import('./web')).benchWeb(tmp),
   large: async (tmp: string) => (await import('./large-file')).benchLargeFile(tmp),

@@ -54,7 +54,9 @@ export class Data extends Construct {
           indexName: index.name,
           partitionKey: attr(index.partitionKey),
           sortKey: index.sortKey ? attr(index.sortKey) : undefined,
-          projectionType: dynamodb.ProjectionType.ALL,
+          ...(index.include
+            ? { projectionType: dynamodb.ProjectionType.INCLUDE, nonKeyAttributes: [...index.include] }
+            : { projectionType: dynamodb.ProjectionType.ALL }),
         });
       this.tables[name] = table;
     }

@@ -24,11 +24,29 @@ export function toItem(p: PackageRecord): Record<string, unknown> {
     listStage: p.resourceStage,
     // in the delivery list from the first delivery on
     deliveryList: p.deliveryStartedAt ? 'DELIVERY' : undefined,
+    // a DRAFT waits for its initiator: on their byAssignee queue for the home page (issue 24), which so
+    // reads the caller's drafts instead of every package; a DRAFT only ever leaves by a whole-item save
+    ...(p.status === 'DRAFT'
+      ? { assignee: p.initiator.id, queue: `${DRAFT_QUEUE}#${p.resourceStage}#${p.createdAt}` }
+      : {}),
   };
 }
 
+/** The byAssignee queue prefix of a DRAFT package item (task kinds are APPROVE, SIGN, DELIVERY). */
+export const DRAFT_QUEUE = 'DRAFT';
+
 export function fromItem(item: Record<string, unknown>): PackageRecord {
-  const { pk: _pk, sk: _sk, kind: _k, listStage: _l, deliveryList: _d, header, ...rest } = item;
+  const {
+    pk: _pk,
+    sk: _sk,
+    kind: _k,
+    listStage: _l,
+    deliveryList: _d,
+    assignee: _a,
+    queue: _q,
+    header,
+    ...rest
+  } = item;
   return { ...rest, header: typeof header === 'string' ? JSON.parse(header) : header } as PackageRecord;
 }
 

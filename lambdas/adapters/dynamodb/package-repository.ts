@@ -15,8 +15,10 @@ import { ConflictError } from '../../../shared/domain/errors';
 import type { PackageTombstone } from '../../../shared/domain/package-deletion';
 import { ROUNDS, type RoundName, voteRefusal } from '../../../shared/domain/package-lifecycle';
 import type {
+  CompactPackage,
   OutboxMail,
   PackageDeletion,
+  PackageListName,
   PackageRecord,
   PackageRepository,
   Page,
@@ -29,6 +31,7 @@ import { dynamo } from '../aws-clients';
 import { outboxPuts } from './outbox';
 import { decodeCursor, encodeCursor } from './package-cursor';
 import {
+  DRAFT_QUEUE,
   fromItem,
   fromTombstoneItem,
   nameKey,
@@ -39,6 +42,7 @@ import {
   tombstoneItem,
   tombstoneKey,
 } from './package-items';
+import { bumpListEpoch, packageListIndex } from './package-list-index';
 import { failedAt, type PackageTransactItem, putIfAbsent, refusedByCondition } from './package-transact';
 import { queryAll } from './query-all';
 
@@ -168,6 +172,23 @@ export class DynamoPackageRepository implements PackageRepository {
   }
   listAllPage(page: PageRequest) {
     return this.byIndexPage('byKind', 'kind', 'createdAt', 'PACKAGE', page);
+  }
+  compactList(list: PackageListName): Promise<CompactPackage[]> {
+    return packageListIndex(this.table).list(list);
+  }
+  forgetCompact(ids: readonly string[]): void {
+    packageListIndex(this.table).forget(ids);
+  }
+  /** A DRAFT is on its initiator's byAssignee queue as `DRAFT#<stage>#<createdAt>` (package-items.ts). */
+  async draftsOf(userId: string, stage: Stage): Promise<PackageRecord[]> {
+    const items = await queryAll({
+      TableName: this.table,
+      IndexName: 'byAssignee',
+      KeyConditionExpression: 'assignee = :u AND begins_with(queue, :q)',
+      ExpressionAttributeValues: { ':u': userId, ':q': `${DRAFT_QUEUE}#${stage}#` },
+      ScanIndexForward: false,
+    });
+    return items.filter((i) => i.kind === 'PACKAGE' && i.status === 'DRAFT').map(fromItem);
   }
   listByResource(resourceId: string) {
     return this.byIndex('byResource', 'resourceId', resourceId);
@@ -383,6 +404,10 @@ export class DynamoPackageRepository implements PackageRepository {
         // a package has one row per assigned person at most, and one mail per waiting person: far below the
         // 100 items of a transaction
         await dynamo().send(new TransactWriteCommand({ TransactItems: items }));
+        // after the transaction, not in it: every deletion in it would contend for the one epoch item.
+        // Should this fail, a page read that misses the package drops its entry (forgetCompact): the
+        // deletion stands and is answered as done.
+        await bumpListEpoch(this.table).catch(() => undefined);
         return 'deleted';
       } catch (e) {
         if (!(e instanceof TransactionCanceledException)) throw e;

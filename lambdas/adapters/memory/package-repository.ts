@@ -4,8 +4,10 @@ import { BadRequestError } from '../../../shared/domain/errors';
 import type { PackageTombstone } from '../../../shared/domain/package-deletion';
 import { ROUNDS, type RoundName, voteRefusal } from '../../../shared/domain/package-lifecycle';
 import type {
+  CompactPackage,
   OutboxMail,
   PackageDeletion,
+  PackageListName,
   PackageRecord,
   PackageRepository,
   PageRequest,
@@ -136,6 +138,25 @@ export class MemoryPackageRepository implements PackageRepository {
   }
   async listAllPage(page: PageRequest) {
     return this.page(ALL_INDEX, page);
+  }
+  async compactList(list: PackageListName): Promise<CompactPackage[]> {
+    const index = list === 'DELIVERY' ? DELIVERY_INDEX : list === 'ALL' ? ALL_INDEX : stageIndex(list);
+    return this.list(index).map((p) => ({
+      id: p.id,
+      name: p.name,
+      resourceName: p.resourceName,
+      note: p.note,
+      resourceType: p.resourceType,
+      resourceStage: p.resourceStage,
+      signed: p.signed,
+      createdAt: p.createdAt,
+      ...(p.deliveryStartedAt ? { deliveryStartedAt: p.deliveryStartedAt } : {}),
+    }));
+  }
+  /** the memory lists are always current: nothing to forget */
+  forgetCompact(): void {}
+  async draftsOf(userId: string, stage: Stage) {
+    return this.list(stageIndex(stage)).filter((p) => p.status === 'DRAFT' && p.initiator.id === userId);
   }
   async listByResource(resourceId: string) {
     return this.list({ name: 'resource', holds: (p) => p.resourceId === resourceId, sortKey: byCreated });

@@ -1,5 +1,12 @@
-import type { Package, WaitingFor } from '../../../shared/api/contracts/packages';
+import type {
+  ListViewRequest,
+  Package,
+  PackageSort,
+  WaitingFor,
+} from '../../../shared/api/contracts/packages';
 import type { Stage } from '../../../shared/api/contracts/resources';
+import { NotFoundError } from '../../../shared/domain/errors';
+import { filterRows, type SortValue, sortRows } from '../../../shared/domain/list-view';
 import {
   APPROVAL_ROUND,
   allVoted,
@@ -7,10 +14,26 @@ import {
   isWaitingForSignature,
   type VotingRound,
 } from '../../../shared/domain/package-lifecycle';
-import type { PackageRecord, PackageRepository, PageRequest } from '../../ports/package-repository';
+import { PACKAGE_ERR } from '../../../shared/domain/package-texts';
+import type {
+  CompactPackage,
+  PackageListName,
+  PackageRecord,
+  PackageRepository,
+  PageRequest,
+} from '../../ports/package-repository';
 import type { UserRecord } from '../../ports/user-repository';
 import { packageNotFound } from './package-core';
 import { type PackagePage, toPackage, toPackagePage } from './package-deps';
+
+/** The value a list view sorts a column by: the table's (the signed column shows and sorts Yes / No). */
+const sortValue = (p: CompactPackage, by: string): SortValue =>
+  by === 'signed' ? (p.signed ? 'Yes' : 'No') : (p[by as Exclude<PackageSort, 'signed'>] ?? '');
+
+export interface PackageView {
+  packages: Package[];
+  total: number;
+}
 
 const newestFirst = (list: PackageRecord[]) =>
   list.sort((a, b) => b.createdAt.localeCompare(a.createdAt)).map(toPackage);
@@ -42,6 +65,44 @@ export class PackageLists {
 
   async listAllPage(page: PageRequest): Promise<PackagePage> {
     return toPackagePage(await this.packages.listAllPage(page));
+  }
+
+  /**
+   * One page of a list as the table shows it (decision 210): searched (name, resource name, note; spec
+   * §5) and sorted (spec §4.8) over the compact list index, then only the page's packages read whole.
+   * `total` counts the rows the search matched, for the table's 'from-to of total'.
+   */
+  async view(list: PackageListName, req: ListViewRequest): Promise<PackageView> {
+    for (let attempt = 0; ; attempt++) {
+      const entries = await this.packages.compactList(list);
+      const found = filterRows(entries, req.search, (p) => [p.name, p.resourceName, p.note]);
+      const sorted = req.sort
+        ? sortRows(found, { columnId: req.sort.by, direction: req.sort.direction }, sortValue)
+        : found;
+      const ids = sorted.slice(req.offset, req.offset + req.limit).map((p) => p.id);
+      const byId = new Map((await this.packages.getMany(ids)).map((p) => [p.id, p]));
+      const gone = ids.filter((id) => !byId.has(id));
+      // a package deleted since the index last looked: drop its entry and cut the page again (once)
+      if (gone.length && attempt === 0) {
+        this.packages.forgetCompact(gone);
+        continue;
+      }
+      const packages = ids.flatMap((id) => {
+        const p = byId.get(id);
+        return p ? [toPackage(p)] : [];
+      });
+      return { packages, total: sorted.length - gone.length };
+    }
+  }
+
+  /** How many packages the list holds (from the compact index: nothing of the packages is read). */
+  async count(list: PackageListName): Promise<number> {
+    return (await this.packages.compactList(list)).length;
+  }
+
+  /** The caller's own DRAFTs of a stage (the home page's "your drafts"), newest first. */
+  async myDrafts(user: UserRecord, stage: Stage): Promise<Package[]> {
+    return (await this.packages.draftsOf(user.id, stage)).map(toPackage);
   }
 
   /** What waits for the caller's approval: dev, release or deliver (spec §7). */

@@ -9,6 +9,9 @@ export const ADMIN_RESPONSES = {
   adminListPackages: answer({
     packages: jsonText('the packages (Package[])'),
     nextCursor: z.string().optional().meta({ description: 'pass back as `cursor` for the next page' }),
+    total: z.number().optional().meta({
+      description: 'with offset, search or sort: how many packages the search matched (decision 210)',
+    }),
   }),
   adminDeletePackages: deleted,
   adminListDcc: answer({ dcc: jsonText('the DCCs (Dcc[])') }),

@@ -7,6 +7,9 @@ const packages = answer({ packages: jsonText('the packages (Package[])') });
 const page = answer({
   packages: jsonText('the packages (Package[])'),
   nextCursor: z.string().optional().meta({ description: 'pass back as `cursor` for the next page' }),
+  total: z.number().optional().meta({
+    description: 'with offset, search or sort: how many packages the search matched (decision 210)',
+  }),
 });
 const header = answer({ header: jsonText('the package header') });
 const notified = donePackage('NOTIFIED');

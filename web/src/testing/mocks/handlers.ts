@@ -14,7 +14,7 @@ import { db, mockToken } from './db';
 import { MOCK_PASSWORD } from './fixtures';
 import { body, fail, gate, json, on } from './mock-http';
 import { packageHandlers } from './package-handlers';
-import { pageOf } from './paging';
+import { pageOf, viewOf } from './paging';
 
 /** Not `instanceof File`: in tests the form data's File is Node's, not jsdom's. */
 function isFileLike(value: unknown): value is { name: string; size: number } {
@@ -160,6 +160,8 @@ function listHandler(list: AdminList) {
     if (g.error) return g.error;
     // the API pages the package list only
     if (list !== 'packages') return json({ [list]: JSON.stringify(db[list]) });
+    const view = viewOf(request, db.packages);
+    if (view) return json({ packages: JSON.stringify(view.rows), total: view.total });
     const { rows, nextCursor } = pageOf(request, db.packages);
     return json({ packages: JSON.stringify(rows), ...(nextCursor ? { nextCursor } : {}) });
   });

@@ -46,7 +46,7 @@ import {
   save,
   setHeader,
 } from './package-store';
-import { pageOf } from './paging';
+import { pageOf, viewOf } from './paging';
 import { signedBody } from './signature';
 
 /**
@@ -117,12 +117,18 @@ export const packageHandlers = [
     if (stage !== 'DEV' && stage !== 'RELEASE' && stage !== 'DELIVERY') return undefined;
     const g = gateUser(request, false);
     if (g.error) return g.error;
-    const { rows, nextCursor } = pageOf(
-      request,
+    const list =
       stage === 'DELIVERY'
         ? db.packages.filter((p) => p.deliveryApprovers.length > 0)
-        : db.packages.filter((p) => p.resourceStage === stage),
-    );
+        : db.packages.filter((p) => p.resourceStage === stage);
+    // the home page's own drafts (issue 24)
+    if (new URL(request.url).searchParams.get('drafts') === 'mine')
+      return json({
+        packages: JSON.stringify(list.filter((p) => p.status === 'DRAFT' && p.initiator.id === g.user.id)),
+      });
+    const view = viewOf(request, list);
+    if (view) return json({ packages: JSON.stringify(view.rows), total: view.total });
+    const { rows, nextCursor } = pageOf(request, list);
     return json({ packages: JSON.stringify(rows), ...(nextCursor ? { nextCursor } : {}) });
   }),
   on('listApprovalPackages', ({ request, params }) => {

@@ -1,4 +1,5 @@
 import { PACKAGE_PAGE_DEFAULT } from '@shared/api/paging';
+import { filterRows, type SortValue, sortRows } from '@shared/domain/list-view';
 
 /**
  * The mock's version of `?limit=&cursor=` (docs/decisions/050): without either, the whole list; with
@@ -14,4 +15,39 @@ export function pageOf<T>(request: Request, rows: readonly T[]): { rows: readonl
   const start = cursor === null ? 0 : Number(cursor.replace(/^i/, ''));
   const end = start + limit;
   return { rows: rows.slice(start, end), ...(end < rows.length ? { nextCursor: `i${end}` } : {}) };
+}
+
+/** The fields a package list view searches and sorts by (the server's rules: shared/domain/list-view.ts). */
+interface ViewRow {
+  name: string;
+  resourceName: string;
+  note: string;
+  signed: boolean;
+}
+
+/**
+ * The mock's version of a list view (decision 210): with `offset`, `search` or `sort`, one page of the
+ * searched and sorted rows and the total of the matches, by the rules the server uses; else undefined.
+ */
+export function viewOf<T extends ViewRow>(
+  request: Request,
+  rows: readonly T[],
+): { rows: readonly T[]; total: number } | undefined {
+  const params = new URL(request.url).searchParams;
+  const offset = params.get('offset');
+  const search = params.get('search');
+  const sort = params.get('sort');
+  if (offset === null && search === null && sort === null) return undefined;
+  const found = filterRows(rows, search ?? '', (p) => [p.name, p.resourceName, p.note]);
+  const sorted = sort
+    ? sortRows(
+        found,
+        { columnId: sort, direction: params.get('order') === 'desc' ? 'descending' : 'ascending' },
+        (p, by) =>
+          by === 'signed' ? (p.signed ? 'Yes' : 'No') : (p as unknown as Record<string, SortValue>)[by],
+      )
+    : found;
+  const start = Number(offset ?? 0);
+  const limit = Number(params.get('limit') ?? PACKAGE_PAGE_DEFAULT);
+  return { rows: sorted.slice(start, start + limit), total: sorted.length };
 }

@@ -10,7 +10,16 @@ import {
   TableRow,
   Text,
 } from '@aws-amplify/ui-react';
-import { type KeyboardEvent, type MouseEvent, type ReactNode, useId, useMemo, useState } from 'react';
+import {
+  type KeyboardEvent,
+  type MouseEvent,
+  type ReactNode,
+  useEffect,
+  useId,
+  useMemo,
+  useRef,
+  useState,
+} from 'react';
 import {
   DEFAULT_PAGE_SIZE,
   filterRows,
@@ -20,7 +29,9 @@ import {
   paginate,
   type SortState,
   type SortValue,
+  serverSlice,
   sortRows,
+  type TableView,
 } from './table-logic';
 
 export interface Column<T> {
@@ -82,6 +93,12 @@ export interface DataTableProps<T> {
   loadingText?: string;
   /** buttons beside the search box */
   actions?: ReactNode;
+  /**
+   * A list the server searches, sorts and pages (decision 210): `rows` is the page it answered for the
+   * table's view, `total` its count of all matches; the table reports each change of its view (search,
+   * sort, page, page size) to `onViewChange` and shows the same controls and range as for a whole list.
+   */
+  server?: { total: number; onViewChange: (view: TableView) => void };
 }
 
 /**
@@ -108,11 +125,25 @@ export function DataTable<T>(props: DataTableProps<T>) {
   const [pageSize, setPageSize] = useState<number>(DEFAULT_PAGE_SIZE);
   const rangeId = useId();
 
+  const server = props.server;
   const sorted = useMemo(() => {
+    if (server) return rows;
     const byId = new Map(columns.map((c) => [c.id, c]));
     return sortRows(filterRows(rows, query, searchFields), sort, (row, id) => byId.get(id)?.sortValue?.(row));
-  }, [rows, query, searchFields, sort, columns]);
-  const slice = paginate(sorted, page, pageSize);
+  }, [server, rows, query, searchFields, sort, columns]);
+  const slice = server ? serverSlice(rows, page, pageSize, server.total) : paginate(sorted, page, pageSize);
+
+  // a server-side list reads again whenever the view changes
+  const onViewChange = useRef(server?.onViewChange);
+  onViewChange.current = server?.onViewChange;
+  useEffect(() => {
+    onViewChange.current?.({ search: query, sort, page, pageSize });
+  }, [query, sort, page, pageSize]);
+  // rows deleted meanwhile can leave the page past the end: back to the last page there is
+  const lastPage = slice.pageCount;
+  useEffect(() => {
+    if (server && !loading && server.total > 0 && page > lastPage) setPage(lastPage);
+  }, [server, loading, page, lastPage]);
 
   const selected = new Set(selection?.selected ?? []);
   const toggle = (id: string) => {

@@ -3,59 +3,22 @@
 export const PAGE_SIZES = [5, 10, 15, 25] as const;
 export const DEFAULT_PAGE_SIZE = 5;
 
-export type SortDirection = 'ascending' | 'descending';
-export interface SortState {
-  columnId: string;
-  direction: SortDirection;
-}
+export {
+  compareValues,
+  filterRows,
+  type SortDirection,
+  type SortState,
+  type SortValue,
+  sortRows,
+} from '@shared/domain/list-view';
 
-export type SortValue = string | number | boolean | null | undefined;
-
-/** Case-insensitive substring search over the fields a list names (spec §5). */
-export function filterRows<T>(
-  rows: readonly T[],
-  query: string,
-  fields: (row: T) => readonly SortValue[],
-): T[] {
-  const needle = query.trim().toLowerCase();
-  if (!needle) return [...rows];
-  return rows.filter((row) =>
-    fields(row).some(
-      (value) => value !== null && value !== undefined && String(value).toLowerCase().includes(needle),
-    ),
-  );
-}
+import type { SortState } from '@shared/domain/list-view';
 
 /** Spec §4.8: per column none → ascending → descending → none. */
 export function nextSort(current: SortState | null, columnId: string): SortState | null {
   if (!current || current.columnId !== columnId) return { columnId, direction: 'ascending' };
   if (current.direction === 'ascending') return { columnId, direction: 'descending' };
   return null;
-}
-
-function compare(a: SortValue, b: SortValue): number {
-  if (a === b) return 0;
-  if (a === null || a === undefined || a === '') return 1;
-  if (b === null || b === undefined || b === '') return -1;
-  if (typeof a === 'number' && typeof b === 'number') return a - b;
-  if (typeof a === 'boolean' && typeof b === 'boolean') return a ? -1 : 1;
-  return String(a).localeCompare(String(b), undefined, { sensitivity: 'base', numeric: true });
-}
-
-/** A stable sort; with no sort the rows keep the order the server gave. */
-export function sortRows<T>(
-  rows: readonly T[],
-  sort: SortState | null,
-  value: (row: T, columnId: string) => SortValue,
-): T[] {
-  if (!sort) return [...rows];
-  const sign = sort.direction === 'ascending' ? 1 : -1;
-  return rows
-    .map((row, index) => ({ row, index }))
-    .sort(
-      (x, y) => sign * compare(value(x.row, sort.columnId), value(y.row, sort.columnId)) || x.index - y.index,
-    )
-    .map(({ row }) => row);
 }
 
 export interface PageSlice<T> {
@@ -81,6 +44,42 @@ export function paginate<T>(rows: readonly T[], page: number, pageSize: number):
     pageCount,
     from: total === 0 ? 0 : start + 1,
     to: total === 0 ? 0 : start + slice.length,
+    total,
+  };
+}
+
+/** What the table shows: its search text, sort, page and page size (a server-side list reads by it). */
+export interface TableView {
+  search: string;
+  sort: SortState | null;
+  page: number;
+  pageSize: number;
+}
+export const INITIAL_VIEW: TableView = { search: '', sort: null, page: 1, pageSize: DEFAULT_PAGE_SIZE };
+
+export const sameView = (a: TableView, b: TableView): boolean =>
+  a.search === b.search &&
+  a.page === b.page &&
+  a.pageSize === b.pageSize &&
+  a.sort?.columnId === b.sort?.columnId &&
+  a.sort?.direction === b.sort?.direction;
+
+/** The page a server cut (decision 210): `rows` are that page, `total` the count of every match. */
+export function serverSlice<T>(
+  rows: readonly T[],
+  page: number,
+  pageSize: number,
+  total: number,
+): PageSlice<T> {
+  const pageCount = Math.max(1, Math.ceil(total / pageSize));
+  const start = (page - 1) * pageSize;
+  const shown = rows.slice(0, pageSize);
+  return {
+    rows: shown,
+    page,
+    pageCount,
+    from: total === 0 || shown.length === 0 ? 0 : start + 1,
+    to: total === 0 || shown.length === 0 ? 0 : start + shown.length,
     total,
   };
 }

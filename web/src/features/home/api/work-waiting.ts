@@ -1,6 +1,5 @@
 import type { Package } from '@shared/api/contracts/packages';
-import { getAllPages } from '@/lib/api-client/all-pages';
-import { type ApiResult, callApi, parseJsonText, routePath } from '@/lib/api-client/api-client';
+import { type ApiResult, callApi, parseJsonText } from '@/lib/api-client/api-client';
 
 /** The kinds of work the home page lists (issue 16), in the order it shows them. */
 export type WorkKind = 'approval' | 'delivery' | 'signature' | 'draft';
@@ -17,12 +16,18 @@ const list = async (
   return r.ok ? { ...r, data: parseJsonText<Package[]>(r.data.packages, []) } : r;
 };
 
+/** The caller's own drafts of a stage: read by the server's index, not by reading every package (issue 24). */
+const drafts = async (stage: string, signal: AbortSignal): Promise<ApiResult<Package[]>> => {
+  const r = await callApi('listPackages', { params: { stage }, query: { drafts: 'mine' } }, { signal });
+  return r.ok ? { ...r, data: parseJsonText<Package[]>(r.data.packages, []) } : r;
+};
+
 /**
  * Everything that waits for this user, from the lists the server already filters for them (DESIGN §2:
  * approval and signing lists show a user only what waits for them): approvals of both stages, delivery
- * approvals, signatures of both stages, and their own drafts (the stage lists, kept to DRAFTs they
- * initiated). `decides`: whether the user holds a granted role; without one nothing can wait for their
- * decision, so only their drafts are read. One failed call fails the whole (the popups report it).
+ * approvals, signatures of both stages, and their own drafts (`?drafts=mine`: the server reads only the
+ * caller's DRAFTs, by an index). `decides`: whether the user holds a granted role; without one nothing
+ * can wait for their decision, so only their drafts are read. One failed call fails the whole (the popups report it).
  */
 export async function getWorkWaiting(
   userId: string,
@@ -36,8 +41,8 @@ export async function getWorkWaiting(
     decides ? list('listApprovalPackages', 'deliver', signal) : none(),
     decides ? list('listSigningPackages', 'dev', signal) : none(),
     decides ? list('listSigningPackages', 'release', signal) : none(),
-    getAllPages<Package>(routePath('listPackages', { stage: 'dev' }), 'packages', { signal }),
-    getAllPages<Package>(routePath('listPackages', { stage: 'release' }), 'packages', { signal }),
+    drafts('dev', signal),
+    drafts('release', signal),
   ]);
   const failed = calls.find((r) => !r.ok);
   if (failed && !failed.ok) return failed;

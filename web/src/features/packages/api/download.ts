@@ -1,4 +1,4 @@
-import { type ApiResult, callApi, toResult } from '@/lib/api-client/api-client';
+import { callApi } from '@/lib/api-client/api-client';
 import { showServerError, showWarning } from '@/lib/popup/popup-store';
 
 export interface DownloadedPackage {
@@ -6,9 +6,10 @@ export interface DownloadedPackage {
   sizeBytes: number;
   /** what the server says the file's SHA-256 is */
   sha256: string;
-  /** true when the bytes received hash to `sha256`; null when the browser cannot hash */
+  /** true when the bytes received hash to `sha256`; null when the browser cannot hash (or never held them) */
   verified: boolean | null;
-  blob: Blob;
+  /** the file's bytes (a small package, answered inline), or where the browser downloads it itself */
+  file: { blob: Blob } | { url: string };
 }
 
 export type DownloadProgress = (fraction: number) => void;
@@ -18,48 +19,6 @@ function base64ToBytes(base64: string): Uint8Array<ArrayBuffer> {
   const bytes = new Uint8Array(binary.length);
   for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
   return bytes;
-}
-
-/** The message of a storage error body (S3 answers XML: <Error><Code/><Message/></Error>) or of JSON. */
-export function storageErrorMessage(status: number, text: string): string {
-  const xml = /<Message>([^<]*)<\/Message>/.exec(text)?.[1];
-  const code = /<Code>([^<]*)<\/Code>/.exec(text)?.[1];
-  if (xml || code) return [code, xml].filter(Boolean).join(': ');
-  const fromJson = toResult(status, text);
-  return fromJson.ok ? `HTTP ${status}` : fromJson.error.errorMessage;
-}
-
-/** Follows a presigned URL (no bearer token: the URL is the credential), reporting progress. */
-function fetchPresigned(url: string, onProgress?: DownloadProgress): Promise<ApiResult<Blob>> {
-  return new Promise((resolve) => {
-    const xhr = new XMLHttpRequest();
-    xhr.open('GET', url);
-    xhr.responseType = 'arraybuffer';
-    xhr.addEventListener('progress', (event) => {
-      if (event.lengthComputable && event.total > 0) onProgress?.(event.loaded / event.total);
-    });
-    xhr.addEventListener('load', () => {
-      if (xhr.status >= 200 && xhr.status < 300) {
-        onProgress?.(1);
-        resolve({ ok: true, status: xhr.status, data: new Blob([xhr.response as ArrayBuffer]) });
-        return;
-      }
-      const body = xhr.response ? new TextDecoder().decode(xhr.response as ArrayBuffer) : '';
-      resolve({
-        ok: false,
-        status: xhr.status,
-        error: { errorMessage: storageErrorMessage(xhr.status, body) },
-      });
-    });
-    xhr.addEventListener('error', () =>
-      resolve({
-        ok: false,
-        status: 0,
-        error: { errorMessage: 'The package file could not be fetched from storage' },
-      }),
-    );
-    xhr.send();
-  });
 }
 
 async function sha256Hex(blob: Blob): Promise<string | null> {
@@ -75,7 +34,7 @@ async function sha256Hex(blob: Blob): Promise<string | null> {
 }
 
 /**
- * Fetches a package's XML file and checks its SHA-256. Failures are shown here (spec §8: the response
+ * Fetches a small package's XML file and checks its SHA-256; a large one's presigned URL is handed on. Failures are shown here (spec §8: the response
  * body is parsed and shown in the popup): 409 "not generated yet" as a warning, anything else as an error.
  */
 export async function downloadPackage(
@@ -96,13 +55,17 @@ export async function downloadPackage(
     blob = new Blob([base64ToBytes(d.base64EncodedXMLPackage)], { type: 'application/xml' });
     onProgress?.(1);
   } else if (typeof d.downloadUrl === 'string') {
-    onProgress?.(0);
-    const fetched = await fetchPresigned(d.downloadUrl, onProgress);
-    if (!fetched.ok) {
-      showServerError(fetched.error.errorMessage);
-      return null;
-    }
-    blob = new Blob([fetched.data], { type: 'application/xml' });
+    // a large package (up to 10 GiB): the browser downloads the presigned URL itself, straight to disk
+    // (issue 24). Fetched into memory it was held several times over; the URL's Content-Disposition names
+    // the file. The browser never holds the bytes, so it cannot hash them: the SHA-256 is shown to check.
+    onProgress?.(1);
+    return {
+      fileName,
+      sizeBytes: d.sizeBytes ?? 0,
+      sha256: (d.sha256 ?? '').toLowerCase(),
+      verified: null,
+      file: { url: d.downloadUrl },
+    };
   } else {
     showServerError('The server answered without the package file');
     return null;
@@ -114,13 +77,16 @@ export async function downloadPackage(
     sizeBytes: d.sizeBytes ?? blob.size,
     sha256: expected,
     verified: actual === null ? null : actual === expected,
-    blob,
+    file: { blob },
   };
 }
 
-/** Hands a file to the browser's download (an object URL on a temporary link). */
-export function saveFile(blob: Blob, fileName: string): void {
-  const url = URL.createObjectURL(blob);
+/**
+ * Hands a file to the browser's download on a temporary link: the bytes by an object URL, or a presigned
+ * URL that the browser then downloads itself, streaming to disk.
+ */
+export function saveFile(file: DownloadedPackage['file'], fileName: string): void {
+  const url = 'blob' in file ? URL.createObjectURL(file.blob) : file.url;
   const link = document.createElement('a');
   link.href = url;
   link.download = fileName;
@@ -128,5 +94,5 @@ export function saveFile(blob: Blob, fileName: string): void {
   document.body.append(link);
   link.click();
   link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 0);
+  if ('blob' in file) setTimeout(() => URL.revokeObjectURL(url), 0);
 }

@@ -1,6 +1,5 @@
 import { MSG } from '@shared/messages';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
-import { HttpResponse, http } from 'msw';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { server } from '@/testing/mocks/server';
 import { atPath, captureDownloads, fixturePackage, openWith } from '../testing/package-test-utils';
@@ -40,34 +39,28 @@ describe('download page (spec §2.8)', () => {
     expect(screen.getByText('ArrhythmiaNet_2.2.xml')).toBeInTheDocument();
   });
 
-  it('follows the presigned URL of a large package', async () => {
+  it('lets the browser download a large package from its presigned URL, never reading it into memory', async () => {
     const saved = captureDownloads();
-    openWith('/packages/download', { as: 'u-lead', pkg: 'pk-large', flow: 'approve' });
-    fireEvent.click(await screen.findByRole('button', { name: MSG.download }));
-    await waitFor(() => expect(saved).toHaveLength(1));
-    expect(saved[0]?.name).toBe('Defib_self-test_5.1.0_full_image.xml');
-    expect(await saved[0]?.blob.text()).toContain('<package');
-    expect(await screen.findByText('verified')).toBeInTheDocument();
-  });
-
-  it('shows what storage said when the presigned URL fails', async () => {
-    const saved = captureDownloads();
-    server.use(
-      http.get(
-        '/mock-storage/artefacts/:file',
-        () =>
-          new HttpResponse('<Error><Code>AccessDenied</Code><Message>Request has expired</Message></Error>', {
-            status: 403,
-            headers: { 'Content-Type': 'application/xml' },
-          }),
-      ),
-    );
-    openWith('/packages/download', { as: 'u-lead', pkg: 'pk-large', flow: 'approve' });
-    fireEvent.click(await screen.findByRole('button', { name: MSG.download }));
-    expect(
-      await screen.findByText(`${MSG.internalErrorPrefix}AccessDenied: Request has expired`),
-    ).toBeInTheDocument();
-    expect(saved).toHaveLength(0);
+    const storageReads: string[] = [];
+    const onRequest = ({ request }: { request: Request }) => {
+      if (request.url.includes('/mock-storage/')) storageReads.push(request.url);
+    };
+    server.events.on('request:start', onRequest);
+    try {
+      openWith('/packages/download', { as: 'u-lead', pkg: 'pk-large', flow: 'approve' });
+      fireEvent.click(await screen.findByRole('button', { name: MSG.download }));
+      await waitFor(() => expect(saved.followed).toHaveLength(1));
+      // a link to the presigned URL, clicked: the browser streams the file to disk
+      expect(saved.followed[0]?.href).toMatch(/\/mock-storage\/artefacts\/pk-large\.xml$/);
+      expect(saved.followed[0]?.name).toBe('Defib_self-test_5.1.0_full_image.xml');
+      expect(saved).toHaveLength(0);
+      expect(storageReads).toEqual([]);
+      // its SHA-256 is shown for the user to check; this browser never held the bytes to hash them
+      expect(await screen.findByText('not checked by this browser')).toBeInTheDocument();
+      expect(screen.getByText('Defib_self-test_5.1.0_full_image.xml')).toBeInTheDocument();
+    } finally {
+      server.events.removeListener('request:start', onRequest);
+    }
   });
 
   it("shows the server's reason when the file is not generated yet", async () => {

@@ -13,8 +13,8 @@ import { SavedFile } from './saved-file';
 
 /**
  * Spec §2.8 /packages/download: the success page after a package is generated, signed or delivered.
- * Its title varies with the flow; Download saves the XML file named after the package (a presigned URL
- * with progress for large ones); Done goes to /home.
+ * Its title varies with the flow; Download saves the XML file named after the package (a large one the
+ * browser downloads itself from its presigned URL, straight to disk: issue 24); Done goes to /home.
  */
 export function DownloadPage() {
   const navigate = useNavigate();

@@ -2,7 +2,6 @@ import type { Package } from '@shared/api/contracts/packages';
 import { PACKAGE_PAGE_MAX } from '@shared/api/paging';
 import { MSG } from '@shared/messages';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { delay, http } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { session } from '@/lib/session/session-store';
 import { db } from '@/testing/mocks/db';
@@ -42,16 +41,17 @@ describe('package list (spec §2.5, §4.3, §4.8)', () => {
     const { user } = renderApp('/packages', { as: 'u-lead' });
     await screen.findByText('IP-3.2.1 bench build');
     fill(screen.getByLabelText('Search'), 'nightly');
-    expect(range()).toBe('1-2 of 2');
+    await waitFor(() => expect(range()).toBe('1-2 of 2'));
     await user.click(tab(MSG.tabRelease));
     expect(await screen.findByText('VC-1.7.2 RC2')).toBeInTheDocument();
     expect(screen.getByLabelText('Search')).toHaveValue('');
     expect(session.get().flowPurpose).toBe('release');
+    await waitFor(() => expect(range()).toBe('1-5 of 8'));
     await user.click(screen.getByRole('button', { name: 'Next page' }));
-    expect(range()).toBe('6-8 of 8');
+    await waitFor(() => expect(range()).toBe('6-8 of 8'));
     await user.click(tab(MSG.tabDelivery));
     expect(await screen.findByText('IP-3.1.0 field release')).toBeInTheDocument();
-    expect(range()).toBe('1-3 of 3');
+    await waitFor(() => expect(range()).toBe('1-3 of 3'));
     expect(session.get().flowPurpose).toBe('delivery');
   });
 
@@ -71,39 +71,44 @@ describe('package list (spec §2.5, §4.3, §4.8)', () => {
     expect(rowOf('ArrhythmiaNet 2.2 rollout').className).not.toMatch(/frp-row--(rejected|pending)/);
   });
 
-  it('loads a list longer than one API page page by page and shows all of it', async () => {
+  it('reads a long list one page at a time: search, sort, page and total come from the server', async () => {
     const template = db.packages.find((p) => p.resourceStage === 'DEV')!;
     for (let i = 0; i < 2 * PACKAGE_PAGE_MAX + 7; i++)
       db.packages.push({ ...structuredClone(template), id: `bulk-${i}`, name: `Bulk build ${i}` });
-    const pages: string[] = [];
+    const asked: URLSearchParams[] = [];
     const onRequest = ({ request }: { request: Request }) => {
-      if (new URL(request.url).pathname.endsWith('/dev/packages')) pages.push(new URL(request.url).search);
+      const url = new URL(request.url);
+      if (url.pathname.endsWith('/dev/packages')) asked.push(url.searchParams);
     };
     server.events.on('request:start', onRequest);
-    // the last page takes a moment: meanwhile the table says how far the load has come
-    server.use(
-      http.get('/dev/dev/packages', async ({ request }) => {
-        if (new URL(request.url).searchParams.get('cursor') === `i${2 * PACKAGE_PAGE_MAX}`) await delay(600);
-        return undefined;
-      }),
-    );
     try {
-      renderApp('/packages', { as: 'u-lead' });
-      expect(await screen.findByText('Loading… 2,000 packages so far')).toBeInTheDocument();
+      const { user } = renderApp('/packages', { as: 'u-lead' });
       expect(await screen.findByText('Bulk build 0')).toBeInTheDocument();
-      // every development package the mock holds (its fixtures join the db on the first call)
+      // every development package the mock holds, counted by the server
       const total = db.packages.filter((p) => p.resourceStage === 'DEV').length;
       expect(total).toBeGreaterThan(2 * PACKAGE_PAGE_MAX);
-      expect(range()).toBe(`1-5 of ${total}`);
-      // three pages: the last one without a nextCursor ended the walk
-      expect(pages).toEqual([
-        `?limit=${PACKAGE_PAGE_MAX}`,
-        `?limit=${PACKAGE_PAGE_MAX}&cursor=i${PACKAGE_PAGE_MAX}`,
-        `?limit=${PACKAGE_PAGE_MAX}&cursor=i${2 * PACKAGE_PAGE_MAX}`,
-      ]);
-      // the last page's rows are searchable like the first's
-      fill(screen.getByLabelText('Search'), `Bulk build ${2 * PACKAGE_PAGE_MAX + 6}`);
-      expect(range()).toBe('1-1 of 1');
+      await waitFor(() => expect(range()).toBe(`1-5 of ${total}`));
+      expect(screen.getAllByRole('row')).toHaveLength(6);
+      // the last package is found by the server's search
+      fill(screen.getByLabelText('Search'), `bulk BUILD ${2 * PACKAGE_PAGE_MAX + 6}`);
+      expect(await screen.findByText(`Bulk build ${2 * PACKAGE_PAGE_MAX + 6}`)).toBeInTheDocument();
+      await waitFor(() => expect(range()).toBe('1-1 of 1'));
+      fill(screen.getByLabelText('Search'), 'Bulk build 200');
+      await waitFor(() => expect(range()).toBe('1-5 of 8'));
+      // sorted by name, descending, on the server, numbers as numbers: 2006 first, 200 last
+      await user.click(screen.getByRole('button', { name: new RegExp(MSG.colPackageName) }));
+      await user.click(screen.getByRole('button', { name: new RegExp(MSG.colPackageName) }));
+      await waitFor(() => expect(screen.getAllByRole('row')[1]).toHaveTextContent('Bulk build 2006'));
+      await user.click(screen.getByRole('button', { name: 'Next page' }));
+      await waitFor(() => expect(range()).toBe('6-8 of 8'));
+      expect(screen.getAllByRole('row').at(-1)).toHaveTextContent('Bulk build 200');
+      // no read asked for more than one page of the table, and none walked the list
+      expect(asked.length).toBeGreaterThan(3);
+      for (const q of asked) {
+        expect(Number(q.get('limit'))).toBeLessThanOrEqual(25);
+        expect(q.get('cursor')).toBeNull();
+      }
+      expect(asked.at(-1)?.toString()).toBe('offset=5&limit=5&search=Bulk+build+200&sort=name&order=desc');
     } finally {
       server.events.removeListener('request:start', onRequest);
     }
@@ -113,9 +118,9 @@ describe('package list (spec §2.5, §4.3, §4.8)', () => {
     renderApp('/packages', { as: 'u-lead' });
     await screen.findByText('IP-3.2.1 bench build');
     fill(screen.getByLabelText('Search'), 'PRESSURE SENSOR');
-    expect(range()).toBe('1-1 of 1');
+    await waitFor(() => expect(range()).toBe('1-1 of 1'));
     fill(screen.getByLabelText('Search'), 'ecg-holter');
-    expect(screen.getByText('ECG-0.9.7 nightly')).toBeInTheDocument();
+    expect(await screen.findByText('ECG-0.9.7 nightly')).toBeInTheDocument();
   });
 
   it.each([

@@ -4,12 +4,13 @@ import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { type Column, DataTable, fieldColumn, sortableColumn } from '@/components/ui/data-table/data-table';
 import { StageTabs } from '@/components/ui/data-table/stage-tabs';
+import { INITIAL_VIEW, sameView, type TableView } from '@/components/ui/data-table/table-logic';
 import { anyGenerating, GenerationBadge } from '@/components/ui/package-state';
 import { StatusBadge } from '@/components/ui/status-badge';
 import { useApiQuery } from '@/hooks/use-api-query';
 import { session } from '@/lib/session/session-store';
 import { resourceTypeLabel, stageLabel } from '@/utils/format';
-import { getPackageList, getWorkLists } from '../api/package-lists';
+import { getPackageList, getPackageView, getWorkLists, type ListView } from '../api/package-lists';
 import {
   firstTabWithWork,
   initialTab,
@@ -92,24 +93,38 @@ export function PackageListPage({ kind }: { kind: ListKind }) {
   // until the approval and signing lists know which tab has work, the table waits on the first tab
   const tab = chosen ?? LIST_TABS[kind][0] ?? 'DEV';
   const flow = tabFlow(kind, tab);
-  const [soFar, setSoFar] = useState(0);
-  const query = useApiQuery(
-    (signal, background) => {
-      // a background refresh (decision 178) is quiet: no loader, no rows-so-far text, no popup
-      if (background) return getPackageList(kind, tab, signal, undefined, true);
-      setSoFar(0);
-      if (!chosen) return new Promise<never>(() => {});
-      return getPackageList(kind, tab, signal, (n) => {
-        if (!signal.aborted) setSoFar(n);
-      });
+  // the package lists are searched, sorted and paged by the server (decision 210): the table's view
+  // goes with each read; the approval and signing lists hold only what waits for the user: read whole
+  const server = kind === 'packages';
+  const [view, setView] = useState<TableView>(INITIAL_VIEW);
+  const onViewChange = useCallback((next: TableView) => setView((v) => (sameView(v, next) ? v : next)), []);
+  const query = useApiQuery<ListView<Package>>(
+    async (signal, background) => {
+      // a background refresh (decision 178) is quiet: no loader, no popup
+      if (!chosen && !background) return new Promise<never>(() => {});
+      if (server) return getPackageView(tab, view, signal, background);
+      const r = await getPackageList(kind, tab, signal, undefined, background);
+      return r.ok ? { ...r, data: { rows: r.data, total: r.data.length } } : r;
     },
-    [kind, chosen],
+    [kind, chosen, server ? view : null],
     // while a row is GENERATING the list reads itself again until every such row moved on (decision 178)
-    { refreshWhile: anyGenerating },
+    { refreshWhile: (d) => anyGenerating(d.rows) },
   );
+  // a new page keeps the last one on screen (and its range) until it arrives
+  const [shown, setShown] = useState<ListView<Package> | undefined>(undefined);
+  useEffect(() => {
+    if (query.data) setShown(query.data);
+    else if (query.failed) setShown(undefined);
+  }, [query.data, query.failed]);
+  const current = query.data ?? (query.loading ? shown : undefined);
+  const switchTab = (t: ListTab) => {
+    setShown(undefined);
+    setView(INITIAL_VIEW);
+    setTab(t);
+  };
   const { update: updateCount } = counts;
   useEffect(() => {
-    if (kind !== 'packages' && chosen && query.data) updateCount(chosen, query.data.length);
+    if (kind !== 'packages' && chosen && query.data) updateCount(chosen, query.data.total);
   }, [kind, chosen, query.data, updateCount]);
 
   useEffect(() => {
@@ -124,14 +139,14 @@ export function PackageListPage({ kind }: { kind: ListKind }) {
 
   const title = listTitle(kind, tab);
   const tabs = LIST_TABS[kind];
-  const rows = query.data ?? [];
+  const rows = current?.rows ?? [];
   const cols = useMemo(() => columns(kind, tab), [kind, tab]);
 
   return (
     <PackagePage id="package-list-title" title={title}>
       <StageTabs
         value={tab}
-        onChange={setTab}
+        onChange={switchTab}
         tabs={tabs.map((t) => ({ value: t, label: TAB_LABELS[t], count: counts.of[t] }))}
       >
         <DataTable
@@ -142,13 +157,13 @@ export function PackageListPage({ kind }: { kind: ListKind }) {
           rowKey={(p) => p.id}
           searchFields={searchFields}
           loading={query.loading || !chosen}
-          loadingText={soFar > 0 ? `Loading… ${soFar.toLocaleString('en-US')} packages so far` : undefined}
+          server={server ? { total: current?.total ?? 0, onViewChange } : undefined}
           onRowClick={open}
           rowClassName={(p) => {
             const h = rowHighlight(p, flow);
             return h ? `frp-row--${h}` : undefined;
           }}
-          emptyMessage={rows.length === 0 ? EMPTY[kind] : undefined}
+          emptyMessage={rows.length === 0 && !view.search.trim() ? EMPTY[kind] : undefined}
         />
       </StageTabs>
     </PackagePage>

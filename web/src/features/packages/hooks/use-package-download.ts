@@ -31,7 +31,7 @@ export function usePackageDownload(pkg: Pick<Package, 'id' | 'name'> | null): Pa
       );
       return;
     }
-    saveFile(file.blob, file.fileName);
+    saveFile(file.file, file.fileName);
     setSaved(file);
   }, [pkg]);
 

@@ -39,6 +39,8 @@ export const atPath = (router: ReturnType<typeof renderApp>['router'], path: str
 /** Replaces the browser's file saving: returns what was saved. */
 export function captureDownloads() {
   const saved: { name: string; blob: Blob }[] = [];
+  /** links to a URL the browser downloads itself (a presigned URL): never read by the app */
+  const followed: { name: string; href: string }[] = [];
   const blobs = new Map<string, Blob>();
   let n = 0;
   URL.createObjectURL = vi.fn((blob: Blob) => {
@@ -50,6 +52,7 @@ export function captureDownloads() {
   vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
     const blob = blobs.get(this.href);
     if (blob) saved.push({ name: this.download, blob });
+    else followed.push({ name: this.download, href: this.href });
   });
-  return saved;
+  return Object.assign(saved, { followed });
 }

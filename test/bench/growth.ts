@@ -1,0 +1,204 @@
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
+import type { UserRecord } from '../../lambdas/ports/user-repository';
+import type { ListPageQuery } from '../../shared/api/contracts/packages';
+import { startStackProcess } from '../support/stack-process';
+import { makeClient, SEEDED } from './client';
+import { closedLoop, type Load, seed, templatePackage } from './lists';
+import { info, ms, onInterrupt, progress, QUICK, type Row, verdict } from './report';
+
+const SECTION = 'growth';
+const TABLE = 'frp-local-packages';
+/** the two sizes compared in one run (BENCH_QUICK=1: smaller, for working on the bench) */
+const SMALL = QUICK ? 200 : 1_000;
+const LARGE = QUICK ? 3_000 : 100_000;
+const REQUESTS = QUICK ? 40 : 200;
+const CLIENTS = 4;
+
+type Item = Record<string, unknown>;
+
+/**
+ * The views of issue 24, each as the SPA asks for it: the home page (its seven calls for a decider) and
+ * the first page of each list in the table's default view, plus a searched and a sorted page.
+ */
+const VIEWS: { name: string; calls: { path: string; query?: ListPageQuery }[] }[] = [
+  {
+    name: 'home page (7 calls)',
+    calls: [
+      { path: '/dev/packages/approval' },
+      { path: '/release/packages/approval' },
+      { path: '/deliver/packages/approval' },
+      { path: '/dev/packages/signing' },
+      { path: '/release/packages/signing' },
+      { path: '/dev/packages', query: { drafts: 'mine' } },
+      { path: '/release/packages', query: { drafts: 'mine' } },
+    ],
+  },
+  { name: 'dev list, page 1 of 5', calls: [{ path: '/dev/packages', query: { offset: 0, limit: 5 } }] },
+  {
+    name: 'dev list, searched',
+    calls: [{ path: '/dev/packages', query: { offset: 0, limit: 5, search: 'BENCH-PACKAGE-0004' } }],
+  },
+  {
+    name: 'dev list, sorted by name desc, page 3 of 25',
+    calls: [{ path: '/dev/packages', query: { offset: 50, limit: 25, sort: 'name', order: 'desc' } }],
+  },
+  { name: 'delivery list, page 1', calls: [{ path: '/delivery/packages', query: { offset: 0, limit: 5 } }] },
+  {
+    name: 'admin package table, page 1',
+    calls: [{ path: '/admin/packages', query: { offset: 0, limit: 5 } }],
+  },
+];
+
+const qs = (q?: ListPageQuery) =>
+  q
+    ? `?${new URLSearchParams(Object.entries(q).map(([k, v]): [string, string] => [k, String(v)])).toString()}`
+    : '';
+
+/**
+ * Read units per view, measured in this process with the Lambdas' own code (repository, list index and
+ * services) on the stack's DynamoDB Local, every request asking for ReturnConsumedCapacity. `warm`: a view
+ * after the list index was built (a warm Lambda's steady state); the first view's build is reported apart.
+ */
+async function readUnits(endpoint: string, userId: string) {
+  process.env.AWS_ENDPOINT_URL_DYNAMODB = endpoint;
+  process.env.AWS_REGION ??= 'us-east-1';
+  process.env.AWS_ACCESS_KEY_ID ??= 'S3RVER';
+  process.env.AWS_SECRET_ACCESS_KEY ??= 'S3RVER';
+  const { dynamo } = await import('../../lambdas/adapters/aws-clients');
+  const { DynamoPackageRepository } = await import('../../lambdas/adapters/dynamodb/package-repository');
+  const { PackageLists } = await import('../../lambdas/services/packages/package-lists');
+  const { listAnswer } = await import('../../lambdas/services/packages/list-answer');
+  const units = { total: 0 };
+  dynamo().middlewareStack.add(
+    (next) => async (args) => {
+      (args.input as Record<string, unknown>).ReturnConsumedCapacity = 'TOTAL';
+      const out = await next(args);
+      const used = (out.output as { ConsumedCapacity?: unknown }).ConsumedCapacity;
+      for (const c of Array.isArray(used) ? used : used ? [used] : [])
+        units.total += Number((c as { CapacityUnits?: number }).CapacityUnits ?? 0);
+      return out;
+    },
+    { step: 'initialize', name: 'benchConsumedCapacity' },
+  );
+  const repo = new DynamoPackageRepository(TABLE, () => 'frp-local-resources');
+  const lists = new PackageLists(repo);
+  const user = { id: userId } as UserRecord;
+  const list = (path: string) =>
+    path.startsWith('/delivery')
+      ? 'DELIVERY'
+      : path.startsWith('/admin')
+        ? 'ALL'
+        : path.startsWith('/dev')
+          ? 'DEV'
+          : 'RELEASE';
+  const call = async (path: string, query?: ListPageQuery) => {
+    const stage = path.startsWith('/dev') ? 'DEV' : 'RELEASE';
+    if (path.endsWith('/approval'))
+      return lists.listApproval(user, path.startsWith('/deliver') ? 'DELIVER' : stage);
+    if (path.endsWith('/signing')) return lists.listSigning(user, stage);
+    if (query?.drafts) return lists.myDrafts(user, stage);
+    const l = list(path);
+    return listAnswer(l, query, {
+      whole: () => Promise.reject(new Error('not measured')),
+      page: () => Promise.reject(new Error('not measured')),
+      view: (name, req) => lists.view(name, req),
+      count: (name) => lists.count(name),
+    });
+  };
+  return async (calls: { path: string; query?: ListPageQuery }[]) => {
+    const before = units.total;
+    for (const c of calls) await call(c.path, c.query);
+    return units.total - before;
+  };
+}
+
+/**
+ * Issue 24: the home page and each list at 1,000 and at 100,000 packages in one run (BENCH_QUICK: 200
+ * and 3,000): p99 over HTTP at 4 clients and DynamoDB read units per view. Goal: flat.
+ */
+export async function benchGrowth(_tmp: string): Promise<Row[]> {
+  progress('starting a local stack');
+  const stack = await startStackProcess({ LOGIN_MAX_FAILURES_PER_SOURCE: '100000' });
+  const forget = onInterrupt(() => stack.stop());
+  const doc = DynamoDBDocumentClient.from(
+    new DynamoDBClient({
+      endpoint: stack.dynamoEndpoint,
+      region: 'us-east-1',
+      credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+    }),
+    { marshallOptions: { removeUndefinedValues: true } },
+  );
+  const rows: Row[] = [];
+  try {
+    const api = makeClient(stack.url);
+    const { id } = await templatePackage(api);
+    const stored = await doc.send(new GetCommand({ TableName: TABLE, Key: { pk: `PKG#${id}`, sk: 'PKG' } }));
+    if (!stored.Item) throw new Error('the template package is not in the table');
+    // copies in the dev list and in the delivery list (worst case: every one delivered), none waiting for
+    // anyone's decision (their tasks are not copied)
+    const template: Item = {
+      ...stored.Item,
+      status: 'DELIVERED',
+      deliveryStartedAt: stored.Item.createdAt,
+      deliveryList: 'DELIVERY',
+    };
+    const lead = await api.login(SEEDED.lead);
+    const admin = await api.login(SEEDED.admin);
+    const tokenFor = (path: string) => (path.startsWith('/admin') ? admin.token : lead.token);
+    const units = await readUnits(stack.dynamoEndpoint, lead.id);
+    const { bumpListEpoch } = await import('../../lambdas/adapters/dynamodb/package-list-index');
+
+    let have = 0;
+    const results: Record<string, { n: number; load: Load; warm: number; build: number }[]> = {};
+    for (const n of [SMALL, LARGE]) {
+      progress(`seeding packages up to ${n.toLocaleString('en')} (BatchWrite, 8 writers)`);
+      const t0 = performance.now();
+      await seed(doc, template, n - have, have + 1, 8);
+      have = n;
+      progress(`seeded in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
+      // out-of-band writes: every Lambda's list index rebuilds at its next view (decision 210)
+      await bumpListEpoch(TABLE);
+      const build = await units(VIEWS[1]!.calls);
+      for (const view of VIEWS) {
+        const warm = await units(view.calls);
+        // the server's index builds on its first view, as a cold Lambda's would: not in the percentiles
+        for (const c of view.calls) await api.call(`${c.path}${qs(c.query)}`, { token: tokenFor(c.path) });
+        const load = await closedLoop(CLIENTS, { requests: REQUESTS }, async () => {
+          for (const c of view.calls) {
+            const r = await api.call(`${c.path}${qs(c.query)}`, { token: tokenFor(c.path) });
+            if (r.status !== 200) throw new Error(`${c.path}: ${r.status}`);
+          }
+        });
+        results[view.name] = [...(results[view.name] ?? []), { n, load, warm, build }];
+      }
+    }
+    for (const view of VIEWS) {
+      const [a, b] = results[view.name] ?? [];
+      if (!a || !b) continue;
+      const flat = b.load.p99 <= Math.max(a.load.p99 * 2, a.load.p99 + 50) && b.warm <= a.warm * 1.5 + 1;
+      rows.push({
+        section: SECTION,
+        name: `${view.name}: ${a.n.toLocaleString('en')} → ${b.n.toLocaleString('en')} packages, ${CLIENTS} clients`,
+        value: `p99 ${ms(a.load.p99)} → ${ms(b.load.p99)} · ${a.warm.toFixed(1)} → ${b.warm.toFixed(1)} RCU/view${
+          b.load.failed ? ` · ${b.load.failed} failed` : ''
+        }`,
+        target: 'flat',
+        verdict: verdict(flat && b.load.failed === 0),
+      });
+    }
+    const first = results[VIEWS[1]!.name];
+    if (first?.[0] && first[1])
+      rows.push(
+        info(
+          SECTION,
+          'list index build (first view of a cold Lambda, or after a deletion)',
+          `${first[0].build.toFixed(0)} → ${first[1].build.toFixed(0)} RCU (${first[0].n.toLocaleString('en')} → ${first[1].n.toLocaleString('en')} packages)`,
+        ),
+      );
+  } finally {
+    await stack.stop();
+    forget();
+  }
+  return rows;
+}
