@@ -232,6 +232,7 @@ describe('least privilege that holds (decision 205 in grant-uses: `writes`)', ()
       [
         'adminDecideRoles',
         'adminDeleteUsers',
+        'cancelRegistration',
         'changePassword',
         'confirmEmail',
         'login',
