@@ -51,6 +51,11 @@ describe('the OpenAPI document (GET /dev/openapi.json)', () => {
       'path:stage:true',
       'query:limit:false',
       'query:cursor:false',
+      'query:offset:false',
+      'query:search:false',
+      'query:sort:false',
+      'query:order:false',
+      'query:drafts:false',
     ]);
     expect(Object.keys(doc.paths['/dcc']!.post!.responses)).toContain('201');
     expect(JSON.stringify(doc.paths['/resources/patch/{stage}']!.post!.requestBody)).toContain(

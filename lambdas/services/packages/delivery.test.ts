@@ -163,7 +163,7 @@ describe('approve-delivery and reject-delivery (the delivery round)', () => {
         `Open it here: https://portal.example/packages/open/${p.id}`,
         '',
         'Package: Release X',
-        'Type: RELEASE_UNSIGNED',
+        'Type: RELEASE_SIGNED',
         `Resource: ${p.resourceName}`,
         `Rejected by: ${t.lead.name} (Technical Leader)`,
         '',

@@ -141,9 +141,11 @@ describe('admin deletes packages', () => {
     const t = w.team();
     const admin = w.user('ADMIN', 'Ada Admin');
     const approvers = [t.test, t.lead, t.reliability, t.release];
-    const rel = await w.draft(t.initiator, 'RELEASE_UNSIGNED', 'Release');
-    await w.service.notify(t.initiator, rel.id, w.choice(approvers));
+    // a signed release: an unsigned one is never sent to delivery (decision 193)
+    const rel = await w.draft(t.initiator, 'RELEASE_SIGNED', 'Release');
+    await w.service.notify(t.initiator, rel.id, w.choice(approvers, t.release));
     for (const u of approvers) await w.service.approve(u, rel.id, SIG);
+    await w.service.sign(t.release, rel.id, SIG);
     await w.runJobs();
     const deliveryApprovers = [t.test, t.lead, t.reliability];
     await w.service.deliver(t.release, rel.id, w.choice(deliveryApprovers), SIG);
