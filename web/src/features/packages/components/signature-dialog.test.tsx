@@ -112,7 +112,10 @@ describe('the signature dialog (issue 16 item 1, decision 141)', () => {
     fill(password, 'pw');
     fireEvent.click(actionButton);
     await waitFor(() => expect(onSubmit).toHaveBeenCalledWith('pw', 'not this week'));
-    fireEvent.click(within(dialog).getByRole('button', { name: MSG.cancel }));
+    // the dialog is busy while the submit settles: wait for that state to end, not for time
+    const cancel = within(dialog).getByRole('button', { name: MSG.cancel });
+    await waitFor(() => expect(cancel).toBeEnabled());
+    fireEvent.click(cancel);
     expect(onCancel).toHaveBeenCalledTimes(1);
   });
 });
