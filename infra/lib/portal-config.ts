@@ -155,20 +155,36 @@ const REGION_RE = /^[a-z]{2}(-gov)?-[a-z]+-\d$/;
 /** Context keys a command may still give; every stage setting comes from infra/stages.ts. */
 export const CONTEXT_KEYS = ['stage', 'webDist', 'bundleCache', 'allowPlaceholderWeb'] as const;
 
-/** The settings that used to be `-c` flags: refused, so an old command line cannot half-apply. */
-const MOVED_TO_STAGES_FILE = [
+/** Every setting a stage of infra/stages.ts may hold (checkStage refuses any other key). */
+const STAGE_SETTING_KEYS = [
+  'account',
+  'region',
   'domainName',
   'certificateArn',
   'senderAddress',
+  'sesIdentity',
+  'sesSandbox',
+  'sesSandboxRecipients',
   'allowedEmailDomains',
   'auditRetentionDays',
   'deletionProtection',
+  'firstDeployDone',
+  'terminationProtection',
   'tokenTtlSeconds',
   'originVerifySecretVersion',
   'signingKeyAdminRoleArn',
   'existingTrailArn',
   'webAclArn',
   'alarmEmail',
+  'site',
+] as const;
+
+/**
+ * Stage settings given as `-c` flags (as they used to be) are refused, so an old command line cannot
+ * half-apply; so are the footer settings, which moved under `site`.
+ */
+const MOVED_TO_STAGES_FILE = [
+  ...STAGE_SETTING_KEYS.filter((k) => k !== 'site'),
   'companyName',
   'companyAddress',
   'privacyUrl',
@@ -244,28 +260,7 @@ export function checkStage(stage: string, s: Record<string, unknown>): StageConf
   const missing = (key: string, what: string) =>
     new ConfigError(`${at(key)} is required (${what}) and missing`);
 
-  const known = new Set<string>([
-    'account',
-    'region',
-    'domainName',
-    'certificateArn',
-    'senderAddress',
-    'sesIdentity',
-    'sesSandbox',
-    'sesSandboxRecipients',
-    'allowedEmailDomains',
-    'auditRetentionDays',
-    'deletionProtection',
-    'firstDeployDone',
-    'terminationProtection',
-    'tokenTtlSeconds',
-    'originVerifySecretVersion',
-    'signingKeyAdminRoleArn',
-    'existingTrailArn',
-    'webAclArn',
-    'alarmEmail',
-    'site',
-  ]);
+  const known = new Set<string>(STAGE_SETTING_KEYS);
   for (const key of Object.keys(s))
     if (!known.has(key)) throw new ConfigError(`${at(key)} is not a setting (a typo?)`);
 
