@@ -218,7 +218,7 @@ describe('least privilege that holds (decision 205 in grant-uses: `writes`)', ()
     await expect(`${grantLines().join('\n')}\n`).toMatchFileSnapshot('./fixtures/grants.txt');
   });
 
-  it('lets only the rows that change accounts write the users table', () => {
+  it('lets only the rows that change accounts or take a signature (its sign-in throttle) write the users table', () => {
     const writers = grantLines()
       .filter((l) => l.includes('| table users |') && WRITE.some((a) => l.includes(a)))
       .map((l) => l.split(' | ')[0]!.replace('route ', ''))
@@ -231,15 +231,24 @@ describe('least privilege that holds (decision 205 in grant-uses: `writes`)', ()
     expect(writers).toEqual(
       [
         'adminDecideRoles',
+        'adminDeletePackages',
         'adminDeleteUsers',
+        'approveDelivery',
+        'approvePackage',
         'cancelRegistration',
         'changePassword',
         'confirmEmail',
         'login',
         'logout',
+        'notifyApprovers',
+        'notifyDeliveryApprovers',
         'register',
+        'rejectDelivery',
+        'rejectPackage',
+        'rejectSigning',
         'resendConfirmation',
         'resetPassword',
+        'signPackage',
         'updateAccount',
       ].sort(),
     );

@@ -33,7 +33,7 @@ test('two admins grant a role on the users screen: one proposes, a second confir
       .status,
   ).toBe(201);
   const token = /confirm-email\?token=([A-Za-z0-9_-]+)/.exec((await mailsTo(email)).at(-1)?.text ?? '')?.[1];
-  expect((await post('/user/confirm-email', { token })).status).toBe(200);
+  expect((await post('/user/confirm-email', { token, password })).status).toBe(200);
   const session = String((await post('/user/login', { login: email, password })).body.token);
   const dcc = () =>
     post(

@@ -20,6 +20,7 @@ export const ADMIN_ROUTES = [
     // users table) and mails the people waiting on them through the outbox (issue 23)
     uses: {
       tables: ['users', 'packages', 'resources', 'audit', 'outbox'],
+      writes: ['users', 'packages', 'resources', 'audit', 'outbox'],
       buckets: { artefacts: ['delete'] },
     },
     summary: 'Delete packages and their artefacts (packages in flight: signed, with password and reason)',

@@ -26,3 +26,11 @@ export const PKG_DECIDE = {
   writes: ['packages', 'audit', 'outbox'],
   invoke: ['generateArtefact'],
 } as const;
+
+/**
+ * A decision is an electronic signature (decision 141): its password check counts a wrong password as a
+ * failed sign-in, and those counters live in the users table, so the rows that take a signature may write
+ * users too (the local IAM check refused it with a 500 otherwise).
+ */
+export const SIGNED_MAIL = { tables: PKG_MAIL, writes: PKG_MAIL } as const;
+export const SIGNED_DECIDE = { ...PKG_DECIDE, writes: [...PKG_DECIDE.writes, 'users'] } as const;

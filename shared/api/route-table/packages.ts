@@ -1,4 +1,12 @@
-import { NON_ADMIN, PKG_DECIDE, PKG_MAIL, PKG_READ, PKG_WRITE, RELEASE_ENGINEER } from './groups';
+import {
+  NON_ADMIN,
+  PKG_DECIDE,
+  PKG_READ,
+  PKG_WRITE,
+  RELEASE_ENGINEER,
+  SIGNED_DECIDE,
+  SIGNED_MAIL,
+} from './groups';
 import type { Route } from './types';
 
 /** Package lists and one package (header, approvers, approval, signing, delivery), and the DCCs. */
@@ -101,7 +109,7 @@ export const PACKAGE_ROUTES = [
     method: 'POST',
     path: '/packages/{id}/notify-approvers',
     access: NON_ADMIN,
-    uses: { tables: PKG_MAIL },
+    uses: SIGNED_MAIL,
     summary: 'Send a DRAFT to approval',
   },
   {
@@ -109,7 +117,7 @@ export const PACKAGE_ROUTES = [
     method: 'POST',
     path: '/packages/{id}/approve',
     access: NON_ADMIN,
-    uses: PKG_DECIDE,
+    uses: SIGNED_DECIDE,
     summary: 'Approve as an assigned approver',
   },
   {
@@ -117,7 +125,7 @@ export const PACKAGE_ROUTES = [
     method: 'POST',
     path: '/packages/{id}/reject',
     access: NON_ADMIN,
-    uses: { tables: PKG_MAIL },
+    uses: SIGNED_MAIL,
     summary: 'Reject as an assigned approver',
   },
   {
@@ -125,7 +133,7 @@ export const PACKAGE_ROUTES = [
     method: 'POST',
     path: '/packages/{id}/generate-signed',
     access: RELEASE_ENGINEER,
-    uses: PKG_DECIDE,
+    uses: SIGNED_DECIDE,
     summary: 'Sign as the assigned signer',
   },
   {
@@ -142,7 +150,7 @@ export const PACKAGE_ROUTES = [
     method: 'POST',
     path: '/packages/{id}/reject-signing',
     access: RELEASE_ENGINEER,
-    uses: { tables: PKG_MAIL },
+    uses: SIGNED_MAIL,
     summary: 'Refuse to sign',
   },
   {
@@ -150,7 +158,7 @@ export const PACKAGE_ROUTES = [
     method: 'POST',
     path: '/delivery/packages/{id}/notify-approvers',
     access: RELEASE_ENGINEER,
-    uses: { tables: PKG_MAIL },
+    uses: SIGNED_MAIL,
     summary: 'Deliver or re-deliver a release package',
   },
   {
@@ -158,7 +166,7 @@ export const PACKAGE_ROUTES = [
     method: 'POST',
     path: '/delivery/packages/{id}/approve',
     access: NON_ADMIN,
-    uses: { tables: PKG_MAIL },
+    uses: SIGNED_MAIL,
     summary: 'Approve a delivery',
   },
   {
@@ -166,7 +174,7 @@ export const PACKAGE_ROUTES = [
     method: 'POST',
     path: '/delivery/packages/{id}/reject',
     access: NON_ADMIN,
-    uses: { tables: PKG_MAIL },
+    uses: SIGNED_MAIL,
     summary: 'Reject a delivery',
   },
   {
