@@ -64,17 +64,27 @@ describe('local IAM check', () => {
     );
   });
 
-  it('lets only the rows that change accounts write the users table', () => {
-    // every guarded row reads users for its gate; a workflow step may not change an account
-    const approve = routeById('approvePackage');
-    expect(() => checkDynamo(approve, 'GetItemCommand', { TableName: 't-users' })).not.toThrow();
-    denied(() => checkDynamo(approve, 'UpdateItemCommand', { TableName: 't-users' }));
+  it('lets only the rows that change accounts or take a signature write the users table', () => {
+    // every guarded row reads users for its gate; a workflow step that takes no signature may not change an
+    // account (a signed one counts a wrong password as a failed sign-in there: decision 205)
+    const retry = routeById('retryGeneration');
+    expect(() => checkDynamo(retry, 'GetItemCommand', { TableName: 't-users' })).not.toThrow();
+    denied(() => checkDynamo(retry, 'UpdateItemCommand', { TableName: 't-users' }));
     denied(() =>
-      checkDynamo(approve, 'TransactWriteItemsCommand', {
+      checkDynamo(retry, 'TransactWriteItemsCommand', {
         TransactItems: [{ Put: { TableName: 't-users' } }, { Update: { TableName: 't-packages' } }],
       }),
     );
-    for (const id of ['login', 'logout', 'register', 'resetPassword', 'adminDeleteUsers'] as const)
+    denied(() => checkDynamo(routeById('attachDcc'), 'UpdateItemCommand', { TableName: 't-users' }));
+    for (const id of [
+      'login',
+      'logout',
+      'register',
+      'resetPassword',
+      'adminDeleteUsers',
+      'approvePackage',
+      'rejectPackage',
+    ] as const)
       expect(
         () => checkDynamo(routeById(id), 'UpdateItemCommand', { TableName: 't-users' }),
         id,
