@@ -1,9 +1,10 @@
-import { Alert, Button, Flex, Heading, PasswordField, TextAreaField } from '@aws-amplify/ui-react';
+import { Button, Flex, Heading, TextAreaField } from '@aws-amplify/ui-react';
 import { roleLabel } from '@shared/domain/roles';
 import { DELETE_IN_FLIGHT_MEANING } from '@shared/domain/signature-meanings';
 import { MSG } from '@shared/messages';
 import { type ReactNode, useEffect, useId, useRef, useState } from 'react';
 import { dialogKeys } from '@/components/ui/dialog-keys';
+import { SignaturePassword } from '@/components/ui/signature-password';
 import { useSession } from '@/lib/session/session-store';
 import './delete-confirm-dialog.css';
 
@@ -148,23 +149,14 @@ export function DeleteConfirmDialog({
                 isDisabled={busy}
                 marginBottom="0.75rem"
               />
-              <PasswordField
-                ref={passwordRef}
-                label="Your password"
-                autoComplete="current-password"
+              <SignaturePassword
+                inputRef={passwordRef}
                 name="deletion-password"
                 value={password}
-                isRequired
-                onChange={(event) => setPassword(event.target.value)}
-                isDisabled={busy}
-                hasError={refusal !== null}
-                hideShowPassword
+                onChange={setPassword}
+                busy={busy}
+                refusal={refusal?.text ?? null}
               />
-              {refusal ? (
-                <Alert variation="error" role="alert" marginTop="0.75rem">
-                  {refusal.text}
-                </Alert>
-              ) : null}
             </div>
           ) : null}
           <Flex justifyContent="flex-end" gap="0.75rem" marginTop="1.25rem">

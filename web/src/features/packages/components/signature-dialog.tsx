@@ -1,4 +1,4 @@
-import { Alert, Button, Flex, Heading, PasswordField, TextAreaField } from '@aws-amplify/ui-react';
+import { Button, Flex, Heading, TextAreaField } from '@aws-amplify/ui-react';
 import type { Package } from '@shared/api/contracts/packages';
 import { roleLabel } from '@shared/domain/roles';
 import {
@@ -9,6 +9,7 @@ import {
 import { MSG } from '@shared/messages';
 import { Fragment, type ReactNode, useEffect, useId, useRef, useState } from 'react';
 import { dialogKeys } from '@/components/ui/dialog-keys';
+import { SignaturePassword } from '@/components/ui/signature-password';
 import { useSession } from '@/lib/session/session-store';
 import './signature-dialog.css';
 
@@ -170,24 +171,15 @@ export function SignatureDialog({
               marginBottom="0.75rem"
             />
           ) : null}
-          <PasswordField
-            ref={passwordRef}
-            label="Your password"
-            descriptiveText="The password you sign in with: it confirms this signature is yours."
-            autoComplete="current-password"
+          <SignaturePassword
+            inputRef={passwordRef}
             name="signature-password"
             value={password}
-            isRequired
-            onChange={(event) => setPassword(event.target.value)}
-            isDisabled={busy}
-            hasError={refusal !== null}
-            hideShowPassword
+            onChange={setPassword}
+            busy={busy}
+            refusal={refusal?.text ?? null}
+            descriptiveText="The password you sign in with: it confirms this signature is yours."
           />
-          {refusal ? (
-            <Alert variation="error" role="alert" marginTop="0.75rem">
-              {refusal.text}
-            </Alert>
-          ) : null}
           <Flex justifyContent="flex-end" gap="0.75rem" marginTop="1.25rem">
             <Button ref={cancelRef} onClick={onCancel} isDisabled={busy}>
               {MSG.cancel}
