@@ -1,10 +1,3 @@
-import type { PackageType } from '../shared/api/contracts/packages';
-import {
-  computeFields,
-  newPackageHeader,
-  validateHeaderUpdateOrThrow,
-} from '../shared/domain/header/header-rules';
-import type { Header } from '../shared/domain/header/header-schema';
 import { DynamoDccRepository } from './adapters/dynamodb/dcc-repository';
 import { DynamoPackageRepository } from './adapters/dynamodb/package-repository';
 import {
@@ -23,34 +16,9 @@ import { systemClock } from './ports/clock';
 import type { DccRepository } from './ports/dcc-repository';
 import type { ResourceRepository } from './ports/resource-repository';
 import type { UserRepository } from './ports/user-repository';
-import { type HeaderRules, PackageService } from './services/package-service';
+import { PackageService } from './services/package-service';
+import { headerRules } from './services/packages/header-rules';
 import { confirmSignature } from './services/users/signature-check';
-
-/**
- * Bytes of a model's metadata file (its patch config) as the resource record holds them; 0 for a patch.
- * Records of models uploaded before the size was recorded give undefined; generation recomputes the
- * field from the bytes it packages in any case (artefact-store.ts).
- */
-const metadataSizeOf = (resource: { sizeBytes: number; metadataSizeBytes?: number }) =>
-  resource.metadataSizeBytes;
-
-/** Header rules of shared/domain/header, in the shape the package service asks for. */
-const headerRules: HeaderRules = {
-  initial: (pkg, resource) =>
-    newPackageHeader({
-      packageType: pkg.type as PackageType,
-      resourceSizeBytes: resource.sizeBytes,
-      metadataSizeBytes: metadataSizeOf(resource),
-    }),
-  update: (current, submitted, pkg, resource) => {
-    const { header } = validateHeaderUpdateOrThrow(current as Header, submitted);
-    return computeFields(header, {
-      packageType: pkg.type as PackageType,
-      resourceSizeBytes: resource.sizeBytes,
-      metadataSizeBytes: metadataSizeOf(resource),
-    });
-  },
-};
 
 /** Every method of the DCC repository port, for `lazy`. */
 const DCC_REPOSITORY_METHODS: { [K in keyof DccRepository]: true } = {

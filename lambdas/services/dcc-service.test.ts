@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { packageWorld } from './packages/package-test-kit';
+import { packageWorld } from '../testing/package-test-kit';
 
 const DCC = { deviceId: 'pump-7', telemetryType: 'TelA' as const, messageLimit: 16, deviceLimit: 20 };
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { SIGNATURE_MEANINGS } from '../../../shared/domain/signature-meanings';
 import { MSG } from '../../../shared/messages';
-import { packageWorld, SIG } from './package-test-kit';
+import { packageWorld, SIG } from '../../testing/package-test-kit';
 
 async function world() {
   const w = packageWorld();

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { PackageType } from '../../../shared/api/contracts/packages';
 import { PACKAGE_ERR } from '../../../shared/domain/package-texts';
-import { packageWorld, SIG } from './package-test-kit';
+import { packageWorld, SIG } from '../../testing/package-test-kit';
 
 /**
  * A generated release package and a second release engineer who delivers it: signed by default (SIGNED),

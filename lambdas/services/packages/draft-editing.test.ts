@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { packageWorld } from './package-test-kit';
+import { packageWorld } from '../../testing/package-test-kit';
 
 describe('generate (a new DRAFT)', () => {
   it('creates a draft of the caller from a resource of its stage, once per name', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { packageWorld, SIG } from './package-test-kit';
+import { packageWorld, SIG } from '../../testing/package-test-kit';
 
 describe('package lists', () => {
   it('lists by stage and all, newest first, a page at a time', async () => {

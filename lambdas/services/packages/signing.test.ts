@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { packageWorld, SIG } from './package-test-kit';
+import { packageWorld, SIG } from '../../testing/package-test-kit';
 
 /** A signed dev package every approver approved: it waits for the release engineer's signature. */
 async function awaitingSignature(name = 'Signed 1') {

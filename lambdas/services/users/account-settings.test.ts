@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { API_ERR, MSG } from '../../../shared/messages';
-import { makeUsers, PASSWORD, SCRYPT_TIMEOUT_MS, tokenOf } from './users.fixtures';
+import { makeUsers, PASSWORD, SCRYPT_TIMEOUT_MS, tokenOf } from '../../testing/users.fixtures';
 
 describe('account settings', { timeout: SCRYPT_TIMEOUT_MS }, () => {
   it('keeps the old address as the login until the new one is confirmed by its link', async () => {

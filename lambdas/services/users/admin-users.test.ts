@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { makeUsers, SCRYPT_TIMEOUT_MS } from './users.fixtures';
+import { makeUsers, SCRYPT_TIMEOUT_MS } from '../../testing/users.fixtures';
 
 describe('admin user deletes', { timeout: SCRYPT_TIMEOUT_MS }, () => {
   it('deletes users for good: the address cannot register again, and it is audited', async () => {

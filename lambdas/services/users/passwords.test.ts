@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { API_ERR } from '../../../shared/messages';
-import { makeUsers, PASSWORD, SCRYPT_TIMEOUT_MS } from './users.fixtures';
+import { makeUsers, PASSWORD, SCRYPT_TIMEOUT_MS } from '../../testing/users.fixtures';
 
 const IP = '203.0.113.7';
 

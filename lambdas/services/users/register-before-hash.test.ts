@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { MSG } from '../../../shared/messages';
-import { makeUsers, SCRYPT_TIMEOUT_MS } from './users.fixtures';
+import { makeUsers, SCRYPT_TIMEOUT_MS } from '../../testing/users.fixtures';
 
 /** Counts the password hashes of a registration (the real hasher still runs). */
 const hashes = vi.hoisted(() => ({ count: 0 }));

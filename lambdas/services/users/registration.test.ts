@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { API_ERR, MSG } from '../../../shared/messages';
-import { makeUsers, PASSWORD, SCRYPT_TIMEOUT_MS, tokenOf } from './users.fixtures';
+import { makeUsers, PASSWORD, SCRYPT_TIMEOUT_MS, tokenOf } from '../../testing/users.fixtures';
 
 const newcomer = (email: string) =>
   ({ name: 'New Comer', email, password: PASSWORD, userRole: 'TECHNICAL_LEADER' }) as const;

@@ -5,7 +5,7 @@ import {
   SIGNATURE_PASSWORD_WRONG,
 } from '../../../shared/domain/signature-meanings';
 import { API_ERR } from '../../../shared/messages';
-import { makeUsers, PASSWORD, SCRYPT_TIMEOUT_MS } from './users.fixtures';
+import { makeUsers, PASSWORD, SCRYPT_TIMEOUT_MS } from '../../testing/users.fixtures';
 
 const GRANT = { decision: 'GRANT' as const, password: PASSWORD };
 

@@ -4,16 +4,16 @@ import { createMemoryRouter, RouterProvider } from 'react-router-dom';
 import { AppProvider } from '@/app/provider';
 import { createRoutes } from '@/app/router';
 import { setToken } from '@/lib/session/token-cookie';
-import { mockToken } from './mocks/db';
+import { tokenOf } from './backend/server';
 
 export interface RenderAppOptions {
-  /** fixture user id to start signed in as (a token cookie the mock backend accepts) */
+  /** sample user id to start signed in as (a token the backend issued to that user) */
   as?: string;
 }
 
 /** Renders the whole app at a path, as bulletproof-react does: real routes, MSW answering the calls. */
 export function renderApp(path: string, options: RenderAppOptions = {}) {
-  if (options.as) setToken(mockToken(options.as));
+  if (options.as) setToken(tokenOf(options.as));
   const router = createMemoryRouter(createRoutes(), { initialEntries: [path] });
   const user = userEvent.setup({ delay: null });
   const view = render(

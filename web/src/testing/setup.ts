@@ -1,11 +1,19 @@
 import '@testing-library/jest-dom/vitest';
 import { cleanup, configure } from '@testing-library/react';
-import { afterAll, afterEach, beforeAll } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import { popups } from '@/lib/popup/popup-store';
 import { session } from '@/lib/session/session-store';
 import { removeToken } from '@/lib/session/token-cookie';
-import { resetMockDb } from './mocks/db';
-import { server } from './mocks/server';
+import { freshBackend, server } from './backend/server';
+
+// The test backend signs tokens with jose, which takes only bytes of the global Uint8Array; jsdom replaced
+// that global, and TextEncoder still answers bytes of Node's own: give them the global's type
+class TestTextEncoder extends TextEncoder {
+  override encode(input?: string): Uint8Array<ArrayBuffer> {
+    return new Uint8Array(super.encode(input));
+  }
+}
+globalThis.TextEncoder = TestTextEncoder;
 
 // the machine is shared: give lazy route chunks time to load under load before a findBy gives up
 configure({ asyncUtilTimeout: 5000 });
@@ -37,10 +45,13 @@ Element.prototype.hasPointerCapture ??= () => false;
 Element.prototype.releasePointerCapture ??= () => {};
 
 beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+// each test starts from the sample data, in a backend of its own (the real services over memory adapters)
+beforeEach(async () => {
+  await freshBackend();
+});
 afterEach(() => {
   cleanup();
   server.resetHandlers();
-  resetMockDb();
   popups.close();
   removeToken();
   session.clear();

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { loadSiteSettings, setSiteSettings, siteSettings } from '@/config/site-settings';
 import { session } from '@/lib/session/session-store';
 import { getToken } from '@/lib/session/token-cookie';
-import { server } from '@/testing/mocks/server';
+import { server } from '@/testing/backend/server';
 import { renderApp } from '@/testing/render-app';
 
 const mainNav = () => screen.findByRole('navigation', { name: 'Main' });

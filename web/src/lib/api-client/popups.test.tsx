@@ -6,7 +6,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { showWarning } from '@/lib/popup/popup-store';
 import { session } from '@/lib/session/session-store';
 import { getToken } from '@/lib/session/token-cookie';
-import { server } from '@/testing/mocks/server';
+import { server } from '@/testing/backend/server';
 import { renderApp } from '@/testing/render-app';
 import { isSessionExpired } from './api-client';
 

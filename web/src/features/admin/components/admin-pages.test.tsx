@@ -9,7 +9,7 @@ import { db } from '@/testing/mocks/db';
 import { MOCK_PASSWORD } from '@/testing/mocks/fixtures';
 import { generatingOnReads } from '@/testing/mocks/generation-mock';
 import { PACKAGE_FIXTURES } from '@/testing/mocks/package-fixtures';
-import { server } from '@/testing/mocks/server';
+import { server } from '@/testing/backend/server';
 import { fill, renderApp } from '@/testing/render-app';
 
 const headers = async () =>

@@ -7,7 +7,7 @@ import { AppProvider } from '@/app/provider';
 import { signIn } from '@/lib/session/session-store';
 import { db } from '@/testing/mocks/db';
 import { MOCK_PASSWORD, USERS } from '@/testing/mocks/fixtures';
-import { server } from '@/testing/mocks/server';
+import { server } from '@/testing/backend/server';
 import { fill, renderApp } from '@/testing/render-app';
 import { type DeleteConfirm, DeleteConfirmDialog, type DeleteItem } from './delete-confirm-dialog';
 

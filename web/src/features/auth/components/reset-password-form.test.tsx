@@ -2,7 +2,7 @@ import { MSG } from '@shared/messages';
 import { screen, waitFor, within } from '@testing-library/react';
 import { HttpResponse, http } from 'msw';
 import { describe, expect, it } from 'vitest';
-import { server } from '@/testing/mocks/server';
+import { server } from '@/testing/backend/server';
 import { fill, renderApp } from '@/testing/render-app';
 
 describe('reset password page', () => {

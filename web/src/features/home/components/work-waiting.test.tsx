@@ -3,7 +3,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { HttpResponse, http } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { session } from '@/lib/session/session-store';
-import { server } from '@/testing/mocks/server';
+import { server } from '@/testing/backend/server';
 import { renderApp } from '@/testing/render-app';
 
 const section = () => screen.getByRole('region', { name: /^Waiting for you/ });

@@ -3,7 +3,7 @@ import { fireEvent, screen } from '@testing-library/react';
 import { HttpResponse, http } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { session } from '@/lib/session/session-store';
-import { server } from '@/testing/mocks/server';
+import { server } from '@/testing/backend/server';
 import { fill, renderApp } from '@/testing/render-app';
 import { atPath, fixtureResource } from '../testing/package-test-utils';
 import { defaultPackageName } from './create-package-page';

@@ -7,7 +7,7 @@ import type { FlowPurpose } from '@/lib/session/session-store';
 import { session } from '@/lib/session/session-store';
 import { db } from '@/testing/mocks/db';
 import { MOCK_PASSWORD } from '@/testing/mocks/fixtures';
-import { server } from '@/testing/mocks/server';
+import { server } from '@/testing/backend/server';
 import { fill } from '@/testing/render-app';
 import { atPath, fixturePackage, openWith } from '../testing/package-test-utils';
 

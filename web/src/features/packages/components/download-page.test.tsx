@@ -1,7 +1,7 @@
 import { MSG } from '@shared/messages';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { server } from '@/testing/mocks/server';
+import { server } from '@/testing/backend/server';
 import { atPath, captureDownloads, fixturePackage, openWith } from '../testing/package-test-utils';
 
 afterEach(() => {

@@ -4,7 +4,7 @@ import { HttpResponse, http } from 'msw';
 import { afterEach, describe, expect, it } from 'vitest';
 import { popups } from '@/lib/popup/popup-store';
 import { MOCK_PASSWORD } from '@/testing/mocks/fixtures';
-import { server } from '@/testing/mocks/server';
+import { server } from '@/testing/backend/server';
 import { fill } from '@/testing/render-app';
 import { fixturePackage, openWith } from '../testing/package-test-utils';
 

@@ -3,7 +3,7 @@ import { MSG } from '@shared/messages';
 import { fireEvent, screen, within } from '@testing-library/react';
 import { HttpResponse, http } from 'msw';
 import { describe, expect, it } from 'vitest';
-import { server } from '@/testing/mocks/server';
+import { server } from '@/testing/backend/server';
 import { fill } from '@/testing/render-app';
 import { atPath, openWith } from '../testing/package-test-utils';
 

@@ -3,7 +3,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { HttpResponse, http } from 'msw';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { session } from '@/lib/session/session-store';
-import { server } from '@/testing/mocks/server';
+import { server } from '@/testing/backend/server';
 import { atPath, captureDownloads, openWith } from '../testing/package-test-utils';
 
 afterEach(() => {

@@ -8,7 +8,7 @@ import { type Popup, popups } from '@/lib/popup/popup-store';
 import { session } from '@/lib/session/session-store';
 import { db } from '@/testing/mocks/db';
 import { generatingOnReads } from '@/testing/mocks/generation-mock';
-import { server } from '@/testing/mocks/server';
+import { server } from '@/testing/backend/server';
 import { fill, renderApp } from '@/testing/render-app';
 import { fixturePackage } from '../testing/package-test-utils';
 

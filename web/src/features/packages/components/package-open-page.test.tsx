@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { session } from '@/lib/session/session-store';
 import { db } from '@/testing/mocks/db';
 import { MOCK_PASSWORD } from '@/testing/mocks/fixtures';
-import { server } from '@/testing/mocks/server';
+import { server } from '@/testing/backend/server';
 import { fill, renderApp } from '@/testing/render-app';
 import { atPath } from '../testing/package-test-utils';
 

@@ -3,7 +3,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { HttpResponse, http } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { db } from '@/testing/mocks/db';
-import { server } from '@/testing/mocks/server';
+import { server } from '@/testing/backend/server';
 import { fill, renderApp } from '@/testing/render-app';
 
 const file = (name: string, size = 2048) => new File([new Uint8Array(size)], name);

@@ -1,14 +1,14 @@
-import type { Role } from '../../../shared/domain/roles';
-import { MemoryPendingDecisions } from '../../adapters/memory/pending-decisions';
-import { MemoryUserRepository } from '../../adapters/memory/user-repository';
-import type { AuditEvent, AuditLog } from '../../ports/audit-log';
-import type { Clock } from '../../ports/clock';
-import type { Mail, Mailer } from '../../ports/mailer';
-import type { UserRecord } from '../../ports/user-repository';
-import { hashPassword } from '../password-hasher';
-import { TokenService } from '../token-service';
-import { UserService } from '../user-service';
-import type { UserServiceConfig } from './common';
+import type { Role } from '../../shared/domain/roles';
+import { MemoryPendingDecisions } from '../adapters/memory/pending-decisions';
+import { MemoryUserRepository } from '../adapters/memory/user-repository';
+import type { AuditEvent, AuditLog } from '../ports/audit-log';
+import type { Clock } from '../ports/clock';
+import type { Mail, Mailer } from '../ports/mailer';
+import type { UserRecord } from '../ports/user-repository';
+import { hashPassword } from '../services/password-hasher';
+import { TokenService } from '../services/token-service';
+import { UserService } from '../services/user-service';
+import type { UserServiceConfig } from '../services/users/common';
 
 /**
  * The user service over memory adapters, for the unit tests of the user rules. The audit log, clock and

@@ -1,17 +1,17 @@
-import type { NotifyRequest, PackageType } from '../../../shared/api/contracts/packages';
-import type { Stage } from '../../../shared/api/contracts/resources';
-import { ForbiddenError } from '../../../shared/domain/errors';
-import type { Role } from '../../../shared/domain/roles';
-import { SIGNATURE_PASSWORD_WRONG } from '../../../shared/domain/signature-meanings';
-import { MemoryArtefactJobs } from '../../adapters/memory/artefact-jobs';
-import { MemoryAuditLog } from '../../adapters/memory/audit-log';
-import { ManualClock } from '../../adapters/memory/clock';
-import { MemoryDccRepository } from '../../adapters/memory/dcc-repository';
-import { MemoryArtefacts } from '../../adapters/memory/package-artefacts';
-import { MemoryPackageRepository } from '../../adapters/memory/package-repository';
-import type { ResourceRecord } from '../../ports/resource-repository';
-import type { UserRecord } from '../../ports/user-repository';
-import { PackageService } from '../package-service';
+import type { NotifyRequest, PackageType } from '../../shared/api/contracts/packages';
+import type { Stage } from '../../shared/api/contracts/resources';
+import { ForbiddenError } from '../../shared/domain/errors';
+import type { Role } from '../../shared/domain/roles';
+import { SIGNATURE_PASSWORD_WRONG } from '../../shared/domain/signature-meanings';
+import { MemoryArtefactJobs } from '../adapters/memory/artefact-jobs';
+import { MemoryAuditLog } from '../adapters/memory/audit-log';
+import { ManualClock } from '../adapters/memory/clock';
+import { MemoryDccRepository } from '../adapters/memory/dcc-repository';
+import { MemoryArtefacts } from '../adapters/memory/package-artefacts';
+import { MemoryPackageRepository } from '../adapters/memory/package-repository';
+import type { ResourceRecord } from '../ports/resource-repository';
+import type { UserRecord } from '../ports/user-repository';
+import { PackageService } from '../services/package-service';
 
 /** The signature every unit test's decision carries: the password the kit's check accepts. */
 export const SIG = { password: 'the right password', sourceIp: '192.0.2.1' } as const;

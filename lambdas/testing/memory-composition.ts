@@ -1,0 +1,190 @@
+import { MemoryArtefactJobs } from '../adapters/memory/artefact-jobs';
+import { MemoryAuditLog } from '../adapters/memory/audit-log';
+import { MemoryBlobStore } from '../adapters/memory/blob-store';
+import { MemoryDccRepository } from '../adapters/memory/dcc-repository';
+import { MemoryMailer } from '../adapters/memory/mail-sender';
+import { MemoryArtefacts } from '../adapters/memory/package-artefacts';
+import { MemoryPackageRepository } from '../adapters/memory/package-repository';
+import { MemoryPendingDecisions } from '../adapters/memory/pending-decisions';
+import { MemoryResourceRepository } from '../adapters/memory/resource-repository';
+import { MemoryUploadJobs } from '../adapters/memory/upload-jobs';
+import { MemoryUserRepository } from '../adapters/memory/user-repository';
+import type * as real from '../composition';
+import type * as realArtefacts from '../composition-artefacts';
+import type * as realHttp from '../composition-http';
+import type * as realJobs from '../composition-jobs';
+import type * as realMail from '../composition-mail';
+import type * as realPackages from '../composition-packages';
+import type * as realStorage from '../composition-storage';
+import type * as realUploads from '../composition-uploads';
+import type { Authenticate } from '../middleware/authorize';
+import { systemClock } from '../ports/clock';
+import type { ResourceReferences } from '../ports/resource-repository';
+import { PackageService } from '../services/package-service';
+import { headerRules } from '../services/packages/header-rules';
+import { ResourceService } from '../services/resource-service';
+import { TokenService } from '../services/token-service';
+import { UserService } from '../services/user-service';
+import { authenticate as checkToken } from '../services/users/sign-in';
+import { confirmSignature } from '../services/users/signature-check';
+
+/**
+ * The composition root of the web component tests (issue 26, decision 230): the real services over the
+ * memory adapters, one backend per test (`resetMemoryBackend`). The web vitest project resolves every
+ * `lambdas/composition*.ts` a handler imports to this module (web/vitest.config.ts), so the tests run the
+ * real handlers, middleware and services in Node; only the adapters differ from the deployed ones. Each
+ * getter has the type of the getter it stands for (checked at the end of this file).
+ */
+
+/** The sign-in throttle of the tests: as in production, but with room for the tests' wrong passwords. */
+const THROTTLE = { maxFailuresPerSource: 1000 } as const;
+
+/** Presigned URLs of the memory object storage point here; the tests' MSW seam answers their PUTs. */
+export const MEMORY_STORAGE_URL = 'https://memory-storage.test';
+
+function build() {
+  const clock = systemClock;
+  const users = new MemoryUserRepository(clock);
+  const resources = new MemoryResourceRepository();
+  const packages = new MemoryPackageRepository(async (id) => (await resources.getById(id)) !== null);
+  const dccs = new MemoryDccRepository();
+  const audit = new MemoryAuditLog(clock);
+  const blobs = new MemoryBlobStore(MEMORY_STORAGE_URL);
+  const mailer = new MemoryMailer();
+  const artefacts = new MemoryArtefacts();
+  const generations = new MemoryArtefactJobs();
+  const verifications = new MemoryUploadJobs();
+  const pending = new MemoryPendingDecisions();
+  const tokens = new TokenService('memory-backend-token-key-of-the-web-tests', 2 * 60 * 60);
+  /** which packages use a resource: the packages table's byResource index, as DynamoDB answers it */
+  const references: ResourceReferences = {
+    packagesUsing: async (resourceId) =>
+      (await packages.listByResource(resourceId)).map((p) => ({ packageId: p.id, packageName: p.name })),
+  };
+  const userService = new UserService(
+    users,
+    tokens,
+    mailer,
+    audit,
+    clock,
+    { tempPasswordMinutes: 30, ...THROTTLE, appUrl: 'https://portal.test', allowedEmailDomains: [] },
+    pending,
+  );
+  const resourceService = new ResourceService(
+    resources,
+    references,
+    blobs,
+    audit,
+    clock,
+    {
+      bucket: () => 'resources',
+      maxResourceBytes: 10 * 1024 ** 3,
+      maxMetadataBytes: 1_000_000,
+      uploadTtlSeconds: 15 * 60,
+      multipartTtlSeconds: 24 * 3600,
+    },
+    () => verifications,
+  );
+  const packageService = new PackageService({
+    packages,
+    resources,
+    dccs,
+    users,
+    audit,
+    artefacts: () => artefacts,
+    jobs: () => generations,
+    header: headerRules,
+    clock,
+    appUrl: 'https://portal.test',
+    signatures: {
+      confirm: (user, password, sourceIp) =>
+        confirmSignature({ users, clock, config: THROTTLE }, user, password, sourceIp),
+    },
+  });
+
+  /**
+   * Runs the generations and upload verifications started so far, as the workers would after the request
+   * (decision 160, 173); a job that throws is failed as after its last retry.
+   */
+  async function runJobs(reason = 'failed in the test'): Promise<void> {
+    for (const job of generations.take()) {
+      try {
+        await packageService.runGeneration(job);
+      } catch {
+        await packageService.failGeneration(job, reason);
+      }
+    }
+    for (const job of verifications.take()) {
+      try {
+        await resourceService.runVerification(job);
+      } catch {
+        await resourceService.failVerification(job, reason);
+      }
+    }
+  }
+
+  return {
+    users,
+    resources,
+    packages,
+    dccs,
+    audit,
+    blobs,
+    mailer,
+    artefacts,
+    generations,
+    verifications,
+    pending,
+    tokens,
+    userService,
+    resourceService,
+    packageService,
+    runJobs,
+    /** false: started jobs wait for `runJobs` (a test that watches a generation run); true: run after each call */
+    autoRunJobs: true,
+  };
+}
+
+export type MemoryBackend = ReturnType<typeof build>;
+
+let current: MemoryBackend = build();
+
+/** The backend of the running test. */
+export const memoryBackend = (): MemoryBackend => current;
+
+/** A new, empty backend (each test starts from its own). */
+export function resetMemoryBackend(): MemoryBackend {
+  current = build();
+  return current;
+}
+
+// ── the getters the handlers import (the names of lambdas/composition*.ts) ──────────────────────────
+export const loadUserService = async () => current.userService;
+export const resourceService = () => current.resourceService;
+export const confirmingResourceService = () => current.resourceService;
+export const packageService = () => current.packageService;
+export const packageServiceWithResourceReads = () => current.packageService;
+export const artefactService = () => current.artefacts;
+export const authenticate: Authenticate = (token) =>
+  checkToken({ tokens: current.tokens, users: current.users, clock: systemClock }, token);
+
+/** Each stand-in has the type of the getter it replaces: a changed composition module fails tsc here. */
+export const standsFor: {
+  loadUserService: typeof real.loadUserService & typeof realMail.loadUserService;
+  resourceService: typeof real.resourceService & typeof realStorage.resourceService;
+  confirmingResourceService: typeof realUploads.confirmingResourceService;
+  packageService: typeof realPackages.packageService &
+    typeof realJobs.packageService &
+    typeof realArtefacts.packageService;
+  packageServiceWithResourceReads: typeof realStorage.packageServiceWithResourceReads;
+  artefactService: typeof realArtefacts.artefactService;
+  authenticate: typeof realHttp.authenticate;
+} = {
+  loadUserService,
+  resourceService,
+  confirmingResourceService,
+  packageService,
+  packageServiceWithResourceReads,
+  artefactService,
+  authenticate,
+};

@@ -1,0 +1,114 @@
+import { randomBytes, scryptSync } from 'node:crypto';
+import type { ApproverEntry, Package } from '@shared/api/contracts/packages';
+import {
+  APPROVAL_ROUND,
+  DELIVERY_ROUND,
+  isWaitingForApproval,
+  isWaitingForDelivery,
+  isWaitingForSignature,
+} from '@shared/domain/package-lifecycle';
+import type { PackageRecord, Task } from '../../../../lambdas/ports/package-repository';
+import type { UserRecord } from '../../../../lambdas/ports/user-repository';
+import { headerRules } from '../../../../lambdas/services/packages/header-rules';
+import type { MemoryBackend } from '../../../../lambdas/testing/memory-composition';
+import { DCCS, MOCK_PASSWORD, PACKAGES, PENDING_USER, RESOURCES, USERS } from '../mocks/fixtures';
+import { PACKAGE_FIXTURES } from '../mocks/package-fixtures';
+
+/**
+ * The sample data (web/src/testing/mocks/fixtures.ts, package-fixtures.ts) written into a memory backend's
+ * stores, as the real services would have left them: users with the password MOCK_PASSWORD, resources,
+ * DCCs, and packages with their approval maps, open tasks and generated XML.
+ */
+
+/**
+ * A hash of MOCK_PASSWORD in the hasher's own format at a low cost (N=2^10): verifyPassword reads the
+ * parameters from the stored hash, so sign-in and signatures check it as any other, only faster.
+ */
+const N = 2 ** 10;
+const salt = randomBytes(16);
+const MOCK_HASH = ['scrypt', N, 8, 1, salt.toString('base64'), scryptSync(MOCK_PASSWORD, salt, 32, { N }).toString('base64')].join('$');
+
+const AT = '2024-01-01T00:00:00.000Z';
+
+function userRecord(u: (typeof USERS)[number]): UserRecord {
+  return {
+    emailConfirmed: true,
+    roleStatus: 'GRANTED',
+    ...u,
+    passwordHash: MOCK_HASH,
+    tokenVersion: 1,
+    createdAt: AT,
+    updatedAt: AT,
+    version: 1,
+  } as UserRecord;
+}
+
+const byUser = (list: readonly ApproverEntry[]): Record<string, ApproverEntry> =>
+  Object.fromEntries(list.map((a) => [a.user.id, { ...a }]));
+
+function packageRecord(p: Package): PackageRecord {
+  const { approvers, deliveryApprovers, ...fields } = p;
+  return {
+    ...fields,
+    header: null,
+    approvers: byUser(approvers),
+    approverCount: approvers.length,
+    approvedCount: approvers.filter((a) => a.approved).length,
+    deliveryApprovers: byUser(deliveryApprovers),
+    deliveryApproverCount: deliveryApprovers.length,
+    deliveryApprovedCount: deliveryApprovers.filter((a) => a.approved).length,
+    version: 1,
+  };
+}
+
+/** The open tasks of a package in its status: who its lists show it to. */
+function tasksOf(p: Package): Task[] {
+  const task = (kind: Task['kind'], userId: string): Task => ({
+    kind,
+    userId,
+    packageId: p.id,
+    stage: p.resourceStage,
+    createdAt: p.updatedAt,
+  });
+  const undecided = (list: readonly ApproverEntry[]) => list.filter((a) => !a.approved && !a.rejected);
+  if (isWaitingForApproval(p.status)) return undecided(p.approvers).map((a) => task(APPROVAL_ROUND.task, a.user.id));
+  if (isWaitingForDelivery(p.status))
+    return undecided(p.deliveryApprovers).map((a) => task(DELIVERY_ROUND.task, a.user.id));
+  if (isWaitingForSignature(p.status) && p.signer) return [task('SIGN', p.signer.id)];
+  return [];
+}
+
+/** The sample packages, fixtures.ts's and package-fixtures.ts's. */
+export const SAMPLE_PACKAGES: readonly Package[] = [...PACKAGES, ...PACKAGE_FIXTURES];
+
+/** Writes the sample data into `b`; answers a signed-in token per sample user (as the real sign-in issues). */
+export async function seed(b: MemoryBackend): Promise<Map<string, string>> {
+  const users = [...USERS.map(userRecord), userRecord(PENDING_USER)];
+  for (const u of users) await b.users.create(u);
+  for (const r of RESOURCES)
+    await b.resources.create({
+      ...r,
+      objectKey: `resources/${r.id}`,
+      createdAt: `${r.uploadTime.replace(' ', 'T')}Z`,
+    });
+  for (const d of DCCS) await b.dccs.create({ ...d });
+  for (const p of SAMPLE_PACKAGES) {
+    const resource = RESOURCES.find((r) => r.id === p.resourceId);
+    const record = packageRecord(p);
+    record.header = resource ? headerRules.initial(record, resource) : null;
+    if (p.linkToS3 || p.mLifePath) {
+      const artefact = await b.artefacts.generate({ pkg: record, approvals: [], at: new Date(p.updatedAt) });
+      record.artefact = artefact;
+      record.linkToS3 = artefact.key;
+      if (p.mLifePath) record.mLifePath = artefact.key;
+    }
+    const created = await b.packages.create(record);
+    if (created !== 'ok') throw new Error(`sample package ${p.id}: ${created}`);
+    const tasks = tasksOf(p);
+    if (tasks.length) await b.packages.save(record, { version: 1, status: record.status }, { add: tasks });
+  }
+  const now = new Date();
+  const tokens = new Map<string, string>();
+  for (const u of users) tokens.set(u.id, await b.tokens.issue({ sub: u.id, tv: u.tokenVersion }, now));
+  return tokens;
+}
