@@ -40,5 +40,7 @@ export default defineProject({
     setupFiles: ['src/testing/setup.ts'],
     testTimeout: 15_000,
     css: false,
+    // the handlers' request log lines (Powertools) would drown the test output
+    env: { POWERTOOLS_LOG_LEVEL: 'SILENT' },
   },
 });

@@ -16,9 +16,15 @@ export class MemoryBlobStore implements BlobStore {
     return `${bucket}/${key}`;
   }
 
-  async put(bucket: string, key: string, body: Uint8Array | Readable, options: { contentType?: string } = {}) {
+  async put(
+    bucket: string,
+    key: string,
+    body: Uint8Array | Readable,
+    options: { contentType?: string } = {},
+  ) {
     const chunks: Buffer[] = [];
-    if (body instanceof Uint8Array) chunks.push(Buffer.from(body));
+    // isView, not instanceof: a test's Uint8Array may come from another realm (jsdom's)
+    if (ArrayBuffer.isView(body)) chunks.push(Buffer.from(body.buffer, body.byteOffset, body.byteLength));
     else for await (const c of body) chunks.push(Buffer.from(c as Uint8Array));
     this.objects.set(MemoryBlobStore.id(bucket, key), {
       bytes: Buffer.concat(chunks),

@@ -1,4 +1,5 @@
 import '@testing-library/jest-dom/vitest';
+import { File as NodeFile } from 'node:buffer';
 import { cleanup, configure } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import { popups } from '@/lib/popup/popup-store';
@@ -14,6 +15,10 @@ class TestTextEncoder extends TextEncoder {
   }
 }
 globalThis.TextEncoder = TestTextEncoder;
+// Node's File and FormData (fetch's, the one Response.formData answers), so a form's file reaches the
+// backend with its name: MSW turns the request into a fetch Request, which reads no jsdom FormData
+globalThis.File = NodeFile as unknown as typeof File;
+globalThis.FormData = (await new Response(new URLSearchParams()).formData()).constructor as typeof FormData;
 
 // the machine is shared: give lazy route chunks time to load under load before a findBy gives up
 configure({ asyncUtilTimeout: 5000 });

@@ -94,6 +94,7 @@ async function answer(request: Request): Promise<Response> {
   }
   const handler = handlerOf(m.route);
   const result = await handler(await eventOf(request, url, apiPath, m.route, m.params), contextOf(m.route));
+  if (result.statusCode >= 400) console.log('DBG', m.route.id, result.statusCode, result.body);
   const backend = memoryBackend();
   if (backend.autoRunJobs) await backend.runJobs();
   const body = result.isBase64Encoded ? Buffer.from(result.body, 'base64') : result.body;
@@ -106,7 +107,11 @@ async function answer(request: Request): Promise<Response> {
 /** The bytes a browser PUTs to a presigned URL of the memory object storage. */
 const storage = http.put(`${MEMORY_STORAGE_URL}/:bucket/*`, async ({ request, params }) => {
   const key = new URL(request.url).pathname.split('/').slice(2).join('/');
-  await memoryBackend().blobs.put(String(params.bucket), decodeURIComponent(key), new Uint8Array(await request.arrayBuffer()));
+  await memoryBackend().blobs.put(
+    String(params.bucket),
+    decodeURIComponent(key),
+    new Uint8Array(await request.arrayBuffer()),
+  );
   return new HttpResponse(null, { status: 200 });
 });
 

@@ -1,5 +1,6 @@
 import { randomBytes, scryptSync } from 'node:crypto';
 import type { ApproverEntry, Package } from '@shared/api/contracts/packages';
+import type { PublicUser } from '@shared/api/contracts/user';
 import {
   APPROVAL_ROUND,
   DELIVERY_ROUND,
@@ -26,11 +27,18 @@ import { PACKAGE_FIXTURES } from '../mocks/package-fixtures';
  */
 const N = 2 ** 10;
 const salt = randomBytes(16);
-const MOCK_HASH = ['scrypt', N, 8, 1, salt.toString('base64'), scryptSync(MOCK_PASSWORD, salt, 32, { N }).toString('base64')].join('$');
+const MOCK_HASH = [
+  'scrypt',
+  N,
+  8,
+  1,
+  salt.toString('base64'),
+  scryptSync(MOCK_PASSWORD, salt, 32, { N }).toString('base64'),
+].join('$');
 
 const AT = '2024-01-01T00:00:00.000Z';
 
-function userRecord(u: (typeof USERS)[number]): UserRecord {
+function userRecord(u: PublicUser): UserRecord {
   return {
     emailConfirmed: true,
     roleStatus: 'GRANTED',
@@ -71,7 +79,8 @@ function tasksOf(p: Package): Task[] {
     createdAt: p.updatedAt,
   });
   const undecided = (list: readonly ApproverEntry[]) => list.filter((a) => !a.approved && !a.rejected);
-  if (isWaitingForApproval(p.status)) return undecided(p.approvers).map((a) => task(APPROVAL_ROUND.task, a.user.id));
+  if (isWaitingForApproval(p.status))
+    return undecided(p.approvers).map((a) => task(APPROVAL_ROUND.task, a.user.id));
   if (isWaitingForDelivery(p.status))
     return undecided(p.deliveryApprovers).map((a) => task(DELIVERY_ROUND.task, a.user.id));
   if (isWaitingForSignature(p.status) && p.signer) return [task('SIGN', p.signer.id)];
@@ -82,9 +91,32 @@ function tasksOf(p: Package): Task[] {
 export const SAMPLE_PACKAGES: readonly Package[] = [...PACKAGES, ...PACKAGE_FIXTURES];
 
 /** Writes the sample data into `b`; answers a signed-in token per sample user (as the real sign-in issues). */
+/** Writes one package into `b` as the services would have left it (its header, artefact and open tasks). */
+export async function addPackage(b: MemoryBackend, p: Package): Promise<void> {
+  const resource = await b.resources.getById(p.resourceId);
+  const record = packageRecord(p);
+  record.header = resource ? headerRules.initial(record, resource) : null;
+  if (p.linkToS3 || p.mLifePath) {
+    const artefact = await b.artefacts.generate({ pkg: record, approvals: [], at: new Date(p.updatedAt) });
+    record.artefact = artefact;
+    record.linkToS3 = artefact.key;
+    if (p.mLifePath) record.mLifePath = artefact.key;
+  }
+  const created = await b.packages.create(record);
+  if (created !== 'ok') throw new Error(`package ${p.id}: ${created}`);
+  const tasks = tasksOf(p);
+  if (tasks.length) await b.packages.save(record, { version: 1, status: record.status }, { add: tasks });
+}
+
+/** Writes one user into `b`, granted and confirmed unless `u` says otherwise, with the password MOCK_PASSWORD. */
+export async function addUser(b: MemoryBackend, u: PublicUser): Promise<void> {
+  if (!(await b.users.create(userRecord(u)))) throw new Error(`user ${u.id} exists`);
+}
+
+/** Writes the sample data into `b`; answers a signed-in token per sample user (as the real sign-in issues). */
 export async function seed(b: MemoryBackend): Promise<Map<string, string>> {
-  const users = [...USERS.map(userRecord), userRecord(PENDING_USER)];
-  for (const u of users) await b.users.create(u);
+  const users = [...USERS, PENDING_USER];
+  for (const u of users) await addUser(b, u);
   for (const r of RESOURCES)
     await b.resources.create({
       ...r,
@@ -92,23 +124,9 @@ export async function seed(b: MemoryBackend): Promise<Map<string, string>> {
       createdAt: `${r.uploadTime.replace(' ', 'T')}Z`,
     });
   for (const d of DCCS) await b.dccs.create({ ...d });
-  for (const p of SAMPLE_PACKAGES) {
-    const resource = RESOURCES.find((r) => r.id === p.resourceId);
-    const record = packageRecord(p);
-    record.header = resource ? headerRules.initial(record, resource) : null;
-    if (p.linkToS3 || p.mLifePath) {
-      const artefact = await b.artefacts.generate({ pkg: record, approvals: [], at: new Date(p.updatedAt) });
-      record.artefact = artefact;
-      record.linkToS3 = artefact.key;
-      if (p.mLifePath) record.mLifePath = artefact.key;
-    }
-    const created = await b.packages.create(record);
-    if (created !== 'ok') throw new Error(`sample package ${p.id}: ${created}`);
-    const tasks = tasksOf(p);
-    if (tasks.length) await b.packages.save(record, { version: 1, status: record.status }, { add: tasks });
-  }
+  for (const p of SAMPLE_PACKAGES) await addPackage(b, p);
   const now = new Date();
   const tokens = new Map<string, string>();
-  for (const u of users) tokens.set(u.id, await b.tokens.issue({ sub: u.id, tv: u.tokenVersion }, now));
+  for (const u of users) tokens.set(u.id, await b.tokens.issue({ sub: u.id, tv: 1 }, now));
   return tokens;
 }

@@ -1,7 +1,14 @@
+import type { Package } from '@shared/api/contracts/packages';
+import type { PublicUser } from '@shared/api/contracts/user';
 import { setupServer } from 'msw/node';
-import { type MemoryBackend, resetMemoryBackend } from '../../../../lambdas/testing/memory-composition';
+import { toPackage } from '../../../../lambdas/services/packages/package-deps';
+import {
+  type MemoryBackend,
+  memoryBackend,
+  resetMemoryBackend,
+} from '../../../../lambdas/testing/memory-composition';
 import { apiHandlers } from './api';
-import { seed } from './seed';
+import { addPackage, addUser, seed } from './seed';
 
 /** The component tests' MSW server: every API call answered by the real handlers (./api.ts). */
 export const server = setupServer(...apiHandlers);
@@ -22,4 +29,29 @@ export function tokenOf(userId: string): string {
   return token;
 }
 
-export { memoryBackend } from '../../../../lambdas/testing/memory-composition';
+
+export { memoryBackend };
+
+/** The package as the API would answer it now (undefined when there is none). */
+export async function storedPackage(id: string): Promise<Package | undefined> {
+  const p = await memoryBackend().packages.get(id);
+  return p ? toPackage(p) : undefined;
+}
+
+/** Every stored package, as the API answers them. */
+export async function storedPackages(): Promise<Package[]> {
+  return (await memoryBackend().packages.listAll()).map(toPackage);
+}
+
+/** A package written into the backend as the services would have left it (tests of rare states). */
+export const putPackage = (p: Package) => addPackage(memoryBackend(), p);
+
+/** A user written into the backend (password MOCK_PASSWORD). */
+export const putUser = (u: PublicUser) => addUser(memoryBackend(), u);
+
+/** Whether a resource of this name is stored. */
+export async function hasResource(name: string): Promise<boolean> {
+  return (await memoryBackend().resources.listAll()).some((r) => r.name === name);
+}
+
+export { MEMORY_STORAGE_URL } from '../../../../lambdas/testing/memory-composition';

@@ -10,7 +10,7 @@ import { fireEvent, render, screen, waitFor, within } from '@testing-library/rea
 import { describe, expect, it, vi } from 'vitest';
 import { AppProvider } from '@/app/provider';
 import { signIn } from '@/lib/session/session-store';
-import { db } from '@/testing/mocks/db';
+import { storedPackage } from '@/testing/backend/server';
 import { MOCK_PASSWORD, USERS } from '@/testing/mocks/fixtures';
 import { fill } from '@/testing/render-app';
 import { fixturePackage, openWith } from '../testing/package-test-utils';
@@ -120,7 +120,7 @@ describe('the signature dialog (issue 16 item 1, decision 141)', () => {
   });
 });
 
-describe('signing through the app (mock backend checks the password)', () => {
+describe('signing through the app (the backend checks the password)', () => {
   it('a wrong password is said in the dialog and changes nothing; the right one approves', async () => {
     openWith('/packages/header/view', { as: 'u-lead', pkg: 'pk-approve-dev', flow: 'approve' });
     await screen.findByRole('table', { name: 'Package header' });
@@ -130,14 +130,14 @@ describe('signing through the app (mock backend checks the password)', () => {
     fill(within(dialog).getByLabelText(/^Your password/), 'wrong');
     fireEvent.click(within(dialog).getByRole('button', { name: 'Approve' }));
     expect(await within(dialog).findByText(SIGNATURE_PASSWORD_WRONG)).toBeInTheDocument();
-    const stored = db.packages.find((p) => p.id === 'pk-approve-dev');
+    const stored = await storedPackage('pk-approve-dev');
     expect(stored?.approvers.find((a) => a.user.id === 'u-lead')?.approved).toBe(false);
     fill(within(dialog).getByLabelText(/^Your password/), MOCK_PASSWORD);
     fireEvent.click(within(dialog).getByRole('button', { name: 'Approve' }));
     expect(await screen.findByText(MSG.approvedWaiting)).toBeInTheDocument();
     expect(screen.queryByRole('dialog', { name: 'Sign: Approve' })).not.toBeInTheDocument();
-    expect(
-      db.packages.find((p) => p.id === 'pk-approve-dev')?.approvers.find((a) => a.user.id === 'u-lead'),
-    ).toMatchObject({ approved: true });
+    expect((await storedPackage('pk-approve-dev'))?.approvers.find((a) => a.user.id === 'u-lead')).toMatchObject({
+      approved: true,
+    });
   });
 });

@@ -2,11 +2,16 @@ import { MSG } from '@shared/messages';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { HttpResponse, http } from 'msw';
 import { describe, expect, it } from 'vitest';
-import { db } from '@/testing/mocks/db';
-import { server } from '@/testing/backend/server';
+import { hasResource, MEMORY_STORAGE_URL, memoryBackend, server } from '@/testing/backend/server';
 import { fill, renderApp } from '@/testing/render-app';
 
 const file = (name: string, size = 2048) => new File([new Uint8Array(size)], name);
+/** A TensorFlow Lite model file: the server checks its TFL3 identifier (bytes 4–7). */
+const modelFile = (name: string, size: number) => {
+  const bytes = new Uint8Array(size);
+  bytes.set([0x1c, 0, 0, 0, 0x54, 0x46, 0x4c, 0x33]);
+  return new File([bytes], name);
+};
 const pick = (label: string, f: File) =>
   fireEvent.change(screen.getByLabelText(label), { target: { files: [f] } });
 const uploadButton = () => screen.getByRole('button', { name: MSG.upload });
@@ -196,15 +201,11 @@ describe('upload page', () => {
   it('sends files over 4 MiB to storage by presigned URL without the bearer token, then confirms', async () => {
     const calls: string[] = [];
     let storageAuth: string | null = 'unset';
-    server.use(
-      http.put('/mock-storage/:id/:part', ({ request }) => {
+    server.events.on('request:start', ({ request }) => {
+      if (request.url.startsWith(MEMORY_STORAGE_URL)) {
         calls.push('PUT storage');
         storageAuth = request.headers.get('Authorization');
-        return new HttpResponse(null, { status: 200 });
-      }),
-    );
-    server.events.on('request:start', ({ request }) => {
-      if (request.url.includes('/dev/resources'))
+      } else if (request.url.includes('/dev/resources'))
         calls.push(`${request.method} ${new URL(request.url).pathname}`);
     });
     const { user } = await openUpload();
@@ -219,16 +220,14 @@ describe('upload page', () => {
       expect.stringMatching(/^POST \/dev\/resources\/uploads\/.+\/confirm$/),
       // the server checks the file off the request (decision 173): the page follows it until registered
       expect.stringMatching(/^GET \/dev\/resources\/uploads\/[^/]+$/),
-      expect.stringMatching(/^GET \/dev\/resources\/uploads\/[^/]+$/),
     ]);
     expect(storageAuth).toBeNull();
-    expect(db.resources.some((r) => r.name === 'big-image')).toBe(true);
+    expect(await hasResource('big-image')).toBe(true);
   });
 
   it('sends the confirmation again when storage did not answer, and the upload is kept', async () => {
     let confirms = 0;
     server.use(
-      http.put('/mock-storage/:id/:part', () => new HttpResponse(null, { status: 200 })),
       http.post(
         '/dev/resources/uploads/:id/confirm',
         () => {
@@ -249,7 +248,7 @@ describe('upload page', () => {
     expect(confirms).toBe(1);
     // the passing failure was not shown as an error
     expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument();
-    expect(db.resources.some((r) => r.name === 'big-retry')).toBe(true);
+    expect(await hasResource('big-retry')).toBe(true);
   });
 
   it.each([
@@ -268,7 +267,8 @@ describe('upload page', () => {
     async (_c, type, size, metaSize, way) => {
       const calls: string[] = [];
       server.events.on('request:start', ({ request }) => {
-        if (request.url.includes('/dev/resources') || request.url.includes('/mock-storage'))
+        if (request.url.startsWith(MEMORY_STORAGE_URL)) calls.push('PUT storage');
+        else if (request.url.includes('/dev/resources'))
           calls.push(`${request.method} ${new URL(request.url).pathname}`);
       });
       const { user } = await openUpload();
@@ -276,8 +276,10 @@ describe('upload page', () => {
       if (type === 'MODEL') {
         await user.click(screen.getByRole('tab', { name: MSG.tabModel }));
         fill(screen.getByLabelText(MSG.modelNameLabel), name);
-        pick('Model file', file('m.tflite', size));
-        pick('Metadata file', new File([new Uint8Array(metaSize).fill(32)], 'meta.json'));
+        pick('Model file', modelFile('m.tflite', size));
+        // the metadata the server reads (modelName, version), padded with spaces to its size
+        const meta = '{"modelName":"m","version":"1"}';
+        pick('Metadata file', new File([meta.padEnd(metaSize)], 'meta.json'));
       } else {
         fill(screen.getByLabelText(MSG.patchNameLabel), name);
         pick('Patch file', file('fw.bin', size));
@@ -290,12 +292,27 @@ describe('upload page', () => {
       else {
         expect(calls).not.toContain(direct);
         expect(calls[0]).toBe('POST /dev/resources/uploads');
-        expect(calls.filter((c) => c.startsWith('PUT /mock-storage'))).toHaveLength(type === 'MODEL' ? 2 : 1);
+        expect(calls.filter((c) => c === 'PUT storage')).toHaveLength(type === 'MODEL' ? 2 : 1);
       }
     },
   );
 
   it('after the bytes are sent, shows the server’s check with bytes hashed, then the success popup', async () => {
+    // the check waits for the test (the worker's run), and the first poll finds it half done
+    memoryBackend().autoRunJobs = false;
+    server.use(
+      http.get(
+        '/dev/resources/uploads/:id',
+        ({ params }) =>
+          HttpResponse.json({
+            uploadId: String(params.id),
+            state: 'VERIFYING',
+            sizeBytes: 8 * 1024 * 1024,
+            verifiedBytes: 4 * 1024 * 1024,
+          }),
+        { once: true },
+      ),
+    );
     const { user } = await openUpload();
     fill(screen.getByLabelText(MSG.patchNameLabel), 'big-checked');
     pick('Patch file', file('big.bin', 8 * 1024 * 1024));
@@ -305,20 +322,25 @@ describe('upload page', () => {
     expect(check).toHaveTextContent('4.0 MiB of 8.0 MiB');
     expect(screen.getByRole('button', { name: /Checking…/ })).toBeInTheDocument();
     // nothing is registered while it is being checked
-    expect(db.resources.some((r) => r.name === 'big-checked')).toBe(false);
-    expect(await screen.findByText(MSG.uploaded, {}, { timeout: 3000 })).toBeInTheDocument();
-    expect(db.resources.some((r) => r.name === 'big-checked')).toBe(true);
+    expect(await hasResource('big-checked')).toBe(false);
+    await memoryBackend().runJobs();
+    expect(await screen.findByText(MSG.uploaded)).toBeInTheDocument();
+    expect(await hasResource('big-checked')).toBe(true);
   });
 
   it('a name taken while the file was checked shows the spec’s message under the name field', async () => {
+    memoryBackend().autoRunJobs = false;
     const { user } = await openUpload();
     fill(screen.getByLabelText(MSG.patchNameLabel), 'raced');
     pick('Patch file', file('big.bin', 8 * 1024 * 1024));
     await user.click(uploadButton());
     await screen.findByRole('progressbar', { name: 'Checking the file (size and SHA-256)' });
     // another upload of the same name is registered meanwhile
-    db.resources.push({ ...db.resources[0]!, id: 'r-raced', name: 'raced' });
-    expect(await screen.findByText(MSG.resourceNameConflict, {}, { timeout: 3000 })).toBeInTheDocument();
+    const backend = memoryBackend();
+    const other = (await backend.resources.getById('r-p1'))!;
+    expect(await backend.resources.create({ ...other, id: 'r-raced', name: 'raced' })).toBe('ok');
+    await backend.runJobs();
+    expect(await screen.findByText(MSG.resourceNameConflict)).toBeInTheDocument();
     expect(screen.queryByRole('progressbar')).not.toBeInTheDocument();
   });
 });

@@ -1,0 +1,258 @@
+import type { Package } from '@shared/api/contracts/packages';
+import type { PublicUser } from '@shared/api/contracts/user';
+import { newPackageHeader } from '@shared/domain/header/header-rules';
+import { filterRows, type SortValue, sortRows } from '@shared/domain/list-view';
+import {
+  APPROVAL_ROUND,
+  DELIVERY_ROUND,
+  isWaitingForApproval,
+  isWaitingForDelivery,
+  isWaitingForSignature,
+} from '@shared/domain/package-lifecycle';
+import { NON_ADMIN_ROLES } from '@shared/domain/roles';
+import { API_ERR, MSG } from '@shared/messages';
+import { DCCS, MOCK_PASSWORD, PACKAGES, PENDING_USER, RESOURCES, USERS } from './fixtures';
+import { PACKAGE_FIXTURES } from './package-fixtures';
+
+/**
+ * Mock mode (spec §7: "fixed sample data replaces the calls"): the answer of each route of the route
+ * table, from the sample data, as a pure function of the call. Nothing is stored and no rule of the
+ * workflow runs here (issue 26): a write answers the fixed success of its route with the sample data
+ * unchanged, so a page shows how the answer looks, not what the server would have done.
+ */
+
+export interface Call {
+  /** the signed-in sample user (from the bearer token), if any */
+  user?: PublicUser;
+  params: Record<string, string>;
+  query: URLSearchParams;
+  body: Record<string, unknown>;
+}
+
+export type Answer = { status?: number; body: Record<string, unknown> };
+
+export const SAMPLE_USERS: readonly PublicUser[] = [
+  ...USERS.map((u) => ({ ...u, roleStatus: 'GRANTED' as const, emailConfirmed: true })),
+  PENDING_USER,
+];
+const PACKAGES_ALL: readonly Package[] = [...PACKAGES, ...PACKAGE_FIXTURES];
+
+/** The token of a sample user in mock mode (stable, so a reload keeps the session). */
+export const sampleToken = (userId: string) => `mock-token-${userId}`;
+
+const text = (value: unknown) => JSON.stringify(value);
+const fail = (status: number, errorMessage: string): Answer => ({ status, body: { errorMessage } });
+const packageOf = (c: Call) => PACKAGES_ALL.find((p) => p.id === c.params.id) ?? PACKAGES_ALL[0]!;
+const done = (status: string, message: string, c?: Call): Answer => ({
+  body: { status, message, ...(c ? { package: text(packageOf(c)) } : {}) },
+});
+
+/** One page of a list as the list views ask for it (decision 210), by the shared search and sort rules. */
+function page(c: Call, rows: readonly Package[]): Answer {
+  if (c.query.get('drafts') === 'mine')
+    return {
+      body: { packages: text(rows.filter((p) => p.status === 'DRAFT' && p.initiator.id === c.user?.id)) },
+    };
+  const found = filterRows(rows, c.query.get('search') ?? '', (p) => [p.name, p.resourceName, p.note]);
+  const sort = c.query.get('sort');
+  const sorted = sort
+    ? sortRows(
+        found,
+        { columnId: sort, direction: c.query.get('order') === 'desc' ? 'descending' : 'ascending' },
+        (p, by) =>
+          by === 'signed' ? (p.signed ? 'Yes' : 'No') : (p as unknown as Record<string, SortValue>)[by],
+      )
+    : found;
+  const offset = Number(c.query.get('offset') ?? 0);
+  const limit = Number(c.query.get('limit') ?? sorted.length);
+  return { body: { packages: text(sorted.slice(offset, offset + limit)), total: sorted.length } };
+}
+
+const waitsFor = (p: Package, list: 'approvers' | 'deliveryApprovers', c: Call) =>
+  p[list].some((a) => a.user.id === c.user?.id && !a.approved && !a.rejected);
+
+function waitingFor(p: Package, c: Call): string | null {
+  if (isWaitingForApproval(p.status) && waitsFor(p, APPROVAL_ROUND.list, c)) return 'APPROVE';
+  if (isWaitingForDelivery(p.status) && waitsFor(p, DELIVERY_ROUND.list, c)) return 'APPROVE_DELIVERY';
+  if (isWaitingForSignature(p.status) && p.signer?.id === c.user?.id) return 'SIGN';
+  return null;
+}
+
+const candidates = () => SAMPLE_USERS.filter((u) => u.userRole !== 'ADMIN' && u.roleStatus === 'GRANTED');
+const stageOf = (c: Call) => String(c.params.stage).toUpperCase();
+const resourcesOf = (type: 'PATCH' | 'MODEL') => (c: Call) => ({
+  body: {
+    resources: text(RESOURCES.filter((r) => r.resourceType === type && r.resourceStage === stageOf(c))),
+  },
+});
+const decision = (c: Call): Answer => {
+  const p = packageOf(c);
+  return {
+    body: {
+      outcome: 'APPROVED',
+      message: MSG.approvedWaiting,
+      package: text(p),
+      ...(p.linkToS3 ? { generatedXmlS3Link: p.linkToS3 } : {}),
+    },
+  };
+};
+
+/** Each route's answer by its id (shared/api/routes.ts); a route not listed answers 501 in mock mode. */
+export const SAMPLE_ANSWERS: Record<string, (c: Call) => Answer> = {
+  login: (c) => {
+    const user = SAMPLE_USERS.find(
+      (u) =>
+        u.email ===
+        String(c.body.login ?? '')
+          .trim()
+          .toLowerCase(),
+    );
+    if (!user || c.body.password !== MOCK_PASSWORD) return fail(401, API_ERR.wrongPassword);
+    return { body: { token: sampleToken(user.id), user: text(user) } };
+  },
+  auth: (c) => ({ body: { user: text(c.user) } }),
+  logout: () => ({ body: { status: 'SIGNED_OUT' } }),
+  register: (c) => ({
+    status: 201,
+    body: {
+      status: 'REGISTERED',
+      message: MSG.registered,
+      user: text({ ...PENDING_USER, name: c.body.name ?? PENDING_USER.name }),
+    },
+  }),
+  changePassword: (c) => ({
+    body: { status: 'UPDATED', message: MSG.settingsSaved, token: sampleToken(c.user?.id ?? '') },
+  }),
+  updateAccount: (c) => ({ body: { user: text(c.user) } }),
+  resetPassword: () => done('SENT', MSG.resetMailSent),
+  resendConfirmation: () => done('SENT', API_ERR.confirmationResent),
+  confirmEmail: () => ({
+    body: { status: 'CONFIRMED', message: API_ERR.emailConfirmed, email: PENDING_USER.email },
+  }),
+  cancelRegistration: () => ({
+    body: { status: 'CANCELLED', message: API_ERR.registrationCancelled, email: PENDING_USER.email },
+  }),
+  listPatches: resourcesOf('PATCH'),
+  listModels: resourcesOf('MODEL'),
+  listPackages: (c) =>
+    page(
+      c,
+      PACKAGES_ALL.filter((p) => p.resourceStage === stageOf(c)),
+    ),
+  listDeliveryPackages: (c) =>
+    page(
+      c,
+      PACKAGES_ALL.filter((p) => p.deliveryApprovers.length > 0),
+    ),
+  listApprovalPackages: (c) => ({
+    body: {
+      packages: text(
+        PACKAGES_ALL.filter((p) =>
+          stageOf(c) === 'DELIVER'
+            ? waitingFor(p, c) === 'APPROVE_DELIVERY'
+            : p.resourceStage === stageOf(c) && waitingFor(p, c) === 'APPROVE',
+        ),
+      ),
+    },
+  }),
+  listSigningPackages: (c) => ({
+    body: {
+      packages: text(
+        PACKAGES_ALL.filter((p) => p.resourceStage === stageOf(c) && waitingFor(p, c) === 'SIGN'),
+      ),
+    },
+  }),
+  packageDetails: (c) => {
+    const p = PACKAGES_ALL.find((x) => x.id === c.params.id);
+    return p ? { body: { package: text(p), waitingFor: waitingFor(p, c) } } : fail(404, 'Package not found');
+  },
+  packageHistory: () => ({ body: { history: text([]), chainIntact: true, brokenAtSeq: null } }),
+  getHeader: (c) => {
+    const p = packageOf(c);
+    const size = RESOURCES.find((r) => r.id === p.resourceId)?.sizeBytes ?? 0;
+    return { body: { header: text(newPackageHeader({ packageType: p.type, resourceSizeBytes: size })) } };
+  },
+  downloadPackage: (c) => ({
+    body: {
+      fileName: `${packageOf(c).name}.xml`,
+      sizeBytes: 22,
+      sha256: '0'.repeat(64),
+      base64EncodedXMLPackage: btoa('<package>sample</package>'),
+    },
+  }),
+  listApprovers: (c) => ({
+    body: {
+      approvers: text(
+        Object.fromEntries(
+          NON_ADMIN_ROLES.map((role) => [
+            role,
+            candidates().filter((u) => u.userRole === role && u.id !== packageOf(c).initiator.id),
+          ]),
+        ),
+      ),
+      ...(c.query.get('signers') === 'true'
+        ? { signers: text(candidates().filter((u) => u.userRole === 'SW_FW_RELEASE_ENGINEER')) }
+        : {}),
+    },
+  }),
+  listDcc: () => ({ body: { dcc: text(DCCS) } }),
+  adminListDcc: () => ({ body: { dcc: text(DCCS) } }),
+  adminListUsers: () => ({ body: { users: text(SAMPLE_USERS) } }),
+  adminListResources: () => ({ body: { resources: text(RESOURCES) } }),
+  adminListPackages: (c) => page(c, PACKAGES_ALL),
+  // writes: the fixed success of the route, nothing changed
+  generatePackage: () => ({ status: 201, body: { package: text(PACKAGES[0]) } }),
+  updateHeader: (c) => SAMPLE_ANSWERS.getHeader!(c),
+  createDcc: () => ({ status: 201, body: { dccUuid: DCCS[0]!.id, dcc: text(DCCS[0]) } }),
+  attachDcc: (c) => ({ body: { package: text(packageOf(c)) } }),
+  notifyApprovers: (c) => done('NOTIFIED', MSG.notified, c),
+  notifyDeliveryApprovers: (c) => done('NOTIFIED', MSG.notified, c),
+  approvePackage: decision,
+  approveDelivery: decision,
+  signPackage: decision,
+  retryGeneration: decision,
+  rejectPackage: (c) => done('REJECTED', MSG.rejectionConfirmed, c),
+  rejectSigning: (c) => done('REJECTED', MSG.rejectionConfirmed, c),
+  rejectDelivery: (c) => done('REJECTED', MSG.rejectionConfirmed, c),
+  uploadPatch: () => ({ status: 201, body: { resource: text(RESOURCES[0]), message: MSG.uploaded } }),
+  uploadModel: () => ({ status: 201, body: { resource: text(RESOURCES[0]), message: MSG.uploaded } }),
+  requestResourceUpload: (c) => ({
+    body: {
+      uploadId: 'sample-upload',
+      resourceUrl: '/mock-storage/resource',
+      ...(c.body.metadataFileName ? { metadataUrl: '/mock-storage/metadata' } : {}),
+      expiresAt: '2099-01-01T00:00:00.000Z',
+    },
+  }),
+  confirmResourceUpload: () => ({
+    status: 202,
+    body: {
+      uploadId: 'sample-upload',
+      state: 'VERIFYING',
+      sizeBytes: RESOURCES[0]!.sizeBytes,
+      message: MSG.uploaded,
+    },
+  }),
+  getResourceUpload: () => ({
+    body: {
+      uploadId: 'sample-upload',
+      state: 'REGISTERED',
+      sizeBytes: RESOURCES[0]!.sizeBytes,
+      verifiedBytes: RESOURCES[0]!.sizeBytes,
+      resource: text(RESOURCES[0]),
+      message: MSG.uploaded,
+    },
+  }),
+  adminDeletePackages: () => done('DELETED', MSG.deleted),
+  adminDeleteDcc: () => done('DELETED', MSG.deleted),
+  adminDeleteUsers: () => done('DELETED', MSG.deleted),
+  adminDeleteResources: () => done('DELETED', MSG.deleted),
+  adminDecideRoles: () => ({
+    body: {
+      status: 'DECIDED',
+      message: API_ERR.rolesDecided,
+      users: text([PENDING_USER]),
+      outcomes: { [PENDING_USER.id]: 'PROPOSED' },
+    },
+  }),
+};
