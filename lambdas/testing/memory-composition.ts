@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { MemoryArtefactJobs } from '../adapters/memory/artefact-jobs';
 import { MemoryAuditLog } from '../adapters/memory/audit-log';
 import { MemoryBlobStore } from '../adapters/memory/blob-store';
@@ -19,6 +20,7 @@ import type * as realStorage from '../composition-storage';
 import type * as realUploads from '../composition-uploads';
 import type { Authenticate } from '../middleware/authorize';
 import { systemClock } from '../ports/clock';
+import type { ArtefactRef } from '../ports/package-repository';
 import type { ResourceReferences } from '../ports/resource-repository';
 import { PackageService } from '../services/package-service';
 import { headerRules } from '../services/packages/header-rules';
@@ -36,6 +38,30 @@ import { confirmSignature } from '../services/users/signature-check';
  * getter has the type of the getter it stands for (checked at the end of this file).
  */
 
+/**
+ * Generated packages in memory whose bytes are a small XML naming the package, with their real SHA-256,
+ * so a download is checked as in production (the XML itself is tested in services/artefact/).
+ */
+class SampleXmlArtefacts extends MemoryArtefacts {
+  private readonly bytes = new Map<string, Buffer>();
+
+  override async generate(input: Parameters<MemoryArtefacts['generate']>[0]): Promise<ArtefactRef> {
+    const ref = await super.generate(input);
+    const xml = Buffer.from(`<package id="${input.pkg.id}" name="${input.pkg.name}"/>`);
+    this.bytes.set(ref.key, xml);
+    const full = { ...ref, sizeBytes: xml.length, sha256: createHash('sha256').update(xml).digest('hex') };
+    const stored = this.stored.get(ref.key);
+    if (stored) this.stored.set(ref.key, { ...stored, ref: full });
+    return full;
+  }
+
+  override async download(ref: ArtefactRef): Promise<{ base64?: string; url?: string }> {
+    const xml = this.bytes.get(ref.key);
+    if (!xml) throw new Error(`no artefact ${ref.key}`);
+    return { base64: xml.toString('base64') };
+  }
+}
+
 /** The sign-in throttle of the tests: as in production, but with room for the tests' wrong passwords. */
 const THROTTLE = { maxFailuresPerSource: 1000 } as const;
 
@@ -51,7 +77,7 @@ function build() {
   const audit = new MemoryAuditLog(clock);
   const blobs = new MemoryBlobStore(MEMORY_STORAGE_URL);
   const mailer = new MemoryMailer();
-  const artefacts = new MemoryArtefacts();
+  const artefacts = new SampleXmlArtefacts();
   const generations = new MemoryArtefactJobs();
   const verifications = new MemoryUploadJobs();
   const pending = new MemoryPendingDecisions();

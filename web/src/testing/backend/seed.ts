@@ -4,10 +4,12 @@ import type { PublicUser } from '@shared/api/contracts/user';
 import {
   APPROVAL_ROUND,
   DELIVERY_ROUND,
+  isEditable,
   isWaitingForApproval,
   isWaitingForDelivery,
   isWaitingForSignature,
 } from '@shared/domain/package-lifecycle';
+import { AUDIT_MEANING } from '@shared/domain/package-texts';
 import type { PackageRecord, Task } from '../../../../lambdas/ports/package-repository';
 import type { UserRecord } from '../../../../lambdas/ports/user-repository';
 import { headerRules } from '../../../../lambdas/services/packages/header-rules';
@@ -38,6 +40,12 @@ const MOCK_HASH = [
 
 const AT = '2024-01-01T00:00:00.000Z';
 
+/**
+ * The lists answer newest first; the sample lists are written in the order the screens show them, so the
+ * i-th sample item is made one second before the one above it.
+ */
+const madeAt = (i: number) => new Date(Date.UTC(2024, 5, 1) - i * 1000).toISOString();
+
 function userRecord(u: PublicUser): UserRecord {
   return {
     emailConfirmed: true,
@@ -65,6 +73,8 @@ function packageRecord(p: Package): PackageRecord {
     deliveryApprovers: byUser(deliveryApprovers),
     deliveryApproverCount: deliveryApprovers.length,
     deliveryApprovedCount: deliveryApprovers.filter((a) => a.approved).length,
+    // the delivery list holds the packages whose delivery started
+    ...(deliveryApprovers.length ? { deliveryStartedAt: p.updatedAt } : {}),
     version: 1,
   };
 }
@@ -91,6 +101,40 @@ function tasksOf(p: Package): Task[] {
 export const SAMPLE_PACKAGES: readonly Package[] = [...PACKAGES, ...PACKAGE_FIXTURES];
 
 /** Writes the sample data into `b`; answers a signed-in token per sample user (as the real sign-in issues). */
+/** The approval record a sample package would have had, from its status and its approvers' decisions. */
+async function addHistory(b: MemoryBackend, p: Package): Promise<void> {
+  const add = (
+    who: Package['initiator'],
+    action: string,
+    meaning: string,
+    details?: Record<string, unknown>,
+  ) =>
+    b.audit.append({
+      subject: `PKG#${p.id}`,
+      action,
+      meaning,
+      actorId: who.id,
+      actorName: who.name,
+      actorRole: who.userRole,
+      ...(details ? { details } : {}),
+    });
+  await add(p.initiator, 'PACKAGE_CREATED', AUDIT_MEANING.created(p.type, p.resourceName));
+  if (isEditable(p.status)) return;
+  await add(p.initiator, 'APPROVAL_REQUESTED', AUDIT_MEANING.notify, {
+    approvers: p.approvers.map((a) => ({ id: a.user.id, name: a.user.name, role: a.role })),
+  });
+  for (const [round, approved, rejected] of [
+    [APPROVAL_ROUND, AUDIT_MEANING.approve, AUDIT_MEANING.reject],
+    [DELIVERY_ROUND, AUDIT_MEANING.approveDelivery, AUDIT_MEANING.rejectDelivery],
+  ] as const) {
+    const prefix = round === DELIVERY_ROUND ? 'DELIVERY_' : '';
+    for (const a of p[round.list]) {
+      if (a.approved) await add(a.user, `${prefix}APPROVED`, approved);
+      if (a.rejected) await add(a.user, `${prefix}REJECTED`, rejected, { rejectionNote: a.rejectionNote });
+    }
+  }
+}
+
 /** Writes one package into `b` as the services would have left it (its header, artefact and open tasks). */
 export async function addPackage(b: MemoryBackend, p: Package): Promise<void> {
   const resource = await b.resources.getById(p.resourceId);
@@ -104,6 +148,7 @@ export async function addPackage(b: MemoryBackend, p: Package): Promise<void> {
   }
   const created = await b.packages.create(record);
   if (created !== 'ok') throw new Error(`package ${p.id}: ${created}`);
+  await addHistory(b, p);
   const tasks = tasksOf(p);
   if (tasks.length) await b.packages.save(record, { version: 1, status: record.status }, { add: tasks });
 }
@@ -117,14 +162,10 @@ export async function addUser(b: MemoryBackend, u: PublicUser): Promise<void> {
 export async function seed(b: MemoryBackend): Promise<Map<string, string>> {
   const users = [...USERS, PENDING_USER];
   for (const u of users) await addUser(b, u);
-  for (const r of RESOURCES)
-    await b.resources.create({
-      ...r,
-      objectKey: `resources/${r.id}`,
-      createdAt: `${r.uploadTime.replace(' ', 'T')}Z`,
-    });
+  for (const [i, r] of RESOURCES.entries())
+    await b.resources.create({ ...r, objectKey: `resources/${r.id}`, createdAt: madeAt(i) });
   for (const d of DCCS) await b.dccs.create({ ...d });
-  for (const p of SAMPLE_PACKAGES) await addPackage(b, p);
+  for (const [i, p] of SAMPLE_PACKAGES.entries()) await addPackage(b, { ...p, createdAt: madeAt(i) });
   const now = new Date();
   const tokens = new Map<string, string>();
   for (const u of users) tokens.set(u.id, await b.tokens.issue({ sub: u.id, tv: 1 }, now));

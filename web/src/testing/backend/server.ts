@@ -29,7 +29,6 @@ export function tokenOf(userId: string): string {
   return token;
 }
 
-
 export { memoryBackend };
 
 /** The package as the API would answer it now (undefined when there is none). */
@@ -55,3 +54,11 @@ export async function hasResource(name: string): Promise<boolean> {
 }
 
 export { MEMORY_STORAGE_URL } from '../../../../lambdas/testing/memory-composition';
+
+/** A sample package replaced by `p` (same id), as the services would have left it. */
+export async function replacePackage(p: Package): Promise<void> {
+  const b = memoryBackend();
+  const old = await b.packages.get(p.id);
+  if (old) await b.packages.delete(old);
+  await addPackage(b, p);
+}

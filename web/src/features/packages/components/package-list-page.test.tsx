@@ -4,8 +4,7 @@ import { MSG } from '@shared/messages';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { session } from '@/lib/session/session-store';
-import { db } from '@/testing/mocks/db';
-import { server } from '@/testing/backend/server';
+import { putPackage, replacePackage, server, storedPackages } from '@/testing/backend/server';
 import { fill, renderApp } from '@/testing/render-app';
 import { atPath, fixturePackage } from '../testing/package-test-utils';
 
@@ -72,9 +71,16 @@ describe('package list (spec §2.5, §4.3, §4.8)', () => {
   });
 
   it('reads a long list one page at a time: search, sort, page and total come from the server', async () => {
-    const template = db.packages.find((p) => p.resourceStage === 'DEV')!;
+    const dev = (await storedPackages()).filter((p) => p.resourceStage === 'DEV');
+    const template = dev.find((p) => p.status === 'DRAFT')!;
     for (let i = 0; i < 2 * PACKAGE_PAGE_MAX + 7; i++)
-      db.packages.push({ ...structuredClone(template), id: `bulk-${i}`, name: `Bulk build ${i}` });
+      await putPackage({
+        ...structuredClone(template),
+        id: `bulk-${i}`,
+        name: `Bulk build ${i}`,
+        // newest first: Bulk build 0 heads the list
+        createdAt: new Date(Date.UTC(2025, 0, 1) - i * 1000).toISOString(),
+      });
     const asked: URLSearchParams[] = [];
     const onRequest = ({ request }: { request: Request }) => {
       const url = new URL(request.url);
@@ -85,7 +91,7 @@ describe('package list (spec §2.5, §4.3, §4.8)', () => {
       const { user } = renderApp('/packages', { as: 'u-lead' });
       expect(await screen.findByText('Bulk build 0')).toBeInTheDocument();
       // every development package the mock holds, counted by the server
-      const total = db.packages.filter((p) => p.resourceStage === 'DEV').length;
+      const total = (await storedPackages()).filter((p) => p.resourceStage === 'DEV').length;
       expect(total).toBeGreaterThan(2 * PACKAGE_PAGE_MAX);
       await waitFor(() => expect(range()).toBe(`1-5 of ${total}`));
       expect(screen.getAllByRole('row')).toHaveLength(6);
@@ -235,11 +241,11 @@ describe('signing list (spec §2.6, §4.4)', () => {
 
 describe('tab counts and the first tab with work (issue 16)', () => {
   const tabTexts = () => screen.getAllByRole('tab').map((t) => t.textContent);
-  /** A copy of a fixture package put in first (the handlers add the fixtures on first use). */
+  /** A sample package replaced by a changed copy. */
   const changed = (id: string, change: (p: Package) => void) => {
     const pkg = fixturePackage(id);
     change(pkg);
-    db.packages.push(pkg);
+    return replacePackage(pkg);
   };
 
   it('counts what waits under each approval tab', async () => {
@@ -252,10 +258,10 @@ describe('tab counts and the first tab with work (issue 16)', () => {
   });
 
   it('opens the approval list on Release when only Release work waits', async () => {
-    changed('pk-approve-dev', (p) => {
+    await changed('pk-approve-dev', (p) => {
       p.approvers = p.approvers.map((a) => ({ ...a, approved: true }));
     });
-    changed('pk-deliv-pending', (p) => {
+    await changed('pk-deliv-pending', (p) => {
       p.deliveryApprovers = p.deliveryApprovers.filter((a) => a.user.id !== 'u-lead');
     });
     renderApp('/packages/approve', { as: 'u-lead' });
@@ -268,7 +274,7 @@ describe('tab counts and the first tab with work (issue 16)', () => {
   });
 
   it('opens the signing list on Release when only a release package waits for the signature', async () => {
-    changed('pk-sign-dev', (p) => {
+    await changed('pk-sign-dev', (p) => {
       p.status = 'SIGNED';
     });
     renderApp('/packages/sign', { as: 'u-sw' });
