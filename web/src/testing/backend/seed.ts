@@ -47,10 +47,23 @@ const AT = '2024-01-01T00:00:00.000Z';
 const madeAt = (i: number) => new Date(Date.UTC(2024, 5, 1) - i * 1000).toISOString();
 
 function userRecord(u: PublicUser): UserRecord {
+  const { roleProposal, ...fields } = u;
   return {
     emailConfirmed: true,
     roleStatus: 'GRANTED',
-    ...u,
+    ...fields,
+    // a proposal as the store keeps it (the API shows it with its expiry)
+    ...(roleProposal
+      ? {
+          roleProposal: {
+            role: roleProposal.role,
+            proposedById: roleProposal.proposedBy.id,
+            proposedByName: roleProposal.proposedBy.name,
+            proposedByEmail: roleProposal.proposedBy.email,
+            proposedAt: roleProposal.proposedAt,
+          },
+        }
+      : {}),
     passwordHash: MOCK_HASH,
     tokenVersion: 1,
     createdAt: AT,

@@ -1,6 +1,8 @@
 import type { Package } from '@shared/api/contracts/packages';
 import type { PublicUser } from '@shared/api/contracts/user';
+import type { PackageTombstone } from '@shared/domain/package-deletion';
 import { setupServer } from 'msw/node';
+import type { UserRecord } from '../../../../lambdas/ports/user-repository';
 import { toPackage } from '../../../../lambdas/services/packages/package-deps';
 import {
   type MemoryBackend,
@@ -61,4 +63,50 @@ export async function replacePackage(p: Package): Promise<void> {
   const old = await b.packages.get(p.id);
   if (old) await b.packages.delete(old);
   await addPackage(b, p);
+}
+
+/** A stored user changed by `change` (a state the tests start from, e.g. another admin's proposal). */
+export async function changeUser(id: string, change: Partial<UserRecord>): Promise<void> {
+  const users = memoryBackend().users;
+  const u = await users.getById(id);
+  if (!u) throw new Error(`no user ${id}`);
+  const next = { ...u, ...change, version: u.version + 1 };
+  if (!(await users.updateAll([{ next, expectedVersion: u.version }]))) throw new Error(`user ${id} moved on`);
+}
+
+/**
+ * Sample package `base` put in the middle of its XML generation (decision 160: GENERATING, 0 bytes done);
+ * the test moves it on as the worker would: `progress(bytes)`, then `finish()` or `fail(reason)`.
+ */
+export async function generating(base: Package, bytesTotal = 4 * 1024 * 1024) {
+  const b = memoryBackend();
+  const job = { packageId: base.id, jobId: `job-${base.id}` };
+  const by = base.signer ?? base.approvers.at(-1)?.user ?? base.initiator;
+  await replacePackage({
+    ...base,
+    status: 'GENERATING',
+    generation: {
+      jobId: job.jobId,
+      state: 'RUNNING',
+      from: base.status,
+      requestedBy: by,
+      requestedAt: new Date().toISOString(),
+      bytesDone: 0,
+      bytesTotal,
+    },
+  });
+  return {
+    progress: (bytes: number) => b.packages.generationProgress(base.id, job.jobId, bytes),
+    finish: () => b.packageService.runGeneration(job),
+    fail: (reason: string) => b.packageService.failGeneration(job, reason),
+  };
+}
+
+/** What is kept of a package an admin deleted (issue 23): a later link to it says who, when and why. */
+export async function putTombstone(t: PackageTombstone): Promise<void> {
+  const b = memoryBackend();
+  const [template] = await storedPackages();
+  await addPackage(b, { ...template!, id: t.id, name: t.name });
+  const record = await b.packages.get(t.id);
+  await b.packages.delete(record!, { tombstone: t });
 }

@@ -5,11 +5,17 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import { HttpResponse, http } from 'msw';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { REFRESH_MS } from '@/hooks/use-refresh-while';
-import { db } from '@/testing/mocks/db';
+import {
+  changeUser,
+  generating,
+  memoryBackend,
+  putPackage,
+  putUser,
+  server,
+  storedPackages,
+} from '@/testing/backend/server';
 import { MOCK_PASSWORD } from '@/testing/mocks/fixtures';
-import { generatingOnReads } from '@/testing/mocks/generation-mock';
 import { PACKAGE_FIXTURES } from '@/testing/mocks/package-fixtures';
-import { server } from '@/testing/backend/server';
 import { fill, renderApp } from '@/testing/render-app';
 
 const headers = async () =>
@@ -63,7 +69,7 @@ describe('admin lists', () => {
     const { user } = renderApp('/admin/packages', { as: 'u-admin' });
     await user.click(await screen.findByText('IP-3.2.1 nightly'));
     await user.click(screen.getByText('VC-1.7.2 release'));
-    const before = db.packages.length;
+    const before = (await storedPackages()).length;
     const dialog = await openConfirm(user);
     expect(dialog).toHaveAccessibleName('Delete 2 selected packages?');
     expect(dialog).toHaveTextContent('Deletion cannot be undone.');
@@ -76,7 +82,7 @@ describe('admin lists', () => {
     await user.click(within(dialog).getByRole('button', { name: MSG.cancel }));
     expect(screen.queryByRole('dialog')).toBeNull();
     expect(deletes).toEqual([]);
-    expect(db.packages).toHaveLength(before);
+    expect(await storedPackages()).toHaveLength(before);
     // the selection stays for another try
     expect(deleteButton()).toHaveTextContent('(2)');
     // Escape closes it too, and deletes nothing
@@ -91,8 +97,7 @@ describe('admin lists', () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     try {
       const base = structuredClone(PACKAGE_FIXTURES.find((p) => p.id === 'pk-approve-dev')!);
-      const gen = generatingOnReads(base, { steps: 1 });
-      server.use(gen.handler);
+      const gen = await generating(base);
       const { user } = renderApp('/admin/packages', { as: 'u-admin' });
       fill(await screen.findByLabelText('Search'), 'IP-3.2.1 bench');
       const stateCell = () =>
@@ -102,7 +107,8 @@ describe('admin lists', () => {
       expect(stateCell()).toHaveTextContent('Generating… 0.0 MiB of 4.0 MiB');
       await user.click(screen.getByText(base.name));
       expect(deleteButton()).toHaveTextContent('(1)');
-      await act(() => vi.advanceTimersByTimeAsync(REFRESH_MS));
+      // the worker finishes the XML; the list's next refresh shows the package ready
+      await gen.finish();
       await act(() => vi.advanceTimersByTimeAsync(REFRESH_MS));
       await waitFor(() => expect(stateCell()?.textContent).toBe('Approved'));
       expect(deleteButton()).toHaveTextContent('(1)');
@@ -123,16 +129,17 @@ describe('admin lists', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Delete' }));
     expect(await screen.findByRole('dialog')).toHaveTextContent(MSG.deleted);
     expect(deletes).toEqual(['/dev/admin/dcc']);
-    expect(db.dcc.some((d) => d.deviceId === 'IP-4000')).toBe(false);
+    expect((await memoryBackend().dccs.list()).some((d) => d.deviceId === 'IP-4000')).toBe(false);
     server.events.removeAllListeners();
   });
 
   it('marks a package whose workflow mail failed every retry, naming the recipient', async () => {
-    const [first] = db.packages;
-    db.packages.unshift({
+    const [first] = await storedPackages();
+    await putPackage({
       ...first!,
       id: 'p-mail',
       name: 'IP-3.2.1 bench build',
+      createdAt: new Date().toISOString(),
       mailFailures: [
         {
           to: 'reliability-engineer@example.com',
@@ -205,9 +212,9 @@ describe('admin lists', () => {
       roles: { 'u-pending': 'RELIABILITY_ENGINEER' },
       password: MOCK_PASSWORD,
     });
-    const pending = db.users.find((u) => u.id === 'u-pending');
+    const pending = await memoryBackend().users.getById('u-pending');
     expect(pending?.roleStatus).toBe('REQUESTED');
-    expect(pending?.roleProposal?.proposedBy.id).toBe('u-admin');
+    expect(pending?.roleProposal?.proposedById).toBe('u-admin');
     await user.click(screen.getByRole('button', { name: MSG.close }));
     expect(
       within(screen.getByRole('region', { name: 'What your last decision did' })).getByRole('listitem'),
@@ -219,14 +226,16 @@ describe('admin lists', () => {
   });
 
   it("confirms another admin's proposal: the role is granted", async () => {
-    const pending = db.users.find((u) => u.id === 'u-pending')!;
     const at = new Date().toISOString();
-    pending.roleProposal = {
-      role: 'RELIABILITY_ENGINEER',
-      proposedBy: { id: 'u-admin-2', name: 'Abe Admin', email: 'admin-2@example.com' },
-      proposedAt: at,
-      expiresAt: at,
-    };
+    await changeUser('u-pending', {
+      roleProposal: {
+        role: 'RELIABILITY_ENGINEER',
+        proposedById: 'u-admin-2',
+        proposedByName: 'Abe Admin',
+        proposedByEmail: 'admin-2@example.com',
+        proposedAt: at,
+      },
+    });
     const { user } = renderApp('/admin/users', { as: 'u-admin' });
     fill(await screen.findByLabelText('Search'), 'Pat');
     expect(
@@ -240,7 +249,7 @@ describe('admin lists', () => {
     fill(within(dialog).getByLabelText(/^Your password/), MOCK_PASSWORD);
     await user.click(within(dialog).getByRole('button', { name: 'Grant' }));
     expect(await screen.findByRole('dialog', { name: 'Success' })).toHaveTextContent(API_ERR.rolesDecided);
-    expect(db.users.find((u) => u.id === 'u-pending')?.roleStatus).toBe('GRANTED');
+    expect((await memoryBackend().users.getById('u-pending'))?.roleStatus).toBe('GRANTED');
     await user.click(screen.getByRole('button', { name: MSG.close }));
     expect(screen.getByRole('region', { name: 'What your last decision did' })).toHaveTextContent(
       'Granted: the role is in effect',
@@ -253,7 +262,7 @@ describe('admin lists', () => {
     await user.click(await screen.findByText('Pat Pending'));
     await user.click(screen.getByRole('button', { name: /^Refuse/ }));
     expect(await screen.findByRole('dialog')).toHaveTextContent(API_ERR.rolesDecided);
-    expect(db.users.find((u) => u.id === 'u-pending')?.roleStatus).toBe('REFUSED');
+    expect((await memoryBackend().users.getById('u-pending'))?.roleStatus).toBe('REFUSED');
     await user.click(screen.getByRole('button', { name: MSG.close }));
     fill(await screen.findByLabelText('Search'), 'Ada');
     await user.click(await screen.findByText('Ada Admin'));
@@ -333,7 +342,7 @@ describe('admin lists', () => {
     expect(await screen.findByRole('alertdialog')).toHaveTextContent(
       "Resource is used by package 'IP-3.2.1 nightly' and cannot be deleted",
     );
-    expect(db.resources).toHaveLength(12);
+    expect(await memoryBackend().resources.listAll()).toHaveLength(12);
   });
 
   it('shows the generic error popup when a list fails to load', async () => {
@@ -350,7 +359,7 @@ describe('admin lists', () => {
 describe('admin home: what waits for administrators (issue 23)', () => {
   it('counts role requests, proposals to confirm and own proposals, with a link to the users list', async () => {
     const at = new Date().toISOString();
-    db.users.push({
+    await putUser({
       id: 'u-proposed',
       name: 'Quinn Proposed',
       email: 'quinn@example.org',
@@ -361,7 +370,7 @@ describe('admin home: what waits for administrators (issue 23)', () => {
         role: 'TECHNICAL_LEADER',
         proposedBy: { id: 'u-admin-2', name: 'Abe Admin', email: 'admin-2@example.com' },
         proposedAt: at,
-        expiresAt: at,
+        expiresAt: new Date(Date.now() + 86_400_000).toISOString(),
       },
     });
     const { user } = renderApp('/admin', { as: 'u-admin' });

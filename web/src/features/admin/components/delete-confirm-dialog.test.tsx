@@ -5,9 +5,8 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AppProvider } from '@/app/provider';
 import { signIn } from '@/lib/session/session-store';
-import { db } from '@/testing/mocks/db';
 import { MOCK_PASSWORD, USERS } from '@/testing/mocks/fixtures';
-import { server } from '@/testing/backend/server';
+import { server, storedPackage } from '@/testing/backend/server';
 import { fill, renderApp } from '@/testing/render-app';
 import { type DeleteConfirm, DeleteConfirmDialog, type DeleteItem } from './delete-confirm-dialog';
 
@@ -111,11 +110,11 @@ describe('admin packages screen: deleting a package in flight (issue 23)', () =>
     await user.type(within(dialog).getByLabelText(/^Your password/), 'not-it');
     await user.click(within(dialog).getByRole('button', { name: 'Sign and delete' }));
     expect(await within(dialog).findByRole('alert')).toHaveTextContent(SIGNATURE_PASSWORD_WRONG);
-    expect(db.packages.some((p) => p.id === 'p-2')).toBe(true);
+    expect(await storedPackage('p-2')).toBeDefined();
     await user.type(within(dialog).getByLabelText(/^Your password/), MOCK_PASSWORD);
     await user.click(within(dialog).getByRole('button', { name: 'Sign and delete' }));
     expect(await screen.findByText(MSG.deleted)).toBeInTheDocument();
-    expect(db.packages.some((p) => p.id === 'p-2')).toBe(false);
+    expect(await storedPackage('p-2')).toBeUndefined();
     expect(bodies).toEqual([
       { ids: ['p-2'], password: 'not-it', reason: 'Superseded by the next trial' },
       { ids: ['p-2'], password: MOCK_PASSWORD, reason: 'Superseded by the next trial' },

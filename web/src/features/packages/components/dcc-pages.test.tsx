@@ -2,7 +2,7 @@ import { MSG } from '@shared/messages';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { session } from '@/lib/session/session-store';
-import { db } from '@/testing/mocks/db';
+import { memoryBackend, storedPackage } from '@/testing/backend/server';
 import { fill } from '@/testing/render-app';
 import { atPath, openWith } from '../testing/package-test-utils';
 
@@ -41,7 +41,7 @@ describe('DCC list (spec §2.8, §5)', () => {
     fireEvent.click(button(MSG.continue));
     await atPath(router, '/packages/notify-approvers');
     expect(session.get().currentPackage?.dccId).toBe('d-1');
-    expect(db.packages.find((p) => p.id === 'p-1')?.dccId).toBe('d-1');
+    expect((await storedPackage('p-1'))?.dccId).toBe('d-1');
   });
 
   it('a click anywhere on a row selects it, also on the row already selected (issue 16 item 5)', async () => {
@@ -114,7 +114,7 @@ describe('Create DCC (spec §2.8, §5, §9)', () => {
     fill(screen.getByLabelText(MSG.colDeviceLimit), '2048');
     fireEvent.click(button(MSG.save));
     await atPath(router, '/packages/dcc');
-    expect(db.dcc.find((d) => d.deviceId === 'PUMP-7')).toMatchObject({
+    expect((await memoryBackend().dccs.list()).find((d) => d.deviceId === 'PUMP-7')).toMatchObject({
       telemetryType: 'BLE',
       messageLimit: 16,
       deviceLimit: 2048,

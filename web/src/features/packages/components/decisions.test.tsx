@@ -5,22 +5,20 @@ import { HttpResponse, http } from 'msw';
 import { describe, expect, it } from 'vitest';
 import type { FlowPurpose } from '@/lib/session/session-store';
 import { session } from '@/lib/session/session-store';
-import { db } from '@/testing/mocks/db';
 import { MOCK_PASSWORD } from '@/testing/mocks/fixtures';
-import { server } from '@/testing/backend/server';
+import { replacePackage, server, storedPackage } from '@/testing/backend/server';
 import { fill } from '@/testing/render-app';
 import { atPath, fixturePackage, openWith } from '../testing/package-test-utils';
 
 /** Makes every approver of a fixture package but `userId` approved (on the mock server) and returns it. */
-function onlyWaitingFor(
+async function onlyWaitingFor(
   id: string,
   userId: string,
   list: 'approvers' | 'deliveryApprovers' = 'approvers',
-): Package {
+): Promise<Package> {
   const pkg = fixturePackage(id);
   pkg[list] = pkg[list].map((a) => ({ ...a, approved: a.user.id !== userId, rejected: false }));
-  // the handlers add the fixtures on first use; put this copy in first
-  db.packages.push(structuredClone(pkg));
+  await replacePackage(structuredClone(pkg));
   return pkg;
 }
 
@@ -80,14 +78,14 @@ describe('approve outcomes (spec §4.5, §4.6, DESIGN §2)', () => {
   });
 
   it("says 'Package is fully approved. Waiting for signing.' for the last approval of a signed package", async () => {
-    await openHeaderView('u-lead', onlyWaitingFor('pk-approve-rel', 'u-lead'), 'approve');
+    await openHeaderView('u-lead', await onlyWaitingFor('pk-approve-rel', 'u-lead'), 'approve');
     press(MSG.approve);
     await signInDialog();
     expect(await screen.findByText(MSG.approvedWaitingSigning)).toBeInTheDocument();
   });
 
   it('opens the download page when the last approval generates the package: Generating… with progress, then the ready package by itself', async () => {
-    const { router } = await openHeaderView('u-lead', onlyWaitingFor('pk-approve-dev', 'u-lead'), 'approve');
+    const { router } = await openHeaderView('u-lead', await onlyWaitingFor('pk-approve-dev', 'u-lead'), 'approve');
     press(MSG.approve);
     await signInDialog();
     await atPath(router, '/packages/download');
@@ -105,7 +103,7 @@ describe('approve outcomes (spec §4.5, §4.6, DESIGN §2)', () => {
   });
 
   it('opens RELEASE PACKAGE DELIVERY when the last delivery approval delivers the package', async () => {
-    const pkg = onlyWaitingFor('pk-deliv-pending', 'u-lead', 'deliveryApprovers');
+    const pkg = await onlyWaitingFor('pk-deliv-pending', 'u-lead', 'deliveryApprovers');
     const { router } = await openHeaderView('u-lead', pkg, 'approve-delivery');
     press(MSG.approve);
     await signInDialog();
@@ -190,6 +188,6 @@ describe('rejection (spec §2.9, §4.6, §5)', () => {
     ) as HTMLElement;
     fireEvent.click(within(dialog).getByRole('button', { name: MSG.cancel }));
     expect(screen.queryByRole('heading', { name: MSG.confirmRejectionTitle })).not.toBeInTheDocument();
-    expect(db.packages.find((p) => p.id === 'pk-approve-dev')?.status).toBe('PENDING_APPROVAL');
+    expect((await storedPackage('pk-approve-dev'))?.status).toBe('PENDING_APPROVAL');
   });
 });

@@ -2,18 +2,16 @@ import { MSG } from '@shared/messages';
 import { fireEvent, screen, within } from '@testing-library/react';
 import { HttpResponse, http } from 'msw';
 import { describe, expect, it } from 'vitest';
-import { db } from '@/testing/mocks/db';
 import { MOCK_PASSWORD } from '@/testing/mocks/fixtures';
-import { server } from '@/testing/backend/server';
+import { replacePackage, server } from '@/testing/backend/server';
 import { fill } from '@/testing/render-app';
 import { atPath, fixturePackage, openWith } from '../testing/package-test-utils';
 import { notifyWarnings } from './notify-approvers-page';
 
-/** Draft p-1 as a package of `type` with a DCC attached, on the mock server and in the session. */
-const draft = (type: 'DEV_UNSIGNED' | 'DEV_SIGNED' | 'RELEASE_SIGNED') => {
+/** Draft p-1 as a package of `type` with a DCC attached, in the backend and in the session. */
+const draft = async (type: 'DEV_UNSIGNED' | 'DEV_SIGNED' | 'RELEASE_SIGNED') => {
   const p = { ...fixturePackage('p-1'), type, signed: type.endsWith('_SIGNED'), dccId: 'd-1' };
-  const stored = db.packages.find((q) => q.id === 'p-1');
-  if (stored) Object.assign(stored, { type: p.type, signed: p.signed, dccId: p.dccId });
+  await replacePackage(p);
   return p;
 };
 const bodyOf = async (request: Request) => {
@@ -47,7 +45,7 @@ describe('notify approvers (spec §2.8, §5)', () => {
     });
     const { router } = openWith('/packages/notify-approvers', {
       as: 'u-dev',
-      pkg: draft('DEV_SIGNED'),
+      pkg: await draft('DEV_SIGNED'),
       flow: 'dev',
     });
     const roles = [
@@ -83,21 +81,21 @@ describe('notify approvers (spec §2.8, §5)', () => {
   });
 
   it('asks no signer for an unsigned package', async () => {
-    openWith('/packages/notify-approvers', { as: 'u-dev', pkg: draft('DEV_UNSIGNED'), flow: 'dev' });
+    openWith('/packages/notify-approvers', { as: 'u-dev', pkg: await draft('DEV_UNSIGNED'), flow: 'dev' });
     await screen.findByLabelText('Technical Leader');
     expect(screen.queryByLabelText('Signer')).not.toBeInTheDocument();
   });
 
   it("warns 'No signers in the system!' for a signed package without signers", async () => {
     server.use(approversAnswer(['TECHNICAL_LEADER', 'RELIABILITY_ENGINEER'], 0));
-    openWith('/packages/notify-approvers', { as: 'u-dev', pkg: draft('DEV_SIGNED'), flow: 'dev' });
+    openWith('/packages/notify-approvers', { as: 'u-dev', pkg: await draft('DEV_SIGNED'), flow: 'dev' });
     expect(await screen.findByText(MSG.noSigners)).toBeInTheDocument();
     expect(notifyButton()).toBeDisabled();
   });
 
   it("warns 'Not enough approvers in the system!' for a signed release package with fewer than four roles", async () => {
     server.use(approversAnswer(['TECHNICAL_LEADER', 'RELIABILITY_ENGINEER', 'SW_FW_RELEASE_ENGINEER'], 1));
-    openWith('/packages/notify-approvers', { as: 'u-dev', pkg: draft('RELEASE_SIGNED'), flow: 'release' });
+    openWith('/packages/notify-approvers', { as: 'u-dev', pkg: await draft('RELEASE_SIGNED'), flow: 'release' });
     expect(await screen.findByText(MSG.notEnoughApprovers)).toBeInTheDocument();
     expect(notifyButton()).toBeDisabled();
   });
@@ -146,7 +144,7 @@ describe('notify approvers (spec §2.8, §5)', () => {
         HttpResponse.json({ errorMessage: 'Choose an approver for every role' }, { status: 400 }),
       ),
     );
-    openWith('/packages/notify-approvers', { as: 'u-dev', pkg: draft('DEV_UNSIGNED'), flow: 'dev' });
+    openWith('/packages/notify-approvers', { as: 'u-dev', pkg: await draft('DEV_UNSIGNED'), flow: 'dev' });
     const choices: [string, string][] = [
       ['Design Engineer (test)', 'u-test'],
       ['Technical Leader', 'u-lead'],

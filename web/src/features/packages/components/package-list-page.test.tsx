@@ -118,7 +118,7 @@ describe('package list (spec §2.5, §4.3, §4.8)', () => {
     } finally {
       server.events.removeListener('request:start', onRequest);
     }
-  });
+  }, 60_000); // 27 more packages through the real list rules: slow on a busy machine
 
   it('searches by name, resource name and note', async () => {
     renderApp('/packages', { as: 'u-lead' });

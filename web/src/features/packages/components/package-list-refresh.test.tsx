@@ -6,9 +6,7 @@ import { REFRESH_FAILING_MESSAGE, REFRESH_MS } from '@/hooks/use-refresh-while';
 import { loader } from '@/lib/loader/loader-store';
 import { type Popup, popups } from '@/lib/popup/popup-store';
 import { session } from '@/lib/session/session-store';
-import { db } from '@/testing/mocks/db';
-import { generatingOnReads } from '@/testing/mocks/generation-mock';
-import { server } from '@/testing/backend/server';
+import { generating, replacePackage, server } from '@/testing/backend/server';
 import { fill, renderApp } from '@/testing/render-app';
 import { fixturePackage } from '../testing/package-test-utils';
 
@@ -19,6 +17,15 @@ const rowOf = (name: string) => screen.getByText(name).closest('tr') as HTMLElem
 const tab = (name: string) => screen.getByRole('tab', { name: new RegExp(`^${name}( \\d+)?$`) });
 /** One refresh interval of the fake clock, and what it set off. */
 const nextTick = () => act(() => vi.advanceTimersByTimeAsync(REFRESH_MS));
+
+/** How many times a package list was read so far. */
+function countReads(): () => number {
+  let reads = 0;
+  server.events.on('request:start', ({ request }) => {
+    if (request.method === 'GET' && /\/packages(\?.*)?$/.test(request.url)) reads += 1;
+  });
+  return () => reads;
+}
 
 /** Every popup shown while the test runs. */
 function watchPopups(): Popup[] {
@@ -35,22 +42,26 @@ describe('a package list while a package is generated (decision 178)', () => {
     // the fake clock also moves with real time, so testing-library's own waiting works as usual
     vi.useFakeTimers({ shouldAdvanceTime: true });
   });
-  afterEach(() => vi.useRealTimers());
+  afterEach(() => {
+    vi.useRealTimers();
+    server.events.removeAllListeners();
+  });
 
   it('shows Generating… with the bytes done of the total, then the new state, by itself', async () => {
-    const gen = generatingOnReads(fixturePackage('pk-approve-dev'), { steps: 2 });
-    server.use(gen.handler);
+    const gen = await generating(fixturePackage('pk-approve-dev'));
     renderApp('/packages', { as: 'u-lead' });
     await screen.findByText(NAME);
     expect(within(rowOf(NAME)).getByTestId('generating-label')).toHaveTextContent(
       'Generating… 0.0 MiB of 4.0 MiB',
     );
+    await gen.progress(2 * 1024 * 1024);
     await nextTick();
     await waitFor(() =>
       expect(within(rowOf(NAME)).getByTestId('generating-label')).toHaveTextContent(
         'Generating… 2.0 MiB of 4.0 MiB',
       ),
     );
+    await gen.finish();
     await nextTick();
     await waitFor(() => expect(within(rowOf(NAME)).queryByTestId('generating-label')).toBeNull());
     expect(within(rowOf(NAME)).getByText('Approved')).toBeInTheDocument();
@@ -58,8 +69,8 @@ describe('a package list while a package is generated (decision 178)', () => {
   });
 
   it('stops reading once no row is GENERATING, and never shows the loader for a background read', async () => {
-    const gen = generatingOnReads(fixturePackage('pk-approve-dev'), { steps: 1 });
-    server.use(gen.handler);
+    const gen = await generating(fixturePackage('pk-approve-dev'));
+    const reads = countReads();
     renderApp('/packages', { as: 'u-lead' });
     await screen.findByText(NAME);
     await waitFor(() => expect(loader.isLoading()).toBe(false));
@@ -69,11 +80,12 @@ describe('a package list while a package is generated (decision 178)', () => {
     });
     try {
       await nextTick();
+      await gen.finish();
       await nextTick();
       await waitFor(() => expect(within(rowOf(NAME)).getByText('Approved')).toBeInTheDocument());
-      const reads = gen.reads();
+      const readsThen = reads();
       for (let i = 0; i < 3; i++) await nextTick();
-      expect(gen.reads()).toBe(reads);
+      expect(reads()).toBe(readsThen);
       expect(loaderShown).toBe(0);
     } finally {
       stop();
@@ -81,13 +93,13 @@ describe('a package list while a package is generated (decision 178)', () => {
   });
 
   it('keeps the tab and the search while it refreshes', async () => {
-    const gen = generatingOnReads(fixturePackage('pk-sign-rel'), { steps: 1 }); // VC-1.7.2 final, release
-    server.use(gen.handler);
+    const gen = await generating(fixturePackage('pk-sign-rel')); // VC-1.7.2 final, release
     session.update({ flowPurpose: 'release' });
     renderApp('/packages', { as: 'u-lead' });
     await screen.findByText('VC-1.7.2 final');
     fill(screen.getByLabelText('Search'), 'final');
     await nextTick();
+    await gen.finish();
     await nextTick();
     await waitFor(() => expect(within(rowOf('VC-1.7.2 final')).getByText('Signed')).toBeInTheDocument());
     expect(tab(MSG.tabRelease)).toHaveAttribute('aria-selected', 'true');
@@ -97,12 +109,12 @@ describe('a package list while a package is generated (decision 178)', () => {
 
   it('shows a failed generation as the state it went back to, with the reason', async () => {
     const reason = 'The artefact store was not reachable; try again';
-    const gen = generatingOnReads(fixturePackage('pk-approve-dev'), { steps: 1, end: { failed: reason } });
-    server.use(gen.handler);
+    const gen = await generating(fixturePackage('pk-approve-dev'));
     renderApp('/packages', { as: 'u-lead' });
     await screen.findByText(NAME);
     expect(within(rowOf(NAME)).getByTestId('generating-label')).toBeInTheDocument();
     await nextTick();
+    await gen.fail(reason);
     await nextTick();
     await waitFor(() =>
       expect(within(rowOf(NAME)).getByTestId('generation-failed')).toHaveTextContent(
@@ -114,13 +126,12 @@ describe('a package list while a package is generated (decision 178)', () => {
   });
 
   it('stays silent when a background read fails, says so once if it keeps failing, and goes on', async () => {
-    const gen = generatingOnReads(fixturePackage('pk-approve-dev'), { steps: 1 });
+    const gen = await generating(fixturePackage('pk-approve-dev'));
     let failing = false;
     server.use(
       http.get(/\/dev\/packages(\?.*)?$/, () =>
         failing ? HttpResponse.json({ errorMessage: 'Service unavailable' }, { status: 503 }) : undefined,
       ),
-      gen.handler,
     );
     const shown = watchPopups();
     renderApp('/packages', { as: 'u-lead' });
@@ -135,6 +146,7 @@ describe('a package list while a package is generated (decision 178)', () => {
     expect(shown).toHaveLength(1);
     // the row still shows what the last good answer said, and the next good answer moves it on
     expect(within(rowOf(NAME)).getByTestId('generating-label')).toBeInTheDocument();
+    await gen.finish();
     failing = false;
     await nextTick();
     await nextTick();
@@ -143,7 +155,7 @@ describe('a package list while a package is generated (decision 178)', () => {
   });
 
   it('ends the refreshing with the session-timeout popup, once, when the session is over', async () => {
-    const gen = generatingOnReads(fixturePackage('pk-approve-dev'), { steps: 5 });
+    await generating(fixturePackage('pk-approve-dev'));
     let expired = false;
     let refused = 0;
     server.use(
@@ -152,7 +164,6 @@ describe('a package list while a package is generated (decision 178)', () => {
         refused += 1;
         return HttpResponse.json({ errorMessage: 'Unauthorized' }, { status: 401 });
       }),
-      gen.handler,
     );
     const shown = watchPopups();
     renderApp('/packages', { as: 'u-lead' });
@@ -168,7 +179,7 @@ describe('a package list while a package is generated (decision 178)', () => {
   it("shows a failed generation's reason in the decider's approval list too", async () => {
     const reason = 'The generation stopped without a reason (it ran out of time or memory)';
     const pkg = fixturePackage('pk-approve-dev');
-    db.packages.push({
+    await replacePackage({
       ...pkg,
       generation: {
         jobId: 'job-1',
@@ -190,34 +201,34 @@ describe('a package list while a package is generated (decision 178)', () => {
   });
 
   it('pauses while the browser tab is hidden and refreshes at once when it is visible again', async () => {
-    const gen = generatingOnReads(fixturePackage('pk-approve-dev'), { steps: 1 });
-    server.use(gen.handler);
+    await generating(fixturePackage('pk-approve-dev'));
+    const reads = countReads();
     renderApp('/packages', { as: 'u-lead' });
     await screen.findByText(NAME);
     const visibility = vi.spyOn(document, 'visibilityState', 'get').mockReturnValue('hidden');
     act(() => {
       document.dispatchEvent(new Event('visibilitychange'));
     });
-    const reads = gen.reads();
+    const readsThen = reads();
     for (let i = 0; i < 3; i++) await nextTick();
-    expect(gen.reads()).toBe(reads);
+    expect(reads()).toBe(readsThen);
     visibility.mockReturnValue('visible');
     act(() => {
       document.dispatchEvent(new Event('visibilitychange'));
     });
-    await waitFor(() => expect(gen.reads()).toBe(reads + 1));
+    await waitFor(() => expect(reads()).toBe(readsThen + 1));
     visibility.mockRestore();
   });
 
   it('stops when the list is left', async () => {
-    const gen = generatingOnReads(fixturePackage('pk-approve-dev'), { steps: 5 });
-    server.use(gen.handler);
+    await generating(fixturePackage('pk-approve-dev'));
+    const reads = countReads();
     const { unmount } = renderApp('/packages', { as: 'u-lead' });
     await screen.findByText(NAME);
     await nextTick();
-    await waitFor(() => expect(gen.reads()).toBe(2));
+    await waitFor(() => expect(reads()).toBe(2));
     unmount();
     for (let i = 0; i < 3; i++) await nextTick();
-    expect(gen.reads()).toBe(2);
+    expect(reads()).toBe(2);
   });
 });

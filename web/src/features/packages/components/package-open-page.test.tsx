@@ -3,9 +3,8 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { HttpResponse, http } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { session } from '@/lib/session/session-store';
-import { db } from '@/testing/mocks/db';
 import { MOCK_PASSWORD } from '@/testing/mocks/fixtures';
-import { server } from '@/testing/backend/server';
+import { putTombstone, server } from '@/testing/backend/server';
 import { fill, renderApp } from '@/testing/render-app';
 import { atPath } from '../testing/package-test-utils';
 
@@ -82,7 +81,7 @@ describe('deep link to one package (issue 16)', () => {
 
   it('says who deleted a package, when and why, when its mail link is opened after an admin deleted it (issue 23)', async () => {
     session.update({ currentPackage: null });
-    db.tombstones.set('pk-gone', {
+    await putTombstone({
       id: 'pk-gone',
       name: 'IP-3.2.0 recalled',
       status: 'PENDING_APPROVAL',
