@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { RouteError } from '@/components/layouts/route-error';
 import { SESSION_KEY, session } from '@/lib/session/session-store';
 import { getToken, setToken } from '@/lib/session/token-cookie';
-import { server } from '@/testing/backend/server';
+import { server, tokenOf } from '@/testing/backend/server';
 import { renderApp } from '@/testing/render-app';
 
 const at = (router: ReturnType<typeof renderApp>['router'], path: string) =>
@@ -122,7 +122,7 @@ describe('session', () => {
       }),
     );
     renderApp('/patches', { as: 'u-dev' });
-    await waitFor(() => expect(header).toBe('Bearer mock-token-u-dev'));
+    await waitFor(() => expect(header).toBe(`Bearer ${tokenOf('u-dev')}`));
   });
 });
 

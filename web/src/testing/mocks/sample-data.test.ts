@@ -1,7 +1,10 @@
+import { CONTRACT } from '@shared/api/contract';
+import type { RouteId } from '@shared/api/routes';
 import { NON_ADMIN_ROLES } from '@shared/domain/roles';
 import { describe, expect, it } from 'vitest';
 import { PACKAGES } from './fixtures';
 import { PACKAGE_FIXTURES } from './package-fixtures';
+import { SAMPLE_ANSWERS, SAMPLE_USERS } from './sample-answers';
 
 /** Spec §6: "The five non-admin roles appear as delivery approvers in sample data." (issue 16 item 6) */
 describe('mock sample data', () => {
@@ -17,5 +20,23 @@ describe('mock sample data', () => {
       expect(p.resourceFile?.sha256, p.id).toMatch(/^[0-9a-f]{64}$/);
       if (p.dccId) expect(p.dcc?.deviceId, p.id).toBeTruthy();
     }
+  });
+});
+
+/** Decision 230: mock mode answers each route from the sample data, in the shape the API answers. */
+describe('mock mode answers', () => {
+  const lead = SAMPLE_USERS.find((u) => u.id === 'u-lead');
+  const call = {
+    user: lead,
+    params: { id: 'pk-approve-dev', stage: 'dev', dccId: 'd-1', uploadId: 'sample-upload' },
+    query: new URLSearchParams(),
+    body: { login: 'technical-leader@example.com', password: 'Local-Dev-1234', name: 'Pat' },
+  };
+
+  it.each(Object.keys(SAMPLE_ANSWERS))('%s answers what its route answers', (id) => {
+    const { status = 200, body } = SAMPLE_ANSWERS[id]!(call);
+    expect(status, id).toBeLessThan(300);
+    const parsed = CONTRACT[id as RouteId].response.safeParse(body);
+    expect(parsed.success, `${id}: ${parsed.error?.message}`).toBe(true);
   });
 });

@@ -9,7 +9,7 @@ import {
   changeUser,
   generating,
   memoryBackend,
-  putPackage,
+  replacePackage,
   putUser,
   server,
   storedPackages,
@@ -134,12 +134,8 @@ describe('admin lists', () => {
   });
 
   it('marks a package whose workflow mail failed every retry, naming the recipient', async () => {
-    const [first] = await storedPackages();
-    await putPackage({
-      ...first!,
-      id: 'p-mail',
-      name: 'IP-3.2.1 bench build',
-      createdAt: new Date().toISOString(),
+    await replacePackage({
+      ...PACKAGE_FIXTURES.find((p) => p.id === 'pk-approve-dev')!,
       mailFailures: [
         {
           to: 'reliability-engineer@example.com',

@@ -4,8 +4,20 @@ import { HttpResponse, http } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { session } from '@/lib/session/session-store';
 import { MOCK_PASSWORD } from '@/testing/mocks/fixtures';
-import { server } from '@/testing/backend/server';
+import { memoryBackend, server, tokenOf } from '@/testing/backend/server';
 import { fill, renderApp } from '@/testing/render-app';
+
+/** Registers an account with the password MOCK_PASSWORD and answers the token of its confirmation mail. */
+async function registeredLink(): Promise<string> {
+  const b = memoryBackend();
+  await b.userService.register(
+    { name: 'Pat New', email: 'pat.new@example.org', password: MOCK_PASSWORD, userRole: 'RELIABILITY_ENGINEER' },
+    '192.0.2.10',
+  );
+  const token = /confirm-email\?token=([A-Za-z0-9_-]+)/.exec(b.mailer.sent.at(-1)?.text ?? '')?.[1];
+  if (!token) throw new Error('no confirmation link was mailed');
+  return token;
+}
 
 describe('confirm-email page (issues 12, 23)', () => {
   const TOKEN = 'abcdefghijklmnopqrstuvwxyz0123456789ABCDEFG';
@@ -40,7 +52,7 @@ describe('confirm-email page (issues 12, 23)', () => {
   });
 
   it("keeps the form with the server's words when the password is not the one chosen", async () => {
-    const { user } = renderApp(`/user/confirm-email?token=${TOKEN}`);
+    const { user } = renderApp(`/user/confirm-email?token=${await registeredLink()}`);
     fill(await screen.findByLabelText(/^Password/), 'Not-The-Chosen-One-1');
     await user.click(screen.getByRole('button', { name: 'Confirm' }));
     expect(await screen.findByRole('alert')).toHaveTextContent(API_ERR.confirmPasswordWrong);
@@ -70,7 +82,13 @@ describe('confirm-email page (issues 12, 23)', () => {
   });
 
   it('explains an expired link and mails a new one', async () => {
-    const { user } = renderApp('/user/confirm-email?token=expired');
+    // the server's answer to a link past its 24 hours
+    server.use(
+      http.post('/dev/user/confirm-email', () =>
+        HttpResponse.json({ errorMessage: API_ERR.confirmLinkExpired, reason: 'EXPIRED' }, { status: 410 }),
+      ),
+    );
+    const { user } = renderApp(`/user/confirm-email?token=${TOKEN}`);
     fill(await screen.findByLabelText(/^Password/), MOCK_PASSWORD);
     await user.click(screen.getByRole('button', { name: 'Confirm' }));
     expect(await screen.findByRole('alert')).toHaveTextContent(API_ERR.confirmLinkExpired);
@@ -80,7 +98,9 @@ describe('confirm-email page (issues 12, 23)', () => {
   });
 
   it('explains a used link and links to sign in', async () => {
-    const { user } = renderApp('/user/confirm-email?token=used');
+    const token = await registeredLink();
+    await memoryBackend().userService.confirmEmail(token, MOCK_PASSWORD, '192.0.2.10');
+    const { user } = renderApp(`/user/confirm-email?token=${token}`);
     fill(await screen.findByLabelText(/^Password/), MOCK_PASSWORD);
     await user.click(screen.getByRole('button', { name: 'Confirm' }));
     expect(await screen.findByRole('alert')).toHaveTextContent(API_ERR.confirmLinkUsed);
@@ -120,7 +140,7 @@ describe('login before confirming, and with a one-time password', () => {
     server.use(
       http.post('/dev/user/login', () =>
         HttpResponse.json({
-          token: 'mock-token-u-admin',
+          token: tokenOf('u-admin'),
           user: JSON.stringify({
             id: 'u-admin',
             name: 'Ada Admin',
@@ -146,7 +166,7 @@ describe('a temporary password is changed first (issue 23)', () => {
     server.use(
       http.post('/dev/user/login', () =>
         HttpResponse.json({
-          token: 'mock-token-u-dev',
+          token: tokenOf('u-dev'),
           user: JSON.stringify({
             id: 'u-dev',
             name: 'Dana Dev',
