@@ -71,7 +71,8 @@ export async function changeUser(id: string, change: Partial<UserRecord>): Promi
   const u = await users.getById(id);
   if (!u) throw new Error(`no user ${id}`);
   const next = { ...u, ...change, version: u.version + 1 };
-  if (!(await users.updateAll([{ next, expectedVersion: u.version }]))) throw new Error(`user ${id} moved on`);
+  if (!(await users.updateAll([{ next, expectedVersion: u.version }])))
+    throw new Error(`user ${id} moved on`);
 }
 
 /**

@@ -89,7 +89,7 @@ const decision = (c: Call): Answer => {
   const p = packageOf(c);
   return {
     body: {
-      outcome: 'APPROVED',
+      outcome: 'WAITING_FOR_APPROVALS',
       message: MSG.approvedWaiting,
       package: text(p),
       ...(p.linkToS3 ? { generatedXmlS3Link: p.linkToS3 } : {}),

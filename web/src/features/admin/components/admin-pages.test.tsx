@@ -9,8 +9,8 @@ import {
   changeUser,
   generating,
   memoryBackend,
-  replacePackage,
   putUser,
+  replacePackage,
   server,
   storedPackages,
 } from '@/testing/backend/server';

@@ -5,8 +5,8 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AppProvider } from '@/app/provider';
 import { signIn } from '@/lib/session/session-store';
-import { MOCK_PASSWORD, USERS } from '@/testing/mocks/fixtures';
 import { server, storedPackage } from '@/testing/backend/server';
+import { MOCK_PASSWORD, USERS } from '@/testing/mocks/fixtures';
 import { fill, renderApp } from '@/testing/render-app';
 import { type DeleteConfirm, DeleteConfirmDialog, type DeleteItem } from './delete-confirm-dialog';
 

@@ -3,15 +3,20 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { HttpResponse, http } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { session } from '@/lib/session/session-store';
-import { MOCK_PASSWORD } from '@/testing/mocks/fixtures';
 import { memoryBackend, server, tokenOf } from '@/testing/backend/server';
+import { MOCK_PASSWORD } from '@/testing/mocks/fixtures';
 import { fill, renderApp } from '@/testing/render-app';
 
 /** Registers an account with the password MOCK_PASSWORD and answers the token of its confirmation mail. */
 async function registeredLink(): Promise<string> {
   const b = memoryBackend();
   await b.userService.register(
-    { name: 'Pat New', email: 'pat.new@example.org', password: MOCK_PASSWORD, userRole: 'RELIABILITY_ENGINEER' },
+    {
+      name: 'Pat New',
+      email: 'pat.new@example.org',
+      password: MOCK_PASSWORD,
+      userRole: 'RELIABILITY_ENGINEER',
+    },
     '192.0.2.10',
   );
   const token = /confirm-email\?token=([A-Za-z0-9_-]+)/.exec(b.mailer.sent.at(-1)?.text ?? '')?.[1];

@@ -4,8 +4,8 @@ import { HttpResponse, http } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { session } from '@/lib/session/session-store';
 import { getToken } from '@/lib/session/token-cookie';
-import { MOCK_PASSWORD } from '@/testing/mocks/fixtures';
 import { server } from '@/testing/backend/server';
+import { MOCK_PASSWORD } from '@/testing/mocks/fixtures';
 import { fill, renderApp } from '@/testing/render-app';
 
 async function fillAndSubmit(user: ReturnType<typeof renderApp>['user'], email: string, password: string) {

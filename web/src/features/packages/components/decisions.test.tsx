@@ -5,8 +5,8 @@ import { HttpResponse, http } from 'msw';
 import { describe, expect, it } from 'vitest';
 import type { FlowPurpose } from '@/lib/session/session-store';
 import { session } from '@/lib/session/session-store';
-import { MOCK_PASSWORD } from '@/testing/mocks/fixtures';
 import { replacePackage, server, storedPackage } from '@/testing/backend/server';
+import { MOCK_PASSWORD } from '@/testing/mocks/fixtures';
 import { fill } from '@/testing/render-app';
 import { atPath, fixturePackage, openWith } from '../testing/package-test-utils';
 
@@ -85,7 +85,11 @@ describe('approve outcomes (spec §4.5, §4.6, DESIGN §2)', () => {
   });
 
   it('opens the download page when the last approval generates the package: Generating… with progress, then the ready package by itself', async () => {
-    const { router } = await openHeaderView('u-lead', await onlyWaitingFor('pk-approve-dev', 'u-lead'), 'approve');
+    const { router } = await openHeaderView(
+      'u-lead',
+      await onlyWaitingFor('pk-approve-dev', 'u-lead'),
+      'approve',
+    );
     press(MSG.approve);
     await signInDialog();
     await atPath(router, '/packages/download');

@@ -3,8 +3,8 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { HttpResponse, http } from 'msw';
 import { afterEach, describe, expect, it } from 'vitest';
 import { popups } from '@/lib/popup/popup-store';
-import { MOCK_PASSWORD } from '@/testing/mocks/fixtures';
 import { server } from '@/testing/backend/server';
+import { MOCK_PASSWORD } from '@/testing/mocks/fixtures';
 import { fill } from '@/testing/render-app';
 import { fixturePackage, openWith } from '../testing/package-test-utils';
 

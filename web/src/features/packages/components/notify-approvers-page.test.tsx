@@ -2,8 +2,8 @@ import { MSG } from '@shared/messages';
 import { fireEvent, screen, within } from '@testing-library/react';
 import { HttpResponse, http } from 'msw';
 import { describe, expect, it } from 'vitest';
-import { MOCK_PASSWORD } from '@/testing/mocks/fixtures';
 import { replacePackage, server } from '@/testing/backend/server';
+import { MOCK_PASSWORD } from '@/testing/mocks/fixtures';
 import { fill } from '@/testing/render-app';
 import { atPath, fixturePackage, openWith } from '../testing/package-test-utils';
 import { notifyWarnings } from './notify-approvers-page';
@@ -95,7 +95,11 @@ describe('notify approvers (spec §2.8, §5)', () => {
 
   it("warns 'Not enough approvers in the system!' for a signed release package with fewer than four roles", async () => {
     server.use(approversAnswer(['TECHNICAL_LEADER', 'RELIABILITY_ENGINEER', 'SW_FW_RELEASE_ENGINEER'], 1));
-    openWith('/packages/notify-approvers', { as: 'u-dev', pkg: await draft('RELEASE_SIGNED'), flow: 'release' });
+    openWith('/packages/notify-approvers', {
+      as: 'u-dev',
+      pkg: await draft('RELEASE_SIGNED'),
+      flow: 'release',
+    });
     expect(await screen.findByText(MSG.notEnoughApprovers)).toBeInTheDocument();
     expect(notifyButton()).toBeDisabled();
   });

@@ -3,8 +3,8 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { HttpResponse, http } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { session } from '@/lib/session/session-store';
-import { MOCK_PASSWORD } from '@/testing/mocks/fixtures';
 import { putTombstone, server } from '@/testing/backend/server';
+import { MOCK_PASSWORD } from '@/testing/mocks/fixtures';
 import { fill, renderApp } from '@/testing/render-app';
 import { atPath } from '../testing/package-test-utils';
 

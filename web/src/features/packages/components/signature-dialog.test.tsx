@@ -136,7 +136,9 @@ describe('signing through the app (the backend checks the password)', () => {
     fireEvent.click(within(dialog).getByRole('button', { name: 'Approve' }));
     expect(await screen.findByText(MSG.approvedWaiting)).toBeInTheDocument();
     expect(screen.queryByRole('dialog', { name: 'Sign: Approve' })).not.toBeInTheDocument();
-    expect((await storedPackage('pk-approve-dev'))?.approvers.find((a) => a.user.id === 'u-lead')).toMatchObject({
+    expect(
+      (await storedPackage('pk-approve-dev'))?.approvers.find((a) => a.user.id === 'u-lead'),
+    ).toMatchObject({
       approved: true,
     });
   });

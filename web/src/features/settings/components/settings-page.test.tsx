@@ -5,8 +5,8 @@ import { HttpResponse, http } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { session } from '@/lib/session/session-store';
 import { getToken } from '@/lib/session/token-cookie';
-import { MOCK_PASSWORD } from '@/testing/mocks/fixtures';
 import { server } from '@/testing/backend/server';
+import { MOCK_PASSWORD } from '@/testing/mocks/fixtures';
 import { fill, renderApp } from '@/testing/render-app';
 
 const save = () => screen.getByRole('button', { name: MSG.save });
