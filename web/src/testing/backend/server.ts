@@ -57,12 +57,12 @@ export async function hasResource(name: string): Promise<boolean> {
 
 export { MEMORY_STORAGE_URL } from '../../../../lambdas/testing/memory-composition';
 
-/** A sample package replaced by `p` (same id), as the services would have left it. */
+/** A sample package replaced by `p` (same id, same place in the lists), as the services would have left it. */
 export async function replacePackage(p: Package): Promise<void> {
   const b = memoryBackend();
   const old = await b.packages.get(p.id);
   if (old) await b.packages.delete(old);
-  await addPackage(b, p);
+  await addPackage(b, { ...p, createdAt: old?.createdAt ?? p.createdAt });
 }
 
 /** A stored user changed by `change` (a state the tests start from, e.g. another admin's proposal). */
