@@ -336,7 +336,8 @@ describe('admin lists', () => {
     expect(within(confirm).getByRole('listitem')).toHaveTextContent(/^infusion-pump-fw-3\.2\.1Patch · Dev$/);
     await user.click(within(confirm).getByRole('button', { name: 'Delete' }));
     expect(await screen.findByRole('alertdialog')).toHaveTextContent(
-      "Resource is used by package 'IP-3.2.1 nightly' and cannot be deleted",
+      // the server's refusal names the resource and the packages using it
+      "'infusion-pump-fw-3.2.1' is used by 'IP-3.2.1 nightly'",
     );
     expect(await memoryBackend().resources.listAll()).toHaveLength(12);
   });
