@@ -100,6 +100,7 @@ describe('admin lists', () => {
       const gen = await generating(base);
       const { user } = renderApp('/admin/packages', { as: 'u-admin' });
       fill(await screen.findByLabelText('Search'), 'IP-3.2.1 bench');
+      await screen.findByText(base.name);
       const stateCell = () =>
         within(screen.getByText(base.name).closest('tr') as HTMLElement)
           .getAllByRole('cell')
@@ -121,15 +122,16 @@ describe('admin lists', () => {
   it('lists selected DCCs with device id and telemetry type and deletes them only on Delete', async () => {
     countDeletes();
     const { user } = renderApp('/admin/dcc', { as: 'u-admin' });
-    await user.click(await screen.findByText('IP-4000'));
+    // VENT-220: no package uses it (the server refuses deleting IP-4000, which packages use)
+    await user.click(await screen.findByText('VENT-220'));
     const dialog = await openConfirm(user);
     expect(dialog).toHaveAccessibleName('Delete 1 selected DCC?');
-    expect(within(dialog).getByRole('listitem')).toHaveTextContent('IP-4000Telemetry type: TelA');
+    expect(within(dialog).getByRole('listitem')).toHaveTextContent('VENT-220Telemetry type: TelB');
     expect(deletes).toEqual([]);
     await user.click(within(dialog).getByRole('button', { name: 'Delete' }));
-    expect(await screen.findByRole('dialog')).toHaveTextContent(MSG.deleted);
+    await waitFor(() => expect(screen.getByRole('dialog')).toHaveTextContent(MSG.deleted));
     expect(deletes).toEqual(['/dev/admin/dcc']);
-    expect((await memoryBackend().dccs.list()).some((d) => d.deviceId === 'IP-4000')).toBe(false);
+    expect((await memoryBackend().dccs.list()).some((d) => d.deviceId === 'VENT-220')).toBe(false);
     server.events.removeAllListeners();
   });
 
@@ -294,7 +296,8 @@ describe('admin lists', () => {
     await screen.findByText('Dana Dev');
     expect(deleteButton()).toBeDisabled();
     await user.click(screen.getByText('Dana Dev'));
-    await user.click(screen.getByText('Terry Lead'));
+    // the role request waits first (issue 23): Pat Pending heads page 1
+    await user.click(screen.getByText('Tess Tester'));
     expect(deleteButton()).toBeEnabled();
     expect(deleteButton()).toHaveTextContent('(2)');
   });
@@ -309,7 +312,7 @@ describe('admin lists', () => {
     );
     const { user, router } = renderApp('/admin/users', { as: 'u-admin' });
     await user.click(await screen.findByText('Dana Dev'));
-    await user.click(screen.getByText('Terry Lead'));
+    await user.click(screen.getByText('Tess Tester'));
     const confirm = await openConfirm(user);
     // each user with role and role status
     expect(
@@ -318,13 +321,13 @@ describe('admin lists', () => {
         .map((i) => i.textContent),
     ).toEqual([
       'Dana Dev (design-engineer-dev@example.com)Design Engineer (dev) · Granted',
-      'Terry Lead (technical-leader@example.com)Technical Leader · Granted',
+      'Tess Tester (design-engineer-test@example.com)Design Engineer (test) · Granted',
     ]);
     expect(ids).toBeUndefined();
     await user.click(within(confirm).getByRole('button', { name: 'Delete' }));
     const dialog = await screen.findByRole('dialog');
     expect(dialog).toHaveTextContent(MSG.deleted);
-    expect(ids).toEqual(['u-dev', 'u-lead']);
+    expect(ids).toEqual(['u-dev', 'u-test']);
     await user.click(within(dialog).getByRole('button', { name: MSG.close }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/admin'));
   });
