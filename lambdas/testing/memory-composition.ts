@@ -42,8 +42,15 @@ import { confirmSignature } from '../services/users/signature-check';
  * Generated packages in memory whose bytes are a small XML naming the package, with their real SHA-256,
  * so a download is checked as in production (the XML itself is tested in services/artefact/).
  */
+/** the real default of INLINE_DOWNLOAD_MAX_BYTES (lambdas/composition-artefacts.ts) */
+const INLINE_LIMIT_BYTES = 4 * 1024 * 1024;
+
 class SampleXmlArtefacts extends MemoryArtefacts {
   private readonly bytes = new Map<string, Buffer>();
+
+  constructor(private readonly blobs: MemoryBlobStore) {
+    super();
+  }
 
   override async generate(input: Parameters<MemoryArtefacts['generate']>[0]): Promise<ArtefactRef> {
     const ref = await super.generate(input);
@@ -55,9 +62,11 @@ class SampleXmlArtefacts extends MemoryArtefacts {
     return full;
   }
 
+  /** as the real store (lambdas/services/artefact/artefact-store.ts): inline up to 4 MiB, else a presigned URL */
   override async download(ref: ArtefactRef): Promise<{ base64?: string; url?: string }> {
     const xml = this.bytes.get(ref.key);
     if (!xml) throw new Error(`no artefact ${ref.key}`);
+    if (ref.sizeBytes > INLINE_LIMIT_BYTES) return { url: await this.blobs.presignGet('artefacts', ref.key) };
     return { base64: xml.toString('base64') };
   }
 }
@@ -77,7 +86,7 @@ function build() {
   const audit = new MemoryAuditLog(clock);
   const blobs = new MemoryBlobStore(MEMORY_STORAGE_URL);
   const mailer = new MemoryMailer();
-  const artefacts = new SampleXmlArtefacts();
+  const artefacts = new SampleXmlArtefacts(blobs);
   const generations = new MemoryArtefactJobs();
   const verifications = new MemoryUploadJobs();
   const pending = new MemoryPendingDecisions();

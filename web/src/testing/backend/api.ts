@@ -94,7 +94,6 @@ async function answer(request: Request): Promise<Response> {
   }
   const handler = handlerOf(m.route);
   const result = await handler(await eventOf(request, url, apiPath, m.route, m.params), contextOf(m.route));
-  if (result.statusCode >= 400) console.log('DBG', m.route.id, result.statusCode, result.body);
   const backend = memoryBackend();
   if (backend.autoRunJobs) await backend.runJobs();
   const body = result.isBase64Encoded ? Buffer.from(result.body, 'base64') : result.body;

@@ -5,6 +5,7 @@ import {
   APPROVAL_ROUND,
   DELIVERY_ROUND,
   isEditable,
+  isGenerated,
   isWaitingForApproval,
   isWaitingForDelivery,
   isWaitingForSignature,
@@ -15,7 +16,9 @@ import type { UserRecord } from '../../../../lambdas/ports/user-repository';
 import { headerRules } from '../../../../lambdas/services/packages/header-rules';
 import type { MemoryBackend } from '../../../../lambdas/testing/memory-composition';
 import { DCCS, MOCK_PASSWORD, PACKAGES, PENDING_USER, RESOURCES, USERS } from '../mocks/fixtures';
-import { PACKAGE_FIXTURES } from '../mocks/package-fixtures';
+import { LARGE_PACKAGE_IDS, PACKAGE_FIXTURES } from '../mocks/package-fixtures';
+
+const LARGE_SIZE_BYTES = 6 * 1024 ** 3;
 
 /**
  * The sample data (web/src/testing/mocks/fixtures.ts, package-fixtures.ts) written into a memory backend's
@@ -153,9 +156,10 @@ export async function addPackage(b: MemoryBackend, p: Package): Promise<void> {
   const resource = await b.resources.getById(p.resourceId);
   const record = packageRecord(p);
   record.header = resource ? headerRules.initial(record, resource) : null;
-  if (p.linkToS3 || p.mLifePath) {
+  if (p.linkToS3 || p.mLifePath || isGenerated(p.status)) {
     const artefact = await b.artefacts.generate({ pkg: record, approvals: [], at: new Date(p.updatedAt) });
-    record.artefact = artefact;
+    // a "large" sample package: its file is past the inline limit, so the download answers a presigned URL
+    record.artefact = LARGE_PACKAGE_IDS.includes(p.id) ? { ...artefact, sizeBytes: LARGE_SIZE_BYTES } : artefact;
     record.linkToS3 = artefact.key;
     if (p.mLifePath) record.mLifePath = artefact.key;
   }

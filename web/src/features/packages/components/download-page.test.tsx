@@ -1,7 +1,7 @@
 import { MSG } from '@shared/messages';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { server } from '@/testing/backend/server';
+import { MEMORY_STORAGE_URL, server } from '@/testing/backend/server';
 import { atPath, captureDownloads, fixturePackage, openWith } from '../testing/package-test-utils';
 
 afterEach(() => {
@@ -43,7 +43,7 @@ describe('download page (spec §2.8)', () => {
     const saved = captureDownloads();
     const storageReads: string[] = [];
     const onRequest = ({ request }: { request: Request }) => {
-      if (request.url.includes('/mock-storage/')) storageReads.push(request.url);
+      if (request.url.startsWith(MEMORY_STORAGE_URL)) storageReads.push(request.url);
     };
     server.events.on('request:start', onRequest);
     try {
@@ -51,7 +51,7 @@ describe('download page (spec §2.8)', () => {
       fireEvent.click(await screen.findByRole('button', { name: MSG.download }));
       await waitFor(() => expect(saved.followed).toHaveLength(1));
       // a link to the presigned URL, clicked: the browser streams the file to disk
-      expect(saved.followed[0]?.href).toMatch(/\/mock-storage\/artefacts\/pk-large\.xml$/);
+      expect(saved.followed[0]?.href).toMatch(/^https:\/\/memory-storage\.test\/artefacts\/packages\/pk-large\/\d+\.xml$/);
       expect(saved.followed[0]?.name).toBe('Defib_self-test_5.1.0_full_image.xml');
       expect(saved).toHaveLength(0);
       expect(storageReads).toEqual([]);
