@@ -38,7 +38,7 @@ async function draft(dccId: string | null, packageId: number, criteria = 0): Pro
   header.fields.find((f) => f.name === 'Package Id')!.value = packageId;
   header.fields.find((f) => f.name === 'Patch Criteria Items')!.value = Array.from(
     { length: criteria },
-    (_, i) => ({ Address: 0x1000 + i, Mask: 0xffffffff, Value: i, Operator: 0 }),
+    (_, i) => ({ Address: 0x1000 + i, Mask: 0xffffffff, Value: packageId + i, Operator: 0 }),
   );
   const saved = await api(`/packages/${pkg.id}/header`, {
     method: 'PATCH',
