@@ -124,7 +124,7 @@ test('a reviewer sees the changes since the last approved package for the same d
     'href',
     new RegExp(`/packages/open/${previous.id}$`),
   );
-  await expect(panel).toContainText(`(Approved, approved `);
+  await expect(panel).toContainText(`(Approved; approved `);
   await expect(panel).toContainText(deviceId);
   const fields = panel.getByRole('table', { name: 'Header fields that differ' });
   await expect(fields.getByRole('row', { name: /Package Id/ })).toContainText('1 (0x00000001)');
@@ -144,8 +144,11 @@ test('a reviewer sees the changes since the last approved package for the same d
   const axe = await new AxeBuilder({ page }).include('.frp-changes').withTags(['wcag2a', 'wcag2aa']).analyze();
   expect(axe.violations.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
   mkdirSync(SHOTS, { recursive: true });
-  await panel.screenshot({ path: `${SHOTS}/review-changes-panel.png` });
   await page.screenshot({ path: `${SHOTS}/review-changes-1366x768.png` });
+  // the whole panel in one picture: a taller window, so the sticky decision bar does not cover it
+  await page.setViewportSize({ width: 1366, height: 1400 });
+  await panel.screenshot({ path: `${SHOTS}/review-changes-panel.png` });
+  await page.setViewportSize({ width: 1366, height: 768 });
 
   // the signature dialog states that the reviewer saw this comparison
   await page.getByRole('button', { name: MSG.approve }).click();

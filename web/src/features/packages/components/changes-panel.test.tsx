@@ -71,7 +71,7 @@ describe('changes panel', () => {
       </MemoryRouter>,
     );
     expect(screen.getByRole('link', { name: 'Pump 3.1' })).toHaveAttribute('href', '/packages/open/p-old');
-    expect(screen.getByText(/\(Delivered, approved 2026-03-01 10:20 UTC\)/)).toBeInTheDocument();
+    expect(screen.getByText(/\(Delivered; approved 2026-03-01 10:20 UTC\)/)).toBeInTheDocument();
     const row = screen.getByRole('row', { name: /Package Id/ });
     expect(row).toHaveTextContent('1 (0x00000001)');
     expect(row).toHaveTextContent('2 (0x00000002)');

@@ -119,7 +119,7 @@ export function ChangesBody({ changes, message }: { changes: PackageChanges | nu
           {prev.name}
         </Link>{' '}
         ({STATUS_LABELS[prev.status]}
-        {prev.approvedAt ? `, approved ${prev.approvedAt.replace('T', ' ').slice(0, 16)} UTC` : ''}), the last
+        {prev.approvedAt ? `; approved ${prev.approvedAt.replace('T', ' ').slice(0, 16)} UTC` : ''}), the last
         approved package for device <span className="frp-mono">{changes.deviceId}</span> and resource type{' '}
         {changes.resourceType.toLowerCase()}.
       </p>
