@@ -19,10 +19,10 @@ import { DraftEditing } from './packages/draft-editing';
 import { Generation } from './packages/generation';
 import { listAnswer } from './packages/list-answer';
 import { deletePackages } from './packages/package-admin';
+import { changesOf } from './packages/package-changes';
 import { PackageCore } from './packages/package-core';
 import type { PackageServiceDeps, SignatureInput } from './packages/package-deps';
 import { downloadPackage, packageHistory } from './packages/package-files';
-import { changesOf } from './packages/package-changes';
 import { PackageLists } from './packages/package-lists';
 import { Signing } from './packages/signing';
 

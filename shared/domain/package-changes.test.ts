@@ -88,7 +88,12 @@ describe('compareHeaders', () => {
   it('shows uint8, uint16 and uint32 changes old → new in decimal and hex of their width', () => {
     const { header } = compareHeaders(everyType(), everyType({ Small: 255, Medium: 0x1234, Large: 65536 }));
     expect(header).toEqual([
-      { path: 'Small', type: 'uint8', old: { decimal: '1', hex: '0x01' }, new: { decimal: '255', hex: '0xFF' } },
+      {
+        path: 'Small',
+        type: 'uint8',
+        old: { decimal: '1', hex: '0x01' },
+        new: { decimal: '255', hex: '0xFF' },
+      },
       {
         path: 'Medium',
         type: 'uint16',
@@ -131,7 +136,12 @@ describe('compareHeaders', () => {
         old: { decimal: '1263556422', hex: '0x4B505746' },
         new: { decimal: '1', hex: '0x00000001' },
       },
-      { path: 'Reserved', type: 'fixed bytes', old: { decimal: '', hex: '0x0000' }, new: { decimal: '', hex: '0xFF01' } },
+      {
+        path: 'Reserved',
+        type: 'fixed bytes',
+        old: { decimal: '', hex: '0x0000' },
+        new: { decimal: '', hex: '0xFF01' },
+      },
       {
         path: 'Size',
         type: 'fixed uint32',
@@ -265,11 +275,12 @@ describe('compareFiles', () => {
 
 describe('compareDcc', () => {
   it('lists the DCC values that differ, and another DCC row', () => {
-    const o = { dccId: 'd1', dcc: { deviceId: 'X', telemetryType: 'TelA' as const, messageLimit: 16, deviceLimit: 32 } };
+    const o = {
+      dccId: 'd1',
+      dcc: { deviceId: 'X', telemetryType: 'TelA' as const, messageLimit: 16, deviceLimit: 32 },
+    };
     expect(compareDcc(o, o)).toEqual([]);
-    expect(
-      compareDcc(o, { dccId: 'd2', dcc: { ...o.dcc, telemetryType: 'BLE', deviceLimit: 64 } }),
-    ).toEqual([
+    expect(compareDcc(o, { dccId: 'd2', dcc: { ...o.dcc, telemetryType: 'BLE', deviceLimit: 64 } })).toEqual([
       { field: 'dccId', old: 'd1', new: 'd2' },
       { field: 'telemetryType', old: 'TelA', new: 'BLE' },
       { field: 'deviceLimit', old: 32, new: 64 },
@@ -279,9 +290,11 @@ describe('compareDcc', () => {
 
 describe('approval', () => {
   it('counts APPROVED and the later states of the approved path, not REJECTED or a round', () => {
-    expect(['APPROVED', 'SIGNED', 'DELIVERY_PENDING', 'DELIVERED', 'DELIVERY_REJECTED'].every((s) =>
-      isApproved(s as never),
-    )).toBe(true);
+    expect(
+      ['APPROVED', 'SIGNED', 'DELIVERY_PENDING', 'DELIVERED', 'DELIVERY_REJECTED'].every((s) =>
+        isApproved(s as never),
+      ),
+    ).toBe(true);
     for (const s of ['DRAFT', 'PENDING_APPROVAL', 'AWAITING_SIGNATURE', 'GENERATING', 'REJECTED'] as const)
       expect(isApproved(s), s).toBe(false);
   });

@@ -44,7 +44,9 @@ export interface ComparedPackage {
   dcc?: PackageDccValues;
   resourceFile?: PackageResourceFile;
   header: unknown;
-  approvers: Record<string, { approved: boolean; decidedAt?: string }> | { approved: boolean; decidedAt?: string }[];
+  approvers:
+    | Record<string, { approved: boolean; decidedAt?: string }>
+    | { approved: boolean; decidedAt?: string }[];
 }
 
 /**
@@ -287,11 +289,7 @@ export function compareHeaders(
   return { header, lists, compared: true };
 }
 
-function fileChange(
-  file: FileChange['file'],
-  o: FileChange['old'],
-  n: FileChange['new'],
-): FileChange | null {
+function fileChange(file: FileChange['file'], o: FileChange['old'], n: FileChange['new']): FileChange | null {
   if (!o && !n) return null;
   return {
     file,

@@ -141,7 +141,10 @@ test('a reviewer sees the changes since the last approved package for the same d
     '({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth })',
   );
   expect(widths.scroll).toBeLessThanOrEqual(widths.client);
-  const axe = await new AxeBuilder({ page }).include('.frp-changes').withTags(['wcag2a', 'wcag2aa']).analyze();
+  const axe = await new AxeBuilder({ page })
+    .include('.frp-changes')
+    .withTags(['wcag2a', 'wcag2aa'])
+    .analyze();
   expect(axe.violations.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
   mkdirSync(SHOTS, { recursive: true });
   await page.screenshot({ path: `${SHOTS}/review-changes-1366x768.png` });

@@ -205,9 +205,7 @@ export class DynamoPackageRepository implements PackageRepository {
         new QueryCommand({
           TableName: this.table,
           IndexName: 'byApprovedDevice',
-          KeyConditionExpression: opts.before
-            ? 'approvedFor = :k AND approvedAt < :b'
-            : 'approvedFor = :k',
+          KeyConditionExpression: opts.before ? 'approvedFor = :k AND approvedAt < :b' : 'approvedFor = :k',
           ExpressionAttributeValues: { ':k': approvedFor, ...(opts.before ? { ':b': opts.before } : {}) },
           ScanIndexForward: false,
           Limit: 5,

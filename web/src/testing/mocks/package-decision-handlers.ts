@@ -1,5 +1,11 @@
 import { type ApproverEntry, type Package, rejectSchema, type UserRef } from '@shared/api/contracts/packages';
 import {
+  approvalTime,
+  approvedForKey,
+  type ComparedPackage,
+  packageChanges,
+} from '@shared/domain/package-changes';
+import {
   APPROVAL_ROUND,
   DELIVERY_ROUND,
   isGenerated,
@@ -10,26 +16,10 @@ import {
 import { AUDIT_MEANING, PACKAGE_ERR } from '@shared/domain/package-texts';
 import { MSG } from '@shared/messages';
 import { HttpResponse, http } from 'msw';
+import { db } from './db';
 import { fail, json, on } from './mock-http';
 import { LARGE_PACKAGE_IDS } from './package-fixtures';
-import {
-  approvalTime,
-  approvedForKey,
-  type ComparedPackage,
-  packageChanges,
-} from '@shared/domain/package-changes';
-import { db } from './db';
-import {
-  ensure,
-  find,
-  headerOf,
-  historyOf,
-  now,
-  packageFor,
-  pkgBody,
-  record,
-  save,
-} from './package-store';
+import { ensure, find, headerOf, historyOf, now, packageFor, pkgBody, record, save } from './package-store';
 import { signedBody } from './signature';
 
 /**

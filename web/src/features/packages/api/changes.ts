@@ -8,7 +8,11 @@ export async function getChanges(
   id: string,
   signal?: AbortSignal,
 ): Promise<ApiResult<{ changes: PackageChanges | null; message?: string }>> {
-  const result = await callApi('packageChanges', { params: { id } }, { signal, loader: false, handle: [404] });
+  const result = await callApi(
+    'packageChanges',
+    { params: { id } },
+    { signal, loader: false, handle: [404] },
+  );
   if (!result.ok) return result;
   return {
     ...result,

@@ -60,7 +60,11 @@ const entryText = (e: EntryCells) =>
   `Entry ${e.index + 1}: ${e.values.map((v) => `${v.name} ${cellsText(v.cells)}`).join(', ')}`;
 
 const dccValue = (field: DccChange['field'], v: string | number | null) =>
-  v === null ? '—' : typeof v === 'number' && field !== 'dccId' ? `${v.toLocaleString('en-US')} bytes` : String(v);
+  v === null
+    ? '—'
+    : typeof v === 'number' && field !== 'dccId'
+      ? `${v.toLocaleString('en-US')} bytes`
+      : String(v);
 
 function FieldRows({ changes }: { changes: HeaderFieldChange[] }) {
   return (
@@ -114,11 +118,7 @@ export function ChangesBody({ changes, message }: { changes: PackageChanges | nu
   return (
     <>
       <p>
-        Compared with{' '}
-        <Link to={packageLinkPath(prev.id)}>
-          {prev.name}
-        </Link>{' '}
-        ({STATUS_LABELS[prev.status]}
+        Compared with <Link to={packageLinkPath(prev.id)}>{prev.name}</Link> ({STATUS_LABELS[prev.status]}
         {prev.approvedAt ? `; approved ${prev.approvedAt.replace('T', ' ').slice(0, 16)} UTC` : ''}), the last
         approved package for device <span className="frp-mono">{changes.deviceId}</span> and resource type{' '}
         {changes.resourceType.toLowerCase()}.

@@ -97,7 +97,8 @@ export function HeaderViewPage() {
   const [rejecting, setRejecting] = useState(false);
   const { run, busy, signing, submit, cancel } = useMainAction();
   const query = usePackageHeader(pkg?.id);
-  const reviewing = !!pkg && (!!mainAction(flowPurpose, canDeliver(pkg, user?.userRole)) || !!rejectKind(flowPurpose));
+  const reviewing =
+    !!pkg && (!!mainAction(flowPurpose, canDeliver(pkg, user?.userRole)) || !!rejectKind(flowPurpose));
   const changes = usePackageChanges(reviewing ? pkg?.id : undefined);
   if (!pkg) return <NoPackage />;
 
