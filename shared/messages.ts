@@ -146,6 +146,12 @@ export const MSG = {
   resourceName: 'Resource name',
   uploadTime: 'Upload time',
   version: 'Version',
+
+  // issue 25: changes since the last approved package (review pages, GET /packages/{id}/changes)
+  changesTitle: 'Changes since the last approved package',
+  noEarlierApproved: 'No earlier approved package for this device and resource type.',
+  changesNoDevice: 'No DCC is attached yet: the device to compare with is not known.',
+  changesSeen: 'I have seen the changes since the last approved package for this device and resource type.',
 } as const;
 
 /** Server-side error texts (the body's `errorMessage`); `authError` values for identity calls. */

@@ -119,6 +119,14 @@ export interface PackageRepository {
   forgetCompact(ids: readonly string[]): void;
   /** the user's DRAFT packages of a stage, newest first (the home page; read by an index, not a list) */
   draftsOf(userId: string, stage: Stage): Promise<PackageRecord[]>;
+  /**
+   * the newest approved package (shared/domain/package-changes.ts) under `approvedFor` (resource type and
+   * device id), approved before `before` when given, other than `exceptId`; null when none (decision 246)
+   */
+  lastApproved(
+    approvedFor: string,
+    opts: { before?: string; exceptId: string },
+  ): Promise<PackageRecord | null>;
   listByResource(resourceId: string): Promise<PackageRecord[]>;
   listByDcc(dccId: string): Promise<PackageRecord[]>;
   /** ids of packages with an open task of this kind for the user, at a stage (undefined: any) */

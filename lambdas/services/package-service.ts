@@ -19,6 +19,7 @@ import { DraftEditing } from './packages/draft-editing';
 import { Generation } from './packages/generation';
 import { listAnswer } from './packages/list-answer';
 import { deletePackages } from './packages/package-admin';
+import { changesOf } from './packages/package-changes';
 import { PackageCore } from './packages/package-core';
 import type { PackageServiceDeps, SignatureInput } from './packages/package-deps';
 import { downloadPackage, packageHistory } from './packages/package-files';
@@ -94,6 +95,9 @@ export class PackageService {
     this.lists.listApproval(user, list);
   readonly listSigning = (user: UserRecord, stage: Stage) => this.lists.listSigning(user, stage);
   readonly openOne = (user: UserRecord, id: string) => this.lists.openOne(user, id);
+
+  /** the changes since the last approved package for the same device and resource type (issue 25) */
+  readonly changes = (id: string) => changesOf(this.core, id);
 
   // the draft: header and DCC
   readonly getHeader = (id: string) => this.drafts.getHeader(id);

@@ -12,6 +12,7 @@ import {
 import type { PackageStatus } from '../../../shared/api/contracts/packages';
 import type { Stage } from '../../../shared/api/contracts/resources';
 import { ConflictError } from '../../../shared/domain/errors';
+import { approvedForKey, isApproved } from '../../../shared/domain/package-changes';
 import type { PackageTombstone } from '../../../shared/domain/package-deletion';
 import { ROUNDS, type RoundName, voteRefusal } from '../../../shared/domain/package-lifecycle';
 import type {
@@ -189,6 +190,38 @@ export class DynamoPackageRepository implements PackageRepository {
       ScanIndexForward: false,
     });
     return items.filter((i) => i.kind === 'PACKAGE' && i.status === 'DRAFT').map(fromItem);
+  }
+  /**
+   * One Query of the sparse byApprovedDevice index, newest approval first (decision 246); each candidate is
+   * read again consistently (the index lags), so a package deleted or moved meanwhile is passed over.
+   */
+  async lastApproved(
+    approvedFor: string,
+    opts: { before?: string; exceptId: string },
+  ): Promise<PackageRecord | null> {
+    let start: Record<string, unknown> | undefined;
+    for (let pages = 0; pages < 10; pages++) {
+      const r = await dynamo().send(
+        new QueryCommand({
+          TableName: this.table,
+          IndexName: 'byApprovedDevice',
+          KeyConditionExpression: opts.before ? 'approvedFor = :k AND approvedAt < :b' : 'approvedFor = :k',
+          ExpressionAttributeValues: { ':k': approvedFor, ...(opts.before ? { ':b': opts.before } : {}) },
+          ScanIndexForward: false,
+          Limit: 5,
+          ExclusiveStartKey: start,
+        }),
+      );
+      for (const item of r.Items ?? []) {
+        const id = String(item.id);
+        if (id === opts.exceptId) continue;
+        const p = await this.get(id);
+        if (p && isApproved(p.status) && approvedForKey(p) === approvedFor) return p;
+      }
+      start = r.LastEvaluatedKey;
+      if (!start) return null;
+    }
+    return null;
   }
   listByResource(resourceId: string) {
     return this.byIndex('byResource', 'resourceId', resourceId);

@@ -1,6 +1,7 @@
 import type { PackageStatus } from '../../../shared/api/contracts/packages';
 import type { Stage } from '../../../shared/api/contracts/resources';
 import { BadRequestError } from '../../../shared/domain/errors';
+import { approvalTime, approvedForKey } from '../../../shared/domain/package-changes';
 import type { PackageTombstone } from '../../../shared/domain/package-deletion';
 import { ROUNDS, type RoundName, voteRefusal } from '../../../shared/domain/package-lifecycle';
 import type {
@@ -157,6 +158,20 @@ export class MemoryPackageRepository implements PackageRepository {
   forgetCompact(): void {}
   async draftsOf(userId: string, stage: Stage) {
     return this.list(stageIndex(stage)).filter((p) => p.status === 'DRAFT' && p.initiator.id === userId);
+  }
+  /** as the byApprovedDevice index (decision 246): approved packages of the key, newest approval first */
+  async lastApproved(
+    approvedFor: string,
+    opts: { before?: string; exceptId: string },
+  ): Promise<PackageRecord | null> {
+    let best: { p: PackageRecord; at: string } | null = null;
+    for (const p of this.packages.values()) {
+      const at = approvalTime(p);
+      if (!at || p.id === opts.exceptId || approvedForKey(p) !== approvedFor) continue;
+      if (opts.before !== undefined && !(at < opts.before)) continue;
+      if (!best || at > best.at) best = { p, at };
+    }
+    return best ? clone(best.p) : null;
   }
   async listByResource(resourceId: string) {
     return this.list({ name: 'resource', holds: (p) => p.resourceId === resourceId, sortKey: byCreated });

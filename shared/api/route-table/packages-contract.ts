@@ -33,6 +33,7 @@ export const PACKAGE_CONTRACT = {
   downloadPackage: id,
   packageHistory: id,
   packageDetails: id,
+  packageChanges: id,
   getHeader: id,
   updateHeader: { ...id, body: headerBodySchema },
   attachDcc: { params: attachDccParamSchema },

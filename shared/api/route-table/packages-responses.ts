@@ -48,6 +48,19 @@ export const PACKAGE_RESPONSES = {
       .nullable()
       .meta({ description: 'the decision the package waits for from the caller, or null' }),
   }),
+  packageChanges: answer({
+    changes: jsonText(
+      'the changes since the last approved package (PackageChanges, shared/domain/package-changes.ts): `previous` (id, name, status, type, resourceName, approvedAt; null when there is none), `header` (fields old → new, decimal and hex), `lists` (criteria entries added, removed, changed), `files` (payload and metadata digests and sizes), `dcc` (DCC copy values that differ)',
+    ),
+    previousPackageId: z.string().nullable().meta({
+      description:
+        'the last approved package for the same device and resource type, or null when there is none',
+    }),
+    message: z
+      .string()
+      .optional()
+      .meta({ description: 'when there is no earlier approved package, says so' }),
+  }),
   getHeader: header,
   updateHeader: header,
   attachDcc: answer({ package: jsonText('the package (Package)') }),

@@ -71,6 +71,15 @@ export const PACKAGE_ROUTES = [
     summary: 'One package, and what it waits for from the caller (a mail link opens it)',
   },
   {
+    id: 'packageChanges',
+    method: 'GET',
+    path: '/packages/{id}/changes',
+    access: 'signedIn',
+    uses: { tables: PKG_READ },
+    summary:
+      'Changes since the last approved package for the same device (DCC device id) and resource type (issue 25)',
+  },
+  {
     id: 'getHeader',
     method: 'GET',
     path: '/packages/{id}/header',

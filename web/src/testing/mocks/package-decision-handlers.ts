@@ -1,5 +1,11 @@
 import { type ApproverEntry, type Package, rejectSchema, type UserRef } from '@shared/api/contracts/packages';
 import {
+  approvalTime,
+  approvedForKey,
+  type ComparedPackage,
+  packageChanges,
+} from '@shared/domain/package-changes';
+import {
   APPROVAL_ROUND,
   DELIVERY_ROUND,
   isGenerated,
@@ -10,9 +16,10 @@ import {
 import { AUDIT_MEANING, PACKAGE_ERR } from '@shared/domain/package-texts';
 import { MSG } from '@shared/messages';
 import { HttpResponse, http } from 'msw';
+import { db } from './db';
 import { fail, json, on } from './mock-http';
 import { LARGE_PACKAGE_IDS } from './package-fixtures';
-import { ensure, find, historyOf, now, packageFor, pkgBody, record, save } from './package-store';
+import { ensure, find, headerOf, historyOf, now, packageFor, pkgBody, record, save } from './package-store';
 import { signedBody } from './signature';
 
 /**
@@ -253,6 +260,28 @@ export const decisionHandlers = [
     if (g.error) return g.error;
     const { p } = g;
     return json({ history: JSON.stringify(historyOf(p)), chainIntact: true, brokenAtSeq: null });
+  }),
+  // issue 25: the changes since the last approved package of the same device and resource type
+  on('packageChanges', ({ request, params }) => {
+    const g = packageFor(request, params.id, false);
+    if (g.error) return g.error;
+    const compared = (x: Package): ComparedPackage => ({ ...x, header: headerOf(x) });
+    const current = compared(g.p);
+    const key = approvedForKey(current);
+    const before = approvalTime(current);
+    const previous = key
+      ? db.packages
+          .filter((x) => x.id !== current.id && approvedForKey(x) === key)
+          .map((x) => ({ x, at: approvalTime(x) }))
+          .filter((c): c is { x: Package; at: string } => !!c.at && (!before || c.at < before))
+          .sort((a, b) => (a.at < b.at ? 1 : -1))[0]?.x
+      : undefined;
+    const changes = packageChanges(current, previous ? compared(previous) : null);
+    return json({
+      changes: JSON.stringify(changes),
+      previousPackageId: changes.previous?.id ?? null,
+      ...(changes.previous ? {} : { message: key ? MSG.noEarlierApproved : MSG.changesNoDevice }),
+    });
   }),
   // issue 16: one package and what waits for the caller, by the rules of the approval and signing lists
   on('packageDetails', ({ request, params }) => {

@@ -17,6 +17,7 @@ import {
   mainActionLabel,
   rejectKind,
 } from '../utils/package-flow';
+import { ChangesPanel, changesSeenText, usePackageChanges } from './changes-panel';
 import { HeaderNameCell } from './header-name-cell';
 import { type HeaderRowRenderers, HeaderTable, HeaderUnavailable } from './header-table';
 import { PackageStrip } from './package-fields';
@@ -96,6 +97,9 @@ export function HeaderViewPage() {
   const [rejecting, setRejecting] = useState(false);
   const { run, busy, signing, submit, cancel } = useMainAction();
   const query = usePackageHeader(pkg?.id);
+  const reviewing =
+    !!pkg && (!!mainAction(flowPurpose, canDeliver(pkg, user?.userRole)) || !!rejectKind(flowPurpose));
+  const changes = usePackageChanges(reviewing ? pkg?.id : undefined);
   if (!pkg) return <NoPackage />;
 
   const action = mainAction(flowPurpose, canDeliver(pkg, user?.userRole));
@@ -105,6 +109,7 @@ export function HeaderViewPage() {
     <PackagePage id="header-view-title" title={subHeader || 'Package header'}>
       <PackageStrip pkg={pkg} />
       <ReviewCards pkg={pkg} />
+      {reviewing ? <ChangesPanel pkg={pkg} query={changes} /> : null}
       <Heading level={2} className="frp-pkg-section__title">
         Package header
       </Heading>
@@ -143,7 +148,13 @@ export function HeaderViewPage() {
         <RejectDialog pkg={pkg} kind={reject} onCancel={() => setRejecting(false)} />
       ) : null}
       {signing ? (
-        <SignatureDialog pkg={signing.pkg} action={signing.action} onCancel={cancel} onSubmit={submit} />
+        <SignatureDialog
+          pkg={signing.pkg}
+          action={signing.action}
+          onCancel={cancel}
+          onSubmit={submit}
+          changesSeen={changesSeenText(changes)}
+        />
       ) : null}
     </PackagePage>
   );

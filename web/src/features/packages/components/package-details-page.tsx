@@ -20,6 +20,7 @@ import {
 } from '../utils/package-flow';
 import { ApprovalRecord } from './approval-record';
 import { ApproverMarks } from './approver-marks';
+import { ChangesPanel } from './changes-panel';
 import { GenerationStatus, showsGeneration } from './generation-status';
 import { PackageFields } from './package-fields';
 import { NoPackage, PackagePage, PackageSection } from './package-page';
@@ -164,6 +165,7 @@ export function PackageDetailsPage({ variant }: { variant: DetailsVariant }) {
       <PackageSection id="pkg-fields" title="Package">
         <PackageFields pkg={pkg} />
         <ReviewCards pkg={pkg} />
+        {decision ? <ChangesPanel pkg={pkg} /> : null}
       </PackageSection>
 
       {delivery ? (

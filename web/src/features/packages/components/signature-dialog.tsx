@@ -40,6 +40,7 @@ export function SignatureDialog({
   title,
   intro,
   actionLabel,
+  changesSeen,
 }: {
   /** what a package decision signs; or `facts`, for what is not a package (a grant: accounts and roles) */
   pkg?: Pick<Package, 'id' | 'name' | 'type' | 'resourceName' | 'resourceFile'> &
@@ -54,6 +55,8 @@ export function SignatureDialog({
   title?: string;
   intro?: ReactNode;
   actionLabel?: string;
+  /** issue 25: the reviewer states having seen the changes since the last approved package (review pages) */
+  changesSeen?: string;
 }) {
   const { user } = useSession();
   const [password, setPassword] = useState('');
@@ -130,6 +133,12 @@ export function SignatureDialog({
                   </dd>
                 </>
               ) : null}
+            </>
+          ) : null}
+          {changesSeen ? (
+            <>
+              <dt>Changes seen</dt>
+              <dd>{changesSeen}</dd>
             </>
           ) : null}
           {facts?.map((f) => (

@@ -1,0 +1,24 @@
+import type { PackageChanges } from '@shared/domain/package-changes';
+import { type ApiResult, callApi, parseJsonText } from '@/lib/api-client/api-client';
+
+export type { PackageChanges };
+
+/** GET /packages/{id}/changes (issue 25): `changes` is JSON text; `message` says when there is nothing to compare. */
+export async function getChanges(
+  id: string,
+  signal?: AbortSignal,
+): Promise<ApiResult<{ changes: PackageChanges | null; message?: string }>> {
+  const result = await callApi(
+    'packageChanges',
+    { params: { id } },
+    { signal, loader: false, handle: [404] },
+  );
+  if (!result.ok) return result;
+  return {
+    ...result,
+    data: {
+      changes: parseJsonText<PackageChanges | null>(result.data.changes, null),
+      ...(result.data.message ? { message: result.data.message } : {}),
+    },
+  };
+}
