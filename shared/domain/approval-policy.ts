@@ -83,7 +83,12 @@ export const APPROVAL_POLICY: ApprovalPolicy = {
       approvesAfter: {},
     },
   },
-  signer: { role: 'SW_FW_RELEASE_ENGINEER', round: 'approval', excluded: ['initiator'], mayAlsoApprove: true },
+  signer: {
+    role: 'SW_FW_RELEASE_ENGINEER',
+    round: 'approval',
+    excluded: ['initiator'],
+    mayAlsoApprove: true,
+  },
   deliverer: { role: 'SW_FW_RELEASE_ENGINEER' },
   voterKeepsRole: true,
 };
@@ -171,7 +176,8 @@ export function awaitedApprovers(
 ): string[] {
   const list = p[round.list] ?? {};
   const role = list[userId]?.role;
-  const before: readonly string[] = (role && policy.rounds[round.name].approvesAfter[role as NonAdminRole]) || [];
+  const before: readonly string[] =
+    (role && policy.rounds[round.name].approvesAfter[role as NonAdminRole]) || [];
   if (before.length === 0) return [];
   return Object.entries(list)
     .filter(([id, e]) => id !== userId && e.role !== undefined && before.includes(e.role))

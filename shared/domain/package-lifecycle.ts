@@ -1,12 +1,15 @@
 import type { PackageStatus } from '../api/contracts/packages';
 import { APPROVAL_POLICY } from './approval-policy';
+import type { PackageAction, PackageActor } from './package-actions';
 import type { Role } from './roles';
 import { APPROVAL_ROUND, DELIVERY_ROUND } from './voting-rounds';
 
+export { type VoteRefusal, type VoteState, voteRefusal } from './approval-policy';
+export type { PackageAction, PackageActor } from './package-actions';
 // The voting rounds and the vote rule live beside this table (split by seam); importers keep this path.
 export {
-  allVoted,
   APPROVAL_ROUND,
+  allVoted,
   DELIVERY_ROUND,
   doneStatus,
   ROUNDS,
@@ -15,7 +18,6 @@ export {
   roundWaitingIn,
   type VotingRound,
 } from './voting-rounds';
-export { type VoteRefusal, type VoteState, voteRefusal } from './approval-policy';
 
 /**
  * The package lifecycle as data (DESIGN §2, docs/architecture.md "Package lifecycle"): every status
@@ -25,43 +27,6 @@ export { type VoteRefusal, type VoteState, voteRefusal } from './approval-policy
  * `package-lifecycle-diagram.test.ts` pins it to the documented diagram. Type-only imports: this module
  * stays tiny in every bundle.
  */
-
-/** What a person does to a package. */
-export type PackageAction =
-  | 'editHeader'
-  | 'attachDcc'
-  | 'notify'
-  | 'approve'
-  | 'reject'
-  | 'sign'
-  | 'rejectSigning'
-  | 'deliver'
-  | 'redeliver'
-  | 'approveDelivery'
-  | 'rejectDelivery'
-  | 'delete'
-  /** the generation worker finished the XML (docs/decisions/160-generation-off-the-request-path.md) */
-  | 'generated'
-  /** the generation worker gave up after its last retry: the package returns to where it was */
-  | 'generationFailed'
-  /** the person whose decision started a failed generation starts it again */
-  | 'retryGeneration';
-
-/**
- * Who may do an action: a relationship to the package (its initiator, a chosen approver, its signer, a
- * chosen delivery approver) or a role (a release engineer delivers, an admin deletes).
- */
-export type PackageActor =
-  | 'initiator'
-  | 'approver'
-  | 'signer'
-  | 'releaseEngineer'
-  | 'deliveryApprover'
-  | 'admin'
-  /** the generation worker (no person) */
-  | 'worker'
-  /** the person whose decision started the generation (the last approver, or the signer) */
-  | 'decider';
 
 /** When a row applies beyond its status: a vote that is not the last, or the last vote of a signed/unsigned package. */
 export type TransitionCondition =

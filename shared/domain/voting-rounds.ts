@@ -1,11 +1,11 @@
 import type { PackageStatus } from '../api/contracts/packages';
-import type { PackageAction, PackageActor } from './package-lifecycle';
+import type { PackageAction, PackageActor } from './package-actions';
 
 /**
  * The two voting rounds of the package lifecycle (approval, delivery) as one shape: which map of the
  * package holds the chosen approvers, its counters and the statuses around it. Split from
  * `package-lifecycle.ts`, which re-exports it; who must vote and in which order is the approval policy's
- * (`approval-policy.ts`). Type-only imports of the lifecycle: no cycle at run time.
+ * (`approval-policy.ts`).
  */
 
 /** The two voting rounds. */

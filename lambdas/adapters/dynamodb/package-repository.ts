@@ -11,8 +11,6 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import type { PackageStatus } from '../../../shared/api/contracts/packages';
 import type { Stage } from '../../../shared/api/contracts/resources';
-import { ConflictError } from '../../../shared/domain/errors';
-import type { PackageTombstone } from '../../../shared/domain/package-deletion';
 import {
   APPROVAL_POLICY,
   type ApprovalPolicy,
@@ -21,6 +19,8 @@ import {
   voteNeedsState,
   voteRefusal,
 } from '../../../shared/domain/approval-policy';
+import { ConflictError } from '../../../shared/domain/errors';
+import type { PackageTombstone } from '../../../shared/domain/package-deletion';
 import { ROUNDS, type RoundName } from '../../../shared/domain/package-lifecycle';
 import type {
   CompactPackage,

@@ -1,13 +1,13 @@
 import type { PackageStatus } from '../../../shared/api/contracts/packages';
 import type { Stage } from '../../../shared/api/contracts/resources';
-import { BadRequestError } from '../../../shared/domain/errors';
-import type { PackageTombstone } from '../../../shared/domain/package-deletion';
 import {
   APPROVAL_POLICY,
   type ApprovalPolicy,
   type Decision,
   voteRefusal,
 } from '../../../shared/domain/approval-policy';
+import { BadRequestError } from '../../../shared/domain/errors';
+import type { PackageTombstone } from '../../../shared/domain/package-deletion';
 import { ROUNDS, type RoundName } from '../../../shared/domain/package-lifecycle';
 import type {
   CompactPackage,

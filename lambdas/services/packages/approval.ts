@@ -1,6 +1,6 @@
 import type { NotifyRequest, Package } from '../../../shared/api/contracts/packages';
-import { BadRequestError, ConflictError } from '../../../shared/domain/errors';
 import { APPROVAL_POLICY, needsSigner, signerCandidates } from '../../../shared/domain/approval-policy';
+import { BadRequestError, ConflictError } from '../../../shared/domain/errors';
 import { APPROVAL_ROUND } from '../../../shared/domain/package-lifecycle';
 import { AUDIT_MEANING, PACKAGE_ERR } from '../../../shared/domain/package-texts';
 import { roleLabel } from '../../../shared/domain/roles';

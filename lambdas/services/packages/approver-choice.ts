@@ -1,12 +1,12 @@
 import type { ApproverEntry, UserRef } from '../../../shared/api/contracts/packages';
-import { BadRequestError } from '../../../shared/domain/errors';
-import { holdsAuthority } from '../../../shared/domain/identity';
 import {
   APPROVAL_POLICY,
   approverRoles,
   excludedIds,
   signerCandidates,
 } from '../../../shared/domain/approval-policy';
+import { BadRequestError } from '../../../shared/domain/errors';
+import { holdsAuthority } from '../../../shared/domain/identity';
 import { canTransition, type RoundName } from '../../../shared/domain/package-lifecycle';
 import { type Selection, selectionProblem } from '../../../shared/domain/package-rules';
 import { NON_ADMIN_ROLES, type Role, roleLabel } from '../../../shared/domain/roles';
@@ -52,9 +52,7 @@ export class ApproverChoice {
   ): Promise<{ chosen: UserRecord[]; candidates: UserRecord[] }> {
     const candidates = await this.candidates();
     await this.refuseUngranted(
-      alsoGranted === undefined
-        ? selection.map((a) => a.id)
-        : [...selection.map((a) => a.id), alsoGranted],
+      alsoGranted === undefined ? selection.map((a) => a.id) : [...selection.map((a) => a.id), alsoGranted],
       candidates,
     );
     const problem = selectionProblem(round, p, selection, candidates, starter.id);
