@@ -5,6 +5,7 @@ import type {
   UserRef,
 } from '../../shared/api/contracts/packages';
 import type { ResourceType, Stage } from '../../shared/api/contracts/resources';
+import type { VoteRefusal } from '../../shared/domain/approval-policy';
 import type { PackageTombstone } from '../../shared/domain/package-deletion';
 import type { RoundName } from '../../shared/domain/package-lifecycle';
 
@@ -69,9 +70,7 @@ export interface Task {
 }
 
 /** What a vote changed: the package after the vote, or why it was refused. */
-export type VoteResult =
-  | { ok: true; pkg: PackageRecord }
-  | { ok: false; reason: 'notFound' | 'notWaiting' | 'notAssigned' | 'alreadyDecided' };
+export type VoteResult = { ok: true; pkg: PackageRecord } | { ok: false; reason: VoteRefusal };
 
 /** One page of a list, newest first; `next` (opaque) continues it, absent on the last page. */
 export interface Page<T> {

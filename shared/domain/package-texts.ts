@@ -18,10 +18,14 @@ export const PACKAGE_ERR = {
   dccMissing: 'Attach a DCC to the package before notifying approvers',
   signerMissing: 'Choose a signer for a signed package',
   signerUnexpected: 'Only signed packages have a signer',
+  /** the approval policy keeps the signer out of the approvers (shared/domain/approval-policy.ts) */
+  signerApproves: 'The signer cannot also approve this package: choose another signer or approver',
   /** `noun`: the voting round's noun ("package" or "delivery", shared/domain/package-lifecycle.ts) */
   notWaiting: (noun: string) => `The package is not waiting for ${noun} approval`,
   notVoter: (noun: string) => `You are not an approver of this ${noun}`,
   alreadyDecided: 'You have already decided on this package',
+  /** the approval policy's order: `roles` (labels) approve before the caller */
+  notYourTurn: (roles: string) => `You approve this package after ${roles}; wait until they have approved`,
   notSigner: 'You are not the signer of this package',
   notWaitingForSignature: 'The package is not waiting for a signature',
   releaseOnly: 'Only release packages are delivered',

@@ -11,10 +11,18 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import type { PackageStatus } from '../../../shared/api/contracts/packages';
 import type { Stage } from '../../../shared/api/contracts/resources';
+import {
+  APPROVAL_POLICY,
+  type ApprovalPolicy,
+  type Decision,
+  voteClauses,
+  voteNeedsState,
+  voteRefusal,
+} from '../../../shared/domain/approval-policy';
 import { ConflictError } from '../../../shared/domain/errors';
 import { approvedForKey, isApproved } from '../../../shared/domain/package-changes';
 import type { PackageTombstone } from '../../../shared/domain/package-deletion';
-import { ROUNDS, type RoundName, voteRefusal } from '../../../shared/domain/package-lifecycle';
+import { ROUNDS, type RoundName } from '../../../shared/domain/package-lifecycle';
 import type {
   CompactPackage,
   OutboxMail,
@@ -46,6 +54,7 @@ import {
 import { bumpListEpoch, packageListIndex } from './package-list-index';
 import { failedAt, type PackageTransactItem, putIfAbsent, refusedByCondition } from './package-transact';
 import { queryAll } from './query-all';
+import { renderVoteCondition } from './vote-condition';
 
 /** tries of a deletion that keeps losing to concurrent transitions (each vote moves the version on) */
 const DELETE_ATTEMPTS = 10;
@@ -53,7 +62,8 @@ const DELETE_ATTEMPTS = 10;
 export class DynamoPackageRepository implements PackageRepository {
   /**
    * `resourcesTable` (read lazily) holds the resource items whose `packageRefs` count guards deletion;
-   * `outboxTable` (read lazily, only by transitions that mail) the workflow mails (decision 095)
+   * `outboxTable` (read lazily, only by transitions that mail) the workflow mails (decision 095);
+   * `policy` decides who may vote (shared/domain/approval-policy.ts; tests may pass another)
    */
   constructor(
     private readonly table: string,
@@ -61,6 +71,7 @@ export class DynamoPackageRepository implements PackageRepository {
     private readonly outboxTable: () => string = () => {
       throw new Error('This repository has no outbox table');
     },
+    private readonly policy: ApprovalPolicy = APPROVAL_POLICY,
   ) {}
 
   async create(pkg: PackageRecord): Promise<'ok' | 'nameTaken' | 'resourceGone'> {
@@ -303,22 +314,26 @@ export class DynamoPackageRepository implements PackageRepository {
   }
 
   /**
-   * One approver's decision in a round as an atomic update, only while the package waits in the round
-   * and the approver has not decided (shared/domain/package-lifecycle.ts: which list, counter, statuses).
+   * One approver's decision in a round as an atomic update, on the approval policy's condition
+   * (`voteClauses`: the package waits in the round, the approver is chosen and undecided and, to approve,
+   * whoever the policy's order puts first approved; rendered by vote-condition.ts). Only a round with an
+   * order reads the package first, for the ids of the approvers it waits for.
    */
-  private decision(id: string, userId: string, round: RoundName, at: string) {
+  private async decision(id: string, userId: string, round: RoundName, at: string, decision: Decision) {
     const r = ROUNDS[round];
+    const state = decision === 'approve' && voteNeedsState(round, this.policy) ? await this.get(id) : null;
+    const c = renderVoteCondition(voteClauses(userId, r, decision, state, this.policy));
     return {
       TableName: this.table,
       Key: pkgKey(id),
-      ConditionExpression: '#s = :waiting AND #m.#u.approved = :f AND #m.#u.rejected = :f',
-      ExpressionAttributeNames: { '#m': r.list, '#u': userId, '#v': 'version', '#s': 'status' },
-      ExpressionAttributeValues: { ':t': true, ':f': false, ':at': at, ':one': 1, ':waiting': r.waiting },
+      ConditionExpression: c.expression,
+      ExpressionAttributeNames: { ...c.names, '#m': r.list, '#u': userId, '#v': 'version', '#s': 'status' },
+      ExpressionAttributeValues: { ...c.values, ':t': true, ':f': false, ':at': at, ':one': 1 },
     } satisfies UpdateCommandInput;
   }
 
   async vote(id: string, userId: string, round: RoundName, at: string): Promise<VoteResult> {
-    const d = this.decision(id, userId, round, at);
+    const d = await this.decision(id, userId, round, at, 'approve');
     try {
       const r = await dynamo().send(
         new UpdateCommand({
@@ -332,7 +347,7 @@ export class DynamoPackageRepository implements PackageRepository {
       return { ok: true, pkg: fromItem(r.Attributes ?? {}) };
     } catch (e) {
       if (!(e instanceof ConditionalCheckFailedException)) throw e;
-      return { ok: false, reason: await this.whyRefused(id, userId, round) };
+      return { ok: false, reason: await this.whyRefused(id, userId, round, 'approve') };
     }
   }
 
@@ -344,7 +359,7 @@ export class DynamoPackageRepository implements PackageRepository {
     at: string,
     mails: OutboxMail[] = [],
   ): Promise<VoteResult> {
-    const d = this.decision(id, userId, round, at);
+    const d = await this.decision(id, userId, round, at, 'reject');
     const update = {
       ...d,
       UpdateExpression:
@@ -371,13 +386,13 @@ export class DynamoPackageRepository implements PackageRepository {
       return { ok: true, pkg: fromItem(r.Attributes ?? {}) };
     } catch (e) {
       if (!refusedByCondition(e)) throw e;
-      return { ok: false, reason: await this.whyRefused(id, userId, round) };
+      return { ok: false, reason: await this.whyRefused(id, userId, round, 'reject') };
     }
   }
 
   /** Why the conditional update failed, read from the package as it is now. */
-  private async whyRefused(id: string, userId: string, round: RoundName) {
-    return voteRefusal(await this.get(id), userId, ROUNDS[round]) ?? 'notWaiting';
+  private async whyRefused(id: string, userId: string, round: RoundName, decision: Decision) {
+    return voteRefusal(await this.get(id), userId, ROUNDS[round], decision, this.policy) ?? 'notWaiting';
   }
 
   async removeTask(task: Pick<Task, 'kind' | 'userId' | 'packageId'>): Promise<void> {

@@ -4,6 +4,7 @@ import type {
   Package,
   PackageStatus,
 } from '../../../shared/api/contracts/packages';
+import { APPROVAL_POLICY, awaitedApprovers } from '../../../shared/domain/approval-policy';
 import { ConflictError, ForbiddenError, NotFoundError } from '../../../shared/domain/errors';
 import {
   allVoted,
@@ -71,13 +72,22 @@ export function rejectionMail(
  * assignment no longer lets them decide (even once an admin granted their new role).
  */
 function assertStillInRole(entry: ApproverEntry | undefined, user: UserRecord) {
-  if (entry && entry.role !== user.userRole)
+  if (APPROVAL_POLICY.voterKeepsRole && entry && entry.role !== user.userRole)
     throw new ForbiddenError(
       `You were chosen as ${roleLabel(entry.role)} for this package, but you no longer hold that role (you are now ${roleLabel(user.userRole)}), so you cannot decide on it`,
     );
 }
 
-function explain(r: Exclude<VoteResult, { ok: true }>, what: string): never {
+/** The roles (labels) whose approvers approve before the user in the round and have not yet. */
+function awaitedRoles(p: PackageRecord, userId: string, round: VotingRound): string {
+  const list = p[round.list];
+  const roles = awaitedApprovers(p, userId, round)
+    .filter((id) => !list[id]?.approved)
+    .map((id) => roleLabel(list[id]!.role));
+  return [...new Set(roles)].join(', ');
+}
+
+function explain(r: Exclude<VoteResult, { ok: true }>, what: string, awaited: () => string): never {
   switch (r.reason) {
     case 'notFound':
       throw new NotFoundError(PACKAGE_ERR.packageNotFound);
@@ -87,6 +97,8 @@ function explain(r: Exclude<VoteResult, { ok: true }>, what: string): never {
       throw new ConflictError(PACKAGE_ERR.alreadyDecided);
     case 'notWaiting':
       throw new ConflictError(PACKAGE_ERR.notWaiting(what));
+    case 'notYourTurn':
+      throw new ConflictError(PACKAGE_ERR.notYourTurn(awaited()));
   }
 }
 
@@ -196,7 +208,7 @@ export abstract class VotingRoundCase {
     const r = await core.d.packages.vote(id, user.id, round.name, at);
     // deleted meanwhile: say by whom, when and why (issue 23)
     if (!r.ok && r.reason === 'notFound') throw await packageNotFound(core.d.packages, id);
-    if (!r.ok) explain(r, round.noun);
+    if (!r.ok) explain(r, round.noun, () => awaitedRoles(before, user.id, round));
     const last = allVoted(r.pkg, round);
     // where the last vote's task goes with the completion (removeAll), a failed completion stays listed
     if (!last || !round.lastTaskStaysUntilDone)
@@ -226,7 +238,7 @@ export abstract class VotingRoundCase {
     const mails = before ? this.rejectionMails(before, user, note) : [];
     const r = await core.d.packages.reject(id, user.id, round.name, note, at, mails);
     if (!r.ok && r.reason === 'notFound') throw await packageNotFound(core.d.packages, id);
-    if (!r.ok) explain(r, round.noun);
+    if (!r.ok) explain(r, round.noun, () => '');
     await core.clearTasks(r.pkg);
     await core.audit(r.pkg, user, round.rejected, meaningOf(round.reject), {
       rejectionNote: note,

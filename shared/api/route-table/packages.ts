@@ -1,11 +1,12 @@
 import {
+  DELIVERER,
   NON_ADMIN,
   PKG_DECIDE,
   PKG_READ,
   PKG_WRITE,
-  RELEASE_ENGINEER,
   SIGNED_DECIDE,
   SIGNED_MAIL,
+  SIGNER,
 } from './groups';
 import type { Route } from './types';
 
@@ -141,7 +142,7 @@ export const PACKAGE_ROUTES = [
     id: 'signPackage',
     method: 'POST',
     path: '/packages/{id}/generate-signed',
-    access: RELEASE_ENGINEER,
+    access: SIGNER,
     uses: SIGNED_DECIDE,
     summary: 'Sign as the assigned signer',
   },
@@ -158,7 +159,7 @@ export const PACKAGE_ROUTES = [
     id: 'rejectSigning',
     method: 'POST',
     path: '/packages/{id}/reject-signing',
-    access: RELEASE_ENGINEER,
+    access: SIGNER,
     uses: SIGNED_MAIL,
     summary: 'Refuse to sign',
   },
@@ -166,7 +167,7 @@ export const PACKAGE_ROUTES = [
     id: 'notifyDeliveryApprovers',
     method: 'POST',
     path: '/delivery/packages/{id}/notify-approvers',
-    access: RELEASE_ENGINEER,
+    access: DELIVERER,
     uses: SIGNED_MAIL,
     summary: 'Deliver or re-deliver a release package',
   },
