@@ -1,7 +1,7 @@
 import { dccValuesOf, type Package, type UpdateDraft } from '../../../shared/api/contracts/packages';
 import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from '../../../shared/domain/errors';
-import { isSignedType, stageOfType } from '../../../shared/domain/package-rules';
 import { actorFor, isActor, type PackageAction } from '../../../shared/domain/package-lifecycle';
+import { isSignedType, stageOfType } from '../../../shared/domain/package-rules';
 import { AUDIT_MEANING, PACKAGE_ERR } from '../../../shared/domain/package-texts';
 import type { PackageRecord } from '../../ports/package-repository';
 import type { UserRecord } from '../../ports/user-repository';
@@ -64,7 +64,8 @@ export class DraftEditing {
       name: req.packageName,
       note: req.note,
       signed: isSignedType(req.packageType),
-      header: req.packageType === p.type ? p.header : core.d.header.update(p.header, p.header, typed, resource),
+      header:
+        req.packageType === p.type ? p.header : core.d.header.update(p.header, p.header, typed, resource),
       updatedAt: core.now().toISOString(),
       version: p.version + 1,
     };
