@@ -13,7 +13,16 @@ import { draftFor, gateUser, headerOf, pkgBody, record, resourceOf, save, setHea
  * lambdas/services/packages/{draft-editing,start-from}.ts do.
  */
 
-const DECIDED = new Set(['REJECTED', 'APPROVED', 'AWAITING_SIGNATURE', 'GENERATING', 'SIGNED']);
+const DECIDED = new Set([
+  'REJECTED',
+  'APPROVED',
+  'AWAITING_SIGNATURE',
+  'GENERATING',
+  'SIGNED',
+  'DELIVERY_PENDING',
+  'DELIVERED',
+  'DELIVERY_REJECTED',
+]);
 
 /** The copy of `source` into the new package `created` (its header and DCC choice), or the 400. */
 export function startFrom(created: Package, sourceId: string): Response | Package {

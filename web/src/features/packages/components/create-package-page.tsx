@@ -50,7 +50,8 @@ export function CreatePackagePage() {
   const [nameError, setNameError] = useState<string | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const [startFrom, setStartFrom] = useState<StartFrom>(null);
+  // undefined until the user chooses: the server's proposal holds
+  const [chosenStart, setStartFrom] = useState<StartFrom | undefined>(undefined);
   // issue 25: a new package may start from an earlier one; the server proposes one and a free name
   const resourceId = !draft && resource ? resource.id : null;
   const sources = useApiQuery(
@@ -64,7 +65,6 @@ export function CreatePackagePage() {
   useEffect(() => {
     const s = sources.data;
     if (!s) return;
-    setStartFrom(s.proposedId);
     if (!nameTouched) setName(s.freeName);
   }, [sources.data]);
 
@@ -78,6 +78,7 @@ export function CreatePackagePage() {
       </PackagePage>
     );
 
+  const startFrom = chosenStart === undefined ? (sources.data?.proposedId ?? null) : chosenStart;
   const stage = draft?.resourceStage ?? resource?.resourceStage ?? 'DEV';
   const isModel = (draft?.resourceType ?? resource?.resourceType) === 'MODEL';
   const noteBlank = note.trim() === '';
