@@ -7,6 +7,7 @@ import type { PackageRecord } from '../../ports/package-repository';
 import type { UserRecord } from '../../ports/user-repository';
 import type { PackageCore } from './package-core';
 import { toPackage } from './package-deps';
+import { changedFields } from './start-from';
 
 /**
  * Only the initiator acts on a draft, and only while it is one: `what` names the action in the refusal
@@ -40,7 +41,10 @@ export class DraftEditing {
     const header = core.d.header.update(p.header, submitted, p, resource);
     const next = { ...p, status, header, updatedAt: core.now().toISOString(), version: p.version + 1 };
     await core.saveOrConflict(next, { version: p.version, status: p.status });
-    await core.audit(next, user, 'HEADER_EDITED', AUDIT_MEANING.editHeader);
+    // the editor saves as the user types (issue 25): each event names the values that changed
+    await core.audit(next, user, 'HEADER_EDITED', AUDIT_MEANING.editHeader, {
+      fields: changedFields(p.header, header),
+    });
     return header;
   }
 

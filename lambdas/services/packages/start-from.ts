@@ -97,7 +97,7 @@ export async function sourcePackage(
 }
 
 /** Names of the editable fields whose value differs between two headers of the same template. */
-function changedFields(template: unknown, copied: unknown): string[] {
+export function changedFields(template: unknown, copied: unknown): string[] {
   const fieldsOf = (h: unknown) =>
     ((h as { fields?: { name: string; type: string; value: unknown }[] })?.fields ?? []).filter(
       (f) => f.type !== 'fixed',
