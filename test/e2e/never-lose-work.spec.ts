@@ -88,6 +88,7 @@ test.describe('never lose, never re-type (issue 25)', () => {
       .first()
       .click();
     await savedNow(page);
+    await saveStatus(page).scrollIntoViewIfNeeded();
     await page.screenshot({ path: resolve(shots, '25-header-saved-as-typed.png') });
     await a11y(page, 'the header editor with its save state');
 
@@ -199,6 +200,7 @@ test.describe('never lose, never re-type (issue 25)', () => {
     await expect(page.getByLabel('Earlier package', { exact: true })).toHaveValue(first.id);
     await expect(page.getByLabel('Package name')).toHaveValue(`${base}_2`);
     await page.getByLabel('Note').fill('Second attempt: Package Id as the rejection asks');
+    await startFrom.scrollIntoViewIfNeeded();
     await page.screenshot({ path: resolve(shots, '25-start-from-the-rejected-package.png') });
     await a11y(page, 'step 1 proposing the rejected package');
     await page.getByRole('button', { name: MSG.continue }).click();
@@ -213,6 +215,8 @@ test.describe('never lose, never re-type (issue 25)', () => {
     await decimal(page, 'Package Id').fill('31338');
     await savedNow(page);
     await page.screenshot({ path: resolve(shots, '25-started-from-a-rejected-package.png') });
+    await saveStatus(page).scrollIntoViewIfNeeded();
+    await page.screenshot({ path: resolve(shots, '25-changed-one-field-saved.png') });
     await a11y(page, 'the header editor of a package started from another');
     await page.getByRole('button', { name: MSG.continue }).click();
     await expect(page).toHaveURL(/\/packages\/dcc$/);
