@@ -31,7 +31,7 @@ async function saveHeader(id: string, token: string, edit: (fields: Field[]) => 
 const setPackageId = (n: number) => (fields: Field[]) => {
   (fields.find((f) => f.name === 'Package Id') as Field).value = n;
 };
-const valueOf = async (id: string, name: string) =>
+const headerValue = async (id: string, name: string) =>
   (await headerOf(id, u.designDev.token)).fields.find((f) => f.name === name)?.value;
 
 async function attachAndNotify(pkg: Package, dccId: string) {
@@ -71,7 +71,7 @@ describe('header autosave: every save is the draft on the server', () => {
       const r = await saveHeader(pkg.id, u.designDev.token, setPackageId(n));
       expect(r.status).toBe(200);
     }
-    expect(await valueOf(pkg.id, 'Package Id')).toBe(123);
+    expect(await headerValue(pkg.id, 'Package Id')).toBe(123);
     const edits = (await history(pkg.id)).filter((e) => e.action === 'HEADER_EDITED');
     expect(edits).toHaveLength(3);
     expect(edits[2]?.details?.fields).toEqual(['Package Id']);
@@ -92,7 +92,7 @@ describe('header autosave: every save is the draft on the server', () => {
     const late = await saveHeader(pkg.id, u.designDev.token, setPackageId(7));
     expect(late.status).toBe(409);
     expect(late.body.errorMessage).toBe(PACKAGE_ERR.notDraft('edit the header'));
-    expect(await valueOf(pkg.id, 'Package Id')).toBe(5);
+    expect(await headerValue(pkg.id, 'Package Id')).toBe(5);
 
     const unknown = await api(`/packages/${uniq('nope')}/header`, {
       method: 'PATCH',
@@ -112,7 +112,7 @@ describe('step 1 again updates the draft (PATCH /packages/{id})', () => {
     const name = uniq('draft');
     const pkg = await createPackage(u.designDev.token, resource.id, 'DEV_UNSIGNED', name);
     expect((await saveHeader(pkg.id, u.designDev.token, setPackageId(4242))).status).toBe(200);
-    const typeBefore = await valueOf(pkg.id, 'Type');
+    const typeBefore = await headerValue(pkg.id, 'Type');
 
     const same = await update(pkg.id, { packageName: name, packageType: 'DEV_UNSIGNED', note: 'Same name' });
     expect(same.status).toBe(200);
@@ -131,8 +131,8 @@ describe('step 1 again updates the draft (PATCH /packages/{id})', () => {
       note: 'Now signed',
       status: 'DRAFT',
     });
-    expect(await valueOf(pkg.id, 'Package Id')).toBe(4242);
-    expect(await valueOf(pkg.id, 'Type')).not.toBe(typeBefore);
+    expect(await headerValue(pkg.id, 'Package Id')).toBe(4242);
+    expect(await headerValue(pkg.id, 'Type')).not.toBe(typeBefore);
     // the old name is free again, the new one is claimed
     const reuse = await createPackage(u.designDev.token, resource.id, 'DEV_UNSIGNED', name);
     expect(reuse.name).toBe(name);
@@ -204,7 +204,7 @@ describe('start from a previous package', () => {
       fields: ['Package Id'],
       dcc: { dccId },
     });
-    expect(await valueOf(copy.id, 'Package Id')).toBe(31337);
+    expect(await headerValue(copy.id, 'Package Id')).toBe(31337);
     const events = await history(copy.id);
     expect(events.map((e) => e.action)).toEqual(['PACKAGE_CREATED', 'PACKAGE_STARTED_FROM']);
     expect(events[1]?.details).toMatchObject({ fromPackageId: first.id, dccId });

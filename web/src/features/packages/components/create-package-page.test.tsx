@@ -132,7 +132,8 @@ describe('package creation (spec §2.8, §5)', () => {
   it('issue 25: Back to step 1 shows the draft, and Continue updates it instead of creating another', async () => {
     const calls: string[] = [];
     server.events.on('request:start', ({ request }) => {
-      if (request.method !== 'GET' && request.url.includes('package')) calls.push(`${request.method} ${new URL(request.url).pathname}`);
+      if (request.method !== 'GET' && request.url.includes('package'))
+        calls.push(`${request.method} ${new URL(request.url).pathname}`);
     });
     const { router } = openCreate();
     fireEvent.click(await screen.findByLabelText(COPY_LABEL));
