@@ -104,6 +104,15 @@ export interface PackageRepository {
   /** stores a new package, claims its name and counts the reference on its resource */
   create(pkg: PackageRecord): Promise<'ok' | 'nameTaken' | 'resourceGone'>;
   get(id: string): Promise<PackageRecord | null>;
+  /**
+   * replaces a DRAFT whose step-1 fields (name, note, type) changed (issue 25): moves its name claim from
+   * `oldName` to `next.name` in the same transaction, if the version and status are still `expected`
+   */
+  renameDraft(
+    next: PackageRecord,
+    expected: { version: number; status: PackageStatus },
+    oldName: string,
+  ): Promise<'ok' | 'nameTaken' | 'moved'>;
   getMany(ids: string[]): Promise<PackageRecord[]>;
   listByStage(stage: Stage): Promise<PackageRecord[]>;
   listDelivery(): Promise<PackageRecord[]>;

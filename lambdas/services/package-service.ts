@@ -5,6 +5,7 @@ import type {
   NotifyRequest,
   Package,
   PackageDeletionRequest,
+  UpdateDraft,
 } from '../../shared/api/contracts/packages';
 import type { Stage } from '../../shared/api/contracts/resources';
 import type { GenerationJob } from '../ports/artefact-jobs';
@@ -25,6 +26,7 @@ import type { PackageServiceDeps, SignatureInput } from './packages/package-deps
 import { downloadPackage, packageHistory } from './packages/package-files';
 import { PackageLists } from './packages/package-lists';
 import { Signing } from './packages/signing';
+import { packageSources } from './packages/start-from';
 
 export type {
   HeaderRules,
@@ -103,6 +105,9 @@ export class PackageService {
   readonly getHeader = (id: string) => this.drafts.getHeader(id);
   readonly updateHeader = (user: UserRecord, id: string, submitted: unknown) =>
     this.drafts.updateHeader(user, id, submitted);
+  readonly updateDraft = (user: UserRecord, id: string, req: UpdateDraft) =>
+    this.drafts.updateDraft(user, id, req);
+  readonly packageSources = (resourceId: string) => packageSources(this.core, resourceId);
   readonly attachDcc = (user: UserRecord, id: string, dccId: string) =>
     this.drafts.attachDcc(user, id, dccId);
   readonly createDcc = (user: UserRecord, req: CreateDcc) => this.dcc.create(user, req);

@@ -15,6 +15,11 @@ export const PACKAGE_ERR = {
   notDraft: (what: string) =>
     `The package was already sent for approval; its ${what.replace(/^edit /, '')} can no longer change`,
   headerNotJson: 'header is not valid JSON text',
+  /** issue 25: start from an earlier package */
+  sourceNotFound: (id: string) => `The package to start from (${id}) was not found`,
+  sourceOtherType: (sourceType: string, type: string) =>
+    `A package of a ${type.toLowerCase()} cannot start from a package of a ${sourceType.toLowerCase()}: their headers differ`,
+  draftOtherResource: 'This draft belongs to another resource',
   dccMissing: 'Attach a DCC to the package before notifying approvers',
   signerMissing: 'Choose a signer for a signed package',
   signerUnexpected: 'Only signed packages have a signer',
@@ -61,6 +66,10 @@ export const AUDIT_MEANING = {
   rejectDelivery: 'rejects the delivery; the release engineer may re-deliver',
   delivered: 'every delivery approver approved; the package is delivered',
   editHeader: 'edits the package header',
+  /** issue 25 */
+  startedFrom: (name: string, status: string, fields: number, dcc: string | undefined) =>
+    `starts the package from ${name} (${status}): ${fields} header value${fields === 1 ? '' : 's'} copied${dcc ? `, DCC ${dcc}` : ''}`,
+  editDraft: 'changes the draft’s name, note or sign flag (step 1 again)',
   attachDcc: (deviceId: string, telemetryType: string) => `attaches DCC ${deviceId} (${telemetryType})`,
   delete: 'deletes the package and its generated files',
   deleteInFlight:

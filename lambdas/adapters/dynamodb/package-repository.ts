@@ -103,6 +103,45 @@ export class DynamoPackageRepository implements PackageRepository {
     }
   }
 
+  async renameDraft(
+    next: PackageRecord,
+    expected: { version: number; status: PackageStatus },
+    oldName: string,
+  ): Promise<'ok' | 'nameTaken' | 'moved'> {
+    const sameClaim = next.name.toLowerCase() === oldName.toLowerCase();
+    const items: PackageTransactItem[] = [
+      {
+        Put: {
+          TableName: this.table,
+          Item: toItem(next),
+          ConditionExpression: '#v = :v AND #s = :s',
+          ExpressionAttributeNames: { '#v': 'version', '#s': 'status' },
+          ExpressionAttributeValues: { ':v': expected.version, ':s': expected.status },
+        },
+      },
+    ];
+    if (!sameClaim)
+      items.push(putIfAbsent(this.table, { ...nameKey(next.name), kind: 'NAME', packageId: next.id }), {
+        Delete: {
+          TableName: this.table,
+          Key: nameKey(oldName),
+          ConditionExpression: 'packageId = :id',
+          ExpressionAttributeValues: { ':id': next.id },
+        },
+      });
+    try {
+      await dynamo().send(new TransactWriteCommand({ TransactItems: items }));
+    } catch (e) {
+      if (failedAt(e, 1)) return 'nameTaken';
+      if (refusedByCondition(e)) return 'moved';
+      throw e;
+    }
+    // the compact list index holds name, note and type as never changing (decision 210): a step-1 edit of a
+    // draft moves the epoch so every list rebuilds it (rare: only Back to step 1 and Continue)
+    await bumpListEpoch(this.table).catch(() => undefined);
+    return 'ok';
+  }
+
   async get(id: string): Promise<PackageRecord | null> {
     const r = await dynamo().send(
       new GetCommand({ TableName: this.table, Key: pkgKey(id), ConsistentRead: true }),

@@ -82,6 +82,21 @@ export class MemoryPackageRepository implements PackageRepository {
     return 'ok';
   }
 
+  async renameDraft(
+    next: PackageRecord,
+    expected: { version: number; status: PackageStatus },
+    oldName: string,
+  ): Promise<'ok' | 'nameTaken' | 'moved'> {
+    const cur = this.packages.get(next.id);
+    if (!cur || cur.version !== expected.version || cur.status !== expected.status) return 'moved';
+    const claim = this.names.get(next.name.toLowerCase());
+    if (claim && claim !== next.id) return 'nameTaken';
+    if (this.names.get(oldName.toLowerCase()) === next.id) this.names.delete(oldName.toLowerCase());
+    this.names.set(next.name.toLowerCase(), next.id);
+    this.packages.set(next.id, clone(next));
+    return 'ok';
+  }
+
   async get(id: string): Promise<PackageRecord | null> {
     const p = this.packages.get(id);
     return p ? clone(p) : null;

@@ -85,6 +85,7 @@ export function toPackage(p: PackageRecord): Package {
     dccId: p.dccId,
     ...(p.resourceFile ? { resourceFile: p.resourceFile } : {}),
     ...(p.dcc ? { dcc: p.dcc } : {}),
+    ...(p.copiedFrom ? { copiedFrom: p.copiedFrom } : {}),
     approvers: withMeanings(approverList(p.approvers), 'approve', 'reject'),
     signer: p.signer,
     linkToS3: p.linkToS3,

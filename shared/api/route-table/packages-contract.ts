@@ -11,6 +11,7 @@ import {
   signaturePasswordSchema,
   signedNotifySchema,
   signedRejectSchema,
+  updateDraftSchema,
 } from '../contracts/packages';
 import type { PACKAGE_ROUTES } from './packages';
 import type { RouteRequest } from './types';
@@ -36,6 +37,8 @@ export const PACKAGE_CONTRACT = {
   packageChanges: id,
   getHeader: id,
   updateHeader: { ...id, body: headerBodySchema },
+  updateDraft: { ...id, body: updateDraftSchema },
+  packageSources: id,
   attachDcc: { params: attachDccParamSchema },
   listApprovers: { ...id, query: approversQuerySchema },
   notifyApprovers: notify,

@@ -63,6 +63,15 @@ export const PACKAGE_RESPONSES = {
   }),
   getHeader: header,
   updateHeader: header,
+  updateDraft: answer({ package: jsonText('the package (Package)') }),
+  packageSources: answer({
+    packages: jsonText('the earlier packages, newest first (PackageSource[])'),
+    proposedId: z
+      .string()
+      .nullable()
+      .meta({ description: 'the latest rejected or approved one, proposed to start from' }),
+    freeName: z.string().meta({ description: 'the default package name, free of their names' }),
+  }),
   attachDcc: answer({ package: jsonText('the package (Package)') }),
   listApprovers: answer({
     approvers: jsonText('candidate approvers per role'),

@@ -98,6 +98,25 @@ export const PACKAGE_ROUTES = [
     summary: 'Edit the header (initiator, DRAFT)',
   },
   {
+    id: 'updateDraft',
+    method: 'PATCH',
+    path: '/packages/{id}',
+    access: NON_ADMIN,
+    // a new sign flag recomputes the header's Type from the resource's sizes (issue 25)
+    uses: { tables: [...PKG_WRITE, 'resources'], writes: ['packages', 'audit'] },
+    summary: 'Step 1 of a draft again: its name, note and sign flag (initiator, DRAFT)',
+  },
+  {
+    id: 'packageSources',
+    method: 'GET',
+    path: '/resources/{id}/package-sources',
+    access: NON_ADMIN,
+    uses: { tables: ['users', 'resources', 'packages'], writes: [] },
+    summary:
+      'Earlier packages a new package of this resource may start from (same resource or device), the one ' +
+      'proposed and a free default name (issue 25)',
+  },
+  {
     id: 'attachDcc',
     method: 'POST',
     path: '/packages/{id}/dcc/{dccId}',

@@ -130,7 +130,12 @@ export const RESOURCE_ROUTES = [
     path: '/resources/{id}/generate-package',
     access: NON_ADMIN,
     // reads a model's metadata file when its digest was not recorded at upload (decision 190)
-    uses: { tables: ['users', 'resources', 'packages', 'audit'], buckets: { resources: ['read'] } },
-    summary: 'Create a DRAFT package from a resource',
+    // the DCC of a package started from (issue 25) is read to copy its choice
+    uses: {
+      tables: ['users', 'resources', 'packages', 'dcc', 'audit'],
+      writes: ['resources', 'packages', 'audit'],
+      buckets: { resources: ['read'] },
+    },
+    summary: 'Create a DRAFT package from a resource, or from an earlier package (fromPackageId)',
   },
 ] as const satisfies readonly Route[];

@@ -13,6 +13,7 @@ import { delay, HttpResponse, http } from 'msw';
 import { db, mockToken } from './db';
 import { MOCK_PASSWORD } from './fixtures';
 import { body, fail, gate, json, on } from './mock-http';
+import { packageDraftHandlers } from './package-draft-handlers';
 import { packageHandlers } from './package-handlers';
 import { pageOf, viewOf } from './paging';
 
@@ -170,6 +171,8 @@ function listHandler(list: AdminList) {
 export const handlers = [
   // first: POST /resources/:id/generate-package would otherwise meet the upload handler below
   ...packageHandlers,
+  // issue 25: GET /resources/:id/package-sources, before the resource handlers
+  ...packageDraftHandlers,
   on('login', async ({ request }) => {
     await pause();
     const { login, password } = await body<{ login: string; password: string }>(request);

@@ -31,6 +31,7 @@ import { db } from './db';
 import { metadataPinOf } from './fixtures';
 import { body, fail, json, on } from './mock-http';
 import { decisionHandlers } from './package-decision-handlers';
+import { startFrom } from './package-draft-handlers';
 import {
   candidates,
   draftFor,
@@ -83,7 +84,7 @@ export const packageHandlers = [
       return fail(400, PACKAGE_ERR.wrongStage(resource.resourceStage));
     if (db.packages.some((p) => p.name === req.packageName))
       return fail(409, PACKAGE_ERR.nameTaken(req.packageName));
-    const created: Package = {
+    const fresh: Package = {
       id: nextMockId('pk-new'),
       name: req.packageName,
       type: req.packageType,
@@ -105,6 +106,10 @@ export const packageHandlers = [
       createdAt: now(),
       updatedAt: now(),
     };
+    // issue 25: start from an earlier package (package-draft-handlers.ts)
+    const copied = req.fromPackageId ? startFrom(fresh, req.fromPackageId) : fresh;
+    if (copied instanceof Response) return copied;
+    const created = copied;
     save(created);
     record(created, g.user, 'PACKAGE_CREATED', AUDIT_MEANING.created(created.type, resource.name));
     return json({ package: pkgBody(created) }, 201);

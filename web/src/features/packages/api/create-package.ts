@@ -1,5 +1,5 @@
-import type { GeneratePackage, Package } from '@shared/api/contracts/packages';
-import { type ApiResult, callApi } from '@/lib/api-client/api-client';
+import type { GeneratePackage, Package, PackageSource, UpdateDraft } from '@shared/api/contracts/packages';
+import { type ApiResult, callApi, parseJsonText, quietly } from '@/lib/api-client/api-client';
 import { packageOf } from './package-lists';
 
 /** POST /resources/{id}/generate-package → 201 { package }; 409 name taken and 400 are the caller's to show. */
@@ -17,4 +17,41 @@ export async function generatePackage(
   if (!pkg)
     return { ok: false, status: 500, error: { errorMessage: 'The server answered without the package' } };
   return { ...result, data: pkg };
+}
+
+const withoutPackage = {
+  ok: false as const,
+  status: 500,
+  error: { errorMessage: 'The server answered without the package' },
+};
+
+/** Issue 25: PATCH /packages/{id}: step 1 of the user's draft again; 409 name taken and 400 are the caller's. */
+export async function updateDraft(id: string, body: UpdateDraft): Promise<ApiResult<Package>> {
+  const result = await callApi('updateDraft', { params: { id }, body }, { handle: [400, 409] });
+  if (!result.ok) return result;
+  const pkg = packageOf(result.data);
+  return pkg ? { ...result, data: pkg } : withoutPackage;
+}
+
+export interface PackageSources {
+  packages: PackageSource[];
+  proposedId: string | null;
+  freeName: string;
+}
+
+/** Issue 25: GET /resources/{id}/package-sources: earlier packages to start from, the proposed one, a free name. */
+export async function getPackageSources(
+  resourceId: string,
+  signal?: AbortSignal,
+): Promise<ApiResult<PackageSources>> {
+  const result = await callApi('packageSources', { params: { id: resourceId } }, { signal, ...quietly() });
+  if (!result.ok) return result;
+  return {
+    ...result,
+    data: {
+      packages: parseJsonText<PackageSource[]>(result.data.packages, []),
+      proposedId: result.data.proposedId,
+      freeName: result.data.freeName,
+    },
+  };
 }

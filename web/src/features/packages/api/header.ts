@@ -16,11 +16,16 @@ export type SaveHeaderResult =
  * PATCH /packages/{id}/header with the header as JSON text. The server recomputes Type, sizes and the
  * CRC and ignores fixed fields; a 400 lists `headerErrors` per field, 403/409 say why it cannot change.
  */
-export async function saveHeader(id: string, header: Header): Promise<SaveHeaderResult> {
+export async function saveHeader(
+  id: string,
+  header: Header,
+  opts: { background?: boolean } = {},
+): Promise<SaveHeaderResult> {
+  // an autosave (issue 25) runs without the loader overlay and reports every failure itself
   const result = await callApi(
     'updateHeader',
     { params: { id }, body: { header: JSON.stringify(header) } },
-    { handle: [400, 403, 404, 409] },
+    opts.background ? { loader: false, handle: 'all' } : { handle: [400, 403, 404, 409] },
   );
   if (result.ok) return { ok: true, header: parseJsonText<Header>(result.data.header, header) };
   const errors = result.error.headerErrors;
