@@ -47,7 +47,11 @@ export async function createPackage(
     updatedAt: now,
     version: 1,
   };
-  const pkg: PackageRecord = { ...base, header: core.d.header.initial(base, resource) };
+  const initial = core.d.header.initial(base, resource);
+  // header as code (issue 27): the editor's rules, before anything is stored (400 naming every field)
+  const header =
+    req.header === undefined ? initial : core.d.header.update(initial, req.header, base, resource);
+  const pkg: PackageRecord = { ...base, header };
   const created = await core.d.packages.create(pkg);
   if (created === 'nameTaken') throw new ConflictError(PACKAGE_ERR.nameTaken(pkg.name));
   if (created === 'resourceGone') throw new NotFoundError(PACKAGE_ERR.resourceNotFound);

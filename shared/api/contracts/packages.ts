@@ -32,6 +32,12 @@ export const generatePackageSchema = z.object({
     error: 'packageType must be DEV_UNSIGNED, DEV_SIGNED, RELEASE_UNSIGNED or RELEASE_SIGNED',
   }),
   note: visibleText('note', 'Note', MSG.packageNoteRequired, 2000),
+  /**
+   * header as code (issue 27): the header in the readable form the editor shows ({ "fields": [{ "name",
+   * "value" }] }, decimal or 0x hex, option labels, criteria lists), checked by the editor's rules before
+   * the draft exists; a bad one creates nothing and names every field at fault
+   */
+  header: z.unknown().optional(),
 });
 export type GeneratePackage = z.infer<typeof generatePackageSchema>;
 

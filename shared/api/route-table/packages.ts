@@ -7,6 +7,7 @@ import {
   SIGNED_DECIDE,
   SIGNED_MAIL,
 } from './groups';
+import { tokenCallable } from './token-use';
 import type { Route } from './types';
 
 /** Package lists and one package (header, approvers, approval, signing, delivery), and the DCCs. */
@@ -17,6 +18,7 @@ export const PACKAGE_ROUTES = [
     path: '/{stage}/packages',
     access: 'signedIn',
     uses: { tables: PKG_READ },
+    tokenScope: 'packages:draft',
     summary: 'Packages of the dev or release stage',
   },
   {
@@ -68,6 +70,7 @@ export const PACKAGE_ROUTES = [
     path: '/packages/{id}/details',
     access: 'signedIn',
     uses: { tables: PKG_READ },
+    tokenScope: 'packages:draft',
     summary: 'One package, and what it waits for from the caller (a mail link opens it)',
   },
   {
@@ -76,6 +79,7 @@ export const PACKAGE_ROUTES = [
     path: '/packages/{id}/header',
     access: 'signedIn',
     uses: { tables: PKG_READ },
+    tokenScope: 'packages:draft',
     summary: 'The package header fields',
   },
   {
@@ -84,7 +88,8 @@ export const PACKAGE_ROUTES = [
     path: '/packages/{id}/header',
     access: NON_ADMIN,
     // the resource's sizes and checksum feed the header's computed fields (found by the local IAM check)
-    uses: { tables: [...PKG_WRITE, 'resources'] },
+    uses: tokenCallable({ tables: [...PKG_WRITE, 'resources'] }),
+    tokenScope: 'packages:draft',
     summary: 'Edit the header (initiator, DRAFT)',
   },
   {
@@ -93,7 +98,8 @@ export const PACKAGE_ROUTES = [
     path: '/packages/{id}/dcc/{dccId}',
     access: NON_ADMIN,
     // the DCC's values are copied into the package; the DCC itself is not changed
-    uses: { tables: ['users', 'packages', 'dcc', 'audit'], writes: ['packages', 'audit'] },
+    uses: tokenCallable({ tables: ['users', 'packages', 'dcc', 'audit'], writes: ['packages', 'audit'] }),
+    tokenScope: 'packages:draft',
     summary: 'Attach a DCC (initiator, DRAFT)',
   },
   {
@@ -193,6 +199,7 @@ export const PACKAGE_ROUTES = [
     path: '/dcc',
     access: 'signedIn',
     uses: { tables: ['users', 'dcc'] },
+    tokenScope: 'packages:draft',
     summary: 'All DCCs',
   },
   {
