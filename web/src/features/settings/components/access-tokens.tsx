@@ -77,7 +77,7 @@ export function AccessTokens({ user }: { user: PublicUser }) {
 
   return (
     <section aria-labelledby="access-tokens-title" className="frp-access-tokens">
-      <Heading level={2} id="access-tokens-title" marginBottom="0.5rem">
+      <Heading level={2} id="access-tokens-title" marginBottom="0.5rem" fontSize="1.125rem" fontWeight="600">
         Access tokens
       </Heading>
       <Text marginBottom="1rem">
