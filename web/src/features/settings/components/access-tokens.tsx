@@ -177,8 +177,13 @@ export function AccessTokens({ user }: { user: PublicUser }) {
               <TableCell>{t.state}</TableCell>
               <TableCell>
                 {t.state === 'ACTIVE' ? (
-                  <Button size="small" variation="warning" onClick={() => void revoke(t)}>
-                    {`Revoke ${t.name}`}
+                  <Button
+                    size="small"
+                    variation="warning"
+                    aria-label={`Revoke ${t.name}`}
+                    onClick={() => void revoke(t)}
+                  >
+                    Revoke
                   </Button>
                 ) : null}
               </TableCell>
