@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Package } from '../../shared/api/contracts/packages';
 import { ROUTES } from '../../shared/api/routes';
 import { ACCESS_TOKEN_ERR, type AccessTokenView } from '../../shared/domain/access-tokens';
@@ -64,11 +64,24 @@ const header = async () => JSON.parse(await (await import('node:fs/promises')).r
 
 let owner: DirectUser;
 let admin: string;
+/** every account this file makes: the stack is shared, and granted extra people would join later approver lists */
+const made: string[] = [];
+const accounts = async (...args: Parameters<typeof directUsers>) => {
+  const users = await directUsers(...args);
+  made.push(...users.map((u) => u.id));
+  return users;
+};
 
 beforeAll(async () => {
-  [owner] = (await directUsers(1, 'DESIGN_ENGINEER_DEV', 'Pipeline Owner')) as [DirectUser];
+  [owner] = (await accounts(1, 'DESIGN_ENGINEER_DEV', 'Pipeline Owner')) as [DirectUser];
   admin = (await seededUser('admin')).token;
 }, 120_000);
+
+afterAll(async () => {
+  // one of them was deleted by its test already: the call deletes the rest
+  const del = await api('/admin/users', { method: 'DELETE', token: admin, body: made });
+  expect(del.status, JSON.stringify(del.body)).toBe(200);
+});
 
 describe('making a token', () => {
   it('shows the secret once, keeps only its SHA-256 and lists it without the secret', async () => {
@@ -110,7 +123,7 @@ describe('making a token', () => {
 
   it('is for granted people only: an admin holds no scope, a reviewer cannot upload', async () => {
     expect((await makeToken(admin, {})).status).toBe(403);
-    const [lead] = (await directUsers(1, 'TECHNICAL_LEADER', 'Lead')) as [DirectUser];
+    const [lead] = (await accounts(1, 'TECHNICAL_LEADER', 'Lead')) as [DirectUser];
     const r = await makeToken(lead.token, { scopes: ['resources:upload'] });
     expect(r.status).toBe(400);
     expect(r.body.errorMessage).toContain('resources:upload');
@@ -266,7 +279,7 @@ describe('a token ends at once', () => {
 
   it('revoked by an admin, who sees every token; another user can neither see nor revoke it', async () => {
     const { token, accessToken } = await newToken(owner.token);
-    const [other] = (await directUsers(1, 'DESIGN_ENGINEER_DEV', 'Other')) as [DirectUser];
+    const [other] = (await accounts(1, 'DESIGN_ENGINEER_DEV', 'Other')) as [DirectUser];
     const theirs = await api<{ accessTokens: AccessTokenView[] }>('/access-tokens', { token: other.token });
     expect(theirs.body.accessTokens.map((t) => t.id)).not.toContain(accessToken.id);
     expect(
@@ -297,7 +310,7 @@ describe('a token ends at once', () => {
   });
 
   it("with its owner's deletion, role change or refusal", async () => {
-    const people = await directUsers(3, 'DESIGN_ENGINEER_DEV', 'Leaving');
+    const people = await accounts(3, 'DESIGN_ENGINEER_DEV', 'Leaving');
     const tokens = await Promise.all(people.map((p) => newToken(p.token)));
     for (const t of tokens) expect(await works(t.token)).toBe(200);
     const [deleted, moved, refused] = people as [DirectUser, DirectUser, DirectUser];

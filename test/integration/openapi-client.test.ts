@@ -1,8 +1,9 @@
 import createClient from 'openapi-fetch';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACCESS_TOKEN_ERR } from '../../shared/domain/access-tokens';
-import { baseUrl, uniq } from '../support/api';
+import { api, baseUrl, uniq } from '../support/api';
 import { type DirectUser, directUsers } from '../support/direct-users';
+import { seededUser } from '../support/fixtures';
 import type { paths } from '../support/openapi-types';
 
 /**
@@ -16,6 +17,13 @@ let owner: DirectUser;
 beforeAll(async () => {
   [owner] = (await directUsers(1, 'DESIGN_ENGINEER_DEV', 'Client Owner')) as [DirectUser];
 }, 60_000);
+
+// the stack is shared: a granted extra design engineer would join every later approver list
+afterAll(async () => {
+  const admin = await seededUser('admin');
+  const del = await api('/admin/users', { method: 'DELETE', token: admin.token, body: [owner.id] });
+  expect(del.status, JSON.stringify(del.body)).toBe(200);
+});
 
 const client = (token: string) =>
   createClient<paths>({ baseUrl: `${baseUrl()}/dev`, headers: { Authorization: `Bearer ${token}` } });
