@@ -8,6 +8,8 @@ export const PACKAGE_ERR = {
   resourceNotFound: 'Resource not found',
   dccNotFound: 'DCC not found',
   nameTaken: (name: string) => `Package with name '${name}' already exists`,
+  headerAndSource:
+    'Give either a header (header as code) or an earlier package to start from (fromPackageId), not both',
   wrongStage: (stage: string) =>
     `A ${stage.toLowerCase()} resource makes ${stage}_SIGNED or ${stage}_UNSIGNED packages`,
   /** `what` names the action: "edit the header", "attach a DCC", "notify approvers" */

@@ -23,6 +23,7 @@ export async function createPackage(
   if (stageOfType(req.packageType) !== resource.resourceStage) {
     throw new BadRequestError(PACKAGE_ERR.wrongStage(resource.resourceStage));
   }
+  if (req.fromPackageId && req.header !== undefined) throw new BadRequestError(PACKAGE_ERR.headerAndSource);
   // the source first: a bad one changes nothing (issue 25)
   const source = req.fromPackageId ? await sourcePackage(core, req.fromPackageId, resource) : null;
   const now = core.now().toISOString();
@@ -50,7 +51,11 @@ export async function createPackage(
     updatedAt: now,
     version: 1,
   };
-  const fresh: PackageRecord = { ...base, header: core.d.header.initial(base, resource) };
+  const initial = core.d.header.initial(base, resource);
+  // header as code (issue 27): the editor's rules, before anything is stored (400 naming every field)
+  const header =
+    req.header === undefined ? initial : core.d.header.update(initial, req.header, base, resource);
+  const fresh: PackageRecord = { ...base, header };
   const pkg = source ? await copyFrom(core, fresh, source, resource) : fresh;
   const created = await core.d.packages.create(pkg);
   if (created === 'nameTaken') throw new ConflictError(PACKAGE_ERR.nameTaken(pkg.name));

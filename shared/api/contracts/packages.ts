@@ -34,6 +34,12 @@ export const generatePackageSchema = z.object({
   note: visibleText('note', 'Note', MSG.packageNoteRequired, 2000),
   /** issue 25: start from an earlier package: its header values and DCC choice are copied */
   fromPackageId: z.string().min(1, { error: 'fromPackageId is empty' }).max(64).optional(),
+  /**
+   * header as code (issue 27): the header in the readable form the editor shows ({ "fields": [{ "name",
+   * "value" }] }, decimal or 0x hex, option labels, criteria lists), checked by the editor's rules before
+   * the draft exists; a bad one creates nothing and names every field at fault
+   */
+  header: z.unknown().optional(),
 });
 export type GeneratePackage = z.infer<typeof generatePackageSchema>;
 

@@ -8,6 +8,7 @@ import {
   SIGNED_MAIL,
   SIGNER,
 } from './groups';
+import { tokenCallable } from './token-use';
 import type { Route } from './types';
 
 /** Package lists and one package (header, approvers, approval, signing, delivery), and the DCCs. */
@@ -18,6 +19,7 @@ export const PACKAGE_ROUTES = [
     path: '/{stage}/packages',
     access: 'signedIn',
     uses: { tables: PKG_READ },
+    tokenScope: 'packages:draft',
     summary: 'Packages of the dev or release stage',
   },
   {
@@ -69,6 +71,7 @@ export const PACKAGE_ROUTES = [
     path: '/packages/{id}/details',
     access: 'signedIn',
     uses: { tables: PKG_READ },
+    tokenScope: 'packages:draft',
     summary: 'One package, and what it waits for from the caller (a mail link opens it)',
   },
   {
@@ -86,6 +89,7 @@ export const PACKAGE_ROUTES = [
     path: '/packages/{id}/header',
     access: 'signedIn',
     uses: { tables: PKG_READ },
+    tokenScope: 'packages:draft',
     summary: 'The package header fields',
   },
   {
@@ -94,7 +98,8 @@ export const PACKAGE_ROUTES = [
     path: '/packages/{id}/header',
     access: NON_ADMIN,
     // the resource's sizes and checksum feed the header's computed fields (found by the local IAM check)
-    uses: { tables: [...PKG_WRITE, 'resources'] },
+    uses: tokenCallable({ tables: [...PKG_WRITE, 'resources'] }),
+    tokenScope: 'packages:draft',
     summary: 'Edit the header (initiator, DRAFT)',
   },
   {
@@ -122,7 +127,8 @@ export const PACKAGE_ROUTES = [
     path: '/packages/{id}/dcc/{dccId}',
     access: NON_ADMIN,
     // the DCC's values are copied into the package; the DCC itself is not changed
-    uses: { tables: ['users', 'packages', 'dcc', 'audit'], writes: ['packages', 'audit'] },
+    uses: tokenCallable({ tables: ['users', 'packages', 'dcc', 'audit'], writes: ['packages', 'audit'] }),
+    tokenScope: 'packages:draft',
     summary: 'Attach a DCC (initiator, DRAFT)',
   },
   {
@@ -222,6 +228,7 @@ export const PACKAGE_ROUTES = [
     path: '/dcc',
     access: 'signedIn',
     uses: { tables: ['users', 'dcc'] },
+    tokenScope: 'packages:draft',
     summary: 'All DCCs',
   },
   {
