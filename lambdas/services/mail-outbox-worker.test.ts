@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { AuditEvent } from '../ports/audit-log';
+import type { OutboxItem, OutboxStore } from '../ports/mail-outbox';
 import type { Mail } from '../ports/mailer';
 import type { MailFailure } from '../ports/package-repository';
-import type { OutboxItem, OutboxStore } from '../ports/mail-outbox';
 import { MailOutboxWorker, type MailRetryPolicy, retryDelayMs } from './mail-outbox-worker';
 import { redriveId, redriveMails } from './mail-redrive';
 

@@ -1,8 +1,8 @@
 import { logger } from '../middleware/logging';
 import type { AuditEvent } from '../ports/audit-log';
 import type { Clock } from '../ports/clock';
-import type { Mailer } from '../ports/mailer';
 import type { OutboxItem, OutboxStore } from '../ports/mail-outbox';
+import type { Mailer } from '../ports/mailer';
 import type { MailFailure } from '../ports/package-repository';
 
 export interface MailRetryPolicy {
