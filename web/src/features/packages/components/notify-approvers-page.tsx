@@ -5,6 +5,7 @@ import { NON_ADMIN_ROLES, type Role, roleLabel } from '@shared/domain/roles';
 import { MSG } from '@shared/messages';
 import { useState } from 'react';
 import { StepButtons } from '@/components/ui/form-parts';
+import { SignatureDialog } from '@/components/ui/signature-dialog';
 import { paths } from '@/config/paths';
 import { useApiQuery } from '@/hooks/use-api-query';
 import { showRefusal, showSuccess } from '@/lib/popup/popup-store';
@@ -14,7 +15,6 @@ import { isWrongPassword } from '../api/decisions';
 import { creationTitle } from '../utils/package-flow';
 import { CreationSteps, PackageStrip } from './package-fields';
 import { NoPackage, PackagePage, PackageSection } from './package-page';
-import { SignatureDialog } from './signature-dialog';
 
 /**
  * Spec §5 notify rules as warnings: a signed package without signers ('No signers in the system!'); a
