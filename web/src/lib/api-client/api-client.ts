@@ -1,6 +1,5 @@
 import type { RequestInputOf, ResponseOf } from '@shared/api/contract';
 import { type RouteId, routeById } from '@shared/api/routes';
-import type * as z from 'zod';
 import { env } from '@/config/env';
 import { loader } from '@/lib/loader/loader-store';
 import { showServerError, showSessionTimeout } from '@/lib/popup/popup-store';
@@ -184,6 +183,15 @@ export const api = {
 };
 
 /** A JSON-text field that is not JSON, or does not hold what its contract says (decision 238). */
+/**
+ * What a JSON-text field is read with: a zod schema, or (where zod must stay out of the first chunk,
+ * as in the session code) a hand-written check of the same shape.
+ */
+export interface AnswerSchema<T> {
+  safeParse(value: unknown): { success: true; data: T } | { success: false };
+}
+type Parsed<S> = S extends AnswerSchema<infer T> ? T : never;
+
 export class UnreadableAnswer extends Error {
   override name = 'UnreadableAnswer';
 }
@@ -194,11 +202,11 @@ export class UnreadableAnswer extends Error {
  * parsed value is checked the same way, and a text that is not JSON or does not match throws
  * UnreadableAnswer (readAnswer turns it into a failed result).
  */
-export function parseJsonText<S extends z.ZodType, F = z.output<S>>(
+export function parseJsonText<S extends AnswerSchema<unknown>, F = Parsed<S>>(
   value: unknown,
   schema: S,
   fallback: F,
-): z.output<S> | F {
+): Parsed<S> | F {
   if (value === undefined || value === null) return fallback;
   let raw: unknown = value;
   if (typeof value === 'string') {
@@ -210,7 +218,7 @@ export function parseJsonText<S extends z.ZodType, F = z.output<S>>(
   }
   const parsed = schema.safeParse(raw);
   if (!parsed.success) throw new UnreadableAnswer('The answer the server sent cannot be read');
-  return parsed.data;
+  return parsed.data as Parsed<S>;
 }
 
 /**
