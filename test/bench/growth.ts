@@ -1,5 +1,6 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
+import { LOCAL_CREDENTIALS, LOCAL_REGION, localDynamoConfig, localTable } from '../../infra/local/local-aws';
 import type { UserRecord } from '../../lambdas/ports/user-repository';
 import type { ListPageQuery } from '../../shared/api/contracts/packages';
 import { startStackProcess } from '../support/stack-process';
@@ -8,7 +9,7 @@ import { closedLoop, type Load, seed, templatePackage } from './lists';
 import { info, ms, onInterrupt, progress, QUICK, type Row, verdict } from './report';
 
 const SECTION = 'growth';
-const TABLE = 'frp-local-packages';
+const TABLE = localTable('packages');
 /** the two sizes compared in one run (BENCH_QUICK=1: smaller, for working on the bench) */
 const SMALL = QUICK ? 200 : 1_000;
 const LARGE = QUICK ? 3_000 : 100_000;
@@ -62,9 +63,9 @@ const qs = (q?: ListPageQuery) =>
  */
 async function readUnits(endpoint: string, userId: string) {
   process.env.AWS_ENDPOINT_URL_DYNAMODB = endpoint;
-  process.env.AWS_REGION ??= 'us-east-1';
-  process.env.AWS_ACCESS_KEY_ID ??= 'S3RVER';
-  process.env.AWS_SECRET_ACCESS_KEY ??= 'S3RVER';
+  process.env.AWS_REGION ??= LOCAL_REGION;
+  process.env.AWS_ACCESS_KEY_ID ??= LOCAL_CREDENTIALS.accessKeyId;
+  process.env.AWS_SECRET_ACCESS_KEY ??= LOCAL_CREDENTIALS.secretAccessKey;
   const { dynamo } = await import('../../lambdas/adapters/aws-clients');
   const { DynamoPackageRepository } = await import('../../lambdas/adapters/dynamodb/package-repository');
   const { PackageLists } = await import('../../lambdas/services/packages/package-lists');
@@ -81,7 +82,7 @@ async function readUnits(endpoint: string, userId: string) {
     },
     { step: 'initialize', name: 'benchConsumedCapacity' },
   );
-  const repo = new DynamoPackageRepository(TABLE, () => 'frp-local-resources');
+  const repo = new DynamoPackageRepository(TABLE, () => localTable('resources'));
   const lists = new PackageLists(repo);
   const user = { id: userId } as UserRecord;
   const list = (path: string) =>
@@ -121,14 +122,9 @@ export async function benchGrowth(_tmp: string): Promise<Row[]> {
   progress('starting a local stack');
   const stack = await startStackProcess({ LOGIN_MAX_FAILURES_PER_SOURCE: '100000' });
   const forget = onInterrupt(() => stack.stop());
-  const doc = DynamoDBDocumentClient.from(
-    new DynamoDBClient({
-      endpoint: stack.dynamoEndpoint,
-      region: 'us-east-1',
-      credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
-    }),
-    { marshallOptions: { removeUndefinedValues: true } },
-  );
+  const doc = DynamoDBDocumentClient.from(new DynamoDBClient(localDynamoConfig(stack.dynamoEndpoint)), {
+    marshallOptions: { removeUndefinedValues: true },
+  });
   const rows: Row[] = [];
   try {
     const api = makeClient(stack.url);

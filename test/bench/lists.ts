@@ -11,6 +11,7 @@ import {
   QueryCommand,
   type QueryCommandInput,
 } from '@aws-sdk/lib-dynamodb';
+import { localDynamoConfig, localTable } from '../../infra/local/local-aws';
 import type { PackageRecord } from '../../lambdas/ports/package-repository';
 import { toPackage } from '../../lambdas/services/package-service';
 import type { Package } from '../../shared/api/contracts/packages';
@@ -36,7 +37,7 @@ const SECTION = 'lists';
 const PACKAGES = 10_000;
 const CONCURRENCY = [1, 10, 50] as const;
 const P99_TARGET_MS = 50;
-const TABLE = 'frp-local-packages';
+const TABLE = localTable('packages');
 const PAGE = 100;
 /**
  * partitions of the bare-Query comparison: the header as a nested map (how items were stored before
@@ -359,13 +360,7 @@ export async function benchLists(_tmp: string): Promise<Row[]> {
   progress('starting a local stack');
   const stack = await startStackProcess({ LOGIN_MAX_FAILURES_PER_SOURCE: '100000' });
   const forget = onInterrupt(() => stack.stop());
-  const doc = DynamoDBDocumentClient.from(
-    new DynamoDBClient({
-      endpoint: stack.dynamoEndpoint,
-      region: 'us-east-1',
-      credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
-    }),
-  );
+  const doc = DynamoDBDocumentClient.from(new DynamoDBClient(localDynamoConfig(stack.dynamoEndpoint)));
   const rows: Row[] = [];
   try {
     const api = makeClient(stack.url);

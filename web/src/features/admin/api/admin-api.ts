@@ -1,10 +1,21 @@
 import type { Dcc } from '@shared/api/contracts/dcc';
 import type { Package } from '@shared/api/contracts/packages';
+import { dccSchema, packageSchema, resourceSchema } from '@shared/api/contracts/records';
 import type { Resource } from '@shared/api/contracts/resources';
 import type { PublicUser } from '@shared/api/contracts/user';
+import { publicUserSchema } from '@shared/api/contracts/user';
 import type { Role } from '@shared/domain/roles';
+import { z } from 'zod';
 import { getAllPages } from '@/lib/api-client/all-pages';
-import { type ApiResult, api, callApi, parseJsonText, quietly, routePath } from '@/lib/api-client/api-client';
+import {
+  type ApiResult,
+  api,
+  callApi,
+  parseJsonText,
+  quietly,
+  readAnswer,
+  routePath,
+} from '@/lib/api-client/api-client';
 
 /** The four admin lists (spec §2.12): path and the field that carries the list as JSON text. */
 export const ADMIN_KINDS = {
@@ -15,6 +26,14 @@ export const ADMIN_KINDS = {
 } as const;
 
 export type AdminKind = keyof typeof ADMIN_KINDS;
+
+/** The schema each admin list's rows are read with (decision 238). */
+const ADMIN_ROW_SCHEMAS = {
+  packages: packageSchema,
+  dcc: dccSchema,
+  users: publicUserSchema,
+  resources: resourceSchema,
+} as const;
 
 export interface AdminRows {
   packages: Package;
@@ -32,10 +51,15 @@ export async function listAdmin<K extends AdminKind>(
   const { list, field } = ADMIN_KINDS[kind];
   const path = routePath(list);
   // every package ever made: read page by page (the other admin lists are not paged by the API)
-  if (kind === 'packages') return getAllPages<AdminRows[K]>(path, field, { signal, quiet });
+  if (kind === 'packages')
+    return getAllPages(path, field, packageSchema, { signal, quiet }) as Promise<ApiResult<AdminRows[K][]>>;
   const result = await api.get<Record<string, unknown>>(path, { signal, ...quietly(quiet) });
-  if (!result.ok) return result;
-  return { ...result, data: parseJsonText<AdminRows[K][]>(result.data[field], []) };
+  // validated by the kind's schema; the cast only names which of the four row types K is
+  return readAnswer(
+    result,
+    (d) => parseJsonText(d[field], z.array(ADMIN_ROW_SCHEMAS[kind]), []) as AdminRows[K][],
+    quietly(quiet).handle,
+  );
 }
 
 /**

@@ -5,7 +5,7 @@ import { paths } from '@/config/paths';
 import { useApiQuery } from '@/hooks/use-api-query';
 import { useSession } from '@/lib/session/session-store';
 import { listAdmin } from '../api/admin-api';
-import '@/features/home/components/work-waiting.css';
+import '@/components/ui/work-waiting.css';
 
 /**
  * Spec §2.3 admin home page (also shown for unknown paths under /admin); below the slogan and logo, what

@@ -4,7 +4,7 @@ import { ROLE_GRANT_MEANINGS } from '@shared/domain/role-grants';
 import { roleLabel } from '@shared/domain/roles';
 import { SIGNATURE_PASSWORD_WRONG } from '@shared/domain/signature-meanings';
 import { useState } from 'react';
-import { SignatureDialog } from '@/features/packages/components/signature-dialog';
+import { SignatureDialog } from '@/components/ui/signature-dialog';
 import { showSuccess, showWarning } from '@/lib/popup/popup-store';
 import { useSession } from '@/lib/session/session-store';
 import { decideRoles } from '../api/admin-api';

@@ -8,7 +8,7 @@ import { useApiQuery } from '@/hooks/use-api-query';
 import type { SessionUser } from '@/lib/session/session-store';
 import { resourceTypeLabel, stageLabel } from '@/utils/format';
 import { getWorkWaiting, WORK_KINDS, type WorkKind } from '../api/work-waiting';
-import './work-waiting.css';
+import '@/components/ui/work-waiting.css';
 
 const GROUP_TITLE: Record<WorkKind, string> = {
   approval: 'Approvals',

@@ -1,5 +1,6 @@
+import { packageChangesSchema } from '@shared/api/contracts/package-changes';
 import type { PackageChanges } from '@shared/domain/package-changes';
-import { type ApiResult, callApi, parseJsonText } from '@/lib/api-client/api-client';
+import { type ApiResult, callApi, parseJsonText, readAnswer } from '@/lib/api-client/api-client';
 
 export type { PackageChanges };
 
@@ -13,12 +14,8 @@ export async function getChanges(
     { params: { id } },
     { signal, loader: false, handle: [404] },
   );
-  if (!result.ok) return result;
-  return {
-    ...result,
-    data: {
-      changes: parseJsonText<PackageChanges | null>(result.data.changes, null),
-      ...(result.data.message ? { message: result.data.message } : {}),
-    },
-  };
+  return readAnswer(result, (data) => ({
+    changes: parseJsonText(data.changes, packageChangesSchema, null),
+    ...(data.message ? { message: data.message } : {}),
+  }));
 }

@@ -1,5 +1,7 @@
 import type { GeneratePackage, Package, PackageSource, UpdateDraft } from '@shared/api/contracts/packages';
-import { type ApiResult, callApi, parseJsonText, quietly } from '@/lib/api-client/api-client';
+import { packageSourceSchema } from '@shared/api/contracts/records';
+import { z } from 'zod';
+import { type ApiResult, callApi, parseJsonText, quietly, readAnswer } from '@/lib/api-client/api-client';
 import { packageOf } from './package-lists';
 
 /** POST /resources/{id}/generate-package → 201 { package }; 409 name taken and 400 are the caller's to show. */
@@ -12,11 +14,11 @@ export async function generatePackage(
     { params: { id: resourceId }, body },
     { handle: [400, 409] },
   );
-  if (!result.ok) return result;
-  const pkg = packageOf(result.data);
-  if (!pkg)
+  const read = readAnswer(result, packageOf, [400, 409]);
+  if (!read.ok) return read;
+  if (!read.data)
     return { ok: false, status: 500, error: { errorMessage: 'The server answered without the package' } };
-  return { ...result, data: pkg };
+  return { ...read, data: read.data };
 }
 
 const withoutPackage = {
@@ -28,9 +30,9 @@ const withoutPackage = {
 /** Issue 25: PATCH /packages/{id}: step 1 of the user's draft again; 409 name taken and 400 are the caller's. */
 export async function updateDraft(id: string, body: UpdateDraft): Promise<ApiResult<Package>> {
   const result = await callApi('updateDraft', { params: { id }, body }, { handle: [400, 409] });
-  if (!result.ok) return result;
-  const pkg = packageOf(result.data);
-  return pkg ? { ...result, data: pkg } : withoutPackage;
+  const read = readAnswer(result, packageOf, [400, 409]);
+  if (!read.ok) return read;
+  return read.data ? { ...read, data: read.data } : withoutPackage;
 }
 
 export interface PackageSources {
@@ -45,13 +47,9 @@ export async function getPackageSources(
   signal?: AbortSignal,
 ): Promise<ApiResult<PackageSources>> {
   const result = await callApi('packageSources', { params: { id: resourceId } }, { signal, ...quietly() });
-  if (!result.ok) return result;
-  return {
-    ...result,
-    data: {
-      packages: parseJsonText<PackageSource[]>(result.data.packages, []),
-      proposedId: result.data.proposedId,
-      freeName: result.data.freeName,
-    },
-  };
+  return readAnswer(result, (data) => ({
+    packages: parseJsonText(data.packages, z.array(packageSourceSchema), []),
+    proposedId: data.proposedId,
+    freeName: data.freeName,
+  }));
 }

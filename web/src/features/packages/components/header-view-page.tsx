@@ -6,6 +6,7 @@ import { MSG } from '@shared/messages';
 import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { ActionBar, ActionBarSpacer } from '@/components/ui/action-bar';
+import { SignatureDialog } from '@/components/ui/signature-dialog';
 import { useSession } from '@/lib/session/session-store';
 import { useMainAction } from '../hooks/use-main-action';
 import { usePackageHeader } from '../hooks/use-package-header';
@@ -24,7 +25,6 @@ import { PackageStrip } from './package-fields';
 import { NoPackage, PackagePage } from './package-page';
 import { RejectDialog } from './reject-dialog';
 import { ReviewCards } from './review-cards';
-import { SignatureDialog } from './signature-dialog';
 
 /**
  * What pressing the main button signs, in the words of shared/domain/signature-meanings.ts (the signature

@@ -6,6 +6,7 @@ import { type Role, roleLabel } from '@shared/domain/roles';
 import { MSG } from '@shared/messages';
 import { useState } from 'react';
 import { StepButtons } from '@/components/ui/form-parts';
+import { SignatureDialog } from '@/components/ui/signature-dialog';
 import { paths } from '@/config/paths';
 import { useApiQuery } from '@/hooks/use-api-query';
 import { showRefusal, showSuccess } from '@/lib/popup/popup-store';
@@ -15,7 +16,6 @@ import { isWrongPassword } from '../api/decisions';
 import { creationTitle } from '../utils/package-flow';
 import { CreationSteps, PackageStrip } from './package-fields';
 import { NoPackage, PackagePage, PackageSection } from './package-page';
-import { SignatureDialog } from './signature-dialog';
 
 /** The voting round the screen chooses approvers for. */
 const roundOf = (delivery: boolean): RoundName => (delivery ? 'delivery' : 'approval');

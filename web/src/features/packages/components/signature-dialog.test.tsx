@@ -9,12 +9,12 @@ import { MSG } from '@shared/messages';
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { AppProvider } from '@/app/provider';
+import { SignatureDialog, type SignatureSubmit } from '@/components/ui/signature-dialog';
 import { signIn } from '@/lib/session/session-store';
 import { db } from '@/testing/mocks/db';
 import { MOCK_PASSWORD, USERS } from '@/testing/mocks/fixtures';
 import { fill } from '@/testing/render-app';
 import { fixturePackage, openWith } from '../testing/package-test-utils';
-import { SignatureDialog, type SignatureSubmit } from './signature-dialog';
 
 const base = fixturePackage('pk-approve-dev');
 const pkg = { ...base, resourceFile: { ...base.resourceFile!, sha256: 'ab'.repeat(32) } };

@@ -1,5 +1,7 @@
+import { resourceSchema } from '@shared/api/contracts/records';
 import type { Resource, ResourceType, Stage } from '@shared/api/contracts/resources';
-import { type ApiResult, callApi, parseJsonText } from '@/lib/api-client/api-client';
+import { z } from 'zod';
+import { type ApiResult, callApi, parseJsonText, readAnswer } from '@/lib/api-client/api-client';
 
 /** GET /resources/{patch|model}/{dev|release}: `resources` is JSON text of a list (spec §7). */
 export async function getResources(
@@ -12,6 +14,5 @@ export async function getResources(
     { params: { stage: stage.toLowerCase() } },
     { signal },
   );
-  if (!result.ok) return result;
-  return { ...result, data: parseJsonText<Resource[]>(result.data.resources, []) };
+  return readAnswer(result, (d) => parseJsonText(d.resources, z.array(resourceSchema), []));
 }
