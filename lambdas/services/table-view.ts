@@ -1,7 +1,6 @@
 import type { ListViewQuery } from '../../shared/api/contracts/list-view';
 import { tableViewRequest } from '../../shared/api/contracts/list-view';
-import type { ListColumns } from '../../shared/domain/list-columns';
-import { filterRows, sortRows } from '../../shared/domain/list-view';
+import { cutView, type ListColumns } from '../../shared/domain/list-columns';
 import { wholeListText } from './whole-list';
 
 /** A list call's answer: the list as JSON text, and with a paged view the count of its matches. */
@@ -24,10 +23,6 @@ export function tableAnswer<T>(
 ): TableAnswer {
   const view = tableViewRequest(query);
   if (!view) return { text: wholeListText(rows, noun) };
-  const found = filterRows(rows, view.search, columns.search);
-  const sort = view.sort;
-  const sorted = sort
-    ? sortRows(found, { columnId: sort.by, direction: sort.direction }, (row, by) => columns.sorts[by]?.(row))
-    : found;
-  return { text: JSON.stringify(sorted.slice(view.offset, view.offset + view.limit)), total: sorted.length };
+  const page = cutView(rows, view, columns);
+  return { text: JSON.stringify(page.rows), total: page.total };
 }

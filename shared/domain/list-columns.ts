@@ -7,7 +7,7 @@ import type { Dcc } from '../api/contracts/dcc';
 import type { Resource } from '../api/contracts/resources';
 import type { PublicUser } from '../api/contracts/user';
 import { MSG } from '../messages';
-import type { SortValue } from './list-view';
+import { filterRows, type SortValue, sortRows } from './list-view';
 import { roleLabel } from './roles';
 
 export interface ListColumns<T, S extends string = string> {
@@ -85,3 +85,25 @@ export const USER_LIST = {
 } as const satisfies ListColumns<PublicUser>;
 
 export type SortKeys<C> = C extends { sorts: infer S } ? Extract<keyof S, string> : never;
+
+/** One page of a list view: the rows from `offset` of the list searched and sorted by the table's rules. */
+export interface ViewCut {
+  offset: number;
+  limit: number;
+  search: string;
+  sort?: { by: string; direction: 'ascending' | 'descending' };
+}
+
+/** The page the table would show, and the count of all matches (its 'from-to of total'). */
+export function cutView<T>(
+  rows: readonly T[],
+  view: ViewCut,
+  columns: ListColumns<T>,
+): { rows: T[]; total: number } {
+  const found = filterRows(rows, view.search, columns.search);
+  const sort = view.sort;
+  const sorted = sort
+    ? sortRows(found, { columnId: sort.by, direction: sort.direction }, (row, by) => columns.sorts[by]?.(row))
+    : found;
+  return { rows: sorted.slice(view.offset, view.offset + view.limit), total: sorted.length };
+}

@@ -3,8 +3,10 @@ import type { Package } from '@shared/api/contracts/packages';
 import type { Resource } from '@shared/api/contracts/resources';
 import type { PublicUser } from '@shared/api/contracts/user';
 import type { Role } from '@shared/domain/roles';
+import type { TableView } from '@/components/ui/data-table/table-logic';
 import { getAllPages } from '@/lib/api-client/all-pages';
 import { type ApiResult, api, callApi, parseJsonText, quietly, routePath } from '@/lib/api-client/api-client';
+import { getListView, type ListView } from '@/lib/api-client/list-view';
 
 /** The four admin lists (spec §2.12): path and the field that carries the list as JSON text. */
 export const ADMIN_KINDS = {
@@ -15,6 +17,20 @@ export const ADMIN_KINDS = {
 } as const;
 
 export type AdminKind = keyof typeof ADMIN_KINDS;
+
+/** The admin lists the server searches, sorts and pages (decision 221); packages: see listAdmin. */
+export const SERVER_PAGED: ReadonlySet<AdminKind> = new Set<AdminKind>(['dcc', 'users', 'resources']);
+
+/** One page of an admin list as the table shows it (decision 221); `quiet`: a background refresh. */
+export function listAdminView<K extends AdminKind>(
+  kind: K,
+  view: TableView,
+  signal?: AbortSignal,
+  quiet = false,
+): Promise<ApiResult<ListView<AdminRows[K]>>> {
+  const { list, field } = ADMIN_KINDS[kind];
+  return getListView<AdminRows[K]>(routePath(list), view, signal, quiet, field);
+}
 
 export interface AdminRows {
   packages: Package;

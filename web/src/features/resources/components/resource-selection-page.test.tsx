@@ -34,7 +34,7 @@ describe('patches page', () => {
     renderApp('/patches', { as: 'u-lead' });
     await screen.findByText('infusion-pump-fw-3.2.1');
     fill(screen.getByLabelText('Search'), '2024-04');
-    expect(range()).toBe('1-2 of 2');
+    await waitFor(() => expect(range()).toBe('1-2 of 2'));
   });
 
   it("enables 'Create Package' once a patch is selected and opens the development package title", async () => {
