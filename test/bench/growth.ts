@@ -48,6 +48,10 @@ const VIEWS: { name: string; calls: { path: string; query?: ListPageQuery }[] }[
     name: 'admin package table, page 1',
     calls: [{ path: '/admin/packages', query: { offset: 0, limit: 5 } }],
   },
+  // decision 221: the lists of their own tables (they do not grow with the packages; read whole per view)
+  { name: 'patches, page 1', calls: [{ path: '/resources/patch/dev', query: { offset: 0, limit: 5 } }] },
+  { name: 'DCC list, page 1', calls: [{ path: '/dcc', query: { offset: 0, limit: 5 } }] },
+  { name: 'admin user table, page 1', calls: [{ path: '/admin/users', query: { offset: 0, limit: 5 } }] },
 ];
 
 const qs = (q?: ListPageQuery) =>
@@ -69,6 +73,16 @@ async function readUnits(endpoint: string, userId: string) {
   const { DynamoPackageRepository } = await import('../../lambdas/adapters/dynamodb/package-repository');
   const { PackageLists } = await import('../../lambdas/services/packages/package-lists');
   const { listAnswer } = await import('../../lambdas/services/packages/list-answer');
+  const { DynamoResourceRepository } = await import('../../lambdas/adapters/dynamodb/resource-repository');
+  const { DynamoDccRepository } = await import('../../lambdas/adapters/dynamodb/dcc-repository');
+  const { DynamoUserRepository } = await import('../../lambdas/adapters/dynamodb/user-repository');
+  // the lists of their own tables read what their handlers read: the whole list, by its index (decision 221)
+  const ownTables: Record<string, () => Promise<unknown>> = {
+    '/resources/patch/dev': () =>
+      new DynamoResourceRepository('frp-local-resources').listByTypeStage('PATCH', 'DEV'),
+    '/dcc': () => new DynamoDccRepository('frp-local-dcc').list(),
+    '/admin/users': () => new DynamoUserRepository('frp-local-users').list(),
+  };
   const units = { total: 0 };
   dynamo().middlewareStack.add(
     (next) => async (args) => {
@@ -93,6 +107,8 @@ async function readUnits(endpoint: string, userId: string) {
           ? 'DEV'
           : 'RELEASE';
   const call = async (path: string, query?: ListPageQuery) => {
+    const own = ownTables[path];
+    if (own) return own();
     const stage = path.startsWith('/dev') ? 'DEV' : 'RELEASE';
     if (path.endsWith('/approval'))
       return lists.listApproval(user, path.startsWith('/deliver') ? 'DELIVER' : stage);
