@@ -1,21 +1,16 @@
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { UserRecord } from '../../lambdas/ports/user-repository';
 import type { ListPageQuery } from '../../shared/api/contracts/packages';
-import { startStackProcess } from '../support/stack-process';
 import { makeClient, SEEDED } from './client';
-import { closedLoop, type Load, seed, templatePackage } from './lists';
-import { info, ms, onInterrupt, progress, QUICK, type Row, verdict } from './report';
+import { benchStack, closedLoop, type Item, type Load, seed, TABLE, templatePackage } from './lists';
+import { info, ms, progress, QUICK, type Row, verdict } from './report';
 
 const SECTION = 'growth';
-const TABLE = 'frp-local-packages';
 /** the two sizes compared in one run (BENCH_QUICK=1: smaller, for working on the bench) */
 const SMALL = QUICK ? 200 : 1_000;
 const LARGE = QUICK ? 3_000 : 100_000;
 const REQUESTS = QUICK ? 40 : 200;
 const CLIENTS = 4;
-
-type Item = Record<string, unknown>;
 
 /**
  * The views of issue 24, each as the SPA asks for it: the home page (its seven calls for a decider) and
@@ -134,17 +129,7 @@ async function readUnits(endpoint: string, userId: string) {
  * and 3,000): p99 over HTTP at 4 clients and DynamoDB read units per view. Goal: flat.
  */
 export async function benchGrowth(_tmp: string): Promise<Row[]> {
-  progress('starting a local stack');
-  const stack = await startStackProcess({ LOGIN_MAX_FAILURES_PER_SOURCE: '100000' });
-  const forget = onInterrupt(() => stack.stop());
-  const doc = DynamoDBDocumentClient.from(
-    new DynamoDBClient({
-      endpoint: stack.dynamoEndpoint,
-      region: 'us-east-1',
-      credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
-    }),
-    { marshallOptions: { removeUndefinedValues: true } },
-  );
+  const { stack, forget, doc } = await benchStack();
   const rows: Row[] = [];
   try {
     const api = makeClient(stack.url);
