@@ -1,6 +1,7 @@
 import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import fc from 'fast-check';
 import { describe, expect, inject, it } from 'vitest';
+import { localAwsEnv } from '../../infra/local/local-aws';
 import { PACKAGE_STATUSES } from '../../shared/api/contracts/packages';
 import {
   APPROVAL_POLICY,
@@ -45,12 +46,7 @@ const TL_LAST: ApprovalPolicy = {
 
 async function repository(policy: ApprovalPolicy) {
   // the adapter's client reads the endpoint from the environment on first use, as in the handlers
-  Object.assign(process.env, {
-    AWS_ENDPOINT_URL_DYNAMODB: inject('dynamoEndpoint'),
-    AWS_REGION: 'us-east-1',
-    AWS_ACCESS_KEY_ID: 'S3RVER',
-    AWS_SECRET_ACCESS_KEY: 'S3RVER',
-  });
+  Object.assign(process.env, localAwsEnv({ dynamo: inject('dynamoEndpoint') }));
   const { DynamoPackageRepository } = await import('../../lambdas/adapters/dynamodb/package-repository');
   return new DynamoPackageRepository(TABLE, () => tableOf('resources'), undefined, policy);
 }

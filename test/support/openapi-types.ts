@@ -354,7 +354,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Create a DRAFT package from a resource */
+        /** Create a DRAFT package from a resource, with a header given as code (header) or started from an earlier package (fromPackageId) */
         post: operations["generatePackage"];
         delete?: never;
         options?: never;
@@ -444,7 +444,8 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        patch?: never;
+        /** Step 1 of a draft again: its name, note and sign flag (initiator, DRAFT) */
+        patch: operations["updateDraft"];
         trace?: never;
     };
     "/packages/{id}/history": {
@@ -481,6 +482,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/packages/{id}/changes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Changes since the last approved package for the same device (DCC device id) and resource type (issue 25) */
+        get: operations["packageChanges"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/packages/{id}/header": {
         parameters: {
             query?: never;
@@ -497,6 +515,23 @@ export interface paths {
         head?: never;
         /** Edit the header (initiator, DRAFT) */
         patch: operations["updateHeader"];
+        trace?: never;
+    };
+    "/resources/{id}/package-sources": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Earlier packages a new package of this resource may start from (same resource or device), the one proposed and a free default name (issue 25) */
+        get: operations["packageSources"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/packages/{id}/dcc/{dccId}": {
@@ -1717,6 +1752,7 @@ export interface operations {
                     /** @enum {string} */
                     packageType: "DEV_UNSIGNED" | "DEV_SIGNED" | "RELEASE_UNSIGNED" | "RELEASE_SIGNED";
                     note: string;
+                    fromPackageId?: string;
                     header?: unknown;
                 };
             };
@@ -1898,6 +1934,43 @@ export interface operations {
             "5XX": components["responses"]["Error"];
         };
     };
+    updateDraft: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    packageName: string;
+                    /** @enum {string} */
+                    packageType: "DEV_UNSIGNED" | "DEV_SIGNED" | "RELEASE_UNSIGNED" | "RELEASE_SIGNED";
+                    note: string;
+                    header?: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description JSON text of the package (Package) */
+                        package: string;
+                    };
+                };
+            };
+            "4XX": components["responses"]["Error"];
+            "5XX": components["responses"]["Error"];
+        };
+    };
     packageHistory: {
         parameters: {
             query?: never;
@@ -1949,6 +2022,37 @@ export interface operations {
                         package: string;
                         /** @description the decision the package waits for from the caller, or null */
                         waitingFor: ("APPROVE" | "APPROVE_DELIVERY" | "SIGN") | null;
+                    };
+                };
+            };
+            "4XX": components["responses"]["Error"];
+            "5XX": components["responses"]["Error"];
+        };
+    };
+    packageChanges: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description JSON text of the changes since the last approved package (PackageChanges, shared/domain/package-changes.ts): `previous` (id, name, status, type, resourceName, approvedAt; null when there is none), `header` (fields old → new, decimal and hex), `lists` (criteria entries added, removed, changed), `files` (payload and metadata digests and sizes), `dcc` (DCC copy values that differ) */
+                        changes: string;
+                        /** @description the last approved package for the same device and resource type, or null when there is none */
+                        previousPackageId: string | null;
+                        /** @description when there is no earlier approved package, says so */
+                        message?: string;
                     };
                 };
             };
@@ -2011,6 +2115,37 @@ export interface operations {
                     "application/json": {
                         /** @description JSON text of the package header */
                         header: string;
+                    };
+                };
+            };
+            "4XX": components["responses"]["Error"];
+            "5XX": components["responses"]["Error"];
+        };
+    };
+    packageSources: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description JSON text of the earlier packages, newest first (PackageSource[]) */
+                        packages: string;
+                        /** @description the latest rejected or approved one, proposed to start from */
+                        proposedId: string | null;
+                        /** @description the default package name, free of their names */
+                        freeName: string;
                     };
                 };
             };

@@ -1,4 +1,5 @@
 import { createDccSchema } from '../contracts/dcc';
+import { dccListQuerySchema } from '../contracts/list-view';
 import {
   approvalListParamSchema,
   approversQuerySchema,
@@ -51,6 +52,6 @@ export const PACKAGE_CONTRACT = {
   approveDelivery: { ...signed, statuses: [200, 202] },
   rejectDelivery: reject,
   signingKey: {},
-  listDcc: {},
+  listDcc: { query: dccListQuerySchema },
   createDcc: { body: createDccSchema, statuses: [201] },
 } as const satisfies { [Id in (typeof PACKAGE_ROUTES)[number]['id']]: RouteRequest };

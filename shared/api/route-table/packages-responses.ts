@@ -87,6 +87,11 @@ export const PACKAGE_RESPONSES = {
   approveDelivery: decision,
   rejectDelivery: rejected,
   signingKey: answer({ publicKeyPem: z.string(), keyId: z.string(), algorithm: z.string() }),
-  listDcc: answer({ dcc: jsonText('the DCCs (Dcc[])') }),
+  listDcc: answer({
+    dcc: jsonText('the DCCs (Dcc[])'),
+    total: z.number().optional().meta({
+      description: 'with offset, limit, search or sort: how many rows the search matched (decision 221)',
+    }),
+  }),
   createDcc: answer({ dccUuid: z.string(), dcc: jsonText('the DCC (Dcc)') }),
 } as const satisfies { [Id in (typeof PACKAGE_ROUTES)[number]['id']]: z.ZodType };

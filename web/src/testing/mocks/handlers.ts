@@ -1,5 +1,12 @@
 import type { Resource } from '@shared/api/contracts/resources';
 import { tokenOfBearer } from '@shared/api/contracts/user';
+import {
+  ADMIN_RESOURCE_LIST,
+  DCC_LIST,
+  type ListColumns,
+  RESOURCE_LIST,
+  USER_LIST,
+} from '@shared/domain/list-columns';
 import { isInFlight, signatureNeededMessage } from '@shared/domain/package-deletion';
 import { ownProposalReason, proposalExpiresAt } from '@shared/domain/role-grants';
 import { isRole, UPLOADER_ROLES } from '@shared/domain/roles';
@@ -15,7 +22,7 @@ import { MOCK_PASSWORD } from './fixtures';
 import { body, fail, gate, json, on } from './mock-http';
 import { packageDraftHandlers } from './package-draft-handlers';
 import { packageHandlers } from './package-handlers';
-import { pageOf, viewOf } from './paging';
+import { pageOf, tableViewOf, viewOf } from './paging';
 
 /** Not `instanceof File`: in tests the form data's File is Node's, not jsdom's. */
 function isFileLike(value: unknown): value is { name: string; size: number } {
@@ -79,6 +86,8 @@ function listResources(routeId: string, type: Resource['resourceType']) {
     if (g.error) return g.error;
     const stage = String(params.stage).toUpperCase();
     const list = db.resources.filter((r) => r.resourceType === type && r.resourceStage === stage);
+    const view = tableViewOf(request, list, RESOURCE_LIST);
+    if (view) return json({ resources: JSON.stringify(view.rows), total: view.total });
     return json({ resources: JSON.stringify(list) });
   });
 }
@@ -154,13 +163,20 @@ function deleteHandler(list: AdminList) {
   });
 }
 
+const ADMIN_COLUMNS = { dcc: DCC_LIST, users: USER_LIST, resources: ADMIN_RESOURCE_LIST } as const;
+
 function listHandler(list: AdminList) {
   return on(`adminList${ADMIN_ROUTE[list]}`, async ({ request }) => {
     await pause();
     const g = gate(request, ['ADMIN']);
     if (g.error) return g.error;
-    // the API pages the package list only
-    if (list !== 'packages') return json({ [list]: JSON.stringify(db[list]) });
+    if (list !== 'packages') {
+      // decision 221: one page of the searched, sorted list with its total; without paging, the whole list
+      const rows: readonly unknown[] = db[list];
+      const view = tableViewOf(request, rows, ADMIN_COLUMNS[list] as ListColumns<unknown>);
+      if (view) return json({ [list]: JSON.stringify(view.rows), total: view.total });
+      return json({ [list]: JSON.stringify(rows) });
+    }
     const view = viewOf(request, db.packages);
     if (view) return json({ packages: JSON.stringify(view.rows), total: view.total });
     const { rows, nextCursor } = pageOf(request, db.packages);

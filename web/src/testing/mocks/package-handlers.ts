@@ -8,6 +8,7 @@ import {
   type UserRef,
 } from '@shared/api/contracts/packages';
 import { computeFields, validateHeaderUpdate } from '@shared/domain/header/header-rules';
+import { DCC_LIST } from '@shared/domain/list-columns';
 import {
   ACTOR_ROLE,
   deliveryActionFrom,
@@ -47,7 +48,7 @@ import {
   save,
   setHeader,
 } from './package-store';
-import { pageOf, viewOf } from './paging';
+import { pageOf, tableViewOf, viewOf } from './paging';
 import { signedBody } from './signature';
 
 /**
@@ -198,6 +199,8 @@ export const packageHandlers = [
   on('listDcc', ({ request }) => {
     const g = gateUser(request, false);
     if (g.error) return g.error;
+    const view = tableViewOf(request, db.dcc, DCC_LIST);
+    if (view) return json({ dcc: JSON.stringify(view.rows), total: view.total });
     return json({ dcc: JSON.stringify(db.dcc) });
   }),
   on('createDcc', async ({ request }) => {

@@ -1,4 +1,5 @@
 import { PACKAGE_PAGE_DEFAULT } from '@shared/api/paging';
+import { cutView, type ListColumns } from '@shared/domain/list-columns';
 import { filterRows, type SortValue, sortRows } from '@shared/domain/list-view';
 
 /**
@@ -50,4 +51,30 @@ export function viewOf<T extends ViewRow>(
   const start = Number(offset ?? 0);
   const limit = Number(params.get('limit') ?? PACKAGE_PAGE_DEFAULT);
   return { rows: sorted.slice(start, start + limit), total: sorted.length };
+}
+
+/**
+ * The mock's version of the resource, DCC and user list views (decision 221): with `offset`, `limit`,
+ * `search` or `sort`, one page cut by the server's rules (shared/domain/list-columns.ts); else undefined.
+ */
+export function tableViewOf<T>(
+  request: Request,
+  rows: readonly T[],
+  columns: ListColumns<T>,
+): { rows: readonly T[]; total: number } | undefined {
+  const params = new URL(request.url).searchParams;
+  const [offset, limit, search, sort] = ['offset', 'limit', 'search', 'sort'].map((k) => params.get(k));
+  if (offset === null && limit === null && search === null && sort === null) return undefined;
+  return cutView(
+    rows,
+    {
+      offset: Number(offset ?? 0),
+      limit: Number(limit ?? PACKAGE_PAGE_DEFAULT),
+      search: search ?? '',
+      ...(sort
+        ? { sort: { by: sort, direction: params.get('order') === 'desc' ? 'descending' : 'ascending' } }
+        : {}),
+    },
+    columns,
+  );
 }

@@ -6,6 +6,7 @@ import type { PublicUser } from '@shared/api/contracts/user';
 import { publicUserSchema } from '@shared/api/contracts/user';
 import type { Role } from '@shared/domain/roles';
 import { z } from 'zod';
+import type { TableView } from '@/components/ui/data-table/table-logic';
 import { getAllPages } from '@/lib/api-client/all-pages';
 import {
   type ApiResult,
@@ -16,6 +17,7 @@ import {
   readAnswer,
   routePath,
 } from '@/lib/api-client/api-client';
+import { getListView, type ListView } from '@/lib/api-client/list-view';
 
 /** The four admin lists (spec §2.12): path and the field that carries the list as JSON text. */
 export const ADMIN_KINDS = {
@@ -34,6 +36,22 @@ const ADMIN_ROW_SCHEMAS = {
   users: publicUserSchema,
   resources: resourceSchema,
 } as const;
+
+/** The admin lists the server searches, sorts and pages (decision 221); packages: see listAdmin. */
+export const SERVER_PAGED: ReadonlySet<AdminKind> = new Set<AdminKind>(['dcc', 'users', 'resources']);
+
+/** One page of an admin list as the table shows it (decision 221); `quiet`: a background refresh. */
+export function listAdminView<K extends AdminKind>(
+  kind: K,
+  view: TableView,
+  signal?: AbortSignal,
+  quiet = false,
+): Promise<ApiResult<ListView<AdminRows[K]>>> {
+  const { list, field } = ADMIN_KINDS[kind];
+  return getListView(routePath(list), ADMIN_ROW_SCHEMAS[kind], view, signal, quiet, field) as Promise<
+    ApiResult<ListView<AdminRows[K]>>
+  >;
+}
 
 export interface AdminRows {
   packages: Package;

@@ -1,3 +1,5 @@
+import { ADMIN_RESOURCE_LIST } from '@shared/domain/list-columns';
+import { compareValues, filterRows } from '@shared/domain/list-view';
 import { ROLE_GRANT_MEANINGS } from '@shared/domain/role-grants';
 import { SIGNATURE_PASSWORD_WRONG } from '@shared/domain/signature-meanings';
 import { API_ERR, MSG } from '@shared/messages';
@@ -158,10 +160,10 @@ describe('admin lists', () => {
     expect(await screen.findByText('IP-4000')).toBeInTheDocument();
     expect(await headers()).toEqual(['Device ID', 'Telemetry type', 'Device limit', 'Message limit']);
     fill(screen.getByLabelText('Search'), 'ble');
-    expect(range()).toBe('1-1 of 1');
+    await waitFor(() => expect(range()).toBe('1-1 of 1'));
     fill(screen.getByLabelText('Search'), '4096');
-    expect(screen.getByText('IP-4000')).toBeInTheDocument();
-    expect(range()).toBe('1-1 of 1');
+    expect(await screen.findByText('IP-4000')).toBeInTheDocument();
+    await waitFor(() => expect(range()).toBe('1-1 of 1'));
   });
 
   it('lists users with their role labels and the note about registering again', async () => {
@@ -279,9 +281,57 @@ describe('admin lists', () => {
     await screen.findByText('infusion-pump-fw-3.2.1');
     await user.click(screen.getByRole('button', { name: 'Next page' }));
     fill(screen.getByLabelText('Search'), 'model');
-    expect(range()).toBe('1-3 of 3');
+    await waitFor(() => expect(range()).toBe('1-3 of 3'));
     fill(screen.getByLabelText('Search'), 'RELEASE');
-    expect(range()).toBe('1-3 of 3');
+    await waitFor(() => expect(range()).toBe('1-3 of 3'));
+  });
+
+  it('reads the DCC, user and resource lists one page at a time: search, sort and page go to the server (decision 221)', async () => {
+    const asked: URLSearchParams[] = [];
+    const onRequest = ({ request }: { request: Request }) => {
+      const url = new URL(request.url);
+      if (url.pathname.endsWith('/dev/admin/resources')) asked.push(url.searchParams);
+    };
+    server.events.on('request:start', onRequest);
+    try {
+      const { user } = renderApp('/admin/resources', { as: 'u-admin' });
+      await screen.findByText('infusion-pump-fw-3.2.1');
+      const total = db.resources.length;
+      expect(total).toBeGreaterThan(5);
+      await waitFor(() => expect(range()).toBe(`1-5 of ${total}`));
+      // a header row and the page's five rows: no more rows than the page came to the browser
+      expect(screen.getAllByRole('row')).toHaveLength(6);
+      expect(asked[0]?.toString()).toBe('offset=0&limit=5');
+      await user.click(screen.getByRole('button', { name: 'Next page' }));
+      await waitFor(() => expect(range()).toBe(`6-${Math.min(10, total)} of ${total}`));
+      await user.click(screen.getByRole('button', { name: /^Resource name/ }));
+      await user.click(screen.getByRole('button', { name: /^Resource name/ }));
+      fill(screen.getByLabelText('Search'), 'Patch');
+      await waitFor(() =>
+        expect(asked.at(-1)?.toString()).toBe('offset=0&limit=5&search=Patch&sort=name&order=desc'),
+      );
+      const patches = filterRows(db.resources, 'Patch', ADMIN_RESOURCE_LIST.search);
+      expect(patches.length).toBeGreaterThan(0);
+      expect(patches.length).toBeLessThan(total);
+      await waitFor(() => expect(range()).toBe(`1-${Math.min(5, patches.length)} of ${patches.length}`));
+      const first = [...patches].sort((a, b) => compareValues(b.name, a.name))[0];
+      expect(within(screen.getAllByRole('row')[1]!).getByText(first?.name ?? '')).toBeInTheDocument();
+    } finally {
+      server.events.removeListener('request:start', onRequest);
+    }
+  });
+
+  it('keeps a selection made on an earlier page: the delete dialog names every selected row', async () => {
+    const { user } = renderApp('/admin/resources', { as: 'u-admin' });
+    await screen.findByText('infusion-pump-fw-3.2.1');
+    await user.click(screen.getByText('infusion-pump-fw-3.2.1'));
+    await user.click(screen.getByRole('button', { name: 'Next page' }));
+    const second = db.resources[5];
+    await user.click(await screen.findByText(second?.name ?? ''));
+    expect(deleteButton()).toHaveTextContent('(2)');
+    const dialog = await openConfirm(user);
+    expect(within(dialog).getByText('infusion-pump-fw-3.2.1')).toBeInTheDocument();
+    expect(within(dialog).getByText(second?.name ?? '')).toBeInTheDocument();
   });
 
   it('needs at least one selection to delete', async () => {

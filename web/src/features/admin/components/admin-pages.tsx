@@ -3,6 +3,7 @@ import type { Dcc } from '@shared/api/contracts/dcc';
 import type { Package } from '@shared/api/contracts/packages';
 import type { Resource } from '@shared/api/contracts/resources';
 import type { PublicUser } from '@shared/api/contracts/user';
+import { ADMIN_RESOURCE_LIST, DCC_LIST, USER_LIST } from '@shared/domain/list-columns';
 import { isInFlight } from '@shared/domain/package-deletion';
 import { roleLabel } from '@shared/domain/roles';
 import { MSG } from '@shared/messages';
@@ -95,7 +96,7 @@ export function AdminDccPage() {
       kind="dcc"
       title="Select DCC"
       columns={DCC_COLUMNS}
-      searchFields={(d) => [d.deviceId, d.deviceLimit, d.messageLimit, d.telemetryType]}
+      searchFields={DCC_LIST.search}
       rowLabel={(d) => d.deviceId}
       rowState={(d) => `Telemetry type: ${d.telemetryType}`}
       noun="DCCs"
@@ -134,16 +135,7 @@ export function AdminUsersPage() {
         kind="users"
         title="Select user"
         columns={USER_COLUMNS}
-        searchFields={(u) => [
-          u.name,
-          u.email,
-          u.userRole,
-          roleLabel(u.userRole),
-          roleStatusText(u),
-          u.roleProposal
-            ? `proposed ${u.roleProposal.proposedBy.name} ${u.roleProposal.proposedBy.email}`
-            : '',
-        ]}
+        searchFields={USER_LIST.search}
         rowLabel={(u) => `${u.name} (${u.email})`}
         rowState={(u) => `${roleLabel(u.userRole)} · ${roleStatusText(u)}`}
         noun="users"
@@ -183,7 +175,7 @@ export function AdminResourcesPage() {
       kind="resources"
       title={MSG.selectResource}
       columns={RESOURCE_COLUMNS}
-      searchFields={(r) => [r.name, resourceTypeLabel(r.resourceType), stageLabel(r.resourceStage)]}
+      searchFields={ADMIN_RESOURCE_LIST.search}
       rowLabel={(r) => r.name}
       rowState={(r) => `${resourceTypeLabel(r.resourceType)} · ${stageLabel(r.resourceStage)}`}
       noun="resources"

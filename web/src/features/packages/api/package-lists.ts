@@ -3,14 +3,8 @@ import { packageSchema } from '@shared/api/contracts/records';
 import { z } from 'zod';
 import type { TableView } from '@/components/ui/data-table/table-logic';
 import { getAllPages } from '@/lib/api-client/all-pages';
-import {
-  type ApiResult,
-  api,
-  callApi,
-  parseJsonText,
-  quietly,
-  readAnswer,
-} from '@/lib/api-client/api-client';
+import { type ApiResult, callApi, parseJsonText, quietly, readAnswer } from '@/lib/api-client/api-client';
+import { getListView } from '@/lib/api-client/list-view';
 
 const packageList = z.array(packageSchema);
 
@@ -42,47 +36,7 @@ export async function getPackageList(
   return readAnswer(result, (d) => parseJsonText(d.packages, packageList, []), options.handle);
 }
 
-/** One page of a list as the table shows it, and the total of its matches (decision 210). */
-export interface ListView<T> {
-  rows: T[];
-  total: number;
-}
-
-/**
- * One page of a list the server searches, sorts and pages (decision 210): `path` is the list's call (a
- * stage's, the delivery list, the admin list), `view` the table's search, sort, page and page size.
- */
-export async function getListView<S extends z.ZodType>(
-  path: string,
-  /** the schema of one row (shared/api/contracts/records.ts) */
-  schema: S,
-  view: TableView,
-  signal?: AbortSignal,
-  quiet = false,
-): Promise<ApiResult<ListView<z.output<S>>>> {
-  const query: Record<string, string> = {
-    offset: String((view.page - 1) * view.pageSize),
-    limit: String(view.pageSize),
-  };
-  if (view.search.trim()) query.search = view.search.trim();
-  if (view.sort) {
-    query.sort = view.sort.columnId;
-    query.order = view.sort.direction === 'descending' ? 'desc' : 'asc';
-  }
-  const result = await api.get<{ packages?: unknown; total?: unknown }>(path, {
-    signal,
-    query,
-    ...quietly(quiet),
-  });
-  return readAnswer(
-    result,
-    (d) => {
-      const rows = parseJsonText(d.packages, z.array(schema), []);
-      return { rows, total: typeof d.total === 'number' ? d.total : rows.length };
-    },
-    quietly(quiet).handle,
-  );
-}
+export { getListView, type ListView } from '@/lib/api-client/list-view';
 
 /** The package list's page for a tab (Development, Release, Delivery). */
 export const getPackageView = (tab: ListTab, view: TableView, signal?: AbortSignal, quiet = false) =>
