@@ -386,7 +386,7 @@ test.describe('packages', () => {
       .poll(
         async () =>
           (await mailsTo('design-engineer-dev@example.com')).some(
-            (m) => m.subject === `Package rejected: ${name}`,
+            (m) => m.subject === `Approval rejected: ${name}`,
           ),
         { timeout: 15_000 },
       )

@@ -277,9 +277,9 @@ describe('approve and reject (the approval round)', () => {
     });
     expect(w.packages.openTasks()).toEqual([]);
     const mail = w.outbox.mails.find((m) => m.event === `REJECTED#${t.lead.id}`);
-    expect([mail?.to, mail?.subject]).toEqual([t.initiator.email, 'Package rejected: Pacer R']);
+    expect([mail?.to, mail?.subject]).toEqual([t.initiator.email, 'Approval rejected: Pacer R']);
     expect(mail?.text).toContain(
-      `${t.lead.name} (Technical Leader) rejected "Pacer R".\nOpen it here: https://portal.example/packages/open/${p.id}`,
+      `${t.lead.name} (Technical Leader) rejected the package "Pacer R" in approval. The package is rejected: it will not be generated.\nOpen it here: https://portal.example/packages/open/${p.id}`,
     );
     expect(mail?.text).toContain(
       `${t.lead.name}'s reason, in their own words (quoted as written):\n> header wrong`,
