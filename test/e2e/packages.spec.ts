@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Browser, Page } from '@playwright/test';
 import { SEED_PASSWORD } from '../../shared/domain/seed-users';
-import { SIGNATURE_MEANINGS, SIGNATURE_PASSWORD_WRONG } from '../../shared/domain/signature-meanings';
+import { SIGNATURE_MEANINGS, SIGNATURE_PASSWORD_WRONG, signatureMeaning } from '../../shared/domain/signature-meanings';
 import { MSG } from '../../shared/messages';
 import { apiUrl, expect, mailsTo, signIn, test } from './support';
 
@@ -137,7 +137,9 @@ async function approveFromList(page: Page, tab: string, name: string) {
   await signInDialog(
     page,
     delivery ? 'Approve delivery' : 'Approve',
-    SIGNATURE_MEANINGS[delivery ? 'approveDelivery' : 'approve'],
+    delivery
+      ? SIGNATURE_MEANINGS.approveDelivery
+      : signatureMeaning('approve', tab === 'Development' ? 'DEV_UNSIGNED' : 'RELEASE_SIGNED'),
   );
 }
 

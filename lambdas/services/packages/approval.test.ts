@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SIGNATURE_MEANINGS } from '../../../shared/domain/signature-meanings';
+import { DEVELOPMENT_MEANINGS, SIGNATURE_MEANINGS } from '../../../shared/domain/signature-meanings';
 import { MSG } from '../../../shared/messages';
 import { packageWorld, SIG } from './package-test-kit';
 
@@ -313,11 +313,12 @@ describe('decisions are electronic signatures (decision 141)', () => {
 
     const r = await w.service.approve(t.test, p.id, SIG);
     const approval = r.pkg.approvers.find((a) => a.user.id === t.test.id);
-    expect(approval?.meaning).toBe(SIGNATURE_MEANINGS.approve);
+    // a development package is approved for testing, not for release (issue 25)
+    expect(approval?.meaning).toBe(DEVELOPMENT_MEANINGS.approve);
     const last = (await w.audit.history(`PKG#${p.id}`)).events.at(-1);
     expect(last?.details?.signature).toEqual({
       action: 'approve',
-      meaning: SIGNATURE_MEANINGS.approve,
+      meaning: DEVELOPMENT_MEANINGS.approve,
       printedName: t.test.name,
       role: t.test.userRole,
       roleLabel: 'Design Engineer (test)',

@@ -210,7 +210,7 @@ export abstract class VotingRoundCase {
       await core.d.packages.removeTask({ kind: round.task, userId: user.id, packageId: id });
     await core.audit(r.pkg, user, EVENTS[round.name].vote, meaningOf(round.vote), {
       approved: `${r.pkg[round.votes]}/${r.pkg[round.size]}`,
-      ...signatureDetails(round.vote as 'approve' | 'approveDelivery', user, at),
+      ...signatureDetails(round.vote as 'approve' | 'approveDelivery', user, at, r.pkg.type),
     });
     if (!last) return { outcome: 'WAITING_FOR_APPROVALS', pkg: toPackage(r.pkg) };
     return this.complete(user, r.pkg);
@@ -237,7 +237,7 @@ export abstract class VotingRoundCase {
     await core.clearTasks(r.pkg);
     await core.audit(r.pkg, user, round.rejected, meaningOf(round.reject), {
       rejectionNote: note,
-      ...signatureDetails(round.reject as 'reject' | 'rejectDelivery', user, at),
+      ...signatureDetails(round.reject as 'reject' | 'rejectDelivery', user, at, r.pkg.type),
     });
     return toPackage(r.pkg);
   }

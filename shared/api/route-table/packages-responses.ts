@@ -65,6 +65,7 @@ export const PACKAGE_RESPONSES = {
   approveDelivery: decision,
   rejectDelivery: rejected,
   signingKey: answer({ publicKeyPem: z.string(), keyId: z.string(), algorithm: z.string() }),
+  signingKeyPem: z.string().meta({ description: 'the SPKI public key, PEM ("-----BEGIN PUBLIC KEY-----")' }),
   listDcc: answer({ dcc: jsonText('the DCCs (Dcc[])') }),
   createDcc: answer({ dccUuid: z.string(), dcc: jsonText('the DCC (Dcc)') }),
 } as const satisfies { [Id in (typeof PACKAGE_ROUTES)[number]['id']]: z.ZodType };
