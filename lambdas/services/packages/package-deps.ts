@@ -100,6 +100,7 @@ export function toPackage(p: PackageRecord): Package {
     deliveryApprovers: withMeanings(approverList(p.deliveryApprovers), 'approveDelivery', 'rejectDelivery', p.type),
     rejectionNote: p.rejectionNote,
     ...(p.mailFailures?.length ? { mailFailures: p.mailFailures } : {}),
+    ...(p.deliverer ? { deliverer: p.deliverer } : {}),
     createdAt: p.createdAt,
     updatedAt: p.updatedAt,
   };

@@ -159,6 +159,13 @@ function listHandler(list: AdminList) {
     const g = gate(request, ['ADMIN']);
     if (g.error) return g.error;
     // the API pages the package list only
+    // the API lists what waits for an admin first: grant proposals, then role requests (issue 23)
+    if (list === 'users') {
+      const rank = (u: (typeof db.users)[number]) =>
+        u.roleProposal ? 0 : u.roleStatus === 'REQUESTED' ? 1 : 2;
+      const users = db.users.map((u, i) => ({ u, i })).sort((a, b) => rank(a.u) - rank(b.u) || a.i - b.i);
+      return json({ users: JSON.stringify(users.map(({ u }) => u)) });
+    }
     if (list !== 'packages') return json({ [list]: JSON.stringify(db[list]) });
     const view = viewOf(request, db.packages);
     if (view) return json({ packages: JSON.stringify(view.rows), total: view.total });
