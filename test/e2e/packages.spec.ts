@@ -394,6 +394,9 @@ test.describe('packages', () => {
       )
       .toBe(true);
     await openRow(page, '/packages', 'Development', name);
+    // issue 25: a rejection in approval opens the rejected page (spec §4.4 'REJECTED'), not 'PACKAGE GENERATED'
+    await expect(page).toHaveURL(/\/packages\/rejected\/view$/);
+    await expect(page.getByRole('heading', { level: 1, name: 'REJECTED' })).toBeVisible();
     await expect(page.getByText('Pressure ramp exceeds the clinical limit').first()).toBeVisible();
   });
 });
