@@ -54,7 +54,10 @@ describe('npm run verify', () => {
       writeFileSync(f, text);
       return f;
     };
-    const json = file('key.json', JSON.stringify({ publicKeyPem: pem, keyId: 'k', algorithm: 'ECDSA_P256_SHA256' }));
+    const json = file(
+      'key.json',
+      JSON.stringify({ publicKeyPem: pem, keyId: 'k', algorithm: 'ECDSA_P256_SHA256' }),
+    );
     const fromJson = await run(good, '--key', json);
     expect(fromJson.code).toBe(2);
     expect(fromJson.text).toBe(
@@ -66,7 +69,11 @@ describe('npm run verify', () => {
     const cut = await run(good, '--key', file('cut.pem', pem.slice(0, 60)));
     expect(cut.code).toBe(2);
     expect(cut.text).toContain('block cannot be read (cut short or changed?)');
-    const priv = await run(good, '--key', file('priv.pem', '-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n'));
+    const priv = await run(
+      good,
+      '--key',
+      file('priv.pem', '-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n'),
+    );
     expect(priv.text).toContain('it is a private key');
     expect(priv.text).not.toMatch(/decoder|DECODER|asn1/);
   });

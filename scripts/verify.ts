@@ -75,7 +75,8 @@ export async function runVerify(args: string[], out: (s: string) => void): Promi
   let trustedKeyPem: string | undefined;
   try {
     trustedKeyPem = keyPath ? readFileSync(keyPath, 'utf8') : undefined;
-    const problem = keyPath && trustedKeyPem !== undefined ? keyFileProblem(keyPath, trustedKeyPem) : undefined;
+    const problem =
+      keyPath && trustedKeyPem !== undefined ? keyFileProblem(keyPath, trustedKeyPem) : undefined;
     if (problem) {
       out(`${problem}\n`);
       return 2;

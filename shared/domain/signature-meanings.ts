@@ -45,11 +45,15 @@ export const DEVELOPMENT_MEANINGS: Readonly<Partial<Record<SignatureAction, stri
 };
 
 /** A development package type (DEV_SIGNED, DEV_UNSIGNED). */
-export const isDevelopmentPackage = (packageType?: string): boolean => packageType?.startsWith('DEV_') === true;
+export const isDevelopmentPackage = (packageType?: string): boolean =>
+  packageType?.startsWith('DEV_') === true;
 
 /** What a signature on a package of `packageType` means (a development package's approval is not a release's). */
 export function signatureMeaning(action: SignatureAction, packageType?: string): string {
-  return (isDevelopmentPackage(packageType) ? DEVELOPMENT_MEANINGS[action] : undefined) ?? SIGNATURE_MEANINGS[action];
+  return (
+    (isDevelopmentPackage(packageType) ? DEVELOPMENT_MEANINGS[action] : undefined) ??
+    SIGNATURE_MEANINGS[action]
+  );
 }
 
 /** Short names of the actions, for the dialog's title and button. */

@@ -4,7 +4,11 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Browser, Page } from '@playwright/test';
 import { SEED_PASSWORD } from '../../shared/domain/seed-users';
-import { SIGNATURE_MEANINGS, SIGNATURE_PASSWORD_WRONG, signatureMeaning } from '../../shared/domain/signature-meanings';
+import {
+  SIGNATURE_MEANINGS,
+  SIGNATURE_PASSWORD_WRONG,
+  signatureMeaning,
+} from '../../shared/domain/signature-meanings';
 import { MSG } from '../../shared/messages';
 import { apiUrl, expect, mailsTo, signIn, test } from './support';
 

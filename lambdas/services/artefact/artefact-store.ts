@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import type { PackageType } from '../../../shared/api/contracts/packages';
 import { ConflictError } from '../../../shared/domain/errors';
 import { computeFields } from '../../../shared/domain/header/header-rules';
-import { signatureMeaning } from '../../../shared/domain/signature-meanings';
 import type { Header } from '../../../shared/domain/header/header-schema';
+import { signatureMeaning } from '../../../shared/domain/signature-meanings';
 import type { ArtefactService } from '../../ports/artefact-service';
 import type { BlobStore } from '../../ports/blob-store';
 import type { ArtefactRef, PackageRecord } from '../../ports/package-repository';
@@ -112,7 +112,12 @@ export class BlobArtefactStore implements ArtefactService {
       payload: { fileName: resource.fileName, bytes: payload, expectedSha256: resource.sha256, onProgress },
       patchConfig,
       signing: signedBy
-        ? { signer: this.signer(), signedBy, signedAt: generatedAt, meaning: signatureMeaning('sign', pkg.type) }
+        ? {
+            signer: this.signer(),
+            signedBy,
+            signedAt: generatedAt,
+            meaning: signatureMeaning('sign', pkg.type),
+          }
         : undefined,
     });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEVELOPMENT_MEANINGS, SIGNATURE_MEANINGS } from '../../../shared/domain/signature-meanings';
+import { DEVELOPMENT_MEANINGS } from '../../../shared/domain/signature-meanings';
 import { MSG } from '../../../shared/messages';
 import { packageWorld, SIG } from './package-test-kit';
 

@@ -97,7 +97,12 @@ export function toPackage(p: PackageRecord): Package {
     linkToS3: p.linkToS3,
     mLifePath: p.mLifePath,
     ...(p.generation ? { generation: p.generation } : {}),
-    deliveryApprovers: withMeanings(approverList(p.deliveryApprovers), 'approveDelivery', 'rejectDelivery', p.type),
+    deliveryApprovers: withMeanings(
+      approverList(p.deliveryApprovers),
+      'approveDelivery',
+      'rejectDelivery',
+      p.type,
+    ),
     rejectionNote: p.rejectionNote,
     ...(p.mailFailures?.length ? { mailFailures: p.mailFailures } : {}),
     ...(p.deliverer ? { deliverer: p.deliverer } : {}),

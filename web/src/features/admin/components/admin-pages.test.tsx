@@ -389,7 +389,9 @@ describe('admin home: what waits for administrators (issue 23)', () => {
     const region = await screen.findByRole('region', { name: /^Waiting for administrators/ });
     await waitFor(() => expect(region).toHaveAttribute('aria-busy', 'false'));
     // issue 25: the count in the heading, a sentence, then each kind with its count and every waiting account
-    expect(within(region).getByRole('heading', { level: 2 })).toHaveTextContent('Waiting for administrators2');
+    expect(within(region).getByRole('heading', { level: 2 })).toHaveTextContent(
+      'Waiting for administrators2',
+    );
     expect(region).toHaveTextContent(
       '2 decisions wait for you: 1 role request and 1 grant proposal to confirm.',
     );

@@ -82,7 +82,12 @@ const DCC_COLUMNS: readonly Column<Dcc>[] = [
     sortValue: (d) => d.telemetryType,
   },
   // the same unit as the engineers' DCC list (dcc-list-page.tsx): bytes, with thousands separators (issue 25)
-  { id: 'deviceLimit', header: 'Device limit', cell: (d) => bytes(d.deviceLimit), sortValue: (d) => d.deviceLimit },
+  {
+    id: 'deviceLimit',
+    header: 'Device limit',
+    cell: (d) => bytes(d.deviceLimit),
+    sortValue: (d) => d.deviceLimit,
+  },
   {
     id: 'messageLimit',
     header: 'Message limit',

@@ -117,7 +117,10 @@ export function HeaderViewPage() {
       ) : (
         <HeaderUnavailable loading={query.loading} />
       )}
-      <ActionBar label="Package actions" note={action && action !== 'deliver' ? MEANINGS(pkg.type)[action] : undefined}>
+      <ActionBar
+        label="Package actions"
+        note={action && action !== 'deliver' ? MEANINGS(pkg.type)[action] : undefined}
+      >
         <Button onClick={() => navigate(detailsPathOf(pkg, flowPurpose))} isDisabled={busy}>
           {MSG.back}
         </Button>

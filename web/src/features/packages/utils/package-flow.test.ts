@@ -79,14 +79,14 @@ describe('row click routing (spec §4.4)', () => {
     [
       'a development package rejected in approval (issue 25: a rejection is a rejection)',
       'dev',
-      { ...pkg('DEV_UNSIGNED'), status: 'REJECTED' as const },
+      Object.assign(pkg('DEV_UNSIGNED'), { status: 'REJECTED' as const }),
       '/packages/rejected/view',
       'REJECTED',
     ],
     [
       'a release package rejected in approval, before any delivery',
       'release',
-      { ...pkg('RELEASE_SIGNED'), status: 'REJECTED' as const },
+      Object.assign(pkg('RELEASE_SIGNED'), { status: 'REJECTED' as const }),
       '/packages/rejected/view',
       'REJECTED',
     ],
