@@ -80,7 +80,11 @@ export function AdminHome() {
           <p className="frp-work__note">What waits could not be loaded. Reload the page to try again.</p>
         ) : (
           <>
-            <p className="frp-work__note" data-testid="admin-waiting-summary">
+            <p
+              className="frp-work__note"
+              data-testid="admin-waiting-summary"
+              style={{ marginBottom: '1rem' }}
+            >
               {decidable === 0
                 ? 'Nothing waits for your decision right now.'
                 : `${decidable} ${decidable === 1 ? 'decision waits' : 'decisions wait'} for you: ${waiting.requests.length} role ${waiting.requests.length === 1 ? 'request' : 'requests'} and ${waiting.confirm.length} grant ${waiting.confirm.length === 1 ? 'proposal' : 'proposals'} to confirm.`}
