@@ -94,6 +94,13 @@ describe('the signature dialog (issue 16 item 1, decision 141)', () => {
     );
   });
 
+  it('a rejection says before the attempt that a reason is required (issue 25)', () => {
+    const { dialog } = open('reject');
+    const reason = within(dialog).getByLabelText(/Reason for the rejection/);
+    expect(reason).toBeRequired();
+    expect(reason).toHaveAccessibleDescription(/Required: the initiator reads it/);
+  });
+
   it('a development package is approved for testing, never "for release" (issue 25)', () => {
     expect(pkg.type.startsWith('DEV_')).toBe(true);
     const { dialog } = open('approve');

@@ -162,6 +162,8 @@ export function SignatureDialog({
           {rejecting ? (
             <TextAreaField
               label="Reason for the rejection"
+              // issue 25: say before the attempt that the reason is required, not only by a disabled button
+              descriptiveText="Required: the initiator reads it. Reject stays unavailable until you give one."
               rows={3}
               value={reason}
               isRequired

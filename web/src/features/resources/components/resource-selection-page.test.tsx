@@ -2,6 +2,7 @@ import { MSG } from '@shared/messages';
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { session } from '@/lib/session/session-store';
+import { db } from '@/testing/mocks/db';
 import { fill, renderApp } from '@/testing/render-app';
 
 const table = () => screen.findByRole('table');
@@ -28,6 +29,17 @@ describe('patches page', () => {
     expect(await screen.findByText('ventilator-ctrl-1.7.2')).toBeInTheDocument();
     expect(screen.getByLabelText('Search')).toHaveValue('');
     expect(range()).toBe('1-2 of 2');
+  });
+
+  it('an empty patch list points to Upload (issue 25)', async () => {
+    db.resources.splice(0, db.resources.length);
+    renderApp('/patches', { as: 'u-dev' });
+    expect(await screen.findByText('No dev patches yet.')).toBeInTheDocument();
+    const note = await screen.findByTestId('empty-resources');
+    expect(note).toHaveTextContent(
+      'No dev patches are uploaded yet. Upload a patch first, then create a package from it here.',
+    );
+    expect(within(note).getByRole('link', { name: 'Upload a patch' })).toHaveAttribute('href', '/upload');
   });
 
   it('searches patches by upload time', async () => {

@@ -1,13 +1,14 @@
 import { Button, Flex, Heading, ToggleButton, ToggleButtonGroup } from '@aws-amplify/ui-react';
 import type { Resource, ResourceType, Stage } from '@shared/api/contracts/resources';
+import { UPLOADER_ROLES } from '@shared/domain/roles';
 import { MSG } from '@shared/messages';
 import { useState } from 'react';
-import { useNavigate } from 'react-router-dom';
+import { Link, useNavigate } from 'react-router-dom';
 import { type Column, DataTable } from '@/components/ui/data-table/data-table';
 import { StageTabs } from '@/components/ui/data-table/stage-tabs';
 import { paths } from '@/config/paths';
 import { useApiQuery } from '@/hooks/use-api-query';
-import { session } from '@/lib/session/session-store';
+import { session, useSession } from '@/lib/session/session-store';
 import { getResources } from '../api/get-resources';
 
 const PATCH_COLUMNS: readonly Column<Resource>[] = [
@@ -41,6 +42,9 @@ export function ResourceSelectionPage({ type }: { type: ResourceType }) {
   const query = useApiQuery((signal) => getResources(type, stage, signal), [type, stage]);
   const rows = query.data ?? [];
   const chosen = rows.find((r) => r.id === selected[0]);
+  const role = useSession().user?.userRole;
+  const canUpload = role ? UPLOADER_ROLES.includes(role) : false;
+  const what = `${stage === 'DEV' ? 'dev' : 'release'} ${type === 'PATCH' ? 'patches' : 'models'}`;
 
   const createPackage = () => {
     if (!chosen) return;
@@ -91,6 +95,7 @@ export function ResourceSelectionPage({ type }: { type: ResourceType }) {
           rowKey={(r) => r.id}
           searchFields={searchFields}
           loading={query.loading}
+          emptyMessage={`No ${what} yet.`}
           selection={{ mode: 'single', selected, onChange: setSelected, rowLabel: (r) => r.name }}
           actions={
             <Button variation="primary" isDisabled={!chosen} onClick={createPackage}>
@@ -98,6 +103,20 @@ export function ResourceSelectionPage({ type }: { type: ResourceType }) {
             </Button>
           }
         />
+        {/* issue 25: an empty list points to where patches and models come from */}
+        {!query.loading && !query.failed && rows.length === 0 ? (
+          <p className="frp-muted" data-testid="empty-resources">
+            {canUpload ? (
+              <>
+                {`No ${what} are uploaded yet. `}
+                <Link to={paths.upload}>Upload a {type === 'PATCH' ? 'patch' : 'model'}</Link>
+                {' first, then create a package from it here.'}
+              </>
+            ) : (
+              `No ${what} are uploaded yet. A design engineer or a release engineer uploads them (Upload); then they show here.`
+            )}
+          </p>
+        ) : null}
       </StageTabs>
     </section>
   );
