@@ -71,6 +71,6 @@ test('the admin home shows a waiting role request with its count and a link to d
   // Refuse with nothing selected is disabled and looks it
   const refuse = page.getByRole('button', { name: /^Refuse/ });
   await expect(refuse).toBeDisabled();
-  expect(await refuse.evaluate((b) => getComputedStyle(b).opacity)).toBe('0.5');
+  expect(await refuse.evaluate((b) => b.ownerDocument.defaultView?.getComputedStyle(b).opacity)).toBe('0.5');
   await a11y(page, '/admin/users, waiting accounts first');
 });
