@@ -166,6 +166,8 @@ export const API_ERR = {
     `Too many password reset requests from your network address. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
   missingToken: 'Token invalid: no bearer token was sent',
   invalidToken: 'Token invalid: please sign in again',
+  /** a valid token whose account an administrator deleted meanwhile (issue 25: say why the session ended) */
+  accountDeleted: 'Your account no longer exists: an administrator deleted it, so you are signed out.',
   forbidden: 'You are not allowed to do this',
   notImplemented: 'This call is not available yet',
   notFoundRoute: 'No such API route',

@@ -95,6 +95,12 @@ function route<Id extends RouteId>(
           sourceIp: await clientSource(event),
         };
         const reply = await fn(input);
+        if (contract.produces)
+          return {
+            statusCode: reply.statusCode ?? 200,
+            headers: { 'Content-Type': contract.produces, 'Cache-Control': 'no-store', ...reply.headers },
+            body: String(reply.body ?? ''),
+          };
         return {
           statusCode: reply.statusCode ?? 200,
           headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-store', ...reply.headers },

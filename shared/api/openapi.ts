@@ -77,7 +77,7 @@ export function openApiDocument(): { openapi: string } & JsonSchema {
   const paths: Record<string, Record<string, JsonSchema>> = {};
   for (const r of ROUTES) {
     const c: RouteContract = CONTRACT[r.id];
-    const ok = { 'application/json': { schema: jsonSchema(c.response, 'output') } };
+    const ok = { [c.produces ?? 'application/json']: { schema: jsonSchema(c.response, 'output') } };
     const body = requestBody(c);
     const operation: JsonSchema = {
       operationId: r.id,

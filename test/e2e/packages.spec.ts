@@ -4,7 +4,11 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Browser, Page } from '@playwright/test';
 import { SEED_PASSWORD } from '../../shared/domain/seed-users';
-import { SIGNATURE_MEANINGS, SIGNATURE_PASSWORD_WRONG } from '../../shared/domain/signature-meanings';
+import {
+  SIGNATURE_MEANINGS,
+  SIGNATURE_PASSWORD_WRONG,
+  signatureMeaning,
+} from '../../shared/domain/signature-meanings';
 import { MSG } from '../../shared/messages';
 import { apiUrl, expect, mailsTo, signIn, test } from './support';
 
@@ -137,7 +141,9 @@ async function approveFromList(page: Page, tab: string, name: string) {
   await signInDialog(
     page,
     delivery ? 'Approve delivery' : 'Approve',
-    SIGNATURE_MEANINGS[delivery ? 'approveDelivery' : 'approve'],
+    delivery
+      ? SIGNATURE_MEANINGS.approveDelivery
+      : signatureMeaning('approve', tab === 'Development' ? 'DEV_UNSIGNED' : 'RELEASE_SIGNED'),
   );
 }
 
@@ -385,12 +391,15 @@ test.describe('packages', () => {
       .poll(
         async () =>
           (await mailsTo('design-engineer-dev@example.com')).some(
-            (m) => m.subject === `Package rejected: ${name}`,
+            (m) => m.subject === `Approval rejected: ${name}`,
           ),
         { timeout: 15_000 },
       )
       .toBe(true);
     await openRow(page, '/packages', 'Development', name);
+    // issue 25: a rejection in approval opens the rejected page (spec §4.4 'REJECTED'), not 'PACKAGE GENERATED'
+    await expect(page).toHaveURL(/\/packages\/rejected\/view$/);
+    await expect(page.getByRole('heading', { level: 1, name: 'REJECTED' })).toBeVisible();
     await expect(page.getByText('Pressure ramp exceeds the clinical limit').first()).toBeVisible();
   });
 });

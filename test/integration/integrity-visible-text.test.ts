@@ -168,12 +168,12 @@ describe('mail headers', () => {
     });
     expect(r.status, JSON.stringify(r.body)).toBe(200);
     // workflow mail leaves through the outbox: wait for it
-    await mailMatching(u.designDev.email, (m) => m.subject.startsWith(`Package rejected: ${pkg.name}`));
-    const sent = (await mails()).filter((m) => m.subject.startsWith(`Package rejected: ${pkg.name}`));
+    await mailMatching(u.designDev.email, (m) => m.subject.startsWith(`Approval rejected: ${pkg.name}`));
+    const sent = (await mails()).filter((m) => m.subject.startsWith(`Approval rejected: ${pkg.name}`));
     expect(sent.length).toBeGreaterThan(0);
     for (const m of sent) {
       expect(m.subject).not.toMatch(/[\r\n\u202e]/);
-      expect(m.subject).toBe(`Package rejected: ${pkg.name} Bcc: ${marker}@example.org`);
+      expect(m.subject).toBe(`Approval rejected: ${pkg.name} Bcc: ${marker}@example.org`);
     }
     expect((await mails(marker)).length).toBe(0);
   });

@@ -728,8 +728,25 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The package signing public key (PEM) */
+        /** The package signing public key (PEM text inside JSON, with its key id and algorithm) */
         get: operations["signingKey"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/signing-key.pem": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The package signing public key as a PEM file (application/x-pem-file), for `npm run verify -- --key` and openssl */
+        get: operations["signingKeyPem"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1225,7 +1242,13 @@ export interface operations {
     };
     adminListUsers: {
         parameters: {
-            query?: never;
+            query?: {
+                offset?: string;
+                limit?: string;
+                search?: string;
+                sort?: "name" | "email" | "userRole" | "roleStatus";
+                order?: "asc" | "desc";
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -1241,6 +1264,8 @@ export interface operations {
                     "application/json": {
                         /** @description JSON text of the users (PublicUser[]) */
                         users: string;
+                        /** @description with offset, limit, search or sort: how many rows the search matched (decision 221) */
+                        total?: number;
                     };
                 };
             };
@@ -1324,7 +1349,13 @@ export interface operations {
     };
     listPatches: {
         parameters: {
-            query?: never;
+            query?: {
+                offset?: string;
+                limit?: string;
+                search?: string;
+                sort?: "name" | "uploadTime" | "uploadedBy" | "modelName" | "modelVersion";
+                order?: "asc" | "desc";
+            };
             header?: never;
             path: {
                 stage: string;
@@ -1342,6 +1373,8 @@ export interface operations {
                     "application/json": {
                         /** @description JSON text of the resources (Resource[]) */
                         resources: string;
+                        /** @description with offset, limit, search or sort: how many rows the search matched (decision 221) */
+                        total?: number;
                     };
                 };
             };
@@ -1388,7 +1421,13 @@ export interface operations {
     };
     listModels: {
         parameters: {
-            query?: never;
+            query?: {
+                offset?: string;
+                limit?: string;
+                search?: string;
+                sort?: "name" | "uploadTime" | "uploadedBy" | "modelName" | "modelVersion";
+                order?: "asc" | "desc";
+            };
             header?: never;
             path: {
                 stage: string;
@@ -1406,6 +1445,8 @@ export interface operations {
                     "application/json": {
                         /** @description JSON text of the resources (Resource[]) */
                         resources: string;
+                        /** @description with offset, limit, search or sort: how many rows the search matched (decision 221) */
+                        total?: number;
                     };
                 };
             };
@@ -2610,9 +2651,37 @@ export interface operations {
             "5XX": components["responses"]["Error"];
         };
     };
-    listDcc: {
+    signingKeyPem: {
         parameters: {
             query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-pem-file": string;
+                };
+            };
+            "4XX": components["responses"]["Error"];
+            "5XX": components["responses"]["Error"];
+        };
+    };
+    listDcc: {
+        parameters: {
+            query?: {
+                offset?: string;
+                limit?: string;
+                search?: string;
+                sort?: "deviceId" | "telemetryType" | "deviceLimit" | "messageLimit";
+                order?: "asc" | "desc";
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -2628,6 +2697,8 @@ export interface operations {
                     "application/json": {
                         /** @description JSON text of the DCCs (Dcc[]) */
                         dcc: string;
+                        /** @description with offset, limit, search or sort: how many rows the search matched (decision 221) */
+                        total?: number;
                     };
                 };
             };
@@ -2744,7 +2815,13 @@ export interface operations {
     };
     adminListDcc: {
         parameters: {
-            query?: never;
+            query?: {
+                offset?: string;
+                limit?: string;
+                search?: string;
+                sort?: "deviceId" | "telemetryType" | "deviceLimit" | "messageLimit";
+                order?: "asc" | "desc";
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -2760,6 +2837,8 @@ export interface operations {
                     "application/json": {
                         /** @description JSON text of the DCCs (Dcc[]) */
                         dcc: string;
+                        /** @description with offset, limit, search or sort: how many rows the search matched (decision 221) */
+                        total?: number;
                     };
                 };
             };
@@ -2801,7 +2880,13 @@ export interface operations {
     };
     adminListResources: {
         parameters: {
-            query?: never;
+            query?: {
+                offset?: string;
+                limit?: string;
+                search?: string;
+                sort?: "name" | "type" | "stage" | "uploadedBy";
+                order?: "asc" | "desc";
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -2817,6 +2902,8 @@ export interface operations {
                     "application/json": {
                         /** @description JSON text of the resources (Resource[]) */
                         resources: string;
+                        /** @description with offset, limit, search or sort: how many rows the search matched (decision 221) */
+                        total?: number;
                     };
                 };
             };

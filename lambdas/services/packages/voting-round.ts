@@ -20,7 +20,7 @@ import type { OutboxMail, PackageRecord, Task, VoteResult } from '../../ports/pa
 import type { UserRecord } from '../../ports/user-repository';
 import { type ApproverChoice, undecided } from './approver-choice';
 import { signatureDetails } from './audit-texts';
-import { MAIL_TEXTS } from './mail-texts';
+import { MAIL_TEXTS, type RejectedStep } from './mail-texts';
 import { type PackageCore, packageNotFound } from './package-core';
 import { toPackage } from './package-deps';
 
@@ -49,6 +49,13 @@ const REQUEST_MAIL = { approval: MAIL_TEXTS.approvalRequested, delivery: MAIL_TE
 const meaningOf = (action: PackageAction) =>
   AUDIT_MEANING[action as 'approve' | 'reject' | 'approveDelivery' | 'rejectDelivery'];
 
+/** The step each rejection event refused, for the initiator's mail (issue 25). */
+const REJECTED_STEP_OF: Record<string, RejectedStep> = {
+  REJECTED: 'approval',
+  SIGNING_REJECTED: 'signing',
+  DELIVERY_REJECTED: 'delivery',
+};
+
 /** The initiator's mail about a rejection; `basis` is the version the rejection started from. */
 export function rejectionMail(
   core: PackageCore,
@@ -63,7 +70,7 @@ export function rejectionMail(
     basis,
     `${event}#${by.id}`,
     p.initiator,
-    MAIL_TEXTS.rejected(p.initiator, p, by, note, core.d.appUrl),
+    MAIL_TEXTS.rejected(p.initiator, p, by, note, core.d.appUrl, REJECTED_STEP_OF[event] ?? 'approval'),
   );
 }
 
@@ -134,7 +141,7 @@ export abstract class VotingRoundCase {
           before.version,
           `${round.rejected}#${by.id}`,
           before.deliverer,
-          MAIL_TEXTS.deliveryRejected(before, by, note, core.d.appUrl),
+          MAIL_TEXTS.deliveryRejected(before.deliverer, before, by, note, core.d.appUrl),
         ),
       );
     return mails;
@@ -215,7 +222,7 @@ export abstract class VotingRoundCase {
       await core.d.packages.removeTask({ kind: round.task, userId: user.id, packageId: id });
     await core.audit(r.pkg, user, EVENTS[round.name].vote, meaningOf(round.vote), {
       approved: `${r.pkg[round.votes]}/${r.pkg[round.size]}`,
-      ...signatureDetails(round.vote as 'approve' | 'approveDelivery', user, at),
+      ...signatureDetails(round.vote as 'approve' | 'approveDelivery', user, at, r.pkg.type),
     });
     if (!last) return { outcome: 'WAITING_FOR_APPROVALS', pkg: toPackage(r.pkg) };
     return this.complete(user, r.pkg);
@@ -242,7 +249,7 @@ export abstract class VotingRoundCase {
     await core.clearTasks(r.pkg);
     await core.audit(r.pkg, user, round.rejected, meaningOf(round.reject), {
       rejectionNote: note,
-      ...signatureDetails(round.reject as 'reject' | 'rejectDelivery', user, at),
+      ...signatureDetails(round.reject as 'reject' | 'rejectDelivery', user, at, r.pkg.type),
     });
     return toPackage(r.pkg);
   }

@@ -188,6 +188,8 @@ export interface Package extends PackageFields {
    * absent when there are none. The details page shows them to the initiator and admins.
    */
   mailFailures?: { to: string; subject: string; reason: string; at: string }[];
+  /** the release engineer who last sent it for delivery (issue 25: a delivery comes from them); absent before */
+  deliverer?: UserRef;
 }
 
 export const notifySchema = z.object({

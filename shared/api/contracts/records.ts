@@ -105,6 +105,7 @@ export const packageSchema = z.object({
   dcc: dccValuesSchema.optional(),
   copiedFrom: copiedFromSchema.optional(),
   signer: userRefSchema.optional(),
+  deliverer: userRefSchema.optional(),
   rejectionNote: z.string().optional(),
   linkToS3: z.string().optional(),
   mLifePath: z.string().optional(),

@@ -52,6 +52,7 @@ export const PACKAGE_CONTRACT = {
   approveDelivery: { ...signed, statuses: [200, 202] },
   rejectDelivery: reject,
   signingKey: {},
+  signingKeyPem: { produces: 'application/x-pem-file' },
   listDcc: { query: dccListQuerySchema },
   createDcc: { body: createDccSchema, statuses: [201] },
 } as const satisfies { [Id in (typeof PACKAGE_ROUTES)[number]['id']]: RouteRequest };

@@ -87,6 +87,7 @@ export const PACKAGE_RESPONSES = {
   approveDelivery: decision,
   rejectDelivery: rejected,
   signingKey: answer({ publicKeyPem: z.string(), keyId: z.string(), algorithm: z.string() }),
+  signingKeyPem: z.string().meta({ description: 'the SPKI public key, PEM ("-----BEGIN PUBLIC KEY-----")' }),
   listDcc: answer({
     dcc: jsonText('the DCCs (Dcc[])'),
     total: z.number().optional().meta({

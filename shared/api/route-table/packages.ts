@@ -218,7 +218,16 @@ export const PACKAGE_ROUTES = [
     path: '/signing-key',
     access: 'public',
     uses: { tables: [], sign: 'publicKey' },
-    summary: 'The package signing public key (PEM)',
+    summary: 'The package signing public key (PEM text inside JSON, with its key id and algorithm)',
+  },
+  {
+    id: 'signingKeyPem',
+    method: 'GET',
+    path: '/signing-key.pem',
+    access: 'public',
+    uses: { tables: [], sign: 'publicKey' },
+    summary:
+      'The package signing public key as a PEM file (application/x-pem-file), for `npm run verify -- --key` and openssl',
   },
 
   // ── DCC ─────────────────────────────────────────────────────────────────────────────────────

@@ -71,6 +71,11 @@ export interface RouteRequest {
   maxBodyBytes?: number;
   /** success statuses (default 200) */
   statuses?: readonly number[];
+  /**
+   * the media type of a success answer that is not JSON (the PEM key, issue 25): the handler's body is
+   * the text itself, sent as it is with this Content-Type; the response schema is then a string
+   */
+  produces?: string;
 }
 
 /**

@@ -3,8 +3,8 @@ import type { Package } from '@shared/api/contracts/packages';
 import { roleLabel } from '@shared/domain/roles';
 import {
   SIGNATURE_ACTION_LABELS,
-  SIGNATURE_MEANINGS,
   type SignatureAction,
+  signatureMeaning,
 } from '@shared/domain/signature-meanings';
 import { MSG } from '@shared/messages';
 import { Fragment, type ReactNode, useEffect, useId, useRef, useState } from 'react';
@@ -155,7 +155,7 @@ export function SignatureDialog({
           {action === 'grantRoles' ? (
             <div id={meaningId}>{meaning}</div>
           ) : (
-            <blockquote id={meaningId}>{meaning ?? SIGNATURE_MEANINGS[action]}</blockquote>
+            <blockquote id={meaningId}>{meaning ?? signatureMeaning(action, pkg?.type)}</blockquote>
           )}
           <span className="frp-muted frp-sig__note">
             Recorded with your name, role and the time (UTC) in the audit trail
@@ -171,6 +171,8 @@ export function SignatureDialog({
           {rejecting ? (
             <TextAreaField
               label="Reason for the rejection"
+              // issue 25: say before the attempt that the reason is required, not only by a disabled button
+              descriptiveText="Required: the initiator reads it. Reject stays unavailable until you give one."
               rows={3}
               value={reason}
               isRequired

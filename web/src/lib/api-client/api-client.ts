@@ -1,5 +1,6 @@
 import type { RequestInputOf, ResponseOf } from '@shared/api/contract';
 import { type RouteId, routeById } from '@shared/api/routes';
+import { API_ERR } from '@shared/messages';
 import { env } from '@/config/env';
 import { loader } from '@/lib/loader/loader-store';
 import { showServerError, showSessionTimeout } from '@/lib/popup/popup-store';
@@ -52,11 +53,14 @@ export function isSessionExpired(status: number, errorMessage: string): boolean 
   return status === 401 || (status === 500 && SESSION_ERRORS.some((s) => errorMessage.includes(s)));
 }
 
-/** Clears the session (cookie and storage) and shows 'Session timeout. Please login.'. */
-export function expireSession(): void {
+/**
+ * Clears the session (cookie and storage) and shows 'Session timeout. Please login.'; when the server said
+ * the account was deleted, that reason beside it (issue 25).
+ */
+export function expireSession(errorMessage?: string): void {
   removeToken();
   session.clear();
-  showSessionTimeout();
+  showSessionTimeout(errorMessage === API_ERR.accountDeleted ? errorMessage : undefined);
 }
 
 /** Absolute URL of an API path (absolute so it also works where fetch has no base, as in tests). */
@@ -100,7 +104,7 @@ export function toResult<T>(status: number, text: string): ApiResult<T> {
 export function reportFailure(result: ApiResult<unknown>, handle: RequestOptions['handle']): void {
   if (result.ok) return;
   if (handle === 'all' || handle?.includes(result.status)) return;
-  if (isSessionExpired(result.status, result.error.errorMessage)) expireSession();
+  if (isSessionExpired(result.status, result.error.errorMessage)) expireSession(result.error.errorMessage);
   else showServerError(result.error.errorMessage);
 }
 

@@ -295,7 +295,7 @@ export const packageHandlers = [
     const deliveryApprovers = entriesOf(req.approvers ?? [], all);
     const redeliver = deliveryActionFrom(p.status) === 'redeliver';
     const status = nextStatus(p.status, redeliver ? 'redeliver' : 'deliver') ?? p.status;
-    const next = save({ ...p, status, deliveryApprovers, rejectionNote: undefined });
+    const next = save({ ...p, status, deliveryApprovers, deliverer: g.user, rejectionNote: undefined });
     record(next, g.user, redeliver ? 'REDELIVERED' : 'DELIVERY_STARTED', AUDIT_MEANING.deliver, {
       approvers: listed(deliveryApprovers),
       signature: s.signature,

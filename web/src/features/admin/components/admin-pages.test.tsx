@@ -166,6 +166,27 @@ describe('admin lists', () => {
     await waitFor(() => expect(range()).toBe('1-1 of 1'));
   });
 
+  it('writes the DCC limits with their unit, as the engineers’ DCC list does (issue 25)', async () => {
+    renderApp('/admin/dcc', { as: 'u-admin' });
+    const row = (await screen.findByText('IP-4000')).closest('tr') as HTMLElement;
+    expect(within(row).getByText('4,096 B')).toBeInTheDocument();
+  });
+
+  it('lists the accounts that wait for an admin first, so none sits on a later page (issue 23)', async () => {
+    renderApp('/admin/users', { as: 'u-admin' });
+    await screen.findByText('Dana Dev');
+    const firstRow = screen.getAllByRole('row')[1] as HTMLElement;
+    expect(firstRow).toHaveTextContent(/Requested: /);
+  });
+
+  it('a disabled Refuse looks disabled: no selection, no decision (issue 25)', async () => {
+    renderApp('/admin/users', { as: 'u-admin' });
+    await screen.findByText('Dana Dev');
+    const refuse = screen.getByRole('button', { name: /^Refuse/ });
+    expect(refuse).toBeDisabled();
+    expect(refuse.className).toContain('amplify-button--disabled');
+  });
+
   it('lists users with their role labels and the note about registering again', async () => {
     renderApp('/admin/users', { as: 'u-admin' });
     expect(await screen.findByText('Dana Dev')).toBeInTheDocument();
@@ -339,7 +360,7 @@ describe('admin lists', () => {
     await screen.findByText('Dana Dev');
     expect(deleteButton()).toBeDisabled();
     await user.click(screen.getByText('Dana Dev'));
-    await user.click(screen.getByText('Terry Lead'));
+    await user.click(screen.getByText('Tess Tester'));
     expect(deleteButton()).toBeEnabled();
     expect(deleteButton()).toHaveTextContent('(2)');
   });
@@ -354,7 +375,7 @@ describe('admin lists', () => {
     );
     const { user, router } = renderApp('/admin/users', { as: 'u-admin' });
     await user.click(await screen.findByText('Dana Dev'));
-    await user.click(screen.getByText('Terry Lead'));
+    await user.click(screen.getByText('Tess Tester'));
     const confirm = await openConfirm(user);
     // each user with role and role status
     expect(
@@ -363,13 +384,13 @@ describe('admin lists', () => {
         .map((i) => i.textContent),
     ).toEqual([
       'Dana Dev (design-engineer-dev@example.com)Design Engineer (dev) · Granted',
-      'Terry Lead (technical-leader@example.com)Technical Leader · Granted',
+      'Tess Tester (design-engineer-test@example.com)Design Engineer (test) · Granted',
     ]);
     expect(ids).toBeUndefined();
     await user.click(within(confirm).getByRole('button', { name: 'Delete' }));
     const dialog = await screen.findByRole('dialog');
     expect(dialog).toHaveTextContent(MSG.deleted);
-    expect(ids).toEqual(['u-dev', 'u-lead']);
+    expect(ids).toEqual(['u-dev', 'u-test']);
     await user.click(within(dialog).getByRole('button', { name: MSG.close }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/admin'));
   });
@@ -416,16 +437,30 @@ describe('admin home: what waits for administrators (issue 23)', () => {
     });
     const { user } = renderApp('/admin', { as: 'u-admin' });
     const region = await screen.findByRole('region', { name: /^Waiting for administrators/ });
-    await waitFor(() => expect(within(region).getAllByRole('listitem')).toHaveLength(3));
-    expect(
-      within(region)
-        .getAllByRole('listitem')
-        .map((li) => li.textContent),
-    ).toEqual([
-      '1 role requests wait for a decision (grant or refuse)',
-      '1 grant proposals by another admin wait for your confirmation',
-      '0 of your grant proposals wait for a second admin',
+    await waitFor(() => expect(region).toHaveAttribute('aria-busy', 'false'));
+    // issue 25: the count in the heading, a sentence, then each kind with its count and every waiting account
+    expect(within(region).getByRole('heading', { level: 2 })).toHaveTextContent(
+      'Waiting for administrators2',
+    );
+    expect(region).toHaveTextContent(
+      '2 decisions wait for you: 1 role request and 1 grant proposal to confirm.',
+    );
+    const groups = within(region)
+      .getAllByRole('heading', { level: 3 })
+      .map((h) => h.textContent);
+    expect(groups).toEqual([
+      'Grant proposals to confirm 1',
+      'Role requests 1',
+      'Your proposals, waiting for a second admin 0',
     ]);
+    const confirm = within(region).getByRole('region', { name: /^Grant proposals to confirm/ });
+    expect(within(confirm).getByRole('link')).toHaveAccessibleName(
+      'Confirm or refuse: Quinn Proposed (quinn@example.org), Abe Admin proposed Technical Leader',
+    );
+    const requests = within(region).getByRole('region', { name: /^Role requests/ });
+    expect(within(requests).getByRole('link')).toHaveAttribute('href', '/admin/users');
+    expect(within(requests).getByRole('link')).toHaveTextContent(/asks for /);
+    expect(region).toHaveTextContent('None of your grant proposals waits for a second admin.');
     await user.click(within(region).getByRole('link', { name: 'Open the users list to decide' }));
     expect(await screen.findByRole('heading', { name: 'Select user' })).toBeInTheDocument();
   });

@@ -72,6 +72,8 @@ export function AdminPackagesPage() {
   );
 }
 
+const bytes = (n: number) => `${n.toLocaleString('en-US')} B`;
+
 const DCC_COLUMNS: readonly Column<Dcc>[] = [
   { id: 'deviceId', header: 'Device ID', cell: (d) => d.deviceId, sortValue: (d) => d.deviceId },
   {
@@ -80,11 +82,17 @@ const DCC_COLUMNS: readonly Column<Dcc>[] = [
     cell: (d) => d.telemetryType,
     sortValue: (d) => d.telemetryType,
   },
-  { id: 'deviceLimit', header: 'Device limit', cell: (d) => d.deviceLimit, sortValue: (d) => d.deviceLimit },
+  // the same unit as the engineers' DCC list (dcc-list-page.tsx): bytes, with thousands separators (issue 25)
+  {
+    id: 'deviceLimit',
+    header: 'Device limit',
+    cell: (d) => bytes(d.deviceLimit),
+    sortValue: (d) => d.deviceLimit,
+  },
   {
     id: 'messageLimit',
     header: 'Message limit',
-    cell: (d) => d.messageLimit,
+    cell: (d) => bytes(d.messageLimit),
     sortValue: (d) => d.messageLimit,
   },
 ];

@@ -53,7 +53,7 @@ export function GenerationStatus({ pkg }: { pkg: Package }) {
             The XML package is being generated: <span data-testid="generation-bytes">{text}</span>. This page
             moves on by itself when it is ready.
           </p>
-          <ProgressBar percent={percent} label="Generating" />
+          {percent === null ? null : <ProgressBar percent={percent} label="Generating" />}
         </Alert>
       </section>
     );

@@ -1,7 +1,7 @@
 import { Button, Heading, TableCell, TableRow } from '@aws-amplify/ui-react';
 import { displayCells, formatHex } from '@shared/domain/header/header-display';
 import type { EntryField } from '@shared/domain/header/header-schema';
-import { SIGNATURE_MEANINGS } from '@shared/domain/signature-meanings';
+import { SIGNATURE_MEANINGS, signatureMeaning } from '@shared/domain/signature-meanings';
 import { MSG } from '@shared/messages';
 import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
@@ -30,11 +30,11 @@ import { ReviewCards } from './review-cards';
  * What pressing the main button signs, in the words of shared/domain/signature-meanings.ts (the signature
  * dialog repeats them and asks for the password).
  */
-const MEANINGS: Record<Exclude<MainAction, 'deliver'>, string> = {
-  approve: `Approving signs, under your name and role: “${SIGNATURE_MEANINGS.approve}”.`,
+const MEANINGS = (type: string): Record<Exclude<MainAction, 'deliver'>, string> => ({
+  approve: `Approving signs, under your name and role: “${signatureMeaning('approve', type)}”.`,
   'approve-delivery': `Approving signs, under your name and role: “${SIGNATURE_MEANINGS.approveDelivery}”.`,
-  sign: `Signing generates the signed package file with the portal key and signs, under your name and role: “${SIGNATURE_MEANINGS.sign}”.`,
-};
+  sign: `Signing generates the signed package file with the portal key and signs, under your name and role: “${signatureMeaning('sign', type)}”.`,
+});
 
 /** Value and Hex value of an integer or enum (an enum shows its option's label). */
 function valueCells(field: EntryField, value: number) {
@@ -122,7 +122,10 @@ export function HeaderViewPage() {
       ) : (
         <HeaderUnavailable loading={query.loading} />
       )}
-      <ActionBar label="Package actions" note={action && action !== 'deliver' ? MEANINGS[action] : undefined}>
+      <ActionBar
+        label="Package actions"
+        note={action && action !== 'deliver' ? MEANINGS(pkg.type)[action] : undefined}
+      >
         <Button onClick={() => navigate(detailsPathOf(pkg, flowPurpose))} isDisabled={busy}>
           {MSG.back}
         </Button>

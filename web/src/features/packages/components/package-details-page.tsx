@@ -6,6 +6,7 @@ import { MSG } from '@shared/messages';
 import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { ActionBar, ActionBarSpacer } from '@/components/ui/action-bar';
+import { PackageStateBadge } from '@/components/ui/package-state';
 import { ProgressBar } from '@/components/ui/progress-bar';
 import { paths } from '@/config/paths';
 import { type SessionState, session, useSession } from '@/lib/session/session-store';
@@ -153,7 +154,16 @@ export function PackageDetailsPage({ variant }: { variant: DetailsVariant }) {
     pkg.approvers.find((a) => a.rejected)?.rejectionNote;
 
   return (
-    <PackagePage id="package-details-title" title={titleOf(variant, state, pkg)}>
+    <PackagePage
+      id="package-details-title"
+      title={titleOf(variant, state, pkg)}
+      // issue 25: the spec's title stays; beside it, the package's state in words
+      aside={
+        <span className="frp-title-state" data-testid="title-state">
+          State: <PackageStateBadge pkg={pkg} />
+        </span>
+      }
+    >
       {(variant === 'rejected' || pkg.status === 'REJECTED') && rejectionNote ? (
         <Alert variation="error" heading="Rejection note" marginBottom="1.25rem">
           {rejectionNote}

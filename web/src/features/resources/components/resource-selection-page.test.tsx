@@ -2,6 +2,7 @@ import { MSG } from '@shared/messages';
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { session } from '@/lib/session/session-store';
+import { db } from '@/testing/mocks/db';
 import { server } from '@/testing/mocks/server';
 import { fill, renderApp } from '@/testing/render-app';
 
@@ -53,6 +54,17 @@ describe('patches page', () => {
     } finally {
       server.events.removeListener('request:start', onRequest);
     }
+  });
+
+  it('an empty patch list points to Upload (issue 25)', async () => {
+    db.resources.splice(0, db.resources.length);
+    renderApp('/patches', { as: 'u-dev' });
+    expect(await screen.findByText('No dev patches yet.')).toBeInTheDocument();
+    const note = await screen.findByTestId('empty-resources');
+    expect(note).toHaveTextContent(
+      'No dev patches are uploaded yet. Upload a patch first, then create a package from it here.',
+    );
+    expect(within(note).getByRole('link', { name: 'Upload a patch' })).toHaveAttribute('href', '/upload');
   });
 
   it('searches patches by upload time', async () => {

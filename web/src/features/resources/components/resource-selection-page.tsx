@@ -1,14 +1,15 @@
 import { Button, Flex, Heading, ToggleButton, ToggleButtonGroup } from '@aws-amplify/ui-react';
 import type { Resource, ResourceType, Stage } from '@shared/api/contracts/resources';
 import { RESOURCE_LIST } from '@shared/domain/list-columns';
+import { UPLOADER_ROLES } from '@shared/domain/roles';
 import { MSG } from '@shared/messages';
 import { useState } from 'react';
-import { useNavigate } from 'react-router-dom';
+import { Link, useNavigate } from 'react-router-dom';
 import { type Column, DataTable } from '@/components/ui/data-table/data-table';
 import { StageTabs } from '@/components/ui/data-table/stage-tabs';
 import { paths } from '@/config/paths';
 import { useServerView } from '@/hooks/use-server-view';
-import { session } from '@/lib/session/session-store';
+import { session, useSession } from '@/lib/session/session-store';
 import { getResourceView } from '../api/get-resources';
 
 const PATCH_COLUMNS: readonly Column<Resource>[] = [
@@ -43,6 +44,9 @@ export function ResourceSelectionPage({ type }: { type: ResourceType }) {
   const list = useServerView((view, signal) => getResourceView(type, stage, view, signal), [type, stage]);
   const rows = list.current?.rows ?? [];
   const chosen = selected[0] ? list.seen.get(selected[0]) : undefined;
+  const role = useSession().user?.userRole;
+  const canUpload = role ? UPLOADER_ROLES.includes(role) : false;
+  const what = `${stage === 'DEV' ? 'dev' : 'release'} ${type === 'PATCH' ? 'patches' : 'models'}`;
 
   const createPackage = () => {
     if (!chosen) return;
@@ -95,6 +99,7 @@ export function ResourceSelectionPage({ type }: { type: ResourceType }) {
           searchFields={searchFields}
           loading={list.query.loading}
           server={{ total: list.current?.total ?? 0, onViewChange: list.onViewChange }}
+          emptyMessage={`No ${what} yet.`}
           selection={{ mode: 'single', selected, onChange: setSelected, rowLabel: (r) => r.name }}
           actions={
             <Button variation="primary" isDisabled={!chosen} onClick={createPackage}>
@@ -102,6 +107,23 @@ export function ResourceSelectionPage({ type }: { type: ResourceType }) {
             </Button>
           }
         />
+        {/* issue 25: an empty list points to where patches and models come from */}
+        {!list.query.loading &&
+        !list.query.failed &&
+        list.current?.total === 0 &&
+        !list.view.search.trim() ? (
+          <p className="frp-muted" data-testid="empty-resources">
+            {canUpload ? (
+              <>
+                {`No ${what} are uploaded yet. `}
+                <Link to={paths.upload}>Upload a {type === 'PATCH' ? 'patch' : 'model'}</Link>
+                {' first, then create a package from it here.'}
+              </>
+            ) : (
+              `No ${what} are uploaded yet. A design engineer or a release engineer uploads them (Upload); then they show here.`
+            )}
+          </p>
+        ) : null}
       </StageTabs>
     </section>
   );
