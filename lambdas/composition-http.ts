@@ -1,4 +1,6 @@
+import { isAccessTokenBearer } from '../shared/domain/access-tokens';
 import { loadTokenService, userRepository } from './composition';
+import { accessTokenService } from './composition-access-tokens';
 import type { Authenticate } from './middleware/authorize';
 import { systemClock } from './ports/clock';
 import { authenticate as checkToken } from './services/users/sign-in';
@@ -9,5 +11,8 @@ import { authenticate as checkToken } from './services/users/sign-in';
  * the identity service, so a Lambda outside identity bundles and builds none of its use cases. Middleware
  * never imports a composition module, so lambdas/routes/<area>.ts bind route() to this check.
  */
-export const authenticate: Authenticate = async (token) =>
-  checkToken({ tokens: await loadTokenService(), users: userRepository(), clock: systemClock }, token);
+export const authenticate: Authenticate = async (token, route) =>
+  // an access token (issue 27) is checked against its row's scope; a session token as before
+  token && isAccessTokenBearer(token)
+    ? accessTokenService().authenticate(token, route)
+    : checkToken({ tokens: await loadTokenService(), users: userRepository(), clock: systemClock }, token);

@@ -12,7 +12,6 @@
  *   Local's port is read from the folder's emulators.json, as the local stack writes it.
  */
 import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import * as z from 'zod';
@@ -49,19 +48,16 @@ const { email, name } = input.data;
 
 async function localTables(): Promise<{ users: string; audit: string }> {
   const dataDir = resolve(values['data-dir'] ?? process.env.DATA_DIR ?? '.data');
-  const file = resolve(dataDir, 'emulators.json');
-  if (!existsSync(file)) fail(`no ${file}: start the local stack first (npm start)`);
-  const emulators = JSON.parse(readFileSync(file, 'utf8')) as { name: string; port: number }[];
-  const dynamo = emulators.find((e) => e.name === 'DynamoDB Local');
-  if (!dynamo) fail(`${file} names no DynamoDB Local`);
+  const { localAwsEnv, localTable, readLocalEndpoints } = await import('../infra/local/local-aws');
+  let dynamo: string;
+  try {
+    dynamo = readLocalEndpoints(dataDir).dynamo;
+  } catch (e) {
+    fail((e as Error).message);
+  }
   // the same environment the local stack gives its handlers (infra/local/stack.ts)
-  Object.assign(process.env, {
-    AWS_ENDPOINT_URL_DYNAMODB: `http://127.0.0.1:${dynamo.port}`,
-    AWS_REGION: 'us-east-1',
-    AWS_ACCESS_KEY_ID: 'S3RVER',
-    AWS_SECRET_ACCESS_KEY: 'S3RVER',
-  });
-  return { users: 'frp-local-users', audit: 'frp-local-audit' };
+  Object.assign(process.env, localAwsEnv({ dynamo }));
+  return { users: localTable('users'), audit: localTable('audit') };
 }
 
 async function deployedTables(): Promise<{ users: string; audit: string }> {

@@ -1,11 +1,17 @@
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { GetObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { DynamoDBDocumentClient, ScanCommand, type ScanCommandInput } from '@aws-sdk/lib-dynamodb';
+import {
+  localBucket,
+  localDynamoConfig,
+  localS3Config,
+  localTable,
+  readLocalEndpoints,
+} from '../infra/local/local-aws';
 import {
   AUDIT_COPY_PREFIX,
   type AuditCopyReport,
@@ -39,37 +45,18 @@ interface Target {
 class UsageError extends Error {}
 
 function localTarget(dataDir: string): Target {
-  const file = resolve(dataDir, 'emulators.json');
-  if (!existsSync(file))
-    throw new UsageError(
-      `No local stack data in ${dataDir} (emulators.json is missing): start it with npm start`,
-    );
-  const emulators = JSON.parse(readFileSync(file, 'utf8')) as { name: string; port: number }[];
-  const port = (name: string) => {
-    const e = emulators.find((x) => x.name === name);
-    if (!e) throw new UsageError(`emulators.json in ${dataDir} names no ${name}`);
-    return e.port;
-  };
-  const credentials = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
+  let endpoints: ReturnType<typeof readLocalEndpoints>;
+  try {
+    endpoints = readLocalEndpoints(dataDir);
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
   return {
     describe: `local stack (data folder ${dataDir})`,
-    table: 'frp-local-audit',
-    bucket: 'frp-local-audit',
-    dynamo: new DynamoDBClient({
-      endpoint: `http://127.0.0.1:${port('DynamoDB Local')}`,
-      region: 'us-east-1',
-      credentials,
-      maxAttempts: 2,
-    }),
-    s3: new S3Client({
-      endpoint: `http://127.0.0.1:${port('s3rver')}`,
-      region: 'us-east-1',
-      credentials,
-      forcePathStyle: true,
-      requestChecksumCalculation: 'WHEN_REQUIRED',
-      responseChecksumValidation: 'WHEN_REQUIRED',
-      maxAttempts: 2,
-    }),
+    table: localTable('audit'),
+    bucket: localBucket('audit'),
+    dynamo: new DynamoDBClient(localDynamoConfig(endpoints.dynamo, 2)),
+    s3: new S3Client(localS3Config(endpoints.s3, 2)),
   };
 }
 

@@ -23,7 +23,7 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { SQSEvent } from 'aws-lambda';
 import type { BucketName, TableName } from '../shared/api/routes';
-import { bucketEnv, tableEnv } from '../shared/api/runtime';
+import { tableEnv } from '../shared/api/runtime';
 import { ASYNC_WORKERS, WORKERS, workerFile } from '../shared/api/workers';
 
 function fail(message: string): never {
@@ -58,23 +58,18 @@ interface StreamBatchInfo {
 
 // ── environment ─────────────────────────────────────────────────────────────────────────────
 if (values.local) {
-  const file = resolve(dataDir, 'emulators.json');
-  if (!existsSync(file)) fail(`no ${file}: start the local stack first (npm start)`);
-  const emulators = JSON.parse(readFileSync(file, 'utf8')) as { name: string; port: number }[];
-  const port = (name: string) =>
-    emulators.find((e) => e.name === name)?.port ?? fail(`${file} names no ${name}`);
+  const { localAwsEnv, localNameEnv, readLocalEndpoints } = await import('../infra/local/local-aws');
+  let endpoints: ReturnType<typeof readLocalEndpoints>;
+  try {
+    endpoints = readLocalEndpoints(dataDir);
+  } catch (e) {
+    fail((e as Error).message);
+  }
   const { TABLES, BUCKETS } = await import('../infra/lib/definitions');
   // the environment the local stack gives its handlers (infra/local/stack.ts)
   Object.assign(process.env, {
-    AWS_REGION: 'us-east-1',
-    AWS_ACCESS_KEY_ID: 'S3RVER',
-    AWS_SECRET_ACCESS_KEY: 'S3RVER',
-    AWS_ENDPOINT_URL_DYNAMODB: `http://127.0.0.1:${port('DynamoDB Local')}`,
-    AWS_ENDPOINT_URL_S3: `http://127.0.0.1:${port('s3rver')}`,
-    S3_LOCAL_COMPAT: 'true',
-    LOCAL_S3RVER_DIR: resolve(dataDir, 's3'),
-    ...Object.fromEntries(Object.keys(TABLES).map((t) => [tableEnv(t as TableName), `frp-local-${t}`])),
-    ...Object.fromEntries(Object.keys(BUCKETS).map((b) => [bucketEnv(b as BucketName), `frp-local-${b}`])),
+    ...localAwsEnv({ dynamo: endpoints.dynamo, s3: endpoints.s3 }, dataDir),
+    ...localNameEnv(Object.keys(TABLES) as TableName[], Object.keys(BUCKETS) as BucketName[]),
   });
 } else {
   if (values.region) process.env.AWS_REGION = values.region;

@@ -137,6 +137,50 @@ try {
   console.log('docs/screenshots/06-approval.png');
   const admin = await as('admin@example.com');
   await shoot(admin, '08-admin-resources', '/admin/resources');
+
+  // issue 25: a development package rejected by the leader; the next one starts from it
+  const rejectedPkg = JSON.parse(
+    (
+      await api(`/resources/${devRes.id}/generate-package`, dev, {
+        method: 'POST',
+        body: JSON.stringify({
+          packageName: 'Infusion pump 3.3.0 RC1 first try',
+          packageType: 'DEV_UNSIGNED',
+          note: 'Dosing limits, first try',
+        }),
+      })
+    ).package!,
+  );
+  await api(`/packages/${rejectedPkg.id}/dcc/${dcc}`, dev, { method: 'POST' });
+  const devCandidates = JSON.parse(
+    (await api(`/packages/${rejectedPkg.id}/approvers`, dev)).approvers!,
+  ) as Record<string, { id: string }[]>;
+  await api(`/packages/${rejectedPkg.id}/notify-approvers`, dev, {
+    method: 'POST',
+    body: JSON.stringify({
+      approvers: Object.entries(devCandidates).map(([role, users]) => ({ role, id: users[0]!.id })),
+    }),
+  });
+  await api(`/packages/${rejectedPkg.id}/reject`, await tokenOf('technical-leader@example.com'), {
+    method: 'POST',
+    body: JSON.stringify({ 'rejection-reason': 'Package Id must be 31338', password: SEED_PASSWORD }),
+  });
+  await engineer.goto(`${stack.url}/patches`);
+  await engineer.getByRole('tab', { name: 'Dev' }).click();
+  await engineer.getByRole('row', { name: /infusion-pump-fw-3\.3\.0-rc1/ }).click();
+  await engineer.getByRole('button', { name: 'Create Package' }).click();
+  const startFrom = engineer.getByRole('group', { name: 'Start from an earlier package' });
+  await startFrom.waitFor();
+  await engineer.getByLabel('Note').fill('Dosing limits, second try');
+  await startFrom.scrollIntoViewIfNeeded();
+  await engineer.screenshot({ path: resolve(out, '09-start-from-rejected.png') });
+  console.log('docs/screenshots/09-start-from-rejected.png');
+  await engineer.getByRole('button', { name: 'Continue' }).click();
+  await engineer.getByRole('table', { name: 'Package header' }).waitFor();
+  await engineer.getByLabel('Package Id (decimal)').fill('31338');
+  await engineer.getByText(/^Saved \d\d:\d\d$/).waitFor();
+  await engineer.screenshot({ path: resolve(out, '10-header-started-from-and-saved.png') });
+  console.log('docs/screenshots/10-header-started-from-and-saved.png');
   await browser.close();
 } finally {
   await stack.stop();

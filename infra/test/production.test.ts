@@ -218,7 +218,7 @@ describe('least privilege that holds (decision 205 in grant-uses: `writes`)', ()
     await expect(`${grantLines().join('\n')}\n`).toMatchFileSnapshot('./fixtures/grants.txt');
   });
 
-  it('lets only the rows that change accounts or take a signature (its sign-in throttle) write the users table', () => {
+  it('lets only the rows that change accounts, take a signature (its sign-in throttle) or count an access token write the users table', () => {
     const writers = grantLines()
       .filter((l) => l.includes('| table users |') && WRITE.some((a) => l.includes(a)))
       .map((l) => l.split(' | ')[0]!.replace('route ', ''))
@@ -250,6 +250,21 @@ describe('least privilege that holds (decision 205 in grant-uses: `writes`)', ()
         'resetPassword',
         'signPackage',
         'updateAccount',
+        // access tokens (issue 27): made and revoked on the account; the rows a token may call that change
+        // something count its quota and last use in the users table (decision 257)
+        'createAccessToken',
+        'revokeAccessToken',
+        'uploadPatch',
+        'uploadModel',
+        'requestResourceUpload',
+        'confirmResourceUpload',
+        'startMultipartUpload',
+        'presignUploadParts',
+        'completeMultipartUpload',
+        'abortResourceUpload',
+        'generatePackage',
+        'updateHeader',
+        'attachDcc',
       ].sort(),
     );
   });

@@ -1,7 +1,9 @@
+import { DCC_LIST } from '../../shared/domain/list-columns';
 import { packageService } from '../composition-packages';
 import { route } from '../routes/admin';
-import { wholeListText } from '../services/whole-list';
+import { tableAnswer } from '../services/table-view';
 
-export const handler = route('adminListDcc', async () => ({
-  body: { dcc: wholeListText(await packageService().listDcc(), 'DCCs') },
-}));
+export const handler = route('adminListDcc', async ({ query }) => {
+  const { text, total } = tableAnswer(await packageService().listDcc(), query, DCC_LIST, 'DCCs');
+  return { body: { dcc: text, ...(total !== undefined ? { total } : {}) } };
+});

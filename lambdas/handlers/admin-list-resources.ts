@@ -1,8 +1,10 @@
+import { ADMIN_RESOURCE_LIST } from '../../shared/domain/list-columns';
 import { resourceService } from '../composition';
 import { route } from '../routes/admin';
-import { wholeListText } from '../services/whole-list';
+import { tableAnswer } from '../services/table-view';
 
-export const handler = route('adminListResources', async () => {
+export const handler = route('adminListResources', async ({ query }) => {
   const list = await resourceService().listAll();
-  return { body: { resources: wholeListText(list, 'resources') } };
+  const { text, total } = tableAnswer(list, query, ADMIN_RESOURCE_LIST, 'resources');
+  return { body: { resources: text, ...(total !== undefined ? { total } : {}) } };
 });

@@ -1,7 +1,10 @@
+import { USER_LIST } from '../../shared/domain/list-columns';
 import { loadUserService } from '../composition';
 import { route } from '../routes/identity';
-import { wholeListText } from '../services/whole-list';
+import { tableAnswer } from '../services/table-view';
 
-export const handler = route('adminListUsers', async () => ({
-  body: { users: wholeListText(await (await loadUserService()).listUsers(), 'users') },
-}));
+export const handler = route('adminListUsers', async ({ query }) => {
+  const list = await (await loadUserService()).listUsers();
+  const { text, total } = tableAnswer(list, query, USER_LIST, 'users');
+  return { body: { users: text, ...(total !== undefined ? { total } : {}) } };
+});

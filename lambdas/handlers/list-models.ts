@@ -1,8 +1,10 @@
+import { RESOURCE_LIST } from '../../shared/domain/list-columns';
 import { resourceService } from '../composition';
 import { route } from '../routes/resources';
-import { wholeListText } from '../services/whole-list';
+import { tableAnswer } from '../services/table-view';
 
-export const handler = route('listModels', async ({ params }) => {
+export const handler = route('listModels', async ({ params, query }) => {
   const list = await resourceService().list('MODEL', params.stage);
-  return { body: { resources: wholeListText(list, 'resources') } };
+  const { text, total } = tableAnswer(list, query, RESOURCE_LIST, 'resources');
+  return { body: { resources: text, ...(total !== undefined ? { total } : {}) } };
 });

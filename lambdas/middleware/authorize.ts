@@ -1,6 +1,6 @@
 import type middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
-import type { Access } from '../../shared/api/routes';
+import type { Access, Route } from '../../shared/api/routes';
 import { ForbiddenError } from '../../shared/domain/errors';
 import { holdsAuthority, missingAuthorityMessage } from '../../shared/domain/identity';
 import { API_ERR } from '../../shared/messages';
@@ -22,7 +22,11 @@ const BEFORE_NEW_PASSWORD = new Set(['auth', 'logout', 'changePassword']);
  * The user a bearer token (or its absence) stands for; throws the typed error of a missing, expired or
  * ended session. The composition root passes the identity service's check (composition-http.ts).
  */
-export type Authenticate = (token: string | null) => Promise<UserRecord>;
+export type Authenticate = (
+  token: string | null,
+  /** the row called: an access token (issue 27) is checked against its `tokenScope` */
+  route: Pick<Route, 'id' | 'method' | 'tokenScope'>,
+) => Promise<UserRecord>;
 
 /**
  * The route table's gate: public rows pass; others need a live token and, if the row names roles, one of
@@ -35,12 +39,13 @@ export function authorize(
   routeId: string | undefined,
   authenticate: Authenticate,
   ungranted = false,
+  row: Pick<Route, 'id' | 'method' | 'tokenScope'> = { id: routeId ?? '', method: 'GET' },
 ): middy.MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult> {
   return {
     before: async (request) => {
       if (access === 'public') return;
       const event = request.event as ApiEvent;
-      const user = await authenticate(bearerToken(event.headers));
+      const user = await authenticate(bearerToken(event.headers), row);
       if (user.mustChangePassword && !BEFORE_NEW_PASSWORD.has(routeId ?? ''))
         throw new ForbiddenError(API_ERR.mustChangePassword);
       if (access !== 'signedIn' && !access.includes(user.userRole))

@@ -80,7 +80,7 @@ function route<Id extends RouteId>(
       // before anything is parsed or read: a call that skipped CloudFront (and its web ACL) goes no further
       .use(originVerify())
       .use(jsonBody({ raw: schemas.raw ?? false, maxBytes: schemas.maxBodyBytes ?? 256 * 1024 }))
-      .use(authorize(r.access, r.id, authenticate, r.ungranted === true))
+      .use(authorize(r.access, r.id, authenticate, r.ungranted === true, r))
       .use(validate(schemas))
       .handler(async (event, context) => {
         const e = event as ApiEvent;
@@ -95,6 +95,12 @@ function route<Id extends RouteId>(
           sourceIp: await clientSource(event),
         };
         const reply = await fn(input);
+        if (contract.produces)
+          return {
+            statusCode: reply.statusCode ?? 200,
+            headers: { 'Content-Type': contract.produces, 'Cache-Control': 'no-store', ...reply.headers },
+            body: String(reply.body ?? ''),
+          };
         return {
           statusCode: reply.statusCode ?? 200,
           headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-store', ...reply.headers },

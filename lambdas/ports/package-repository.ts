@@ -5,6 +5,7 @@ import type {
   UserRef,
 } from '../../shared/api/contracts/packages';
 import type { ResourceType, Stage } from '../../shared/api/contracts/resources';
+import type { VoteRefusal } from '../../shared/domain/approval-policy';
 import type { PackageTombstone } from '../../shared/domain/package-deletion';
 import type { RoundName } from '../../shared/domain/package-lifecycle';
 
@@ -69,9 +70,7 @@ export interface Task {
 }
 
 /** What a vote changed: the package after the vote, or why it was refused. */
-export type VoteResult =
-  | { ok: true; pkg: PackageRecord }
-  | { ok: false; reason: 'notFound' | 'notWaiting' | 'notAssigned' | 'alreadyDecided' };
+export type VoteResult = { ok: true; pkg: PackageRecord } | { ok: false; reason: VoteRefusal };
 
 /** One page of a list, newest first; `next` (opaque) continues it, absent on the last page. */
 export interface Page<T> {
@@ -105,6 +104,15 @@ export interface PackageRepository {
   /** stores a new package, claims its name and counts the reference on its resource */
   create(pkg: PackageRecord): Promise<'ok' | 'nameTaken' | 'resourceGone'>;
   get(id: string): Promise<PackageRecord | null>;
+  /**
+   * replaces a DRAFT whose step-1 fields (name, note, type) changed (issue 25): moves its name claim from
+   * `oldName` to `next.name` in the same transaction, if the version and status are still `expected`
+   */
+  renameDraft(
+    next: PackageRecord,
+    expected: { version: number; status: PackageStatus },
+    oldName: string,
+  ): Promise<'ok' | 'nameTaken' | 'moved'>;
   getMany(ids: string[]): Promise<PackageRecord[]>;
   listByStage(stage: Stage): Promise<PackageRecord[]>;
   listDelivery(): Promise<PackageRecord[]>;
@@ -119,6 +127,14 @@ export interface PackageRepository {
   forgetCompact(ids: readonly string[]): void;
   /** the user's DRAFT packages of a stage, newest first (the home page; read by an index, not a list) */
   draftsOf(userId: string, stage: Stage): Promise<PackageRecord[]>;
+  /**
+   * the newest approved package (shared/domain/package-changes.ts) under `approvedFor` (resource type and
+   * device id), approved before `before` when given, other than `exceptId`; null when none (decision 246)
+   */
+  lastApproved(
+    approvedFor: string,
+    opts: { before?: string; exceptId: string },
+  ): Promise<PackageRecord | null>;
   listByResource(resourceId: string): Promise<PackageRecord[]>;
   listByDcc(dccId: string): Promise<PackageRecord[]>;
   /** ids of packages with an open task of this kind for the user, at a stage (undefined: any) */

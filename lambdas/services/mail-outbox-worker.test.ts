@@ -1,14 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { AuditEvent } from '../ports/audit-log';
+import type { OutboxItem, OutboxStore } from '../ports/mail-outbox';
 import type { Mail } from '../ports/mailer';
 import type { MailFailure } from '../ports/package-repository';
-import {
-  MailOutboxWorker,
-  type MailRetryPolicy,
-  type OutboxItem,
-  type OutboxStore,
-  retryDelayMs,
-} from './mail-outbox-worker';
+import { MailOutboxWorker, type MailRetryPolicy, retryDelayMs } from './mail-outbox-worker';
 import { redriveId, redriveMails } from './mail-redrive';
 
 /** An in-memory outbox with the same conditional rules as the DynamoDB one. */

@@ -1,41 +1,9 @@
 import { logger } from '../middleware/logging';
 import type { AuditEvent } from '../ports/audit-log';
 import type { Clock } from '../ports/clock';
+import type { OutboxItem, OutboxStore } from '../ports/mail-outbox';
 import type { Mailer } from '../ports/mailer';
-import type { MailFailure, OutboxMail } from '../ports/package-repository';
-
-/** An outbox item as stored: the mail and where its delivery stands. */
-export interface OutboxItem extends OutboxMail {
-  status: 'PENDING' | 'SENT' | 'FAILED';
-  /** attempts claimed so far (each claim is one try to send) */
-  attempts: number;
-  /** while an attempt runs: until when it holds the item */
-  leaseUntil?: string;
-  nextAttemptAt?: string;
-  lastError?: string;
-  auditedAt?: string;
-  /** a redriven item: when, and the id of the item that sends it again (ops:redrive) */
-  redrivenAt?: string;
-  redrivenTo?: string;
-  /** an item made by a redrive: the id of the first item of this mail, and how many redrives it took */
-  redriveOf?: string;
-  redriveCount?: number;
-}
-
-/** The outbox as the worker changes it: every write is conditional on the status and attempt count. */
-export interface OutboxStore {
-  get(id: string): Promise<OutboxItem | null>;
-  /** PENDING with `attempts` tries → attempts + 1, held until `leaseUntil`; false if another run moved it */
-  claim(id: string, attempts: number, leaseUntil: string): Promise<boolean>;
-  markSent(id: string, attempt: number, at: Date): Promise<boolean>;
-  markRetry(id: string, attempt: number, reason: string, nextAttemptAt: string): Promise<void>;
-  /**
-   * FAILED, and the failure appended to the package, in one transaction; false if another run moved it.
-   * `attempt` null: whatever the try count (the mail is given up from outside the tries: giveUp).
-   */
-  markFailed(item: OutboxItem, attempt: number | null, failure: MailFailure): Promise<boolean>;
-  markAudited(id: string, at: Date): Promise<void>;
-}
+import type { MailFailure } from '../ports/package-repository';
 
 export interface MailRetryPolicy {
   /** tries before a mail is given up (and shown on the package) */

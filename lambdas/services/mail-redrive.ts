@@ -1,20 +1,7 @@
 import type { AuditEvent } from '../ports/audit-log';
 import type { Clock } from '../ports/clock';
-import type { MailOutboxWorker, OutboxItem } from './mail-outbox-worker';
-
-/** The outbox as a redrive changes it (lambdas/adapters/dynamodb/outbox.ts). */
-export interface RedriveStore {
-  get(id: string): Promise<OutboxItem | null>;
-  /** FAILED items not redriven yet, and PENDING ones (the caller judges whether they are stuck) */
-  unsettled(): Promise<OutboxItem[]>;
-  /**
-   * In one transaction: `fresh` as a new PENDING item (its INSERT starts the mail worker again) and the
-   * failed `item` marked redriven to it; false when the item was not FAILED or was redriven already.
-   */
-  redrive(item: OutboxItem, fresh: OutboxItem, at: Date): Promise<boolean>;
-  /** removes the failures of this mail from the package (it is being sent again) */
-  clearFailure(packageId: string, to: string, subject: string): Promise<void>;
-}
+import type { OutboxItem, RedriveStore } from '../ports/mail-outbox';
+import type { MailOutboxWorker } from './mail-outbox-worker';
 
 export interface MailRedriveDeps {
   store: RedriveStore;

@@ -5,6 +5,7 @@ import type {
   NotifyRequest,
   Package,
   PackageDeletionRequest,
+  UpdateDraft,
 } from '../../shared/api/contracts/packages';
 import type { Stage } from '../../shared/api/contracts/resources';
 import type { GenerationJob } from '../ports/artefact-jobs';
@@ -19,11 +20,13 @@ import { DraftEditing } from './packages/draft-editing';
 import { Generation } from './packages/generation';
 import { listAnswer } from './packages/list-answer';
 import { deletePackages } from './packages/package-admin';
+import { changesOf } from './packages/package-changes';
 import { PackageCore } from './packages/package-core';
 import type { PackageServiceDeps, SignatureInput } from './packages/package-deps';
 import { downloadPackage, packageHistory } from './packages/package-files';
 import { PackageLists } from './packages/package-lists';
 import { Signing } from './packages/signing';
+import { packageSources } from './packages/start-from';
 
 export type {
   HeaderRules,
@@ -95,10 +98,16 @@ export class PackageService {
   readonly listSigning = (user: UserRecord, stage: Stage) => this.lists.listSigning(user, stage);
   readonly openOne = (user: UserRecord, id: string) => this.lists.openOne(user, id);
 
+  /** the changes since the last approved package for the same device and resource type (issue 25) */
+  readonly changes = (id: string) => changesOf(this.core, id);
+
   // the draft: header and DCC
   readonly getHeader = (id: string) => this.drafts.getHeader(id);
   readonly updateHeader = (user: UserRecord, id: string, submitted: unknown) =>
     this.drafts.updateHeader(user, id, submitted);
+  readonly updateDraft = (user: UserRecord, id: string, req: UpdateDraft) =>
+    this.drafts.updateDraft(user, id, req);
+  readonly packageSources = (resourceId: string) => packageSources(this.core, resourceId);
   readonly attachDcc = (user: UserRecord, id: string, dccId: string) =>
     this.drafts.attachDcc(user, id, dccId);
   readonly createDcc = (user: UserRecord, req: CreateDcc) => this.dcc.create(user, req);

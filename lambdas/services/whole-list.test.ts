@@ -21,7 +21,8 @@ describe('whole lists of resources, DCCs and users (issue 24)', () => {
     expect(e).toBeInstanceOf(AppError);
     expect((e as AppError).statusCode).toBe(413);
     expect((e as AppError).message).toBe(
-      'This list has 30 DCCs, more than one answer can carry (Lambda answers at most 6 MB).',
+      'This list has 30 DCCs, more than one answer can carry (Lambda answers at most 6 MB). ' +
+        'Ask for it a page at a time: ?offset=0&limit=25 (with search and sort, and the total).',
     );
     expect((e as AppError).extra).toEqual({ total: 30 });
   });

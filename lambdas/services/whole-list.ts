@@ -7,7 +7,7 @@ export const WHOLE_LIST_BYTES = MAX_RESPONSE_BYTES - 64 * 1024;
 /**
  * A whole list as the JSON text its answer carries (spec §3), while the answer fits in Lambda's 6 MB; beyond,
  * a 413 that says so, with the count, instead of the gateway's bare 502 (issue 24). These lists (resources,
- * DCCs, users) have no paged form yet: decision 210 made the package lists' one.
+ * DCCs, users) also answer a page at a time (decision 221: lambdas/services/table-view.ts).
  */
 export function wholeListText(rows: readonly unknown[], noun: string): string {
   const text = JSON.stringify(rows);
@@ -15,7 +15,8 @@ export function wholeListText(rows: readonly unknown[], noun: string): string {
   if (Buffer.byteLength(JSON.stringify({ text }), 'utf8') > WHOLE_LIST_BYTES)
     throw new AppError(
       413,
-      `This list has ${rows.length.toLocaleString('en-US')} ${noun}, more than one answer can carry (Lambda answers at most 6 MB).`,
+      `This list has ${rows.length.toLocaleString('en-US')} ${noun}, more than one answer can carry (Lambda answers at most 6 MB). ` +
+        'Ask for it a page at a time: ?offset=0&limit=25 (with search and sort, and the total).',
       { total: rows.length },
     );
   return text;

@@ -1,4 +1,6 @@
 import type * as z from 'zod';
+import { ACCESS_TOKEN_CONTRACT } from './route-table/access-tokens-contract';
+import { ACCESS_TOKEN_RESPONSES } from './route-table/access-tokens-responses';
 import { ADMIN_CONTRACT } from './route-table/admin-contract';
 import { ADMIN_RESPONSES } from './route-table/admin-responses';
 import { API_DOCS_CONTRACT } from './route-table/api-docs-contract';
@@ -21,6 +23,7 @@ const REQUESTS = {
   ...PACKAGE_CONTRACT,
   ...ADMIN_CONTRACT,
   ...API_DOCS_CONTRACT,
+  ...ACCESS_TOKEN_CONTRACT,
 } as const satisfies { [Id in RouteId]: RouteRequest };
 
 /** What each route answers on success (its area's *-responses.ts). */
@@ -30,6 +33,7 @@ const RESPONSES = {
   ...PACKAGE_RESPONSES,
   ...ADMIN_RESPONSES,
   ...API_DOCS_RESPONSES,
+  ...ACCESS_TOKEN_RESPONSES,
 } as const satisfies { [Id in RouteId]: z.ZodType };
 
 type Joined = {

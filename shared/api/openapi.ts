@@ -77,14 +77,19 @@ export function openApiDocument(): { openapi: string } & JsonSchema {
   const paths: Record<string, Record<string, JsonSchema>> = {};
   for (const r of ROUTES) {
     const c: RouteContract = CONTRACT[r.id];
-    const ok = { 'application/json': { schema: jsonSchema(c.response, 'output') } };
+    const ok = { [c.produces ?? 'application/json']: { schema: jsonSchema(c.response, 'output') } };
     const body = requestBody(c);
     const operation: JsonSchema = {
       operationId: r.id,
       summary: r.summary,
       tags: [r.path.split('/')[1] ?? ''],
-      security: r.access === 'public' ? [] : [{ bearer: [] }],
+      security:
+        r.access === 'public'
+          ? []
+          : [{ bearer: [] }, ...('tokenScope' in r ? [{ accessToken: [r.tokenScope] }] : [])],
       'x-access': r.access,
+      // the access token scope that may call it (issue 27); absent: tokens are refused (a person must sign)
+      ...('tokenScope' in r ? { 'x-token-scope': r.tokenScope } : {}),
       parameters: parameters(r.path, c),
       ...(body ? { requestBody: body } : {}),
       responses: {
@@ -109,7 +114,25 @@ export function openApiDocument(): { openapi: string } & JsonSchema {
     servers: [{ url: `/${API_STAGE}` }],
     paths,
     components: {
-      securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
+      securitySchemes: {
+        bearer: {
+          type: 'http',
+          scheme: 'bearer',
+          bearerFormat: 'JWT',
+          description: 'A session token from POST /user/login',
+        },
+        // issue 27: a pipeline's token, sent the same way; each operation lists the scope it needs
+        accessToken: {
+          type: 'http',
+          scheme: 'bearer',
+          bearerFormat: 'frp_<id>_<secret>',
+          description:
+            'An access token made in Settings (POST /access-tokens): Authorization: Bearer frp_…. It acts as ' +
+            'its owner within its scopes (resources:upload, packages:draft), and only on the operations whose ' +
+            'security names its scope (x-token-scope); every other call refuses it with 403: approvals, ' +
+            'rejections, signatures, deliveries, notifications, user and admin calls need a person.',
+        },
+      },
       schemas: { Error: jsonSchema(ERROR_BODY, 'output') },
       responses: {
         Error: {

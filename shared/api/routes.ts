@@ -1,3 +1,4 @@
+import { ACCESS_TOKEN_ROUTES } from './route-table/access-tokens';
 import { ADMIN_ROUTES } from './route-table/admin';
 import { API_DOCS_ROUTES } from './route-table/api-docs';
 import { IDENTITY_ROUTES } from './route-table/identity';
@@ -31,6 +32,7 @@ const TABLE = [
   ...PACKAGE_ROUTES,
   ...ADMIN_ROUTES,
   ...API_DOCS_ROUTES,
+  ...ACCESS_TOKEN_ROUTES,
 ] as const;
 
 /** The closed set of route ids: a row's id, and nothing else. */

@@ -1,50 +1,32 @@
 import type { PackageStatus } from '../api/contracts/packages';
+import { APPROVAL_POLICY } from './approval-policy';
+import type { PackageAction, PackageActor } from './package-actions';
 import type { Role } from './roles';
+import { APPROVAL_ROUND, DELIVERY_ROUND } from './voting-rounds';
+
+export { type VoteRefusal, type VoteState, voteRefusal } from './approval-policy';
+export type { PackageAction, PackageActor } from './package-actions';
+// The voting rounds and the vote rule live beside this table (split by seam); importers keep this path.
+export {
+  APPROVAL_ROUND,
+  allVoted,
+  DELIVERY_ROUND,
+  doneStatus,
+  ROUNDS,
+  type RoundCounters,
+  type RoundName,
+  roundWaitingIn,
+  type VotingRound,
+} from './voting-rounds';
 
 /**
  * The package lifecycle as data (DESIGN §2, docs/architecture.md "Package lifecycle"): every status
  * change the portal makes is a row of `TRANSITIONS`, and the two voting rounds (approval, delivery) are
- * one shape, `VotingRound`. The services, the DynamoDB adapter, the web app and its mock read this table;
+ * one shape, `VotingRound` (`voting-rounds.ts`); who may take each step is the approval policy's
+ * (`approval-policy.ts`). The services, the DynamoDB adapter, the web app and its mock read this table;
  * `package-lifecycle-diagram.test.ts` pins it to the documented diagram. Type-only imports: this module
  * stays tiny in every bundle.
  */
-
-/** What a person does to a package. */
-export type PackageAction =
-  | 'editHeader'
-  | 'attachDcc'
-  | 'notify'
-  | 'approve'
-  | 'reject'
-  | 'sign'
-  | 'rejectSigning'
-  | 'deliver'
-  | 'redeliver'
-  | 'approveDelivery'
-  | 'rejectDelivery'
-  | 'delete'
-  /** the generation worker finished the XML (docs/decisions/160-generation-off-the-request-path.md) */
-  | 'generated'
-  /** the generation worker gave up after its last retry: the package returns to where it was */
-  | 'generationFailed'
-  /** the person whose decision started a failed generation starts it again */
-  | 'retryGeneration';
-
-/**
- * Who may do an action: a relationship to the package (its initiator, a chosen approver, its signer, a
- * chosen delivery approver) or a role (a release engineer delivers, an admin deletes).
- */
-export type PackageActor =
-  | 'initiator'
-  | 'approver'
-  | 'signer'
-  | 'releaseEngineer'
-  | 'deliveryApprover'
-  | 'admin'
-  /** the generation worker (no person) */
-  | 'worker'
-  /** the person whose decision started the generation (the last approver, or the signer) */
-  | 'decider';
 
 /** When a row applies beyond its status: a vote that is not the last, or the last vote of a signed/unsigned package. */
 export type TransitionCondition =
@@ -156,7 +138,7 @@ export const TRANSITIONS: readonly Transition[] = [
 
 /** The role an actor must hold, where the actor is a role rather than a relationship to the package. */
 export const ACTOR_ROLE: Partial<Record<PackageActor, Role>> = {
-  releaseEngineer: 'SW_FW_RELEASE_ENGINEER',
+  releaseEngineer: APPROVAL_POLICY.deliverer.role,
   admin: 'ADMIN',
 };
 
@@ -261,111 +243,6 @@ export function isActor(p: ActorState, user: { id: string; userRole: Role }, act
   }
 }
 
-/** The two voting rounds. */
-export type RoundName = 'approval' | 'delivery';
-
-/**
- * One round of votes: a list of chosen approvers (a map by user id on the package, so each vote is one
- * atomic update), a counter of votes against the list's size, the status while it waits, the status a
- * rejection leads to, and the status after the last vote.
- */
-export interface VotingRound {
-  readonly name: RoundName;
-  /** the package's map of chosen approvers */
-  readonly list: 'approvers' | 'deliveryApprovers';
-  /** how many were chosen */
-  readonly size: 'approverCount' | 'deliveryApproverCount';
-  /** how many approved so far */
-  readonly votes: 'approvedCount' | 'deliveryApprovedCount';
-  readonly waiting: PackageStatus;
-  readonly rejected: PackageStatus;
-  /** the status after the last vote, by whether the package is signed */
-  readonly done: { readonly signed: PackageStatus; readonly unsigned: PackageStatus };
-  /** the action that starts the round (and restarts it, if any) */
-  readonly start: PackageAction;
-  readonly restart?: PackageAction;
-  readonly vote: PackageAction;
-  readonly reject: PackageAction;
-  readonly voter: PackageActor;
-  /** the task kind each chosen approver gets in their list */
-  readonly task: 'APPROVE' | 'DELIVERY';
-  /** what the round is about, in messages ("You are not an approver of this …") */
-  readonly noun: 'package' | 'delivery';
-  /**
-   * The last voter's task stays until the completion commits (approval: a failed generation is retried
-   * from the approver's list), or goes with the vote (delivery).
-   */
-  readonly lastTaskStaysUntilDone: boolean;
-}
-
-export const APPROVAL_ROUND: VotingRound = {
-  name: 'approval',
-  list: 'approvers',
-  size: 'approverCount',
-  votes: 'approvedCount',
-  waiting: 'PENDING_APPROVAL',
-  rejected: 'REJECTED',
-  // an unsigned package is generated off the request path after the last vote (GENERATING → APPROVED)
-  done: { signed: 'AWAITING_SIGNATURE', unsigned: 'GENERATING' },
-  start: 'notify',
-  vote: 'approve',
-  reject: 'reject',
-  voter: 'approver',
-  task: 'APPROVE',
-  noun: 'package',
-  lastTaskStaysUntilDone: true,
-};
-
-export const DELIVERY_ROUND: VotingRound = {
-  name: 'delivery',
-  list: 'deliveryApprovers',
-  size: 'deliveryApproverCount',
-  votes: 'deliveryApprovedCount',
-  waiting: 'DELIVERY_PENDING',
-  rejected: 'DELIVERY_REJECTED',
-  done: { signed: 'DELIVERED', unsigned: 'DELIVERED' },
-  start: 'deliver',
-  restart: 'redeliver',
-  vote: 'approveDelivery',
-  reject: 'rejectDelivery',
-  voter: 'deliveryApprover',
-  task: 'DELIVERY',
-  noun: 'delivery',
-  lastTaskStaysUntilDone: false,
-};
-
-export const ROUNDS: Readonly<Record<RoundName, VotingRound>> = {
-  approval: APPROVAL_ROUND,
-  delivery: DELIVERY_ROUND,
-};
-
-/** The round a status waits in (undefined: no round waits). */
-export function roundWaitingIn(status: PackageStatus): VotingRound | undefined {
-  return status === APPROVAL_ROUND.waiting
-    ? APPROVAL_ROUND
-    : status === DELIVERY_ROUND.waiting
-      ? DELIVERY_ROUND
-      : undefined;
-}
-
-/** The counters of a round on a package. */
-export interface RoundCounters {
-  approverCount: number;
-  approvedCount: number;
-  deliveryApproverCount: number;
-  deliveryApprovedCount: number;
-}
-
-/** Whether every chosen approver of the round has approved. */
-export function allVoted(p: RoundCounters, round: VotingRound): boolean {
-  return p[round.votes] >= p[round.size];
-}
-
-/** The status after the round's last vote. */
-export function doneStatus(round: VotingRound, signed: boolean): PackageStatus {
-  return signed ? round.done.signed : round.done.unsigned;
-}
-
 /** Header and DCC can change only in a draft. */
 export const isEditable = (status: PackageStatus): boolean => canTransition(status, 'editHeader');
 
@@ -417,33 +294,6 @@ export const WAITING_STATUSES: readonly PackageStatus[] = /* @__PURE__ */ waitin
 
 function waitingStatuses(): PackageStatus[] {
   return [APPROVAL_ROUND.waiting, ...statusesAllowing('sign'), DELIVERY_ROUND.waiting];
-}
-
-/** Why a vote or rejection in a round is refused. */
-export type VoteRefusal = 'notFound' | 'notAssigned' | 'alreadyDecided' | 'notWaiting';
-
-/** The parts of a package a vote reads. */
-export interface VoteState {
-  status: PackageStatus;
-  approvers?: Record<string, { approved: boolean; rejected: boolean }>;
-  deliveryApprovers?: Record<string, { approved: boolean; rejected: boolean }>;
-}
-
-/**
- * Whether the user may decide in the round now: null when they may (chosen, undecided, the package
- * waiting in the round), else why not, in the order a caller is told (missing package first).
- */
-export function voteRefusal(
-  p: VoteState | null | undefined,
-  userId: string,
-  round: VotingRound,
-): VoteRefusal | null {
-  if (!p) return 'notFound';
-  const entry = p[round.list]?.[userId];
-  if (!entry) return 'notAssigned';
-  if (entry.approved || entry.rejected) return 'alreadyDecided';
-  if (p.status !== round.waiting) return 'notWaiting';
-  return null;
 }
 
 /** The package's XML is being generated (off the request path): nothing can be decided on it meanwhile. */

@@ -1,7 +1,17 @@
 import type { ApproverEntry, Package, PackageStatus, PackageType } from '../api/contracts/packages';
 import type { Stage } from '../api/contracts/resources';
 import { MSG } from '../messages';
-import { NON_ADMIN_ROLES, type NonAdminRole, type Role } from './roles';
+import {
+  APPROVAL_POLICY,
+  type ApprovalPolicy,
+  type Candidate,
+  EVERY_ROLE,
+  excludedIds,
+} from './approval-policy';
+import { NON_ADMIN_ROLES, type NonAdminRole, type Role, roleLabel } from './roles';
+import type { RoundName } from './voting-rounds';
+
+export type { Candidate } from './approval-policy';
 
 /** Package type from the resource's stage and the sign flag (spec §3). */
 export function packageTypeOf(stage: Stage, signed: boolean): PackageType {
@@ -18,8 +28,8 @@ export const stageOfType = (t: PackageType): Stage => (t.startsWith('DEV_') ? 'D
 export const isDeliverableType = (p: { type: PackageType; signed: boolean }): boolean =>
   p.signed && isSignedType(p.type);
 
-/** A signed release package needs at least this many approver roles (spec §5, §9). */
-export const MIN_SIGNED_RELEASE_ROLES = 4;
+/** A signed release package needs at least this many approver roles (spec §5, §9; the approval policy's). */
+export const MIN_SIGNED_RELEASE_ROLES: number = APPROVAL_POLICY.rounds.approval.minRoles.RELEASE_SIGNED ?? 0;
 
 /** Label of a row in the delivery list (spec §4.3); null when no label applies. */
 export function deliveryLabel(p: Pick<Package, 'type' | 'deliveryApprovers'>): string | null {
@@ -44,11 +54,6 @@ export function listStatus(
   return 'APPROVED';
 }
 
-export interface Candidate {
-  id: string;
-  userRole: Role;
-}
-
 export interface Selection {
   role: string;
   id: string;
@@ -56,21 +61,24 @@ export interface Selection {
 
 /**
  * Checks a choice of approvers (DESIGN §2): one user per role, each holding that role, none excluded
- * (the initiator; for deliveries also the deliverer), a user for every role that has candidates, and for
- * a signed release package at least four roles. Returns the problem in words, or null.
+ * (the initiator; for deliveries also the deliverer), a user for every approving role (`roles`, by
+ * default all) that has candidates, and at least `requireMinRoles` such roles. The problem in words, or null.
  */
 export function checkApproverSelection(
   selection: readonly Selection[],
   candidates: readonly Candidate[],
-  opts: { excluded: readonly string[]; requireMinRoles?: number },
+  opts: { excluded: readonly string[]; requireMinRoles?: number; roles?: readonly NonAdminRole[] },
 ): string | null {
-  const eligible = candidates.filter((c) => !opts.excluded.includes(c.id) && c.userRole !== 'ADMIN');
+  const roles: readonly Role[] = opts.roles ?? EVERY_ROLE;
+  const eligible = candidates.filter((c) => !opts.excluded.includes(c.id) && roles.includes(c.userRole));
   const rolesWithCandidates = new Set(eligible.map((c) => c.userRole));
   if (opts.requireMinRoles && rolesWithCandidates.size < opts.requireMinRoles) return MSG.notEnoughApprovers;
   if (rolesWithCandidates.size === 0) return 'There are no approvers in the system';
   const seenRoles = new Set<string>();
   for (const s of selection) {
     if (!(NON_ADMIN_ROLES as readonly string[]).includes(s.role)) return `Unknown approver role ${s.role}`;
+    if (!(roles as readonly string[]).includes(s.role))
+      return `A ${roleLabel(s.role)} does not approve this package`;
     if (seenRoles.has(s.role)) return `Choose one approver per role (${s.role} was chosen twice)`;
     seenRoles.add(s.role);
     if (opts.excluded.includes(s.id))
@@ -82,6 +90,26 @@ export function checkApproverSelection(
   const missing = [...rolesWithCandidates].filter((r) => !seenRoles.has(r));
   if (missing.length > 0) return `Choose an approver for every role: ${missing.join(', ')} missing`;
   return null;
+}
+
+/**
+ * A round's choice checked against the policy: the package's type gives the roles and the minimum,
+ * the round its excluded parties (`starterId`: who starts it).
+ */
+export function selectionProblem(
+  round: RoundName,
+  p: { type: PackageType; initiator: { id: string } },
+  selection: readonly Selection[],
+  candidates: readonly Candidate[],
+  starterId: string,
+  policy: ApprovalPolicy = APPROVAL_POLICY,
+): string | null {
+  const rp = policy.rounds[round];
+  return checkApproverSelection(selection, candidates, {
+    excluded: excludedIds(rp.excluded, p, starterId),
+    requireMinRoles: rp.minRoles[p.type],
+    roles: rp.roles[p.type],
+  });
 }
 
 /** Stored approvers (a map by user id, so each vote is one atomic update) as the spec's ordered list. */

@@ -8,6 +8,8 @@ export const PACKAGE_ERR = {
   resourceNotFound: 'Resource not found',
   dccNotFound: 'DCC not found',
   nameTaken: (name: string) => `Package with name '${name}' already exists`,
+  headerAndSource:
+    'Give either a header (header as code) or an earlier package to start from (fromPackageId), not both',
   wrongStage: (stage: string) =>
     `A ${stage.toLowerCase()} resource makes ${stage}_SIGNED or ${stage}_UNSIGNED packages`,
   /** `what` names the action: "edit the header", "attach a DCC", "notify approvers" */
@@ -15,13 +17,22 @@ export const PACKAGE_ERR = {
   notDraft: (what: string) =>
     `The package was already sent for approval; its ${what.replace(/^edit /, '')} can no longer change`,
   headerNotJson: 'header is not valid JSON text',
+  /** issue 25: start from an earlier package */
+  sourceNotFound: (id: string) => `The package to start from (${id}) was not found`,
+  sourceOtherType: (sourceType: string, type: string) =>
+    `A package of a ${type.toLowerCase()} cannot start from a package of a ${sourceType.toLowerCase()}: their headers differ`,
+  draftOtherResource: 'This draft belongs to another resource',
   dccMissing: 'Attach a DCC to the package before notifying approvers',
   signerMissing: 'Choose a signer for a signed package',
   signerUnexpected: 'Only signed packages have a signer',
+  /** the approval policy keeps the signer out of the approvers (shared/domain/approval-policy.ts) */
+  signerApproves: 'The signer cannot also approve this package: choose another signer or approver',
   /** `noun`: the voting round's noun ("package" or "delivery", shared/domain/package-lifecycle.ts) */
   notWaiting: (noun: string) => `The package is not waiting for ${noun} approval`,
   notVoter: (noun: string) => `You are not an approver of this ${noun}`,
   alreadyDecided: 'You have already decided on this package',
+  /** the approval policy's order: `roles` (labels) approve before the caller */
+  notYourTurn: (roles: string) => `You approve this package after ${roles}; wait until they have approved`,
   notSigner: 'You are not the signer of this package',
   notWaitingForSignature: 'The package is not waiting for a signature',
   releaseOnly: 'Only release packages are delivered',
@@ -57,6 +68,10 @@ export const AUDIT_MEANING = {
   rejectDelivery: 'rejects the delivery; the release engineer may re-deliver',
   delivered: 'every delivery approver approved; the package is delivered',
   editHeader: 'edits the package header',
+  /** issue 25 */
+  startedFrom: (name: string, status: string, fields: number, dcc: string | undefined) =>
+    `starts the package from ${name} (${status}): ${fields} header value${fields === 1 ? '' : 's'} copied${dcc ? `, DCC ${dcc}` : ''}`,
+  editDraft: 'changes the draft’s name, note or sign flag (step 1 again)',
   attachDcc: (deviceId: string, telemetryType: string) => `attaches DCC ${deviceId} (${telemetryType})`,
   delete: 'deletes the package and its generated files',
   deleteInFlight:

@@ -136,6 +136,14 @@ describe('model metadata', () => {
     const blank = thrown(() => parseModelMetadata(bytes('{"modelName":"m","version":"  "}'))) as Error;
     expect(blank.message).toContain('metadata: version is required');
   });
+
+  it('reports every problem at once, not only the first (issue 25)', () => {
+    const both = thrown(() => parseModelMetadata(bytes('{"extra":1}'))) as Error;
+    expect(both.message).toMatch(/^The metadata file is not usable: /);
+    expect(both.message).toContain('modelName');
+    expect(both.message).toContain('version');
+    expect(both.message.split('; ')).toHaveLength(2);
+  });
 });
 
 describe('keys and times', () => {

@@ -127,12 +127,15 @@ export function parseModelMetadata(bytes: Uint8Array): ModelMetadata {
   return { modelName: r.data.modelName, modelVersion: r.data.version };
 }
 
-function metadataIssue(error: z.ZodError): string {
-  const issue = error.issues[0];
-  const field = String(issue?.path[0] ?? '');
-  const custom = issue?.message.startsWith('metadata:');
-  if (issue && custom) return `The metadata file is not usable: ${issue.message}`;
-  return `The metadata file is not usable: metadata: ${field || 'content'} is missing or invalid`;
+/** Every problem of the metadata file at once, one per field (issue 25: not only the first). */
+export function metadataIssue(error: z.ZodError): string {
+  const problems = error.issues.map((issue) => {
+    const field = String(issue.path[0] ?? '');
+    return issue.message.startsWith('metadata:')
+      ? issue.message
+      : `metadata: ${field || 'content'} is missing or invalid`;
+  });
+  return `The metadata file is not usable: ${[...new Set(problems)].join('; ')}`;
 }
 
 /** Upload time as lists show it: 'YYYY-MM-DD HH:MM:SS' in UTC (spec §3). */

@@ -32,6 +32,30 @@ export const SIGNATURE_MEANINGS: Readonly<Record<SignatureAction, string>> = {
   rejectDelivery: 'I reject delivery of this package to devices, for the reason I give',
 };
 
+/**
+ * Issue 25: a development package is approved for testing on development devices, never for release;
+ * its approvers sign these sentences instead (`signatureMeaning`), and its XML records them.
+ */
+export const DEVELOPMENT_MEANINGS: Readonly<Partial<Record<SignatureAction, string>>> = {
+  approve:
+    'I approve this development package for testing on development devices, not for release: I reviewed its content, header and DCC',
+  reject:
+    'I reject this development package: its content, header or DCC is not fit for testing, for the reason I give',
+  sign: 'I sign this development package for testing on development devices, not for release: it is the package that was approved',
+};
+
+/** A development package type (DEV_SIGNED, DEV_UNSIGNED). */
+export const isDevelopmentPackage = (packageType?: string): boolean =>
+  packageType?.startsWith('DEV_') === true;
+
+/** What a signature on a package of `packageType` means (a development package's approval is not a release's). */
+export function signatureMeaning(action: SignatureAction, packageType?: string): string {
+  return (
+    (isDevelopmentPackage(packageType) ? DEVELOPMENT_MEANINGS[action] : undefined) ??
+    SIGNATURE_MEANINGS[action]
+  );
+}
+
 /** Short names of the actions, for the dialog's title and button. */
 export const SIGNATURE_ACTION_LABELS: Readonly<Record<SignatureAction, string>> = {
   approve: 'Approve',
@@ -46,6 +70,9 @@ export const SIGNATURE_ACTION_LABELS: Readonly<Record<SignatureAction, string>> 
 
 /** The meanings the XML's approval record (approvals) and signature carry. */
 export const XML_APPROVAL_MEANING = SIGNATURE_MEANINGS.approve;
+/** The approval meaning the XML of a development package carries (issue 25). */
+export const XML_DEV_APPROVAL_MEANING = DEVELOPMENT_MEANINGS.approve as string;
+export const XML_DEV_SIGNATURE_MEANING = DEVELOPMENT_MEANINGS.sign as string;
 export const XML_SIGNATURE_MEANING = SIGNATURE_MEANINGS.sign;
 
 /** Missing or empty `password` on a deciding call (400). */
@@ -83,10 +110,12 @@ export function signatureRecord(
   action: SignatureAction | 'deletePackage',
   signer: { name: string; userRole: string },
   signedAt: string,
+  /** the package's type: a development package's approval means testing, not release (issue 25) */
+  packageType?: string,
 ): SignatureRecord {
   return {
     action,
-    meaning: action === 'deletePackage' ? DELETE_IN_FLIGHT_MEANING : SIGNATURE_MEANINGS[action],
+    meaning: action === 'deletePackage' ? DELETE_IN_FLIGHT_MEANING : signatureMeaning(action, packageType),
     printedName: signer.name,
     role: signer.userRole,
     roleLabel: roleLabel(signer.userRole),

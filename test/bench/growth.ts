@@ -1,21 +1,17 @@
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { LOCAL_CREDENTIALS, LOCAL_REGION, localTable } from '../../infra/local/local-aws';
 import type { UserRecord } from '../../lambdas/ports/user-repository';
 import type { ListPageQuery } from '../../shared/api/contracts/packages';
-import { startStackProcess } from '../support/stack-process';
 import { makeClient, SEEDED } from './client';
-import { closedLoop, type Load, seed, templatePackage } from './lists';
-import { info, ms, onInterrupt, progress, QUICK, type Row, verdict } from './report';
+import { benchStack, closedLoop, type Item, type Load, seed, TABLE, templatePackage } from './lists';
+import { info, ms, progress, QUICK, type Row, verdict } from './report';
 
 const SECTION = 'growth';
-const TABLE = 'frp-local-packages';
 /** the two sizes compared in one run (BENCH_QUICK=1: smaller, for working on the bench) */
 const SMALL = QUICK ? 200 : 1_000;
 const LARGE = QUICK ? 3_000 : 100_000;
 const REQUESTS = QUICK ? 40 : 200;
 const CLIENTS = 4;
-
-type Item = Record<string, unknown>;
 
 /**
  * The views of issue 24, each as the SPA asks for it: the home page (its seven calls for a decider) and
@@ -48,6 +44,10 @@ const VIEWS: { name: string; calls: { path: string; query?: ListPageQuery }[] }[
     name: 'admin package table, page 1',
     calls: [{ path: '/admin/packages', query: { offset: 0, limit: 5 } }],
   },
+  // decision 221: the lists of their own tables (they do not grow with the packages; read whole per view)
+  { name: 'patches, page 1', calls: [{ path: '/resources/patch/dev', query: { offset: 0, limit: 5 } }] },
+  { name: 'DCC list, page 1', calls: [{ path: '/dcc', query: { offset: 0, limit: 5 } }] },
+  { name: 'admin user table, page 1', calls: [{ path: '/admin/users', query: { offset: 0, limit: 5 } }] },
 ];
 
 const qs = (q?: ListPageQuery) =>
@@ -62,13 +62,23 @@ const qs = (q?: ListPageQuery) =>
  */
 async function readUnits(endpoint: string, userId: string) {
   process.env.AWS_ENDPOINT_URL_DYNAMODB = endpoint;
-  process.env.AWS_REGION ??= 'us-east-1';
-  process.env.AWS_ACCESS_KEY_ID ??= 'S3RVER';
-  process.env.AWS_SECRET_ACCESS_KEY ??= 'S3RVER';
+  process.env.AWS_REGION ??= LOCAL_REGION;
+  process.env.AWS_ACCESS_KEY_ID ??= LOCAL_CREDENTIALS.accessKeyId;
+  process.env.AWS_SECRET_ACCESS_KEY ??= LOCAL_CREDENTIALS.secretAccessKey;
   const { dynamo } = await import('../../lambdas/adapters/aws-clients');
   const { DynamoPackageRepository } = await import('../../lambdas/adapters/dynamodb/package-repository');
   const { PackageLists } = await import('../../lambdas/services/packages/package-lists');
   const { listAnswer } = await import('../../lambdas/services/packages/list-answer');
+  const { DynamoResourceRepository } = await import('../../lambdas/adapters/dynamodb/resource-repository');
+  const { DynamoDccRepository } = await import('../../lambdas/adapters/dynamodb/dcc-repository');
+  const { DynamoUserRepository } = await import('../../lambdas/adapters/dynamodb/user-repository');
+  // the lists of their own tables read what their handlers read: the whole list, by its index (decision 221)
+  const ownTables: Record<string, () => Promise<unknown>> = {
+    '/resources/patch/dev': () =>
+      new DynamoResourceRepository(localTable('resources')).listByTypeStage('PATCH', 'DEV'),
+    '/dcc': () => new DynamoDccRepository(localTable('dcc')).list(),
+    '/admin/users': () => new DynamoUserRepository(localTable('users')).list(),
+  };
   const units = { total: 0 };
   dynamo().middlewareStack.add(
     (next) => async (args) => {
@@ -81,7 +91,7 @@ async function readUnits(endpoint: string, userId: string) {
     },
     { step: 'initialize', name: 'benchConsumedCapacity' },
   );
-  const repo = new DynamoPackageRepository(TABLE, () => 'frp-local-resources');
+  const repo = new DynamoPackageRepository(TABLE, () => localTable('resources'));
   const lists = new PackageLists(repo);
   const user = { id: userId } as UserRecord;
   const list = (path: string) =>
@@ -93,6 +103,8 @@ async function readUnits(endpoint: string, userId: string) {
           ? 'DEV'
           : 'RELEASE';
   const call = async (path: string, query?: ListPageQuery) => {
+    const own = ownTables[path];
+    if (own) return own();
     const stage = path.startsWith('/dev') ? 'DEV' : 'RELEASE';
     if (path.endsWith('/approval'))
       return lists.listApproval(user, path.startsWith('/deliver') ? 'DELIVER' : stage);
@@ -118,17 +130,7 @@ async function readUnits(endpoint: string, userId: string) {
  * and 3,000): p99 over HTTP at 4 clients and DynamoDB read units per view. Goal: flat.
  */
 export async function benchGrowth(_tmp: string): Promise<Row[]> {
-  progress('starting a local stack');
-  const stack = await startStackProcess({ LOGIN_MAX_FAILURES_PER_SOURCE: '100000' });
-  const forget = onInterrupt(() => stack.stop());
-  const doc = DynamoDBDocumentClient.from(
-    new DynamoDBClient({
-      endpoint: stack.dynamoEndpoint,
-      region: 'us-east-1',
-      credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
-    }),
-    { marshallOptions: { removeUndefinedValues: true } },
-  );
+  const { stack, forget, doc } = await benchStack();
   const rows: Row[] = [];
   try {
     const api = makeClient(stack.url);

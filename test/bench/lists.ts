@@ -11,6 +11,7 @@ import {
   QueryCommand,
   type QueryCommandInput,
 } from '@aws-sdk/lib-dynamodb';
+import { localDynamoConfig, localTable } from '../../infra/local/local-aws';
 import type { PackageRecord } from '../../lambdas/ports/package-repository';
 import { toPackage } from '../../lambdas/services/package-service';
 import type { Package } from '../../shared/api/contracts/packages';
@@ -36,7 +37,7 @@ const SECTION = 'lists';
 const PACKAGES = 10_000;
 const CONCURRENCY = [1, 10, 50] as const;
 const P99_TARGET_MS = 50;
-const TABLE = 'frp-local-packages';
+export const TABLE = localTable('packages');
 const PAGE = 100;
 /**
  * partitions of the bare-Query comparison: the header as a nested map (how items were stored before
@@ -48,7 +49,18 @@ const SLIM = QUICK ? 300 : 1000;
 /** seconds of load per paged or bare measurement (whole lists are one call each) */
 const SECONDS = QUICK ? { page: 5, bare: 3 } : { page: 15, bare: 10 };
 
-type Item = Record<string, unknown>;
+export type Item = Record<string, unknown>;
+
+/** A local stack for a list bench (stopped on Ctrl-C) and a document client on its DynamoDB Local. */
+export async function benchStack() {
+  progress('starting a local stack');
+  const stack = await startStackProcess({ LOGIN_MAX_FAILURES_PER_SOURCE: '100000' });
+  const forget = onInterrupt(() => stack.stop());
+  const doc = DynamoDBDocumentClient.from(new DynamoDBClient(localDynamoConfig(stack.dynamoEndpoint)), {
+    marshallOptions: { removeUndefinedValues: true },
+  });
+  return { stack, forget, doc };
+}
 
 /** One real package made through the API (upload, generate, DCC, notify): the shape every copy takes. */
 export async function templatePackage(api: Client): Promise<{ id: string; token: string }> {
@@ -356,16 +368,7 @@ const asRelease = (template: Item): Item => ({
  * Each is measured beside the bare DynamoDB Local Query of the same index.
  */
 export async function benchLists(_tmp: string): Promise<Row[]> {
-  progress('starting a local stack');
-  const stack = await startStackProcess({ LOGIN_MAX_FAILURES_PER_SOURCE: '100000' });
-  const forget = onInterrupt(() => stack.stop());
-  const doc = DynamoDBDocumentClient.from(
-    new DynamoDBClient({
-      endpoint: stack.dynamoEndpoint,
-      region: 'us-east-1',
-      credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
-    }),
-  );
+  const { stack, forget, doc } = await benchStack();
   const rows: Row[] = [];
   try {
     const api = makeClient(stack.url);

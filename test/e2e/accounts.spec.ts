@@ -215,6 +215,12 @@ test.describe('accounts', () => {
   }) => {
     await signIn(page, 'technical-leader@example.com');
     await expect(page).toHaveURL(/\/home$/);
+    // the home page's own calls (what waits for this user) must be answered before the token is revoked:
+    // one still in flight would get the 401 and show the popup over the page before PATCHES is clicked
+    await expect(page.getByRole('region', { name: /^Waiting for you/ })).toHaveAttribute(
+      'aria-busy',
+      'false',
+    );
     const token = (await page.context().cookies()).find((c) => c.name === 'token')!.value;
     const r = await fetch(apiUrl('/user/logout'), {
       method: 'POST',

@@ -47,7 +47,7 @@ test('two admins grant a role on the users screen: one proposes, a second confir
   await signIn(page, 'admin@example.com');
   await expect(page).toHaveURL(/\/admin$/);
   const waiting = page.getByRole('region', { name: /^Waiting for administrators/ });
-  await expect(waiting.getByRole('listitem').first()).toContainText(/^[1-9]\d* role requests wait/);
+  await expect(waiting.getByRole('heading', { level: 3, name: /^Role requests [1-9]/ })).toBeVisible();
   await page.getByRole('link', { name: 'Open the users list to decide' }).click();
   await expect(page).toHaveURL(/\/admin\/users$/);
   const proposing = await grantOnUsersScreen(page, email, row);
@@ -66,9 +66,9 @@ test('two admins grant a role on the users screen: one proposes, a second confir
   // the second admin: the home counts the proposal to confirm; the same Grant confirms it
   await signIn(page, 'admin-2@example.com');
   await expect(page).toHaveURL(/\/admin$/);
-  await expect(waiting.getByRole('listitem').nth(1)).toContainText(
-    /^[1-9]\d* grant proposals by another admin/,
-  );
+  await expect(
+    waiting.getByRole('heading', { level: 3, name: /^Grant proposals to confirm [1-9]/ }),
+  ).toBeVisible();
   await a11y(page, '/admin home with counts');
   await page.screenshot({ path: `${SHOTS}/admin-home-counts.png` });
   await page.getByRole('link', { name: 'Open the users list to decide' }).click();

@@ -3,6 +3,7 @@ import { join, resolve } from 'node:path';
 import { DeleteObjectCommand, GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { localBucket, localTable } from '../../infra/local/local-aws';
 import { canonicalJson } from '../../shared/domain/audit-chain';
 import { auditObjectKey } from '../../shared/domain/audit-copy';
 import { SEED_PASSWORD } from '../../shared/domain/seed-users';
@@ -16,7 +17,7 @@ import { dynamoAt, s3At } from '../support/store';
  * it passes on an untouched trail and names the event of a tampered or a missing object.
  */
 let stack: StackProcess;
-const BUCKET = 'frp-local-audit';
+const BUCKET = localBucket('audit');
 const root = resolve(import.meta.dirname, '..', '..');
 
 const call = <T = Record<string, unknown>>(path: string, opts: Parameters<typeof apiAt>[2] = {}) =>
@@ -91,7 +92,7 @@ describe('the audit trail copy in the audit bucket', () => {
       const body = await waitForObject(auditObjectKey(`DCC#${id}`, 1));
       const r = await dynamoAt(stack.dynamoEndpoint).send(
         new QueryCommand({
-          TableName: 'frp-local-audit',
+          TableName: localTable('audit'),
           KeyConditionExpression: 'pk = :s AND seq = :one',
           ExpressionAttributeValues: { ':s': `DCC#${id}`, ':one': 1 },
         }),

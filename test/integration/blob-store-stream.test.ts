@@ -1,6 +1,7 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { GetObjectCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { describe, expect, inject, it } from 'vitest';
+import { localBucket } from '../../infra/local/local-aws';
 import { S3BlobStore } from '../../lambdas/adapters/s3/blob-store';
 import { s3At } from '../support/store';
 
@@ -10,7 +11,7 @@ import { s3At } from '../support/store';
  * bodies small.
  */
 const PART = 5 * 1024 * 1024;
-const BUCKET = 'frp-local-artefacts';
+const BUCKET = localBucket('artefacts');
 const client = s3At(inject('s3Endpoint'));
 const store = new S3BlobStore(() => client, PART);
 

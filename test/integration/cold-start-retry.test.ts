@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { localAwsEnv, localNameEnv } from '../../infra/local/local-aws';
 import { createLocalServer } from '../../infra/local/server';
 import { routeById } from '../../shared/api/routes';
 import { type RawResponse, rawRequest } from '../support/raw-http';
@@ -38,17 +39,13 @@ beforeAll(async () => {
   });
   await new Promise<void>((r) => secrets.listen(0, '127.0.0.1', r));
   Object.assign(process.env, {
-    AWS_REGION: 'us-east-1',
-    AWS_ACCESS_KEY_ID: 'S3RVER',
-    AWS_SECRET_ACCESS_KEY: 'S3RVER',
+    ...localAwsEnv({ dynamo: inject('dynamoEndpoint') }),
     AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
-    AWS_ENDPOINT_URL_DYNAMODB: inject('dynamoEndpoint'),
     AWS_ENDPOINT_URL_SECRETS_MANAGER: `http://127.0.0.1:${(secrets.address() as AddressInfo).port}`,
     // no retries inside one call: each invocation reads once, so the test counts reads exactly
     AWS_MAX_ATTEMPTS: '1',
     TOKEN_SECRET_ARN: SECRET_ARN,
-    TABLE_USERS: 'frp-local-users',
-    TABLE_AUDIT: 'frp-local-audit',
+    ...localNameEnv(['users', 'audit'], []),
   });
   delete process.env.TOKEN_SECRET;
 

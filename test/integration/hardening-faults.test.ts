@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Emulator, startDynamo, startS3, startSes, stopAll } from '../../infra/local/emulators';
+import { DYNAMO_EMULATOR, localBucket, S3_EMULATOR, SES_EMULATOR } from '../../infra/local/local-aws';
 import { UNAVAILABLE } from '../../lambdas/services/packages/generation-failure';
 import type { Package } from '../../shared/api/contracts/packages';
 import type { Resource } from '../../shared/api/contracts/resources';
@@ -14,6 +15,10 @@ import { waitForStatus } from '../support/package-flow';
 import { type StackProcess, startStackProcess } from '../support/stack-process';
 import { dynamoAt, s3At, scanAll, tableOf } from '../support/store';
 import { settled } from '../support/uploads';
+
+const DYNAMO = DYNAMO_EMULATOR.name;
+const S3 = S3_EMULATOR.name;
+const SES = SES_EMULATOR.name;
 
 /**
  * A stack of its own whose emulators are stopped and started again (the pids come from
@@ -91,9 +96,9 @@ const entryUrl = (name: string) => `http://127.0.0.1:${entry(name).port}`;
 async function restart(name: string) {
   const { port } = entry(name);
   const e =
-    name === 'DynamoDB Local'
+    name === DYNAMO
       ? await startDynamo(port, stack.dataDir)
-      : name === 's3rver'
+      : name === S3
         ? await startS3(port, stack.dataDir)
         : await startSes(port);
   restarted.push(e);
@@ -191,7 +196,7 @@ afterAll(async () => {
 describe('S3 (s3rver) down', () => {
   it('refuses an upload with a clear 503, keeps no record of it, and takes the same upload once S3 is back', async () => {
     const name = uniq('fault-patch');
-    await stop('s3rver');
+    await stop(S3);
     const r = await uploadPatch(name);
     expectCleanOutage(r, 'upload while S3 is down');
     // nothing points at bytes that were never written: no resource record, no claim on the name
@@ -200,7 +205,7 @@ describe('S3 (s3rver) down', () => {
     // calls that do not need S3 carry on
     expect((await call('/resources/patch/dev', { token: tokens.lead })).status).toBe(200);
 
-    await restart('s3rver');
+    await restart(S3);
     const again = await uploadPatch(name);
     expect(again.status, JSON.stringify(again.body)).toBe(201);
     const listed = jsonText<Resource[]>(
@@ -214,12 +219,12 @@ describe('S3 (s3rver) down', () => {
     const bytes = randomBytes(256 * 1024);
     const confirm = await stagePresigned(name, bytes);
 
-    await stop('s3rver');
+    await stop(S3);
     expectCleanOutage(await confirm(), 'confirm while S3 is down');
     const items = await scanAll(dynamoAt(stack.dynamoEndpoint), tableOf('resources'));
     expect(items.filter((i) => i.name === name && i.kind === 'RESOURCE')).toEqual([]);
 
-    await restart('s3rver');
+    await restart(S3);
     const again = await settled(tokens.designDev, await confirm(), { call });
     expect(again.state, again.errorMessage).toBe('REGISTERED');
     const resource = jsonText<Resource>(again.resource);
@@ -234,12 +239,12 @@ describe('S3 (s3rver) stopped in the middle of a request', () => {
     // 48 MiB in one PUT: the verification copies it out of staging in 8 MiB parts
     const bytes = randomBytes(48 * 1024 * 1024);
     const confirm = await stagePresigned(name, bytes);
-    const firstPart = firstPartWatcher('frp-local-resources');
+    const firstPart = firstPartWatcher(localBucket('resources'));
     const accepted = await confirm();
     expect([accepted.status, accepted.body.state], JSON.stringify(accepted.body)).toEqual([202, 'VERIFYING']);
     const uploadId = String(accepted.body.uploadId);
     await firstPart('the copy out of staging');
-    await stop('s3rver');
+    await stop(S3);
 
     // Lambda's retries fail too; the failure handler keeps the upload with the reason
     const failed = await settled(tokens.designDev, accepted, { call });
@@ -252,10 +257,10 @@ describe('S3 (s3rver) stopped in the middle of a request', () => {
     const items = await scanAll(dynamoAt(stack.dynamoEndpoint), tableOf('resources'));
     expect(items.filter((i) => i.name === name && i.kind === 'RESOURCE')).toEqual([]);
 
-    await restart('s3rver');
-    const s3 = s3At(entryUrl('s3rver'));
+    await restart(S3);
+    const s3 = s3At(entryUrl(S3));
     const copies = await s3.send(
-      new ListObjectsV2Command({ Bucket: 'frp-local-resources', Prefix: 'resources/' }),
+      new ListObjectsV2Command({ Bucket: localBucket('resources'), Prefix: 'resources/' }),
     );
     expect(
       (copies.Contents ?? []).filter((o) => o.Key?.endsWith('/big.bin') && o.Size === bytes.length),
@@ -266,7 +271,7 @@ describe('S3 (s3rver) stopped in the middle of a request', () => {
     const resource = jsonText<Resource>(again.resource);
     expect(resource.sha256).toBe(createHash('sha256').update(bytes).digest('hex'));
     const stored = await s3.send(
-      new ListObjectsV2Command({ Bucket: 'frp-local-resources', Prefix: `resources/${resource.id}/` }),
+      new ListObjectsV2Command({ Bucket: localBucket('resources'), Prefix: `resources/${resource.id}/` }),
     );
     expect((stored.Contents ?? []).map((o) => [o.Key, o.Size])).toEqual([
       [`resources/${resource.id}/big.bin`, bytes.length],
@@ -306,7 +311,7 @@ describe('S3 (s3rver) stopped in the middle of a request', () => {
       );
 
     // the last approval answers at once; the worker generates the XML, and S3 stops once its first part is on disk
-    const firstPart = firstPartWatcher('frp-local-artefacts');
+    const firstPart = firstPartWatcher(localBucket('artefacts'));
     const last = await call<{ outcome: string; package: string }>(`/packages/${pkg.id}/approve`, {
       method: 'POST',
       token: tokens.release,
@@ -315,7 +320,7 @@ describe('S3 (s3rver) stopped in the middle of a request', () => {
     const answered = jsonText<Package>(last.body.package);
     expect([answered.status, answered.generation?.bytesTotal]).toEqual(['GENERATING', bytes.length]);
     await firstPart('the package upload');
-    await stop('s3rver');
+    await stop(S3);
 
     // after the worker's last retry the package is back where the decision was taken, with the reason
     const failed = await waitForStatus(pkg, tokens.lead!, 'PENDING_APPROVAL', {
@@ -341,10 +346,10 @@ describe('S3 (s3rver) stopped in the middle of a request', () => {
     const dead = readFileSync(join(stack.dataDir, 'dead-letters', 'generate-artefact.jsonl'), 'utf8');
     expect(dead).toContain(failed.generation!.jobId);
 
-    await restart('s3rver');
-    const s3 = s3At(entryUrl('s3rver'));
+    await restart(S3);
+    const s3 = s3At(entryUrl(S3));
     const listed = await s3.send(
-      new ListObjectsV2Command({ Bucket: 'frp-local-artefacts', Prefix: `packages/${pkg.id}/` }),
+      new ListObjectsV2Command({ Bucket: localBucket('artefacts'), Prefix: `packages/${pkg.id}/` }),
     );
     expect(listed.Contents ?? []).toEqual([]);
 
@@ -359,7 +364,7 @@ describe('S3 (s3rver) stopped in the middle of a request', () => {
     const done = await waitForStatus(pkg, tokens.lead!, 'APPROVED', { base: stack.url, timeoutMs: 120_000 });
     expect(done.generation).toBeUndefined();
     const objects = await s3.send(
-      new ListObjectsV2Command({ Bucket: 'frp-local-artefacts', Prefix: `packages/${pkg.id}/` }),
+      new ListObjectsV2Command({ Bucket: localBucket('artefacts'), Prefix: `packages/${pkg.id}/` }),
     );
     expect((objects.Contents ?? []).map((o) => o.Key)).toEqual([done.linkToS3]);
   }, 180_000);
@@ -400,7 +405,7 @@ describe('SES (aws-ses-v2-local) down', () => {
     const beforeOutage = await userItem();
     expect(beforeOutage?.tempPasswordHash).toBeTruthy();
 
-    await stop('aws-ses-v2-local');
+    await stop(SES);
     // workflow mail never blocks the workflow (decision 095): the state change commits with its mails
     const during = await notify();
     expect(during.status, JSON.stringify(during.body)).toBe(200);
@@ -425,7 +430,7 @@ describe('SES (aws-ses-v2-local) down', () => {
     // a second notify is refused: the package is no longer a draft, nothing is sent twice
     expect((await notify()).status).toBe(409);
 
-    await restart('aws-ses-v2-local');
+    await restart(SES);
     const reset = await call('/user/reset-password', { method: 'POST', body: { email: SEEDED.reliability } });
     expect(reset.status, JSON.stringify(reset.body)).toBe(200);
     const readStore = async () =>
@@ -454,7 +459,7 @@ describe('DynamoDB Local down', () => {
     const body = { deviceId: uniq('fault-device'), telemetryType: 'BLE', messageLimit: 32, deviceLimit: 512 };
     const before = (await call<{ packages: string }>('/dev/packages', { token: tokens.lead })).body.packages;
 
-    await stop('DynamoDB Local');
+    await stop(DYNAMO);
     expectCleanOutage(await call('/dcc', { method: 'POST', token: tokens.lead, body }), 'create DCC');
     expectCleanOutage(await call('/dev/packages', { token: tokens.lead }), 'list packages');
     expectCleanOutage(
@@ -462,7 +467,7 @@ describe('DynamoDB Local down', () => {
       'sign in',
     );
 
-    await restart('DynamoDB Local');
+    await restart(DYNAMO);
     const created = await call('/dcc', { method: 'POST', token: tokens.lead, body });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     const dccs = jsonText<{ deviceId: string }[]>(

@@ -1,6 +1,7 @@
 import { ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { localBucket } from '../../infra/local/local-aws';
 import type { Package } from '../../shared/api/contracts/packages';
 import { type ApiResult, api } from '../support/api';
 import { createDcc, createPackage, seededUsers, uploadPatch } from '../support/fixtures';
@@ -58,7 +59,7 @@ const rejectSigning = (id: string) =>
 
 async function artefactKeys(id: string): Promise<string[]> {
   const r = await s3At(inject('s3Endpoint')).send(
-    new ListObjectsV2Command({ Bucket: 'frp-local-artefacts', Prefix: `packages/${id}/` }),
+    new ListObjectsV2Command({ Bucket: localBucket('artefacts'), Prefix: `packages/${id}/` }),
   );
   return (r.Contents ?? []).map((o) => o.Key ?? '');
 }

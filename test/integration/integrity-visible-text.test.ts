@@ -1,5 +1,6 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { LOCAL_CREDENTIALS, LOCAL_REGION } from '../../infra/local/local-aws';
 import type { Package } from '../../shared/api/contracts/packages';
 import { api, jsonText, mailboxUrl, mailMatching, mails, uniq } from '../support/api';
 import { createDcc, createPackage, seededUsers, uploadPatch } from '../support/fixtures';
@@ -167,12 +168,12 @@ describe('mail headers', () => {
     });
     expect(r.status, JSON.stringify(r.body)).toBe(200);
     // workflow mail leaves through the outbox: wait for it
-    await mailMatching(u.designDev.email, (m) => m.subject.startsWith(`Package rejected: ${pkg.name}`));
-    const sent = (await mails()).filter((m) => m.subject.startsWith(`Package rejected: ${pkg.name}`));
+    await mailMatching(u.designDev.email, (m) => m.subject.startsWith(`Approval rejected: ${pkg.name}`));
+    const sent = (await mails()).filter((m) => m.subject.startsWith(`Approval rejected: ${pkg.name}`));
     expect(sent.length).toBeGreaterThan(0);
     for (const m of sent) {
       expect(m.subject).not.toMatch(/[\r\n\u202e]/);
-      expect(m.subject).toBe(`Package rejected: ${pkg.name} Bcc: ${marker}@example.org`);
+      expect(m.subject).toBe(`Approval rejected: ${pkg.name} Bcc: ${marker}@example.org`);
     }
     expect((await mails(marker)).length).toBe(0);
   });
@@ -181,9 +182,9 @@ describe('mail headers', () => {
     // the adapter as the handlers build it, against the stack's SES (the same endpoint variable)
     Object.assign(process.env, {
       AWS_ENDPOINT_URL_SESV2: mailboxUrl().replace(/\/$/, ''),
-      AWS_REGION: 'us-east-1',
-      AWS_ACCESS_KEY_ID: 'S3RVER',
-      AWS_SECRET_ACCESS_KEY: 'S3RVER',
+      AWS_REGION: LOCAL_REGION,
+      AWS_ACCESS_KEY_ID: LOCAL_CREDENTIALS.accessKeyId,
+      AWS_SECRET_ACCESS_KEY: LOCAL_CREDENTIALS.secretAccessKey,
     });
     const { SesMailer } = await import('../../lambdas/adapters/ses/ses-mailer');
     const mailer = new SesMailer('firmware-portal@example.com');

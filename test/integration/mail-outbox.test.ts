@@ -6,6 +6,7 @@ import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Emulator, startSes, stopAll } from '../../infra/local/emulators';
+import { localTable, SES_EMULATOR } from '../../infra/local/local-aws';
 import type { Package } from '../../shared/api/contracts/packages';
 import type { Resource } from '../../shared/api/contracts/resources';
 import { SEED_PASSWORD } from '../../shared/domain/seed-users';
@@ -97,7 +98,7 @@ async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, tim
 }
 
 async function outboxOf(packageId: string) {
-  const items = await scanAll(dynamoAt(stack.dynamoEndpoint), 'frp-local-outbox');
+  const items = await scanAll(dynamoAt(stack.dynamoEndpoint), localTable('outbox'));
   return items.filter((i) => i.packageId === packageId);
 }
 
@@ -164,7 +165,7 @@ async function packageAsListed(id: string): Promise<Package | undefined> {
 beforeAll(async () => {
   stack = await startStackProcess(RETRY);
   const entries = JSON.parse(readFileSync(join(stack.dataDir, 'emulators.json'), 'utf8')) as EmulatorEntry[];
-  ses = entries.find((e) => e.name === 'aws-ses-v2-local')!;
+  ses = entries.find((e) => e.name === SES_EMULATOR.name)!;
   for (const [k, email] of Object.entries({
     designDev: SEEDED.designDev,
     designTest: SEEDED.designTest,

@@ -8,6 +8,7 @@ import {
 } from '@aws-sdk/client-s3';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { localBucket } from '../../infra/local/local-aws';
 import type { Package } from '../../shared/api/contracts/packages';
 import { api, jsonText, localDynamo, localTable } from '../support/api';
 import { createPackage, seededUsers, uploadModel } from '../support/fixtures';
@@ -36,8 +37,8 @@ beforeAll(async () => {
 });
 
 const METADATA = JSON.stringify({ modelName: 'keyword-spotter', version: '2.0.1', labels: ['yes', 'no'] });
-const RESOURCES = 'frp-local-resources';
-const ARTEFACTS = 'frp-local-artefacts';
+const RESOURCES = localBucket('resources');
+const ARTEFACTS = localBucket('artefacts');
 const sizeField = (h: Awaited<ReturnType<typeof headerOf>>, name: string) =>
   h.fields.find((f) => f.name === name)?.value;
 

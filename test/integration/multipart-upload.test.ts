@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { localS3Config } from '../../infra/local/local-aws';
 import type {
   PresignPartsResponse,
   Resource,
@@ -110,12 +111,7 @@ beforeAll(async () => {
   const urls = await presign(probe.body.uploadId, [1]);
   const url = new URL(urls.body.urls[0]!.url);
   bucket = url.pathname.split('/')[1]!;
-  s3 = new S3Client({
-    endpoint: url.origin,
-    region: 'us-east-1',
-    credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
-    forcePathStyle: true,
-  });
+  s3 = new S3Client(localS3Config(url.origin));
   expect((await abort(probe.body.uploadId)).status).toBe(200);
 });
 

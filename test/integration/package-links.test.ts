@@ -93,7 +93,7 @@ describe('mail links to the package and GET /packages/{id}/details (issue 16)', 
       body: { 'rejection-reason': 'Wrong fleet' },
     });
     expect(reject.status, JSON.stringify(reject.body)).toBe(200);
-    expect(await linkIn(u.designDev.email, `Package rejected: ${pkg.name}`)).toBe(own);
+    expect(await linkIn(u.designDev.email, `Delivery rejected: ${pkg.name}`)).toBe(own);
     expect(await linkIn(u.release.email, `Delivery rejected: ${pkg.name}`)).toBe(own);
     expect(await waitingFor(pkg.id, u.lead.token)).toBeNull();
 
@@ -125,7 +125,7 @@ describe('mail links to the package and GET /packages/{id}/details (issue 16)', 
       body: { 'rejection-reason': 'Missing test report' },
     });
     expect(r.status, JSON.stringify(r.body)).toBe(200);
-    expect(await linkIn(u.designDev.email, `Package rejected: ${other.name}`)).toBe(
+    expect(await linkIn(u.designDev.email, `Approval rejected: ${other.name}`)).toBe(
       `/packages/open/${other.id}`,
     );
     expect(await waitingFor(other.id, u.lead.token)).toBeNull();

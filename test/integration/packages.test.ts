@@ -349,7 +349,7 @@ describe('approval decisions', () => {
       rejectionNote: 'Header CRC region overlaps the installer',
     });
     expect(
-      await mailMatching(u.designDev.email, (m) => m.subject === `Package rejected: ${pkg.name}`),
+      await mailMatching(u.designDev.email, (m) => m.subject === `Approval rejected: ${pkg.name}`),
     ).toBeDefined();
     expect(
       (await api(`/packages/${pkg.id}/approve`, { method: 'POST', token: u.reliability.token })).status,

@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { GetObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { localS3Config } from '../../infra/local/local-aws';
 import type { RequestUploadResponse, Resource } from '../../shared/api/contracts/resources';
 import { MSG } from '../../shared/messages';
 import { api, jsonText, login, SEEDED, uniq } from '../support/api';
@@ -134,14 +135,7 @@ beforeAll(async () => {
   expect(probe.status).toBe(201);
   const url = new URL(probe.body.resourceUrl);
   bucket = url.pathname.split('/')[1]!;
-  s3 = new S3Client({
-    endpoint: url.origin,
-    region: 'us-east-1',
-    credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
-    forcePathStyle: true,
-    requestChecksumCalculation: 'WHEN_REQUIRED',
-    responseChecksumValidation: 'WHEN_REQUIRED',
-  });
+  s3 = new S3Client(localS3Config(url.origin));
 });
 
 describe('upload through the API (multipart)', () => {

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { GetObjectCommand, ListObjectsV2Command, PutObjectCommand } from '@aws-sdk/client-s3';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { localBucket } from '../../infra/local/local-aws';
 import type { Package } from '../../shared/api/contracts/packages';
 import { PACKAGE_ERR } from '../../shared/domain/package-texts';
 import { api, jsonText, localDynamo, localTable } from '../support/api';
@@ -31,8 +32,8 @@ beforeAll(async () => {
   u = await seededUsers();
 });
 
-const RESOURCES = 'frp-local-resources';
-const ARTEFACTS = 'frp-local-artefacts';
+const RESOURCES = localBucket('resources');
+const ARTEFACTS = localBucket('artefacts');
 const METADATA = JSON.stringify({ modelName: 'pinned-model', version: '1.0.0' });
 // the same length: only the digest can tell the swap
 const SWAPPED = JSON.stringify({ modelName: 'pinned-model', version: '6.6.6' });

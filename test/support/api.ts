@@ -1,4 +1,5 @@
 import { inject } from 'vitest';
+import { localDynamoConfig, localTable as tableName } from '../../infra/local/local-aws';
 import { SEED_PASSWORD } from '../../shared/domain/seed-users';
 
 /** Base URL of the local stack started by global-setup (…/dev is the API). */
@@ -148,15 +149,9 @@ export const uniq = (prefix: string): string =>
 export async function localDynamo() {
   const { DynamoDBClient } = await import('@aws-sdk/client-dynamodb');
   const { DynamoDBDocumentClient } = await import('@aws-sdk/lib-dynamodb');
-  return DynamoDBDocumentClient.from(
-    new DynamoDBClient({
-      endpoint: inject('dynamoEndpoint'),
-      region: 'us-east-1',
-      credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
-    }),
-  );
+  return DynamoDBDocumentClient.from(new DynamoDBClient(localDynamoConfig(inject('dynamoEndpoint'))));
 }
 
 /** Physical table names of the local stack. */
 export const localTable = (name: 'users' | 'resources' | 'packages' | 'dcc' | 'audit'): string =>
-  `frp-local-${name}`;
+  tableName(name);

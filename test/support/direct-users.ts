@@ -1,5 +1,6 @@
 import { randomBytes, randomUUID, scryptSync } from 'node:crypto';
 import { inject } from 'vitest';
+import { localAwsEnv, localTable } from '../../infra/local/local-aws';
 import type { Role } from '../../shared/domain/roles';
 import { SEED_PASSWORD } from '../../shared/domain/seed-users';
 import { uniq } from './api';
@@ -15,14 +16,9 @@ export interface DirectUser {
 /** The product's user repository on the shared stack's users table. */
 async function userRepository() {
   // the repository's client reads the endpoint from the environment on first use, as in the handlers
-  Object.assign(process.env, {
-    AWS_ENDPOINT_URL_DYNAMODB: inject('dynamoEndpoint'),
-    AWS_REGION: 'us-east-1',
-    AWS_ACCESS_KEY_ID: 'S3RVER',
-    AWS_SECRET_ACCESS_KEY: 'S3RVER',
-  });
+  Object.assign(process.env, localAwsEnv({ dynamo: inject('dynamoEndpoint') }));
   const { DynamoUserRepository } = await import('../../lambdas/adapters/dynamodb/user-repository');
-  return new DynamoUserRepository('frp-local-users');
+  return new DynamoUserRepository(localTable('users'));
 }
 
 /** SEED_PASSWORD as a stored hash with cheap parameters (N=2^10): test users only. */

@@ -129,12 +129,12 @@ export async function downloadXml(id: string, token: string): Promise<{ file: st
   return { file, dir };
 }
 
-/** The portal's signing public key (GET /dev/signing-key) written to `dir`/portal-key.pem. */
+/** The portal's signing public key (GET /dev/signing-key.pem, issue 25) written to `dir`/portal-key.pem. */
 export async function portalKey(dir: string): Promise<string> {
-  const key = await api<{ publicKeyPem: string }>('/signing-key');
-  if (key.status !== 200) throw new Error(`signing-key: ${key.status}`);
+  const key = await api<string>('/signing-key.pem');
+  if (key.status !== 200) throw new Error(`signing-key.pem: ${key.status}`);
   const path = join(dir, 'portal-key.pem');
-  writeFileSync(path, key.body.publicKeyPem);
+  writeFileSync(path, key.body);
   return path;
 }
 

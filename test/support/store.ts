@@ -2,34 +2,25 @@ import { createHash } from 'node:crypto';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { DynamoDBDocumentClient, ScanCommand, type ScanCommandInput } from '@aws-sdk/lib-dynamodb';
+import { localBucket, localDynamoConfig, localS3Config, localTable } from '../../infra/local/local-aws';
 import { auditObjectKey } from '../../shared/domain/audit-copy';
 
-const LOCAL_CREDENTIALS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
 export const TABLE_NAMES = ['users', 'resources', 'packages', 'dcc', 'audit'] as const;
 export const BUCKET_NAMES = ['resources', 'artefacts', 'audit'] as const;
 
 /** A DynamoDB document client on a local stack's DynamoDB Local. */
 export function dynamoAt(endpoint: string): DynamoDBDocumentClient {
-  return DynamoDBDocumentClient.from(
-    new DynamoDBClient({ endpoint, region: 'us-east-1', credentials: LOCAL_CREDENTIALS, maxAttempts: 1 }),
-    { marshallOptions: { removeUndefinedValues: true } },
-  );
+  return DynamoDBDocumentClient.from(new DynamoDBClient(localDynamoConfig(endpoint, 1)), {
+    marshallOptions: { removeUndefinedValues: true },
+  });
 }
 
 /** An S3 client on a local stack's s3rver. */
 export function s3At(endpoint: string): S3Client {
-  return new S3Client({
-    endpoint,
-    region: 'us-east-1',
-    credentials: LOCAL_CREDENTIALS,
-    forcePathStyle: true,
-    requestChecksumCalculation: 'WHEN_REQUIRED',
-    responseChecksumValidation: 'WHEN_REQUIRED',
-    maxAttempts: 1,
-  });
+  return new S3Client(localS3Config(endpoint, 1));
 }
 
-export const tableOf = (name: (typeof TABLE_NAMES)[number]) => `frp-local-${name}`;
+export const tableOf = (name: (typeof TABLE_NAMES)[number]) => localTable(name);
 
 /** Every item of a local table; login throttle counters are left out (failed sign-ins keep them, by design). */
 export async function scanAll(
@@ -82,7 +73,7 @@ export async function auditCopySettled(
   for (;;) {
     const [items, keys] = await Promise.all([
       scanAll(ddb, tableOf('audit')),
-      objectKeys(s3, 'frp-local-audit'),
+      objectKeys(s3, localBucket('audit')),
     ]);
     const copied = new Set(keys);
     const missing = items
@@ -116,7 +107,7 @@ export async function storeSnapshot(
     }),
     ...(s3
       ? BUCKET_NAMES.map(async (b) => {
-          const keys = (await objectKeys(s3, `frp-local-${b}`)).sort();
+          const keys = (await objectKeys(s3, localBucket(b))).sort();
           out[`bucket ${b}`] =
             `${keys.length} objects, ${createHash('sha256').update(keys.join('\n')).digest('hex').slice(0, 16)}`;
         })

@@ -1,8 +1,7 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { OutboxItem, OutboxStore, RedriveStore } from '../../ports/mail-outbox';
 import type { MailFailure, OutboxMail } from '../../ports/package-repository';
-import type { OutboxItem, OutboxStore } from '../../services/mail-outbox-worker';
-import type { RedriveStore } from '../../services/mail-redrive';
 import { dynamo } from '../aws-clients';
 import { getItem, putNew, type TransactItem, transact, updateIf } from './transact';
 

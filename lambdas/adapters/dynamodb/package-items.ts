@@ -1,3 +1,4 @@
+import { approvalTime, approvedForKey } from '../../../shared/domain/package-changes';
 import type { PackageTombstone } from '../../../shared/domain/package-deletion';
 import type { PackageRecord, Task } from '../../ports/package-repository';
 
@@ -29,7 +30,17 @@ export function toItem(p: PackageRecord): Record<string, unknown> {
     ...(p.status === 'DRAFT'
       ? { assignee: p.initiator.id, queue: `${DRAFT_QUEUE}#${p.resourceStage}#${p.createdAt}` }
       : {}),
+    // an approved package is on the sparse byApprovedDevice index under its device and resource type
+    // (decision 246); votes and rejections after approval are updates that keep these attributes
+    ...approvedKeys(p),
   };
+}
+
+/** `approvedFor` and `approvedAt` of an approved package with a DCC copy; nothing otherwise. */
+function approvedKeys(p: PackageRecord): { approvedFor?: string; approvedAt?: string } {
+  const approvedFor = approvedForKey(p);
+  const approvedAt = approvalTime(p);
+  return approvedFor && approvedAt ? { approvedFor, approvedAt } : {};
 }
 
 /** The byAssignee queue prefix of a DRAFT package item (task kinds are APPROVE, SIGN, DELIVERY). */
@@ -44,6 +55,8 @@ export function fromItem(item: Record<string, unknown>): PackageRecord {
     deliveryList: _d,
     assignee: _a,
     queue: _q,
+    approvedFor: _af,
+    approvedAt: _at,
     header,
     ...rest
   } = item;

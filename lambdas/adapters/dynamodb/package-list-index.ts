@@ -31,7 +31,8 @@ function compact(item: Record<string, unknown>): CompactPackage {
  * per view: the epoch item (one small GetItem; deletions move it), then the entries created, or put into
  * delivery, since the newest held (a Query that returns only those). A moved epoch rebuilds it. Those
  * fields never change after creation (name, resource, note, type, stage, signed) but for
- * `deliveryStartedAt`, set once by the first delivery, so nothing else can make the index stale.
+ * `deliveryStartedAt`, set once by the first delivery, and a draft's step-1 edit (name, note, type:
+ * decision 242), which moves the epoch, so nothing else can make the index stale.
  */
 export class PackageListIndex {
   private rows = new Map<string, CompactPackage>();

@@ -11,9 +11,18 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import type { PackageStatus } from '../../../shared/api/contracts/packages';
 import type { Stage } from '../../../shared/api/contracts/resources';
+import {
+  APPROVAL_POLICY,
+  type ApprovalPolicy,
+  type Decision,
+  voteClauses,
+  voteNeedsState,
+  voteRefusal,
+} from '../../../shared/domain/approval-policy';
 import { ConflictError } from '../../../shared/domain/errors';
+import { approvedForKey, isApproved } from '../../../shared/domain/package-changes';
 import type { PackageTombstone } from '../../../shared/domain/package-deletion';
-import { ROUNDS, type RoundName, voteRefusal } from '../../../shared/domain/package-lifecycle';
+import { ROUNDS, type RoundName } from '../../../shared/domain/package-lifecycle';
 import type {
   CompactPackage,
   OutboxMail,
@@ -45,6 +54,7 @@ import {
 import { bumpListEpoch, packageListIndex } from './package-list-index';
 import { failedAt, type PackageTransactItem, putIfAbsent, refusedByCondition } from './package-transact';
 import { queryAll } from './query-all';
+import { renderVoteCondition } from './vote-condition';
 
 /** tries of a deletion that keeps losing to concurrent transitions (each vote moves the version on) */
 const DELETE_ATTEMPTS = 10;
@@ -52,7 +62,8 @@ const DELETE_ATTEMPTS = 10;
 export class DynamoPackageRepository implements PackageRepository {
   /**
    * `resourcesTable` (read lazily) holds the resource items whose `packageRefs` count guards deletion;
-   * `outboxTable` (read lazily, only by transitions that mail) the workflow mails (decision 095)
+   * `outboxTable` (read lazily, only by transitions that mail) the workflow mails (decision 095);
+   * `policy` decides who may vote (shared/domain/approval-policy.ts; tests may pass another)
    */
   constructor(
     private readonly table: string,
@@ -60,6 +71,7 @@ export class DynamoPackageRepository implements PackageRepository {
     private readonly outboxTable: () => string = () => {
       throw new Error('This repository has no outbox table');
     },
+    private readonly policy: ApprovalPolicy = APPROVAL_POLICY,
   ) {}
 
   async create(pkg: PackageRecord): Promise<'ok' | 'nameTaken' | 'resourceGone'> {
@@ -89,6 +101,45 @@ export class DynamoPackageRepository implements PackageRepository {
       if (failedAt(e, 2)) return 'resourceGone';
       throw e;
     }
+  }
+
+  async renameDraft(
+    next: PackageRecord,
+    expected: { version: number; status: PackageStatus },
+    oldName: string,
+  ): Promise<'ok' | 'nameTaken' | 'moved'> {
+    const sameClaim = next.name.toLowerCase() === oldName.toLowerCase();
+    const items: PackageTransactItem[] = [
+      {
+        Put: {
+          TableName: this.table,
+          Item: toItem(next),
+          ConditionExpression: '#v = :v AND #s = :s',
+          ExpressionAttributeNames: { '#v': 'version', '#s': 'status' },
+          ExpressionAttributeValues: { ':v': expected.version, ':s': expected.status },
+        },
+      },
+    ];
+    if (!sameClaim)
+      items.push(putIfAbsent(this.table, { ...nameKey(next.name), kind: 'NAME', packageId: next.id }), {
+        Delete: {
+          TableName: this.table,
+          Key: nameKey(oldName),
+          ConditionExpression: 'packageId = :id',
+          ExpressionAttributeValues: { ':id': next.id },
+        },
+      });
+    try {
+      await dynamo().send(new TransactWriteCommand({ TransactItems: items }));
+    } catch (e) {
+      if (failedAt(e, 1)) return 'nameTaken';
+      if (refusedByCondition(e)) return 'moved';
+      throw e;
+    }
+    // the compact list index holds name, note and type as never changing (decision 210): a step-1 edit of a
+    // draft moves the epoch so every list rebuilds it (rare: only Back to step 1 and Continue)
+    await bumpListEpoch(this.table).catch(() => undefined);
+    return 'ok';
   }
 
   async get(id: string): Promise<PackageRecord | null> {
@@ -190,6 +241,38 @@ export class DynamoPackageRepository implements PackageRepository {
     });
     return items.filter((i) => i.kind === 'PACKAGE' && i.status === 'DRAFT').map(fromItem);
   }
+  /**
+   * One Query of the sparse byApprovedDevice index, newest approval first (decision 246); each candidate is
+   * read again consistently (the index lags), so a package deleted or moved meanwhile is passed over.
+   */
+  async lastApproved(
+    approvedFor: string,
+    opts: { before?: string; exceptId: string },
+  ): Promise<PackageRecord | null> {
+    let start: Record<string, unknown> | undefined;
+    for (let pages = 0; pages < 10; pages++) {
+      const r = await dynamo().send(
+        new QueryCommand({
+          TableName: this.table,
+          IndexName: 'byApprovedDevice',
+          KeyConditionExpression: opts.before ? 'approvedFor = :k AND approvedAt < :b' : 'approvedFor = :k',
+          ExpressionAttributeValues: { ':k': approvedFor, ...(opts.before ? { ':b': opts.before } : {}) },
+          ScanIndexForward: false,
+          Limit: 5,
+          ExclusiveStartKey: start,
+        }),
+      );
+      for (const item of r.Items ?? []) {
+        const id = String(item.id);
+        if (id === opts.exceptId) continue;
+        const p = await this.get(id);
+        if (p && isApproved(p.status) && approvedForKey(p) === approvedFor) return p;
+      }
+      start = r.LastEvaluatedKey;
+      if (!start) return null;
+    }
+    return null;
+  }
   listByResource(resourceId: string) {
     return this.byIndex('byResource', 'resourceId', resourceId);
   }
@@ -270,22 +353,26 @@ export class DynamoPackageRepository implements PackageRepository {
   }
 
   /**
-   * One approver's decision in a round as an atomic update, only while the package waits in the round
-   * and the approver has not decided (shared/domain/package-lifecycle.ts: which list, counter, statuses).
+   * One approver's decision in a round as an atomic update, on the approval policy's condition
+   * (`voteClauses`: the package waits in the round, the approver is chosen and undecided and, to approve,
+   * whoever the policy's order puts first approved; rendered by vote-condition.ts). Only a round with an
+   * order reads the package first, for the ids of the approvers it waits for.
    */
-  private decision(id: string, userId: string, round: RoundName, at: string) {
+  private async decision(id: string, userId: string, round: RoundName, at: string, decision: Decision) {
     const r = ROUNDS[round];
+    const state = decision === 'approve' && voteNeedsState(round, this.policy) ? await this.get(id) : null;
+    const c = renderVoteCondition(voteClauses(userId, r, decision, state, this.policy));
     return {
       TableName: this.table,
       Key: pkgKey(id),
-      ConditionExpression: '#s = :waiting AND #m.#u.approved = :f AND #m.#u.rejected = :f',
-      ExpressionAttributeNames: { '#m': r.list, '#u': userId, '#v': 'version', '#s': 'status' },
-      ExpressionAttributeValues: { ':t': true, ':f': false, ':at': at, ':one': 1, ':waiting': r.waiting },
+      ConditionExpression: c.expression,
+      ExpressionAttributeNames: { ...c.names, '#m': r.list, '#u': userId, '#v': 'version', '#s': 'status' },
+      ExpressionAttributeValues: { ...c.values, ':t': true, ':f': false, ':at': at, ':one': 1 },
     } satisfies UpdateCommandInput;
   }
 
   async vote(id: string, userId: string, round: RoundName, at: string): Promise<VoteResult> {
-    const d = this.decision(id, userId, round, at);
+    const d = await this.decision(id, userId, round, at, 'approve');
     try {
       const r = await dynamo().send(
         new UpdateCommand({
@@ -299,7 +386,7 @@ export class DynamoPackageRepository implements PackageRepository {
       return { ok: true, pkg: fromItem(r.Attributes ?? {}) };
     } catch (e) {
       if (!(e instanceof ConditionalCheckFailedException)) throw e;
-      return { ok: false, reason: await this.whyRefused(id, userId, round) };
+      return { ok: false, reason: await this.whyRefused(id, userId, round, 'approve') };
     }
   }
 
@@ -311,7 +398,7 @@ export class DynamoPackageRepository implements PackageRepository {
     at: string,
     mails: OutboxMail[] = [],
   ): Promise<VoteResult> {
-    const d = this.decision(id, userId, round, at);
+    const d = await this.decision(id, userId, round, at, 'reject');
     const update = {
       ...d,
       UpdateExpression:
@@ -338,13 +425,13 @@ export class DynamoPackageRepository implements PackageRepository {
       return { ok: true, pkg: fromItem(r.Attributes ?? {}) };
     } catch (e) {
       if (!refusedByCondition(e)) throw e;
-      return { ok: false, reason: await this.whyRefused(id, userId, round) };
+      return { ok: false, reason: await this.whyRefused(id, userId, round, 'reject') };
     }
   }
 
   /** Why the conditional update failed, read from the package as it is now. */
-  private async whyRefused(id: string, userId: string, round: RoundName) {
-    return voteRefusal(await this.get(id), userId, ROUNDS[round]) ?? 'notWaiting';
+  private async whyRefused(id: string, userId: string, round: RoundName, decision: Decision) {
+    return voteRefusal(await this.get(id), userId, ROUNDS[round], decision, this.policy) ?? 'notWaiting';
   }
 
   async removeTask(task: Pick<Task, 'kind' | 'userId' | 'packageId'>): Promise<void> {

@@ -159,3 +159,41 @@ describe('MemoryAuditLog', () => {
     expect(await log.history('PKG#3')).toEqual({ events: [], head: null });
   });
 });
+
+describe('lastApproved (issue 25, decision 246)', () => {
+  const dcc = { deviceId: 'DEV-1', telemetryType: 'TelA' as const, messageLimit: 64, deviceLimit: 128 };
+  const approvedAt = (at: string) => ({
+    a: { ...entry('a'), approved: true, decidedAt: at },
+    b: { ...entry('b'), approved: true, decidedAt: at },
+  });
+
+  it('answers the newest approved package of the device and resource type, skipping rejected, other devices and itself', async () => {
+    const repo = new MemoryPackageRepository(() => true);
+    const put = (id: string, more: Partial<PackageRecord>) =>
+      repo.create(record({ id, name: id, dcc, dccId: 'd', ...more }));
+    await put('old', { status: 'DELIVERED', approvers: approvedAt('2026-01-01T00:00:00Z') });
+    await put('mid', { status: 'SIGNED', approvers: approvedAt('2026-01-02T00:00:00Z') });
+    await put('rejected', { status: 'REJECTED', approvers: approvedAt('2026-01-03T00:00:00Z') });
+    await put('waiting', { status: 'AWAITING_SIGNATURE', approvers: approvedAt('2026-01-04T00:00:00Z') });
+    await put('model', {
+      status: 'APPROVED',
+      resourceType: 'MODEL',
+      approvers: approvedAt('2026-01-05T00:00:00Z'),
+    });
+    await put('other', {
+      status: 'APPROVED',
+      dcc: { ...dcc, deviceId: 'DEV-2' },
+      approvers: approvedAt('2026-01-06T00:00:00Z'),
+    });
+    expect((await repo.lastApproved('PATCH#DEV-1', { exceptId: 'new' }))?.id).toBe('mid');
+    expect((await repo.lastApproved('PATCH#DEV-1', { exceptId: 'mid' }))?.id).toBe('old');
+    expect(
+      (await repo.lastApproved('PATCH#DEV-1', { exceptId: 'mid', before: '2026-01-02T00:00:00Z' }))?.id,
+    ).toBe('old');
+    expect(
+      await repo.lastApproved('PATCH#DEV-1', { exceptId: 'x', before: '2026-01-01T00:00:00Z' }),
+    ).toBeNull();
+    expect((await repo.lastApproved('MODEL#DEV-1', { exceptId: 'x' }))?.id).toBe('model');
+    expect(await repo.lastApproved('PATCH#DEV-3', { exceptId: 'x' })).toBeNull();
+  });
+});

@@ -1,8 +1,15 @@
 import type { PackageStatus } from '../../../shared/api/contracts/packages';
 import type { Stage } from '../../../shared/api/contracts/resources';
+import {
+  APPROVAL_POLICY,
+  type ApprovalPolicy,
+  type Decision,
+  voteRefusal,
+} from '../../../shared/domain/approval-policy';
 import { BadRequestError } from '../../../shared/domain/errors';
+import { approvalTime, approvedForKey } from '../../../shared/domain/package-changes';
 import type { PackageTombstone } from '../../../shared/domain/package-deletion';
-import { ROUNDS, type RoundName, voteRefusal } from '../../../shared/domain/package-lifecycle';
+import { ROUNDS, type RoundName } from '../../../shared/domain/package-lifecycle';
 import type {
   CompactPackage,
   OutboxMail,
@@ -51,10 +58,14 @@ export class MemoryPackageRepository implements PackageRepository {
   /** how many packages use each resource (the resource's `packageRefs`) */
   readonly resourceRefs = new Map<string, number>();
 
-  /** `resourceExists` answers whether a resource is stored (a package of a missing one is 'resourceGone'). */
+  /**
+   * `resourceExists` answers whether a resource is stored (a package of a missing one is 'resourceGone');
+   * `policy` decides who may vote (shared/domain/approval-policy.ts; tests may pass another).
+   */
   constructor(
     private readonly resourceExists: (id: string) => boolean | Promise<boolean>,
     readonly outbox = new MemoryOutbox(),
+    private readonly policy: ApprovalPolicy = APPROVAL_POLICY,
   ) {}
 
   /** Open tasks (for assertions). */
@@ -68,6 +79,21 @@ export class MemoryPackageRepository implements PackageRepository {
     this.names.set(pkg.name.toLowerCase(), pkg.id);
     this.packages.set(pkg.id, clone(pkg));
     this.resourceRefs.set(pkg.resourceId, (this.resourceRefs.get(pkg.resourceId) ?? 0) + 1);
+    return 'ok';
+  }
+
+  async renameDraft(
+    next: PackageRecord,
+    expected: { version: number; status: PackageStatus },
+    oldName: string,
+  ): Promise<'ok' | 'nameTaken' | 'moved'> {
+    const cur = this.packages.get(next.id);
+    if (!cur || cur.version !== expected.version || cur.status !== expected.status) return 'moved';
+    const claim = this.names.get(next.name.toLowerCase());
+    if (claim && claim !== next.id) return 'nameTaken';
+    if (this.names.get(oldName.toLowerCase()) === next.id) this.names.delete(oldName.toLowerCase());
+    this.names.set(next.name.toLowerCase(), next.id);
+    this.packages.set(next.id, clone(next));
     return 'ok';
   }
 
@@ -158,6 +184,20 @@ export class MemoryPackageRepository implements PackageRepository {
   async draftsOf(userId: string, stage: Stage) {
     return this.list(stageIndex(stage)).filter((p) => p.status === 'DRAFT' && p.initiator.id === userId);
   }
+  /** as the byApprovedDevice index (decision 246): approved packages of the key, newest approval first */
+  async lastApproved(
+    approvedFor: string,
+    opts: { before?: string; exceptId: string },
+  ): Promise<PackageRecord | null> {
+    let best: { p: PackageRecord; at: string } | null = null;
+    for (const p of this.packages.values()) {
+      const at = approvalTime(p);
+      if (!at || p.id === opts.exceptId || approvedForKey(p) !== approvedFor) continue;
+      if (opts.before !== undefined && !(at < opts.before)) continue;
+      if (!best || at > best.at) best = { p, at };
+    }
+    return best ? clone(best.p) : null;
+  }
   async listByResource(resourceId: string) {
     return this.list({ name: 'resource', holds: (p) => p.resourceId === resourceId, sortKey: byCreated });
   }
@@ -187,15 +227,15 @@ export class MemoryPackageRepository implements PackageRepository {
     return true;
   }
 
-  /** The package if the user may decide in the round now, else why not. */
-  private decidable(id: string, userId: string, round: RoundName) {
+  /** The package if the user may decide in the round now (the approval policy's rule), else why not. */
+  private decidable(id: string, userId: string, round: RoundName, decision: Decision) {
     const p = this.packages.get(id);
-    const refusal = voteRefusal(p, userId, ROUNDS[round]);
+    const refusal = voteRefusal(p, userId, ROUNDS[round], decision, this.policy);
     return refusal || !p ? { ok: false as const, reason: refusal ?? 'notFound' } : { ok: true as const, p };
   }
 
   vote: PackageRepository['vote'] = async (id, userId, round, at) => {
-    const d = this.decidable(id, userId, round);
+    const d = this.decidable(id, userId, round, 'approve');
     if (!d.ok) return d;
     const r = ROUNDS[round];
     const entry = d.p[r.list][userId]!;
@@ -208,7 +248,7 @@ export class MemoryPackageRepository implements PackageRepository {
   };
 
   reject: PackageRepository['reject'] = async (id, userId, round, note, at, mails = []) => {
-    const d = this.decidable(id, userId, round);
+    const d = this.decidable(id, userId, round, 'reject');
     if (!d.ok) return d;
     // a mail committed before fails the transaction: told apart as in DynamoDB, from the package as it is
     if (!this.outbox.accepts(mails)) return { ok: false, reason: 'notWaiting' };

@@ -3,6 +3,7 @@ import type { PackageType } from '../../../shared/api/contracts/packages';
 import { ConflictError } from '../../../shared/domain/errors';
 import { computeFields } from '../../../shared/domain/header/header-rules';
 import type { Header } from '../../../shared/domain/header/header-schema';
+import { signatureMeaning } from '../../../shared/domain/signature-meanings';
 import type { ArtefactService } from '../../ports/artefact-service';
 import type { BlobStore } from '../../ports/blob-store';
 import type { ArtefactRef, PackageRecord } from '../../ports/package-repository';
@@ -106,10 +107,18 @@ export class BlobArtefactStore implements ArtefactService {
       approvals: approvals.map((a) => ({
         approver: { id: a.id, name: a.name, email: a.email, role: a.role },
         approvedAt: a.decidedAt,
+        meaning: signatureMeaning('approve', pkg.type),
       })),
       payload: { fileName: resource.fileName, bytes: payload, expectedSha256: resource.sha256, onProgress },
       patchConfig,
-      signing: signedBy ? { signer: this.signer(), signedBy, signedAt: generatedAt } : undefined,
+      signing: signedBy
+        ? {
+            signer: this.signer(),
+            signedBy,
+            signedAt: generatedAt,
+            meaning: signatureMeaning('sign', pkg.type),
+          }
+        : undefined,
     });
 
     const hash = createHash('sha256');

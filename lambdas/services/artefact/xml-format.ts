@@ -2,7 +2,12 @@ import type { PackageType } from '../../../shared/api/contracts/packages';
 import type { ResourceType, Stage } from '../../../shared/api/contracts/resources';
 import { headerLayout } from '../../../shared/domain/header/header-codec';
 import type { Header } from '../../../shared/domain/header/header-schema';
-import { XML_APPROVAL_MEANING, XML_SIGNATURE_MEANING } from '../../../shared/domain/signature-meanings';
+import {
+  XML_APPROVAL_MEANING,
+  XML_DEV_APPROVAL_MEANING,
+  XML_DEV_SIGNATURE_MEANING,
+  XML_SIGNATURE_MEANING,
+} from '../../../shared/domain/signature-meanings';
 import type { SIGNATURE_ALGORITHM } from '../../ports/signer';
 
 /**
@@ -26,6 +31,9 @@ export const MANIFEST_FORMAT = 'firmware-release-portal/package-manifest/1';
 export const APPROVAL_MEANING = XML_APPROVAL_MEANING;
 /** Meaning of the release signature (the signer's sentence in the confirm dialog). */
 export const SIGNATURE_MEANING = XML_SIGNATURE_MEANING;
+/** The meanings of a development package's approvals and signature (testing, not release: issue 25). */
+export const DEV_APPROVAL_MEANING = XML_DEV_APPROVAL_MEANING;
+export const DEV_SIGNATURE_MEANING = XML_DEV_SIGNATURE_MEANING;
 /** The meanings packages generated before decision 141 carry; verifiers still accept them. */
 export const LEGACY_APPROVAL_MEANING =
   'Approval: I have reviewed this package (header, device communication configuration and payload) and approve it for its stage.';

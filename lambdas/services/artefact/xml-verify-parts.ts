@@ -11,6 +11,8 @@ import { SIGNATURE_ALGORITHM } from '../../ports/signer';
 import { Base64Decoder, decodeBase64 } from './base64-stream';
 import {
   APPROVAL_MEANING,
+  DEV_APPROVAL_MEANING,
+  DEV_SIGNATURE_MEANING,
   FORMAT_VERSION,
   LEGACY_APPROVAL_MEANING,
   LEGACY_SIGNATURE_MEANING,
@@ -312,7 +314,7 @@ export function checkSignatureRecords(ctx: VerifyContext, manifest: PackageManif
       who: a.approver,
       at: a.approvedAt,
       meaning: a.meaning,
-      known: [APPROVAL_MEANING, LEGACY_APPROVAL_MEANING],
+      known: [APPROVAL_MEANING, DEV_APPROVAL_MEANING, LEGACY_APPROVAL_MEANING],
     })),
     ...(manifest.signature
       ? [
@@ -321,7 +323,7 @@ export function checkSignatureRecords(ctx: VerifyContext, manifest: PackageManif
             who: manifest.signature.signedBy,
             at: manifest.signature.signedAt,
             meaning: manifest.signature.meaning,
-            known: [SIGNATURE_MEANING, LEGACY_SIGNATURE_MEANING],
+            known: [SIGNATURE_MEANING, DEV_SIGNATURE_MEANING, LEGACY_SIGNATURE_MEANING],
           },
         ]
       : []),

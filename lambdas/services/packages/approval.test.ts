@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SIGNATURE_MEANINGS } from '../../../shared/domain/signature-meanings';
+import { DEVELOPMENT_MEANINGS } from '../../../shared/domain/signature-meanings';
 import { MSG } from '../../../shared/messages';
 import { packageWorld, SIG } from '../../testing/package-test-kit';
 
@@ -277,9 +277,9 @@ describe('approve and reject (the approval round)', () => {
     });
     expect(w.packages.openTasks()).toEqual([]);
     const mail = w.outbox.mails.find((m) => m.event === `REJECTED#${t.lead.id}`);
-    expect([mail?.to, mail?.subject]).toEqual([t.initiator.email, 'Package rejected: Pacer R']);
+    expect([mail?.to, mail?.subject]).toEqual([t.initiator.email, 'Approval rejected: Pacer R']);
     expect(mail?.text).toContain(
-      `${t.lead.name} (Technical Leader) rejected "Pacer R".\nOpen it here: https://portal.example/packages/open/${p.id}`,
+      `${t.lead.name} (Technical Leader) rejected the package "Pacer R" in approval. The package is rejected: it will not be generated.\nOpen it here: https://portal.example/packages/open/${p.id}`,
     );
     expect(mail?.text).toContain(
       `${t.lead.name}'s reason, in their own words (quoted as written):\n> header wrong`,
@@ -313,11 +313,12 @@ describe('decisions are electronic signatures (decision 141)', () => {
 
     const r = await w.service.approve(t.test, p.id, SIG);
     const approval = r.pkg.approvers.find((a) => a.user.id === t.test.id);
-    expect(approval?.meaning).toBe(SIGNATURE_MEANINGS.approve);
+    // a development package is approved for testing, not for release (issue 25)
+    expect(approval?.meaning).toBe(DEVELOPMENT_MEANINGS.approve);
     const last = (await w.audit.history(`PKG#${p.id}`)).events.at(-1);
     expect(last?.details?.signature).toEqual({
       action: 'approve',
-      meaning: SIGNATURE_MEANINGS.approve,
+      meaning: DEVELOPMENT_MEANINGS.approve,
       printedName: t.test.name,
       role: t.test.userRole,
       roleLabel: 'Design Engineer (test)',

@@ -1,8 +1,9 @@
 import type { NotifyRequest, Package } from '../../../shared/api/contracts/packages';
+import { APPROVAL_POLICY, needsSigner, signerCandidates } from '../../../shared/domain/approval-policy';
 import { BadRequestError, ConflictError } from '../../../shared/domain/errors';
 import { APPROVAL_ROUND } from '../../../shared/domain/package-lifecycle';
-import { MIN_SIGNED_RELEASE_ROLES } from '../../../shared/domain/package-rules';
 import { AUDIT_MEANING, PACKAGE_ERR } from '../../../shared/domain/package-texts';
+import { roleLabel } from '../../../shared/domain/roles';
 import { MSG } from '../../../shared/messages';
 import type { PackageRecord, Task } from '../../ports/package-repository';
 import type { UserRecord } from '../../ports/user-repository';
@@ -21,21 +22,25 @@ export class Approval extends VotingRoundCase {
     const p = await core.mustGet(id);
     const status = assertDraftOwner(core, p, user, APPROVAL_ROUND.start, 'notify approvers');
     if (!p.dccId) throw new ConflictError(PACKAGE_ERR.dccMissing);
-    const { chosen, candidates } = await this.choice.choose(req.approvers, {
-      excluded: [p.initiator.id],
-      requireMinRoles: p.type === 'RELEASE_SIGNED' ? MIN_SIGNED_RELEASE_ROLES : undefined,
-      alsoGranted: req.signer,
-    });
+    const { chosen, candidates } = await this.choice.choose(
+      APPROVAL_ROUND.name,
+      p,
+      req.approvers,
+      user,
+      req.signer,
+    );
 
+    // the signer: a candidate of the policy's signer role (shared/domain/approval-policy.ts)
     let signer: UserRecord | undefined;
-    if (p.signed) {
-      const signers = candidates.filter(
-        (c) => c.userRole === 'SW_FW_RELEASE_ENGINEER' && c.id !== p.initiator.id,
-      );
+    if (needsSigner(APPROVAL_ROUND.name, p)) {
+      const signers = signerCandidates(p, candidates);
       if (signers.length === 0) throw new BadRequestError(MSG.noSigners);
       if (!req.signer) throw new BadRequestError(PACKAGE_ERR.signerMissing);
       signer = signers.find((s) => s.id === req.signer);
-      if (!signer) throw new BadRequestError('The chosen signer is not a SW/FW Release Engineer');
+      if (!signer)
+        throw new BadRequestError(`The chosen signer is not a ${roleLabel(APPROVAL_POLICY.signer.role)}`);
+      if (!APPROVAL_POLICY.signer.mayAlsoApprove && chosen.some((c) => c.id === signer?.id))
+        throw new BadRequestError(PACKAGE_ERR.signerApproves);
     } else if (req.signer) {
       throw new BadRequestError(PACKAGE_ERR.signerUnexpected);
     }

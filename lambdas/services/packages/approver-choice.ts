@@ -1,9 +1,16 @@
 import type { ApproverEntry, UserRef } from '../../../shared/api/contracts/packages';
+import {
+  APPROVAL_POLICY,
+  approverRoles,
+  excludedIds,
+  signerCandidates,
+} from '../../../shared/domain/approval-policy';
 import { BadRequestError } from '../../../shared/domain/errors';
 import { holdsAuthority } from '../../../shared/domain/identity';
-import { canTransition } from '../../../shared/domain/package-lifecycle';
-import { checkApproverSelection, type Selection } from '../../../shared/domain/package-rules';
+import { canTransition, type RoundName } from '../../../shared/domain/package-lifecycle';
+import { type Selection, selectionProblem } from '../../../shared/domain/package-rules';
 import { NON_ADMIN_ROLES, type Role, roleLabel } from '../../../shared/domain/roles';
+import type { PackageRecord } from '../../ports/package-repository';
 import type { UserRecord } from '../../ports/user-repository';
 import type { PackageCore } from './package-core';
 import { userRef } from './package-deps';
@@ -31,39 +38,44 @@ export class ApproverChoice {
   }
 
   /**
-   * The chosen approvers as users, after the checks of DESIGN §2: granted roles (`alsoGranted` adds
-   * the signer), one per role, none excluded, every role with candidates, and `requireMinRoles`.
+   * The chosen approvers of a round as users, after the approval policy's checks (DESIGN §2,
+   * shared/domain/approval-policy.ts): granted roles (`alsoGranted` adds the signer), one per role, none
+   * excluded, every approving role with candidates, and the type's minimum of roles. `starter` starts
+   * the round (the initiator notifies, a release engineer delivers).
    */
   async choose(
+    round: RoundName,
+    p: PackageRecord,
     selection: readonly Selection[],
-    opts: { excluded: string[]; requireMinRoles?: number; alsoGranted?: string },
+    starter: UserRecord,
+    alsoGranted?: string,
   ): Promise<{ chosen: UserRecord[]; candidates: UserRecord[] }> {
     const candidates = await this.candidates();
     await this.refuseUngranted(
-      opts.alsoGranted === undefined
-        ? selection.map((a) => a.id)
-        : [...selection.map((a) => a.id), opts.alsoGranted],
+      alsoGranted === undefined ? selection.map((a) => a.id) : [...selection.map((a) => a.id), alsoGranted],
       candidates,
     );
-    const problem = checkApproverSelection(selection, candidates, opts);
+    const problem = selectionProblem(round, p, selection, candidates, starter.id);
     if (problem) throw new BadRequestError(problem);
     return { chosen: selection.map((s) => candidates.find((c) => c.id === s.id)!), candidates };
   }
 
-  /** Candidates per role (initiator excluded) and, when asked, the signers (spec §7). */
+  /**
+   * Candidates per approving role of the round the package is in (its excluded parties left out) and,
+   * when asked, the signers (spec §7). For a draft the initiator chooses approvers; later a release
+   * engineer chooses delivery approvers.
+   */
   async approvers(user: UserRecord, id: string, withSigners: boolean) {
     const p = await this.core.mustGet(id);
-    // for a draft the initiator chooses approvers; later a release engineer chooses delivery approvers
-    const excluded = canTransition(p.status, 'notify') ? [p.initiator.id] : [p.initiator.id, user.id];
+    const round: RoundName = canTransition(p.status, 'notify') ? 'approval' : 'delivery';
+    const excluded = excludedIds(APPROVAL_POLICY.rounds[round].excluded, p, user.id);
     const all = (await this.candidates()).filter((u) => !excluded.includes(u.id));
     const byRole: Partial<Record<Role, UserRef[]>> = {};
-    for (const role of NON_ADMIN_ROLES) {
+    for (const role of approverRoles(round, p.type)) {
       const holders = all.filter((u) => u.userRole === role).map(userRef);
       if (holders.length) byRole[role] = holders;
     }
-    const signers = withSigners
-      ? all.filter((u) => u.userRole === 'SW_FW_RELEASE_ENGINEER').map(userRef)
-      : undefined;
+    const signers = withSigners ? signerCandidates(p, all).map(userRef) : undefined;
     return { approvers: byRole, signers };
   }
 }

@@ -16,6 +16,8 @@ export const signatureDetails = (
   action: SignatureAction,
   signer: Pick<UserRecord, 'name' | 'userRole'>,
   signedAt: string,
-) => ({ signature: signatureRecord(action, signer, signedAt) });
+  /** the package's type (a development package's approval means testing, issue 25) */
+  packageType?: string,
+) => ({ signature: signatureRecord(action, signer, signedAt, packageType) });
 
 // What each audit event means: AUDIT_MEANING in shared/domain/package-texts.ts (the mock answers with it too).

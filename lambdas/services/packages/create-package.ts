@@ -9,6 +9,7 @@ import type { ResourceRecord } from '../../ports/resource-repository';
 import type { UserRecord } from '../../ports/user-repository';
 import type { PackageCore } from './package-core';
 import { toPackage, userRef } from './package-deps';
+import { copyFrom, sourcePackage } from './start-from';
 
 /** Creates a DRAFT package from a resource (spec §2.4): the initiator is the caller. */
 export async function createPackage(
@@ -22,6 +23,9 @@ export async function createPackage(
   if (stageOfType(req.packageType) !== resource.resourceStage) {
     throw new BadRequestError(PACKAGE_ERR.wrongStage(resource.resourceStage));
   }
+  if (req.fromPackageId && req.header !== undefined) throw new BadRequestError(PACKAGE_ERR.headerAndSource);
+  // the source first: a bad one changes nothing (issue 25)
+  const source = req.fromPackageId ? await sourcePackage(core, req.fromPackageId, resource) : null;
   const now = core.now().toISOString();
   const base = {
     id: randomUUID(),
@@ -47,7 +51,12 @@ export async function createPackage(
     updatedAt: now,
     version: 1,
   };
-  const pkg: PackageRecord = { ...base, header: core.d.header.initial(base, resource) };
+  const initial = core.d.header.initial(base, resource);
+  // header as code (issue 27): the editor's rules, before anything is stored (400 naming every field)
+  const header =
+    req.header === undefined ? initial : core.d.header.update(initial, req.header, base, resource);
+  const fresh: PackageRecord = { ...base, header };
+  const pkg = source ? await copyFrom(core, fresh, source, resource) : fresh;
   const created = await core.d.packages.create(pkg);
   if (created === 'nameTaken') throw new ConflictError(PACKAGE_ERR.nameTaken(pkg.name));
   if (created === 'resourceGone') throw new NotFoundError(PACKAGE_ERR.resourceNotFound);
@@ -55,6 +64,16 @@ export async function createPackage(
     resourceSha256: resource.sha256,
     ...(pkg.resourceFile?.metadataSha256 ? { metadataSha256: pkg.resourceFile.metadataSha256 } : {}),
   });
+  if (pkg.copiedFrom) {
+    const c = pkg.copiedFrom;
+    await core.audit(
+      pkg,
+      user,
+      'PACKAGE_STARTED_FROM',
+      AUDIT_MEANING.startedFrom(c.name, c.status, c.fields.length, c.dcc?.deviceId),
+      { fromPackageId: c.id, fields: c.fields, ...(c.dcc ? { dccId: c.dcc.dccId } : {}) },
+    );
+  }
   return toPackage(pkg);
 }
 

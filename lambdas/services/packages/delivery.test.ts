@@ -154,18 +154,20 @@ describe('approve-delivery and reject-delivery (the delivery round)', () => {
     expect(w.packages.openTasks()).toEqual([]);
     const mails = w.outbox.mails.filter((m) => m.event === `DELIVERY_REJECTED#${t.lead.id}`);
     expect(mails.map((m) => [m.to, m.subject])).toEqual([
-      [t.initiator.email, 'Package rejected: Release X'],
+      [t.initiator.email, 'Delivery rejected: Release X'],
       [deliverer.email, 'Delivery rejected: Release X'],
     ]);
     expect(mails[1]?.text).toBe(
       [
-        `${t.lead.name} (Technical Leader) rejected the delivery of "Release X".`,
+        `Hello ${deliverer.name},`,
+        '',
+        `${t.lead.name} (Technical Leader) rejected the delivery of the package "Release X". The package stays approved and is not delivered to devices; the release engineer may deliver it again.`,
         `Open it here: https://portal.example/packages/open/${p.id}`,
         '',
         'Package: Release X',
         'Type: RELEASE_SIGNED',
         `Resource: ${p.resourceName}`,
-        `Rejected by: ${t.lead.name} (Technical Leader)`,
+        `Delivery rejected by: ${t.lead.name} (Technical Leader)`,
         '',
         `${t.lead.name}'s reason, in their own words (quoted as written):`,
         '> not this week',

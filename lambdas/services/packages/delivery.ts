@@ -23,7 +23,7 @@ export class Delivery extends VotingRoundCase {
     const action = deliveryActionFrom(p.status);
     if (!action) throw new ConflictError(PACKAGE_ERR.notDeliverable);
     if (req.signer) throw new BadRequestError('A delivery has no signer');
-    const { chosen } = await this.choice.choose(req.approvers, { excluded: [p.initiator.id, user.id] });
+    const { chosen } = await this.choice.choose(DELIVERY_ROUND.name, p, req.approvers, user);
     const status = core.nextStatus(p, action, 'The package changed meanwhile; reload it');
     const next = await this.start(
       p,

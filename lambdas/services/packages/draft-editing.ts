@@ -1,11 +1,13 @@
-import { dccValuesOf, type Package } from '../../../shared/api/contracts/packages';
-import { ConflictError, ForbiddenError, NotFoundError } from '../../../shared/domain/errors';
+import { dccValuesOf, type Package, type UpdateDraft } from '../../../shared/api/contracts/packages';
+import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from '../../../shared/domain/errors';
 import { actorFor, isActor, type PackageAction } from '../../../shared/domain/package-lifecycle';
+import { isSignedType, stageOfType } from '../../../shared/domain/package-rules';
 import { AUDIT_MEANING, PACKAGE_ERR } from '../../../shared/domain/package-texts';
 import type { PackageRecord } from '../../ports/package-repository';
 import type { UserRecord } from '../../ports/user-repository';
 import type { PackageCore } from './package-core';
 import { toPackage } from './package-deps';
+import { changedFields } from './start-from';
 
 /**
  * Only the initiator acts on a draft, and only while it is one: `what` names the action in the refusal
@@ -39,8 +41,47 @@ export class DraftEditing {
     const header = core.d.header.update(p.header, submitted, p, resource);
     const next = { ...p, status, header, updatedAt: core.now().toISOString(), version: p.version + 1 };
     await core.saveOrConflict(next, { version: p.version, status: p.status });
-    await core.audit(next, user, 'HEADER_EDITED', AUDIT_MEANING.editHeader);
+    // the editor saves as the user types (issue 25): each event names the values that changed
+    await core.audit(next, user, 'HEADER_EDITED', AUDIT_MEANING.editHeader, {
+      fields: changedFields(p.header, header),
+    });
     return header;
+  }
+
+  /**
+   * Issue 25: step 1 again (Back to step 1, then Continue) updates the draft's name, note and sign flag
+   * instead of creating a second package; a new type recomputes the header's Type and CRC. The name claim
+   * moves with it; the user's own draft never clashes with itself.
+   */
+  async updateDraft(user: UserRecord, id: string, req: UpdateDraft): Promise<Package> {
+    const { core } = this;
+    const p = await core.mustGet(id);
+    const status = assertDraftOwner(core, p, user, 'editHeader', 'change the draft');
+    if (stageOfType(req.packageType) !== p.resourceStage)
+      throw new BadRequestError(PACKAGE_ERR.wrongStage(p.resourceStage));
+    const resource = await core.d.resources.getById(p.resourceId);
+    if (!resource) throw new ConflictError('The resource of this package was deleted');
+    const typed = { ...p, type: req.packageType };
+    const next = {
+      ...typed,
+      status,
+      name: req.packageName,
+      note: req.note,
+      signed: isSignedType(req.packageType),
+      header:
+        req.packageType === p.type ? p.header : core.d.header.update(p.header, p.header, typed, resource),
+      updatedAt: core.now().toISOString(),
+      version: p.version + 1,
+    };
+    const saved = await core.d.packages.renameDraft(next, { version: p.version, status: p.status }, p.name);
+    if (saved === 'nameTaken') throw new ConflictError(PACKAGE_ERR.nameTaken(next.name));
+    if (saved === 'moved') throw new ConflictError('The package changed meanwhile; reload it and try again');
+    await core.audit(next, user, 'DRAFT_EDITED', AUDIT_MEANING.editDraft, {
+      ...(p.name !== next.name ? { name: { from: p.name, to: next.name } } : {}),
+      ...(p.type !== next.type ? { type: { from: p.type, to: next.type } } : {}),
+      ...(p.note !== next.note ? { noteChanged: true } : {}),
+    });
+    return toPackage(next);
   }
 
   async attachDcc(user: UserRecord, id: string, dccId: string): Promise<Package> {

@@ -46,7 +46,9 @@ const EVERY_MAIL = {
   generated: MAIL_TEXTS.generated(initiator, pkg, APP),
   signed: MAIL_TEXTS.signed(initiator, pkg, release, APP),
   rejected: MAIL_TEXTS.rejected(initiator, pkg, lead, 'CRC wrong.\nSee https://evil.example/y', APP),
-  deliveryRejected: MAIL_TEXTS.deliveryRejected(pkg, lead, 'Wrong fleet', APP),
+  signingRefused: MAIL_TEXTS.rejected(initiator, pkg, release, 'Wrong key slot', APP, 'signing'),
+  deliveryRejectedToInitiator: MAIL_TEXTS.rejected(initiator, pkg, lead, 'Wrong fleet', APP, 'delivery'),
+  deliveryRejected: MAIL_TEXTS.deliveryRejected(release, pkg, lead, 'Wrong fleet', APP),
   delivered: MAIL_TEXTS.delivered(initiator, pkg, APP),
   deleted: MAIL_TEXTS.deleted(lead, pkg, tombstone, APP),
 };
@@ -127,7 +129,9 @@ describe('workflow mail layout (issue 23)', () => {
     expect(EVERY_MAIL.signatureRequested.text).toContain(
       'Asked of you: your signature, as SW/FW Release Engineer',
     );
-    expect(EVERY_MAIL.rejected.text).toContain('Leo Lead (Technical Leader) rejected "Pacer 1.0".');
+    expect(EVERY_MAIL.rejected.text).toContain(
+      'Leo Lead (Technical Leader) rejected the package "Pacer 1.0" in approval.',
+    );
     expect(EVERY_MAIL.signed.text).toContain('Signed by: Remy Release (SW/FW Release Engineer)');
   });
 
@@ -165,5 +169,34 @@ describe('workflow mail layout (issue 23)', () => {
 
   it('quotes every kind of line break, so no line of typed words escapes the quote', () => {
     expect(quoted('Said:', 'a\r\nb\rc\u2028d\u2029e\u0085f')).toBe('Said:\n> a\n> b\n> c\n> d\n> e\n> f');
+  });
+
+  it('a rejection mail names the step that was refused, in its subject and its first line (issue 25)', () => {
+    const said = (m: { subject: string; text: string }) => [m.subject, m.text.split('\n')[2]];
+    expect(said(EVERY_MAIL.rejected)).toEqual([
+      'Approval rejected: Pacer 1.0',
+      'Leo Lead (Technical Leader) rejected the package "Pacer 1.0" in approval. The package is rejected: it will not be generated.',
+    ]);
+    expect(said(EVERY_MAIL.signingRefused)).toEqual([
+      'Signature refused: Pacer 1.0',
+      'Remy Release (SW/FW Release Engineer) refused to sign the package "Pacer 1.0". The package is rejected: it will not be released.',
+    ]);
+    const delivery =
+      'Leo Lead (Technical Leader) rejected the delivery of the package "Pacer 1.0". The package stays approved and is not delivered to devices; the release engineer may deliver it again.';
+    expect(said(EVERY_MAIL.deliveryRejectedToInitiator)).toEqual(['Delivery rejected: Pacer 1.0', delivery]);
+    expect(said(EVERY_MAIL.deliveryRejected)).toEqual(['Delivery rejected: Pacer 1.0', delivery]);
+    expect(EVERY_MAIL.deliveryRejected.text.startsWith('Hello Remy Release,\n')).toBe(true);
+    expect(EVERY_MAIL.signingRefused.text).toContain(
+      'Signature refused by: Remy Release (SW/FW Release Engineer)',
+    );
+    expect(EVERY_MAIL.deliveryRejected.text).toContain('Delivery rejected by: Leo Lead (Technical Leader)');
+    expect(EVERY_MAIL.rejected.text).toContain('Rejected in approval by: Leo Lead (Technical Leader)');
+  });
+
+  it('no mail says "Package rejected" or shows a role code', () => {
+    for (const m of Object.values(EVERY_MAIL)) {
+      expect(m.subject).not.toMatch(/^Package rejected/);
+      for (const code of ROLES) expect(m.text).not.toContain(code);
+    }
   });
 });

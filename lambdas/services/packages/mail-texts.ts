@@ -88,6 +88,35 @@ function request(
   );
 }
 
+/** The step a rejection refused: the approval round, the signature, or the delivery round. */
+export type RejectedStep = 'approval' | 'signing' | 'delivery';
+
+/** What each rejection mail says happened (issue 25: a rejected delivery is not "Package rejected"). */
+const REJECTED_STEP: Record<
+  RejectedStep,
+  { subject: string; did: (name: string) => string; means: string; by: string }
+> = {
+  approval: {
+    subject: 'Approval rejected',
+    did: (name) => `rejected the package "${name}" in approval.`,
+    means: 'The package is rejected: it will not be generated.',
+    by: 'Rejected in approval by',
+  },
+  signing: {
+    subject: 'Signature refused',
+    did: (name) => `refused to sign the package "${name}".`,
+    means: 'The package is rejected: it will not be released.',
+    by: 'Signature refused by',
+  },
+  delivery: {
+    subject: 'Delivery rejected',
+    did: (name) => `rejected the delivery of the package "${name}".`,
+    means:
+      'The package stays approved and is not delivered to devices; the release engineer may deliver it again.',
+    by: 'Delivery rejected by',
+  },
+};
+
 /** The role a reader was chosen for, by its label (the request mails). */
 const asRole = (to: Partial<Pick<UserRef, 'userRole'>>) =>
   to.userRole ? `, as ${roleLabel(to.userRole)}` : '';
@@ -166,28 +195,40 @@ export const MAIL_TEXTS = {
       facts(p, `Signed by: ${withRole(by)}`),
     ),
   }),
-  /** to the initiator, on any rejection (approval, signing, delivery) */
-  rejected: (initiator: Person, p: Pkg, by: PersonWithRole, note: string, appUrl: string): MailText => ({
-    subject: `Package rejected: ${p.name}`,
+  /**
+   * to the initiator, on a rejection: the subject and the first line name the step that was refused
+   * (issue 25) — the approval, the signature or the delivery — and what it means for the package
+   */
+  rejected: (
+    initiator: Person,
+    p: Pkg,
+    by: PersonWithRole,
+    note: string,
+    appUrl: string,
+    step: RejectedStep = 'approval',
+  ): MailText => ({
+    subject: `${REJECTED_STEP[step].subject}: ${p.name}`,
     text: lines(
       `Hello ${initiator.name},`,
       '',
-      `${withRole(by)} rejected "${p.name}".`,
+      `${withRole(by)} ${REJECTED_STEP[step].did(p.name)} ${REJECTED_STEP[step].means}`,
       openIt(linkTo(appUrl, p)),
       '',
-      facts(p, `Rejected by: ${withRole(by)}`),
+      facts(p, `${REJECTED_STEP[step].by}: ${withRole(by)}`),
       '',
       quoted(`${by.name}'s reason, in their own words (quoted as written):`, note),
     ),
   }),
   /** to the deliverer (when not the initiator), on a rejected delivery */
-  deliveryRejected: (p: Pkg, by: PersonWithRole, note: string, appUrl: string): MailText => ({
+  deliveryRejected: (to: Person, p: Pkg, by: PersonWithRole, note: string, appUrl: string): MailText => ({
     subject: `Delivery rejected: ${p.name}`,
     text: lines(
-      `${withRole(by)} rejected the delivery of "${p.name}".`,
+      `Hello ${to.name},`,
+      '',
+      `${withRole(by)} ${REJECTED_STEP.delivery.did(p.name)} ${REJECTED_STEP.delivery.means}`,
       openIt(linkTo(appUrl, p)),
       '',
-      facts(p, `Rejected by: ${withRole(by)}`),
+      facts(p, `${REJECTED_STEP.delivery.by}: ${withRole(by)}`),
       '',
       quoted(`${by.name}'s reason, in their own words (quoted as written):`, note),
     ),

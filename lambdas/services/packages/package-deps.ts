@@ -1,6 +1,6 @@
 import type { ApproverEntry, Package, UserRef } from '../../../shared/api/contracts/packages';
 import { approverList } from '../../../shared/domain/package-rules';
-import { SIGNATURE_MEANINGS, type SignatureAction } from '../../../shared/domain/signature-meanings';
+import { type SignatureAction, signatureMeaning } from '../../../shared/domain/signature-meanings';
 import type { ArtefactJobs } from '../../ports/artefact-jobs';
 import type { ArtefactService, MetadataDigest } from '../../ports/artefact-service';
 import type { AuditLog } from '../../ports/audit-log';
@@ -55,9 +55,16 @@ export interface SignatureInput {
 }
 
 /** Approver entries with the meaning of each one's signed decision (approve / reject of the round). */
-const withMeanings = (entries: ApproverEntry[], approve: SignatureAction, reject: SignatureAction) =>
+const withMeanings = (
+  entries: ApproverEntry[],
+  approve: SignatureAction,
+  reject: SignatureAction,
+  packageType: string,
+) =>
   entries.map((e) =>
-    e.approved || e.rejected ? { ...e, meaning: SIGNATURE_MEANINGS[e.approved ? approve : reject] } : e,
+    e.approved || e.rejected
+      ? { ...e, meaning: signatureMeaning(e.approved ? approve : reject, packageType) }
+      : e,
   );
 
 export const userRef = (u: Pick<UserRecord, 'id' | 'name' | 'email' | 'userRole'>): UserRef => ({
@@ -85,14 +92,21 @@ export function toPackage(p: PackageRecord): Package {
     dccId: p.dccId,
     ...(p.resourceFile ? { resourceFile: p.resourceFile } : {}),
     ...(p.dcc ? { dcc: p.dcc } : {}),
-    approvers: withMeanings(approverList(p.approvers), 'approve', 'reject'),
+    ...(p.copiedFrom ? { copiedFrom: p.copiedFrom } : {}),
+    approvers: withMeanings(approverList(p.approvers), 'approve', 'reject', p.type),
     signer: p.signer,
     linkToS3: p.linkToS3,
     mLifePath: p.mLifePath,
     ...(p.generation ? { generation: p.generation } : {}),
-    deliveryApprovers: withMeanings(approverList(p.deliveryApprovers), 'approveDelivery', 'rejectDelivery'),
+    deliveryApprovers: withMeanings(
+      approverList(p.deliveryApprovers),
+      'approveDelivery',
+      'rejectDelivery',
+      p.type,
+    ),
     rejectionNote: p.rejectionNote,
     ...(p.mailFailures?.length ? { mailFailures: p.mailFailures } : {}),
+    ...(p.deliverer ? { deliverer: p.deliverer } : {}),
     createdAt: p.createdAt,
     updatedAt: p.updatedAt,
   };

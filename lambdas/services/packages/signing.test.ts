@@ -91,7 +91,7 @@ describe('reject-signing (AWAITING_SIGNATURE → REJECTED)', () => {
     expect([r.status, r.rejectionNote]).toEqual(['REJECTED', 'bad header']);
     expect(w.packages.openTasks()).toEqual([]);
     const mail = w.outbox.mails.find((m) => m.event === `SIGNING_REJECTED#${t.release.id}`);
-    expect([mail?.to, mail?.subject]).toEqual([t.initiator.email, 'Package rejected: Signed 2']);
+    expect([mail?.to, mail?.subject]).toEqual([t.initiator.email, 'Signature refused: Signed 2']);
     expect((await w.actions(p.id)).at(-1)).toBe('SIGNING_REJECTED');
     await expect(w.service.rejectSigning(t.lead, p.id, 'x', SIG)).rejects.toMatchObject({ statusCode: 403 });
   });

@@ -33,7 +33,7 @@ export class Signing {
         user,
         'SIGNED',
         AUDIT_MEANING.sign,
-        signatureDetails('sign', user, n.generation!.requestedAt),
+        signatureDetails('sign', user, n.generation!.requestedAt, n.type),
       ),
     );
     if (!next) throw await this.lostSigningRace(id);

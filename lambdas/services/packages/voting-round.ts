@@ -4,6 +4,7 @@ import type {
   Package,
   PackageStatus,
 } from '../../../shared/api/contracts/packages';
+import { APPROVAL_POLICY, awaitedApprovers } from '../../../shared/domain/approval-policy';
 import { ConflictError, ForbiddenError, NotFoundError } from '../../../shared/domain/errors';
 import {
   allVoted,
@@ -19,7 +20,7 @@ import type { OutboxMail, PackageRecord, Task, VoteResult } from '../../ports/pa
 import type { UserRecord } from '../../ports/user-repository';
 import { type ApproverChoice, undecided } from './approver-choice';
 import { signatureDetails } from './audit-texts';
-import { MAIL_TEXTS } from './mail-texts';
+import { MAIL_TEXTS, type RejectedStep } from './mail-texts';
 import { type PackageCore, packageNotFound } from './package-core';
 import { toPackage } from './package-deps';
 
@@ -48,6 +49,13 @@ const REQUEST_MAIL = { approval: MAIL_TEXTS.approvalRequested, delivery: MAIL_TE
 const meaningOf = (action: PackageAction) =>
   AUDIT_MEANING[action as 'approve' | 'reject' | 'approveDelivery' | 'rejectDelivery'];
 
+/** The step each rejection event refused, for the initiator's mail (issue 25). */
+const REJECTED_STEP_OF: Record<string, RejectedStep> = {
+  REJECTED: 'approval',
+  SIGNING_REJECTED: 'signing',
+  DELIVERY_REJECTED: 'delivery',
+};
+
 /** The initiator's mail about a rejection; `basis` is the version the rejection started from. */
 export function rejectionMail(
   core: PackageCore,
@@ -62,7 +70,7 @@ export function rejectionMail(
     basis,
     `${event}#${by.id}`,
     p.initiator,
-    MAIL_TEXTS.rejected(p.initiator, p, by, note, core.d.appUrl),
+    MAIL_TEXTS.rejected(p.initiator, p, by, note, core.d.appUrl, REJECTED_STEP_OF[event] ?? 'approval'),
   );
 }
 
@@ -71,13 +79,22 @@ export function rejectionMail(
  * assignment no longer lets them decide (even once an admin granted their new role).
  */
 function assertStillInRole(entry: ApproverEntry | undefined, user: UserRecord) {
-  if (entry && entry.role !== user.userRole)
+  if (APPROVAL_POLICY.voterKeepsRole && entry && entry.role !== user.userRole)
     throw new ForbiddenError(
       `You were chosen as ${roleLabel(entry.role)} for this package, but you no longer hold that role (you are now ${roleLabel(user.userRole)}), so you cannot decide on it`,
     );
 }
 
-function explain(r: Exclude<VoteResult, { ok: true }>, what: string): never {
+/** The roles (labels) whose approvers approve before the user in the round and have not yet. */
+function awaitedRoles(p: PackageRecord, userId: string, round: VotingRound): string {
+  const list = p[round.list];
+  const roles = awaitedApprovers(p, userId, round)
+    .filter((id) => !list[id]?.approved)
+    .map((id) => roleLabel(list[id]!.role));
+  return [...new Set(roles)].join(', ');
+}
+
+function explain(r: Exclude<VoteResult, { ok: true }>, what: string, awaited: () => string): never {
   switch (r.reason) {
     case 'notFound':
       throw new NotFoundError(PACKAGE_ERR.packageNotFound);
@@ -87,6 +104,8 @@ function explain(r: Exclude<VoteResult, { ok: true }>, what: string): never {
       throw new ConflictError(PACKAGE_ERR.alreadyDecided);
     case 'notWaiting':
       throw new ConflictError(PACKAGE_ERR.notWaiting(what));
+    case 'notYourTurn':
+      throw new ConflictError(PACKAGE_ERR.notYourTurn(awaited()));
   }
 }
 
@@ -122,7 +141,7 @@ export abstract class VotingRoundCase {
           before.version,
           `${round.rejected}#${by.id}`,
           before.deliverer,
-          MAIL_TEXTS.deliveryRejected(before, by, note, core.d.appUrl),
+          MAIL_TEXTS.deliveryRejected(before.deliverer, before, by, note, core.d.appUrl),
         ),
       );
     return mails;
@@ -196,14 +215,14 @@ export abstract class VotingRoundCase {
     const r = await core.d.packages.vote(id, user.id, round.name, at);
     // deleted meanwhile: say by whom, when and why (issue 23)
     if (!r.ok && r.reason === 'notFound') throw await packageNotFound(core.d.packages, id);
-    if (!r.ok) explain(r, round.noun);
+    if (!r.ok) explain(r, round.noun, () => awaitedRoles(before, user.id, round));
     const last = allVoted(r.pkg, round);
     // where the last vote's task goes with the completion (removeAll), a failed completion stays listed
     if (!last || !round.lastTaskStaysUntilDone)
       await core.d.packages.removeTask({ kind: round.task, userId: user.id, packageId: id });
     await core.audit(r.pkg, user, EVENTS[round.name].vote, meaningOf(round.vote), {
       approved: `${r.pkg[round.votes]}/${r.pkg[round.size]}`,
-      ...signatureDetails(round.vote as 'approve' | 'approveDelivery', user, at),
+      ...signatureDetails(round.vote as 'approve' | 'approveDelivery', user, at, r.pkg.type),
     });
     if (!last) return { outcome: 'WAITING_FOR_APPROVALS', pkg: toPackage(r.pkg) };
     return this.complete(user, r.pkg);
@@ -226,11 +245,11 @@ export abstract class VotingRoundCase {
     const mails = before ? this.rejectionMails(before, user, note) : [];
     const r = await core.d.packages.reject(id, user.id, round.name, note, at, mails);
     if (!r.ok && r.reason === 'notFound') throw await packageNotFound(core.d.packages, id);
-    if (!r.ok) explain(r, round.noun);
+    if (!r.ok) explain(r, round.noun, () => '');
     await core.clearTasks(r.pkg);
     await core.audit(r.pkg, user, round.rejected, meaningOf(round.reject), {
       rejectionNote: note,
-      ...signatureDetails(round.reject as 'reject' | 'rejectDelivery', user, at),
+      ...signatureDetails(round.reject as 'reject' | 'rejectDelivery', user, at, r.pkg.type),
     });
     return toPackage(r.pkg);
   }

@@ -1,7 +1,5 @@
-import { createHash, randomUUID } from 'node:crypto';
-import { Transform } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
-import type { RequestUpload, RequestUploadResponse, Resource } from '../../../shared/api/contracts/resources';
+import { randomUUID } from 'node:crypto';
+import type { RequestUpload, RequestUploadResponse } from '../../../shared/api/contracts/resources';
 import {
   AppError,
   BadRequestError,
@@ -23,17 +21,7 @@ import {
 import { MSG } from '../../../shared/messages';
 import { MultipartRefusal } from '../../ports/blob-store';
 import type { PendingUpload } from '../../ports/resource-repository';
-import {
-  type Actor,
-  auditUploadOrRollBack,
-  discardBlobs,
-  logCleanupFailure,
-  newRecord,
-  type ResourceDeps,
-  recordKeys,
-  stagingKeys,
-  toResource,
-} from './common';
+import { type Actor, discardBlobs, logCleanupFailure, type ResourceDeps, stagingKeys } from './common';
 
 /** Large uploads: presigned URLs straight to S3 (staging), then a confirmation that checks and registers. */
 

@@ -98,6 +98,10 @@ describe('sign-in', { timeout: SCRYPT_TIMEOUT_MS }, () => {
     });
     const token = await tokens.issue({ sub: u.id, tv: 1 }, clock.now());
     await users.delete([u.id], clock.now().toISOString());
-    await expect(service.authenticate(token)).rejects.toMatchObject({ message: API_ERR.invalidToken });
+    // issue 25: the holder of a genuine token hears why it ends: the account was deleted
+    await expect(service.authenticate(token)).rejects.toMatchObject({
+      statusCode: 401,
+      message: API_ERR.accountDeleted,
+    });
   });
 });

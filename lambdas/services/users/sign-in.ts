@@ -186,7 +186,9 @@ export async function authenticate(
   const claims = await d.tokens.verify(token, d.clock.now());
   if (!claims) throw new UnauthorizedError(API_ERR.invalidToken);
   const user = await d.users.getById(claims.sub);
-  if (!user || user.tokenVersion !== claims.tv) throw new UnauthorizedError(API_ERR.invalidToken);
+  // the token is genuine, so its holder was this user: say that the account is gone (issue 25)
+  if (!user) throw new UnauthorizedError(API_ERR.accountDeleted);
+  if (user.tokenVersion !== claims.tv) throw new UnauthorizedError(API_ERR.invalidToken);
   return user;
 }
 

@@ -32,8 +32,43 @@ export const generatePackageSchema = z.object({
     error: 'packageType must be DEV_UNSIGNED, DEV_SIGNED, RELEASE_UNSIGNED or RELEASE_SIGNED',
   }),
   note: visibleText('note', 'Note', MSG.packageNoteRequired, 2000),
+  /** issue 25: start from an earlier package: its header values and DCC choice are copied */
+  fromPackageId: z.string().min(1, { error: 'fromPackageId is empty' }).max(64).optional(),
+  /**
+   * header as code (issue 27): the header in the readable form the editor shows ({ "fields": [{ "name",
+   * "value" }] }, decimal or 0x hex, option labels, criteria lists), checked by the editor's rules before
+   * the draft exists; a bad one creates nothing and names every field at fault
+   */
+  header: z.unknown().optional(),
 });
 export type GeneratePackage = z.infer<typeof generatePackageSchema>;
+
+/** Issue 25: step 1 of a draft again (Back to step 1, then Continue): its name, type (sign flag) and note. */
+export const updateDraftSchema = generatePackageSchema.omit({ fromPackageId: true });
+export type UpdateDraft = z.infer<typeof updateDraftSchema>;
+
+/** Issue 25: the earlier package a draft was started from, and what was copied from it. */
+export interface CopiedFrom {
+  id: string;
+  name: string;
+  status: PackageStatus;
+  /** names of the header fields whose value differs from the new package's template */
+  fields: string[];
+  /** the DCC copied with it (its device id and telemetry type), absent when none was */
+  dcc?: { dccId: string; deviceId: string; telemetryType: string };
+}
+
+/** Issue 25: an earlier package a new one may start from (GET /resources/{id}/package-sources). */
+export interface PackageSource {
+  id: string;
+  name: string;
+  status: PackageStatus;
+  type: PackageType;
+  createdAt: string;
+  updatedAt: string;
+  initiatorName: string;
+  deviceId?: string;
+}
 
 export interface UserRef {
   id: string;
@@ -114,6 +149,8 @@ export interface PackageFields {
   resourceFile?: PackageResourceFile;
   /** the attached DCC's values (absent without a DCC, and on packages given one before decision 150) */
   dcc?: PackageDccValues;
+  /** issue 25: the earlier package this one was started from, and what was copied */
+  copiedFrom?: CopiedFrom;
   signer?: UserRef;
   rejectionNote?: string;
   linkToS3?: string;
@@ -151,6 +188,8 @@ export interface Package extends PackageFields {
    * absent when there are none. The details page shows them to the initiator and admins.
    */
   mailFailures?: { to: string; subject: string; reason: string; at: string }[];
+  /** the release engineer who last sent it for delivery (issue 25: a delivery comes from them); absent before */
+  deliverer?: UserRef;
 }
 
 export const notifySchema = z.object({

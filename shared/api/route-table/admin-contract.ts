@@ -1,4 +1,5 @@
 import { idListSchema } from '../contracts/common';
+import { adminResourceListQuerySchema, dccListQuerySchema } from '../contracts/list-view';
 import { listPageQuerySchema, packageDeletionSchema } from '../contracts/packages';
 import type { ADMIN_ROUTES } from './admin';
 import type { RouteRequest } from './types';
@@ -10,8 +11,8 @@ import type { RouteRequest } from './types';
 export const ADMIN_CONTRACT = {
   adminListPackages: { query: listPageQuerySchema },
   adminDeletePackages: { body: packageDeletionSchema },
-  adminListDcc: {},
+  adminListDcc: { query: dccListQuerySchema },
   adminDeleteDcc: { body: idListSchema },
-  adminListResources: {},
+  adminListResources: { query: adminResourceListQuerySchema },
   adminDeleteResources: { body: idListSchema },
 } as const satisfies { [Id in (typeof ADMIN_ROUTES)[number]['id']]: RouteRequest };

@@ -14,8 +14,18 @@ export const ADMIN_RESPONSES = {
     }),
   }),
   adminDeletePackages: deleted,
-  adminListDcc: answer({ dcc: jsonText('the DCCs (Dcc[])') }),
+  adminListDcc: answer({
+    dcc: jsonText('the DCCs (Dcc[])'),
+    total: z.number().optional().meta({
+      description: 'with offset, limit, search or sort: how many rows the search matched (decision 221)',
+    }),
+  }),
   adminDeleteDcc: deleted,
-  adminListResources: answer({ resources: jsonText('the resources (Resource[])') }),
+  adminListResources: answer({
+    resources: jsonText('the resources (Resource[])'),
+    total: z.number().optional().meta({
+      description: 'with offset, limit, search or sort: how many rows the search matched (decision 221)',
+    }),
+  }),
   adminDeleteResources: deleted,
 } as const satisfies { [Id in (typeof ADMIN_ROUTES)[number]['id']]: z.ZodType };

@@ -1,9 +1,12 @@
+import { APPROVAL_POLICY } from '../../domain/approval-policy';
 import { NON_ADMIN_ROLES, type Role, UPLOADER_ROLES } from '../../domain/roles';
 
 /** Role lists and table sets the rows share. */
 export const ADMIN: readonly Role[] = ['ADMIN'];
 export const NON_ADMIN: readonly Role[] = NON_ADMIN_ROLES;
-export const RELEASE_ENGINEER: readonly Role[] = ['SW_FW_RELEASE_ENGINEER'];
+/** who may sign and who may deliver: the approval policy's roles (shared/domain/approval-policy.ts) */
+export const SIGNER: readonly Role[] = [APPROVAL_POLICY.signer.role];
+export const DELIVERER: readonly Role[] = [APPROVAL_POLICY.deliverer.role];
 export const UPLOADERS: readonly Role[] = UPLOADER_ROLES;
 
 export const USERS = ['users'] as const;

@@ -1,4 +1,5 @@
 import { idListSchema } from '../contracts/common';
+import { userListQuerySchema } from '../contracts/list-view';
 import {
   accountSchema,
   authBodySchema,
@@ -31,7 +32,7 @@ export const IDENTITY_CONTRACT = {
   confirmEmail: { body: confirmEmailSchema, maxBodyBytes: SMALL },
   cancelRegistration: { body: cancelRegistrationSchema, maxBodyBytes: SMALL },
   resendConfirmation: { body: resendConfirmationSchema, maxBodyBytes: SMALL },
-  adminListUsers: {},
+  adminListUsers: { query: userListQuerySchema },
   adminDeleteUsers: { body: idListSchema },
   adminDecideRoles: { body: decideRolesSchema },
 } as const satisfies { [Id in (typeof IDENTITY_ROUTES)[number]['id']]: RouteRequest };

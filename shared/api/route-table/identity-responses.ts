@@ -18,7 +18,12 @@ export const IDENTITY_RESPONSES = {
   confirmEmail: answer({ status: z.literal('CONFIRMED'), message: z.string(), email: z.string() }),
   cancelRegistration: answer({ status: z.literal('CANCELLED'), message: z.string(), email: z.string() }),
   resendConfirmation: sent,
-  adminListUsers: answer({ users: jsonText('the users (PublicUser[])') }),
+  adminListUsers: answer({
+    users: jsonText('the users (PublicUser[])'),
+    total: z.number().optional().meta({
+      description: 'with offset, limit, search or sort: how many rows the search matched (decision 221)',
+    }),
+  }),
   adminDeleteUsers: done('DELETED'),
   adminDecideRoles: answer({
     status: z.literal('DECIDED'),

@@ -1,4 +1,5 @@
 import { createDccSchema } from '../contracts/dcc';
+import { dccListQuerySchema } from '../contracts/list-view';
 import {
   approvalListParamSchema,
   approversQuerySchema,
@@ -11,6 +12,7 @@ import {
   signaturePasswordSchema,
   signedNotifySchema,
   signedRejectSchema,
+  updateDraftSchema,
 } from '../contracts/packages';
 import type { PACKAGE_ROUTES } from './packages';
 import type { RouteRequest } from './types';
@@ -33,8 +35,11 @@ export const PACKAGE_CONTRACT = {
   downloadPackage: id,
   packageHistory: id,
   packageDetails: id,
+  packageChanges: id,
   getHeader: id,
   updateHeader: { ...id, body: headerBodySchema },
+  updateDraft: { ...id, body: updateDraftSchema },
+  packageSources: id,
   attachDcc: { params: attachDccParamSchema },
   listApprovers: { ...id, query: approversQuerySchema },
   notifyApprovers: notify,
@@ -47,6 +52,7 @@ export const PACKAGE_CONTRACT = {
   approveDelivery: { ...signed, statuses: [200, 202] },
   rejectDelivery: reject,
   signingKey: {},
-  listDcc: {},
+  signingKeyPem: { produces: 'application/x-pem-file' },
+  listDcc: { query: dccListQuerySchema },
   createDcc: { body: createDccSchema, statuses: [201] },
 } as const satisfies { [Id in (typeof PACKAGE_ROUTES)[number]['id']]: RouteRequest };

@@ -48,8 +48,30 @@ export const PACKAGE_RESPONSES = {
       .nullable()
       .meta({ description: 'the decision the package waits for from the caller, or null' }),
   }),
+  packageChanges: answer({
+    changes: jsonText(
+      'the changes since the last approved package (PackageChanges, shared/domain/package-changes.ts): `previous` (id, name, status, type, resourceName, approvedAt; null when there is none), `header` (fields old → new, decimal and hex), `lists` (criteria entries added, removed, changed), `files` (payload and metadata digests and sizes), `dcc` (DCC copy values that differ)',
+    ),
+    previousPackageId: z.string().nullable().meta({
+      description:
+        'the last approved package for the same device and resource type, or null when there is none',
+    }),
+    message: z
+      .string()
+      .optional()
+      .meta({ description: 'when there is no earlier approved package, says so' }),
+  }),
   getHeader: header,
   updateHeader: header,
+  updateDraft: answer({ package: jsonText('the package (Package)') }),
+  packageSources: answer({
+    packages: jsonText('the earlier packages, newest first (PackageSource[])'),
+    proposedId: z
+      .string()
+      .nullable()
+      .meta({ description: 'the latest rejected or approved one, proposed to start from' }),
+    freeName: z.string().meta({ description: 'the default package name, free of their names' }),
+  }),
   attachDcc: answer({ package: jsonText('the package (Package)') }),
   listApprovers: answer({
     approvers: jsonText('candidate approvers per role'),
@@ -65,6 +87,12 @@ export const PACKAGE_RESPONSES = {
   approveDelivery: decision,
   rejectDelivery: rejected,
   signingKey: answer({ publicKeyPem: z.string(), keyId: z.string(), algorithm: z.string() }),
-  listDcc: answer({ dcc: jsonText('the DCCs (Dcc[])') }),
+  signingKeyPem: z.string().meta({ description: 'the SPKI public key, PEM ("-----BEGIN PUBLIC KEY-----")' }),
+  listDcc: answer({
+    dcc: jsonText('the DCCs (Dcc[])'),
+    total: z.number().optional().meta({
+      description: 'with offset, limit, search or sort: how many rows the search matched (decision 221)',
+    }),
+  }),
   createDcc: answer({ dccUuid: z.string(), dcc: jsonText('the DCC (Dcc)') }),
 } as const satisfies { [Id in (typeof PACKAGE_ROUTES)[number]['id']]: z.ZodType };

@@ -1,12 +1,14 @@
 import {
+  DELIVERER,
   NON_ADMIN,
   PKG_DECIDE,
   PKG_READ,
   PKG_WRITE,
-  RELEASE_ENGINEER,
   SIGNED_DECIDE,
   SIGNED_MAIL,
+  SIGNER,
 } from './groups';
+import { tokenCallable } from './token-use';
 import type { Route } from './types';
 
 /** Package lists and one package (header, approvers, approval, signing, delivery), and the DCCs. */
@@ -17,6 +19,7 @@ export const PACKAGE_ROUTES = [
     path: '/{stage}/packages',
     access: 'signedIn',
     uses: { tables: PKG_READ },
+    tokenScope: 'packages:draft',
     summary: 'Packages of the dev or release stage',
   },
   {
@@ -68,7 +71,17 @@ export const PACKAGE_ROUTES = [
     path: '/packages/{id}/details',
     access: 'signedIn',
     uses: { tables: PKG_READ },
+    tokenScope: 'packages:draft',
     summary: 'One package, and what it waits for from the caller (a mail link opens it)',
+  },
+  {
+    id: 'packageChanges',
+    method: 'GET',
+    path: '/packages/{id}/changes',
+    access: 'signedIn',
+    uses: { tables: PKG_READ },
+    summary:
+      'Changes since the last approved package for the same device (DCC device id) and resource type (issue 25)',
   },
   {
     id: 'getHeader',
@@ -76,6 +89,7 @@ export const PACKAGE_ROUTES = [
     path: '/packages/{id}/header',
     access: 'signedIn',
     uses: { tables: PKG_READ },
+    tokenScope: 'packages:draft',
     summary: 'The package header fields',
   },
   {
@@ -84,8 +98,28 @@ export const PACKAGE_ROUTES = [
     path: '/packages/{id}/header',
     access: NON_ADMIN,
     // the resource's sizes and checksum feed the header's computed fields (found by the local IAM check)
-    uses: { tables: [...PKG_WRITE, 'resources'] },
+    uses: tokenCallable({ tables: [...PKG_WRITE, 'resources'] }),
+    tokenScope: 'packages:draft',
     summary: 'Edit the header (initiator, DRAFT)',
+  },
+  {
+    id: 'updateDraft',
+    method: 'PATCH',
+    path: '/packages/{id}',
+    access: NON_ADMIN,
+    // a new sign flag recomputes the header's Type from the resource's sizes (issue 25)
+    uses: { tables: [...PKG_WRITE, 'resources'], writes: ['packages', 'audit'] },
+    summary: 'Step 1 of a draft again: its name, note and sign flag (initiator, DRAFT)',
+  },
+  {
+    id: 'packageSources',
+    method: 'GET',
+    path: '/resources/{id}/package-sources',
+    access: NON_ADMIN,
+    uses: { tables: ['users', 'resources', 'packages'], writes: [] },
+    summary:
+      'Earlier packages a new package of this resource may start from (same resource or device), the one ' +
+      'proposed and a free default name (issue 25)',
   },
   {
     id: 'attachDcc',
@@ -93,7 +127,8 @@ export const PACKAGE_ROUTES = [
     path: '/packages/{id}/dcc/{dccId}',
     access: NON_ADMIN,
     // the DCC's values are copied into the package; the DCC itself is not changed
-    uses: { tables: ['users', 'packages', 'dcc', 'audit'], writes: ['packages', 'audit'] },
+    uses: tokenCallable({ tables: ['users', 'packages', 'dcc', 'audit'], writes: ['packages', 'audit'] }),
+    tokenScope: 'packages:draft',
     summary: 'Attach a DCC (initiator, DRAFT)',
   },
   {
@@ -132,7 +167,7 @@ export const PACKAGE_ROUTES = [
     id: 'signPackage',
     method: 'POST',
     path: '/packages/{id}/generate-signed',
-    access: RELEASE_ENGINEER,
+    access: SIGNER,
     uses: SIGNED_DECIDE,
     summary: 'Sign as the assigned signer',
   },
@@ -149,7 +184,7 @@ export const PACKAGE_ROUTES = [
     id: 'rejectSigning',
     method: 'POST',
     path: '/packages/{id}/reject-signing',
-    access: RELEASE_ENGINEER,
+    access: SIGNER,
     uses: SIGNED_MAIL,
     summary: 'Refuse to sign',
   },
@@ -157,7 +192,7 @@ export const PACKAGE_ROUTES = [
     id: 'notifyDeliveryApprovers',
     method: 'POST',
     path: '/delivery/packages/{id}/notify-approvers',
-    access: RELEASE_ENGINEER,
+    access: DELIVERER,
     uses: SIGNED_MAIL,
     summary: 'Deliver or re-deliver a release package',
   },
@@ -183,7 +218,16 @@ export const PACKAGE_ROUTES = [
     path: '/signing-key',
     access: 'public',
     uses: { tables: [], sign: 'publicKey' },
-    summary: 'The package signing public key (PEM)',
+    summary: 'The package signing public key (PEM text inside JSON, with its key id and algorithm)',
+  },
+  {
+    id: 'signingKeyPem',
+    method: 'GET',
+    path: '/signing-key.pem',
+    access: 'public',
+    uses: { tables: [], sign: 'publicKey' },
+    summary:
+      'The package signing public key as a PEM file (application/x-pem-file), for `npm run verify -- --key` and openssl',
   },
 
   // ── DCC ─────────────────────────────────────────────────────────────────────────────────────
@@ -193,6 +237,7 @@ export const PACKAGE_ROUTES = [
     path: '/dcc',
     access: 'signedIn',
     uses: { tables: ['users', 'dcc'] },
+    tokenScope: 'packages:draft',
     summary: 'All DCCs',
   },
   {

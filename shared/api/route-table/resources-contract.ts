@@ -1,3 +1,4 @@
+import { resourceListQuerySchema } from '../contracts/list-view';
 import { generatePackageSchema } from '../contracts/packages';
 import {
   completeMultipartSchema,
@@ -23,8 +24,8 @@ const upload = {
  * resources-responses.ts, which handlers import only as types).
  */
 export const RESOURCE_CONTRACT = {
-  listPatches: { params: stageParamSchema },
-  listModels: { params: stageParamSchema },
+  listPatches: { params: stageParamSchema, query: resourceListQuerySchema },
+  listModels: { params: stageParamSchema, query: resourceListQuerySchema },
   uploadPatch: upload,
   uploadModel: upload,
   requestResourceUpload: { body: requestUploadSchema, maxBodyBytes: 8 * 1024, statuses: [201] },

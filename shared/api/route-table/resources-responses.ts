@@ -3,7 +3,12 @@ import { UPLOAD_STATES } from '../contracts/resources';
 import { answer, jsonText } from '../contracts/responses';
 import type { RESOURCE_ROUTES } from './resources';
 
-const resources = answer({ resources: jsonText('the resources (Resource[])') });
+const resources = answer({
+  resources: jsonText('the resources (Resource[])'),
+  total: z.number().optional().meta({
+    description: 'with offset, limit, search or sort: how many rows the search matched (decision 221)',
+  }),
+});
 const created = answer({ resource: jsonText('the resource (Resource)'), message: z.string() });
 /** confirm / complete: the checks that take seconds passed; the SHA-256 runs off the request (decision 173) */
 const verifying = answer({

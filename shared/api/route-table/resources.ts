@@ -1,4 +1,5 @@
 import { NON_ADMIN, UPLOADERS } from './groups';
+import { tokenCallable } from './token-use';
 import type { Route } from './types';
 
 /** Resources: patches and models, their upload, and packages made from them. */
@@ -24,8 +25,12 @@ export const RESOURCE_ROUTES = [
     method: 'POST',
     path: '/resources/patch/{stage}',
     access: UPLOADERS,
-    uses: { tables: ['users', 'resources', 'audit'], buckets: { resources: ['write', 'delete'] } },
+    uses: tokenCallable({
+      tables: ['users', 'resources', 'audit'],
+      buckets: { resources: ['write', 'delete'] },
+    }),
     memoryMb: 1024,
+    tokenScope: 'resources:upload',
     summary: 'Upload a patch (multipart)',
   },
   {
@@ -33,8 +38,12 @@ export const RESOURCE_ROUTES = [
     method: 'POST',
     path: '/resources/model/{stage}',
     access: UPLOADERS,
-    uses: { tables: ['users', 'resources', 'audit'], buckets: { resources: ['write', 'delete'] } },
+    uses: tokenCallable({
+      tables: ['users', 'resources', 'audit'],
+      buckets: { resources: ['write', 'delete'] },
+    }),
     memoryMb: 1024,
+    tokenScope: 'resources:upload',
     summary: 'Upload a model and its metadata (multipart)',
   },
   {
@@ -42,7 +51,8 @@ export const RESOURCE_ROUTES = [
     method: 'POST',
     path: '/resources/uploads',
     access: UPLOADERS,
-    uses: { tables: ['users', 'resources'], buckets: { resources: ['write'] } },
+    uses: tokenCallable({ tables: ['users', 'resources'], buckets: { resources: ['write'] } }),
+    tokenScope: 'resources:upload',
     summary:
       'Large resources (above the 10 MB request limit), step 1 of 3: checks name, extensions and sizes, ' +
       'answers presigned PUT URLs to staging/<uploadId>/ (15 min); step 2: the client PUTs the bytes to them',
@@ -52,11 +62,12 @@ export const RESOURCE_ROUTES = [
     method: 'POST',
     path: '/resources/uploads/{uploadId}/confirm',
     access: UPLOADERS,
-    uses: {
+    uses: tokenCallable({
       tables: ['users', 'resources'],
       buckets: { resources: ['read', 'write', 'delete'] },
       invoke: ['verifyUpload'],
-    },
+    }),
+    tokenScope: 'resources:upload',
     summary:
       'Large resources, step 3 of 3 (requester only, before expiry): checks size, TFL3, metadata and name, ' +
       'answers 202 VERIFYING and hands the SHA-256 and registration to the verifyUpload worker (decision ' +
@@ -67,7 +78,8 @@ export const RESOURCE_ROUTES = [
     method: 'POST',
     path: '/resources/uploads/multipart',
     access: UPLOADERS,
-    uses: { tables: ['users', 'resources'], buckets: { resources: ['write'] } },
+    uses: tokenCallable({ tables: ['users', 'resources'], buckets: { resources: ['write'] } }),
+    tokenScope: 'resources:upload',
     summary:
       'Resources up to 10 GiB, step 1: the checks of requestResourceUpload, then an S3 multipart upload to ' +
       "staging/<uploadId>/; answers the part size and count (and a PUT URL for a model's metadata)",
@@ -77,7 +89,8 @@ export const RESOURCE_ROUTES = [
     method: 'POST',
     path: '/resources/uploads/{uploadId}/parts',
     access: UPLOADERS,
-    uses: { tables: ['users', 'resources'], buckets: { resources: ['write'] } },
+    uses: tokenCallable({ tables: ['users', 'resources'], buckets: { resources: ['write'] } }),
+    tokenScope: 'resources:upload',
     summary: 'Multipart upload (requester only): presigned UploadPart URLs for up to 100 parts (15 min)',
   },
   {
@@ -86,6 +99,7 @@ export const RESOURCE_ROUTES = [
     path: '/resources/uploads/{uploadId}/parts',
     access: UPLOADERS,
     uses: { tables: ['users', 'resources'], buckets: { resources: ['parts'] } },
+    tokenScope: 'resources:upload',
     summary:
       'Multipart upload (requester only): the parts S3 holds (ListParts), so a resumed upload sends the rest',
   },
@@ -95,11 +109,12 @@ export const RESOURCE_ROUTES = [
     path: '/resources/uploads/{uploadId}/complete',
     access: UPLOADERS,
     // no read: S3's CompleteMultipartUpload (it may take minutes) and the checks run in the worker
-    uses: {
+    uses: tokenCallable({
       tables: ['users', 'resources'],
       buckets: { resources: ['write', 'delete'] },
       invoke: ['verifyUpload'],
-    },
+    }),
+    tokenScope: 'resources:upload',
     summary:
       'Multipart upload, last step (requester only): checks the part list and the name, answers 202 VERIFYING; ' +
       'the verifyUpload worker completes the upload in S3 with the ETags, checks size, TFL3 and metadata and ' +
@@ -111,6 +126,7 @@ export const RESOURCE_ROUTES = [
     path: '/resources/uploads/{uploadId}',
     access: UPLOADERS,
     uses: { tables: ['users', 'resources'] },
+    tokenScope: 'resources:upload',
     summary:
       'Where an upload stands (requester only): UPLOADING, VERIFYING with bytes hashed, REGISTERED with the ' +
       'resource, or FAILED with the reason (decision 173)',
@@ -120,7 +136,8 @@ export const RESOURCE_ROUTES = [
     method: 'DELETE',
     path: '/resources/uploads/{uploadId}',
     access: UPLOADERS,
-    uses: { tables: ['users', 'resources'], buckets: { resources: ['write', 'delete'] } },
+    uses: tokenCallable({ tables: ['users', 'resources'], buckets: { resources: ['write', 'delete'] } }),
+    tokenScope: 'resources:upload',
     summary:
       'Cancels an upload (requester only): aborts the multipart upload, removes staged bytes and the pending upload',
   },
@@ -130,7 +147,14 @@ export const RESOURCE_ROUTES = [
     path: '/resources/{id}/generate-package',
     access: NON_ADMIN,
     // reads a model's metadata file when its digest was not recorded at upload (decision 190)
-    uses: { tables: ['users', 'resources', 'packages', 'audit'], buckets: { resources: ['read'] } },
-    summary: 'Create a DRAFT package from a resource',
+    // the DCC of a package started from (issue 25) is read to copy its choice
+    uses: tokenCallable({
+      tables: ['users', 'resources', 'packages', 'dcc', 'audit'],
+      writes: ['resources', 'packages', 'audit'],
+      buckets: { resources: ['read'] },
+    }),
+    tokenScope: 'packages:draft',
+    summary:
+      'Create a DRAFT package from a resource, with a header given as code (header) or started from an earlier package (fromPackageId)',
   },
 ] as const satisfies readonly Route[];

@@ -1,4 +1,5 @@
 import type * as z from 'zod';
+import type { AccessTokenScope } from '../../domain/access-tokens';
 import type { Role } from '../../domain/roles';
 
 /** The shape of a route table row (shared/api/routes.ts explains the fields). */
@@ -45,6 +46,11 @@ export interface Route {
    * issue 23).
    */
   ungranted?: true;
+  /**
+   * the access token scope that may call this row (issue 27, decision 255); without it the row refuses
+   * access tokens with 403 (deny by default: decisions, notifications, users and admin need a person)
+   */
+  tokenScope?: AccessTokenScope;
   /** Lambda memory in MB (CPU scales with it: scrypt and hashing routes get more) */
   memoryMb?: number;
   /** the issue that gives this row its behaviour; until then the handler answers 501 */
@@ -65,6 +71,11 @@ export interface RouteRequest {
   maxBodyBytes?: number;
   /** success statuses (default 200) */
   statuses?: readonly number[];
+  /**
+   * the media type of a success answer that is not JSON (the PEM key, issue 25): the handler's body is
+   * the text itself, sent as it is with this Content-Type; the response schema is then a string
+   */
+  produces?: string;
 }
 
 /**

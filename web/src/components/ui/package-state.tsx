@@ -3,12 +3,20 @@ import { StatusBadge } from './status-badge';
 
 const mib = (n: number) => `${(n / (1024 * 1024)).toFixed(1)} MiB`;
 
-/** "3.0 MiB of 12.0 MiB" (bytes of the resource read so far) and the percentage (decision 160). */
-export function generationProgress(pkg: Pick<Package, 'generation'>): { percent: number; text: string } {
+/**
+ * "3.0 MiB of 12.0 MiB" (bytes of the resource read so far) and the percentage (decision 160). Only sizes
+ * it knows (issue 25): before the worker has read the resource's size there is no "0.0 MiB of 0.0 MiB",
+ * only that it starts, and no percentage.
+ */
+export function generationProgress(pkg: Pick<Package, 'generation'>): {
+  percent: number | null;
+  text: string;
+} {
   const g = pkg.generation;
   const total = g?.bytesTotal ?? 0;
+  if (total <= 0) return { percent: null, text: 'starting (the size is not known yet)' };
   const done = Math.min(g?.bytesDone ?? 0, total);
-  return { percent: total > 0 ? (done / total) * 100 : 0, text: `${mib(done)} of ${mib(total)}` };
+  return { percent: (done / total) * 100, text: `${mib(done)} of ${mib(total)}` };
 }
 
 /** Whether a list shows a package whose XML is being generated: it then refreshes itself (decision 178). */

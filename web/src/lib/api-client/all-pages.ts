@@ -1,6 +1,7 @@
 import { PACKAGE_PAGE_MAX } from '@shared/api/paging';
+import { z } from 'zod';
 import { loader } from '@/lib/loader/loader-store';
-import { type ApiResult, api, parseJsonText, reportFailure } from './api-client';
+import { type ApiResult, api, parseJsonText, readAnswer, reportFailure } from './api-client';
 
 /** far beyond any real list (a million rows at the largest page); stops a server that never ends */
 const MAX_PAGES = 1000;
@@ -12,9 +13,11 @@ const MAX_PAGES = 1000;
  * text of each page's rows. A failed page fails the whole load (the popups already showed it): a list
  * with a silent hole in it would be worse than no list.
  */
-export async function getAllPages<T>(
+export async function getAllPages<S extends z.ZodType, T extends z.output<S> = z.output<S>>(
   path: string,
   field: string,
+  /** the schema of one row (shared/api/contracts/records.ts) */
+  schema: S,
   options: {
     signal?: AbortSignal;
     pageSize?: number;
@@ -38,8 +41,13 @@ export async function getAllPages<T>(
         loader: false,
         ...(options.quiet ? { handle: 'all' as const } : {}),
       });
-      if (!result.ok) return result;
-      rows.push(...parseJsonText<T[]>(result.data[field], []));
+      const page = readAnswer(
+        result,
+        (d) => parseJsonText(d[field], z.array(schema), []) as T[],
+        options.quiet ? 'all' : undefined,
+      );
+      if (!page.ok || !result.ok) return page.ok ? (result as ApiResult<T[]>) : page;
+      rows.push(...page.data);
       cursor = typeof result.data.nextCursor === 'string' ? result.data.nextCursor : undefined;
       if (!cursor) return { ...result, data: rows };
       options.onProgress?.(rows.length);

@@ -1,5 +1,6 @@
 import type { RequestInputOf, ResponseOf } from '@shared/api/contract';
 import { type RouteId, routeById } from '@shared/api/routes';
+import { API_ERR } from '@shared/messages';
 import { env } from '@/config/env';
 import { loader } from '@/lib/loader/loader-store';
 import { showServerError, showSessionTimeout } from '@/lib/popup/popup-store';
@@ -52,11 +53,14 @@ export function isSessionExpired(status: number, errorMessage: string): boolean 
   return status === 401 || (status === 500 && SESSION_ERRORS.some((s) => errorMessage.includes(s)));
 }
 
-/** Clears the session (cookie and storage) and shows 'Session timeout. Please login.'. */
-export function expireSession(): void {
+/**
+ * Clears the session (cookie and storage) and shows 'Session timeout. Please login.'; when the server said
+ * the account was deleted, that reason beside it (issue 25).
+ */
+export function expireSession(errorMessage?: string): void {
   removeToken();
   session.clear();
-  showSessionTimeout();
+  showSessionTimeout(errorMessage === API_ERR.accountDeleted ? errorMessage : undefined);
 }
 
 /** Absolute URL of an API path (absolute so it also works where fetch has no base, as in tests). */
@@ -100,7 +104,7 @@ export function toResult<T>(status: number, text: string): ApiResult<T> {
 export function reportFailure(result: ApiResult<unknown>, handle: RequestOptions['handle']): void {
   if (result.ok) return;
   if (handle === 'all' || handle?.includes(result.status)) return;
-  if (isSessionExpired(result.status, result.error.errorMessage)) expireSession();
+  if (isSessionExpired(result.status, result.error.errorMessage)) expireSession(result.error.errorMessage);
   else showServerError(result.error.errorMessage);
 }
 
@@ -182,12 +186,61 @@ export const api = {
     request<T>('DELETE', path, { ...options, body }),
 };
 
-/** Spec §3: list responses carry their lists as JSON text; parse it (tolerating an already parsed value). */
-export function parseJsonText<T>(value: unknown, fallback: T): T {
-  if (typeof value !== 'string') return (value ?? fallback) as T;
+/** A JSON-text field that is not JSON, or does not hold what its contract says (decision 238). */
+/**
+ * What a JSON-text field is read with: a zod schema, or (where zod must stay out of the first chunk,
+ * as in the session code) a hand-written check of the same shape.
+ */
+export interface AnswerSchema<T> {
+  safeParse(value: unknown): { success: true; data: T } | { success: false };
+}
+type Parsed<S> = S extends AnswerSchema<infer T> ? T : never;
+
+export class UnreadableAnswer extends Error {
+  override name = 'UnreadableAnswer';
+}
+
+/**
+ * Spec §3: records and lists travel as JSON text in one field. Read with the record's zod schema
+ * (shared/api/contracts/records.ts), never cast (issue 26): an absent field is `fallback`, an already
+ * parsed value is checked the same way, and a text that is not JSON or does not match throws
+ * UnreadableAnswer (readAnswer turns it into a failed result).
+ */
+export function parseJsonText<S extends AnswerSchema<unknown>, F = Parsed<S>>(
+  value: unknown,
+  schema: S,
+  fallback: F,
+): Parsed<S> | F {
+  if (value === undefined || value === null) return fallback;
+  let raw: unknown = value;
+  if (typeof value === 'string') {
+    try {
+      raw = JSON.parse(value);
+    } catch {
+      throw new UnreadableAnswer('The answer the server sent cannot be read (not JSON)');
+    }
+  }
+  const parsed = schema.safeParse(raw);
+  if (!parsed.success) throw new UnreadableAnswer('The answer the server sent cannot be read');
+  return parsed.data as Parsed<S>;
+}
+
+/**
+ * A successful result's data read by `read` (which parses its JSON text); an unreadable answer becomes a
+ * failed result (502) and goes to the shared popups unless the caller `handle`s it, like any failure.
+ */
+export function readAnswer<T, U>(
+  result: ApiResult<T>,
+  read: (data: T) => U,
+  handle?: RequestOptions['handle'],
+): ApiResult<U> {
+  if (!result.ok) return result;
   try {
-    return JSON.parse(value) as T;
-  } catch {
-    return fallback;
+    return { ok: true, status: result.status, data: read(result.data) };
+  } catch (e) {
+    if (!(e instanceof UnreadableAnswer)) throw e;
+    const failed: ApiResult<U> = { ok: false, status: 502, error: { errorMessage: e.message } };
+    reportFailure(failed, handle);
+    return failed;
   }
 }

@@ -1,5 +1,5 @@
 import { GATEWAY_ANSWERS } from '@shared/api/runtime';
-import { MSG } from '@shared/messages';
+import { API_ERR, MSG } from '@shared/messages';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import { HttpResponse, http } from 'msw';
 import { describe, expect, it, vi } from 'vitest';
@@ -32,6 +32,20 @@ describe('error catalogue popups', () => {
       await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
     },
   );
+
+  it('says why when the account was deleted: the spec words, then the reason, then the login page (issue 25)', async () => {
+    server.use(
+      http.get('/dev/resources/patch/dev', () =>
+        HttpResponse.json({ errorMessage: API_ERR.accountDeleted }, { status: 401 }),
+      ),
+    );
+    const { user, router } = renderApp('/patches', { as: 'u-dev' });
+    const dialog = await screen.findByRole('alertdialog');
+    expect(dialog).toHaveTextContent(`${MSG.sessionTimeout} ${API_ERR.accountDeleted}`);
+    expect(getToken()).toBeNull();
+    await user.click(within(dialog).getByRole('button', { name: MSG.toLoginPage }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
+  });
 
   it("shows 'Internal server error. Please, contact administrator. Error: …' with 'To home page' for other failures", async () => {
     server.use(

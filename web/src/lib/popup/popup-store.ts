@@ -47,10 +47,11 @@ export function usePopup(): Popup | null {
  * Spec §8 session timeout: 'Session timeout. Please login.' with 'To login page'; the login page keeps
  * the page the user was on (issue 16: a package opened from a mail) and opens it again after sign-in.
  */
-export function showSessionTimeout(): void {
+export function showSessionTimeout(why?: string): void {
   popups.show({
     kind: 'session',
-    message: MSG.sessionTimeout,
+    // the spec's words, and beside them why the session ended when the server said (issue 25)
+    message: why ? `${MSG.sessionTimeout} ${why}` : MSG.sessionTimeout,
     buttonLabel: MSG.toLoginPage,
     to: loginPathFrom(window.location.pathname, window.location.search),
   });

@@ -1,4 +1,6 @@
+import { API_ERR } from '@shared/messages';
 import { callApi } from '@/lib/api-client/api-client';
+import { showSessionTimeout } from '@/lib/popup/popup-store';
 import { parseUser } from './parse-user';
 import { session, signIn } from './session-store';
 import { getToken, removeToken } from './token-cookie';
@@ -26,4 +28,7 @@ export async function restoreSession(): Promise<void> {
   }
   removeToken();
   session.clear();
+  // a deleted account lands on the login page with the reason, not silently (issue 25)
+  if (!result.ok && result.status === 401 && result.error.errorMessage === API_ERR.accountDeleted)
+    showSessionTimeout(result.error.errorMessage);
 }

@@ -85,6 +85,44 @@ const resourcesOf = (type: 'PATCH' | 'MODEL') => (c: Call) => ({
     resources: text(RESOURCES.filter((r) => r.resourceType === type && r.resourceStage === stageOf(c))),
   },
 });
+/** An access token of the signed-in sample user (issue 27): the list shows it, nothing is stored. */
+const accessToken = (c: Call, state: 'ACTIVE' | 'REVOKED' = 'ACTIVE') => ({
+  id: 'sample-token',
+  name: String(c.body.name ?? 'CI upload'),
+  scopes: ['resources:upload'],
+  owner: { id: c.user?.id ?? '', name: c.user?.name ?? '', email: c.user?.email ?? '' },
+  createdAt: '2024-05-01T08:00:00.000Z',
+  expiresAt: '2099-01-01T00:00:00.000Z',
+  ...(state === 'REVOKED' ? { revokedAt: '2024-05-02T08:00:00.000Z' } : {}),
+  state,
+});
+
+/** The earlier packages of a resource to start a new one from (issue 25), newest first. */
+const packageSources = (c: Call): Answer => {
+  const own = PACKAGES_ALL.filter((p) => p.resourceId === c.params.id).sort((a, b) =>
+    b.updatedAt.localeCompare(a.updatedAt),
+  );
+  const proposed = own.find((p) => p.status !== 'DRAFT');
+  return {
+    body: {
+      packages: text(
+        own.map((p) => ({
+          id: p.id,
+          name: p.name,
+          status: p.status,
+          type: p.type,
+          createdAt: p.createdAt,
+          updatedAt: p.updatedAt,
+          initiatorName: p.initiator.name,
+          ...(p.dcc?.deviceId ? { deviceId: p.dcc.deviceId } : {}),
+        })),
+      ),
+      proposedId: proposed?.id ?? null,
+      freeName: `${RESOURCES.find((r) => r.id === c.params.id)?.name ?? 'package'} sample`,
+    },
+  };
+};
+
 const decision = (c: Call): Answer => {
   const p = packageOf(c);
   return {
@@ -195,6 +233,28 @@ export const SAMPLE_ANSWERS: Record<string, (c: Call) => Answer> = {
         : {}),
     },
   }),
+  packageChanges: (c) => {
+    const p = packageOf(c);
+    return {
+      body: {
+        changes: text({
+          packageId: p.id,
+          resourceType: RESOURCES.find((r) => r.id === p.resourceId)?.resourceType ?? 'PATCH',
+          deviceId: p.dcc?.deviceId ?? null,
+          previous: null,
+          header: [],
+          lists: [],
+          files: [],
+          dcc: [],
+          headerCompared: false,
+        }),
+        previousPackageId: null,
+        message: p.dcc ? MSG.noEarlierApproved : MSG.changesNoDevice,
+      },
+    };
+  },
+  packageSources,
+  listAccessTokens: (c) => ({ body: { accessTokens: [accessToken(c)] } }),
   listDcc: () => ({ body: { dcc: text(DCCS) } }),
   adminListDcc: () => ({ body: { dcc: text(DCCS) } }),
   adminListUsers: () => ({ body: { users: text(SAMPLE_USERS) } }),
@@ -205,6 +265,12 @@ export const SAMPLE_ANSWERS: Record<string, (c: Call) => Answer> = {
   updateHeader: (c) => SAMPLE_ANSWERS.getHeader!(c),
   createDcc: () => ({ status: 201, body: { dccUuid: DCCS[0]!.id, dcc: text(DCCS[0]) } }),
   attachDcc: (c) => ({ body: { package: text(packageOf(c)) } }),
+  updateDraft: (c) => ({ body: { package: text(packageOf(c)) } }),
+  createAccessToken: (c) => ({
+    status: 201,
+    body: { token: 'frp_sample-token_not-a-real-secret', accessToken: accessToken(c) },
+  }),
+  revokeAccessToken: (c) => ({ body: { accessToken: accessToken(c, 'REVOKED') } }),
   notifyApprovers: (c) => done('NOTIFIED', MSG.notified, c),
   notifyDeliveryApprovers: (c) => done('NOTIFIED', MSG.notified, c),
   approvePackage: decision,

@@ -1,10 +1,23 @@
 import type { Dcc } from '@shared/api/contracts/dcc';
 import type { Package } from '@shared/api/contracts/packages';
+import { dccSchema, packageSchema, resourceSchema } from '@shared/api/contracts/records';
 import type { Resource } from '@shared/api/contracts/resources';
 import type { PublicUser } from '@shared/api/contracts/user';
+import { publicUserSchema } from '@shared/api/contracts/user';
 import type { Role } from '@shared/domain/roles';
+import { z } from 'zod';
+import type { TableView } from '@/components/ui/data-table/table-logic';
 import { getAllPages } from '@/lib/api-client/all-pages';
-import { type ApiResult, api, callApi, parseJsonText, quietly, routePath } from '@/lib/api-client/api-client';
+import {
+  type ApiResult,
+  api,
+  callApi,
+  parseJsonText,
+  quietly,
+  readAnswer,
+  routePath,
+} from '@/lib/api-client/api-client';
+import { getListView, type ListView } from '@/lib/api-client/list-view';
 
 /** The four admin lists (spec §2.12): path and the field that carries the list as JSON text. */
 export const ADMIN_KINDS = {
@@ -15,6 +28,30 @@ export const ADMIN_KINDS = {
 } as const;
 
 export type AdminKind = keyof typeof ADMIN_KINDS;
+
+/** The schema each admin list's rows are read with (decision 238). */
+const ADMIN_ROW_SCHEMAS = {
+  packages: packageSchema,
+  dcc: dccSchema,
+  users: publicUserSchema,
+  resources: resourceSchema,
+} as const;
+
+/** The admin lists the server searches, sorts and pages (decision 221); packages: see listAdmin. */
+export const SERVER_PAGED: ReadonlySet<AdminKind> = new Set<AdminKind>(['dcc', 'users', 'resources']);
+
+/** One page of an admin list as the table shows it (decision 221); `quiet`: a background refresh. */
+export function listAdminView<K extends AdminKind>(
+  kind: K,
+  view: TableView,
+  signal?: AbortSignal,
+  quiet = false,
+): Promise<ApiResult<ListView<AdminRows[K]>>> {
+  const { list, field } = ADMIN_KINDS[kind];
+  return getListView(routePath(list), ADMIN_ROW_SCHEMAS[kind], view, signal, quiet, field) as Promise<
+    ApiResult<ListView<AdminRows[K]>>
+  >;
+}
 
 export interface AdminRows {
   packages: Package;
@@ -32,10 +69,15 @@ export async function listAdmin<K extends AdminKind>(
   const { list, field } = ADMIN_KINDS[kind];
   const path = routePath(list);
   // every package ever made: read page by page (the other admin lists are not paged by the API)
-  if (kind === 'packages') return getAllPages<AdminRows[K]>(path, field, { signal, quiet });
+  if (kind === 'packages')
+    return getAllPages(path, field, packageSchema, { signal, quiet }) as Promise<ApiResult<AdminRows[K][]>>;
   const result = await api.get<Record<string, unknown>>(path, { signal, ...quietly(quiet) });
-  if (!result.ok) return result;
-  return { ...result, data: parseJsonText<AdminRows[K][]>(result.data[field], []) };
+  // validated by the kind's schema; the cast only names which of the four row types K is
+  return readAnswer(
+    result,
+    (d) => parseJsonText(d[field], z.array(ADMIN_ROW_SCHEMAS[kind]), []) as AdminRows[K][],
+    quietly(quiet).handle,
+  );
 }
 
 /**

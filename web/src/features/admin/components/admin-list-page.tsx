@@ -6,8 +6,16 @@ import { type Column, DataTable } from '@/components/ui/data-table/data-table';
 import type { SortValue } from '@/components/ui/data-table/table-logic';
 import { paths } from '@/config/paths';
 import { useApiQuery } from '@/hooks/use-api-query';
+import { useServerView } from '@/hooks/use-server-view';
 import { showSuccess, showWarning } from '@/lib/popup/popup-store';
-import { type AdminKind, type AdminRows, deleteAdmin, listAdmin } from '../api/admin-api';
+import {
+  type AdminKind,
+  type AdminRows,
+  deleteAdmin,
+  listAdmin,
+  listAdminView,
+  SERVER_PAGED,
+} from '../api/admin-api';
 import { DeleteConfirmDialog, type DeletionSignature } from './delete-confirm-dialog';
 
 export interface AdminListPageProps<K extends AdminKind> {
@@ -53,10 +61,27 @@ export function AdminListPage<K extends AdminKind>({
   const [selected, setSelected] = useState<string[]>([]);
   const [confirming, setConfirming] = useState(false);
   const [busy, setBusy] = useState(false);
-  const query = useApiQuery((signal, background) => listAdmin(kind, signal, background), [kind], {
-    refreshWhile,
+  // the DCC, user and resource lists are searched, sorted and paged by the server (decision 221): the
+  // table's view goes with each read; the package list is still read whole, page by page (decision 210)
+  const server = SERVER_PAGED.has(kind);
+  const whole = useApiQuery(
+    (signal, background) => (server ? new Promise<never>(() => {}) : listAdmin(kind, signal, background)),
+    [kind, server],
+    { refreshWhile },
+  );
+  const paged = useServerView<AdminRows[K]>(
+    (view, signal, background) =>
+      server ? listAdminView(kind, view, signal, background) : new Promise<never>(() => {}),
+    [kind, server],
+    { refreshWhile },
+  );
+  const query = server ? paged.query : whole;
+  const rows = (server ? paged.current?.rows : whole.data) ?? [];
+  // a selection made on an earlier page keeps its rows (the dialog names them, Grant needs their roles)
+  const selectedRows = selected.flatMap((id) => {
+    const row = server ? paged.seen.get(id) : rows.find((r) => r.id === id);
+    return row ? [row] : [];
   });
-  const rows = query.data ?? [];
 
   // 'Delete selected' asks first (issue 16); only the dialog's Delete calls the API. A signed deletion
   // (packages in flight, issue 23) keeps the dialog open on a wrong password and says so there.
@@ -95,12 +120,13 @@ export function AdminListPage<K extends AdminKind>({
         rowKey={(row) => row.id}
         searchFields={searchFields}
         loading={query.loading}
+        server={server ? { total: paged.current?.total ?? 0, onViewChange: paged.onViewChange } : undefined}
         selection={{ mode: 'multiple', selected, onChange: setSelected, rowLabel }}
         actions={
           <>
             {extraActions?.({
               selected,
-              rows,
+              rows: selectedRows,
               done: () => {
                 setSelected([]);
                 query.reload();
@@ -121,14 +147,12 @@ export function AdminListPage<K extends AdminKind>({
         <DeleteConfirmDialog
           noun={noun}
           busy={busy}
-          items={rows
-            .filter((row) => selected.includes(row.id))
-            .map((row) => ({
-              id: row.id,
-              name: rowLabel(row),
-              state: rowState(row),
-              inFlight: rowInFlight?.(row) ?? false,
-            }))}
+          items={selectedRows.map((row) => ({
+            id: row.id,
+            name: rowLabel(row),
+            state: rowState(row),
+            inFlight: rowInFlight?.(row) ?? false,
+          }))}
           onCancel={() => setConfirming(false)}
           onConfirm={remove}
         />

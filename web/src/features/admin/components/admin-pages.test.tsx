@@ -1,3 +1,5 @@
+import { ADMIN_RESOURCE_LIST } from '@shared/domain/list-columns';
+import { compareValues, filterRows } from '@shared/domain/list-view';
 import { ROLE_GRANT_MEANINGS } from '@shared/domain/role-grants';
 import { SIGNATURE_PASSWORD_WRONG } from '@shared/domain/signature-meanings';
 import { API_ERR, MSG } from '@shared/messages';
@@ -14,7 +16,7 @@ import {
   server,
   storedPackages,
 } from '@/testing/backend/server';
-import { MOCK_PASSWORD } from '@/testing/mocks/fixtures';
+import { MOCK_PASSWORD, RESOURCES } from '@/testing/mocks/fixtures';
 import { PACKAGE_FIXTURES } from '@/testing/mocks/package-fixtures';
 import { fill, renderApp } from '@/testing/render-app';
 
@@ -163,10 +165,31 @@ describe('admin lists', () => {
     expect(await screen.findByText('IP-4000')).toBeInTheDocument();
     expect(await headers()).toEqual(['Device ID', 'Telemetry type', 'Device limit', 'Message limit']);
     fill(screen.getByLabelText('Search'), 'ble');
-    expect(range()).toBe('1-1 of 1');
+    await waitFor(() => expect(range()).toBe('1-1 of 1'));
     fill(screen.getByLabelText('Search'), '4096');
-    expect(screen.getByText('IP-4000')).toBeInTheDocument();
-    expect(range()).toBe('1-1 of 1');
+    expect(await screen.findByText('IP-4000')).toBeInTheDocument();
+    await waitFor(() => expect(range()).toBe('1-1 of 1'));
+  });
+
+  it('writes the DCC limits with their unit, as the engineers’ DCC list does (issue 25)', async () => {
+    renderApp('/admin/dcc', { as: 'u-admin' });
+    const row = (await screen.findByText('IP-4000')).closest('tr') as HTMLElement;
+    expect(within(row).getByText('4,096 B')).toBeInTheDocument();
+  });
+
+  it('lists the accounts that wait for an admin first, so none sits on a later page (issue 23)', async () => {
+    renderApp('/admin/users', { as: 'u-admin' });
+    await screen.findByText('Dana Dev');
+    const firstRow = screen.getAllByRole('row')[1] as HTMLElement;
+    expect(firstRow).toHaveTextContent(/Requested: /);
+  });
+
+  it('a disabled Refuse looks disabled: no selection, no decision (issue 25)', async () => {
+    renderApp('/admin/users', { as: 'u-admin' });
+    await screen.findByText('Dana Dev');
+    const refuse = screen.getByRole('button', { name: /^Refuse/ });
+    expect(refuse).toBeDisabled();
+    expect(refuse.className).toContain('amplify-button--disabled');
   });
 
   it('lists users with their role labels and the note about registering again', async () => {
@@ -286,9 +309,57 @@ describe('admin lists', () => {
     await screen.findByText('infusion-pump-fw-3.2.1');
     await user.click(screen.getByRole('button', { name: 'Next page' }));
     fill(screen.getByLabelText('Search'), 'model');
-    expect(range()).toBe('1-3 of 3');
+    await waitFor(() => expect(range()).toBe('1-3 of 3'));
     fill(screen.getByLabelText('Search'), 'RELEASE');
-    expect(range()).toBe('1-3 of 3');
+    await waitFor(() => expect(range()).toBe('1-3 of 3'));
+  });
+
+  it('reads the DCC, user and resource lists one page at a time: search, sort and page go to the server (decision 221)', async () => {
+    const asked: URLSearchParams[] = [];
+    const onRequest = ({ request }: { request: Request }) => {
+      const url = new URL(request.url);
+      if (url.pathname.endsWith('/dev/admin/resources')) asked.push(url.searchParams);
+    };
+    server.events.on('request:start', onRequest);
+    try {
+      const { user } = renderApp('/admin/resources', { as: 'u-admin' });
+      await screen.findByText('infusion-pump-fw-3.2.1');
+      const total = RESOURCES.length;
+      expect(total).toBeGreaterThan(5);
+      await waitFor(() => expect(range()).toBe(`1-5 of ${total}`));
+      // a header row and the page's five rows: no more rows than the page came to the browser
+      expect(screen.getAllByRole('row')).toHaveLength(6);
+      expect(asked[0]?.toString()).toBe('offset=0&limit=5');
+      await user.click(screen.getByRole('button', { name: 'Next page' }));
+      await waitFor(() => expect(range()).toBe(`6-${Math.min(10, total)} of ${total}`));
+      await user.click(screen.getByRole('button', { name: /^Resource name/ }));
+      await user.click(screen.getByRole('button', { name: /^Resource name/ }));
+      fill(screen.getByLabelText('Search'), 'Patch');
+      await waitFor(() =>
+        expect(asked.at(-1)?.toString()).toBe('offset=0&limit=5&search=Patch&sort=name&order=desc'),
+      );
+      const patches = filterRows(RESOURCES, 'Patch', ADMIN_RESOURCE_LIST.search);
+      expect(patches.length).toBeGreaterThan(0);
+      expect(patches.length).toBeLessThan(total);
+      await waitFor(() => expect(range()).toBe(`1-${Math.min(5, patches.length)} of ${patches.length}`));
+      const first = [...patches].sort((a, b) => compareValues(b.name, a.name))[0];
+      expect(within(screen.getAllByRole('row')[1]!).getByText(first?.name ?? '')).toBeInTheDocument();
+    } finally {
+      server.events.removeListener('request:start', onRequest);
+    }
+  });
+
+  it('keeps a selection made on an earlier page: the delete dialog names every selected row', async () => {
+    const { user } = renderApp('/admin/resources', { as: 'u-admin' });
+    await screen.findByText('infusion-pump-fw-3.2.1');
+    await user.click(screen.getByText('infusion-pump-fw-3.2.1'));
+    await user.click(screen.getByRole('button', { name: 'Next page' }));
+    const second = RESOURCES[5];
+    await user.click(await screen.findByText(second?.name ?? ''));
+    expect(deleteButton()).toHaveTextContent('(2)');
+    const dialog = await openConfirm(user);
+    expect(within(dialog).getByText('infusion-pump-fw-3.2.1')).toBeInTheDocument();
+    expect(within(dialog).getByText(second?.name ?? '')).toBeInTheDocument();
   });
 
   it('needs at least one selection to delete', async () => {
@@ -375,16 +446,30 @@ describe('admin home: what waits for administrators (issue 23)', () => {
     });
     const { user } = renderApp('/admin', { as: 'u-admin' });
     const region = await screen.findByRole('region', { name: /^Waiting for administrators/ });
-    await waitFor(() => expect(within(region).getAllByRole('listitem')).toHaveLength(3));
-    expect(
-      within(region)
-        .getAllByRole('listitem')
-        .map((li) => li.textContent),
-    ).toEqual([
-      '1 role requests wait for a decision (grant or refuse)',
-      '1 grant proposals by another admin wait for your confirmation',
-      '0 of your grant proposals wait for a second admin',
+    await waitFor(() => expect(region).toHaveAttribute('aria-busy', 'false'));
+    // issue 25: the count in the heading, a sentence, then each kind with its count and every waiting account
+    expect(within(region).getByRole('heading', { level: 2 })).toHaveTextContent(
+      'Waiting for administrators2',
+    );
+    expect(region).toHaveTextContent(
+      '2 decisions wait for you: 1 role request and 1 grant proposal to confirm.',
+    );
+    const groups = within(region)
+      .getAllByRole('heading', { level: 3 })
+      .map((h) => h.textContent);
+    expect(groups).toEqual([
+      'Grant proposals to confirm 1',
+      'Role requests 1',
+      'Your proposals, waiting for a second admin 0',
     ]);
+    const confirm = within(region).getByRole('region', { name: /^Grant proposals to confirm/ });
+    expect(within(confirm).getByRole('link')).toHaveAccessibleName(
+      'Confirm or refuse: Quinn Proposed (quinn@example.org), Abe Admin proposed Technical Leader',
+    );
+    const requests = within(region).getByRole('region', { name: /^Role requests/ });
+    expect(within(requests).getByRole('link')).toHaveAttribute('href', '/admin/users');
+    expect(within(requests).getByRole('link')).toHaveTextContent(/asks for /);
+    expect(region).toHaveTextContent('None of your grant proposals waits for a second admin.');
     await user.click(within(region).getByRole('link', { name: 'Open the users list to decide' }));
     expect(await screen.findByRole('heading', { name: 'Select user' })).toBeInTheDocument();
   });

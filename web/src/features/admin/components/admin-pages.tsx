@@ -3,6 +3,7 @@ import type { Dcc } from '@shared/api/contracts/dcc';
 import type { Package } from '@shared/api/contracts/packages';
 import type { Resource } from '@shared/api/contracts/resources';
 import type { PublicUser } from '@shared/api/contracts/user';
+import { ADMIN_RESOURCE_LIST, DCC_LIST, USER_LIST } from '@shared/domain/list-columns';
 import { isInFlight } from '@shared/domain/package-deletion';
 import { roleLabel } from '@shared/domain/roles';
 import { MSG } from '@shared/messages';
@@ -71,6 +72,8 @@ export function AdminPackagesPage() {
   );
 }
 
+const bytes = (n: number) => `${n.toLocaleString('en-US')} B`;
+
 const DCC_COLUMNS: readonly Column<Dcc>[] = [
   { id: 'deviceId', header: 'Device ID', cell: (d) => d.deviceId, sortValue: (d) => d.deviceId },
   {
@@ -79,11 +82,17 @@ const DCC_COLUMNS: readonly Column<Dcc>[] = [
     cell: (d) => d.telemetryType,
     sortValue: (d) => d.telemetryType,
   },
-  { id: 'deviceLimit', header: 'Device limit', cell: (d) => d.deviceLimit, sortValue: (d) => d.deviceLimit },
+  // the same unit as the engineers' DCC list (dcc-list-page.tsx): bytes, with thousands separators (issue 25)
+  {
+    id: 'deviceLimit',
+    header: 'Device limit',
+    cell: (d) => bytes(d.deviceLimit),
+    sortValue: (d) => d.deviceLimit,
+  },
   {
     id: 'messageLimit',
     header: 'Message limit',
-    cell: (d) => d.messageLimit,
+    cell: (d) => bytes(d.messageLimit),
     sortValue: (d) => d.messageLimit,
   },
 ];
@@ -95,7 +104,7 @@ export function AdminDccPage() {
       kind="dcc"
       title="Select DCC"
       columns={DCC_COLUMNS}
-      searchFields={(d) => [d.deviceId, d.deviceLimit, d.messageLimit, d.telemetryType]}
+      searchFields={DCC_LIST.search}
       rowLabel={(d) => d.deviceId}
       rowState={(d) => `Telemetry type: ${d.telemetryType}`}
       noun="DCCs"
@@ -134,16 +143,7 @@ export function AdminUsersPage() {
         kind="users"
         title="Select user"
         columns={USER_COLUMNS}
-        searchFields={(u) => [
-          u.name,
-          u.email,
-          u.userRole,
-          roleLabel(u.userRole),
-          roleStatusText(u),
-          u.roleProposal
-            ? `proposed ${u.roleProposal.proposedBy.name} ${u.roleProposal.proposedBy.email}`
-            : '',
-        ]}
+        searchFields={USER_LIST.search}
         rowLabel={(u) => `${u.name} (${u.email})`}
         rowState={(u) => `${roleLabel(u.userRole)} · ${roleStatusText(u)}`}
         noun="users"
@@ -183,7 +183,7 @@ export function AdminResourcesPage() {
       kind="resources"
       title={MSG.selectResource}
       columns={RESOURCE_COLUMNS}
-      searchFields={(r) => [r.name, resourceTypeLabel(r.resourceType), stageLabel(r.resourceStage)]}
+      searchFields={ADMIN_RESOURCE_LIST.search}
       rowLabel={(r) => r.name}
       rowState={(r) => `${resourceTypeLabel(r.resourceType)} · ${stageLabel(r.resourceStage)}`}
       noun="resources"

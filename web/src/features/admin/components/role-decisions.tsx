@@ -1,10 +1,11 @@
 import { Button } from '@aws-amplify/ui-react';
 import type { PublicUser, RoleDecisionOutcome } from '@shared/api/contracts/user';
+import { roleStatusText } from '@shared/domain/list-columns';
 import { ROLE_GRANT_MEANINGS } from '@shared/domain/role-grants';
 import { roleLabel } from '@shared/domain/roles';
 import { SIGNATURE_PASSWORD_WRONG } from '@shared/domain/signature-meanings';
 import { useState } from 'react';
-import { SignatureDialog } from '@/features/packages/components/signature-dialog';
+import { SignatureDialog } from '@/components/ui/signature-dialog';
 import { showSuccess, showWarning } from '@/lib/popup/popup-store';
 import { useSession } from '@/lib/session/session-store';
 import { decideRoles } from '../api/admin-api';
@@ -15,16 +16,8 @@ import { decideRoles } from '../api/admin-api';
  * confirms what another admin proposed. What happened to each user is said under the list.
  */
 
-/** Issue 12: what the admin decides on — granted, requested (the role waits), or refused. */
-export function roleStatusText(u: PublicUser): string {
-  const status =
-    u.roleStatus === 'REQUESTED'
-      ? `Requested: ${roleLabel(u.requestedRole ?? u.userRole)}`
-      : u.roleStatus === 'REFUSED'
-        ? 'Refused'
-        : 'Granted';
-  return u.emailConfirmed === false ? `${status} (email not confirmed)` : status;
-}
+// the Role status column's text, shared with the server's paged user list (decision 221)
+export { roleStatusText };
 
 /** Issue 23: a pending grant, with who proposed it. */
 export function proposalText(u: PublicUser, me?: string): string | null {

@@ -1,5 +1,9 @@
 import type { Package } from '@shared/api/contracts/packages';
-import { type ApiResult, callApi, parseJsonText } from '@/lib/api-client/api-client';
+import { packageSchema } from '@shared/api/contracts/records';
+import { z } from 'zod';
+import { type ApiResult, callApi, parseJsonText, readAnswer } from '@/lib/api-client/api-client';
+
+const packages = z.array(packageSchema);
 
 /** The kinds of work the home page lists (issue 16), in the order it shows them. */
 export type WorkKind = 'approval' | 'delivery' | 'signature' | 'draft';
@@ -13,13 +17,13 @@ const list = async (
   signal: AbortSignal,
 ): Promise<ApiResult<Package[]>> => {
   const r = await callApi(id, { params: { stage } }, { signal });
-  return r.ok ? { ...r, data: parseJsonText<Package[]>(r.data.packages, []) } : r;
+  return readAnswer(r, (d) => parseJsonText(d.packages, packages, []));
 };
 
 /** The caller's own drafts of a stage: read by the server's index, not by reading every package (issue 24). */
 const drafts = async (stage: string, signal: AbortSignal): Promise<ApiResult<Package[]>> => {
   const r = await callApi('listPackages', { params: { stage }, query: { drafts: 'mine' } }, { signal });
-  return r.ok ? { ...r, data: parseJsonText<Package[]>(r.data.packages, []) } : r;
+  return readAnswer(r, (d) => parseJsonText(d.packages, packages, []));
 };
 
 /**

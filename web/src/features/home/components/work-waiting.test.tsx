@@ -50,6 +50,16 @@ describe('home page: Waiting for you (issue 16)', () => {
     expect(within(section()).queryByText('IP-3.2.1 nightly')).not.toBeInTheDocument();
   });
 
+  it('says a delivery comes from the release engineer who sent it, not from the initiator (issue 25)', async () => {
+    renderApp('/home', { as: 'u-lead' });
+    await loaded();
+    const row = within(group('Delivery approvals')).getByRole('link');
+    expect(row).toHaveTextContent(/sent for delivery by Sam Release · initiated by /);
+    expect(row.textContent).not.toMatch(/· from /);
+    // an approval still comes from its initiator
+    expect(within(group('Approvals')).getAllByRole('link')[0]).toHaveTextContent(/· from /);
+  });
+
   it('opens an approval on the approve view, as a click in the approval list does', async () => {
     const { user, router } = renderApp('/home', { as: 'u-lead' });
     await loaded();

@@ -8,7 +8,7 @@ import { useApiQuery } from '@/hooks/use-api-query';
 import type { SessionUser } from '@/lib/session/session-store';
 import { resourceTypeLabel, stageLabel } from '@/utils/format';
 import { getWorkWaiting, WORK_KINDS, type WorkKind } from '../api/work-waiting';
-import './work-waiting.css';
+import '@/components/ui/work-waiting.css';
 
 const GROUP_TITLE: Record<WorkKind, string> = {
   approval: 'Approvals',
@@ -24,6 +24,17 @@ const ACTION: Record<WorkKind, string> = {
   signature: 'Sign or reject',
   draft: 'Continue the draft',
 };
+
+/**
+ * Who the row comes from (issue 25): a delivery from the release engineer who sent it, not the initiator;
+ * an approval or a signature from the initiator; a draft is the user's own.
+ */
+function fromWhom(kind: WorkKind, pkg: Package): string {
+  if (kind === 'draft') return '';
+  if (kind === 'delivery' && pkg.deliverer)
+    return ` · sent for delivery by ${pkg.deliverer.name} · initiated by ${pkg.initiator.name}`;
+  return ` · from ${pkg.initiator.name}`;
+}
 
 const newestFirst = (rows: Package[]) => [...rows].sort((a, b) => b.updatedAt.localeCompare(a.updatedAt));
 
@@ -82,7 +93,7 @@ export function WorkWaiting({ user, decides }: { user: SessionUser; decides: boo
                     <span className="frp-work__name">{pkg.name}</span>
                     <span className="frp-work__meta">
                       {`${stageLabel(pkg.resourceStage)} ${resourceTypeLabel(pkg.resourceType).toLowerCase()}, ${pkg.signed ? 'signed' : 'unsigned'}`}
-                      {kind === 'draft' ? '' : ` · from ${pkg.initiator.name}`}
+                      {fromWhom(kind, pkg)}
                     </span>
                     <span className="frp-work__note-text" title={pkg.note}>
                       {pkg.note}

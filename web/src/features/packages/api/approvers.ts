@@ -1,6 +1,8 @@
 import type { NotifyRequest, Package, UserRef } from '@shared/api/contracts/packages';
+import { approverCandidatesSchema, userRefSchema } from '@shared/api/contracts/records';
 import type { Role } from '@shared/domain/roles';
-import { type ApiResult, callApi, parseJsonText } from '@/lib/api-client/api-client';
+import { z } from 'zod';
+import { type ApiResult, callApi, parseJsonText, readAnswer } from '@/lib/api-client/api-client';
 import { packageOf } from './package-lists';
 
 export interface ApproverCandidates {
@@ -20,14 +22,10 @@ export async function getApprovers(
     { params: { id }, query: { signers: signers ? 'true' : 'false' } },
     { signal },
   );
-  if (!result.ok) return result;
-  return {
-    ...result,
-    data: {
-      approvers: parseJsonText<ApproverCandidates['approvers']>(result.data.approvers, {}),
-      signers: parseJsonText<UserRef[]>(result.data.signers, []),
-    },
-  };
+  return readAnswer(result, (d) => ({
+    approvers: parseJsonText(d.approvers, approverCandidatesSchema, {}),
+    signers: parseJsonText(d.signers, z.array(userRefSchema), []),
+  }));
 }
 
 /**
@@ -45,6 +43,5 @@ export async function notifyApprovers(
     { params: { id }, body },
     { handle: [400, 403, 409] },
   );
-  if (!result.ok) return result;
-  return { ...result, data: { message: result.data.message, pkg: packageOf(result.data) } };
+  return readAnswer(result, (d) => ({ message: d.message, pkg: packageOf(d) }), [400, 403, 409]);
 }

@@ -1,13 +1,14 @@
 import type { CreateDcc, Dcc } from '@shared/api/contracts/dcc';
 import type { Package } from '@shared/api/contracts/packages';
-import { type ApiResult, callApi, parseJsonText } from '@/lib/api-client/api-client';
+import { dccSchema } from '@shared/api/contracts/records';
+import type { TableView } from '@/components/ui/data-table/table-logic';
+import { type ApiResult, callApi, readAnswer, routePath } from '@/lib/api-client/api-client';
+import { getListView, type ListView } from '@/lib/api-client/list-view';
 import { packageOf } from './package-lists';
 
-/** GET /dcc: `dcc` is JSON text of the list. */
-export async function getDccs(signal?: AbortSignal): Promise<ApiResult<Dcc[]>> {
-  const result = await callApi('listDcc', {}, { signal });
-  if (!result.ok) return result;
-  return { ...result, data: parseJsonText<Dcc[]>(result.data.dcc, []) };
+/** GET /dcc one page at a time (decision 221): `dcc` is JSON text of the page, `total` its matches. */
+export function getDccView(view: TableView, signal?: AbortSignal): Promise<ApiResult<ListView<Dcc>>> {
+  return getListView(routePath('listDcc'), dccSchema, view, signal, false, 'dcc');
 }
 
 /** POST /dcc → 201 { dccUuid, dcc }; a 400 carries the spec's validation message. */
@@ -24,6 +25,5 @@ export async function attachDcc(packageId: string, dccId: string): Promise<ApiRe
     { params: { id: packageId, dccId } },
     { handle: [403, 404, 409] },
   );
-  if (!result.ok) return result;
-  return { ...result, data: packageOf(result.data) };
+  return readAnswer(result, packageOf);
 }

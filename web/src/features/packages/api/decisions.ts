@@ -1,6 +1,6 @@
 import type { ApproveOutcome, Package } from '@shared/api/contracts/packages';
 import { SIGNATURE_PASSWORD_WRONG } from '@shared/domain/signature-meanings';
-import { type ApiResult, callApi } from '@/lib/api-client/api-client';
+import { type ApiResult, callApi, readAnswer } from '@/lib/api-client/api-client';
 import type { RejectKind } from '../utils/package-flow';
 import { packageOf } from './package-lists';
 
@@ -28,15 +28,18 @@ async function decide(
   password: string,
 ): Promise<ApiResult<DecisionAnswer>> {
   const result = await callApi(id, { params: { id: packageId }, body: { password } }, { handle: HANDLED });
-  if (!result.ok) return result;
-  const d = result.data;
   // DESIGN §2: the body names the outcome (202 without one: "waiting for other approvals"; 202 GENERATING:
   // the XML is generated off the request path, decision 160)
-  const outcome = d.outcome ?? (result.status === 202 ? 'WAITING_FOR_APPROVALS' : 'GENERATED');
-  return {
-    ...result,
-    data: { outcome, message: d.message, link: d.generatedXmlS3Link ?? d.mLifePath, pkg: packageOf(d) },
-  };
+  return readAnswer(
+    result,
+    (d) => ({
+      outcome: d.outcome ?? (result.status === 202 ? 'WAITING_FOR_APPROVALS' : 'GENERATED'),
+      message: d.message,
+      link: d.generatedXmlS3Link ?? d.mLifePath,
+      pkg: packageOf(d),
+    }),
+    HANDLED,
+  );
 }
 
 /** POST /packages/{id}/approve: WAITING_FOR_APPROVALS (202), WAITING_FOR_SIGNING or GENERATED. */

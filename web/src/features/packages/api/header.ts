@@ -1,11 +1,21 @@
-import type { Header, HeaderError } from '@shared/domain/header/header-schema';
-import { type ApiResult, callApi, parseJsonText } from '@/lib/api-client/api-client';
+import { type Header, type HeaderError, headerFieldSchema } from '@shared/domain/header/header-schema';
+import { z } from 'zod';
+
+/** `header` as the server answers it: the fields it stored (checked whole by the server). */
+const headerAnswer = z.object({ fields: z.array(headerFieldSchema) });
+
+import {
+  type ApiResult,
+  callApi,
+  parseJsonText,
+  readAnswer,
+  UnreadableAnswer,
+} from '@/lib/api-client/api-client';
 
 /** GET /packages/{id}/header: `header` is JSON text of { fields } (spec §7, docs/package-format.md). */
 export async function getHeader(id: string, signal?: AbortSignal): Promise<ApiResult<Header>> {
   const result = await callApi('getHeader', { params: { id } }, { signal });
-  if (!result.ok) return result;
-  return { ...result, data: parseJsonText<Header>(result.data.header, { fields: [] }) };
+  return readAnswer(result, (d) => parseJsonText(d.header, headerAnswer, { fields: [] }));
 }
 
 export type SaveHeaderResult =
@@ -16,13 +26,23 @@ export type SaveHeaderResult =
  * PATCH /packages/{id}/header with the header as JSON text. The server recomputes Type, sizes and the
  * CRC and ignores fixed fields; a 400 lists `headerErrors` per field, 403/409 say why it cannot change.
  */
-export async function saveHeader(id: string, header: Header): Promise<SaveHeaderResult> {
+export async function saveHeader(
+  id: string,
+  header: Header,
+  opts: { background?: boolean } = {},
+): Promise<SaveHeaderResult> {
+  // an autosave (issue 25) runs without the loader overlay and reports every failure itself
   const result = await callApi(
     'updateHeader',
     { params: { id }, body: { header: JSON.stringify(header) } },
-    { handle: [400, 403, 404, 409] },
+    opts.background ? { loader: false, handle: 'all' } : { handle: [400, 403, 404, 409] },
   );
-  if (result.ok) return { ok: true, header: parseJsonText<Header>(result.data.header, header) };
+  if (result.ok) {
+    const read = readAnswer(result, (d) => parseJsonText(d.header, headerAnswer, header));
+    return read.ok
+      ? { ok: true, header: read.data }
+      : { ok: false, status: read.status, errorMessage: read.error.errorMessage, headerErrors: [] };
+  }
   const errors = result.error.headerErrors;
   return {
     ok: false,

@@ -15,7 +15,7 @@ export interface PackageHistory {
 export async function getHistory(id: string, signal?: AbortSignal): Promise<ApiResult<PackageHistory>> {
   const result = await callApi('packageHistory', { params: { id } }, { signal, loader: false });
   if (!result.ok) return result;
-  const events = z.array(historyEventSchema).safeParse(parseJsonText<unknown>(result.data.history, []));
+  const events = z.array(historyEventSchema).safeParse(parseJsonText(result.data.history, z.unknown(), []));
   // a malformed trail is an error the page shows, never a silently shorter record
   if (!events.success)
     return {

@@ -1,7 +1,13 @@
 import type { Package, WaitingFor } from '@shared/api/contracts/packages';
+import { packageSchema } from '@shared/api/contracts/records';
+import { z } from 'zod';
 import type { TableView } from '@/components/ui/data-table/table-logic';
 import { getAllPages } from '@/lib/api-client/all-pages';
-import { type ApiResult, api, callApi, parseJsonText, quietly } from '@/lib/api-client/api-client';
+import { type ApiResult, callApi, parseJsonText, quietly, readAnswer } from '@/lib/api-client/api-client';
+import { getListView } from '@/lib/api-client/list-view';
+
+const packageList = z.array(packageSchema);
+
 import { LIST_TABS, type ListKind, type ListTab, listApiPath } from '../utils/package-flow';
 
 /**
@@ -17,7 +23,7 @@ export async function getPackageList(
   quiet = false,
 ): Promise<ApiResult<Package[]>> {
   if (kind === 'packages')
-    return getAllPages<Package>(listApiPath(kind, tab), 'packages', { signal, onProgress, quiet });
+    return getAllPages(listApiPath(kind, tab), 'packages', packageSchema, { signal, onProgress, quiet });
   const options = { signal, ...quietly(quiet) };
   const result =
     kind === 'approve'
@@ -27,53 +33,18 @@ export async function getPackageList(
           options,
         )
       : await callApi('listSigningPackages', { params: { stage: tab.toLowerCase() } }, options);
-  if (!result.ok) return result;
-  return { ...result, data: parseJsonText<Package[]>(result.data.packages, []) };
+  return readAnswer(result, (d) => parseJsonText(d.packages, packageList, []), options.handle);
 }
 
-/** One page of a list as the table shows it, and the total of its matches (decision 210). */
-export interface ListView<T> {
-  rows: T[];
-  total: number;
-}
-
-/**
- * One page of a list the server searches, sorts and pages (decision 210): `path` is the list's call (a
- * stage's, the delivery list, the admin list), `view` the table's search, sort, page and page size.
- */
-export async function getListView<T>(
-  path: string,
-  view: TableView,
-  signal?: AbortSignal,
-  quiet = false,
-): Promise<ApiResult<ListView<T>>> {
-  const query: Record<string, string> = {
-    offset: String((view.page - 1) * view.pageSize),
-    limit: String(view.pageSize),
-  };
-  if (view.search.trim()) query.search = view.search.trim();
-  if (view.sort) {
-    query.sort = view.sort.columnId;
-    query.order = view.sort.direction === 'descending' ? 'desc' : 'asc';
-  }
-  const result = await api.get<{ packages?: unknown; total?: unknown }>(path, {
-    signal,
-    query,
-    ...quietly(quiet),
-  });
-  if (!result.ok) return result;
-  const rows = parseJsonText<T[]>(result.data.packages, []);
-  const total = typeof result.data.total === 'number' ? result.data.total : rows.length;
-  return { ...result, data: { rows, total } };
-}
+export { getListView, type ListView } from '@/lib/api-client/list-view';
 
 /** The package list's page for a tab (Development, Release, Delivery). */
 export const getPackageView = (tab: ListTab, view: TableView, signal?: AbortSignal, quiet = false) =>
-  getListView<Package>(listApiPath('packages', tab), view, signal, quiet);
+  getListView(listApiPath('packages', tab), packageSchema, view, signal, quiet);
 
 /** The package a decision or an edit answered with (`package` is JSON text), or null. */
 export function packageOf(data: { package?: unknown }): Package | null {
-  return parseJsonText<Package | null>(data.package, null);
+  return parseJsonText(data.package, packageSchema, null);
 }
 
 /**
@@ -108,9 +79,9 @@ export async function getPackageDetails(
     { params: { id } },
     { signal, ...(quiet ? quietly() : { handle: [400, 404] }) },
   );
-  if (!result.ok) return result;
-  return {
-    ...result,
-    data: { pkg: packageOf(result.data), waitingFor: result.data.waitingFor ?? null },
-  };
+  return readAnswer(
+    result,
+    (d) => ({ pkg: packageOf(d), waitingFor: d.waitingFor ?? null }),
+    quiet ? quietly().handle : [400, 404],
+  );
 }

@@ -21,6 +21,7 @@ function openCreate(resourceId = 'r-p8', title: string = MSG.generateReleasePack
 const nameField = () => screen.getByLabelText(MSG.colPackageName);
 const noteField = () => screen.getByLabelText(MSG.colNote);
 const continueButton = () => screen.getByRole('button', { name: MSG.continue });
+const COPY_LABEL = 'Copy the header and DCC from an earlier package';
 
 describe('package creation (spec §2.8, §5)', () => {
   it('prefills the name from the patch name and upload time, or the model name and version', () => {
@@ -67,6 +68,8 @@ describe('package creation (spec §2.8, §5)', () => {
     });
     const { router } = openCreate();
     await screen.findByLabelText(MSG.colNote);
+    // issue 25: this resource has earlier packages; this package starts empty
+    fireEvent.click(await screen.findByLabelText(COPY_LABEL));
     fill(nameField(), '  IP-3.1.0 field  ');
     fireEvent.click(screen.getByLabelText(MSG.signQuestion));
     fill(noteField(), ' For the wards ');
@@ -101,5 +104,57 @@ describe('package creation (spec §2.8, §5)', () => {
   it('says to choose a resource first when none was chosen', async () => {
     renderApp('/packages/create', { as: 'u-dev' });
     expect(await screen.findByRole('link', { name: 'patch' })).toHaveAttribute('href', '/patches');
+  });
+
+  it('issue 25: proposes the latest approved package of the resource (any state after approval), copies it and says what was copied', async () => {
+    let sent: Record<string, unknown> | undefined;
+    server.events.on('request:start', async ({ request }) => {
+      if (request.url.endsWith('/generate-package')) sent = await request.clone().json();
+    });
+    const { router } = openCreate();
+    expect(await screen.findByLabelText(COPY_LABEL)).toBeChecked();
+    expect(screen.getByRole('group', { name: 'Start from an earlier package' })).toBeInTheDocument();
+    const select = screen.getByLabelText('Earlier package');
+    expect(select).toHaveValue('pk-deliv-pending');
+    expect(
+      screen.getByRole('option', { name: /Defib self-test 5\.1\.0 full image — Approved/ }),
+    ).toBeInTheDocument();
+    fill(noteField(), 'Second attempt');
+    fireEvent.click(continueButton());
+    await atPath(router, '/packages/header');
+    expect(sent).toMatchObject({ fromPackageId: 'pk-deliv-pending', packageType: 'RELEASE_UNSIGNED' });
+    expect(await screen.findByText('Started from an earlier package')).toBeInTheDocument();
+    expect(screen.getByText(/Copied from/)).toHaveTextContent('IP-3.1.0 field release');
+    expect(session.get().currentPackage?.copiedFrom?.id).toBe('pk-deliv-pending');
+    server.events.removeAllListeners();
+  });
+
+  it('issue 25: Back to step 1 shows the draft, and Continue updates it instead of creating another', async () => {
+    const calls: string[] = [];
+    server.events.on('request:start', ({ request }) => {
+      if (request.method !== 'GET' && request.url.includes('package'))
+        calls.push(`${request.method} ${new URL(request.url).pathname}`);
+    });
+    const { router } = openCreate();
+    fireEvent.click(await screen.findByLabelText(COPY_LABEL));
+    fill(nameField(), 'IP-3.1.0 back and forth');
+    fill(noteField(), 'First words');
+    fireEvent.click(continueButton());
+    await atPath(router, '/packages/header');
+    const id = session.get().currentPackage?.id;
+    await router.navigate(-1);
+    await atPath(router, '/packages/create');
+    expect(await screen.findByText('Your draft')).toBeInTheDocument();
+    expect(nameField()).toHaveValue('IP-3.1.0 back and forth');
+    expect(noteField()).toHaveValue('First words');
+    expect(screen.queryByLabelText(COPY_LABEL)).not.toBeInTheDocument();
+    fireEvent.click(screen.getByLabelText(MSG.signQuestion));
+    fill(noteField(), 'Second words');
+    fireEvent.click(continueButton());
+    await atPath(router, '/packages/header');
+    expect(screen.queryByText(MSG.packageNameConflict)).not.toBeInTheDocument();
+    expect(session.get().currentPackage).toMatchObject({ id, note: 'Second words', type: 'RELEASE_SIGNED' });
+    expect(calls).toEqual([`POST /dev/resources/r-p8/generate-package`, `PATCH /dev/packages/${id}`]);
+    server.events.removeAllListeners();
   });
 });

@@ -1,23 +1,34 @@
 import { Alert, CheckboxField, TextAreaField, TextField } from '@aws-amplify/ui-react';
+import type { Package } from '@shared/api/contracts/packages';
 import type { Resource } from '@shared/api/contracts/resources';
+import { isEditable } from '@shared/domain/package-lifecycle';
+import { defaultPackageName } from '@shared/domain/package-names';
 import { packageTypeOf } from '@shared/domain/package-rules';
 import { MSG } from '@shared/messages';
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useEffect, useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { RequiredTextField, StepForm } from '@/components/ui/form-parts';
 import { paths } from '@/config/paths';
+import { useApiQuery } from '@/hooks/use-api-query';
 import { session, useSession } from '@/lib/session/session-store';
-import { generatePackage } from '../api/create-package';
+import { generatePackage, getPackageSources, updateDraft } from '../api/create-package';
 import { creationTitle } from '../utils/package-flow';
 import { CreationSteps } from './package-fields';
 import { PackagePage } from './package-page';
+import { type StartFrom, StartFromField } from './start-from-field';
+
+/**
+ * Issue 25: the creation flow is one draft from step 1. The session's package is the user's own draft of
+ * this resource when they come back to step 1 (Back from the header step, a reload, "Continue editing");
+ * Continue then updates it instead of creating a second one (which would clash with its own name).
+ */
+function ownDraft(pkg: Package | null, resource: Resource | null, userId: string | undefined) {
+  if (!pkg || !isEditable(pkg.status) || pkg.initiator.id !== userId) return null;
+  return !resource || resource.id === pkg.resourceId ? pkg : null;
+}
 
 /** Spec §2.8: the name is the resource name plus upload time (patch), or the model name plus version. */
-export function defaultPackageName(resource: Resource): string {
-  if (resource.resourceType === 'MODEL')
-    return `${resource.modelName ?? resource.name}_${resource.modelVersion ?? ''}`.replace(/_$/, '');
-  return `${resource.name}_${resource.uploadTime}`;
-}
+export { defaultPackageName };
 
 /** Spec §5: a conflict whose message says so means the name is taken. */
 const isNameConflict = (message: string) =>
@@ -29,16 +40,35 @@ const isNameConflict = (message: string) =>
  */
 export function CreatePackagePage() {
   const navigate = useNavigate();
-  const { resource, subHeader } = useSession();
-  const [name, setName] = useState(() => (resource ? defaultPackageName(resource) : ''));
-  const [signed, setSigned] = useState(false);
-  const [note, setNote] = useState('');
+  const { resource, subHeader, currentPackage, user } = useSession();
+  const draft = ownDraft(currentPackage, resource, user?.id);
+  const [name, setName] = useState(() => draft?.name ?? (resource ? defaultPackageName(resource) : ''));
+  const [nameTouched, setNameTouched] = useState(false);
+  const [signed, setSigned] = useState(() => draft?.signed ?? false);
+  const [note, setNote] = useState(() => draft?.note ?? '');
   const [noteTouched, setNoteTouched] = useState(false);
   const [nameError, setNameError] = useState<string | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  // undefined until the user chooses: the server's proposal holds
+  const [chosenStart, setStartFrom] = useState<StartFrom | undefined>(undefined);
+  // issue 25: a new package may start from an earlier one; the server proposes one and a free name
+  const resourceId = !draft && resource ? resource.id : null;
+  const sources = useApiQuery(
+    (signal) =>
+      resourceId
+        ? getPackageSources(resourceId, signal)
+        : Promise.resolve({ ok: true as const, status: 200, data: null }),
+    [resourceId],
+  );
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once per answer; a name the user typed stays
+  useEffect(() => {
+    const s = sources.data;
+    if (!s) return;
+    if (!nameTouched) setName(s.freeName);
+  }, [sources.data]);
 
-  if (!resource)
+  if (!resource && !draft)
     return (
       <PackagePage id="create-title" title={subHeader || MSG.generateDevPackageTitle}>
         <Alert variation="info">
@@ -48,21 +78,31 @@ export function CreatePackagePage() {
       </PackagePage>
     );
 
-  const isModel = resource.resourceType === 'MODEL';
+  const startFrom = chosenStart === undefined ? (sources.data?.proposedId ?? null) : chosenStart;
+  const stage = draft?.resourceStage ?? resource?.resourceStage ?? 'DEV';
+  const isModel = (draft?.resourceType ?? resource?.resourceType) === 'MODEL';
   const noteBlank = note.trim() === '';
   const ready = name.trim() !== '' && !noteBlank && !busy;
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     if (!ready) return;
+    const req = { packageName: name.trim(), packageType: packageTypeOf(stage, signed), note: note.trim() };
+    const unchanged =
+      draft && draft.name === req.packageName && draft.type === req.packageType && draft.note === req.note;
+    if (unchanged) {
+      navigate(paths.packages.header);
+      return;
+    }
     setBusy(true);
     setFailure(null);
-    const result = await generatePackage(resource.id, {
-      packageName: name.trim(),
-      packageType: packageTypeOf(resource.resourceStage, signed),
-      note: note.trim(),
-    });
+    const result = draft
+      ? await updateDraft(draft.id, req)
+      : resource
+        ? await generatePackage(resource.id, { ...req, ...(startFrom ? { fromPackageId: startFrom } : {}) })
+        : null;
     setBusy(false);
+    if (!result) return;
     if (result.ok) {
       session.update({ currentPackage: result.data });
       navigate(paths.packages.header);
@@ -74,8 +114,15 @@ export function CreatePackagePage() {
   };
 
   return (
-    <PackagePage id="create-title" title={subHeader || creationTitle(resource.resourceStage)}>
+    <PackagePage id="create-title" title={subHeader || creationTitle(stage)}>
       <CreationSteps current={1} />
+      {draft ? (
+        <Alert variation="info" marginBottom="1rem" heading="Your draft">
+          This is your draft <strong>{draft.name}</strong>, started{' '}
+          {draft.createdAt.slice(0, 16).replace('T', ' ')}. Continue keeps its header and DCC and saves what
+          you change here.
+        </Alert>
+      ) : null}
       <StepForm
         labelledBy="create-title"
         onSubmit={submit}
@@ -84,7 +131,7 @@ export function CreatePackagePage() {
         failure={failure}
         buttons={{
           back: { label: MSG.cancel, to: isModel ? paths.models : paths.patches },
-          action: { label: MSG.continue, busyLabel: 'Creating…', disabled: !ready },
+          action: { label: MSG.continue, busyLabel: draft ? 'Saving…' : 'Creating…', disabled: !ready },
           busy,
         }}
       >
@@ -94,20 +141,31 @@ export function CreatePackagePage() {
           maxLength={120}
           onChange={(value) => {
             setName(value);
+            setNameTouched(true);
             setNameError(null);
           }}
           error={nameError}
         />
-        <TextField className="frp-readonly" label={MSG.resourceName} value={resource.name} isReadOnly />
+        <TextField
+          className="frp-readonly"
+          label={MSG.resourceName}
+          value={resource?.name ?? draft?.resourceName ?? ''}
+          isReadOnly
+        />
         {isModel ? (
           <TextField
             className="frp-readonly"
             label={MSG.version}
-            value={resource.modelVersion ?? ''}
+            value={resource?.modelVersion ?? ''}
             isReadOnly
           />
         ) : (
-          <TextField className="frp-readonly" label={MSG.uploadTime} value={resource.uploadTime} isReadOnly />
+          <TextField
+            className="frp-readonly"
+            label={MSG.uploadTime}
+            value={resource?.uploadTime ?? draft?.uploadTime ?? ''}
+            isReadOnly
+          />
         )}
         <CheckboxField
           label={MSG.signQuestion}
@@ -116,7 +174,7 @@ export function CreatePackagePage() {
           onChange={(e) => setSigned(e.target.checked)}
         />
         <p className="frp-muted" style={{ marginTop: '-0.75rem' }}>
-          Package type: <span className="frp-mono">{packageTypeOf(resource.resourceStage, signed)}</span>
+          Package type: <span className="frp-mono">{packageTypeOf(stage, signed)}</span>
           {signed ? ' — a SW/FW Release Engineer signs it after approval.' : ''}
         </p>
         <div>
@@ -141,6 +199,14 @@ export function CreatePackagePage() {
             </p>
           ) : null}
         </div>
+        {sources.data ? (
+          <StartFromField
+            sources={sources.data.packages}
+            proposedId={sources.data.proposedId}
+            value={startFrom}
+            onChange={setStartFrom}
+          />
+        ) : null}
       </StepForm>
     </PackagePage>
   );

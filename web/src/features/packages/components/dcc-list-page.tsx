@@ -1,15 +1,16 @@
 import { Alert, Button, Heading } from '@aws-amplify/ui-react';
 import type { Dcc } from '@shared/api/contracts/dcc';
+import { DCC_LIST } from '@shared/domain/list-columns';
 import { MSG } from '@shared/messages';
 import { useState } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
 import { type Column, DataTable, fieldColumn, sortableColumn } from '@/components/ui/data-table/data-table';
 import { StepButtons } from '@/components/ui/form-parts';
 import { paths } from '@/config/paths';
-import { useApiQuery } from '@/hooks/use-api-query';
+import { useServerView } from '@/hooks/use-server-view';
 import { showRefusal } from '@/lib/popup/popup-store';
 import { session, useSession } from '@/lib/session/session-store';
-import { attachDcc, getDccs } from '../api/dcc';
+import { attachDcc, getDccView } from '../api/dcc';
 import { creationTitle } from '../utils/package-flow';
 import { CreationSteps, PackageStrip } from './package-fields';
 import { NoPackage, PackagePage } from './package-page';
@@ -23,8 +24,8 @@ const COLUMNS: readonly Column<Dcc>[] = [
   fieldColumn<Dcc, 'messageLimit'>('messageLimit', MSG.colMessageLimit, bytes),
 ];
 
-// spec §5: DCC search by device id, limits and telemetry type
-const searchFields = (d: Dcc) => [d.deviceId, d.deviceLimit, d.messageLimit, d.telemetryType];
+// spec §5: DCC search by device id, limits and telemetry type (by the server: decision 221)
+const searchFields = DCC_LIST.search;
 
 /** Navigation state of /packages/dcc: the DCC just created, selected on return. */
 export interface DccListState {
@@ -46,11 +47,12 @@ export function DccListPage() {
     return initial ? [initial] : [];
   });
   const [busy, setBusy] = useState(false);
-  const query = useApiQuery((signal) => getDccs(signal), []);
+  // one page at a time, searched, sorted and paged by the server (decision 221)
+  const list = useServerView((view, signal) => getDccView(view, signal), []);
   if (!pkg) return <NoPackage />;
 
-  const rows = query.data ?? [];
-  const chosen = rows.find((d) => d.id === selected[0]);
+  const rows = list.current?.rows ?? [];
+  const chosen = selected[0] ? list.seen.get(selected[0]) : undefined;
 
   const attach = async () => {
     if (!chosen || busy) return;
@@ -78,8 +80,11 @@ export function DccListPage() {
         columns={COLUMNS}
         rowKey={(d) => d.id}
         searchFields={searchFields}
-        loading={query.loading}
-        emptyMessage={rows.length === 0 ? `No DCC yet: use '${MSG.createNewDcc}'` : undefined}
+        loading={list.query.loading}
+        server={{ total: list.current?.total ?? 0, onViewChange: list.onViewChange }}
+        emptyMessage={
+          rows.length === 0 && !list.view.search.trim() ? `No DCC yet: use '${MSG.createNewDcc}'` : undefined
+        }
         selection={{ mode: 'single', selected, onChange: setSelected, rowLabel: (d) => d.deviceId }}
         actions={<Button onClick={() => navigate(paths.packages.dccCreate)}>{MSG.createNewDcc}</Button>}
       />

@@ -23,10 +23,10 @@ describe('DCC list (spec §2.8, §5)', () => {
       MSG.colMessageLimit,
     ]);
     fill(screen.getByLabelText('Search'), 'ble');
-    expect(screen.getByText('GLU-BLE-2')).toBeInTheDocument();
-    expect(screen.queryByText('VENT-220')).not.toBeInTheDocument();
+    expect(await screen.findByText('GLU-BLE-2')).toBeInTheDocument();
+    await waitFor(() => expect(screen.queryByText('VENT-220')).not.toBeInTheDocument());
     fill(screen.getByLabelText('Search'), '4096');
-    expect(screen.getByText('IP-4000')).toBeInTheDocument();
+    expect(await screen.findByText('IP-4000')).toBeInTheDocument();
   });
 
   it('requires one selected DCC, then attaches it and goes to notify approvers', async () => {

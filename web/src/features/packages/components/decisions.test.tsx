@@ -95,7 +95,9 @@ describe('approve outcomes (spec §4.5, §4.6, DESIGN §2)', () => {
     await atPath(router, '/packages/download');
     expect(await screen.findByRole('heading', { name: MSG.generatedDevPackageTitle })).toBeInTheDocument();
     // generated off the request path (decision 160)
-    expect(await screen.findByText('Generating…')).toBeInTheDocument();
+    // the alert, and the package's state beside its name (issue 25)
+    expect((await screen.findAllByText('Generating…')).length).toBeGreaterThan(0);
+    expect(screen.getByLabelText('Package')).toHaveTextContent(/StateGenerating…/);
     expect(screen.getByRole('progressbar', { name: 'Generating' })).toBeInTheDocument();
     // the real generator's size estimate of this package
     expect(screen.getByTestId('generation-bytes').textContent).toMatch(/^\d+\.\d MiB of \d+\.\d MiB$/);

@@ -20,9 +20,25 @@ describe('download page (spec §2.8)', () => {
     await atPath(router, '/home');
   });
 
-  it('titles a delivered package RELEASE PACKAGE DELIVERY', async () => {
+  it('titles a delivered package RELEASE PACKAGE DELIVERY and says it is delivered (issue 25)', async () => {
     openWith('/packages/download', { as: 'u-lead', pkg: 'pk-delivered', flow: 'approve-delivery' });
     expect(await screen.findByRole('heading', { name: MSG.releasePackageDelivery })).toBeInTheDocument();
+    expect(screen.getByTestId('what-happened')).toHaveTextContent(
+      'is delivered: every delivery approver approved its delivery to devices.',
+    );
+    expect(screen.getByTestId('what-next')).toHaveTextContent('Nothing more waits on it.');
+  });
+
+  it('shows the package and what happens next, never a storage key (issue 25)', async () => {
+    openWith('/packages/download', { as: 'u-sw', pkg: 'p-3', flow: 'sign' });
+    await screen.findByRole('heading', { name: MSG.success });
+    const page = screen.getByRole('region', { name: MSG.generatedSignedReleasePackageTitle });
+    expect(page).not.toHaveTextContent(/Storage key|packages\/p-3\//);
+    expect(screen.getByLabelText('Package')).toHaveTextContent(/StateSigned/);
+    expect(screen.getByTestId('what-happened')).toHaveTextContent(/signed and its package file is generated/);
+    expect(screen.getByTestId('what-next')).toHaveTextContent(
+      'A release engineer can now send it to its delivery approvers for delivery to devices.',
+    );
   });
 
   it('saves the XML file named after the package, with its checked SHA-256', async () => {

@@ -1,7 +1,9 @@
 import { Button, Heading } from '@aws-amplify/ui-react';
+import type { Package } from '@shared/api/contracts/packages';
 import { MSG } from '@shared/messages';
 import { useNavigate } from 'react-router-dom';
 import { ProgressBar } from '@/components/ui/progress-bar';
+import { STATUS_LABELS } from '@/components/ui/status-badge';
 import { paths } from '@/config/paths';
 import { useSession } from '@/lib/session/session-store';
 import { usePackageDownload } from '../hooks/use-package-download';
@@ -10,6 +12,35 @@ import { GenerationStatus, showsGeneration } from './generation-status';
 import { PackageStrip } from './package-fields';
 import { NoPackage, PackagePage } from './package-page';
 import { SavedFile } from './saved-file';
+
+/** What the decision that led here did to the package, in words (issue 25). */
+export function whatHappened(pkg: Pick<Package, 'name' | 'status' | 'signed'>): string {
+  switch (pkg.status) {
+    case 'DELIVERED':
+      return `"${pkg.name}" is delivered: every delivery approver approved its delivery to devices.`;
+    case 'SIGNED':
+      return `"${pkg.name}" is signed and its package file is generated.`;
+    case 'APPROVED':
+      return `Every approver approved "${pkg.name}"; its package file is generated.`;
+    case 'DELIVERY_PENDING':
+      return `"${pkg.name}" is sent for delivery and waits for its delivery approvers.`;
+    default:
+      return `"${pkg.name}" is ${STATUS_LABELS[pkg.status].toLowerCase()}.`;
+  }
+}
+
+/** What happens next to the package, and who acts (issue 25). */
+export function whatNext(pkg: Pick<Package, 'status' | 'type'>): string {
+  const dev = pkg.type.startsWith('DEV_');
+  if (pkg.status === 'DELIVERED')
+    return 'Nothing more waits on it. Download the package file to keep a copy.';
+  if (dev) return 'Download the package file to install it on development devices for testing.';
+  if (pkg.type === 'RELEASE_SIGNED' && pkg.status === 'SIGNED')
+    return 'A release engineer can now send it to its delivery approvers for delivery to devices.';
+  if (pkg.type === 'RELEASE_UNSIGNED')
+    return 'An unsigned release package is not delivered to devices (devices refuse it); download it to keep a copy.';
+  return 'Download the package file to keep a copy.';
+}
 
 /**
  * Spec §2.8 /packages/download: the success page after a package is generated, signed or delivered.
@@ -33,7 +64,6 @@ export function DownloadPage() {
         </div>
       </PackagePage>
     );
-  const location = pkg.mLifePath ?? pkg.linkToS3;
   return (
     <PackagePage id="download-title" title={downloadTitle(flowPurpose, pkg.type)}>
       <PackageStrip pkg={pkg} />
@@ -44,11 +74,13 @@ export function DownloadPage() {
         <Heading level={2} className="frp-success__text">
           {MSG.success}
         </Heading>
-        {location ? (
-          <p className="frp-muted">
-            Storage key <span className="frp-mono">{location}</span>
-          </p>
-        ) : null}
+        {/* issue 25: what happened and what happens next, in words (never a storage key) */}
+        <p className="frp-success__what" data-testid="what-happened">
+          {whatHappened(pkg)}
+        </p>
+        <p className="frp-muted" data-testid="what-next">
+          {whatNext(pkg)}
+        </p>
         {download.progress !== null ? (
           <div style={{ maxWidth: '28rem', margin: '1rem auto' }}>
             <ProgressBar percent={download.progress} label="Downloading" />

@@ -5,7 +5,7 @@ import { useState } from 'react';
 import { generationProgress } from '@/components/ui/package-state';
 import { ProgressBar } from '@/components/ui/progress-bar';
 import { useRefreshWhile } from '@/hooks/use-refresh-while';
-import { callApi } from '@/lib/api-client/api-client';
+import { callApi, readAnswer } from '@/lib/api-client/api-client';
 import { session, useSession } from '@/lib/session/session-store';
 import { getPackageDetails, packageOf } from '../api/package-lists';
 
@@ -53,7 +53,7 @@ export function GenerationStatus({ pkg }: { pkg: Package }) {
             The XML package is being generated: <span data-testid="generation-bytes">{text}</span>. This page
             moves on by itself when it is ready.
           </p>
-          <ProgressBar percent={percent} label="Generating" />
+          {percent === null ? null : <ProgressBar percent={percent} label="Generating" />}
         </Alert>
       </section>
     );
@@ -68,8 +68,9 @@ export function GenerationStatus({ pkg }: { pkg: Package }) {
       setError(r.error.errorMessage);
       return;
     }
-    const next = packageOf(r.data);
-    if (next) session.update({ currentPackage: next });
+    const next = readAnswer(r, packageOf, 'all');
+    if (!next.ok) setError(next.error.errorMessage);
+    else if (next.data) session.update({ currentPackage: next.data });
   };
   return (
     <Alert variation="error" heading="Generation failed" marginBottom="1.25rem">

@@ -253,7 +253,8 @@ export function EditorListRow({
         size="small"
         isDisabled={readOnly || field.value.length >= field.maxEntries}
         onClick={onAdd}
-        aria-label={`Add an entry to ${field.name}`}
+        // WCAG 2.5.3: the accessible name starts with the visible text (issue 25)
+        aria-label={`+ Add entry to ${field.name}`}
       >
         + Add entry
       </Button>

@@ -115,8 +115,8 @@ describe('header editor (spec §2.8, §3, §5)', () => {
   it('adds list entries from the template and deletes them', async () => {
     open();
     await table();
-    fireEvent.click(screen.getByRole('button', { name: 'Add an entry to Patch Criteria Items' }));
-    fireEvent.click(screen.getByRole('button', { name: 'Add an entry to Patch Criteria Items' }));
+    fireEvent.click(screen.getByRole('button', { name: '+ Add entry to Patch Criteria Items' }));
+    fireEvent.click(screen.getByRole('button', { name: '+ Add entry to Patch Criteria Items' }));
     expect(screen.getByText('2 of 16 entries')).toBeInTheDocument();
     expect(input('Patch Criteria Items entry 1, Mask (HEX)')).toHaveValue('0xFFFFFFFF');
     expect(screen.getByLabelText('Patch Criteria Items entry 2, Operator')).toHaveValue('0');
@@ -141,7 +141,10 @@ describe('header editor (spec §2.8, §3, §5)', () => {
     const { router } = open();
     await table();
     fill(input('Package Id (decimal)'), '258');
-    fireEvent.click(screen.getByRole('button', { name: 'Add an entry to Flash Update Criteria Items' }));
+    // WCAG 2.5.3: the accessible name contains the visible text (issue 25)
+    const add = screen.getByRole('button', { name: '+ Add entry to Flash Update Criteria Items' });
+    expect(add.textContent?.trim()).toBe('+ Add entry');
+    fireEvent.click(add);
     fireEvent.click(screen.getByRole('button', { name: MSG.continue }));
     await atPath(router, '/packages/dcc');
     expect(sent?.fields.find((f) => f.name === 'Package Id')?.value).toBe(258);

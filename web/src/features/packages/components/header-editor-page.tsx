@@ -8,6 +8,7 @@ import { useSession } from '@/lib/session/session-store';
 import { useHeaderEditor } from '../hooks/use-header-editor';
 import { usePackageHeader } from '../hooks/use-package-header';
 import { creationTitle } from '../utils/package-flow';
+import { CopiedFromNote, KeptInBrowser, LeaveGuard, SaveStatusText } from './header-autosave-parts';
 import { EditorEntryRow, EditorFixedRow, EditorListRow, EditorValueRow } from './header-editor-cells';
 import { HeaderTable, HeaderUnavailable } from './header-table';
 import { CreationSteps, PackageStrip } from './package-fields';
@@ -23,12 +24,14 @@ function HeaderEditor({
   packageId: string;
   readOnly: boolean;
 }) {
-  const editor = useHeaderEditor(initial, packageId);
+  const editor = useHeaderEditor(initial, packageId, readOnly);
   const { fields, errors, refusal, entryKeys, saving } = editor.state;
   const { blank } = editor;
 
   return (
     <>
+      {readOnly ? null : <KeptInBrowser packageId={packageId} server={initial} editor={editor} />}
+      {readOnly ? null : <LeaveGuard editor={editor} />}
       {refusal ? (
         <Alert variation="error" heading="Header not saved" marginBottom="1rem" role="alert">
           {refusal.message}
@@ -75,6 +78,7 @@ function HeaderEditor({
           </span>
         ) : null}
         <span className="frp-actions__spacer" />
+        {readOnly ? null : <SaveStatusText status={editor.status} />}
         <StepButtons
           back={{ label: MSG.cancel, to: paths.packages.list }}
           action={{
@@ -103,6 +107,7 @@ export function HeaderEditorPage() {
     <PackagePage id="header-edit-title" title={subHeader || creationTitle(pkg.resourceStage)}>
       <CreationSteps current={2} />
       <PackageStrip pkg={pkg} />
+      {pkg.copiedFrom ? <CopiedFromNote copied={pkg.copiedFrom} /> : null}
       {editable ? null : (
         <Alert variation="info" marginBottom="1rem">
           {isEditable(pkg.status)

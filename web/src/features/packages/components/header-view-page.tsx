@@ -1,11 +1,12 @@
 import { Button, Heading, TableCell, TableRow } from '@aws-amplify/ui-react';
 import { displayCells, formatHex } from '@shared/domain/header/header-display';
 import type { EntryField } from '@shared/domain/header/header-schema';
-import { SIGNATURE_MEANINGS } from '@shared/domain/signature-meanings';
+import { SIGNATURE_MEANINGS, signatureMeaning } from '@shared/domain/signature-meanings';
 import { MSG } from '@shared/messages';
 import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { ActionBar, ActionBarSpacer } from '@/components/ui/action-bar';
+import { SignatureDialog } from '@/components/ui/signature-dialog';
 import { useSession } from '@/lib/session/session-store';
 import { useMainAction } from '../hooks/use-main-action';
 import { usePackageHeader } from '../hooks/use-package-header';
@@ -17,23 +18,23 @@ import {
   mainActionLabel,
   rejectKind,
 } from '../utils/package-flow';
+import { ChangesPanel, changesSeenText, usePackageChanges } from './changes-panel';
 import { HeaderNameCell } from './header-name-cell';
 import { type HeaderRowRenderers, HeaderTable, HeaderUnavailable } from './header-table';
 import { PackageStrip } from './package-fields';
 import { NoPackage, PackagePage } from './package-page';
 import { RejectDialog } from './reject-dialog';
 import { ReviewCards } from './review-cards';
-import { SignatureDialog } from './signature-dialog';
 
 /**
  * What pressing the main button signs, in the words of shared/domain/signature-meanings.ts (the signature
  * dialog repeats them and asks for the password).
  */
-const MEANINGS: Record<Exclude<MainAction, 'deliver'>, string> = {
-  approve: `Approving signs, under your name and role: “${SIGNATURE_MEANINGS.approve}”.`,
+const MEANINGS = (type: string): Record<Exclude<MainAction, 'deliver'>, string> => ({
+  approve: `Approving signs, under your name and role: “${signatureMeaning('approve', type)}”.`,
   'approve-delivery': `Approving signs, under your name and role: “${SIGNATURE_MEANINGS.approveDelivery}”.`,
-  sign: `Signing generates the signed package file with the portal key and signs, under your name and role: “${SIGNATURE_MEANINGS.sign}”.`,
-};
+  sign: `Signing generates the signed package file with the portal key and signs, under your name and role: “${signatureMeaning('sign', type)}”.`,
+});
 
 /** Value and Hex value of an integer or enum (an enum shows its option's label). */
 function valueCells(field: EntryField, value: number) {
@@ -96,6 +97,9 @@ export function HeaderViewPage() {
   const [rejecting, setRejecting] = useState(false);
   const { run, busy, signing, submit, cancel } = useMainAction();
   const query = usePackageHeader(pkg?.id);
+  const reviewing =
+    !!pkg && (!!mainAction(flowPurpose, canDeliver(pkg, user?.userRole)) || !!rejectKind(flowPurpose));
+  const changes = usePackageChanges(reviewing ? pkg?.id : undefined);
   if (!pkg) return <NoPackage />;
 
   const action = mainAction(flowPurpose, canDeliver(pkg, user?.userRole));
@@ -105,6 +109,7 @@ export function HeaderViewPage() {
     <PackagePage id="header-view-title" title={subHeader || 'Package header'}>
       <PackageStrip pkg={pkg} />
       <ReviewCards pkg={pkg} />
+      {reviewing ? <ChangesPanel pkg={pkg} query={changes} /> : null}
       <Heading level={2} className="frp-pkg-section__title">
         Package header
       </Heading>
@@ -117,7 +122,10 @@ export function HeaderViewPage() {
       ) : (
         <HeaderUnavailable loading={query.loading} />
       )}
-      <ActionBar label="Package actions" note={action && action !== 'deliver' ? MEANINGS[action] : undefined}>
+      <ActionBar
+        label="Package actions"
+        note={action && action !== 'deliver' ? MEANINGS(pkg.type)[action] : undefined}
+      >
         <Button onClick={() => navigate(detailsPathOf(pkg, flowPurpose))} isDisabled={busy}>
           {MSG.back}
         </Button>
@@ -143,7 +151,13 @@ export function HeaderViewPage() {
         <RejectDialog pkg={pkg} kind={reject} onCancel={() => setRejecting(false)} />
       ) : null}
       {signing ? (
-        <SignatureDialog pkg={signing.pkg} action={signing.action} onCancel={cancel} onSubmit={submit} />
+        <SignatureDialog
+          pkg={signing.pkg}
+          action={signing.action}
+          onCancel={cancel}
+          onSubmit={submit}
+          changesSeen={changesSeenText(changes)}
+        />
       ) : null}
     </PackagePage>
   );

@@ -1,10 +1,12 @@
 import { Alert, Flex, SelectField } from '@aws-amplify/ui-react';
 import type { Package, UserRef } from '@shared/api/contracts/packages';
-import { MIN_SIGNED_RELEASE_ROLES } from '@shared/domain/package-rules';
-import { NON_ADMIN_ROLES, type Role, roleLabel } from '@shared/domain/roles';
+import { APPROVAL_POLICY, approverRoles, minRolesOf, needsSigner } from '@shared/domain/approval-policy';
+import type { RoundName } from '@shared/domain/package-lifecycle';
+import { type Role, roleLabel } from '@shared/domain/roles';
 import { MSG } from '@shared/messages';
 import { useState } from 'react';
 import { StepButtons } from '@/components/ui/form-parts';
+import { SignatureDialog } from '@/components/ui/signature-dialog';
 import { paths } from '@/config/paths';
 import { useApiQuery } from '@/hooks/use-api-query';
 import { showRefusal, showSuccess } from '@/lib/popup/popup-store';
@@ -14,12 +16,15 @@ import { isWrongPassword } from '../api/decisions';
 import { creationTitle } from '../utils/package-flow';
 import { CreationSteps, PackageStrip } from './package-fields';
 import { NoPackage, PackagePage, PackageSection } from './package-page';
-import { SignatureDialog } from './signature-dialog';
+
+/** The voting round the screen chooses approvers for. */
+const roundOf = (delivery: boolean): RoundName => (delivery ? 'delivery' : 'approval');
 
 /**
- * Spec §5 notify rules as warnings: a signed package without signers ('No signers in the system!'); a
- * signed release package with fewer than four approver roles ('Not enough approvers in the system!'),
- * not in the delivery flow. Pure, so the tests read it as the spec's table.
+ * Spec §5 notify rules as warnings, by the approval policy (shared/domain/approval-policy.ts): a signed
+ * package without signers ('No signers in the system!'); a package type with fewer approver roles than
+ * its round's minimum, four for a signed release package ('Not enough approvers in the system!'), not in
+ * the delivery flow. Pure, so the tests read it as the spec's table.
  */
 export function notifyWarnings(
   pkg: Pick<Package, 'type' | 'signed'>,
@@ -27,10 +32,10 @@ export function notifyWarnings(
   delivery: boolean,
 ): string[] {
   const warnings: string[] = [];
+  const round = roundOf(delivery);
   const roles = Object.values(candidates.approvers).filter((users) => users && users.length > 0).length;
-  if (!delivery && pkg.signed && candidates.signers.length === 0) warnings.push(MSG.noSigners);
-  if (!delivery && pkg.type === 'RELEASE_SIGNED' && roles < MIN_SIGNED_RELEASE_ROLES)
-    warnings.push(MSG.notEnoughApprovers);
+  if (needsSigner(round, pkg) && candidates.signers.length === 0) warnings.push(MSG.noSigners);
+  if (roles < (minRolesOf(round, pkg.type) ?? 0)) warnings.push(MSG.notEnoughApprovers);
   if (roles === 0) warnings.push('There are no approvers in the system');
   return warnings;
 }
@@ -87,7 +92,7 @@ function UserSelect({
 export function NotifyApproversPage() {
   const { currentPackage: pkg, flowPurpose, subHeader } = useSession();
   const delivery = flowPurpose === 'delivery';
-  const withSigner = Boolean(pkg?.signed) && !delivery;
+  const withSigner = Boolean(pkg) && needsSigner(roundOf(delivery), { signed: Boolean(pkg?.signed) });
   const query = useApiQuery(
     (signal) =>
       pkg
@@ -104,7 +109,10 @@ export function NotifyApproversPage() {
   if (!pkg) return <NoPackage />;
 
   const candidates = query.data;
-  const roles = candidates ? NON_ADMIN_ROLES.filter((r) => (candidates.approvers[r]?.length ?? 0) > 0) : [];
+  // the round's approving roles (the approval policy's) that have candidates, in the product's order
+  const roles = candidates
+    ? approverRoles(roundOf(delivery), pkg.type).filter((r) => (candidates.approvers[r]?.length ?? 0) > 0)
+    : [];
   const warnings = candidates ? notifyWarnings(pkg, candidates, delivery) : [];
   const previous = delivery ? previousDeliveryChoices(pkg, candidates) : {};
   const prefilled = Object.keys(previous).length > 0;
@@ -189,7 +197,7 @@ export function NotifyApproversPage() {
           <Flex direction="column" gap="1rem" maxWidth="32rem">
             <UserSelect
               label="Signer"
-              descriptiveText="A SW/FW Release Engineer signs the package once every approver has approved."
+              descriptiveText={`A ${roleLabel(APPROVAL_POLICY.signer.role)} signs the package once every approver has approved.`}
               placeholder="Choose a signer"
               value={signer}
               onChange={setSigner}

@@ -6,6 +6,7 @@ import { MSG } from '@shared/messages';
 import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { ActionBar, ActionBarSpacer } from '@/components/ui/action-bar';
+import { PackageStateBadge } from '@/components/ui/package-state';
 import { ProgressBar } from '@/components/ui/progress-bar';
 import { paths } from '@/config/paths';
 import { type SessionState, session, useSession } from '@/lib/session/session-store';
@@ -20,6 +21,7 @@ import {
 } from '../utils/package-flow';
 import { ApprovalRecord } from './approval-record';
 import { ApproverMarks } from './approver-marks';
+import { ChangesPanel } from './changes-panel';
 import { GenerationStatus, showsGeneration } from './generation-status';
 import { PackageFields } from './package-fields';
 import { NoPackage, PackagePage, PackageSection } from './package-page';
@@ -152,7 +154,16 @@ export function PackageDetailsPage({ variant }: { variant: DetailsVariant }) {
     pkg.approvers.find((a) => a.rejected)?.rejectionNote;
 
   return (
-    <PackagePage id="package-details-title" title={titleOf(variant, state, pkg)}>
+    <PackagePage
+      id="package-details-title"
+      title={titleOf(variant, state, pkg)}
+      // issue 25: the spec's title stays; beside it, the package's state in words
+      aside={
+        <span className="frp-title-state" data-testid="title-state">
+          State: <PackageStateBadge pkg={pkg} />
+        </span>
+      }
+    >
       {(variant === 'rejected' || pkg.status === 'REJECTED') && rejectionNote ? (
         <Alert variation="error" heading="Rejection note" marginBottom="1.25rem">
           {rejectionNote}
@@ -164,6 +175,7 @@ export function PackageDetailsPage({ variant }: { variant: DetailsVariant }) {
       <PackageSection id="pkg-fields" title="Package">
         <PackageFields pkg={pkg} />
         <ReviewCards pkg={pkg} />
+        {decision ? <ChangesPanel pkg={pkg} /> : null}
       </PackageSection>
 
       {delivery ? (

@@ -64,6 +64,12 @@ export function PackageStrip({ pkg }: { pkg: Package }) {
         <dt>Type</dt>
         <dd className="frp-mono">{pkg.type}</dd>
       </div>
+      <div>
+        <dt>State</dt>
+        <dd>
+          <StatusBadge status={pkg.status} />
+        </dd>
+      </div>
     </dl>
   );
 }

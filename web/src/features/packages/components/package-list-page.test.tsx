@@ -214,6 +214,14 @@ describe('approval list (spec §2.6)', () => {
 });
 
 describe('signing list (spec §2.6, §4.4)', () => {
+  it("keeps the spec's 'Is signed? Yes' and says the signature is still awaited (issue 25)", async () => {
+    renderApp('/packages/sign', { as: 'u-sw' });
+    await screen.findByText('GLU-BLE 2.0 signed trial');
+    const row = rowOf('GLU-BLE 2.0 signed trial');
+    expect(within(row).getByTestId('signature-state')).toHaveTextContent('(signature awaited)');
+    expect(row).toHaveTextContent(/Yes \(signature awaited\)/);
+  });
+
   it('has Development and Release tabs with SIGN … PACKAGE headers', async () => {
     const { user } = renderApp('/packages/sign', { as: 'u-sw' });
     expect(await screen.findByRole('heading', { name: MSG.signDevPackageTitle })).toBeInTheDocument();

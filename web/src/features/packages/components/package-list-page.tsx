@@ -2,7 +2,7 @@ import type { Package } from '@shared/api/contracts/packages';
 import { MSG } from '@shared/messages';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { type Column, DataTable, fieldColumn, sortableColumn } from '@/components/ui/data-table/data-table';
+import { type Column, DataTable, fieldColumn } from '@/components/ui/data-table/data-table';
 import { StageTabs } from '@/components/ui/data-table/stage-tabs';
 import { INITIAL_VIEW, sameView, type TableView } from '@/components/ui/data-table/table-logic';
 import { anyGenerating, GenerationBadge } from '@/components/ui/package-state';
@@ -58,7 +58,23 @@ function columns(kind: ListKind, tab: ListTab): Column<Package>[] {
     },
     fieldColumn<Package, 'resourceType'>('resourceType', MSG.colResourceType, resourceTypeLabel),
     fieldColumn<Package, 'resourceStage'>('resourceStage', MSG.colResourceStage, stageLabel),
-    sortableColumn('signed', MSG.colIsSigned, (p) => (p.signed ? 'Yes' : 'No')),
+    {
+      id: 'signed',
+      header: MSG.colIsSigned,
+      // the spec's 'Yes' is the package type's flag; beside it, whether the signature is there (issue 25)
+      cell: (p) => (
+        <>
+          {p.signed ? 'Yes' : 'No'}
+          {signatureState(p) ? (
+            <span className="frp-muted frp-signed-state" data-testid="signature-state">
+              {' '}
+              ({signatureState(p)})
+            </span>
+          ) : null}
+        </>
+      ),
+      sortValue: (p) => (p.signed ? 'Yes' : 'No'),
+    },
     {
       id: 'note',
       header: MSG.colNote,
@@ -70,6 +86,27 @@ function columns(kind: ListKind, tab: ListTab): Column<Package>[] {
       sortValue: (p) => p.note,
     },
   ];
+}
+
+/**
+ * Where a signed package's signature stands, beside the spec's 'Yes' (issue 25): awaited, not given yet,
+ * or never to come; nothing once it is signed, and nothing for an unsigned package.
+ */
+export function signatureState(p: Pick<Package, 'signed' | 'status'>): string | null {
+  if (!p.signed) return null;
+  switch (p.status) {
+    case 'AWAITING_SIGNATURE':
+      return 'signature awaited';
+    case 'DRAFT':
+    case 'PENDING_APPROVAL':
+      return 'signed after approval';
+    case 'REJECTED':
+      return 'not signed: rejected';
+    case 'GENERATING':
+      return 'being signed';
+    default:
+      return null;
+  }
 }
 
 const EMPTY: Record<ListKind, string> = {

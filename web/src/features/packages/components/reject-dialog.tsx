@@ -1,11 +1,11 @@
 import type { Package } from '@shared/api/contracts/packages';
 import type { SignatureAction } from '@shared/domain/signature-meanings';
 import { MSG } from '@shared/messages';
+import { SignatureDialog } from '@/components/ui/signature-dialog';
 import { paths } from '@/config/paths';
 import { showRefusal, showSuccess } from '@/lib/popup/popup-store';
 import { isWrongPassword, rejectPackage } from '../api/decisions';
 import type { RejectKind } from '../utils/package-flow';
-import { SignatureDialog } from './signature-dialog';
 
 /** The signed action of each reject call. */
 const ACTION: Record<RejectKind, SignatureAction> = {

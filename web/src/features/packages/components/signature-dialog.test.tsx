@@ -1,20 +1,22 @@
 import { roleLabel } from '@shared/domain/roles';
 import {
+  DEVELOPMENT_MEANINGS,
   SIGNATURE_ACTION_LABELS,
   SIGNATURE_ACTIONS,
   SIGNATURE_MEANINGS,
   SIGNATURE_PASSWORD_WRONG,
+  signatureMeaning,
 } from '@shared/domain/signature-meanings';
 import { MSG } from '@shared/messages';
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { AppProvider } from '@/app/provider';
+import { SignatureDialog, type SignatureSubmit } from '@/components/ui/signature-dialog';
 import { signIn } from '@/lib/session/session-store';
 import { storedPackage } from '@/testing/backend/server';
 import { MOCK_PASSWORD, USERS } from '@/testing/mocks/fixtures';
 import { fill } from '@/testing/render-app';
 import { fixturePackage, openWith } from '../testing/package-test-utils';
-import { SignatureDialog, type SignatureSubmit } from './signature-dialog';
 
 const base = fixturePackage('pk-approve-dev');
 const pkg = { ...base, resourceFile: { ...base.resourceFile!, sha256: 'ab'.repeat(32) } };
@@ -44,7 +46,7 @@ describe('the signature dialog (issue 16 item 1, decision 141)', () => {
     (action) => {
       const { dialog, actionButton, password } = open(action);
       const text = dialog.textContent ?? '';
-      expect(within(dialog).getByText(SIGNATURE_MEANINGS[action])).toBeInTheDocument();
+      expect(within(dialog).getByText(signatureMeaning(action, pkg.type))).toBeInTheDocument();
       expect(text).toContain(pkg.name);
       expect(text).toContain(pkg.type);
       expect(text).toContain('ab'.repeat(32));
@@ -90,6 +92,21 @@ describe('the signature dialog (issue 16 item 1, decision 141)', () => {
     expect(SIGNATURE_MEANINGS.approve).toBe(
       'I approve this package for release: I reviewed its content, header and DCC',
     );
+  });
+
+  it('a rejection says before the attempt that a reason is required (issue 25)', () => {
+    const { dialog } = open('reject');
+    const reason = within(dialog).getByLabelText(/Reason for the rejection/);
+    expect(reason).toBeRequired();
+    expect(reason).toHaveAccessibleDescription(/Required: the initiator reads it/);
+  });
+
+  it('a development package is approved for testing, never "for release" (issue 25)', () => {
+    expect(pkg.type.startsWith('DEV_')).toBe(true);
+    const { dialog } = open('approve');
+    expect(within(dialog).getByText(DEVELOPMENT_MEANINGS.approve as string)).toBeInTheDocument();
+    expect(dialog.textContent).not.toContain(SIGNATURE_MEANINGS.approve);
+    expect(dialog.textContent).toContain('for testing on development devices, not for release');
   });
 
   it('shows a refused password inside the dialog, keeps it open and clears the password', async () => {

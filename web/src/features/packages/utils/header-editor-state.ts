@@ -63,6 +63,8 @@ export type HeaderEditorAction =
   | { type: 'addEntry'; list: string }
   | { type: 'deleteEntry'; list: string; index: number }
   | { type: 'saving'; saving: boolean }
+  /** issue 25: edits kept in this browser, restored: the editor starts again from them */
+  | { type: 'restore'; header: Header }
   | { type: 'refused'; refusal: Refusal; errors?: Record<string, string> };
 
 export const NUMBER_REQUIRED = 'Value must be a number';
@@ -173,6 +175,8 @@ export function headerEditorReducer(state: HeaderEditorState, action: HeaderEdit
       );
     case 'saving':
       return { ...state, saving: action.saving };
+    case 'restore':
+      return initialEditorState(action.header);
     case 'refused':
       return { ...state, refusal: action.refusal, errors: action.errors ?? state.errors };
   }

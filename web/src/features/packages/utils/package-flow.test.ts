@@ -76,6 +76,20 @@ describe('row click routing (spec §4.4)', () => {
       '/packages/rejected/view',
       'REJECTED',
     ],
+    [
+      'a development package rejected in approval (issue 25: a rejection is a rejection)',
+      'dev',
+      Object.assign(pkg('DEV_UNSIGNED'), { status: 'REJECTED' as const }),
+      '/packages/rejected/view',
+      'REJECTED',
+    ],
+    [
+      'a release package rejected in approval, before any delivery',
+      'release',
+      Object.assign(pkg('RELEASE_SIGNED'), { status: 'REJECTED' as const }),
+      '/packages/rejected/view',
+      'REJECTED',
+    ],
     ['a pending package', 'delivery', pending, '/packages/approval-pending/view', 'PACKAGE APPROVAL PENDING'],
     [
       'a release package not in delivery',

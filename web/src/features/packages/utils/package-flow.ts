@@ -103,7 +103,7 @@ export interface RowTarget {
  * derived status: development, rejected (checked before pending), pending, or any other package.
  */
 export function rowClickTarget(
-  pkg: Pick<Package, 'type' | 'deliveryApprovers'>,
+  pkg: Pick<Package, 'type' | 'deliveryApprovers'> & Partial<Pick<Package, 'status'>>,
   flow: FlowPurpose,
 ): RowTarget {
   const dev = pkg.type.startsWith('DEV_');
@@ -119,6 +119,10 @@ export function rowClickTarget(
     };
   if (flow === 'approve-delivery')
     return { path: paths.packages.approveView, subHeader: MSG.approveDeliveryPackageTitle };
+  // issue 25: a rejection in approval (or of the signature) is a rejection too (spec §4.4 'REJECTED'),
+  // whatever the stage: it opens the rejected page, never 'PACKAGE GENERATED' over "no file was generated"
+  if (pkg.status === 'REJECTED')
+    return { path: paths.packages.rejectedView, subHeader: MSG.packageRejectedTitle };
   switch (listStatus(pkg)) {
     case 'DEVELOPMENT':
       return { path: paths.packages.devView, subHeader: MSG.packageGenerated };
@@ -138,7 +142,7 @@ export function rowClickTarget(
  * tab of the package opens (Delivery once its delivery started, else its stage).
  */
 export function openTarget(
-  pkg: Pick<Package, 'type' | 'resourceStage' | 'deliveryApprovers'>,
+  pkg: Pick<Package, 'type' | 'resourceStage' | 'deliveryApprovers'> & Partial<Pick<Package, 'status'>>,
   waitingFor: WaitingFor | null,
 ): RowTarget & { flow: FlowPurpose } {
   const flow: FlowPurpose =
@@ -184,7 +188,10 @@ export function listPathOf(flow: FlowPurpose): string {
 }
 
 /** The detail page of the current flow (Back on the header view). */
-export function detailsPathOf(pkg: Pick<Package, 'type' | 'deliveryApprovers'>, flow: FlowPurpose): string {
+export function detailsPathOf(
+  pkg: Pick<Package, 'type' | 'deliveryApprovers'> & Partial<Pick<Package, 'status'>>,
+  flow: FlowPurpose,
+): string {
   return rowClickTarget(pkg, flow).path;
 }
 

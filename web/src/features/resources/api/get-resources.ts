@@ -1,17 +1,19 @@
+import { resourceSchema } from '@shared/api/contracts/records';
 import type { Resource, ResourceType, Stage } from '@shared/api/contracts/resources';
-import { type ApiResult, callApi, parseJsonText } from '@/lib/api-client/api-client';
+import type { TableView } from '@/components/ui/data-table/table-logic';
+import { type ApiResult, routePath } from '@/lib/api-client/api-client';
+import { getListView, type ListView } from '@/lib/api-client/list-view';
 
-/** GET /resources/{patch|model}/{dev|release}: `resources` is JSON text of a list (spec §7). */
-export async function getResources(
+/**
+ * GET /resources/{patch|model}/{dev|release} one page at a time (decision 221): the server searches
+ * (name, upload time), sorts and pages; `resources` is JSON text of the page, `total` its matches.
+ */
+export function getResourceView(
   type: ResourceType,
   stage: Stage,
+  view: TableView,
   signal?: AbortSignal,
-): Promise<ApiResult<Resource[]>> {
-  const result = await callApi(
-    type === 'MODEL' ? 'listModels' : 'listPatches',
-    { params: { stage: stage.toLowerCase() } },
-    { signal },
-  );
-  if (!result.ok) return result;
-  return { ...result, data: parseJsonText<Resource[]>(result.data.resources, []) };
+): Promise<ApiResult<ListView<Resource>>> {
+  const path = routePath(type === 'MODEL' ? 'listModels' : 'listPatches', { stage: stage.toLowerCase() });
+  return getListView(path, resourceSchema, view, signal, false, 'resources');
 }

@@ -2,6 +2,7 @@ import { MSG } from '@shared/messages';
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { session } from '@/lib/session/session-store';
+import { memoryBackend, server } from '@/testing/backend/server';
 import { fill, renderApp } from '@/testing/render-app';
 
 const table = () => screen.findByRole('table');
@@ -30,11 +31,49 @@ describe('patches page', () => {
     expect(range()).toBe('1-2 of 2');
   });
 
+  it('reads one page at a time: page, search and sort go to the server, a selection outlives its page (decision 221)', async () => {
+    const asked: string[] = [];
+    const onRequest = ({ request }: { request: Request }) => {
+      const url = new URL(request.url);
+      if (url.pathname.endsWith('/dev/resources/patch/dev')) asked.push(url.searchParams.toString());
+    };
+    server.events.on('request:start', onRequest);
+    try {
+      const { user } = renderApp('/patches', { as: 'u-lead' });
+      await user.click(await screen.findByText('infusion-pump-fw-3.2.1'));
+      expect(screen.getByRole('button', { name: MSG.createPackage })).toBeEnabled();
+      await user.click(screen.getByRole('button', { name: 'Next page' }));
+      await waitFor(() => expect(range()).toBe('6-7 of 7'));
+      expect(asked).toContain('offset=5&limit=5');
+      // the patch chosen on page 1 is still the one 'Create Package' takes
+      expect(screen.getByRole('button', { name: MSG.createPackage })).toBeEnabled();
+      await user.click(screen.getByRole('button', { name: /^Resource name/ }));
+      fill(screen.getByLabelText('Search'), 'PUMP');
+      await waitFor(() => expect(asked.at(-1)).toBe('offset=0&limit=5&search=PUMP&sort=name&order=asc'));
+    } finally {
+      server.events.removeListener('request:start', onRequest);
+    }
+  });
+
+  it('an empty patch list points to Upload (issue 25)', async () => {
+    // no resources stored (their packages first: a resource in use cannot be deleted)
+    const b = memoryBackend();
+    for (const p of await b.packages.listAll()) await b.packages.delete(p);
+    for (const r of await b.resources.listAll()) expect(await b.resources.delete(r)).toBe('ok');
+    renderApp('/patches', { as: 'u-dev' });
+    expect(await screen.findByText('No dev patches yet.')).toBeInTheDocument();
+    const note = await screen.findByTestId('empty-resources');
+    expect(note).toHaveTextContent(
+      'No dev patches are uploaded yet. Upload a patch first, then create a package from it here.',
+    );
+    expect(within(note).getByRole('link', { name: 'Upload a patch' })).toHaveAttribute('href', '/upload');
+  });
+
   it('searches patches by upload time', async () => {
     renderApp('/patches', { as: 'u-lead' });
     await screen.findByText('infusion-pump-fw-3.2.1');
     fill(screen.getByLabelText('Search'), '2024-04');
-    expect(range()).toBe('1-2 of 2');
+    await waitFor(() => expect(range()).toBe('1-2 of 2'));
   });
 
   it("enables 'Create Package' once a patch is selected and opens the development package title", async () => {

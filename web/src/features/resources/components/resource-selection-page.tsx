@@ -1,14 +1,16 @@
 import { Button, Flex, Heading, ToggleButton, ToggleButtonGroup } from '@aws-amplify/ui-react';
 import type { Resource, ResourceType, Stage } from '@shared/api/contracts/resources';
+import { RESOURCE_LIST } from '@shared/domain/list-columns';
+import { UPLOADER_ROLES } from '@shared/domain/roles';
 import { MSG } from '@shared/messages';
 import { useState } from 'react';
-import { useNavigate } from 'react-router-dom';
+import { Link, useNavigate } from 'react-router-dom';
 import { type Column, DataTable } from '@/components/ui/data-table/data-table';
 import { StageTabs } from '@/components/ui/data-table/stage-tabs';
 import { paths } from '@/config/paths';
-import { useApiQuery } from '@/hooks/use-api-query';
-import { session } from '@/lib/session/session-store';
-import { getResources } from '../api/get-resources';
+import { useServerView } from '@/hooks/use-server-view';
+import { session, useSession } from '@/lib/session/session-store';
+import { getResourceView } from '../api/get-resources';
 
 const PATCH_COLUMNS: readonly Column<Resource>[] = [
   { id: 'name', header: 'Resource name', cell: (r) => r.name, sortValue: (r) => r.name },
@@ -27,8 +29,8 @@ const MODEL_COLUMNS: readonly Column<Resource>[] = [
   { id: 'modelVersion', header: 'Version', cell: (r) => r.modelVersion, sortValue: (r) => r.modelVersion },
 ];
 
-// spec §5: patches and models are searched by name and upload time
-const searchFields = (r: Resource) => [r.name, r.uploadTime];
+// spec §5: patches and models are searched by name and upload time (by the server: decision 221)
+const searchFields = RESOURCE_LIST.search;
 
 /**
  * Spec §2.7 /patches and /models: Dev and Release tabs, a Patch/Model switch, single selection, and
@@ -38,9 +40,13 @@ export function ResourceSelectionPage({ type }: { type: ResourceType }) {
   const navigate = useNavigate();
   const [stage, setStage] = useState<Stage>('DEV');
   const [selected, setSelected] = useState<string[]>([]);
-  const query = useApiQuery((signal) => getResources(type, stage, signal), [type, stage]);
-  const rows = query.data ?? [];
-  const chosen = rows.find((r) => r.id === selected[0]);
+  // one page at a time, searched, sorted and paged by the server (decision 221)
+  const list = useServerView((view, signal) => getResourceView(type, stage, view, signal), [type, stage]);
+  const rows = list.current?.rows ?? [];
+  const chosen = selected[0] ? list.seen.get(selected[0]) : undefined;
+  const role = useSession().user?.userRole;
+  const canUpload = role ? UPLOADER_ROLES.includes(role) : false;
+  const what = `${stage === 'DEV' ? 'dev' : 'release'} ${type === 'PATCH' ? 'patches' : 'models'}`;
 
   const createPackage = () => {
     if (!chosen) return;
@@ -77,6 +83,7 @@ export function ResourceSelectionPage({ type }: { type: ResourceType }) {
         onChange={(value) => {
           setStage(value);
           setSelected([]);
+          list.reset();
         }}
         tabs={[
           { value: 'DEV', label: MSG.stageDev },
@@ -90,7 +97,9 @@ export function ResourceSelectionPage({ type }: { type: ResourceType }) {
           columns={type === 'PATCH' ? PATCH_COLUMNS : MODEL_COLUMNS}
           rowKey={(r) => r.id}
           searchFields={searchFields}
-          loading={query.loading}
+          loading={list.query.loading}
+          server={{ total: list.current?.total ?? 0, onViewChange: list.onViewChange }}
+          emptyMessage={`No ${what} yet.`}
           selection={{ mode: 'single', selected, onChange: setSelected, rowLabel: (r) => r.name }}
           actions={
             <Button variation="primary" isDisabled={!chosen} onClick={createPackage}>
@@ -98,6 +107,23 @@ export function ResourceSelectionPage({ type }: { type: ResourceType }) {
             </Button>
           }
         />
+        {/* issue 25: an empty list points to where patches and models come from */}
+        {!list.query.loading &&
+        !list.query.failed &&
+        list.current?.total === 0 &&
+        !list.view.search.trim() ? (
+          <p className="frp-muted" data-testid="empty-resources">
+            {canUpload ? (
+              <>
+                {`No ${what} are uploaded yet. `}
+                <Link to={paths.upload}>Upload a {type === 'PATCH' ? 'patch' : 'model'}</Link>
+                {' first, then create a package from it here.'}
+              </>
+            ) : (
+              `No ${what} are uploaded yet. A design engineer or a release engineer uploads them (Upload); then they show here.`
+            )}
+          </p>
+        ) : null}
       </StageTabs>
     </section>
   );

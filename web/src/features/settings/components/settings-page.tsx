@@ -4,10 +4,11 @@ import { API_ERR, MSG } from '@shared/messages';
 import { useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { awaitsGrant, useSession } from '@/lib/session/session-store';
+import { AccessTokens } from './access-tokens';
 import { PasswordForm } from './password-form';
 import { UserInfoForm } from './user-info-form';
 
-type Mode = 'info' | 'password';
+type Mode = 'info' | 'password' | 'tokens';
 
 /**
  * Spec §2.10 /user/settings: a toggle between 'Change user info' and 'Change password'. Issue 23: with a
@@ -18,7 +19,10 @@ export function SettingsPage() {
   const { user, mustChangePassword } = useSession();
   const [searchParams] = useSearchParams();
   // ?form=password opens the password form; &first=1 after signing in with a one-time password
-  const [mode, setMode] = useState<Mode>(searchParams.get('form') === 'password' ? 'password' : 'info');
+  const form = searchParams.get('form');
+  const [mode, setMode] = useState<Mode>(
+    form === 'password' ? 'password' : form === 'tokens' ? 'tokens' : 'info',
+  );
   if (!user) return null;
   if (mustChangePassword)
     return (
@@ -33,7 +37,7 @@ export function SettingsPage() {
       </div>
     );
   return (
-    <div className="frp-card frp-form-card">
+    <div className={`frp-card frp-form-card${mode === 'tokens' ? ' frp-wide-card' : ''}`}>
       <Heading level={1} className="frp-page-title">
         {MSG.settings}
       </Heading>
@@ -53,8 +57,16 @@ export function SettingsPage() {
       >
         <ToggleButton value="info">{MSG.changeUserInfo}</ToggleButton>
         <ToggleButton value="password">{MSG.changePassword}</ToggleButton>
+        {/* issue 27: a granted person's tokens for build pipelines (an admin: every token) */}
+        {awaitsGrant(user) ? null : <ToggleButton value="tokens">Access tokens</ToggleButton>}
       </ToggleButtonGroup>
-      {mode === 'info' ? <UserInfoForm user={user} /> : <PasswordForm />}
+      {mode === 'info' ? (
+        <UserInfoForm user={user} />
+      ) : mode === 'password' ? (
+        <PasswordForm />
+      ) : (
+        <AccessTokens user={user} />
+      )}
     </div>
   );
 }

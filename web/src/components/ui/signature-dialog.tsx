@@ -3,8 +3,8 @@ import type { Package } from '@shared/api/contracts/packages';
 import { roleLabel } from '@shared/domain/roles';
 import {
   SIGNATURE_ACTION_LABELS,
-  SIGNATURE_MEANINGS,
   type SignatureAction,
+  signatureMeaning,
 } from '@shared/domain/signature-meanings';
 import { MSG } from '@shared/messages';
 import { Fragment, type ReactNode, useEffect, useId, useRef, useState } from 'react';
@@ -40,6 +40,7 @@ export function SignatureDialog({
   title,
   intro,
   actionLabel,
+  changesSeen,
 }: {
   /** what a package decision signs; or `facts`, for what is not a package (a grant: accounts and roles) */
   pkg?: Pick<Package, 'id' | 'name' | 'type' | 'resourceName' | 'resourceFile'> &
@@ -54,6 +55,8 @@ export function SignatureDialog({
   title?: string;
   intro?: ReactNode;
   actionLabel?: string;
+  /** issue 25: the reviewer states having seen the changes since the last approved package (review pages) */
+  changesSeen?: string;
 }) {
   const { user } = useSession();
   const [password, setPassword] = useState('');
@@ -132,6 +135,12 @@ export function SignatureDialog({
               ) : null}
             </>
           ) : null}
+          {changesSeen ? (
+            <>
+              <dt>Changes seen</dt>
+              <dd>{changesSeen}</dd>
+            </>
+          ) : null}
           {facts?.map((f) => (
             <Fragment key={f.label}>
               <dt>{f.label}</dt>
@@ -146,7 +155,7 @@ export function SignatureDialog({
           {action === 'grantRoles' ? (
             <div id={meaningId}>{meaning}</div>
           ) : (
-            <blockquote id={meaningId}>{meaning ?? SIGNATURE_MEANINGS[action]}</blockquote>
+            <blockquote id={meaningId}>{meaning ?? signatureMeaning(action, pkg?.type)}</blockquote>
           )}
           <span className="frp-muted frp-sig__note">
             Recorded with your name, role and the time (UTC) in the audit trail
@@ -162,6 +171,8 @@ export function SignatureDialog({
           {rejecting ? (
             <TextAreaField
               label="Reason for the rejection"
+              // issue 25: say before the attempt that the reason is required, not only by a disabled button
+              descriptiveText="Required: the initiator reads it. Reject stays unavailable until you give one."
               rows={3}
               value={reason}
               isRequired

@@ -1,0 +1,20 @@
+import { MSG } from '../../shared/messages';
+import { packageService } from '../composition-packages';
+import { route } from '../routes/packages';
+
+/** The changes since the last approved package for the same device and resource type (issue 25). */
+export const handler = route('packageChanges', async ({ params }) => {
+  const changes = await packageService().changes(params.id);
+  const message = changes.previous
+    ? undefined
+    : changes.deviceId === null
+      ? MSG.changesNoDevice
+      : MSG.noEarlierApproved;
+  return {
+    body: {
+      changes: JSON.stringify(changes),
+      previousPackageId: changes.previous?.id ?? null,
+      ...(message ? { message } : {}),
+    },
+  };
+});

@@ -1,0 +1,138 @@
+import type { CopiedFrom, PackageSource, PackageStatus } from '../../../shared/api/contracts/packages';
+import { dccValuesOf } from '../../../shared/api/contracts/packages';
+import type { Resource } from '../../../shared/api/contracts/resources';
+import { BadRequestError, NotFoundError } from '../../../shared/domain/errors';
+import { defaultPackageName, freeName } from '../../../shared/domain/package-names';
+import { PACKAGE_ERR } from '../../../shared/domain/package-texts';
+import type { PackageRecord } from '../../ports/package-repository';
+import type { ResourceRecord } from '../../ports/resource-repository';
+import type { PackageCore } from './package-core';
+import { packageNotFound } from './package-core';
+
+/**
+ * Issue 25, "start from a previous package": the earlier packages a new package of a resource may copy its
+ * header and DCC choice from, and the copy itself. Candidates are the packages of the same resource (the
+ * `byResource` index) and of the same device as far as the lists know it: same resource type, stage and
+ * resource name (a patch uploaded again, a model's next version) from the compact list index; never a Scan
+ * (decision 240).
+ */
+
+/** Statuses a package reaches once its approval round decided: a rejected or an approved package. */
+const DECIDED: readonly PackageStatus[] = [
+  'REJECTED',
+  'APPROVED',
+  'AWAITING_SIGNATURE',
+  'GENERATING',
+  'SIGNED',
+  'DELIVERY_PENDING',
+  'DELIVERED',
+  'DELIVERY_REJECTED',
+];
+/** How many same-device packages of other resources are read at most. */
+const OTHER_RESOURCES_MAX = 25;
+
+export interface PackageSources {
+  packages: PackageSource[];
+  /** the one proposed: the latest rejected or approved package, or null */
+  proposedId: string | null;
+  /** the default name, made free of the names of these packages (`…_2` after a rejection) */
+  freeName: string;
+}
+
+const toSource = (p: PackageRecord): PackageSource => ({
+  id: p.id,
+  name: p.name,
+  status: p.status,
+  type: p.type,
+  createdAt: p.createdAt,
+  updatedAt: p.updatedAt,
+  initiatorName: p.initiator.name,
+  ...(p.dcc?.deviceId ? { deviceId: p.dcc.deviceId } : {}),
+});
+
+export async function packageSources(core: PackageCore, resourceId: string): Promise<PackageSources> {
+  const resource = await core.d.resources.getById(resourceId);
+  if (!resource) throw new NotFoundError(PACKAGE_ERR.resourceNotFound);
+  const own = await core.d.packages.listByResource(resource.id);
+  const ownIds = new Set(own.map((p) => p.id));
+  const sameDevice = (await core.d.packages.compactList(resource.resourceStage))
+    .filter(
+      (c) =>
+        !ownIds.has(c.id) && c.resourceName === resource.name && c.resourceType === resource.resourceType,
+    )
+    .slice(0, OTHER_RESOURCES_MAX);
+  const others = sameDevice.length ? await core.d.packages.getMany(sameDevice.map((c) => c.id)) : [];
+  const all = [...own, ...others].sort((a, b) => b.updatedAt.localeCompare(a.updatedAt));
+  const proposed = all.find((p) => DECIDED.includes(p.status)) ?? null;
+  return {
+    packages: all.map(toSource),
+    proposedId: proposed?.id ?? null,
+    freeName: freeName(
+      defaultPackageName(resource as Resource),
+      own.map((p) => p.name),
+    ),
+  };
+}
+
+/**
+ * The source package of a new one: it must exist (a deleted one answers with its tombstone's 404), and be
+ * of the same resource type (one header means the same on a patch and on a model only by accident).
+ */
+export async function sourcePackage(
+  core: PackageCore,
+  fromPackageId: string,
+  resource: ResourceRecord,
+): Promise<PackageRecord> {
+  const source = await core.d.packages.get(fromPackageId);
+  if (!source) {
+    const gone = await packageNotFound(core.d.packages, fromPackageId);
+    // a package that never existed is a bad input of this call, not a missing resource
+    throw gone.message === PACKAGE_ERR.packageNotFound
+      ? new BadRequestError(PACKAGE_ERR.sourceNotFound(fromPackageId))
+      : gone;
+  }
+  if (source.resourceType !== resource.resourceType)
+    throw new BadRequestError(PACKAGE_ERR.sourceOtherType(source.resourceType, resource.resourceType));
+  return source;
+}
+
+/** Names of the editable fields whose value differs between two headers of the same template. */
+export function changedFields(template: unknown, copied: unknown): string[] {
+  const fieldsOf = (h: unknown) =>
+    ((h as { fields?: { name: string; type: string; value: unknown }[] })?.fields ?? []).filter(
+      (f) => f.type !== 'fixed',
+    );
+  const before = new Map(fieldsOf(template).map((f) => [f.name, JSON.stringify(f.value)]));
+  return fieldsOf(copied)
+    .filter((f) => before.get(f.name) !== JSON.stringify(f.value))
+    .map((f) => f.name);
+}
+
+/**
+ * The new package with the source's header values (the computed fields recomputed for the new package's
+ * type and resource) and its DCC choice, when that DCC still exists; `copiedFrom` says what was copied.
+ */
+export async function copyFrom(
+  core: PackageCore,
+  pkg: PackageRecord,
+  source: PackageRecord,
+  resource: ResourceRecord,
+): Promise<PackageRecord> {
+  const header = core.d.header.update(pkg.header, source.header, pkg, resource);
+  const dcc = source.dccId ? await core.d.dccs.get(source.dccId) : null;
+  const copiedFrom: CopiedFrom = {
+    id: source.id,
+    name: source.name,
+    status: source.status,
+    fields: changedFields(pkg.header, header),
+    ...(dcc && source.dccId
+      ? { dcc: { dccId: source.dccId, deviceId: dcc.deviceId, telemetryType: dcc.telemetryType } }
+      : {}),
+  };
+  return {
+    ...pkg,
+    header,
+    copiedFrom,
+    ...(dcc && source.dccId ? { dccId: source.dccId, dcc: dccValuesOf(dcc) } : {}),
+  };
+}

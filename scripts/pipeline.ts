@@ -1,0 +1,227 @@
+/**
+ * The pipeline step (issue 27): `npm run pipeline -- …` uploads a build's resource (multipart, with
+ * progress), creates the DRAFT package with its header from a JSON file, attaches a DCC and prints the
+ * package's link for the engineer who notifies the approvers. It never approves, signs or notifies: those
+ * need a person. One file, Node ≥ 20 and its fetch only; docs/pipelines.md shows a CI job using it.
+ *
+ *   FRP_TOKEN=frp_… npm run pipeline -- --url https://portal.example.com \
+ *     --file build/pump.bin --resource-name pump-1.4.2 --stage dev \
+ *     --package-name "Pump 1.4.2" --package-type DEV_UNSIGNED --note "CI build 812" \
+ *     [--header header.json] [--dcc <dcc id>] [--metadata model.json]
+ *
+ * The token comes from the environment (FRP_TOKEN), never from the command line (it would show in `ps`
+ * and the CI log). Exit code 0 with the link as the last line of stdout; otherwise 1 and the API's reason.
+ */
+import { open, readFile, stat } from 'node:fs/promises';
+import { basename, extname } from 'node:path';
+import { parseArgs } from 'node:util';
+
+export interface PipelineOptions {
+  /** the portal's address (the site; the API is under /dev) */
+  url: string;
+  token: string;
+  file: string;
+  resourceName: string;
+  stage: 'dev' | 'release';
+  packageName: string;
+  packageType: string;
+  note: string;
+  header?: string;
+  dcc?: string;
+  metadata?: string;
+}
+
+type Json = Record<string, unknown>;
+
+class PipelineError extends Error {}
+
+const USAGE =
+  'usage: FRP_TOKEN=frp_… npm run pipeline -- --url <portal> --file <file> --resource-name <name> ' +
+  '--stage dev|release --package-name <name> --package-type <type> --note <text> ' +
+  '[--header <header.json>] [--dcc <dcc id>] [--metadata <model metadata.json>]';
+
+function options(argv: string[], env: NodeJS.ProcessEnv): PipelineOptions {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      url: { type: 'string' },
+      file: { type: 'string' },
+      'resource-name': { type: 'string' },
+      stage: { type: 'string' },
+      'package-name': { type: 'string' },
+      'package-type': { type: 'string' },
+      note: { type: 'string' },
+      header: { type: 'string' },
+      dcc: { type: 'string' },
+      metadata: { type: 'string' },
+    },
+    strict: true,
+  });
+  const need = (k: keyof typeof values): string => {
+    const v = values[k];
+    if (typeof v !== 'string' || v.length === 0) throw new PipelineError(`--${k} is required\n${USAGE}`);
+    return v;
+  };
+  const token = env.FRP_TOKEN;
+  if (!token) throw new PipelineError(`FRP_TOKEN is not set: make an access token in Settings\n${USAGE}`);
+  const stage = need('stage').toLowerCase();
+  if (stage !== 'dev' && stage !== 'release') throw new PipelineError('--stage must be dev or release');
+  return {
+    url: need('url').replace(/\/+$/, ''),
+    token,
+    file: need('file'),
+    resourceName: need('resource-name'),
+    stage,
+    packageName: need('package-name'),
+    packageType: need('package-type'),
+    note: need('note'),
+    header: values.header,
+    dcc: values.dcc,
+    metadata: values.metadata,
+  };
+}
+
+/** One API call with the token; a refusal becomes an error carrying the API's own reason. */
+async function call<T = Json>(o: PipelineOptions, method: string, path: string, body?: unknown): Promise<T> {
+  const res = await fetch(`${o.url}/dev${path}`, {
+    method,
+    headers: {
+      Authorization: `Bearer ${o.token}`,
+      ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  let parsed: Json = {};
+  try {
+    parsed = text ? (JSON.parse(text) as Json) : {};
+  } catch {
+    parsed = { errorMessage: text };
+  }
+  if (!res.ok)
+    throw new PipelineError(`${method} ${path}: ${res.status} ${String(parsed.errorMessage ?? text)}`);
+  return parsed as T;
+}
+
+const MiB = 1024 * 1024;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Uploads the file in the parts the server chose, reporting progress; answers the registered resource. */
+async function upload(
+  o: PipelineOptions,
+  log: (line: string) => void,
+): Promise<{ id: string; name: string }> {
+  const size = (await stat(o.file)).size;
+  const model = extname(o.file).toLowerCase() === '.tflite';
+  const meta = o.metadata ? await readFile(o.metadata) : undefined;
+  if (model && !meta) throw new PipelineError('a model (.tflite) needs --metadata <file.json>');
+  const started = await call<{
+    uploadId: string;
+    partSizeBytes: number;
+    partCount: number;
+    metadataUrl?: string;
+  }>(o, 'POST', '/resources/uploads/multipart', {
+    name: o.resourceName,
+    resourceType: model ? 'MODEL' : 'PATCH',
+    resourceStage: o.stage.toUpperCase(),
+    fileName: basename(o.file),
+    sizeBytes: size,
+    ...(meta && o.metadata ? { metadataFileName: basename(o.metadata), metadataSizeBytes: meta.length } : {}),
+  });
+  const { uploadId, partSizeBytes, partCount } = started;
+  try {
+    if (meta && started.metadataUrl) {
+      const put = await fetch(started.metadataUrl, { method: 'PUT', body: new Uint8Array(meta) });
+      await put.arrayBuffer();
+      if (!put.ok) throw new PipelineError(`metadata upload: ${put.status}`);
+    }
+    const etags: { partNumber: number; etag: string }[] = [];
+    const fh = await open(o.file, 'r');
+    try {
+      let sent = 0;
+      for (let first = 1; first <= partCount; first += 100) {
+        const numbers = Array.from({ length: Math.min(100, partCount - first + 1) }, (_, i) => first + i);
+        const { urls } = await call<{ urls: { partNumber: number; url: string }[] }>(
+          o,
+          'POST',
+          `/resources/uploads/${uploadId}/parts`,
+          { partNumbers: numbers },
+        );
+        for (const { partNumber, url } of urls) {
+          const offset = (partNumber - 1) * partSizeBytes;
+          const length = Math.min(partSizeBytes, size - offset);
+          const buf = Buffer.alloc(length);
+          await fh.read(buf, 0, length, offset);
+          const put = await fetch(url, { method: 'PUT', body: new Uint8Array(buf) });
+          await put.arrayBuffer();
+          const etag = put.headers.get('etag');
+          if (!put.ok || !etag) throw new PipelineError(`part ${partNumber}: ${put.status}`);
+          etags.push({ partNumber, etag });
+          sent += length;
+          log(
+            `uploaded part ${partNumber}/${partCount}: ${(sent / MiB).toFixed(1)} of ${(size / MiB).toFixed(1)} MiB (${Math.round((100 * sent) / Math.max(size, 1))}%)`,
+          );
+        }
+      }
+    } finally {
+      await fh.close();
+    }
+    await call(o, 'POST', `/resources/uploads/${uploadId}/complete`, { parts: etags });
+  } catch (e) {
+    // nothing half-made stays behind: the staged parts go with the upload
+    await call(o, 'DELETE', `/resources/uploads/${uploadId}`).catch(() => undefined);
+    throw e;
+  }
+  log('verifying (SHA-256 on the server)…');
+  for (;;) {
+    const s = await call<{ state: string; resource?: string; errorMessage?: string; verifiedBytes?: number }>(
+      o,
+      'GET',
+      `/resources/uploads/${uploadId}`,
+    );
+    if (s.state === 'REGISTERED' && s.resource) return JSON.parse(s.resource) as { id: string; name: string };
+    if (s.state === 'FAILED')
+      throw new PipelineError(`upload refused: ${s.errorMessage ?? 'no reason given'}`);
+    await sleep(500);
+  }
+}
+
+/** The whole step; answers the package link. `log` gets progress lines. */
+export async function runPipeline(o: PipelineOptions, log: (line: string) => void): Promise<string> {
+  let header: unknown;
+  if (o.header) {
+    try {
+      header = JSON.parse(await readFile(o.header, 'utf8'));
+    } catch (e) {
+      throw new PipelineError(`${o.header} is not readable JSON: ${(e as Error).message}`);
+    }
+  }
+  const resource = await upload(o, log);
+  log(`resource ${resource.name} registered (${resource.id})`);
+  const created = await call<{ package: string }>(o, 'POST', `/resources/${resource.id}/generate-package`, {
+    packageName: o.packageName,
+    packageType: o.packageType,
+    note: o.note,
+    ...(header === undefined ? {} : { header }),
+  });
+  const pkg = JSON.parse(created.package) as { id: string; name: string };
+  log(`draft package ${pkg.name} created`);
+  if (o.dcc) {
+    await call(o, 'POST', `/packages/${pkg.id}/dcc/${encodeURIComponent(o.dcc)}`);
+    log(`DCC ${o.dcc} attached`);
+  }
+  return `${o.url}/packages/open/${encodeURIComponent(pkg.id)}`;
+}
+
+async function main(): Promise<void> {
+  try {
+    const o = options(process.argv.slice(2), process.env);
+    const link = await runPipeline(o, (line) => process.stderr.write(`${line}\n`));
+    process.stdout.write(`${link}\n`);
+  } catch (e) {
+    process.stderr.write(`pipeline: ${e instanceof PipelineError ? e.message : String(e)}\n`);
+    process.exitCode = 1;
+  }
+}
+
+if (/pipeline\.ts$/.test(process.argv[1] ?? '')) await main();

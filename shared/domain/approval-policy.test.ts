@@ -1,0 +1,178 @@
+import { describe, expect, it } from 'vitest';
+import { PACKAGE_TYPES } from '../api/contracts/packages';
+import { ROUTES } from '../api/routes';
+import {
+  APPROVAL_POLICY,
+  type ApprovalPolicy,
+  approverRoles,
+  awaitedApprovers,
+  excludedIds,
+  minRolesOf,
+  needsSigner,
+  signerCandidates,
+  voteClauses,
+  voteNeedsState,
+  voteRefusal,
+} from './approval-policy';
+import { ACTOR_ROLE } from './package-lifecycle';
+import { MIN_SIGNED_RELEASE_ROLES, selectionProblem } from './package-rules';
+import { NON_ADMIN_ROLES, type NonAdminRole } from './roles';
+import { APPROVAL_ROUND, DELIVERY_ROUND } from './voting-rounds';
+
+/** A policy like today's where the Technical Leader approves after every other role. */
+const TL_LAST: ApprovalPolicy = {
+  ...APPROVAL_POLICY,
+  rounds: {
+    ...APPROVAL_POLICY.rounds,
+    approval: {
+      ...APPROVAL_POLICY.rounds.approval,
+      approvesAfter: { TECHNICAL_LEADER: NON_ADMIN_ROLES.filter((r) => r !== 'TECHNICAL_LEADER') },
+    },
+  },
+};
+
+const entry = (role: NonAdminRole, approved = false, rejected = false) => ({ role, approved, rejected });
+
+describe("today's approval policy (DESIGN §2, spec §5, §6)", () => {
+  it('every role approves every package type in both rounds, in any order', () => {
+    for (const type of PACKAGE_TYPES) {
+      expect(approverRoles('approval', type)).toEqual(NON_ADMIN_ROLES);
+      expect(approverRoles('delivery', type)).toEqual(NON_ADMIN_ROLES);
+    }
+    expect(voteNeedsState('approval')).toBe(false);
+    expect(voteNeedsState('delivery')).toBe(false);
+  });
+
+  it('a signed release package needs four approver roles; nothing else has a minimum', () => {
+    expect(minRolesOf('approval', 'RELEASE_SIGNED')).toBe(4);
+    expect(MIN_SIGNED_RELEASE_ROLES).toBe(4);
+    for (const type of PACKAGE_TYPES.filter((t) => t !== 'RELEASE_SIGNED'))
+      expect(minRolesOf('approval', type)).toBeUndefined();
+    for (const type of PACKAGE_TYPES) expect(minRolesOf('delivery', type)).toBeUndefined();
+  });
+
+  it('keeps the initiator out of the approvers, and the deliverer out of the delivery approvers', () => {
+    const p = { initiator: { id: 'ini' } };
+    expect(excludedIds(APPROVAL_POLICY.rounds.approval.excluded, p, 'ini')).toEqual(['ini']);
+    expect(excludedIds(APPROVAL_POLICY.rounds.delivery.excluded, p, 'rel')).toEqual(['ini', 'rel']);
+  });
+
+  it('a release engineer signs a signed package (not its initiator, possibly also an approver) and delivers', () => {
+    expect(needsSigner('approval', { signed: true })).toBe(true);
+    expect(needsSigner('approval', { signed: false })).toBe(false);
+    expect(needsSigner('delivery', { signed: true })).toBe(false);
+    const cands = [
+      { id: 'ini', userRole: 'SW_FW_RELEASE_ENGINEER' as const },
+      { id: 'rel', userRole: 'SW_FW_RELEASE_ENGINEER' as const },
+      { id: 'tl', userRole: 'TECHNICAL_LEADER' as const },
+    ];
+    expect(signerCandidates({ initiator: { id: 'ini' } }, cands).map((c) => c.id)).toEqual(['rel']);
+    expect(APPROVAL_POLICY.signer.mayAlsoApprove).toBe(true);
+    expect(ACTOR_ROLE.releaseEngineer).toBe(APPROVAL_POLICY.deliverer.role);
+    expect(APPROVAL_POLICY.voterKeepsRole).toBe(true);
+  });
+
+  it("the route table's role gates are the policy's signer and deliverer roles", () => {
+    const access = (id: string) => ROUTES.find((r) => r.id === id)?.access;
+    expect(access('signPackage')).toEqual([APPROVAL_POLICY.signer.role]);
+    expect(access('rejectSigning')).toEqual([APPROVAL_POLICY.signer.role]);
+    expect(access('notifyDeliveryApprovers')).toEqual([APPROVAL_POLICY.deliverer.role]);
+  });
+});
+
+describe('the choice of approvers reads the policy', () => {
+  const cands = NON_ADMIN_ROLES.map((r, i) => ({ id: `u${i}`, userRole: r }));
+  const all = cands.map((c) => ({ role: c.userRole, id: c.id }));
+  const pkg = { type: 'DEV_UNSIGNED' as const, initiator: { id: 'ini' } };
+
+  it('asks for every role with candidates today', () => {
+    expect(selectionProblem('approval', pkg, all, cands, 'ini')).toBeNull();
+    expect(selectionProblem('approval', pkg, all.slice(1), cands, 'ini')).toMatch(
+      /DESIGN_ENGINEER_DEV missing/,
+    );
+    // the deliverer may not approve the delivery
+    expect(selectionProblem('delivery', pkg, all, cands, 'u4')).toMatch(/cannot choose yourself/);
+  });
+
+  it('leaves out a role the policy does not list for the package type', () => {
+    const noReliabilityOnDev: ApprovalPolicy = {
+      ...APPROVAL_POLICY,
+      rounds: {
+        ...APPROVAL_POLICY.rounds,
+        approval: {
+          ...APPROVAL_POLICY.rounds.approval,
+          roles: {
+            ...APPROVAL_POLICY.rounds.approval.roles,
+            DEV_UNSIGNED: NON_ADMIN_ROLES.filter((r) => r !== 'RELIABILITY_ENGINEER'),
+          },
+        },
+      },
+    };
+    const withoutReliability = all.filter((s) => s.role !== 'RELIABILITY_ENGINEER');
+    expect(
+      selectionProblem('approval', pkg, withoutReliability, cands, 'ini', noReliabilityOnDev),
+    ).toBeNull();
+    expect(selectionProblem('approval', pkg, all, cands, 'ini', noReliabilityOnDev)).toBe(
+      'A Reliability Engineer does not approve this package',
+    );
+  });
+});
+
+describe('votes', () => {
+  const p = {
+    status: 'PENDING_APPROVAL',
+    approvers: {
+      dev: entry('DESIGN_ENGINEER_DEV', true),
+      test: entry('DESIGN_ENGINEER_TEST'),
+      tl: entry('TECHNICAL_LEADER'),
+      rel: entry('SW_FW_RELEASE_ENGINEER', false, true),
+    },
+  };
+
+  it('today: any chosen undecided approver decides while the round waits, once', () => {
+    expect(voteRefusal(null, 'tl', APPROVAL_ROUND)).toBe('notFound');
+    expect(voteRefusal(p, 'x', APPROVAL_ROUND)).toBe('notAssigned');
+    expect(voteRefusal(p, 'tl', DELIVERY_ROUND)).toBe('notAssigned');
+    expect(voteRefusal(p, 'dev', APPROVAL_ROUND)).toBe('alreadyDecided');
+    expect(voteRefusal(p, 'rel', APPROVAL_ROUND, 'reject')).toBe('alreadyDecided');
+    expect(voteRefusal({ ...p, status: 'REJECTED' }, 'tl', APPROVAL_ROUND)).toBe('notWaiting');
+    expect(voteRefusal(p, 'tl', APPROVAL_ROUND)).toBeNull();
+    expect(voteRefusal(p, 'tl', APPROVAL_ROUND, 'reject')).toBeNull();
+  });
+
+  it('an order makes an approval wait for the roles before it; a rejection never waits', () => {
+    expect(awaitedApprovers(p, 'tl', APPROVAL_ROUND, TL_LAST).sort()).toEqual(['dev', 'rel', 'test']);
+    expect(voteRefusal(p, 'tl', APPROVAL_ROUND, 'approve', TL_LAST)).toBe('notYourTurn');
+    expect(voteRefusal(p, 'tl', APPROVAL_ROUND, 'reject', TL_LAST)).toBeNull();
+    expect(voteRefusal(p, 'test', APPROVAL_ROUND, 'approve', TL_LAST)).toBeNull();
+    const othersDone = {
+      ...p,
+      approvers: {
+        ...p.approvers,
+        test: entry('DESIGN_ENGINEER_TEST', true),
+        rel: entry('SW_FW_RELEASE_ENGINEER', true),
+      },
+    };
+    expect(voteRefusal(othersDone, 'tl', APPROVAL_ROUND, 'approve', TL_LAST)).toBeNull();
+    // the order is checked last: a decided or unchosen voter hears that first
+    expect(voteRefusal({ ...p, status: 'REJECTED' }, 'tl', APPROVAL_ROUND, 'approve', TL_LAST)).toBe(
+      'notWaiting',
+    );
+  });
+
+  it('the storage condition as data: status, undecided entry and, with an order, the awaited approvals', () => {
+    expect(voteClauses('tl', APPROVAL_ROUND, 'approve')).toEqual([
+      { kind: 'statusIs', status: 'PENDING_APPROVAL' },
+      { kind: 'undecided', list: 'approvers', userId: 'tl' },
+    ]);
+    expect(voteNeedsState('approval', TL_LAST)).toBe(true);
+    const ordered = voteClauses('tl', APPROVAL_ROUND, 'approve', p, TL_LAST);
+    expect(
+      ordered
+        .slice(2)
+        .map((c) => c.kind === 'approved' && c.userId)
+        .sort(),
+    ).toEqual(['dev', 'rel', 'test']);
+    expect(voteClauses('tl', APPROVAL_ROUND, 'reject', p, TL_LAST)).toHaveLength(2);
+  });
+});

@@ -1,0 +1,242 @@
+import type { PackageType } from '../api/contracts/packages';
+import { NON_ADMIN_ROLES, type NonAdminRole, type Role } from './roles';
+import type { RoundName, VotingRound } from './voting-rounds';
+
+/**
+ * The approval policy as data (DESIGN §2 "Who may do what", docs/decisions/225-one-approval-policy.md):
+ * which roles approve in each voting round for each package type, how many at least, who may not
+ * approve, who signs and who delivers, and in which order roles approve. The lifecycle table
+ * (`package-lifecycle.ts`) says which step follows which; this module says who takes the step. The
+ * services, the storage adapters (the DynamoDB vote condition is generated from `voteClauses`), the
+ * route table's role gates, the choice of approvers (`selectionProblem` in `package-rules.ts`) and the
+ * approvers screen read it; a workflow rule changes here, with its
+ * tests. `approval-policy.test.ts` pins today's policy; `test/integration/vote-condition.test.ts` shows
+ * the DynamoDB condition and `voteRefusal` accept and refuse the same votes.
+ */
+
+/** Someone related to the package who may be kept out of a round: its initiator, whoever started the round. */
+export type Party = 'initiator' | 'starter';
+
+/** One voting round's rules. */
+export interface RoundPolicy {
+  /**
+   * The roles that approve, by package type. A listed role nobody eligible holds (granted, not
+   * excluded) is left out of the choice: every listed role that has a candidate approves.
+   */
+  readonly roles: Readonly<Record<PackageType, readonly NonAdminRole[]>>;
+  /** at least this many roles must have candidates, by package type (spec §5, §9) */
+  readonly minRoles: Readonly<Partial<Record<PackageType, number>>>;
+  /** who may not be chosen (separation of duties) */
+  readonly excluded: readonly Party[];
+  /**
+   * Order: a role approves only once every chosen approver of the roles listed for it approved (a
+   * rejection may come at any time: it ends the round). Empty: all approve in any order.
+   */
+  readonly approvesAfter: Readonly<Partial<Record<NonAdminRole, readonly NonAdminRole[]>>>;
+}
+
+export interface ApprovalPolicy {
+  readonly rounds: Readonly<Record<RoundName, RoundPolicy>>;
+  /** a signed package has a signer, chosen with the approvers of `round`, holding `role` */
+  readonly signer: {
+    readonly role: NonAdminRole;
+    readonly round: RoundName;
+    readonly excluded: readonly Party[];
+    /** whether the signer may also be one of the package's approvers */
+    readonly mayAlsoApprove: boolean;
+  };
+  /** who starts (and restarts) a delivery: a holder of `role` (deliverable types: package-rules.ts) */
+  readonly deliverer: { readonly role: NonAdminRole };
+  /**
+   * A chosen approver decides in the role they were chosen for: whoever changed role since gave that
+   * grant up. One vote each: a decided approver cannot decide again (both rounds).
+   */
+  readonly voterKeepsRole: boolean;
+}
+
+/** Every approver role, in the product's order (spec §6). */
+export const EVERY_ROLE = NON_ADMIN_ROLES;
+
+export const APPROVAL_POLICY: ApprovalPolicy = {
+  rounds: {
+    approval: {
+      roles: {
+        DEV_UNSIGNED: EVERY_ROLE,
+        DEV_SIGNED: EVERY_ROLE,
+        RELEASE_UNSIGNED: EVERY_ROLE,
+        RELEASE_SIGNED: EVERY_ROLE,
+      },
+      minRoles: { RELEASE_SIGNED: 4 },
+      excluded: ['initiator'],
+      approvesAfter: {},
+    },
+    delivery: {
+      // only a signed release package is delivered (decision 193); the others are listed for completeness
+      roles: {
+        DEV_UNSIGNED: EVERY_ROLE,
+        DEV_SIGNED: EVERY_ROLE,
+        RELEASE_UNSIGNED: EVERY_ROLE,
+        RELEASE_SIGNED: EVERY_ROLE,
+      },
+      minRoles: {},
+      excluded: ['initiator', 'starter'],
+      approvesAfter: {},
+    },
+  },
+  signer: {
+    role: 'SW_FW_RELEASE_ENGINEER',
+    round: 'approval',
+    excluded: ['initiator'],
+    mayAlsoApprove: true,
+  },
+  deliverer: { role: 'SW_FW_RELEASE_ENGINEER' },
+  voterKeepsRole: true,
+};
+
+/** The people a round keeps out: ids of its excluded parties (the starter only once someone started it). */
+export function excludedIds(
+  parties: readonly Party[],
+  p: { initiator: { id: string } },
+  starterId?: string,
+): string[] {
+  const ids = parties.map((x) => (x === 'initiator' ? p.initiator.id : starterId));
+  return [...new Set(ids.filter((id): id is string => id !== undefined))];
+}
+
+/** The minimum number of approver roles of a round for a package type (undefined: none). */
+export function minRolesOf(
+  round: RoundName,
+  type: PackageType,
+  policy: ApprovalPolicy = APPROVAL_POLICY,
+): number | undefined {
+  return policy.rounds[round].minRoles[type];
+}
+
+/** Whether a package has a signer chosen in this round. */
+export function needsSigner(
+  round: RoundName,
+  p: { signed: boolean },
+  policy: ApprovalPolicy = APPROVAL_POLICY,
+): boolean {
+  return p.signed && policy.signer.round === round;
+}
+
+export interface Candidate {
+  id: string;
+  userRole: Role;
+}
+
+/** Who may sign a package: candidates holding the signer role, none of the excluded. */
+export function signerCandidates<C extends Candidate>(
+  p: { initiator: { id: string } },
+  candidates: readonly C[],
+  policy: ApprovalPolicy = APPROVAL_POLICY,
+): C[] {
+  const excluded = excludedIds(policy.signer.excluded, p);
+  return candidates.filter((c) => c.userRole === policy.signer.role && !excluded.includes(c.id));
+}
+
+/** The roles that approve in a round for a package type. */
+export function approverRoles(
+  round: RoundName,
+  type: PackageType,
+  policy: ApprovalPolicy = APPROVAL_POLICY,
+): readonly NonAdminRole[] {
+  return policy.rounds[round].roles[type];
+}
+
+// ---- votes ---------------------------------------------------------------------------------------
+
+/** Why a vote or rejection in a round is refused. */
+export type VoteRefusal = 'notFound' | 'notAssigned' | 'alreadyDecided' | 'notWaiting' | 'notYourTurn';
+
+/** A decision in a round: approving waits for its turn, rejecting does not. */
+export type Decision = 'approve' | 'reject';
+
+/** One chosen approver's entry as a vote reads it (`role`: the role they were chosen for). */
+export interface VoteEntry {
+  approved: boolean;
+  rejected: boolean;
+  role?: string;
+}
+
+/** The parts of a package a vote reads. */
+export interface VoteState {
+  status: string;
+  approvers?: Record<string, VoteEntry>;
+  deliveryApprovers?: Record<string, VoteEntry>;
+}
+
+/** The chosen approvers (ids) whose approval the user's approval waits for in the round. */
+export function awaitedApprovers(
+  p: VoteState,
+  userId: string,
+  round: VotingRound,
+  policy: ApprovalPolicy = APPROVAL_POLICY,
+): string[] {
+  const list = p[round.list] ?? {};
+  const role = list[userId]?.role;
+  const before: readonly string[] =
+    (role && policy.rounds[round.name].approvesAfter[role as NonAdminRole]) || [];
+  if (before.length === 0) return [];
+  return Object.entries(list)
+    .filter(([id, e]) => id !== userId && e.role !== undefined && before.includes(e.role))
+    .map(([id]) => id);
+}
+
+/**
+ * Whether the user may decide in the round now: null when they may (chosen, undecided, the package
+ * waiting in the round and, to approve, every approver before them in the policy's order approved),
+ * else why not, in the order a caller is told (missing package first).
+ */
+export function voteRefusal(
+  p: VoteState | null | undefined,
+  userId: string,
+  round: VotingRound,
+  decision: Decision = 'approve',
+  policy: ApprovalPolicy = APPROVAL_POLICY,
+): VoteRefusal | null {
+  if (!p) return 'notFound';
+  const entry = p[round.list]?.[userId];
+  if (!entry) return 'notAssigned';
+  if (entry.approved || entry.rejected) return 'alreadyDecided';
+  if (p.status !== round.waiting) return 'notWaiting';
+  if (decision === 'approve') {
+    const list = p[round.list] ?? {};
+    if (awaitedApprovers(p, userId, round, policy).some((id) => !list[id]?.approved)) return 'notYourTurn';
+  }
+  return null;
+}
+
+/**
+ * The condition of a vote as data, for a storage adapter to render (the DynamoDB adapter makes its
+ * ConditionExpression of it): the package waits in the round, the voter's entry exists undecided, and
+ * each awaited approver approved. `p` (the package as last read) is needed only when the round has an
+ * order; the chosen approvers of a round do not change while it runs.
+ */
+export type VoteClause =
+  | { readonly kind: 'statusIs'; readonly status: string }
+  | { readonly kind: 'undecided'; readonly list: VotingRound['list']; readonly userId: string }
+  | { readonly kind: 'approved'; readonly list: VotingRound['list']; readonly userId: string };
+
+export function voteClauses(
+  userId: string,
+  round: VotingRound,
+  decision: Decision,
+  p?: VoteState | null,
+  policy: ApprovalPolicy = APPROVAL_POLICY,
+): VoteClause[] {
+  const clauses: VoteClause[] = [
+    { kind: 'statusIs', status: round.waiting },
+    { kind: 'undecided', list: round.list, userId },
+  ];
+  if (decision === 'approve' && p)
+    for (const id of awaitedApprovers(p, userId, round, policy))
+      clauses.push({ kind: 'approved', list: round.list, userId: id });
+  return clauses;
+}
+
+/** Whether a round's vote condition depends on the package's chosen approvers (the round has an order). */
+export function voteNeedsState(round: RoundName, policy: ApprovalPolicy = APPROVAL_POLICY): boolean {
+  return Object.keys(policy.rounds[round].approvesAfter).length > 0;
+}

@@ -1,0 +1,367 @@
+import type {
+  PackageDccValues,
+  PackageResourceFile,
+  PackageStatus,
+  PackageType,
+} from '../api/contracts/packages';
+import type { ResourceType } from '../api/contracts/resources';
+import { displayCells } from './header/header-display';
+import type { EntryField, EntryValue, HeaderField } from './header/header-schema';
+
+/**
+ * "Changes since the last approved package" (issue 25, decision 245): what differs between a package
+ * and the last approved package for the same device (DCC device id) and resource type. Pure: the
+ * service finds the previous package (decision 246) and hands both here.
+ */
+
+/**
+ * A package counts as approved once it reached APPROVED or a later state of the approved path: signed,
+ * in delivery, delivered, or delivery rejected (the release stays approved and signed; only that delivery
+ * was refused and it may be re-delivered). REJECTED, drafts, packages still in a round or generating are
+ * not approved; a deleted package is gone.
+ */
+export const APPROVED_STATUSES = [
+  'APPROVED',
+  'SIGNED',
+  'DELIVERY_PENDING',
+  'DELIVERED',
+  'DELIVERY_REJECTED',
+] as const satisfies readonly PackageStatus[];
+
+export function isApproved(status: PackageStatus): boolean {
+  return (APPROVED_STATUSES as readonly PackageStatus[]).includes(status);
+}
+
+/** What a package needs for the comparison: its fields as the review page shows them, and its header. */
+export interface ComparedPackage {
+  id: string;
+  name: string;
+  type: PackageType;
+  status: PackageStatus;
+  resourceType: ResourceType;
+  resourceName: string;
+  dccId?: string;
+  dcc?: PackageDccValues;
+  resourceFile?: PackageResourceFile;
+  header: unknown;
+  approvers:
+    | Record<string, { approved: boolean; decidedAt?: string }>
+    | { approved: boolean; decidedAt?: string }[];
+}
+
+/**
+ * When the package was approved: the last approval vote of its approval round (the moment every approver
+ * had approved). Undefined for a package that is not approved (or approved without recorded times).
+ */
+export function approvalTime(p: Pick<ComparedPackage, 'status' | 'approvers'>): string | undefined {
+  if (!isApproved(p.status)) return undefined;
+  const entries = Array.isArray(p.approvers) ? p.approvers : Object.values(p.approvers);
+  let last: string | undefined;
+  for (const a of entries) if (a.approved && a.decidedAt && (!last || a.decidedAt > last)) last = a.decidedAt;
+  return last;
+}
+
+/**
+ * The index key a package is found by as "approved for a device and resource type": resource type
+ * first (a fixed word without '#'), so any device id is unambiguous after it. Undefined without a DCC copy.
+ */
+export function approvedForKey(p: Pick<ComparedPackage, 'resourceType' | 'dcc'>): string | undefined {
+  return p.dcc?.deviceId === undefined ? undefined : `${p.resourceType}#${p.dcc.deviceId}`;
+}
+
+/** One value as the header editor shows it: Decimal and HEX (spec §5), and an enum's option label. */
+export interface ValueCells {
+  decimal: string;
+  hex: string;
+  label?: string;
+}
+
+/** A header field (or a group member) whose value differs; `old`/`new` null when the field is only on one side. */
+export interface HeaderFieldChange {
+  /** `Field` or `Group.Member` */
+  path: string;
+  type: string;
+  /** a value the server computes (sizes, CRC): it follows the payload and the other fields */
+  computed?: boolean;
+  old: ValueCells | null;
+  new: ValueCells | null;
+}
+
+/** A list entry as member → cells, in template order. */
+export interface EntryCells {
+  index: number;
+  values: { name: string; cells: ValueCells }[];
+}
+
+/** A list field (e.g. the patch criteria) whose entries differ: compared by position. */
+export interface ListChange {
+  field: string;
+  oldCount: number;
+  newCount: number;
+  added: EntryCells[];
+  removed: EntryCells[];
+  changed: { index: number; changes: HeaderFieldChange[] }[];
+}
+
+/** A file pinned for review (decisions 190/191): its size and SHA-256 on both sides. */
+export interface FileChange {
+  file: 'payload' | 'metadata';
+  old: { fileName?: string; sizeBytes?: number; sha256?: string } | null;
+  new: { fileName?: string; sizeBytes?: number; sha256?: string } | null;
+  sameDigest: boolean;
+  sameSize: boolean;
+}
+
+/** A DCC value (the package's DCC copy, decision 192) that differs. */
+export interface DccChange {
+  field: 'dccId' | 'deviceId' | 'telemetryType' | 'messageLimit' | 'deviceLimit';
+  old: string | number | null;
+  new: string | number | null;
+}
+
+export interface PreviousPackage {
+  id: string;
+  name: string;
+  status: PackageStatus;
+  type: PackageType;
+  resourceName: string;
+  approvedAt?: string;
+}
+
+/** The answer of GET /packages/{id}/changes. */
+export interface PackageChanges {
+  packageId: string;
+  resourceType: ResourceType;
+  /** the device the comparison is for; null when the package has no DCC yet (nothing to compare by) */
+  deviceId: string | null;
+  /** null: no earlier approved package for this device and resource type */
+  previous: PreviousPackage | null;
+  header: HeaderFieldChange[];
+  lists: ListChange[];
+  files: FileChange[];
+  dcc: DccChange[];
+  /** false when the headers could not be read as header documents (then `header`/`lists` are empty) */
+  headerCompared: boolean;
+}
+
+interface FieldLike {
+  name: string;
+  type: string;
+}
+
+function fieldsOf(header: unknown): HeaderField[] | null {
+  if (typeof header !== 'object' || header === null) return null;
+  const fields = (header as { fields?: unknown }).fields;
+  return Array.isArray(fields) ? (fields as HeaderField[]) : null;
+}
+
+/** Decimal/HEX cells of a scalar value, and an enum's option label. */
+export function cellsOf(field: HeaderField | EntryField, value: unknown): ValueCells {
+  try {
+    const cells = displayCells(field, value as number | string);
+    if (field.type === 'enum') {
+      const label = field.options.find((o) => o.value === value)?.label;
+      return label === undefined ? cells : { ...cells, label };
+    }
+    return cells;
+  } catch {
+    return { decimal: String(value), hex: '' };
+  }
+}
+
+const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+function entryCells(template: EntryField[], entry: EntryValue, index: number): EntryCells {
+  return { index, values: template.map((t) => ({ name: t.name, cells: cellsOf(t, entry[t.name]) })) };
+}
+
+/** Member-by-member changes of two entries (group values, or list entries at one position). */
+function entryChanges(
+  path: string,
+  oldTemplate: EntryField[],
+  newTemplate: EntryField[],
+  oldEntry: EntryValue,
+  newEntry: EntryValue,
+): HeaderFieldChange[] {
+  const out: HeaderFieldChange[] = [];
+  const names = [...new Set([...newTemplate.map((t) => t.name), ...oldTemplate.map((t) => t.name)])];
+  for (const name of names) {
+    const nt = newTemplate.find((t) => t.name === name);
+    const ot = oldTemplate.find((t) => t.name === name);
+    const ov = ot ? oldEntry[name] : undefined;
+    const nv = nt ? newEntry[name] : undefined;
+    if (ot && nt && same(ov, nv) && ot.type === nt.type) continue;
+    out.push({
+      path: `${path}.${name}`,
+      type: (nt ?? ot)?.type ?? 'uint8',
+      old: ot && ov !== undefined ? cellsOf(ot, ov) : null,
+      new: nt && nv !== undefined ? cellsOf(nt, nv) : null,
+    });
+  }
+  return out;
+}
+
+function scalarChange(o: HeaderField | undefined, n: HeaderField | undefined): HeaderFieldChange | null {
+  if (o && n && o.type === n.type && same(o.value, n.value)) {
+    if (o.type !== 'enum' || n.type !== 'enum' || same(o.options, n.options)) return null;
+  }
+  const f = (n ?? o) as HeaderField;
+  const computed = f.type === 'fixed' && f.computed !== undefined;
+  return {
+    path: f.name,
+    type: f.type === 'fixed' ? `fixed ${f.storage}` : f.type,
+    ...(computed ? { computed: true } : {}),
+    old: o ? cellsOf(o, o.value) : null,
+    new: n ? cellsOf(n, n.value) : null,
+  };
+}
+
+function listChange(o: HeaderField | undefined, n: HeaderField | undefined): ListChange | null {
+  const ol = o?.type === 'list' ? o : undefined;
+  const nl = n?.type === 'list' ? n : undefined;
+  const oldEntries = ol?.value ?? [];
+  const newEntries = nl?.value ?? [];
+  const oldTemplate = ol?.template ?? nl?.template ?? [];
+  const newTemplate = nl?.template ?? oldTemplate;
+  const change: ListChange = {
+    field: (nl ?? ol)?.name ?? '',
+    oldCount: oldEntries.length,
+    newCount: newEntries.length,
+    added: [],
+    removed: [],
+    changed: [],
+  };
+  const common = Math.min(oldEntries.length, newEntries.length);
+  for (let i = 0; i < common; i++) {
+    const changes = entryChanges(
+      `${change.field}[${i}]`,
+      oldTemplate,
+      newTemplate,
+      oldEntries[i] ?? {},
+      newEntries[i] ?? {},
+    );
+    if (changes.length) change.changed.push({ index: i, changes });
+  }
+  for (let i = common; i < newEntries.length; i++)
+    change.added.push(entryCells(newTemplate, newEntries[i] ?? {}, i));
+  for (let i = common; i < oldEntries.length; i++)
+    change.removed.push(entryCells(oldTemplate, oldEntries[i] ?? {}, i));
+  const empty = !change.added.length && !change.removed.length && !change.changed.length;
+  return empty ? null : change;
+}
+
+/** Header differences: scalar fields and group members as old → new, list fields entry by entry. */
+export function compareHeaders(
+  oldHeader: unknown,
+  newHeader: unknown,
+): { header: HeaderFieldChange[]; lists: ListChange[]; compared: boolean } {
+  const of = fieldsOf(oldHeader);
+  const nf = fieldsOf(newHeader);
+  if (!of || !nf) return { header: [], lists: [], compared: false };
+  const header: HeaderFieldChange[] = [];
+  const lists: ListChange[] = [];
+  const byName = (fs: FieldLike[], name: string) => fs.find((f) => f.name === name);
+  // the new package's order first, then fields only the old header had
+  const names = [...new Set([...nf.map((f) => f.name), ...of.map((f) => f.name)])];
+  for (const name of names) {
+    const o = byName(of, name) as HeaderField | undefined;
+    const n = byName(nf, name) as HeaderField | undefined;
+    const kind = (n ?? o)?.type;
+    if (kind === 'list' && (!o || !n || o.type === n.type)) {
+      const c = listChange(o, n);
+      if (c) lists.push(c);
+    } else if (kind === 'group' && o?.type === 'group' && n?.type === 'group') {
+      header.push(...entryChanges(name, o.template, n.template, o.value, n.value));
+    } else if (kind === 'group' && (!o || !n)) {
+      const g = (n ?? o) as Extract<HeaderField, { type: 'group' }>;
+      for (const t of g.template)
+        header.push({
+          path: `${name}.${t.name}`,
+          type: t.type,
+          old: o ? cellsOf(t, g.value[t.name]) : null,
+          new: n ? cellsOf(t, g.value[t.name]) : null,
+        });
+    } else {
+      const c = scalarChange(o, n);
+      if (c) header.push(c);
+    }
+  }
+  return { header, lists, compared: true };
+}
+
+function fileChange(file: FileChange['file'], o: FileChange['old'], n: FileChange['new']): FileChange | null {
+  if (!o && !n) return null;
+  return {
+    file,
+    old: o,
+    new: n,
+    sameDigest: !!o?.sha256 && o.sha256 === n?.sha256,
+    sameSize: o?.sizeBytes !== undefined && o.sizeBytes === n?.sizeBytes,
+  };
+}
+
+/** The pinned payload and metadata (decisions 190/191), both always listed so the reviewer sees the digests. */
+export function compareFiles(o?: PackageResourceFile, n?: PackageResourceFile): FileChange[] {
+  const out: FileChange[] = [];
+  const payload = (f?: PackageResourceFile) =>
+    f ? { fileName: f.fileName, sizeBytes: f.sizeBytes, sha256: f.sha256 } : null;
+  const metadata = (f?: PackageResourceFile) =>
+    f && (f.metadataSha256 !== undefined || f.metadataSizeBytes !== undefined)
+      ? {
+          ...(f.metadataSizeBytes !== undefined ? { sizeBytes: f.metadataSizeBytes } : {}),
+          ...(f.metadataSha256 !== undefined ? { sha256: f.metadataSha256 } : {}),
+        }
+      : null;
+  const p = fileChange('payload', payload(o), payload(n));
+  if (p) out.push(p);
+  const m = fileChange('metadata', metadata(o), metadata(n));
+  if (m) out.push(m);
+  return out;
+}
+
+const DCC_FIELDS = ['deviceId', 'telemetryType', 'messageLimit', 'deviceLimit'] as const;
+
+/** The DCC copies' values that differ (and the DCC id, when another DCC row was attached). */
+export function compareDcc(
+  o: { dccId?: string; dcc?: PackageDccValues },
+  n: { dccId?: string; dcc?: PackageDccValues },
+): DccChange[] {
+  const out: DccChange[] = [];
+  if ((o.dccId ?? null) !== (n.dccId ?? null))
+    out.push({ field: 'dccId', old: o.dccId ?? null, new: n.dccId ?? null });
+  for (const f of DCC_FIELDS) {
+    const ov = o.dcc?.[f] ?? null;
+    const nv = n.dcc?.[f] ?? null;
+    if (ov !== nv) out.push({ field: f, old: ov, new: nv });
+  }
+  return out;
+}
+
+/** The whole comparison of `current` against `previous` (null: there is no earlier approved package). */
+export function packageChanges(current: ComparedPackage, previous: ComparedPackage | null): PackageChanges {
+  const base = {
+    packageId: current.id,
+    resourceType: current.resourceType,
+    deviceId: current.dcc?.deviceId ?? null,
+  };
+  if (!previous)
+    return { ...base, previous: null, header: [], lists: [], files: [], dcc: [], headerCompared: false };
+  const h = compareHeaders(previous.header, current.header);
+  const approvedAt = approvalTime(previous);
+  return {
+    ...base,
+    previous: {
+      id: previous.id,
+      name: previous.name,
+      status: previous.status,
+      type: previous.type,
+      resourceName: previous.resourceName,
+      ...(approvedAt ? { approvedAt } : {}),
+    },
+    header: h.header,
+    lists: h.lists,
+    files: compareFiles(previous.resourceFile, current.resourceFile),
+    dcc: compareDcc(previous, current),
+    headerCompared: h.compared,
+  };
+}

@@ -1,0 +1,157 @@
+import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import fc from 'fast-check';
+import { describe, expect, inject, it } from 'vitest';
+import { localAwsEnv } from '../../infra/local/local-aws';
+import { PACKAGE_STATUSES } from '../../shared/api/contracts/packages';
+import {
+  APPROVAL_POLICY,
+  type ApprovalPolicy,
+  type Decision,
+  type VoteEntry,
+  voteRefusal,
+} from '../../shared/domain/approval-policy';
+import { ROUNDS, type RoundName } from '../../shared/domain/package-lifecycle';
+import { NON_ADMIN_ROLES } from '../../shared/domain/roles';
+import { dynamoAt, tableOf } from '../support/store';
+
+/**
+ * The approval policy's vote rule (`voteRefusal`) and the DynamoDB condition the adapter renders from the
+ * same policy (`voteClauses` → lambdas/adapters/dynamodb/vote-condition.ts) accept and refuse the same
+ * votes: random packages (status, both rounds' approvers with random decisions), voters and decisions,
+ * each written to the local stack's DynamoDB Local and decided through the product's adapter. Run for
+ * today's policy and for one with an order (the Technical Leader approves last), so the order's clauses
+ * are checked too. The items carry no `kind`, so no list index sees them; each is deleted after its case.
+ */
+const TABLE = tableOf('packages');
+const ddb = dynamoAt(inject('dynamoEndpoint'));
+const USERS = ['u0', 'u1', 'u2', 'u3', 'u4', 'u5'];
+const run = `vc-${Date.now().toString(36)}`;
+
+/** Technical Leader last: the ordered variant of today's policy. */
+const TL_LAST: ApprovalPolicy = {
+  ...APPROVAL_POLICY,
+  rounds: {
+    approval: {
+      ...APPROVAL_POLICY.rounds.approval,
+      approvesAfter: {
+        TECHNICAL_LEADER: NON_ADMIN_ROLES.filter((r) => r !== 'TECHNICAL_LEADER'),
+      },
+    },
+    delivery: {
+      ...APPROVAL_POLICY.rounds.delivery,
+      approvesAfter: { TECHNICAL_LEADER: ['RELIABILITY_ENGINEER', 'SW_FW_RELEASE_ENGINEER'] },
+    },
+  },
+};
+
+async function repository(policy: ApprovalPolicy) {
+  // the adapter's client reads the endpoint from the environment on first use, as in the handlers
+  Object.assign(process.env, localAwsEnv({ dynamo: inject('dynamoEndpoint') }));
+  const { DynamoPackageRepository } = await import('../../lambdas/adapters/dynamodb/package-repository');
+  return new DynamoPackageRepository(TABLE, () => tableOf('resources'), undefined, policy);
+}
+
+/** A round's approvers: some users, one role each (users may repeat across the two rounds). */
+const entries = fc
+  .subarray(USERS.slice(0, 5))
+  .chain((ids) =>
+    fc.tuple(
+      fc.constant(ids),
+      fc.shuffledSubarray([...NON_ADMIN_ROLES], { minLength: ids.length, maxLength: ids.length }),
+      // mostly undecided, so an order has something to wait for
+      fc.array(fc.constantFrom([false, false], [false, false], [true, false], [false, true], [true, true]), {
+        minLength: ids.length,
+        maxLength: ids.length,
+      }),
+    ),
+  )
+  .map(([ids, roles, decided]) => {
+    const map: Record<string, VoteEntry & { user: { id: string } }> = {};
+    ids.forEach((id, i) => {
+      const [approved, rejected] = decided[i]!;
+      map[id] = { user: { id }, role: roles[i]!, approved, rejected };
+    });
+    return map;
+  });
+
+const votingCase = fc.record({
+  exists: fc.integer({ min: 0, max: 9 }).map((n) => n > 0),
+  // mostly a status a round waits in, so votes are accepted too
+  status: fc.oneof(
+    { arbitrary: fc.constantFrom('PENDING_APPROVAL', 'DELIVERY_PENDING'), weight: 3 },
+    { arbitrary: fc.constantFrom(...PACKAGE_STATUSES), weight: 1 },
+  ),
+  approvers: entries,
+  deliveryApprovers: entries,
+  voter: fc.constantFrom(...USERS),
+  round: fc.constantFrom<RoundName>('approval', 'delivery'),
+  decision: fc.constantFrom<Decision>('approve', 'reject'),
+});
+
+async function agree(policy: ApprovalPolicy, runs: number) {
+  const repo = await repository(policy);
+  let n = 0;
+  const seen = new Map<string, number>();
+  await fc.assert(
+    fc.asyncProperty(votingCase, async (c) => {
+      const id = `${run}-${n++}`;
+      const state = {
+        status: c.status,
+        approvers: c.approvers,
+        deliveryApprovers: c.deliveryApprovers,
+      };
+      if (c.exists)
+        await ddb.send(
+          new PutCommand({
+            TableName: TABLE,
+            Item: {
+              pk: `PKG#${id}`,
+              sk: 'PKG',
+              id,
+              header: '{}',
+              ...state,
+              approverCount: Object.keys(c.approvers).length,
+              approvedCount: Object.values(c.approvers).filter((e) => e.approved).length,
+              deliveryApproverCount: Object.keys(c.deliveryApprovers).length,
+              deliveryApprovedCount: Object.values(c.deliveryApprovers).filter((e) => e.approved).length,
+              version: 1,
+            },
+          }),
+        );
+      try {
+        const expected = voteRefusal(c.exists ? state : null, c.voter, ROUNDS[c.round], c.decision, policy);
+        const at = new Date().toISOString();
+        const r =
+          c.decision === 'approve'
+            ? await repo.vote(id, c.voter, c.round, at)
+            : await repo.reject(id, c.voter, c.round, 'no', at);
+        expect(r.ok ? null : r.reason).toBe(expected);
+        const outcome = r.ok ? 'accepted' : r.reason;
+        seen.set(outcome, (seen.get(outcome) ?? 0) + 1);
+      } finally {
+        if (c.exists)
+          await ddb.send(new DeleteCommand({ TableName: TABLE, Key: { pk: `PKG#${id}`, sk: 'PKG' } }));
+      }
+    }),
+    { numRuns: runs },
+  );
+  return seen;
+}
+
+describe('the vote condition in DynamoDB Local and the approval policy agree', () => {
+  it("on random votes under today's policy", { timeout: 180_000 }, async () => {
+    const seen = await agree(APPROVAL_POLICY, 200);
+    // the cases reach every answer of today's rule
+    for (const outcome of ['accepted', 'notFound', 'notAssigned', 'alreadyDecided', 'notWaiting'])
+      expect(seen.get(outcome), outcome).toBeGreaterThan(0);
+    expect(seen.has('notYourTurn')).toBe(false);
+  });
+
+  it('on random votes under a policy with an order (the Technical Leader approves last)', {
+    timeout: 180_000,
+  }, async () => {
+    const seen = await agree(TL_LAST, 200);
+    for (const outcome of ['accepted', 'notYourTurn', 'alreadyDecided', 'notWaiting'])
+      expect(seen.get(outcome), outcome).toBeGreaterThan(0);
+  });
+});
