@@ -19,7 +19,7 @@ function memoryComposition(): Plugin {
     resolveId(source, importer) {
       if (!importer?.startsWith(lambdas) || importer.startsWith(`${lambdas}testing/`)) return null;
       const target = resolve(dirname(importer), source).replace(/\.ts$/, '');
-      return /^composition(-[a-z]+)?$/.test(target.slice(lambdas.length))
+      return /^composition(-[a-z]+)*$/.test(target.slice(lambdas.length))
         ? `${lambdas}testing/memory-composition.ts`
         : null;
     },

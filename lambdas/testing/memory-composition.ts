@@ -1,4 +1,6 @@
 import { createHash } from 'node:crypto';
+import { isAccessTokenBearer } from '../../shared/domain/access-tokens';
+import { MemoryAccessTokenRepository } from '../adapters/memory/access-token-repository';
 import { MemoryArtefactJobs } from '../adapters/memory/artefact-jobs';
 import { MemoryAuditLog } from '../adapters/memory/audit-log';
 import { MemoryBlobStore } from '../adapters/memory/blob-store';
@@ -11,6 +13,7 @@ import { MemoryResourceRepository } from '../adapters/memory/resource-repository
 import { MemoryUploadJobs } from '../adapters/memory/upload-jobs';
 import { MemoryUserRepository } from '../adapters/memory/user-repository';
 import type * as real from '../composition';
+import type * as realAccessTokens from '../composition-access-tokens';
 import type * as realArtefacts from '../composition-artefacts';
 import type * as realHttp from '../composition-http';
 import type * as realJobs from '../composition-jobs';
@@ -22,6 +25,7 @@ import type { Authenticate } from '../middleware/authorize';
 import { systemClock } from '../ports/clock';
 import type { ArtefactRef } from '../ports/package-repository';
 import type { ResourceReferences } from '../ports/resource-repository';
+import { AccessTokenService } from '../services/access-tokens';
 import { PackageService } from '../services/package-service';
 import { headerRules } from '../services/packages/header-rules';
 import { ResourceService } from '../services/resource-service';
@@ -96,6 +100,12 @@ function build() {
     packagesUsing: async (resourceId) =>
       (await packages.listByResource(resourceId)).map((p) => ({ packageId: p.id, packageName: p.name })),
   };
+  const accessTokens = new AccessTokenService({
+    tokens: new MemoryAccessTokenRepository(),
+    users,
+    audit: { append: (e) => audit.append(e) },
+    clock,
+  });
   const userService = new UserService(
     users,
     tokens,
@@ -171,6 +181,7 @@ function build() {
     verifications,
     pending,
     tokens,
+    accessTokens,
     userService,
     resourceService,
     packageService,
@@ -200,8 +211,12 @@ export const confirmingResourceService = () => current.resourceService;
 export const packageService = () => current.packageService;
 export const packageServiceWithResourceReads = () => current.packageService;
 export const artefactService = () => current.artefacts;
-export const authenticate: Authenticate = (token) =>
-  checkToken({ tokens: current.tokens, users: current.users, clock: systemClock }, token);
+export const accessTokenService = () => current.accessTokens;
+/** as lambdas/composition-http.ts: an access token (issue 27) by its scope, a session token as before */
+export const authenticate: Authenticate = (token, route) =>
+  token && isAccessTokenBearer(token)
+    ? current.accessTokens.authenticate(token, route)
+    : checkToken({ tokens: current.tokens, users: current.users, clock: systemClock }, token);
 
 /** Each stand-in has the type of the getter it replaces: a changed composition module fails tsc here. */
 export const standsFor: {
@@ -214,6 +229,7 @@ export const standsFor: {
   packageServiceWithResourceReads: typeof realStorage.packageServiceWithResourceReads;
   artefactService: typeof realArtefacts.artefactService;
   authenticate: typeof realHttp.authenticate;
+  accessTokenService: typeof realAccessTokens.accessTokenService;
 } = {
   loadUserService,
   resourceService,
@@ -222,4 +238,5 @@ export const standsFor: {
   packageServiceWithResourceReads,
   artefactService,
   authenticate,
+  accessTokenService,
 };
