@@ -159,7 +159,9 @@ export async function addPackage(b: MemoryBackend, p: Package): Promise<void> {
   if (p.linkToS3 || p.mLifePath || isGenerated(p.status)) {
     const artefact = await b.artefacts.generate({ pkg: record, approvals: [], at: new Date(p.updatedAt) });
     // a "large" sample package: its file is past the inline limit, so the download answers a presigned URL
-    record.artefact = LARGE_PACKAGE_IDS.includes(p.id) ? { ...artefact, sizeBytes: LARGE_SIZE_BYTES } : artefact;
+    record.artefact = LARGE_PACKAGE_IDS.includes(p.id)
+      ? { ...artefact, sizeBytes: LARGE_SIZE_BYTES }
+      : artefact;
     record.linkToS3 = artefact.key;
     if (p.mLifePath) record.mLifePath = artefact.key;
   }

@@ -67,7 +67,9 @@ describe('download page (spec §2.8)', () => {
       fireEvent.click(await screen.findByRole('button', { name: MSG.download }));
       await waitFor(() => expect(saved.followed).toHaveLength(1));
       // a link to the presigned URL, clicked: the browser streams the file to disk
-      expect(saved.followed[0]?.href).toMatch(/^https:\/\/memory-storage\.test\/artefacts\/packages\/pk-large\/\d+\.xml$/);
+      expect(saved.followed[0]?.href).toMatch(
+        /^https:\/\/memory-storage\.test\/artefacts\/packages\/pk-large\/\d+\.xml$/,
+      );
       expect(saved.followed[0]?.name).toBe('Defib_self-test_5.1.0_full_image.xml');
       expect(saved).toHaveLength(0);
       expect(storageReads).toEqual([]);
