@@ -103,23 +103,29 @@ export class DynamoPackageRepository implements PackageRepository {
     }
   }
 
+  /** The package's item, written only over the version and status the caller read (optimistic lock). */
+  private putExpected(
+    next: PackageRecord,
+    expected: { version: number; status: PackageStatus },
+  ): PackageTransactItem {
+    return {
+      Put: {
+        TableName: this.table,
+        Item: toItem(next),
+        ConditionExpression: '#v = :v AND #s = :s',
+        ExpressionAttributeNames: { '#v': 'version', '#s': 'status' },
+        ExpressionAttributeValues: { ':v': expected.version, ':s': expected.status },
+      },
+    };
+  }
+
   async renameDraft(
     next: PackageRecord,
     expected: { version: number; status: PackageStatus },
     oldName: string,
   ): Promise<'ok' | 'nameTaken' | 'moved'> {
     const sameClaim = next.name.toLowerCase() === oldName.toLowerCase();
-    const items: PackageTransactItem[] = [
-      {
-        Put: {
-          TableName: this.table,
-          Item: toItem(next),
-          ConditionExpression: '#v = :v AND #s = :s',
-          ExpressionAttributeNames: { '#v': 'version', '#s': 'status' },
-          ExpressionAttributeValues: { ':v': expected.version, ':s': expected.status },
-        },
-      },
-    ];
+    const items: PackageTransactItem[] = [this.putExpected(next, expected)];
     if (!sameClaim)
       items.push(putIfAbsent(this.table, { ...nameKey(next.name), kind: 'NAME', packageId: next.id }), {
         Delete: {
@@ -314,17 +320,7 @@ export class DynamoPackageRepository implements PackageRepository {
     expected: { version: number; status: PackageStatus },
     tasks: { add?: Task[]; removeAll?: boolean; mails?: OutboxMail[] } = {},
   ): Promise<boolean> {
-    const items: PackageTransactItem[] = [
-      {
-        Put: {
-          TableName: this.table,
-          Item: toItem(next),
-          ConditionExpression: '#v = :v AND #s = :s',
-          ExpressionAttributeNames: { '#v': 'version', '#s': 'status' },
-          ExpressionAttributeValues: { ':v': expected.version, ':s': expected.status },
-        },
-      },
-    ];
+    const items: PackageTransactItem[] = [this.putExpected(next, expected)];
     if (tasks.removeAll) {
       const open = await queryAll({
         TableName: this.table,
