@@ -26,6 +26,7 @@ import type { AccessTokenRecord, AccessTokenRepository } from '../ports/access-t
 import type { AuditLog } from '../ports/audit-log';
 import type { Clock } from '../ports/clock';
 import type { UserRecord, UserRepository } from '../ports/user-repository';
+import { recordAdminEvent } from './users/common';
 
 export interface AccessTokenDeps {
   tokens: AccessTokenRepository;
@@ -173,14 +174,6 @@ export class AccessTokenService {
     meaning: string,
     details: Record<string, unknown>,
   ) {
-    return this.d.audit.append({
-      subject: `USER#${ownerId}`,
-      action,
-      meaning,
-      actorId: actor.id,
-      actorName: actor.name,
-      actorRole: actor.userRole,
-      details,
-    });
+    return recordAdminEvent(this.d, actor, { id: ownerId }, action, meaning, details);
   }
 }

@@ -1,4 +1,4 @@
-import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import {
   BatchGetCommand,
   type BatchGetCommandOutput,
@@ -7,22 +7,13 @@ import {
   QueryCommand,
   TransactWriteCommand,
   UpdateCommand,
-  type UpdateCommandInput,
 } from '@aws-sdk/lib-dynamodb';
 import type { PackageStatus } from '../../../shared/api/contracts/packages';
 import type { Stage } from '../../../shared/api/contracts/resources';
-import {
-  APPROVAL_POLICY,
-  type ApprovalPolicy,
-  type Decision,
-  voteClauses,
-  voteNeedsState,
-  voteRefusal,
-} from '../../../shared/domain/approval-policy';
-import { ConflictError } from '../../../shared/domain/errors';
+import { APPROVAL_POLICY, type ApprovalPolicy } from '../../../shared/domain/approval-policy';
 import { approvedForKey, isApproved } from '../../../shared/domain/package-changes';
 import type { PackageTombstone } from '../../../shared/domain/package-deletion';
-import { ROUNDS, type RoundName } from '../../../shared/domain/package-lifecycle';
+import type { RoundName } from '../../../shared/domain/package-lifecycle';
 import type {
   CompactPackage,
   OutboxMail,
@@ -39,6 +30,7 @@ import type {
 import { dynamo } from '../aws-clients';
 import { outboxPuts } from './outbox';
 import { decodeCursor, encodeCursor } from './package-cursor';
+import { deletePackage } from './package-delete';
 import {
   DRAFT_QUEUE,
   fromItem,
@@ -48,30 +40,27 @@ import {
   taskItem,
   taskKey,
   toItem,
-  tombstoneItem,
   tombstoneKey,
 } from './package-items';
 import { bumpListEpoch, packageListIndex } from './package-list-index';
+import type { PackageTableContext } from './package-table-context';
 import { failedAt, type PackageTransactItem, putIfAbsent, refusedByCondition } from './package-transact';
+import { rejectPackage, votePackage } from './package-votes';
 import { queryAll } from './query-all';
-import { renderVoteCondition } from './vote-condition';
 
-/** tries of a deletion that keeps losing to concurrent transitions (each vote moves the version on) */
-const DELETE_ATTEMPTS = 10;
-
-export class DynamoPackageRepository implements PackageRepository {
+export class DynamoPackageRepository implements PackageRepository, PackageTableContext {
   /**
    * `resourcesTable` (read lazily) holds the resource items whose `packageRefs` count guards deletion;
    * `outboxTable` (read lazily, only by transitions that mail) the workflow mails (decision 095);
    * `policy` decides who may vote (shared/domain/approval-policy.ts; tests may pass another)
    */
   constructor(
-    private readonly table: string,
-    private readonly resourcesTable: () => string,
-    private readonly outboxTable: () => string = () => {
+    readonly table: string,
+    readonly resourcesTable: () => string,
+    readonly outboxTable: () => string = () => {
       throw new Error('This repository has no outbox table');
     },
-    private readonly policy: ApprovalPolicy = APPROVAL_POLICY,
+    readonly policy: ApprovalPolicy = APPROVAL_POLICY,
   ) {}
 
   async create(pkg: PackageRecord): Promise<'ok' | 'nameTaken' | 'resourceGone'> {
@@ -103,23 +92,29 @@ export class DynamoPackageRepository implements PackageRepository {
     }
   }
 
+  /** The package's item, written only over the version and status the caller read (optimistic lock). */
+  private putExpected(
+    next: PackageRecord,
+    expected: { version: number; status: PackageStatus },
+  ): PackageTransactItem {
+    return {
+      Put: {
+        TableName: this.table,
+        Item: toItem(next),
+        ConditionExpression: '#v = :v AND #s = :s',
+        ExpressionAttributeNames: { '#v': 'version', '#s': 'status' },
+        ExpressionAttributeValues: { ':v': expected.version, ':s': expected.status },
+      },
+    };
+  }
+
   async renameDraft(
     next: PackageRecord,
     expected: { version: number; status: PackageStatus },
     oldName: string,
   ): Promise<'ok' | 'nameTaken' | 'moved'> {
     const sameClaim = next.name.toLowerCase() === oldName.toLowerCase();
-    const items: PackageTransactItem[] = [
-      {
-        Put: {
-          TableName: this.table,
-          Item: toItem(next),
-          ConditionExpression: '#v = :v AND #s = :s',
-          ExpressionAttributeNames: { '#v': 'version', '#s': 'status' },
-          ExpressionAttributeValues: { ':v': expected.version, ':s': expected.status },
-        },
-      },
-    ];
+    const items: PackageTransactItem[] = [this.putExpected(next, expected)];
     if (!sameClaim)
       items.push(putIfAbsent(this.table, { ...nameKey(next.name), kind: 'NAME', packageId: next.id }), {
         Delete: {
@@ -314,17 +309,7 @@ export class DynamoPackageRepository implements PackageRepository {
     expected: { version: number; status: PackageStatus },
     tasks: { add?: Task[]; removeAll?: boolean; mails?: OutboxMail[] } = {},
   ): Promise<boolean> {
-    const items: PackageTransactItem[] = [
-      {
-        Put: {
-          TableName: this.table,
-          Item: toItem(next),
-          ConditionExpression: '#v = :v AND #s = :s',
-          ExpressionAttributeNames: { '#v': 'version', '#s': 'status' },
-          ExpressionAttributeValues: { ':v': expected.version, ':s': expected.status },
-        },
-      },
-    ];
+    const items: PackageTransactItem[] = [this.putExpected(next, expected)];
     if (tasks.removeAll) {
       const open = await queryAll({
         TableName: this.table,
@@ -352,45 +337,11 @@ export class DynamoPackageRepository implements PackageRepository {
     }
   }
 
-  /**
-   * One approver's decision in a round as an atomic update, on the approval policy's condition
-   * (`voteClauses`: the package waits in the round, the approver is chosen and undecided and, to approve,
-   * whoever the policy's order puts first approved; rendered by vote-condition.ts). Only a round with an
-   * order reads the package first, for the ids of the approvers it waits for.
-   */
-  private async decision(id: string, userId: string, round: RoundName, at: string, decision: Decision) {
-    const r = ROUNDS[round];
-    const state = decision === 'approve' && voteNeedsState(round, this.policy) ? await this.get(id) : null;
-    const c = renderVoteCondition(voteClauses(userId, r, decision, state, this.policy));
-    return {
-      TableName: this.table,
-      Key: pkgKey(id),
-      ConditionExpression: c.expression,
-      ExpressionAttributeNames: { ...c.names, '#m': r.list, '#u': userId, '#v': 'version', '#s': 'status' },
-      ExpressionAttributeValues: { ...c.values, ':t': true, ':f': false, ':at': at, ':one': 1 },
-    } satisfies UpdateCommandInput;
+  vote(id: string, userId: string, round: RoundName, at: string): Promise<VoteResult> {
+    return votePackage(this, id, userId, round, at);
   }
 
-  async vote(id: string, userId: string, round: RoundName, at: string): Promise<VoteResult> {
-    const d = await this.decision(id, userId, round, at, 'approve');
-    try {
-      const r = await dynamo().send(
-        new UpdateCommand({
-          ...d,
-          UpdateExpression:
-            'SET #m.#u.approved = :t, #m.#u.decidedAt = :at, updatedAt = :at ADD #c :one, #v :one',
-          ExpressionAttributeNames: { ...d.ExpressionAttributeNames, '#c': ROUNDS[round].votes },
-          ReturnValues: 'ALL_NEW',
-        }),
-      );
-      return { ok: true, pkg: fromItem(r.Attributes ?? {}) };
-    } catch (e) {
-      if (!(e instanceof ConditionalCheckFailedException)) throw e;
-      return { ok: false, reason: await this.whyRefused(id, userId, round, 'approve') };
-    }
-  }
-
-  async reject(
+  reject(
     id: string,
     userId: string,
     round: RoundName,
@@ -398,112 +349,16 @@ export class DynamoPackageRepository implements PackageRepository {
     at: string,
     mails: OutboxMail[] = [],
   ): Promise<VoteResult> {
-    const d = await this.decision(id, userId, round, at, 'reject');
-    const update = {
-      ...d,
-      UpdateExpression:
-        'SET #m.#u.rejected = :t, #m.#u.rejectionNote = :note, #m.#u.decidedAt = :at, rejectionNote = :note, #s = :to, updatedAt = :at ADD #v :one',
-      ExpressionAttributeValues: {
-        ...d.ExpressionAttributeValues,
-        ':note': note,
-        ':to': ROUNDS[round].rejected,
-      },
-    };
-    try {
-      if (mails.length) {
-        // the rejection and its mails commit together (decision 095); the transaction returns no item
-        await dynamo().send(
-          new TransactWriteCommand({
-            TransactItems: [{ Update: update }, ...outboxPuts(this.outboxTable(), mails)],
-          }),
-        );
-        const pkg = await this.get(id);
-        if (!pkg) return { ok: false, reason: 'notFound' };
-        return { ok: true, pkg };
-      }
-      const r = await dynamo().send(new UpdateCommand({ ...update, ReturnValues: 'ALL_NEW' }));
-      return { ok: true, pkg: fromItem(r.Attributes ?? {}) };
-    } catch (e) {
-      if (!refusedByCondition(e)) throw e;
-      return { ok: false, reason: await this.whyRefused(id, userId, round, 'reject') };
-    }
-  }
-
-  /** Why the conditional update failed, read from the package as it is now. */
-  private async whyRefused(id: string, userId: string, round: RoundName, decision: Decision) {
-    return voteRefusal(await this.get(id), userId, ROUNDS[round], decision, this.policy) ?? 'notWaiting';
+    return rejectPackage(this, id, userId, round, note, at, mails);
   }
 
   async removeTask(task: Pick<Task, 'kind' | 'userId' | 'packageId'>): Promise<void> {
     await dynamo().send(new DeleteCommand({ TableName: this.table, Key: taskKey(task) }));
   }
 
-  async delete(pkg: PackageRecord, deletion: PackageDeletion = {}): Promise<'deleted' | 'gone' | 'moved'> {
-    // The rows are read, then deleted in one transaction on condition that the package has not changed in
-    // between: a transition committed meanwhile (say the last approval adding the signer's task) would
-    // otherwise leave a task behind that points at a deleted package. On a lost race, read again.
-    for (let attempt = 0; attempt < DELETE_ATTEMPTS; attempt++) {
-      const rows = await queryAll({
-        TableName: this.table,
-        KeyConditionExpression: 'pk = :p',
-        ExpressionAttributeValues: { ':p': `PKG#${pkg.id}` },
-        ConsistentRead: true,
-      });
-      const head = rows.find((r) => r.sk === 'PKG');
-      if (!head) return 'gone'; // deleted meanwhile by someone else: nothing of it is left to remove
-      // a plain deletion that lost to a transition putting the package in flight (issue 23)
-      if (deletion.onlyIn && !deletion.onlyIn.includes(head.status as PackageStatus)) return 'moved';
-      const items: PackageTransactItem[] = rows.map((r) =>
-        r.sk === 'PKG'
-          ? {
-              Delete: {
-                TableName: this.table,
-                Key: { pk: r.pk, sk: r.sk },
-                ConditionExpression: '#v = :v',
-                ExpressionAttributeNames: { '#v': 'version' },
-                ExpressionAttributeValues: { ':v': head.version },
-              },
-            }
-          : { Delete: { TableName: this.table, Key: { pk: r.pk, sk: r.sk } } },
-      );
-      items.push({
-        Delete: {
-          TableName: this.table,
-          Key: nameKey(pkg.name),
-          ConditionExpression: 'attribute_not_exists(pk) OR packageId = :id',
-          ExpressionAttributeValues: { ':id': pkg.id },
-        },
-      });
-      items.push({
-        Update: {
-          TableName: this.resourcesTable(),
-          Key: { pk: `RES#${pkg.resourceId}` },
-          UpdateExpression: 'ADD packageRefs :minus',
-          ConditionExpression: 'attribute_exists(pk)',
-          ExpressionAttributeValues: { ':minus': -1 },
-        },
-      });
-      // what is kept of it, and the mails to the people waiting on it (issue 23), with the deletion or not at all
-      if (deletion.tombstone)
-        items.push({ Put: { TableName: this.table, Item: tombstoneItem(deletion.tombstone) } });
-      if (deletion.mails?.length) items.push(...outboxPuts(this.outboxTable(), deletion.mails));
-      try {
-        // a package has one row per assigned person at most, and one mail per waiting person: far below the
-        // 100 items of a transaction
-        await dynamo().send(new TransactWriteCommand({ TransactItems: items }));
-        // after the transaction, not in it: every deletion in it would contend for the one epoch item.
-        // Should this fail, a page read that misses the package drops its entry (forgetCompact): the
-        // deletion stands and is answered as done.
-        await bumpListEpoch(this.table).catch(() => undefined);
-        return 'deleted';
-      } catch (e) {
-        if (!(e instanceof TransactionCanceledException)) throw e;
-        await new Promise((r) => setTimeout(r, Math.random() * 20 * (attempt + 1)));
-      }
-    }
-    throw new ConflictError('The package kept changing while it was being deleted; try again');
+  delete(pkg: PackageRecord, deletion: PackageDeletion = {}): Promise<'deleted' | 'gone' | 'moved'> {
+    return deletePackage(this, pkg, deletion);
   }
-
   async tombstone(id: string): Promise<PackageTombstone | null> {
     const r = await dynamo().send(
       new GetCommand({ TableName: this.table, Key: tombstoneKey(id), ConsistentRead: true }),

@@ -89,9 +89,9 @@ export function recordUserEvent(
 
 /** An event about `user`, by `actor` (an administrator, or the user themself). */
 export function recordAdminEvent(
-  d: UserDeps,
+  d: { audit: Pick<UserDeps['audit'], 'append'> },
   actor: Pick<UserRecord, 'id' | 'name' | 'userRole'>,
-  user: UserRecord,
+  user: Pick<UserRecord, 'id'>,
   action: string,
   meaning: string,
   details?: Record<string, unknown>,
