@@ -221,7 +221,8 @@ test.describe('packages', () => {
     await signInDialog(signer, 'Sign', SIGNATURE_MEANINGS.sign);
     await expect(signer).toHaveURL(/\/packages\/download$/);
     await expect(signer.getByRole('heading', { name: 'GENERATED NEW SIGNED RELEASE PACKAGE' })).toBeVisible();
-    await expect(signer.getByText('Generating…')).toBeVisible();
+    // the Generation region (the package strip also shows the state 'Generating…' since issue 25)
+    await expect(signer.getByRole('region', { name: 'Generation' }).getByText('Generating…')).toBeVisible();
     await expect(signer.getByText('Success!')).toBeVisible({ timeout: 30_000 });
     await a11y(signer, '/packages/download');
     const [download] = await Promise.all([
@@ -342,7 +343,9 @@ test.describe('packages', () => {
           (async () => {
             await expect(p).toHaveURL(/\/packages\/download$/);
             await expect(p.getByRole('heading', { name: 'GENERATED NEW DEVELOPMENT PACKAGE' })).toBeVisible();
-            await expect(p.getByText('Generating…')).toBeVisible();
+            await expect(
+              p.getByRole('region', { name: 'Generation' }).getByText('Generating…'),
+            ).toBeVisible();
             await expect(p.getByRole('progressbar', { name: 'Generating' })).toBeVisible();
             await expect(p.getByTestId('generation-bytes')).toHaveText(/^\d+\.\d MiB of \d+\.\d MiB$/);
           })(),
@@ -379,7 +382,7 @@ test.describe('packages', () => {
     await expect(dialog.getByRole('button', { name: 'Reject' })).toBeDisabled();
     await lead.getByLabel('Reason for the rejection').fill('Pressure ramp exceeds the clinical limit');
     await expect(dialog.getByRole('button', { name: 'Reject' })).toBeDisabled();
-    await expect(dialog).toContainText(SIGNATURE_MEANINGS.reject);
+    await expect(dialog).toContainText(signatureMeaning('reject', 'DEV_UNSIGNED'));
     await dialog.getByLabel(/^Your password/).fill(SEED_PASSWORD);
     await dialog.getByRole('button', { name: 'Reject' }).click();
     await expect(lead.getByText(MSG.rejectionConfirmed)).toBeVisible();
