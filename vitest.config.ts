@@ -21,6 +21,8 @@ export default defineConfig({
             'scripts/**/*.test.ts',
           ],
           environment: 'node',
+          // property tests run hundreds of cases: on a busy 2-core CI machine 5 s (the default) is not enough
+          testTimeout: 30_000,
         },
       },
       {
