@@ -94,14 +94,19 @@ describe('composition by adapter', () => {
     }
   });
 
-  it('bundles no response schema into a handler: answers reach route() as types only', () => {
-    // only GET /dev/openapi.json builds the document from the whole contract, answers included
-    const isResponses = (f: string) =>
-      f === 'shared/api/contract.ts' ||
-      f === 'shared/api/contracts/responses.ts' ||
-      /^shared\/api\/route-table\/[a-z-]+-responses\.ts$/.test(f);
-    expect(graphs.get('openapi')!.files.filter(isResponses)).toContain('shared/api/contract.ts');
-    for (const r of ROUTES.filter((x) => x.id !== 'openapi'))
-      expect(graphs.get(r.id)!.files.filter(isResponses), r.id).toEqual([]);
+  it('bundles its own area of the route table only: not the whole table, nor every area’s schemas', () => {
+    // a handler's route() is bound to its area's rows and schemas (decision 269); only GET
+    // /dev/openapi.json builds the document from the whole contract
+    const whole = (f: string) => f === 'shared/api/contract.ts' || f === 'shared/api/routes.ts';
+    // an area's files: <area>.ts and its sub-areas <area>-<part>.ts (groups, types, token-use are shared)
+    const areaOf = (f: string) =>
+      /^shared\/api\/route-table\/(?!groups|types|token-use)([a-z]+)[a-z-]*\.ts$/.exec(f)?.[1];
+    expect(graphs.get('openapi')!.files.filter(whole)).toContain('shared/api/contract.ts');
+    for (const r of ROUTES.filter((x) => x.id !== 'openapi')) {
+      const { files } = graphs.get(r.id)!;
+      expect(files.filter(whole), r.id).toEqual([]);
+      const areas = new Set(files.map(areaOf).filter(Boolean));
+      expect(areas.size, `${r.id}: ${[...areas].join(', ')}`).toBe(1);
+    }
   });
 });

@@ -2,7 +2,7 @@ import middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import type * as z from 'zod';
 import type { Contract, RequestOf, RouteRequest } from '../../shared/api/contract';
-import { type GuardedRouteId, type RouteId, routeById } from '../../shared/api/routes';
+import type { GuardedRouteId, Route, RouteId } from '../../shared/api/routes';
 import type { UserRecord } from '../ports/user-repository';
 import type { ApiEvent, RequestSchemas } from './api-event';
 import { type Authenticate, authorize } from './authorize';
@@ -46,31 +46,35 @@ function requestSchemas(c: RouteRequest): RequestSchemas {
 }
 
 /**
- * The route() of one area's request part of the contract (shared/api/route-table/*-contract.ts): each
- * lambdas/routes/<area>.ts binds one, so a handler bundles only its area's request schemas. The answer
- * is typed from the whole contract (`import type`): response schemas never reach a handler's bundle.
+ * The route() of one area (shared/api/route-table/<area>.ts): its rows and their request schemas. Each
+ * lambdas/routes/<area>.ts binds one, so a handler bundles and builds its own area's declarations only,
+ * never the whole table (shared/api/routes.ts) nor every area's schemas (decision 269). The answer is
+ * typed from the whole contract (`import type`).
  */
 export function routesOf<M extends { [Id in RouteId]?: RouteRequest }>(
+  rows: readonly Route[],
   contracts: M,
   authenticate: Authenticate,
 ) {
-  return <Id extends keyof M & RouteId>(routeId: Id, fn: (input: Input<Id>) => Promise<ReplyOf<Id>>) =>
-    route(routeId, contracts[routeId] as RouteRequest, fn, authenticate);
+  return <Id extends keyof M & RouteId>(routeId: Id, fn: (input: Input<Id>) => Promise<ReplyOf<Id>>) => {
+    const row = rows.find((x) => x.id === routeId);
+    if (!row) throw new Error(`route ${routeId} is not a row of this area`);
+    return route(row as Route & { id: Id }, contracts[routeId] as RouteRequest, fn, authenticate);
+  };
 }
 
 /**
  * A route handler: the middy chain (error mapper, security headers, the CloudFront origin check, JSON
  * body, authorization from the route table, zod validation from the route's contract) around one function
  * that calls a service. The
- * id says it all: its row (access) and its contract (request and response schemas, shared/api/contract.ts).
+ * row says it all: its access, and its contract (request schemas; the answer's type from shared/api/contract.ts).
  */
 function route<Id extends RouteId>(
-  routeId: Id,
+  r: Route & { id: Id },
   contract: RouteRequest,
   fn: (input: Input<Id>) => Promise<ReplyOf<Id>>,
   authenticate: Authenticate,
 ) {
-  const r = routeById(routeId);
   const schemas = requestSchemas(contract);
   return (
     middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context>()

@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { IDENTITY_CONTRACT } from '../../shared/api/route-table/identity-contract';
+import { IDENTITY_CONTRACT, IDENTITY_ROUTES } from '../../shared/api/route-table/identity';
 import { ConflictError, UnauthorizedError } from '../../shared/domain/errors';
 import { API_ERR } from '../../shared/messages';
 import type { UserRecord } from '../ports/user-repository';
@@ -59,7 +59,7 @@ const context = (requestId: string): Context =>
   }) as unknown as Context;
 
 const handlerThat = (fn: () => Promise<void>) =>
-  routesOf(IDENTITY_CONTRACT, authenticate)('changePassword', async () => {
+  routesOf(IDENTITY_ROUTES, IDENTITY_CONTRACT, authenticate)('changePassword', async () => {
     logger().info('changing the password');
     await fn();
     return { body: { status: 'UPDATED' as const, message: 'done', token: 'not-a-token' } };

@@ -1,6 +1,6 @@
-import { ADMIN_CONTRACT } from '../../shared/api/route-table/admin-contract';
+import { ADMIN_CONTRACT, ADMIN_ROUTES } from '../../shared/api/route-table/admin';
 import { authenticate } from '../composition-http';
 import { routesOf } from '../middleware/http';
 
 /** route(id, fn) of the admin rows (shared/api/route-table/admin.ts). */
-export const route = routesOf(ADMIN_CONTRACT, authenticate);
+export const route = routesOf(ADMIN_ROUTES, ADMIN_CONTRACT, authenticate);

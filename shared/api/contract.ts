@@ -1,22 +1,16 @@
 import type * as z from 'zod';
-import { ACCESS_TOKEN_CONTRACT } from './route-table/access-tokens-contract';
-import { ACCESS_TOKEN_RESPONSES } from './route-table/access-tokens-responses';
-import { ADMIN_CONTRACT } from './route-table/admin-contract';
-import { ADMIN_RESPONSES } from './route-table/admin-responses';
-import { API_DOCS_CONTRACT } from './route-table/api-docs-contract';
-import { API_DOCS_RESPONSES } from './route-table/api-docs-responses';
-import { IDENTITY_CONTRACT } from './route-table/identity-contract';
-import { IDENTITY_RESPONSES } from './route-table/identity-responses';
-import { PACKAGE_CONTRACT } from './route-table/packages-contract';
-import { PACKAGE_RESPONSES } from './route-table/packages-responses';
-import { RESOURCE_CONTRACT } from './route-table/resources-contract';
-import { RESOURCE_RESPONSES } from './route-table/resources-responses';
+import { ACCESS_TOKEN_CONTRACT, ACCESS_TOKEN_RESPONSES } from './route-table/access-tokens';
+import { ADMIN_CONTRACT, ADMIN_RESPONSES } from './route-table/admin';
+import { API_DOCS_CONTRACT, API_DOCS_RESPONSES } from './route-table/api-docs';
+import { IDENTITY_CONTRACT, IDENTITY_RESPONSES } from './route-table/identity';
+import { PACKAGE_CONTRACT, PACKAGE_RESPONSES } from './route-table/packages';
+import { RESOURCE_CONTRACT, RESOURCE_RESPONSES } from './route-table/resources';
 import type { RouteContract, RouteRequest } from './route-table/types';
 import type { RouteId } from './routes';
 
 export type { RouteContract, RouteRequest } from './route-table/types';
 
-/** What each route takes: the request parts a handler validates (its area's *-contract.ts). */
+/** What each route takes: the request parts a handler validates (`<AREA>_CONTRACT` of its area's file). */
 const REQUESTS = {
   ...IDENTITY_CONTRACT,
   ...RESOURCE_CONTRACT,
@@ -26,7 +20,7 @@ const REQUESTS = {
   ...ACCESS_TOKEN_CONTRACT,
 } as const satisfies { [Id in RouteId]: RouteRequest };
 
-/** What each route answers on success (its area's *-responses.ts). */
+/** What each route answers on success (`<AREA>_RESPONSES` of its area's file). */
 const RESPONSES = {
   ...IDENTITY_RESPONSES,
   ...RESOURCE_RESPONSES,
@@ -41,14 +35,12 @@ type Joined = {
 };
 
 /**
- * The typed contract of every route table row (shared/api/routes.ts), keyed by its id: one parallel map,
- * so the rows stay free of zod for the CDK stack, the local server and the SPA's URL builder. It joins
- * one part per area, like the rows, each in two files: shared/api/route-table/<area>-contract.ts (the
- * request: params, query, body, multipart, maxBodyBytes, statuses) and <area>-responses.ts (the answer).
- * A handler's route() is bound to its area's request part (lambdas/routes/<area>.ts) and reaches the
- * answers only through this module's types (`import type`), so a Lambda bundles and builds no response
- * schema. GET /dev/openapi.json is generated from the whole map; the SPA's client takes its answer types
- * from it (types only).
+ * The typed contract of every route table row (shared/api/routes.ts), keyed by its id. Each area's file
+ * in shared/api/route-table/ holds its rows (`<AREA>_ROUTES`), their requests (`<AREA>_CONTRACT`: params,
+ * query, body, multipart, maxBodyBytes, statuses) and their answers (`<AREA>_RESPONSES`); this module joins
+ * the requests and answers of every area. GET /dev/openapi.json is generated from the whole map; the SPA's
+ * client takes its answer types from it (types only). A handler reaches its own area's file only
+ * (lambdas/routes/<area>.ts), never this module (decision 269).
  */
 export const CONTRACT = Object.fromEntries(
   (Object.keys(REQUESTS) as RouteId[]).map((id) => [id, { ...REQUESTS[id], response: RESPONSES[id] }]),

@@ -22,9 +22,10 @@ export type { Access, BucketName, HttpMethod, Route, RouteUses, TableName } from
  *
  * `uses` lists the stores and services the handler touches; the CDK stack grants exactly these.
  *
- * The rows live in shared/api/route-table/ by area; each row's request and response schemas are in
- * shared/api/contract.ts, keyed by the row's id (a parallel map, so what reads only the rows, the CDK
- * stack, the local server and the SPA's URL builder, carries no zod).
+ * The rows live in shared/api/route-table/ by area, one file per area holding its rows, their request
+ * schemas and their answers (shared/api/contract.ts joins the schemas by route id). A handler reads only
+ * its area's file (lambdas/routes/<area>.ts), the SPA only the generated shared/api/route-paths.ts:
+ * neither loads this module, which brings every area's schemas (decision 269).
  */
 const TABLE = [
   ...IDENTITY_ROUTES,

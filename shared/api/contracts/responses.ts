@@ -1,8 +1,8 @@
 import * as z from 'zod';
 
 /**
- * Helpers for what the routes answer on success (each area's answers are in its contract file,
- * shared/api/route-table/*-contract.ts). Lists and records travel as JSON text in one field (spec §3):
+ * Helpers for what the routes answer on success (each area's answers are in its file,
+ * shared/api/route-table/<area>.ts, beside its rows). Lists and records travel as JSON text in one field (spec §3):
  * such a field is a string here, described by what its text holds. An answer carries exactly the fields
  * listed (the handlers' return types are checked against them); only error bodies may carry more.
  */

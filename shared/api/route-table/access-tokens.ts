@@ -1,5 +1,12 @@
+import * as z from 'zod';
+import {
+  ACCESS_TOKEN_SCOPES,
+  accessTokenIdParamSchema,
+  createAccessTokenSchema,
+} from '../../domain/access-tokens';
+import { answer } from '../contracts/responses';
 import { CHANGES_ACCOUNTS, NON_ADMIN, USERS } from './groups';
-import type { Route } from './types';
+import type { Route, RouteRequest } from './types';
 
 /**
  * Access tokens for pipelines (issue 27, decision 255): made, listed and revoked by a person signed in
@@ -33,3 +40,32 @@ export const ACCESS_TOKEN_ROUTES = [
     summary: 'Revoke an access token at once (its owner, or an admin)',
   },
 ] as const satisfies readonly Route[];
+
+/** Requests of the access token rows (issue 27). */
+export const ACCESS_TOKEN_CONTRACT = {
+  createAccessToken: { body: createAccessTokenSchema, maxBodyBytes: 4 * 1024, statuses: [201] },
+  listAccessTokens: {},
+  revokeAccessToken: { params: accessTokenIdParamSchema },
+} as const satisfies { [Id in (typeof ACCESS_TOKEN_ROUTES)[number]['id']]: RouteRequest };
+
+const accessToken = z.object({
+  id: z.string(),
+  name: z.string(),
+  scopes: z.array(z.enum(ACCESS_TOKEN_SCOPES)),
+  owner: z.object({ id: z.string(), name: z.string(), email: z.string() }),
+  createdAt: z.string(),
+  expiresAt: z.string(),
+  lastUsedAt: z.string().optional(),
+  revokedAt: z.string().optional(),
+  state: z.enum(['ACTIVE', 'EXPIRED', 'REVOKED']),
+});
+
+/** Answers of the access token rows (issue 27): plain JSON objects, not JSON text. */
+export const ACCESS_TOKEN_RESPONSES = {
+  createAccessToken: answer({
+    token: z.string().meta({ description: 'the bearer secret: shown once, stored only as its SHA-256' }),
+    accessToken,
+  }),
+  listAccessTokens: answer({ accessTokens: z.array(accessToken) }),
+  revokeAccessToken: answer({ accessToken }),
+} as const satisfies { [Id in (typeof ACCESS_TOKEN_ROUTES)[number]['id']]: z.ZodType };

@@ -1,5 +1,10 @@
+import * as z from 'zod';
+import { idListSchema } from '../contracts/common';
+import { adminResourceListQuerySchema, dccListQuerySchema } from '../contracts/list-view';
+import { listPageQuerySchema, packageDeletionSchema } from '../contracts/packages';
+import { answer, done, jsonText } from '../contracts/responses';
 import { ADMIN, PKG_READ } from './groups';
-import type { Route } from './types';
+import type { Route, RouteRequest } from './types';
 
 /** The admin screens' lists and deletions (users are in identity.ts). */
 export const ADMIN_ROUTES = [
@@ -58,3 +63,41 @@ export const ADMIN_ROUTES = [
     summary: 'Delete resources and their files',
   },
 ] as const satisfies readonly Route[];
+
+/** Requests of the admin rows (the same lists as the other areas, all of them). */
+export const ADMIN_CONTRACT = {
+  adminListPackages: { query: listPageQuerySchema },
+  adminDeletePackages: { body: packageDeletionSchema },
+  adminListDcc: { query: dccListQuerySchema },
+  adminDeleteDcc: { body: idListSchema },
+  adminListResources: { query: adminResourceListQuerySchema },
+  adminDeleteResources: { body: idListSchema },
+} as const satisfies { [Id in (typeof ADMIN_ROUTES)[number]['id']]: RouteRequest };
+
+const deleted = done('DELETED');
+
+/** Answers of the admin rows. */
+export const ADMIN_RESPONSES = {
+  adminListPackages: answer({
+    packages: jsonText('the packages (Package[])'),
+    nextCursor: z.string().optional().meta({ description: 'pass back as `cursor` for the next page' }),
+    total: z.number().optional().meta({
+      description: 'with offset, search or sort: how many packages the search matched (decision 210)',
+    }),
+  }),
+  adminDeletePackages: deleted,
+  adminListDcc: answer({
+    dcc: jsonText('the DCCs (Dcc[])'),
+    total: z.number().optional().meta({
+      description: 'with offset, limit, search or sort: how many rows the search matched (decision 221)',
+    }),
+  }),
+  adminDeleteDcc: deleted,
+  adminListResources: answer({
+    resources: jsonText('the resources (Resource[])'),
+    total: z.number().optional().meta({
+      description: 'with offset, limit, search or sort: how many rows the search matched (decision 221)',
+    }),
+  }),
+  adminDeleteResources: deleted,
+} as const satisfies { [Id in (typeof ADMIN_ROUTES)[number]['id']]: z.ZodType };

@@ -1,4 +1,5 @@
-import type { Route } from './types';
+import * as z from 'zod';
+import type { Route, RouteRequest } from './types';
 
 /** The API's own description (issue 15): generated from the route table and shared/api/contract.ts. */
 export const API_DOCS_ROUTES = [
@@ -11,3 +12,13 @@ export const API_DOCS_ROUTES = [
     summary: 'This API as an OpenAPI 3.1 document, for build pipelines and device teams to script against',
   },
 ] as const satisfies readonly Route[];
+
+/** The OpenAPI document takes nothing. */
+export const API_DOCS_CONTRACT = {
+  openapi: {},
+} as const satisfies { [Id in (typeof API_DOCS_ROUTES)[number]['id']]: RouteRequest };
+
+/** The OpenAPI document: an object with its version; its shape is OpenAPI's own. */
+export const API_DOCS_RESPONSES = {
+  openapi: z.looseObject({ openapi: z.string() }),
+} as const satisfies { [Id in (typeof API_DOCS_ROUTES)[number]['id']]: z.ZodType };

@@ -1,5 +1,22 @@
+import * as z from 'zod';
+import { idListSchema } from '../contracts/common';
+import { userListQuerySchema } from '../contracts/list-view';
+import { answer, done, jsonText } from '../contracts/responses';
+import {
+  accountSchema,
+  authBodySchema,
+  cancelRegistrationSchema,
+  changePasswordSchema,
+  confirmEmailSchema,
+  decideRolesSchema,
+  loginSchema,
+  ROLE_DECISION_OUTCOMES,
+  registerSchema,
+  resendConfirmationSchema,
+  resetPasswordSchema,
+} from '../contracts/user';
 import { ADMIN, CHANGES_ACCOUNTS, USERS } from './groups';
-import type { Route } from './types';
+import type { Route, RouteRequest } from './types';
 
 /** Identity: sign-in, registration, own account, the admins' user list. */
 export const IDENTITY_ROUTES = [
@@ -129,3 +146,53 @@ export const IDENTITY_ROUTES = [
       'Grant requested roles (signed; one admin proposes, a second confirms) or refuse them at once; mailed',
   },
 ] as const satisfies readonly Route[];
+
+const SMALL = 4096;
+
+/** Requests of the identity rows. */
+export const IDENTITY_CONTRACT = {
+  login: { body: loginSchema, maxBodyBytes: SMALL },
+  auth: { body: authBodySchema, maxBodyBytes: SMALL },
+  logout: {},
+  register: { body: registerSchema, maxBodyBytes: SMALL, statuses: [201] },
+  changePassword: { body: changePasswordSchema, maxBodyBytes: SMALL },
+  updateAccount: { body: accountSchema, maxBodyBytes: SMALL },
+  resetPassword: { body: resetPasswordSchema, maxBodyBytes: SMALL },
+  confirmEmail: { body: confirmEmailSchema, maxBodyBytes: SMALL },
+  cancelRegistration: { body: cancelRegistrationSchema, maxBodyBytes: SMALL },
+  resendConfirmation: { body: resendConfirmationSchema, maxBodyBytes: SMALL },
+  adminListUsers: { query: userListQuerySchema },
+  adminDeleteUsers: { body: idListSchema },
+  adminDecideRoles: { body: decideRolesSchema },
+} as const satisfies { [Id in (typeof IDENTITY_ROUTES)[number]['id']]: RouteRequest };
+
+const user = jsonText('the user (PublicUser)');
+const sent = done('SENT');
+
+/** Answers of the identity rows. */
+export const IDENTITY_RESPONSES = {
+  login: answer({ token: z.string(), user, mustChangePassword: z.literal(true).optional() }),
+  auth: answer({ user, mustChangePassword: z.literal(true).optional() }),
+  logout: answer({ status: z.literal('SIGNED_OUT') }),
+  register: answer({ status: z.literal('REGISTERED'), message: z.string(), user }),
+  changePassword: answer({ status: z.literal('UPDATED'), message: z.string(), token: z.string() }),
+  updateAccount: answer({ user }),
+  resetPassword: sent,
+  confirmEmail: answer({ status: z.literal('CONFIRMED'), message: z.string(), email: z.string() }),
+  cancelRegistration: answer({ status: z.literal('CANCELLED'), message: z.string(), email: z.string() }),
+  resendConfirmation: sent,
+  adminListUsers: answer({
+    users: jsonText('the users (PublicUser[])'),
+    total: z.number().optional().meta({
+      description: 'with offset, limit, search or sort: how many rows the search matched (decision 221)',
+    }),
+  }),
+  adminDeleteUsers: done('DELETED'),
+  adminDecideRoles: answer({
+    status: z.literal('DECIDED'),
+    message: z.string(),
+    users: jsonText('the decided users (PublicUser[])'),
+    /** per user id: PROPOSED (waits for a second admin), GRANTED (confirmed, in effect) or REFUSED */
+    outcomes: z.record(z.string(), z.enum(ROLE_DECISION_OUTCOMES)),
+  }),
+} as const satisfies { [Id in (typeof IDENTITY_ROUTES)[number]['id']]: z.ZodType };

@@ -1,17 +1,32 @@
+import * as z from 'zod';
+import { createDccSchema } from '../contracts/dcc';
+import { dccListQuerySchema } from '../contracts/list-view';
 import {
-  DELIVERER,
-  NON_ADMIN,
-  PKG_DECIDE,
-  PKG_READ,
-  PKG_WRITE,
-  SIGNED_DECIDE,
-  SIGNED_MAIL,
-  SIGNER,
-} from './groups';
+  approvalListParamSchema,
+  approversQuerySchema,
+  attachDccParamSchema,
+  headerBodySchema,
+  listPageQuerySchema,
+  packageIdParamSchema,
+  packageListParamSchema,
+  updateDraftSchema,
+  WAITING_FOR,
+} from '../contracts/packages';
+import { answer, jsonText } from '../contracts/responses';
+import { NON_ADMIN, PKG_READ, PKG_WRITE } from './groups';
+import {
+  PACKAGE_DECISION_CONTRACT,
+  PACKAGE_DECISION_RESPONSES,
+  PACKAGE_DECISION_ROUTES,
+} from './packages-decisions';
 import { tokenCallable } from './token-use';
-import type { Route } from './types';
+import type { Route, RouteRequest } from './types';
 
-/** Package lists and one package (header, approvers, approval, signing, delivery), and the DCCs. */
+/**
+ * Package lists and one package (header, changes, approvers), the signing key and the DCCs: each row, then
+ * the requests, then the answers. The decisions on a package (approval, signing, delivery) are in
+ * packages-decisions.ts; their rows, requests and answers are listed here in place.
+ */
 export const PACKAGE_ROUTES = [
   {
     id: 'listPackages',
@@ -139,79 +154,7 @@ export const PACKAGE_ROUTES = [
     uses: { tables: PKG_READ },
     summary: 'Candidate approvers per role, and signers',
   },
-  {
-    id: 'notifyApprovers',
-    method: 'POST',
-    path: '/packages/{id}/notify-approvers',
-    access: NON_ADMIN,
-    uses: SIGNED_MAIL,
-    summary: 'Send a DRAFT to approval',
-  },
-  {
-    id: 'approvePackage',
-    method: 'POST',
-    path: '/packages/{id}/approve',
-    access: NON_ADMIN,
-    uses: SIGNED_DECIDE,
-    summary: 'Approve as an assigned approver',
-  },
-  {
-    id: 'rejectPackage',
-    method: 'POST',
-    path: '/packages/{id}/reject',
-    access: NON_ADMIN,
-    uses: SIGNED_MAIL,
-    summary: 'Reject as an assigned approver',
-  },
-  {
-    id: 'signPackage',
-    method: 'POST',
-    path: '/packages/{id}/generate-signed',
-    access: SIGNER,
-    uses: SIGNED_DECIDE,
-    summary: 'Sign as the assigned signer',
-  },
-  {
-    id: 'retryGeneration',
-    method: 'POST',
-    path: '/packages/{id}/retry-generation',
-    // the decider of a failed generation: an approver (any non-admin role) or the signer
-    access: NON_ADMIN,
-    uses: PKG_DECIDE,
-    summary: 'Retry a failed generation (only whose decision started it)',
-  },
-  {
-    id: 'rejectSigning',
-    method: 'POST',
-    path: '/packages/{id}/reject-signing',
-    access: SIGNER,
-    uses: SIGNED_MAIL,
-    summary: 'Refuse to sign',
-  },
-  {
-    id: 'notifyDeliveryApprovers',
-    method: 'POST',
-    path: '/delivery/packages/{id}/notify-approvers',
-    access: DELIVERER,
-    uses: SIGNED_MAIL,
-    summary: 'Deliver or re-deliver a release package',
-  },
-  {
-    id: 'approveDelivery',
-    method: 'POST',
-    path: '/delivery/packages/{id}/approve',
-    access: NON_ADMIN,
-    uses: SIGNED_MAIL,
-    summary: 'Approve a delivery',
-  },
-  {
-    id: 'rejectDelivery',
-    method: 'POST',
-    path: '/delivery/packages/{id}/reject',
-    access: NON_ADMIN,
-    uses: SIGNED_MAIL,
-    summary: 'Reject a delivery',
-  },
+  ...PACKAGE_DECISION_ROUTES,
   {
     id: 'signingKey',
     method: 'GET',
@@ -249,3 +192,103 @@ export const PACKAGE_ROUTES = [
     summary: 'Create a DCC',
   },
 ] as const satisfies readonly Route[];
+
+const id = { params: packageIdParamSchema } as const;
+
+/** Requests of the package and DCC rows. */
+export const PACKAGE_CONTRACT = {
+  listPackages: { params: packageListParamSchema, query: listPageQuerySchema },
+  listDeliveryPackages: { query: listPageQuerySchema },
+  listApprovalPackages: { params: approvalListParamSchema },
+  listSigningPackages: { params: packageListParamSchema },
+  downloadPackage: id,
+  packageHistory: id,
+  packageDetails: id,
+  packageChanges: id,
+  getHeader: id,
+  updateHeader: { ...id, body: headerBodySchema },
+  updateDraft: { ...id, body: updateDraftSchema },
+  packageSources: id,
+  attachDcc: { params: attachDccParamSchema },
+  listApprovers: { ...id, query: approversQuerySchema },
+  ...PACKAGE_DECISION_CONTRACT,
+  signingKey: {},
+  signingKeyPem: { produces: 'application/x-pem-file' },
+  listDcc: { query: dccListQuerySchema },
+  createDcc: { body: createDccSchema, statuses: [201] },
+} as const satisfies { [Id in (typeof PACKAGE_ROUTES)[number]['id']]: RouteRequest };
+
+const packages = answer({ packages: jsonText('the packages (Package[])') });
+const page = answer({
+  packages: jsonText('the packages (Package[])'),
+  nextCursor: z.string().optional().meta({ description: 'pass back as `cursor` for the next page' }),
+  total: z.number().optional().meta({
+    description: 'with offset, search or sort: how many packages the search matched (decision 210)',
+  }),
+});
+const header = answer({ header: jsonText('the package header') });
+/** Answers of the package and DCC rows. */
+export const PACKAGE_RESPONSES = {
+  listPackages: page,
+  listDeliveryPackages: page,
+  listApprovalPackages: packages,
+  listSigningPackages: packages,
+  downloadPackage: answer({
+    fileName: z.string(),
+    sizeBytes: z.number(),
+    sha256: z.string(),
+    base64EncodedXMLPackage: z.string().optional(),
+    downloadUrl: z.string().optional(),
+  }),
+  packageHistory: answer({
+    history: jsonText('the audit events, oldest first'),
+    chainIntact: z.boolean(),
+    brokenAtSeq: z.number().nullable(),
+  }),
+  packageDetails: answer({
+    package: jsonText('the package (Package)'),
+    waitingFor: z
+      .enum(WAITING_FOR)
+      .nullable()
+      .meta({ description: 'the decision the package waits for from the caller, or null' }),
+  }),
+  packageChanges: answer({
+    changes: jsonText(
+      'the changes since the last approved package (PackageChanges, shared/domain/package-changes.ts): `previous` (id, name, status, type, resourceName, approvedAt; null when there is none), `header` (fields old → new, decimal and hex), `lists` (criteria entries added, removed, changed), `files` (payload and metadata digests and sizes), `dcc` (DCC copy values that differ)',
+    ),
+    previousPackageId: z.string().nullable().meta({
+      description:
+        'the last approved package for the same device and resource type, or null when there is none',
+    }),
+    message: z
+      .string()
+      .optional()
+      .meta({ description: 'when there is no earlier approved package, says so' }),
+  }),
+  getHeader: header,
+  updateHeader: header,
+  updateDraft: answer({ package: jsonText('the package (Package)') }),
+  packageSources: answer({
+    packages: jsonText('the earlier packages, newest first (PackageSource[])'),
+    proposedId: z
+      .string()
+      .nullable()
+      .meta({ description: 'the latest rejected or approved one, proposed to start from' }),
+    freeName: z.string().meta({ description: 'the default package name, free of their names' }),
+  }),
+  attachDcc: answer({ package: jsonText('the package (Package)') }),
+  listApprovers: answer({
+    approvers: jsonText('candidate approvers per role'),
+    signers: jsonText('candidate signers').optional(),
+  }),
+  ...PACKAGE_DECISION_RESPONSES,
+  signingKey: answer({ publicKeyPem: z.string(), keyId: z.string(), algorithm: z.string() }),
+  signingKeyPem: z.string().meta({ description: 'the SPKI public key, PEM ("-----BEGIN PUBLIC KEY-----")' }),
+  listDcc: answer({
+    dcc: jsonText('the DCCs (Dcc[])'),
+    total: z.number().optional().meta({
+      description: 'with offset, limit, search or sort: how many rows the search matched (decision 221)',
+    }),
+  }),
+  createDcc: answer({ dccUuid: z.string(), dcc: jsonText('the DCC (Dcc)') }),
+} as const satisfies { [Id in (typeof PACKAGE_ROUTES)[number]['id']]: z.ZodType };

@@ -58,8 +58,8 @@ export interface Route {
 }
 
 /**
- * What one route takes (shared/api/route-table/*-contract.ts): all a handler needs at run time, so its
- * bundle carries no response schema. The middleware validates the request with it.
+ * What one route takes (`<AREA>_CONTRACT` in shared/api/route-table/<area>.ts): what the middleware
+ * validates the request with.
  */
 export interface RouteRequest {
   params?: z.ZodType;
@@ -80,7 +80,7 @@ export interface RouteRequest {
 
 /**
  * What one route takes and answers (shared/api/contract.ts joins the request part with the response
- * schema of shared/api/route-table/*-responses.ts).
+ * schema, `<AREA>_RESPONSES` of the same area file).
  */
 export interface RouteContract extends RouteRequest {
   /** the body of a successful answer */

@@ -1,5 +1,6 @@
 import type { RequestInputOf, ResponseOf } from '@shared/api/contract';
-import { type RouteId, routeById } from '@shared/api/routes';
+import { ROUTE_PATHS } from '@shared/api/route-paths';
+import type { RouteId } from '@shared/api/routes';
 import { API_ERR } from '@shared/messages';
 import { env } from '@/config/env';
 import { loader } from '@/lib/loader/loader-store';
@@ -167,7 +168,7 @@ export function callApi<Id extends RouteId>(
     body?: unknown;
   };
   const sent = Object.entries(query ?? {}).filter((e): e is [string, string] => e[1] !== undefined);
-  return request<ResponseOf<Id>>(routeById(id).method, routePath(id, params), {
+  return request<ResponseOf<Id>>(ROUTE_PATHS[id][0], routePath(id, params), {
     ...options,
     body,
     ...(sent.length ? { query: Object.fromEntries(sent) } : {}),

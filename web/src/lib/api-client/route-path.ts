@@ -1,11 +1,13 @@
-import { type RouteId, routeById } from '@shared/api/routes';
+import { ROUTE_PATHS } from '@shared/api/route-paths';
+import type { RouteId } from '@shared/api/routes';
 
 /**
  * The path of a route (under the API base) from its row in the route table, each `{name}` filled with its
- * value, encoded. The rows carry no zod, so this costs the first screen only the table itself.
+ * value, encoded. It reads shared/api/route-paths.ts (generated from the rows): the rows sit beside their
+ * zod schemas, which the first screen must not load (decision 269).
  */
 export function routePath(id: RouteId, params: Readonly<Record<string, string>> = {}): string {
-  return routeById(id).path.replace(/\{(\w+)\}/g, (_, name: string) => {
+  return ROUTE_PATHS[id][1].replace(/\{(\w+)\}/g, (_, name: string) => {
     const value = params[name];
     if (value === undefined) throw new Error(`route ${id} needs its path parameter ${name}`);
     return encodeURIComponent(value);
@@ -17,5 +19,5 @@ export function routePath(id: RouteId, params: Readonly<Record<string, string>> 
  * register on the same paths the client calls.
  */
 export function routePattern(id: RouteId): string {
-  return routeById(id).path.replace(/\{(\w+)\}/g, ':$1');
+  return ROUTE_PATHS[id][1].replace(/\{(\w+)\}/g, ':$1');
 }
