@@ -32,4 +32,5 @@ export const artefactService = /* @__PURE__ */ once(
 );
 
 /** The package service that generates, stores, signs and deletes artefacts. */
-export const packageService: () => PackageService = /* @__PURE__ */ packageServiceWith(artefactService);
+export const packageServiceWithArtefacts: () => PackageService =
+  /* @__PURE__ */ packageServiceWith(artefactService);

@@ -20,6 +20,7 @@ export const artefactJobs = /* @__PURE__ */ once(
       : new LambdaArtefactJobs(requireEnv(asyncWorkerEnv('generateArtefact'))),
 );
 
-export const packageService: () => PackageService = /* @__PURE__ */ packageServiceWith(() => {
+/** The package service that starts XML generations (the deciding routes). */
+export const packageServiceWithJobs: () => PackageService = /* @__PURE__ */ packageServiceWith(() => {
   throw notPlugged('artefact store', 'composition-artefacts.ts (the generateArtefact worker)');
 }, artefactJobs);

@@ -14,6 +14,6 @@ import type { UserService } from './services/user-service';
 export const mailer = /* @__PURE__ */ once((): Mailer => new SesMailer(requireEnv('MAIL_FROM')));
 
 /** The identity service that mails (registration, confirmation, reset, account and role changes). */
-export const loadUserService: () => Promise<UserService> = /* @__PURE__ */ userServiceWith({
+export const loadUserServiceWithMail: () => Promise<UserService> = /* @__PURE__ */ userServiceWith({
   send: (m) => mailer().send(m),
 });

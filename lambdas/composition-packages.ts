@@ -13,40 +13,10 @@ import { appUrl, tableName } from './config/env';
 import type { ArtefactJobs } from './ports/artefact-jobs';
 import type { ArtefactService, MetadataDigest } from './ports/artefact-service';
 import { systemClock } from './ports/clock';
-import type { DccRepository } from './ports/dcc-repository';
-import type { ResourceRepository } from './ports/resource-repository';
 import type { UserRepository } from './ports/user-repository';
 import { PackageService } from './services/package-service';
 import { headerRules } from './services/packages/header-rules';
 import { confirmSignature } from './services/users/signature-check';
-
-/** Every method of the DCC repository port, for `lazy`. */
-const DCC_REPOSITORY_METHODS: { [K in keyof DccRepository]: true } = {
-  create: true,
-  get: true,
-  list: true,
-  delete: true,
-};
-
-/** Every method of the resource repository port, for `lazy`. */
-const RESOURCE_REPOSITORY_METHODS: { [K in keyof ResourceRepository]: true } = {
-  getById: true,
-  isNameTaken: true,
-  create: true,
-  listByTypeStage: true,
-  listAll: true,
-  delete: true,
-  putPendingUpload: true,
-  getPendingUpload: true,
-  lockPendingUpload: true,
-  unlockPendingUpload: true,
-  deletePendingUpload: true,
-  startVerification: true,
-  recordVerification: true,
-  failVerification: true,
-  refuseUpload: true,
-  getUploadOutcome: true,
-};
 
 /**
  * The package service with the given artefact store, as a getter; table names are read on first use so
@@ -67,13 +37,10 @@ export function packageServiceWith(
           () => tableName('resources'),
           () => tableName('outbox'),
         ),
-        resources: lazy(resourceRepository, RESOURCE_REPOSITORY_METHODS),
-        dccs: lazy(() => new DynamoDccRepository(tableName('dcc')), DCC_REPOSITORY_METHODS),
+        resources: lazy(resourceRepository),
+        dccs: lazy(() => new DynamoDccRepository(tableName('dcc'))),
         // named on first use: the generation workers (decision 160) have no users table
-        users: lazy<Pick<UserRepository, 'getById' | 'listByRole'>>(userRepository, {
-          getById: true,
-          listByRole: true,
-        }),
+        users: lazy<Pick<UserRepository, 'getById' | 'listByRole'>>(userRepository),
         audit: { append: (e) => auditLog().append(e), history: (s) => auditLog().history(s) },
         artefacts,
         jobs,

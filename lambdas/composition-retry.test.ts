@@ -119,13 +119,10 @@ describe('lazily loaded dependencies after a failed load (one module instance)',
   it('a port resolved on first use is made again after its maker failed', async () => {
     const { lazy } = await import('./composition');
     let fail = true;
-    const port = lazy(
-      () => {
-        if (fail) throw new Error('no bucket name');
-        return { name: () => 'made' };
-      },
-      { name: true },
-    );
+    const port = lazy(() => {
+      if (fail) throw new Error('no bucket name');
+      return { name: () => 'made' };
+    });
     expect(() => port.name()).toThrow('no bucket name');
     fail = false;
     expect(port.name()).toBe('made');

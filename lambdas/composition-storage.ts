@@ -1,5 +1,5 @@
 import { S3BlobStore } from './adapters/s3/blob-store';
-import { BLOB_STORE_METHODS, lazy, notPlugged, once, resourceServiceWith } from './composition';
+import { lazy, notPlugged, once, resourceServiceWith } from './composition';
 import { packageServiceWith } from './composition-packages';
 import { bucketName } from './config/env';
 import type { BlobStore } from './ports/blob-store';
@@ -17,8 +17,8 @@ import type { ResourceService } from './services/resource-service';
 export const blobStore = /* @__PURE__ */ once((): BlobStore => new S3BlobStore());
 
 /** The resources service with object storage (uploads, presigned uploads, deletion). */
-export const resourceService: () => ResourceService = /* @__PURE__ */ resourceServiceWith(
-  /* @__PURE__ */ lazy(blobStore, BLOB_STORE_METHODS),
+export const resourceServiceWithStorage: () => ResourceService = /* @__PURE__ */ resourceServiceWith(
+  /* @__PURE__ */ lazy(blobStore),
 );
 
 /**

@@ -1,7 +1,7 @@
 import { asyncWorkerEnv } from '../shared/api/workers';
 import { LambdaUploadJobs } from './adapters/lambda/lambda-artefact-jobs';
 import { LocalUploadJobs } from './adapters/local/local-artefact-jobs';
-import { BLOB_STORE_METHODS, lazy, once, resourceServiceWith } from './composition';
+import { lazy, once, resourceServiceWith } from './composition';
 import { blobStore } from './composition-storage';
 import { requireEnv } from './config/env';
 import type { UploadJobs } from './ports/upload-jobs';
@@ -22,6 +22,6 @@ export const uploadJobs = /* @__PURE__ */ once(
 );
 
 export const confirmingResourceService: () => ResourceService = /* @__PURE__ */ resourceServiceWith(
-  /* @__PURE__ */ lazy(blobStore, BLOB_STORE_METHODS),
+  /* @__PURE__ */ lazy(blobStore),
   uploadJobs,
 );

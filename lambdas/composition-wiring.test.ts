@@ -3,8 +3,8 @@ import { lazy, noBlobStore, noMailer, once } from './composition';
 
 /**
  * Explicit wiring (issue 15, decision 122): getters build once and again after a failed build; a port is
- * forwarded method by method (no Proxy); a Lambda that did not import an adapter's module gets a stand-in
- * that says which module its handler must import.
+ * forwarded to an adapter built on first use, every method without a list (decision 270); a Lambda that
+ * did not import an adapter's module gets a stand-in that says which module its handler must import.
  */
 describe('wiring helpers', () => {
   it('once builds on the first call, keeps the value, and builds again after a build that threw', () => {
@@ -22,7 +22,7 @@ describe('wiring helpers', () => {
     expect(builds).toBe(2);
   });
 
-  it('lazy forwards each listed method with its arguments to one adapter built on the first call', async () => {
+  it('lazy forwards every method with its arguments to one adapter built on the first call, with no list of methods', async () => {
     let builds = 0;
     class Adapter {
       constructor(private readonly prefix: string) {}
@@ -32,18 +32,34 @@ describe('wiring helpers', () => {
       async put(key: string, value: number) {
         return `${this.prefix}:${key}=${value}`;
       }
+      // a method added to a port reaches the adapter with no wiring edit (issue 26)
+      added() {
+        return `${this.prefix}:added`;
+      }
     }
-    const port = lazy(
-      () => {
-        builds += 1;
-        return new Adapter('made');
-      },
-      { get: true, put: true },
-    );
+    const port = lazy(() => {
+      builds += 1;
+      return new Adapter('made');
+    });
     expect(builds).toBe(0);
     expect(await port.get('a')).toBe('made:a');
     expect(await port.put('b', 2)).toBe('made:b=2');
+    expect(port.added()).toBe('made:added');
+    expect(port.get).toBe(port.get);
     expect(builds).toBe(1);
+  });
+
+  it('a lazy port is no thenable: awaiting it or returning it from an async function builds nothing', async () => {
+    let builds = 0;
+    const port = lazy(() => {
+      builds += 1;
+      return { name: () => 'made' };
+    });
+    const returned = await (async () => port)();
+    expect(returned).toBe(port);
+    expect(await port).toBe(port);
+    expect(builds).toBe(0);
+    expect(returned.name()).toBe('made');
   });
 
   it('a Lambda without mail or object storage gets stand-ins naming the module to import', async () => {

@@ -33,11 +33,13 @@ import { UserService } from './services/user-service';
  * suffix (`userRepository()`, `packageService()`, `blobStore()`), and returns it synchronously. A getter
  * whose value needs an asynchronous load at cold start (the token key set from Secrets Manager) is named
  * `load<Thing>()` and returns a Promise (`loadUserService()`). Builders that take the adapters a Lambda
- * plugs in are named `<thing>With(...)` and return such a getter.
+ * plugs in are named `<thing>With(...)` and return such a getter. One name per ability: a service composed
+ * with more adapters is `<thing>With<Ability>()` (`packageServiceWithJobs`, `packageServiceWithArtefacts`,
+ * `resourceServiceWithStorage`, `loadUserServiceWithMail`), so a handler's import says what it can do.
  *
  * This module imports DynamoDB adapters only. The adapters of mail and object storage pull in large SDK
- * clients (SES, S3), so composition-mail.ts, composition-storage.ts and composition-artefacts.ts export the
- * same getters composed with them; only the handlers of routes whose row `uses` them import those getters,
+ * clients (SES, S3), so composition-mail.ts, composition-storage.ts and composition-artefacts.ts export
+ * getters composed with them; only the handlers of routes whose row `uses` them import those getters,
  * so a DynamoDB-only Lambda never bundles or loads them (docs/decisions/052-composition-by-adapter.md).
  * Here the ports a Lambda has not plugged in fail with an error naming the module to import.
  */
@@ -53,15 +55,24 @@ export function once<T>(make: () => T): () => T {
 
 /**
  * A port whose adapter is built on its first method call (again after a build that threw), so services can
- * hold ports their route may never call. `methods` names every method of the port (the type checker asks
- * for all of them): each forwards to the built adapter.
+ * hold ports their route may never call. Every method of the port forwards to the built adapter: a Proxy
+ * answers any method name, so a method added to a port needs no wiring edit (issue 26, decision 270).
+ * The port is not a thenable (`then` is absent), so it can be awaited or returned from an async function.
  */
-export function lazy<T extends object>(make: () => T, methods: { [K in keyof T]: true }): T {
+export function lazy<T extends object>(make: () => T): T {
   const get = once(make);
-  const port: Record<string, (...args: unknown[]) => unknown> = {};
-  for (const m of Object.keys(methods))
-    port[m] = (...args) => (get() as Record<string, (...a: unknown[]) => unknown>)[m]!(...args);
-  return port as T;
+  const forwards = new Map<PropertyKey, (...args: unknown[]) => unknown>();
+  return new Proxy({} as T, {
+    get(_, name) {
+      if (name === 'then' || typeof name === 'symbol') return undefined;
+      let f = forwards.get(name);
+      if (!f) {
+        f = (...args) => (get() as Record<string, (...a: unknown[]) => unknown>)[name]!(...args);
+        forwards.set(name, f);
+      }
+      return f;
+    },
+  });
 }
 
 /** The error of a port this Lambda did not plug in. */
@@ -219,27 +230,10 @@ export const resourceRepository = /* @__PURE__ */ once(
   (): ResourceRepository => new DynamoResourceRepository(tableName('resources')),
 );
 
-/** Every method of the object storage port, for `lazy` (composition-storage.ts builds the S3 one). */
-export const BLOB_STORE_METHODS: { [K in keyof BlobStore]: true } = {
-  put: true,
-  putStream: true,
-  get: true,
-  head: true,
-  readRange: true,
-  delete: true,
-  presignPut: true,
-  presignGet: true,
-  createMultipart: true,
-  presignPart: true,
-  listParts: true,
-  completeMultipart: true,
-  abortMultipart: true,
-};
-
 /** Object storage of a Lambda that has none: the list routes build the resource service without it. */
 export const noBlobStore = /* @__PURE__ */ lazy<BlobStore>(() => {
   throw notPlugged('object storage', 'composition-storage.ts');
-}, BLOB_STORE_METHODS);
+});
 
 /**
  * The resources service with the given object storage, as a getter. Table and bucket names of optional

@@ -1,5 +1,5 @@
 import { API_ERR } from '../../shared/messages';
-import { loadUserService } from '../composition-mail';
+import { loadUserServiceWithMail } from '../composition-mail';
 import { route } from '../routes/identity';
 
 /**
@@ -7,7 +7,7 @@ import { route } from '../routes/identity';
  * answer keeps `users` and adds `outcomes`: per id PROPOSED, GRANTED or REFUSED.
  */
 export const handler = route('adminDecideRoles', async ({ body, user, sourceIp }) => {
-  const { users, outcomes } = await (await loadUserService()).decideRoles(user, body, sourceIp);
+  const { users, outcomes } = await (await loadUserServiceWithMail()).decideRoles(user, body, sourceIp);
   return {
     body: { status: 'DECIDED', message: API_ERR.rolesDecided, users: JSON.stringify(users), outcomes },
   };

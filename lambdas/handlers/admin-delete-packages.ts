@@ -1,5 +1,5 @@
 import { MSG } from '../../shared/messages';
-import { packageService } from '../composition-artefacts';
+import { packageServiceWithArtefacts } from '../composition-artefacts';
 import { route } from '../routes/admin';
 
 /**
@@ -7,6 +7,6 @@ import { route } from '../routes/admin';
  * deleted only with the admin's password and a reason (issue 23, decision 196).
  */
 export const handler = route('adminDeletePackages', async ({ body, user, sourceIp }) => {
-  await packageService().deletePackages(user, body, sourceIp);
+  await packageServiceWithArtefacts().deletePackages(user, body, sourceIp);
   return { body: { status: 'DELETED', message: MSG.deleted } };
 });

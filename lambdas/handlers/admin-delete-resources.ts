@@ -1,8 +1,8 @@
 import { MSG } from '../../shared/messages';
-import { resourceService } from '../composition-storage';
+import { resourceServiceWithStorage } from '../composition-storage';
 import { route } from '../routes/admin';
 
 export const handler = route('adminDeleteResources', async ({ body, user }) => {
-  await resourceService().deleteResources(user, body);
+  await resourceServiceWithStorage().deleteResources(user, body);
   return { body: { status: 'DELETED', message: MSG.deleted } };
 });

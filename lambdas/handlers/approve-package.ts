@@ -1,5 +1,5 @@
 import { MSG } from '../../shared/messages';
-import { packageService } from '../composition-jobs';
+import { packageServiceWithJobs } from '../composition-jobs';
 import { route } from '../routes/packages';
 
 /**
@@ -9,7 +9,7 @@ import { route } from '../routes/packages';
  */
 export const handler = route('approvePackage', async ({ params, body, user, sourceIp }) => {
   const sig = { password: body.password, sourceIp };
-  const { outcome, pkg } = await packageService().approve(user, params.id, sig);
+  const { outcome, pkg } = await packageServiceWithJobs().approve(user, params.id, sig);
   if (outcome === 'WAITING_FOR_APPROVALS') {
     return { statusCode: 202, body: { outcome, message: MSG.approvedWaiting, package: JSON.stringify(pkg) } };
   }

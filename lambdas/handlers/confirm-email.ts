@@ -1,8 +1,8 @@
-import { loadUserService } from '../composition-mail';
+import { loadUserServiceWithMail } from '../composition-mail';
 import { route } from '../routes/identity';
 
 export const handler = route('confirmEmail', async ({ body, sourceIp }) => {
-  const { message, email } = await (await loadUserService()).confirmEmail(
+  const { message, email } = await (await loadUserServiceWithMail()).confirmEmail(
     body.token,
     body.password,
     sourceIp,

@@ -1,9 +1,9 @@
-import { packageService } from '../composition-artefacts';
+import { packageServiceWithArtefacts } from '../composition-artefacts';
 import { route } from '../routes/packages';
 
 /** Small packages come back as base64 (spec §7); larger ones as a presigned URL (Lambda's 6 MB limit). */
 export const handler = route('downloadPackage', async ({ params }) => {
-  const d = await packageService().download(params.id);
+  const d = await packageServiceWithArtefacts().download(params.id);
   return {
     body: {
       fileName: d.fileName,

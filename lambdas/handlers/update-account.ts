@@ -1,7 +1,7 @@
-import { loadUserService } from '../composition-mail';
+import { loadUserServiceWithMail } from '../composition-mail';
 import { route } from '../routes/identity';
 
 export const handler = route('updateAccount', async ({ body, user }) => {
-  const updated = await (await loadUserService()).updateAccount(user, body);
+  const updated = await (await loadUserServiceWithMail()).updateAccount(user, body);
   return { body: { user: JSON.stringify(updated) } };
 });

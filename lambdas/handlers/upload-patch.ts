@@ -1,6 +1,6 @@
 import type { ResourceType } from '../../shared/api/contracts/resources';
 import { MSG } from '../../shared/messages';
-import { resourceService } from '../composition-storage';
+import { resourceServiceWithStorage } from '../composition-storage';
 import { readMultipart } from '../middleware/multipart';
 import { route } from '../routes/resources';
 
@@ -8,7 +8,7 @@ import { route } from '../routes/resources';
 export function uploadHandler(routeId: 'uploadPatch' | 'uploadModel', type: ResourceType) {
   // multipart/form-data arrives as a raw (base64) body: the handler reads it, not the JSON middleware
   return route(routeId, async ({ params, query, event, user }) => {
-    const service = resourceService();
+    const service = resourceServiceWithStorage();
     const form = await readMultipart(event, service.partLimits());
     const resource = await service.upload(user, {
       type,

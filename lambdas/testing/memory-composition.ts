@@ -206,10 +206,14 @@ export function resetMemoryBackend(): MemoryBackend {
 
 // ── the getters the handlers import (the names of lambdas/composition*.ts) ──────────────────────────
 export const loadUserService = async () => current.userService;
+export const loadUserServiceWithMail = loadUserService;
 export const resourceService = () => current.resourceService;
-export const confirmingResourceService = () => current.resourceService;
+export const resourceServiceWithStorage = resourceService;
+export const confirmingResourceService = resourceService;
 export const packageService = () => current.packageService;
-export const packageServiceWithResourceReads = () => current.packageService;
+export const packageServiceWithJobs = packageService;
+export const packageServiceWithArtefacts = packageService;
+export const packageServiceWithResourceReads = packageService;
 export const artefactService = () => current.artefacts;
 export const accessTokenService = () => current.accessTokens;
 /** as lambdas/composition-http.ts: an access token (issue 27) by its scope, a session token as before */
@@ -220,21 +224,27 @@ export const authenticate: Authenticate = (token, route) =>
 
 /** Each stand-in has the type of the getter it replaces: a changed composition module fails tsc here. */
 export const standsFor: {
-  loadUserService: typeof real.loadUserService & typeof realMail.loadUserService;
-  resourceService: typeof real.resourceService & typeof realStorage.resourceService;
+  loadUserService: typeof real.loadUserService;
+  loadUserServiceWithMail: typeof realMail.loadUserServiceWithMail;
+  resourceService: typeof real.resourceService;
+  resourceServiceWithStorage: typeof realStorage.resourceServiceWithStorage;
   confirmingResourceService: typeof realUploads.confirmingResourceService;
-  packageService: typeof realPackages.packageService &
-    typeof realJobs.packageService &
-    typeof realArtefacts.packageService;
+  packageService: typeof realPackages.packageService;
+  packageServiceWithJobs: typeof realJobs.packageServiceWithJobs;
+  packageServiceWithArtefacts: typeof realArtefacts.packageServiceWithArtefacts;
   packageServiceWithResourceReads: typeof realStorage.packageServiceWithResourceReads;
   artefactService: typeof realArtefacts.artefactService;
   authenticate: typeof realHttp.authenticate;
   accessTokenService: typeof realAccessTokens.accessTokenService;
 } = {
   loadUserService,
+  loadUserServiceWithMail,
   resourceService,
+  resourceServiceWithStorage,
   confirmingResourceService,
   packageService,
+  packageServiceWithJobs,
+  packageServiceWithArtefacts,
   packageServiceWithResourceReads,
   artefactService,
   authenticate,

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { packageService } from '../composition-artefacts';
+import { packageServiceWithArtefacts } from '../composition-artefacts';
 import { loggerFor } from '../middleware/logging';
 
 // names this Lambda's logger (the service's lines use it)
@@ -13,5 +13,5 @@ const jobSchema = z.object({ packageId: z.string().min(1).max(64), jobId: z.stri
  * on-failure queue, whose handler (generation-failed.ts) returns the package with the reason.
  */
 export async function handler(event: unknown): Promise<void> {
-  await packageService().runGeneration(jobSchema.parse(event));
+  await packageServiceWithArtefacts().runGeneration(jobSchema.parse(event));
 }

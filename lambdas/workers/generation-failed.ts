@@ -1,4 +1,4 @@
-import { packageService } from '../composition-artefacts';
+import { packageServiceWithArtefacts } from '../composition-artefacts';
 import { loggerFor } from '../middleware/logging';
 import { onFailureQueue } from '../middleware/on-failure-queue';
 import { failedJobOf } from '../services/packages/generation-failure';
@@ -10,5 +10,5 @@ loggerFor('generationFailed');
  * package returns to its deciding state with the reason (decision 160).
  */
 export const handler = onFailureQueue(failedJobOf, ({ job, reason }) =>
-  packageService().failGeneration(job, reason),
+  packageServiceWithArtefacts().failGeneration(job, reason),
 );

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { resourceService } from '../composition-storage';
+import { resourceServiceWithStorage } from '../composition-storage';
 import { loggerFor } from '../middleware/logging';
 
 // names this Lambda's logger (the service's lines use it)
@@ -13,5 +13,5 @@ const jobSchema = z.object({ uploadId: z.string().min(1).max(64), jobId: z.strin
  * whose handler (upload-verify-failed.ts) keeps the upload with the reason.
  */
 export async function handler(event: unknown): Promise<void> {
-  await resourceService().runVerification(jobSchema.parse(event));
+  await resourceServiceWithStorage().runVerification(jobSchema.parse(event));
 }
