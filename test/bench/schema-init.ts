@@ -9,7 +9,8 @@ import { build } from 'esbuild';
  * What building an area's zod schemas costs at cold start (decisions 239, 269), measured in isolation:
  * each variant is bundled as the stack bundles a handler (esm, node22, minified) and evaluated in a fresh
  * `node` process per round, interleaved, so load on a shared machine hits every variant alike; prints
- * min and median of the CPU time the import (parse + evaluation) takes. `npx tsx test/bench/schema-init.ts [rounds]`.
+ * min and median of the CPU time the import (parse + evaluation) takes.
+ * `npx tsx test/bench/schema-init.ts [rounds]`.
  */
 const run = promisify(execFile);
 const ROOT = resolve(import.meta.dirname, '..', '..');
@@ -20,16 +21,12 @@ const AREAS = ['identity', 'resources', 'packages', 'admin', 'access-tokens', 'a
 /** name → module source: each keeps what it imports alive (globalThis), so nothing is shaken off. */
 const VARIANTS: Record<string, string> = {
   'zod only': `import * as z from 'zod'; globalThis.k = z.object({ a: z.string() });`,
+  // what a handler of the area builds: its rows, requests and answers (lambdas/routes/<area>.ts)
   ...Object.fromEntries(
-    AREAS.flatMap((a) => [
-      [`${a}: requests (today)`, `import * as c from '${RT}/${a}-contract.ts'; globalThis.k = c;`],
-      [
-        `${a}: requests + answers (merged)`,
-        `import * as c from '${RT}/${a}-contract.ts'; import * as r from '${RT}/${a}-responses.ts'; globalThis.k = [c, r];`,
-      ],
-    ]),
+    AREAS.map((a) => [`${a}: the area's file`, `import * as c from '${RT}/${a}.ts'; globalThis.k = c;`]),
   ),
-  'every area: requests + answers': `import * as c from '${join(ROOT, 'shared', 'api', 'contract.ts')}'; globalThis.k = c;`,
+  // what a handler would build if it read the whole table (shared/api/routes.ts) or the joined contract
+  'every area: routes.ts + contract.ts': `import * as r from '${join(ROOT, 'shared', 'api', 'routes.ts')}'; import * as c from '${join(ROOT, 'shared', 'api', 'contract.ts')}'; globalThis.k = [r, c];`,
 };
 
 /** CPU time (user + system) of the import: what load on a shared machine disturbs least. */
@@ -74,7 +71,9 @@ async function main(): Promise<void> {
       console.log(
         name.padEnd(40),
         (bytes[name]! / 1024).toFixed(1).padStart(7),
-        Math.min(...xs).toFixed(2).padStart(11),
+        Math.min(...xs)
+          .toFixed(2)
+          .padStart(11),
         med(xs).toFixed(2).padStart(10),
       );
   } finally {
