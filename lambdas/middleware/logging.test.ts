@@ -59,7 +59,11 @@ const context = (requestId: string): Context =>
   }) as unknown as Context;
 
 const handlerThat = (fn: () => Promise<void>) =>
-  routesOf(IDENTITY_ROUTES, IDENTITY_CONTRACT, authenticate)('changePassword', async () => {
+  routesOf(
+    IDENTITY_ROUTES,
+    IDENTITY_CONTRACT,
+    authenticate,
+  )('changePassword', async () => {
     logger().info('changing the password');
     await fn();
     return { body: { status: 'UPDATED' as const, message: 'done', token: 'not-a-token' } };
