@@ -1,6 +1,6 @@
 import { idListSchema } from '../contracts/common';
 import { adminResourceListQuerySchema, dccListQuerySchema } from '../contracts/list-view';
-import { listPageQuerySchema, packageDeletionSchema } from '../contracts/packages';
+import { adminListPageQuerySchema, packageDeletionSchema } from '../contracts/packages';
 import type { ADMIN_ROUTES } from './admin';
 import type { RouteRequest } from './types';
 
@@ -9,7 +9,7 @@ import type { RouteRequest } from './types';
  * admin-responses.ts, which handlers import only as types.
  */
 export const ADMIN_CONTRACT = {
-  adminListPackages: { query: listPageQuerySchema },
+  adminListPackages: { query: adminListPageQuerySchema },
   adminDeletePackages: { body: packageDeletionSchema },
   adminListDcc: { query: dccListQuerySchema },
   adminDeleteDcc: { body: idListSchema },
