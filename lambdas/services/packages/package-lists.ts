@@ -1,8 +1,4 @@
-import type {
-  ListViewRequest,
-  Package,
-  WaitingFor,
-} from '../../../shared/api/contracts/packages';
+import type { ListViewRequest, Package, WaitingFor } from '../../../shared/api/contracts/packages';
 import type { Stage } from '../../../shared/api/contracts/resources';
 import { NotFoundError } from '../../../shared/domain/errors';
 import { PACKAGE_LIST } from '../../../shared/domain/list-columns';
