@@ -40,6 +40,12 @@ export const PACKAGE_COMPACT_FIELDS = [
   'deliveryStartedAt',
 ] as const;
 
+/**
+ * What the packages' list index `byKindUpdated` projects (decision 260): the compact fields, the status the
+ * admin table's State column sorts by, and the creation time the lists are ordered by.
+ */
+export const PACKAGE_LIST_FIELDS = [...PACKAGE_COMPACT_FIELDS, 'status', 'createdAt'] as const;
+
 const S = (name: string): KeyDef => ({ name, type: 'S' });
 const N = (name: string): KeyDef => ({ name, type: 'N' });
 
@@ -87,6 +93,14 @@ export const TABLES: Record<TableName, TableDef> = {
         partitionKey: S('kind'),
         sortKey: S('createdAt'),
         include: PACKAGE_COMPACT_FIELDS,
+      },
+      // the list index since decision 260: the compact fields and the status, by the time of the package's
+      // last write, so one small Query per view finds every entry that changed (a status, a delivery start)
+      {
+        name: 'byKindUpdated',
+        partitionKey: S('kind'),
+        sortKey: S('updatedAt'),
+        include: PACKAGE_LIST_FIELDS,
       },
       // sparse: only approved packages with a DCC copy carry `approvedFor` (`<resourceType>#<deviceId>`) and
       // `approvedAt`; "the last approved package for this device" is one Query (decision 246)

@@ -96,7 +96,11 @@ export interface CompactPackage {
   resourceType: ResourceType;
   resourceStage: Stage;
   signed: boolean;
+  /** changes: the admin table's State column sorts by it (decision 260) */
+  status: PackageStatus;
   createdAt: string;
+  /** moved by every write of the package: the index's top-up reads the entries changed since */
+  updatedAt: string;
   deliveryStartedAt?: string;
 }
 

@@ -3,7 +3,15 @@ import type { Dcc } from '../api/contracts/dcc';
 import { tableViewRequest } from '../api/contracts/list-view';
 import type { Resource } from '../api/contracts/resources';
 import type { PublicUser } from '../api/contracts/user';
-import { ADMIN_RESOURCE_LIST, cutView, DCC_LIST, roleStatusText, USER_LIST } from './list-columns';
+import {
+  ADMIN_RESOURCE_LIST,
+  cutView,
+  DCC_LIST,
+  PACKAGE_LIST,
+  type PackageListRow,
+  roleStatusText,
+  USER_LIST,
+} from './list-columns';
 
 const dcc = (deviceId: string, telemetryType: Dcc['telemetryType'], deviceLimit: number): Dcc => ({
   id: deviceId,
@@ -71,5 +79,44 @@ describe('the tables of decision 221: one page of the searched, sorted list', ()
       sort: { by: 'name', direction: 'descending' },
     });
     expect(() => tableViewRequest({ order: 'asc' })).toThrow('order needs sort');
+  });
+});
+
+describe('the package lists and the admin package table (decision 260)', () => {
+  const pkg = (
+    name: string,
+    status: PackageListRow['status'],
+    signed: boolean,
+    note = '',
+  ): PackageListRow => ({
+    name,
+    resourceName: `${name}.zip`,
+    note,
+    resourceType: 'PATCH',
+    resourceStage: 'DEV',
+    signed,
+    status,
+  });
+  const rows = [
+    pkg('b', 'DRAFT', false),
+    pkg('A', 'PENDING_APPROVAL', true, 'Pump occlusion'),
+    pkg('c', 'REJECTED', true),
+  ];
+  const cut = (by: string, direction: 'ascending' | 'descending', search = '') =>
+    cutView(rows, { offset: 0, limit: 5, search, sort: { by, direction } }, PACKAGE_LIST).rows.map(
+      (r) => r.name,
+    );
+
+  it('sorts State by its words (Awaiting approval, Draft, Rejected), not by the status codes', () => {
+    expect(cut('status', 'ascending')).toEqual(['A', 'b', 'c']);
+    expect(cut('status', 'descending')).toEqual(['c', 'b', 'A']);
+    expect(PACKAGE_LIST.sorts.status(rows[1] as PackageListRow)).toBe('Awaiting approval');
+  });
+
+  it('sorts Signed? as it shows (Yes / No) and searches name, resource name and note only', () => {
+    expect(cut('signed', 'descending')).toEqual(['A', 'c', 'b']);
+    expect(cut('name', 'ascending', 'OCCLUSION')).toEqual(['A']);
+    expect(cut('name', 'ascending', 'c.ZIP')).toEqual(['c']);
+    expect(cut('name', 'ascending', 'draft')).toEqual([]);
   });
 });

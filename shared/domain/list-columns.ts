@@ -4,10 +4,12 @@
  * exactly the rows the table would have shown from the whole list. Pure: no zod, no React.
  */
 import type { Dcc } from '../api/contracts/dcc';
+import type { Package } from '../api/contracts/packages';
 import type { Resource } from '../api/contracts/resources';
 import type { PublicUser } from '../api/contracts/user';
 import { MSG } from '../messages';
 import { filterRows, type SortValue, sortRows } from './list-view';
+import { PACKAGE_STATUS_TEXT } from './package-status-text';
 import { roleLabel } from './roles';
 
 export interface ListColumns<T, S extends string = string> {
@@ -83,6 +85,29 @@ export const USER_LIST = {
     roleStatus: (u) => roleStatusText(u),
   },
 } as const satisfies ListColumns<PublicUser>;
+
+/** What a package list row needs to be searched and sorted: a whole package, or a compact index entry. */
+export type PackageListRow = Pick<
+  Package,
+  'name' | 'resourceName' | 'note' | 'resourceType' | 'resourceStage' | 'signed' | 'status'
+>;
+
+/**
+ * The package lists and the admin package table (spec §2.5, §2.6, §2.12, §5; decisions 210, 260): searched
+ * by name, resource name and note; Signed? sorts as it shows (Yes / No), State by its words.
+ */
+export const PACKAGE_LIST = {
+  search: (p) => [p.name, p.resourceName, p.note],
+  sorts: {
+    name: (p) => p.name,
+    resourceName: (p) => p.resourceName,
+    resourceType: (p) => p.resourceType,
+    resourceStage: (p) => p.resourceStage,
+    signed: (p) => (p.signed ? 'Yes' : 'No'),
+    note: (p) => p.note,
+    status: (p) => PACKAGE_STATUS_TEXT[p.status],
+  },
+} as const satisfies ListColumns<PackageListRow>;
 
 export type SortKeys<C> = C extends { sorts: infer S } ? Extract<keyof S, string> : never;
 

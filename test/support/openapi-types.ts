@@ -2749,7 +2749,7 @@ export interface operations {
                 cursor?: string;
                 offset?: string;
                 search?: string;
-                sort?: "name" | "resourceName" | "resourceType" | "resourceStage" | "signed" | "note";
+                sort?: "name" | "resourceName" | "resourceType" | "resourceStage" | "signed" | "note" | "status";
                 order?: "asc" | "desc";
                 drafts?: "mine";
             };

@@ -6,6 +6,9 @@ import { queryAll } from './query-all';
 /** The item whose counter moves on every deletion: a change the top-up reads below cannot see. */
 export const LIST_EPOCH_KEY = { pk: 'LISTS#EPOCH', sk: 'EPOCH' } as const;
 
+/** The GSI the index is built from and topped up by (infra/lib/definitions.ts, decision 260). */
+const LIST_INDEX = 'byKindUpdated';
+
 /** how far back a top-up reads again: an index entry that arrived late (GSIs are eventually consistent) */
 const LATE_MS = 60_000;
 
@@ -20,25 +23,24 @@ function compact(item: Record<string, unknown>): CompactPackage {
     resourceType: item.resourceType as CompactPackage['resourceType'],
     resourceStage: item.resourceStage as CompactPackage['resourceStage'],
     signed: item.signed === true,
+    status: item.status as CompactPackage['status'],
     createdAt: String(item.createdAt ?? ''),
+    updatedAt: String(item.updatedAt ?? ''),
     ...(typeof item.deliveryStartedAt === 'string' ? { deliveryStartedAt: item.deliveryStartedAt } : {}),
   };
 }
 
 /**
- * The packages' compact list index held in this Lambda's memory (decision 210): every package's search and
- * sort fields, ~0.3 KB each, built once from the `byKindCompact` index and kept current by cheap reads
- * per view: the epoch item (one small GetItem; deletions move it), then the entries created, or put into
- * delivery, since the newest held (a Query that returns only those). A moved epoch rebuilds it. Those
- * fields never change after creation (name, resource, note, type, stage, signed) but for
- * `deliveryStartedAt`, set once by the first delivery, and a draft's step-1 edit (name, note, type:
- * decision 242), which moves the epoch, so nothing else can make the index stale.
+ * The packages' compact list index held in this Lambda's memory (decisions 210, 260): every package's search
+ * and sort fields and its status, ~0.3 KB each, built once from the `byKindUpdated` index and kept current by
+ * cheap reads per view: the epoch item (one small GetItem; deletions move it), then the entries written
+ * since the newest held (one Query of the same index by `updatedAt`, which every write of a package moves:
+ * creations, status changes, delivery starts, a draft's step-1 edit). A moved epoch rebuilds it.
  */
 export class PackageListIndex {
   private rows = new Map<string, CompactPackage>();
   private epoch: number | undefined;
-  private newestCreated = '';
-  private newestDelivery = '';
+  private newestUpdated = '';
   private sorted: Partial<Record<PackageListName, CompactPackage[]>> = {};
   private pending: Promise<void> | undefined;
 
@@ -89,61 +91,56 @@ export class PackageListIndex {
   private async rebuild(): Promise<void> {
     const items = await queryAll({
       TableName: this.table,
-      IndexName: 'byKindCompact',
+      IndexName: LIST_INDEX,
       KeyConditionExpression: 'kind = :k',
       ExpressionAttributeValues: { ':k': 'PACKAGE' },
     });
     this.rows = new Map();
-    this.newestCreated = '';
-    this.newestDelivery = '';
+    this.newestUpdated = '';
     this.add(items);
     this.sorted = {};
   }
 
   private async topUp(): Promise<void> {
-    const [created, delivered] = await Promise.all([
-      this.newer('byKindCompact', 'kind', 'PACKAGE', 'createdAt', this.newestCreated),
-      // byDelivery projects whole items; only the few entries since the newest held are read
-      this.newer('byDelivery', 'deliveryList', 'DELIVERY', 'deliveryStartedAt', this.newestDelivery),
-    ]);
-    if (created.length + delivered.length === 0) return;
-    const changed = this.add([...created, ...delivered]);
-    if (changed) this.sorted = {};
+    const changed = await this.changedSince(this.newestUpdated);
+    if (changed.length && this.add(changed)) this.sorted = {};
   }
 
-  private async newer(index: string, key: string, value: string, sortKey: string, since: string) {
+  /** The entries written since `since` (and the late ones of the minute before it), oldest first. */
+  private async changedSince(since: string) {
     const out: Record<string, unknown>[] = [];
     let start: Record<string, unknown> | undefined;
     do {
       const r = await dynamo().send(
         new QueryCommand({
           TableName: this.table,
-          IndexName: index,
+          IndexName: LIST_INDEX,
           KeyConditionExpression: since ? '#k = :v AND #s >= :since' : '#k = :v',
-          ExpressionAttributeNames: { '#k': key, ...(since ? { '#s': sortKey } : {}) },
-          ExpressionAttributeValues: { ':v': value, ...(since ? { ':since': before(since, LATE_MS) } : {}) },
+          ExpressionAttributeNames: { '#k': 'kind', ...(since ? { '#s': 'updatedAt' } : {}) },
+          ExpressionAttributeValues: {
+            ':v': 'PACKAGE',
+            ...(since ? { ':since': before(since, LATE_MS) } : {}),
+          },
           ExclusiveStartKey: start,
         }),
       );
       out.push(...(r.Items ?? []));
       start = r.LastEvaluatedKey;
     } while (start);
-    return out.filter((i) => i.kind === 'PACKAGE');
+    return out;
   }
 
-  /** Adds or updates entries; whether any entry is new or changed. */
+  /** Adds or updates entries; whether any entry is new or changed (its last write is newer). */
   private add(items: Record<string, unknown>[]): boolean {
     let changed = false;
     for (const item of items) {
       const row = compact(item);
       const held = this.rows.get(row.id);
-      if (!held || held.deliveryStartedAt !== row.deliveryStartedAt) {
+      if (!held || held.updatedAt < row.updatedAt) {
         this.rows.set(row.id, row);
         changed = true;
       }
-      if (row.createdAt > this.newestCreated) this.newestCreated = row.createdAt;
-      if (row.deliveryStartedAt && row.deliveryStartedAt > this.newestDelivery)
-        this.newestDelivery = row.deliveryStartedAt;
+      if (row.updatedAt > this.newestUpdated) this.newestUpdated = row.updatedAt;
     }
     return changed;
   }

@@ -175,7 +175,9 @@ export class MemoryPackageRepository implements PackageRepository {
       resourceType: p.resourceType,
       resourceStage: p.resourceStage,
       signed: p.signed,
+      status: p.status,
       createdAt: p.createdAt,
+      updatedAt: p.updatedAt,
       ...(p.deliveryStartedAt ? { deliveryStartedAt: p.deliveryStartedAt } : {}),
     }));
   }

@@ -1,11 +1,7 @@
-import type {
-  ListViewRequest,
-  Package,
-  PackageSort,
-  WaitingFor,
-} from '../../../shared/api/contracts/packages';
+import type { ListViewRequest, Package, WaitingFor } from '../../../shared/api/contracts/packages';
 import type { Stage } from '../../../shared/api/contracts/resources';
 import { NotFoundError } from '../../../shared/domain/errors';
+import { PACKAGE_LIST } from '../../../shared/domain/list-columns';
 import { filterRows, type SortValue, sortRows } from '../../../shared/domain/list-view';
 import {
   APPROVAL_ROUND,
@@ -26,9 +22,9 @@ import type { UserRecord } from '../../ports/user-repository';
 import { packageNotFound } from './package-core';
 import { type PackagePage, toPackage, toPackagePage } from './package-deps';
 
-/** The value a list view sorts a column by: the table's (the signed column shows and sorts Yes / No). */
+/** The value a list view sorts a column by: the table's (shared/domain/list-columns.ts, decision 260). */
 const sortValue = (p: CompactPackage, by: string): SortValue =>
-  by === 'signed' ? (p.signed ? 'Yes' : 'No') : (p[by as Exclude<PackageSort, 'signed'>] ?? '');
+  PACKAGE_LIST.sorts[by as keyof typeof PACKAGE_LIST.sorts]?.(p) ?? '';
 
 export interface PackageView {
   packages: Package[];
@@ -75,7 +71,7 @@ export class PackageLists {
   async view(list: PackageListName, req: ListViewRequest): Promise<PackageView> {
     for (let attempt = 0; ; attempt++) {
       const entries = await this.packages.compactList(list);
-      const found = filterRows(entries, req.search, (p) => [p.name, p.resourceName, p.note]);
+      const found = filterRows(entries, req.search, PACKAGE_LIST.search);
       const sorted = req.sort
         ? sortRows(found, { columnId: req.sort.by, direction: req.sort.direction }, sortValue)
         : found;

@@ -310,6 +310,9 @@ export const PACKAGE_SORTS = [
   'note',
 ] as const;
 export type PackageSort = (typeof PACKAGE_SORTS)[number];
+/** The admin package table's columns sort by these, its State column too (decision 260). */
+export const ADMIN_PACKAGE_SORTS = [...PACKAGE_SORTS, 'status'] as const;
+export type AdminPackageSort = (typeof ADMIN_PACKAGE_SORTS)[number];
 
 /**
  * Optional paging of the package lists (docs/decisions/050-package-list-paging.md). Without `limit` and
@@ -344,14 +347,20 @@ export const listPageQuerySchema = z.object({
   // the home page's "your drafts" (issue 24): only the caller's DRAFTs of the stage, read by an index
   drafts: z.enum(['mine'], { error: "drafts must be 'mine'" }).optional(),
 });
-export type ListPageQuery = z.infer<typeof listPageQuerySchema>;
+/** GET /admin/packages: the same, and its table's State column sorts too (decision 260). */
+export const adminListPageQuerySchema = listPageQuerySchema.extend({
+  sort: z
+    .enum(ADMIN_PACKAGE_SORTS, { error: `sort must be one of ${ADMIN_PACKAGE_SORTS.join(', ')}` })
+    .optional(),
+});
+export type ListPageQuery = z.infer<typeof adminListPageQuerySchema>;
 
 /** One page of a list view: its rows from `offset`, searched and sorted as the table does (decision 210). */
 export interface ListViewRequest {
   offset: number;
   limit: number;
   search: string;
-  sort?: { by: PackageSort; direction: 'ascending' | 'descending' };
+  sort?: { by: AdminPackageSort; direction: 'ascending' | 'descending' };
 }
 
 /** A list-view request, or undefined when the call asks for no view (the whole list, or cursor pages). */

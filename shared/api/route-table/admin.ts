@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { idListSchema } from '../contracts/common';
 import { adminResourceListQuerySchema, dccListQuerySchema } from '../contracts/list-view';
-import { listPageQuerySchema, packageDeletionSchema } from '../contracts/packages';
+import { adminListPageQuerySchema, packageDeletionSchema } from '../contracts/packages';
 import { answer, done, jsonText } from '../contracts/responses';
 import { ADMIN, PKG_READ } from './groups';
 import type { Route, RouteRequest } from './types';
@@ -66,7 +66,7 @@ export const ADMIN_ROUTES = [
 
 /** Requests of the admin rows (the same lists as the other areas, all of them). */
 export const ADMIN_CONTRACT = {
-  adminListPackages: { query: listPageQuerySchema },
+  adminListPackages: { query: adminListPageQuerySchema },
   adminDeletePackages: { body: packageDeletionSchema },
   adminListDcc: { query: dccListQuerySchema },
   adminDeleteDcc: { body: idListSchema },

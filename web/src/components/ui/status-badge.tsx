@@ -1,19 +1,9 @@
 import type { PackageStatus } from '@shared/api/contracts/packages';
+import { PACKAGE_STATUS_TEXT } from '@shared/domain/package-status-text';
 import './status-badge.css';
 
-/** Server states in words (detail pages and list badges). */
-export const STATUS_LABELS: Record<PackageStatus, string> = {
-  DRAFT: 'Draft',
-  PENDING_APPROVAL: 'Awaiting approval',
-  APPROVED: 'Approved',
-  AWAITING_SIGNATURE: 'Awaiting signature',
-  GENERATING: 'Generating…',
-  SIGNED: 'Signed',
-  REJECTED: 'Rejected',
-  DELIVERY_PENDING: 'Delivery pending',
-  DELIVERED: 'Delivered',
-  DELIVERY_REJECTED: 'Delivery rejected',
-};
+/** Server states in words (detail pages and list badges); shared with the server's admin view (decision 260). */
+export const STATUS_LABELS: Record<PackageStatus, string> = PACKAGE_STATUS_TEXT;
 
 const STATUS_TONE: Record<PackageStatus, string> = {
   DRAFT: 'neutral',

@@ -1,7 +1,8 @@
 import type { Package } from '@shared/api/contracts/packages';
 import type { PublicUser } from '@shared/api/contracts/user';
 import { newPackageHeader } from '@shared/domain/header/header-rules';
-import { filterRows, type SortValue, sortRows } from '@shared/domain/list-view';
+import { PACKAGE_LIST } from '@shared/domain/list-columns';
+import { filterRows, sortRows } from '@shared/domain/list-view';
 import {
   APPROVAL_ROUND,
   DELIVERY_ROUND,
@@ -53,14 +54,13 @@ function page(c: Call, rows: readonly Package[]): Answer {
     return {
       body: { packages: text(rows.filter((p) => p.status === 'DRAFT' && p.initiator.id === c.user?.id)) },
     };
-  const found = filterRows(rows, c.query.get('search') ?? '', (p) => [p.name, p.resourceName, p.note]);
+  const found = filterRows(rows, c.query.get('search') ?? '', PACKAGE_LIST.search);
   const sort = c.query.get('sort');
   const sorted = sort
     ? sortRows(
         found,
         { columnId: sort, direction: c.query.get('order') === 'desc' ? 'descending' : 'ascending' },
-        (p, by) =>
-          by === 'signed' ? (p.signed ? 'Yes' : 'No') : (p as unknown as Record<string, SortValue>)[by],
+        (p, by) => PACKAGE_LIST.sorts[by as keyof typeof PACKAGE_LIST.sorts]?.(p),
       )
     : found;
   const offset = Number(c.query.get('offset') ?? 0);

@@ -37,10 +37,10 @@ const ADMIN_ROW_SCHEMAS = {
   resources: resourceSchema,
 } as const;
 
-/** The admin lists the server searches, sorts and pages (decision 221); packages: see listAdmin. */
-export const SERVER_PAGED: ReadonlySet<AdminKind> = new Set<AdminKind>(['dcc', 'users', 'resources']);
-
-/** One page of an admin list as the table shows it (decision 221); `quiet`: a background refresh. */
+/**
+ * One page of an admin list as the table shows it (decisions 221, 260: every admin table, packages too);
+ * `quiet`: a background refresh.
+ */
 export function listAdminView<K extends AdminKind>(
   kind: K,
   view: TableView,
@@ -68,7 +68,7 @@ export async function listAdmin<K extends AdminKind>(
 ): Promise<ApiResult<AdminRows[K][]>> {
   const { list, field } = ADMIN_KINDS[kind];
   const path = routePath(list);
-  // every package ever made: read page by page (the other admin lists are not paged by the API)
+  // every package ever made: read page by page (the admin table reads one view page instead, decision 260)
   if (kind === 'packages')
     return getAllPages(path, field, packageSchema, { signal, quiet }) as Promise<ApiResult<AdminRows[K][]>>;
   const result = await api.get<Record<string, unknown>>(path, { signal, ...quietly(quiet) });

@@ -5,17 +5,9 @@ import { type ReactNode, useState } from 'react';
 import { type Column, DataTable } from '@/components/ui/data-table/data-table';
 import type { SortValue } from '@/components/ui/data-table/table-logic';
 import { paths } from '@/config/paths';
-import { useApiQuery } from '@/hooks/use-api-query';
 import { useServerView } from '@/hooks/use-server-view';
 import { showSuccess, showWarning } from '@/lib/popup/popup-store';
-import {
-  type AdminKind,
-  type AdminRows,
-  deleteAdmin,
-  listAdmin,
-  listAdminView,
-  SERVER_PAGED,
-} from '../api/admin-api';
+import { type AdminKind, type AdminRows, deleteAdmin, listAdminView } from '../api/admin-api';
 import { DeleteConfirmDialog, type DeletionSignature } from './delete-confirm-dialog';
 
 export interface AdminListPageProps<K extends AdminKind> {
@@ -61,25 +53,18 @@ export function AdminListPage<K extends AdminKind>({
   const [selected, setSelected] = useState<string[]>([]);
   const [confirming, setConfirming] = useState(false);
   const [busy, setBusy] = useState(false);
-  // the DCC, user and resource lists are searched, sorted and paged by the server (decision 221): the
-  // table's view goes with each read; the package list is still read whole, page by page (decision 210)
-  const server = SERVER_PAGED.has(kind);
-  const whole = useApiQuery(
-    (signal, background) => (server ? new Promise<never>(() => {}) : listAdmin(kind, signal, background)),
-    [kind, server],
-    { refreshWhile },
-  );
+  // every admin list is searched, sorted and paged by the server (decisions 221, 260): the table's view
+  // goes with each read, one page at a time
   const paged = useServerView<AdminRows[K]>(
-    (view, signal, background) =>
-      server ? listAdminView(kind, view, signal, background) : new Promise<never>(() => {}),
-    [kind, server],
+    (view, signal, background) => listAdminView(kind, view, signal, background),
+    [kind],
     { refreshWhile },
   );
-  const query = server ? paged.query : whole;
-  const rows = (server ? paged.current?.rows : whole.data) ?? [];
+  const query = paged.query;
+  const rows = paged.current?.rows ?? [];
   // a selection made on an earlier page keeps its rows (the dialog names them, Grant needs their roles)
   const selectedRows = selected.flatMap((id) => {
-    const row = server ? paged.seen.get(id) : rows.find((r) => r.id === id);
+    const row = paged.seen.get(id);
     return row ? [row] : [];
   });
 
@@ -120,7 +105,7 @@ export function AdminListPage<K extends AdminKind>({
         rowKey={(row) => row.id}
         searchFields={searchFields}
         loading={query.loading}
-        server={server ? { total: paged.current?.total ?? 0, onViewChange: paged.onViewChange } : undefined}
+        server={{ total: paged.current?.total ?? 0, onViewChange: paged.onViewChange }}
         selection={{ mode: 'multiple', selected, onChange: setSelected, rowLabel }}
         actions={
           <>

@@ -1,5 +1,5 @@
-import { ADMIN_RESOURCE_LIST } from '@shared/domain/list-columns';
-import { compareValues, filterRows } from '@shared/domain/list-view';
+import { ADMIN_RESOURCE_LIST, PACKAGE_LIST } from '@shared/domain/list-columns';
+import { compareValues, filterRows, sortRows } from '@shared/domain/list-view';
 import { ROLE_GRANT_MEANINGS } from '@shared/domain/role-grants';
 import { SIGNATURE_PASSWORD_WRONG } from '@shared/domain/signature-meanings';
 import { API_ERR, MSG } from '@shared/messages';
@@ -58,12 +58,83 @@ describe('admin lists', () => {
     const state = screen.getByRole('columnheader', { name: /State/ });
     await user.click(within(state).getByRole('button'));
     expect(state).toHaveAttribute('aria-sort', 'ascending');
-    const states = within(screen.getByRole('table'))
-      .getAllByRole('row')
-      .slice(1)
-      .map((r) => within(r).getAllByRole('cell').at(-1)?.textContent ?? '');
-    expect(states[0]).toBe('Approved');
-    expect([...states].sort()).toEqual(states);
+    const states = () =>
+      within(screen.getByRole('table'))
+        .getAllByRole('row')
+        .slice(1)
+        .map((r) => within(r).getAllByRole('cell').at(-1)?.textContent ?? '');
+    // the server sorts (decision 260): the sorted page replaces the first one when it arrives
+    await waitFor(() => expect(states()[0]).toBe('Approved'));
+    expect([...states()].sort()).toEqual(states());
+  });
+
+  it('reads the package table one page at a time: search, sort by State and page go to the server (decision 260)', async () => {
+    const asked: string[] = [];
+    const onRequest = ({ request }: { request: Request }) => {
+      const url = new URL(request.url);
+      if (url.pathname.endsWith('/dev/admin/packages') && request.method === 'GET')
+        asked.push(url.searchParams.toString());
+    };
+    server.events.on('request:start', onRequest);
+    try {
+      const all = await storedPackages();
+      expect(all.length).toBeGreaterThan(5);
+      const { user } = renderApp('/admin/packages', { as: 'u-admin' });
+      await waitFor(() => expect(range()).toBe(`1-5 of ${all.length}`));
+      // a header row and the page's five rows: only one page came to the browser, in one read
+      expect(screen.getAllByRole('row')).toHaveLength(6);
+      expect(asked).toEqual(['offset=0&limit=5']);
+      await user.click(screen.getByRole('button', { name: 'Next page' }));
+      // no flicker: the page shown stays until the next one is there, never an empty 'Loading…' table
+      expect(screen.getAllByRole('row').length).toBeGreaterThan(1);
+      expect(document.querySelector('.frp-table__empty')).toBeNull();
+      await waitFor(() => expect(range()).toBe(`6-${Math.min(10, all.length)} of ${all.length}`));
+      // State sorts by its words, descending on the second click, over all packages, not the page shown
+      // (the table stays on its page 2)
+      const state = screen.getByRole('columnheader', { name: /State/ });
+      await user.click(within(state).getByRole('button'));
+      await user.click(within(state).getByRole('button'));
+      await waitFor(() => expect(asked.at(-1)).toBe('offset=5&limit=5&sort=status&order=desc'));
+      const byState = sortRows(all, { columnId: 'status', direction: 'descending' }, (p, by) =>
+        PACKAGE_LIST.sorts[by as 'status'](p),
+      );
+      const expected = byState.slice(5, 10).map((p) => PACKAGE_LIST.sorts.status(p));
+      const shownStates = () =>
+        screen
+          .getAllByRole('row')
+          .slice(1)
+          .map((r) => within(r).getAllByRole('cell').at(-1)?.textContent ?? '');
+      await waitFor(() => expect(shownStates()).toEqual(expected));
+      // searched by name, resource name and note (spec §5), case-insensitively, back on page 1
+      fill(screen.getByLabelText('Search'), 'NIGHTLY');
+      const found = filterRows(all, 'NIGHTLY', PACKAGE_LIST.search);
+      expect(found.length).toBeGreaterThan(0);
+      expect(found.length).toBeLessThan(all.length);
+      await waitFor(() =>
+        expect(asked.at(-1)).toBe('offset=0&limit=5&search=NIGHTLY&sort=status&order=desc'),
+      );
+      await waitFor(() => expect(range()).toBe(`1-${Math.min(5, found.length)} of ${found.length}`));
+    } finally {
+      server.events.removeListener('request:start', onRequest);
+    }
+  });
+
+  it('keeps a package selected on an earlier page: the delete dialog names both with their states', async () => {
+    const all = await storedPackages();
+    const { user } = renderApp('/admin/packages', { as: 'u-admin' });
+    await waitFor(() => expect(range()).toBe(`1-5 of ${all.length}`));
+    const nameIn = (row: number) =>
+      within(screen.getAllByRole('row')[row]!).getAllByRole('cell')[1]?.firstChild?.textContent ?? '';
+    const first = nameIn(1);
+    await user.click(screen.getByText(first));
+    await user.click(screen.getByRole('button', { name: 'Next page' }));
+    await waitFor(() => expect(range()).toBe(`6-${Math.min(10, all.length)} of ${all.length}`));
+    const second = nameIn(1);
+    await user.click(screen.getByText(second));
+    expect(deleteButton()).toHaveTextContent('(2)');
+    const dialog = await openConfirm(user);
+    expect(within(dialog).getByText(first)).toBeInTheDocument();
+    expect(within(dialog).getByText(second)).toBeInTheDocument();
   });
 
   it('asks before deleting packages: the dialog lists each selected one with its state; Cancel deletes nothing', async () => {

@@ -3,14 +3,13 @@ import type { Dcc } from '@shared/api/contracts/dcc';
 import type { Package } from '@shared/api/contracts/packages';
 import type { Resource } from '@shared/api/contracts/resources';
 import type { PublicUser } from '@shared/api/contracts/user';
-import { ADMIN_RESOURCE_LIST, DCC_LIST, USER_LIST } from '@shared/domain/list-columns';
+import { ADMIN_RESOURCE_LIST, DCC_LIST, PACKAGE_LIST, USER_LIST } from '@shared/domain/list-columns';
 import { isInFlight } from '@shared/domain/package-deletion';
 import { roleLabel } from '@shared/domain/roles';
 import { MSG } from '@shared/messages';
 import { useState } from 'react';
 import type { Column } from '@/components/ui/data-table/data-table';
 import { anyGenerating, PackageStateBadge } from '@/components/ui/package-state';
-import { STATUS_LABELS } from '@/components/ui/status-badge';
 import { resourceTypeLabel, stageLabel } from '@/utils/format';
 import { AdminListPage } from './admin-list-page';
 import {
@@ -40,29 +39,40 @@ const PACKAGE_COLUMNS: readonly Column<Package>[] = [
       ) : (
         p.name
       ),
-    sortValue: (p) => p.name,
+    sortValue: PACKAGE_LIST.sorts.name,
   },
-  { id: 'resourceName', header: 'Patch name', cell: (p) => p.resourceName, sortValue: (p) => p.resourceName },
-  { id: 'signed', header: 'Signed?', cell: (p) => (p.signed ? 'Yes' : 'No'), sortValue: (p) => p.signed },
-  { id: 'note', header: 'Note', cell: (p) => p.note, sortValue: (p) => p.note },
+  {
+    id: 'resourceName',
+    header: 'Patch name',
+    cell: (p) => p.resourceName,
+    sortValue: PACKAGE_LIST.sorts.resourceName,
+  },
+  // the column ids are the server's sort names (decision 260): each sorts as the table shows it
+  {
+    id: 'signed',
+    header: 'Signed?',
+    cell: (p) => (p.signed ? 'Yes' : 'No'),
+    sortValue: PACKAGE_LIST.sorts.signed,
+  },
+  { id: 'note', header: 'Note', cell: (p) => p.note, sortValue: PACKAGE_LIST.sorts.note },
   // issue 16: a delivered, signed package must not look like a draft
   {
     id: 'status',
     header: 'State',
     // with the generation's progress or failure, refreshed while one runs (decision 178)
     cell: (p) => <PackageStateBadge pkg={p} />,
-    sortValue: (p) => STATUS_LABELS[p.status],
+    sortValue: PACKAGE_LIST.sorts.status,
   },
 ];
 
-/** Spec §2.12 admin packages; searched by name, resource name and note (§5). */
+/** Spec §2.12 admin packages; searched by name, resource name and note (§5), by the server (decision 260). */
 export function AdminPackagesPage() {
   return (
     <AdminListPage
       kind="packages"
       title="Select package"
       columns={PACKAGE_COLUMNS}
-      searchFields={(p) => [p.name, p.resourceName, p.note]}
+      searchFields={PACKAGE_LIST.search}
       rowLabel={(p) => p.name}
       rowState={(p) => <PackageStateBadge pkg={p} />}
       rowInFlight={(p) => isInFlight(p.status)}
