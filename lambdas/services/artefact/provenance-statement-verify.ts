@@ -64,14 +64,16 @@ function verifyWith(key: KeyObject, data: Uint8Array, sig: Uint8Array): boolean 
 function statementOf(json: string): ProvenanceStatement {
   const s: unknown = JSON.parse(json);
   if (!isObject(s)) throw new Error('the payload is not a JSON object');
-  if (s._type !== IN_TOTO_STATEMENT) throw new Error(`_type is ${JSON.stringify(s._type)}, not ${IN_TOTO_STATEMENT}`);
+  if (s._type !== IN_TOTO_STATEMENT)
+    throw new Error(`_type is ${JSON.stringify(s._type)}, not ${IN_TOTO_STATEMENT}`);
   if (s.predicateType !== STATEMENT_FORMAT)
     throw new Error(`predicateType is ${JSON.stringify(s.predicateType)}, not ${STATEMENT_FORMAT}`);
   if (!Array.isArray(s.subject) || s.subject.length !== 2) throw new Error('subject must list 2 entries');
   const p = s.predicate;
   if (!isObject(p) || !isObject(p.package) || !isObject(p.payload) || !isObject(p.signature))
     throw new Error('predicate must carry package, payload and signature');
-  if (p.provenance !== null && !isObject(p.provenance)) throw new Error('predicate.provenance must be an object or null');
+  if (p.provenance !== null && !isObject(p.provenance))
+    throw new Error('predicate.provenance must be an object or null');
   if (p.sbom !== null && !isObject(p.sbom)) throw new Error('predicate.sbom must be an object or null');
   return s as unknown as ProvenanceStatement;
 }
@@ -99,7 +101,11 @@ export function verifyStatement(input: StatementVerifyInput): StatementVerifyRes
     body = decodeStrictBase64(e.payload, 'payload');
     sig = decodeStrictBase64(e.signatures[0].sig, 'signatures[0].sig');
     keyid = String(e.signatures[0].keyid ?? '');
-    check('Statement envelope', true, `DSSE, ${STATEMENT_PAYLOAD_TYPE}, ${body.length} bytes of statement, key ${keyid}`);
+    check(
+      'Statement envelope',
+      true,
+      `DSSE, ${STATEMENT_PAYLOAD_TYPE}, ${body.length} bytes of statement, key ${keyid}`,
+    );
   } catch (e) {
     check('Statement envelope', false, `the statement file is not a DSSE envelope: ${message(e)}`);
     return { checks, warnings };
@@ -111,7 +117,11 @@ export function verifyStatement(input: StatementVerifyInput): StatementVerifyRes
     try {
       key = createPublicKey(input.trustedKeyPem);
     } catch (e) {
-      return check('Statement signature (trusted key)', false, `the trusted key cannot be read: ${message(e)}`);
+      return check(
+        'Statement signature (trusted key)',
+        false,
+        `the trusted key cannot be read: ${message(e)}`,
+      );
     }
     try {
       if (isHighS(sig))
@@ -121,7 +131,11 @@ export function verifyStatement(input: StatementVerifyInput): StatementVerifyRes
           'the signature is high-S: the format accepts low-S signatures only (the high-S twin of a signature is refused)',
         );
     } catch (e) {
-      return check('Statement signature (trusted key)', false, `the signature is not DER ECDSA: ${message(e)}`);
+      return check(
+        'Statement signature (trusted key)',
+        false,
+        `the signature is not DER ECDSA: ${message(e)}`,
+      );
     }
     const ok = verifyWith(key, pae(STATEMENT_PAYLOAD_TYPE, body), sig);
     return check(
@@ -150,7 +164,11 @@ export function verifyStatement(input: StatementVerifyInput): StatementVerifyRes
   // 4. it describes this package: its manifest bytes (the binding) and its payload
   const m = input.manifest;
   if (!m) {
-    check('Statement binds this package', false, "the package's manifest could not be read, so nothing binds the statement to it");
+    check(
+      'Statement binds this package',
+      false,
+      "the package's manifest could not be read, so nothing binds the statement to it",
+    );
   } else {
     const manifestSha256 = sha256Hex(JSON.stringify(m));
     const subject = statement.subject.find((x) => x.name === MANIFEST_SUBJECT);
@@ -161,7 +179,9 @@ export function verifyStatement(input: StatementVerifyInput): StatementVerifyRes
       );
     for (const k of ['id', 'name', 'type', 'stage'] as const)
       if (pr.package[k] !== m.package[k])
-        differs.push(`package ${k} is ${JSON.stringify(pr.package[k])} in the statement, ${JSON.stringify(m.package[k])} in the package`);
+        differs.push(
+          `package ${k} is ${JSON.stringify(pr.package[k])} in the statement, ${JSON.stringify(m.package[k])} in the package`,
+        );
     check(
       'Statement binds this package',
       differs.length === 0,
@@ -172,9 +192,13 @@ export function verifyStatement(input: StatementVerifyInput): StatementVerifyRes
     const payloadSubject = statement.subject.find((x) => x.name !== MANIFEST_SUBJECT);
     const payloadDiffers: string[] = [];
     if (payloadSubject?.name !== m.payload.fileName || pr.payload.fileName !== m.payload.fileName)
-      payloadDiffers.push(`file name ${JSON.stringify(pr.payload.fileName)} in the statement, ${JSON.stringify(m.payload.fileName)} in the package`);
+      payloadDiffers.push(
+        `file name ${JSON.stringify(pr.payload.fileName)} in the statement, ${JSON.stringify(m.payload.fileName)} in the package`,
+      );
     if (payloadSubject?.digest?.sha256 !== m.payload.sha256 || pr.payload.sha256 !== m.payload.sha256)
-      payloadDiffers.push(`SHA-256 ${payloadSubject?.digest?.sha256 ?? '(none)'} in the statement, ${m.payload.sha256} in the package`);
+      payloadDiffers.push(
+        `SHA-256 ${payloadSubject?.digest?.sha256 ?? '(none)'} in the statement, ${m.payload.sha256} in the package`,
+      );
     if (pr.payload.size !== m.payload.size)
       payloadDiffers.push(`${pr.payload.size} bytes in the statement, ${m.payload.size} in the package`);
     check(
