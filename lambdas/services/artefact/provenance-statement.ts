@@ -7,6 +7,7 @@ import {
 } from '../../../shared/api/contracts/provenance';
 import type { DsseEnvelope } from '../../../shared/api/contracts/provenance-statement';
 import { isHighS } from '../../../shared/domain/ecdsa-low-s';
+import { ConflictError } from '../../../shared/domain/errors';
 import type { Signer } from '../../ports/signer';
 import type { PackageManifest, PersonRecord } from './xml-format';
 
@@ -158,17 +159,20 @@ export const SBOM_PIN_ERR = {
     `The build provenance is not the one reviewed: its SHA-256 is ${got}, not ${pinned} as recorded at upload`,
 };
 
-/** Refuses an SBOM whose stored bytes are not the pinned ones; nothing is built or signed. */
+/**
+ * Refuses an SBOM whose stored bytes are not the pinned ones; nothing is built or signed. A ConflictError,
+ * so the failed generation shows its words (generation-failure.ts `userReason`).
+ */
 export function checkSbomPin(
   got: { sizeBytes: number; sha256: string },
   pinned: Pick<SbomSummary, 'sizeBytes' | 'sha256'>,
 ): void {
   if (got.sizeBytes !== pinned.sizeBytes || got.sha256 !== pinned.sha256.toLowerCase())
-    throw new Error(SBOM_PIN_ERR.differs(got, pinned));
+    throw new ConflictError(SBOM_PIN_ERR.differs(got, pinned));
 }
 
 /** Refuses a provenance record whose fields no longer hash to its recorded SHA-256. */
 export function checkProvenancePin(p: ProvenanceRecord): void {
   const got = sha256Hex(provenanceText(p));
-  if (got !== p.sha256.toLowerCase()) throw new Error(SBOM_PIN_ERR.provenance(got, p.sha256));
+  if (got !== p.sha256.toLowerCase()) throw new ConflictError(SBOM_PIN_ERR.provenance(got, p.sha256));
 }
