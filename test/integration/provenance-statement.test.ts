@@ -144,7 +144,13 @@ describe('the signed provenance statement (decision 279)', () => {
     expect(statement.predicate).toMatchObject({
       package: { id: pkg.id, name: pkg.name, type: 'RELEASE_SIGNED', stage: 'RELEASE' },
       provenance,
-      sbom: { format: 'CycloneDX', specVersion: '1.5', componentCount: 3, sizeBytes: SBOM.length, sha256: sha(SBOM) },
+      sbom: {
+        format: 'CycloneDX',
+        specVersion: '1.5',
+        componentCount: 3,
+        sizeBytes: SBOM.length,
+        sha256: sha(SBOM),
+      },
     });
 
     // offline: the package, the statement and the SBOM verify with the portal key
