@@ -1,17 +1,43 @@
 import { createPublicKey } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
-import { formatReport, verifyXmlFile } from '../lambdas/services/artefact/xml-verifier';
+import { verifyStatement } from '../lambdas/services/artefact/provenance-statement-verify';
+import { formatReport, type VerifyReport, verifyXmlFile } from '../lambdas/services/artefact/xml-verifier';
 
 /**
- * `npm run verify -- package.xml [--key portal-public-key.pem] [--dev] [--extract dir]`: checks a
+ * `npm run verify -- package.xml [--key portal-public-key.pem] [--dev] [--extract dir]
+ * [--statement statement.json [--sbom sbom.json]]`: checks a
  * downloaded package offline (DESIGN §3, docs/package-format.md). Exit 0 when valid, 1 when any check
  * fails, 2 when the command itself is used wrongly or the file cannot be read. `--dev` (decision 194)
  * applies the policy of a device in a development mode: with `--key`, a DEV_UNSIGNED package is accepted
- * and the report says so loudly; never a release package.
+ * and the report says so loudly; never a release package. `--statement` (issue 27, decision 279) also checks
+ * the package's signed provenance statement with the trusted key, and `--sbom` an SBOM file against it.
  */
 
-const USAGE = 'Usage: npm run verify -- <package.xml> [--key <public-key.pem>] [--dev] [--extract <dir>]';
+const USAGE =
+  'Usage: npm run verify -- <package.xml> [--key <public-key.pem>] [--dev] [--extract <dir>] [--statement <statement.json> [--sbom <sbom.json>]]';
+
+/** Adds the provenance statement's checks to the package's report (docs/package-format.md, sidecar). */
+function withStatement(
+  report: VerifyReport,
+  trustedKeyPem: string,
+  statementPath: string,
+  sbomPath: string | undefined,
+): VerifyReport {
+  const r = verifyStatement({
+    envelopeText: readFileSync(statementPath, 'utf8'),
+    trustedKeyPem,
+    manifest: report.manifest,
+    ...(sbomPath ? { sbom: { name: sbomPath, bytes: readFileSync(sbomPath) } } : {}),
+  });
+  const checks = [...report.checks, ...r.checks];
+  return {
+    ...report,
+    checks,
+    warnings: [...report.warnings, ...r.warnings],
+    valid: report.valid && checks.every((c) => c.ok),
+  };
+}
 
 /** Where the key file comes from, for the refusals below. */
 const GET_KEY = 'Save the portal key as a PEM file: curl -so portal-key.pem <portal>/dev/signing-key.pem';
@@ -42,16 +68,20 @@ export async function runVerify(args: string[], out: (s: string) => void): Promi
   let file: string | undefined;
   let keyPath: string | undefined;
   let extractDir: string | undefined;
+  let statementPath: string | undefined;
+  let sbomPath: string | undefined;
   let devMode = false;
   for (let i = 0; i < args.length; i++) {
     const a = args[i]!;
-    if (a === '--key' || a === '--extract') {
+    if (a === '--key' || a === '--extract' || a === '--statement' || a === '--sbom') {
       const v = args[++i];
       if (!v) {
         out(`${a} needs a value\n${USAGE}\n`);
         return 2;
       }
       if (a === '--key') keyPath = v;
+      else if (a === '--statement') statementPath = v;
+      else if (a === '--sbom') sbomPath = v;
       else extractDir = v;
     } else if (a === '--dev') {
       devMode = true;
@@ -72,6 +102,15 @@ export async function runVerify(args: string[], out: (s: string) => void): Promi
     out(`--dev needs --key (the device policy it relaxes is the one with a trusted key)\n${USAGE}\n`);
     return 2;
   }
+  if (statementPath && !keyPath) {
+    // the envelope carries no key: only the trusted one can say the portal signed it
+    out(`--statement needs --key (the statement is checked with the trusted portal key)\n${USAGE}\n`);
+    return 2;
+  }
+  if (sbomPath && !statementPath) {
+    out(`--sbom needs --statement (the SBOM is checked against the pin the statement signs)\n${USAGE}\n`);
+    return 2;
+  }
   let trustedKeyPem: string | undefined;
   try {
     trustedKeyPem = keyPath ? readFileSync(keyPath, 'utf8') : undefined;
@@ -83,7 +122,11 @@ export async function runVerify(args: string[], out: (s: string) => void): Promi
     }
     // a missing file is a usage error (2), not an invalid package (1)
     if (!statSync(file).isFile()) throw new Error('not a file');
-    const report = await verifyXmlFile(file, { trustedKeyPem, extractDir, devMode });
+    for (const p of [statementPath, sbomPath])
+      if (p && !statSync(p).isFile()) throw new Error(`${p} is not a file`);
+    let report = await verifyXmlFile(file, { trustedKeyPem, extractDir, devMode });
+    if (statementPath && trustedKeyPem)
+      report = withStatement(report, trustedKeyPem, statementPath, sbomPath);
     out(formatReport(report));
     return report.valid ? 0 : 1;
   } catch (e) {

@@ -1,4 +1,5 @@
 import type { Dcc } from '../../shared/api/contracts/dcc';
+import type { DsseEnvelope } from '../../shared/api/contracts/provenance-statement';
 import type { ArtefactRef, PackageRecord } from './package-repository';
 import type { ResourceRecord } from './resource-repository';
 
@@ -30,6 +31,9 @@ export interface ArtefactService {
   keyFor(pkg: Pick<PackageRecord, 'id' | 'name'>, at: Date): string;
   /** the stored XML as base64 when it is small, else a presigned URL */
   download(ref: ArtefactRef, fileName: string): Promise<{ base64?: string; url?: string }>;
+  /** the signed provenance statement's envelope (decision 279), or null when the package has none */
+  statement(ref: ArtefactRef): Promise<DsseEnvelope | null>;
+  /** removes the XML and its provenance statement */
   remove(ref: ArtefactRef): Promise<void>;
   publicKeyPem(): Promise<{ pem: string; keyId: string }>;
 }

@@ -16,6 +16,8 @@ export interface ArtefactRef {
   sha256: string;
   signed: boolean;
   generatedAt: string;
+  /** the signed provenance statement beside the XML (decision 279): every signed package generated since */
+  statementKey?: string;
 }
 
 /** A stored package: the spec's fields plus state, version and the approval maps (keyed by user id). */

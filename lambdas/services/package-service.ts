@@ -25,6 +25,7 @@ import { PackageCore } from './packages/package-core';
 import type { PackageServiceDeps, SignatureInput } from './packages/package-deps';
 import { downloadPackage, packageHistory } from './packages/package-files';
 import { PackageLists } from './packages/package-lists';
+import { provenanceStatementOf } from './packages/provenance-statement';
 import { Signing } from './packages/signing';
 import { packageSources } from './packages/start-from';
 
@@ -149,6 +150,7 @@ export class PackageService {
   // files, history, admin
   readonly download = (id: string) => downloadPackage(this.core, id);
   readonly history = (id: string) => packageHistory(this.core, id);
+  readonly provenanceStatement = (id: string) => provenanceStatementOf(this.core, id);
   readonly deletePackages = (admin: UserRecord, req: PackageDeletionRequest, sourceIp: string) =>
     deletePackages(this.core, admin, req, sourceIp);
   readonly deleteDccs = (admin: UserRecord, ids: string[]) => this.dcc.delete(admin, ids);

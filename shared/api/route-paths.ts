@@ -66,4 +66,5 @@ export const ROUTE_PATHS = {
   createAccessToken: ['POST', '/access-tokens'],
   listAccessTokens: ['GET', '/access-tokens'],
   revokeAccessToken: ['DELETE', '/access-tokens/{tokenId}'],
+  packageProvenanceStatement: ['GET', '/packages/{id}/provenance-statement'],
 } as const satisfies { [Id in RouteId]: readonly [HttpMethod, string] };

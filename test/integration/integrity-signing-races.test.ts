@@ -72,7 +72,7 @@ async function stored(id: string) {
       ConsistentRead: true,
     }),
   );
-  return r.Item as { status: string; artefact?: { key: string } } | undefined;
+  return r.Item as { status: string; artefact?: { key: string; statementKey?: string } } | undefined;
 }
 
 function expectLoser(label: string, r: ApiResult) {
@@ -122,7 +122,10 @@ describe('signing races', () => {
       const keys = await artefactKeys(pkg.id);
       if (winners[0]!.call === 'sign') {
         expect(item?.status).toBe('SIGNED');
-        expect(keys, 'exactly the one signed artefact the package points at').toEqual([item?.artefact?.key]);
+        // the signed XML and its provenance statement beside it (decision 279), nothing else
+        expect(keys.sort(), 'exactly the one signed artefact the package points at').toEqual(
+          [item?.artefact?.key, item?.artefact?.statementKey].sort(),
+        );
         expect((item as { mLifePath?: string })?.mLifePath).toBe(item?.artefact?.key);
       } else {
         expect(item?.status).toBe('REJECTED');

@@ -879,6 +879,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/packages/{id}/provenance-statement": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The package's signed provenance statement: a DSSE envelope of an in-toto statement binding the manifest, payload, build provenance and SBOM (signed packages; `npm run verify -- --statement` checks it) */
+        get: operations["packageProvenanceStatement"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -3091,6 +3108,40 @@ export interface operations {
                             /** @enum {string} */
                             state: "ACTIVE" | "EXPIRED" | "REVOKED";
                         };
+                    };
+                };
+            };
+            "4XX": components["responses"]["Error"];
+            "5XX": components["responses"]["Error"];
+        };
+    };
+    packageProvenanceStatement: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description 'application/vnd.in-toto+json' */
+                        payloadType: string;
+                        /** @description the in-toto statement (JSON), base64 */
+                        payload: string;
+                        signatures: {
+                            keyid: string;
+                            /** @description ECDSA P-256 SHA-256 over PAE(payloadType, payload), DER, low-S, base64 */
+                            sig: string;
+                        }[];
                     };
                 };
             };

@@ -1,3 +1,4 @@
+import type { DsseEnvelope } from '../../../shared/api/contracts/provenance-statement';
 import type { ApprovalRecordEntry, ArtefactService } from '../../ports/artefact-service';
 import type { ArtefactRef, PackageRecord } from '../../ports/package-repository';
 
@@ -49,6 +50,12 @@ export class MemoryArtefacts implements ArtefactService {
   async download(ref: ArtefactRef): Promise<{ base64?: string; url?: string }> {
     if (!this.stored.has(ref.key)) throw new Error(`no artefact ${ref.key}`);
     return { base64: Buffer.from(`<xml key="${ref.key}"/>`).toString('base64') };
+  }
+
+  async statement(ref: ArtefactRef): Promise<DsseEnvelope | null> {
+    if (!this.stored.has(ref.key) || !ref.signed) return null;
+    const statement = Buffer.from(`{"memory":"${ref.key}"}`).toString('base64');
+    return { payloadType: 'application/vnd.in-toto+json', payload: statement, signatures: [] };
   }
 
   async remove(ref: ArtefactRef): Promise<void> {

@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { PackageType } from '../../../shared/api/contracts/packages';
+import { type ProvenanceFields, sbomKeyOf } from '../../../shared/api/contracts/provenance';
+import type { DsseEnvelope } from '../../../shared/api/contracts/provenance-statement';
 import { ConflictError } from '../../../shared/domain/errors';
 import { computeFields } from '../../../shared/domain/header/header-rules';
 import type { Header } from '../../../shared/domain/header/header-schema';
@@ -10,6 +12,15 @@ import type { ArtefactRef, PackageRecord } from '../../ports/package-repository'
 import type { ResourceRecord } from '../../ports/resource-repository';
 import type { Signer } from '../../ports/signer';
 import { readMetadata } from './metadata-file';
+import {
+  buildStatement,
+  checkProvenancePin,
+  checkSbomPin,
+  envelopeText,
+  SBOM_PIN_ERR,
+  signStatement,
+  statementKeyOf,
+} from './provenance-statement';
 import { buildXmlPackage, type MetadataPin } from './xml-package';
 
 /**
@@ -58,6 +69,10 @@ export class BlobArtefactStore implements ArtefactService {
 
   async generate(input: Parameters<ArtefactService['generate']>[0]): Promise<ArtefactRef> {
     const { pkg, resource, dcc, approvals, signedBy, at, onProgress } = input;
+    // the build provenance and the SBOM pinned for review (issue 27, decision 280): checked before a byte is written
+    const pinned = (pkg.resourceFile ?? {}) as ProvenanceFields;
+    if (pinned.provenance) checkProvenancePin(pinned.provenance);
+    if (pinned.sbom) checkSbomPin(await this.sbomDigest(resource), pinned.sbom);
     const payload = await this.blobs.get(this.config.resourcesBucket(), resource.objectKey);
     if (!payload) throw new ConflictError(`The file of resource ${resource.name} is missing from storage`);
     let patchConfig: { fileName: string; bytes: Uint8Array; expected: MetadataPin | null } | undefined;
@@ -133,15 +148,57 @@ export class BlobArtefactStore implements ArtefactService {
     const { sizeBytes } = await this.blobs.putStream(bucket, key, hashed(), {
       contentType: 'application/xml',
     });
+    let statementKey: string | undefined;
     try {
       // the build reports what it checked (the payload's SHA-256 against the resource's) after the last byte
-      await build.result;
+      const built = await build.result;
+      // every signed package gets its signed provenance statement beside it (decision 279); unsigned: none
+      if (signedBy) {
+        const statement = buildStatement({
+          manifest: built.manifest,
+          manifestSha256: built.manifestSha256,
+          provenance: pinned.provenance ?? null,
+          sbom: pinned.sbom ?? null,
+        });
+        const envelope = await signStatement(statement, this.signer());
+        statementKey = statementKeyOf(key);
+        await this.blobs.put(bucket, statementKey, Buffer.from(envelopeText(envelope), 'utf8'), {
+          contentType: 'application/json',
+        });
+      }
     } catch (e) {
       // best effort: the error that matters is the build's, not a failed clean-up
-      await this.blobs.delete(bucket, [key]).catch(() => undefined);
+      await this.blobs.delete(bucket, [key, statementKeyOf(key)]).catch(() => undefined);
       throw e;
     }
-    return { key, sizeBytes, sha256: hash.digest('hex'), signed: Boolean(signedBy), generatedAt };
+    return {
+      key,
+      sizeBytes,
+      sha256: hash.digest('hex'),
+      signed: Boolean(signedBy),
+      generatedAt,
+      ...(statementKey ? { statementKey } : {}),
+    };
+  }
+
+  /** The stored SBOM's size and SHA-256, hashed as it streams (at most SBOM_MAX_BYTES, never held whole). */
+  private async sbomDigest(resource: ResourceRecord): Promise<{ sizeBytes: number; sha256: string }> {
+    const body = await this.blobs.get(this.config.resourcesBucket(), sbomKeyOf(resource.id));
+    if (!body) throw new ConflictError(SBOM_PIN_ERR.missing(resource.name));
+    const hash = createHash('sha256');
+    let sizeBytes = 0;
+    for await (const c of body as AsyncIterable<Uint8Array>) {
+      hash.update(c);
+      sizeBytes += c.length;
+    }
+    return { sizeBytes, sha256: hash.digest('hex') };
+  }
+
+  async statement(ref: ArtefactRef): Promise<DsseEnvelope | null> {
+    if (!ref.statementKey) return null;
+    const body = await this.blobs.get(this.config.artefactsBucket(), ref.statementKey);
+    if (!body) throw new ConflictError('The provenance statement file is missing from storage');
+    return JSON.parse((await readAll(body)).toString('utf8')) as DsseEnvelope;
   }
 
   private readMetadata(resource: ResourceRecord): Promise<Buffer> {
@@ -168,7 +225,8 @@ export class BlobArtefactStore implements ArtefactService {
   }
 
   async remove(ref: ArtefactRef): Promise<void> {
-    await this.blobs.delete(this.config.artefactsBucket(), [ref.key]);
+    // the statement's key follows from the XML's: a crashed run's clean-up (no ref recorded) removes it too
+    await this.blobs.delete(this.config.artefactsBucket(), [ref.key, statementKeyOf(ref.key)]);
   }
 
   async publicKeyPem(): Promise<{ pem: string; keyId: string }> {

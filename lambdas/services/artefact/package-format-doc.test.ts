@@ -5,8 +5,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { p256 } from '@noble/curves/nist.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DsseEnvelope } from '../../../shared/api/contracts/provenance-statement';
 import { SIGNATURE_MEANINGS } from '../../../shared/domain/signature-meanings';
 import { examplePackage, exampleSigner } from './package-format.example';
+import { buildStatement, envelopeText, signStatement } from './provenance-statement';
+import { EXAMPLE_SBOM, exampleStatement, manifestBytesOf } from './provenance-statement.example';
+import { verifyStatement } from './provenance-statement-verify';
 import { LEGACY_APPROVAL_MEANING, LEGACY_SIGNATURE_MEANING } from './xml-format';
 import { buildXmlPackage } from './xml-package';
 import { buildSample, collect, sampleInput, samplePayload, testSigner } from './xml-package.fixtures';
@@ -254,5 +258,152 @@ describe('docs/package-format.md, shell recipe (§9) on freshly generated packag
     const xml = await collect(buildXmlPackage(input).stream);
     const run = check(xml);
     expect(run.out).toMatch(/^ACCEPTED: RELEASE_SIGNED PATCH/);
+  });
+});
+
+describe('docs/package-format.md, provenance statement (§11)', () => {
+  const statementRecipe = join(dir, 'check-statement.sh');
+  beforeAll(() => {
+    writeFileSync(statementRecipe, block('### 11.4 Checking a statement with a shell', 'sh'));
+  });
+  /** Runs the §11.4 recipe; returns its exit code and output. */
+  function checkStatement(
+    xml: Buffer,
+    envelope: string,
+    key: string,
+    sbom?: Buffer | string,
+  ): { code: number; out: string } {
+    const tag = Math.random().toString(36).slice(2);
+    const files = [join(dir, `p-${tag}.xml`), join(dir, `s-${tag}.json`), key];
+    writeFileSync(files[0]!, xml);
+    writeFileSync(files[1]!, envelope);
+    if (sbom !== undefined) {
+      files.push(join(dir, `sbom-${tag}.json`));
+      writeFileSync(files[3]!, sbom);
+    }
+    const r = spawnSync('sh', [statementRecipe, ...files], { encoding: 'utf8' });
+    return { code: r.status ?? -1, out: `${r.stdout}${r.stderr}` };
+  }
+  /** The envelope with its JSON edited by `edit`, one line as the portal writes it. */
+  const editEnvelope = (text: string, edit: (e: DsseEnvelope) => void) => {
+    const e = JSON.parse(text) as DsseEnvelope;
+    edit(e);
+    return `${JSON.stringify(e)}\n`;
+  };
+
+  it('shows, byte for byte, the example SBOM, envelope and statement, and the real r and s', async () => {
+    const ex = await exampleStatement();
+    expect(block('The statement of the §8 package', 'json').trim()).toBe(EXAMPLE_SBOM.toString('utf8'));
+    expect(doc).toContain(`this CycloneDX SBOM (${EXAMPLE_SBOM.length} bytes)`);
+    expect(block('The envelope file:', 'json')).toBe(ex.envelope);
+    expect(block('Its payload decodes to these', 'json').trim()).toBe(ex.statement.toString('utf8'));
+    expect(doc).toContain(`decodes to these ${ex.statement.length} bytes`);
+    expect(doc).toContain(`PAE is \`DSSEv1 28 application/vnd.in-toto+json ${ex.statement.length} \``);
+    const sig = p256.Signature.fromBytes(
+      Buffer.from((JSON.parse(ex.envelope) as DsseEnvelope).signatures[0]!.sig, 'base64'),
+      'der',
+    );
+    const hex = (n: bigint) => `0x${n.toString(16).toUpperCase().padStart(64, '0')}`;
+    expect(doc).toContain(`r = \`${hex(sig.r)}\` and s = \`${hex(sig.s)}\` (low-S)`);
+  });
+
+  it('is accepted by the recipe and by the verifier, with and without the SBOM', async () => {
+    const ex = await exampleStatement();
+    const run = checkStatement(ex.xml, ex.envelope, exampleKey, EXAMPLE_SBOM);
+    expect(run.out).toMatch(
+      /^ACCEPTED: statement of package 3f1c2a9e-5b7d-4e21-9c0a-1d2e3f4a5b6c, manifest [0-9a-f]{64}, SBOM .* matches \(286 bytes\)\n$/,
+    );
+    expect(run.code).toBe(0);
+    expect(checkStatement(ex.xml, ex.envelope, exampleKey).out).toMatch(/no SBOM file given\n$/);
+    const v = verifyStatement({
+      envelopeText: ex.envelope,
+      trustedKeyPem: await exampleSigner().publicKeyPem(),
+      manifest: JSON.parse(manifestBytesOf(ex.xml).toString()),
+      sbom: { name: 'sbom.json', bytes: EXAMPLE_SBOM },
+    });
+    expect(v.checks.filter((c) => !c.ok)).toEqual([]);
+  });
+
+  it('accepts the statement of a freshly generated package signed by the portal key', async () => {
+    const { xml, result } = await buildSample({ type: 'DEV_SIGNED' });
+    const envelope = envelopeText(
+      await signStatement(
+        buildStatement({ manifest: result.manifest, manifestSha256: result.manifestSha256 }),
+        testSigner(),
+      ),
+    );
+    const run = checkStatement(xml, envelope, portalKey);
+    expect(run.out).toMatch(/^ACCEPTED: statement of package /);
+    expect(checkStatement(xml, envelope, portalKey, EXAMPLE_SBOM).out).toBe(
+      'REFUSED: the statement pins no SBOM\n',
+    );
+  });
+
+  it('refuses what the verifier refuses: a changed byte, another key, high-S, another package, a swapped SBOM', async () => {
+    const ex = await exampleStatement();
+    const other = (await buildSample({ type: 'RELEASE_SIGNED' })).xml;
+    const swapped = Buffer.from(EXAMPLE_SBOM.toString().replace('2.15.0', '2.15.1'));
+    const cases: [string, Buffer, string, string, Buffer, RegExp][] = [
+      [
+        'a changed statement byte',
+        ex.xml,
+        editEnvelope(ex.envelope, (e) => {
+          e.payload = Buffer.from(
+            Buffer.from(e.payload, 'base64').toString().replace('"componentCount":2', '"componentCount":9'),
+          ).toString('base64');
+        }),
+        exampleKey,
+        EXAMPLE_SBOM,
+        /signature does not verify/,
+      ],
+      ['another key', ex.xml, ex.envelope, portalKey, EXAMPLE_SBOM, /signature does not verify/],
+      [
+        'a high-S signature',
+        ex.xml,
+        editEnvelope(ex.envelope, (e) => {
+          e.signatures[0]!.sig = highS(Buffer.from(e.signatures[0]!.sig, 'base64')).toString('base64');
+        }),
+        exampleKey,
+        EXAMPLE_SBOM,
+        /high-S/,
+      ],
+      [
+        "another package's XML",
+        other,
+        ex.envelope,
+        exampleKey,
+        EXAMPLE_SBOM,
+        /the statement is for manifest [0-9a-f]{64}, not this package's/,
+      ],
+      ['a swapped SBOM', ex.xml, ex.envelope, exampleKey, swapped, /is not the SBOM the statement pins/],
+      [
+        'not an envelope',
+        ex.xml,
+        '{"payload":"x"}\n',
+        exampleKey,
+        EXAMPLE_SBOM,
+        /not a provenance statement envelope/,
+      ],
+    ];
+    for (const [what, xml, envelope, key, sbom, reason] of cases) {
+      const run = checkStatement(xml, envelope, key, sbom);
+      expect(run.out, what).toMatch(reason);
+      expect(run.out, what).toMatch(/^REFUSED: /);
+      expect(run.code, what).toBe(1);
+      const v = verifyStatement({
+        envelopeText: envelope,
+        trustedKeyPem: readFileSync(key, 'utf8'),
+        manifest: JSON.parse(manifestBytesOf(xml).toString()),
+        sbom: { name: 'sbom.json', bytes: sbom },
+      });
+      expect(
+        v.checks.some((c) => !c.ok),
+        `the verifier refuses ${what} too`,
+      ).toBe(true);
+    }
+  });
+
+  it('says devices need no change', () => {
+    expect(doc).toContain('**Devices need no change.**');
   });
 });

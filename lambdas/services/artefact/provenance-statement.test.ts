@@ -1,0 +1,293 @@
+import { createHash } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { p256 } from '@noble/curves/nist.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runVerify } from '../../../scripts/verify';
+import type { DsseEnvelope } from '../../../shared/api/contracts/provenance-statement';
+import { exampleSigner } from './package-format.example';
+import {
+  buildStatement,
+  checkProvenancePin,
+  checkSbomPin,
+  envelopeText,
+  pae,
+  SBOM_PIN_ERR,
+  STATEMENT_PAYLOAD_TYPE,
+  signStatement,
+  statementBytes,
+  statementKeyOf,
+} from './provenance-statement';
+import {
+  EXAMPLE_PROVENANCE,
+  EXAMPLE_SBOM,
+  EXAMPLE_SBOM_SUMMARY,
+  exampleStatement,
+  manifestBytesOf,
+} from './provenance-statement.example';
+import { verifyStatement } from './provenance-statement-verify';
+import type { PackageManifest } from './xml-format';
+import { buildSample, testSigner } from './xml-package.fixtures';
+
+/**
+ * The signed provenance statement (decision 279): built from the manifest, signed in a DSSE envelope,
+ * and checked offline; every tampering is refused with a check that names what differs.
+ */
+
+const sha = (b: Uint8Array | string) => createHash('sha256').update(b).digest('hex');
+const N = p256.Point.CURVE().n;
+const manifestOf = (xml: Buffer) => JSON.parse(manifestBytesOf(xml).toString('utf8')) as PackageManifest;
+
+let ex: Awaited<ReturnType<typeof exampleStatement>>;
+let exampleKey: string;
+let dir: string;
+beforeAll(async () => {
+  ex = await exampleStatement();
+  exampleKey = await exampleSigner().publicKeyPem();
+  dir = mkdtempSync(join(tmpdir(), 'statement-'));
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const envelopeOf = (text: string) => JSON.parse(text) as DsseEnvelope;
+const withEnvelope = (edit: (e: DsseEnvelope) => void): string => {
+  const e = envelopeOf(ex.envelope);
+  edit(e);
+  return JSON.stringify(e);
+};
+const verifyExample = (envelopeText: string, sbom: Uint8Array | null = EXAMPLE_SBOM, key = exampleKey) =>
+  verifyStatement({
+    envelopeText,
+    trustedKeyPem: key,
+    manifest: manifestOf(ex.xml),
+    ...(sbom ? { sbom: { name: 'sbom.json', bytes: sbom } } : {}),
+  });
+const failed = (r: ReturnType<typeof verifyStatement>) => r.checks.filter((c) => !c.ok);
+
+describe('the provenance statement', () => {
+  it('is an in-toto Statement v1 about the manifest and the payload, with the provenance and the SBOM pin', () => {
+    const s = JSON.parse(ex.statement.toString('utf8'));
+    const manifest = manifestBytesOf(ex.xml);
+    expect(s._type).toBe('https://in-toto.io/Statement/v1');
+    expect(s.predicateType).toBe('firmware-release-portal/provenance-statement/1');
+    expect(s.subject).toEqual([
+      { name: 'manifest', digest: { sha256: sha(manifest) } },
+      { name: 'apnea-detector-3.1.tflite', digest: { sha256: manifestOf(ex.xml).payload.sha256 } },
+    ]);
+    expect(s.predicate.provenance).toEqual(EXAMPLE_PROVENANCE);
+    expect(s.predicate.sbom).toEqual({
+      format: 'CycloneDX',
+      specVersion: '1.5',
+      componentCount: 2,
+      sizeBytes: EXAMPLE_SBOM.length,
+      sha256: sha(EXAMPLE_SBOM),
+    });
+    expect(s.predicate.signature).toMatchObject({ keyId: exampleSigner().keyId, signedBy: { id: 'u-rel' } });
+    // its one form: compact JSON, the documented key order
+    expect(JSON.stringify(s)).toBe(ex.statement.toString('utf8'));
+  });
+
+  it('says null when the package carries no provenance or SBOM', () => {
+    const m = manifestOf(ex.xml);
+    const s = buildStatement({ manifest: m, manifestSha256: sha(manifestBytesOf(ex.xml)) });
+    expect([s.predicate.provenance, s.predicate.sbom]).toEqual([null, null]);
+    expect(() => buildStatement({ manifest: { ...m, signature: null }, manifestSha256: 'x' })).toThrow(
+      /signed packages only/,
+    );
+  });
+
+  it('is signed over PAE(payloadType, statement), low-S, and verifies with openssl-compatible DER', async () => {
+    const e = envelopeOf(ex.envelope);
+    const body = Buffer.from(e.payload, 'base64');
+    expect(Buffer.from(pae(STATEMENT_PAYLOAD_TYPE, body)).subarray(0, 40).toString()).toBe(
+      `DSSEv1 28 application/vnd.in-toto+json ${body.length} `.slice(0, 40),
+    );
+    const sig = p256.Signature.fromBytes(Buffer.from(e.signatures[0]!.sig, 'base64'), 'der');
+    expect(sig.s <= N >> 1n).toBe(true);
+    // deterministic (RFC 6979): the same statement gives the same envelope
+    expect((await exampleStatement()).envelope).toBe(ex.envelope);
+  });
+
+  it('is stored beside the XML', () => {
+    expect(statementKeyOf('packages/p1/2026-03-02T10-00-00-000Z-Apnea.xml')).toBe(
+      'packages/p1/2026-03-02T10-00-00-000Z-Apnea.provenance-statement.json',
+    );
+  });
+});
+
+describe('verifying a statement', () => {
+  it('accepts the example with its package, the trusted key and the SBOM', () => {
+    const r = verifyExample(ex.envelope);
+    expect(failed(r)).toEqual([]);
+    expect(r.checks.map((c) => c.name)).toEqual([
+      'Statement envelope',
+      'Statement signature (trusted key)',
+      'Statement form',
+      'Statement binds this package',
+      'Statement payload digest',
+      'Statement provenance',
+      'SBOM',
+    ]);
+  });
+
+  it('refuses a changed byte of the statement: the signature fails', () => {
+    const text = withEnvelope((e) => {
+      const b = Buffer.from(e.payload, 'base64');
+      e.payload = Buffer.from(b.toString().replace('"componentCount":2', '"componentCount":3')).toString(
+        'base64',
+      );
+    });
+    expect(failed(verifyExample(text)).map((c) => c.name)).toEqual(['Statement signature (trusted key)']);
+    expect(failed(verifyExample(text))[0]!.detail).toMatch(/does not verify with the trusted key/);
+  });
+
+  it('refuses a changed byte of the signature and a changed payload type', () => {
+    const badSig = withEnvelope((e) => {
+      const b = Buffer.from(e.signatures[0]!.sig, 'base64');
+      b[b.length - 1]! ^= 1;
+      e.signatures[0]!.sig = b.toString('base64');
+    });
+    expect(failed(verifyExample(badSig))[0]!.name).toBe('Statement signature (trusted key)');
+    const badType = withEnvelope((e) => {
+      e.payloadType = 'application/json';
+    });
+    expect(failed(verifyExample(badType))[0]!.detail).toMatch(/payloadType is "application\/json"/);
+  });
+
+  it('refuses a statement signed by another key', async () => {
+    const other = await signStatement(JSON.parse(ex.statement.toString()), testSigner());
+    const r = verifyExample(envelopeText(other));
+    expect(failed(r).map((c) => c.name)).toEqual(['Statement signature (trusted key)']);
+  });
+
+  it('refuses the high-S twin of a valid signature', () => {
+    const text = withEnvelope((e) => {
+      const s = p256.Signature.fromBytes(Buffer.from(e.signatures[0]!.sig, 'base64'), 'der');
+      e.signatures[0]!.sig = Buffer.from(new p256.Signature(s.r, N - s.s).toBytes('der')).toString('base64');
+    });
+    const f = failed(verifyExample(text));
+    expect(f.map((c) => c.name)).toEqual(['Statement signature (trusted key)']);
+    expect(f[0]!.detail).toMatch(/high-S/);
+  });
+
+  it("refuses another package's statement, validly signed, naming the manifest digests", async () => {
+    const { xml } = await buildSample({ type: 'RELEASE_SIGNED' });
+    const m = manifestOf(xml);
+    const otherStatement = buildStatement({ manifest: m, manifestSha256: sha(manifestBytesOf(xml)) });
+    const signed = envelopeText(await signStatement(otherStatement, exampleSigner()));
+    const f = failed(verifyExample(signed, null));
+    expect(f.map((c) => c.name)).toEqual(['Statement binds this package', 'Statement payload digest']);
+    expect(f[0]!.detail).toContain(`the statement is for manifest SHA-256 ${sha(manifestBytesOf(xml))}`);
+    expect(f[0]!.detail).toContain(`this package's manifest has SHA-256 ${sha(manifestBytesOf(ex.xml))}`);
+  });
+
+  it('refuses a swapped SBOM file, naming its size and digest against the pin', () => {
+    const swapped = Buffer.from(EXAMPLE_SBOM.toString().replace('2.15.0', '2.16.0'));
+    const f = failed(verifyExample(ex.envelope, swapped));
+    expect(f.map((c) => c.name)).toEqual(['SBOM']);
+    expect(f[0]!.detail).toBe(
+      `sbom.json is not the SBOM the statement pins: it is ${swapped.length} bytes with SHA-256 ${sha(swapped)}, not ${EXAMPLE_SBOM.length} bytes with SHA-256 ${sha(EXAMPLE_SBOM)}`,
+    );
+  });
+
+  it('refuses what is not an envelope, and notes an SBOM it was not given', () => {
+    expect(failed(verifyExample('{"hello":1}'))[0]!.detail).toMatch(/not a DSSE envelope/);
+    expect(failed(verifyExample('not json'))[0]!.name).toBe('Statement envelope');
+    const r = verifyExample(ex.envelope, null);
+    expect(failed(r)).toEqual([]);
+    expect(r.warnings.join('\n')).toMatch(/pins an SBOM .* give it with --sbom/);
+  });
+
+  it('refuses a statement not in its one form, even when signed', async () => {
+    const s = JSON.parse(ex.statement.toString());
+    const spaced = Buffer.from(JSON.stringify(s, null, 1));
+    const sig = await exampleSigner().sign(
+      createHash('sha256').update(pae(STATEMENT_PAYLOAD_TYPE, spaced)).digest(),
+    );
+    const text = JSON.stringify({
+      payloadType: STATEMENT_PAYLOAD_TYPE,
+      payload: spaced.toString('base64'),
+      signatures: [{ keyid: 'k', sig: Buffer.from(sig).toString('base64') }],
+    });
+    expect(failed(verifyExample(text)).map((c) => c.name)).toEqual(['Statement form']);
+  });
+});
+
+describe('npm run verify -- --statement --sbom', () => {
+  const files = () => {
+    const f = {
+      xml: join(dir, 'package.xml'),
+      key: join(dir, 'portal-key.pem'),
+      statement: join(dir, 'statement.json'),
+      sbom: join(dir, 'sbom.json'),
+    };
+    writeFileSync(f.xml, ex.xml);
+    writeFileSync(f.key, exampleKey);
+    writeFileSync(f.statement, ex.envelope);
+    writeFileSync(f.sbom, EXAMPLE_SBOM);
+    return f;
+  };
+  const run = async (args: string[]) => {
+    let out = '';
+    const code = await runVerify(args, (s) => {
+      out += s;
+    });
+    return { code, out };
+  };
+
+  it('accepts the package with its statement and SBOM, a line per check', async () => {
+    const f = files();
+    const r = await run([f.xml, '--key', f.key, '--statement', f.statement, '--sbom', f.sbom]);
+    expect(r.out).toContain('  PASS  Statement binds this package: manifest SHA-256 ');
+    expect(r.out).toContain('  PASS  SBOM: ');
+    expect(r.out).toMatch(/VERDICT: VALID\n$/);
+    expect(r.code).toBe(0);
+  });
+
+  it('fails, naming the SBOM, when the SBOM file is another one', async () => {
+    const f = files();
+    writeFileSync(f.sbom, `${EXAMPLE_SBOM.toString()} `);
+    const r = await run([f.xml, '--key', f.key, '--statement', f.statement, '--sbom', f.sbom]);
+    expect(r.out).toContain(`  FAIL  SBOM: ${f.sbom} is not the SBOM the statement pins`);
+    expect(r.out).toMatch(/VERDICT: INVALID \(1 check failed\)\n$/);
+    expect(r.code).toBe(1);
+  });
+
+  it("fails with another package's XML, and verifies a package alone exactly as before", async () => {
+    const f = files();
+    const other = join(dir, 'other.xml');
+    writeFileSync(other, (await buildSample({ type: 'RELEASE_SIGNED' })).xml);
+    const r = await run([other, '--statement', f.statement, '--key', f.key]);
+    expect(r.out).toContain('  FAIL  Statement binds this package: it belongs to another package');
+    expect(r.code).toBe(1);
+    const alone = await run([f.xml, '--key', f.key]);
+    expect(alone.out).not.toContain('Statement');
+    expect(alone.code).toBe(0);
+  });
+
+  it('needs --key for --statement and --statement for --sbom', async () => {
+    const f = files();
+    expect((await run([f.xml, '--statement', f.statement])).code).toBe(2);
+    expect((await run([f.xml, '--statement', f.statement])).out).toMatch(/--statement needs --key/);
+    expect((await run([f.xml, '--key', f.key, '--sbom', f.sbom])).out).toMatch(/--sbom needs --statement/);
+  });
+});
+
+describe('the pins checked at generation (decision 280)', () => {
+  it('refuses an SBOM whose bytes are not the pinned ones, naming both', () => {
+    const pinned = { sizeBytes: EXAMPLE_SBOM_SUMMARY.sizeBytes, sha256: EXAMPLE_SBOM_SUMMARY.sha256 };
+    expect(() => checkSbomPin(pinned, pinned)).not.toThrow();
+    const got = { sizeBytes: 287, sha256: 'ab'.repeat(32) };
+    expect(() => checkSbomPin(got, pinned)).toThrow(SBOM_PIN_ERR.differs(got, pinned));
+  });
+  it('refuses a provenance record whose fields no longer hash to its SHA-256', () => {
+    expect(() => checkProvenancePin(EXAMPLE_PROVENANCE)).not.toThrow();
+    expect(() => checkProvenancePin({ ...EXAMPLE_PROVENANCE, commit: 'deadbeef' })).toThrow(
+      /The build provenance is not the one reviewed/,
+    );
+  });
+  it('writes the statement bytes as compact JSON', () => {
+    const s = JSON.parse(ex.statement.toString());
+    expect(Buffer.from(statementBytes(s)).equals(ex.statement)).toBe(true);
+  });
+});
