@@ -19,6 +19,8 @@ export interface SeedOptions {
   writers?: number;
   /** called after every finished batch with the packages written so far */
   onProgress?: (written: number) => void;
+  /** `performance.now()` after which no new batch starts (a time bound); the count written is returned */
+  stopAt?: number;
 }
 
 /**
@@ -50,7 +52,8 @@ export function* packageCopies(template: PackageRecord, count: number, from = 1)
 /**
  * Writes `count` copies of `template` straight into the packages table (not through the API) with
  * BatchWriteItem: 25 items a call, `writers` calls at a time, UnprocessedItems retried with a doubling
- * pause. Items are built lazily, batch by batch, so 100,000 copies never sit in memory at once.
+ * pause. Items are built lazily, batch by batch, so 100,000 copies never sit in memory at once. Returns
+ * the packages written: fewer than `count` when `stopAt` came first.
  */
 export async function seedPackages(
   doc: DynamoDBDocumentClient,
@@ -58,8 +61,8 @@ export async function seedPackages(
   template: PackageRecord,
   count: number,
   opts: SeedOptions = {},
-): Promise<void> {
-  const { from = 1, writers = 8, onProgress } = opts;
+): Promise<number> {
+  const { from = 1, writers = 8, onProgress, stopAt = Number.POSITIVE_INFINITY } = opts;
   const copies = packageCopies(template, count, from);
   let written = 0;
   // a package's two items go in the same call, so a batch holds 12 packages (24 items)
@@ -86,7 +89,12 @@ export async function seedPackages(
     onProgress?.(written);
   };
   const worker = async () => {
-    for (let pkgs = nextBatch(); pkgs.length > 0; pkgs = nextBatch()) await write(pkgs);
+    while (performance.now() < stopAt) {
+      const pkgs = nextBatch();
+      if (pkgs.length === 0) return;
+      await write(pkgs);
+    }
   };
   await Promise.all(Array.from({ length: writers }, worker));
+  return written;
 }
