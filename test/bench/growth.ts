@@ -77,6 +77,13 @@ const VIEWS: { name: string; calls: { path: string; query?: ListPageQuery }[] }[
   { name: 'admin DCC table, page 1', calls: [{ path: '/admin/dcc', query: { offset: 0, limit: 5 } }] },
 ];
 
+/** Calls until the answer is 200 (at most 40 times): a view whose first call outlasted the gateway's limit. */
+async function untilAnswered(call: () => Promise<{ status: number }>): Promise<void> {
+  let status = 0;
+  for (let i = 0; i < 40 && status !== 200; i++) status = (await call()).status;
+  if (status !== 200) throw new Error(`a view still answered ${status} after 40 calls`);
+}
+
 const qs = (q?: ListPageQuery) =>
   q
     ? `?${new URLSearchParams(Object.entries(q).map(([k, v]): [string, string] => [k, String(v)])).toString()}`
@@ -222,8 +229,11 @@ export async function benchGrowth(_tmp: string): Promise<Row[]> {
         const build = await units(VIEWS[1]!.calls);
         for (const view of VIEWS) {
           const warm = await units(view.calls);
-          // the server's index builds on its first view, as a cold Lambda's would: not in the percentiles
-          for (const c of view.calls) await api.call(`${c.path}${qs(c.query)}`, { token: tokenFor(c.path) });
+          // the server's index builds on its first view, as a cold Lambda's would: not in the percentiles.
+          // On DynamoDB Local a large build outlasts the local gateway's limit (decision 265): ask again until
+          // the view answers, so the percentiles measure the warm view
+          for (const c of view.calls)
+            await untilAnswered(() => api.call(`${c.path}${qs(c.query)}`, { token: tokenFor(c.path) }));
           const load = await closedLoop(CLIENTS, { requests: REQUESTS }, async () => {
             for (const c of view.calls) {
               const r = await api.call(`${c.path}${qs(c.query)}`, { token: tokenFor(c.path) });
