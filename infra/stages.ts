@@ -55,6 +55,9 @@ export const STAGES = {
     // operators hear every alarm; the key admin administers the signing key and can never sign with it
     alarmEmail: 'firmware-oncall@example.com',
     signingKeyAdminRoleArn: 'arn:aws:iam::123456789012:role/firmware-signing-key-admin',
+    // recommended once prod has a key in the field: keep that key across a replaced stack, and switch
+    // keys when rotating (docs/infra.md, "Using an existing signing key", decision 263):
+    // signingKeyArn: 'arn:aws:kms:eu-central-1:123456789012:key/<key id>',
     webAclArn:
       'arn:aws:wafv2:us-east-1:123456789012:global/webacl/frp-prod-edge/11111111-2222-3333-4444-555555555555',
     site: {

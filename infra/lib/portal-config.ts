@@ -79,6 +79,12 @@ export interface StageSettings {
   originVerifySecretVersion?: string;
   /** IAM role that administers the signing key and alone may schedule its deletion (decision 205) */
   signingKeyAdminRoleArn?: string;
+  /**
+   * an existing KMS signing key (ECC_NIST_P256, SIGN_VERIFY) in the stage's account and region that the
+   * stack imports instead of creating one: the key devices already trust survives a replaced stack
+   * (decision 263, docs/infra.md "Signing key"); its key policy is then the operator's
+   */
+  signingKeyArn?: string;
   /** an existing CloudTrail trail recording this account's management events; unset = the stack's own */
   existingTrailArn?: string;
   /** an existing WAF web ACL of scope CLOUDFRONT (us-east-1); required when the stage is not in us-east-1 */
@@ -130,6 +136,11 @@ export interface PortalConfig {
    */
   signingKeyAdminRoleArn?: string;
   /**
+   * an existing package signing key to import (kms.Key.fromKeyArn) instead of creating one; its key policy
+   * is not the stack's: the operator adds the signing statement the stack prints (decision 263)
+   */
+  signingKeyArn?: string;
+  /**
    * an existing CloudTrail trail that records this account's management events (KMS use included) in
    * this region; unset = the stack creates its own trail (docs/decisions/206)
    */
@@ -173,6 +184,7 @@ const STAGE_SETTING_KEYS = [
   'tokenTtlSeconds',
   'originVerifySecretVersion',
   'signingKeyAdminRoleArn',
+  'signingKeyArn',
   'existingTrailArn',
   'webAclArn',
   'alarmEmail',
@@ -250,6 +262,9 @@ export function readConfig(node: Node, stages: Readonly<Record<string, unknown>>
 type StageConfig = Omit<PortalConfig, 'webDir' | 'webIsPlaceholder' | 'bundleCache'>;
 
 const ROLE_ARN_RE = /^arn:aws[a-z-]*:iam::\d{12}:role\/[\w+=,.@/-]{1,512}$/;
+/** a KMS key ARN (not an alias): partition, region, account, key id (a UUID or a multi-Region `mrk-` id) */
+export const KMS_KEY_ARN_RE =
+  /^arn:aws[a-z-]*:kms:([a-z]{2}(?:-gov)?-[a-z]+-\d):(\d{12}):key\/((?:mrk-[0-9a-f]{32})|(?:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}))$/;
 const TRAIL_ARN_RE = /^arn:aws[a-z-]*:cloudtrail:[a-z0-9-]+:\d{12}:trail\/[\w.-]{3,128}$/;
 // CloudFront takes web ACLs of scope CLOUDFRONT, which live in us-east-1 ("global")
 const WEB_ACL_ARN_RE = /^arn:aws[a-z-]*:wafv2:us-east-1:\d{12}:global\/webacl\/[\w-]{1,128}\/[0-9a-f-]{36}$/;
@@ -367,6 +382,24 @@ export function checkStage(stage: string, s: Record<string, unknown>): StageConf
       `${at('originVerifySecretVersion')} must be a Secrets Manager version id, got '${originVerifySecretVersion}'`,
     );
 
+  const signingKeyArn = checked(
+    'signingKeyArn',
+    KMS_KEY_ARN_RE,
+    'the ARN of a KMS key (arn:aws:kms:<region>:<account>:key/<key id>; not an alias)',
+  );
+  if (signingKeyArn !== undefined) {
+    const [, keyRegion, keyAccount] = KMS_KEY_ARN_RE.exec(signingKeyArn)!;
+    // a key of another account or region cannot sign for this stack's worker (KMS keys are regional)
+    if (region !== undefined && keyRegion !== region)
+      throw new ConfigError(
+        `${at('signingKeyArn')} is a key in ${keyRegion}, but the stage deploys to ${region}: the signing key must be in the stack's region`,
+      );
+    if (account !== undefined && keyAccount !== account)
+      throw new ConfigError(
+        `${at('signingKeyArn')} is a key of account ${keyAccount}, but the stage deploys to account ${account}: the signing key must be in the stack's account`,
+      );
+  }
+
   const { settings: site, problems } = checkSiteSettings(s.site ?? {});
   if (problems.length > 0) throw new ConfigError(`${at('site')}: ${problems.join('; ')}`);
 
@@ -391,6 +424,7 @@ export function checkStage(stage: string, s: Record<string, unknown>): StageConf
     tokenTtlSeconds: optPositiveInt('tokenTtlSeconds'),
     originVerifySecretVersion,
     signingKeyAdminRoleArn: checked('signingKeyAdminRoleArn', ROLE_ARN_RE, 'an IAM role ARN'),
+    signingKeyArn,
     existingTrailArn: checked('existingTrailArn', TRAIL_ARN_RE, 'a CloudTrail trail ARN'),
     webAclArn: checked(
       'webAclArn',

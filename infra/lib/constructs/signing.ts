@@ -1,9 +1,19 @@
-import { DefaultStackSynthesizer, Duration, Fn, Lazy, Stack, Validations } from 'aws-cdk-lib';
+import {
+  Aws,
+  CfnRule,
+  DefaultStackSynthesizer,
+  Duration,
+  Fn,
+  Lazy,
+  Stack,
+  Token,
+  Validations,
+} from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as kms from 'aws-cdk-lib/aws-kms';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
-import type { PortalConfig } from '../portal-config';
+import { ConfigError, KMS_KEY_ARN_RE, type PortalConfig, STAGES_FILE } from '../portal-config';
 import { statefulRemovalPolicy } from '../removal';
 
 export interface SigningProps {
@@ -52,7 +62,13 @@ export const KEY_DELETION_WINDOW_DAYS = 30;
  * role and the deployment's own role may schedule its deletion, with the longest window.
  */
 export class Signing extends Construct {
-  readonly packageKey: kms.Key;
+  /** the stack's own key, or the stage's `signingKeyArn` imported (decision 263) */
+  readonly packageKey: kms.IKey;
+  /**
+   * true when the key is imported (`signingKeyArn`): its key policy is not the stack's, so who signs is
+   * what the operator wrote there; `operatorKeyPolicy` is the statement to add (docs/infra.md)
+   */
+  readonly keyImported: boolean;
   readonly tokenSecret: secretsmanager.Secret;
   /** the value CloudFront adds to every API request, proving it passed CloudFront (docs/decisions/075) */
   readonly originVerifySecret: secretsmanager.Secret;
@@ -63,17 +79,10 @@ export class Signing extends Construct {
     super(scope, id);
     const { config } = props;
 
-    this.packageKey = new kms.Key(this, 'PackageSigningKey', {
-      description: `Firmware Release Portal (${config.stage}): signs firmware packages (ECDSA P-256, SHA-256 digest)`,
-      keySpec: kms.KeySpec.ECC_NIST_P256,
-      keyUsage: kms.KeyUsage.SIGN_VERIFY,
-      alias: `alias/frp-${config.stage}-package-signing`,
-      // a policy of our own: CDK's default would give the account root kms:* (sign included)
-      policy: new iam.PolicyDocument({ statements: this.keyStatements(config) }),
-      pendingWindow: Duration.days(KEY_DELETION_WINDOW_DAYS),
-      // Devices in the field verify against this key: losing it with the stack would orphan them.
-      removalPolicy: statefulRemovalPolicy(config),
-    });
+    this.keyImported = config.signingKeyArn !== undefined;
+    this.packageKey = config.signingKeyArn
+      ? importedKey(this, config.signingKeyArn, config.stage)
+      : this.ownKey(config);
 
     this.tokenSecret = new secretsmanager.Secret(this, 'TokenSecret', {
       description: `Firmware Release Portal (${config.stage}): HMAC key of session tokens (JWT HS256)`,
@@ -98,6 +107,32 @@ export class Signing extends Construct {
     });
   }
 
+  /** The stack's own signing key, with the stack's key policy (decision 205). */
+  private ownKey(config: PortalConfig): kms.Key {
+    return new kms.Key(this, 'PackageSigningKey', {
+      description: `Firmware Release Portal (${config.stage}): signs firmware packages (ECDSA P-256, SHA-256 digest)`,
+      keySpec: kms.KeySpec.ECC_NIST_P256,
+      keyUsage: kms.KeyUsage.SIGN_VERIFY,
+      alias: `alias/frp-${config.stage}-package-signing`,
+      // a policy of our own: CDK's default would give the account root kms:* (sign included)
+      policy: new iam.PolicyDocument({ statements: this.keyStatements(config) }),
+      pendingWindow: Duration.days(KEY_DELETION_WINDOW_DAYS),
+      // Devices in the field verify against this key: losing it with the stack would orphan them.
+      removalPolicy: statefulRemovalPolicy(config),
+    });
+  }
+
+  /**
+   * For an imported key (`signingKeyArn`): the key-policy statements the operator must have in that key's
+   * policy so the worker may sign, and nobody else (a JSON list, printed as the output
+   * SigningKeyPolicyToAdd; docs/infra.md "Using an existing signing key"). The stack cannot write another
+   * key's policy, so it cannot enforce them. Undefined for the stack's own key (its policy has them).
+   */
+  operatorKeyPolicy(): string | undefined {
+    if (!this.keyImported) return undefined;
+    return Stack.of(this).toJsonString(this.signStatements().map((st) => st.toStatementJson()));
+  }
+
   /**
    * Lets the role with this ARN sign with the package key: the key policy lets the account delegate
    * kms:Sign to this principal alone (its IAM policy must allow it too: grantUses), and the Deny
@@ -115,9 +150,31 @@ export class Signing extends Construct {
     return this.signers;
   }
 
+  /** Who signs: the signing roles through their IAM policy, and no one else (decision 205). */
+  private signStatements(): iam.PolicyStatement[] {
+    const signerArns = Lazy.list({ produce: () => [...this.signers] });
+    return [
+      new iam.PolicyStatement({
+        sid: 'SigningRolesSign',
+        principals: [new iam.AccountRootPrincipal()],
+        actions: ['kms:Sign'],
+        resources: ['*'],
+        conditions: { StringEquals: { 'aws:PrincipalArn': signerArns } },
+      }),
+      // Whatever else grants it (a later IAM policy, a grant), only the signing roles sign.
+      new iam.PolicyStatement({
+        sid: 'OnlySigningRolesSign',
+        effect: iam.Effect.DENY,
+        principals: [new iam.AnyPrincipal()],
+        actions: ['kms:Sign'],
+        resources: ['*'],
+        conditions: { StringNotEquals: { 'aws:PrincipalArn': signerArns } },
+      }),
+    ];
+  }
+
   private keyStatements(config: PortalConfig): iam.PolicyStatement[] {
     const account = new iam.AccountRootPrincipal();
-    const signerArns = Lazy.list({ produce: () => [...this.signers] });
     const adminArn = config.signingKeyAdminRoleArn;
     const deployment = deploymentRoleArn(this);
     const deleters = [adminArn, deployment].filter((a): a is string => a !== undefined);
@@ -136,23 +193,7 @@ export class Signing extends Construct {
         actions: [...KEY_PUBLIC_ACTIONS],
         resources: ['*'],
       }),
-      // The signing roles, through their IAM policy, and no one else.
-      new iam.PolicyStatement({
-        sid: 'SigningRolesSign',
-        principals: [account],
-        actions: ['kms:Sign'],
-        resources: ['*'],
-        conditions: { StringEquals: { 'aws:PrincipalArn': signerArns } },
-      }),
-      // Whatever else grants it (a later IAM policy, a grant), only the signing roles sign.
-      new iam.PolicyStatement({
-        sid: 'OnlySigningRolesSign',
-        effect: iam.Effect.DENY,
-        principals: [new iam.AnyPrincipal()],
-        actions: ['kms:Sign'],
-        resources: ['*'],
-        conditions: { StringNotEquals: { 'aws:PrincipalArn': signerArns } },
-      }),
+      ...this.signStatements(),
       // Deletion would orphan every device: only the key admin role and the deployment itself (the
       // CloudFormation execution role: a failed first create or a throw-away stack deletes the key) may
       // schedule it, and only with the longest waiting period. The trail's alarm reports every scheduling.
@@ -199,4 +240,37 @@ function deploymentRoleArn(scope: Construct): string | undefined {
   return synthesizer instanceof DefaultStackSynthesizer
     ? Fn.sub(synthesizer.cloudFormationExecutionRoleArn)
     : undefined;
+}
+
+/**
+ * The stage's existing signing key (decision 263). The ARN's form was checked with the stage settings
+ * (and against the stage's `account`/`region` when it pins them); here against the stack's environment:
+ * at synth when it is known, else by a template rule that fails the deploy before anything is created.
+ * No alias is made: the key and its alias are the operator's (the old stack's alias went with it).
+ */
+function importedKey(scope: Construct, arn: string, stage: string): kms.IKey {
+  const match = KMS_KEY_ARN_RE.exec(arn);
+  if (!match)
+    throw new ConfigError(`${STAGES_FILE}, stage ${stage}: signingKeyArn is not a KMS key ARN: '${arn}'`);
+  const [, keyRegion, keyAccount] = match as unknown as [string, string, string];
+  const stack = Stack.of(scope);
+  const wrong = (what: string, key: string, stackValue: string) =>
+    `${STAGES_FILE}, stage ${stage}: signingKeyArn is a key of ${what} ${key}, but the stack deploys to ${what} ${stackValue}: the signing key must be in the stack's account and region`;
+  if (!Token.isUnresolved(stack.region) && stack.region !== keyRegion)
+    throw new ConfigError(wrong('region', keyRegion, stack.region));
+  if (!Token.isUnresolved(stack.account) && stack.account !== keyAccount)
+    throw new ConfigError(wrong('account', keyAccount, stack.account));
+  if (Token.isUnresolved(stack.region) || Token.isUnresolved(stack.account))
+    new CfnRule(stack, 'SigningKeyInStackAccountAndRegion', {
+      assertions: [
+        {
+          assert: Fn.conditionAnd(
+            Fn.conditionEquals(Aws.REGION, keyRegion),
+            Fn.conditionEquals(Aws.ACCOUNT_ID, keyAccount),
+          ),
+          assertDescription: `signingKeyArn (${STAGES_FILE}, stage ${stage}) is a key of account ${keyAccount} in ${keyRegion}: deploy this stage there, or name a key of this account and region`,
+        },
+      ],
+    });
+  return kms.Key.fromKeyArn(scope, 'PackageSigningKey', arn);
 }
