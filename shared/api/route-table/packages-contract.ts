@@ -9,7 +9,7 @@ import {
   notifySchema,
   packageIdParamSchema,
   packageListParamSchema,
-  signaturePasswordSchema,
+  signedDecisionSchema,
   signedNotifySchema,
   signedRejectSchema,
   updateDraftSchema,
@@ -21,7 +21,7 @@ const id = { params: packageIdParamSchema } as const;
 const notify = { ...id, body: notifySchema } as const;
 /** The deciding calls carry the signer's password (decision 141). */
 const reject = { ...id, body: signedRejectSchema } as const;
-const signed = { ...id, body: signaturePasswordSchema } as const;
+const signed = { ...id, body: signedDecisionSchema } as const;
 
 /**
  * Requests of the package and DCC rows (shared/api/contract.ts joins the areas, and the answers of

@@ -60,6 +60,10 @@ export const PACKAGE_RESPONSES = {
       .string()
       .optional()
       .meta({ description: 'when there is no earlier approved package, says so' }),
+    digest: z.string().meta({
+      description:
+        'SHA-256 of this comparison (decision 266): a deciding call sends it back as `changesSeen`; the decision is refused (409) when the comparison changed since, and its audit record keeps what was seen',
+    }),
   }),
   getHeader: header,
   updateHeader: header,
