@@ -160,6 +160,7 @@ export function SignatureDialog({
           <span className="frp-muted frp-sig__note">
             Recorded with your name, role and the time (UTC) in the audit trail
             {action === 'approve' || action === 'sign' ? ' and in the package file' : ''}.
+            {changesSeen ? ' The audit trail also keeps which comparison you saw.' : ''}
           </span>
         </div>
         <form

@@ -250,6 +250,8 @@ export const SAMPLE_ANSWERS: Record<string, (c: Call) => Answer> = {
         }),
         previousPackageId: null,
         message: p.dcc ? MSG.noEarlierApproved : MSG.changesNoDevice,
+        // a fixed sample digest (decision 266: the real one is the comparison's SHA-256)
+        digest: 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855',
       },
     };
   },
