@@ -68,6 +68,8 @@ export interface PackageSource {
   updatedAt: string;
   initiatorName: string;
   deviceId?: string;
+  /** why it is offered: a package of the same resource, or of the same device (DCC device id, decision 268) */
+  match?: 'resource' | 'device';
 }
 
 export interface UserRef {

@@ -116,7 +116,7 @@ export const PACKAGE_ROUTES = [
     method: 'GET',
     path: '/resources/{id}/package-sources',
     access: NON_ADMIN,
-    uses: { tables: ['users', 'resources', 'packages'], writes: [] },
+    uses: { tables: ['users', 'resources', 'packages', 'dcc'], writes: [] },
     summary:
       'Earlier packages a new package of this resource may start from (same resource or device), the one ' +
       'proposed and a free default name (issue 25)',

@@ -7,9 +7,17 @@ export type StartFrom = string | null;
 
 const day = (iso: string) => iso.slice(0, 16).replace('T', ' ');
 
-/** One option's words: the name, its state in words, who made it and when it last changed. */
+/** Why a package is offered (decision 268): this resource, or the same device of another resource. */
+const matchText = (s: PackageSource) =>
+  s.match === 'device'
+    ? ' (same device, another resource)'
+    : s.match === 'resource'
+      ? ' (this resource)'
+      : '';
+
+/** One option's words: the name, its state in words, who made it and when it last changed, and why offered. */
 export const sourceLabel = (s: PackageSource) =>
-  `${s.name} — ${STATUS_LABELS[s.status]} — ${s.initiatorName}, ${day(s.updatedAt)}${s.deviceId ? ` — DCC ${s.deviceId}` : ''}`;
+  `${s.name} — ${STATUS_LABELS[s.status]} — ${s.initiatorName}, ${day(s.updatedAt)}${s.deviceId ? ` — DCC ${s.deviceId}` : ''}${matchText(s)}`;
 
 /**
  * Issue 25, "start from a previous package": on step 1 of a new package, copy the header values and the
