@@ -155,22 +155,42 @@ describe('the comparison a decision was taken on is on the record (decision 266)
       [
         'APPROVED',
         u.designTest.id,
-        { previousPackageId: first.id, previousPackageName: first.name, digest: seen.digest, seenOnPage: true },
+        {
+          previousPackageId: first.id,
+          previousPackageName: first.name,
+          digest: seen.digest,
+          seenOnPage: true,
+        },
       ],
       [
         'APPROVED',
         u.lead.id,
-        { previousPackageId: third.id, previousPackageName: third.name, digest: now.digest, seenOnPage: true },
+        {
+          previousPackageId: third.id,
+          previousPackageName: third.name,
+          digest: now.digest,
+          seenOnPage: true,
+        },
       ],
       [
         'APPROVED',
         u.reliability.id,
-        { previousPackageId: third.id, previousPackageName: third.name, digest: now.digest, seenOnPage: false },
+        {
+          previousPackageId: third.id,
+          previousPackageName: third.name,
+          digest: now.digest,
+          seenOnPage: false,
+        },
       ],
       [
         'REJECTED',
         u.release.id,
-        { previousPackageId: third.id, previousPackageName: third.name, digest: now.digest, seenOnPage: true },
+        {
+          previousPackageId: third.id,
+          previousPackageName: third.name,
+          digest: now.digest,
+          seenOnPage: true,
+        },
       ],
     ]);
   }, 300_000);

@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
+import { ConflictError } from '../../../shared/domain/errors';
 import {
   approvalTime,
   approvedForKey,
   type PackageChanges,
   packageChanges,
 } from '../../../shared/domain/package-changes';
-import { ConflictError } from '../../../shared/domain/errors';
 import { MSG } from '../../../shared/messages';
 import type { PackageCore } from './package-core';
 

@@ -30,13 +30,10 @@ export class Signing {
     // the signed XML is generated off the request path (decision 160); the signature is recorded now
     // the signature's time is the generation's requestedAt: the XML's signature record carries the same
     const next = await new Generation(core).begin(p, user, (n) =>
-      core.audit(
-        n,
-        user,
-        'SIGNED',
-        AUDIT_MEANING.sign,
-        { ...signatureDetails('sign', user, n.generation!.requestedAt, n.type), ...seen },
-      ),
+      core.audit(n, user, 'SIGNED', AUDIT_MEANING.sign, {
+        ...signatureDetails('sign', user, n.generation!.requestedAt, n.type),
+        ...seen,
+      }),
     );
     if (!next) throw await this.lostSigningRace(id);
     return toPackage(next);

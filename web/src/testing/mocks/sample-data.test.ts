@@ -45,7 +45,12 @@ describe('mock mode answers', () => {
 describe('mock mode admin lists: offset, limit, search, sort → one page and total', () => {
   const admin = SAMPLE_USERS.find((u) => u.userRole === 'ADMIN');
   const ask = (id: string, query: string) =>
-    SAMPLE_ANSWERS[id]!({ user: admin, params: { stage: 'dev' }, query: new URLSearchParams(query), body: {} });
+    SAMPLE_ANSWERS[id]!({
+      user: admin,
+      params: { stage: 'dev' },
+      query: new URLSearchParams(query),
+      body: {},
+    });
 
   it.each([
     ['adminListUsers', 'users', SAMPLE_USERS.length],

@@ -1,11 +1,10 @@
 import { MSG } from '@shared/messages';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { fixturePackage } from '../testing/package-test-utils';
 import { memoryBackend, replacePackage } from '@/testing/backend/server';
 import { MOCK_PASSWORD } from '@/testing/mocks/fixtures';
 import { fill } from '@/testing/render-app';
-import { openWith } from '../testing/package-test-utils';
+import { fixturePackage, openWith } from '../testing/package-test-utils';
 
 /**
  * Decision 266: both dialogs of a review page (approve/sign and reject) state the comparison seen, send its
