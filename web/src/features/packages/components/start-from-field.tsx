@@ -43,8 +43,9 @@ export function StartFromField({
       <legend>Start from an earlier package</legend>
       {proposed?.status === 'REJECTED' ? (
         <p id="start-from-hint" className="frp-muted">
-          The latest package of this resource, <strong>{proposed.name}</strong>, was rejected. Start from it
-          to keep its header values and DCC, and change only what the rejection asks for.
+          The latest package of this {proposed.match === 'device' ? 'device (another resource)' : 'resource'},{' '}
+          <strong>{proposed.name}</strong>, was rejected. Start from it to keep its header values and DCC, and
+          change only what the rejection asks for.
         </p>
       ) : (
         <p id="start-from-hint" className="frp-muted">
