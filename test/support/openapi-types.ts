@@ -2094,6 +2094,8 @@ export interface operations {
                         previousPackageId: string | null;
                         /** @description when there is no earlier approved package, says so */
                         message?: string;
+                        /** @description SHA-256 of this comparison (decision 266): a deciding call sends it back as `changesSeen`; the decision is refused (409) when the comparison changed since, and its audit record keeps what was seen */
+                        digest: string;
                     };
                 };
             };
@@ -2306,6 +2308,7 @@ export interface operations {
             content: {
                 "application/json": {
                     password: string;
+                    changesSeen?: string;
                 };
             };
         };
@@ -2362,6 +2365,7 @@ export interface operations {
                 "application/json": {
                     "rejection-reason": string;
                     password: string;
+                    changesSeen?: string;
                 };
             };
         };
@@ -2398,6 +2402,7 @@ export interface operations {
             content: {
                 "application/json": {
                     password: string;
+                    changesSeen?: string;
                 };
             };
         };
@@ -2469,6 +2474,7 @@ export interface operations {
                 "application/json": {
                     "rejection-reason": string;
                     password: string;
+                    changesSeen?: string;
                 };
             };
         };
@@ -2546,6 +2552,7 @@ export interface operations {
             content: {
                 "application/json": {
                     password: string;
+                    changesSeen?: string;
                 };
             };
         };
@@ -2602,6 +2609,7 @@ export interface operations {
                 "application/json": {
                     "rejection-reason": string;
                     password: string;
+                    changesSeen?: string;
                 };
             };
         };
