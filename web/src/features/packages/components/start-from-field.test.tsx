@@ -30,5 +30,8 @@ describe('start from an earlier package (decision 268)', () => {
     expect(screen.getByRole('group', { name: 'Start from an earlier package' })).toHaveTextContent(
       'The latest package of this device (another resource), Pump 2, was rejected.',
     );
+    expect(screen.getByText(/^Copies from/)).toHaveTextContent(
+      'Copies from Pump 2 (Rejected), by Dana Dev, 2026-11-02 11:30 UTC, DCC IP-4000 (same device, another resource)',
+    );
   });
 });
