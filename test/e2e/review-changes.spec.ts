@@ -160,7 +160,10 @@ test('a reviewer sees the changes since the last approved package for the same d
   await expect(dialog).toContainText(`Compared with ${previous.name} (Approved).`);
   await expect(dialog).toContainText('The audit trail also keeps which comparison you saw.');
   await expect(dialog).toContainText('Development package, unsigned (DEV_UNSIGNED)');
-  const dialogAxe = await new AxeBuilder({ page }).include('dialog').withTags(['wcag2a', 'wcag2aa']).analyze();
+  const dialogAxe = await new AxeBuilder({ page })
+    .include('dialog')
+    .withTags(['wcag2a', 'wcag2aa'])
+    .analyze();
   expect(dialogAxe.violations.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
   await page.screenshot({ path: `${SHOTS}/review-changes-dialog-1366x768.png` });
   await page.setViewportSize({ width: 1920, height: 1080 });
