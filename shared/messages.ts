@@ -152,6 +152,9 @@ export const MSG = {
   noEarlierApproved: 'No earlier approved package for this device and resource type.',
   changesNoDevice: 'No DCC is attached yet: the device to compare with is not known.',
   changesSeen: 'I have seen the changes since the last approved package for this device and resource type.',
+  // decision 266: the comparison a decision was taken on is recorded; a stale one is refused
+  changesStale:
+    'The changes since the last approved package changed since you opened this page; reload the page, review them again and decide.',
 } as const;
 
 /** Server-side error texts (the body's `errorMessage`); `authError` values for identity calls. */

@@ -8,7 +8,7 @@ import { route } from '../routes/packages';
  * package carries the generation's progress and becomes APPROVED with `linkToS3` once it is ready.
  */
 export const handler = route('approvePackage', async ({ params, body, user, sourceIp }) => {
-  const sig = { password: body.password, sourceIp };
+  const sig = { password: body.password, sourceIp, changesSeen: body.changesSeen };
   const { outcome, pkg } = await packageServiceWithJobs().approve(user, params.id, sig);
   if (outcome === 'WAITING_FOR_APPROVALS') {
     return { statusCode: 202, body: { outcome, message: MSG.approvedWaiting, package: JSON.stringify(pkg) } };

@@ -1,6 +1,7 @@
 import { MSG } from '../../shared/messages';
 import { packageService } from '../composition-packages';
 import { route } from '../routes/packages';
+import { changesDigest } from '../services/packages/package-changes';
 
 /** The changes since the last approved package for the same device and resource type (issue 25). */
 export const handler = route('packageChanges', async ({ params }) => {
@@ -14,6 +15,7 @@ export const handler = route('packageChanges', async ({ params }) => {
     body: {
       changes: JSON.stringify(changes),
       previousPackageId: changes.previous?.id ?? null,
+      digest: changesDigest(changes),
       ...(message ? { message } : {}),
     },
   };

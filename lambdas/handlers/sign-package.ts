@@ -4,7 +4,11 @@ import { route } from '../routes/packages';
 
 /** The signature is recorded now; the signed XML is generated off the request path (202 GENERATING, decision 160). */
 export const handler = route('signPackage', async ({ params, body, user, sourceIp }) => {
-  const pkg = await packageServiceWithJobs().sign(user, params.id, { password: body.password, sourceIp });
+  const pkg = await packageServiceWithJobs().sign(user, params.id, {
+    password: body.password,
+    sourceIp,
+    changesSeen: body.changesSeen,
+  });
   return {
     statusCode: 202,
     body: { outcome: 'GENERATING', message: MSG.generating, package: JSON.stringify(pkg) },

@@ -19,6 +19,7 @@ describe('route(id, fn): the id gives the types', () => {
     expectTypeOf<Input<'rejectPackage'>['body']>().toEqualTypeOf<{
       'rejection-reason': string;
       password: string;
+      changesSeen?: string | undefined;
     }>();
     expectTypeOf<NonNullable<ReplyOf<'logout'>['body']>>().toEqualTypeOf<{ status: 'SIGNED_OUT' }>();
     expectTypeOf<'noSuchRoute'>().not.toExtend<RouteId>();

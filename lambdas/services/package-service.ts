@@ -20,7 +20,7 @@ import { DraftEditing } from './packages/draft-editing';
 import { Generation } from './packages/generation';
 import { listAnswer } from './packages/list-answer';
 import { deletePackages } from './packages/package-admin';
-import { changesOf } from './packages/package-changes';
+import { type ChangesSeenDetails, changesOf, seenChanges } from './packages/package-changes';
 import { PackageCore } from './packages/package-core';
 import type { PackageServiceDeps, SignatureInput } from './packages/package-deps';
 import { downloadPackage, packageHistory } from './packages/package-files';
@@ -120,26 +120,39 @@ export class PackageService {
   readonly notify = (user: UserRecord, id: string, req: NotifyRequest) => this.approval.notify(user, id, req);
   // every decision is an electronic signature: the password is checked first (decision 141)
   readonly approve = (user: UserRecord, id: string, sig: SignatureInput) =>
-    this.signed(user, sig, () => this.approval.vote(user, id));
+    this.reviewed(user, id, sig, (seen) => this.approval.vote(user, id, seen));
   readonly reject = (user: UserRecord, id: string, note: string, sig: SignatureInput) =>
-    this.signed(user, sig, () => this.approval.reject(user, id, note));
+    this.reviewed(user, id, sig, (seen) => this.approval.reject(user, id, note, seen));
   readonly sign = (user: UserRecord, id: string, sig: SignatureInput) =>
-    this.signed(user, sig, () => this.signing.sign(user, id));
+    this.reviewed(user, id, sig, (seen) => this.signing.sign(user, id, seen));
   readonly rejectSigning = (user: UserRecord, id: string, note: string, sig: SignatureInput) =>
-    this.signed(user, sig, () => this.signing.rejectSigning(user, id, note));
+    this.reviewed(user, id, sig, (seen) => this.signing.rejectSigning(user, id, note, seen));
 
   // the delivery round
   readonly deliver = (user: UserRecord, id: string, req: NotifyRequest, sig: SignatureInput) =>
     this.signed(user, sig, () => this.delivery.deliver(user, id, req));
   readonly approveDelivery = (user: UserRecord, id: string, sig: SignatureInput) =>
-    this.signed(user, sig, () => this.delivery.vote(user, id));
+    this.reviewed(user, id, sig, (seen) => this.delivery.vote(user, id, seen));
   readonly rejectDelivery = (user: UserRecord, id: string, note: string, sig: SignatureInput) =>
-    this.signed(user, sig, () => this.delivery.reject(user, id, note));
+    this.reviewed(user, id, sig, (seen) => this.delivery.reject(user, id, note, seen));
 
   /** Runs a decision once its signer's password is confirmed (nothing happens before). */
   private async signed<T>(user: UserRecord, sig: SignatureInput, decide: () => Promise<T>): Promise<T> {
     await this.core.confirmSignature(user, sig);
     return decide();
+  }
+
+  /**
+   * A decision on a review page (decision 266): signed, then the comparison it was taken on is recomputed
+   * (a stale one the page stated is refused, 409) and goes to the decision's audit record.
+   */
+  private reviewed<T>(
+    user: UserRecord,
+    id: string,
+    sig: SignatureInput,
+    decide: (seen: ChangesSeenDetails) => Promise<T>,
+  ): Promise<T> {
+    return this.signed(user, sig, async () => decide(await seenChanges(this.core, id, sig.changesSeen)));
   }
 
   // XML generation off the request path (docs/decisions/160)

@@ -158,6 +158,22 @@ test('a reviewer sees the changes since the last approved package for the same d
   const dialog = page.getByRole('dialog');
   await expect(dialog).toContainText(MSG.changesSeen);
   await expect(dialog).toContainText(`Compared with ${previous.name} (Approved).`);
-  await dialog.getByRole('button', { name: MSG.cancel }).click();
-  await expect(dialog).toBeHidden();
+  await expect(dialog).toContainText('The audit trail also keeps which comparison you saw.');
+  await expect(dialog).toContainText('Development package, unsigned (DEV_UNSIGNED)');
+  const dialogAxe = await new AxeBuilder({ page })
+    .include('dialog')
+    .withTags(['wcag2a', 'wcag2aa'])
+    .analyze();
+  expect(dialogAxe.violations.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
+  await page.screenshot({ path: `${SHOTS}/review-changes-dialog-1366x768.png` });
+  await page.setViewportSize({ width: 1920, height: 1080 });
+  await page.screenshot({ path: `${SHOTS}/review-changes-dialog-1920x1080.png` });
+  await page.setViewportSize({ width: 1366, height: 768 });
+  // signed: the approval record keeps which comparison was seen (decision 266)
+  await dialog.getByLabel(/^Your password/).fill(SEED_PASSWORD);
+  await dialog.getByRole('button', { name: MSG.approve, exact: true }).click();
+  await expect(page.getByRole('dialog', { name: 'Success' })).toContainText(MSG.approvedWaiting);
+  await page.getByRole('button', { name: 'Close' }).click();
+  await page.goto(`/packages/open/${current.id}`);
+  await expect(page.getByText(`Changes seen: compared with ${previous.name}`)).toBeVisible();
 });

@@ -86,7 +86,7 @@ describe('workflow mail layout in the mailbox (issue 23)', () => {
     ]);
     // facts between the link and the note, with role labels, never codes
     expect(lines).toContain(`Package: ${pkg.name}`);
-    expect(lines).toContain('Type: DEV_SIGNED');
+    expect(lines).toContain('Type: Development package, signed');
     expect(lines.indexOf(`Package: ${pkg.name}`)).toBeGreaterThan(own);
     expect(lines.indexOf(`Package: ${pkg.name}`)).toBeLessThan(heading);
     expect(mail.text).toContain('(Design Engineer (dev)) asks you to approve the package');

@@ -2111,6 +2111,8 @@ export interface operations {
                         previousPackageId: string | null;
                         /** @description when there is no earlier approved package, says so */
                         message?: string;
+                        /** @description SHA-256 of this comparison (decision 266): a deciding call sends it back as `changesSeen`; the decision is refused (409) when the comparison changed since, and its audit record keeps what was seen */
+                        digest: string;
                     };
                 };
             };
@@ -2323,6 +2325,7 @@ export interface operations {
             content: {
                 "application/json": {
                     password: string;
+                    changesSeen?: string;
                 };
             };
         };
@@ -2379,6 +2382,7 @@ export interface operations {
                 "application/json": {
                     "rejection-reason": string;
                     password: string;
+                    changesSeen?: string;
                 };
             };
         };
@@ -2415,6 +2419,7 @@ export interface operations {
             content: {
                 "application/json": {
                     password: string;
+                    changesSeen?: string;
                 };
             };
         };
@@ -2486,6 +2491,7 @@ export interface operations {
                 "application/json": {
                     "rejection-reason": string;
                     password: string;
+                    changesSeen?: string;
                 };
             };
         };
@@ -2563,6 +2569,7 @@ export interface operations {
             content: {
                 "application/json": {
                     password: string;
+                    changesSeen?: string;
                 };
             };
         };
@@ -2619,6 +2626,7 @@ export interface operations {
                 "application/json": {
                     "rejection-reason": string;
                     password: string;
+                    changesSeen?: string;
                 };
             };
         };

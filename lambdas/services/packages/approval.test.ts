@@ -35,7 +35,7 @@ describe('notify (DRAFT → PENDING_APPROVAL)', () => {
         `Open it here: https://portal.example/packages/open/${p.id}`,
         '',
         'Package: Pacer 1.0',
-        'Type: DEV_UNSIGNED',
+        'Type: Development package, unsigned',
         `Resource: ${sent.resourceName}`,
         `Initiator: ${t.initiator.name} (Design Engineer (dev))`,
         `Asked by: ${t.initiator.name} (Design Engineer (dev))`,

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { PackageType } from '../../../shared/api/contracts/packages';
 import { PACKAGE_ERR } from '../../../shared/domain/package-texts';
+import { packageTypeLabel } from '../../../shared/domain/package-type-label';
 import { packageWorld, SIG } from '../../testing/package-test-kit';
 
 /**
@@ -123,7 +124,7 @@ describe('approve-delivery and reject-delivery (the delivery round)', () => {
         `Open it here: https://portal.example/packages/open/${p.id}`,
         '',
         'Package: Release D',
-        `Type: ${p.type}`,
+        `Type: ${packageTypeLabel(p.type)}`,
         `Resource: ${p.resourceName}`,
       ].join('\n'),
     );
@@ -165,7 +166,7 @@ describe('approve-delivery and reject-delivery (the delivery round)', () => {
         `Open it here: https://portal.example/packages/open/${p.id}`,
         '',
         'Package: Release X',
-        'Type: RELEASE_SIGNED',
+        'Type: Release package, signed',
         `Resource: ${p.resourceName}`,
         `Delivery rejected by: ${t.lead.name} (Technical Leader)`,
         '',

@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { PACKAGE_TYPES } from '../../../shared/api/contracts/packages';
+import { PACKAGE_TYPE_LABELS } from '../../../shared/domain/package-type-label';
 import { ROLES } from '../../../shared/domain/roles';
 import { MAIL_TEXTS, quoted } from './mail-texts';
 
@@ -65,7 +67,7 @@ describe('workflow mail layout (issue 23)', () => {
         `Open it here: ${OWN_LINK}`,
         '',
         'Package: Pacer 1.0',
-        'Type: RELEASE_SIGNED',
+        'Type: Release package, signed',
         'Resource: pacer.bin',
         'Initiator: Ida Initiator (Design Engineer (dev))',
         'Asked by: Ida Initiator (Design Engineer (dev))',
@@ -155,7 +157,7 @@ describe('workflow mail layout (issue 23)', () => {
         `Open it here: ${OWN_LINK}`,
         '',
         'Package: Pacer 1.0',
-        'Type: RELEASE_SIGNED',
+        'Type: Release package, signed',
         'Resource: pacer.bin',
         'Deleted by: Ada Admin (Admin)',
         'Deleted on: 27 Nov 2026, 06:40 UTC',
@@ -192,6 +194,26 @@ describe('workflow mail layout (issue 23)', () => {
     expect(EVERY_MAIL.deliveryRejected.text).toContain('Delivery rejected by: Leo Lead (Technical Leader)');
     expect(EVERY_MAIL.rejected.text).toContain('Rejected in approval by: Leo Lead (Technical Leader)');
   });
+
+  it.each(Object.entries(EVERY_MAIL))(
+    '%s: names the package type in words, never by its code (issue 25)',
+    (_, mail) => {
+      expect(mail.text.split('\n')).toContain('Type: Release package, signed');
+      for (const code of PACKAGE_TYPES) {
+        expect(mail.text).not.toContain(code);
+        expect(mail.subject).not.toContain(code);
+      }
+    },
+  );
+
+  it.each(PACKAGE_TYPES.map((t) => [t, PACKAGE_TYPE_LABELS[t]]))(
+    'a %s package is "%s" in the mails',
+    (type, label) => {
+      const text = MAIL_TEXTS.generated(initiator, { ...pkg, type }, APP).text;
+      expect(text.split('\n')).toContain(`Type: ${label}`);
+      expect(text).not.toContain(type);
+    },
+  );
 
   it('no mail says "Package rejected" or shows a role code', () => {
     for (const m of Object.values(EVERY_MAIL)) {

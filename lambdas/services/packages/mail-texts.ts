@@ -1,6 +1,7 @@
 import type { UserRef } from '../../../shared/api/contracts/packages';
 import { type PackageTombstone, utcMinute } from '../../../shared/domain/package-deletion';
 import { packageLinkPath } from '../../../shared/domain/package-link';
+import { packageTypeLabel } from '../../../shared/domain/package-type-label';
 import { roleLabel } from '../../../shared/domain/roles';
 import type { PackageRecord } from '../../ports/package-repository';
 
@@ -10,7 +11,7 @@ import type { PackageRecord } from '../../ports/package-repository';
  * sign-in when needed); `appUrl` is the portal's address.
  *
  * Layout (issue 23, decision 195): the greeting, then the portal's own link and the facts (package, type,
- * resource, who asks what, roles by their labels), then words other people typed — the initiator's note, a
+ * resource, who asks what, types and roles by their labels), then words other people typed — the initiator's note, a
  * rejection reason — each quoted line by line and marked as theirs. Whatever a note says (a look-alike link
  * included) comes after the real link and cannot pass for the portal's text.
  */
@@ -57,9 +58,9 @@ const noteOf = (p: Pkg) =>
     p.note,
   );
 
-/** The facts block: the package, its type and resource, then the lines given. */
+/** The facts block: the package, its type (in words, issue 25) and resource, then the lines given. */
 const facts = (p: Pkg, ...more: string[]) =>
-  lines(`Package: ${p.name}`, `Type: ${p.type}`, `Resource: ${p.resourceName}`, ...more);
+  lines(`Package: ${p.name}`, `Type: ${packageTypeLabel(p.type)}`, `Resource: ${p.resourceName}`, ...more);
 
 const openIt = (link: string) => `Open it here: ${link}`;
 

@@ -1,9 +1,12 @@
+import { createHash } from 'node:crypto';
+import { ConflictError } from '../../../shared/domain/errors';
 import {
   approvalTime,
   approvedForKey,
   type PackageChanges,
   packageChanges,
 } from '../../../shared/domain/package-changes';
+import { MSG } from '../../../shared/messages';
 import type { PackageCore } from './package-core';
 
 /**
@@ -19,4 +22,71 @@ export async function changesOf(core: PackageCore, id: string): Promise<PackageC
   const before = approvalTime(p);
   const previous = await core.d.packages.lastApproved(key, { exceptId: p.id, ...(before ? { before } : {}) });
   return packageChanges(p, previous);
+}
+
+/** JSON with the keys of every object sorted: the same comparison always gives the same text. */
+function canonical(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
+  if (v && typeof v === 'object')
+    return `{${Object.keys(v)
+      .sort()
+      .filter((k) => (v as Record<string, unknown>)[k] !== undefined)
+      .map((k) => `${JSON.stringify(k)}:${canonical((v as Record<string, unknown>)[k])}`)
+      .join(',')}}`;
+  return JSON.stringify(v);
+}
+
+/**
+ * The digest of a comparison (decision 266): SHA-256 of what it says differs and against which package
+ * (its id, not its state or name: a previous package that is delivered meanwhile still is the same base).
+ */
+export function changesDigest(c: PackageChanges): string {
+  const substance = {
+    packageId: c.packageId,
+    resourceType: c.resourceType,
+    deviceId: c.deviceId,
+    previousId: c.previous?.id ?? null,
+    header: c.header,
+    lists: c.lists,
+    files: c.files,
+    dcc: c.dcc,
+    headerCompared: c.headerCompared,
+  };
+  return createHash('sha256').update(canonical(substance), 'utf8').digest('hex');
+}
+
+/** What a decision's audit record keeps of the comparison (decision 266). */
+export interface ChangesSeenRecord {
+  /** the previous approved package's id, or 'none' */
+  previousPackageId: string;
+  previousPackageName?: string;
+  /** the digest of the comparison at the deciding call */
+  digest: string;
+  /** true: the deciding page showed this very comparison (its digest came with the decision) */
+  seenOnPage: boolean;
+}
+
+/** The audit details a reviewed decision adds. */
+export type ChangesSeenDetails = { changesSeen: ChangesSeenRecord };
+
+/**
+ * The comparison a decision is taken on (decision 266): recomputed at the deciding call; when the page
+ * sent the digest it showed, a different one is refused (409: reload and review again), nothing changes.
+ */
+export async function seenChanges(
+  core: PackageCore,
+  id: string,
+  stated: string | undefined,
+): Promise<ChangesSeenDetails> {
+  const changes = await changesOf(core, id);
+  const digest = changesDigest(changes);
+  if (stated !== undefined && stated !== digest) throw new ConflictError(MSG.changesStale);
+  return {
+    changesSeen: {
+      previousPackageId: changes.previous?.id ?? 'none',
+      ...(changes.previous ? { previousPackageName: changes.previous.name } : {}),
+      digest,
+      seenOnPage: stated !== undefined,
+    },
+  };
 }

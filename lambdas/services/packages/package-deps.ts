@@ -52,6 +52,8 @@ export interface SignatureCheck {
 export interface SignatureInput {
   password: string;
   sourceIp: string;
+  /** the digest of the changes the deciding page showed (decision 266); absent from API clients */
+  changesSeen?: string;
 }
 
 /** Approver entries with the meaning of each one's signed decision (approve / reject of the round). */

@@ -7,6 +7,7 @@ import type { ArtefactRef, PackageRecord } from '../../ports/package-repository'
 import type { UserRecord } from '../../ports/user-repository';
 import { signatureDetails } from './audit-texts';
 import { Generation } from './generation';
+import type { ChangesSeenDetails } from './package-changes';
 import type { PackageCore } from './package-core';
 import { toPackage } from './package-deps';
 import { rejectionMail } from './voting-round';
@@ -21,26 +22,29 @@ export class Signing {
     return this.core.nextStatus(p, action, PACKAGE_ERR.notWaitingForSignature);
   }
 
-  async sign(user: UserRecord, id: string): Promise<Package> {
+  /** `seen`: the comparison the decision was taken on, for its audit record (decision 266). */
+  async sign(user: UserRecord, id: string, seen?: ChangesSeenDetails): Promise<Package> {
     const { core } = this;
     const p = await core.mustGet(id);
     this.assertSigner(p, user, 'sign');
     // the signed XML is generated off the request path (decision 160); the signature is recorded now
     // the signature's time is the generation's requestedAt: the XML's signature record carries the same
     const next = await new Generation(core).begin(p, user, (n) =>
-      core.audit(
-        n,
-        user,
-        'SIGNED',
-        AUDIT_MEANING.sign,
-        signatureDetails('sign', user, n.generation!.requestedAt, n.type),
-      ),
+      core.audit(n, user, 'SIGNED', AUDIT_MEANING.sign, {
+        ...signatureDetails('sign', user, n.generation!.requestedAt, n.type),
+        ...seen,
+      }),
     );
     if (!next) throw await this.lostSigningRace(id);
     return toPackage(next);
   }
 
-  async rejectSigning(user: UserRecord, id: string, note: string): Promise<Package> {
+  async rejectSigning(
+    user: UserRecord,
+    id: string,
+    note: string,
+    seen?: ChangesSeenDetails,
+  ): Promise<Package> {
     const { core } = this;
     const p = await core.mustGet(id);
     const status = this.assertSigner(p, user, 'rejectSigning');
@@ -64,6 +68,7 @@ export class Signing {
     await core.audit(next, user, 'SIGNING_REJECTED', AUDIT_MEANING.rejectSigning, {
       rejectionNote: note,
       ...signatureDetails('rejectSigning', user, at),
+      ...seen,
     });
     return toPackage(next);
   }

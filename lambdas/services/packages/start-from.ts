@@ -12,9 +12,8 @@ import { packageNotFound } from './package-core';
 /**
  * Issue 25, "start from a previous package": the earlier packages a new package of a resource may copy its
  * header and DCC choice from, and the copy itself. Candidates are the packages of the same resource (the
- * `byResource` index) and of the same device as far as the lists know it: same resource type, stage and
- * resource name (a patch uploaded again, a model's next version) from the compact list index; never a Scan
- * (decision 240).
+ * `byResource` index) and of the same device exactly: every package of the same resource type whose DCC
+ * copy names one of the resource's devices (decision 268). Never a Scan.
  */
 
 /** Statuses a package reaches once its approval round decided: a rejected or an approved package. */
@@ -28,8 +27,8 @@ const DECIDED: readonly PackageStatus[] = [
   'DELIVERED',
   'DELIVERY_REJECTED',
 ];
-/** How many same-device packages of other resources are read at most. */
-const OTHER_RESOURCES_MAX = 25;
+/** How many same-device packages of other resources are offered at most (newest first). */
+const OTHER_RESOURCES_MAX = 50;
 
 export interface PackageSources {
   packages: PackageSource[];
@@ -39,7 +38,7 @@ export interface PackageSources {
   freeName: string;
 }
 
-const toSource = (p: PackageRecord): PackageSource => ({
+const toSource = (p: PackageRecord, resourceId: string): PackageSource => ({
   id: p.id,
   name: p.name,
   status: p.status,
@@ -48,24 +47,42 @@ const toSource = (p: PackageRecord): PackageSource => ({
   updatedAt: p.updatedAt,
   initiatorName: p.initiator.name,
   ...(p.dcc?.deviceId ? { deviceId: p.dcc.deviceId } : {}),
+  match: p.resourceId === resourceId ? 'resource' : 'device',
 });
+
+/**
+ * Every package of resource type `type` whose DCC copy names one of `devices`: the DCCs of those device ids
+ * (the DCC list is small, admin-managed), then each DCC's packages (`byDcc`), kept only when their own DCC
+ * copy still names the device (a copy is taken when the DCC is attached; decision 192).
+ */
+async function packagesOfDevices(
+  core: PackageCore,
+  devices: Set<string>,
+  type: ResourceRecord['resourceType'],
+): Promise<PackageRecord[]> {
+  if (devices.size === 0) return [];
+  const dccIds = (await core.d.dccs.list()).filter((d) => devices.has(d.deviceId)).map((d) => d.id);
+  const found = (await Promise.all(dccIds.map((id) => core.d.packages.listByDcc(id)))).flat();
+  return found.filter(
+    (p) => p.resourceType === type && p.dcc?.deviceId !== undefined && devices.has(p.dcc.deviceId),
+  );
+}
 
 export async function packageSources(core: PackageCore, resourceId: string): Promise<PackageSources> {
   const resource = await core.d.resources.getById(resourceId);
   if (!resource) throw new NotFoundError(PACKAGE_ERR.resourceNotFound);
   const own = await core.d.packages.listByResource(resource.id);
   const ownIds = new Set(own.map((p) => p.id));
-  const sameDevice = (await core.d.packages.compactList(resource.resourceStage))
-    .filter(
-      (c) =>
-        !ownIds.has(c.id) && c.resourceName === resource.name && c.resourceType === resource.resourceType,
-    )
+  // the resource's devices, exactly as its packages' DCC copies name them (a new resource has none yet)
+  const devices = new Set(own.flatMap((p) => (p.dcc?.deviceId ? [p.dcc.deviceId] : [])));
+  const others = (await packagesOfDevices(core, devices, resource.resourceType))
+    .filter((p, i, list) => !ownIds.has(p.id) && list.findIndex((q) => q.id === p.id) === i)
+    .sort((a, b) => b.updatedAt.localeCompare(a.updatedAt))
     .slice(0, OTHER_RESOURCES_MAX);
-  const others = sameDevice.length ? await core.d.packages.getMany(sameDevice.map((c) => c.id)) : [];
   const all = [...own, ...others].sort((a, b) => b.updatedAt.localeCompare(a.updatedAt));
   const proposed = all.find((p) => DECIDED.includes(p.status)) ?? null;
   return {
-    packages: all.map(toSource),
+    packages: all.map((p) => toSource(p, resource.id)),
     proposedId: proposed?.id ?? null,
     freeName: freeName(
       defaultPackageName(resource as Resource),

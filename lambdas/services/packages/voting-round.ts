@@ -21,6 +21,7 @@ import type { UserRecord } from '../../ports/user-repository';
 import { type ApproverChoice, undecided } from './approver-choice';
 import { signatureDetails } from './audit-texts';
 import { MAIL_TEXTS, type RejectedStep } from './mail-texts';
+import type { ChangesSeenDetails } from './package-changes';
 import { type PackageCore, packageNotFound } from './package-core';
 import { toPackage } from './package-deps';
 
@@ -196,7 +197,8 @@ export abstract class VotingRoundCase {
     return next;
   }
 
-  async vote(user: UserRecord, id: string): Promise<VoteOutcome> {
+  /** `seen`: the comparison the decision was taken on, for its audit record (decision 266). */
+  async vote(user: UserRecord, id: string, seen?: ChangesSeenDetails): Promise<VoteOutcome> {
     const { core, round } = this;
     const before = await core.mustGet(id);
     const entry = before[round.list][user.id];
@@ -223,6 +225,7 @@ export abstract class VotingRoundCase {
     await core.audit(r.pkg, user, EVENTS[round.name].vote, meaningOf(round.vote), {
       approved: `${r.pkg[round.votes]}/${r.pkg[round.size]}`,
       ...signatureDetails(round.vote as 'approve' | 'approveDelivery', user, at, r.pkg.type),
+      ...seen,
     });
     if (!last) return { outcome: 'WAITING_FOR_APPROVALS', pkg: toPackage(r.pkg) };
     return this.complete(user, r.pkg);
@@ -237,7 +240,7 @@ export abstract class VotingRoundCase {
     throw new ConflictError('The package changed meanwhile; reload it');
   }
 
-  async reject(user: UserRecord, id: string, note: string): Promise<Package> {
+  async reject(user: UserRecord, id: string, note: string, seen?: ChangesSeenDetails): Promise<Package> {
     const { core, round } = this;
     const at = core.now().toISOString();
     const before = await core.d.packages.get(id);
@@ -250,6 +253,7 @@ export abstract class VotingRoundCase {
     await core.audit(r.pkg, user, round.rejected, meaningOf(round.reject), {
       rejectionNote: note,
       ...signatureDetails(round.reject as 'reject' | 'rejectDelivery', user, at, r.pkg.type),
+      ...seen,
     });
     return toPackage(r.pkg);
   }

@@ -68,6 +68,8 @@ export interface PackageSource {
   updatedAt: string;
   initiatorName: string;
   deviceId?: string;
+  /** why it is offered: a package of the same resource, or of the same device (DCC device id, decision 268) */
+  match?: 'resource' | 'device';
 }
 
 export interface UserRef {
@@ -258,8 +260,22 @@ export const packageDeletionSchema = z
   );
 export type PackageDeletionRequest = z.infer<typeof packageDeletionSchema>;
 
-/** Body of the reject calls, signed: the reason and the password. */
-export const signedRejectSchema = rejectSchema.extend(signaturePasswordSchema.shape);
+/**
+ * The comparison the deciding page showed (issue 25, decision 266): the `digest` of GET
+ * /packages/{id}/changes. Optional (API clients); when sent, a comparison that changed since is refused (409).
+ */
+export const changesSeenSchema = z.object({
+  changesSeen: z
+    .string({ error: 'changesSeen must be the digest of the changes the page showed' })
+    .regex(/^[0-9a-f]{64}$/, { error: 'changesSeen must be the digest of the changes the page showed' })
+    .optional(),
+});
+/** Body of approve, sign and approve delivery: the password, and the comparison seen. */
+export const signedDecisionSchema = signaturePasswordSchema.extend(changesSeenSchema.shape);
+/** Body of the reject calls, signed: the reason and the password (and the comparison seen). */
+export const signedRejectSchema = rejectSchema
+  .extend(signaturePasswordSchema.shape)
+  .extend(changesSeenSchema.shape);
 /** Body of deliver / re-deliver: the delivery approvers and the password. */
 export const signedNotifySchema = notifySchema.extend(signaturePasswordSchema.shape);
 

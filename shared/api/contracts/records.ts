@@ -85,6 +85,7 @@ export const packageSourceSchema = z.object({
   updatedAt: z.string(),
   initiatorName: z.string(),
   deviceId: z.string().optional(),
+  match: z.enum(['resource', 'device']).optional(),
 });
 
 export const packageSchema = z.object({

@@ -3,7 +3,7 @@ import {
   APPROVE_OUTCOMES,
   notifySchema,
   packageIdParamSchema,
-  signaturePasswordSchema,
+  signedDecisionSchema,
   signedNotifySchema,
   signedRejectSchema,
 } from '../contracts/packages';
@@ -98,7 +98,7 @@ const id = { params: packageIdParamSchema } as const;
 const notify = { ...id, body: notifySchema } as const;
 /** The deciding calls carry the signer's password (decision 141). */
 const reject = { ...id, body: signedRejectSchema } as const;
-const signed = { ...id, body: signaturePasswordSchema } as const;
+const signed = { ...id, body: signedDecisionSchema } as const;
 
 /** Requests of the decision rows. */
 export const PACKAGE_DECISION_CONTRACT = {

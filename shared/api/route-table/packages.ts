@@ -131,7 +131,7 @@ export const PACKAGE_ROUTES = [
     method: 'GET',
     path: '/resources/{id}/package-sources',
     access: NON_ADMIN,
-    uses: { tables: ['users', 'resources', 'packages'], writes: [] },
+    uses: { tables: ['users', 'resources', 'packages', 'dcc'], writes: [] },
     summary:
       'Earlier packages a new package of this resource may start from (same resource or device), the one ' +
       'proposed and a free default name (issue 25)',
@@ -264,6 +264,10 @@ export const PACKAGE_RESPONSES = {
       .string()
       .optional()
       .meta({ description: 'when there is no earlier approved package, says so' }),
+    digest: z.string().meta({
+      description:
+        'SHA-256 of this comparison (decision 266): a deciding call sends it back as `changesSeen`; the decision is refused (409) when the comparison changed since, and its audit record keeps what was seen',
+    }),
   }),
   getHeader: header,
   updateHeader: header,

@@ -1,5 +1,6 @@
 import { Button, Flex, Heading, TextAreaField } from '@aws-amplify/ui-react';
 import type { Package } from '@shared/api/contracts/packages';
+import { packageTypeLabel } from '@shared/domain/package-type-label';
 import { roleLabel } from '@shared/domain/roles';
 import {
   SIGNATURE_ACTION_LABELS,
@@ -120,7 +121,9 @@ export function SignatureDialog({
               <dt>Package</dt>
               <dd>{pkg.name}</dd>
               <dt>Package type</dt>
-              <dd>{pkg.type}</dd>
+              <dd>
+                {packageTypeLabel(pkg.type)} <span className="frp-mono">({pkg.type})</span>
+              </dd>
               <dt>Payload SHA-256</dt>
               <dd className="frp-mono frp-sig__hash">
                 {pkg.resourceFile?.sha256 || 'not recorded for this package'}
@@ -160,6 +163,7 @@ export function SignatureDialog({
           <span className="frp-muted frp-sig__note">
             Recorded with your name, role and the time (UTC) in the audit trail
             {action === 'approve' || action === 'sign' ? ' and in the package file' : ''}.
+            {changesSeen ? ' The audit trail also keeps which comparison you saw.' : ''}
           </span>
         </div>
         <form

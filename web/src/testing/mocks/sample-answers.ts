@@ -1,8 +1,17 @@
+import { tableViewRequest } from '@shared/api/contracts/list-view';
 import type { Package } from '@shared/api/contracts/packages';
 import type { PublicUser } from '@shared/api/contracts/user';
 import { newPackageHeader } from '@shared/domain/header/header-rules';
-import { PACKAGE_LIST } from '@shared/domain/list-columns';
-import { filterRows, sortRows } from '@shared/domain/list-view';
+import {
+  ADMIN_RESOURCE_LIST,
+  cutView,
+  DCC_LIST,
+  type ListColumns,
+  PACKAGE_LIST,
+  RESOURCE_LIST,
+  USER_LIST,
+} from '@shared/domain/list-columns';
+import { filterRows, type SortValue, sortRows } from '@shared/domain/list-view';
 import {
   APPROVAL_ROUND,
   DELIVERY_ROUND,
@@ -80,11 +89,39 @@ function waitingFor(p: Package, c: Call): string | null {
 
 const candidates = () => SAMPLE_USERS.filter((u) => u.userRole !== 'ADMIN' && u.roleStatus === 'GRANTED');
 const stageOf = (c: Call) => String(c.params.stage).toUpperCase();
-const resourcesOf = (type: 'PATCH' | 'MODEL') => (c: Call) => ({
-  body: {
-    resources: text(RESOURCES.filter((r) => r.resourceType === type && r.resourceStage === stageOf(c))),
-  },
-});
+/**
+ * A resource, DCC or user list as the real API answers it (decision 221): with `offset`, `limit`, `search`
+ * or `sort`, one page searched and sorted by the tables' own rules (shared/domain/list-columns.ts) and
+ * `total`; without, the whole list. Data only: the same cut the server makes, no workflow.
+ */
+function tableView<T>(c: Call, rows: readonly T[], columns: ListColumns<T>, key: string): Answer {
+  const num = (k: string) => (c.query.has(k) ? Number(c.query.get(k)) : undefined);
+  const str = (k: string) => c.query.get(k) ?? undefined;
+  const order = str('order');
+  let view: ReturnType<typeof tableViewRequest>;
+  try {
+    view = tableViewRequest({
+      offset: num('offset'),
+      limit: num('limit'),
+      search: str('search'),
+      sort: str('sort'),
+      order: order === 'asc' || order === 'desc' ? order : undefined,
+    });
+  } catch (e) {
+    return fail(400, (e as Error).message);
+  }
+  if (!view) return { body: { [key]: text(rows) } };
+  const cut = cutView(rows, view, columns);
+  return { body: { [key]: text(cut.rows), total: cut.total } };
+}
+
+const resourcesOf = (type: 'PATCH' | 'MODEL') => (c: Call) =>
+  tableView(
+    c,
+    RESOURCES.filter((r) => r.resourceType === type && r.resourceStage === stageOf(c)),
+    RESOURCE_LIST,
+    'resources',
+  );
 /** An access token of the signed-in sample user (issue 27): the list shows it, nothing is stored. */
 const accessToken = (c: Call, state: 'ACTIVE' | 'REVOKED' = 'ACTIVE') => ({
   id: 'sample-token',
@@ -250,15 +287,17 @@ export const SAMPLE_ANSWERS: Record<string, (c: Call) => Answer> = {
         }),
         previousPackageId: null,
         message: p.dcc ? MSG.noEarlierApproved : MSG.changesNoDevice,
+        // a fixed sample digest (decision 266: the real one is the comparison's SHA-256)
+        digest: 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855',
       },
     };
   },
   packageSources,
   listAccessTokens: (c) => ({ body: { accessTokens: [accessToken(c)] } }),
-  listDcc: () => ({ body: { dcc: text(DCCS) } }),
-  adminListDcc: () => ({ body: { dcc: text(DCCS) } }),
-  adminListUsers: () => ({ body: { users: text(SAMPLE_USERS) } }),
-  adminListResources: () => ({ body: { resources: text(RESOURCES) } }),
+  listDcc: (c) => tableView(c, DCCS, DCC_LIST, 'dcc'),
+  adminListDcc: (c) => tableView(c, DCCS, DCC_LIST, 'dcc'),
+  adminListUsers: (c) => tableView(c, SAMPLE_USERS, USER_LIST, 'users'),
+  adminListResources: (c) => tableView(c, RESOURCES, ADMIN_RESOURCE_LIST, 'resources'),
   adminListPackages: (c) => page(c, PACKAGES_ALL),
   // writes: the fixed success of the route, nothing changed
   generatePackage: () => ({ status: 201, body: { package: text(PACKAGES[0]) } }),

@@ -4,11 +4,14 @@ import { type ApiResult, callApi, parseJsonText, readAnswer } from '@/lib/api-cl
 
 export type { PackageChanges };
 
-/** GET /packages/{id}/changes (issue 25): `changes` is JSON text; `message` says when there is nothing to compare. */
+/**
+ * GET /packages/{id}/changes (issue 25): `changes` is JSON text; `message` says when there is nothing to
+ * compare; `digest` goes back with a decision taken on this comparison (decision 266).
+ */
 export async function getChanges(
   id: string,
   signal?: AbortSignal,
-): Promise<ApiResult<{ changes: PackageChanges | null; message?: string }>> {
+): Promise<ApiResult<{ changes: PackageChanges | null; message?: string; digest?: string }>> {
   const result = await callApi(
     'packageChanges',
     { params: { id } },
@@ -17,5 +20,6 @@ export async function getChanges(
   return readAnswer(result, (data) => ({
     changes: parseJsonText(data.changes, packageChangesSchema, null),
     ...(data.message ? { message: data.message } : {}),
+    ...(data.digest ? { digest: data.digest } : {}),
   }));
 }

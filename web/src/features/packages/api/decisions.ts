@@ -26,8 +26,13 @@ async function decide(
   id: 'approvePackage' | 'approveDelivery' | 'signPackage',
   packageId: string,
   password: string,
+  changesSeen?: string,
 ): Promise<ApiResult<DecisionAnswer>> {
-  const result = await callApi(id, { params: { id: packageId }, body: { password } }, { handle: HANDLED });
+  const result = await callApi(
+    id,
+    { params: { id: packageId }, body: { password, ...(changesSeen ? { changesSeen } : {}) } },
+    { handle: HANDLED },
+  );
   // DESIGN §2: the body names the outcome (202 without one: "waiting for other approvals"; 202 GENERATING:
   // the XML is generated off the request path, decision 160)
   return readAnswer(
@@ -42,14 +47,20 @@ async function decide(
   );
 }
 
-/** POST /packages/{id}/approve: WAITING_FOR_APPROVALS (202), WAITING_FOR_SIGNING or GENERATED. */
-export const approvePackage = (id: string, password: string) => decide('approvePackage', id, password);
+/**
+ * POST /packages/{id}/approve: WAITING_FOR_APPROVALS (202), WAITING_FOR_SIGNING or GENERATED. `changesSeen`:
+ * the digest of the changes the page showed (decision 266; a stale one is refused with 409).
+ */
+export const approvePackage = (id: string, password: string, changesSeen?: string) =>
+  decide('approvePackage', id, password, changesSeen);
 
 /** POST /delivery/packages/{id}/approve: WAITING_FOR_APPROVALS (202) or DELIVERED. */
-export const approveDelivery = (id: string, password: string) => decide('approveDelivery', id, password);
+export const approveDelivery = (id: string, password: string, changesSeen?: string) =>
+  decide('approveDelivery', id, password, changesSeen);
 
 /** POST /packages/{id}/generate-signed: SIGNED with mLifePath. */
-export const signPackage = (id: string, password: string) => decide('signPackage', id, password);
+export const signPackage = (id: string, password: string, changesSeen?: string) =>
+  decide('signPackage', id, password, changesSeen);
 
 const REJECT_ROUTES = {
   approval: 'rejectPackage',
@@ -63,10 +74,14 @@ export async function rejectPackage(
   id: string,
   reason: string,
   password: string,
+  changesSeen?: string,
 ): Promise<ApiResult<{ message?: string }>> {
   return callApi(
     REJECT_ROUTES[kind],
-    { params: { id }, body: { 'rejection-reason': reason, password } },
+    {
+      params: { id },
+      body: { 'rejection-reason': reason, password, ...(changesSeen ? { changesSeen } : {}) },
+    },
     { handle: [400, ...HANDLED] },
   );
 }

@@ -31,9 +31,30 @@ export const actionLabel = (action: string): string =>
 
 const text = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() !== '' ? v : undefined);
 
-/** The note of an event: a rejection reason, whom it was sent to, or nothing. */
+/** Which comparison a decision was taken on (decision 266), in words. */
+function seenOf(d: Record<string, unknown>): string | undefined {
+  const seen = d.changesSeen as
+    | { previousPackageId?: string; previousPackageName?: string; seenOnPage?: boolean }
+    | undefined;
+  if (!seen || typeof seen !== 'object') return undefined;
+  const against =
+    seen.previousPackageId === 'none'
+      ? 'no earlier approved package'
+      : (seen.previousPackageName ?? seen.previousPackageId);
+  return seen.seenOnPage
+    ? `Changes seen: compared with ${against}`
+    : `Decided without the comparison on screen (then against ${against})`;
+}
+
+/** The note of an event: a rejection reason, whom it was sent to, and the comparison seen; or nothing. */
 function noteOf(e: HistoryEvent): string | undefined {
   const d = e.details ?? {};
+  const note = baseNoteOf(d);
+  const seen = seenOf(d);
+  return note && seen ? `${note}. ${seen}` : (note ?? seen);
+}
+
+function baseNoteOf(d: Record<string, unknown>): string | undefined {
   const reason = text(d.rejectionNote);
   if (reason) return `Reason: ${reason}`;
   if (Array.isArray(d.approvers)) {

@@ -4,6 +4,7 @@ import type { Resource } from '@shared/api/contracts/resources';
 import { isEditable } from '@shared/domain/package-lifecycle';
 import { defaultPackageName } from '@shared/domain/package-names';
 import { packageTypeOf } from '@shared/domain/package-rules';
+import { packageTypeLabel } from '@shared/domain/package-type-label';
 import { MSG } from '@shared/messages';
 import { type FormEvent, useEffect, useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
@@ -174,7 +175,8 @@ export function CreatePackagePage() {
           onChange={(e) => setSigned(e.target.checked)}
         />
         <p className="frp-muted" style={{ marginTop: '-0.75rem' }}>
-          Package type: <span className="frp-mono">{packageTypeOf(stage, signed)}</span>
+          Package type: {packageTypeLabel(packageTypeOf(stage, signed))}{' '}
+          <span className="frp-mono">({packageTypeOf(stage, signed)})</span>
           {signed ? ' — a SW/FW Release Engineer signs it after approval.' : ''}
         </p>
         <div>

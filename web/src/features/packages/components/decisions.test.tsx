@@ -1,6 +1,6 @@
 import type { Package } from '@shared/api/contracts/packages';
 import { MSG } from '@shared/messages';
-import { fireEvent, screen, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { HttpResponse, http } from 'msw';
 import { describe, expect, it } from 'vitest';
 import type { FlowPurpose } from '@/lib/session/session-store';
@@ -165,6 +165,8 @@ describe('rejection (spec §2.9, §4.6, §5)', () => {
     });
     const as = flow === 'sign' ? 'u-sw' : 'u-lead';
     const { router } = await openHeaderView(as, id, flow);
+    // the comparison the page shows goes with the decision (decision 266)
+    await waitFor(() => expect(screen.queryByText('Loading the comparison…')).toBeNull());
     press(MSG.reject);
     expect(await screen.findByRole('heading', { name: MSG.confirmRejectionTitle })).toBeInTheDocument();
     const reject = screen.getAllByRole('button', { name: MSG.reject }).at(-1) as HTMLElement;
@@ -179,7 +181,11 @@ describe('rejection (spec §2.9, §4.6, §5)', () => {
     expect(await screen.findByText(MSG.rejectionConfirmed)).toBeInTheDocument();
     expect(call).toEqual({
       path,
-      body: { 'rejection-reason': 'Wrong serial range', password: MOCK_PASSWORD },
+      body: {
+        'rejection-reason': 'Wrong serial range',
+        password: MOCK_PASSWORD,
+        changesSeen: expect.stringMatching(/^[0-9a-f]{64}$/),
+      },
     });
     expect(screen.queryByRole('heading', { name: MSG.confirmRejectionTitle })).not.toBeInTheDocument();
     press(MSG.close);

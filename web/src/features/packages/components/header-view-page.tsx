@@ -95,11 +95,11 @@ export function HeaderViewPage() {
   const navigate = useNavigate();
   const { currentPackage: pkg, flowPurpose, subHeader, user } = useSession();
   const [rejecting, setRejecting] = useState(false);
-  const { run, busy, signing, submit, cancel } = useMainAction();
   const query = usePackageHeader(pkg?.id);
   const reviewing =
     !!pkg && (!!mainAction(flowPurpose, canDeliver(pkg, user?.userRole)) || !!rejectKind(flowPurpose));
   const changes = usePackageChanges(reviewing ? pkg?.id : undefined);
+  const { run, busy, signing, submit, cancel } = useMainAction(reviewing ? changes : undefined);
   if (!pkg) return <NoPackage />;
 
   const action = mainAction(flowPurpose, canDeliver(pkg, user?.userRole));
@@ -148,7 +148,7 @@ export function HeaderViewPage() {
         ) : null}
       </ActionBar>
       {rejecting && reject ? (
-        <RejectDialog pkg={pkg} kind={reject} onCancel={() => setRejecting(false)} />
+        <RejectDialog pkg={pkg} kind={reject} onCancel={() => setRejecting(false)} changes={changes} />
       ) : null}
       {signing ? (
         <SignatureDialog

@@ -21,7 +21,7 @@ import {
 } from '../utils/package-flow';
 import { ApprovalRecord } from './approval-record';
 import { ApproverMarks } from './approver-marks';
-import { ChangesPanel } from './changes-panel';
+import { ChangesPanel, usePackageChanges } from './changes-panel';
 import { GenerationStatus, showsGeneration } from './generation-status';
 import { PackageFields } from './package-fields';
 import { NoPackage, PackagePage, PackageSection } from './package-page';
@@ -141,9 +141,11 @@ export function PackageDetailsPage({ variant }: { variant: DetailsVariant }) {
   const state = useSession();
   const { currentPackage: pkg, flowPurpose, user } = state;
   const [rejecting, setRejecting] = useState(false);
+  const decision = variant === 'approve' || variant === 'sign';
+  // the comparison the page shows, and the reject dialog states and sends (decision 266)
+  const changes = usePackageChanges(decision ? pkg?.id : undefined);
   if (!pkg) return <NoPackage />;
 
-  const decision = variant === 'approve' || variant === 'sign';
   const reject = decision ? rejectKind(flowPurpose) : null;
   const deliverable = canDeliver(pkg, user?.userRole);
   const delivery = pkg.deliveryApprovers.length > 0;
@@ -175,7 +177,7 @@ export function PackageDetailsPage({ variant }: { variant: DetailsVariant }) {
       <PackageSection id="pkg-fields" title="Package">
         <PackageFields pkg={pkg} />
         <ReviewCards pkg={pkg} />
-        {decision ? <ChangesPanel pkg={pkg} /> : null}
+        {decision ? <ChangesPanel pkg={pkg} query={changes} /> : null}
       </PackageSection>
 
       {delivery ? (
@@ -253,7 +255,7 @@ export function PackageDetailsPage({ variant }: { variant: DetailsVariant }) {
         )}
       </ActionBar>
       {rejecting && reject ? (
-        <RejectDialog pkg={pkg} kind={reject} onCancel={() => setRejecting(false)} />
+        <RejectDialog pkg={pkg} kind={reject} onCancel={() => setRejecting(false)} changes={changes} />
       ) : null}
     </PackagePage>
   );

@@ -1,4 +1,5 @@
 import type { Package } from '@shared/api/contracts/packages';
+import { packageTypeLabel } from '@shared/domain/package-type-label';
 import { roleLabel } from '@shared/domain/roles';
 import { MSG } from '@shared/messages';
 import { StatusBadge } from '@/components/ui/status-badge';
@@ -38,7 +39,8 @@ export function PackageFields({ pkg }: { pkg: Package }) {
       </dd>
       <dt>Type and state</dt>
       <dd>
-        <span className="frp-mono">{pkg.type}</span> <StatusBadge status={pkg.status} />
+        {packageTypeLabel(pkg.type)} <span className="frp-mono frp-muted">({pkg.type})</span>{' '}
+        <StatusBadge status={pkg.status} />
       </dd>
       <dt>{MSG.colNote}</dt>
       <dd>
@@ -62,7 +64,9 @@ export function PackageStrip({ pkg }: { pkg: Package }) {
       </div>
       <div>
         <dt>Type</dt>
-        <dd className="frp-mono">{pkg.type}</dd>
+        <dd>
+          {packageTypeLabel(pkg.type)} <span className="frp-mono frp-muted">({pkg.type})</span>
+        </dd>
       </div>
       <div>
         <dt>State</dt>

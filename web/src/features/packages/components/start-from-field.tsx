@@ -7,9 +7,17 @@ export type StartFrom = string | null;
 
 const day = (iso: string) => iso.slice(0, 16).replace('T', ' ');
 
-/** One option's words: the name, its state in words, who made it and when it last changed. */
+/** Why a package is offered (decision 268): this resource, or the same device of another resource. */
+const matchText = (s: PackageSource) =>
+  s.match === 'device'
+    ? ' (same device, another resource)'
+    : s.match === 'resource'
+      ? ' (this resource)'
+      : '';
+
+/** One option's words: the name, its state in words, who made it and when it last changed, and why offered. */
 export const sourceLabel = (s: PackageSource) =>
-  `${s.name} — ${STATUS_LABELS[s.status]} — ${s.initiatorName}, ${day(s.updatedAt)}${s.deviceId ? ` — DCC ${s.deviceId}` : ''}`;
+  `${s.name} — ${STATUS_LABELS[s.status]} — ${s.initiatorName}, ${day(s.updatedAt)}${s.deviceId ? ` — DCC ${s.deviceId}` : ''}${matchText(s)}`;
 
 /**
  * Issue 25, "start from a previous package": on step 1 of a new package, copy the header values and the
@@ -35,8 +43,9 @@ export function StartFromField({
       <legend>Start from an earlier package</legend>
       {proposed?.status === 'REJECTED' ? (
         <p id="start-from-hint" className="frp-muted">
-          The latest package of this resource, <strong>{proposed.name}</strong>, was rejected. Start from it
-          to keep its header values and DCC, and change only what the rejection asks for.
+          The latest package of this {proposed.match === 'device' ? 'device (another resource)' : 'resource'},{' '}
+          <strong>{proposed.name}</strong>, was rejected. Start from it to keep its header values and DCC, and
+          change only what the rejection asks for.
         </p>
       ) : (
         <p id="start-from-hint" className="frp-muted">
@@ -56,7 +65,10 @@ export function StartFromField({
           value={value}
           onChange={(e) => onChange(e.target.value)}
           descriptiveText={
-            chosen ? `Copies from ${chosen.name} (${STATUS_LABELS[chosen.status]})` : undefined
+            // the whole choice in words: a narrow select cuts its option text (issue 25, 1366×768)
+            chosen
+              ? `Copies from ${chosen.name} (${STATUS_LABELS[chosen.status]}), by ${chosen.initiatorName}, ${day(chosen.updatedAt)} UTC${chosen.deviceId ? `, DCC ${chosen.deviceId}` : ''}${matchText(chosen)}`
+              : undefined
           }
         >
           {sources.map((s) => (

@@ -7,6 +7,7 @@ import { paths } from '@/config/paths';
 import { showRefusal, showSuccess } from '@/lib/popup/popup-store';
 import { session } from '@/lib/session/session-store';
 import { approveDelivery, approvePackage, isWrongPassword, signPackage } from '../api/decisions';
+import type { ChangesQuery } from '../components/changes-panel';
 import type { MainAction } from '../utils/package-flow';
 
 const CALLS = { approve: approvePackage, 'approve-delivery': approveDelivery, sign: signPackage } as const;
@@ -24,9 +25,10 @@ const SIGNED_ACTION: Record<SignedMainAction, SignatureAction> = {
  * then 'Approved successfully, waiting for other approvals.', 'Package is fully approved. Waiting for
  * signing.' or the download page; Continue of the delivery flow goes to choosing delivery approvers.
  * Each decision is signed first: the button opens the signature dialog (decision 141), whose password
- * goes with the call.
+ * goes with the call, with the digest of the changes the page showed (decision 266): when they changed
+ * meanwhile the server refuses (409), the page stays and loads the comparison again.
  */
-export function useMainAction() {
+export function useMainAction(changes?: ChangesQuery) {
   const navigate = useNavigate();
   const [busy, setBusy] = useState(false);
   /** the decision waiting for its signature (the page shows the signature dialog for it) */
@@ -46,11 +48,17 @@ export function useMainAction() {
     if (!signing) return null;
     const { action, pkg } = signing;
     setBusy(true);
-    const result = await CALLS[action](pkg.id, password);
+    const result = await CALLS[action](pkg.id, password, changes?.data?.digest);
     setBusy(false);
     if (!result.ok && result.status === 403 && isWrongPassword(result.error))
       return result.error.errorMessage;
     setSigning(null);
+    if (!result.ok && result.status === 409 && result.error.errorMessage === MSG.changesStale) {
+      // the comparison changed since the page showed it: stay, show the new one
+      changes?.reload();
+      showRefusal(result.status, result.error.errorMessage);
+      return null;
+    }
     if (!result.ok) {
       // 403 / 409: not this user's decision, or the package moved on; the server says which
       showRefusal(result.status, result.error.errorMessage, { to: paths.home });
