@@ -9,6 +9,8 @@ import { IDENTITY_CONTRACT } from './route-table/identity-contract';
 import { IDENTITY_RESPONSES } from './route-table/identity-responses';
 import { PACKAGE_CONTRACT } from './route-table/packages-contract';
 import { PACKAGE_RESPONSES } from './route-table/packages-responses';
+import { PROVENANCE_CONTRACT } from './route-table/provenance-contract';
+import { PROVENANCE_RESPONSES } from './route-table/provenance-responses';
 import { RESOURCE_CONTRACT } from './route-table/resources-contract';
 import { RESOURCE_RESPONSES } from './route-table/resources-responses';
 import type { RouteContract, RouteRequest } from './route-table/types';
@@ -24,6 +26,7 @@ const REQUESTS = {
   ...ADMIN_CONTRACT,
   ...API_DOCS_CONTRACT,
   ...ACCESS_TOKEN_CONTRACT,
+  ...PROVENANCE_CONTRACT,
 } as const satisfies { [Id in RouteId]: RouteRequest };
 
 /** What each route answers on success (its area's *-responses.ts). */
@@ -34,6 +37,7 @@ const RESPONSES = {
   ...ADMIN_RESPONSES,
   ...API_DOCS_RESPONSES,
   ...ACCESS_TOKEN_RESPONSES,
+  ...PROVENANCE_RESPONSES,
 } as const satisfies { [Id in RouteId]: z.ZodType };
 
 type Joined = {
