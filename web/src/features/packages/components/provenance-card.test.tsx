@@ -1,11 +1,14 @@
 import type { Package } from '@shared/api/contracts/packages';
 import { sbomKeyOf } from '@shared/api/contracts/provenance';
+import type { PackageChanges } from '@shared/domain/package-changes';
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { MemoryRouter } from 'react-router-dom';
 import { describe, expect, it } from 'vitest';
 import { setToken } from '@/lib/session/token-cookie';
 import { memoryBackend, replacePackage, tokenOf } from '@/testing/backend/server';
 import { captureDownloads, fixturePackage } from '../testing/package-test-utils';
+import { ChangesBody } from './changes-panel';
 import { NO_PROVENANCE, NO_SBOM, ProvenanceCard } from './provenance-card';
 
 /** Issue 27: the review page shows where the build came from and what it is made of. */
@@ -112,5 +115,72 @@ describe('build provenance card', () => {
     await waitFor(() => expect(saved).toHaveLength(1));
     expect(saved[0]!.name).toBe('pump.cdx.json');
     expect(await saved[0]!.blob.text()).toBe(SBOM_TEXT);
+  });
+});
+
+describe('changes since the last approved package: build provenance and SBOM', () => {
+  const changes = (over: Partial<PackageChanges>): PackageChanges => ({
+    packageId: 'p-new',
+    resourceType: 'PATCH',
+    deviceId: 'DEV-7',
+    previous: { id: 'p-old', name: 'fw 1.0', status: 'SIGNED', type: 'DEV_SIGNED', resourceName: 'fw.bin' },
+    header: [],
+    lists: [],
+    files: [],
+    dcc: [],
+    headerCompared: true,
+    ...over,
+  });
+
+  it('lists the SBOM digests and the commit and component count that differ', () => {
+    render(
+      <MemoryRouter>
+        <ChangesBody
+          changes={changes({
+            files: [
+              {
+                file: 'sbom',
+                old: { fileName: 'bom.json', sizeBytes: 10, sha256: 'a'.repeat(64) },
+                new: { fileName: 'bom.json', sizeBytes: 12, sha256: 'b'.repeat(64) },
+                sameDigest: false,
+                sameSize: false,
+              },
+            ],
+            build: [
+              { field: 'commit', old: 'abc1234', new: 'def5678' },
+              { field: 'sbomComponents', old: 3, new: 5 },
+            ],
+          })}
+        />
+      </MemoryRouter>,
+    );
+    const sbom = screen.getByRole('list', { name: 'SBOM file' });
+    expect(sbom).toHaveTextContent('SBOM — changed');
+    expect(sbom).toHaveTextContent(`was: 10 bytes, SHA-256 ${'a'.repeat(64)}`);
+    const build = screen.getByRole('list', { name: 'Build provenance differences' });
+    expect(
+      within(build)
+        .getAllByRole('listitem')
+        .map((li) => li.textContent),
+    ).toEqual(['Commit: abc1234 → def5678', 'SBOM components: 3 → 5']);
+    expect(screen.getByRole('list', { name: 'Payload and metadata' })).not.toHaveTextContent('SBOM');
+  });
+
+  it('says the build is the same, and shows nothing for an answer from before issue 27', () => {
+    const { unmount } = render(
+      <MemoryRouter>
+        <ChangesBody changes={changes({ build: [] })} />
+      </MemoryRouter>,
+    );
+    expect(
+      screen.getByText("The build provenance and the SBOM's format and component count are the same."),
+    ).toBeInTheDocument();
+    unmount();
+    render(
+      <MemoryRouter>
+        <ChangesBody changes={changes({})} />
+      </MemoryRouter>,
+    );
+    expect(screen.queryByText('Build provenance and SBOM')).not.toBeInTheDocument();
   });
 });
