@@ -1,6 +1,9 @@
+import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { GetObjectCommand } from '@aws-sdk/client-s3';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -67,7 +70,7 @@ afterAll(async () => {
 const attach = (id: string, token: string, body: unknown) =>
   api<{ resource: string } & Err>(`/resources/${id}/provenance`, { method: 'PUT', token, body });
 
-async function token(scopes: string[], name = uniq('ci')) {
+async function tokenWith(scopes: string[], name = uniq('ci')) {
   const r = await api<{ token: string } & Err>('/access-tokens', {
     method: 'POST',
     token: uploader.token,
@@ -170,13 +173,13 @@ describe('attaching provenance and an SBOM', () => {
 
   it('a token with resources:upload attaches; the trail names the token; a token without it is refused', async () => {
     const resource = await uploadPatch(uploader.token, 'dev');
-    const drafts = await token(['packages:draft']);
+    const drafts = await tokenWith(['packages:draft']);
     const refused = await attach(resource.id, drafts, { provenance: PROVENANCE });
     expect(refused.status).toBe(403);
     expect(Object.keys(await storedRecord(resource.id))).not.toContain('provenance');
 
     const tokenName = uniq('pump CI');
-    const uploads = await token(['resources:upload'], tokenName);
+    const uploads = await tokenWith(['resources:upload'], tokenName);
     const ok = await attach(resource.id, uploads, {
       provenance: PROVENANCE,
       sbom: { fileName: 'bom.json', content: cyclone() },
@@ -322,4 +325,85 @@ describe('attaching provenance and an SBOM', () => {
     ).toBe(200);
     expect((await api<Err>(`/packages/${pkg.id}/sbom`, { token: reviewer.token })).status).toBe(404);
   });
+});
+
+describe('the pipeline CLI with --provenance and --sbom', () => {
+  const cli = (token: string, args: string[]) =>
+    promisify(execFile)(
+      process.execPath,
+      [
+        join(process.cwd(), 'node_modules/tsx/dist/cli.mjs'),
+        'scripts/pipeline.ts',
+        '--url',
+        baseUrl(),
+        ...args,
+      ],
+      { env: { ...process.env, FRP_TOKEN: token }, maxBuffer: 1 << 20 },
+    );
+  const step = (file: string, resourceName: string) => [
+    '--file',
+    file,
+    '--resource-name',
+    resourceName,
+    '--stage',
+    'dev',
+    '--package-name',
+    uniq('cli-prov'),
+    '--package-type',
+    'DEV_UNSIGNED',
+    '--note',
+    'CI build 814',
+  ];
+
+  it('attaches both after the upload, before the draft: the draft pins them, the SBOM byte for byte', async () => {
+    const token = await tokenWith(['resources:upload', 'packages:draft']);
+    const file = join(tmpdir(), `${uniq('fw')}.bin`);
+    await writeFile(file, Buffer.alloc(64 * 1024, 0x3c));
+    const sbomFile = join(EXAMPLES, 'sbom.cdx.json');
+    const { stdout, stderr } = await cli(token, [
+      ...step(file, uniq('fw')),
+      '--provenance',
+      join(EXAMPLES, 'provenance.json'),
+      '--build-id',
+      '814',
+      '--build-url',
+      'https://ci.example.com/pumps/pump-controller/builds/814',
+      '--sbom',
+      sbomFile,
+    ]);
+    expect(stderr).toContain(
+      'provenance (commit 9f2c1e7b4a5d6c8e0f1a2b3c4d5e6f708192a3b4) and SBOM sbom.cdx.json attached',
+    );
+    const id = decodeURIComponent(stdout.trim().split('\n').at(-1)?.split('/').at(-1) ?? '');
+    const details = await api<{ package: string }>(`/packages/${id}/details`, { token: reviewer.token });
+    const pkg = jsonText<Package>(details.body.package);
+    expect(pkg.resourceFile?.provenance).toMatchObject({
+      ...PROVENANCE,
+      buildId: '814',
+      buildUrl: 'https://ci.example.com/pumps/pump-controller/builds/814',
+    });
+    const text = await readFile(sbomFile);
+    expect(pkg.resourceFile?.sbom).toMatchObject({
+      fileName: 'sbom.cdx.json',
+      sha256: sha256(text),
+      componentCount: 4,
+    });
+    const d = await download(pkg.id, reviewer.token);
+    expect(Buffer.from(d.bytes).equals(text)).toBe(true);
+  }, 120_000);
+
+  it('refuses an incomplete provenance before uploading anything (exit 1, the missing flags named)', async () => {
+    const token = await tokenWith(['resources:upload', 'packages:draft']);
+    const name = uniq('fw');
+    const file = join(tmpdir(), `${name}.bin`);
+    await writeFile(file, Buffer.alloc(1024, 1));
+    await expect(cli(token, [...step(file, name), '--commit', 'abcdef1'])).rejects.toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining(
+        'build provenance needs --repository, --build-id, --build-url, --builder',
+      ),
+    });
+    const list = await api<{ resources: string }>('/resources/patch/dev', { token: reviewer.token });
+    expect(jsonText<Resource[]>(list.body.resources).some((r) => r.name === name)).toBe(false);
+  }, 60_000);
 });
