@@ -93,8 +93,8 @@ export function ProvenanceCard({ pkg }: { pkg: Package }) {
           </dl>
           {sbom.topComponents.length ? (
             <ul className="frp-sbom-components" aria-label="Top-level components">
-              {sbom.topComponents.map((c, i) => (
-                <li key={`${i}-${c.name}`} title={c.purl}>
+              {sbom.topComponents.map((c) => (
+                <li key={`${c.name}@${c.version ?? ''}@${c.purl ?? ''}`} title={c.purl}>
                   {componentText(c)}
                 </li>
               ))}
