@@ -138,6 +138,7 @@ test('a pipeline-made draft carries its provenance and SBOM to the approver; rev
     // the engineer revokes the token in one click: the pipeline is refused from then on
     await signOut(page);
     await signIn(page, 'design-engineer-dev@example.com');
+    await expect(page).toHaveURL(/\/home$/);
     await page.goto('/user/settings?form=tokens');
     await row.getByRole('button', { name: `Revoke ${tokenName}` }).click();
     await expect(row).toContainText('REVOKED');
