@@ -7,7 +7,12 @@
  *   FRP_TOKEN=frp_… npm run pipeline -- --url https://portal.example.com \
  *     --file build/pump.bin --resource-name pump-1.4.2 --stage dev \
  *     --package-name "Pump 1.4.2" --package-type DEV_UNSIGNED --note "CI build 812" \
- *     [--header header.json] [--dcc <dcc id>] [--metadata model.json]
+ *     [--header header.json] [--dcc <dcc id>] [--metadata model.json] \
+ *     [--provenance provenance.json | --repository <url> --commit <sha> --build-id <id> --build-url <https url> \
+ *      --builder <name>] [--sbom bom.cdx.json]
+ *
+ * Provenance and SBOM (issue 27) are attached to the resource after the upload and before the draft, so
+ * the package pins them; the SBOM file is sent as its text and stored byte for byte.
  *
  * The token comes from the environment (FRP_TOKEN), never from the command line (it would show in `ps`
  * and the CI log). Exit code 0 with the link as the last line of stdout; otherwise 1 and the API's reason.
@@ -29,6 +34,15 @@ export interface PipelineOptions {
   header?: string;
   dcc?: string;
   metadata?: string;
+  /** a JSON file with repository, commit, buildId, buildUrl and builder (the flags below override its fields) */
+  provenance?: string;
+  repository?: string;
+  commit?: string;
+  buildId?: string;
+  buildUrl?: string;
+  builder?: string;
+  /** a CycloneDX or SPDX JSON file */
+  sbom?: string;
 }
 
 type Json = Record<string, unknown>;
@@ -38,7 +52,9 @@ class PipelineError extends Error {}
 const USAGE =
   'usage: FRP_TOKEN=frp_… npm run pipeline -- --url <portal> --file <file> --resource-name <name> ' +
   '--stage dev|release --package-name <name> --package-type <type> --note <text> ' +
-  '[--header <header.json>] [--dcc <dcc id>] [--metadata <model metadata.json>]';
+  '[--header <header.json>] [--dcc <dcc id>] [--metadata <model metadata.json>] ' +
+  '[--provenance <provenance.json>] [--repository <url>] [--commit <sha>] [--build-id <id>] ' +
+  '[--build-url <https url>] [--builder <name>] [--sbom <sbom.json>]';
 
 function options(argv: string[], env: NodeJS.ProcessEnv): PipelineOptions {
   const { values } = parseArgs({
@@ -54,6 +70,13 @@ function options(argv: string[], env: NodeJS.ProcessEnv): PipelineOptions {
       header: { type: 'string' },
       dcc: { type: 'string' },
       metadata: { type: 'string' },
+      provenance: { type: 'string' },
+      repository: { type: 'string' },
+      commit: { type: 'string' },
+      'build-id': { type: 'string' },
+      'build-url': { type: 'string' },
+      builder: { type: 'string' },
+      sbom: { type: 'string' },
     },
     strict: true,
   });
@@ -78,7 +101,47 @@ function options(argv: string[], env: NodeJS.ProcessEnv): PipelineOptions {
     header: values.header,
     dcc: values.dcc,
     metadata: values.metadata,
+    provenance: values.provenance,
+    repository: values.repository,
+    commit: values.commit,
+    buildId: values['build-id'],
+    buildUrl: values['build-url'],
+    builder: values.builder,
+    sbom: values.sbom,
   };
+}
+
+const PROVENANCE_FLAGS = {
+  repository: 'repository',
+  commit: 'commit',
+  buildId: 'build-id',
+  buildUrl: 'build-url',
+  builder: 'builder',
+} as const;
+
+/** The build provenance to attach: the file's fields, each overridden by its flag; undefined when none given. */
+async function provenanceOf(o: PipelineOptions): Promise<Record<string, string> | undefined> {
+  let fromFile: Json = {};
+  if (o.provenance) {
+    try {
+      fromFile = JSON.parse(await readFile(o.provenance, 'utf8')) as Json;
+    } catch (e) {
+      throw new PipelineError(`${o.provenance} is not readable JSON: ${(e as Error).message}`);
+    }
+  }
+  const keys = Object.keys(PROVENANCE_FLAGS) as (keyof typeof PROVENANCE_FLAGS)[];
+  const p: Record<string, string> = {};
+  for (const k of keys) {
+    const v = o[k] ?? fromFile[k];
+    if (typeof v === 'string' && v !== '') p[k] = v;
+  }
+  if (!o.provenance && Object.keys(p).length === 0) return undefined;
+  const missing = keys.filter((k) => p[k] === undefined);
+  if (missing.length)
+    throw new PipelineError(
+      `build provenance needs ${missing.map((k) => `--${PROVENANCE_FLAGS[k]}`).join(', ')} (or the field in --provenance)`,
+    );
+  return p;
 }
 
 /** One API call with the token; a refusal becomes an error carrying the API's own reason. */
@@ -196,8 +259,29 @@ export async function runPipeline(o: PipelineOptions, log: (line: string) => voi
       throw new PipelineError(`${o.header} is not readable JSON: ${(e as Error).message}`);
     }
   }
+  // read before the upload: a missing file or field fails the step before anything is stored
+  const provenance = await provenanceOf(o);
+  let sbom: { fileName: string; content: string } | undefined;
+  if (o.sbom) {
+    try {
+      sbom = { fileName: basename(o.sbom), content: await readFile(o.sbom, 'utf8') };
+    } catch (e) {
+      throw new PipelineError(`${o.sbom} is not readable: ${(e as Error).message}`);
+    }
+  }
   const resource = await upload(o, log);
   log(`resource ${resource.name} registered (${resource.id})`);
+  if (provenance || sbom) {
+    await call(o, 'PUT', `/resources/${resource.id}/provenance`, {
+      ...(provenance ? { provenance } : {}),
+      ...(sbom ? { sbom } : {}),
+    });
+    log(
+      [provenance ? `provenance (commit ${provenance.commit})` : '', sbom ? `SBOM ${sbom.fileName}` : '']
+        .filter(Boolean)
+        .join(' and ') + ' attached',
+    );
+  }
   const created = await call<{ package: string }>(o, 'POST', `/resources/${resource.id}/generate-package`, {
     packageName: o.packageName,
     packageType: o.packageType,

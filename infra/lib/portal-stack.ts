@@ -140,6 +140,7 @@ export class PortalStack extends Stack {
       signingKey: this.signing.packageKey,
       auditTable: this.data.tables.audit,
       stackId: this.stackId,
+      sbomBucket: this.data.buckets.resources,
     });
     new CfnOutput(this, 'AuditorRoleArn', {
       value: this.auditors.role.roleArn,

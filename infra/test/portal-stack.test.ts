@@ -712,7 +712,7 @@ describe('auditors', () => {
   const roleId = () => s.logicalId(s.stack.auditors.role);
   const policyId = () => s.logicalId(s.stack.auditors.policy);
 
-  it('grants exactly: read and list object versions of the artefacts and audit buckets, the signing public key, reading the audit table and the stack outputs', () => {
+  it('grants exactly: read and list object versions of the artefacts and audit buckets, the signing public key, reading the audit table and the stack outputs, and the pinned SBOMs (issue 27)', () => {
     const policy = s.json.Resources[policyId()]!;
     expect(policy.Type).toBe('AWS::IAM::ManagedPolicy');
     const doc = (policy.Properties as Json).PolicyDocument as { Statement: Json[] };
@@ -749,11 +749,17 @@ describe('auditors', () => {
         Action: 'cloudformation:DescribeStacks',
         Resource: { Ref: 'AWS::StackId' },
       },
+      {
+        Sid: 'ReadPinnedSboms',
+        Effect: 'Allow',
+        Action: ['s3:GetObject', 's3:GetObjectVersion'],
+        Resource: { 'Fn::Join': ['', [arn('resources'), '/sbom/*']] },
+      },
     ]);
   });
 
   it('needs no kms:Decrypt: the buckets it reads use S3-managed encryption', () => {
-    for (const b of ['artefacts', 'audit'] as const) {
+    for (const b of ['artefacts', 'audit', 'resources'] as const) {
       const enc = (s.json.Resources[bucketId(b)]!.Properties as Json).BucketEncryption;
       expect(JSON.stringify(enc), b).toContain('"SSEAlgorithm":"AES256"');
     }

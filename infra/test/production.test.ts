@@ -265,6 +265,8 @@ describe('least privilege that holds (decision 205 in grant-uses: `writes`)', ()
         'generatePackage',
         'updateHeader',
         'attachDcc',
+        // build provenance and SBOM (issue 27, decision 275)
+        'attachProvenance',
       ].sort(),
     );
   });

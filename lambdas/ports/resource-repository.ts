@@ -1,3 +1,4 @@
+import type { ProvenanceFields } from '../../shared/api/contracts/provenance';
 import type { Resource, ResourceType, Stage } from '../../shared/api/contracts/resources';
 import type { Role } from '../../shared/domain/roles';
 
@@ -136,4 +137,16 @@ export interface ResourceReference {
 /** Which packages use a resource (the packages table's byResource index). */
 export interface ResourceReferences {
   packagesUsing(resourceId: string): Promise<ResourceReference[]>;
+}
+
+/** What attaching build provenance / an SBOM may meet (issue 27): each is recorded once. */
+export type AttachOutcome = 'ok' | 'missing' | 'provenanceTaken' | 'sbomTaken';
+
+/** The set-once fields of a resource (issue 27, decision 275): the resources table's adapters implement it. */
+export interface ResourceProvenanceStore {
+  /**
+   * Records `fields` on resource `id` in one conditional write: refused ('provenanceTaken' /
+   * 'sbomTaken') when a field given is already recorded, 'missing' when the resource is gone.
+   */
+  attachProvenance(id: string, fields: ProvenanceFields): Promise<AttachOutcome>;
 }

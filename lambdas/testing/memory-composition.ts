@@ -19,6 +19,7 @@ import type * as realHttp from '../composition-http';
 import type * as realJobs from '../composition-jobs';
 import type * as realMail from '../composition-mail';
 import type * as realPackages from '../composition-packages';
+import type * as realProvenance from '../composition-provenance';
 import type * as realStorage from '../composition-storage';
 import type * as realUploads from '../composition-uploads';
 import type { Authenticate } from '../middleware/authorize';
@@ -28,6 +29,7 @@ import type { ResourceReferences } from '../ports/resource-repository';
 import { AccessTokenService } from '../services/access-tokens';
 import { PackageService } from '../services/package-service';
 import { headerRules } from '../services/packages/header-rules';
+import { ProvenanceService } from '../services/provenance-service';
 import { ResourceService } from '../services/resource-service';
 import { TokenService } from '../services/token-service';
 import { UserService } from '../services/user-service';
@@ -147,6 +149,14 @@ function build() {
     },
   });
 
+  const provenance = new ProvenanceService({
+    resources,
+    packages,
+    blobs,
+    bucket: () => 'resources',
+    audit: { append: (e) => audit.append(e) },
+  });
+
   /**
    * Runs the generations and upload verifications started so far, as the workers would after the request
    * (decision 160, 173); a job that throws is failed as after its last retry.
@@ -185,6 +195,7 @@ function build() {
     userService,
     resourceService,
     packageService,
+    provenance,
     runJobs,
     /** false: started jobs wait for `runJobs` (a test that watches a generation run); true: run after each call */
     autoRunJobs: true,
@@ -216,6 +227,7 @@ export const packageServiceWithArtefacts = packageService;
 export const packageServiceWithResourceReads = packageService;
 export const artefactService = () => current.artefacts;
 export const accessTokenService = () => current.accessTokens;
+export const provenanceService = () => current.provenance;
 /** as lambdas/composition-http.ts: an access token (issue 27) by its scope, a session token as before */
 export const authenticate: Authenticate = (token, route) =>
   token && isAccessTokenBearer(token)
@@ -236,6 +248,7 @@ export const standsFor: {
   artefactService: typeof realArtefacts.artefactService;
   authenticate: typeof realHttp.authenticate;
   accessTokenService: typeof realAccessTokens.accessTokenService;
+  provenanceService: typeof realProvenance.provenanceService;
 } = {
   loadUserService,
   loadUserServiceWithMail,
@@ -249,4 +262,5 @@ export const standsFor: {
   artefactService,
   authenticate,
   accessTokenService,
+  provenanceService,
 };

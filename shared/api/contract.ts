@@ -4,10 +4,7 @@ import { ADMIN_CONTRACT, ADMIN_RESPONSES } from './route-table/admin';
 import { API_DOCS_CONTRACT, API_DOCS_RESPONSES } from './route-table/api-docs';
 import { IDENTITY_CONTRACT, IDENTITY_RESPONSES } from './route-table/identity';
 import { PACKAGE_CONTRACT, PACKAGE_RESPONSES } from './route-table/packages';
-import {
-  PROVENANCE_STATEMENT_CONTRACT,
-  PROVENANCE_STATEMENT_RESPONSES,
-} from './route-table/provenance-statement';
+import { PROVENANCE_CONTRACT, PROVENANCE_RESPONSES } from './route-table/provenance';
 import { RESOURCE_CONTRACT, RESOURCE_RESPONSES } from './route-table/resources';
 import type { RouteContract, RouteRequest } from './route-table/types';
 import type { RouteId } from './routes';
@@ -22,7 +19,7 @@ const REQUESTS = {
   ...ADMIN_CONTRACT,
   ...API_DOCS_CONTRACT,
   ...ACCESS_TOKEN_CONTRACT,
-  ...PROVENANCE_STATEMENT_CONTRACT,
+  ...PROVENANCE_CONTRACT,
 } as const satisfies { [Id in RouteId]: RouteRequest };
 
 /** What each route answers on success (`<AREA>_RESPONSES` of its area's file). */
@@ -33,7 +30,7 @@ const RESPONSES = {
   ...ADMIN_RESPONSES,
   ...API_DOCS_RESPONSES,
   ...ACCESS_TOKEN_RESPONSES,
-  ...PROVENANCE_STATEMENT_RESPONSES,
+  ...PROVENANCE_RESPONSES,
 } as const satisfies { [Id in RouteId]: z.ZodType };
 
 type Joined = {

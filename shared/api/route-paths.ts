@@ -66,5 +66,7 @@ export const ROUTE_PATHS = {
   createAccessToken: ['POST', '/access-tokens'],
   listAccessTokens: ['GET', '/access-tokens'],
   revokeAccessToken: ['DELETE', '/access-tokens/{tokenId}'],
+  attachProvenance: ['PUT', '/resources/{id}/provenance'],
+  packageSbom: ['GET', '/packages/{id}/sbom'],
   packageProvenanceStatement: ['GET', '/packages/{id}/provenance-statement'],
 } as const satisfies { [Id in RouteId]: readonly [HttpMethod, string] };

@@ -3,7 +3,7 @@ import { ADMIN_ROUTES } from './route-table/admin';
 import { API_DOCS_ROUTES } from './route-table/api-docs';
 import { IDENTITY_ROUTES } from './route-table/identity';
 import { PACKAGE_ROUTES } from './route-table/packages';
-import { PROVENANCE_STATEMENT_ROUTES } from './route-table/provenance-statement';
+import { PROVENANCE_ROUTES } from './route-table/provenance';
 import { RESOURCE_ROUTES } from './route-table/resources';
 import type { Route, RouteUses, TableName } from './route-table/types';
 
@@ -35,7 +35,7 @@ const TABLE = [
   ...ADMIN_ROUTES,
   ...API_DOCS_ROUTES,
   ...ACCESS_TOKEN_ROUTES,
-  ...PROVENANCE_STATEMENT_ROUTES,
+  ...PROVENANCE_ROUTES,
 ] as const;
 
 /** The closed set of route ids: a row's id, and nothing else. */

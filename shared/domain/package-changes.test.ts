@@ -5,6 +5,7 @@ import {
   approvalTime,
   approvedForKey,
   type ComparedPackage,
+  compareBuild,
   compareDcc,
   compareFiles,
   compareHeaders,
@@ -273,6 +274,76 @@ describe('compareFiles', () => {
   });
 });
 
+describe('build provenance and SBOM (issue 27)', () => {
+  const prov = (commit: string, builder = 'runner-1') => ({
+    repository: 'https://git.example.com/fw',
+    commit,
+    buildId: '812',
+    buildUrl: 'https://ci.example.com/812',
+    builder,
+    sha256: 'p'.repeat(64),
+  });
+  const sbom = (sha: string, count: number, specVersion = '1.5') => ({
+    format: 'CycloneDX' as const,
+    specVersion,
+    componentCount: count,
+    topComponents: [],
+    fileName: 'bom.json',
+    sizeBytes: 100 + count,
+    sha256: sha,
+  });
+  const file = (extra = {}) => ({ fileName: 'fw.bin', sizeBytes: 10, sha256: 'a', ...extra });
+
+  it('lists the SBOM digest beside the payload, saying whether it is the same file', () => {
+    const same = compareFiles(file({ sbom: sbom('s1', 3) }), file({ sbom: sbom('s1', 3) }));
+    expect(same.map((f) => [f.file, f.sameDigest, f.sameSize])).toEqual([
+      ['payload', true, true],
+      ['sbom', true, true],
+    ]);
+    const added = compareFiles(file(), file({ sbom: sbom('s1', 3) }));
+    expect(added[1]).toEqual({
+      file: 'sbom',
+      old: null,
+      new: { fileName: 'bom.json', sizeBytes: 103, sha256: 's1' },
+      sameDigest: false,
+      sameSize: false,
+    });
+    expect(compareFiles(file(), file()).map((f) => f.file)).toEqual(['payload']);
+  });
+
+  it('lists the commit, builder, SBOM format and component count that differ', () => {
+    expect(
+      compareBuild(
+        file({ provenance: prov('abc1234'), sbom: sbom('s', 3) }),
+        file({ provenance: prov('abc1234'), sbom: sbom('t', 3) }),
+      ),
+    ).toEqual([]);
+    expect(
+      compareBuild(
+        file({ provenance: prov('abc1234'), sbom: sbom('s', 3) }),
+        file({ provenance: prov('def5678', 'runner-2'), sbom: sbom('t', 5, '1.6') }),
+      ),
+    ).toEqual([
+      { field: 'commit', old: 'abc1234', new: 'def5678' },
+      { field: 'builder', old: 'runner-1', new: 'runner-2' },
+      { field: 'sbomFormat', old: 'CycloneDX 1.5', new: 'CycloneDX 1.6' },
+      { field: 'sbomComponents', old: 3, new: 5 },
+    ]);
+  });
+
+  it('shows a side without provenance or SBOM as null', () => {
+    expect(compareBuild(file(), file({ provenance: prov('abc1234'), sbom: sbom('s', 2) }))).toEqual([
+      { field: 'repository', old: null, new: 'https://git.example.com/fw' },
+      { field: 'commit', old: null, new: 'abc1234' },
+      { field: 'buildId', old: null, new: '812' },
+      { field: 'builder', old: null, new: 'runner-1' },
+      { field: 'sbomFormat', old: null, new: 'CycloneDX 1.5' },
+      { field: 'sbomComponents', old: null, new: 2 },
+    ]);
+    expect(compareBuild(undefined, undefined)).toEqual([]);
+  });
+});
+
 describe('compareDcc', () => {
   it('lists the DCC values that differ, and another DCC row', () => {
     const o = {
@@ -351,6 +422,7 @@ describe('packageChanges', () => {
     expect(c.header.map((h) => [h.path, h.old?.decimal, h.new?.decimal])).toEqual([['Large', '4', '3']]);
     expect(c.files[0]).toMatchObject({ file: 'payload', sameDigest: false, sameSize: false });
     expect(c.dcc).toEqual([{ field: 'telemetryType', old: 'TelB', new: 'TelA' }]);
+    expect(c.build).toEqual([]);
     expect(c.headerCompared).toBe(true);
   });
 });

@@ -103,9 +103,9 @@ export interface ListChange {
   changed: { index: number; changes: HeaderFieldChange[] }[];
 }
 
-/** A file pinned for review (decisions 190/191): its size and SHA-256 on both sides. */
+/** A file pinned for review (decisions 190/191; the SBOM, issue 27): its size and SHA-256 on both sides. */
 export interface FileChange {
-  file: 'payload' | 'metadata';
+  file: 'payload' | 'metadata' | 'sbom';
   old: { fileName?: string; sizeBytes?: number; sha256?: string } | null;
   new: { fileName?: string; sizeBytes?: number; sha256?: string } | null;
   sameDigest: boolean;
@@ -115,6 +115,13 @@ export interface FileChange {
 /** A DCC value (the package's DCC copy, decision 192) that differs. */
 export interface DccChange {
   field: 'dccId' | 'deviceId' | 'telemetryType' | 'messageLimit' | 'deviceLimit';
+  old: string | number | null;
+  new: string | number | null;
+}
+
+/** A build provenance value or SBOM fact that differs (issue 27, decision 277). */
+export interface BuildChange {
+  field: 'repository' | 'commit' | 'buildId' | 'builder' | 'sbomFormat' | 'sbomComponents';
   old: string | number | null;
   new: string | number | null;
 }
@@ -140,6 +147,11 @@ export interface PackageChanges {
   lists: ListChange[];
   files: FileChange[];
   dcc: DccChange[];
+  /**
+   * the build provenance and SBOM facts that differ (issue 27); the SBOM's digest is among `files`.
+   * Absent in answers of servers before issue 27.
+   */
+  build?: BuildChange[];
   /** false when the headers could not be read as header documents (then `header`/`lists` are empty) */
   headerCompared: boolean;
 }
@@ -316,6 +328,30 @@ export function compareFiles(o?: PackageResourceFile, n?: PackageResourceFile): 
   if (p) out.push(p);
   const m = fileChange('metadata', metadata(o), metadata(n));
   if (m) out.push(m);
+  const sbom = (f?: PackageResourceFile) =>
+    f?.sbom ? { fileName: f.sbom.fileName, sizeBytes: f.sbom.sizeBytes, sha256: f.sbom.sha256 } : null;
+  const s = fileChange('sbom', sbom(o), sbom(n));
+  if (s) out.push(s);
+  return out;
+}
+
+const PROVENANCE_FIELDS = ['repository', 'commit', 'buildId', 'builder'] as const;
+
+/**
+ * The build provenance and SBOM facts that differ (issue 27): each provenance value, the SBOM's format
+ * and spec version, and its component count. A side without provenance or SBOM is null.
+ */
+export function compareBuild(o?: PackageResourceFile, n?: PackageResourceFile): BuildChange[] {
+  const out: BuildChange[] = [];
+  for (const f of PROVENANCE_FIELDS) {
+    const ov = o?.provenance?.[f] ?? null;
+    const nv = n?.provenance?.[f] ?? null;
+    if (ov !== nv) out.push({ field: f, old: ov, new: nv });
+  }
+  const format = (f?: PackageResourceFile) => (f?.sbom ? `${f.sbom.format} ${f.sbom.specVersion}` : null);
+  if (format(o) !== format(n)) out.push({ field: 'sbomFormat', old: format(o), new: format(n) });
+  const count = (f?: PackageResourceFile) => f?.sbom?.componentCount ?? null;
+  if (count(o) !== count(n)) out.push({ field: 'sbomComponents', old: count(o), new: count(n) });
   return out;
 }
 
@@ -362,6 +398,7 @@ export function packageChanges(current: ComparedPackage, previous: ComparedPacka
     lists: h.lists,
     files: compareFiles(previous.resourceFile, current.resourceFile),
     dcc: compareDcc(previous, current),
+    build: compareBuild(previous.resourceFile, current.resourceFile),
     headerCompared: h.compared,
   };
 }

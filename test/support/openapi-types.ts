@@ -879,6 +879,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/resources/{id}/provenance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Attach a resource's build provenance (repository, commit, build id and URL, builder) and/or its SBOM (CycloneDX or SPDX JSON), once each, by its uploader; packages created afterwards pin both */
+        put: operations["attachProvenance"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/packages/{id}/sbom": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The SBOM file pinned on the package (the exact bytes whose SHA-256 the package's sbom records) */
+        get: operations["packageSbom"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/packages/{id}/provenance-statement": {
         parameters: {
             query?: never;
@@ -3117,6 +3151,75 @@ export interface operations {
                             state: "ACTIVE" | "EXPIRED" | "REVOKED";
                         };
                     };
+                };
+            };
+            "4XX": components["responses"]["Error"];
+            "5XX": components["responses"]["Error"];
+        };
+    };
+    attachProvenance: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    provenance?: {
+                        repository: string;
+                        commit: string;
+                        buildId: string;
+                        /** Format: uri */
+                        buildUrl: string;
+                        builder: string;
+                    };
+                    sbom?: {
+                        fileName: string;
+                        /** @description the SBOM: a CycloneDX or SPDX JSON document, or its JSON text as a string */
+                        content: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description JSON text of the resource with its provenance and SBOM (Resource) */
+                        resource: string;
+                    };
+                };
+            };
+            "4XX": components["responses"]["Error"];
+            "5XX": components["responses"]["Error"];
+        };
+    };
+    packageSbom: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
                 };
             };
             "4XX": components["responses"]["Error"];

@@ -15,6 +15,11 @@ export interface AuditorsProps {
   auditTable: dynamodb.ITable;
   /** the stack whose outputs name the table and buckets (audit:verify reads them) */
   stackId: string;
+  /**
+   * the resources bucket: auditors read the pinned SBOMs under `sbom/` beside the packages (issue 27,
+   * decision 276), nothing else of it
+   */
+  sbomBucket?: s3.IBucket;
 }
 
 /**
@@ -40,6 +45,16 @@ export class Auditors extends Construct {
       assumedBy: new iam.AccountRootPrincipal(),
       managedPolicies: [this.policy],
     });
+    if (props.sbomBucket) {
+      const logicalId = Stack.of(props.sbomBucket).getLogicalId(
+        props.sbomBucket.node.defaultChild as s3.CfnBucket,
+      );
+      Validations.of(this.policy).acknowledge({
+        id: `AwsSolutions-IAM5[Resource::<${logicalId}.Arn>/sbom/*]`,
+        reason:
+          'Auditors read the SBOM files packages pin (issue 27): one prefix of the resources bucket, keys made at run time per resource. Read actions only.',
+      });
+    }
     for (const bucket of props.buckets) {
       const logicalId = Stack.of(bucket).getLogicalId(bucket.node.defaultChild as s3.CfnBucket);
       Validations.of(this.policy).acknowledge({
@@ -53,7 +68,7 @@ export class Auditors extends Construct {
 
 /** The exact statements of the auditor policy (infra tests compare the template with these). */
 export function auditorStatements(
-  props: Pick<AuditorsProps, 'buckets' | 'signingKey' | 'auditTable' | 'stackId'>,
+  props: Pick<AuditorsProps, 'buckets' | 'signingKey' | 'auditTable' | 'stackId' | 'sbomBucket'>,
 ): iam.PolicyStatement[] {
   return [
     new iam.PolicyStatement({
@@ -82,5 +97,15 @@ export function auditorStatements(
       actions: ['cloudformation:DescribeStacks'],
       resources: [props.stackId],
     }),
+    // issue 27: the SBOMs packages pin, read beside the packages (objects under sbom/ only)
+    ...(props.sbomBucket
+      ? [
+          new iam.PolicyStatement({
+            sid: 'ReadPinnedSboms',
+            actions: ['s3:GetObject', 's3:GetObjectVersion'],
+            resources: [props.sbomBucket.arnForObjects('sbom/*')],
+          }),
+        ]
+      : []),
   ];
 }

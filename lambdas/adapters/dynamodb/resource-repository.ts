@@ -1,8 +1,11 @@
 import { DeleteCommand, PutCommand, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
+import type { ProvenanceFields } from '../../../shared/api/contracts/provenance';
 import type { ResourceType, Stage } from '../../../shared/api/contracts/resources';
 import { nameClaimKey, typeStageKey } from '../../../shared/domain/resource-rules';
 import type {
+  AttachOutcome,
   PendingUpload,
+  ResourceProvenanceStore,
   ResourceRecord,
   ResourceReference,
   ResourceReferences,
@@ -37,7 +40,7 @@ function newestFirst(a: ResourceRecord, b: ResourceRecord): number {
  * transaction as the record, so two uploads of one name cannot both win) and `UPLOAD#<id>` pending
  * presigned uploads. Claims and pending uploads have no uploadTime, so the indexes never hold them.
  */
-export class DynamoResourceRepository implements ResourceRepository {
+export class DynamoResourceRepository implements ResourceRepository, ResourceProvenanceStore {
   constructor(private readonly table: string) {}
 
   async getById(id: string): Promise<ResourceRecord | null> {
@@ -139,6 +142,27 @@ export class DynamoResourceRepository implements ResourceRepository {
       if (cancelledBy(e, 0)) return (await this.getById(record.id)) ? 'referenced' : 'missing';
       throw e;
     }
+  }
+
+  async attachProvenance(id: string, fields: ProvenanceFields): Promise<AttachOutcome> {
+    const given = (['provenance', 'sbom'] as const).filter((k) => fields[k] !== undefined);
+    if (given.length === 0) return 'ok';
+    const done = await updateIf({
+      TableName: this.table,
+      Key: { pk: resPk(id) },
+      UpdateExpression: `SET ${given.map((k) => `#${k} = :${k}`).join(', ')}`,
+      // set once: a field already recorded is never overwritten (decision 275)
+      ConditionExpression: ['#kind = :res', ...given.map((k) => `attribute_not_exists(#${k})`)].join(' AND '),
+      ExpressionAttributeNames: { '#kind': 'kind', ...Object.fromEntries(given.map((k) => [`#${k}`, k])) },
+      ExpressionAttributeValues: {
+        ':res': 'RESOURCE',
+        ...Object.fromEntries(given.map((k) => [`:${k}`, fields[k]])),
+      },
+    });
+    if (done) return 'ok';
+    const now = await this.getById(id);
+    if (!now) return 'missing';
+    return fields.provenance && now.provenance ? 'provenanceTaken' : 'sbomTaken';
   }
 
   async putPendingUpload(upload: PendingUpload): Promise<void> {

@@ -1,7 +1,10 @@
+import type { ProvenanceFields } from '../../../shared/api/contracts/provenance';
 import type { ResourceType, Stage } from '../../../shared/api/contracts/resources';
 import { nameClaimKey } from '../../../shared/domain/resource-rules';
 import type {
+  AttachOutcome,
   PendingUpload,
+  ResourceProvenanceStore,
   ResourceRecord,
   ResourceRepository,
   UploadActor,
@@ -17,7 +20,7 @@ const newestFirst = (a: ResourceRecord, b: ResourceRecord) => b.createdAt.locale
  * compares), taken with the record; a record counted as used by a package (`countPackageRef`) cannot be
  * deleted; a pending upload is consumed by the resource it becomes, and locked by one confirmation.
  */
-export class MemoryResourceRepository implements ResourceRepository {
+export class MemoryResourceRepository implements ResourceRepository, ResourceProvenanceStore {
   private readonly records = new ItemMap<ResourceRecord>();
   /** name claim → resource id */
   private readonly names = new Map<string, string>();
@@ -42,6 +45,15 @@ export class MemoryResourceRepository implements ResourceRepository {
       this.uploads.delete(consumeUploadId);
       this.outcomes.set(consumeUploadId, { ownerId: record.uploadedBy.id, resourceId: record.id });
     }
+    return 'ok';
+  }
+
+  async attachProvenance(id: string, fields: ProvenanceFields): Promise<AttachOutcome> {
+    const r = this.records.get(id);
+    if (!r) return 'missing';
+    if (fields.provenance && r.provenance) return 'provenanceTaken';
+    if (fields.sbom && r.sbom) return 'sbomTaken';
+    this.records.set(id, { ...r, ...fields });
     return 'ok';
   }
 

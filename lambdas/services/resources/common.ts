@@ -73,6 +73,8 @@ const RESOURCE_FIELDS = [
   'sha256',
   'modelName',
   'modelVersion',
+  'provenance',
+  'sbom',
 ] as const;
 
 /** The list view of a record: storage keys stay on the server. */

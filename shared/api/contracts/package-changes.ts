@@ -57,7 +57,7 @@ export const packageChangesSchema = z.object({
   ),
   files: z.array(
     z.object({
-      file: z.enum(['payload', 'metadata']),
+      file: z.enum(['payload', 'metadata', 'sbom']),
       old: fileSideSchema,
       new: fileSideSchema,
       sameDigest: z.boolean(),
@@ -71,6 +71,15 @@ export const packageChangesSchema = z.object({
       new: z.union([z.string(), z.number()]).nullable(),
     }),
   ),
+  build: z
+    .array(
+      z.object({
+        field: z.enum(['repository', 'commit', 'buildId', 'builder', 'sbomFormat', 'sbomComponents']),
+        old: z.union([z.string(), z.number()]).nullable(),
+        new: z.union([z.string(), z.number()]).nullable(),
+      }),
+    )
+    .optional(),
   headerCompared: z.boolean(),
 });
 

@@ -6,6 +6,7 @@ import { MSG } from '../../messages';
 import { PACKAGE_PAGE_DEFAULT, PACKAGE_PAGE_MAX } from '../paging';
 import { visibleText } from './common';
 import type { CreateDcc } from './dcc';
+import type { ProvenanceFields } from './provenance';
 import type { Resource, ResourceType, Stage } from './resources';
 
 export const PACKAGE_TYPES = ['DEV_UNSIGNED', 'DEV_SIGNED', 'RELEASE_UNSIGNED', 'RELEASE_SIGNED'] as const;
@@ -95,7 +96,7 @@ export interface ApproverEntry {
  * The package's resource file as reviewers see it (decision 150): recorded when the package is created,
  * so the review page shows what approvers certify without another call. Models add their metadata.
  */
-export interface PackageResourceFile {
+export interface PackageResourceFile extends ProvenanceFields {
   fileName: string;
   sizeBytes: number;
   sha256: string;
@@ -123,6 +124,9 @@ export const resourceFileOf = (
   ...(r.modelName !== undefined ? { modelName: r.modelName } : {}),
   ...(r.modelVersion !== undefined ? { modelVersion: r.modelVersion } : {}),
   ...(metadata ? { metadataSizeBytes: metadata.sizeBytes, metadataSha256: metadata.sha256 } : {}),
+  // issue 27: the resource's build provenance and SBOM, pinned like the payload (decision 276)
+  ...(r.provenance ? { provenance: r.provenance } : {}),
+  ...(r.sbom ? { sbom: r.sbom } : {}),
 });
 
 export const dccValuesOf = (d: CreateDcc): PackageDccValues => ({

@@ -60,6 +60,8 @@ export interface SbomSummary {
   sizeBytes: number;
   /** SHA-256 (lower-case hex) of the stored file's bytes */
   sha256: string;
+  /** what the SBOM describes (CycloneDX metadata.component, SPDX the described package), when it says */
+  subject?: SbomComponent;
 }
 
 export const SBOM_TOP_COMPONENTS = 10;
@@ -74,3 +76,36 @@ export interface ProvenanceFields {
   provenance?: ProvenanceRecord;
   sbom?: SbomSummary;
 }
+
+// ── zod schemas of the records (the SPA parses package and resource JSON text with them: records.ts) ──
+const sbomComponentSchema = z.object({
+  name: z.string(),
+  version: z.string().optional(),
+  purl: z.string().optional(),
+});
+
+export const provenanceRecordSchema = z.object({
+  repository: z.string(),
+  commit: z.string(),
+  buildId: z.string(),
+  buildUrl: z.string(),
+  builder: z.string(),
+  sha256: z.string(),
+});
+
+export const sbomSummarySchema = z.object({
+  format: z.enum(SBOM_FORMATS),
+  specVersion: z.string(),
+  componentCount: z.number(),
+  topComponents: z.array(sbomComponentSchema),
+  fileName: z.string(),
+  sizeBytes: z.number(),
+  sha256: z.string(),
+  subject: sbomComponentSchema.optional(),
+});
+
+type Same<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
+const same = <_T extends true>() => undefined;
+same<Same<z.output<typeof sbomComponentSchema>, SbomComponent>>();
+same<Same<z.output<typeof provenanceRecordSchema>, ProvenanceRecord>>();
+same<Same<z.output<typeof sbomSummarySchema>, SbomSummary>>();

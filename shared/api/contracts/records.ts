@@ -13,6 +13,7 @@ import {
   type PackageSource,
   type UserRef,
 } from './packages';
+import { provenanceRecordSchema, sbomSummarySchema } from './provenance';
 import { RESOURCE_TYPES, type Resource, STAGES } from './resources';
 
 /**
@@ -46,6 +47,8 @@ const resourceFileSchema = z.object({
   modelVersion: z.string().optional(),
   metadataSizeBytes: z.number().optional(),
   metadataSha256: z.string().optional(),
+  provenance: provenanceRecordSchema.optional(),
+  sbom: sbomSummarySchema.optional(),
 });
 
 const dccValuesSchema = z.object({
@@ -132,6 +135,8 @@ export const resourceSchema = z.object({
   sha256: z.string(),
   modelName: z.string().optional(),
   modelVersion: z.string().optional(),
+  provenance: provenanceRecordSchema.optional(),
+  sbom: sbomSummarySchema.optional(),
 });
 
 export const dccSchema = dccValuesSchema.extend({

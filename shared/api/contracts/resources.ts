@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { MSG } from '../../messages';
 import { visibleText } from './common';
+import type { ProvenanceFields } from './provenance';
 
 /** Stage of a resource or package: codes DEV and RELEASE (spec §9); paths use them lowercased. */
 export const STAGES = ['DEV', 'RELEASE'] as const;
@@ -42,8 +43,11 @@ export interface ResourceUser {
   name: string;
 }
 
-/** A resource as lists return it (spec §3). */
-export interface Resource {
+/**
+ * A resource as lists return it (spec §3); with its build provenance and SBOM summary once attached
+ * (issue 27, PUT /resources/{id}/provenance).
+ */
+export interface Resource extends ProvenanceFields {
   id: string;
   name: string;
   resourceStage: Stage;

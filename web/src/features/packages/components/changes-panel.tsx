@@ -1,5 +1,6 @@
 import type { Package } from '@shared/api/contracts/packages';
 import type {
+  BuildChange,
   DccChange,
   EntryCells,
   FileChange,
@@ -21,6 +22,21 @@ const DCC_LABELS: Record<DccChange['field'], string> = {
   telemetryType: MSG.colTelemetryType,
   messageLimit: MSG.colMessageLimit,
   deviceLimit: MSG.colDeviceLimit,
+};
+
+const BUILD_LABELS: Record<BuildChange['field'], string> = {
+  repository: 'Repository',
+  commit: 'Commit',
+  buildId: 'Build',
+  builder: 'Builder',
+  sbomFormat: 'SBOM format',
+  sbomComponents: 'SBOM components',
+};
+
+const FILE_LABELS: Record<FileChange['file'], string> = {
+  payload: 'Payload',
+  metadata: 'Metadata',
+  sbom: 'SBOM',
 };
 
 export type ChangesQuery = ReturnType<typeof usePackageChanges>;
@@ -89,12 +105,12 @@ function fileSide(f: FileChange['old']): string {
   return `${size}, SHA-256 ${f.sha256 ?? 'not recorded'}`;
 }
 
-function FileRows({ files }: { files: FileChange[] }) {
+function FileRows({ files, label }: { files: FileChange[]; label: string }) {
   return (
-    <ul className="frp-changes-list" aria-label="Payload and metadata">
+    <ul className="frp-changes-list" aria-label={label}>
       {files.map((f) => (
         <li key={f.file}>
-          <strong>{f.file === 'payload' ? 'Payload' : 'Metadata'}</strong>
+          <strong>{FILE_LABELS[f.file]}</strong>
           {f.sameDigest && f.sameSize ? (
             <span> — the same file ({fileSide(f.new)})</span>
           ) : (
@@ -107,6 +123,31 @@ function FileRows({ files }: { files: FileChange[] }) {
         </li>
       ))}
     </ul>
+  );
+}
+
+/** Issue 27: the SBOM's digest and the build provenance values that differ (answers before it have none). */
+function BuildRows({ changes }: { changes: PackageChanges }) {
+  const sbom = changes.files.filter((f) => f.file === 'sbom');
+  const build = changes.build ?? [];
+  if (changes.build === undefined && sbom.length === 0) return null;
+  return (
+    <>
+      <h3 className="frp-changes__sub">Build provenance and SBOM</h3>
+      {sbom.length ? <FileRows files={sbom} label="SBOM file" /> : null}
+      {build.length === 0 ? (
+        <p>The build provenance and the SBOM's format and component count are the same.</p>
+      ) : (
+        <ul className="frp-changes-list" aria-label="Build provenance differences">
+          {build.map((b) => (
+            <li key={b.field}>
+              <strong>{BUILD_LABELS[b.field]}</strong>: <span className="frp-mono">{b.old ?? '—'}</span> →{' '}
+              <span className="frp-mono">{b.new ?? '—'}</span>
+            </li>
+          ))}
+        </ul>
+      )}
+    </>
   );
 }
 
@@ -176,7 +217,8 @@ export function ChangesBody({ changes, message }: { changes: PackageChanges | nu
         </>
       )}
       <h3 className="frp-changes__sub">Payload and metadata</h3>
-      <FileRows files={changes.files} />
+      <FileRows files={changes.files.filter((f) => f.file !== 'sbom')} label="Payload and metadata" />
+      <BuildRows changes={changes} />
       <h3 className="frp-changes__sub">DCC</h3>
       {changes.dcc.length === 0 ? (
         <p>The DCC values are the same.</p>

@@ -1,14 +1,10 @@
 import type { Package } from '@shared/api/contracts/packages';
 import { MSG } from '@shared/messages';
 import type { ReactNode } from 'react';
+import { formatFileSize } from '../utils/file-size';
+import { ProvenanceCard } from './provenance-card';
 
-/** Bytes exactly, and in KiB / MiB beside them: an engineer compares the exact number. */
-export function formatFileSize(bytes: number): string {
-  const exact = `${bytes.toLocaleString('en-US')} bytes`;
-  if (bytes < 1024) return exact;
-  const [value, unit] = bytes < 1024 * 1024 ? [bytes / 1024, 'KiB'] : [bytes / (1024 * 1024), 'MiB'];
-  return `${exact} (${value.toFixed(1)} ${unit})`;
-}
+export { formatFileSize } from '../utils/file-size';
 
 function ReviewCard({ id, title, children }: { id: string; title: string; children: ReactNode }) {
   return (
@@ -105,12 +101,13 @@ export function FileCard({ pkg }: { pkg: Package }) {
   );
 }
 
-/** The two review cards side by side (stacked on narrow screens). */
+/** The review cards side by side (stacked on narrow screens); the build provenance and SBOM (issue 27). */
 export function ReviewCards({ pkg }: { pkg: Package }) {
   return (
     <div className="frp-review-cards">
       <FileCard pkg={pkg} />
       <DccCard pkg={pkg} />
+      <ProvenanceCard pkg={pkg} />
     </div>
   );
 }

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { session } from '@/lib/session/session-store';
 import { memoryBackend, server } from '@/testing/backend/server';
 import { fill, renderApp } from '@/testing/render-app';
+import { buildText } from './resource-selection-page';
 
 const table = () => screen.findByRole('table');
 const headers = async () =>
@@ -17,7 +18,8 @@ describe('patches page', () => {
   it('lists Dev patches with Resource name, Upload time and Uploaded by', async () => {
     renderApp('/patches', { as: 'u-lead' });
     expect(await screen.findByText('infusion-pump-fw-3.2.1')).toBeInTheDocument();
-    expect(await headers()).toEqual(['Resource name', 'Upload time', 'Uploaded by']);
+    // the spec's columns, and the build provenance / SBOM attached (issue 27)
+    expect(await headers()).toEqual(['Resource name', 'Upload time', 'Uploaded by', 'Build']);
     expect(range()).toBe('1-5 of 7');
   });
 
@@ -101,7 +103,7 @@ describe('models page', () => {
   it('lists models with Resource name, Model name and Version', async () => {
     renderApp('/models', { as: 'u-lead' });
     expect(await screen.findByText('ArrhythmiaNet')).toBeInTheDocument();
-    expect(await headers()).toEqual(['Resource name', 'Model name', 'Version']);
+    expect(await headers()).toEqual(['Resource name', 'Model name', 'Version', 'Build']);
   });
 
   it('switches between patches and models with the Patch/Model switch', async () => {
@@ -123,5 +125,42 @@ describe('models page', () => {
     await user.click(screen.getByRole('button', { name: MSG.createPackage }));
     expect(await screen.findByRole('heading', { name: MSG.generateReleasePackageTitle })).toBeInTheDocument();
     expect(session.get().flowPurpose).toBe('release');
+  });
+});
+
+describe('the Build column (issue 27)', () => {
+  const base = {
+    id: 'r',
+    name: 'fw',
+    resourceStage: 'DEV',
+    resourceType: 'PATCH',
+    uploadTime: '2026-01-01 00:00:00',
+    uploadedBy: { id: 'u', name: 'U' },
+    fileName: 'fw.bin',
+    sizeBytes: 1,
+    sha256: 'a',
+  } as const;
+
+  it('says which of provenance and SBOM the resource has', () => {
+    expect(buildText(base)).toBe('—');
+    const provenance = {
+      repository: 'r',
+      commit: '9f2c1e7b4a5d6c8e0f1a',
+      buildId: '1',
+      buildUrl: 'https://ci/1',
+      builder: 'b',
+      sha256: 'p',
+    };
+    const sbom = {
+      format: 'CycloneDX' as const,
+      specVersion: '1.5',
+      componentCount: 1234,
+      topComponents: [],
+      fileName: 'bom.json',
+      sizeBytes: 1,
+      sha256: 's',
+    };
+    expect(buildText({ ...base, provenance })).toBe('commit 9f2c1e7b4a5d');
+    expect(buildText({ ...base, provenance, sbom })).toBe('commit 9f2c1e7b4a5d, SBOM 1,234 components');
   });
 });

@@ -12,6 +12,16 @@ import { useServerView } from '@/hooks/use-server-view';
 import { session, useSession } from '@/lib/session/session-store';
 import { getResourceView } from '../api/get-resources';
 
+/** Issue 27: the build provenance and SBOM attached to the resource (packages made from it pin them). */
+export function buildText(r: Resource): string {
+  const parts = [
+    r.provenance ? `commit ${r.provenance.commit.slice(0, 12)}` : '',
+    r.sbom ? `SBOM ${r.sbom.componentCount.toLocaleString('en-US')} components` : '',
+  ].filter(Boolean);
+  return parts.length ? parts.join(', ') : '—';
+}
+const BUILD_COLUMN: Column<Resource> = { id: 'build', header: 'Build', cell: buildText };
+
 const PATCH_COLUMNS: readonly Column<Resource>[] = [
   { id: 'name', header: 'Resource name', cell: (r) => r.name, sortValue: (r) => r.name },
   { id: 'uploadTime', header: 'Upload time', cell: (r) => r.uploadTime, sortValue: (r) => r.uploadTime },
@@ -21,12 +31,14 @@ const PATCH_COLUMNS: readonly Column<Resource>[] = [
     cell: (r) => r.uploadedBy?.name,
     sortValue: (r) => r.uploadedBy?.name,
   },
+  BUILD_COLUMN,
 ];
 
 const MODEL_COLUMNS: readonly Column<Resource>[] = [
   { id: 'name', header: 'Resource name', cell: (r) => r.name, sortValue: (r) => r.name },
   { id: 'modelName', header: 'Model name', cell: (r) => r.modelName, sortValue: (r) => r.modelName },
   { id: 'modelVersion', header: 'Version', cell: (r) => r.modelVersion, sortValue: (r) => r.modelVersion },
+  BUILD_COLUMN,
 ];
 
 // spec §5: patches and models are searched by name and upload time (by the server: decision 221)

@@ -1,0 +1,8 @@
+import { provenanceService } from '../composition-provenance';
+import { route } from '../routes/provenance';
+
+/** Attach a resource's build provenance and/or SBOM, once each (issue 27). */
+export const handler = route('attachProvenance', async ({ params, body, user }) => {
+  const resource = await provenanceService().attach(user, params.id, body);
+  return { body: { resource: JSON.stringify(resource) } };
+});
