@@ -3,6 +3,7 @@ import { dccValuesOf } from '../../../shared/api/contracts/packages';
 import type { Resource } from '../../../shared/api/contracts/resources';
 import { BadRequestError, NotFoundError } from '../../../shared/domain/errors';
 import { defaultPackageName, freeName } from '../../../shared/domain/package-names';
+import { packageSourceOf } from '../../../shared/domain/package-source';
 import { PACKAGE_ERR } from '../../../shared/domain/package-texts';
 import type { PackageRecord } from '../../ports/package-repository';
 import type { ResourceRecord } from '../../ports/resource-repository';
@@ -39,17 +40,6 @@ export interface PackageSources {
   freeName: string;
 }
 
-const toSource = (p: PackageRecord): PackageSource => ({
-  id: p.id,
-  name: p.name,
-  status: p.status,
-  type: p.type,
-  createdAt: p.createdAt,
-  updatedAt: p.updatedAt,
-  initiatorName: p.initiator.name,
-  ...(p.dcc?.deviceId ? { deviceId: p.dcc.deviceId } : {}),
-});
-
 export async function packageSources(core: PackageCore, resourceId: string): Promise<PackageSources> {
   const resource = await core.d.resources.getById(resourceId);
   if (!resource) throw new NotFoundError(PACKAGE_ERR.resourceNotFound);
@@ -65,7 +55,7 @@ export async function packageSources(core: PackageCore, resourceId: string): Pro
   const all = [...own, ...others].sort((a, b) => b.updatedAt.localeCompare(a.updatedAt));
   const proposed = all.find((p) => DECIDED.includes(p.status)) ?? null;
   return {
-    packages: all.map(toSource),
+    packages: all.map(packageSourceOf),
     proposedId: proposed?.id ?? null,
     freeName: freeName(
       defaultPackageName(resource as Resource),
