@@ -1,5 +1,5 @@
 import type { Package, PackageType } from '@shared/api/contracts/packages';
-import { approverRoles } from '@shared/domain/approval-policy';
+import { APPROVAL_POLICY, approverRoles } from '@shared/domain/approval-policy';
 import { type NonAdminRole, ROLE_LABELS } from '@shared/domain/roles';
 import { waitFor } from '@testing-library/react';
 import { expect, vi } from 'vitest';
@@ -77,4 +77,17 @@ export function approverChoices(type: PackageType): { label: string; id: string;
     const id = SAMPLE_APPROVER[role];
     return id ? [{ label: ROLE_LABELS[role], id, role }] : [];
   });
+}
+
+/**
+ * An undecided approver of sample package `id` whose approval the policy's order lets through now:
+ * `prefer` when it may (the Technical Leader today), else the first that may.
+ */
+export function mayApproveNow(id: string, prefer = 'u-lead'): string {
+  const open = fixturePackage(id).approvers.filter((a) => !a.approved && !a.rejected);
+  const after = APPROVAL_POLICY.rounds.approval.approvesAfter as Partial<Record<string, readonly string[]>>;
+  const free = open.filter(
+    (a) => !(after[a.role] ?? []).some((r) => open.some((o) => o !== a && o.role === r)),
+  );
+  return (free.find((a) => a.user.id === prefer) ?? free[0])!.user.id;
 }
