@@ -1,8 +1,10 @@
 import type { NotifyRequest, PackageType } from '../../shared/api/contracts/packages';
 import type { Stage } from '../../shared/api/contracts/resources';
+import { approvalOrder, approverRoles } from '../../shared/domain/approval-policy';
 import { ForbiddenError } from '../../shared/domain/errors';
 import type { Role } from '../../shared/domain/roles';
 import { SIGNATURE_PASSWORD_WRONG } from '../../shared/domain/signature-meanings';
+import type { RoundName } from '../../shared/domain/voting-rounds';
 import { MemoryArtefactJobs } from '../adapters/memory/artefact-jobs';
 import { MemoryAuditLog } from '../adapters/memory/audit-log';
 import { ManualClock } from '../adapters/memory/clock';
@@ -109,6 +111,33 @@ export function packageWorld() {
     };
   }
 
+  /**
+   * The team's members the approval policy asks to approve a package of `type` in `round` (one per
+   * approving role; `but`: who may not approve, e.g. the round's starter). Tests choose approvers with
+   * this, so a change of who approves is made in the policy only (decision 272).
+   */
+  function approversFor(
+    t: Team,
+    type: PackageType,
+    round: RoundName = 'approval',
+    but: readonly UserRecord[] = [],
+  ): UserRecord[] {
+    const roles: readonly Role[] = approverRoles(round, type);
+    return [t.test, t.lead, t.reliability, t.release].filter(
+      (u) => roles.includes(u.userRole) && !but.includes(u),
+    );
+  }
+
+  /** `chosen` in an order the policy lets them approve in `round` (decision 225: `approvesAfter`). */
+  const inOrder = (chosen: readonly UserRecord[], round: RoundName = 'approval') =>
+    approvalOrder(chosen, (u) => u.userRole, round);
+
+  /** Each of `chosen` approves the package in `round`, in the policy's order. */
+  async function approveAll(id: string, chosen: readonly UserRecord[], round: RoundName = 'approval') {
+    for (const u of inOrder(chosen, round))
+      await (round === 'approval' ? service.approve(u, id, SIG) : service.approveDelivery(u, id, SIG));
+  }
+
   /** A draft with a DCC attached, by the initiator. */
   async function draft(initiator: UserRecord, type: PackageType, name = `package ${++seq}`) {
     const stage: Stage = type.startsWith('DEV_') ? 'DEV' : 'RELEASE';
@@ -163,6 +192,9 @@ export function packageWorld() {
     user,
     resource,
     team,
+    approversFor,
+    inOrder,
+    approveAll,
     draft,
     choice,
     actions,
@@ -170,3 +202,4 @@ export function packageWorld() {
 }
 
 export type PackageWorld = ReturnType<typeof packageWorld>;
+type Team = ReturnType<PackageWorld['team']>;

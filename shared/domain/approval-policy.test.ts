@@ -4,6 +4,7 @@ import { ROUTES } from '../api/routes';
 import {
   APPROVAL_POLICY,
   type ApprovalPolicy,
+  approvalOrder,
   approverRoles,
   awaitedApprovers,
   excludedIds,
@@ -158,6 +159,29 @@ describe('votes', () => {
     expect(voteRefusal({ ...p, status: 'REJECTED' }, 'tl', APPROVAL_ROUND, 'approve', TL_LAST)).toBe(
       'notWaiting',
     );
+  });
+
+  it('an order the round accepts: each approver after the roles it waits for, otherwise as chosen', () => {
+    const chosen = [
+      { id: 'test', role: 'DESIGN_ENGINEER_TEST' },
+      { id: 'tl', role: 'TECHNICAL_LEADER' },
+      { id: 'rel', role: 'SW_FW_RELEASE_ENGINEER' },
+    ];
+    const ids = (policy?: ApprovalPolicy, round: 'approval' | 'delivery' = 'approval') =>
+      approvalOrder(chosen, (e) => e.role, round, policy).map((e) => e.id);
+    expect(ids()).toEqual(['test', 'tl', 'rel']);
+    expect(ids(TL_LAST)).toEqual(['test', 'rel', 'tl']);
+    expect(ids(TL_LAST, 'delivery')).toEqual(['test', 'tl', 'rel']);
+    // each approval in that order is accepted once those before it approved
+    const approvers: Record<string, ReturnType<typeof entry>> = Object.fromEntries(
+      chosen.map((c) => [c.id, entry(c.role as NonAdminRole)]),
+    );
+    for (const id of ids(TL_LAST)) {
+      expect(
+        voteRefusal({ status: 'PENDING_APPROVAL', approvers }, id, APPROVAL_ROUND, 'approve', TL_LAST),
+      ).toBeNull();
+      approvers[id] = { ...approvers[id]!, approved: true };
+    }
   });
 
   it('the storage condition as data: status, undecided entry and, with an order, the awaited approvals', () => {

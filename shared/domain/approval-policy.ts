@@ -145,6 +145,30 @@ export function approverRoles(
   return policy.rounds[round].roles[type];
 }
 
+/**
+ * `chosen` (approvers, each with the role it was chosen for: `roleOf`) in an order the round accepts:
+ * each after every chosen approver of the roles it approves after, otherwise as given. Whoever approves
+ * a whole round (test kits, scripts, the demo tour) approves in this order, so a policy change needs no
+ * change there.
+ */
+export function approvalOrder<E>(
+  chosen: readonly E[],
+  roleOf: (e: E) => string,
+  round: RoundName = 'approval',
+  policy: ApprovalPolicy = APPROVAL_POLICY,
+): E[] {
+  const after = policy.rounds[round].approvesAfter as Readonly<Record<string, readonly string[] | undefined>>;
+  const left = [...chosen];
+  const out: E[] = [];
+  while (left.length > 0) {
+    const waits = (e: E) => left.some((o) => o !== e && (after[roleOf(e)] ?? []).includes(roleOf(o)));
+    const i = left.findIndex((e) => !waits(e));
+    // a cycle in the order would let nobody approve; keep the rest as given rather than loop
+    out.push(...left.splice(i < 0 ? 0 : i, i < 0 ? left.length : 1));
+  }
+  return out;
+}
+
 // ---- votes ---------------------------------------------------------------------------------------
 
 /** Why a vote or rejection in a round is refused. */

@@ -5,7 +5,7 @@ import { PACKAGE_LIST } from '../../shared/domain/list-columns';
 import { filterRows, sortRows } from '../../shared/domain/list-view';
 import { api, jsonText } from '../support/api';
 import { createDcc, createPackage, seededUsers, uploadPatch } from '../support/fixtures';
-import { fourApprovers } from '../support/package-flow';
+import { chosenApprovers } from '../support/package-flow';
 
 // decision 260: the admin package table reads one page of the searched, sorted list (its State column too)
 let u: Awaited<ReturnType<typeof seededUsers>>;
@@ -100,7 +100,7 @@ describe('admin package table: one page at a time on the server', () => {
     const notified = await api(`/packages/${c.id}/notify-approvers`, {
       method: 'POST',
       token: u.designDev.token,
-      body: { approvers: fourApprovers(u) },
+      body: { approvers: chosenApprovers(u, c.type) },
     });
     expect(notified.status).toBe(200);
     expect(await state()).toEqual(['c', 'D', 'A', 'b']);

@@ -7,7 +7,7 @@ import { beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Package } from '../../shared/api/contracts/packages';
 import { api, localDynamo, localTable, uniq } from '../support/api';
 import { createDcc, createPackage, seededUsers, uploadPatch } from '../support/fixtures';
-import { approveAllButLast, fourApprovers, lastSteps } from '../support/package-flow';
+import { approveAllButLast, chosenApprovers, lastSteps } from '../support/package-flow';
 
 /**
  * Decision 267: `npm run ops:backfill-approved-device` puts packages approved before the byApprovedDevice
@@ -62,10 +62,10 @@ describe('ops:backfill-approved-device (decision 267)', () => {
     const n = await api(`/packages/${old.id}/notify-approvers`, {
       method: 'POST',
       token: u.designDev.token,
-      body: { approvers: fourApprovers(u) },
+      body: { approvers: chosenApprovers(u, old.type) },
     });
     expect(n.status).toBe(200);
-    await approveAllButLast(u, old.id);
+    await approveAllButLast(u, old);
     await lastSteps(u, old);
     const key = { pk: `PKG#${old.id}`, sk: 'PKG' };
     const approvedItem = (await ddb.send(new GetCommand({ TableName: localTable('packages'), Key: key })))

@@ -3,7 +3,7 @@ import type { Package } from '../../shared/api/contracts/packages';
 import { MSG } from '../../shared/messages';
 import { api, jsonText, uniq } from '../support/api';
 import { createDcc, createPackage, seededUsers, uploadPatch } from '../support/fixtures';
-import { approveAllButLast, fourApprovers, headerOf, lastSteps } from '../support/package-flow';
+import { approveAllButLast, chosenApprovers, headerOf, lastSteps } from '../support/package-flow';
 
 /**
  * Decision 266: a decision on a review page records which comparison ("changes since the last approved
@@ -38,14 +38,14 @@ async function draft(dccId: string, packageId: number): Promise<Package> {
   const n = await api(`/packages/${pkg.id}/notify-approvers`, {
     method: 'POST',
     token: u.designDev.token,
-    body: { approvers: fourApprovers(u) },
+    body: { approvers: chosenApprovers(u, pkg.type) },
   });
   if (n.status !== 200) throw new Error(`notify: ${n.status} ${JSON.stringify(n.body)}`);
   return pkg;
 }
 
 async function approved(pkg: Package) {
-  await approveAllButLast(u, pkg.id);
+  await approveAllButLast(u, pkg);
   await lastSteps(u, pkg);
 }
 

@@ -4,6 +4,7 @@ import type { Package } from '../../shared/api/contracts/packages';
 import { api, jsonText, localDynamo, localTable } from '../support/api';
 import { type DirectUser, directUsers } from '../support/direct-users';
 import { createDcc, createPackage, seededUsers, uploadPatch } from '../support/fixtures';
+import { chosenApprovers, seededSigner } from '../support/package-flow';
 
 const APPROVERS = 100;
 /** approvers who vote twice at once: exactly one of each pair may count */
@@ -27,13 +28,8 @@ describe('concurrent approvals', () => {
       method: 'POST',
       token: u.designDev.token,
       body: {
-        approvers: [
-          { role: 'DESIGN_ENGINEER_TEST', id: u.designTest.id },
-          { role: 'TECHNICAL_LEADER', id: u.lead.id },
-          { role: 'RELIABILITY_ENGINEER', id: u.reliability.id },
-          { role: 'SW_FW_RELEASE_ENGINEER', id: u.release.id },
-        ],
-        signer: u.release.id,
+        approvers: chosenApprovers(u, 'DEV_SIGNED'),
+        signer: seededSigner(u).id,
       },
     });
     expect(notified.status).toBe(200);

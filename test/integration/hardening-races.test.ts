@@ -5,6 +5,7 @@ import { type ChainedEvent, verifyChain } from '../../shared/domain/audit-chain'
 import { SEED_PASSWORD } from '../../shared/domain/seed-users';
 import { type ApiResult, api, jsonText } from '../support/api';
 import { createDcc, createPackage, seededUsers, uploadPatch } from '../support/fixtures';
+import { approversFor } from '../support/package-flow';
 import { dynamoAt, tableOf } from '../support/store';
 
 /**
@@ -58,13 +59,8 @@ async function auditEvents(id: string): Promise<StoredEvent[]> {
   return ((r.Items ?? []) as StoredEvent[]).map(({ pk: _pk, kind: _kind, ...e }) => e as StoredEvent);
 }
 
-/** Who approves: one user per role, the dev design engineer being the initiator. */
-const approvers = () => [
-  { role: 'DESIGN_ENGINEER_TEST', id: u.designTest.id, token: u.designTest.token },
-  { role: 'TECHNICAL_LEADER', id: u.lead.id, token: u.lead.token },
-  { role: 'RELIABILITY_ENGINEER', id: u.reliability.id, token: u.reliability.token },
-  { role: 'SW_FW_RELEASE_ENGINEER', id: u.release.id, token: u.release.token },
-];
+/** Who approves a signed dev package: one user per role the policy asks for, in its order (the dev design engineer initiates). */
+const approvers = () => approversFor(u, 'DEV_SIGNED');
 
 /** A signed dev package waiting for its four approvers (signed: its last approval moves it on without a file). */
 async function pendingPackage(): Promise<Package> {

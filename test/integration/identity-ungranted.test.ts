@@ -26,7 +26,7 @@ beforeAll(async () => {
   const resource = await uploadPatch(u.designDev.token, 'dev');
   const pkg: Package = await createPackage(u.designDev.token, resource.id, 'DEV_UNSIGNED');
   await prepareAndNotify(u, pkg);
-  await approveAllButLast(u, pkg.id);
+  await approveAllButLast(u, pkg);
   await lastSteps(u, pkg);
   ids = { id: pkg.id, dccId: await createDcc(u.designDev.token), uploadId: 'no-such-upload' };
   const [requested] = await directUsers(1, 'SW_FW_RELEASE_ENGINEER', 'Waiting', { granted: false });

@@ -86,7 +86,7 @@ describe('model packages end to end', () => {
       expect(sizeField(after, 'Patch Data Size')).toBe(4096);
 
       await prepareAndNotify(u, pkg);
-      await approveAllButLast(u, pkg.id);
+      await approveAllButLast(u, pkg);
       const steps = await lastSteps(u, pkg);
       expect(steps.map((s) => s.status)).toEqual(lastStepStatuses(pkg));
       // generated off the request path (decision 160); lastSteps waited for APPROVED / SIGNED
@@ -118,7 +118,7 @@ describe('model packages end to end', () => {
     const pkg = await createPackage(u.designDev.token, resource.id, 'DEV_SIGNED');
     expect(sizeField(await headerOf(pkg.id, u.designDev.token), 'Patch Config Size')).toBe(0);
     await prepareAndNotify(u, pkg);
-    await approveAllButLast(u, pkg.id);
+    await approveAllButLast(u, pkg);
     const steps = await lastSteps(u, pkg);
     expect(steps.map((s) => s.status)).toEqual([200, 202]);
     const { file, dir } = await downloadXml(pkg.id, u.lead.token);
@@ -137,7 +137,7 @@ describe('model packages end to end', () => {
       const resource = await uploadModel(u.designDev.token, stage, { metadata: METADATA });
       const pkg = await createPackage(u.designDev.token, resource.id, type);
       await prepareAndNotify(u, pkg);
-      await approveAllButLast(u, pkg.id);
+      await approveAllButLast(u, pkg);
       if (pkg.signed) {
         const r = await api(`/packages/${pkg.id}/approve`, { method: 'POST', token: u.release.token });
         expect(r.body.outcome).toBe('WAITING_FOR_SIGNING');

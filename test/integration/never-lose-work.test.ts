@@ -4,7 +4,7 @@ import { defaultPackageName } from '../../shared/domain/package-names';
 import { PACKAGE_ERR } from '../../shared/domain/package-texts';
 import { api, jsonText, uniq } from '../support/api';
 import { createDcc, createPackage, seededUsers, uploadModel, uploadPatch } from '../support/fixtures';
-import { fourApprovers, headerOf } from '../support/package-flow';
+import { chosenApprovers, headerOf } from '../support/package-flow';
 
 /**
  * Issue 25, "never lose, never re-type" over HTTP against the local stack: the header editor's autosave
@@ -40,7 +40,7 @@ async function attachAndNotify(pkg: Package, dccId: string) {
   const n = await api(`/packages/${pkg.id}/notify-approvers`, {
     method: 'POST',
     token: u.designDev.token,
-    body: { approvers: fourApprovers(u) },
+    body: { approvers: chosenApprovers(u, pkg.type) },
   });
   expect(n.status).toBe(200);
 }

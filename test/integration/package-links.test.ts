@@ -55,7 +55,7 @@ describe('mail links to the package and GET /packages/{id}/details (issue 16)', 
     expect(await waitingFor(pkg.id, u.designDev.token)).toBeNull();
 
     // fully approved: the signer's mail opens it, and it waits for their signature
-    await approveAllButLast(u, pkg.id);
+    await approveAllButLast(u, pkg);
     expect(await waitingFor(pkg.id, u.lead.token)).toBeNull();
     const approved = await api(`/packages/${pkg.id}/approve`, { method: 'POST', token: u.release.token });
     expect([approved.status, approved.body.outcome]).toEqual([200, 'WAITING_FOR_SIGNING']);
@@ -111,7 +111,7 @@ describe('mail links to the package and GET /packages/{id}/details (issue 16)', 
     const resource = await uploadPatch(u.designDev.token, 'dev');
     const pkg = await createPackage(u.designDev.token, resource.id, 'DEV_UNSIGNED');
     await prepareAndNotify(u, pkg);
-    await approveAllButLast(u, pkg.id);
+    await approveAllButLast(u, pkg);
     // lastSteps waits until the package generated off the request path is APPROVED (decision 160)
     const [last] = await lastSteps(u, pkg);
     expect(last!.status, JSON.stringify(last!.body)).toBe(202);

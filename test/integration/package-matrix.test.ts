@@ -44,7 +44,7 @@ describe('every resource type × stage × signed/unsigned reaches a verified pac
           : await uploadModel(u.designDev.token, s, { size: 3000, metadata: METADATA });
       const pkg = await createPackage(u.designDev.token, resource.id, type);
       await prepareAndNotify(u, pkg, 4242);
-      await approveAllButLast(u, pkg.id);
+      await approveAllButLast(u, pkg);
       const steps = await lastSteps(u, pkg);
       expect(
         steps.map((r) => r.status),

@@ -1,22 +1,18 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Dcc } from '../../shared/api/contracts/dcc';
-import type { Package } from '../../shared/api/contracts/packages';
+import type { Package, PackageType } from '../../shared/api/contracts/packages';
 import { MSG } from '../../shared/messages';
 import { api, jsonText, mailMatching, uniq } from '../support/api';
 import { createDcc, createPackage, seededUsers, uploadPatch } from '../support/fixtures';
+import { chosenApprovers } from '../support/package-flow';
 
 let u: Awaited<ReturnType<typeof seededUsers>>;
 beforeAll(async () => {
   u = await seededUsers();
 });
 
-/** One approver per role for a package initiated by the dev design engineer (initiator excluded). */
-const approversFor = () => [
-  { role: 'DESIGN_ENGINEER_TEST', id: u.designTest.id },
-  { role: 'TECHNICAL_LEADER', id: u.lead.id },
-  { role: 'RELIABILITY_ENGINEER', id: u.reliability.id },
-  { role: 'SW_FW_RELEASE_ENGINEER', id: u.release.id },
-];
+/** One approver per role the policy asks for (a dev package unless told), the initiator excluded. */
+const approversFor = (type: PackageType = 'DEV_UNSIGNED') => chosenApprovers(u, type);
 
 async function draft(type = 'DEV_UNSIGNED', stage: 'dev' | 'release' = 'dev') {
   const resource = await uploadPatch(u.designDev.token, stage);

@@ -123,7 +123,7 @@ describe('the signed provenance statement (decision 279)', () => {
       'This package has not been generated yet, so it has no provenance statement',
     );
     await prepareAndNotify(u, pkg);
-    await approveAllButLast(u, pkg.id);
+    await approveAllButLast(u, pkg);
     await lastSteps(u, pkg);
 
     // stored beside the XML
@@ -179,7 +179,7 @@ describe('the signed provenance statement (decision 279)', () => {
     const plain = await uploadPatch(u.designDev.token, 'release');
     const signed = await createPackage(u.designDev.token, plain.id, 'RELEASE_SIGNED');
     await prepareAndNotify(u, signed);
-    await approveAllButLast(u, signed.id);
+    await approveAllButLast(u, signed);
     await lastSteps(u, signed);
     const r = await statementOf(signed.id);
     expect(r.status).toBe(200);
@@ -189,7 +189,7 @@ describe('the signed provenance statement (decision 279)', () => {
     const dev = await uploadPatch(u.designDev.token, 'dev');
     const unsigned = await createPackage(u.designDev.token, dev.id, 'DEV_UNSIGNED');
     await prepareAndNotify(u, unsigned);
-    await approveAllButLast(u, unsigned.id);
+    await approveAllButLast(u, unsigned);
     await lastSteps(u, unsigned);
     const none = await statementOf(unsigned.id);
     expect([none.status, none.body.errorMessage]).toEqual([
@@ -203,7 +203,7 @@ describe('the signed provenance statement (decision 279)', () => {
   it('refuses an SBOM swapped after approval: generation fails with the reason and nothing is signed', async () => {
     const { pkg, resourceId } = await pinnedPackage();
     await prepareAndNotify(u, pkg);
-    await approveAllButLast(u, pkg.id);
+    await approveAllButLast(u, pkg);
     const last = await api(`/packages/${pkg.id}/approve`, { method: 'POST', token: u.release.token });
     expect(last.body.outcome).toBe('WAITING_FOR_SIGNING');
 

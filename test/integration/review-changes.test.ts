@@ -5,7 +5,7 @@ import { PACKAGE_ERR } from '../../shared/domain/package-texts';
 import { MSG } from '../../shared/messages';
 import { api, jsonText, uniq } from '../support/api';
 import { createDcc, createPackage, seededUsers, uploadPatch } from '../support/fixtures';
-import { approveAllButLast, fourApprovers, headerOf, lastSteps } from '../support/package-flow';
+import { approveAllButLast, chosenApprovers, headerOf, lastSteps } from '../support/package-flow';
 
 /**
  * Issue 25: GET /packages/{id}/changes compares a package with the last approved package for the same
@@ -57,14 +57,14 @@ async function notify(pkg: Package) {
   const n = await api(`/packages/${pkg.id}/notify-approvers`, {
     method: 'POST',
     token: u.designDev.token,
-    body: { approvers: fourApprovers(u) },
+    body: { approvers: chosenApprovers(u, pkg.type) },
   });
   if (n.status !== 200) throw new Error(`notify: ${n.status} ${JSON.stringify(n.body)}`);
 }
 
 async function approved(pkg: Package) {
   await notify(pkg);
-  await approveAllButLast(u, pkg.id);
+  await approveAllButLast(u, pkg);
   await lastSteps(u, pkg);
 }
 

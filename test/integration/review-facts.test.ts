@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Package } from '../../shared/api/contracts/packages';
 import { api, jsonText } from '../support/api';
 import { createPackage, seededUsers, uploadModel, uploadPatch } from '../support/fixtures';
-import { fourApprovers } from '../support/package-flow';
+import { chosenApprovers } from '../support/package-flow';
 
 /**
  * Issue 16 item 3 (decision 150): the package answer carries what approvers certify — the resource
@@ -50,7 +50,7 @@ describe('the package answer carries the review facts', () => {
     const n = await api(`/packages/${pkg.id}/notify-approvers`, {
       method: 'POST',
       token: u.designDev.token,
-      body: { approvers: fourApprovers(u) },
+      body: { approvers: chosenApprovers(u, pkg.type) },
     });
     expect(n.status).toBe(200);
     const list = await api<{ packages: string }>('/dev/packages/approval', { token: u.lead.token });

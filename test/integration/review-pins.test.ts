@@ -88,7 +88,7 @@ describe("the model's metadata file is pinned at review (decision 190)", () => {
     expect((await history(pkg.id)).at(0)?.details).toMatchObject({ metadataSha256: sha(METADATA) });
 
     await prepareAndNotify(u, pkg);
-    await approveAllButLast(u, pkg.id);
+    await approveAllButLast(u, pkg);
     const last = await api(`/packages/${pkg.id}/approve`, { method: 'POST', token: u.release.token });
     expect(last.body.outcome).toBe('WAITING_FOR_SIGNING');
 
@@ -154,7 +154,7 @@ describe("the model's metadata file is pinned at review (decision 190)", () => {
     });
     // and that pin is what generation checks: a later swap is refused
     await prepareAndNotify(u, pkg);
-    await approveAllButLast(u, pkg.id);
+    await approveAllButLast(u, pkg);
     const { key } = await metadataObject(resource.id);
     await put(key, SWAPPED);
     const decided = await api(`/packages/${pkg.id}/approve`, { method: 'POST', token: u.release.token });
@@ -186,7 +186,7 @@ describe("the model's metadata file is pinned at review (decision 190)", () => {
     );
     expect((await detail(pkg.id)).resourceFile?.metadataSha256).toBeUndefined();
     await prepareAndNotify(u, pkg);
-    await approveAllButLast(u, pkg.id);
+    await approveAllButLast(u, pkg);
     await api(`/packages/${pkg.id}/approve`, { method: 'POST', token: u.release.token });
     const failed = await waitForStatus(pkg, u.lead.token, 'PENDING_APPROVAL', {
       until: (p) => p.generation?.state === 'FAILED',
@@ -203,7 +203,7 @@ describe('the payload stays pinned the same way', () => {
     const resource = await uploadPatch(u.designDev.token, 'dev', 4096);
     const pkg = await createPackage(u.designDev.token, resource.id, 'DEV_UNSIGNED');
     await prepareAndNotify(u, pkg);
-    await approveAllButLast(u, pkg.id);
+    await approveAllButLast(u, pkg);
     const { key } = await payloadObject(resource.id);
     await put(key, Buffer.alloc(4096, 7));
     await api(`/packages/${pkg.id}/approve`, { method: 'POST', token: u.release.token });
@@ -241,7 +241,7 @@ describe('the DCC the package carries is the one the reviewers saw (decision 192
         ExpressionAttributeValues: { ':d': 'EVIL-DEVICE', ':m': 1 },
       }),
     );
-    await approveAllButLast(u, pkg.id);
+    await approveAllButLast(u, pkg);
     await lastSteps(u, pkg);
     const { file } = await downloadXml(pkg.id, u.lead.token);
     const xml = readFileSync(file, 'utf8');
@@ -256,7 +256,7 @@ describe('an unsigned release package is never sent to delivery (decision 193)',
     const resource = await uploadPatch(u.designDev.token, 'release');
     const pkg = await createPackage(u.designDev.token, resource.id, 'RELEASE_UNSIGNED');
     await prepareAndNotify(u, pkg);
-    await approveAllButLast(u, pkg.id);
+    await approveAllButLast(u, pkg);
     await lastSteps(u, pkg);
     const before = await detail(pkg.id);
     expect(before.status).toBe('APPROVED');

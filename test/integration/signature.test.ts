@@ -12,8 +12,9 @@ import { createPackage, seededUsers, uploadPatch } from '../support/fixtures';
 import { decideRoles, registerConfirmed } from '../support/identity';
 import {
   approveAllButLast,
+  chosenApprovers,
   downloadXml,
-  fourApprovers,
+  lastApprover,
   portalKey,
   prepareAndNotify,
   runVerifier,
@@ -139,8 +140,10 @@ describe('a deciding call with the right password', () => {
   it('records name, role, UTC time and meaning in the audit trail and the XML; the verifier accepts it', async () => {
     const pkg = await notifiedPackage('RELEASE_SIGNED');
     const started = new Date().toISOString();
-    await approveAllButLast(u, pkg.id);
-    const last = await post(`/packages/${pkg.id}/approve`, u.release.token, { password: SEED_PASSWORD });
+    await approveAllButLast(u, pkg);
+    const last = await post(`/packages/${pkg.id}/approve`, lastApprover(u, pkg.type).token, {
+      password: SEED_PASSWORD,
+    });
     expect(last.status).toBe(200);
     const signed = await post(`/packages/${pkg.id}/generate-signed`, u.release.token, {
       password: SEED_PASSWORD,
@@ -190,13 +193,13 @@ describe('a deciding call with the right password', () => {
 
     // delivery decisions come after the XML: the audit trail and the package record carry them
     const deliver = await post(`/delivery/packages/${pkg.id}/notify-approvers`, u.release.token, {
-      approvers: fourApprovers(u).filter((a) => a.role !== 'SW_FW_RELEASE_ENGINEER'),
+      approvers: chosenApprovers(u, pkg.type, 'delivery').filter((a) => a.id !== u.release.id),
       password: 'wrong-one',
     });
     expect(deliver.status).toBe(403);
     expect((await packageOf(pkg.id, 'release')).status).toBe('SIGNED');
     const delivered = await post(`/delivery/packages/${pkg.id}/notify-approvers`, u.release.token, {
-      approvers: fourApprovers(u).filter((a) => a.role !== 'SW_FW_RELEASE_ENGINEER'),
+      approvers: chosenApprovers(u, pkg.type, 'delivery').filter((a) => a.id !== u.release.id),
       password: SEED_PASSWORD,
     });
     expect(delivered.status, JSON.stringify(delivered.body)).toBe(200);

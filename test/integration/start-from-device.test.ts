@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Package, PackageSource } from '../../shared/api/contracts/packages';
 import { api, jsonText, uniq } from '../support/api';
 import { createDcc, createPackage, seededUsers, uploadModel, uploadPatch } from '../support/fixtures';
-import { fourApprovers } from '../support/package-flow';
+import { chosenApprovers } from '../support/package-flow';
 
 /**
  * Decision 268: "start from an earlier package" offers the packages of the same resource and of the same
@@ -54,7 +54,7 @@ describe('start from: same resource or same device exactly (decision 268)', () =
     const n = await api(`/packages/${rejected.id}/notify-approvers`, {
       method: 'POST',
       token: u.designDev.token,
-      body: { approvers: fourApprovers(u) },
+      body: { approvers: chosenApprovers(u, rejected.type) },
     });
     expect(n.status).toBe(200);
     const rej = await api(`/packages/${rejected.id}/reject`, {

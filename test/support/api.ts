@@ -58,6 +58,10 @@ export async function apiAt<T = Record<string, unknown>>(
   const opts = { ...given, body: withSignature(path, given.method, given.body) };
   const headers: Record<string, string> = { ...opts.headers };
   if (opts.token) headers.Authorization = `Bearer ${opts.token}`;
+  // A fresh connection per call: a kept-alive socket the server closed after its 5 s idle timeout while
+  // this process was busy (runVerifier's execFileSync blocks it for seconds on a loaded machine) failed
+  // the next call with EPIPE / "other side closed" before the server saw it (issue 26).
+  headers.Connection ??= 'close';
   let body: RequestInit['body'];
   if (opts.body === undefined) body = undefined;
   else if (typeof opts.body === 'string' || opts.body instanceof FormData || opts.body instanceof Blob)

@@ -2,20 +2,54 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import type { Package } from '../../shared/api/contracts/packages';
+import type { Package, PackageType } from '../../shared/api/contracts/packages';
+import { APPROVAL_POLICY, approvalOrder, approverRoles } from '../../shared/domain/approval-policy';
+import type { NonAdminRole } from '../../shared/domain/roles';
+import type { RoundName } from '../../shared/domain/voting-rounds';
 import { type ApiResult, api, apiAt, jsonText } from './api';
 import { createDcc, type seededUsers } from './fixtures';
 
 type Seeded = Awaited<ReturnType<typeof seededUsers>>;
 const root = resolve(import.meta.dirname, '..', '..');
 
-/** The four seeded approvers (the minimum roles of a signed release package). */
-export const fourApprovers = (u: Seeded) => [
-  { role: 'DESIGN_ENGINEER_TEST', id: u.designTest.id },
-  { role: 'TECHNICAL_LEADER', id: u.lead.id },
-  { role: 'RELIABILITY_ENGINEER', id: u.reliability.id },
-  { role: 'SW_FW_RELEASE_ENGINEER', id: u.release.id },
-];
+type SeededUser = Seeded[keyof Seeded];
+
+/** The seeded user of each approver role (the initiator, `designDev`, holds DESIGN_ENGINEER_DEV). */
+const seededByRole = (u: Seeded): Partial<Record<NonAdminRole, SeededUser>> => ({
+  DESIGN_ENGINEER_TEST: u.designTest,
+  TECHNICAL_LEADER: u.lead,
+  RELIABILITY_ENGINEER: u.reliability,
+  SW_FW_RELEASE_ENGINEER: u.release,
+});
+
+/**
+ * The seeded approvers the approval policy asks for a package of `type` in `round` (one per role that
+ * has a seeded holder; a signed release package needs all four), in an order the policy lets them
+ * approve: the last decides the round. Tests choose and approve with this, so a change of who approves,
+ * or in which order, is made in the policy only (decision 272).
+ */
+export function approversFor(
+  u: Seeded,
+  type: PackageType,
+  round: RoundName = 'approval',
+): (SeededUser & { role: NonAdminRole })[] {
+  const byRole = seededByRole(u);
+  const chosen = approverRoles(round, type).flatMap((role) => {
+    const who = byRole[role];
+    return who ? [{ ...who, role }] : [];
+  });
+  return approvalOrder(chosen, (c) => c.role, round);
+}
+
+/** The approvers of `approversFor` as a notify call's body lists them. */
+export const chosenApprovers = (u: Seeded, type: PackageType, round: RoundName = 'approval') =>
+  approversFor(u, type, round).map(({ role, id }) => ({ role, id }));
+
+/** The approver whose approval decides the round (the last in the policy's order). */
+export const lastApprover = (u: Seeded, type: PackageType) => approversFor(u, type).at(-1)!;
+
+/** The seeded user who signs a signed package (the policy's signer role). */
+export const seededSigner = (u: Seeded) => seededByRole(u)[APPROVAL_POLICY.signer.role]!;
 
 /** The header document of a package as GET /packages/{id}/header returns it. */
 export async function headerOf(id: string, token: string) {
@@ -26,7 +60,7 @@ export async function headerOf(id: string, token: string) {
   );
 }
 
-/** From DRAFT to notified: edits the header (Package Id), attaches a new DCC, notifies four approvers (and the signer). */
+/** From DRAFT to notified: edits the header (Package Id), attaches a new DCC, notifies the policy's approvers (and the signer). */
 export async function prepareAndNotify(u: Seeded, pkg: Package, packageId = 77): Promise<void> {
   const header = await headerOf(pkg.id, u.designDev.token);
   header.fields.find((f) => f.name === 'Package Id')!.value = packageId;
@@ -42,32 +76,34 @@ export async function prepareAndNotify(u: Seeded, pkg: Package, packageId = 77):
   const n = await api(`/packages/${pkg.id}/notify-approvers`, {
     method: 'POST',
     token: u.designDev.token,
-    body: { approvers: fourApprovers(u), ...(pkg.signed ? { signer: u.release.id } : {}) },
+    body: { approvers: chosenApprovers(u, pkg.type), ...(pkg.signed ? { signer: seededSigner(u).id } : {}) },
   });
   if (n.status !== 200) throw new Error(`notify: ${n.status} ${JSON.stringify(n.body)}`);
 }
 
-/** The first three approvals (each answers 202), leaving the last one to the caller. */
-export async function approveAllButLast(u: Seeded, id: string): Promise<void> {
-  for (const who of [u.designTest, u.lead, u.reliability]) {
-    const r = await api(`/packages/${id}/approve`, { method: 'POST', token: who.token });
+/** Every approval but the last, in the policy's order (each answers 202), leaving the last one to the caller. */
+export async function approveAllButLast(u: Seeded, pkg: Pick<Package, 'id' | 'type'>): Promise<void> {
+  for (const who of approversFor(u, pkg.type).slice(0, -1)) {
+    const r = await api(`/packages/${pkg.id}/approve`, { method: 'POST', token: who.token });
     if (r.status !== 202) throw new Error(`approve: ${r.status} ${JSON.stringify(r.body)}`);
   }
 }
 
 /**
- * The last approval (the release engineer), then, for a signed package, the signature; the deciding call
+ * The last approval (`lastApprover`), then, for a signed package, the signature; the deciding call
  * answers 202 GENERATING and the XML is generated off the request path (decision 160), so this waits
  * until the package is ready (APPROVED or SIGNED) when the deciding call was accepted.
  */
-export async function lastSteps(u: Seeded, pkg: Package): Promise<ApiResult[]> {
-  const out: ApiResult[] = [
-    await api(`/packages/${pkg.id}/approve`, { method: 'POST', token: u.release.token }),
-  ];
+export async function lastSteps(
+  u: Seeded,
+  pkg: Pick<Package, 'id' | 'type' | 'signed' | 'resourceStage'>,
+): Promise<ApiResult[]> {
+  const last = lastApprover(u, pkg.type);
+  const signer = seededSigner(u);
+  const out: ApiResult[] = [await api(`/packages/${pkg.id}/approve`, { method: 'POST', token: last.token })];
   if (pkg.signed)
-    out.push(await api(`/packages/${pkg.id}/generate-signed`, { method: 'POST', token: u.release.token }));
-  if (out.at(-1)!.status === 202)
-    await waitForStatus(pkg, u.release.token, pkg.signed ? 'SIGNED' : 'APPROVED');
+    out.push(await api(`/packages/${pkg.id}/generate-signed`, { method: 'POST', token: signer.token }));
+  if (out.at(-1)!.status === 202) await waitForStatus(pkg, signer.token, pkg.signed ? 'SIGNED' : 'APPROVED');
   return out;
 }
 

@@ -1,14 +1,24 @@
 import { describe, expect, it } from 'vitest';
+import type { PackageType } from '../../../shared/api/contracts/packages';
+import { ROLE_LABELS } from '../../../shared/domain/roles';
 import { DEVELOPMENT_MEANINGS } from '../../../shared/domain/signature-meanings';
 import { MSG } from '../../../shared/messages';
 import { packageWorld, SIG } from '../../testing/package-test-kit';
 
-async function world() {
+/**
+ * A team and the approvers the policy asks for a package of `type` (one per role), in the order chosen
+ * and in an order the policy lets them approve (`ordered`; its last decides the round).
+ */
+async function world(type: PackageType = 'DEV_UNSIGNED') {
   const w = packageWorld();
   const t = w.team();
-  const approvers = [t.test, t.lead, t.reliability, t.release];
-  return { w, t, approvers };
+  const approvers = w.approversFor(t, type);
+  const ordered = w.inOrder(approvers);
+  return { w, t, approvers, ordered, first: ordered[0]!, last: ordered.at(-1)! };
 }
+
+/** "1/4", "2/4", …: the count an audit event of each vote carries. */
+const counts = (n: number) => Array.from({ length: n }, (_, i) => `${i + 1}/${n}`);
 
 describe('notify (DRAFT → PENDING_APPROVAL)', () => {
   it('sends the draft to one approver per role: tasks, one mail each, an audit event', async () => {
@@ -20,7 +30,7 @@ describe('notify (DRAFT → PENDING_APPROVAL)', () => {
       approvers.map((u) => [u.id, false, false]),
     );
     const stored = await w.packages.get(p.id);
-    expect([stored?.approverCount, stored?.approvedCount]).toEqual([4, 0]);
+    expect([stored?.approverCount, stored?.approvedCount]).toEqual([approvers.length, 0]);
     expect(w.packages.openTasks().map((x) => [x.kind, x.userId, x.stage])).toEqual(
       approvers.map((u) => ['APPROVE', u.id, 'DEV']),
     );
@@ -29,7 +39,7 @@ describe('notify (DRAFT → PENDING_APPROVAL)', () => {
     expect(mails[0]?.subject).toBe('Approval requested: package Pacer 1.0');
     expect(mails[0]?.text).toBe(
       [
-        `Hello ${t.test.name},`,
+        `Hello ${approvers[0]!.name},`,
         '',
         `${t.initiator.name} (Design Engineer (dev)) asks you to approve the package "Pacer 1.0".`,
         `Open it here: https://portal.example/packages/open/${p.id}`,
@@ -39,13 +49,13 @@ describe('notify (DRAFT → PENDING_APPROVAL)', () => {
         `Resource: ${sent.resourceName}`,
         `Initiator: ${t.initiator.name} (Design Engineer (dev))`,
         `Asked by: ${t.initiator.name} (Design Engineer (dev))`,
-        'Asked of you: your approval, as Design Engineer (test)',
+        `Asked of you: your approval, as ${ROLE_LABELS[approvers[0]!.userRole]}`,
         '',
         `${t.initiator.name}'s note (the initiator's own words, quoted as written):`,
         '> why',
       ].join('\n'),
     );
-    expect(mails[0]?.id).toBe(`${p.id}#${stored?.version}#APPROVAL_REQUESTED#${t.test.id}`);
+    expect(mails[0]?.id).toBe(`${p.id}#${stored?.version}#APPROVAL_REQUESTED#${approvers[0]!.id}`);
     expect((await w.actions(p.id)).at(-1)).toBe('APPROVAL_REQUESTED');
   });
 
@@ -74,19 +84,17 @@ describe('notify (DRAFT → PENDING_APPROVAL)', () => {
   });
 
   it('refuses bad choices by name and changes nothing', async () => {
-    const { w, t } = await world();
+    const { w, t, approvers } = await world();
     const p = await w.draft(t.initiator, 'DEV_UNSIGNED');
-    const waiting = w.user('TECHNICAL_LEADER', 'Wanda Waiting', { roleStatus: 'REQUESTED' });
+    const replaced = approvers[1]!;
+    const waiting = w.user(replaced.userRole, 'Wanda Waiting', { roleStatus: 'REQUESTED' });
     const cases: [Parameters<typeof w.choice>[0], string][] = [
       [
-        [t.test, waiting, t.reliability, t.release],
-        "Wanda Waiting cannot be chosen: their role Technical Leader waits for an administrator's approval",
+        approvers.map((u) => (u === replaced ? waiting : u)),
+        `Wanda Waiting cannot be chosen: their role ${ROLE_LABELS[replaced.userRole]} waits for an administrator's approval`,
       ],
-      [[t.test, t.lead, t.reliability], 'Choose an approver for every role: SW_FW_RELEASE_ENGINEER missing'],
-      [
-        [t.initiator, t.test, t.lead, t.reliability, t.release],
-        'You cannot choose yourself, or the package initiator, as an approver',
-      ],
+      [approvers.slice(0, -1), `Choose an approver for every role: ${approvers.at(-1)!.userRole} missing`],
+      [[t.initiator, ...approvers], 'You cannot choose yourself, or the package initiator, as an approver'],
     ];
     for (const [chosen, message] of cases)
       await expect(w.service.notify(t.initiator, p.id, w.choice(chosen))).rejects.toMatchObject({
@@ -99,7 +107,7 @@ describe('notify (DRAFT → PENDING_APPROVAL)', () => {
   });
 
   it('asks a signed package for a release engineer as signer, an unsigned one for none', async () => {
-    const { w, t, approvers } = await world();
+    const { w, t, approvers } = await world('DEV_SIGNED');
     const signed = await w.draft(t.initiator, 'DEV_SIGNED');
     await expect(w.service.notify(t.initiator, signed.id, w.choice(approvers))).rejects.toMatchObject({
       statusCode: 400,
@@ -113,7 +121,7 @@ describe('notify (DRAFT → PENDING_APPROVAL)', () => {
     );
     const unsigned = await w.draft(t.initiator, 'DEV_UNSIGNED');
     await expect(
-      w.service.notify(t.initiator, unsigned.id, w.choice(approvers, t.release)),
+      w.service.notify(t.initiator, unsigned.id, w.choice(w.approversFor(t, 'DEV_UNSIGNED'), t.release)),
     ).rejects.toMatchObject({ statusCode: 400, message: 'Only signed packages have a signer' });
     const ok = await w.service.notify(t.initiator, signed.id, w.choice(approvers, t.release));
     expect(ok.signer?.id).toBe(t.release.id);
@@ -147,16 +155,16 @@ describe('notify (DRAFT → PENDING_APPROVAL)', () => {
 
 describe('approve and reject (the approval round)', () => {
   it('counts each vote once and generates an unsigned package on the last one', async () => {
-    const { w, t, approvers } = await world();
+    const { w, t, approvers, ordered, first, last: decider } = await world();
     const p = await w.draft(t.initiator, 'DEV_UNSIGNED', 'Pacer 2.0');
     await w.service.notify(t.initiator, p.id, w.choice(approvers));
-    for (const [i, u] of approvers.slice(0, 3).entries()) {
+    for (const [i, u] of ordered.slice(0, -1).entries()) {
       const r = await w.service.approve(u, p.id, SIG);
       expect(r.outcome).toBe('WAITING_FOR_APPROVALS');
       expect((await w.packages.get(p.id))?.approvedCount).toBe(i + 1);
       expect(w.packages.openTasks().some((x) => x.userId === u.id)).toBe(false);
     }
-    await expect(w.service.approve(t.test, p.id, SIG)).rejects.toMatchObject({
+    await expect(w.service.approve(first, p.id, SIG)).rejects.toMatchObject({
       statusCode: 409,
       message: 'You have already decided on this package',
     });
@@ -164,12 +172,12 @@ describe('approve and reject (the approval round)', () => {
       statusCode: 403,
       message: 'You are not an approver of this package',
     });
-    const answer = await w.service.approve(t.release, p.id, SIG);
+    const answer = await w.service.approve(decider, p.id, SIG);
     // generated off the request path (decision 160): GENERATING until the worker's job ran
     expect([answer.outcome, answer.pkg.status, answer.pkg.generation?.requestedBy.id]).toEqual([
       'GENERATING',
       'GENERATING',
-      t.release.id,
+      decider.id,
     ]);
     expect(w.artefacts.stored.size).toBe(0);
     await w.runJobs();
@@ -187,24 +195,21 @@ describe('approve and reject (the approval round)', () => {
       'PACKAGE_CREATED',
       'DCC_ATTACHED',
       'APPROVAL_REQUESTED',
-      'APPROVED',
-      'APPROVED',
-      'APPROVED',
-      'APPROVED',
+      ...approvers.map(() => 'APPROVED'),
       'FULLY_APPROVED',
       'PACKAGE_GENERATED',
     ]);
     const votes = (await w.audit.history(`PKG#${p.id}`)).events.filter((e) => e.action === 'APPROVED');
-    expect(votes.map((e) => e.details?.approved)).toEqual(['1/4', '2/4', '3/4', '4/4']);
-    await expect(w.service.approve(t.release, p.id, SIG)).rejects.toMatchObject({ statusCode: 409 });
+    expect(votes.map((e) => e.details?.approved)).toEqual(counts(approvers.length));
+    await expect(w.service.approve(decider, p.id, SIG)).rejects.toMatchObject({ statusCode: 409 });
   });
 
   it('hands a signed package to its signer on the last vote', async () => {
-    const { w, t, approvers } = await world();
+    const { w, t, approvers, ordered } = await world('DEV_SIGNED');
     const p = await w.draft(t.initiator, 'DEV_SIGNED', 'Pacer S');
     await w.service.notify(t.initiator, p.id, w.choice(approvers, t.release));
-    for (const u of approvers.slice(0, 3)) await w.service.approve(u, p.id, SIG);
-    const last = await w.service.approve(t.release, p.id, SIG);
+    for (const u of ordered.slice(0, -1)) await w.service.approve(u, p.id, SIG);
+    const last = await w.service.approve(ordered.at(-1)!, p.id, SIG);
     expect([last.outcome, last.pkg.status]).toEqual(['WAITING_FOR_SIGNING', 'AWAITING_SIGNATURE']);
     expect(w.artefacts.stored.size).toBe(0);
     expect(w.packages.openTasks().map((x) => [x.kind, x.userId])).toEqual([['SIGN', t.release.id]]);
@@ -215,12 +220,12 @@ describe('approve and reject (the approval round)', () => {
   });
 
   it('keeps a fully approved package in the last approver’s list when generation fails, and the retry finishes it', async () => {
-    const { w, t, approvers } = await world();
+    const { w, t, approvers, ordered, first, last: decider } = await world();
     const p = await w.draft(t.initiator, 'DEV_UNSIGNED');
     await w.service.notify(t.initiator, p.id, w.choice(approvers));
-    for (const u of approvers.slice(0, 3)) await w.service.approve(u, p.id, SIG);
+    for (const u of ordered.slice(0, -1)) await w.service.approve(u, p.id, SIG);
     w.artefacts.failGenerate = new Error('storage down');
-    expect((await w.service.approve(t.release, p.id, SIG)).outcome).toBe('GENERATING');
+    expect((await w.service.approve(decider, p.id, SIG)).outcome).toBe('GENERATING');
     await w.runJobs('The XML package could not be written');
     // back where the decision was taken, the decision kept, the reason shown, nothing stored
     const failed = (await w.packages.get(p.id))!;
@@ -229,25 +234,25 @@ describe('approve and reject (the approval round)', () => {
       failed.approvedCount,
       failed.generation?.state,
       failed.generation?.reason,
-    ]).toEqual(['PENDING_APPROVAL', 4, 'FAILED', 'The XML package could not be written']);
+    ]).toEqual(['PENDING_APPROVAL', approvers.length, 'FAILED', 'The XML package could not be written']);
     expect(w.artefacts.stored.size).toBe(0);
     expect((await w.actions(p.id)).slice(-2)).toEqual(['FULLY_APPROVED', 'GENERATION_FAILED']);
-    expect((await w.service.listApproval(t.release, 'DEV')).map((x) => x.id)).toEqual([p.id]);
+    expect((await w.service.listApproval(decider, 'DEV')).map((x) => x.id)).toEqual([p.id]);
     // only the decider may start it again
-    await expect(w.service.retryGeneration(t.test, p.id)).rejects.toMatchObject({ statusCode: 403 });
-    await expect(w.service.approve(t.test, p.id, SIG)).rejects.toMatchObject({ statusCode: 409 });
+    await expect(w.service.retryGeneration(first, p.id)).rejects.toMatchObject({ statusCode: 403 });
+    await expect(w.service.approve(first, p.id, SIG)).rejects.toMatchObject({ statusCode: 409 });
     w.artefacts.failGenerate = undefined;
     w.clock.advance(3_600_000);
-    const retry = await w.service.retryGeneration(t.release, p.id);
+    const retry = await w.service.retryGeneration(decider, p.id);
     expect([retry.outcome, retry.pkg.status]).toEqual(['GENERATING', 'GENERATING']);
-    await expect(w.service.retryGeneration(t.release, p.id)).rejects.toMatchObject({ statusCode: 409 });
+    await expect(w.service.retryGeneration(decider, p.id)).rejects.toMatchObject({ statusCode: 409 });
     await w.runJobs();
     const approved = (await w.packages.get(p.id))!;
     expect(approved.status).toBe('APPROVED');
     // the XML carries the time of the decision, not of the retry an hour later
     expect(w.artefacts.stored.get(approved.linkToS3!)?.ref.generatedAt).toBe(failed.generation?.requestedAt);
     expect((await w.actions(p.id)).slice(-2)).toEqual(['GENERATION_RETRIED', 'PACKAGE_GENERATED']);
-    expect((await w.packages.get(p.id))?.approvedCount).toBe(4);
+    expect((await w.packages.get(p.id))?.approvedCount).toBe(approvers.length);
   });
 
   it('refuses a vote by someone whose role changed since they were chosen', async () => {
@@ -265,10 +270,10 @@ describe('approve and reject (the approval round)', () => {
   });
 
   it('ends the round on any rejection: REJECTED, tasks gone, the initiator mailed', async () => {
-    const { w, t, approvers } = await world();
+    const { w, t, approvers, first } = await world();
     const p = await w.draft(t.initiator, 'DEV_UNSIGNED', 'Pacer R');
     await w.service.notify(t.initiator, p.id, w.choice(approvers));
-    await w.service.approve(t.test, p.id, SIG);
+    await w.service.approve(first, p.id, SIG);
     const r = await w.service.reject(t.lead, p.id, 'header wrong', SIG);
     expect([r.status, r.rejectionNote]).toEqual(['REJECTED', 'header wrong']);
     expect(r.approvers.find((a) => a.user.id === t.lead.id)).toMatchObject({
@@ -285,11 +290,12 @@ describe('approve and reject (the approval round)', () => {
       `${t.lead.name}'s reason, in their own words (quoted as written):\n> header wrong`,
     );
     expect((await w.actions(p.id)).at(-1)).toBe('REJECTED');
-    await expect(w.service.approve(t.reliability, p.id, SIG)).rejects.toMatchObject({
+    const undecided = approvers.find((u) => u !== first && u !== t.lead)!;
+    await expect(w.service.approve(undecided, p.id, SIG)).rejects.toMatchObject({
       statusCode: 409,
       message: 'The package is not waiting for package approval',
     });
-    await expect(w.service.reject(t.test, p.id, 'late', SIG)).rejects.toMatchObject({
+    await expect(w.service.reject(first, p.id, 'late', SIG)).rejects.toMatchObject({
       statusCode: 409,
       message: 'You have already decided on this package',
     });
@@ -299,29 +305,29 @@ describe('approve and reject (the approval round)', () => {
 
 describe('decisions are electronic signatures (decision 141)', () => {
   it('checks the password before anything changes, and records name, role, UTC time and meaning', async () => {
-    const { w, t, approvers } = await world();
+    const { w, t, approvers, first } = await world();
     const p = await w.draft(t.initiator, 'DEV_UNSIGNED', 'Pacer 2.1');
     await w.service.notify(t.initiator, p.id, w.choice(approvers));
     const before = await w.packages.get(p.id);
     const trail = (await w.audit.history(`PKG#${p.id}`)).events.length;
     const wrong = { ...SIG, password: 'not it' };
-    await expect(w.service.approve(t.test, p.id, wrong)).rejects.toMatchObject({ statusCode: 403 });
+    await expect(w.service.approve(first, p.id, wrong)).rejects.toMatchObject({ statusCode: 403 });
     await expect(w.service.reject(t.lead, p.id, 'no', wrong)).rejects.toMatchObject({ statusCode: 403 });
     expect(await w.packages.get(p.id)).toEqual(before);
     expect((await w.audit.history(`PKG#${p.id}`)).events).toHaveLength(trail);
     expect(w.signatureChecks).toEqual(['not it', 'not it']);
 
-    const r = await w.service.approve(t.test, p.id, SIG);
-    const approval = r.pkg.approvers.find((a) => a.user.id === t.test.id);
+    const r = await w.service.approve(first, p.id, SIG);
+    const approval = r.pkg.approvers.find((a) => a.user.id === first.id);
     // a development package is approved for testing, not for release (issue 25)
     expect(approval?.meaning).toBe(DEVELOPMENT_MEANINGS.approve);
     const last = (await w.audit.history(`PKG#${p.id}`)).events.at(-1);
     expect(last?.details?.signature).toEqual({
       action: 'approve',
       meaning: DEVELOPMENT_MEANINGS.approve,
-      printedName: t.test.name,
-      role: t.test.userRole,
-      roleLabel: 'Design Engineer (test)',
+      printedName: first.name,
+      role: first.userRole,
+      roleLabel: ROLE_LABELS[first.userRole],
       signedAt: approval?.decidedAt,
       authenticatedBy: 'password',
     });

@@ -5,10 +5,10 @@ import { packageWorld, SIG } from '../../testing/package-test-kit';
 async function awaitingSignature(name = 'Signed 1') {
   const w = packageWorld();
   const t = w.team();
-  const approvers = [t.test, t.lead, t.reliability, t.release];
+  const approvers = w.approversFor(t, 'DEV_SIGNED');
   const p = await w.draft(t.initiator, 'DEV_SIGNED', name);
   await w.service.notify(t.initiator, p.id, w.choice(approvers, t.release));
-  for (const u of approvers) await w.service.approve(u, p.id, SIG);
+  await w.approveAll(p.id, approvers);
   return { w, t, p };
 }
 

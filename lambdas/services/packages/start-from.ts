@@ -3,6 +3,7 @@ import { dccValuesOf } from '../../../shared/api/contracts/packages';
 import type { Resource } from '../../../shared/api/contracts/resources';
 import { BadRequestError, NotFoundError } from '../../../shared/domain/errors';
 import { defaultPackageName, freeName } from '../../../shared/domain/package-names';
+import { packageSourceOf } from '../../../shared/domain/package-source';
 import { PACKAGE_ERR } from '../../../shared/domain/package-texts';
 import type { PackageRecord } from '../../ports/package-repository';
 import type { ResourceRecord } from '../../ports/resource-repository';
@@ -38,18 +39,6 @@ export interface PackageSources {
   freeName: string;
 }
 
-const toSource = (p: PackageRecord, resourceId: string): PackageSource => ({
-  id: p.id,
-  name: p.name,
-  status: p.status,
-  type: p.type,
-  createdAt: p.createdAt,
-  updatedAt: p.updatedAt,
-  initiatorName: p.initiator.name,
-  ...(p.dcc?.deviceId ? { deviceId: p.dcc.deviceId } : {}),
-  match: p.resourceId === resourceId ? 'resource' : 'device',
-});
-
 /**
  * Every package of resource type `type` whose DCC copy names one of `devices`: the DCCs of those device ids
  * (the DCC list is small, admin-managed), then each DCC's packages (`byDcc`), kept only when their own DCC
@@ -82,7 +71,7 @@ export async function packageSources(core: PackageCore, resourceId: string): Pro
   const all = [...own, ...others].sort((a, b) => b.updatedAt.localeCompare(a.updatedAt));
   const proposed = all.find((p) => DECIDED.includes(p.status)) ?? null;
   return {
-    packages: all.map((p) => toSource(p, resource.id)),
+    packages: all.map((p) => packageSourceOf(p, resource.id)),
     proposedId: proposed?.id ?? null,
     freeName: freeName(
       defaultPackageName(resource as Resource),

@@ -19,6 +19,7 @@ import {
   isWaitingForDelivery,
   isWaitingForSignature,
 } from '@shared/domain/package-lifecycle';
+import { packageSourceOf } from '@shared/domain/package-source';
 import { NON_ADMIN_ROLES } from '@shared/domain/roles';
 import { API_ERR, MSG } from '@shared/messages';
 import { DCCS, MOCK_PASSWORD, PACKAGES, PENDING_USER, RESOURCES, USERS } from './fixtures';
@@ -142,18 +143,7 @@ const packageSources = (c: Call): Answer => {
   const proposed = own.find((p) => p.status !== 'DRAFT');
   return {
     body: {
-      packages: text(
-        own.map((p) => ({
-          id: p.id,
-          name: p.name,
-          status: p.status,
-          type: p.type,
-          createdAt: p.createdAt,
-          updatedAt: p.updatedAt,
-          initiatorName: p.initiator.name,
-          ...(p.dcc?.deviceId ? { deviceId: p.dcc.deviceId } : {}),
-        })),
-      ),
+      packages: text(own.map((p) => packageSourceOf(p, c.params.id))),
       proposedId: proposed?.id ?? null,
       freeName: `${RESOURCES.find((r) => r.id === c.params.id)?.name ?? 'package'} sample`,
     },

@@ -8,7 +8,7 @@ import { session } from '@/lib/session/session-store';
 import { replacePackage, server, storedPackage } from '@/testing/backend/server';
 import { MOCK_PASSWORD } from '@/testing/mocks/fixtures';
 import { fill } from '@/testing/render-app';
-import { atPath, fixturePackage, openWith } from '../testing/package-test-utils';
+import { atPath, fixturePackage, mayApproveNow, openWith } from '../testing/package-test-utils';
 
 /** Makes every approver of a fixture package but `userId` approved (on the mock server) and returns it. */
 async function onlyWaitingFor(
@@ -69,7 +69,7 @@ describe('header view (spec §2.9)', () => {
 
 describe('approve outcomes (spec §4.5, §4.6, DESIGN §2)', () => {
   it("says 'Approved successfully, waiting for other approvals.' and goes home", async () => {
-    const { router } = await openHeaderView('u-lead', 'pk-approve-dev', 'approve');
+    const { router } = await openHeaderView(mayApproveNow('pk-approve-dev'), 'pk-approve-dev', 'approve');
     press(MSG.approve);
     await signInDialog();
     expect(await screen.findByText(MSG.approvedWaiting)).toBeInTheDocument();

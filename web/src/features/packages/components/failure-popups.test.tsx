@@ -6,7 +6,7 @@ import { popups } from '@/lib/popup/popup-store';
 import { server } from '@/testing/backend/server';
 import { MOCK_PASSWORD } from '@/testing/mocks/fixtures';
 import { fill } from '@/testing/render-app';
-import { fixturePackage, openWith } from '../testing/package-test-utils';
+import { approverChoices, fixturePackage, openWith } from '../testing/package-test-utils';
 
 /**
  * Issue 16 item 5: a 5xx or a network failure of approve, sign, reject, notify, attach-DCC or header-save
@@ -86,13 +86,7 @@ describe('a server failure keeps the error popup', () => {
     server.use(http.post('/dev/packages/:id/notify-approvers', boom));
     const draft = { ...fixturePackage('p-1'), dccId: 'd-1' };
     openWith('/packages/notify-approvers', { as: 'u-dev', pkg: draft, flow: 'dev' });
-    const choices: [string, string][] = [
-      ['Design Engineer (test)', 'u-test'],
-      ['Technical Leader', 'u-lead'],
-      ['Reliability Engineer', 'u-rel'],
-      ['SW/FW Release Engineer', 'u-sw'],
-    ];
-    for (const [label, id] of choices)
+    for (const { label, id } of approverChoices(draft.type))
       fireEvent.change(await screen.findByLabelText(label), { target: { value: id } });
     await waitFor(() => expect(screen.getByRole('button', { name: MSG.notify })).toBeEnabled());
     press(MSG.notify);

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { replacePackage, server } from '@/testing/backend/server';
 import { MOCK_PASSWORD } from '@/testing/mocks/fixtures';
 import { fill } from '@/testing/render-app';
-import { atPath, fixturePackage, openWith } from '../testing/package-test-utils';
+import { approverChoices, atPath, fixturePackage, openWith } from '../testing/package-test-utils';
 import { notifyWarnings } from './notify-approvers-page';
 
 /** Draft p-1 as a package of `type` with a DCC attached, in the backend and in the session. */
@@ -48,33 +48,17 @@ describe('notify approvers (spec §2.8, §5)', () => {
       pkg: await draft('DEV_SIGNED'),
       flow: 'dev',
     });
-    const roles = [
-      'Design Engineer (test)',
-      'Technical Leader',
-      'Reliability Engineer',
-      'SW/FW Release Engineer',
-    ];
-    for (const role of roles) expect(await screen.findByLabelText(role)).toBeInTheDocument();
+    const choices = approverChoices('DEV_SIGNED');
+    for (const c of choices) expect(await screen.findByLabelText(c.label)).toBeInTheDocument();
     expect(screen.queryByLabelText('Design Engineer (dev)')).not.toBeInTheDocument();
     expect(notifyButton()).toBeDisabled();
-    const ids = ['u-test', 'u-lead', 'u-rel', 'u-sw'];
-    roles.forEach((role, i) => {
-      fireEvent.change(screen.getByLabelText(role), { target: { value: ids[i] } });
-    });
+    for (const c of choices) fireEvent.change(screen.getByLabelText(c.label), { target: { value: c.id } });
     expect(notifyButton()).toBeDisabled();
     fireEvent.change(screen.getByLabelText('Signer'), { target: { value: 'u-sw' } });
     expect(notifyButton()).toBeEnabled();
     fireEvent.click(notifyButton());
     expect(await screen.findByText(MSG.notified)).toBeInTheDocument();
-    expect(sent).toEqual({
-      approvers: [
-        { role: 'DESIGN_ENGINEER_TEST', id: 'u-test' },
-        { role: 'TECHNICAL_LEADER', id: 'u-lead' },
-        { role: 'RELIABILITY_ENGINEER', id: 'u-rel' },
-        { role: 'SW_FW_RELEASE_ENGINEER', id: 'u-sw' },
-      ],
-      signer: 'u-sw',
-    });
+    expect(sent).toEqual({ approvers: choices.map(({ role, id }) => ({ role, id })), signer: 'u-sw' });
     fireEvent.click(screen.getByRole('button', { name: MSG.close }));
     await atPath(router, '/home');
     server.events.removeAllListeners();
@@ -149,14 +133,8 @@ describe('notify approvers (spec §2.8, §5)', () => {
       ),
     );
     openWith('/packages/notify-approvers', { as: 'u-dev', pkg: await draft('DEV_UNSIGNED'), flow: 'dev' });
-    const choices: [string, string][] = [
-      ['Design Engineer (test)', 'u-test'],
-      ['Technical Leader', 'u-lead'],
-      ['Reliability Engineer', 'u-rel'],
-      ['SW/FW Release Engineer', 'u-sw'],
-    ];
-    for (const [role, id] of choices)
-      fireEvent.change(await screen.findByLabelText(role), { target: { value: id } });
+    for (const { label, id } of approverChoices('DEV_UNSIGNED'))
+      fireEvent.change(await screen.findByLabelText(label), { target: { value: id } });
     fireEvent.click(notifyButton());
     expect(await screen.findByText('Choose an approver for every role')).toBeInTheDocument();
     expect(screen.queryByText(MSG.notified)).not.toBeInTheDocument();

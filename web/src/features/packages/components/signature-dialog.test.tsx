@@ -16,7 +16,7 @@ import { signIn } from '@/lib/session/session-store';
 import { storedPackage } from '@/testing/backend/server';
 import { MOCK_PASSWORD, USERS } from '@/testing/mocks/fixtures';
 import { fill } from '@/testing/render-app';
-import { fixturePackage, openWith } from '../testing/package-test-utils';
+import { fixturePackage, mayApproveNow, openWith } from '../testing/package-test-utils';
 
 const base = fixturePackage('pk-approve-dev');
 const pkg = { ...base, resourceFile: { ...base.resourceFile!, sha256: 'ab'.repeat(32) } };
@@ -139,22 +139,23 @@ describe('the signature dialog (issue 16 item 1, decision 141)', () => {
 
 describe('signing through the app (the backend checks the password)', () => {
   it('a wrong password is said in the dialog and changes nothing; the right one approves', async () => {
-    openWith('/packages/header/view', { as: 'u-lead', pkg: 'pk-approve-dev', flow: 'approve' });
+    const approver = USERS.find((u) => u.id === mayApproveNow('pk-approve-dev'))!;
+    openWith('/packages/header/view', { as: approver.id, pkg: 'pk-approve-dev', flow: 'approve' });
     await screen.findByRole('table', { name: 'Package header' });
     fireEvent.click(screen.getByRole('button', { name: MSG.approve }));
     const dialog = (await screen.findByRole('dialog', { name: 'Sign: Approve' })) as HTMLElement;
-    expect(dialog).toHaveTextContent('Terry Lead');
+    expect(dialog).toHaveTextContent(approver.name);
     fill(within(dialog).getByLabelText(/^Your password/), 'wrong');
     fireEvent.click(within(dialog).getByRole('button', { name: 'Approve' }));
     expect(await within(dialog).findByText(SIGNATURE_PASSWORD_WRONG)).toBeInTheDocument();
     const stored = await storedPackage('pk-approve-dev');
-    expect(stored?.approvers.find((a) => a.user.id === 'u-lead')?.approved).toBe(false);
+    expect(stored?.approvers.find((a) => a.user.id === approver.id)?.approved).toBe(false);
     fill(within(dialog).getByLabelText(/^Your password/), MOCK_PASSWORD);
     fireEvent.click(within(dialog).getByRole('button', { name: 'Approve' }));
     expect(await screen.findByText(MSG.approvedWaiting)).toBeInTheDocument();
     expect(screen.queryByRole('dialog', { name: 'Sign: Approve' })).not.toBeInTheDocument();
     expect(
-      (await storedPackage('pk-approve-dev'))?.approvers.find((a) => a.user.id === 'u-lead'),
+      (await storedPackage('pk-approve-dev'))?.approvers.find((a) => a.user.id === approver.id),
     ).toMatchObject({
       approved: true,
     });

@@ -1,4 +1,6 @@
-import type { Package } from '@shared/api/contracts/packages';
+import type { Package, PackageType } from '@shared/api/contracts/packages';
+import { APPROVAL_POLICY, approverRoles } from '@shared/domain/approval-policy';
+import { type NonAdminRole, ROLE_LABELS } from '@shared/domain/roles';
 import { waitFor } from '@testing-library/react';
 import { expect, vi } from 'vitest';
 import { type FlowPurpose, session } from '@/lib/session/session-store';
@@ -55,4 +57,37 @@ export function captureDownloads() {
     else followed.push({ name: this.download, href: this.href });
   });
   return Object.assign(saved, { followed });
+}
+
+/** The sample users (web/src/testing/mocks/fixtures.ts) who hold each approver role; u-dev initiates. */
+const SAMPLE_APPROVER: Partial<Record<NonAdminRole, string>> = {
+  DESIGN_ENGINEER_TEST: 'u-test',
+  TECHNICAL_LEADER: 'u-lead',
+  RELIABILITY_ENGINEER: 'u-rel',
+  SW_FW_RELEASE_ENGINEER: 'u-sw',
+};
+
+/**
+ * One sample approver for each role the approval policy asks for a package of `type`: the field's label,
+ * the user's id and the role. Tests fill the notify form with this, so a change of who approves is made
+ * in the policy only (decision 272).
+ */
+export function approverChoices(type: PackageType): { label: string; id: string; role: NonAdminRole }[] {
+  return approverRoles('approval', type).flatMap((role) => {
+    const id = SAMPLE_APPROVER[role];
+    return id ? [{ label: ROLE_LABELS[role], id, role }] : [];
+  });
+}
+
+/**
+ * An undecided approver of sample package `id` whose approval the policy's order lets through now:
+ * `prefer` when it may (the Technical Leader today), else the first that may.
+ */
+export function mayApproveNow(id: string, prefer = 'u-lead'): string {
+  const open = fixturePackage(id).approvers.filter((a) => !a.approved && !a.rejected);
+  const after = APPROVAL_POLICY.rounds.approval.approvesAfter as Partial<Record<string, readonly string[]>>;
+  const free = open.filter(
+    (a) => !(after[a.role] ?? []).some((r) => open.some((o) => o !== a && o.role === r)),
+  );
+  return (free.find((a) => a.user.id === prefer) ?? free[0])!.user.id;
 }
