@@ -32,3 +32,11 @@ export const PROVENANCE_AUDIT = {
   sbom: (format: string, count: number) =>
     `records the SBOM of the resource (${format}, ${count} component${count === 1 ? '' : 's'})`,
 } as const;
+
+/** Why a package has no provenance statement to download (decision 279): each a 404. */
+export const STATEMENT_ERR = {
+  notGenerated: 'This package has not been generated yet, so it has no provenance statement',
+  unsigned: 'This package is not signed: only signed packages carry a provenance statement',
+  older:
+    'This package was signed before provenance statements were introduced, so it has none; it verifies as before with npm run verify',
+} as const;

@@ -2,19 +2,13 @@ import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ListObjectsV2Command, PutObjectCommand } from '@aws-sdk/client-s3';
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { localBucket } from '../../infra/local/local-aws';
 import { runVerify } from '../../scripts/verify';
 import type { Package } from '../../shared/api/contracts/packages';
-import {
-  type ProvenanceRecord,
-  provenanceText,
-  type SbomSummary,
-  sbomKeyOf,
-} from '../../shared/api/contracts/provenance';
+import { type ProvenanceRecord, provenanceText, sbomKeyOf } from '../../shared/api/contracts/provenance';
 import type { DsseEnvelope } from '../../shared/api/contracts/provenance-statement';
-import { api, localDynamo, localTable } from '../support/api';
+import { api } from '../support/api';
 import { createPackage, seededUsers, uploadPatch } from '../support/fixtures';
 import {
   approveAllButLast,
@@ -28,10 +22,9 @@ import { s3At } from '../support/store';
 
 /**
  * Issue 27 (decisions 279–280): the SBOM and build provenance are pinned between review and signature and
- * bound to the signed package by a signed provenance statement beside it. The intake (attaching them to a
- * resource, copying them to the package) is not on this branch, so the test seeds them where the intake
- * puts them: the SBOM file at `sbomKeyOf(resourceId)` in the resources bucket, and the `sbom` /
- * `provenance` fields on the resource record and the package's `resourceFile`.
+ * bound to the signed package by a signed provenance statement beside it. Both are attached through the
+ * intake route (`PUT /resources/{id}/provenance`) and pinned on the package at creation; the swap test
+ * overwrites the SBOM file where the intake stored it (`sbomKeyOf(resourceId)` in the resources bucket).
  */
 
 let u: Awaited<ReturnType<typeof seededUsers>>;
@@ -44,19 +37,6 @@ const ARTEFACTS = localBucket('artefacts');
 const SBOM = readFileSync(join(__dirname, '../fixtures/sbom-cyclonedx.json'));
 const sha = (b: string | Uint8Array) => createHash('sha256').update(b).digest('hex');
 
-const sbomSummary: SbomSummary = {
-  format: 'CycloneDX',
-  specVersion: '1.5',
-  componentCount: 3,
-  topComponents: [
-    { name: 'freertos-kernel', version: '11.1.0', purl: 'pkg:github/freertos/freertos-kernel@11.1.0' },
-    { name: 'mbedtls', version: '3.6.2', purl: 'pkg:github/mbed-tls/mbedtls@3.6.2' },
-    { name: 'littlefs', version: '2.9.3', purl: 'pkg:github/littlefs-project/littlefs@2.9.3' },
-  ],
-  fileName: 'pump-controller.cdx.json',
-  sizeBytes: SBOM.length,
-  sha256: sha(SBOM),
-};
 const build = {
   repository: 'https://git.example.com/fw/pump-controller',
   commit: '4b825dc642cb6eb9a060e54bf8d69288fbee4904',
@@ -72,29 +52,23 @@ async function putSbom(resourceId: string, body: Uint8Array | string) {
   );
 }
 
-/** A released patch with an SBOM and provenance, and its RELEASE_SIGNED package carrying the pin. */
+/**
+ * A released patch with an SBOM and provenance attached through the intake route (as a pipeline does), and
+ * its RELEASE_SIGNED package, which pins both at creation.
+ */
 async function pinnedPackage(): Promise<{ pkg: Package; resourceId: string }> {
   const resource = await uploadPatch(u.designDev.token, 'release');
-  await putSbom(resource.id, SBOM);
-  const ddb = await localDynamo();
-  await ddb.send(
-    new UpdateCommand({
-      TableName: localTable('resources'),
-      Key: { pk: `RES#${resource.id}` },
-      UpdateExpression: 'SET sbom = :s, provenance = :p',
-      ExpressionAttributeValues: { ':s': sbomSummary, ':p': provenance },
-    }),
-  );
+  const attached = await api(`/resources/${resource.id}/provenance`, {
+    method: 'PUT',
+    token: u.designDev.token,
+    body: {
+      provenance: build,
+      sbom: { fileName: 'pump-controller.cdx.json', content: SBOM.toString('utf8') },
+    },
+  });
+  if (attached.status !== 200) throw new Error(`attach: ${attached.status} ${JSON.stringify(attached.body)}`);
   const pkg = await createPackage(u.designDev.token, resource.id, 'RELEASE_SIGNED');
-  // what the intake copies at creation (h27b): the package's own pin
-  await ddb.send(
-    new UpdateCommand({
-      TableName: localTable('packages'),
-      Key: { pk: `PKG#${pkg.id}`, sk: 'PKG' },
-      UpdateExpression: 'SET resourceFile.sbom = :s, resourceFile.provenance = :p',
-      ExpressionAttributeValues: { ':s': sbomSummary, ':p': provenance },
-    }),
-  );
+  expect(pkg.resourceFile).toMatchObject({ provenance, sbom: { sha256: sha(SBOM), sizeBytes: SBOM.length } });
   return { pkg, resourceId: resource.id };
 }
 
