@@ -3,6 +3,7 @@ import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { MEMORY_STORAGE_URL, server } from '@/testing/backend/server';
 import { atPath, captureDownloads, fixturePackage, openWith } from '../testing/package-test-utils';
+import { STATEMENT_DOWNLOAD } from './download-page';
 
 afterEach(() => {
   vi.restoreAllMocks();
@@ -39,6 +40,24 @@ describe('download page (spec §2.8)', () => {
     expect(screen.getByTestId('what-next')).toHaveTextContent(
       'A release engineer can now send it to its delivery approvers for delivery to devices.',
     );
+  });
+
+  it('saves the provenance statement of a signed package beside it (issue 27)', async () => {
+    const saved = captureDownloads();
+    openWith('/packages/download', { as: 'u-sw', pkg: 'p-3', flow: 'sign' });
+    fireEvent.click(await screen.findByRole('button', { name: STATEMENT_DOWNLOAD }));
+    await waitFor(() => expect(saved).toHaveLength(1));
+    expect(saved[0]?.name).toMatch(/\.provenance-statement\.json$/);
+    expect(saved[0]?.blob.type).toBe('application/json');
+    const envelope = JSON.parse(await saved[0]!.blob.text());
+    expect(envelope.payloadType).toBe('application/vnd.in-toto+json');
+  });
+
+  it('shows no provenance statement button for an unsigned package', async () => {
+    openWith('/packages/download', { as: 'u-lead', pkg: 'p-4', flow: 'approve' });
+    await screen.findByRole('heading', { name: MSG.generatedReleasePackageTitle });
+    expect(screen.getByRole('button', { name: MSG.download })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: STATEMENT_DOWNLOAD })).toBeNull();
   });
 
   it('saves the XML file named after the package, with its checked SHA-256', async () => {

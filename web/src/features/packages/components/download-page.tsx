@@ -6,6 +6,7 @@ import { ProgressBar } from '@/components/ui/progress-bar';
 import { STATUS_LABELS } from '@/components/ui/status-badge';
 import { paths } from '@/config/paths';
 import { useSession } from '@/lib/session/session-store';
+import { downloadProvenanceStatement } from '../api/sbom';
 import { usePackageDownload } from '../hooks/use-package-download';
 import { downloadTitle } from '../utils/package-flow';
 import { GenerationStatus, showsGeneration } from './generation-status';
@@ -47,6 +48,8 @@ export function whatNext(pkg: Pick<Package, 'status' | 'type'>): string {
  * Its title varies with the flow; Download saves the XML file named after the package (a large one the
  * browser downloads itself from its presigned URL, straight to disk: issue 24); Done goes to /home.
  */
+export const STATEMENT_DOWNLOAD = 'Download provenance statement';
+
 export function DownloadPage() {
   const navigate = useNavigate();
   const { currentPackage: pkg, flowPurpose } = useSession();
@@ -96,6 +99,19 @@ export function DownloadPage() {
         >
           {MSG.download}
         </Button>
+        {pkg.signed ? (
+          // issue 27: the signed sidecar binding the manifest, payload, provenance and SBOM (decision 279)
+          <Button
+            onClick={() =>
+              void downloadProvenanceStatement(
+                pkg.id,
+                `${pkg.name.replace(/[^\w.-]+/g, '_')}.provenance-statement.json`,
+              )
+            }
+          >
+            {STATEMENT_DOWNLOAD}
+          </Button>
+        ) : null}
         <Button variation={download.saved ? 'primary' : undefined} onClick={() => navigate(paths.home)}>
           {MSG.done}
         </Button>
