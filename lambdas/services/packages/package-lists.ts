@@ -1,6 +1,5 @@
 import type { ListViewRequest, Package, WaitingFor } from '../../../shared/api/contracts/packages';
 import type { Stage } from '../../../shared/api/contracts/resources';
-import { NotFoundError } from '../../../shared/domain/errors';
 import { PACKAGE_LIST } from '../../../shared/domain/list-columns';
 import { filterRows, type SortValue, sortRows } from '../../../shared/domain/list-view';
 import {
@@ -10,7 +9,6 @@ import {
   isWaitingForSignature,
   type VotingRound,
 } from '../../../shared/domain/package-lifecycle';
-import { PACKAGE_ERR } from '../../../shared/domain/package-texts';
 import type {
   CompactPackage,
   PackageListName,

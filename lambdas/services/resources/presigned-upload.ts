@@ -28,8 +28,6 @@ import { type Actor, discardBlobs, logCleanupFailure, type ResourceDeps, staging
 /** S3's limit of one PutObject. */
 const SINGLE_PUT_MAX_BYTES = 5 * 1024 ** 3;
 
-/** Above this size the checked copy is written in parts (the S3 adapter's part size). */
-const STREAM_PART_BYTES = 8 * 1024 * 1024;
 
 export const MULTIPART_ERR = {
   completeIt:

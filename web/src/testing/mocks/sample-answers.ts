@@ -11,7 +11,7 @@ import {
   RESOURCE_LIST,
   USER_LIST,
 } from '@shared/domain/list-columns';
-import { filterRows, type SortValue, sortRows } from '@shared/domain/list-view';
+import { filterRows, sortRows } from '@shared/domain/list-view';
 import {
   APPROVAL_ROUND,
   DELIVERY_ROUND,

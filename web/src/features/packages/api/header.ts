@@ -9,7 +9,6 @@ import {
   callApi,
   parseJsonText,
   readAnswer,
-  UnreadableAnswer,
 } from '@/lib/api-client/api-client';
 
 /** GET /packages/{id}/header: `header` is JSON text of { fields } (spec §7, docs/package-format.md). */
