@@ -28,7 +28,6 @@ import { type Actor, discardBlobs, logCleanupFailure, type ResourceDeps, staging
 /** S3's limit of one PutObject. */
 const SINGLE_PUT_MAX_BYTES = 5 * 1024 ** 3;
 
-
 export const MULTIPART_ERR = {
   completeIt:
     'This is a multipart upload: complete it with its parts (POST /resources/uploads/{uploadId}/complete)',
