@@ -4,12 +4,7 @@ import { z } from 'zod';
 /** `header` as the server answers it: the fields it stored (checked whole by the server). */
 const headerAnswer = z.object({ fields: z.array(headerFieldSchema) });
 
-import {
-  type ApiResult,
-  callApi,
-  parseJsonText,
-  readAnswer,
-} from '@/lib/api-client/api-client';
+import { type ApiResult, callApi, parseJsonText, readAnswer } from '@/lib/api-client/api-client';
 
 /** GET /packages/{id}/header: `header` is JSON text of { fields } (spec §7, docs/package-format.md). */
 export async function getHeader(id: string, signal?: AbortSignal): Promise<ApiResult<Header>> {
