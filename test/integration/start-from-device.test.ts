@@ -93,7 +93,10 @@ describe('start from: same resource or same device exactly (decision 268)', () =
     const named = await sources(fresh.id, device);
     expect(byId(named.list)).toEqual({ [rejected.id]: 'device', [sameDevice.id]: 'device' });
     expect(named.proposedId).toBe(rejected.id);
-    expect(named.list.find((s) => s.id === rejected.id)).toMatchObject({ deviceId: device, status: 'REJECTED' });
+    expect(named.list.find((s) => s.id === rejected.id)).toMatchObject({
+      deviceId: device,
+      status: 'REJECTED',
+    });
     // a new model named with the same device: the model's package only, no patch's
     const freshModel = await uploadModel(u.designDev.token, 'dev');
     expect(byId((await sources(freshModel.id, device)).list)).toEqual({ [modelPkg.id]: 'device' });
