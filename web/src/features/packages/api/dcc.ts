@@ -21,7 +21,7 @@ export function getDccView(view: TableView, signal?: AbortSignal): Promise<ApiRe
 
 /** Issue 25: the distinct DCC device ids of the whole DCC list (GET /dcc, no paging), sorted; quiet. */
 export async function getDeviceIds(signal?: AbortSignal): Promise<ApiResult<string[]>> {
-  const result = await callApi('listDcc', {}, { signal, ...quietly() });
+  const result = await callApi('listDcc', { query: {} }, { signal, ...quietly() });
   return readAnswer(result, (d) =>
     [...new Set(parseJsonText(d.dcc, z.array(dccSchema), []).map((c) => c.deviceId))].sort((a, b) =>
       a.localeCompare(b),
