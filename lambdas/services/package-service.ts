@@ -108,7 +108,8 @@ export class PackageService {
     this.drafts.updateHeader(user, id, submitted);
   readonly updateDraft = (user: UserRecord, id: string, req: UpdateDraft) =>
     this.drafts.updateDraft(user, id, req);
-  readonly packageSources = (resourceId: string) => packageSources(this.core, resourceId);
+  readonly packageSources = (resourceId: string, deviceId?: string) =>
+    packageSources(this.core, resourceId, deviceId);
   readonly attachDcc = (user: UserRecord, id: string, dccId: string) =>
     this.drafts.attachDcc(user, id, dccId);
   readonly createDcc = (user: UserRecord, req: CreateDcc) => this.dcc.create(user, req);

@@ -23,9 +23,10 @@ async function withDcc(resourceId: string, dccId: string, type = 'DEV_UNSIGNED')
   return pkg;
 }
 
-async function sources(resourceId: string) {
+async function sources(resourceId: string, deviceId?: string) {
+  const query = deviceId === undefined ? '' : `?deviceId=${encodeURIComponent(deviceId)}`;
   const r = await api<{ packages: string; proposedId: string | null }>(
-    `/resources/${resourceId}/package-sources`,
+    `/resources/${resourceId}/package-sources${query}`,
     { token: u.designDev.token },
   );
   expect(r.status).toBe(200);
@@ -86,6 +87,32 @@ describe('start from: same resource or same device exactly (decision 268)', () =
     // a resource without a package has no device yet: nothing beyond its own packages
     const fresh = await uploadPatch(u.designDev.token, 'dev');
     expect((await sources(fresh.id)).list).toEqual([]);
+
+    // … unless the user names the device on step 1: then its packages of this resource type, exactly that
+    // device id (not `…-2`), never the model's; the rejected one proposed
+    const named = await sources(fresh.id, device);
+    expect(byId(named.list)).toEqual({ [rejected.id]: 'device', [sameDevice.id]: 'device' });
+    expect(named.proposedId).toBe(rejected.id);
+    expect(named.list.find((s) => s.id === rejected.id)).toMatchObject({
+      deviceId: device,
+      status: 'REJECTED',
+    });
+    // a new model named with the same device: the model's package only, no patch's
+    const freshModel = await uploadModel(u.designDev.token, 'dev');
+    expect(byId((await sources(freshModel.id, device)).list)).toEqual({ [modelPkg.id]: 'device' });
+    // a device id nobody uses: nothing, and no proposal
+    const none = await sources(fresh.id, uniq('no-such-device'));
+    expect(none).toEqual({ list: [], proposedId: null });
+
+    // a bad device id: a 400 that says what is wrong
+    for (const bad of ['', '   ', 'x'.repeat(65), 'IP\u0000-4000']) {
+      const r = await api<{ errorMessage: string }>(
+        `/resources/${fresh.id}/package-sources?deviceId=${encodeURIComponent(bad)}`,
+        { token: u.designDev.token },
+      );
+      expect(r.status, JSON.stringify(bad)).toBe(400);
+      expect(r.body.errorMessage).toMatch(/deviceId|characters/);
+    }
 
     // a resource of its own device sees nothing of this one
     const s3 = await sources(r3.id);

@@ -524,7 +524,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Earlier packages a new package of this resource may start from (same resource or device), the one proposed and a free default name (issue 25) */
+        /** Earlier packages a new package of this resource may start from (same resource or device), the one proposed and a free default name (issue 25); `deviceId` also offers that DCC device id’s packages */
         get: operations["packageSources"];
         put?: never;
         post?: never;
@@ -2218,7 +2218,9 @@ export interface operations {
     };
     packageSources: {
         parameters: {
-            query?: never;
+            query?: {
+                deviceId?: string;
+            };
             header?: never;
             path: {
                 id: string;

@@ -57,13 +57,23 @@ async function packagesOfDevices(
   );
 }
 
-export async function packageSources(core: PackageCore, resourceId: string): Promise<PackageSources> {
+/**
+ * `deviceId` (optional): a device the user names on step 1, so that a new resource (no package, so no device
+ * of its own yet) is offered that device's packages too (decision 268).
+ */
+export async function packageSources(
+  core: PackageCore,
+  resourceId: string,
+  deviceId?: string,
+): Promise<PackageSources> {
   const resource = await core.d.resources.getById(resourceId);
   if (!resource) throw new NotFoundError(PACKAGE_ERR.resourceNotFound);
   const own = await core.d.packages.listByResource(resource.id);
   const ownIds = new Set(own.map((p) => p.id));
-  // the resource's devices, exactly as its packages' DCC copies name them (a new resource has none yet)
+  // the resource's devices, exactly as its packages' DCC copies name them (a new resource has none yet),
+  // and the device the user named
   const devices = new Set(own.flatMap((p) => (p.dcc?.deviceId ? [p.dcc.deviceId] : [])));
+  if (deviceId) devices.add(deviceId);
   const others = (await packagesOfDevices(core, devices, resource.resourceType))
     .filter((p, i, list) => !ownIds.has(p.id) && list.findIndex((q) => q.id === p.id) === i)
     .sort((a, b) => b.updatedAt.localeCompare(a.updatedAt))

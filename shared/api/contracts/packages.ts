@@ -407,6 +407,14 @@ export const approversQuerySchema = z.object({
   signers: z.enum(['true', 'false'], { error: "signers must be 'true' or 'false'" }).optional(),
 });
 
+/**
+ * Issue 25, GET /resources/{id}/package-sources?deviceId=: also offer the packages whose DCC copy names this
+ * DCC device id exactly (a new resource has no device of its own yet). Same rules as a DCC's Device ID.
+ */
+export const packageSourcesQuerySchema = z.object({
+  deviceId: visibleText('name', 'deviceId', 'deviceId must not be blank', 64).optional(),
+});
+
 /** PATCH /packages/{id}/header: the header as JSON text (spec §7) or as an object. */
 export const headerBodySchema = z.object({
   header: z.union([z.string().max(200_000), z.record(z.string(), z.unknown())], {

@@ -9,6 +9,7 @@ import {
   listPageQuerySchema,
   packageIdParamSchema,
   packageListParamSchema,
+  packageSourcesQuerySchema,
   updateDraftSchema,
   WAITING_FOR,
 } from '../contracts/packages';
@@ -134,7 +135,7 @@ export const PACKAGE_ROUTES = [
     uses: { tables: ['users', 'resources', 'packages', 'dcc'], writes: [] },
     summary:
       'Earlier packages a new package of this resource may start from (same resource or device), the one ' +
-      'proposed and a free default name (issue 25)',
+      'proposed and a free default name (issue 25); `deviceId` also offers that DCC device id’s packages',
   },
   {
     id: 'attachDcc',
@@ -208,7 +209,7 @@ export const PACKAGE_CONTRACT = {
   getHeader: id,
   updateHeader: { ...id, body: headerBodySchema },
   updateDraft: { ...id, body: updateDraftSchema },
-  packageSources: id,
+  packageSources: { ...id, query: packageSourcesQuerySchema },
   attachDcc: { params: attachDccParamSchema },
   listApprovers: { ...id, query: approversQuerySchema },
   ...PACKAGE_DECISION_CONTRACT,

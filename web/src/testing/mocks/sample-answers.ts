@@ -135,11 +135,18 @@ const accessToken = (c: Call, state: 'ACTIVE' | 'REVOKED' = 'ACTIVE') => ({
   state,
 });
 
-/** The earlier packages of a resource to start a new one from (issue 25), newest first. */
+/**
+ * The earlier packages of a resource to start a new one from (issue 25), newest first; with `deviceId`, also
+ * the packages of the same resource type whose DCC names that device (decision 268).
+ */
 const packageSources = (c: Call): Answer => {
-  const own = PACKAGES_ALL.filter((p) => p.resourceId === c.params.id).sort((a, b) =>
-    b.updatedAt.localeCompare(a.updatedAt),
-  );
+  const type = RESOURCES.find((r) => r.id === c.params.id)?.resourceType;
+  const device = c.query.get('deviceId');
+  const own = PACKAGES_ALL.filter(
+    (p) =>
+      p.resourceId === c.params.id ||
+      (device !== null && p.resourceType === type && p.dcc?.deviceId === device),
+  ).sort((a, b) => b.updatedAt.localeCompare(a.updatedAt));
   const proposed = own.find((p) => p.status !== 'DRAFT');
   return {
     body: {

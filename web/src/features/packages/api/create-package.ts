@@ -41,12 +41,20 @@ export interface PackageSources {
   freeName: string;
 }
 
-/** Issue 25: GET /resources/{id}/package-sources: earlier packages to start from, the proposed one, a free name. */
+/**
+ * Issue 25: GET /resources/{id}/package-sources: earlier packages to start from, the proposed one, a free name;
+ * with `deviceId`, also the packages of that DCC device id (a new resource has no device of its own yet).
+ */
 export async function getPackageSources(
   resourceId: string,
   signal?: AbortSignal,
+  deviceId?: string,
 ): Promise<ApiResult<PackageSources>> {
-  const result = await callApi('packageSources', { params: { id: resourceId } }, { signal, ...quietly() });
+  const result = await callApi(
+    'packageSources',
+    { params: { id: resourceId }, query: { deviceId } },
+    { signal, ...quietly() },
+  );
   return readAnswer(result, (data) => ({
     packages: parseJsonText(data.packages, z.array(packageSourceSchema), []),
     proposedId: data.proposedId,

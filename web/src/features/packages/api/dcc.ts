@@ -1,14 +1,32 @@
 import type { CreateDcc, Dcc } from '@shared/api/contracts/dcc';
 import type { Package } from '@shared/api/contracts/packages';
 import { dccSchema } from '@shared/api/contracts/records';
+import { z } from 'zod';
 import type { TableView } from '@/components/ui/data-table/table-logic';
-import { type ApiResult, callApi, readAnswer, routePath } from '@/lib/api-client/api-client';
+import {
+  type ApiResult,
+  callApi,
+  parseJsonText,
+  quietly,
+  readAnswer,
+  routePath,
+} from '@/lib/api-client/api-client';
 import { getListView, type ListView } from '@/lib/api-client/list-view';
 import { packageOf } from './package-lists';
 
 /** GET /dcc one page at a time (decision 221): `dcc` is JSON text of the page, `total` its matches. */
 export function getDccView(view: TableView, signal?: AbortSignal): Promise<ApiResult<ListView<Dcc>>> {
   return getListView(routePath('listDcc'), dccSchema, view, signal, false, 'dcc');
+}
+
+/** Issue 25: the distinct DCC device ids of the whole DCC list (GET /dcc, no paging), sorted; quiet. */
+export async function getDeviceIds(signal?: AbortSignal): Promise<ApiResult<string[]>> {
+  const result = await callApi('listDcc', { query: {} }, { signal, ...quietly() });
+  return readAnswer(result, (d) =>
+    [...new Set(parseJsonText(d.dcc, z.array(dccSchema), []).map((c) => c.deviceId))].sort((a, b) =>
+      a.localeCompare(b),
+    ),
+  );
 }
 
 /** POST /dcc → 201 { dccUuid, dcc }; a 400 carries the spec's validation message. */

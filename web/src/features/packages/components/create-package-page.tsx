@@ -13,6 +13,7 @@ import { paths } from '@/config/paths';
 import { useApiQuery } from '@/hooks/use-api-query';
 import { session, useSession } from '@/lib/session/session-store';
 import { generatePackage, getPackageSources, updateDraft } from '../api/create-package';
+import { getDeviceIds } from '../api/dcc';
 import { creationTitle } from '../utils/package-flow';
 import { CreationSteps } from './package-fields';
 import { PackagePage } from './package-page';
@@ -62,6 +63,23 @@ export function CreatePackagePage() {
         : Promise.resolve({ ok: true as const, status: 200, data: null }),
     [resourceId],
   );
+  // a new resource has no earlier package of its own: the user may name its device to be offered that
+  // device's packages (decision 268); the device ids come from the DCC list
+  const ownless = resourceId !== null && sources.data?.packages.length === 0;
+  const devices = useApiQuery(
+    (signal) =>
+      ownless ? getDeviceIds(signal) : Promise.resolve({ ok: true as const, status: 200, data: null }),
+    [ownless],
+  );
+  const [device, setDevice] = useState('');
+  const deviceSources = useApiQuery(
+    (signal) =>
+      resourceId && ownless && device
+        ? getPackageSources(resourceId, signal, device)
+        : Promise.resolve({ ok: true as const, status: 200, data: null }),
+    [resourceId, ownless, device],
+  );
+  const offers = device ? deviceSources.data : sources.data;
   // biome-ignore lint/correctness/useExhaustiveDependencies: once per answer; a name the user typed stays
   useEffect(() => {
     const s = sources.data;
@@ -79,7 +97,7 @@ export function CreatePackagePage() {
       </PackagePage>
     );
 
-  const startFrom = chosenStart === undefined ? (sources.data?.proposedId ?? null) : chosenStart;
+  const startFrom = chosenStart === undefined ? (offers?.proposedId ?? null) : chosenStart;
   const stage = draft?.resourceStage ?? resource?.resourceStage ?? 'DEV';
   const isModel = (draft?.resourceType ?? resource?.resourceType) === 'MODEL';
   const noteBlank = note.trim() === '';
@@ -203,10 +221,24 @@ export function CreatePackagePage() {
         </div>
         {sources.data ? (
           <StartFromField
-            sources={sources.data.packages}
-            proposedId={sources.data.proposedId}
+            sources={offers?.packages ?? []}
+            proposedId={offers?.proposedId ?? null}
             value={startFrom}
             onChange={setStartFrom}
+            deviceChoice={
+              ownless && devices.data
+                ? {
+                    devices: devices.data,
+                    device,
+                    onDevice: (d) => {
+                      setDevice(d);
+                      // the new device's proposal holds until the user chooses again
+                      setStartFrom(undefined);
+                    },
+                    loading: device !== '' && deviceSources.loading,
+                  }
+                : undefined
+            }
           />
         ) : null}
       </StepForm>

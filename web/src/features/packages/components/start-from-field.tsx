@@ -20,22 +20,40 @@ export const sourceLabel = (s: PackageSource) =>
   `${s.name} — ${STATUS_LABELS[s.status]} — ${s.initiatorName}, ${day(s.updatedAt)}${s.deviceId ? ` — DCC ${s.deviceId}` : ''}${matchText(s)}`;
 
 /**
+ * The device choice of a resource with no earlier package of its own (a new firmware build): its DCC is
+ * chosen later in the flow, so the user names the device here to be offered that device's packages.
+ */
+export interface DeviceChoice {
+  /** the DCC device ids the user can read */
+  devices: string[];
+  /** the chosen one, or '' */
+  device: string;
+  onDevice: (device: string) => void;
+  /** the chosen device's packages are being read */
+  loading: boolean;
+}
+
+/**
  * Issue 25, "start from a previous package": on step 1 of a new package, copy the header values and the
  * DCC choice of an earlier package of the same resource or device (by default the latest rejected or
- * approved one, which the server proposes). Shown only when there is an earlier package.
+ * approved one, which the server proposes). Shown only when there is an earlier package, or a device to
+ * choose (`deviceChoice`, for a resource without packages of its own).
  */
 export function StartFromField({
   sources,
   proposedId,
   value,
   onChange,
+  deviceChoice,
 }: {
   sources: PackageSource[];
   proposedId: string | null;
   value: StartFrom;
   onChange: (value: StartFrom) => void;
+  deviceChoice?: DeviceChoice;
 }) {
-  if (sources.length === 0) return null;
+  const choosing = deviceChoice !== undefined && deviceChoice.devices.length > 0;
+  if (sources.length === 0 && !choosing) return null;
   const proposed = sources.find((s) => s.id === proposedId);
   const chosen = sources.find((s) => s.id === value);
   return (
@@ -47,19 +65,49 @@ export function StartFromField({
           <strong>{proposed.name}</strong>, was rejected. Start from it to keep its header values and DCC, and
           change only what the rejection asks for.
         </p>
+      ) : choosing ? (
+        <p id="start-from-hint" className="frp-muted">
+          This resource has no earlier package. Choose its device to copy the header values and the DCC choice
+          of an earlier package of that device; you check and change them in the next steps.
+        </p>
       ) : (
         <p id="start-from-hint" className="frp-muted">
           Copy the header values and the DCC choice of an earlier package of this resource or device; you
           check and change them in the next steps.
         </p>
       )}
-      <CheckboxField
-        label="Copy the header and DCC from an earlier package"
-        name="startFrom"
-        checked={value !== null}
-        onChange={(e) => onChange(e.target.checked ? ((proposed ?? sources[0])?.id ?? null) : null)}
-      />
-      {value !== null ? (
+      {choosing ? (
+        <SelectField
+          label="Device"
+          value={deviceChoice.device}
+          onChange={(e) => deviceChoice.onDevice(e.target.value)}
+          descriptiveText={
+            deviceChoice.device === ''
+              ? 'The DCC Device ID whose earlier packages you may start from'
+              : deviceChoice.loading
+                ? `Reading the earlier packages of ${deviceChoice.device}…`
+                : sources.length === 0
+                  ? `No earlier package of this resource type names the DCC Device ID ${deviceChoice.device}.`
+                  : `${sources.length} earlier package${sources.length === 1 ? '' : 's'} of ${deviceChoice.device}`
+          }
+        >
+          <option value="">No device chosen</option>
+          {deviceChoice.devices.map((d) => (
+            <option key={d} value={d}>
+              {d}
+            </option>
+          ))}
+        </SelectField>
+      ) : null}
+      {sources.length > 0 ? (
+        <CheckboxField
+          label="Copy the header and DCC from an earlier package"
+          name="startFrom"
+          checked={value !== null}
+          onChange={(e) => onChange(e.target.checked ? ((proposed ?? sources[0])?.id ?? null) : null)}
+        />
+      ) : null}
+      {value !== null && sources.length > 0 ? (
         <SelectField
           label="Earlier package"
           value={value}
