@@ -1,11 +1,44 @@
 import { displayCells } from './header/header-display';
 import type { EntryField, EntryValue, HeaderField } from './header/header-schema';
-import type { EntryCells, HeaderFieldChange, ListChange, ValueCells } from './package-changes';
 
 /**
  * The header part of "Changes since the last approved package" (issue 25, decision 245): scalar fields and
  * group members as old → new with Decimal and HEX cells, list fields (the criteria) entry by entry.
  */
+
+/** One value as the header editor shows it: Decimal and HEX (spec §5), and an enum's option label. */
+export interface ValueCells {
+  decimal: string;
+  hex: string;
+  label?: string;
+}
+
+/** A header field (or a group member) whose value differs; `old`/`new` null when the field is only on one side. */
+export interface HeaderFieldChange {
+  /** `Field` or `Group.Member` */
+  path: string;
+  type: string;
+  /** a value the server computes (sizes, CRC): it follows the payload and the other fields */
+  computed?: boolean;
+  old: ValueCells | null;
+  new: ValueCells | null;
+}
+
+/** A list entry as member → cells, in template order. */
+export interface EntryCells {
+  index: number;
+  values: { name: string; cells: ValueCells }[];
+}
+
+/** A list field (e.g. the patch criteria) whose entries differ: compared by position. */
+export interface ListChange {
+  field: string;
+  oldCount: number;
+  newCount: number;
+  added: EntryCells[];
+  removed: EntryCells[];
+  changed: { index: number; changes: HeaderFieldChange[] }[];
+}
 
 interface FieldLike {
   name: string;

@@ -5,7 +5,7 @@ import type {
   PackageType,
 } from '../api/contracts/packages';
 import type { ResourceType } from '../api/contracts/resources';
-import { compareHeaders } from './header-changes';
+import { compareHeaders, type HeaderFieldChange, type ListChange } from './header-changes';
 
 /**
  * "Changes since the last approved package" (issue 25, decision 245): what differs between a package
@@ -66,40 +66,6 @@ export function approvalTime(p: Pick<ComparedPackage, 'status' | 'approvers'>): 
  */
 export function approvedForKey(p: Pick<ComparedPackage, 'resourceType' | 'dcc'>): string | undefined {
   return p.dcc?.deviceId === undefined ? undefined : `${p.resourceType}#${p.dcc.deviceId}`;
-}
-
-/** One value as the header editor shows it: Decimal and HEX (spec §5), and an enum's option label. */
-export interface ValueCells {
-  decimal: string;
-  hex: string;
-  label?: string;
-}
-
-/** A header field (or a group member) whose value differs; `old`/`new` null when the field is only on one side. */
-export interface HeaderFieldChange {
-  /** `Field` or `Group.Member` */
-  path: string;
-  type: string;
-  /** a value the server computes (sizes, CRC): it follows the payload and the other fields */
-  computed?: boolean;
-  old: ValueCells | null;
-  new: ValueCells | null;
-}
-
-/** A list entry as member → cells, in template order. */
-export interface EntryCells {
-  index: number;
-  values: { name: string; cells: ValueCells }[];
-}
-
-/** A list field (e.g. the patch criteria) whose entries differ: compared by position. */
-export interface ListChange {
-  field: string;
-  oldCount: number;
-  newCount: number;
-  added: EntryCells[];
-  removed: EntryCells[];
-  changed: { index: number; changes: HeaderFieldChange[] }[];
 }
 
 /** A file pinned for review (decisions 190/191; the SBOM, issue 27): its size and SHA-256 on both sides. */
@@ -257,4 +223,11 @@ export function packageChanges(current: ComparedPackage, previous: ComparedPacka
   };
 }
 
-export { cellsOf, compareHeaders } from './header-changes';
+export {
+  cellsOf,
+  compareHeaders,
+  type EntryCells,
+  type HeaderFieldChange,
+  type ListChange,
+  type ValueCells,
+} from './header-changes';
