@@ -8,41 +8,18 @@ import type { NonAdminRole } from '../../shared/domain/roles';
 import type { RoundName } from '../../shared/domain/voting-rounds';
 import { type ApiResult, api, apiAt, jsonText } from './api';
 import { createDcc, type seededUsers } from './fixtures';
+import { SEEDED_KEY_BY_ROLE } from './seeded-approvers';
+
+export { seededApproverKeys } from './seeded-approvers';
 
 type Seeded = Awaited<ReturnType<typeof seededUsers>>;
 const root = resolve(import.meta.dirname, '..', '..');
 
 type SeededUser = Seeded[keyof Seeded];
 
-/** The seeded user (by its key in `seededUsers`) of each approver role (the initiator, `designDev`, holds DESIGN_ENGINEER_DEV). */
-const SEEDED_KEY_BY_ROLE = {
-  DESIGN_ENGINEER_TEST: 'designTest',
-  TECHNICAL_LEADER: 'lead',
-  RELIABILITY_ENGINEER: 'reliability',
-  SW_FW_RELEASE_ENGINEER: 'release',
-} as const satisfies Partial<Record<NonAdminRole, keyof Seeded>>;
-type SeededApproverKey = (typeof SEEDED_KEY_BY_ROLE)[keyof typeof SEEDED_KEY_BY_ROLE];
-
 /** The seeded user of each approver role. */
 const seededByRole = (u: Seeded): Partial<Record<NonAdminRole, SeededUser>> =>
   Object.fromEntries(Object.entries(SEEDED_KEY_BY_ROLE).map(([role, key]) => [role, u[key]]));
-
-/**
- * `approversFor` by seeded-user key (`designTest`, `lead`, …), for tests against their own stack process
- * that keep ids, tokens and emails by these keys: the policy's approver roles of `type` in `round` that a
- * seeded user holds, in the order the policy lets them approve.
- */
-export function seededApproverKeys(
-  type: PackageType,
-  round: RoundName = 'approval',
-): { role: NonAdminRole; key: SeededApproverKey }[] {
-  const keys = SEEDED_KEY_BY_ROLE as Partial<Record<NonAdminRole, SeededApproverKey>>;
-  const chosen = approverRoles(round, type).flatMap((role) => {
-    const key = keys[role];
-    return key ? [{ role, key }] : [];
-  });
-  return approvalOrder(chosen, (c) => c.role, round);
-}
 
 /** A user who can approve: an id and a session token (a seeded user, or one a test made). */
 export type Voter = { id: string; token: string };
