@@ -22,14 +22,11 @@ import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { SQSEvent } from 'aws-lambda';
-import type { BucketName, TableName } from '../shared/api/routes';
 import { tableEnv } from '../shared/api/runtime';
 import { ASYNC_WORKERS, WORKERS, workerFile } from '../shared/api/workers';
+import { opsFail, targetLocalStack } from './ops-env';
 
-function fail(message: string): never {
-  console.error(`ops:redrive: ${message}`);
-  process.exit(2);
-}
+const fail = opsFail('ops:redrive');
 
 const { values } = parseArgs({
   options: {
@@ -58,19 +55,8 @@ interface StreamBatchInfo {
 
 // ── environment ─────────────────────────────────────────────────────────────────────────────
 if (values.local) {
-  const { localAwsEnv, localNameEnv, readLocalEndpoints } = await import('../infra/local/local-aws');
-  let endpoints: ReturnType<typeof readLocalEndpoints>;
-  try {
-    endpoints = readLocalEndpoints(dataDir);
-  } catch (e) {
-    fail((e as Error).message);
-  }
-  const { TABLES, BUCKETS } = await import('../infra/lib/definitions');
   // the environment the local stack gives its handlers (infra/local/stack.ts)
-  Object.assign(process.env, {
-    ...localAwsEnv({ dynamo: endpoints.dynamo, s3: endpoints.s3 }, dataDir),
-    ...localNameEnv(Object.keys(TABLES) as TableName[], Object.keys(BUCKETS) as BucketName[]),
-  });
+  await targetLocalStack(dataDir, { withS3: true }, fail);
 } else {
   if (values.region) process.env.AWS_REGION = values.region;
   for (const t of ['outbox', 'packages', 'audit'] as const)
