@@ -21,7 +21,7 @@ import { tableEnv } from '../shared/api/runtime';
 import { approvalTime, approvedForKey, type ComparedPackage } from '../shared/domain/package-changes';
 import { opsFail, targetLocalStack } from './ops-env';
 
-const fail = opsFail('ops:backfill-approved-device');
+const fail: (message: string) => never = opsFail('ops:backfill-approved-device');
 
 const { values } = parseArgs({
   options: {

@@ -1,11 +1,14 @@
 import type { BucketName, TableName } from '../shared/api/routes';
 
 /**
- * What the ops scripts (`ops:redrive`, `ops:backfill-approved-device`) share: their failure exit, and
- * the environment the local stack gives its handlers (infra/local/stack.ts) when run with `--local`.
+ * What the operator scripts (`ops:*`, `admin:create`) share: their failure exit, and the environment the
+ * local stack gives its handlers (infra/local/stack.ts) when run with `--local`.
  */
 
-/** A failure of ops script `name`: the reason on stderr, exit code 2. */
+/**
+ * A failure of script `name`: the reason on stderr, exit code 2. Declare the result with its type
+ * (`const fail: (message: string) => never = …`) so TypeScript knows the code after a call is not reached.
+ */
 export const opsFail =
   (name: string) =>
   (message: string): never => {

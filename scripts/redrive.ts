@@ -26,7 +26,7 @@ import { tableEnv } from '../shared/api/runtime';
 import { ASYNC_WORKERS, WORKERS, workerFile } from '../shared/api/workers';
 import { opsFail, targetLocalStack } from './ops-env';
 
-const fail = opsFail('ops:redrive');
+const fail: (message: string) => never = opsFail('ops:redrive');
 
 const { values } = parseArgs({
   options: {

@@ -27,11 +27,9 @@ import {
   serializeKeySet,
   type TokenKeySet,
 } from '../lambdas/services/token-keys';
+import { opsFail } from './ops-env';
 
-function fail(message: string): never {
-  console.error(`ops:rotate-token-key: ${message}`);
-  process.exit(2);
-}
+const fail: (message: string) => never = opsFail('ops:rotate-token-key');
 
 const { values, positionals } = parseArgs({
   options: {
