@@ -19,15 +19,13 @@ import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { tableEnv } from '../shared/api/runtime';
 import { approvalTime, approvedForKey, type ComparedPackage } from '../shared/domain/package-changes';
-import { opsFail, targetLocalStack } from './ops-env';
+import { localDataDir, opsFail, TARGET_OPTIONS, targetLocalStack } from './ops-env';
 
 const fail: (message: string) => never = opsFail('ops:backfill-approved-device');
 
 const { values } = parseArgs({
   options: {
-    local: { type: 'boolean', default: false },
-    'data-dir': { type: 'string' },
-    region: { type: 'string' },
+    ...TARGET_OPTIONS,
     'page-size': { type: 'string', default: '100' },
     'progress-file': { type: 'string' },
     restart: { type: 'boolean', default: false },
@@ -35,7 +33,7 @@ const { values } = parseArgs({
   strict: true,
 });
 
-const dataDir = resolve(values['data-dir'] ?? process.env.DATA_DIR ?? '.data');
+const dataDir = localDataDir(values['data-dir']);
 const pageSize = Number(values['page-size']);
 if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > 1000) fail('--page-size must be 1 to 1000');
 

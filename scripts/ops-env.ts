@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import type { BucketName, TableName } from '../shared/api/routes';
 
 /**
@@ -15,6 +16,17 @@ export const opsFail =
     console.error(`${name}: ${message}`);
     process.exit(2);
   };
+
+/** The options every operator script that runs locally or deployed takes (`parseArgs`). */
+export const TARGET_OPTIONS = {
+  local: { type: 'boolean', default: false },
+  'data-dir': { type: 'string' },
+  region: { type: 'string' },
+} as const;
+
+/** The data folder of the local stack: `--data-dir`, else DATA_DIR, else `.data`. */
+export const localDataDir = (flag: string | undefined): string =>
+  resolve(flag ?? process.env.DATA_DIR ?? '.data');
 
 /**
  * Points the AWS SDK at the local stack running on `dataDir` (endpoints from its emulators.json: DynamoDB,

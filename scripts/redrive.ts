@@ -24,16 +24,14 @@ import { parseArgs } from 'node:util';
 import type { SQSEvent } from 'aws-lambda';
 import { tableEnv } from '../shared/api/runtime';
 import { ASYNC_WORKERS, WORKERS, workerFile } from '../shared/api/workers';
-import { opsFail, targetLocalStack } from './ops-env';
+import { localDataDir, opsFail, TARGET_OPTIONS, targetLocalStack } from './ops-env';
 
 const fail: (message: string) => never = opsFail('ops:redrive');
 
 const { values } = parseArgs({
   options: {
-    local: { type: 'boolean', default: false },
-    'data-dir': { type: 'string' },
+    ...TARGET_OPTIONS,
     stage: { type: 'string', default: 'dev' },
-    region: { type: 'string' },
     'queue-prefix': { type: 'string' },
   },
   strict: true,
@@ -41,7 +39,7 @@ const { values } = parseArgs({
 
 const MAIL_ROW = WORKERS.find((w) => w.id === 'mailOutbox')!;
 const pascal = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1);
-const dataDir = resolve(values['data-dir'] ?? process.env.DATA_DIR ?? '.data');
+const dataDir = localDataDir(values['data-dir']);
 const deadLetterFile = (id: string) => resolve(dataDir, 'dead-letters', `${workerFile(id)}.jsonl`);
 
 /** The batch metadata Lambda sends to a stream source's on-failure destination. */
