@@ -349,12 +349,15 @@ describe('S3 (s3rver) stopped in the middle of a request', () => {
     );
     expect(listed.Contents ?? []).toEqual([]);
 
-    // the decider's Retry; nobody else's
-    const other = await call(`/packages/${pkg.id}/retry-generation`, { method: 'POST', token: tokens.lead });
+    // the decider's (the last approver's) Retry; nobody else's, not even another approver's
+    const other = await call(`/packages/${pkg.id}/retry-generation`, {
+      method: 'POST',
+      token: tokens[APPROVERS[0]!.key],
+    });
     expect(other.status).toBe(403);
     const again = await call<{ outcome: string }>(`/packages/${pkg.id}/retry-generation`, {
       method: 'POST',
-      token: tokens.release,
+      token: tokens[APPROVERS.at(-1)!.key],
     });
     expect([again.status, again.body.outcome], JSON.stringify(again.body)).toEqual([202, 'GENERATING']);
     const done = await waitForStatus(pkg, tokens.lead!, 'APPROVED', { base: stack.url, timeoutMs: 120_000 });
