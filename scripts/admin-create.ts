@@ -16,14 +16,12 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import * as z from 'zod';
 import { emailField, nonBlank } from '../shared/api/contracts/common';
+import { opsFail } from './ops-env';
 
 export const USERS_TABLE_OUTPUT = 'UsersTableName';
 export const AUDIT_TABLE_OUTPUT = 'AuditTableName';
 
-function fail(message: string): never {
-  console.error(`admin:create: ${message}`);
-  process.exit(2);
-}
+const fail: (message: string) => never = opsFail('admin:create');
 
 const { values } = parseArgs({
   options: {

@@ -17,20 +17,15 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import type { BucketName, TableName } from '../shared/api/routes';
 import { tableEnv } from '../shared/api/runtime';
 import { approvalTime, approvedForKey, type ComparedPackage } from '../shared/domain/package-changes';
+import { localDataDir, opsFail, TARGET_OPTIONS, targetLocalStack } from './ops-env';
 
-function fail(message: string): never {
-  console.error(`ops:backfill-approved-device: ${message}`);
-  process.exit(2);
-}
+const fail: (message: string) => never = opsFail('ops:backfill-approved-device');
 
 const { values } = parseArgs({
   options: {
-    local: { type: 'boolean', default: false },
-    'data-dir': { type: 'string' },
-    region: { type: 'string' },
+    ...TARGET_OPTIONS,
     'page-size': { type: 'string', default: '100' },
     'progress-file': { type: 'string' },
     restart: { type: 'boolean', default: false },
@@ -38,23 +33,12 @@ const { values } = parseArgs({
   strict: true,
 });
 
-const dataDir = resolve(values['data-dir'] ?? process.env.DATA_DIR ?? '.data');
+const dataDir = localDataDir(values['data-dir']);
 const pageSize = Number(values['page-size']);
 if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > 1000) fail('--page-size must be 1 to 1000');
 
 if (values.local) {
-  const { localAwsEnv, localNameEnv, readLocalEndpoints } = await import('../infra/local/local-aws');
-  let endpoints: ReturnType<typeof readLocalEndpoints>;
-  try {
-    endpoints = readLocalEndpoints(dataDir);
-  } catch (e) {
-    fail((e as Error).message);
-  }
-  const { TABLES, BUCKETS } = await import('../infra/lib/definitions');
-  Object.assign(process.env, {
-    ...localAwsEnv({ dynamo: endpoints.dynamo }, dataDir),
-    ...localNameEnv(Object.keys(TABLES) as TableName[], Object.keys(BUCKETS) as BucketName[]),
-  });
+  await targetLocalStack(dataDir, { withS3: false }, fail);
 } else {
   if (values.region) process.env.AWS_REGION = values.region;
   if (!process.env[tableEnv('packages')])

@@ -22,21 +22,16 @@ import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { SQSEvent } from 'aws-lambda';
-import type { BucketName, TableName } from '../shared/api/routes';
 import { tableEnv } from '../shared/api/runtime';
 import { ASYNC_WORKERS, WORKERS, workerFile } from '../shared/api/workers';
+import { localDataDir, opsFail, TARGET_OPTIONS, targetLocalStack } from './ops-env';
 
-function fail(message: string): never {
-  console.error(`ops:redrive: ${message}`);
-  process.exit(2);
-}
+const fail: (message: string) => never = opsFail('ops:redrive');
 
 const { values } = parseArgs({
   options: {
-    local: { type: 'boolean', default: false },
-    'data-dir': { type: 'string' },
+    ...TARGET_OPTIONS,
     stage: { type: 'string', default: 'dev' },
-    region: { type: 'string' },
     'queue-prefix': { type: 'string' },
   },
   strict: true,
@@ -44,7 +39,7 @@ const { values } = parseArgs({
 
 const MAIL_ROW = WORKERS.find((w) => w.id === 'mailOutbox')!;
 const pascal = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1);
-const dataDir = resolve(values['data-dir'] ?? process.env.DATA_DIR ?? '.data');
+const dataDir = localDataDir(values['data-dir']);
 const deadLetterFile = (id: string) => resolve(dataDir, 'dead-letters', `${workerFile(id)}.jsonl`);
 
 /** The batch metadata Lambda sends to a stream source's on-failure destination. */
@@ -58,19 +53,8 @@ interface StreamBatchInfo {
 
 // ── environment ─────────────────────────────────────────────────────────────────────────────
 if (values.local) {
-  const { localAwsEnv, localNameEnv, readLocalEndpoints } = await import('../infra/local/local-aws');
-  let endpoints: ReturnType<typeof readLocalEndpoints>;
-  try {
-    endpoints = readLocalEndpoints(dataDir);
-  } catch (e) {
-    fail((e as Error).message);
-  }
-  const { TABLES, BUCKETS } = await import('../infra/lib/definitions');
   // the environment the local stack gives its handlers (infra/local/stack.ts)
-  Object.assign(process.env, {
-    ...localAwsEnv({ dynamo: endpoints.dynamo, s3: endpoints.s3 }, dataDir),
-    ...localNameEnv(Object.keys(TABLES) as TableName[], Object.keys(BUCKETS) as BucketName[]),
-  });
+  await targetLocalStack(dataDir, { withS3: true }, fail);
 } else {
   if (values.region) process.env.AWS_REGION = values.region;
   for (const t of ['outbox', 'packages', 'audit'] as const)

@@ -27,18 +27,14 @@ import {
   serializeKeySet,
   type TokenKeySet,
 } from '../lambdas/services/token-keys';
+import { localDataDir, opsFail, TARGET_OPTIONS } from './ops-env';
 
-function fail(message: string): never {
-  console.error(`ops:rotate-token-key: ${message}`);
-  process.exit(2);
-}
+const fail: (message: string) => never = opsFail('ops:rotate-token-key');
 
 const { values, positionals } = parseArgs({
   options: {
-    local: { type: 'boolean', default: false },
-    'data-dir': { type: 'string' },
+    ...TARGET_OPTIONS,
     stage: { type: 'string', default: 'dev' },
-    region: { type: 'string' },
     'secret-id': { type: 'string' },
     force: { type: 'boolean', default: false },
   },
@@ -57,7 +53,7 @@ interface Store {
 }
 
 function localStore(): Store {
-  const dataDir = resolve(values['data-dir'] ?? process.env.DATA_DIR ?? '.data');
+  const dataDir = localDataDir(values['data-dir']);
   const file = resolve(dataDir, LOCAL_KEY_SET_FILE);
   if (!existsSync(file)) fail(`no ${file}: start the local stack once first (npm start)`);
   return {

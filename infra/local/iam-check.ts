@@ -6,6 +6,7 @@ import { type BucketName, type Route, type TableName, tablesWritten } from '../.
 import { bucketEnv, tableEnv } from '../../shared/api/runtime';
 import type { StreamWorker } from '../../shared/api/workers';
 import { BUCKETS, TABLES } from '../lib/definitions';
+import type { InitializeStack } from './sdk-middleware';
 
 /**
  * The local stack's stand-in for IAM. In AWS each Lambda may touch only what its row of the route table
@@ -117,17 +118,8 @@ export function checkMail(route: Grantee, command: string): void {
 }
 
 type Check = (route: Grantee, command: string, input: Record<string, unknown>) => void;
-interface Stack {
-  add: (
-    mw: (
-      next: (args: { input: object }) => Promise<unknown>,
-      context: { commandName?: string },
-    ) => (args: { input: object }) => Promise<unknown>,
-    options: { step: 'initialize'; name: string },
-  ) => void;
-}
 
-function guard(stack: Stack, name: string, check: Check) {
+function guard(stack: InitializeStack, name: string, check: Check) {
   stack.add(
     (next, context) => async (args) => {
       const route = routeScope.getStore();
@@ -143,9 +135,9 @@ let installed = false;
 export function installLocalIamChecks(): void {
   if (installed) return;
   installed = true;
-  guard(dynamo().middlewareStack as unknown as Stack, 'localIamDynamo', checkDynamo);
-  guard(s3().middlewareStack as unknown as Stack, 'localIamS3', checkS3);
-  guard(ses().middlewareStack as unknown as Stack, 'localIamSes', (route, command) =>
+  guard(dynamo().middlewareStack as unknown as InitializeStack, 'localIamDynamo', checkDynamo);
+  guard(s3().middlewareStack as unknown as InitializeStack, 'localIamS3', checkS3);
+  guard(ses().middlewareStack as unknown as InitializeStack, 'localIamSes', (route, command) =>
     checkMail(route, command),
   );
 }

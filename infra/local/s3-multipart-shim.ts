@@ -2,6 +2,7 @@ import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs
 import { join } from 'node:path';
 import { S3ServiceException } from '@aws-sdk/client-s3';
 import { s3 } from '../../lambdas/adapters/s3/client';
+import type { InitializeStack } from './sdk-middleware';
 
 /**
  * What s3rver 3.7 lacks of S3's multipart uploads, made good in the local server (decision 171):
@@ -96,22 +97,12 @@ function checkComplete(root: string, input: Input): void {
   });
 }
 
-interface Stack {
-  add: (
-    mw: (
-      next: (args: { input: object }) => Promise<unknown>,
-      context: { commandName?: string },
-    ) => (args: { input: object }) => Promise<unknown>,
-    options: { step: 'initialize'; name: string; priority?: 'low' },
-  ) => void;
-}
-
 let installed = false;
 /** Adds the multipart shim to the S3 client of the handlers (once per process); `root` is s3rver's -d. */
 export function installS3MultipartShim(root: string | undefined = process.env.LOCAL_S3RVER_DIR): void {
   if (installed || !root) return;
   installed = true;
-  (s3().middlewareStack as unknown as Stack).add(
+  (s3().middlewareStack as unknown as InitializeStack).add(
     (next, context) => async (args) => {
       const input = args.input as Input;
       switch (context.commandName) {

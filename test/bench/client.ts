@@ -1,4 +1,5 @@
 import { SEED_PASSWORD } from '../../shared/domain/seed-users';
+import { seededApproverKeys } from '../support/seeded-approvers';
 
 /**
  * A small API client for the bench, which runs outside vitest (test/support/api.ts takes its base URL
@@ -103,15 +104,16 @@ export type FlowUsers = Record<
 >;
 
 /**
- * A draft package up to its deciding call: a DCC made and attached, the four approvers notified and the
- * first three approvals given. The last approval (the release engineer's) is the caller's to time.
+ * A draft package up to its deciding call: a DCC made and attached, the policy's approvers notified and
+ * all but the last approval given, in the policy's order (decision 272). Answers the last approver: their
+ * deciding approval is the caller's to time.
  */
 export async function approveAllButLast(
   api: Client,
   users: FlowUsers,
   pkgId: string,
   deviceId: string,
-): Promise<void> {
+): Promise<{ token: string; id: string }> {
   const dev = users.designDev;
   const dcc = expectStatus(
     await api.call<{ dccUuid: string }>('/dcc', {
@@ -127,12 +129,9 @@ export async function approveAllButLast(
     200,
     'attach dcc',
   );
-  const approvers = [
-    { role: 'DESIGN_ENGINEER_TEST', id: users.designTest.id },
-    { role: 'TECHNICAL_LEADER', id: users.lead.id },
-    { role: 'RELIABILITY_ENGINEER', id: users.reliability.id },
-    { role: 'SW_FW_RELEASE_ENGINEER', id: users.release.id },
-  ];
+  // the bench's packages are development packages
+  const chosen = seededApproverKeys('DEV_UNSIGNED');
+  const approvers = chosen.map(({ role, key }) => ({ role, id: users[key].id }));
   expectStatus(
     await api.call(`/packages/${pkgId}/notify-approvers`, {
       method: 'POST',
@@ -142,7 +141,7 @@ export async function approveAllButLast(
     200,
     'notify',
   );
-  for (const k of ['designTest', 'lead', 'reliability'] as const)
+  for (const { key: k } of chosen.slice(0, -1))
     expectStatus(
       await api.call(`/packages/${pkgId}/approve`, {
         method: 'POST',
@@ -152,6 +151,7 @@ export async function approveAllButLast(
       202,
       `approve ${k}`,
     );
+  return users[chosen.at(-1)!.key];
 }
 
 export interface ReadyPackage {

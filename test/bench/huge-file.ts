@@ -218,12 +218,12 @@ async function oneSize(tmp: string, size: number): Promise<Row[]> {
     }
     const gen = expectStatus(genReply, 201, 'generate-package');
     const pkgId = (JSON.parse(gen.body.package) as { id: string }).id;
-    await approveAllButLast(api, users as FlowUsers, pkgId, 'PUMP-HUGE');
+    const deciding = await approveAllButLast(api, users as FlowUsers, pkgId, 'PUMP-HUGE');
     progress(`${label}: last approval (the deciding call)`);
     mem.phase('generate (deciding call until ready)');
     const t0 = performance.now();
     const last = await http('POST', `${base}/packages/${pkgId}/approve`, {
-      token: users.release!.token,
+      token: deciding.token,
       json: { password: SEED_PASSWORD },
     });
     const answered = performance.now() - t0;

@@ -16,6 +16,7 @@ import type { PackageRecord } from '../../lambdas/ports/package-repository';
 import { toPackage } from '../../lambdas/services/package-service';
 import type { Package } from '../../shared/api/contracts/packages';
 import { MAX_RESPONSE_BYTES } from '../../shared/api/runtime';
+import { seededApproverKeys } from '../support/seeded-approvers';
 import { startStackProcess } from '../support/stack-process';
 import { type Client, expectStatus, makeClient, SEEDED } from './client';
 import {
@@ -120,12 +121,7 @@ export async function templatePackage(api: Client): Promise<{ id: string; token:
       method: 'POST',
       token: dev.token,
       body: {
-        approvers: [
-          { role: 'DESIGN_ENGINEER_TEST', id: ids.designTest },
-          { role: 'TECHNICAL_LEADER', id: ids.lead },
-          { role: 'RELIABILITY_ENGINEER', id: ids.reliability },
-          { role: 'SW_FW_RELEASE_ENGINEER', id: ids.release },
-        ],
+        approvers: seededApproverKeys('DEV_SIGNED').map(({ role, key }) => ({ role, id: ids[key] })),
         signer: ids.release,
       },
     }),

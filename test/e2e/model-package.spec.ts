@@ -5,21 +5,13 @@ import { join, resolve } from 'node:path';
 import type { Browser, Page } from '@playwright/test';
 import { SEED_PASSWORD } from '../../shared/domain/seed-users';
 import { MSG } from '../../shared/messages';
+import { policyApprovers } from './policy-approvers';
 import { apiUrl, expect, signIn, test } from './support';
 
 const unique = (p: string) => `${p}-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 5)}`;
-const APPROVERS = [
-  'technical-leader@example.com',
-  'design-engineer-test@example.com',
-  'reliability-engineer@example.com',
-  'sw-fw-release-engineer@example.com',
-];
-const ROLE_LABELS = [
-  'Design Engineer (test)',
-  'Technical Leader',
-  'Reliability Engineer',
-  'SW/FW Release Engineer',
-];
+/** The seeded approvers of a signed release package, in the policy's order (decision 272). */
+const APPROVERS = policyApprovers('RELEASE_SIGNED').map((a) => a.email);
+const ROLE_LABELS = policyApprovers('RELEASE_SIGNED').map((a) => a.label);
 const METADATA = JSON.stringify({ modelName: 'apnea-detector', version: '3.1.0' });
 const MODEL = Buffer.concat([Buffer.from([0x1c, 0, 0, 0]), Buffer.from('TFL3'), Buffer.alloc(16_000, 7)]);
 
@@ -133,7 +125,7 @@ test.describe('model packages', () => {
       await approver.getByRole('button', { name: 'Approve' }).click();
       await signInDialog(approver, 'Approve');
       await expect(
-        approver.getByText(i < 3 ? MSG.approvedWaiting : MSG.approvedWaitingSigning),
+        approver.getByText(i < APPROVERS.length - 1 ? MSG.approvedWaiting : MSG.approvedWaitingSigning),
       ).toBeVisible();
       await approver.context().close();
     }

@@ -3,6 +3,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Browser, Page } from '@playwright/test';
+import type { PackageType } from '../../shared/api/contracts/packages';
 import { SEED_PASSWORD } from '../../shared/domain/seed-users';
 import {
   SIGNATURE_MEANINGS,
@@ -10,21 +11,15 @@ import {
   signatureMeaning,
 } from '../../shared/domain/signature-meanings';
 import { MSG } from '../../shared/messages';
+import { policyApprovers } from './policy-approvers';
 import { apiUrl, expect, mailsTo, signIn, test } from './support';
 
 const unique = (p: string) => `${p}-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 5)}`;
-const APPROVERS = [
-  'technical-leader@example.com',
-  'design-engineer-test@example.com',
-  'reliability-engineer@example.com',
-  'sw-fw-release-engineer@example.com',
-];
-const ROLE_LABELS = [
-  'Design Engineer (test)',
-  'Technical Leader',
-  'Reliability Engineer',
-  'SW/FW Release Engineer',
-];
+/** The seeded approvers of the policy, in its order (decision 272); delivery: all but the deliverer. */
+const RELEASE = 'sw-fw-release-engineer@example.com';
+const approvers = (type: PackageType) => policyApprovers(type).map((a) => a.email);
+const roleLabels = (type: PackageType) => policyApprovers(type).map((a) => a.label);
+const DELIVERY = policyApprovers('RELEASE_SIGNED', 'delivery', [RELEASE]);
 
 /** A signed-in page in its own browser context (each person has their own session). */
 async function as(browser: Browser, email: string, startAt = '/login'): Promise<Page> {
@@ -102,7 +97,10 @@ async function createAndNotify(
   return packageName;
 }
 
-async function pickDccAndNotify(page: Page, opts: { signed: boolean; createDcc?: string }) {
+async function pickDccAndNotify(
+  page: Page,
+  opts: { type: PackageType; signed: boolean; createDcc?: string },
+) {
   await expect(page).toHaveURL(/\/packages\/dcc$/);
   if (opts.createDcc) {
     await page.getByRole('button', { name: 'Create new DCC' }).click();
@@ -123,7 +121,8 @@ async function pickDccAndNotify(page: Page, opts: { signed: boolean; createDcc?:
   }
   await page.getByRole('button', { name: MSG.continue }).click();
   await expect(page).toHaveURL(/\/packages\/notify-approvers$/);
-  for (const role of ROLE_LABELS) await page.getByLabel(role, { exact: true }).selectOption({ index: 1 });
+  for (const role of roleLabels(opts.type))
+    await page.getByLabel(role, { exact: true }).selectOption({ index: 1 });
   if (opts.signed) await page.getByLabel('Signer').selectOption({ index: 1 });
   await page.getByRole('button', { name: 'Notify' }).click();
   await expect(page.getByText(MSG.notified)).toBeVisible();
@@ -153,7 +152,7 @@ async function unsignedDevPackageSentForApproval(page: Page, patchPrefix: string
   await expect(page).toHaveURL(/\/home$/);
   const name = await createAndNotify(page, { stage: 'Dev', signed: false, patch: unique(patchPrefix), note });
   await page.getByRole('button', { name: MSG.continue }).click();
-  await pickDccAndNotify(page, { signed: false });
+  await pickDccAndNotify(page, { type: 'DEV_UNSIGNED', signed: false });
   return name;
 }
 
@@ -171,9 +170,10 @@ test.describe('packages', () => {
 
     const name = await createAndNotifyWithHeaderEdits(page, patch);
     await a11y(page, '/packages/dcc');
-    await pickDccAndNotify(page, { signed: true, createDcc: deviceId });
+    await pickDccAndNotify(page, { type: 'RELEASE_SIGNED', signed: true, createDcc: deviceId });
 
-    // each approver follows the link in their mail, signs in and approves
+    // each approver follows the link in their mail, signs in and approves, in the policy's order
+    const APPROVERS = approvers('RELEASE_SIGNED');
     for (const [i, email] of APPROVERS.entries()) {
       // workflow mail leaves through the outbox shortly after the notify (decision 095)
       await expect
@@ -196,7 +196,7 @@ test.describe('packages', () => {
       if (i === 0) {
         // a wrong password is said in the dialog, which stays open with the password cleared
         const dialog = approver.getByRole('dialog', { name: 'Sign: Approve' });
-        await expect(dialog).toContainText('Technical Leader');
+        await expect(dialog).toContainText(policyApprovers('RELEASE_SIGNED')[0]!.label);
         await dialog.getByLabel(/^Your password/).fill('not-my-password');
         await dialog.getByRole('button', { name: 'Approve', exact: true }).click();
         await expect(dialog.getByRole('alert')).toHaveText(SIGNATURE_PASSWORD_WRONG);
@@ -253,8 +253,8 @@ test.describe('packages', () => {
     await signer.getByRole('button', { name: 'Deliver' }).click();
     await signer.getByRole('button', { name: MSG.continue }).click();
     await expect(signer).toHaveURL(/\/packages\/notify-approvers$/);
-    for (const role of ROLE_LABELS.slice(0, 3))
-      await signer.getByLabel(role, { exact: true }).selectOption({ index: 1 });
+    for (const { label } of DELIVERY)
+      await signer.getByLabel(label, { exact: true }).selectOption({ index: 1 });
     await signer.getByRole('button', { name: 'Notify' }).click();
     await signInDialog(signer, 'Deliver', SIGNATURE_MEANINGS.deliver);
     await expect(signer.getByText(MSG.notified)).toBeVisible();
@@ -290,18 +290,18 @@ test.describe('packages', () => {
     await expect(signer.getByText('Serial range does not match the rollout list').first()).toBeVisible();
     await signer.getByRole('button', { name: 'Re-deliver' }).click();
     await signer.getByRole('button', { name: MSG.continue }).click();
-    for (const role of ROLE_LABELS.slice(0, 3))
-      await signer.getByLabel(role, { exact: true }).selectOption({ index: 1 });
+    for (const { label } of DELIVERY)
+      await signer.getByLabel(label, { exact: true }).selectOption({ index: 1 });
     await signer.getByRole('button', { name: 'Notify' }).click();
     await signInDialog(signer, 'Re-deliver', SIGNATURE_MEANINGS.redeliver);
     await expect(signer.getByText(MSG.notified)).toBeVisible();
     await closePopup(signer);
 
     // all delivery approvers approve: delivered
-    for (const [i, email] of APPROVERS.slice(0, 3).entries()) {
+    for (const [i, { email }] of DELIVERY.entries()) {
       const p = await as(browser, email);
       await approveFromList(p, 'Delivery', name);
-      if (i < 2) {
+      if (i < DELIVERY.length - 1) {
         await expect(p.getByText(MSG.approvedWaiting)).toBeVisible();
       } else {
         await expect(p).toHaveURL(/\/packages\/download$/);
@@ -332,10 +332,11 @@ test.describe('packages', () => {
       (globalThis as { sameDocument?: boolean }).sameDocument = true;
     });
     const listRow = page.getByRole('row', { name: new RegExp(name) }).first();
+    const APPROVERS = approvers('DEV_UNSIGNED');
     for (const [i, email] of APPROVERS.entries()) {
       const p = await as(browser, email);
       await approveFromList(p, 'Development', name);
-      if (i < 3) await expect(p.getByText(MSG.approvedWaiting)).toBeVisible();
+      if (i < APPROVERS.length - 1) await expect(p.getByText(MSG.approvedWaiting)).toBeVisible();
       else {
         // generated off the request path (decision 160): progress first, then the download page by itself;
         // meanwhile the initiator opens the Development list and sees the row Generating… (decision 178)

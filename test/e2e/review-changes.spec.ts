@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
+import { approvalOrder } from '../../shared/domain/approval-policy';
 import { SEED_PASSWORD } from '../../shared/domain/seed-users';
 import { MSG } from '../../shared/messages';
 import { apiUrl, expect, signIn, test } from './support';
@@ -68,7 +69,11 @@ async function sentForApproval(dev: string, dccId: string, packageId: number, cr
   const candidates = JSON.parse(
     (await call<{ approvers: string }>(`/packages/${pkg.id}/approvers`, dev)).approvers,
   ) as Record<string, { id: string; email: string }[]>;
-  const chosen = Object.entries(candidates).map(([role, users]) => ({ role, user: users[0]! }));
+  // one per role the server offers, in the order the policy lets them approve (decision 272)
+  const chosen = approvalOrder(
+    Object.entries(candidates).map(([role, users]) => ({ role, user: users[0]! })),
+    (c) => c.role,
+  );
   await call(`/packages/${pkg.id}/notify-approvers`, dev, {
     method: 'POST',
     body: JSON.stringify({ approvers: chosen.map((c) => ({ role: c.role, id: c.user.id })) }),

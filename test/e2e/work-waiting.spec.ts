@@ -3,6 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { SEED_PASSWORD } from '../../shared/domain/seed-users';
+import { policyApprovers } from './policy-approvers';
 import { apiUrl, expect, mailsTo, test } from './support';
 
 /**
@@ -99,12 +100,8 @@ async function notifiedPackage(name: string): Promise<string> {
     method: 'POST',
     token,
     body: {
-      approvers: [
-        pick('DESIGN_ENGINEER_TEST', 'design-engineer-test@example.com'),
-        pick('TECHNICAL_LEADER', LEAD),
-        pick('RELIABILITY_ENGINEER', 'reliability-engineer@example.com'),
-        pick('SW_FW_RELEASE_ENGINEER', 'sw-fw-release-engineer@example.com'),
-      ],
+      // the seeded approvers the policy asks for (decision 272)
+      approvers: policyApprovers('RELEASE_UNSIGNED').map((a) => pick(a.role, a.email)),
     },
   });
   return id;

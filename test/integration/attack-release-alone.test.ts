@@ -3,6 +3,7 @@ import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Package } from '../../shared/api/contracts/packages';
 import type { Resource } from '../../shared/api/contracts/resources';
+import { approvalOrder, approverRoles } from '../../shared/domain/approval-policy';
 import { ROLE_GRANT_MEANINGS } from '../../shared/domain/role-grants';
 import { roleLabel } from '../../shared/domain/roles';
 import { SEED_PASSWORD } from '../../shared/domain/seed-users';
@@ -10,6 +11,7 @@ import {
   SIGNATURE_PASSWORD_REQUIRED,
   SIGNATURE_PASSWORD_WRONG,
 } from '../../shared/domain/signature-meanings';
+import type { RoundName } from '../../shared/domain/voting-rounds';
 import { API_ERR } from '../../shared/messages';
 import {
   api,
@@ -266,18 +268,31 @@ describe('one person cannot release firmware alone', () => {
         .status,
     ).toBe(200);
 
-    const approvers = [
-      { role: 'DESIGN_ENGINEER_DEV', id: m.dev2.id },
-      { role: 'DESIGN_ENGINEER_TEST', id: m.test.id },
-      { role: 'TECHNICAL_LEADER', id: m.lead.id },
-      { role: 'RELIABILITY_ENGINEER', id: m.reliability.id },
-      { role: 'SW_FW_RELEASE_ENGINEER', id: m.rel1.id },
-    ];
+    // the policy's approvers among the accounts (decision 272): one per role, the initiator (dev1) and
+    // the deliverer (rel2) left out, in the order they may approve
+    const approverAccount: Partial<Record<string, Who>> = {
+      DESIGN_ENGINEER_DEV: 'dev2',
+      DESIGN_ENGINEER_TEST: 'test',
+      TECHNICAL_LEADER: 'lead',
+      RELIABILITY_ENGINEER: 'reliability',
+      SW_FW_RELEASE_ENGINEER: 'rel1',
+    };
+    const voters = (round: RoundName) =>
+      approvalOrder(
+        approverRoles(round, pkg.type).flatMap((role) => {
+          const who = approverAccount[role];
+          return who ? [{ role, who }] : [];
+        }),
+        (v) => v.role,
+        round,
+      );
+    const approvers = voters('approval').map(({ role, who }) => ({ role, id: m[who].id }));
+    // the initiator in place of the other dev engineer: the attack on separation of duties
     const selfApproval = await api(`/packages/${pkg.id}/notify-approvers`, {
       method: 'POST',
       token: m.dev1.token,
       body: {
-        approvers: [{ role: 'DESIGN_ENGINEER_DEV', id: m.dev1.id }, ...approvers.slice(1)],
+        approvers: approvers.map((a) => (a.id === m.dev2.id ? { ...a, id: m.dev1.id } : a)),
         signer: m.rel1.id,
       },
     });
@@ -293,7 +308,7 @@ describe('one person cannot release firmware alone', () => {
     });
     expect(notified.status, JSON.stringify(notified.body)).toBe(200);
     const outcomes: string[] = [];
-    for (const who of ['dev2', 'test', 'lead', 'reliability', 'rel1'] as const) {
+    for (const { who } of voters('approval')) {
       const r = await api(`/packages/${pkg.id}/approve`, {
         method: 'POST',
         token: m[who].token,
@@ -313,15 +328,19 @@ describe('one person cannot release firmware alone', () => {
     expect(signed.body.outcome).toBe('GENERATING');
     await waitForStatus(pkg, m.rel1.token, 'SIGNED');
 
+    const deliveryVoters = voters('delivery');
     const delivered = await api(`/delivery/packages/${pkg.id}/notify-approvers`, {
       method: 'POST',
       token: m.rel2.token,
-      body: { approvers, password: PASSWORD },
+      body: {
+        approvers: deliveryVoters.map(({ role, who }) => ({ role, id: m[who].id })),
+        password: PASSWORD,
+      },
     });
     expect(delivered.status, JSON.stringify(delivered.body)).toBe(200);
     const results: number[] = [];
     let last: Record<string, unknown> = {};
-    for (const who of ['dev2', 'test', 'lead', 'reliability', 'rel1'] as const) {
+    for (const { who } of deliveryVoters) {
       const r = await api(`/delivery/packages/${pkg.id}/approve`, {
         method: 'POST',
         token: m[who].token,
@@ -330,7 +349,7 @@ describe('one person cannot release firmware alone', () => {
       results.push(r.status);
       last = r.body;
     }
-    expect(results).toEqual([202, 202, 202, 202, 200]);
+    expect(results).toEqual([...deliveryVoters.slice(1).map(() => 202), 200]);
     expect(last.outcome).toBe('DELIVERED');
   }, 180_000);
 });

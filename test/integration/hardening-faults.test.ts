@@ -11,7 +11,7 @@ import type { Package } from '../../shared/api/contracts/packages';
 import type { Resource } from '../../shared/api/contracts/resources';
 import { SEED_PASSWORD } from '../../shared/domain/seed-users';
 import { type ApiResult, apiAt, jsonText, SEEDED, uniq } from '../support/api';
-import { waitForStatus } from '../support/package-flow';
+import { seededApproverKeys, waitForStatus } from '../support/package-flow';
 import { type StackProcess, startStackProcess } from '../support/stack-process';
 import { dynamoAt, s3At, scanAll, tableOf } from '../support/store';
 import { settled } from '../support/uploads';
@@ -156,19 +156,15 @@ async function stagePresigned(name: string, bytes: Buffer) {
     });
 }
 
-/** Sends a package to one approver per role (the seeded users). */
+/** The policy's approvers of a development package (the seeded users), in the order they may approve. */
+const APPROVERS = seededApproverKeys('DEV_UNSIGNED');
+
+/** Sends a package to the policy's approvers (decision 272). */
 const notifyAllRoles = (packageId: string) =>
   call(`/packages/${packageId}/notify-approvers`, {
     method: 'POST',
     token: tokens.designDev,
-    body: {
-      approvers: [
-        { role: 'DESIGN_ENGINEER_TEST', id: ids.designTest },
-        { role: 'TECHNICAL_LEADER', id: ids.lead },
-        { role: 'RELIABILITY_ENGINEER', id: ids.reliability },
-        { role: 'SW_FW_RELEASE_ENGINEER', id: ids.release },
-      ],
-    },
+    body: { approvers: APPROVERS.map(({ role, key }) => ({ role, id: ids[key] })) },
   });
 
 beforeAll(async () => {
@@ -305,8 +301,8 @@ describe('S3 (s3rver) stopped in the middle of a request', () => {
     await call(`/packages/${pkg.id}/dcc/${dcc.body.dccUuid}`, { method: 'POST', token: tokens.designDev });
     const notified = await notifyAllRoles(pkg.id);
     expect(notified.status, JSON.stringify(notified.body)).toBe(200);
-    for (const who of ['designTest', 'lead', 'reliability'])
-      expect((await call(`/packages/${pkg.id}/approve`, { method: 'POST', token: tokens[who] })).status).toBe(
+    for (const { key } of APPROVERS.slice(0, -1))
+      expect((await call(`/packages/${pkg.id}/approve`, { method: 'POST', token: tokens[key] })).status).toBe(
         202,
       );
 
@@ -314,7 +310,7 @@ describe('S3 (s3rver) stopped in the middle of a request', () => {
     const firstPart = firstPartWatcher(localBucket('artefacts'));
     const last = await call<{ outcome: string; package: string }>(`/packages/${pkg.id}/approve`, {
       method: 'POST',
-      token: tokens.release,
+      token: tokens[APPROVERS.at(-1)!.key],
     });
     expect([last.status, last.body.outcome], JSON.stringify(last.body)).toEqual([202, 'GENERATING']);
     const answered = jsonText<Package>(last.body.package);
@@ -353,12 +349,15 @@ describe('S3 (s3rver) stopped in the middle of a request', () => {
     );
     expect(listed.Contents ?? []).toEqual([]);
 
-    // the decider's Retry; nobody else's
-    const other = await call(`/packages/${pkg.id}/retry-generation`, { method: 'POST', token: tokens.lead });
+    // the decider's (the last approver's) Retry; nobody else's, not even another approver's
+    const other = await call(`/packages/${pkg.id}/retry-generation`, {
+      method: 'POST',
+      token: tokens[APPROVERS[0]!.key],
+    });
     expect(other.status).toBe(403);
     const again = await call<{ outcome: string }>(`/packages/${pkg.id}/retry-generation`, {
       method: 'POST',
-      token: tokens.release,
+      token: tokens[APPROVERS.at(-1)!.key],
     });
     expect([again.status, again.body.outcome], JSON.stringify(again.body)).toEqual([202, 'GENERATING']);
     const done = await waitForStatus(pkg, tokens.lead!, 'APPROVED', { base: stack.url, timeoutMs: 120_000 });
@@ -418,7 +417,7 @@ describe('SES (aws-ses-v2-local) down', () => {
       (await call<{ packages: string }>('/dev/packages', { token: tokens.lead })).body.packages,
     ).find((p) => p.id === pkg.id);
     expect(moved?.status).toBe('PENDING_APPROVAL');
-    expect(moved?.approvers).toHaveLength(4);
+    expect(moved?.approvers).toHaveLength(APPROVERS.length);
     const waiting = jsonText<Package[]>(
       (await call<{ packages: string }>('/dev/packages/approval', { token: tokens.lead })).body.packages,
     );

@@ -18,6 +18,7 @@ import {
 import { directUsers } from '../support/direct-users';
 import { createDcc, createPackage, seededUsers, uploadPatch } from '../support/fixtures';
 import { decideRoles, type Registered, registerConfirmed } from '../support/identity';
+import { chosenApprovers, seededSigner } from '../support/package-flow';
 
 /** Issue 12: a chosen role is a request; it holds authority only once an admin granted it. */
 
@@ -126,16 +127,12 @@ describe('a requested role holds no authority', () => {
     expect(text).not.toContain(lead.id);
     expect(text).not.toContain(rel.id);
 
-    const approvers = [
-      { role: 'DESIGN_ENGINEER_TEST', id: u.designTest.id },
-      { role: 'TECHNICAL_LEADER', id: lead.id },
-      { role: 'RELIABILITY_ENGINEER', id: u.reliability.id },
-      { role: 'SW_FW_RELEASE_ENGINEER', id: u.release.id },
-    ];
+    // the policy's approvers, the pending newcomer as the Technical Leader
+    const approvers = chosenApprovers(u, pkg.type, 'approval', { TECHNICAL_LEADER: lead });
     const r = await api(`/packages/${pkg.id}/notify-approvers`, {
       method: 'POST',
       token: u.designDev.token,
-      body: { approvers, signer: u.release.id },
+      body: { approvers, signer: seededSigner(u).id },
     });
     expect(r.status).toBe(400);
     expect(r.body.errorMessage).toBe(
@@ -145,7 +142,7 @@ describe('a requested role holds no authority', () => {
       method: 'POST',
       token: u.designDev.token,
       body: {
-        approvers: approvers.map((a) => (a.id === lead.id ? { ...a, id: u.lead.id } : a)),
+        approvers: chosenApprovers(u, pkg.type),
         signer: rel.id,
       },
     });

@@ -1,10 +1,20 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { PublicUser } from '../../shared/api/contracts/user';
+import { APPROVAL_POLICY } from '../../shared/domain/approval-policy';
+import type { NonAdminRole } from '../../shared/domain/roles';
 import { SEED_PASSWORD } from '../../shared/domain/seed-users';
 import { api, jsonText } from '../support/api';
 import { type DirectUser, directUsers } from '../support/direct-users';
 import { createDcc, createPackage, seededUser, seededUsers, uploadPatch } from '../support/fixtures';
-import { waitForStatus } from '../support/package-flow';
+import {
+  approveAllButLast,
+  approversFor,
+  chosenApprovers,
+  lastApprover,
+  lastStepStatuses,
+  lastSteps,
+  seededSigner,
+} from '../support/package-flow';
 
 /**
  * An admin cannot delete a user a package still waits for (an undecided approver, the signer, an
@@ -36,43 +46,39 @@ async function draft(name: string) {
   return pkg;
 }
 
-async function notify(pkgId: string, lead: { id: string }, signer: { id: string }) {
+/** The policy's approvers of a signed dev package, `decider` in place of the seeded holder of its role. */
+async function notify(pkgId: string, decider: DirectUser, role: NonAdminRole, signer: { id: string }) {
   const r = await api(`/packages/${pkgId}/notify-approvers`, {
     method: 'POST',
     token: u.designDev.token,
-    body: {
-      approvers: [
-        { role: 'DESIGN_ENGINEER_TEST', id: u.designTest.id },
-        { role: 'TECHNICAL_LEADER', id: lead.id },
-        { role: 'RELIABILITY_ENGINEER', id: u.reliability.id },
-        { role: 'SW_FW_RELEASE_ENGINEER', id: u.release.id },
-      ],
-      signer: signer.id,
-    },
+    body: { approvers: chosenApprovers(u, 'DEV_SIGNED', 'approval', { [role]: decider }), signer: signer.id },
   });
   expect(r.status, JSON.stringify(r.body)).toBe(200);
 }
 
 describe('deleting a user a package waits for', () => {
-  let lead: DirectUser | undefined;
+  // the pending decider holds the role that approves first in the policy's order (decision 272)
+  let role: NonAdminRole;
+  let decider: DirectUser | undefined;
   let signer: DirectUser | undefined;
   beforeAll(async () => {
-    [lead] = await directUsers(1, 'TECHNICAL_LEADER', 'PendingLead');
-    [signer] = await directUsers(1, 'SW_FW_RELEASE_ENGINEER', 'PendingSigner');
+    role = approversFor(u, 'DEV_SIGNED')[0]!.role;
+    [decider] = await directUsers(1, role, 'PendingDecider');
+    [signer] = await directUsers(1, APPROVAL_POLICY.signer.role, 'PendingSigner');
   });
 
   it('is refused with 409 naming the packages while the user is an undecided approver or the signer, then allowed once decided', async () => {
     const first = await draft(`pending-first-${Date.now()}`);
     const second = await draft(`pending-second-${Date.now()}`);
-    await notify(first.id, lead!, signer!);
-    await notify(second.id, lead!, signer!);
+    await notify(first.id, decider!, role, signer!);
+    await notify(second.id, decider!, role, signer!);
 
-    const refused = await deleteUsers([lead!.id]);
+    const refused = await deleteUsers([decider!.id]);
     expect(refused.status, JSON.stringify(refused.body)).toBe(409);
-    expect(refused.body.errorMessage).toContain(lead!.email);
+    expect(refused.body.errorMessage).toContain(decider!.email);
     expect(refused.body.errorMessage).toContain(`'${first.name}'`);
     expect(refused.body.errorMessage).toContain(`'${second.name}'`);
-    expect(await exists(lead!.id)).toBe(true);
+    expect(await exists(decider!.id)).toBe(true);
 
     // the signer is awaited from notify on, before any signing task exists
     const signerRefused = await deleteUsers([signer!.id]);
@@ -82,17 +88,18 @@ describe('deleting a user a package waits for', () => {
 
     // a batch holding one blocked user deletes nobody
     const [free] = await directUsers(1, 'RELIABILITY_ENGINEER', 'Bystander');
-    expect((await deleteUsers([free!.id, lead!.id])).status).toBe(409);
+    expect((await deleteUsers([free!.id, decider!.id])).status).toBe(409);
     expect(await exists(free!.id)).toBe(true);
 
-    // the lead approves both: no longer awaited as approver, still blocked as nothing else
+    // the decider approves both (first in the policy's order): no longer awaited as approver, still
+    // blocked as nothing else
     for (const p of [first, second])
-      expect((await api(`/packages/${p.id}/approve`, { method: 'POST', token: lead!.token })).status).toBe(
+      expect((await api(`/packages/${p.id}/approve`, { method: 'POST', token: decider!.token })).status).toBe(
         202,
       );
-    const afterVotes = await deleteUsers([lead!.id, free!.id]);
+    const afterVotes = await deleteUsers([decider!.id, free!.id]);
     expect(afterVotes.status, JSON.stringify(afterVotes.body)).toBe(200);
-    expect(await exists(lead!.id)).toBe(false);
+    expect(await exists(decider!.id)).toBe(false);
 
     // the signer stays blocked until the packages no longer wait for a signature
     expect((await deleteUsers([signer!.id])).status).toBe(409);
@@ -110,9 +117,10 @@ describe('deleting a user a package waits for', () => {
     expect(stillSecond.status).toBe(409);
     expect(stillSecond.body.errorMessage).toContain(`'${second.name}'`);
     expect(stillSecond.body.errorMessage).not.toContain(`'${first.name}'`);
+    // an approver still undecided (the last in the policy's order) rejects: a rejection may come any time
     const rejected = await api(`/packages/${second.id}/reject`, {
       method: 'POST',
-      token: u.designTest.token,
+      token: lastApprover(u, second.type).token,
       body: { 'rejection-reason': 'Not this build' },
     });
     expect(rejected.status, JSON.stringify(rejected.body)).toBe(200);
@@ -135,42 +143,24 @@ describe('deleting a user a package waits for', () => {
     expect(
       (await api(`/packages/${pkg.id}/dcc/${dccId}`, { method: 'POST', token: u.designDev.token })).status,
     ).toBe(200);
-    const approvers = [u.designTest, u.lead, u.reliability, u.release];
     const notified = await api(`/packages/${pkg.id}/notify-approvers`, {
       method: 'POST',
       token: u.designDev.token,
-      body: {
-        approvers: [
-          'DESIGN_ENGINEER_TEST',
-          'TECHNICAL_LEADER',
-          'RELIABILITY_ENGINEER',
-          'SW_FW_RELEASE_ENGINEER',
-        ].map((role, i) => ({ role, id: approvers[i]!.id })),
-        signer: u.release.id,
-      },
+      body: { approvers: chosenApprovers(u, pkg.type), signer: seededSigner(u).id },
     });
     expect(notified.status, JSON.stringify(notified.body)).toBe(200);
-    for (const a of approvers)
-      expect(
-        (await api(`/packages/${pkg.id}/approve`, { method: 'POST', token: a.token })).status,
-      ).toBeLessThan(300);
-    const signed = await api(`/packages/${pkg.id}/generate-signed`, {
-      method: 'POST',
-      token: u.release.token,
-    });
-    expect(signed.status, JSON.stringify(signed.body)).toBe(202);
-    // the signature answered 202 GENERATING; delivery waits for the generated package (decision 160)
-    await waitForStatus(pkg, u.release.token, 'SIGNED');
+    await approveAllButLast(u, pkg);
+    // the last approval and the signature (202 GENERATING); lastSteps waits for SIGNED (decision 160)
+    expect((await lastSteps(u, pkg)).map((r) => r.status)).toEqual(lastStepStatuses(pkg));
 
+    // the policy's delivery approvers but the starter, the new Technical Leader among them
     const delivery = await api(`/delivery/packages/${pkg.id}/notify-approvers`, {
       method: 'POST',
       token: u.release.token,
       body: {
-        approvers: [
-          { role: 'DESIGN_ENGINEER_TEST', id: u.designTest.id },
-          { role: 'TECHNICAL_LEADER', id: deliveryLead!.id },
-          { role: 'RELIABILITY_ENGINEER', id: u.reliability.id },
-        ],
+        approvers: chosenApprovers(u, pkg.type, 'delivery', { TECHNICAL_LEADER: deliveryLead! }).filter(
+          (a) => a.id !== u.release.id,
+        ),
       },
     });
     expect(delivery.status, JSON.stringify(delivery.body)).toBe(200);

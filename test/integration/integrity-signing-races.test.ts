@@ -5,6 +5,7 @@ import { localBucket } from '../../infra/local/local-aws';
 import type { Package } from '../../shared/api/contracts/packages';
 import { type ApiResult, api } from '../support/api';
 import { createDcc, createPackage, seededUsers, uploadPatch } from '../support/fixtures';
+import { approversFor, chosenApprovers, seededSigner } from '../support/package-flow';
 import { dynamoAt, s3At, tableOf } from '../support/store';
 
 /**
@@ -29,31 +30,26 @@ async function awaitingSignature(): Promise<Package> {
   expect(
     (await api(`/packages/${pkg.id}/dcc/${dccId}`, { method: 'POST', token: u.designDev.token })).status,
   ).toBe(200);
-  const voters = [
-    { role: 'DESIGN_ENGINEER_TEST', user: u.designTest },
-    { role: 'TECHNICAL_LEADER', user: u.lead },
-    { role: 'RELIABILITY_ENGINEER', user: u.reliability },
-    { role: 'SW_FW_RELEASE_ENGINEER', user: u.release },
-  ];
   const n = await api(`/packages/${pkg.id}/notify-approvers`, {
     method: 'POST',
     token: u.designDev.token,
-    body: { approvers: voters.map((v) => ({ role: v.role, id: v.user.id })), signer: u.release.id },
+    body: { approvers: chosenApprovers(u, pkg.type), signer: seededSigner(u).id },
   });
   expect(n.status, JSON.stringify(n.body)).toBe(200);
-  for (const v of voters)
+  // the policy's approvers, in its order (decision 272)
+  for (const v of approversFor(u, pkg.type))
     expect(
-      (await api(`/packages/${pkg.id}/approve`, { method: 'POST', token: v.user.token })).status,
+      (await api(`/packages/${pkg.id}/approve`, { method: 'POST', token: v.token })).status,
     ).toBeLessThan(300);
   return pkg;
 }
 
 const sign = (id: string) =>
-  api(`/packages/${id}/generate-signed`, { method: 'POST', token: u.release.token });
+  api(`/packages/${id}/generate-signed`, { method: 'POST', token: seededSigner(u).token });
 const rejectSigning = (id: string) =>
   api(`/packages/${id}/reject-signing`, {
     method: 'POST',
-    token: u.release.token,
+    token: seededSigner(u).token,
     body: { 'rejection-reason': 'Raced: wrong key slot in the header' },
   });
 

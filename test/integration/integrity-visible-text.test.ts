@@ -4,6 +4,7 @@ import { LOCAL_CREDENTIALS, LOCAL_REGION } from '../../infra/local/local-aws';
 import type { Package } from '../../shared/api/contracts/packages';
 import { api, jsonText, mailboxUrl, mailMatching, mails, uniq } from '../support/api';
 import { createDcc, createPackage, seededUsers, uploadPatch } from '../support/fixtures';
+import { approversFor, chosenApprovers } from '../support/package-flow';
 import { dynamoAt, s3At, storeSnapshot, tableOf } from '../support/store';
 
 /**
@@ -115,7 +116,7 @@ describe('names and notes hold visible text only', () => {
     const pkg = await pendingPackage(uniq('reject-bidi'));
     const r = await api(`/packages/${pkg.id}/reject`, {
       method: 'POST',
-      token: u.designTest.token,
+      token: approversFor(u, pkg.type)[0]!.token,
       body: { 'rejection-reason': 'Looks fine \u202eon paper' },
     });
     expect(r.status).toBe(400);
@@ -134,14 +135,7 @@ async function pendingPackage(name: string): Promise<Package> {
   const n = await api(`/packages/${pkg.id}/notify-approvers`, {
     method: 'POST',
     token: u.designDev.token,
-    body: {
-      approvers: [
-        { role: 'DESIGN_ENGINEER_TEST', id: u.designTest.id },
-        { role: 'TECHNICAL_LEADER', id: u.lead.id },
-        { role: 'RELIABILITY_ENGINEER', id: u.reliability.id },
-        { role: 'SW_FW_RELEASE_ENGINEER', id: u.release.id },
-      ],
-    },
+    body: { approvers: chosenApprovers(u, pkg.type) },
   });
   expect(n.status, JSON.stringify(n.body)).toBe(200);
   return pkg;
@@ -163,7 +157,7 @@ describe('mail headers', () => {
     );
     const r = await api(`/packages/${pkg.id}/reject`, {
       method: 'POST',
-      token: u.designTest.token,
+      token: approversFor(u, pkg.type)[0]!.token,
       body: { 'rejection-reason': 'Header CRC region is wrong' },
     });
     expect(r.status, JSON.stringify(r.body)).toBe(200);

@@ -13,7 +13,7 @@ import {
   uploadPatch,
   uploadPatchPresigned,
 } from '../support/fixtures';
-import { waitForStatus } from '../support/package-flow';
+import { approversFor, chosenApprovers, waitForStatus } from '../support/package-flow';
 
 let u: Awaited<ReturnType<typeof seededUsers>>;
 beforeAll(async () => {
@@ -55,37 +55,27 @@ describe('the whole lifecycle over HTTP', () => {
       (await api(`/packages/${pkg.id}/dcc/${dccId}`, { method: 'POST', token: u.designDev.token })).status,
     ).toBe(200);
 
-    // 4. notify four approvers and a signer
-    const approvers = [
-      { role: 'DESIGN_ENGINEER_TEST', id: u.designTest.id },
-      { role: 'TECHNICAL_LEADER', id: u.lead.id },
-      { role: 'RELIABILITY_ENGINEER', id: u.reliability.id },
-      { role: 'SW_FW_RELEASE_ENGINEER', id: u.release.id },
-    ];
+    // 4. notify the policy's approvers (four for a signed release package) and a signer
+    const voters = approversFor(u, pkg.type);
     const notified = await api(`/packages/${pkg.id}/notify-approvers`, {
       method: 'POST',
       token: u.designDev.token,
-      body: { approvers, signer: u.release.id },
+      body: { approvers: chosenApprovers(u, pkg.type), signer: u.release.id },
     });
     expect(notified.status, JSON.stringify(notified.body)).toBe(200);
-    for (const who of [u.designTest, u.lead, u.reliability, u.release]) {
+    for (const who of voters) {
       expect(
         await mailMatching(who.email, (m) => m.subject === `Approval requested: package ${pkg.name}`),
       ).toBeDefined();
     }
 
-    // 5. four approvals: three wait, the last hands over to the signer
+    // 5. the approvals, in the policy's order: all but the last wait, the last hands over to the signer
     const outcomes: string[] = [];
-    for (const who of [u.designTest, u.lead, u.reliability, u.release]) {
+    for (const who of voters) {
       const r = await api(`/packages/${pkg.id}/approve`, { method: 'POST', token: who.token });
       outcomes.push(String(r.body.outcome));
     }
-    expect(outcomes).toEqual([
-      'WAITING_FOR_APPROVALS',
-      'WAITING_FOR_APPROVALS',
-      'WAITING_FOR_APPROVALS',
-      'WAITING_FOR_SIGNING',
-    ]);
+    expect(outcomes).toEqual([...voters.slice(1).map(() => 'WAITING_FOR_APPROVALS'), 'WAITING_FOR_SIGNING']);
     expect(
       await mailMatching(u.release.email, (m) => m.subject === `Signature requested: package ${pkg.name}`),
     ).toBeDefined();
@@ -152,11 +142,9 @@ describe('the whole lifecycle over HTTP', () => {
     expect(openssl.trim()).toBe('Verified OK');
 
     // 8. a release engineer delivers; a delivery approver rejects with a reason
-    const deliveryApprovers = [
-      { role: 'DESIGN_ENGINEER_TEST', id: u.designTest.id },
-      { role: 'TECHNICAL_LEADER', id: u.lead.id },
-      { role: 'RELIABILITY_ENGINEER', id: u.reliability.id },
-    ];
+    // the policy's delivery approvers but the starter (the release engineer who delivers)
+    const deliveryVoters = approversFor(u, pkg.type, 'delivery').filter((a) => a.id !== u.release.id);
+    const deliveryApprovers = deliveryVoters.map(({ role, id }) => ({ role, id }));
     const delivered = await api(`/delivery/packages/${pkg.id}/notify-approvers`, {
       method: 'POST',
       token: u.release.token,
@@ -190,7 +178,7 @@ describe('the whole lifecycle over HTTP', () => {
     });
     expect(redelivered.status, JSON.stringify(redelivered.body)).toBe(200);
     const results = [];
-    for (const who of [u.designTest, u.lead, u.reliability]) {
+    for (const who of deliveryVoters) {
       results.push(
         await api<{ outcome: string; mLifePath?: string }>(`/delivery/packages/${pkg.id}/approve`, {
           method: 'POST',
@@ -198,9 +186,9 @@ describe('the whole lifecycle over HTTP', () => {
         }),
       );
     }
-    expect(results.map((r) => r.status)).toEqual([202, 202, 200]);
-    expect(results[2]!.body.outcome).toBe('DELIVERED');
-    expect(results[2]!.body.mLifePath).toBe(signed.body.mLifePath);
+    expect(results.map((r) => r.status)).toEqual([...deliveryVoters.slice(1).map(() => 202), 200]);
+    expect(results.at(-1)!.body.outcome).toBe('DELIVERED');
+    expect(results.at(-1)!.body.mLifePath).toBe(signed.body.mLifePath);
     expect((await pkgOf(pkg.id, u.lead.token, '/delivery/packages')).status).toBe('DELIVERED');
     expect((await api(`/packages/${pkg.id}`, { token: u.reliability.token })).status).toBe(200);
 
@@ -217,19 +205,14 @@ describe('the whole lifecycle over HTTP', () => {
       'HEADER_EDITED',
       'DCC_ATTACHED',
       'APPROVAL_REQUESTED',
-      'APPROVED',
-      'APPROVED',
-      'APPROVED',
-      'APPROVED',
+      ...voters.map(() => 'APPROVED'),
       'FULLY_APPROVED',
       'SIGNED',
       'PACKAGE_GENERATED',
       'DELIVERY_STARTED',
       'DELIVERY_REJECTED',
       'REDELIVERED',
-      'DELIVERY_APPROVED',
-      'DELIVERY_APPROVED',
-      'DELIVERY_APPROVED',
+      ...deliveryVoters.map(() => 'DELIVERY_APPROVED'),
       'DELIVERED',
     ]);
     for (const e of events) {
@@ -247,17 +230,10 @@ describe('the whole lifecycle over HTTP', () => {
     await api(`/packages/${pkg.id}/notify-approvers`, {
       method: 'POST',
       token: u.designDev.token,
-      body: {
-        approvers: [
-          { role: 'DESIGN_ENGINEER_TEST', id: u.designTest.id },
-          { role: 'TECHNICAL_LEADER', id: u.lead.id },
-          { role: 'RELIABILITY_ENGINEER', id: u.reliability.id },
-          { role: 'SW_FW_RELEASE_ENGINEER', id: u.release.id },
-        ],
-      },
+      body: { approvers: chosenApprovers(u, pkg.type) },
     });
     let last: { status: number; body: Record<string, unknown> } | undefined;
-    for (const who of [u.designTest, u.lead, u.reliability, u.release])
+    for (const who of approversFor(u, pkg.type))
       last = await api(`/packages/${pkg.id}/approve`, { method: 'POST', token: who.token });
     // 202 GENERATING at once; the package becomes APPROVED with its link once generated (decision 160)
     expect(last!.status).toBe(202);
@@ -287,16 +263,9 @@ describe('the whole lifecycle over HTTP', () => {
     await api(`/packages/${pkg.id}/notify-approvers`, {
       method: 'POST',
       token: u.designDev.token,
-      body: {
-        approvers: [
-          { role: 'DESIGN_ENGINEER_TEST', id: u.designTest.id },
-          { role: 'TECHNICAL_LEADER', id: u.lead.id },
-          { role: 'RELIABILITY_ENGINEER', id: u.reliability.id },
-          { role: 'SW_FW_RELEASE_ENGINEER', id: u.release.id },
-        ],
-      },
+      body: { approvers: chosenApprovers(u, pkg.type) },
     });
-    for (const who of [u.designTest, u.lead, u.reliability, u.release])
+    for (const who of approversFor(u, pkg.type))
       await api(`/packages/${pkg.id}/approve`, { method: 'POST', token: who.token });
     await waitForStatus(pkg, u.lead.token, 'APPROVED');
     const dl = await api<{

@@ -16,6 +16,7 @@ import {
   approveAllButLast,
   downloadXml,
   headerOf,
+  lastApprover,
   lastStepStatuses,
   lastSteps,
   portalKey,
@@ -139,7 +140,10 @@ describe('model packages end to end', () => {
       await prepareAndNotify(u, pkg);
       await approveAllButLast(u, pkg);
       if (pkg.signed) {
-        const r = await api(`/packages/${pkg.id}/approve`, { method: 'POST', token: u.release.token });
+        const r = await api(`/packages/${pkg.id}/approve`, {
+          method: 'POST',
+          token: lastApprover(u, pkg.type).token,
+        });
         expect(r.body.outcome).toBe('WAITING_FOR_SIGNING');
       }
       // the cause: the metadata object is gone from storage

@@ -2,7 +2,15 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Package } from '../../shared/api/contracts/packages';
 import { api, jsonText, type Mail, mailMatching } from '../support/api';
 import { createPackage, seededUsers, uploadPatch } from '../support/fixtures';
-import { approveAllButLast, lastSteps, prepareAndNotify, waitForStatus } from '../support/package-flow';
+import {
+  approveAllButLast,
+  approversFor,
+  lastApprover,
+  lastSteps,
+  prepareAndNotify,
+  seededSigner,
+  waitForStatus,
+} from '../support/package-flow';
 
 /**
  * Issue 16: every workflow mail links to the package itself (the SPA's deep link /packages/open/{id}),
@@ -48,32 +56,35 @@ describe('mail links to the package and GET /packages/{id}/details (issue 16)', 
     expect(await waitingFor(pkg.id, u.designDev.token)).toBeNull();
     expect(await waitingFor(pkg.id, u.lead.token)).toBeNull();
 
-    // approval requested: each approver's mail opens the package, which waits for their approval
+    // approval requested: each approver's mail opens the package, which waits for their approval (the
+    // first in the policy's order: decision 272)
+    const [first] = approversFor(u, pkg.type);
+    const last = lastApprover(u, pkg.type);
+    const signer = seededSigner(u);
     await prepareAndNotify(u, pkg);
-    expect(await linkIn(u.lead.email, `Approval requested: package ${pkg.name}`)).toBe(own);
-    expect(await waitingFor(pkg.id, u.lead.token)).toBe('APPROVE');
+    expect(await linkIn(first!.email, `Approval requested: package ${pkg.name}`)).toBe(own);
+    expect(await waitingFor(pkg.id, first!.token)).toBe('APPROVE');
     expect(await waitingFor(pkg.id, u.designDev.token)).toBeNull();
 
     // fully approved: the signer's mail opens it, and it waits for their signature
     await approveAllButLast(u, pkg);
-    expect(await waitingFor(pkg.id, u.lead.token)).toBeNull();
-    const approved = await api(`/packages/${pkg.id}/approve`, { method: 'POST', token: u.release.token });
+    expect(await waitingFor(pkg.id, first!.token)).toBeNull();
+    const approved = await api(`/packages/${pkg.id}/approve`, { method: 'POST', token: last.token });
     expect([approved.status, approved.body.outcome]).toEqual([200, 'WAITING_FOR_SIGNING']);
-    expect(await linkIn(u.release.email, `Signature requested: package ${pkg.name}`)).toBe(own);
-    expect(await waitingFor(pkg.id, u.release.token)).toBe('SIGN');
-    const sign = await api(`/packages/${pkg.id}/generate-signed`, { method: 'POST', token: u.release.token });
+    expect(await linkIn(signer.email, `Signature requested: package ${pkg.name}`)).toBe(own);
+    expect(await waitingFor(pkg.id, signer.token)).toBe('SIGN');
+    const sign = await api(`/packages/${pkg.id}/generate-signed`, { method: 'POST', token: signer.token });
     // the signed XML is generated off the request path (decision 160); the mail goes when it is ready
     expect([sign.status, sign.body.outcome], JSON.stringify(sign.body)).toEqual([202, 'GENERATING']);
-    await waitForStatus(pkg, u.release.token, 'SIGNED');
+    await waitForStatus(pkg, signer.token, 'SIGNED');
     expect(await linkIn(u.designDev.email, `Package signed: ${pkg.name}`)).toBe(own);
-    expect(await waitingFor(pkg.id, u.release.token)).toBeNull();
+    expect(await waitingFor(pkg.id, signer.token)).toBeNull();
 
-    // delivery: the delivery approvers' mails open it, and it waits for their delivery approval
-    const deliveryApprovers = [
-      { role: 'DESIGN_ENGINEER_TEST', id: u.designTest.id },
-      { role: 'TECHNICAL_LEADER', id: u.lead.id },
-      { role: 'RELIABILITY_ENGINEER', id: u.reliability.id },
-    ];
+    // delivery: the delivery approvers' mails open it, and it waits for their delivery approval (the
+    // policy's delivery approvers but the release engineer who starts it)
+    const deliveryVoters = approversFor(u, pkg.type, 'delivery').filter((a) => a.id !== u.release.id);
+    const deliveryApprovers = deliveryVoters.map(({ role, id }) => ({ role, id }));
+    const [deciding] = deliveryVoters;
     const deliver = () =>
       api(`/delivery/packages/${pkg.id}/notify-approvers`, {
         method: 'POST',
@@ -82,24 +93,24 @@ describe('mail links to the package and GET /packages/{id}/details (issue 16)', 
       });
     const delivered = await deliver();
     expect(delivered.status, JSON.stringify(delivered.body)).toBe(200);
-    expect(await linkIn(u.lead.email, `Delivery approval requested: package ${pkg.name}`)).toBe(own);
-    expect(await waitingFor(pkg.id, u.lead.token)).toBe('APPROVE_DELIVERY');
+    expect(await linkIn(deciding!.email, `Delivery approval requested: package ${pkg.name}`)).toBe(own);
+    expect(await waitingFor(pkg.id, deciding!.token)).toBe('APPROVE_DELIVERY');
     expect(await waitingFor(pkg.id, u.designDev.token)).toBeNull();
 
     // a delivery rejection: the initiator's and the deliverer's mails open it
     const reject = await api(`/delivery/packages/${pkg.id}/reject`, {
       method: 'POST',
-      token: u.lead.token,
+      token: deciding!.token,
       body: { 'rejection-reason': 'Wrong fleet' },
     });
     expect(reject.status, JSON.stringify(reject.body)).toBe(200);
     expect(await linkIn(u.designDev.email, `Delivery rejected: ${pkg.name}`)).toBe(own);
     expect(await linkIn(u.release.email, `Delivery rejected: ${pkg.name}`)).toBe(own);
-    expect(await waitingFor(pkg.id, u.lead.token)).toBeNull();
+    expect(await waitingFor(pkg.id, deciding!.token)).toBeNull();
 
     // re-delivered and approved by all: the delivered mails open it
     expect((await deliver()).status).toBe(200);
-    for (const who of [u.designTest, u.lead, u.reliability]) {
+    for (const who of deliveryVoters) {
       const r = await api(`/delivery/packages/${pkg.id}/approve`, { method: 'POST', token: who.token });
       expect(r.status, JSON.stringify(r.body)).toBeLessThan(300);
     }

@@ -4,7 +4,7 @@ import type { Package, PackageType } from '../../shared/api/contracts/packages';
 import { MSG } from '../../shared/messages';
 import { api, jsonText, mailMatching, uniq } from '../support/api';
 import { createDcc, createPackage, seededUsers, uploadPatch } from '../support/fixtures';
-import { chosenApprovers } from '../support/package-flow';
+import { approversFor as approversOf, chosenApprovers } from '../support/package-flow';
 
 let u: Awaited<ReturnType<typeof seededUsers>>;
 beforeAll(async () => {
@@ -298,21 +298,24 @@ describe('approval decisions', () => {
   it("answers 202 'waiting for other approvals' until the last approver, and refuses a second vote", async () => {
     const { pkg, dccId } = await draft('DEV_SIGNED');
     await attachAndNotify(pkg.id, dccId, u.release.id);
-    const first = await api(`/packages/${pkg.id}/approve`, { method: 'POST', token: u.lead.token });
+    // the approvers in the policy's order (decision 272)
+    const [firstVoter, ...others] = approversOf(u, pkg.type);
+    const lastVoter = others.pop()!;
+    const first = await api(`/packages/${pkg.id}/approve`, { method: 'POST', token: firstVoter!.token });
     expect(first.status).toBe(202);
     expect(first.body).toMatchObject({ outcome: 'WAITING_FOR_APPROVALS', message: MSG.approvedWaiting });
-    expect((await api(`/packages/${pkg.id}/approve`, { method: 'POST', token: u.lead.token })).status).toBe(
-      409,
-    );
+    expect(
+      (await api(`/packages/${pkg.id}/approve`, { method: 'POST', token: firstVoter!.token })).status,
+    ).toBe(409);
     expect(
       (await api(`/packages/${pkg.id}/approve`, { method: 'POST', token: u.designDev.token })).status,
     ).toBe(403);
-    for (const who of [u.designTest, u.reliability]) {
+    for (const who of others) {
       expect((await api(`/packages/${pkg.id}/approve`, { method: 'POST', token: who.token })).status).toBe(
         202,
       );
     }
-    const last = await api(`/packages/${pkg.id}/approve`, { method: 'POST', token: u.release.token });
+    const last = await api(`/packages/${pkg.id}/approve`, { method: 'POST', token: lastVoter.token });
     expect(last.status).toBe(200);
     expect(last.body).toMatchObject({ outcome: 'WAITING_FOR_SIGNING', message: MSG.approvedWaitingSigning });
     const signing = jsonText<Package[]>(

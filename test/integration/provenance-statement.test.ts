@@ -13,6 +13,7 @@ import { createPackage, seededUsers, uploadPatch } from '../support/fixtures';
 import {
   approveAllButLast,
   downloadXml,
+  lastApprover,
   lastSteps,
   portalKey,
   prepareAndNotify,
@@ -178,7 +179,10 @@ describe('the signed provenance statement (decision 279)', () => {
     const { pkg, resourceId } = await pinnedPackage();
     await prepareAndNotify(u, pkg);
     await approveAllButLast(u, pkg);
-    const last = await api(`/packages/${pkg.id}/approve`, { method: 'POST', token: u.release.token });
+    const last = await api(`/packages/${pkg.id}/approve`, {
+      method: 'POST',
+      token: lastApprover(u, pkg.type).token,
+    });
     expect(last.body.outcome).toBe('WAITING_FOR_SIGNING');
 
     // after approval, someone with write access to the bucket replaces the SBOM

@@ -10,7 +10,9 @@ import { api, jsonText, localDynamo, localTable } from '../support/api';
 import { createPackage, seededUsers, uploadModel, uploadPatch } from '../support/fixtures';
 import {
   approveAllButLast,
+  chosenApprovers,
   downloadXml,
+  lastApprover,
   lastSteps,
   portalKey,
   prepareAndNotify,
@@ -89,7 +91,10 @@ describe("the model's metadata file is pinned at review (decision 190)", () => {
 
     await prepareAndNotify(u, pkg);
     await approveAllButLast(u, pkg);
-    const last = await api(`/packages/${pkg.id}/approve`, { method: 'POST', token: u.release.token });
+    const last = await api(`/packages/${pkg.id}/approve`, {
+      method: 'POST',
+      token: lastApprover(u, pkg.type).token,
+    });
     expect(last.body.outcome).toBe('WAITING_FOR_SIGNING');
 
     // after approval, someone with write access to the bucket replaces the metadata file
@@ -157,7 +162,10 @@ describe("the model's metadata file is pinned at review (decision 190)", () => {
     await approveAllButLast(u, pkg);
     const { key } = await metadataObject(resource.id);
     await put(key, SWAPPED);
-    const decided = await api(`/packages/${pkg.id}/approve`, { method: 'POST', token: u.release.token });
+    const decided = await api(`/packages/${pkg.id}/approve`, {
+      method: 'POST',
+      token: lastApprover(u, pkg.type).token,
+    });
     expect(decided.status).toBe(202);
     const failed = await waitForStatus(pkg, u.lead.token, 'PENDING_APPROVAL', {
       until: (p) => p.generation?.state === 'FAILED',
@@ -187,7 +195,7 @@ describe("the model's metadata file is pinned at review (decision 190)", () => {
     expect((await detail(pkg.id)).resourceFile?.metadataSha256).toBeUndefined();
     await prepareAndNotify(u, pkg);
     await approveAllButLast(u, pkg);
-    await api(`/packages/${pkg.id}/approve`, { method: 'POST', token: u.release.token });
+    await api(`/packages/${pkg.id}/approve`, { method: 'POST', token: lastApprover(u, pkg.type).token });
     const failed = await waitForStatus(pkg, u.lead.token, 'PENDING_APPROVAL', {
       until: (p) => p.generation?.state === 'FAILED',
     });
@@ -206,7 +214,7 @@ describe('the payload stays pinned the same way', () => {
     await approveAllButLast(u, pkg);
     const { key } = await payloadObject(resource.id);
     await put(key, Buffer.alloc(4096, 7));
-    await api(`/packages/${pkg.id}/approve`, { method: 'POST', token: u.release.token });
+    await api(`/packages/${pkg.id}/approve`, { method: 'POST', token: lastApprover(u, pkg.type).token });
     const failed = await waitForStatus(pkg, u.lead.token, 'PENDING_APPROVAL', {
       until: (p) => p.generation?.state === 'FAILED',
     });
@@ -263,7 +271,8 @@ describe('an unsigned release package is never sent to delivery (decision 193)',
     const r = await api<{ errorMessage: string }>(`/delivery/packages/${pkg.id}/notify-approvers`, {
       method: 'POST',
       token: u.release.token,
-      body: { approvers: [{ role: 'TECHNICAL_LEADER', id: u.lead.id }] },
+      // the policy's delivery approvers but the starter: a valid choice, refused for the package's type
+      body: { approvers: chosenApprovers(u, pkg.type, 'delivery').filter((a) => a.id !== u.release.id) },
     });
     expect(r.status, JSON.stringify(r.body)).toBe(409);
     expect(r.body.errorMessage).toBe(PACKAGE_ERR.unsignedNotDeliverable);

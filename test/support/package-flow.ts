@@ -8,32 +8,36 @@ import type { NonAdminRole } from '../../shared/domain/roles';
 import type { RoundName } from '../../shared/domain/voting-rounds';
 import { type ApiResult, api, apiAt, jsonText } from './api';
 import { createDcc, type seededUsers } from './fixtures';
+import { SEEDED_KEY_BY_ROLE } from './seeded-approvers';
+
+export { seededApproverKeys } from './seeded-approvers';
 
 type Seeded = Awaited<ReturnType<typeof seededUsers>>;
 const root = resolve(import.meta.dirname, '..', '..');
 
 type SeededUser = Seeded[keyof Seeded];
 
-/** The seeded user of each approver role (the initiator, `designDev`, holds DESIGN_ENGINEER_DEV). */
-const seededByRole = (u: Seeded): Partial<Record<NonAdminRole, SeededUser>> => ({
-  DESIGN_ENGINEER_TEST: u.designTest,
-  TECHNICAL_LEADER: u.lead,
-  RELIABILITY_ENGINEER: u.reliability,
-  SW_FW_RELEASE_ENGINEER: u.release,
-});
+/** The seeded user of each approver role. */
+const seededByRole = (u: Seeded): Partial<Record<NonAdminRole, SeededUser>> =>
+  Object.fromEntries(Object.entries(SEEDED_KEY_BY_ROLE).map(([role, key]) => [role, u[key]]));
+
+/** A user who can approve: an id and a session token (a seeded user, or one a test made). */
+export type Voter = { id: string; token: string };
 
 /**
  * The seeded approvers the approval policy asks for a package of `type` in `round` (one per role that
  * has a seeded holder; a signed release package needs all four), in an order the policy lets them
  * approve: the last decides the round. Tests choose and approve with this, so a change of who approves,
- * or in which order, is made in the policy only (decision 272).
+ * or in which order, is made in the policy only (decision 272). `instead`: other holders of some roles
+ * (a newcomer, a user about to be deleted), in place of the seeded ones.
  */
-export function approversFor(
+export function approversFor<V extends Voter = SeededUser>(
   u: Seeded,
   type: PackageType,
   round: RoundName = 'approval',
-): (SeededUser & { role: NonAdminRole })[] {
-  const byRole = seededByRole(u);
+  instead: Partial<Record<NonAdminRole, V>> = {},
+): ((SeededUser | V) & { role: NonAdminRole })[] {
+  const byRole: Partial<Record<NonAdminRole, SeededUser | V>> = { ...seededByRole(u), ...instead };
   const chosen = approverRoles(round, type).flatMap((role) => {
     const who = byRole[role];
     return who ? [{ ...who, role }] : [];
@@ -42,8 +46,12 @@ export function approversFor(
 }
 
 /** The approvers of `approversFor` as a notify call's body lists them. */
-export const chosenApprovers = (u: Seeded, type: PackageType, round: RoundName = 'approval') =>
-  approversFor(u, type, round).map(({ role, id }) => ({ role, id }));
+export const chosenApprovers = <V extends Voter = SeededUser>(
+  u: Seeded,
+  type: PackageType,
+  round: RoundName = 'approval',
+  instead: Partial<Record<NonAdminRole, V>> = {},
+) => approversFor(u, type, round, instead).map(({ role, id }) => ({ role, id }));
 
 /** The approver whose approval decides the round (the last in the policy's order). */
 export const lastApprover = (u: Seeded, type: PackageType) => approversFor(u, type).at(-1)!;
