@@ -48,7 +48,8 @@ export function whatNext(pkg: Pick<Package, 'status' | 'type'>): string {
  * Its title varies with the flow; Download saves the XML file named after the package (a large one the
  * browser downloads itself from its presigned URL, straight to disk: issue 24); Done goes to /home.
  */
-export const STATEMENT_DOWNLOAD = 'Download provenance statement';
+// not 'Download …': the spec's Download button stays the only one of that name
+export const STATEMENT_DOWNLOAD = 'Save provenance statement';
 
 export function DownloadPage() {
   const navigate = useNavigate();
