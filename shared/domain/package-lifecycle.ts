@@ -3,6 +3,7 @@ import { APPROVAL_POLICY } from './approval-policy';
 import type { PackageAction, PackageActor } from './package-actions';
 import type { Role } from './roles';
 import { APPROVAL_ROUND, DELIVERY_ROUND } from './voting-rounds';
+import { assertNever } from './assert-never';
 
 export { type VoteRefusal, type VoteState, voteRefusal } from './approval-policy';
 export type { PackageAction, PackageActor } from './package-actions';
@@ -184,6 +185,8 @@ function conditionHolds(when: TransitionCondition | undefined, ctx: VoteContext)
       return !!ctx.signed;
     case 'unsigned':
       return !ctx.signed;
+    default:
+      return assertNever(when, 'transition condition');
   }
 }
 
@@ -238,8 +241,11 @@ export function isActor(p: ActorState, user: { id: string; userRole: Role }, act
       return p.generation?.requestedBy.id === user.id;
     case 'worker':
       return false;
-    default:
+    case 'releaseEngineer':
+    case 'admin':
       return user.userRole === ACTOR_ROLE[actor];
+    default:
+      return assertNever(actor, 'package actor');
   }
 }
 

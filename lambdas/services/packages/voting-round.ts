@@ -24,6 +24,7 @@ import { MAIL_TEXTS, type RejectedStep } from './mail-texts';
 import type { ChangesSeenDetails } from './package-changes';
 import { type PackageCore, packageNotFound } from './package-core';
 import { toPackage } from './package-deps';
+import { assertNever } from '../../../shared/domain/assert-never';
 
 export interface VoteOutcome {
   outcome: ApproveOutcome;
@@ -107,6 +108,8 @@ function explain(r: Exclude<VoteResult, { ok: true }>, what: string, awaited: ()
       throw new ConflictError(PACKAGE_ERR.notWaiting(what));
     case 'notYourTurn':
       throw new ConflictError(PACKAGE_ERR.notYourTurn(awaited()));
+    default:
+      return assertNever(r.reason, 'vote refusal');
   }
 }
 

@@ -16,6 +16,7 @@ import {
   UINT_MAX,
 } from './header-schema';
 import { headerTemplate, PACKAGE_TYPE_CODES } from './header-template';
+import { assertNever } from '../assert-never';
 
 /**
  * The header edit rules (spec §5, DESIGN §3): what a submitted header may change, and the fields the
@@ -216,6 +217,8 @@ function applyValue(
       const value = raw.map((e, i) => coerceEntry(`${cur.name}[${i}]`, cur.template, e, undefined, errors));
       return errors.length > before ? undefined : { ...structuredClone(cur), value };
     }
+    default:
+      return assertNever(cur, 'header field type');
   }
 }
 

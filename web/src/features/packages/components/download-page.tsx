@@ -13,6 +13,7 @@ import { GenerationStatus, showsGeneration } from './generation-status';
 import { PackageStrip } from './package-fields';
 import { NoPackage, PackagePage } from './package-page';
 import { SavedFile } from './saved-file';
+import { assertNever } from '@shared/domain/assert-never';
 
 /** What the decision that led here did to the package, in words (issue 25). */
 export function whatHappened(pkg: Pick<Package, 'name' | 'status' | 'signed'>): string {
@@ -25,8 +26,15 @@ export function whatHappened(pkg: Pick<Package, 'name' | 'status' | 'signed'>): 
       return `Every approver approved "${pkg.name}"; its package file is generated.`;
     case 'DELIVERY_PENDING':
       return `"${pkg.name}" is sent for delivery and waits for its delivery approvers.`;
-    default:
+    case 'DRAFT':
+    case 'PENDING_APPROVAL':
+    case 'AWAITING_SIGNATURE':
+    case 'GENERATING':
+    case 'REJECTED':
+    case 'DELIVERY_REJECTED':
       return `"${pkg.name}" is ${STATUS_LABELS[pkg.status].toLowerCase()}.`;
+    default:
+      return assertNever(pkg.status, 'package status');
   }
 }
 

@@ -9,6 +9,7 @@ import type {
 import { Fragment, type ReactNode } from 'react';
 import { pathOf, type ValueTarget } from '../utils/header-editor-state';
 import { type HeaderDepth, HeaderNameCell } from './header-name-cell';
+import { assertNever } from '@shared/domain/assert-never';
 
 /** One integer or enum of the header: a top-level field, a group member or a list entry member. */
 export interface ValueRowModel {
@@ -109,6 +110,8 @@ function rowsOf(
           }),
         ),
       ];
+    default:
+      return assertNever(field, 'header field type');
   }
 }
 

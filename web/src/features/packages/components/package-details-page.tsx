@@ -28,6 +28,7 @@ import { NoPackage, PackagePage, PackageSection } from './package-page';
 import { RejectDialog } from './reject-dialog';
 import { ReviewCards } from './review-cards';
 import { SavedFile } from './saved-file';
+import { assertNever } from '@shared/domain/assert-never';
 
 /** The detail pages of spec §2.9, one per route. */
 export type DetailsVariant = 'dev' | 'release' | 'rejected' | 'approval-pending' | 'approve' | 'sign';
@@ -54,8 +55,14 @@ function notGeneratedReason(pkg: Package): string {
       return 'The package file is being generated.';
     case 'REJECTED':
       return 'The package was rejected; no package file was generated.';
-    default:
+    case 'APPROVED':
+    case 'SIGNED':
+    case 'DELIVERY_PENDING':
+    case 'DELIVERED':
+    case 'DELIVERY_REJECTED':
       return 'The package file is not generated yet.';
+    default:
+      return assertNever(pkg.status, 'package status');
   }
 }
 

@@ -26,6 +26,7 @@ import {
   tabFlow,
 } from '../utils/package-flow';
 import { PackagePage } from './package-page';
+import { assertNever } from '@shared/domain/assert-never';
 
 function columns(kind: ListKind, tab: ListTab): Column<Package>[] {
   const flow = tabFlow(kind, tab);
@@ -104,8 +105,14 @@ export function signatureState(p: Pick<Package, 'signed' | 'status'>): string | 
       return 'not signed: rejected';
     case 'GENERATING':
       return 'being signed';
-    default:
+    case 'APPROVED':
+    case 'SIGNED':
+    case 'DELIVERY_PENDING':
+    case 'DELIVERED':
+    case 'DELIVERY_REJECTED':
       return null;
+    default:
+      return assertNever(p.status, 'package status');
   }
 }
 

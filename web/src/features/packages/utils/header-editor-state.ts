@@ -11,6 +11,7 @@ import type {
   ListField,
   UintType,
 } from '@shared/domain/header/header-schema';
+import { assertNever } from '@shared/domain/assert-never';
 
 /** What an input holds while it differs from the stored value: a blank cell, or the text being typed. */
 export interface Draft {
@@ -179,6 +180,8 @@ export function headerEditorReducer(state: HeaderEditorState, action: HeaderEdit
       return initialEditorState(action.header);
     case 'refused':
       return { ...state, refusal: action.refusal, errors: action.errors ?? state.errors };
+    default:
+      return assertNever(action, 'header editor action');
   }
 }
 
