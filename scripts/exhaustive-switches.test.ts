@@ -25,7 +25,7 @@ function sourceFiles(dir: string): string[] {
 }
 
 /** Each switch's body (between its braces) with the line it starts on. */
-export function switchBodies(text: string): { line: number; body: string }[] {
+function switchBodies(text: string): { line: number; body: string }[] {
   const out: { line: number; body: string }[] = [];
   for (const m of text.matchAll(/\bswitch \(/g)) {
     const open = text.indexOf('{', m.index);
@@ -41,7 +41,7 @@ export function switchBodies(text: string): { line: number; body: string }[] {
 }
 
 /** Whether the body's last clause (at its own depth) is a default that asserts `never`. */
-export function endsExhaustive(body: string): boolean {
+function endsExhaustive(body: string): boolean {
   let depth = 0;
   let lastClause = '';
   let lastAt = -1;

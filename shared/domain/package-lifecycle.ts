@@ -1,9 +1,9 @@
 import type { PackageStatus } from '../api/contracts/packages';
 import { APPROVAL_POLICY } from './approval-policy';
+import { assertNever } from './assert-never';
 import type { PackageAction, PackageActor } from './package-actions';
 import type { Role } from './roles';
 import { APPROVAL_ROUND, DELIVERY_ROUND } from './voting-rounds';
-import { assertNever } from './assert-never';
 
 export { type VoteRefusal, type VoteState, voteRefusal } from './approval-policy';
 export type { PackageAction, PackageActor } from './package-actions';

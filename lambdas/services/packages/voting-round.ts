@@ -5,6 +5,7 @@ import type {
   PackageStatus,
 } from '../../../shared/api/contracts/packages';
 import { APPROVAL_POLICY, awaitedApprovers } from '../../../shared/domain/approval-policy';
+import { assertNever } from '../../../shared/domain/assert-never';
 import { ConflictError, ForbiddenError, NotFoundError } from '../../../shared/domain/errors';
 import {
   allVoted,
@@ -24,7 +25,6 @@ import { MAIL_TEXTS, type RejectedStep } from './mail-texts';
 import type { ChangesSeenDetails } from './package-changes';
 import { type PackageCore, packageNotFound } from './package-core';
 import { toPackage } from './package-deps';
-import { assertNever } from '../../../shared/domain/assert-never';
 
 export interface VoteOutcome {
   outcome: ApproveOutcome;

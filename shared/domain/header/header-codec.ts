@@ -1,3 +1,4 @@
+import { assertNever } from '../assert-never';
 import { crc32 } from './crc32';
 import {
   type EntryField,
@@ -11,7 +12,6 @@ import {
   type UintType,
 } from './header-schema';
 import { headerTemplate, PACKAGE_TYPE_CODES } from './header-template';
-import { assertNever } from '../assert-never';
 
 /**
  * Header JSON ⇄ bytes (DESIGN §3, docs/package-format.md): little-endian, fields in template order,

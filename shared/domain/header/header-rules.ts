@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import type { PackageType } from '../../api/contracts/packages';
+import { assertNever } from '../assert-never';
 import { BadRequestError } from '../errors';
 import { crc32 } from './crc32';
 import { encodedLength, HeaderFormatError, serializeHeader } from './header-codec';
@@ -16,7 +17,6 @@ import {
   UINT_MAX,
 } from './header-schema';
 import { headerTemplate, PACKAGE_TYPE_CODES } from './header-template';
-import { assertNever } from '../assert-never';
 
 /**
  * The header edit rules (spec §5, DESIGN §3): what a submitted header may change, and the fields the

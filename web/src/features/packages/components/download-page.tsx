@@ -1,5 +1,6 @@
 import { Button, Heading } from '@aws-amplify/ui-react';
 import type { Package } from '@shared/api/contracts/packages';
+import { assertNever } from '@shared/domain/assert-never';
 import { MSG } from '@shared/messages';
 import { useNavigate } from 'react-router-dom';
 import { ProgressBar } from '@/components/ui/progress-bar';
@@ -13,7 +14,6 @@ import { GenerationStatus, showsGeneration } from './generation-status';
 import { PackageStrip } from './package-fields';
 import { NoPackage, PackagePage } from './package-page';
 import { SavedFile } from './saved-file';
-import { assertNever } from '@shared/domain/assert-never';
 
 /** What the decision that led here did to the package, in words (issue 25). */
 export function whatHappened(pkg: Pick<Package, 'name' | 'status' | 'signed'>): string {

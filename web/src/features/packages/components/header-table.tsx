@@ -1,4 +1,5 @@
 import { Alert, Table, TableBody, TableCell, TableHead, TableRow } from '@aws-amplify/ui-react';
+import { assertNever } from '@shared/domain/assert-never';
 import type {
   EntryField,
   FixedField,
@@ -9,7 +10,6 @@ import type {
 import { Fragment, type ReactNode } from 'react';
 import { pathOf, type ValueTarget } from '../utils/header-editor-state';
 import { type HeaderDepth, HeaderNameCell } from './header-name-cell';
-import { assertNever } from '@shared/domain/assert-never';
 
 /** One integer or enum of the header: a top-level field, a group member or a list entry member. */
 export interface ValueRowModel {

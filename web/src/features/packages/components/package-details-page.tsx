@@ -1,5 +1,6 @@
 import { Alert, Button } from '@aws-amplify/ui-react';
 import type { Package } from '@shared/api/contracts/packages';
+import { assertNever } from '@shared/domain/assert-never';
 import { isEditable } from '@shared/domain/package-lifecycle';
 import { isDeliverableType } from '@shared/domain/package-rules';
 import { MSG } from '@shared/messages';
@@ -28,7 +29,6 @@ import { NoPackage, PackagePage, PackageSection } from './package-page';
 import { RejectDialog } from './reject-dialog';
 import { ReviewCards } from './review-cards';
 import { SavedFile } from './saved-file';
-import { assertNever } from '@shared/domain/assert-never';
 
 /** The detail pages of spec §2.9, one per route. */
 export type DetailsVariant = 'dev' | 'release' | 'rejected' | 'approval-pending' | 'approve' | 'sign';

@@ -1,4 +1,5 @@
 import type { Package } from '@shared/api/contracts/packages';
+import { assertNever } from '@shared/domain/assert-never';
 import { MSG } from '@shared/messages';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
@@ -26,7 +27,6 @@ import {
   tabFlow,
 } from '../utils/package-flow';
 import { PackagePage } from './package-page';
-import { assertNever } from '@shared/domain/assert-never';
 
 function columns(kind: ListKind, tab: ListTab): Column<Package>[] {
   const flow = tabFlow(kind, tab);

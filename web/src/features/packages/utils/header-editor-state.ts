@@ -1,3 +1,4 @@
+import { assertNever } from '@shared/domain/assert-never';
 import {
   formatHex,
   newListEntry,
@@ -11,7 +12,6 @@ import type {
   ListField,
   UintType,
 } from '@shared/domain/header/header-schema';
-import { assertNever } from '@shared/domain/assert-never';
 
 /** What an input holds while it differs from the stored value: a blank cell, or the text being typed. */
 export interface Draft {

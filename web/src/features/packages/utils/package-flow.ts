@@ -1,4 +1,5 @@
 import type { Package, PackageType, WaitingFor } from '@shared/api/contracts/packages';
+import { assertNever } from '@shared/domain/assert-never';
 import {
   ACTOR_ROLE,
   isDeliverable,
@@ -10,7 +11,6 @@ import { MSG } from '@shared/messages';
 import { paths } from '@/config/paths';
 import { routePath } from '@/lib/api-client/route-path';
 import type { FlowPurpose } from '@/lib/session/session-store';
-import { assertNever } from '@shared/domain/assert-never';
 
 /**
  * The pure rules of the package screens: which list a tab loads and which flow it sets (spec §4.1,
