@@ -9,6 +9,7 @@ import { startLocalStack } from './stack';
 const apiPort = Number(process.env.API_PORT ?? 3001);
 const stack = await startLocalStack({
   port: apiPort,
+  portVariable: 'API_PORT',
   dataDir: resolve(process.env.DATA_DIR ?? '.data'),
   webRoot: resolve('web/dist'),
 });

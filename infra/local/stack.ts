@@ -24,7 +24,7 @@ import {
   localS3Config,
   localTable,
 } from './local-aws';
-import { freePort } from './ports';
+import { ensurePortFree, freePort, listenOn } from './ports';
 import { provisionBuckets, provisionTables } from './provision';
 import { StreamPoller } from './streams';
 
@@ -36,6 +36,8 @@ export interface LocalStackOptions {
   dynamoPort?: number;
   s3Port?: number;
   sesPort?: number;
+  /** the variable that sets `port`, named in the error when the port is taken (default PORT) */
+  portVariable?: string;
   log?: (line: string) => void;
 }
 
@@ -102,6 +104,9 @@ function persistentKeySet(dataDir: string): string {
  */
 export async function startLocalStack(opts: LocalStackOptions): Promise<LocalStack> {
   const log = opts.log ?? ((l: string) => console.log(l));
+  const portVariable = opts.portVariable ?? 'PORT';
+  // the stack's own port first: a taken one fails now, naming the port and its variable, not after the emulators
+  await ensurePortFree(opts.port, portVariable);
   const dataDir = resolve(opts.dataDir);
   mkdirSync(dataDir, { recursive: true });
 
@@ -228,10 +233,7 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
     const { createLocalServer } = await import('./server');
     // presigned URLs point at s3rver: the SPA's CSP must let it connect there, as CloudFront's does for S3
     server = createLocalServer(opts.webRoot, [new URL(env.AWS_ENDPOINT_URL_S3!).origin]);
-    await new Promise<void>((r, reject) => {
-      server!.once('error', reject);
-      server!.listen(opts.port, '127.0.0.1', () => r());
-    });
+    await listenOn(server, opts.port, portVariable);
     const mailboxUrl = `http://localhost:${sesPort}/`;
     log(
       `DynamoDB Local on ${dynamoPort}, s3rver on ${s3Port}, SES mailbox on ${sesPort}; data in ${dataDir}`,

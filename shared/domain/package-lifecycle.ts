@@ -1,5 +1,6 @@
 import type { PackageStatus } from '../api/contracts/packages';
 import { APPROVAL_POLICY } from './approval-policy';
+import { assertNever } from './assert-never';
 import type { PackageAction, PackageActor } from './package-actions';
 import type { Role } from './roles';
 import { APPROVAL_ROUND, DELIVERY_ROUND } from './voting-rounds';
@@ -184,6 +185,8 @@ function conditionHolds(when: TransitionCondition | undefined, ctx: VoteContext)
       return !!ctx.signed;
     case 'unsigned':
       return !ctx.signed;
+    default:
+      return assertNever(when, 'transition condition');
   }
 }
 
@@ -238,8 +241,11 @@ export function isActor(p: ActorState, user: { id: string; userRole: Role }, act
       return p.generation?.requestedBy.id === user.id;
     case 'worker':
       return false;
-    default:
+    case 'releaseEngineer':
+    case 'admin':
       return user.userRole === ACTOR_ROLE[actor];
+    default:
+      return assertNever(actor, 'package actor');
   }
 }
 

@@ -1,4 +1,5 @@
 import type { ApproverEntry, PackageStatus, UserRef } from '../api/contracts/packages';
+import { assertNever } from './assert-never';
 
 /** The parts of a stored package that say whom it waits for. */
 export interface DecisionState {
@@ -24,7 +25,16 @@ export function waitsForDecisionOf(p: DecisionState, userId: string): boolean {
       return p.signer?.id === userId;
     case 'DELIVERY_PENDING':
       return undecided(p.deliveryApprovers?.[userId]);
-    default:
+    // no decision waits in these
+    case 'DRAFT':
+    case 'APPROVED':
+    case 'GENERATING':
+    case 'SIGNED':
+    case 'REJECTED':
+    case 'DELIVERED':
+    case 'DELIVERY_REJECTED':
       return false;
+    default:
+      return assertNever(p.status, 'package status');
   }
 }

@@ -5,7 +5,8 @@ import type { PackageRecord } from '../../lambdas/ports/package-repository';
 import type { UserRecord } from '../../lambdas/ports/user-repository';
 import type { ListPageQuery } from '../../shared/api/contracts/packages';
 import { makeClient, SEEDED } from './client';
-import { benchStack, closedLoop, type Load, TABLE, templatePackage } from './lists';
+import { benchStack, TABLE, templatePackage } from './list-seed';
+import { closedLoop, type Load } from './load';
 import { info, ms, progress, QUICK, type Row, verdict } from './report';
 import { seedPackages } from './seed-packages';
 

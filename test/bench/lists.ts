@@ -1,44 +1,20 @@
-import { execFile } from 'node:child_process';
-import { randomBytes, randomUUID } from 'node:crypto';
-import { join, resolve } from 'node:path';
-import { promisify } from 'node:util';
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import {
-  BatchWriteCommand,
-  type BatchWriteCommandOutput,
-  DynamoDBDocumentClient,
+  type DynamoDBDocumentClient,
   GetCommand,
   QueryCommand,
   type QueryCommandInput,
 } from '@aws-sdk/lib-dynamodb';
-import { localDynamoConfig, localTable } from '../../infra/local/local-aws';
 import type { PackageRecord } from '../../lambdas/ports/package-repository';
 import { toPackage } from '../../lambdas/services/package-service';
-import type { Package } from '../../shared/api/contracts/packages';
 import { MAX_RESPONSE_BYTES } from '../../shared/api/runtime';
-import { seededApproverKeys } from '../support/seeded-approvers';
-import { startStackProcess } from '../support/stack-process';
-import { type Client, expectStatus, makeClient, SEEDED } from './client';
-import {
-  info,
-  mb,
-  ms,
-  notMeasured,
-  onInterrupt,
-  percentile,
-  progress,
-  QUICK,
-  type Row,
-  verdict,
-} from './report';
+import { type Client, makeClient } from './client';
+import { benchStack, type Item, PACKAGES, seed, TABLE, templatePackage } from './list-seed';
+import { autocannon, closedLoop, type Load } from './load';
+import { info, mb, ms, notMeasured, progress, QUICK, type Row, verdict } from './report';
 
-const run = promisify(execFile);
-const ROOT = resolve(import.meta.dirname, '..', '..');
 const SECTION = 'lists';
-const PACKAGES = 10_000;
 const CONCURRENCY = [1, 10, 50] as const;
 const P99_TARGET_MS = 50;
-export const TABLE = localTable('packages');
 const PAGE = 100;
 /**
  * partitions of the bare-Query comparison: the header as a nested map (how items were stored before
@@ -49,130 +25,6 @@ const NO_HEADER = 'BENCH_NO_HEADER';
 const SLIM = QUICK ? 300 : 1000;
 /** seconds of load per paged or bare measurement (whole lists are one call each) */
 const SECONDS = QUICK ? { page: 5, bare: 3 } : { page: 15, bare: 10 };
-
-export type Item = Record<string, unknown>;
-
-/**
- * A local stack for a list bench (stopped on Ctrl-C) and a document client on its DynamoDB Local; `env`
- * goes to the stack process (e.g. DYNAMODB_HEAP, infra/local/emulators.ts).
- */
-export async function benchStack(env: Record<string, string> = {}) {
-  progress('starting a local stack');
-  const stack = await startStackProcess({ LOGIN_MAX_FAILURES_PER_SOURCE: '100000', ...env });
-  const forget = onInterrupt(() => stack.stop());
-  const doc = DynamoDBDocumentClient.from(new DynamoDBClient(localDynamoConfig(stack.dynamoEndpoint)), {
-    marshallOptions: { removeUndefinedValues: true },
-  });
-  return { stack, forget, doc };
-}
-
-/** One real package made through the API (upload, generate, DCC, notify): the shape every copy takes. */
-export async function templatePackage(api: Client): Promise<{ id: string; token: string }> {
-  const dev = await api.login(SEEDED.designDev);
-  const ids = Object.fromEntries(
-    await Promise.all(
-      (['designTest', 'lead', 'reliability', 'release'] as const).map(
-        async (k) => [k, (await api.login(SEEDED[k])).id] as const,
-      ),
-    ),
-  );
-  const form = new FormData();
-  form.append('resourceFile', new Blob([new Uint8Array(randomBytes(4096))]), 'bench-list.bin');
-  const res = expectStatus(
-    await api.call<{ resource: string }>('/resources/patch/dev?name=bench-list-patch', {
-      method: 'POST',
-      token: dev.token,
-      body: form,
-    }),
-    201,
-    'upload',
-  );
-  const resourceId = (JSON.parse(res.body.resource) as { id: string }).id;
-  const gen = expectStatus(
-    await api.call<{ package: string }>(`/resources/${resourceId}/generate-package`, {
-      method: 'POST',
-      token: dev.token,
-      body: {
-        packageName: 'bench-list-template',
-        packageType: 'DEV_SIGNED',
-        note: 'Raises the occlusion alarm threshold of the infusion pump to 800 mmHg',
-      },
-    }),
-    201,
-    'generate-package',
-  );
-  const pkgId = (JSON.parse(gen.body.package) as Package).id;
-  const dcc = expectStatus(
-    await api.call<{ dccUuid: string }>('/dcc', {
-      method: 'POST',
-      token: dev.token,
-      body: { deviceId: 'PUMP-BENCH', telemetryType: 'TelB', messageLimit: 64, deviceLimit: 4096 },
-    }),
-    201,
-    'dcc',
-  );
-  expectStatus(
-    await api.call(`/packages/${pkgId}/dcc/${dcc.body.dccUuid}`, { method: 'POST', token: dev.token }),
-    200,
-    'attach dcc',
-  );
-  expectStatus(
-    await api.call(`/packages/${pkgId}/notify-approvers`, {
-      method: 'POST',
-      token: dev.token,
-      body: {
-        approvers: seededApproverKeys('DEV_SIGNED').map(({ role, key }) => ({ role, id: ids[key] })),
-        signer: ids.release,
-      },
-    }),
-    200,
-    'notify',
-  );
-  return { id: pkgId, token: dev.token };
-}
-
-/**
- * 10,000 copies of the stored template item (new id, key, name and times), written with BatchWrite by
- * `writers` requests at a time; `from`: the first copy's number (names and times go on from there).
- */
-export async function seed(
-  doc: DynamoDBDocumentClient,
-  template: Item,
-  count = PACKAGES,
-  from = 1,
-  writers = 4,
-): Promise<void> {
-  const base = Date.parse(String(template.createdAt));
-  const items: Item[] = [];
-  for (let i = from; i < from + count; i++) {
-    const id = randomUUID();
-    const at = new Date(base - i * 60_000).toISOString();
-    items.push({
-      ...template,
-      pk: `PKG#${id}`,
-      id,
-      name: `bench-package-${String(i).padStart(5, '0')}`,
-      createdAt: at,
-      updatedAt: at,
-      // delivered copies: each delivery started when the copy was made, as deliveries spread over time
-      ...(template.deliveryStartedAt ? { deliveryStartedAt: at } : {}),
-    });
-  }
-  const batches: Item[][] = [];
-  for (let i = 0; i < items.length; i += 25) batches.push(items.slice(i, i + 25));
-  const worker = async () => {
-    for (let batch = batches.shift(); batch; batch = batches.shift()) {
-      let request: BatchWriteCommandOutput['UnprocessedItems'] = {
-        [TABLE]: batch.map((Item) => ({ PutRequest: { Item } })),
-      };
-      while (request && Object.keys(request).length > 0) {
-        const r: BatchWriteCommandOutput = await doc.send(new BatchWriteCommand({ RequestItems: request }));
-        request = r.UnprocessedItems;
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: writers }, worker));
-}
 
 const stageQuery = (stage: string, limit?: number, start?: Item): QueryCommandInput => ({
   TableName: TABLE,
@@ -200,93 +52,6 @@ async function queryWhole(
     start = r.LastEvaluatedKey;
   } while (start);
   return out;
-}
-
-export interface Load {
-  p50: number;
-  p99: number;
-  rps: number;
-  count: number;
-  failed: number;
-}
-
-/**
- * `clients` loops calling `f`, each for `seconds` or `requests` calls in all (a closed loop, as
- * autocannon runs), with the latency of every call.
- */
-export async function closedLoop(
-  clients: number,
-  run_: { seconds: number } | { requests: number },
-  f: () => Promise<unknown>,
-): Promise<Load> {
-  const latencies: number[] = [];
-  let failed = 0;
-  let left = 'requests' in run_ ? run_.requests : Number.POSITIVE_INFINITY;
-  const end = 'seconds' in run_ ? performance.now() + run_.seconds * 1000 : Number.POSITIVE_INFINITY;
-  const started = performance.now();
-  await Promise.all(
-    Array.from({ length: clients }, async () => {
-      while (performance.now() < end && left-- > 0) {
-        const t = performance.now();
-        try {
-          await f();
-          latencies.push(performance.now() - t);
-        } catch {
-          failed++;
-        }
-      }
-    }),
-  );
-  const took = (performance.now() - started) / 1000;
-  return {
-    p50: percentile(latencies, 50),
-    p99: percentile(latencies, 99),
-    rps: latencies.length / took,
-    count: latencies.length,
-    failed,
-  };
-}
-
-interface Cannon {
-  latency: { p50: number; p99: number; max: number };
-  requests: { average: number; total: number };
-  non2xx: number;
-  errors: number;
-  timeouts: number;
-}
-
-/** autocannon (its CLI, in its own process) against one URL with a bearer token. */
-async function autocannon(
-  url: string,
-  token: string,
-  clients: number,
-  run_: { seconds: number } | { requests: number },
-): Promise<Load> {
-  const bin = join(ROOT, 'node_modules', 'autocannon', 'autocannon.js');
-  const { stdout } = await run(
-    process.execPath,
-    [
-      bin,
-      '-c',
-      String(clients),
-      ...('seconds' in run_ ? ['-d', String(run_.seconds)] : ['-a', String(run_.requests)]),
-      '-t',
-      '120',
-      '-j',
-      '-H',
-      `Authorization=Bearer ${token}`,
-      url,
-    ],
-    { cwd: ROOT, maxBuffer: 16 * 1024 * 1024 },
-  );
-  const r = JSON.parse(stdout) as Cannon;
-  return {
-    p50: r.latency.p50,
-    p99: r.latency.p99,
-    rps: r.requests.average,
-    count: r.requests.total,
-    failed: r.non2xx + r.errors + r.timeouts,
-  };
 }
 
 const loadValue = (l: Load): string =>

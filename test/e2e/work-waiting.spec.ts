@@ -109,14 +109,18 @@ async function notifiedPackage(name: string): Promise<string> {
 
 /** The link of the mail, once it arrived (workflow mail leaves through the outbox). */
 async function linkOfMail(to: string, subject: string): Promise<string> {
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    const mail = (await mailsTo(to)).find((m) => m.subject === subject);
-    const link = mail?.text.match(/Open it here: (\S+)/)?.[1];
-    if (link) return link;
-    if (Date.now() > deadline) throw new Error(`no mail '${subject}' to ${to}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
+  let link: string | undefined;
+  await expect
+    .poll(
+      async () => {
+        const mail = (await mailsTo(to)).find((m) => m.subject === subject);
+        link = mail?.text.match(/Open it here: (\S+)/)?.[1];
+        return link;
+      },
+      { message: `no mail '${subject}' to ${to}`, timeout: 30_000 },
+    )
+    .toBeDefined();
+  return link!;
 }
 
 async function shoot(page: Page, name: string) {

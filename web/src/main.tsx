@@ -1,5 +1,6 @@
 import '@aws-amplify/ui-react/styles.css';
 import './app/styles.css';
+import './app/role-status.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router-dom';

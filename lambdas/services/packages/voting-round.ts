@@ -5,6 +5,7 @@ import type {
   PackageStatus,
 } from '../../../shared/api/contracts/packages';
 import { APPROVAL_POLICY, awaitedApprovers } from '../../../shared/domain/approval-policy';
+import { assertNever } from '../../../shared/domain/assert-never';
 import { ConflictError, ForbiddenError, NotFoundError } from '../../../shared/domain/errors';
 import {
   allVoted,
@@ -107,6 +108,8 @@ function explain(r: Exclude<VoteResult, { ok: true }>, what: string, awaited: ()
       throw new ConflictError(PACKAGE_ERR.notWaiting(what));
     case 'notYourTurn':
       throw new ConflictError(PACKAGE_ERR.notYourTurn(awaited()));
+    default:
+      return assertNever(r.reason, 'vote refusal');
   }
 }
 

@@ -1,3 +1,4 @@
+import { assertNever } from '../assert-never';
 import { crc32 } from './crc32';
 import {
   type EntryField,
@@ -85,6 +86,8 @@ export function headerLayout(header: Header): LayoutEntry[] {
           for (const t of f.template) pushEntry(`${f.name}[${i}].${t.name}`, t, e[t.name]!);
         });
         break;
+      default:
+        assertNever(f, 'header field type');
     }
   }
   return out;
@@ -101,7 +104,7 @@ export function encodedLength(header: Header): number {
   return last ? last.offset + last.width : 0;
 }
 
-// a switch with no default: a new integer type is a compile/lint error here, never silently a uint32
+// a new integer type is a compile error here (assertNever), never silently a uint32
 function writeUint(view: DataView, offset: number, type: UintType, value: number): void {
   switch (type) {
     case 'uint8':
@@ -113,6 +116,8 @@ function writeUint(view: DataView, offset: number, type: UintType, value: number
     case 'uint32':
       view.setUint32(offset, value, true);
       return;
+    default:
+      assertNever(type, 'integer type');
   }
 }
 
@@ -166,6 +171,8 @@ export function serializeHeader(header: Header): Uint8Array {
         o += 1;
         for (const e of f.value) o = writeEntryValues(view, o, f.template, e);
         break;
+      default:
+        assertNever(f, 'header field type');
     }
   }
   return bytes;
@@ -231,6 +238,8 @@ class Reader {
         return this.view.getUint16(o, true);
       case 'uint32':
         return this.view.getUint32(o, true);
+      default:
+        return assertNever(type, 'integer type');
     }
   }
   mask64(field: string): bigint {
@@ -324,6 +333,8 @@ function readField(r: Reader, f: HeaderField): HeaderField {
       for (let i = 0; i < count; i++) value.push(readEntryValues(r, `${f.name}[${i}]`, f.template));
       return { ...f, value };
     }
+    default:
+      return assertNever(f, 'header field type');
   }
 }
 

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import type { PackageType } from '../../api/contracts/packages';
+import { assertNever } from '../assert-never';
 import { BadRequestError } from '../errors';
 import { crc32 } from './crc32';
 import { encodedLength, HeaderFormatError, serializeHeader } from './header-codec';
@@ -216,6 +217,8 @@ function applyValue(
       const value = raw.map((e, i) => coerceEntry(`${cur.name}[${i}]`, cur.template, e, undefined, errors));
       return errors.length > before ? undefined : { ...structuredClone(cur), value };
     }
+    default:
+      return assertNever(cur, 'header field type');
   }
 }
 

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { assertNever } from '../assert-never';
 
 /**
  * The package header as a JSON document (spec §3, DESIGN §3): an ordered list of named fields. Order is
@@ -290,6 +291,8 @@ export function headerProblems(header: Header): HeaderError[] {
           out.push(...entryProblems(`${f.name}[${j}]`, f.template, e));
         });
         break;
+      default:
+        assertNever(f, 'header field type');
     }
   });
   if (crcCount > 1) out.push({ field: 'Header CRC', message: 'a header has at most one CRC field' });

@@ -3,6 +3,8 @@ import { z } from 'zod';
 
 /** `header` as the server answers it: the fields it stored (checked whole by the server). */
 const headerAnswer = z.object({ fields: z.array(headerFieldSchema) });
+/** A 400's `headerErrors`: one problem per field path (header-rules.ts); anything else reads as none. */
+const headerErrorsAnswer = z.array(z.object({ field: z.string(), message: z.string() }));
 
 import { type ApiResult, callApi, parseJsonText, readAnswer } from '@/lib/api-client/api-client';
 
@@ -37,11 +39,11 @@ export async function saveHeader(
       ? { ok: true, header: read.data }
       : { ok: false, status: read.status, errorMessage: read.error.errorMessage, headerErrors: [] };
   }
-  const errors = result.error.headerErrors;
+  const errors = headerErrorsAnswer.safeParse(result.error.headerErrors);
   return {
     ok: false,
     status: result.status,
     errorMessage: result.error.errorMessage,
-    headerErrors: Array.isArray(errors) ? (errors as HeaderError[]) : [],
+    headerErrors: errors.success ? errors.data : [],
   };
 }

@@ -1,5 +1,6 @@
 import { Button, Heading } from '@aws-amplify/ui-react';
 import type { Package } from '@shared/api/contracts/packages';
+import { assertNever } from '@shared/domain/assert-never';
 import { MSG } from '@shared/messages';
 import { useNavigate } from 'react-router-dom';
 import { ProgressBar } from '@/components/ui/progress-bar';
@@ -25,8 +26,15 @@ export function whatHappened(pkg: Pick<Package, 'name' | 'status' | 'signed'>): 
       return `Every approver approved "${pkg.name}"; its package file is generated.`;
     case 'DELIVERY_PENDING':
       return `"${pkg.name}" is sent for delivery and waits for its delivery approvers.`;
-    default:
+    case 'DRAFT':
+    case 'PENDING_APPROVAL':
+    case 'AWAITING_SIGNATURE':
+    case 'GENERATING':
+    case 'REJECTED':
+    case 'DELIVERY_REJECTED':
       return `"${pkg.name}" is ${STATUS_LABELS[pkg.status].toLowerCase()}.`;
+    default:
+      return assertNever(pkg.status, 'package status');
   }
 }
 

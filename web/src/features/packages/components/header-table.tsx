@@ -1,4 +1,5 @@
 import { Alert, Table, TableBody, TableCell, TableHead, TableRow } from '@aws-amplify/ui-react';
+import { assertNever } from '@shared/domain/assert-never';
 import type {
   EntryField,
   FixedField,
@@ -109,6 +110,8 @@ function rowsOf(
           }),
         ),
       ];
+    default:
+      return assertNever(field, 'header field type');
   }
 }
 

@@ -1,5 +1,6 @@
 import { Alert, Button } from '@aws-amplify/ui-react';
 import type { Package } from '@shared/api/contracts/packages';
+import { assertNever } from '@shared/domain/assert-never';
 import { isEditable } from '@shared/domain/package-lifecycle';
 import { isDeliverableType } from '@shared/domain/package-rules';
 import { MSG } from '@shared/messages';
@@ -54,8 +55,14 @@ function notGeneratedReason(pkg: Package): string {
       return 'The package file is being generated.';
     case 'REJECTED':
       return 'The package was rejected; no package file was generated.';
-    default:
+    case 'APPROVED':
+    case 'SIGNED':
+    case 'DELIVERY_PENDING':
+    case 'DELIVERED':
+    case 'DELIVERY_REJECTED':
       return 'The package file is not generated yet.';
+    default:
+      return assertNever(pkg.status, 'package status');
   }
 }
 

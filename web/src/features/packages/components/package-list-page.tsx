@@ -1,4 +1,5 @@
 import type { Package } from '@shared/api/contracts/packages';
+import { assertNever } from '@shared/domain/assert-never';
 import { MSG } from '@shared/messages';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
@@ -104,8 +105,14 @@ export function signatureState(p: Pick<Package, 'signed' | 'status'>): string | 
       return 'not signed: rejected';
     case 'GENERATING':
       return 'being signed';
-    default:
+    case 'APPROVED':
+    case 'SIGNED':
+    case 'DELIVERY_PENDING':
+    case 'DELIVERED':
+    case 'DELIVERY_REJECTED':
       return null;
+    default:
+      return assertNever(p.status, 'package status');
   }
 }
 

@@ -3,6 +3,7 @@ import type { ReactNode } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { paths } from '@/config/paths';
 import './packages.css';
+import './review.css';
 // the header editor's and view's table, after the general package styles
 import './header-table.css';
 

@@ -1,3 +1,4 @@
+import { assertNever } from '@shared/domain/assert-never';
 import {
   formatHex,
   newListEntry,
@@ -179,6 +180,8 @@ export function headerEditorReducer(state: HeaderEditorState, action: HeaderEdit
       return initialEditorState(action.header);
     case 'refused':
       return { ...state, refusal: action.refusal, errors: action.errors ?? state.errors };
+    default:
+      return assertNever(action, 'header editor action');
   }
 }
 

@@ -1,4 +1,5 @@
 import type { Package, PackageType, WaitingFor } from '@shared/api/contracts/packages';
+import { assertNever } from '@shared/domain/assert-never';
 import {
   ACTOR_ROLE,
   isDeliverable,
@@ -123,15 +124,19 @@ export function rowClickTarget(
   // whatever the stage: it opens the rejected page, never 'PACKAGE GENERATED' over "no file was generated"
   if (pkg.status === 'REJECTED')
     return { path: paths.packages.rejectedView, subHeader: MSG.packageRejectedTitle };
-  switch (listStatus(pkg)) {
+  const shown = listStatus(pkg);
+  switch (shown) {
     case 'DEVELOPMENT':
       return { path: paths.packages.devView, subHeader: MSG.packageGenerated };
     case 'REJECTED':
       return { path: paths.packages.rejectedView, subHeader: MSG.packageRejectedTitle };
     case 'PENDING':
       return { path: paths.packages.approvalPendingView, subHeader: MSG.packageApprovalPending };
-    default:
+    case 'NOT_STARTED':
+    case 'APPROVED':
       return { path: paths.packages.releaseView, subHeader: MSG.packageGenerated };
+    default:
+      return assertNever(shown, 'list status');
   }
 }
 

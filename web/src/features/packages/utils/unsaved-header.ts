@@ -1,4 +1,5 @@
-import type { HeaderField } from '@shared/domain/header/header-schema';
+import { type HeaderField, headerFieldSchema } from '@shared/domain/header/header-schema';
+import { z } from 'zod';
 
 /**
  * Issue 25: header edits the server did not take (session ended, network down) are kept in this browser
@@ -11,6 +12,12 @@ export interface UnsavedHeader {
   at: string;
   reason: string;
 }
+/** The kept copy as read back: written by an older build or edited by hand, it must still be a header. */
+const unsavedHeaderSchema = z.object({
+  fields: z.array(headerFieldSchema),
+  at: z.string(),
+  reason: z.string(),
+}) satisfies z.ZodType<UnsavedHeader>;
 
 const key = (packageId: string) => `frp.unsavedHeader.${packageId}`;
 
@@ -25,8 +32,9 @@ export function keepUnsaved(packageId: string, fields: HeaderField[], reason: st
 export function readUnsaved(packageId: string): UnsavedHeader | null {
   try {
     const raw = localStorage.getItem(key(packageId));
-    const parsed = raw ? (JSON.parse(raw) as UnsavedHeader) : null;
-    return parsed && Array.isArray(parsed.fields) ? parsed : null;
+    if (!raw) return null;
+    const parsed = unsavedHeaderSchema.safeParse(JSON.parse(raw));
+    return parsed.success ? parsed.data : null;
   } catch {
     return null;
   }

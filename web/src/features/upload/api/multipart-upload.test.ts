@@ -248,4 +248,33 @@ describe('multipart uploader', () => {
     // not all parts were sent: the state is not even asked; S3's list decides
     expect(s.calls[0]).toBe('list up-1');
   });
+
+  it('reads a saved upload only when it has the shape it was saved with (issue 26: parsed, never cast)', () => {
+    const storage = new MemoryStorage();
+    const key = resumeKey(file);
+    const saved = {
+      uploadId: 'up-9',
+      name: 'fw-1',
+      resourceType: 'FIRMWARE',
+      resourceStage: 'dev',
+      partSizeBytes: PART,
+      partCount: 4,
+      metadataSent: true,
+      etags: { 1: '"e1"', 3: '"e3"' },
+    };
+    storage.setItem(key, JSON.stringify(saved));
+    expect(loadSaved(storage, key)).toEqual({ ...saved, etags: { '1': '"e1"', '3': '"e3"' } });
+    for (const broken of [
+      { ...saved, partCount: '4' },
+      { ...saved, metadataSent: undefined },
+      { ...saved, etags: { first: '"e1"' } },
+      { ...saved, uploadId: '' },
+      [saved],
+    ]) {
+      storage.setItem(key, JSON.stringify(broken));
+      expect(loadSaved(storage, key), JSON.stringify(broken)).toBeNull();
+    }
+    storage.setItem(key, '{not json');
+    expect(loadSaved(storage, key)).toBeNull();
+  });
 });

@@ -4,6 +4,7 @@ import type {
   UploadPartsResponse,
   UploadStatus,
 } from '@shared/api/contracts/resources';
+import { z } from 'zod';
 import type { ApiResult } from '@/lib/api-client/api-client';
 
 /**
@@ -43,6 +44,17 @@ export interface SavedUpload {
   /** ETags of the parts sent, by part number */
   etags: Record<number, string>;
 }
+/** A saved upload as read back from storage (another build's or a hand-edited copy starts over). */
+const savedUploadSchema = z.object({
+  uploadId: z.string().min(1),
+  name: z.string(),
+  resourceType: z.string(),
+  resourceStage: z.string(),
+  partSizeBytes: z.number().int().positive(),
+  partCount: z.number().int().positive(),
+  metadataSent: z.boolean(),
+  etags: z.record(z.string().regex(/^[1-9][0-9]*$/), z.string()),
+}) satisfies z.ZodType<SavedUpload, unknown>;
 
 export interface MultipartDeps {
   start(req: UploadRequest): Promise<ApiResult<StartMultipartUploadResponse>>;
@@ -75,8 +87,9 @@ export function resumeKey(file: Pick<File, 'name' | 'size' | 'lastModified'>): s
 export function loadSaved(storage: MultipartDeps['storage'], key: string): SavedUpload | null {
   try {
     const raw = storage.getItem(key);
-    const v = raw ? (JSON.parse(raw) as SavedUpload) : null;
-    return v && typeof v.uploadId === 'string' && v.partCount > 0 && v.partSizeBytes > 0 ? v : null;
+    if (!raw) return null;
+    const v = savedUploadSchema.safeParse(JSON.parse(raw));
+    return v.success ? v.data : null;
   } catch {
     return null;
   }
