@@ -341,16 +341,8 @@ export class DynamoPackageRepository implements PackageRepository, PackageTableC
     return votePackage(this, id, userId, round, at);
   }
 
-  reject(
-    id: string,
-    userId: string,
-    round: RoundName,
-    note: string,
-    at: string,
-    mails: OutboxMail[] = [],
-  ): Promise<VoteResult> {
-    return rejectPackage(this, id, userId, round, note, at, mails);
-  }
+  reject: PackageRepository['reject'] = (id, userId, round, note, at, mails = []) =>
+    rejectPackage(this, id, userId, round, note, at, mails);
 
   async removeTask(task: Pick<Task, 'kind' | 'userId' | 'packageId'>): Promise<void> {
     await dynamo().send(new DeleteCommand({ TableName: this.table, Key: taskKey(task) }));
