@@ -1,4 +1,4 @@
-import { Button, Flex, TextAreaField } from '@aws-amplify/ui-react';
+import { Button, Flex } from '@aws-amplify/ui-react';
 import type { Package } from '@shared/api/contracts/packages';
 import { packageTypeLabel } from '@shared/domain/package-type-label';
 import { roleLabel } from '@shared/domain/roles';
@@ -10,7 +10,7 @@ import {
 import { MSG } from '@shared/messages';
 import { Fragment, type ReactNode, useEffect, useId, useRef, useState } from 'react';
 import { dialogKeys } from '@/components/ui/dialog-keys';
-import { SignaturePassword } from '@/components/ui/signature-password';
+import { SignaturePassword, SignatureReason } from '@/components/ui/signature-password';
 import { useSession } from '@/lib/session/session-store';
 import './signature-dialog.css';
 import { ModalDialog } from '@/components/ui/modal-dialog';
@@ -169,17 +169,14 @@ export function SignatureDialog({
         }}
       >
         {rejecting ? (
-          <TextAreaField
+          <SignatureReason
             label="Reason for the rejection"
             // issue 25: say before the attempt that the reason is required, not only by a disabled button
             descriptiveText="Required: the initiator reads it. Reject stays unavailable until you give one."
             rows={3}
             value={reason}
-            isRequired
-            maxLength={2000}
-            onChange={(event) => setReason(event.target.value)}
-            isDisabled={busy}
-            marginBottom="0.75rem"
+            onChange={setReason}
+            busy={busy}
           />
         ) : null}
         <SignaturePassword

@@ -1,10 +1,10 @@
-import { Button, Flex, TextAreaField } from '@aws-amplify/ui-react';
+import { Button, Flex } from '@aws-amplify/ui-react';
 import { roleLabel } from '@shared/domain/roles';
 import { DELETE_IN_FLIGHT_MEANING } from '@shared/domain/signature-meanings';
 import { MSG } from '@shared/messages';
 import { type ReactNode, useEffect, useId, useRef, useState } from 'react';
 import { dialogKeys } from '@/components/ui/dialog-keys';
-import { SignaturePassword } from '@/components/ui/signature-password';
+import { SignaturePassword, SignatureReason } from '@/components/ui/signature-password';
 import { useSession } from '@/lib/session/session-store';
 import './delete-confirm-dialog.css';
 import { ModalDialog } from '@/components/ui/modal-dialog';
@@ -135,15 +135,12 @@ export function DeleteConfirmDialog({
                 and why.
               </span>
             </div>
-            <TextAreaField
+            <SignatureReason
               label="Reason for the deletion"
               rows={2}
               value={reason}
-              isRequired
-              maxLength={2000}
-              onChange={(event) => setReason(event.target.value)}
-              isDisabled={busy}
-              marginBottom="0.75rem"
+              onChange={setReason}
+              busy={busy}
             />
             <SignaturePassword
               inputRef={passwordRef}
