@@ -22,6 +22,7 @@ import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { SQSEvent } from 'aws-lambda';
+import { pascal } from '../infra/lib/construct-id';
 import { tableEnv } from '../shared/api/runtime';
 import { ASYNC_WORKERS, WORKERS, workerFile } from '../shared/api/workers';
 import { localDataDir, opsFail, TARGET_OPTIONS, targetLocalStack } from './ops-env';
@@ -38,7 +39,6 @@ const { values } = parseArgs({
 });
 
 const MAIL_ROW = WORKERS.find((w) => w.id === 'mailOutbox')!;
-const pascal = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1);
 const dataDir = localDataDir(values['data-dir']);
 const deadLetterFile = (id: string) => resolve(dataDir, 'dead-letters', `${workerFile(id)}.jsonl`);
 

@@ -7,6 +7,7 @@ import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { chromium, type Page } from '@playwright/test';
 import { SEED_PASSWORD } from '../shared/domain/seed-users';
+import { CHROMIUM_LAUNCH } from '../test/support/chromium';
 import { startStackProcess } from '../test/support/stack-process';
 
 const out = resolve('docs/screenshots');
@@ -94,17 +95,7 @@ try {
       body: JSON.stringify({ packageName, packageType, note }),
     });
 
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-    ],
-  });
+  const browser = await chromium.launch(CHROMIUM_LAUNCH);
   const shoot = async (page: Page, name: string, path: string) => {
     await page.goto(`${stack.url}${path}`);
     await page.waitForLoadState('networkidle');

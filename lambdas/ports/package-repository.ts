@@ -71,6 +71,13 @@ export interface Task {
   createdAt: string;
 }
 
+/** What a save does beside the package, in the same transaction: tasks opened or all closed, mails queued. */
+export interface TaskChanges {
+  add?: Task[];
+  removeAll?: boolean;
+  mails?: OutboxMail[];
+}
+
 /** What a vote changed: the package after the vote, or why it was refused. */
 export type VoteResult = { ok: true; pkg: PackageRecord } | { ok: false; reason: VoteRefusal };
 
@@ -149,7 +156,7 @@ export interface PackageRepository {
   save(
     next: PackageRecord,
     expected: { version: number; status: PackageStatus },
-    tasks?: { add?: Task[]; removeAll?: boolean; mails?: OutboxMail[] },
+    tasks?: TaskChanges,
   ): Promise<boolean>;
   /**
    * records one approver's vote atomically: counts it once, only while the package waits in the round

@@ -30,7 +30,8 @@ import {
   startMultipartUpload,
 } from './resources/presigned-multipart';
 import { confirmUpload, requestUpload, type VerifyingAnswer } from './resources/presigned-upload';
-import { failVerification, runVerification, uploadStatus } from './resources/verify-upload';
+import { uploadStatus } from './resources/upload-status';
+import { failVerification, runVerification } from './resources/verify-upload';
 
 export {
   type Actor,

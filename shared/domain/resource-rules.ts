@@ -127,6 +127,12 @@ export function parseModelMetadata(bytes: Uint8Array): ModelMetadata {
   return { modelName: r.data.modelName, modelVersion: r.data.version };
 }
 
+/** A model held in memory, checked whole: its file's TFLite identifier first, then its metadata file. */
+export function checkModel(file: Uint8Array, metadata: Uint8Array): ModelMetadata {
+  checkTflite(file);
+  return parseModelMetadata(metadata);
+}
+
 /** Every problem of the metadata file at once, one per field (issue 25: not only the first). */
 export function metadataIssue(error: z.ZodError): string {
   const problems = error.issues.map((issue) => {

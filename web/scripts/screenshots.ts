@@ -8,6 +8,7 @@
  */
 import { mkdirSync } from 'node:fs';
 import { type Browser, chromium, type Page } from 'playwright-core';
+import { CHROMIUM_LAUNCH } from '../../test/support/chromium';
 
 const BASE = process.env.BASE_URL ?? 'http://localhost:3000';
 const OUT = process.env.SHOTS_DIR ?? '/tmp/shots';
@@ -34,17 +35,7 @@ async function signIn(browser: Browser, email: string, viewport = { width: 1280,
   return { context, page };
 }
 
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  args: [
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-    '--no-first-run',
-  ],
-});
+const browser = await chromium.launch(CHROMIUM_LAUNCH);
 
 try {
   // visitors

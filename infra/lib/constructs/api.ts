@@ -15,6 +15,7 @@ import { API_STAGE, handlerFile, type Route } from '../../../shared/api/routes';
 import { BINARY_MEDIA_TYPES } from '../../../shared/api/runtime';
 import { ORIGIN_VERIFY_REQUIRED_ENV } from '../../../shared/domain/client-source';
 import { bundleAssetHash } from '../bundle-hash';
+import { pascal } from '../construct-id';
 import { type PortalConfig, REPO_ROOT } from '../portal-config';
 import { statefulRemovalPolicy } from '../removal';
 import type { Data } from './data';
@@ -52,8 +53,6 @@ export const DEFAULT_MEMORY_MB = 512;
 
 /** Stage-wide throttle: far above what a team of engineers clicks, low enough to cap a runaway client. */
 export const THROTTLE = { rateLimit: 50, burstLimit: 100 };
-
-const pascal = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1);
 
 /** Rows whose handler builds the identity service, which needs the token key (all but the public-key route). */
 export const needsTokenSecret = (r: Route): boolean =>

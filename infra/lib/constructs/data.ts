@@ -3,6 +3,7 @@ import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
 import type { BucketName, TableName } from '../../../shared/api/routes';
+import { pascal } from '../construct-id';
 import { BUCKETS, type KeyDef, TABLES } from '../definitions';
 import type { PortalConfig } from '../portal-config';
 import { ALWAYS_KEPT, statefulRemovalPolicy } from '../removal';
@@ -15,8 +16,6 @@ const attr = (k: KeyDef): dynamodb.Attribute => ({
   name: k.name,
   type: k.type === 'S' ? dynamodb.AttributeType.STRING : dynamodb.AttributeType.NUMBER,
 });
-
-const pascal = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1);
 
 /** Buckets the browser reaches directly with presigned URLs; they get fixed names (see bucketName). */
 export const BROWSER_BUCKETS: readonly BucketName[] = ['resources', 'artefacts'];

@@ -1,6 +1,5 @@
 import { join } from 'node:path';
-import { Duration, Validations } from 'aws-cdk-lib';
-import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
+import { Duration } from 'aws-cdk-lib';
 import { SqsDestination } from 'aws-cdk-lib/aws-lambda-destinations';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
@@ -8,12 +7,14 @@ import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import type { RouteUses } from '../../../shared/api/routes';
 import { ASYNC_WORKERS, type AsyncWorker, workerFile } from '../../../shared/api/workers';
+import { pascal } from '../construct-id';
 import { type PortalConfig, REPO_ROOT } from '../portal-config';
 import { statefulRemovalPolicy } from '../removal';
 import { lambdaCode } from './api';
 import type { Data } from './data';
 import { usesFunction } from './grant-uses';
 import type { Signing } from './signing';
+import { acknowledgeWorkerRuntime, anyAboveZeroAlarm, deadLetterQueue } from './worker-queues';
 
 export interface GenerationProps {
   config: PortalConfig;
@@ -22,8 +23,6 @@ export interface GenerationProps {
   /** https origin of the portal, for the links in the mails the workers commit (APP_URL) */
   appUrl: string;
 }
-
-const pascal = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1);
 
 /**
  * The asynchronous workers of shared/api/workers.ts (decision 160): per row a Lambda invoked with
@@ -42,11 +41,7 @@ export class Generation extends Construct {
   constructor(scope: Construct, id: string, props: GenerationProps) {
     super(scope, id);
     for (const w of ASYNC_WORKERS) this.worker(w, props);
-    Validations.of(this).acknowledge({
-      id: 'AwsSolutions-L1',
-      reason:
-        'The generation workers run on LAMBDA_RUNTIME (nodejs22.x), the runtime every Lambda of the app is built and tested for (esbuild target node22); it is supported by Lambda. Moving to nodejs24.x is the same one-line change as for the routes.',
-    });
+    acknowledgeWorkerRuntime(this, 'The generation workers');
   }
 
   /** A function of this construct with its own role and log group, granted what `uses` says. */
@@ -84,16 +79,7 @@ export class Generation extends Construct {
     });
 
     // what the failure function itself gives up on
-    const dlq = new sqs.Queue(scope, 'DeadLetters', {
-      encryption: sqs.QueueEncryption.SQS_MANAGED,
-      enforceSSL: true,
-      retentionPeriod: Duration.days(14),
-      removalPolicy,
-    });
-    Validations.of(dlq).acknowledge({
-      id: 'AwsSolutions-SQS3',
-      reason: `This queue is the dead-letter queue of the ${w.id} failure queue; a dead-letter queue of its own would only move the same records one step further.`,
-    });
+    const dlq = deadLetterQueue(scope, removalPolicy, `the dead-letter queue of the ${w.id} failure queue`);
     // Lambda's on-failure destination: the event and the last error, after the last retry
     const failures = new sqs.Queue(scope, 'Failures', {
       encryption: sqs.QueueEncryption.SQS_MANAGED,
@@ -117,22 +103,18 @@ export class Generation extends Construct {
     });
     failFn.addEventSource(new SqsEventSource(failures, { batchSize: 10, reportBatchItemFailures: true }));
 
-    new cloudwatch.Alarm(scope, 'FailedGenerationsAlarm', {
-      alarmDescription: `Runs of ${w.id} that failed after every retry (${w.failedRunMeans}; see docs/infra.md)`,
-      metric: failures.metricNumberOfMessagesSent({ period: Duration.minutes(5) }),
-      threshold: 0,
-      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
-      evaluationPeriods: 1,
-      treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
-    });
-    new cloudwatch.Alarm(scope, 'DeadLettersAlarm', {
-      alarmDescription: `Failures of ${w.id} the failure handler ${w.failure.id} could not record (see docs/infra.md)`,
-      metric: dlq.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(5) }),
-      threshold: 0,
-      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
-      evaluationPeriods: 1,
-      treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
-    });
+    anyAboveZeroAlarm(
+      scope,
+      'FailedGenerationsAlarm',
+      `Runs of ${w.id} that failed after every retry (${w.failedRunMeans}; see docs/infra.md)`,
+      failures.metricNumberOfMessagesSent({ period: Duration.minutes(5) }),
+    );
+    anyAboveZeroAlarm(
+      scope,
+      'DeadLettersAlarm',
+      `Failures of ${w.id} the failure handler ${w.failure.id} could not record (see docs/infra.md)`,
+      dlq.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(5) }),
+    );
 
     this.functions.set(w.id, fn);
     this.failureFunctions.set(w.failure.id, failFn);

@@ -1,18 +1,19 @@
 import { join } from 'node:path';
 import { Duration, Validations } from 'aws-cdk-lib';
-import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
-import * as sqs from 'aws-cdk-lib/aws-sqs';
+import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { type StreamWorker, WORKERS, workerFile } from '../../../shared/api/workers';
+import { pascal } from '../construct-id';
 import { type PortalConfig, REPO_ROOT } from '../portal-config';
 import { statefulRemovalPolicy } from '../removal';
 import { lambdaCode } from './api';
 import type { Data } from './data';
 import { usesFunction } from './grant-uses';
 import type { Mail } from './mail';
+import { acknowledgeWorkerRuntime, anyAboveZeroAlarm, deadLetterQueue } from './worker-queues';
 
 export interface WorkersProps {
   config: PortalConfig;
@@ -21,8 +22,6 @@ export interface WorkersProps {
   /** https origin of the portal, for the links in the mails the workers send (APP_URL) */
   appUrl: string;
 }
-
-const pascal = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1);
 
 /**
  * The stream workers of shared/api/workers.ts: per row one Lambda with its own role (grants from the
@@ -37,11 +36,7 @@ export class Workers extends Construct {
   constructor(scope: Construct, id: string, props: WorkersProps) {
     super(scope, id);
     for (const worker of WORKERS) this.worker(worker, props);
-    Validations.of(this).acknowledge({
-      id: 'AwsSolutions-L1',
-      reason:
-        'The workers run on LAMBDA_RUNTIME (nodejs22.x), the runtime every Lambda of the app is built and tested for (esbuild target node22); it is supported by Lambda. Moving to nodejs24.x is the same one-line change as for the routes.',
-    });
+    acknowledgeWorkerRuntime(this, 'The workers');
   }
 
   private worker(w: StreamWorker, props: WorkersProps): void {
@@ -66,16 +61,11 @@ export class Workers extends Construct {
     });
     const role = fn.role!;
 
-    const dlq = new sqs.Queue(scope, 'DeadLetters', {
-      encryption: sqs.QueueEncryption.SQS_MANAGED,
-      enforceSSL: true,
-      retentionPeriod: Duration.days(14),
+    const dlq = deadLetterQueue(
+      scope,
       removalPolicy,
-    });
-    Validations.of(dlq).acknowledge({
-      id: 'AwsSolutions-SQS3',
-      reason: `This queue is the on-failure destination of the ${w.id} event source mapping (a dead-letter queue for stream batches); a dead-letter queue of its own would only move the same records one step further.`,
-    });
+      `the on-failure destination of the ${w.id} event source mapping (a dead-letter queue for stream batches)`,
+    );
 
     const table = data.tables[w.source];
     fn.addEventSource(
@@ -103,14 +93,12 @@ export class Workers extends Construct {
       reason: `dynamodb:ListStreams supports no resource-level permissions (the DynamoDB event source mapping of ${w.id} needs it); every other stream action is granted on the ${w.source} table's stream only.`,
     });
 
-    new cloudwatch.Alarm(scope, 'DeadLettersAlarm', {
-      alarmDescription: `Records the ${w.id} worker gave up on (see docs/infra.md)`,
-      metric: dlq.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(5) }),
-      threshold: 0,
-      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
-      evaluationPeriods: 1,
-      treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
-    });
+    anyAboveZeroAlarm(
+      scope,
+      'DeadLettersAlarm',
+      `Records the ${w.id} worker gave up on (see docs/infra.md)`,
+      dlq.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(5) }),
+    );
 
     this.functions.set(w.id, fn);
     this.deadLetterQueues.set(w.id, dlq);

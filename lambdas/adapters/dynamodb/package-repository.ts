@@ -16,7 +16,6 @@ import type { PackageTombstone } from '../../../shared/domain/package-deletion';
 import type { RoundName } from '../../../shared/domain/package-lifecycle';
 import type {
   CompactPackage,
-  OutboxMail,
   PackageDeletion,
   PackageListName,
   PackageRecord,
@@ -24,6 +23,7 @@ import type {
   Page,
   PageRequest,
   Task,
+  TaskChanges,
   TaskKind,
   VoteResult,
 } from '../../ports/package-repository';
@@ -307,7 +307,7 @@ export class DynamoPackageRepository implements PackageRepository, PackageTableC
   async save(
     next: PackageRecord,
     expected: { version: number; status: PackageStatus },
-    tasks: { add?: Task[]; removeAll?: boolean; mails?: OutboxMail[] } = {},
+    tasks: TaskChanges = {},
   ): Promise<boolean> {
     const items: PackageTransactItem[] = [this.putExpected(next, expected)];
     if (tasks.removeAll) {
@@ -341,16 +341,8 @@ export class DynamoPackageRepository implements PackageRepository, PackageTableC
     return votePackage(this, id, userId, round, at);
   }
 
-  reject(
-    id: string,
-    userId: string,
-    round: RoundName,
-    note: string,
-    at: string,
-    mails: OutboxMail[] = [],
-  ): Promise<VoteResult> {
-    return rejectPackage(this, id, userId, round, note, at, mails);
-  }
+  reject: PackageRepository['reject'] = (id, userId, round, note, at, mails = []) =>
+    rejectPackage(this, id, userId, round, note, at, mails);
 
   async removeTask(task: Pick<Task, 'kind' | 'userId' | 'packageId'>): Promise<void> {
     await dynamo().send(new DeleteCommand({ TableName: this.table, Key: taskKey(task) }));

@@ -10,7 +10,6 @@ import type {
   ResourceReference,
   ResourceReferences,
   ResourceRepository,
-  UploadActor,
   UploadOutcome,
   UploadRefusal,
 } from '../../ports/resource-repository';
@@ -207,15 +206,15 @@ export class DynamoResourceRepository implements ResourceRepository, ResourcePro
     await dynamo().send(new DeleteCommand({ TableName: this.table, Key: { pk: uploadPk(uploadId) } }));
   }
 
-  startVerification(
-    uploadId: string,
-    lockedAt: string,
-    jobId: string,
-    by: UploadActor,
-    keepUntil: string,
-    etags?: readonly string[],
-  ): Promise<boolean> {
-    return this.updateUploadIf(uploadId, {
+  startVerification: ResourceRepository['startVerification'] = (
+    uploadId,
+    lockedAt,
+    jobId,
+    by,
+    keepUntil,
+    etags,
+  ) =>
+    this.updateUploadIf(uploadId, {
       UpdateExpression: `SET verifyJobId = :job, verifyingFor = :by, verifiedBytes = :zero, expiresAtEpoch = :keep${etags ? ', completeEtags = :etags' : ''} REMOVE verifyFailure`,
       ConditionExpression: '#kind = :upload AND confirmingAt = :at',
       ExpressionAttributeNames: { '#kind': 'kind' },
@@ -229,7 +228,6 @@ export class DynamoResourceRepository implements ResourceRepository, ResourcePro
         ...(etags ? { ':etags': [...etags] } : {}),
       },
     });
-  }
 
   recordVerification(uploadId: string, jobId: string, verifiedBytes: number): Promise<boolean> {
     return this.updateUploadIf(uploadId, {

@@ -12,13 +12,13 @@ import type { PackageTombstone } from '../../../shared/domain/package-deletion';
 import { ROUNDS, type RoundName } from '../../../shared/domain/package-lifecycle';
 import type {
   CompactPackage,
-  OutboxMail,
   PackageDeletion,
   PackageListName,
   PackageRecord,
   PackageRepository,
   PageRequest,
   Task,
+  TaskChanges,
 } from '../../ports/package-repository';
 import { MemoryOutbox } from './mail-outbox';
 
@@ -217,7 +217,7 @@ export class MemoryPackageRepository implements PackageRepository {
   async save(
     next: PackageRecord,
     expected: { version: number; status: PackageStatus },
-    tasks: { add?: Task[]; removeAll?: boolean; mails?: OutboxMail[] } = {},
+    tasks: TaskChanges = {},
   ): Promise<boolean> {
     const cur = this.packages.get(next.id);
     if (!cur || cur.version !== expected.version || cur.status !== expected.status) return false;

@@ -311,19 +311,12 @@ export class S3BlobStore implements BlobStore {
     return r.UploadId;
   }
 
-  presignPart(
-    bucket: string,
-    key: string,
-    multipartId: string,
-    partNumber: number,
-    options: { expiresInSeconds: number },
-  ): Promise<string> {
-    return getSignedUrl(
+  presignPart: BlobStore['presignPart'] = (bucket, key, multipartId, partNumber, options) =>
+    getSignedUrl(
       presignClient(),
       new UploadPartCommand({ Bucket: bucket, Key: key, UploadId: multipartId, PartNumber: partNumber }),
       { expiresIn: options.expiresInSeconds },
     );
-  }
 
   async listParts(bucket: string, key: string, multipartId: string): Promise<UploadedPart[] | null> {
     const parts: UploadedPart[] = [];

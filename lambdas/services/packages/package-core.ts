@@ -11,7 +11,7 @@ import type {
   OutboxMail,
   PackageRecord,
   PackageRepository,
-  Task,
+  TaskChanges,
 } from '../../ports/package-repository';
 import type { UserRecord } from '../../ports/user-repository';
 import { byActor } from './audit-texts';
@@ -66,7 +66,7 @@ export class PackageCore {
   async saveOrConflict(
     next: PackageRecord,
     expected: { version: number; status: PackageStatus },
-    tasks?: { add?: Task[]; removeAll?: boolean; mails?: OutboxMail[] },
+    tasks?: TaskChanges,
   ): Promise<void> {
     if (!(await this.d.packages.save(next, expected, tasks))) {
       throw new ConflictError('The package changed meanwhile; reload it and try again');

@@ -3,13 +3,11 @@ import type { Resource } from '../../../shared/api/contracts/resources';
 import { BadRequestError, ConflictError } from '../../../shared/domain/errors';
 import {
   checkExtension,
+  checkModel,
   checkSize,
-  checkTflite,
   expectedExtension,
   type ModelMetadata,
-  parseModelMetadata,
   RESOURCE_ERR,
-  TFLITE_HEAD_BYTES,
 } from '../../../shared/domain/resource-rules';
 import { MSG } from '../../../shared/messages';
 import {
@@ -37,8 +35,7 @@ export async function upload(d: ResourceDeps, actor: Actor, input: UploadInput):
   if (meta) checkSize('metadataFile', meta.sizeBytes, d.config.maxMetadataBytes);
   let model: ModelMetadata | undefined;
   if (type === 'MODEL' && meta) {
-    checkTflite(file.bytes.subarray(0, TFLITE_HEAD_BYTES));
-    model = parseModelMetadata(meta.bytes);
+    model = checkModel(file.bytes, meta.bytes);
   }
   // cheap early answer; the claim in the transaction below is what guarantees uniqueness
   if (await d.repo.isNameTaken(input.name)) throw new ConflictError(MSG.resourceNameConflict);

@@ -16,6 +16,22 @@ import { NON_ADMIN, UPLOADERS } from './groups';
 import { tokenCallable } from './token-use';
 import type { Route, RouteRequest } from './types';
 
+/** The two multipart uploads (a patch; a model with its metadata): the request carries the files. */
+const multipartUpload = <Id extends string, Path extends string>(id: Id, path: Path, summary: string) =>
+  ({
+    id,
+    method: 'POST',
+    path,
+    access: UPLOADERS,
+    uses: tokenCallable({
+      tables: ['users', 'resources', 'audit'],
+      buckets: { resources: ['write', 'delete'] },
+    }),
+    memoryMb: 1024,
+    tokenScope: 'resources:upload',
+    summary,
+  }) as const;
+
 /** Resources: patches and models, their upload, and packages made from them. */
 export const RESOURCE_ROUTES = [
   {
@@ -34,32 +50,8 @@ export const RESOURCE_ROUTES = [
     uses: { tables: ['users', 'resources'] },
     summary: 'Models of a stage',
   },
-  {
-    id: 'uploadPatch',
-    method: 'POST',
-    path: '/resources/patch/{stage}',
-    access: UPLOADERS,
-    uses: tokenCallable({
-      tables: ['users', 'resources', 'audit'],
-      buckets: { resources: ['write', 'delete'] },
-    }),
-    memoryMb: 1024,
-    tokenScope: 'resources:upload',
-    summary: 'Upload a patch (multipart)',
-  },
-  {
-    id: 'uploadModel',
-    method: 'POST',
-    path: '/resources/model/{stage}',
-    access: UPLOADERS,
-    uses: tokenCallable({
-      tables: ['users', 'resources', 'audit'],
-      buckets: { resources: ['write', 'delete'] },
-    }),
-    memoryMb: 1024,
-    tokenScope: 'resources:upload',
-    summary: 'Upload a model and its metadata (multipart)',
-  },
+  multipartUpload('uploadPatch', '/resources/patch/{stage}', 'Upload a patch (multipart)'),
+  multipartUpload('uploadModel', '/resources/model/{stage}', 'Upload a model and its metadata (multipart)'),
   {
     id: 'requestResourceUpload',
     method: 'POST',

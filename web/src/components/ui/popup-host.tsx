@@ -1,6 +1,7 @@
-import { Button, Heading } from '@aws-amplify/ui-react';
+import { Button } from '@aws-amplify/ui-react';
 import { type KeyboardEvent, useEffect, useId, useRef } from 'react';
 import { useNavigate } from 'react-router-dom';
+import { ModalDialog } from '@/components/ui/modal-dialog';
 import { type PopupKind, popups, usePopup } from '@/lib/popup/popup-store';
 
 const TITLES: Record<PopupKind, string> = {
@@ -43,26 +44,20 @@ export function PopupHost() {
   };
 
   return (
-    <div className="frp-overlay">
-      <dialog
-        open
-        className={`frp-dialog frp-dialog--${popup.kind}`}
-        role={popup.kind === 'success' ? undefined : 'alertdialog'}
-        aria-modal="true"
-        aria-labelledby={titleId}
-        aria-describedby={messageId}
-        onKeyDown={onKeyDown}
-      >
-        <Heading level={2} id={titleId} fontSize="1.125rem">
-          {TITLES[popup.kind]}
-        </Heading>
-        <p id={messageId} className="frp-dialog__message">
-          {popup.message}
-        </p>
-        <Button ref={buttonRef} variation="primary" onClick={act}>
-          {popup.buttonLabel}
-        </Button>
-      </dialog>
-    </div>
+    <ModalDialog
+      className={`frp-dialog--${popup.kind}`}
+      role={popup.kind === 'success' ? undefined : 'alertdialog'}
+      titleId={titleId}
+      describedBy={messageId}
+      onKeyDown={onKeyDown}
+      title={TITLES[popup.kind]}
+    >
+      <p id={messageId} className="frp-dialog__message">
+        {popup.message}
+      </p>
+      <Button ref={buttonRef} variation="primary" onClick={act}>
+        {popup.buttonLabel}
+      </Button>
+    </ModalDialog>
   );
 }

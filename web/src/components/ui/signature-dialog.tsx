@@ -1,4 +1,4 @@
-import { Button, Flex, Heading, TextAreaField } from '@aws-amplify/ui-react';
+import { Button, Flex } from '@aws-amplify/ui-react';
 import type { Package } from '@shared/api/contracts/packages';
 import { packageTypeLabel } from '@shared/domain/package-type-label';
 import { roleLabel } from '@shared/domain/roles';
@@ -10,9 +10,10 @@ import {
 import { MSG } from '@shared/messages';
 import { Fragment, type ReactNode, useEffect, useId, useRef, useState } from 'react';
 import { dialogKeys } from '@/components/ui/dialog-keys';
-import { SignaturePassword } from '@/components/ui/signature-password';
+import { SignaturePassword, SignatureReason } from '@/components/ui/signature-password';
 import { useSession } from '@/lib/session/session-store';
 import './signature-dialog.css';
+import { ModalDialog } from '@/components/ui/modal-dialog';
 
 /**
  * What a submission answers: `null` when the call is settled (the caller closes the dialog and shows its
@@ -101,115 +102,106 @@ export function SignatureDialog({
   const label = actionLabel ?? (action === 'grantRoles' ? 'Grant' : SIGNATURE_ACTION_LABELS[action]);
 
   return (
-    <div className="frp-overlay">
-      <dialog
-        ref={dialogRef}
-        open
-        className={`frp-dialog frp-dialog--signature${rejecting ? ' frp-dialog--reject' : ''}`}
-        aria-modal="true"
-        aria-labelledby={titleId}
-        aria-describedby={meaningId}
-        onKeyDown={onKeyDown}
+    <ModalDialog
+      dialogRef={dialogRef}
+      className={`frp-dialog--signature${rejecting ? ' frp-dialog--reject' : ''}`}
+      titleId={titleId}
+      describedBy={meaningId}
+      onKeyDown={onKeyDown}
+      title={title ?? `Sign: ${label}`}
+    >
+      {intro ? <p className="frp-dialog__message frp-sig__intro">{intro}</p> : null}
+      <dl className="frp-sig__facts" aria-label="What you sign">
+        {pkg ? (
+          <>
+            <dt>Package</dt>
+            <dd>{pkg.name}</dd>
+            <dt>Package type</dt>
+            <dd>
+              {packageTypeLabel(pkg.type)} <span className="frp-mono">({pkg.type})</span>
+            </dd>
+            <dt>Payload SHA-256</dt>
+            <dd className="frp-mono frp-sig__hash">
+              {pkg.resourceFile?.sha256 || 'not recorded for this package'}
+            </dd>
+            {pkg.resourceType === 'MODEL' ? (
+              <>
+                <dt>Metadata SHA-256</dt>
+                <dd className="frp-mono frp-sig__hash">
+                  {pkg.resourceFile?.metadataSha256 || 'not recorded for this package'}
+                </dd>
+              </>
+            ) : null}
+          </>
+        ) : null}
+        {changesSeen ? (
+          <>
+            <dt>Changes seen</dt>
+            <dd>{changesSeen}</dd>
+          </>
+        ) : null}
+        {facts?.map((f) => (
+          <Fragment key={f.label}>
+            <dt>{f.label}</dt>
+            <dd>{f.value}</dd>
+          </Fragment>
+        ))}
+        <dt>Signed by</dt>
+        <dd>{user ? `${user.name}, ${roleLabel(user.userRole)}` : 'unknown'}</dd>
+      </dl>
+      <div className="frp-sig__meaning">
+        <span className="frp-sig__meaning-label">Meaning of your signature</span>
+        {action === 'grantRoles' ? (
+          <div id={meaningId}>{meaning}</div>
+        ) : (
+          <blockquote id={meaningId}>{meaning ?? signatureMeaning(action, pkg?.type)}</blockquote>
+        )}
+        <span className="frp-muted frp-sig__note">
+          Recorded with your name, role and the time (UTC) in the audit trail
+          {action === 'approve' || action === 'sign' ? ' and in the package file' : ''}.
+          {changesSeen ? ' The audit trail also keeps which comparison you saw.' : ''}
+        </span>
+      </div>
+      <form
+        onSubmit={(event) => {
+          event.preventDefault();
+          void submit();
+        }}
       >
-        <Heading level={2} id={titleId} fontSize="1.125rem">
-          {title ?? `Sign: ${label}`}
-        </Heading>
-        {intro ? <p className="frp-dialog__message frp-sig__intro">{intro}</p> : null}
-        <dl className="frp-sig__facts" aria-label="What you sign">
-          {pkg ? (
-            <>
-              <dt>Package</dt>
-              <dd>{pkg.name}</dd>
-              <dt>Package type</dt>
-              <dd>
-                {packageTypeLabel(pkg.type)} <span className="frp-mono">({pkg.type})</span>
-              </dd>
-              <dt>Payload SHA-256</dt>
-              <dd className="frp-mono frp-sig__hash">
-                {pkg.resourceFile?.sha256 || 'not recorded for this package'}
-              </dd>
-              {pkg.resourceType === 'MODEL' ? (
-                <>
-                  <dt>Metadata SHA-256</dt>
-                  <dd className="frp-mono frp-sig__hash">
-                    {pkg.resourceFile?.metadataSha256 || 'not recorded for this package'}
-                  </dd>
-                </>
-              ) : null}
-            </>
-          ) : null}
-          {changesSeen ? (
-            <>
-              <dt>Changes seen</dt>
-              <dd>{changesSeen}</dd>
-            </>
-          ) : null}
-          {facts?.map((f) => (
-            <Fragment key={f.label}>
-              <dt>{f.label}</dt>
-              <dd>{f.value}</dd>
-            </Fragment>
-          ))}
-          <dt>Signed by</dt>
-          <dd>{user ? `${user.name}, ${roleLabel(user.userRole)}` : 'unknown'}</dd>
-        </dl>
-        <div className="frp-sig__meaning">
-          <span className="frp-sig__meaning-label">Meaning of your signature</span>
-          {action === 'grantRoles' ? (
-            <div id={meaningId}>{meaning}</div>
-          ) : (
-            <blockquote id={meaningId}>{meaning ?? signatureMeaning(action, pkg?.type)}</blockquote>
-          )}
-          <span className="frp-muted frp-sig__note">
-            Recorded with your name, role and the time (UTC) in the audit trail
-            {action === 'approve' || action === 'sign' ? ' and in the package file' : ''}.
-            {changesSeen ? ' The audit trail also keeps which comparison you saw.' : ''}
-          </span>
-        </div>
-        <form
-          onSubmit={(event) => {
-            event.preventDefault();
-            void submit();
-          }}
-        >
-          {rejecting ? (
-            <TextAreaField
-              label="Reason for the rejection"
-              // issue 25: say before the attempt that the reason is required, not only by a disabled button
-              descriptiveText="Required: the initiator reads it. Reject stays unavailable until you give one."
-              rows={3}
-              value={reason}
-              isRequired
-              maxLength={2000}
-              onChange={(event) => setReason(event.target.value)}
-              isDisabled={busy}
-              marginBottom="0.75rem"
-            />
-          ) : null}
-          <SignaturePassword
-            inputRef={passwordRef}
-            name="signature-password"
-            value={password}
-            onChange={setPassword}
+        {rejecting ? (
+          <SignatureReason
+            label="Reason for the rejection"
+            // issue 25: say before the attempt that the reason is required, not only by a disabled button
+            descriptiveText="Required: the initiator reads it. Reject stays unavailable until you give one."
+            rows={3}
+            value={reason}
+            onChange={setReason}
             busy={busy}
-            refusal={refusal?.text ?? null}
-            descriptiveText="The password you sign in with: it confirms this signature is yours."
           />
-          <Flex justifyContent="flex-end" gap="0.75rem" marginTop="1.25rem">
-            <Button ref={cancelRef} onClick={onCancel} isDisabled={busy}>
-              {MSG.cancel}
-            </Button>
-            <Button
-              type="submit"
-              variation={rejecting ? 'destructive' : 'primary'}
-              isDisabled={!ready}
-              isLoading={busy}
-            >
-              {label}
-            </Button>
-          </Flex>
-        </form>
-      </dialog>
-    </div>
+        ) : null}
+        <SignaturePassword
+          inputRef={passwordRef}
+          name="signature-password"
+          value={password}
+          onChange={setPassword}
+          busy={busy}
+          refusal={refusal?.text ?? null}
+          descriptiveText="The password you sign in with: it confirms this signature is yours."
+        />
+        <Flex justifyContent="flex-end" gap="0.75rem" marginTop="1.25rem">
+          <Button ref={cancelRef} onClick={onCancel} isDisabled={busy}>
+            {MSG.cancel}
+          </Button>
+          <Button
+            type="submit"
+            variation={rejecting ? 'destructive' : 'primary'}
+            isDisabled={!ready}
+            isLoading={busy}
+          >
+            {label}
+          </Button>
+        </Flex>
+      </form>
+    </ModalDialog>
   );
 }

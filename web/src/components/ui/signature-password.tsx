@@ -1,4 +1,4 @@
-import { Alert, PasswordField } from '@aws-amplify/ui-react';
+import { Alert, PasswordField, TextAreaField } from '@aws-amplify/ui-react';
 import type { Ref } from 'react';
 
 /**
@@ -35,5 +35,29 @@ export function SignaturePassword(props: {
         </Alert>
       ) : null}
     </>
+  );
+}
+
+/** The reason a signed decision carries (a rejection, a signed deletion): required, at most 2,000 characters. */
+export function SignatureReason(props: {
+  label: string;
+  rows: number;
+  value: string;
+  onChange: (value: string) => void;
+  busy: boolean;
+  descriptiveText?: string;
+}) {
+  return (
+    <TextAreaField
+      label={props.label}
+      descriptiveText={props.descriptiveText}
+      rows={props.rows}
+      value={props.value}
+      isRequired
+      maxLength={2000}
+      onChange={(event) => props.onChange(event.target.value)}
+      isDisabled={props.busy}
+      marginBottom="0.75rem"
+    />
   );
 }

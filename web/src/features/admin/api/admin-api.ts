@@ -5,19 +5,11 @@ import type { Resource } from '@shared/api/contracts/resources';
 import type { PublicUser } from '@shared/api/contracts/user';
 import { publicUserSchema } from '@shared/api/contracts/user';
 import type { Role } from '@shared/domain/roles';
-import { z } from 'zod';
 import type { TableView } from '@/components/ui/data-table/table-logic';
 import { getAllPages } from '@/lib/api-client/all-pages';
-import {
-  type ApiResult,
-  api,
-  callApi,
-  parseJsonText,
-  quietly,
-  readAnswer,
-  routePath,
-} from '@/lib/api-client/api-client';
+import { type ApiResult, callApi, routePath } from '@/lib/api-client/api-client';
 import { getListView, type ListView } from '@/lib/api-client/list-view';
+import { getWholeList } from '@/lib/api-client/whole-list';
 
 /** The four admin lists (spec §2.12): path and the field that carries the list as JSON text. */
 export const ADMIN_KINDS = {
@@ -71,13 +63,10 @@ export async function listAdmin<K extends AdminKind>(
   // every package ever made: read page by page (the admin table reads one view page instead, decision 260)
   if (kind === 'packages')
     return getAllPages(path, field, packageSchema, { signal, quiet }) as Promise<ApiResult<AdminRows[K][]>>;
-  const result = await api.get<Record<string, unknown>>(path, { signal, ...quietly(quiet) });
   // validated by the kind's schema; the cast only names which of the four row types K is
-  return readAnswer(
-    result,
-    (d) => parseJsonText(d[field], z.array(ADMIN_ROW_SCHEMAS[kind]), []) as AdminRows[K][],
-    quietly(quiet).handle,
-  );
+  return getWholeList(path, field, ADMIN_ROW_SCHEMAS[kind], { signal, quiet }) as Promise<
+    ApiResult<AdminRows[K][]>
+  >;
 }
 
 /**

@@ -1,12 +1,13 @@
-import { Button, Flex, Heading, TextAreaField } from '@aws-amplify/ui-react';
+import { Button, Flex } from '@aws-amplify/ui-react';
 import { roleLabel } from '@shared/domain/roles';
 import { DELETE_IN_FLIGHT_MEANING } from '@shared/domain/signature-meanings';
 import { MSG } from '@shared/messages';
 import { type ReactNode, useEffect, useId, useRef, useState } from 'react';
 import { dialogKeys } from '@/components/ui/dialog-keys';
-import { SignaturePassword } from '@/components/ui/signature-password';
+import { SignaturePassword, SignatureReason } from '@/components/ui/signature-password';
 import { useSession } from '@/lib/session/session-store';
 import './delete-confirm-dialog.css';
+import { ModalDialog } from '@/components/ui/modal-dialog';
 
 export interface DeleteItem {
   id: string;
@@ -91,84 +92,75 @@ export function DeleteConfirmDialog({
 
   const one = noun.replace(/s$/, '');
   return (
-    <div className="frp-overlay">
-      <dialog
-        ref={dialogRef}
-        open
-        className={`frp-dialog frp-dialog--delete${signing ? ' frp-dialog--delete-signed' : ''}`}
-        aria-modal="true"
-        aria-labelledby={titleId}
-        aria-describedby={descriptionId}
-        onKeyDown={onKeyDown}
+    <ModalDialog
+      dialogRef={dialogRef}
+      className={`frp-dialog--delete${signing ? ' frp-dialog--delete-signed' : ''}`}
+      titleId={titleId}
+      describedBy={descriptionId}
+      onKeyDown={onKeyDown}
+      title={`Delete ${items.length} selected ${items.length === 1 ? one : noun}?`}
+    >
+      <p id={descriptionId} className="frp-dialog__message">
+        These are deleted for good. Deletion cannot be undone.
+        {signing
+          ? ` ${inFlight.length === 1 ? `1 selected ${one} is` : `${inFlight.length} selected ${noun} are`} waiting for approval, signature or delivery: everyone waiting on ${inFlight.length === 1 ? 'it' : 'them'} is told by mail, with your reason. Deleting ${inFlight.length === 1 ? 'it' : 'them'} is an electronic signature.`
+          : ''}
+      </p>
+      {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling list must be reachable by keyboard */}
+      <ul className="frp-delete-list" aria-label={`Selected ${noun}`} tabIndex={0}>
+        {items.map((item) => (
+          <li key={item.id} className="frp-delete-list__item">
+            <span className="frp-delete-list__name">{item.name}</span>
+            <span className="frp-delete-list__state">
+              {item.state}
+              {item.inFlight ? <span className="frp-delete-list__flight"> · people wait on it</span> : null}
+            </span>
+          </li>
+        ))}
+      </ul>
+      <form
+        onSubmit={(event) => {
+          event.preventDefault();
+          void confirm();
+        }}
       >
-        <Heading level={2} id={titleId} fontSize="1.125rem">
-          {`Delete ${items.length} selected ${items.length === 1 ? one : noun}?`}
-        </Heading>
-        <p id={descriptionId} className="frp-dialog__message">
-          These are deleted for good. Deletion cannot be undone.
-          {signing
-            ? ` ${inFlight.length === 1 ? `1 selected ${one} is` : `${inFlight.length} selected ${noun} are`} waiting for approval, signature or delivery: everyone waiting on ${inFlight.length === 1 ? 'it' : 'them'} is told by mail, with your reason. Deleting ${inFlight.length === 1 ? 'it' : 'them'} is an electronic signature.`
-            : ''}
-        </p>
-        {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling list must be reachable by keyboard */}
-        <ul className="frp-delete-list" aria-label={`Selected ${noun}`} tabIndex={0}>
-          {items.map((item) => (
-            <li key={item.id} className="frp-delete-list__item">
-              <span className="frp-delete-list__name">{item.name}</span>
-              <span className="frp-delete-list__state">
-                {item.state}
-                {item.inFlight ? <span className="frp-delete-list__flight"> · people wait on it</span> : null}
+        {signing ? (
+          <div className="frp-delete-sig">
+            <div className="frp-delete-sig__meaning">
+              <span className="frp-delete-sig__label">Meaning of your signature</span>
+              <blockquote>{DELETE_IN_FLIGHT_MEANING}</blockquote>
+              <span className="frp-delete-sig__note">
+                Signed by {user ? `${user.name}, ${roleLabel(user.userRole)}` : 'you'}; recorded with the
+                reason and the time (UTC) in the audit trail. A later link to the package says who deleted it
+                and why.
               </span>
-            </li>
-          ))}
-        </ul>
-        <form
-          onSubmit={(event) => {
-            event.preventDefault();
-            void confirm();
-          }}
-        >
-          {signing ? (
-            <div className="frp-delete-sig">
-              <div className="frp-delete-sig__meaning">
-                <span className="frp-delete-sig__label">Meaning of your signature</span>
-                <blockquote>{DELETE_IN_FLIGHT_MEANING}</blockquote>
-                <span className="frp-delete-sig__note">
-                  Signed by {user ? `${user.name}, ${roleLabel(user.userRole)}` : 'you'}; recorded with the
-                  reason and the time (UTC) in the audit trail. A later link to the package says who deleted
-                  it and why.
-                </span>
-              </div>
-              <TextAreaField
-                label="Reason for the deletion"
-                rows={2}
-                value={reason}
-                isRequired
-                maxLength={2000}
-                onChange={(event) => setReason(event.target.value)}
-                isDisabled={busy}
-                marginBottom="0.75rem"
-              />
-              <SignaturePassword
-                inputRef={passwordRef}
-                name="deletion-password"
-                value={password}
-                onChange={setPassword}
-                busy={busy}
-                refusal={refusal?.text ?? null}
-              />
             </div>
-          ) : null}
-          <Flex justifyContent="flex-end" gap="0.75rem" marginTop="1.25rem">
-            <Button data-cancel onClick={onCancel} isDisabled={busy}>
-              {MSG.cancel}
-            </Button>
-            <Button type="submit" variation="destructive" isLoading={busy} isDisabled={!ready}>
-              {signing ? 'Sign and delete' : 'Delete'}
-            </Button>
-          </Flex>
-        </form>
-      </dialog>
-    </div>
+            <SignatureReason
+              label="Reason for the deletion"
+              rows={2}
+              value={reason}
+              onChange={setReason}
+              busy={busy}
+            />
+            <SignaturePassword
+              inputRef={passwordRef}
+              name="deletion-password"
+              value={password}
+              onChange={setPassword}
+              busy={busy}
+              refusal={refusal?.text ?? null}
+            />
+          </div>
+        ) : null}
+        <Flex justifyContent="flex-end" gap="0.75rem" marginTop="1.25rem">
+          <Button data-cancel onClick={onCancel} isDisabled={busy}>
+            {MSG.cancel}
+          </Button>
+          <Button type="submit" variation="destructive" isLoading={busy} isDisabled={!ready}>
+            {signing ? 'Sign and delete' : 'Delete'}
+          </Button>
+        </Flex>
+      </form>
+    </ModalDialog>
   );
 }

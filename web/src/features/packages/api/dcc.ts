@@ -1,17 +1,10 @@
 import type { CreateDcc, Dcc } from '@shared/api/contracts/dcc';
 import type { Package } from '@shared/api/contracts/packages';
 import { dccSchema } from '@shared/api/contracts/records';
-import { z } from 'zod';
 import type { TableView } from '@/components/ui/data-table/table-logic';
-import {
-  type ApiResult,
-  callApi,
-  parseJsonText,
-  quietly,
-  readAnswer,
-  routePath,
-} from '@/lib/api-client/api-client';
+import { type ApiResult, callApi, readAnswer, routePath } from '@/lib/api-client/api-client';
 import { getListView, type ListView } from '@/lib/api-client/list-view';
+import { getWholeList } from '@/lib/api-client/whole-list';
 import { packageOf } from './package-lists';
 
 /** GET /dcc one page at a time (decision 221): `dcc` is JSON text of the page, `total` its matches. */
@@ -21,11 +14,9 @@ export function getDccView(view: TableView, signal?: AbortSignal): Promise<ApiRe
 
 /** Issue 25: the distinct DCC device ids of the whole DCC list (GET /dcc, no paging), sorted; quiet. */
 export async function getDeviceIds(signal?: AbortSignal): Promise<ApiResult<string[]>> {
-  const result = await callApi('listDcc', { query: {} }, { signal, ...quietly() });
-  return readAnswer(result, (d) =>
-    [...new Set(parseJsonText(d.dcc, z.array(dccSchema), []).map((c) => c.deviceId))].sort((a, b) =>
-      a.localeCompare(b),
-    ),
+  const result = await getWholeList(routePath('listDcc'), 'dcc', dccSchema, { signal, quiet: true });
+  return readAnswer(result, (rows) =>
+    [...new Set(rows.map((c) => c.deviceId))].sort((a, b) => a.localeCompare(b)),
   );
 }
 

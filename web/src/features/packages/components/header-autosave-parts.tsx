@@ -1,9 +1,10 @@
-import { Alert, Button, Flex, Heading } from '@aws-amplify/ui-react';
+import { Alert, Button, Flex } from '@aws-amplify/ui-react';
 import type { CopiedFrom } from '@shared/api/contracts/packages';
 import type { Header } from '@shared/domain/header/header-schema';
 import { useEffect, useId, useRef, useState } from 'react';
 import { useBlocker } from 'react-router-dom';
 import { dialogKeys } from '@/components/ui/dialog-keys';
+import { ModalDialog } from '@/components/ui/modal-dialog';
 import { STATUS_LABELS } from '@/components/ui/status-badge';
 import type { HeaderEditor, SaveStatus } from '../hooks/use-header-editor';
 import { dropUnsaved, readUnsaved, type UnsavedHeader } from '../utils/unsaved-header';
@@ -107,31 +108,25 @@ function LeaveDialog({
     ref.current?.querySelector<HTMLElement>('button')?.focus();
   }, []);
   return (
-    <div className="frp-overlay">
-      <dialog
-        ref={ref}
-        open
-        className="frp-dialog frp-dialog--warning"
-        aria-modal="true"
-        aria-labelledby={titleId}
-        aria-describedby={textId}
-        onKeyDown={dialogKeys(ref, { focusable: 'button', busy: false, onCancel: onStay })}
-      >
-        <Heading level={2} id={titleId} fontSize="1.125rem">
-          Leave with header changes not saved?
-        </Heading>
-        <p id={textId} className="frp-dialog__message">
-          The last changes to the header could not be saved ({reason}). They are kept in this browser and
-          offered again when you open this draft, but nobody else sees them until they are saved.
-        </p>
-        <Flex justifyContent="flex-end" gap="0.75rem">
-          <Button variation="primary" onClick={onStay}>
-            Stay on this page
-          </Button>
-          <Button onClick={onLeave}>Leave without saving</Button>
-        </Flex>
-      </dialog>
-    </div>
+    <ModalDialog
+      dialogRef={ref}
+      className="frp-dialog--warning"
+      titleId={titleId}
+      describedBy={textId}
+      onKeyDown={dialogKeys(ref, { focusable: 'button', busy: false, onCancel: onStay })}
+      title="Leave with header changes not saved?"
+    >
+      <p id={textId} className="frp-dialog__message">
+        The last changes to the header could not be saved ({reason}). They are kept in this browser and
+        offered again when you open this draft, but nobody else sees them until they are saved.
+      </p>
+      <Flex justifyContent="flex-end" gap="0.75rem">
+        <Button variation="primary" onClick={onStay}>
+          Stay on this page
+        </Button>
+        <Button onClick={onLeave}>Leave without saving</Button>
+      </Flex>
+    </ModalDialog>
   );
 }
 

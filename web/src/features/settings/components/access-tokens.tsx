@@ -1,18 +1,4 @@
-import {
-  Alert,
-  Button,
-  CheckboxField,
-  Flex,
-  Heading,
-  Table,
-  TableBody,
-  TableCell,
-  TableHead,
-  TableRow,
-  Text,
-  TextField,
-  VisuallyHidden,
-} from '@aws-amplify/ui-react';
+import { Alert, Button, CheckboxField, Flex, Heading, Text, TextField } from '@aws-amplify/ui-react';
 import type { PublicUser } from '@shared/api/contracts/user';
 import {
   ACCESS_TOKEN_MAX_DAYS,
@@ -25,8 +11,7 @@ import {
 import { type FormEvent, useCallback, useEffect, useState } from 'react';
 import { FormAlert } from '@/components/ui/form-parts';
 import { createAccessToken, listAccessTokens, revokeAccessToken } from '../api/access-tokens-api';
-
-const day = (iso?: string) => (iso ? new Date(iso).toISOString().slice(0, 16).replace('T', ' ') : '—');
+import { AccessTokenTable } from './access-token-table';
 
 /**
  * Settings → Access tokens (issue 27): a granted person makes a token for a build pipeline (name, expiry
@@ -145,57 +130,7 @@ export function AccessTokens({ user }: { user: PublicUser }) {
         </Alert>
       ) : null}
       <FormAlert message={listError} />
-      <Table
-        caption={admin ? 'Every access token' : 'Your access tokens'}
-        size="small"
-        marginTop="1rem"
-        highlightOnHover
-      >
-        <TableHead>
-          <TableRow>
-            <TableCell as="th">Name</TableCell>
-            {admin ? <TableCell as="th">Owner</TableCell> : null}
-            <TableCell as="th">Scopes</TableCell>
-            <TableCell as="th">Created</TableCell>
-            <TableCell as="th">Last used</TableCell>
-            <TableCell as="th">Expires</TableCell>
-            <TableCell as="th">State</TableCell>
-            <TableCell as="th">
-              <VisuallyHidden>Action</VisuallyHidden>
-            </TableCell>
-          </TableRow>
-        </TableHead>
-        <TableBody>
-          {(tokens ?? []).map((t) => (
-            <TableRow key={t.id} data-token-id={t.id}>
-              <TableCell>{t.name}</TableCell>
-              {admin ? <TableCell>{`${t.owner.name} <${t.owner.email}>`}</TableCell> : null}
-              <TableCell>{t.scopes.join(', ')}</TableCell>
-              <TableCell>{day(t.createdAt)}</TableCell>
-              <TableCell>{day(t.lastUsedAt)}</TableCell>
-              <TableCell>{day(t.expiresAt)}</TableCell>
-              <TableCell>{t.state}</TableCell>
-              <TableCell>
-                {t.state === 'ACTIVE' ? (
-                  <Button
-                    size="small"
-                    variation="warning"
-                    aria-label={`Revoke ${t.name}`}
-                    onClick={() => void revoke(t)}
-                  >
-                    Revoke
-                  </Button>
-                ) : null}
-              </TableCell>
-            </TableRow>
-          ))}
-          {tokens && tokens.length === 0 ? (
-            <TableRow>
-              <TableCell colSpan={admin ? 8 : 7}>No access tokens yet</TableCell>
-            </TableRow>
-          ) : null}
-        </TableBody>
-      </Table>
+      <AccessTokenTable tokens={tokens} admin={admin} onRevoke={(t) => void revoke(t)} />
     </section>
   );
 }

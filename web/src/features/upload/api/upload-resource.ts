@@ -165,6 +165,18 @@ const multipartDeps = (onChecking: OnChecking): MultipartDeps => ({
 export const RESUME_HINT =
   'The parts sent so far are kept: choose the same file again and press Upload to send the rest.';
 
+/** What a presigned upload (one PUT or in parts) declares before any byte is sent. */
+function declaredUpload(input: UploadInput, metadata: File | null | undefined) {
+  return {
+    name: input.name,
+    resourceType: input.type,
+    resourceStage: input.stage,
+    fileName: input.resourceFile.name,
+    sizeBytes: input.resourceFile.size,
+    ...(metadata ? { metadataFileName: metadata.name, metadataSizeBytes: metadata.size } : {}),
+  };
+}
+
 async function uploadInParts(
   input: UploadInput,
   onProgress: (fraction: number) => void,
@@ -173,14 +185,7 @@ async function uploadInParts(
   const metadata = input.type === 'MODEL' ? (input.metadataFile ?? null) : null;
   const result = await uploadMultipart(
     multipartDeps(onChecking),
-    {
-      name: input.name,
-      resourceType: input.type,
-      resourceStage: input.stage,
-      fileName: input.resourceFile.name,
-      sizeBytes: input.resourceFile.size,
-      ...(metadata ? { metadataFileName: metadata.name, metadataSizeBytes: metadata.size } : {}),
-    },
+    declaredUpload(input, metadata),
     input.resourceFile,
     metadata,
     onProgress,
@@ -230,14 +235,7 @@ async function uploadPresigned(
   const ticket = await callApi(
     'requestResourceUpload',
     {
-      body: {
-        name: input.name,
-        resourceType: input.type,
-        resourceStage: input.stage,
-        fileName: input.resourceFile.name,
-        sizeBytes: input.resourceFile.size,
-        ...(metadata ? { metadataFileName: metadata.name, metadataSizeBytes: metadata.size } : {}),
-      },
+      body: declaredUpload(input, metadata),
     },
     { handle: HANDLED, loader: false },
   );
