@@ -5,7 +5,7 @@ import { API_ERR } from '@shared/messages';
 import { delay, HttpResponse, http, type JsonBodyType } from 'msw';
 import { setupWorker } from 'msw/browser';
 import { buildRouter } from '../../../../infra/local/router';
-import { Refusal, SAMPLE_ANSWERS, SAMPLE_USERS, sampleToken } from './sample-answers';
+import { isRefusal, SAMPLE_ANSWERS, SAMPLE_USERS, sampleToken } from './sample-answers';
 
 /**
  * Mock mode's wiring (spec §7): a service worker matches each call against the route table as API Gateway
@@ -15,11 +15,7 @@ import { Refusal, SAMPLE_ANSWERS, SAMPLE_USERS, sampleToken } from './sample-ans
  */
 const match = buildRouter();
 const json = (body: JsonBodyType, status: number) => HttpResponse.json(body, { status });
-const bodyOf = (request: Request) =>
-  request
-    .json()
-    .then((b: unknown) => (typeof b === 'object' && b !== null ? (b as Record<string, unknown>) : {}))
-    .catch(() => ({}));
+const bodyOf = async (r: Request) => Object(await r.json().catch(() => ({}))) as Record<string, unknown>;
 
 async function answer(request: Request): Promise<Response> {
   await delay(250); // loaders stay visible a moment, as against a real API
@@ -34,23 +30,18 @@ async function answer(request: Request): Promise<Response> {
   if (!sample) return json({ errorMessage: `${id} has no sample answer in mock mode` }, 501);
   const body = request.method === 'GET' ? {} : await bodyOf(request);
   const answered = sample({ user, params: m.params, query: url.searchParams, body });
-  if (answered instanceof Refusal) return json({ errorMessage: answered.errorMessage }, answered.status);
   const status = (CONTRACT[id] as RouteContract).statuses?.[0] ?? 200;
+  if (isRefusal(answered)) return json({ errorMessage: answered.errorMessage }, answered.status);
   // a file route (the SBOM) answers its bytes as they are, every other route JSON
   if (typeof answered !== 'string') return json(answered, status);
   return new HttpResponse(answered, { status, headers: { 'Content-Type': 'application/json' } });
 }
 
-export const handlers = [
-  http.all(`/${API_STAGE}/*`, ({ request }) => answer(request)),
-  http.put('/mock-storage/:part', () => new HttpResponse(null, { status: 200 })),
-];
-
-/** Mock mode (spec §7): a service worker answers /dev/* with the sample data. */
+/** Mock mode (spec §7): a service worker answers /dev/* with the sample data (and the upload URLs). */
 export async function startMockWorker(): Promise<void> {
-  await setupWorker(...handlers).start({
-    onUnhandledRequest: 'bypass',
-    serviceWorker: { url: '/mockServiceWorker.js' },
-  });
+  const api = http.all(`/${API_STAGE}/*`, ({ request }) => answer(request));
+  const storage = http.put('/mock-storage/:part', () => new HttpResponse(null, { status: 200 }));
+  const serviceWorker = { url: '/mockServiceWorker.js' };
+  await setupWorker(api, storage).start({ onUnhandledRequest: 'bypass', serviceWorker });
   console.info('[mock mode] API calls are answered with sample data. Password of every user: Local-Dev-1234');
 }

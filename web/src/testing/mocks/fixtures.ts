@@ -22,22 +22,17 @@ const USER_ROWS = [
 /** The id of a sample user: the compiler refuses a row naming anyone else. */
 export type SampleUserId = (typeof USER_ROWS)[number][0];
 
-export const USERS: readonly PublicUser[] = USER_ROWS.map(([id, name, email, userRole]) => ({
+const user = ([id, name, email, userRole]: readonly [string, string, string, Role]) => ({
   id,
   name,
   email,
   userRole,
-}));
-
+});
+export const USERS: readonly PublicUser[] = USER_ROWS.map(user);
 /** Issue 12: a registered account whose role waits for an admin (shown on the admin users screen). */
 export const PENDING_USER: PublicUser = {
-  id: 'u-pending',
-  name: 'Pat Pending',
-  email: 'pat.pending@example.org',
-  userRole: 'RELIABILITY_ENGINEER',
-  roleStatus: 'REQUESTED',
-  requestedRole: 'RELIABILITY_ENGINEER',
-  emailConfirmed: true,
+  ...user(['u-pending', 'Pat Pending', 'pat.pending@example.org', 'RELIABILITY_ENGINEER']),
+  ...{ roleStatus: 'REQUESTED', requestedRole: 'RELIABILITY_ENGINEER', emailConfirmed: true },
 };
 
 export const userById = (id: SampleUserId): PublicUser => USERS.find((u) => u.id === id)!;

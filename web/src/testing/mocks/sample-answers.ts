@@ -3,6 +3,7 @@ import type { Package } from '@shared/api/contracts/packages';
 import type { PublicUser } from '@shared/api/contracts/user';
 import { PACKAGE_PAGE_DEFAULT } from '@shared/api/paging';
 import type { RouteId } from '@shared/api/routes';
+import { ACCESS_TOKEN_SCOPES } from '@shared/domain/access-tokens';
 import { newPackageHeader } from '@shared/domain/header/header-rules';
 import * as L from '@shared/domain/list-columns';
 import * as S from '@shared/domain/package-lifecycle';
@@ -29,12 +30,9 @@ export interface Call {
   body: Record<string, unknown>;
 }
 /** A call refused as the API refuses it: a 4xx with `{ errorMessage }`. */
-export class Refusal {
-  constructor(
-    readonly status: number,
-    readonly errorMessage: string,
-  ) {}
-}
+export const refusal = (status: number, errorMessage: string) => ({ refused: true, status, errorMessage });
+export type Refusal = ReturnType<typeof refusal>;
+export const isRefusal = (a: unknown): a is Refusal => typeof a === 'object' && a !== null && 'refused' in a;
 
 export const SAMPLE_USERS: readonly PublicUser[] = [
   ...USERS.map((u) => ({ ...u, roleStatus: 'GRANTED' as const, emailConfirmed: true })),
@@ -50,9 +48,10 @@ export const sampleToken = (userId = '') => `mock-token-${userId}`;
 
 const text = (value: unknown) => JSON.stringify(value);
 const packageOf = (c: Call) => ALL.find((p) => p.id === c.params.id) ?? ALL[0]!;
+const packageText = (c: Call) => text(packageOf(c));
 const resourceOf = (id?: string) => RESOURCES.find((r) => r.id === id);
 const stageOf = (c: Call) => String(c.params.stage).toUpperCase();
-const [resource, dcc] = [RESOURCES[0]!, DCCS[0]!];
+const [resource, dcc, AT] = [RESOURCES[0]!, DCCS[0]!, '2024-05-01T08:00:00.000Z'];
 
 /**
  * One generic page of any list (decisions 210, 221): with `offset`, `limit`, `search` or `sort`, the page
@@ -62,19 +61,14 @@ const [resource, dcc] = [RESOURCES[0]!, DCCS[0]!];
 const list =
   <T, K extends string>(key: K, columns: L.ListColumns<T>, rows: (c: Call) => readonly T[]) =>
   (c: Call): Refusal | (Record<K, string> & { total?: number }) => {
-    const { query } = c;
-    const [all, sort, order] = [rows(c), query.get('sort'), query.get('order')];
-    if (order && !sort) return new Refusal(400, 'order needs sort');
-    if (!['offset', 'limit', 'search', 'sort'].some((k) => query.has(k)))
+    const [all, get] = [rows(c), (k: string) => c.query.get(k) ?? undefined];
+    const [sort, order] = [get('sort'), get('order') === 'desc' ? 'descending' : 'ascending'] as const;
+    if (get('order') && !sort) return refusal(400, 'order needs sort');
+    if (!['offset', 'limit', 'search', 'sort'].some((k) => c.query.has(k)))
       return { [key]: text(all), ...(key === 'packages' ? { total: all.length } : {}) } as Record<K, string>;
-    const [offset, limit] = [
-      Number(query.get('offset') ?? 0),
-      Number(query.get('limit') ?? PACKAGE_PAGE_DEFAULT),
-    ];
-    const by = sort
-      ? { sort: { by: sort, direction: order === 'desc' ? ('descending' as const) : ('ascending' as const) } }
-      : {};
-    const cut = L.cutView(all, { offset, limit, search: query.get('search') ?? '', ...by }, columns);
+    const [offset, limit] = [Number(get('offset') ?? 0), Number(get('limit') ?? PACKAGE_PAGE_DEFAULT)];
+    const sorted = sort ? { sort: { by: sort, direction: order } } : {};
+    const cut = L.cutView(all, { offset, limit, search: get('search') ?? '', ...sorted }, columns);
     return { [key]: text(cut.rows), total: cut.total } as Record<K, string> & { total: number };
   };
 const packages = (keep: (p: Package, c: Call) => boolean) =>
@@ -96,38 +90,25 @@ function waitingFor(p: Package, c: Call) {
   if (S.isWaitingForDelivery(p.status) && waits(S.DELIVERY_ROUND.list)) return 'APPROVE_DELIVERY';
   return S.isWaitingForSignature(p.status) && p.signer?.id === c.user?.id ? 'SIGN' : null;
 }
-const waiting = (c: Call, what: string, stage = stageOf(c)) => ({
-  packages: text(
-    ALL.filter((p) => (stage === 'DELIVER' || p.resourceStage === stage) && waitingFor(p, c) === what),
-  ),
-});
+const waiting = (c: Call, what: string, stage = stageOf(c)) =>
+  text(ALL.filter((p) => (stage === 'DELIVER' || p.resourceStage === stage) && waitingFor(p, c) === what));
 const candidates = (role: string, c: Call) =>
   SAMPLE_USERS.filter(
     (u) => u.userRole === role && u.roleStatus === 'GRANTED' && u.id !== packageOf(c).initiator.id,
   );
 
 /** An access token of the signed-in sample user (issue 27): the list shows it, nothing is stored. */
-const accessToken = (c: Call, state: 'ACTIVE' | 'REVOKED' = 'ACTIVE') => ({
-  ...{
-    id: 'sample-token',
-    name: String(c.body.name ?? 'CI upload'),
-    scopes: ['resources:upload' as const],
-    state,
-  },
-  owner: { id: c.user?.id ?? '', name: c.user?.name ?? '', email: c.user?.email ?? '' },
-  ...{ createdAt: '2024-05-01T08:00:00.000Z', expiresAt: '2099-01-01T00:00:00.000Z' },
-  ...(state === 'REVOKED' ? { revokedAt: '2024-05-02T08:00:00.000Z' } : {}),
+const accessToken = ({ body, user }: Call, state: 'ACTIVE' | 'REVOKED' = 'ACTIVE') => ({
+  ...{ id: 'sample-token', name: String(body.name ?? 'CI upload'), scopes: [ACCESS_TOKEN_SCOPES[0]], state },
+  owner: { id: user?.id ?? '', name: user?.name ?? '', email: user?.email ?? '' },
+  ...{ createdAt: AT, expiresAt: '2099-01-01T00:00:00.000Z' },
+  ...(state === 'REVOKED' ? { revokedAt: AT } : {}),
 });
-const done =
-  <S extends string>(status: S, message: string) =>
-  () => ({ status, message });
-const withPackage =
-  <S extends string>(status: S, message: string) =>
-  (c: Call) => ({
-    ...{ status, message, package: text(packageOf(c)) },
-  });
+const done = <S extends string>(status: S, message: string) => ({ status, message });
 const decision = (c: Call) => ({
-  ...{ outcome: 'WAITING_FOR_APPROVALS' as const, message: MSG.approvedWaiting, package: text(packageOf(c)) },
+  outcome: 'WAITING_FOR_APPROVALS' as const,
+  message: MSG.approvedWaiting,
+  package: packageText(c),
 });
 const upload = <S extends 'VERIFYING' | 'REGISTERED'>(state: S) => ({
   ...{ uploadId: 'sample-upload', state, sizeBytes: resource.sizeBytes, message: MSG.uploaded },
@@ -142,43 +123,42 @@ const changes = (p: Package) => ({
 function sources(id: string, device: string | null) {
   const type = resourceOf(id)?.resourceType;
   const own = ALL.filter(
-    (p) => p.resourceId === id || (device !== null && p.resourceType === type && p.dcc?.deviceId === device),
+    (p) => p.resourceId === id || (p.resourceType === type && p.dcc?.deviceId === device),
   );
   own.sort((a, b) => b.updatedAt.localeCompare(a.updatedAt));
   const proposedId = own.find((p) => p.status !== 'DRAFT')?.id ?? null;
-  return {
-    packages: text(own.map((p) => packageSourceOf(p, id))),
-    proposedId,
-    freeName: `${resourceOf(id)?.name ?? 'package'} sample`,
-  };
+  const freeName = `${resourceOf(id)?.name ?? 'package'} sample`;
+  return { packages: text(own.map((p) => packageSourceOf(p, id))), proposedId, freeName };
 }
-const headerOf = (p: Package) =>
-  newPackageHeader({ packageType: p.type, resourceSizeBytes: resourceOf(p.resourceId)?.sizeBytes ?? 0 });
+function headerOf(p: Package) {
+  const resourceSizeBytes = resourceOf(p.resourceId)?.sizeBytes ?? 0;
+  return text(newPackageHeader({ packageType: p.type, resourceSizeBytes }));
+}
 
 /** Each route's answer by its id (shared/api/routes.ts); a route not listed answers 501 in mock mode. */
 // biome-ignore format: a table, one route a row
 export const SAMPLE_ANSWERS: { [Id in RouteId]?: (c: Call) => ResponseOf<Id> | Refusal } = {
   login: (c) => {
     const user = SAMPLE_USERS.find((u) => u.email === String(c.body.login).trim().toLowerCase());
-    if (!user || c.body.password !== MOCK_PASSWORD) return new Refusal(401, API_ERR.wrongPassword);
+    if (!user || c.body.password !== MOCK_PASSWORD) return refusal(401, API_ERR.wrongPassword);
     return { token: sampleToken(user.id), user: text(user) };
   },
   auth: (c) => ({ user: text(c.user) }),
   logout: () => ({ status: 'SIGNED_OUT' }),
-  register: (c) => ({ ...done('REGISTERED', MSG.registered)(), user: text({ ...PENDING_USER, name: c.body.name }) }),
-  changePassword: (c) => ({ ...done('UPDATED', MSG.settingsSaved)(), token: sampleToken(c.user?.id) }),
+  register: (c) => ({ ...done('REGISTERED', MSG.registered), user: text({ ...PENDING_USER, name: c.body.name }) }),
+  changePassword: (c) => ({ ...done('UPDATED', MSG.settingsSaved), token: sampleToken(c.user?.id) }),
   updateAccount: (c) => ({ user: text(c.user) }),
-  resetPassword: done('SENT', MSG.resetMailSent),
-  resendConfirmation: done('SENT', API_ERR.confirmationResent),
-  confirmEmail: () => ({ ...done('CONFIRMED', API_ERR.emailConfirmed)(), email: PENDING_USER.email }),
-  cancelRegistration: () => ({ ...done('CANCELLED', API_ERR.registrationCancelled)(), email: PENDING_USER.email }),
+  resetPassword: () => done('SENT', MSG.resetMailSent),
+  resendConfirmation: () => done('SENT', API_ERR.confirmationResent),
+  confirmEmail: () => ({ ...done('CONFIRMED', API_ERR.emailConfirmed), email: PENDING_USER.email }),
+  cancelRegistration: () => ({ ...done('CANCELLED', API_ERR.registrationCancelled), email: PENDING_USER.email }),
   listPatches: resources('PATCH'),
   listModels: resources('MODEL'),
   listPackages: packages((p, c) => p.resourceStage === stageOf(c)),
   listDeliveryPackages: packages((p) => p.deliveryApprovers.length > 0),
   adminListPackages: packages(() => true),
-  listApprovalPackages: (c) => waiting(c, stageOf(c) === 'DELIVER' ? 'APPROVE_DELIVERY' : 'APPROVE'),
-  listSigningPackages: (c) => waiting(c, 'SIGN'),
+  listApprovalPackages: (c) => ({ packages: waiting(c, stageOf(c) === 'DELIVER' ? 'APPROVE_DELIVERY' : 'APPROVE') }),
+  listSigningPackages: (c) => ({ packages: waiting(c, 'SIGN') }),
   listDcc: list('dcc', L.DCC_LIST, () => DCCS),
   adminListDcc: list('dcc', L.DCC_LIST, () => DCCS),
   adminListUsers: list('users', L.USER_LIST, () => SAMPLE_USERS),
@@ -186,10 +166,10 @@ export const SAMPLE_ANSWERS: { [Id in RouteId]?: (c: Call) => ResponseOf<Id> | R
   listAccessTokens: (c) => ({ accessTokens: [accessToken(c)] }),
   packageDetails: (c) => {
     const p = ALL.find((x) => x.id === c.params.id);
-    return p ? { package: text(p), waitingFor: waitingFor(p, c) } : new Refusal(404, 'Package not found');
+    return p ? { package: text(p), waitingFor: waitingFor(p, c) } : refusal(404, 'Package not found');
   },
   packageHistory: () => ({ history: text([]), chainIntact: true, brokenAtSeq: null }),
-  getHeader: (c) => ({ header: text(headerOf(packageOf(c))) }),
+  getHeader: (c) => ({ header: headerOf(packageOf(c)) }),
   downloadPackage: (c) => ({ fileName: `${packageOf(c).name}.xml`, sizeBytes: 22, sha256: '0'.repeat(64), base64EncodedXMLPackage: btoa('<package>sample</package>') }),
   listApprovers: (c) => ({
     approvers: text(Object.fromEntries(NON_ADMIN_ROLES.map((role) => [role, candidates(role, c)]))),
@@ -204,21 +184,21 @@ export const SAMPLE_ANSWERS: { [Id in RouteId]?: (c: Call) => ResponseOf<Id> | R
   packageProvenanceStatement: () => BUILD_PROVENANCE.statement,
   // writes: the fixed success of the route, nothing changed
   generatePackage: () => ({ package: text(PACKAGES[0]) }),
-  updateHeader: (c) => ({ header: text(headerOf(packageOf(c))) }),
+  updateHeader: (c) => ({ header: headerOf(packageOf(c)) }),
   createDcc: () => ({ dccUuid: dcc.id, dcc: text(dcc) }),
-  attachDcc: (c) => ({ package: text(packageOf(c)) }),
-  updateDraft: (c) => ({ package: text(packageOf(c)) }),
+  attachDcc: (c) => ({ package: packageText(c) }),
+  updateDraft: (c) => ({ package: packageText(c) }),
   createAccessToken: (c) => ({ token: 'frp_sample-token_not-a-real-secret', accessToken: accessToken(c) }),
   revokeAccessToken: (c) => ({ accessToken: accessToken(c, 'REVOKED') }),
-  notifyApprovers: withPackage('NOTIFIED', MSG.notified),
-  notifyDeliveryApprovers: withPackage('NOTIFIED', MSG.notified),
+  notifyApprovers: (c) => ({ ...done('NOTIFIED', MSG.notified), package: packageText(c) }),
+  notifyDeliveryApprovers: (c) => ({ ...done('NOTIFIED', MSG.notified), package: packageText(c) }),
   approvePackage: decision,
   approveDelivery: decision,
   signPackage: decision,
   retryGeneration: decision,
-  rejectPackage: withPackage('REJECTED', MSG.rejectionConfirmed),
-  rejectSigning: withPackage('REJECTED', MSG.rejectionConfirmed),
-  rejectDelivery: withPackage('REJECTED', MSG.rejectionConfirmed),
+  rejectPackage: (c) => ({ ...done('REJECTED', MSG.rejectionConfirmed), package: packageText(c) }),
+  rejectSigning: (c) => ({ ...done('REJECTED', MSG.rejectionConfirmed), package: packageText(c) }),
+  rejectDelivery: (c) => ({ ...done('REJECTED', MSG.rejectionConfirmed), package: packageText(c) }),
   uploadPatch: () => ({ resource: text(resource), message: MSG.uploaded }),
   uploadModel: () => ({ resource: text(resource), message: MSG.uploaded }),
   attachProvenance: () => ({ resource: text({ ...resource, ...pin }) }),
@@ -228,9 +208,9 @@ export const SAMPLE_ANSWERS: { [Id in RouteId]?: (c: Call) => ResponseOf<Id> | R
   }),
   confirmResourceUpload: () => upload('VERIFYING'),
   getResourceUpload: () => upload('REGISTERED'),
-  adminDeletePackages: done('DELETED', MSG.deleted),
-  adminDeleteDcc: done('DELETED', MSG.deleted),
-  adminDeleteUsers: done('DELETED', MSG.deleted),
-  adminDeleteResources: done('DELETED', MSG.deleted),
+  adminDeletePackages: () => done('DELETED', MSG.deleted),
+  adminDeleteDcc: () => done('DELETED', MSG.deleted),
+  adminDeleteUsers: () => done('DELETED', MSG.deleted),
+  adminDeleteResources: () => done('DELETED', MSG.deleted),
   adminDecideRoles: () => ({ status: 'DECIDED', message: API_ERR.rolesDecided, users: text([PENDING_USER]), outcomes: { [PENDING_USER.id]: 'PROPOSED' } }),
 };

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { DCCS, PACKAGES, RESOURCES } from './fixtures';
 import { PACKAGE_FIXTURES } from './package-fixtures';
 import { BUILD_PROVENANCE, SAMPLE_SBOM } from './provenance';
-import { type Call, Refusal, SAMPLE_ANSWERS, SAMPLE_USERS } from './sample-answers';
+import { type Call, SAMPLE_ANSWERS, SAMPLE_USERS } from './sample-answers';
 
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 const ask = (id: RouteId, c: Call) => SAMPLE_ANSWERS[id]!(c) as unknown;
@@ -66,7 +66,7 @@ describe('mock mode answers', () => {
 
   it.each(Object.keys(SAMPLE_ANSWERS) as RouteId[])('%s answers what its route answers', (id) => {
     const body = ask(id, call);
-    expect(body, id).not.toBeInstanceOf(Refusal);
+    expect(body, id).not.toHaveProperty('refused');
     const parsed = CONTRACT[id].response.safeParse(body);
     expect(parsed.success, `${id}: ${parsed.error?.message}`).toBe(true);
   });
