@@ -11,6 +11,7 @@ import type { Role } from '@shared/domain/roles';
  */
 export const MOCK_PASSWORD = 'Local-Dev-1234';
 
+type UserRow = readonly [id: string, name: string, email: string, userRole: Role];
 const USER_ROWS = [
   ['u-dev', 'Dana Dev', 'design-engineer-dev@example.com', 'DESIGN_ENGINEER_DEV'],
   ['u-test', 'Tess Tester', 'design-engineer-test@example.com', 'DESIGN_ENGINEER_TEST'],
@@ -18,16 +19,11 @@ const USER_ROWS = [
   ['u-sw', 'Sam Release', 'sw-fw-release-engineer@example.com', 'SW_FW_RELEASE_ENGINEER'],
   ['u-lead', 'Terry Lead', 'technical-leader@example.com', 'TECHNICAL_LEADER'],
   ['u-admin', 'Ada Admin', 'admin@example.com', 'ADMIN'],
-] as const satisfies readonly (readonly [string, string, string, Role])[];
+] as const satisfies readonly UserRow[];
 /** The id of a sample user: the compiler refuses a row naming anyone else. */
 export type SampleUserId = (typeof USER_ROWS)[number][0];
 
-const user = ([id, name, email, userRole]: readonly [string, string, string, Role]) => ({
-  id,
-  name,
-  email,
-  userRole,
-});
+const user = ([id, name, email, userRole]: UserRow) => ({ id, name, email, userRole });
 export const USERS: readonly PublicUser[] = USER_ROWS.map(user);
 /** Issue 12: a registered account whose role waits for an admin (shown on the admin users screen). */
 export const PENDING_USER: PublicUser = {
@@ -81,14 +77,8 @@ export const metadataPinOf = (res: Resource) => ({
 });
 
 /** id, name, type, state, resource and note of a sample package */
-export type PackageHead = readonly [
-  string,
-  string,
-  Package['type'],
-  Package['status'],
-  SampleResourceId,
-  string,
-];
+export type PackageHead = readonly [string, string, Package['type'], Status, SampleResourceId, string];
+type Status = Package['status'];
 
 /** The one builder of a sample package: made from resource `resourceId` by its uploader; `o` overrides any field. */
 export function samplePackage(

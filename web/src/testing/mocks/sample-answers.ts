@@ -71,12 +71,12 @@ const list =
     const cut = L.cutView(all, { offset, limit, search: get('search') ?? '', ...sorted }, columns);
     return { [key]: text(cut.rows), total: cut.total } as Record<K, string> & { total: number };
   };
+/** A package list; with `drafts=mine`, only the caller's drafts of that list. */
 const packages = (keep: (p: Package, c: Call) => boolean) =>
   list('packages', L.PACKAGE_LIST, (c) =>
-    c.query.get('drafts') === 'mine'
-      ? ALL.filter((p) => p.status === 'DRAFT' && p.initiator.id === c.user?.id)
-      : ALL.filter((p) => keep(p, c)),
+    ALL.filter((p) => keep(p, c) && (c.query.get('drafts') !== 'mine' || mine(p, c))),
   );
+const mine = (p: Package, c: Call) => p.status === 'DRAFT' && p.initiator.id === c.user?.id;
 const resources = (type: string) =>
   list('resources', L.RESOURCE_LIST, (c) =>
     RESOURCES.filter((r) => r.resourceType === type && r.resourceStage === stageOf(c)),

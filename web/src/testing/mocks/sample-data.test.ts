@@ -85,6 +85,18 @@ describe('mock mode answers', () => {
     ]);
   });
 
+  it('answers a list with drafts=mine with the caller’s own drafts of that stage only', () => {
+    const dev = SAMPLE_USERS.find((u) => u.id === 'u-dev');
+    const query = new URLSearchParams('drafts=mine');
+    const ids = (stage: string) =>
+      JSON.parse(
+        (ask('listPackages', { user: dev, params: { stage }, query, body: {} }) as { packages: string })
+          .packages,
+      ).map((p: { id: string }) => p.id);
+    expect(ids('dev')).toEqual(['p-1']);
+    expect(ids('release')).toEqual([]);
+  });
+
   it('refuses a wrong password and an unknown package as the API does (4xx with a message)', () => {
     const wrong = ask('login', { ...call, body: { login: lead!.email, password: 'nope' } });
     expect(wrong).toMatchObject({ status: 401, errorMessage: expect.any(String) });
