@@ -1,35 +1,25 @@
-import { tableViewRequest } from '@shared/api/contracts/list-view';
+import type { ResponseOf } from '@shared/api/contract';
 import type { Package } from '@shared/api/contracts/packages';
 import type { PublicUser } from '@shared/api/contracts/user';
+import { PACKAGE_PAGE_DEFAULT } from '@shared/api/paging';
+import type { RouteId } from '@shared/api/routes';
+import { ACCESS_TOKEN_SCOPES } from '@shared/domain/access-tokens';
 import { newPackageHeader } from '@shared/domain/header/header-rules';
-import {
-  ADMIN_RESOURCE_LIST,
-  cutView,
-  DCC_LIST,
-  type ListColumns,
-  PACKAGE_LIST,
-  RESOURCE_LIST,
-  USER_LIST,
-} from '@shared/domain/list-columns';
-import { filterRows, sortRows } from '@shared/domain/list-view';
-import {
-  APPROVAL_ROUND,
-  DELIVERY_ROUND,
-  isWaitingForApproval,
-  isWaitingForDelivery,
-  isWaitingForSignature,
-} from '@shared/domain/package-lifecycle';
+import * as L from '@shared/domain/list-columns';
+import * as S from '@shared/domain/package-lifecycle';
 import { packageSourceOf } from '@shared/domain/package-source';
 import { NON_ADMIN_ROLES } from '@shared/domain/roles';
 import { API_ERR, MSG } from '@shared/messages';
 import { DCCS, MOCK_PASSWORD, PACKAGES, PENDING_USER, RESOURCES, USERS } from './fixtures';
 import { PACKAGE_FIXTURES } from './package-fixtures';
+import { BUILD_PROVENANCE, SAMPLE_SBOM } from './provenance';
 
 /**
  * Mock mode (spec §7: "fixed sample data replaces the calls"): the answer of each route of the route
- * table, from the sample data, as a pure function of the call. Nothing is stored and no rule of the
- * workflow runs here (issue 26): a write answers the fixed success of its route with the sample data
- * unchanged, so a page shows how the answer looks, not what the server would have done.
+ * table, a pure function of the call over the sample data, typed by the route's response contract (its
+ * success status is the contract's too). Nothing is stored and no workflow rule runs here (issue 26): a
+ * write answers the fixed success of its route with the sample data unchanged. Every list is one generic
+ * page, every detail a lookup by id.
  */
 
 export interface Call {
@@ -39,322 +29,188 @@ export interface Call {
   query: URLSearchParams;
   body: Record<string, unknown>;
 }
-
-export type Answer = { status?: number; body: Record<string, unknown> };
+/** A call refused as the API refuses it: a 4xx with `{ errorMessage }`. */
+export const refusal = (status: number, errorMessage: string) => ({ refused: true, status, errorMessage });
+export type Refusal = ReturnType<typeof refusal>;
+export const isRefusal = (a: unknown): a is Refusal => typeof a === 'object' && a !== null && 'refused' in a;
 
 export const SAMPLE_USERS: readonly PublicUser[] = [
   ...USERS.map((u) => ({ ...u, roleStatus: 'GRANTED' as const, emailConfirmed: true })),
   PENDING_USER,
 ];
-const PACKAGES_ALL: readonly Package[] = [...PACKAGES, ...PACKAGE_FIXTURES];
-
+const { packageId: pinned, pin } = BUILD_PROVENANCE;
+/** The sample packages; in mock mode one of them pins a build provenance and SBOM (issue 27). */
+const ALL = [...PACKAGES, ...PACKAGE_FIXTURES].map((p) =>
+  p.id === pinned ? { ...p, resourceFile: { ...p.resourceFile!, ...pin } } : p,
+);
 /** The token of a sample user in mock mode (stable, so a reload keeps the session). */
-export const sampleToken = (userId: string) => `mock-token-${userId}`;
+export const sampleToken = (userId = '') => `mock-token-${userId}`;
 
 const text = (value: unknown) => JSON.stringify(value);
-const fail = (status: number, errorMessage: string): Answer => ({ status, body: { errorMessage } });
-const packageOf = (c: Call) => PACKAGES_ALL.find((p) => p.id === c.params.id) ?? PACKAGES_ALL[0]!;
-const done = (status: string, message: string, c?: Call): Answer => ({
-  body: { status, message, ...(c ? { package: text(packageOf(c)) } : {}) },
-});
-
-/** One page of a list as the list views ask for it (decision 210), by the shared search and sort rules. */
-function page(c: Call, rows: readonly Package[]): Answer {
-  if (c.query.get('drafts') === 'mine')
-    return {
-      body: { packages: text(rows.filter((p) => p.status === 'DRAFT' && p.initiator.id === c.user?.id)) },
-    };
-  const found = filterRows(rows, c.query.get('search') ?? '', PACKAGE_LIST.search);
-  const sort = c.query.get('sort');
-  const sorted = sort
-    ? sortRows(
-        found,
-        { columnId: sort, direction: c.query.get('order') === 'desc' ? 'descending' : 'ascending' },
-        (p, by) => PACKAGE_LIST.sorts[by as keyof typeof PACKAGE_LIST.sorts]?.(p),
-      )
-    : found;
-  const offset = Number(c.query.get('offset') ?? 0);
-  const limit = Number(c.query.get('limit') ?? sorted.length);
-  return { body: { packages: text(sorted.slice(offset, offset + limit)), total: sorted.length } };
-}
-
-const waitsFor = (p: Package, list: 'approvers' | 'deliveryApprovers', c: Call) =>
-  p[list].some((a) => a.user.id === c.user?.id && !a.approved && !a.rejected);
-
-function waitingFor(p: Package, c: Call): string | null {
-  if (isWaitingForApproval(p.status) && waitsFor(p, APPROVAL_ROUND.list, c)) return 'APPROVE';
-  if (isWaitingForDelivery(p.status) && waitsFor(p, DELIVERY_ROUND.list, c)) return 'APPROVE_DELIVERY';
-  if (isWaitingForSignature(p.status) && p.signer?.id === c.user?.id) return 'SIGN';
-  return null;
-}
-
-const candidates = () => SAMPLE_USERS.filter((u) => u.userRole !== 'ADMIN' && u.roleStatus === 'GRANTED');
+const packageOf = (c: Call) => ALL.find((p) => p.id === c.params.id) ?? ALL[0]!;
+const packageText = (c: Call) => text(packageOf(c));
+const resourceOf = (id?: string) => RESOURCES.find((r) => r.id === id);
 const stageOf = (c: Call) => String(c.params.stage).toUpperCase();
-/**
- * A resource, DCC or user list as the real API answers it (decision 221): with `offset`, `limit`, `search`
- * or `sort`, one page searched and sorted by the tables' own rules (shared/domain/list-columns.ts) and
- * `total`; without, the whole list. Data only: the same cut the server makes, no workflow.
- */
-function tableView<T>(c: Call, rows: readonly T[], columns: ListColumns<T>, key: string): Answer {
-  const num = (k: string) => (c.query.has(k) ? Number(c.query.get(k)) : undefined);
-  const str = (k: string) => c.query.get(k) ?? undefined;
-  const order = str('order');
-  let view: ReturnType<typeof tableViewRequest>;
-  try {
-    view = tableViewRequest({
-      offset: num('offset'),
-      limit: num('limit'),
-      search: str('search'),
-      sort: str('sort'),
-      order: order === 'asc' || order === 'desc' ? order : undefined,
-    });
-  } catch (e) {
-    return fail(400, (e as Error).message);
-  }
-  if (!view) return { body: { [key]: text(rows) } };
-  const cut = cutView(rows, view, columns);
-  return { body: { [key]: text(cut.rows), total: cut.total } };
-}
+const [resource, dcc, AT] = [RESOURCES[0]!, DCCS[0]!, '2024-05-01T08:00:00.000Z'];
 
-const resourcesOf = (type: 'PATCH' | 'MODEL') => (c: Call) =>
-  tableView(
-    c,
-    RESOURCES.filter((r) => r.resourceType === type && r.resourceStage === stageOf(c)),
-    RESOURCE_LIST,
-    'resources',
+/**
+ * One generic page of any list (decisions 210, 221): with `offset`, `limit`, `search` or `sort`, the page
+ * searched and sorted by the table's own rules (shared/domain/list-columns.ts) and `total`; without, the
+ * whole list (packages with their total).
+ */
+const list =
+  <T, K extends string>(key: K, columns: L.ListColumns<T>, rows: (c: Call) => readonly T[]) =>
+  (c: Call): Refusal | (Record<K, string> & { total?: number }) => {
+    const [all, get] = [rows(c), (k: string) => c.query.get(k) ?? undefined];
+    const [sort, order] = [get('sort'), get('order') === 'desc' ? 'descending' : 'ascending'] as const;
+    if (get('order') && !sort) return refusal(400, 'order needs sort');
+    if (!['offset', 'limit', 'search', 'sort'].some((k) => c.query.has(k)))
+      return { [key]: text(all), ...(key === 'packages' ? { total: all.length } : {}) } as Record<K, string>;
+    const [offset, limit] = [Number(get('offset') ?? 0), Number(get('limit') ?? PACKAGE_PAGE_DEFAULT)];
+    const sorted = sort ? { sort: { by: sort, direction: order } } : {};
+    const cut = L.cutView(all, { offset, limit, search: get('search') ?? '', ...sorted }, columns);
+    return { [key]: text(cut.rows), total: cut.total } as Record<K, string> & { total: number };
+  };
+/** A package list; with `drafts=mine`, only the caller's drafts of that list. */
+const packages = (keep: (p: Package, c: Call) => boolean) =>
+  list('packages', L.PACKAGE_LIST, (c) =>
+    ALL.filter((p) => keep(p, c) && (c.query.get('drafts') !== 'mine' || mine(p, c))),
   );
+const mine = (p: Package, c: Call) => p.status === 'DRAFT' && p.initiator.id === c.user?.id;
+const resources = (type: string) =>
+  list('resources', L.RESOURCE_LIST, (c) =>
+    RESOURCES.filter((r) => r.resourceType === type && r.resourceStage === stageOf(c)),
+  );
+
+/** What the package waits for from the caller, as the sample data records it (no workflow rule decides). */
+function waitingFor(p: Package, c: Call) {
+  const waits = (list: 'approvers' | 'deliveryApprovers') =>
+    p[list].some((a) => a.user.id === c.user?.id && !a.approved && !a.rejected);
+  if (S.isWaitingForApproval(p.status) && waits(S.APPROVAL_ROUND.list)) return 'APPROVE';
+  if (S.isWaitingForDelivery(p.status) && waits(S.DELIVERY_ROUND.list)) return 'APPROVE_DELIVERY';
+  return S.isWaitingForSignature(p.status) && p.signer?.id === c.user?.id ? 'SIGN' : null;
+}
+const waiting = (c: Call, what: string, stage = stageOf(c)) =>
+  text(ALL.filter((p) => (stage === 'DELIVER' || p.resourceStage === stage) && waitingFor(p, c) === what));
+const candidates = (role: string, c: Call) =>
+  SAMPLE_USERS.filter(
+    (u) => u.userRole === role && u.roleStatus === 'GRANTED' && u.id !== packageOf(c).initiator.id,
+  );
+
 /** An access token of the signed-in sample user (issue 27): the list shows it, nothing is stored. */
-const accessToken = (c: Call, state: 'ACTIVE' | 'REVOKED' = 'ACTIVE') => ({
-  id: 'sample-token',
-  name: String(c.body.name ?? 'CI upload'),
-  scopes: ['resources:upload'],
-  owner: { id: c.user?.id ?? '', name: c.user?.name ?? '', email: c.user?.email ?? '' },
-  createdAt: '2024-05-01T08:00:00.000Z',
-  expiresAt: '2099-01-01T00:00:00.000Z',
-  ...(state === 'REVOKED' ? { revokedAt: '2024-05-02T08:00:00.000Z' } : {}),
-  state,
+const accessToken = ({ body, user }: Call, state: 'ACTIVE' | 'REVOKED' = 'ACTIVE') => ({
+  ...{ id: 'sample-token', name: String(body.name ?? 'CI upload'), scopes: [ACCESS_TOKEN_SCOPES[0]], state },
+  owner: { id: user?.id ?? '', name: user?.name ?? '', email: user?.email ?? '' },
+  ...{ createdAt: AT, expiresAt: '2099-01-01T00:00:00.000Z' },
+  ...(state === 'REVOKED' ? { revokedAt: AT } : {}),
 });
-
-/**
- * The earlier packages of a resource to start a new one from (issue 25), newest first; with `deviceId`, also
- * the packages of the same resource type whose DCC names that device (decision 268).
- */
-const packageSources = (c: Call): Answer => {
-  const type = RESOURCES.find((r) => r.id === c.params.id)?.resourceType;
-  const device = c.query.get('deviceId');
-  const own = PACKAGES_ALL.filter(
-    (p) =>
-      p.resourceId === c.params.id ||
-      (device !== null && p.resourceType === type && p.dcc?.deviceId === device),
-  ).sort((a, b) => b.updatedAt.localeCompare(a.updatedAt));
-  const proposed = own.find((p) => p.status !== 'DRAFT');
-  return {
-    body: {
-      packages: text(own.map((p) => packageSourceOf(p, c.params.id))),
-      proposedId: proposed?.id ?? null,
-      freeName: `${RESOURCES.find((r) => r.id === c.params.id)?.name ?? 'package'} sample`,
-    },
-  };
-};
-
-const decision = (c: Call): Answer => {
-  const p = packageOf(c);
-  return {
-    body: {
-      outcome: 'WAITING_FOR_APPROVALS',
-      message: MSG.approvedWaiting,
-      package: text(p),
-      ...(p.linkToS3 ? { generatedXmlS3Link: p.linkToS3 } : {}),
-    },
-  };
-};
+const done = <S extends string>(status: S, message: string) => ({ status, message });
+const decision = (c: Call) => ({
+  outcome: 'WAITING_FOR_APPROVALS' as const,
+  message: MSG.approvedWaiting,
+  package: packageText(c),
+});
+const upload = <S extends 'VERIFYING' | 'REGISTERED'>(state: S) => ({
+  ...{ uploadId: 'sample-upload', state, sizeBytes: resource.sizeBytes, message: MSG.uploaded },
+  ...(state === 'REGISTERED' ? { verifiedBytes: resource.sizeBytes, resource: text(resource) } : {}),
+});
+const changes = (p: Package) => ({
+  ...{ packageId: p.id, resourceType: resourceOf(p.resourceId)?.resourceType ?? 'PATCH' },
+  ...{ deviceId: p.dcc?.deviceId ?? null, previous: null, header: [], lists: [], files: [], dcc: [] },
+  headerCompared: false,
+});
+/** Issue 25: the earlier packages of a resource (with `deviceId`, of its type for that device), newest first. */
+function sources(id: string, device: string | null) {
+  const type = resourceOf(id)?.resourceType;
+  const own = ALL.filter(
+    (p) => p.resourceId === id || (p.resourceType === type && p.dcc?.deviceId === device),
+  );
+  own.sort((a, b) => b.updatedAt.localeCompare(a.updatedAt));
+  const proposedId = own.find((p) => p.status !== 'DRAFT')?.id ?? null;
+  const freeName = `${resourceOf(id)?.name ?? 'package'} sample`;
+  return { packages: text(own.map((p) => packageSourceOf(p, id))), proposedId, freeName };
+}
+function headerOf(p: Package) {
+  const resourceSizeBytes = resourceOf(p.resourceId)?.sizeBytes ?? 0;
+  return text(newPackageHeader({ packageType: p.type, resourceSizeBytes }));
+}
 
 /** Each route's answer by its id (shared/api/routes.ts); a route not listed answers 501 in mock mode. */
-export const SAMPLE_ANSWERS: Record<string, (c: Call) => Answer> = {
+// biome-ignore format: a table, one route a row
+export const SAMPLE_ANSWERS: { [Id in RouteId]?: (c: Call) => ResponseOf<Id> | Refusal } = {
   login: (c) => {
-    const user = SAMPLE_USERS.find(
-      (u) =>
-        u.email ===
-        String(c.body.login ?? '')
-          .trim()
-          .toLowerCase(),
-    );
-    if (!user || c.body.password !== MOCK_PASSWORD) return fail(401, API_ERR.wrongPassword);
-    return { body: { token: sampleToken(user.id), user: text(user) } };
+    const user = SAMPLE_USERS.find((u) => u.email === String(c.body.login).trim().toLowerCase());
+    if (!user || c.body.password !== MOCK_PASSWORD) return refusal(401, API_ERR.wrongPassword);
+    return { token: sampleToken(user.id), user: text(user) };
   },
-  auth: (c) => ({ body: { user: text(c.user) } }),
-  logout: () => ({ body: { status: 'SIGNED_OUT' } }),
-  register: (c) => ({
-    status: 201,
-    body: {
-      status: 'REGISTERED',
-      message: MSG.registered,
-      user: text({ ...PENDING_USER, name: c.body.name ?? PENDING_USER.name }),
-    },
-  }),
-  changePassword: (c) => ({
-    body: { status: 'UPDATED', message: MSG.settingsSaved, token: sampleToken(c.user?.id ?? '') },
-  }),
-  updateAccount: (c) => ({ body: { user: text(c.user) } }),
+  auth: (c) => ({ user: text(c.user) }),
+  logout: () => ({ status: 'SIGNED_OUT' }),
+  register: (c) => ({ ...done('REGISTERED', MSG.registered), user: text({ ...PENDING_USER, name: c.body.name }) }),
+  changePassword: (c) => ({ ...done('UPDATED', MSG.settingsSaved), token: sampleToken(c.user?.id) }),
+  updateAccount: (c) => ({ user: text(c.user) }),
   resetPassword: () => done('SENT', MSG.resetMailSent),
   resendConfirmation: () => done('SENT', API_ERR.confirmationResent),
-  confirmEmail: () => ({
-    body: { status: 'CONFIRMED', message: API_ERR.emailConfirmed, email: PENDING_USER.email },
-  }),
-  cancelRegistration: () => ({
-    body: { status: 'CANCELLED', message: API_ERR.registrationCancelled, email: PENDING_USER.email },
-  }),
-  listPatches: resourcesOf('PATCH'),
-  listModels: resourcesOf('MODEL'),
-  listPackages: (c) =>
-    page(
-      c,
-      PACKAGES_ALL.filter((p) => p.resourceStage === stageOf(c)),
-    ),
-  listDeliveryPackages: (c) =>
-    page(
-      c,
-      PACKAGES_ALL.filter((p) => p.deliveryApprovers.length > 0),
-    ),
-  listApprovalPackages: (c) => ({
-    body: {
-      packages: text(
-        PACKAGES_ALL.filter((p) =>
-          stageOf(c) === 'DELIVER'
-            ? waitingFor(p, c) === 'APPROVE_DELIVERY'
-            : p.resourceStage === stageOf(c) && waitingFor(p, c) === 'APPROVE',
-        ),
-      ),
-    },
-  }),
-  listSigningPackages: (c) => ({
-    body: {
-      packages: text(
-        PACKAGES_ALL.filter((p) => p.resourceStage === stageOf(c) && waitingFor(p, c) === 'SIGN'),
-      ),
-    },
-  }),
+  confirmEmail: () => ({ ...done('CONFIRMED', API_ERR.emailConfirmed), email: PENDING_USER.email }),
+  cancelRegistration: () => ({ ...done('CANCELLED', API_ERR.registrationCancelled), email: PENDING_USER.email }),
+  listPatches: resources('PATCH'),
+  listModels: resources('MODEL'),
+  listPackages: packages((p, c) => p.resourceStage === stageOf(c)),
+  listDeliveryPackages: packages((p) => p.deliveryApprovers.length > 0),
+  adminListPackages: packages(() => true),
+  listApprovalPackages: (c) => ({ packages: waiting(c, stageOf(c) === 'DELIVER' ? 'APPROVE_DELIVERY' : 'APPROVE') }),
+  listSigningPackages: (c) => ({ packages: waiting(c, 'SIGN') }),
+  listDcc: list('dcc', L.DCC_LIST, () => DCCS),
+  adminListDcc: list('dcc', L.DCC_LIST, () => DCCS),
+  adminListUsers: list('users', L.USER_LIST, () => SAMPLE_USERS),
+  adminListResources: list('resources', L.ADMIN_RESOURCE_LIST, () => RESOURCES),
+  listAccessTokens: (c) => ({ accessTokens: [accessToken(c)] }),
   packageDetails: (c) => {
-    const p = PACKAGES_ALL.find((x) => x.id === c.params.id);
-    return p ? { body: { package: text(p), waitingFor: waitingFor(p, c) } } : fail(404, 'Package not found');
+    const p = ALL.find((x) => x.id === c.params.id);
+    return p ? { package: text(p), waitingFor: waitingFor(p, c) } : refusal(404, 'Package not found');
   },
-  packageHistory: () => ({ body: { history: text([]), chainIntact: true, brokenAtSeq: null } }),
-  getHeader: (c) => {
-    const p = packageOf(c);
-    const size = RESOURCES.find((r) => r.id === p.resourceId)?.sizeBytes ?? 0;
-    return { body: { header: text(newPackageHeader({ packageType: p.type, resourceSizeBytes: size })) } };
-  },
-  downloadPackage: (c) => ({
-    body: {
-      fileName: `${packageOf(c).name}.xml`,
-      sizeBytes: 22,
-      sha256: '0'.repeat(64),
-      base64EncodedXMLPackage: btoa('<package>sample</package>'),
-    },
-  }),
+  packageHistory: () => ({ history: text([]), chainIntact: true, brokenAtSeq: null }),
+  getHeader: (c) => ({ header: headerOf(packageOf(c)) }),
+  downloadPackage: (c) => ({ fileName: `${packageOf(c).name}.xml`, sizeBytes: 22, sha256: '0'.repeat(64), base64EncodedXMLPackage: btoa('<package>sample</package>') }),
   listApprovers: (c) => ({
-    body: {
-      approvers: text(
-        Object.fromEntries(
-          NON_ADMIN_ROLES.map((role) => [
-            role,
-            candidates().filter((u) => u.userRole === role && u.id !== packageOf(c).initiator.id),
-          ]),
-        ),
-      ),
-      ...(c.query.get('signers') === 'true'
-        ? { signers: text(candidates().filter((u) => u.userRole === 'SW_FW_RELEASE_ENGINEER')) }
-        : {}),
-    },
+    approvers: text(Object.fromEntries(NON_ADMIN_ROLES.map((role) => [role, candidates(role, c)]))),
+    ...(c.query.get('signers') === 'true' ? { signers: text(candidates('SW_FW_RELEASE_ENGINEER', c)) } : {}),
   }),
-  packageChanges: (c) => {
-    const p = packageOf(c);
-    return {
-      body: {
-        changes: text({
-          packageId: p.id,
-          resourceType: RESOURCES.find((r) => r.id === p.resourceId)?.resourceType ?? 'PATCH',
-          deviceId: p.dcc?.deviceId ?? null,
-          previous: null,
-          header: [],
-          lists: [],
-          files: [],
-          dcc: [],
-          headerCompared: false,
-        }),
-        previousPackageId: null,
-        message: p.dcc ? MSG.noEarlierApproved : MSG.changesNoDevice,
-        // a fixed sample digest (decision 266: the real one is the comparison's SHA-256)
-        digest: 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855',
-      },
-    };
-  },
-  packageSources,
-  listAccessTokens: (c) => ({ body: { accessTokens: [accessToken(c)] } }),
-  listDcc: (c) => tableView(c, DCCS, DCC_LIST, 'dcc'),
-  adminListDcc: (c) => tableView(c, DCCS, DCC_LIST, 'dcc'),
-  adminListUsers: (c) => tableView(c, SAMPLE_USERS, USER_LIST, 'users'),
-  adminListResources: (c) => tableView(c, RESOURCES, ADMIN_RESOURCE_LIST, 'resources'),
-  adminListPackages: (c) => page(c, PACKAGES_ALL),
+  packageChanges: (c) => ({
+    changes: text(changes(packageOf(c))), previousPackageId: null, message: packageOf(c).dcc ? MSG.noEarlierApproved : MSG.changesNoDevice,
+    digest: 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855', // a fixed sample (decision 266: the comparison's SHA-256)
+  }),
+  packageSources: (c) => sources(c.params.id!, c.query.get('deviceId')),
+  packageSbom: () => SAMPLE_SBOM,
+  packageProvenanceStatement: () => BUILD_PROVENANCE.statement,
   // writes: the fixed success of the route, nothing changed
-  generatePackage: () => ({ status: 201, body: { package: text(PACKAGES[0]) } }),
-  updateHeader: (c) => SAMPLE_ANSWERS.getHeader!(c),
-  createDcc: () => ({ status: 201, body: { dccUuid: DCCS[0]!.id, dcc: text(DCCS[0]) } }),
-  attachDcc: (c) => ({ body: { package: text(packageOf(c)) } }),
-  updateDraft: (c) => ({ body: { package: text(packageOf(c)) } }),
-  createAccessToken: (c) => ({
-    status: 201,
-    body: { token: 'frp_sample-token_not-a-real-secret', accessToken: accessToken(c) },
-  }),
-  revokeAccessToken: (c) => ({ body: { accessToken: accessToken(c, 'REVOKED') } }),
-  notifyApprovers: (c) => done('NOTIFIED', MSG.notified, c),
-  notifyDeliveryApprovers: (c) => done('NOTIFIED', MSG.notified, c),
+  generatePackage: () => ({ package: text(PACKAGES[0]) }),
+  updateHeader: (c) => ({ header: headerOf(packageOf(c)) }),
+  createDcc: () => ({ dccUuid: dcc.id, dcc: text(dcc) }),
+  attachDcc: (c) => ({ package: packageText(c) }),
+  updateDraft: (c) => ({ package: packageText(c) }),
+  createAccessToken: (c) => ({ token: 'frp_sample-token_not-a-real-secret', accessToken: accessToken(c) }),
+  revokeAccessToken: (c) => ({ accessToken: accessToken(c, 'REVOKED') }),
+  notifyApprovers: (c) => ({ ...done('NOTIFIED', MSG.notified), package: packageText(c) }),
+  notifyDeliveryApprovers: (c) => ({ ...done('NOTIFIED', MSG.notified), package: packageText(c) }),
   approvePackage: decision,
   approveDelivery: decision,
   signPackage: decision,
   retryGeneration: decision,
-  rejectPackage: (c) => done('REJECTED', MSG.rejectionConfirmed, c),
-  rejectSigning: (c) => done('REJECTED', MSG.rejectionConfirmed, c),
-  rejectDelivery: (c) => done('REJECTED', MSG.rejectionConfirmed, c),
-  uploadPatch: () => ({ status: 201, body: { resource: text(RESOURCES[0]), message: MSG.uploaded } }),
-  uploadModel: () => ({ status: 201, body: { resource: text(RESOURCES[0]), message: MSG.uploaded } }),
+  rejectPackage: (c) => ({ ...done('REJECTED', MSG.rejectionConfirmed), package: packageText(c) }),
+  rejectSigning: (c) => ({ ...done('REJECTED', MSG.rejectionConfirmed), package: packageText(c) }),
+  rejectDelivery: (c) => ({ ...done('REJECTED', MSG.rejectionConfirmed), package: packageText(c) }),
+  uploadPatch: () => ({ resource: text(resource), message: MSG.uploaded }),
+  uploadModel: () => ({ resource: text(resource), message: MSG.uploaded }),
+  attachProvenance: () => ({ resource: text({ ...resource, ...pin }) }),
   requestResourceUpload: (c) => ({
-    body: {
-      uploadId: 'sample-upload',
-      resourceUrl: '/mock-storage/resource',
-      ...(c.body.metadataFileName ? { metadataUrl: '/mock-storage/metadata' } : {}),
-      expiresAt: '2099-01-01T00:00:00.000Z',
-    },
+    uploadId: 'sample-upload', resourceUrl: '/mock-storage/resource', expiresAt: '2099-01-01T00:00:00.000Z',
+    ...(c.body.metadataFileName ? { metadataUrl: '/mock-storage/metadata' } : {}),
   }),
-  confirmResourceUpload: () => ({
-    status: 202,
-    body: {
-      uploadId: 'sample-upload',
-      state: 'VERIFYING',
-      sizeBytes: RESOURCES[0]!.sizeBytes,
-      message: MSG.uploaded,
-    },
-  }),
-  getResourceUpload: () => ({
-    body: {
-      uploadId: 'sample-upload',
-      state: 'REGISTERED',
-      sizeBytes: RESOURCES[0]!.sizeBytes,
-      verifiedBytes: RESOURCES[0]!.sizeBytes,
-      resource: text(RESOURCES[0]),
-      message: MSG.uploaded,
-    },
-  }),
+  confirmResourceUpload: () => upload('VERIFYING'),
+  getResourceUpload: () => upload('REGISTERED'),
   adminDeletePackages: () => done('DELETED', MSG.deleted),
   adminDeleteDcc: () => done('DELETED', MSG.deleted),
   adminDeleteUsers: () => done('DELETED', MSG.deleted),
   adminDeleteResources: () => done('DELETED', MSG.deleted),
-  adminDecideRoles: () => ({
-    body: {
-      status: 'DECIDED',
-      message: API_ERR.rolesDecided,
-      users: text([PENDING_USER]),
-      outcomes: { [PENDING_USER.id]: 'PROPOSED' },
-    },
-  }),
+  adminDecideRoles: () => ({ status: 'DECIDED', message: API_ERR.rolesDecided, users: text([PENDING_USER]), outcomes: { [PENDING_USER.id]: 'PROPOSED' } }),
 };
