@@ -28,7 +28,9 @@ export const USERS: readonly PublicUser[] = USER_ROWS.map(user);
 /** Issue 12: a registered account whose role waits for an admin (shown on the admin users screen). */
 export const PENDING_USER: PublicUser = {
   ...user(['u-pending', 'Pat Pending', 'pat.pending@example.org', 'RELIABILITY_ENGINEER']),
-  ...{ roleStatus: 'REQUESTED', requestedRole: 'RELIABILITY_ENGINEER', emailConfirmed: true },
+  roleStatus: 'REQUESTED',
+  requestedRole: 'RELIABILITY_ENGINEER',
+  emailConfirmed: true,
 };
 
 export const userById = (id: SampleUserId): PublicUser => USERS.find((u) => u.id === id)!;
@@ -61,7 +63,12 @@ export type SampleResourceId = (typeof RESOURCE_ROWS)[number][0];
 
 export const RESOURCES: readonly Resource[] = RESOURCE_ROWS.map(
   ([id, name, resourceType, resourceStage, uploadTime, uploader, modelName, modelVersion]: ResourceRow) => ({
-    ...{ id, name, resourceType, resourceStage, uploadTime, uploadedBy: by(uploader) },
+    id,
+    name,
+    resourceType,
+    resourceStage,
+    uploadTime,
+    uploadedBy: by(uploader),
     fileName: resourceType === 'PATCH' ? `${name}.bin` : `${name}.tflite`,
     sizeBytes: 180_000 + id.length * 1_000,
     sha256: 'a3f1c9e0b7d24c6e8f0a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f6a',
@@ -88,12 +95,23 @@ export function samplePackage(
   const res = resourceById(resourceId);
   const at = `${res.uploadTime.replace(' ', 'T')}Z`;
   return {
-    ...{ id, name, type, status, resourceId, resourceName: `${res.name}.zip` },
-    ...{ resourceType: res.resourceType, resourceStage: res.resourceStage },
+    id,
+    name,
+    type,
+    status,
+    resourceId,
+    resourceName: `${res.name}.zip`,
+    resourceType: res.resourceType,
+    resourceStage: res.resourceStage,
     resourceFile: resourceFileOf(res, res.resourceType === 'MODEL' ? metadataPinOf(res) : undefined),
-    ...{ initiator: ref(res.uploadedBy.id as SampleUserId), uploadTime: res.uploadTime, note },
-    ...{ signed: type.endsWith('_SIGNED'), approvers: [], deliveryApprovers: [] },
-    ...{ createdAt: at, updatedAt: at },
+    initiator: ref(res.uploadedBy.id as SampleUserId),
+    uploadTime: res.uploadTime,
+    note,
+    signed: type.endsWith('_SIGNED'),
+    approvers: [],
+    deliveryApprovers: [],
+    createdAt: at,
+    updatedAt: at,
     ...o,
   };
 }
@@ -112,6 +130,6 @@ export const DCCS: readonly Dcc[] = ([
   ['d-2', 'VENT-220', 'TelB', 64, 1024, 'u-test'],
   ['d-3', 'GLU-BLE-2', 'BLE', 16, 16, 'u-dev'],
 ] as const).map(([id, deviceId, telemetryType, messageLimit, deviceLimit, creator], i) => ({
-  ...{ id, deviceId, telemetryType, messageLimit, deviceLimit },
-  ...{ createdAt: `2024-03-0${i + 1}T10:00:00Z`, createdBy: by(creator) },
+  id, deviceId, telemetryType, messageLimit, deviceLimit,
+  createdAt: `2024-03-0${i + 1}T10:00:00Z`, createdBy: by(creator),
 }));

@@ -17,7 +17,10 @@ const entries = (votes: readonly Vote[], rejectionNote?: string): ApproverEntry[
     const mark = v[0] === '+' ? 'approved' : v[0] === '-' ? 'rejected' : 'waiting';
     const user = ref((mark === 'waiting' ? v : v.slice(1)) as SampleUserId);
     return {
-      ...{ user, role: user.userRole as Role, approved: mark === 'approved', rejected: mark === 'rejected' },
+      user,
+      role: user.userRole as Role,
+      approved: mark === 'approved',
+      rejected: mark === 'rejected',
       ...(mark === 'rejected' ? { rejectionNote } : {}),
       ...(mark !== 'waiting' ? { decidedAt: AT } : {}),
     };
@@ -36,7 +39,8 @@ function make(head: PackageHead, { by, votes = [], deliveryVotes = [], artefact,
   return samplePackage(head, {
     initiator: ref(by),
     ...(head[3] === 'DRAFT' ? {} : { dccId: 'd-1', dcc: dccValuesOf(DCCS[0]!) }),
-    ...{ createdAt: '2024-05-01T08:00:00.000Z', updatedAt: AT },
+    createdAt: '2024-05-01T08:00:00.000Z',
+    updatedAt: AT,
     approvers: entries(votes, o.rejectionNote),
     deliveryApprovers: entries(deliveryVotes, o.rejectionNote),
     ...(artefact ? { linkToS3: key } : {}),

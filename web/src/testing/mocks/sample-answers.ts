@@ -99,9 +99,13 @@ const candidates = (role: string, c: Call) =>
 
 /** An access token of the signed-in sample user (issue 27): the list shows it, nothing is stored. */
 const accessToken = ({ body, user }: Call, state: 'ACTIVE' | 'REVOKED' = 'ACTIVE') => ({
-  ...{ id: 'sample-token', name: String(body.name ?? 'CI upload'), scopes: [ACCESS_TOKEN_SCOPES[0]], state },
+  id: 'sample-token',
+  name: String(body.name ?? 'CI upload'),
+  scopes: [ACCESS_TOKEN_SCOPES[0]],
+  state,
   owner: { id: user?.id ?? '', name: user?.name ?? '', email: user?.email ?? '' },
-  ...{ createdAt: AT, expiresAt: '2099-01-01T00:00:00.000Z' },
+  createdAt: AT,
+  expiresAt: '2099-01-01T00:00:00.000Z',
   ...(state === 'REVOKED' ? { revokedAt: AT } : {}),
 });
 const done = <S extends string>(status: S, message: string) => ({ status, message });
@@ -111,12 +115,21 @@ const decision = (c: Call) => ({
   package: packageText(c),
 });
 const upload = <S extends 'VERIFYING' | 'REGISTERED'>(state: S) => ({
-  ...{ uploadId: 'sample-upload', state, sizeBytes: resource.sizeBytes, message: MSG.uploaded },
+  uploadId: 'sample-upload',
+  state,
+  sizeBytes: resource.sizeBytes,
+  message: MSG.uploaded,
   ...(state === 'REGISTERED' ? { verifiedBytes: resource.sizeBytes, resource: text(resource) } : {}),
 });
 const changes = (p: Package) => ({
-  ...{ packageId: p.id, resourceType: resourceOf(p.resourceId)?.resourceType ?? 'PATCH' },
-  ...{ deviceId: p.dcc?.deviceId ?? null, previous: null, header: [], lists: [], files: [], dcc: [] },
+  packageId: p.id,
+  resourceType: resourceOf(p.resourceId)?.resourceType ?? 'PATCH',
+  deviceId: p.dcc?.deviceId ?? null,
+  previous: null,
+  header: [],
+  lists: [],
+  files: [],
+  dcc: [],
   headerCompared: false,
 });
 /** Issue 25: the earlier packages of a resource (with `deviceId`, of its type for that device), newest first. */
