@@ -103,6 +103,24 @@ export type FlowUsers = Record<
   { token: string; id: string }
 >;
 
+/** A DCC made by the draft's initiator and attached to the draft. */
+export async function attachNewDcc(api: Client, token: string, pkgId: string, deviceId: string) {
+  const dcc = expectStatus(
+    await api.call<{ dccUuid: string }>('/dcc', {
+      method: 'POST',
+      token,
+      body: { deviceId, telemetryType: 'TelB', messageLimit: 64, deviceLimit: 4096 },
+    }),
+    201,
+    'dcc',
+  );
+  expectStatus(
+    await api.call(`/packages/${pkgId}/dcc/${dcc.body.dccUuid}`, { method: 'POST', token }),
+    200,
+    'attach dcc',
+  );
+}
+
 /**
  * A draft package up to its deciding call: a DCC made and attached, the policy's approvers notified and
  * all but the last approval given, in the policy's order (decision 272). Answers the last approver: their
@@ -115,20 +133,7 @@ export async function approveAllButLast(
   deviceId: string,
 ): Promise<{ token: string; id: string }> {
   const dev = users.designDev;
-  const dcc = expectStatus(
-    await api.call<{ dccUuid: string }>('/dcc', {
-      method: 'POST',
-      token: dev.token,
-      body: { deviceId, telemetryType: 'TelB', messageLimit: 64, deviceLimit: 4096 },
-    }),
-    201,
-    'dcc',
-  );
-  expectStatus(
-    await api.call(`/packages/${pkgId}/dcc/${dcc.body.dccUuid}`, { method: 'POST', token: dev.token }),
-    200,
-    'attach dcc',
-  );
+  await attachNewDcc(api, dev.token, pkgId, deviceId);
   // the bench's packages are development packages
   const chosen = seededApproverKeys('DEV_UNSIGNED');
   const approvers = chosen.map(({ role, key }) => ({ role, id: users[key].id }));

@@ -9,7 +9,7 @@ import { localDynamoConfig, localTable } from '../../infra/local/local-aws';
 import type { Package } from '../../shared/api/contracts/packages';
 import { seededApproverKeys } from '../support/seeded-approvers';
 import { startStackProcess } from '../support/stack-process';
-import { type Client, expectStatus, SEEDED } from './client';
+import { attachNewDcc, type Client, expectStatus, SEEDED } from './client';
 import { onInterrupt, progress } from './report';
 
 /**
@@ -72,20 +72,7 @@ export async function templatePackage(api: Client): Promise<{ id: string; token:
     'generate-package',
   );
   const pkgId = (JSON.parse(gen.body.package) as Package).id;
-  const dcc = expectStatus(
-    await api.call<{ dccUuid: string }>('/dcc', {
-      method: 'POST',
-      token: dev.token,
-      body: { deviceId: 'PUMP-BENCH', telemetryType: 'TelB', messageLimit: 64, deviceLimit: 4096 },
-    }),
-    201,
-    'dcc',
-  );
-  expectStatus(
-    await api.call(`/packages/${pkgId}/dcc/${dcc.body.dccUuid}`, { method: 'POST', token: dev.token }),
-    200,
-    'attach dcc',
-  );
+  await attachNewDcc(api, dev.token, pkgId, 'PUMP-BENCH');
   expectStatus(
     await api.call(`/packages/${pkgId}/notify-approvers`, {
       method: 'POST',
