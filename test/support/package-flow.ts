@@ -59,6 +59,9 @@ export const lastApprover = (u: Seeded, type: PackageType) => approversFor(u, ty
 /** The seeded user who signs a signed package (the policy's signer role). */
 export const seededSigner = (u: Seeded) => seededByRole(u)[APPROVAL_POLICY.signer.role]!;
 
+/** The seeded user who starts a delivery (the policy's deliverer role). */
+export const seededDeliverer = (u: Seeded) => seededByRole(u)[APPROVAL_POLICY.deliverer.role]!;
+
 /** The header document of a package as GET /packages/{id}/header returns it. */
 export async function headerOf(id: string, token: string) {
   const r = await api<{ header: string }>(`/packages/${id}/header`, { token });
