@@ -5,7 +5,7 @@ import { type ChainedEvent, verifyChain } from '../../shared/domain/audit-chain'
 import { SEED_PASSWORD } from '../../shared/domain/seed-users';
 import { type ApiResult, api, jsonText } from '../support/api';
 import { createDcc, createPackage, seededUsers, uploadPatch } from '../support/fixtures';
-import { approversFor, seededSigner } from '../support/package-flow';
+import { approversFor, approvesAnyTime, seededSigner } from '../support/package-flow';
 import { dynamoAt, tableOf } from '../support/store';
 
 /**
@@ -119,10 +119,17 @@ describe('approve, reject and delete racing on one package', () => {
       // the first approver in the policy's order (who may approve at any time) both approves and rejects:
       // only one of the two may take effect
       const racer = voters[0]!;
+      // approvals the policy lets go at any time are sent at once; any that waits for others (an order)
+      // is sent once those were answered, still racing the rejection and the deletion
+      const approve = (v: { token: string }) =>
+        api(`/packages/${pkg.id}/approve`, { method: 'POST', token: v.token });
+      const anyTime = voters.filter((v) => approvesAnyTime(v.role));
+      const first = new Map(anyTime.map((v) => [v.id, approve(v)] as const));
+      const answered = Promise.allSettled([...first.values()]);
       const calls: [string, Promise<ApiResult>][] = [
         ...voters.map(
           (v) =>
-            [`approve ${v.role}`, api(`/packages/${pkg.id}/approve`, { method: 'POST', token: v.token })] as [
+            [`approve ${v.role}`, first.get(v.id) ?? answered.then(() => approve(v))] as [
               string,
               Promise<ApiResult>,
             ],

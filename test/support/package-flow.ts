@@ -45,6 +45,13 @@ export function approversFor<V extends Voter = SeededUser>(
   return approvalOrder(chosen, (c) => c.role, round);
 }
 
+/**
+ * Whether a holder of `role` may approve at any time in `round` (the policy orders no role before it):
+ * tests that send approvals at once send these together, and the others after them (decision 272).
+ */
+export const approvesAnyTime = (role: NonAdminRole, round: RoundName = 'approval') =>
+  (APPROVAL_POLICY.rounds[round].approvesAfter[role] ?? []).length === 0;
+
 /** The approvers of `approversFor` as a notify call's body lists them. */
 export const chosenApprovers = <V extends Voter = SeededUser>(
   u: Seeded,
