@@ -1,10 +1,11 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Package } from '../../shared/api/contracts/packages';
+import { ROLE_LABELS } from '../../shared/domain/roles';
 import { SEED_PASSWORD } from '../../shared/domain/seed-users';
 import { api, jsonText, type Mail, mailMatching, uniq } from '../support/api';
 import { createDcc, createPackage, seededUsers, uploadPatch } from '../support/fixtures';
-import { prepareAndNotify } from '../support/package-flow';
+import { approversFor, prepareAndNotify, seededSigner } from '../support/package-flow';
 import { dynamoAt, tableOf } from '../support/store';
 
 /**
@@ -67,7 +68,9 @@ describe('workflow mail layout in the mailbox (issue 23)', () => {
   it('puts the portal link and the facts before the initiator’s note, quoted; roles by label', async () => {
     const note = 'Urgent fix.\nReview it here instead: https://evil.example/packages/open/x';
     const pkg = await pendingWithNote(note);
-    const mail = await mailTo(u.lead.email, `Approval requested: package ${pkg.name}`);
+    // any chosen approver's mail: the first in the policy's order
+    const approver = approversFor(u, pkg.type)[0]!;
+    const mail = await mailTo(approver.email, `Approval requested: package ${pkg.name}`);
     const lines = mail.text.split(/\r?\n/);
     const own = lines.findIndex((l) => /^Open it here: https?:\/\/\S+\/packages\/open\/\S+$/.test(l));
     expect(own, mail.text).toBeGreaterThan(0);
@@ -90,7 +93,7 @@ describe('workflow mail layout in the mailbox (issue 23)', () => {
     expect(lines.indexOf(`Package: ${pkg.name}`)).toBeGreaterThan(own);
     expect(lines.indexOf(`Package: ${pkg.name}`)).toBeLessThan(heading);
     expect(mail.text).toContain('(Design Engineer (dev)) asks you to approve the package');
-    expect(mail.text).toContain('Asked of you: your approval, as Technical Leader');
+    expect(mail.text).toContain(`Asked of you: your approval, as ${ROLE_LABELS[approver.role]}`);
     expect(mail.text).not.toMatch(
       /DESIGN_ENGINEER|TECHNICAL_LEADER|RELIABILITY_ENGINEER|SW_FW_RELEASE_ENGINEER/,
     );
@@ -142,8 +145,8 @@ describe('admin deletion of packages in flight (issue 23)', () => {
       'I delete this package while people wait on it',
     );
 
-    // everyone waiting on it is mailed: initiator, the four approvers (the release engineer is the signer too)
-    for (const who of [u.designDev, u.designTest, u.lead, u.reliability, u.release]) {
+    // everyone waiting on it is mailed: initiator, the policy's approvers and the signer
+    for (const who of [u.designDev, ...approversFor(u, pkg.type), seededSigner(u)]) {
       const mail = await mailTo(who.email, `Package deleted: ${pkg.name}`);
       expect(mail.text).toContain(`deleted the package "${pkg.name}"`);
       expect(mail.text).toContain(`> ${reason}`);

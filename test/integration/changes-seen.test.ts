@@ -3,7 +3,13 @@ import type { Package } from '../../shared/api/contracts/packages';
 import { MSG } from '../../shared/messages';
 import { api, jsonText, uniq } from '../support/api';
 import { createDcc, createPackage, seededUsers, uploadPatch } from '../support/fixtures';
-import { approveAllButLast, chosenApprovers, headerOf, lastSteps } from '../support/package-flow';
+import {
+  approveAllButLast,
+  approversFor,
+  chosenApprovers,
+  headerOf,
+  lastSteps,
+} from '../support/package-flow';
 
 /**
  * Decision 266: a decision on a review page records which comparison ("changes since the last approved
@@ -67,13 +73,19 @@ describe('the comparison a decision was taken on is on the record (decision 266)
   it('records the digest seen, refuses a stale one with 409 and nothing recorded, records a call without one as not seen on a page', async () => {
     const dccId = await createDcc(u.designDev.token, uniq('device-seen'));
     const first = await draft(dccId, 1);
+    // the voters in the policy's order: the first decides on a page, the last decides the round, and
+    // the ones between approve (so a policy with an order needs no change here); needs three at least
+    const voters = approversFor(u, first.type);
+    expect(voters.length).toBeGreaterThanOrEqual(3);
+    const [onPage, reloading, last] = [voters[0]!, voters[1]!, voters.at(-1)!];
+    const between = voters.slice(2, -1);
     // nothing approved before: "none", and the same digest each time (the comparison is deterministic)
     const none = await digestOf(first.id);
     expect(none.previousPackageId).toBeNull();
     expect((await digestOf(first.id)).digest).toBe(none.digest);
     const a = await api(`/packages/${first.id}/approve`, {
       method: 'POST',
-      token: u.designTest.token,
+      token: onPage.token,
       body: { changesSeen: none.digest },
     });
     expect(a.status, JSON.stringify(a.body)).toBe(202);
@@ -82,10 +94,19 @@ describe('the comparison a decision was taken on is on the record (decision 266)
       digest: none.digest,
       seenOnPage: true,
     });
-    for (const who of [u.lead, u.reliability]) {
+    // API clients that state nothing: the comparison at the call is recorded, not as seen on a page
+    for (const who of voters.slice(1, -1)) {
       const r = await api(`/packages/${first.id}/approve`, { method: 'POST', token: who.token });
       expect(r.status).toBe(202);
     }
+    expect(
+      (await events(first.id)).filter((e) => e.action === 'APPROVED').map((e) => e.details?.changesSeen),
+    ).toEqual([
+      { previousPackageId: 'none', digest: none.digest, seenOnPage: true },
+      ...voters
+        .slice(1, -1)
+        .map(() => ({ previousPackageId: 'none', digest: none.digest, seenOnPage: false })),
+    ]);
     await lastSteps(u, first);
 
     const second = await draft(dccId, 2);
@@ -94,7 +115,7 @@ describe('the comparison a decision was taken on is on the record (decision 266)
     expect(seen.digest).not.toBe(none.digest);
     const ok = await api(`/packages/${second.id}/approve`, {
       method: 'POST',
-      token: u.designTest.token,
+      token: onPage.token,
       body: { changesSeen: seen.digest },
     });
     expect(ok.status, JSON.stringify(ok.body)).toBe(202);
@@ -110,14 +131,14 @@ describe('the comparison a decision was taken on is on the record (decision 266)
     const before = await events(second.id);
     const stale = await api<{ errorMessage: string }>(`/packages/${second.id}/approve`, {
       method: 'POST',
-      token: u.lead.token,
+      token: reloading.token,
       body: { changesSeen: seen.digest },
     });
     expect(stale.status).toBe(409);
     expect(stale.body.errorMessage).toBe(MSG.changesStale);
     const staleReject = await api<{ errorMessage: string }>(`/packages/${second.id}/reject`, {
       method: 'POST',
-      token: u.lead.token,
+      token: reloading.token,
       body: { 'rejection-reason': 'Too old', changesSeen: seen.digest },
     });
     expect(staleReject.status).toBe(409);
@@ -126,7 +147,7 @@ describe('the comparison a decision was taken on is on the record (decision 266)
     // not a digest: 400
     const bad = await api<{ errorMessage: string }>(`/packages/${second.id}/approve`, {
       method: 'POST',
-      token: u.lead.token,
+      token: reloading.token,
       body: { changesSeen: 'not-a-digest' },
     });
     expect(bad.status).toBe(400);
@@ -135,17 +156,19 @@ describe('the comparison a decision was taken on is on the record (decision 266)
     // reloaded: decided on the current comparison, recorded as seen
     const fresh = await api(`/packages/${second.id}/approve`, {
       method: 'POST',
-      token: u.lead.token,
+      token: reloading.token,
       body: { changesSeen: now.digest },
     });
     expect(fresh.status, JSON.stringify(fresh.body)).toBe(202);
     // an API client that states nothing: the comparison at the call is recorded, not as seen on a page
-    const api3 = await api(`/packages/${second.id}/approve`, { method: 'POST', token: u.reliability.token });
-    expect(api3.status).toBe(202);
+    for (const who of between) {
+      const api3 = await api(`/packages/${second.id}/approve`, { method: 'POST', token: who.token });
+      expect(api3.status).toBe(202);
+    }
     // the rejection records it too
     const rej = await api(`/packages/${second.id}/reject`, {
       method: 'POST',
-      token: u.release.token,
+      token: last.token,
       body: { 'rejection-reason': 'Criteria missing', changesSeen: now.digest },
     });
     expect(rej.status, JSON.stringify(rej.body)).toBe(200);
@@ -154,7 +177,7 @@ describe('the comparison a decision was taken on is on the record (decision 266)
     expect(record.map((e) => [e.action, e.actorId, e.details?.changesSeen])).toEqual([
       [
         'APPROVED',
-        u.designTest.id,
+        onPage.id,
         {
           previousPackageId: first.id,
           previousPackageName: first.name,
@@ -164,7 +187,7 @@ describe('the comparison a decision was taken on is on the record (decision 266)
       ],
       [
         'APPROVED',
-        u.lead.id,
+        reloading.id,
         {
           previousPackageId: third.id,
           previousPackageName: third.name,
@@ -172,19 +195,19 @@ describe('the comparison a decision was taken on is on the record (decision 266)
           seenOnPage: true,
         },
       ],
-      [
+      ...between.map((who) => [
         'APPROVED',
-        u.reliability.id,
+        who.id,
         {
           previousPackageId: third.id,
           previousPackageName: third.name,
           digest: now.digest,
           seenOnPage: false,
         },
-      ],
+      ]),
       [
         'REJECTED',
-        u.release.id,
+        last.id,
         {
           previousPackageId: third.id,
           previousPackageName: third.name,

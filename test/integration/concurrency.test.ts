@@ -40,6 +40,7 @@ describe('concurrent approvals', () => {
 
     // The API assigns one approver per role; to load one package with that many voters the test widens the
     // stored approver map directly (the vote path under test is the API's).
+    // Explicit on purpose: a hand-built map of one role (a load test of the vote path, not of the policy).
     const ddb = await localDynamo();
     const map = Object.fromEntries(
       approvers.map((a) => [

@@ -13,7 +13,13 @@ import {
   uploadPatch,
   uploadPatchPresigned,
 } from '../support/fixtures';
-import { approversFor, chosenApprovers, waitForStatus } from '../support/package-flow';
+import {
+  approversFor,
+  chosenApprovers,
+  seededDeliverer,
+  seededSigner,
+  waitForStatus,
+} from '../support/package-flow';
 
 let u: Awaited<ReturnType<typeof seededUsers>>;
 beforeAll(async () => {
@@ -60,7 +66,7 @@ describe('the whole lifecycle over HTTP', () => {
     const notified = await api(`/packages/${pkg.id}/notify-approvers`, {
       method: 'POST',
       token: u.designDev.token,
-      body: { approvers: chosenApprovers(u, pkg.type), signer: u.release.id },
+      body: { approvers: chosenApprovers(u, pkg.type), signer: seededSigner(u).id },
     });
     expect(notified.status, JSON.stringify(notified.body)).toBe(200);
     for (const who of voters) {
@@ -77,7 +83,10 @@ describe('the whole lifecycle over HTTP', () => {
     }
     expect(outcomes).toEqual([...voters.slice(1).map(() => 'WAITING_FOR_APPROVALS'), 'WAITING_FOR_SIGNING']);
     expect(
-      await mailMatching(u.release.email, (m) => m.subject === `Signature requested: package ${pkg.name}`),
+      await mailMatching(
+        seededSigner(u).email,
+        (m) => m.subject === `Signature requested: package ${pkg.name}`,
+      ),
     ).toBeDefined();
     expect((await api(`/packages/${pkg.id}`, { token: u.lead.token })).status).toBe(409);
 
@@ -87,7 +96,7 @@ describe('the whole lifecycle over HTTP', () => {
     ).toBe(403);
     const signing = await api<{ outcome: string; package: string }>(`/packages/${pkg.id}/generate-signed`, {
       method: 'POST',
-      token: u.release.token,
+      token: seededSigner(u).token,
     });
     // the signature is recorded at once; the signed XML is generated off the request path (decision 160)
     expect(signing.status, JSON.stringify(signing.body)).toBe(202);
@@ -143,11 +152,12 @@ describe('the whole lifecycle over HTTP', () => {
 
     // 8. a release engineer delivers; a delivery approver rejects with a reason
     // the policy's delivery approvers but the starter (the release engineer who delivers)
-    const deliveryVoters = approversFor(u, pkg.type, 'delivery').filter((a) => a.id !== u.release.id);
+    const deliverer = seededDeliverer(u);
+    const deliveryVoters = approversFor(u, pkg.type, 'delivery').filter((a) => a.id !== deliverer.id);
     const deliveryApprovers = deliveryVoters.map(({ role, id }) => ({ role, id }));
     const delivered = await api(`/delivery/packages/${pkg.id}/notify-approvers`, {
       method: 'POST',
-      token: u.release.token,
+      token: deliverer.token,
       body: { approvers: deliveryApprovers },
     });
     expect(delivered.status, JSON.stringify(delivered.body)).toBe(200);
@@ -173,7 +183,7 @@ describe('the whole lifecycle over HTTP', () => {
     // 9. re-deliver; every delivery approver approves; delivered
     const redelivered = await api(`/delivery/packages/${pkg.id}/notify-approvers`, {
       method: 'POST',
-      token: u.release.token,
+      token: deliverer.token,
       body: { approvers: deliveryApprovers },
     });
     expect(redelivered.status, JSON.stringify(redelivered.body)).toBe(200);
@@ -246,7 +256,7 @@ describe('the whole lifecycle over HTTP', () => {
     const xml = Buffer.from(dl.body.base64EncodedXMLPackage, 'base64').toString('utf8');
     expect(xml).toContain(pkg.name);
     expect(xml).not.toContain('<signature');
-    // a development package cannot be delivered
+    // a development package cannot be delivered (explicit on purpose: whoever is named, the type is refused)
     const deliver = await api(`/delivery/packages/${pkg.id}/notify-approvers`, {
       method: 'POST',
       token: u.release.token,

@@ -14,6 +14,7 @@ import { api, jsonText, localDynamo, localTable } from '../support/api';
 import { createPackage, seededUsers, uploadModel } from '../support/fixtures';
 import {
   approveAllButLast,
+  approversFor,
   downloadXml,
   headerOf,
   lastApprover,
@@ -22,6 +23,7 @@ import {
   portalKey,
   prepareAndNotify,
   runVerifier,
+  seededSigner,
   waitForStatus,
 } from '../support/package-flow';
 import { s3At } from '../support/store';
@@ -153,8 +155,11 @@ describe('model packages end to end', () => {
       await s3.send(new DeleteObjectCommand({ Bucket: RESOURCES, Key: key }));
 
       const path = pkg.signed ? `/packages/${pkg.id}/generate-signed` : `/packages/${pkg.id}/approve`;
+      // the decider: the signer of a signed package, else the last approver in the policy's order
+      const decider = pkg.signed ? seededSigner(u) : lastApprover(u, pkg.type);
+      const someoneElse = approversFor(u, pkg.type).find((a) => a.id !== decider.id)!;
       // the deciding call is accepted at once; the generation fails off the request path (decision 160)
-      const decided = await api(path, { method: 'POST', token: u.release.token });
+      const decided = await api(path, { method: 'POST', token: decider.token });
       expect([decided.status, decided.body.outcome]).toEqual([202, 'GENERATING']);
       const before = pkg.signed ? 'AWAITING_SIGNATURE' : 'PENDING_APPROVAL';
       const failed = await waitForStatus(pkg, u.lead.token, before, {
@@ -163,7 +168,7 @@ describe('model packages end to end', () => {
       expect(failed.generation?.reason).toBe(
         `The metadata file of resource ${resource.name} is missing from storage (after 3 attempts)`,
       );
-      expect(failed.generation?.requestedBy.id).toBe(u.release.id);
+      expect(failed.generation?.requestedBy.id).toBe(decider.id);
       expect(await pkgStatus(pkg.id, stage)).toBe(before);
       expect((await api(`/packages/${pkg.id}`, { token: u.lead.token })).status).toBe(409);
       const history = jsonText<{ action: string; details?: { reason?: string } }[]>(
@@ -182,13 +187,13 @@ describe('model packages end to end', () => {
       expect(left.Contents ?? []).toEqual([]);
       // the person who retries still finds the package in their list (approval or signing)
       const list = pkg.signed ? `/release/packages/signing` : `/dev/packages/approval`;
-      const waiting = await api<{ packages: string }>(list, { token: u.release.token });
+      const waiting = await api<{ packages: string }>(list, { token: decider.token });
       expect(waiting.status, list).toBe(200);
       expect((JSON.parse(waiting.body.packages) as Package[]).map((p) => p.id)).toContain(pkg.id);
       // only the decider may retry
       const other = await api<{ errorMessage: string }>(`/packages/${pkg.id}/retry-generation`, {
         method: 'POST',
-        token: u.lead.token,
+        token: someoneElse.token,
       });
       expect(other.status).toBe(403);
       expect(other.body.errorMessage).toMatch(
@@ -199,7 +204,7 @@ describe('model packages end to end', () => {
       await s3.send(new PutObjectCommand({ Bucket: RESOURCES, Key: key, Body: bytes }));
       const retried = await api(`/packages/${pkg.id}/retry-generation`, {
         method: 'POST',
-        token: u.release.token,
+        token: decider.token,
       });
       expect([retried.status, retried.body.outcome], JSON.stringify(retried.body)).toEqual([
         202,
@@ -212,7 +217,7 @@ describe('model packages end to end', () => {
       const { file, dir } = await downloadXml(pkg.id, u.lead.token);
       const v = runVerifier(file, pkg.signed ? await portalKey(dir) : undefined);
       expect(v.out).toContain('VERDICT: VALID');
-      const after = await api<{ packages: string }>(list, { token: u.release.token });
+      const after = await api<{ packages: string }>(list, { token: decider.token });
       expect((JSON.parse(after.body.packages) as Package[]).map((p) => p.id)).not.toContain(pkg.id);
     });
   }

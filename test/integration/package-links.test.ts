@@ -130,9 +130,10 @@ describe('mail links to the package and GET /packages/{id}/details (issue 16)', 
 
     const other = await createPackage(u.designDev.token, resource.id, 'DEV_UNSIGNED');
     await prepareAndNotify(u, other);
+    // one of the policy's approvers (the first in its order) rejects
     const r = await api(`/packages/${other.id}/reject`, {
       method: 'POST',
-      token: u.reliability.token,
+      token: approversFor(u, other.type)[0]!.token,
       body: { 'rejection-reason': 'Missing test report' },
     });
     expect(r.status, JSON.stringify(r.body)).toBe(200);

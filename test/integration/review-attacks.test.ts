@@ -1,10 +1,12 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Package } from '../../shared/api/contracts/packages';
+import { APPROVAL_POLICY, approvalOrder } from '../../shared/domain/approval-policy';
+import { NON_ADMIN_ROLES, type NonAdminRole } from '../../shared/domain/roles';
 import { api, jsonText, login, mails, SEEDED, uniq } from '../support/api';
 import { directUsers } from '../support/direct-users';
 import { createDcc, createPackage, seededUsers, uploadPatch } from '../support/fixtures';
 import { registerConfirmed } from '../support/identity';
-import { waitForStatus } from '../support/package-flow';
+import { approversFor, chosenApprovers, seededDeliverer, waitForStatus } from '../support/package-flow';
 
 /**
  * Holes found by the security review after issues 12–14 were merged, each tried over HTTP as an attacker
@@ -16,27 +18,18 @@ beforeAll(async () => {
   u = await seededUsers();
 }, 120_000);
 
-/** A DEV_UNSIGNED package by the seeded dev engineer, sent for approval with `approver` as its Technical Leader. */
-async function pendingWithLeader(approverId: string): Promise<Package> {
+/** A DEV_UNSIGNED package by the seeded dev engineer, sent for approval with `approver` in place of the seeded holder of its role. */
+async function pendingWith(role: NonAdminRole, approver: { id: string; token: string }): Promise<Package> {
   const resource = await uploadPatch(u.designDev.token, 'dev');
   const pkg = await createPackage(u.designDev.token, resource.id, 'DEV_UNSIGNED');
   const dccId = await createDcc(u.designDev.token);
   expect(
     (await api(`/packages/${pkg.id}/dcc/${dccId}`, { method: 'POST', token: u.designDev.token })).status,
   ).toBe(200);
-  const offered = await api<{ approvers: string }>(`/packages/${pkg.id}/approvers`, {
-    token: u.designDev.token,
-  });
-  expect(offered.status).toBe(200);
-  const byRole = jsonText<Record<string, { id: string }[]>>(offered.body.approvers);
-  const approvers = Object.entries(byRole).map(([role, holders]) => ({
-    role,
-    id: role === 'TECHNICAL_LEADER' ? approverId : holders[0]!.id,
-  }));
   const n = await api(`/packages/${pkg.id}/notify-approvers`, {
     method: 'POST',
     token: u.designDev.token,
-    body: { approvers },
+    body: { approvers: chosenApprovers(u, pkg.type, 'approval', { [role]: approver }) },
   });
   expect(n.status, JSON.stringify(n.body)).toBe(200);
   return pkg;
@@ -44,14 +37,16 @@ async function pendingWithLeader(approverId: string): Promise<Package> {
 
 describe('an approver chosen for a package', () => {
   it('cannot change role while the package waits for their decision, and keeps their vote', async () => {
-    const [lead] = await directUsers(1, 'TECHNICAL_LEADER', 'Changing Lead');
-    const pkg = await pendingWithLeader(lead!.id);
+    // the first approver role in the policy's order: its holder may approve at any time
+    const role = approversFor(u, 'DEV_UNSIGNED')[0]!.role;
+    const [lead] = await directUsers(1, role, 'Changing Lead');
+    const pkg = await pendingWith(role, lead!);
 
     // giving up the role would leave the package waiting for someone who can no longer decide
     const moved = await api('/user/account', {
       method: 'POST',
       token: lead!.token,
-      body: { name: lead!.name, email: lead!.email, userRole: 'RELIABILITY_ENGINEER' },
+      body: { name: lead!.name, email: lead!.email, userRole: NON_ADMIN_ROLES.find((r) => r !== role) },
     });
     expect(moved.status).toBe(409);
     expect(moved.body.errorMessage).toBe(
@@ -59,7 +54,7 @@ describe('an approver chosen for a package', () => {
     );
     const me = await api<{ user: string }>('/user/auth', { method: 'POST', token: lead!.token });
     expect(jsonText<{ userRole: string; roleStatus: string }>(me.body.user)).toMatchObject({
-      userRole: 'TECHNICAL_LEADER',
+      userRole: role,
       roleStatus: 'GRANTED',
     });
 
@@ -89,18 +84,20 @@ describe('a delivery approver chosen for a package', () => {
     expect(
       (await api(`/packages/${pkg.id}/dcc/${dccId}`, { method: 'POST', token: u.designDev.token })).status,
     ).toBe(200);
-    const choose = async (token: string) => {
+    // the roles the server offers (the policy's), each ours, in the order the policy lets them approve
+    const choose = async (token: string, round: 'approval' | 'delivery') => {
       const offered = await api<{ approvers: string }>(`/packages/${pkg.id}/approvers`, { token });
-      return Object.keys(jsonText<Record<string, unknown>>(offered.body.approvers)).map((role) => ({
+      const chosen = Object.keys(jsonText<Record<string, unknown>>(offered.body.approvers)).map((role) => ({
         role,
         id: mine[role]!.id,
       }));
+      return approvalOrder(chosen, (a) => a.role, round);
     };
-    const approvers = await choose(u.designDev.token);
+    const approvers = await choose(u.designDev.token, 'approval');
     const n = await api(`/packages/${pkg.id}/notify-approvers`, {
       method: 'POST',
       token: u.designDev.token,
-      body: { approvers, signer: mine.SW_FW_RELEASE_ENGINEER!.id },
+      body: { approvers, signer: mine[APPROVAL_POLICY.signer.role]!.id },
     });
     expect(n.status, JSON.stringify(n.body)).toBe(200);
     for (const a of approvers) {
@@ -109,27 +106,31 @@ describe('a delivery approver chosen for a package', () => {
     }
     const signed = await api(`/packages/${pkg.id}/generate-signed`, {
       method: 'POST',
-      token: mine.SW_FW_RELEASE_ENGINEER!.token,
+      token: mine[APPROVAL_POLICY.signer.role]!.token,
     });
     expect(signed.status, JSON.stringify(signed.body)).toBe(202);
     // the signature answered 202 GENERATING; delivery waits for the generated package (decision 160)
-    await waitForStatus(pkg, u.release.token, 'SIGNED');
+    const deliverer = seededDeliverer(u);
+    await waitForStatus(pkg, deliverer.token, 'SIGNED');
+    const deliveryApprovers = await choose(deliverer.token, 'delivery');
     const delivery = await api(`/delivery/packages/${pkg.id}/notify-approvers`, {
       method: 'POST',
-      token: u.release.token,
-      body: { approvers: await choose(u.release.token) },
+      token: deliverer.token,
+      body: { approvers: deliveryApprovers },
     });
     expect(delivery.status, JSON.stringify(delivery.body)).toBe(200);
 
-    const lead = mine.TECHNICAL_LEADER!;
+    // one of the delivery's approvers (the first in the policy's order) tries to give up the role
+    const role = deliveryApprovers[0]!.role;
+    const lead = mine[role]!;
     const moved = await api('/user/account', {
       method: 'POST',
       token: lead.token,
-      body: { name: lead.name, email: lead.email, userRole: 'DESIGN_ENGINEER_TEST' },
+      body: { name: lead.name, email: lead.email, userRole: roles.find((r) => r !== role) },
     });
     expect(moved.status).toBe(409);
     expect(moved.body.errorMessage).toContain(`'${pkg.name}' waits for your decision`);
-    // still a Technical Leader, so the delivery decision is still theirs
+    // still holding the role, so the delivery decision is still theirs
     const reject = await api(`/delivery/packages/${pkg.id}/reject`, {
       method: 'POST',
       token: lead.token,

@@ -45,6 +45,13 @@ export function approversFor<V extends Voter = SeededUser>(
   return approvalOrder(chosen, (c) => c.role, round);
 }
 
+/**
+ * Whether a holder of `role` may approve at any time in `round` (the policy orders no role before it):
+ * tests that send approvals at once send these together, and the others after them (decision 272).
+ */
+export const approvesAnyTime = (role: NonAdminRole, round: RoundName = 'approval') =>
+  (APPROVAL_POLICY.rounds[round].approvesAfter[role] ?? []).length === 0;
+
 /** The approvers of `approversFor` as a notify call's body lists them. */
 export const chosenApprovers = <V extends Voter = SeededUser>(
   u: Seeded,
@@ -58,6 +65,9 @@ export const lastApprover = (u: Seeded, type: PackageType) => approversFor(u, ty
 
 /** The seeded user who signs a signed package (the policy's signer role). */
 export const seededSigner = (u: Seeded) => seededByRole(u)[APPROVAL_POLICY.signer.role]!;
+
+/** The seeded user who starts a delivery (the policy's deliverer role). */
+export const seededDeliverer = (u: Seeded) => seededByRole(u)[APPROVAL_POLICY.deliverer.role]!;
 
 /** The header document of a package as GET /packages/{id}/header returns it. */
 export async function headerOf(id: string, token: string) {

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { memoryBackend, replacePackage } from '@/testing/backend/server';
 import { MOCK_PASSWORD } from '@/testing/mocks/fixtures';
 import { fill } from '@/testing/render-app';
-import { fixturePackage, openWith } from '../testing/package-test-utils';
+import { fixturePackage, mayApproveNow, openWith } from '../testing/package-test-utils';
 
 /**
  * Decision 266: both dialogs of a review page (approve/sign and reject) state the comparison seen, send its
@@ -12,11 +12,14 @@ import { fixturePackage, openWith } from '../testing/package-test-utils';
  * and the page stays, showing the new one.
  */
 
+/** The approver who decides here: one the policy's order lets approve now (the Technical Leader today). */
+const voter = () => mayApproveNow('pk-approve-dev');
+
 async function recordOf(id: string, action: string) {
   const { events } = await memoryBackend().packageService.history(id);
-  // the lead's decisions (the seeded record holds others' earlier ones)
+  // the voter's decisions (the seeded record holds others' earlier ones)
   return events
-    .filter((e) => e.action === action && e.actorId === 'u-lead')
+    .filter((e) => e.action === action && e.actorId === voter())
     .map((e) => (e.details as Record<string, unknown> | undefined)?.changesSeen);
 }
 
@@ -28,7 +31,7 @@ async function sign(dialog: HTMLElement, reason?: string) {
 
 describe('the comparison seen is stated and recorded (decision 266)', () => {
   it('approve on the header view: the dialog states it, the approval record keeps which comparison was seen', async () => {
-    openWith('/packages/header/view', { as: 'u-lead', pkg: 'pk-approve-dev', flow: 'approve' });
+    openWith('/packages/header/view', { as: voter(), pkg: 'pk-approve-dev', flow: 'approve' });
     const panel = await screen.findByRole('region', { name: MSG.changesTitle });
     const link = await within(panel).findByRole('link');
     await screen.findByRole('table', { name: 'Package header' });
@@ -46,7 +49,7 @@ describe('the comparison seen is stated and recorded (decision 266)', () => {
   });
 
   it('reject on the package details page: the dialog states it and the rejection record keeps it', async () => {
-    openWith('/packages/approve/view', { as: 'u-lead', pkg: 'pk-approve-dev', flow: 'approve' });
+    openWith('/packages/approve/view', { as: voter(), pkg: 'pk-approve-dev', flow: 'approve' });
     const panel = await screen.findByRole('region', { name: MSG.changesTitle });
     const link = await within(panel).findByRole('link');
     fireEvent.click(screen.getByRole('button', { name: MSG.reject }));
@@ -59,14 +62,14 @@ describe('the comparison seen is stated and recorded (decision 266)', () => {
     expect(seen).toMatchObject({ previousPackageName: link.textContent, seenOnPage: true });
     // the approval record says it in words
     cleanup();
-    openWith('/packages/rejected/view', { as: 'u-lead', pkg: 'pk-approve-dev', flow: 'dev' });
+    openWith('/packages/rejected/view', { as: voter(), pkg: 'pk-approve-dev', flow: 'dev' });
     expect(
       await screen.findByText(new RegExp(`Changes seen: compared with ${link.textContent}`)),
     ).toBeInTheDocument();
   });
 
   it('a comparison that changed since the page showed it: refused, nothing recorded, the page shows the new one', async () => {
-    openWith('/packages/header/view', { as: 'u-lead', pkg: 'pk-approve-dev', flow: 'approve' });
+    openWith('/packages/header/view', { as: voter(), pkg: 'pk-approve-dev', flow: 'approve' });
     const panel = await screen.findByRole('region', { name: MSG.changesTitle });
     const link = await within(panel).findByRole('link');
     const previousId = link.getAttribute('href')!.split('/').at(-1)!;
