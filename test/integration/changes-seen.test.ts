@@ -7,8 +7,8 @@ import {
   approveAllButLast,
   approversFor,
   chosenApprovers,
-  headerOf,
   lastSteps,
+  savePackageId,
 } from '../support/package-flow';
 
 /**
@@ -31,14 +31,7 @@ interface HistoryEvent {
 async function draft(dccId: string, packageId: number): Promise<Package> {
   const resource = await uploadPatch(u.designDev.token, 'dev');
   const pkg = await createPackage(u.designDev.token, resource.id, 'DEV_UNSIGNED', uniq('seen'));
-  const header = await headerOf(pkg.id, u.designDev.token);
-  header.fields.find((f) => f.name === 'Package Id')!.value = packageId;
-  const saved = await api(`/packages/${pkg.id}/header`, {
-    method: 'PATCH',
-    token: u.designDev.token,
-    body: { header: JSON.stringify(header) },
-  });
-  if (saved.status !== 200) throw new Error(`header: ${saved.status} ${JSON.stringify(saved.body)}`);
+  await savePackageId(u.designDev.token, pkg.id, packageId);
   const att = await api(`/packages/${pkg.id}/dcc/${dccId}`, { method: 'POST', token: u.designDev.token });
   if (att.status !== 200) throw new Error(`dcc: ${att.status} ${JSON.stringify(att.body)}`);
   const n = await api(`/packages/${pkg.id}/notify-approvers`, {

@@ -78,16 +78,21 @@ export async function headerOf(id: string, token: string) {
   );
 }
 
-/** From DRAFT to notified: edits the header (Package Id), attaches a new DCC, notifies the policy's approvers (and the signer). */
-export async function prepareAndNotify(u: Seeded, pkg: Package, packageId = 77): Promise<void> {
-  const header = await headerOf(pkg.id, u.designDev.token);
+/** The draft's header with its Package Id set, saved by the initiator. */
+export async function savePackageId(token: string, pkgId: string, packageId: number): Promise<void> {
+  const header = await headerOf(pkgId, token);
   header.fields.find((f) => f.name === 'Package Id')!.value = packageId;
-  const saved = await api(`/packages/${pkg.id}/header`, {
+  const saved = await api(`/packages/${pkgId}/header`, {
     method: 'PATCH',
-    token: u.designDev.token,
+    token,
     body: { header: JSON.stringify(header) },
   });
   if (saved.status !== 200) throw new Error(`header edit: ${saved.status} ${JSON.stringify(saved.body)}`);
+}
+
+/** From DRAFT to notified: edits the header (Package Id), attaches a new DCC, notifies the policy's approvers (and the signer). */
+export async function prepareAndNotify(u: Seeded, pkg: Package, packageId = 77): Promise<void> {
+  await savePackageId(u.designDev.token, pkg.id, packageId);
   const dccId = await createDcc(u.designDev.token);
   const att = await api(`/packages/${pkg.id}/dcc/${dccId}`, { method: 'POST', token: u.designDev.token });
   if (att.status !== 200) throw new Error(`dcc: ${att.status} ${JSON.stringify(att.body)}`);
