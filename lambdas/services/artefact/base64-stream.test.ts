@@ -1,6 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { Base64ChunkEncoder, Base64Decoder, Base64Encoder, Base64Error, decodeBase64 } from './base64-stream';
+import {
+  Base64BufferEncoder,
+  Base64Decoder,
+  Base64Encoder,
+  Base64Error,
+  decodeBase64,
+} from './base64-stream';
 
 /** Splits `total` items at the given cut points (any order, any values), for chunking properties. */
 function pieces<T extends { length: number; slice(a: number, b?: number): T }>(
@@ -38,7 +44,7 @@ describe('streaming base64', () => {
     text += enc.push(Uint8Array.of(5, 6)) + enc.end();
     expect(text).toBe(Buffer.from([1, 2, 3, 4, 5, 6]).toString('base64'));
   });
-  it('encodes into Buffers of the given size: any bytes, any chunking, exactly as Buffer does in one go', () => {
+  it('encodes into its Buffer: any bytes, any chunking, any size, exactly as Buffer does in one go', () => {
     fc.assert(
       fc.property(
         fc.uint8Array({ maxLength: 300 }),
@@ -46,8 +52,11 @@ describe('streaming base64', () => {
         fc.integer({ min: 1, max: 12 }),
         (bytes, cuts, quads) => {
           const size = quads * 4;
-          const enc = new Base64ChunkEncoder(size);
-          const out = [...pieces(bytes, cuts).flatMap((p) => enc.push(p)), ...enc.end()];
+          const enc = new Base64BufferEncoder(size);
+          // copied as they come: each Buffer is lent until the next is asked for
+          const out: Buffer[] = [];
+          for (const p of pieces(bytes, cuts)) for (const b of enc.push(p)) out.push(Buffer.from(b));
+          for (const b of enc.end()) out.push(Buffer.from(b));
           expect(Buffer.concat(out).toString('latin1')).toBe(Buffer.from(bytes).toString('base64'));
           // every Buffer but the last is full; none is empty
           expect(out.slice(0, -1).filter((b) => b.length !== size)).toEqual([]);
@@ -56,36 +65,53 @@ describe('streaming base64', () => {
       ),
     );
   });
-  it('hands out Buffers it never writes again, and keeps its carry when the caller reuses its chunk', () => {
-    const enc = new Base64ChunkEncoder(8);
+  it('lends one Buffer, written again only when the next is asked for', () => {
+    const enc = new Base64BufferEncoder(8);
+    const steps = enc.push(Uint8Array.of(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12));
+    const first = steps.next().value as Buffer;
+    expect(first.toString('latin1')).toBe(Buffer.from([1, 2, 3, 4, 5, 6]).toString('base64'));
+    const second = steps.next().value as Buffer;
+    // the same memory, now holding the next text: a reader that keeps a chunk must copy it first
+    expect(second.buffer).toBe(first.buffer);
+    expect(first.toString('latin1')).toBe(Buffer.from([7, 8, 9, 10, 11, 12]).toString('base64'));
+    expect(steps.next().done).toBe(true);
+  });
+  it('keeps its carry when the caller reuses its chunk', () => {
+    const enc = new Base64BufferEncoder(8);
     const chunk = Uint8Array.of(1, 2, 3, 4, 5, 6, 7);
-    const first = enc.push(chunk);
-    const kept = first.map((b) => Buffer.from(b));
+    const out: Buffer[] = [];
+    for (const b of enc.push(chunk)) out.push(Buffer.from(b));
     chunk.fill(9);
-    const rest = [...enc.push(Uint8Array.of(8, 9)), ...enc.end()];
-    expect(first).toEqual(kept);
-    expect(Buffer.concat([...first, ...rest]).toString('latin1')).toBe(
+    for (const b of enc.push(Uint8Array.of(8, 9))) out.push(Buffer.from(b));
+    for (const b of enc.end()) out.push(Buffer.from(b));
+    expect(Buffer.concat(out).toString('latin1')).toBe(
       Buffer.from([1, 2, 3, 4, 5, 6, 7, 8, 9]).toString('base64'),
     );
   });
-  it('splits a chunk larger than its Buffers', () => {
+  it('splits a chunk larger than its Buffer', () => {
     const bytes = Buffer.alloc(1000, 0x5a);
-    const enc = new Base64ChunkEncoder(64);
-    const out = [...enc.push(bytes), ...enc.end()];
-    expect(out.map((b) => b.length)).toEqual([...Array(20).fill(64), 56]);
+    const enc = new Base64BufferEncoder(64);
+    const lengths: number[] = [];
+    const out: Buffer[] = [];
+    for (const b of [...enc.push(bytes)].concat([...enc.end()])) lengths.push(b.length);
+    expect(lengths).toEqual([...Array(20).fill(64), 56]);
+    const again = new Base64BufferEncoder(64);
+    for (const b of again.push(bytes)) out.push(Buffer.from(b));
+    for (const b of again.end()) out.push(Buffer.from(b));
     expect(Buffer.concat(out).toString('latin1')).toBe(bytes.toString('base64'));
   });
-  it('shows no unwritten memory behind its last, partly filled Buffer', () => {
-    const enc = new Base64ChunkEncoder(65_536);
+  it('shows only its own text or zeros behind its last, partly filled Buffer', () => {
+    const enc = new Base64BufferEncoder(65_536);
     const [last, ...none] = [...enc.push(Buffer.alloc(30_000, 1)), ...enc.end()];
     expect(none).toEqual([]);
-    expect(last!.length).toBe(40_000);
-    // the whole ArrayBuffer a reader could reach through last.buffer is the text, not a 64 KiB block
-    expect(last!.buffer.byteLength).toBe(40_000);
+    expect(last!.toString('latin1')).toBe(Buffer.alloc(30_000, 1).toString('base64'));
+    // the whole ArrayBuffer a reader could reach through last.buffer: the text, then zeros, no old memory
+    const whole = Buffer.from(last!.buffer, last!.byteOffset, 65_536);
+    expect(whole.subarray(40_000).every((b) => b === 0)).toBe(true);
   });
   it('refuses an output size that is not whole base64 quads', () => {
-    expect(() => new Base64ChunkEncoder(6)).toThrow(/multiple of 4/);
-    expect(() => new Base64ChunkEncoder(0)).toThrow(/multiple of 4/);
+    expect(() => new Base64BufferEncoder(6)).toThrow(/multiple of 4/);
+    expect(() => new Base64BufferEncoder(0)).toThrow(/multiple of 4/);
   });
   it('refuses a line break or a space anywhere in the text', () => {
     const text = Buffer.alloc(120, 7).toString('base64');

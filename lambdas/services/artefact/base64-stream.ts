@@ -33,69 +33,66 @@ export class Base64Encoder {
 }
 
 /**
- * Encodes chunks to base64 bytes (ASCII) gathered in Buffers of `size` bytes, for a stream of bytes out.
- * Each chunk's whole triples are encoded straight from the chunk (no copy, no string concatenation) and
- * written into the current output Buffer; at most two bytes wait for the next chunk. `push` and `end`
- * return the Buffers that are complete, each a fresh allocation the caller owns (never reused or written
- * again), so a reader may keep them. Fewer, larger Buffers than one per chunk: each one passed on costs a
- * stream hop and an ArrayBuffer (decision 176).
+ * Encodes chunks to base64 bytes (ASCII) in one Buffer of `size` bytes that it fills, lends and refills.
+ * `push` and `end` are generators: each time the Buffer is full they yield it, and they write into it again
+ * only when asked for the next value, so a caller that passes each Buffer on before asking for more (a
+ * `for…of` loop around a `yield`) never sees it change under a reader. A reader that wants to keep a chunk
+ * copies it. No Buffer is allocated per chunk: the output is one Buffer, whatever the payload's size
+ * (decision 329). Each chunk's whole triples are encoded straight from the chunk; at most two bytes wait for
+ * the next one, in a fixed carry.
  */
-export class Base64ChunkEncoder {
+export class Base64BufferEncoder {
   private readonly carry = Buffer.alloc(3);
   private carried = 0;
-  private out: Buffer | undefined;
+  private readonly out: Buffer;
   private pos = 0;
 
-  constructor(private readonly size: number) {
-    // whole quads only, so a Buffer never ends in the middle of one (simpler to reason about, not needed)
+  constructor(size: number) {
+    // whole quads only, so every write of whole triples fits exactly and the Buffer fills to its end
     if (size < 4 || size % 4) throw new Error(`size must be a positive multiple of 4, not ${size}`);
+    // zero-filled: the Buffer behind the lent views holds this encoder's text or zeros, never old memory
+    this.out = Buffer.alloc(size);
   }
 
-  push(chunk: Uint8Array): Buffer[] {
+  /** Appends the base64 of `chunk`; yields the Buffer each time it is full. `chunk` may be reused after. */
+  *push(chunk: Uint8Array): Generator<Buffer, void, undefined> {
     const bytes = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
-    const done: Buffer[] = [];
     let at = 0;
     if (this.carried) {
       while (this.carried < 3 && at < bytes.length) this.carry[this.carried++] = bytes[at++]!;
-      if (this.carried < 3) return done;
-      this.write(this.carry.toString('base64'), done);
+      if (this.carried < 3) return;
       this.carried = 0;
+      yield* this.write(this.carry, 0, 3);
     }
-    const whole = at + (bytes.length - at - ((bytes.length - at) % 3));
-    // a large chunk goes in pieces that fit an output Buffer: memory stays `size`, whatever the caller's chunks
-    const step = (this.size / 4) * 3;
-    while (at < whole) {
-      const room = ((this.size - this.pos) / 4) * 3;
-      const end = Math.min(whole, at + Math.min(step, room));
-      this.write(bytes.toString('base64', at, end), done);
-      at = end;
-    }
-    // copied: the caller may reuse its chunk buffer once push returns
-    while (at < bytes.length) this.carry[this.carried++] = bytes[at++]!;
-    return done;
+    const whole = bytes.length - ((bytes.length - at) % 3);
+    yield* this.write(bytes, at, whole);
+    // copied: the caller may reuse its chunk buffer once push is done
+    for (let i = whole; i < bytes.length; i++) this.carry[this.carried++] = bytes[i]!;
   }
 
-  end(): Buffer[] {
-    const done: Buffer[] = [];
-    if (this.carried) this.write(this.carry.toString('base64', 0, this.carried), done);
-    this.carried = 0;
-    // copied to its size: the rest of the output Buffer was never written (allocUnsafeSlow), and a reader
-    // that looks at the whole ArrayBuffer behind a Buffer must not see old memory
-    if (this.out && this.pos) done.push(Buffer.from(this.out.subarray(0, this.pos)));
-    this.out = undefined;
+  /** Encodes the carried bytes with padding and yields what is left in the Buffer (a view of it). */
+  *end(): Generator<Buffer, void, undefined> {
+    if (this.carried) {
+      const last = this.carry.toString('base64', 0, this.carried);
+      this.carried = 0;
+      // a padded quad fits: the Buffer is never left full (a full one was yielded and emptied)
+      this.pos += this.out.write(last, this.pos, 'latin1');
+    }
+    if (this.pos) yield this.out.subarray(0, this.pos);
     this.pos = 0;
-    return done;
   }
 
-  /** `text` is whole quads and never longer than the room left in the current Buffer */
-  private write(text: string, done: Buffer[]): void {
-    if (!this.out) this.out = Buffer.allocUnsafeSlow(this.size);
-    // base64 is ASCII: latin1 is the cheapest exact conversion
-    this.pos += this.out.write(text, this.pos, 'latin1');
-    if (this.pos === this.size) {
-      done.push(this.out);
-      this.out = undefined;
-      this.pos = 0;
+  /** Encodes `bytes[start, end)`, whole triples, in pieces that fill the Buffer to its end. */
+  private *write(bytes: Buffer, start: number, end: number): Generator<Buffer, void, undefined> {
+    while (start < end) {
+      const stop = Math.min(end, start + ((this.out.length - this.pos) / 4) * 3);
+      // base64 is ASCII: latin1 is the cheapest exact conversion of the text into the Buffer
+      this.pos += this.out.write(bytes.toString('base64', start, stop), this.pos, 'latin1');
+      start = stop;
+      if (this.pos === this.out.length) {
+        yield this.out;
+        this.pos = 0;
+      }
     }
   }
 }

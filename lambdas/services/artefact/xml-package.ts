@@ -1,11 +1,10 @@
 import { createHash, createPublicKey, type KeyObject, verify } from 'node:crypto';
-import { Readable } from 'node:stream';
 import { isHighS } from '../../../shared/domain/ecdsa-low-s';
 import { encodeHeader } from '../../../shared/domain/header/header-codec';
 import type { Header } from '../../../shared/domain/header/header-schema';
 import { PACKAGE_TYPE_CODES } from '../../../shared/domain/header/header-template';
 import { SIGNATURE_ALGORITHM, type Signer } from '../../ports/signer';
-import { Base64ChunkEncoder } from './base64-stream';
+import { Base64BufferEncoder } from './base64-stream';
 import {
   APPROVAL_MEANING,
   isSignedType,
@@ -90,16 +89,19 @@ export interface XmlPackageResult {
 }
 
 export interface XmlPackageBuild {
-  /** the XML document; it errors (and ends) if the payload does not match the header or the signer fails */
-  stream: Readable;
+  /**
+   * The XML document, pulled chunk by chunk: nothing is read or built ahead of the reader. Each chunk is
+   * lent: it holds its bytes until the next one is asked for, then the builder writes into it again (one
+   * output Buffer for the whole payload, decision 329). A reader that keeps chunks copies them. It throws
+   * (and ends) if the payload does not match the header or the signer fails.
+   */
+  stream: AsyncIterable<Buffer>;
   /** settles once the stream has been read to the end; rejects with the stream's error */
   result: Promise<XmlPackageResult>;
 }
 
-/** The payload's base64 is passed on in Buffers of this size: a stream hop each (decision 176). */
+/** The payload's base64 is lent to the reader in one Buffer of this size, refilled each time (decision 329). */
 const OUT_CHUNK = 256 * 1024;
-/** How much of the XML the stream buffers ahead of its reader. */
-const HIGH_WATER_MARK = 64 * 1024;
 
 /**
  * The signer's public key, parsed once per PEM text: parsing and exporting it took ~0.8 ms of every signed
@@ -225,7 +227,7 @@ export function buildXmlPackage(input: XmlPackageInput): XmlPackageBuild {
     yield emit(head);
 
     const hash = createHash('sha256');
-    const encoder = new Base64ChunkEncoder(OUT_CHUNK);
+    const encoder = new Base64BufferEncoder(OUT_CHUNK);
     let size = 0;
     for await (const chunk of input.payload.bytes) {
       if (!(chunk instanceof Uint8Array))
@@ -238,7 +240,6 @@ export function buildXmlPackage(input: XmlPackageInput): XmlPackageBuild {
         yield b;
       }
     }
-    const rest = encoder.end();
     const payloadSha256 = hash.digest('hex');
     if (expectedDataSize !== undefined && size !== expectedDataSize)
       throw new Error(
@@ -248,7 +249,7 @@ export function buildXmlPackage(input: XmlPackageInput): XmlPackageBuild {
       throw new Error(
         `The payload's SHA-256 is ${payloadSha256}, not ${input.payload.expectedSha256} as recorded at upload`,
       );
-    for (const b of rest) {
+    for (const b of encoder.end()) {
       xmlSize += b.length;
       yield b;
     }
@@ -303,19 +304,18 @@ export function buildXmlPackage(input: XmlPackageInput): XmlPackageBuild {
     });
   }
 
-  const stream = Readable.from(
-    (async function* () {
-      try {
-        yield* generate();
-      } catch (e) {
-        settle.reject(e);
-        throw e;
-      } finally {
-        // a reader that stops early ends the generator here; without this the result would never settle
-        settle.reject(new Error('The XML stream was closed before its end'));
-      }
-    })(),
-    { objectMode: false, highWaterMark: HIGH_WATER_MARK },
-  );
-  return { stream, result };
+  // No Readable around the generator: it would read ahead of its reader, and a lent chunk must not be
+  // written again before the reader is done with it. Pulling is the backpressure.
+  async function* stream(): AsyncGenerator<Buffer> {
+    try {
+      yield* generate();
+    } catch (e) {
+      settle.reject(e);
+      throw e;
+    } finally {
+      // a reader that stops early ends the generator here; without this the result would never settle
+      settle.reject(new Error('The XML stream was closed before its end'));
+    }
+  }
+  return { stream: stream(), result };
 }
