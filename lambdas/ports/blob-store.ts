@@ -51,7 +51,8 @@ export interface BlobStore {
   /**
    * Writes a body whose length is not known in advance (a package being generated), holding a bounded
    * window of it in memory and nothing on disk. The object appears only when the whole body has been
-   * written; when the body or the store fails, nothing is left under the key.
+   * written; when the body or the store fails, nothing is left under the key. Each chunk is copied before
+   * the next is asked for, so a body may lend its chunks (one Buffer refilled, as the XML builder does).
    */
   putStream(
     bucket: string,

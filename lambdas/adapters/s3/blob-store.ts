@@ -96,6 +96,8 @@ export class S3BlobStore implements BlobStore {
     const iterator = body[Symbol.asyncIterator]();
     // Part buffers are reused once S3 has taken their bytes: at most PARTS_IN_FLIGHT + 1 of them ever
     // exist, so memory is bounded by the part size, not by how fast the garbage collector comes by.
+    // A chunk of the body is copied whole (the rest kept as `leftover` goes in before the next read)
+    // before the next is asked for: the body may lend its chunks (the port's promise).
     const free: Buffer[] = [];
     let leftover: Uint8Array | undefined;
     let done = false;

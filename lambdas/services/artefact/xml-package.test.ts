@@ -207,6 +207,21 @@ describe('buildXmlPackage', () => {
     await expect(collect(buildXmlPackage(input).stream)).rejects.toThrow('KMS down');
     expect(pulled).toBe(false);
   });
+  it('lends one Buffer for the payload: a reader copying each chunk before the next gets the whole document', async () => {
+    const payload = samplePayload(1_000_000);
+    const { stream, result } = buildXmlPackage(sampleInput({ payload }));
+    const copies: Buffer[] = [];
+    const lent = new Set<ArrayBufferLike>();
+    for await (const c of stream) {
+      copies.push(Buffer.from(c));
+      if (c.length === 256 * 1024) lent.add(c.buffer);
+    }
+    // the payload's 1.33 MB of text went out through one 256 KiB Buffer, refilled five times
+    expect(lent.size).toBe(1);
+    const xml = Buffer.concat(copies);
+    expect(decodeBase64(element(xml, 'payload')).equals(payload)).toBe(true);
+    expect((await result).xmlSize).toBe(xml.length);
+  });
   it('settles the result when the reader stops early', async () => {
     const { stream, result } = buildXmlPackage(sampleInput({ payload: samplePayload(500_000) }));
     for await (const _ of stream) break;
