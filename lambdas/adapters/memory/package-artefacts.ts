@@ -60,6 +60,13 @@ export class MemoryArtefacts implements ArtefactService {
       sha256: this.count.toString(16).padStart(64, '0'),
       signed: input.pkg.signed,
       generatedAt: input.at.toISOString(),
+      // a signed package's statement, pinned as the real store pins it (a stand-in digest)
+      ...(input.pkg.signed
+        ? {
+            statementKey: `packages/${input.pkg.id}/${this.count}.provenance-statement.json`,
+            statementSha256: (this.count + 1).toString(16).padStart(64, '0'),
+          }
+        : {}),
     };
     this.stored.set(ref.key, {
       ref,
