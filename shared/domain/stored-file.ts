@@ -43,8 +43,12 @@ export function storedFileProblemText(problem: StoredFileProblem, pin: Omit<Stor
     case 'replaced':
       return 'another version of it was written to storage after it was generated';
     case 'differs': {
-      const size = (n: number | undefined) => (n === undefined ? '' : `${n} bytes with `);
-      return `it is ${size(problem.sizeBytes)}SHA-256 ${short(problem.sha256)}, not ${size(pin.sizeBytes)}SHA-256 ${short(pin.sha256)} as recorded`;
+      // sizes where the record has one to compare with (a statement's size is not recorded)
+      const form = (size: number, sha256: string) =>
+        pin.sizeBytes === undefined
+          ? `SHA-256 ${short(sha256)}`
+          : `${size} bytes with SHA-256 ${short(sha256)}`;
+      return `it is ${form(problem.sizeBytes, problem.sha256)}, not ${form(pin.sizeBytes ?? 0, pin.sha256)} as recorded`;
     }
     case 'otherPackage':
       return `it is the statement of another package (${problem.packageId})`;
