@@ -1,12 +1,14 @@
-import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { newPackageHeader } from '../../../shared/domain/header/header-rules';
 import { MemoryBlobStore } from '../../adapters/memory/blob-store';
 import { StoredFileMismatch } from '../../ports/artefact-service';
-import type { ArtefactRef, PackageRecord } from '../../ports/package-repository';
-import type { ResourceRecord } from '../../ports/resource-repository';
-import { BlobArtefactStore } from './artefact-store';
-import { samplePayload, testSigner } from './xml-package.fixtures';
+import type { ArtefactRef } from '../../ports/package-repository';
+import {
+  generateSample,
+  memoryArtefactStore,
+  samplePackage,
+  sha256Hex as sha,
+  storedPayload,
+} from './artefact-store.fixtures';
 
 /**
  * Decision 302: the stored XML and statement are what generation wrote. Two signed packages A and B are
@@ -16,50 +18,14 @@ import { samplePayload, testSigner } from './xml-package.fixtures';
  * current version is no longer the pinned one, and reads ask for the pinned version.
  */
 
-const sha = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
-const PAYLOAD = samplePayload(2048);
 const BUCKET = 'artefacts';
 
 function setup(o: { versioned: boolean; inlineLimitBytes?: number }) {
   const blobs = new MemoryBlobStore('https://storage.test', o.versioned);
-  const store = new BlobArtefactStore(blobs, () => testSigner(), {
-    resourcesBucket: () => 'resources',
-    artefactsBucket: () => BUCKET,
-    inlineLimitBytes: o.inlineLimitBytes ?? 1024 * 1024,
-    downloadUrlTtlSeconds: 60,
-  });
-  const resource = {
-    id: 'r1',
-    name: 'pump-4.2',
-    fileName: 'pump-4.2.bin',
-    objectKey: 'resources/r1/pump-4.2.bin',
-    sizeBytes: PAYLOAD.length,
-    sha256: sha(PAYLOAD),
-  } as unknown as ResourceRecord;
-  const person = { id: 'u-rel', name: 'Rel', email: 'rel@example.com', role: 'SW_FW_RELEASE_ENGINEER' };
+  const store = memoryArtefactStore(blobs, o.inlineLimitBytes);
   const generate = async (id: string, at: string): Promise<ArtefactRef> => {
-    await blobs.put('resources', resource.objectKey, PAYLOAD);
-    const pkg = {
-      id,
-      name: `Pump ${id}`,
-      type: 'RELEASE_SIGNED',
-      signed: true,
-      resourceStage: 'RELEASE',
-      resourceName: 'pump-4.2',
-      resourceType: 'PATCH',
-      note: '',
-      initiator: { id: 'u-init', name: 'Ada', email: 'ada@example.com', userRole: 'DESIGN_ENGINEER_DEV' },
-      createdAt: at,
-      header: newPackageHeader({ packageType: 'RELEASE_SIGNED', resourceSizeBytes: PAYLOAD.length }),
-    } as unknown as PackageRecord;
-    return store.generate({
-      pkg,
-      resource,
-      dcc: { id: 'd1', deviceId: 'VENT-9', telemetryType: 'TelA', deviceLimit: 1, messageLimit: 1 },
-      approvals: [{ ...person, id: 'u-tl', decidedAt: at }],
-      signedBy: person,
-      at: new Date(at),
-    });
+    await storedPayload(blobs);
+    return generateSample(store, samplePackage(id, 'RELEASE_SIGNED'), at);
   };
   /** writes the current bytes of `from` over `to` (the attack) */
   const copy = async (from: string, to: string) => {
