@@ -218,7 +218,8 @@ describe('least-privilege IAM per function', () => {
   });
 
   it('gives S3 actions per bucket exactly as the row lists them', () => {
-    // write: PutObject, and aborting a multipart upload it started (generated packages stream in parts)
+    // write: PutObject, and aborting a multipart upload it started (generated packages stream in parts);
+    // read of a versioned bucket: also a version by its id (the pinned artefact, decision 302)
     const action = {
       read: ['s3:GetObject'],
       write: ['s3:PutObject', 's3:AbortMultipartUpload'],
@@ -232,7 +233,10 @@ describe('least-privilege IAM per function', () => {
       );
       const expected = Object.entries(route.uses.buckets ?? {}).flatMap(([b, ops]) => [
         ...ops.flatMap((op) =>
-          action[op].map(
+          [
+            ...action[op],
+            ...(op === 'read' && BUCKETS[b as BucketName].versioned ? ['s3:GetObjectVersion'] : []),
+          ].map(
             (a) =>
               `${JSON.stringify({ 'Fn::Join': ['', [{ 'Fn::GetAtt': [bucketId(b as BucketName), 'Arn'] }, '/*']] })} ${a}`,
           ),

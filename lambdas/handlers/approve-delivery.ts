@@ -1,11 +1,14 @@
 import { MSG } from '../../shared/messages';
-import { packageService } from '../composition-packages';
+import { packageServiceWithArtefacts } from '../composition-artefacts';
 import { route } from '../routes/packages';
 
-/** Outcomes: DELIVERED 200 with mLifePath, WAITING_FOR_APPROVALS 202. */
+/**
+ * Outcomes: DELIVERED 200 with mLifePath, WAITING_FOR_APPROVALS 202; the last vote reads the stored package
+ * file to check it (decision 302), hence the artefact store.
+ */
 export const handler = route('approveDelivery', async ({ params, body, user, sourceIp }) => {
   const sig = { password: body.password, sourceIp, changesSeen: body.changesSeen };
-  const { outcome, pkg } = await packageService().approveDelivery(user, params.id, sig);
+  const { outcome, pkg } = await packageServiceWithArtefacts().approveDelivery(user, params.id, sig);
   if (outcome === 'WAITING_FOR_APPROVALS') {
     return {
       statusCode: 202,

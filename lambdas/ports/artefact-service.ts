@@ -1,5 +1,6 @@
 import type { Dcc } from '../../shared/api/contracts/dcc';
 import type { DsseEnvelope } from '../../shared/api/contracts/provenance-statement';
+import type { StoredFile, StoredFilePin, StoredFileProblem } from '../../shared/domain/stored-file';
 import type { ArtefactRef, PackageRecord } from './package-repository';
 import type { ResourceRecord } from './resource-repository';
 
@@ -29,10 +30,18 @@ export interface ArtefactService {
   }): Promise<ArtefactRef>;
   /** the key `generate` writes for a package generated at `at` (a failed generation's clean-up removes it) */
   keyFor(pkg: Pick<PackageRecord, 'id' | 'name'>, at: Date): string;
-  /** the stored XML as base64 when it is small, else a presigned URL */
+  /**
+   * The stored XML as base64 when it is small, else a presigned URL (of the pinned version, where versioned).
+   * Throws StoredFileMismatch when the stored file is not the one generated (decision 302).
+   */
   download(ref: ArtefactRef, fileName: string): Promise<{ base64?: string; url?: string }>;
-  /** the signed provenance statement's envelope (decision 279), or null when the package has none */
+  /**
+   * The signed provenance statement's envelope (decision 279), or null when the package has none. Throws
+   * StoredFileMismatch when the stored statement is not the one signed (decision 302).
+   */
   statement(ref: ArtefactRef): Promise<DsseEnvelope | null>;
+  /** Resolves when the stored XML is the one generated; throws StoredFileMismatch otherwise (decision 302). */
+  verifyStored(ref: ArtefactRef): Promise<void>;
   /** removes the XML and its provenance statement */
   remove(ref: ArtefactRef): Promise<void>;
   publicKeyPem(): Promise<{ pem: string; keyId: string }>;
@@ -43,3 +52,18 @@ export interface ArtefactService {
  * model uploaded before its digest was recorded (decision 190). Throws when the file is missing.
  */
 export type MetadataDigest = (resource: ResourceRecord) => Promise<{ sizeBytes: number; sha256: string }>;
+
+/**
+ * A stored file of a package is not the one generation wrote (decision 302): what it is, where, what was
+ * recorded and how it differs. The package services refuse the call with a 409 and log it for the alarm.
+ */
+export class StoredFileMismatch extends Error {
+  override name = 'StoredFileMismatch';
+  constructor(
+    readonly file: StoredFile,
+    readonly pin: StoredFilePin,
+    readonly problem: StoredFileProblem,
+  ) {
+    super(`stored ${file} ${pin.key} does not match its record: ${problem.kind}`);
+  }
+}

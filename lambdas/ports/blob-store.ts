@@ -3,6 +3,13 @@ import type { Readable } from 'node:stream';
 export interface BlobHead {
   sizeBytes: number;
   contentType?: string;
+  /** the current version's id in a versioned bucket (S3 in AWS); absent where the store keeps no versions */
+  versionId?: string;
+}
+
+/** What a write stored: the new version's id in a versioned bucket, nothing where there are no versions. */
+export interface StoredVersion {
+  versionId?: string;
 }
 
 export interface PutOptions {
@@ -39,6 +46,8 @@ export interface PresignGetOptions {
   /** the file name the browser saves the download as (Content-Disposition: attachment) */
   downloadName?: string;
   contentType?: string;
+  /** a version of the object (S3 VersionId): the URL serves that version's bytes whatever was written since */
+  versionId?: string;
 }
 
 /**
@@ -47,7 +56,7 @@ export interface PresignGetOptions {
  * whole object except `readRange`, which reads the few bytes asked for.
  */
 export interface BlobStore {
-  put(bucket: string, key: string, body: Uint8Array | Readable, options?: PutOptions): Promise<void>;
+  put(bucket: string, key: string, body: Uint8Array | Readable, options?: PutOptions): Promise<StoredVersion>;
   /**
    * Writes a body whose length is not known in advance (a package being generated), holding a bounded
    * window of it in memory and nothing on disk. The object appears only when the whole body has been
@@ -59,10 +68,13 @@ export interface BlobStore {
     key: string,
     body: AsyncIterable<Uint8Array>,
     options?: { contentType?: string },
-  ): Promise<{ sizeBytes: number }>;
-  /** the object's bytes as a stream; null when it does not exist */
-  get(bucket: string, key: string): Promise<Readable | null>;
-  /** size and type, or null when the object does not exist */
+  ): Promise<{ sizeBytes: number } & StoredVersion>;
+  /**
+   * The object's bytes as a stream (of `versionId` when given: S3 never changes a version's bytes); null
+   * when it (or that version) does not exist.
+   */
+  get(bucket: string, key: string, options?: { versionId?: string }): Promise<Readable | null>;
+  /** size, type and current version, or null when the object does not exist (or is deleted) */
   head(bucket: string, key: string): Promise<BlobHead | null>;
   /** bytes start..endInclusive (fewer when the object is shorter); null when it does not exist */
   readRange(bucket: string, key: string, start: number, endInclusive: number): Promise<Uint8Array | null>;

@@ -18,6 +18,14 @@ export interface ArtefactRef {
   generatedAt: string;
   /** the signed provenance statement beside the XML (decision 279): every signed package generated since */
   statementKey?: string;
+  /**
+   * The S3 version of the XML as stored, where the bucket keeps versions (AWS; s3rver keeps none): reads ask
+   * for it and checks compare the current one with it (decision 302). `sha256` above is checked always.
+   */
+  versionId?: string;
+  /** the stored statement's SHA-256 and S3 version, pinned like the XML's (absent before decision 302) */
+  statementSha256?: string;
+  statementVersionId?: string;
 }
 
 /** A stored package: the spec's fields plus state, version and the approval maps (keyed by user id). */

@@ -28,6 +28,7 @@ class MemoryBlobs implements BlobStore {
     if (body instanceof Uint8Array) chunks.push(Buffer.from(body));
     else for await (const c of body) chunks.push(Buffer.from(c as Buffer));
     this.objects.set(key, Buffer.concat(chunks));
+    return {};
   }
   async putStream(_b: string, key: string, body: AsyncIterable<Uint8Array>) {
     const chunks: Buffer[] = [];

@@ -27,6 +27,7 @@ import { systemClock } from '../ports/clock';
 import type { ArtefactRef } from '../ports/package-repository';
 import type { ResourceReferences } from '../ports/resource-repository';
 import { AccessTokenService } from '../services/access-tokens';
+import { checkPinned, readPinned, xmlPin } from '../services/artefact/stored-file';
 import { PackageService } from '../services/package-service';
 import { headerRules } from '../services/packages/header-rules';
 import { ProvenanceService } from '../services/provenance-service';
@@ -46,23 +47,27 @@ import { confirmSignature } from '../services/users/signature-check';
 
 /**
  * Generated packages in memory whose bytes are a small XML naming the package, with their real SHA-256,
- * so a download is checked as in production (the XML itself is tested in services/artefact/).
+ * kept in object storage of their own that keeps versions as the artefacts bucket does in AWS (`files`),
+ * so a download is checked as in production, by the same pinned reads (services/artefact/stored-file.ts),
+ * and a test can write other bytes over a stored file (the XML itself is tested in services/artefact/).
  */
 /** the real default of INLINE_DOWNLOAD_MAX_BYTES (lambdas/composition-artefacts.ts) */
 const INLINE_LIMIT_BYTES = 4 * 1024 * 1024;
+const ARTEFACTS_BUCKET = 'artefacts';
 
 class SampleXmlArtefacts extends MemoryArtefacts {
-  private readonly bytes = new Map<string, Buffer>();
-
-  constructor(private readonly blobs: MemoryBlobStore) {
+  constructor(readonly files: MemoryBlobStore) {
     super();
   }
 
   override async generate(input: Parameters<MemoryArtefacts['generate']>[0]): Promise<ArtefactRef> {
     const ref = await super.generate(input);
     const xml = Buffer.from(`<package id="${input.pkg.id}" name="${input.pkg.name}"/>`);
-    this.bytes.set(ref.key, xml);
-    const full = { ...ref, sizeBytes: xml.length, sha256: createHash('sha256').update(xml).digest('hex') };
+    const { versionId } = await this.files.put(ARTEFACTS_BUCKET, ref.key, xml, {
+      contentType: 'application/xml',
+    });
+    const sha256 = createHash('sha256').update(xml).digest('hex');
+    const full = { ...ref, sizeBytes: xml.length, sha256, ...(versionId ? { versionId } : {}) };
     const stored = this.stored.get(ref.key);
     if (stored) this.stored.set(ref.key, { ...stored, ref: full });
     return full;
@@ -70,10 +75,20 @@ class SampleXmlArtefacts extends MemoryArtefacts {
 
   /** as the real store (lambdas/services/artefact/artefact-store.ts): inline up to 4 MiB, else a presigned URL */
   override async download(ref: ArtefactRef): Promise<{ base64?: string; url?: string }> {
-    const xml = this.bytes.get(ref.key);
-    if (!xml) throw new Error(`no artefact ${ref.key}`);
-    if (ref.sizeBytes > INLINE_LIMIT_BYTES) return { url: await this.blobs.presignGet('artefacts', ref.key) };
+    if (ref.sizeBytes > INLINE_LIMIT_BYTES) {
+      await checkPinned(this.files, ARTEFACTS_BUCKET, 'xml', xmlPin(ref));
+      const url = await this.files.presignGet(ARTEFACTS_BUCKET, ref.key, {
+        expiresInSeconds: 600,
+        ...(ref.versionId ? { versionId: ref.versionId } : {}),
+      });
+      return { url };
+    }
+    const xml = await readPinned(this.files, ARTEFACTS_BUCKET, 'xml', xmlPin(ref));
     return { base64: xml.toString('base64') };
+  }
+
+  override async verifyStored(ref: ArtefactRef): Promise<void> {
+    await checkPinned(this.files, ARTEFACTS_BUCKET, 'xml', xmlPin(ref));
   }
 }
 
@@ -92,7 +107,7 @@ function build() {
   const audit = new MemoryAuditLog(clock);
   const blobs = new MemoryBlobStore(MEMORY_STORAGE_URL);
   const mailer = new MemoryMailer();
-  const artefacts = new SampleXmlArtefacts(blobs);
+  const artefacts = new SampleXmlArtefacts(new MemoryBlobStore(MEMORY_STORAGE_URL, true));
   const generations = new MemoryArtefactJobs();
   const verifications = new MemoryUploadJobs();
   const pending = new MemoryPendingDecisions();

@@ -39,8 +39,9 @@ export interface VotingRound {
   /** what the round is about, in messages ("You are not an approver of this …") */
   readonly noun: 'package' | 'delivery';
   /**
-   * The last voter's task stays until the completion commits (approval: a failed generation is retried
-   * from the approver's list), or goes with the vote (delivery).
+   * The last voter's task stays until the completion commits, so a completion that failed is retried from
+   * the voter's list (approval: a failed generation; delivery: a stored file that is not the generated
+   * one, decision 302); false: it goes with the vote.
    */
   readonly lastTaskStaysUntilDone: boolean;
 }
@@ -78,7 +79,9 @@ export const DELIVERY_ROUND: VotingRound = {
   voter: 'deliveryApprover',
   task: 'DELIVERY',
   noun: 'delivery',
-  lastTaskStaysUntilDone: false,
+  // a completion refused because the stored file is not the generated one (decision 302) is retried from
+  // the last voter's list once the file is restored
+  lastTaskStaysUntilDone: true,
 };
 
 export const ROUNDS: Readonly<Record<RoundName, VotingRound>> = {

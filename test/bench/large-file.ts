@@ -250,6 +250,13 @@ export async function benchLargeFile(tmp: string): Promise<Row[]> {
       if (last.status !== 202) throw new Error(`last approve: ${last.status} ${last.text.slice(0, 200)}`);
       return untilReady(api, dev.token, pkgId, 60 * 60_000);
     });
+    // the download request itself: where the stored file is checked before its URL is handed out
+    progress('GET /packages/{id}: the download request, answered with the presigned URL');
+    const asked = await timed('download request (GET /packages/{id}: check, presign)', () =>
+      api.call<{ downloadUrl?: string }>(`/packages/${pkgId}`, { token: dev.token }),
+    );
+    if (asked.status !== 200 || !asked.body.downloadUrl)
+      throw new Error(`download request: ${asked.status} ${JSON.stringify(asked.body).slice(0, 200)}`);
     progress('GET the presigned download URL');
     const hash = createHash('sha256');
     const got = await timed('download (GET presigned URL)', () =>

@@ -8,7 +8,7 @@ import type { Construct } from 'constructs';
 import { type BucketName, type RouteUses, tablesWritten } from '../../../shared/api/routes';
 import { bucketEnv, tableEnv } from '../../../shared/api/runtime';
 import { asyncWorkerEnv } from '../../../shared/api/workers';
-import { TABLES } from '../definitions';
+import { BUCKETS, TABLES } from '../definitions';
 import type { PortalConfig } from '../portal-config';
 import { statefulRemovalPolicy } from '../removal';
 import type { Data } from './data';
@@ -48,10 +48,14 @@ const S3_ACTIONS: Record<BucketOp, readonly string[]> = {
 /**
  * The S3 actions of one bucket operation. The Object Lock audit bucket is append-only like the audit
  * table: its one writer (the auditCopy worker) puts one small object per event, never in parts, so
- * `write` there is PutObject alone.
+ * `write` there is PutObject alone. Reading a versioned bucket includes reading a version by its id: the
+ * artefacts' readers ask for the version generation pinned, and presign URLs for it (decision 302).
  */
-const s3Actions = (bucket: BucketName, op: BucketOp): readonly string[] =>
-  bucket === 'audit' && op === 'write' ? ['s3:PutObject'] : S3_ACTIONS[op];
+const s3Actions = (bucket: BucketName, op: BucketOp): readonly string[] => {
+  if (bucket === 'audit' && op === 'write') return ['s3:PutObject'];
+  if (op === 'read' && BUCKETS[bucket].versioned) return [...S3_ACTIONS.read, 's3:GetObjectVersion'];
+  return S3_ACTIONS[op];
+};
 
 /** What `uses` can name: the stack's stores, keys, sender and asynchronous workers. */
 export interface UsesTargets {

@@ -1,19 +1,49 @@
 import { Readable } from 'node:stream';
-import type { BlobHead, BlobStore } from '../../ports/blob-store';
+import type { BlobHead, BlobStore, PresignGetOptions, StoredVersion } from '../../ports/blob-store';
+
+interface MemoryObject {
+  bytes: Buffer;
+  contentType?: string;
+  versionId?: string;
+}
 
 /**
  * Object storage in memory, for the web component tests' backend (lambdas/testing/memory-composition.ts).
  * Presigned URLs point at `urlBase` (`{urlBase}/{bucket}/{key}`); whoever answers those URLs (the tests'
  * MSW seam) stores the PUT body with `put`. Multipart uploads are tested over HTTP against the local stack
  * (test/integration/multipart-upload.test.ts), so this store refuses them.
+ *
+ * `versioned` stores as a versioned S3 bucket does (the artefacts bucket in AWS): every write is a new
+ * version with its id, earlier versions stay readable by id, and a deletion hides the object (a delete
+ * marker) but keeps its versions. Unversioned, it stores as s3rver does: no version ids at all.
  */
 export class MemoryBlobStore implements BlobStore {
-  readonly objects = new Map<string, { bytes: Buffer; contentType?: string }>();
+  /** the current object of each `bucket/key` */
+  readonly objects = new Map<string, MemoryObject>();
+  /** every version written, by `bucket/key` (versioned only) */
+  private readonly versions = new Map<string, MemoryObject[]>();
+  private written = 0;
 
-  constructor(private readonly urlBase = 'https://memory-storage.test') {}
+  constructor(
+    private readonly urlBase = 'https://memory-storage.test',
+    private readonly versioned = false,
+  ) {}
 
   private static id(bucket: string, key: string): string {
     return `${bucket}/${key}`;
+  }
+
+  private store(bucket: string, key: string, o: MemoryObject): StoredVersion {
+    const id = MemoryBlobStore.id(bucket, key);
+    if (!this.versioned) {
+      this.objects.set(id, o);
+      return {};
+    }
+    this.written += 1;
+    const stored = { ...o, versionId: `v${this.written}.${key.length}` };
+    this.objects.set(id, stored);
+    this.versions.set(id, [...(this.versions.get(id) ?? []), stored]);
+    return { versionId: stored.versionId };
   }
 
   async put(
@@ -26,7 +56,7 @@ export class MemoryBlobStore implements BlobStore {
     // isView, not instanceof: a test's Uint8Array may come from another realm (jsdom's)
     if (ArrayBuffer.isView(body)) chunks.push(Buffer.from(body.buffer, body.byteOffset, body.byteLength));
     else for await (const c of body) chunks.push(Buffer.from(c as Uint8Array));
-    this.objects.set(MemoryBlobStore.id(bucket, key), {
+    return this.store(bucket, key, {
       bytes: Buffer.concat(chunks),
       ...(options.contentType ? { contentType: options.contentType } : {}),
     });
@@ -36,18 +66,26 @@ export class MemoryBlobStore implements BlobStore {
     const chunks: Buffer[] = [];
     for await (const c of body) chunks.push(Buffer.from(c));
     const bytes = Buffer.concat(chunks);
-    this.objects.set(MemoryBlobStore.id(bucket, key), { bytes });
-    return { sizeBytes: bytes.length };
+    return { sizeBytes: bytes.length, ...this.store(bucket, key, { bytes }) };
   }
 
-  async get(bucket: string, key: string) {
-    const o = this.objects.get(MemoryBlobStore.id(bucket, key));
+  async get(bucket: string, key: string, options: { versionId?: string } = {}) {
+    const id = MemoryBlobStore.id(bucket, key);
+    const o = options.versionId
+      ? this.versions.get(id)?.find((v) => v.versionId === options.versionId)
+      : this.objects.get(id);
     return o ? Readable.from([o.bytes]) : null;
   }
 
   async head(bucket: string, key: string): Promise<BlobHead | null> {
     const o = this.objects.get(MemoryBlobStore.id(bucket, key));
-    return o ? { sizeBytes: o.bytes.length, ...(o.contentType ? { contentType: o.contentType } : {}) } : null;
+    return o
+      ? {
+          sizeBytes: o.bytes.length,
+          ...(o.contentType ? { contentType: o.contentType } : {}),
+          ...(o.versionId ? { versionId: o.versionId } : {}),
+        }
+      : null;
   }
 
   async readRange(bucket: string, key: string, start: number, endInclusive: number) {
@@ -63,8 +101,9 @@ export class MemoryBlobStore implements BlobStore {
     return `${this.urlBase}/${bucket}/${key}`;
   }
 
-  async presignGet(bucket: string, key: string) {
-    return `${this.urlBase}/${bucket}/${key}`;
+  async presignGet(bucket: string, key: string, options?: PresignGetOptions) {
+    const version = options?.versionId ? `?versionId=${encodeURIComponent(options.versionId)}` : '';
+    return `${this.urlBase}/${bucket}/${key}${version}`;
   }
 
   createMultipart(): Promise<string> {

@@ -20,6 +20,7 @@ import {
   type PresignGetOptions,
   type PresignPutOptions,
   type PutOptions,
+  type StoredVersion,
   type UploadedPart,
 } from '../../ports/blob-store';
 import { s3 } from './client';
@@ -29,8 +30,16 @@ const MULTIPART_REFUSALS = new Set(['InvalidPart', 'InvalidPartOrder', 'EntityTo
 
 function isMissing(e: unknown): boolean {
   const err = e as { name?: string; $metadata?: { httpStatusCode?: number } };
-  return err?.name === 'NoSuchKey' || err?.name === 'NotFound' || err?.$metadata?.httpStatusCode === 404;
+  return (
+    err?.name === 'NoSuchKey' ||
+    err?.name === 'NoSuchVersion' ||
+    err?.name === 'NotFound' ||
+    err?.$metadata?.httpStatusCode === 404
+  );
 }
+
+/** S3's version id of a write or a read; s3rver (no versioning) answers none, unversioned S3 "null". */
+const versionOf = (id: string | undefined): StoredVersion => (id && id !== 'null' ? { versionId: id } : {});
 
 let presigner: S3Client | undefined;
 /**
@@ -64,12 +73,12 @@ export class S3BlobStore implements BlobStore {
     key: string,
     body: Uint8Array | Readable,
     options: PutOptions = {},
-  ): Promise<void> {
+  ): Promise<StoredVersion> {
     const isBytes = body instanceof Uint8Array;
     if (!isBytes && options.sizeBytes === undefined) {
       throw new Error(`put ${key}: a streamed body needs sizeBytes`);
     }
-    await this.client().send(
+    const r = await this.client().send(
       new PutObjectCommand({
         Bucket: bucket,
         Key: key,
@@ -78,6 +87,7 @@ export class S3BlobStore implements BlobStore {
         ContentType: options.contentType ?? 'application/octet-stream',
       }),
     );
+    return versionOf(r.VersionId);
   }
 
   /**
@@ -91,7 +101,7 @@ export class S3BlobStore implements BlobStore {
     key: string,
     body: AsyncIterable<Uint8Array>,
     options: { contentType?: string } = {},
-  ): Promise<{ sizeBytes: number }> {
+  ): Promise<{ sizeBytes: number } & StoredVersion> {
     const contentType = options.contentType ?? 'application/octet-stream';
     const iterator = body[Symbol.asyncIterator]();
     // Part buffers are reused once S3 has taken their bytes: at most PARTS_IN_FLIGHT + 1 of them ever
@@ -148,8 +158,8 @@ export class S3BlobStore implements BlobStore {
       const first = await nextPart();
       if (!first || (await atEnd())) {
         const bytes = first?.bytes ?? new Uint8Array();
-        await this.put(bucket, key, bytes, { contentType });
-        return { sizeBytes: bytes.byteLength };
+        const stored = await this.put(bucket, key, bytes, { contentType });
+        return { sizeBytes: bytes.byteLength, ...stored };
       }
       const created = await this.client().send(
         new CreateMultipartUploadCommand({ Bucket: bucket, Key: key, ContentType: contentType }),
@@ -177,7 +187,7 @@ export class S3BlobStore implements BlobStore {
     nextPart: () => Promise<{ bytes: Buffer; buffer: Buffer } | null>,
     free: Buffer[],
     sizeBytes: () => number,
-  ): Promise<{ sizeBytes: number }> {
+  ): Promise<{ sizeBytes: number } & StoredVersion> {
     const parts: { PartNumber: number; ETag: string }[] = [];
     const inFlight: Promise<void>[] = [];
     const send = ({ bytes, buffer }: { bytes: Buffer; buffer: Buffer }, partNumber: number) =>
@@ -213,7 +223,7 @@ export class S3BlobStore implements BlobStore {
       throw e;
     }
     parts.sort((a, b) => a.PartNumber - b.PartNumber);
-    await this.client().send(
+    const done = await this.client().send(
       new CompleteMultipartUploadCommand({
         Bucket: bucket,
         Key: key,
@@ -221,12 +231,14 @@ export class S3BlobStore implements BlobStore {
         MultipartUpload: { Parts: parts },
       }),
     );
-    return { sizeBytes: sizeBytes() };
+    return { sizeBytes: sizeBytes(), ...versionOf(done.VersionId) };
   }
 
-  async get(bucket: string, key: string): Promise<Readable | null> {
+  async get(bucket: string, key: string, options: { versionId?: string } = {}): Promise<Readable | null> {
     try {
-      const r = await this.client().send(new GetObjectCommand({ Bucket: bucket, Key: key }));
+      const r = await this.client().send(
+        new GetObjectCommand({ Bucket: bucket, Key: key, VersionId: options.versionId }),
+      );
       return (r.Body as Readable | undefined) ?? null;
     } catch (e) {
       if (isMissing(e)) return null;
@@ -237,7 +249,7 @@ export class S3BlobStore implements BlobStore {
   async head(bucket: string, key: string): Promise<BlobHead | null> {
     try {
       const r = await this.client().send(new HeadObjectCommand({ Bucket: bucket, Key: key }));
-      return { sizeBytes: r.ContentLength ?? 0, contentType: r.ContentType };
+      return { sizeBytes: r.ContentLength ?? 0, contentType: r.ContentType, ...versionOf(r.VersionId) };
     } catch (e) {
       if (isMissing(e)) return null;
       throw e;
@@ -290,6 +302,7 @@ export class S3BlobStore implements BlobStore {
       new GetObjectCommand({
         Bucket: bucket,
         Key: key,
+        VersionId: options.versionId,
         ResponseContentDisposition: disposition,
         ResponseContentType: options.contentType,
       }),

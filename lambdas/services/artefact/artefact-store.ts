@@ -6,7 +6,7 @@ import { ConflictError } from '../../../shared/domain/errors';
 import { computeFields } from '../../../shared/domain/header/header-rules';
 import type { Header } from '../../../shared/domain/header/header-schema';
 import { signatureMeaning } from '../../../shared/domain/signature-meanings';
-import type { ArtefactService } from '../../ports/artefact-service';
+import { type ArtefactService, StoredFileMismatch } from '../../ports/artefact-service';
 import type { BlobStore } from '../../ports/blob-store';
 import type { ArtefactRef, PackageRecord } from '../../ports/package-repository';
 import type { ResourceRecord } from '../../ports/resource-repository';
@@ -21,6 +21,7 @@ import {
   signStatement,
   statementKeyOf,
 } from './provenance-statement';
+import { checkPinned, readPinned, statementPin, xmlPin } from './stored-file';
 import { buildXmlPackage, type MetadataPin } from './xml-package';
 
 /**
@@ -46,12 +47,6 @@ export interface ArtefactStoreConfig {
   /** packages up to this size come back inline as base64 (Lambda answers at most 6 MB; base64 adds a third) */
   inlineLimitBytes: number;
   downloadUrlTtlSeconds: number;
-}
-
-async function readAll(stream: AsyncIterable<Uint8Array>): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const c of stream) chunks.push(Buffer.from(c));
-  return Buffer.concat(chunks);
 }
 
 /**
@@ -145,10 +140,11 @@ export class BlobArtefactStore implements ArtefactService {
     }
     const key = this.keyFor(pkg, at);
     const bucket = this.config.artefactsBucket();
-    const { sizeBytes } = await this.blobs.putStream(bucket, key, hashed(), {
+    // the version S3 gave the XML (AWS) is pinned beside its SHA-256: reads ask for it (decision 302)
+    const { sizeBytes, versionId } = await this.blobs.putStream(bucket, key, hashed(), {
       contentType: 'application/xml',
     });
-    let statementKey: string | undefined;
+    let sidecar: Pick<ArtefactRef, 'statementKey' | 'statementSha256' | 'statementVersionId'> = {};
     try {
       // the build reports what it checked (the payload's SHA-256 against the resource's) after the last byte
       const built = await build.result;
@@ -161,10 +157,15 @@ export class BlobArtefactStore implements ArtefactService {
           sbom: pinned.sbom ?? null,
         });
         const envelope = await signStatement(statement, this.signer());
-        statementKey = statementKeyOf(key);
-        await this.blobs.put(bucket, statementKey, Buffer.from(envelopeText(envelope), 'utf8'), {
-          contentType: 'application/json',
-        });
+        const statementKey = statementKeyOf(key);
+        const bytes = Buffer.from(envelopeText(envelope), 'utf8');
+        const stored = await this.blobs.put(bucket, statementKey, bytes, { contentType: 'application/json' });
+        // pinned like the XML (decision 302)
+        sidecar = {
+          statementKey,
+          statementSha256: createHash('sha256').update(bytes).digest('hex'),
+          ...(stored.versionId ? { statementVersionId: stored.versionId } : {}),
+        };
       }
     } catch (e) {
       // best effort: the error that matters is the build's, not a failed clean-up
@@ -177,7 +178,8 @@ export class BlobArtefactStore implements ArtefactService {
       sha256: hash.digest('hex'),
       signed: Boolean(signedBy),
       generatedAt,
-      ...(statementKey ? { statementKey } : {}),
+      ...(versionId ? { versionId } : {}),
+      ...sidecar,
     };
   }
 
@@ -196,9 +198,26 @@ export class BlobArtefactStore implements ArtefactService {
 
   async statement(ref: ArtefactRef): Promise<DsseEnvelope | null> {
     if (!ref.statementKey) return null;
-    const body = await this.blobs.get(this.config.artefactsBucket(), ref.statementKey);
-    if (!body) throw new ConflictError('The provenance statement file is missing from storage');
-    return JSON.parse((await readAll(body)).toString('utf8')) as DsseEnvelope;
+    const bucket = this.config.artefactsBucket();
+    // pinned since decision 302; an earlier statement is read as stored and its package checked by the caller
+    const pin = statementPin(ref);
+    const bytes = pin
+      ? await readPinned(this.blobs, bucket, 'statement', pin)
+      : await this.readUnpinned(bucket, ref.statementKey);
+    return JSON.parse(bytes.toString('utf8')) as DsseEnvelope;
+  }
+
+  /** A statement stored before statements were pinned: its bytes as they are (no SHA-256 to compare). */
+  private async readUnpinned(bucket: string, key: string): Promise<Buffer> {
+    const body = await this.blobs.get(bucket, key);
+    if (!body) throw new StoredFileMismatch('statement', { key, sha256: '' }, { kind: 'missing' });
+    const chunks: Buffer[] = [];
+    for await (const c of body as AsyncIterable<Uint8Array>) chunks.push(Buffer.from(c));
+    return Buffer.concat(chunks);
+  }
+
+  async verifyStored(ref: ArtefactRef): Promise<void> {
+    await checkPinned(this.blobs, this.config.artefactsBucket(), 'xml', xmlPin(ref));
   }
 
   private readMetadata(resource: ResourceRecord): Promise<Buffer> {
@@ -211,15 +230,19 @@ export class BlobArtefactStore implements ArtefactService {
   }
 
   async download(ref: ArtefactRef, fileName: string): Promise<{ base64?: string; url?: string }> {
-    if (ref.sizeBytes <= this.config.inlineLimitBytes) {
-      const body = await this.blobs.get(this.config.artefactsBucket(), ref.key);
-      if (!body) throw new ConflictError('The generated package file is missing from storage');
-      return { base64: (await readAll(body)).toString('base64') };
-    }
-    const url = await this.blobs.presignGet(this.config.artefactsBucket(), ref.key, {
+    const bucket = this.config.artefactsBucket();
+    const pin = xmlPin(ref);
+    // what is served is what was generated (decision 302): the bytes read are hashed before they leave
+    if (ref.sizeBytes <= this.config.inlineLimitBytes)
+      return { base64: (await readPinned(this.blobs, bucket, 'xml', pin)).toString('base64') };
+    // a URL serves bytes this code never reads: it names the pinned version (AWS), or, where the bucket keeps
+    // no versions, the stored file is hashed whole before the URL is made
+    await checkPinned(this.blobs, bucket, 'xml', pin);
+    const url = await this.blobs.presignGet(bucket, ref.key, {
       expiresInSeconds: this.config.downloadUrlTtlSeconds,
       downloadName: fileName,
       contentType: 'application/xml',
+      ...(ref.versionId ? { versionId: ref.versionId } : {}),
     });
     return { url };
   }

@@ -1,5 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { PackageType } from '../../../shared/api/contracts/packages';
+import { utcMinute } from '../../../shared/domain/package-deletion';
 import { PACKAGE_ERR } from '../../../shared/domain/package-texts';
 import { packageTypeLabel } from '../../../shared/domain/package-type-label';
 import { packageWorld, SIG } from '../../testing/package-test-kit';
@@ -109,6 +110,7 @@ describe('approve-delivery and reject-delivery (the delivery round)', () => {
     });
     const last = await w.service.approveDelivery(decider, p.id, SIG);
     expect([last.outcome, last.pkg.status]).toEqual(['DELIVERED', 'DELIVERED']);
+    const file = (await w.packages.get(p.id))!.artefact!;
     expect(last.pkg.mLifePath).toBe(last.pkg.linkToS3);
     expect(w.packages.openTasks()).toEqual([]);
     const mails = w.outbox.mails.filter((m) => m.event === 'DELIVERED');
@@ -126,6 +128,8 @@ describe('approve-delivery and reject-delivery (the delivery round)', () => {
         'Package: Release D',
         `Type: ${packageTypeLabel(p.type)}`,
         `Resource: ${p.resourceName}`,
+        `File delivered: generated on ${utcMinute(file.generatedAt)}, ${file.sizeBytes} bytes`,
+        `SHA-256: ${file.sha256}`,
       ].join('\n'),
     );
     const history = (await w.audit.history(`PKG#${p.id}`)).events;
@@ -134,6 +138,13 @@ describe('approve-delivery and reject-delivery (the delivery round)', () => {
       ordered.map((_, i) => `${i + 1}/${n}`),
     );
     expect(history.at(-1)?.action).toBe('DELIVERED');
+    // the delivery names the file it delivers (decision 302)
+    expect(history.at(-1)?.details?.delivered).toEqual({
+      key: file.key,
+      sizeBytes: file.sizeBytes,
+      sha256: file.sha256,
+      generatedAt: file.generatedAt,
+    });
     await expect(w.service.approveDelivery(decider, p.id, SIG)).rejects.toMatchObject({
       statusCode: 409,
       message: 'You have already decided on this package',
@@ -204,5 +215,107 @@ describe('approve-delivery and reject-delivery (the delivery round)', () => {
     await w.service.deliver(initiator, p.id, w.choice(approvers), SIG);
     await w.approveAll(p.id, approvers, 'delivery');
     expect(w.outbox.mails.filter((m) => m.event === 'DELIVERED').map((m) => m.to)).toEqual([initiator.email]);
+  });
+});
+
+describe('a stored package file that is not the generated one (decision 302)', () => {
+  it('refuses the completion with 409: nothing is delivered, the vote stays recorded, the last voter retries once the file is restored', async () => {
+    const { w, t, p, deliverer, deliveryApprovers } = await approvedRelease('RELEASE_SIGNED', 'Release S');
+    await w.service.deliver(deliverer, p.id, w.choice(deliveryApprovers), SIG);
+    const ordered = w.inOrder(deliveryApprovers, 'delivery');
+    const decider = ordered.at(-1)!;
+    for (const u of ordered.slice(0, -1)) await w.service.approveDelivery(u, p.id, SIG);
+    const file = (await w.packages.get(p.id))!.artefact!;
+    w.artefacts.swap(file.key);
+
+    const written: string[] = [];
+    const capture = (chunk: unknown) => {
+      written.push(String(chunk));
+      return true;
+    };
+    // the Powertools Logger writes errors to stderr, JSON a line
+    const spies = [process.stdout, process.stderr].map((s) =>
+      vi.spyOn(s, 'write').mockImplementation(capture),
+    );
+    const refused = w.service.approveDelivery(decider, p.id, SIG);
+    await refused.catch(() => undefined);
+    for (const spy of spies) spy.mockRestore();
+    // one line an alarm matches, which is also one point of the embedded metric
+    const logged = written
+      .join('')
+      .split('\n')
+      .filter((l) => l.startsWith('{'))
+      .map((l) => JSON.parse(l))
+      .filter((l) => l.kind === 'artefact-mismatch');
+    expect(logged).toMatchObject([
+      {
+        level: 'ERROR',
+        check: 'delivery',
+        packageId: p.id,
+        file: 'xml',
+        key: file.key,
+        problem: 'differs',
+        recorded: { sha256: file.sha256, sizeBytes: file.sizeBytes },
+        StoredArtefactMismatch: 1,
+        _aws: {
+          CloudWatchMetrics: [
+            {
+              Namespace: 'FirmwareReleasePortal',
+              Dimensions: [[]],
+              Metrics: [{ Name: 'StoredArtefactMismatch', Unit: 'Count' }],
+            },
+          ],
+        },
+      },
+    ]);
+    await expect(refused).rejects.toMatchObject({
+      statusCode: 409,
+      message: `The stored package file does not match the one generated on ${utcMinute(file.generatedAt)} (it is ${file.sizeBytes + 1} bytes with SHA-256 ffffffffffff…, not ${file.sizeBytes} bytes with SHA-256 ${file.sha256.slice(0, 12)}… as recorded), so the package was not delivered — tell an admin. Your approval is recorded: once the file is restored, approve the delivery again to complete it`,
+    });
+    const held = (await w.packages.get(p.id))!;
+    expect([held.status, held.deliveryApprovedCount]).toEqual(['DELIVERY_PENDING', deliveryApprovers.length]);
+    expect(await w.actions(p.id)).not.toContain('DELIVERED');
+    expect(w.outbox.mails.filter((m) => m.event === 'DELIVERED')).toEqual([]);
+    // the decider's task stays: the delivery waits in their list for the retry
+    expect(w.packages.openTasks().map((x) => [x.kind, x.userId])).toEqual([['DELIVERY', decider.id]]);
+    expect((await w.service.listApproval(decider, 'DELIVER')).map((x) => x.id)).toEqual([p.id]);
+    // refused again while the file is still not the generated one
+    await expect(w.service.approveDelivery(decider, p.id, SIG)).rejects.toMatchObject({ statusCode: 409 });
+
+    w.artefacts.restore(file.key);
+    const done = await w.service.approveDelivery(decider, p.id, SIG);
+    expect([done.outcome, done.pkg.status, done.pkg.mLifePath]).toEqual(['DELIVERED', 'DELIVERED', file.key]);
+    expect(w.packages.openTasks()).toEqual([]);
+    expect((await w.actions(p.id)).filter((a) => a === 'DELIVERED')).toHaveLength(1);
+    expect((await w.actions(p.id)).filter((a) => a === 'DELIVERY_APPROVED')).toHaveLength(
+      deliveryApprovers.length,
+    );
+    expect(t.initiator.id).not.toBe(decider.id);
+  });
+
+  it('refuses the download and the statement with 409 and the reason, which were served before the swap', async () => {
+    const { w, p } = await approvedRelease('RELEASE_SIGNED', 'Release T');
+    const file = (await w.packages.get(p.id))!.artefact!;
+    expect((await w.service.download(p.id)).base64).toBeDefined();
+    expect(await w.service.provenanceStatement(p.id)).toBeDefined();
+    w.artefacts.swap(file.key, 'xml');
+    w.artefacts.swap(file.key, 'statement');
+    const at = utcMinute(file.generatedAt);
+    await expect(w.service.download(p.id)).rejects.toMatchObject({
+      statusCode: 409,
+      message: expect.stringMatching(
+        new RegExp(
+          `^The stored package file does not match the one generated on ${at} \\(it is .*\\); it was not served — tell an admin$`,
+        ),
+      ),
+    });
+    await expect(w.service.provenanceStatement(p.id)).rejects.toMatchObject({
+      statusCode: 409,
+      message: expect.stringMatching(
+        new RegExp(
+          `^The stored provenance statement does not match the one signed on ${at} \\(it is .*\\); it was not served — tell an admin$`,
+        ),
+      ),
+    });
   });
 });

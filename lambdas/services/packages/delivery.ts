@@ -8,6 +8,7 @@ import type { UserRecord } from '../../ports/user-repository';
 import { signatureDetails } from './audit-texts';
 import { MAIL_TEXTS } from './mail-texts';
 import { toPackage, userRef } from './package-deps';
+import { deliveredArtefact, deliveredFile } from './stored-artefact';
 import { type VoteOutcome, VotingRoundCase } from './voting-round';
 
 /** The delivery round: a release engineer (re-)delivers an approved release package; the last vote delivers it. */
@@ -52,6 +53,10 @@ export class Delivery extends VotingRoundCase {
 
   protected async complete(user: UserRecord, p: PackageRecord): Promise<VoteOutcome> {
     const { core } = this;
+    // what is delivered is what was generated (decision 302): a stored file that is not is refused (409)
+    // before anything is recorded; the package stays DELIVERY_PENDING, the vote recorded, and the last
+    // voter's task stays for the retry that completes it once the file is restored
+    const file = await deliveredArtefact(core, p);
     const now = core.now().toISOString();
     const next: PackageRecord = {
       ...p,
@@ -65,7 +70,9 @@ export class Delivery extends VotingRoundCase {
     };
     const mails = [p.initiator, p.deliverer]
       .filter((u): u is UserRef => !!u)
-      .map((u) => core.mail(next, next.version, 'DELIVERED', u, MAIL_TEXTS.delivered(u, p, core.d.appUrl)));
+      .map((u) =>
+        core.mail(next, next.version, 'DELIVERED', u, MAIL_TEXTS.delivered(u, p, core.d.appUrl, file)),
+      );
     if (
       !(await core.d.packages.save(
         next,
@@ -74,7 +81,8 @@ export class Delivery extends VotingRoundCase {
       ))
     )
       return this.settled(p);
-    await core.audit(next, user, 'DELIVERED', AUDIT_MEANING.delivered);
+    // the delivery names the file it delivers: key, size, SHA-256 and S3 version (where versioned)
+    await core.audit(next, user, 'DELIVERED', AUDIT_MEANING.delivered, { delivered: deliveredFile(file) });
     return { outcome: 'DELIVERED', pkg: toPackage(next) };
   }
 }

@@ -41,6 +41,13 @@ const tombstone = {
   reason: 'Built from the wrong branch.\nSee https://evil.example/x',
 };
 
+const DELIVERED_FILE = {
+  generatedAt: '2026-11-27T06:40:12.000Z',
+  sizeBytes: 5321,
+  sha256: 'ab'.repeat(32),
+  versionId: '3HL4kqtJlcpXroDTDmJ.rmSpXd3dIbrHY',
+};
+
 const EVERY_MAIL = {
   approvalRequested: MAIL_TEXTS.approvalRequested(lead, pkg, initiator, APP),
   deliveryRequested: MAIL_TEXTS.deliveryRequested(lead, pkg, release, APP),
@@ -51,7 +58,7 @@ const EVERY_MAIL = {
   signingRefused: MAIL_TEXTS.rejected(initiator, pkg, release, 'Wrong key slot', APP, 'signing'),
   deliveryRejectedToInitiator: MAIL_TEXTS.rejected(initiator, pkg, lead, 'Wrong fleet', APP, 'delivery'),
   deliveryRejected: MAIL_TEXTS.deliveryRejected(release, pkg, lead, 'Wrong fleet', APP),
-  delivered: MAIL_TEXTS.delivered(initiator, pkg, APP),
+  delivered: MAIL_TEXTS.delivered(initiator, pkg, APP, DELIVERED_FILE),
   deleted: MAIL_TEXTS.deleted(lead, pkg, tombstone, APP),
 };
 
@@ -167,6 +174,18 @@ describe('workflow mail layout (issue 23)', () => {
         '> See https://evil.example/x',
       ].join('\n'),
     );
+  });
+
+  it('the delivered mail names the file delivered: when it was generated, its size, SHA-256 and storage version', () => {
+    expect(EVERY_MAIL.delivered.text.split('\n').slice(-4)).toEqual([
+      'Resource: pacer.bin',
+      'File delivered: generated on 27 Nov 2026, 06:40 UTC, 5321 bytes',
+      `SHA-256: ${'ab'.repeat(32)}`,
+      'Storage version: 3HL4kqtJlcpXroDTDmJ.rmSpXd3dIbrHY',
+    ]);
+    // the local stack keeps no versions: no line for one
+    const { versionId: _, ...local } = DELIVERED_FILE;
+    expect(MAIL_TEXTS.delivered(initiator, pkg, APP, local).text).not.toContain('Storage version');
   });
 
   it('quotes every kind of line break, so no line of typed words escapes the quote', () => {

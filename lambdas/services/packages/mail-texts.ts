@@ -3,7 +3,7 @@ import { type PackageTombstone, utcMinute } from '../../../shared/domain/package
 import { packageLinkPath } from '../../../shared/domain/package-link';
 import { packageTypeLabel } from '../../../shared/domain/package-type-label';
 import { roleLabel } from '../../../shared/domain/roles';
-import type { PackageRecord } from '../../ports/package-repository';
+import type { ArtefactRef, PackageRecord } from '../../ports/package-repository';
 
 /**
  * Every workflow mail of the package lifecycle, word for word in one place. Each text names its reader
@@ -24,6 +24,7 @@ type Pkg = Pick<PackageRecord, 'id' | 'name' | 'type' | 'resourceName' | 'note'>
   initiator?: PersonWithRole;
 };
 type Person = Pick<UserRef, 'name'>;
+type DeliveredFile = Pick<ArtefactRef, 'generatedAt' | 'sizeBytes' | 'sha256' | 'versionId'>;
 type PersonWithRole = { name: string; userRole: string };
 
 const lines = (...l: (string | false)[]) => l.filter((x): x is string => x !== false).join('\n');
@@ -234,8 +235,11 @@ export const MAIL_TEXTS = {
       quoted(`${by.name}'s reason, in their own words (quoted as written):`, note),
     ),
   }),
-  /** to the initiator and the deliverer, on the last delivery approval */
-  delivered: (to: Person, p: Pkg, appUrl: string): MailText => ({
+  /**
+   * to the initiator and the deliverer, on the last delivery approval; names the file delivered (its
+   * SHA-256, and its storage version where the bucket keeps versions: decision 302)
+   */
+  delivered: (to: Person, p: Pkg, appUrl: string, file: DeliveredFile): MailText => ({
     subject: `Package delivered: ${p.name}`,
     text: lines(
       `Hello ${to.name},`,
@@ -243,7 +247,12 @@ export const MAIL_TEXTS = {
       `"${p.name}" is delivered.`,
       openIt(linkTo(appUrl, p)),
       '',
-      facts(p),
+      facts(
+        p,
+        `File delivered: generated on ${utcMinute(file.generatedAt)}, ${file.sizeBytes} bytes`,
+        `SHA-256: ${file.sha256}`,
+        ...(file.versionId ? [`Storage version: ${file.versionId}`] : []),
+      ),
     ),
   }),
   /**

@@ -3,13 +3,17 @@ import { ConflictError } from '../../../shared/domain/errors';
 import { PACKAGE_ERR } from '../../../shared/domain/package-texts';
 import type { StoredAuditEvent } from '../../ports/audit-log';
 import type { PackageCore } from './package-core';
+import { servedArtefact } from './stored-artefact';
 
-/** The generated XML of a package, for download (base64 when small, else a presigned URL). */
+/**
+ * The generated XML of a package, for download (base64 when small, else a presigned URL); refused (409)
+ * when the stored file is not the one generated (decision 302).
+ */
 export async function downloadPackage(core: PackageCore, id: string) {
   const p = await core.mustGet(id);
   if (!p.artefact) throw new ConflictError(PACKAGE_ERR.notGenerated);
   const fileName = `${p.name.replace(/[^\w.-]+/g, '_')}.xml`;
-  const d = await core.d.artefacts().download(p.artefact, fileName);
+  const d = await servedArtefact(core, p, fileName);
   return { fileName, sizeBytes: p.artefact.sizeBytes, sha256: p.artefact.sha256, ...d };
 }
 

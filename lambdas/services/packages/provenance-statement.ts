@@ -2,13 +2,15 @@ import type { DsseEnvelope } from '../../../shared/api/contracts/provenance-stat
 import { NotFoundError } from '../../../shared/domain/errors';
 import { STATEMENT_ERR } from '../../../shared/domain/provenance-texts';
 import type { PackageCore } from './package-core';
+import { servedStatement } from './stored-artefact';
 
 /** The signed provenance statement of a generated, signed package (readers: whoever may download it). */
 export async function provenanceStatementOf(core: PackageCore, id: string): Promise<DsseEnvelope> {
   const p = await core.mustGet(id);
   if (!p.artefact) throw new NotFoundError(STATEMENT_ERR.notGenerated);
   if (!p.artefact.signed) throw new NotFoundError(STATEMENT_ERR.unsigned);
-  const envelope = await core.d.artefacts().statement(p.artefact);
+  // refused (409) when the stored statement is not the one signed (decision 302)
+  const envelope = await servedStatement(core, p);
   if (!envelope) throw new NotFoundError(STATEMENT_ERR.older);
   return envelope;
 }

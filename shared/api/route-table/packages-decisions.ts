@@ -79,7 +79,8 @@ export const PACKAGE_DECISION_ROUTES = [
     method: 'POST',
     path: '/delivery/packages/{id}/approve',
     access: NON_ADMIN,
-    uses: SIGNED_MAIL,
+    // the last vote checks the stored package file before it is delivered (decision 302)
+    uses: { ...SIGNED_MAIL, buckets: { artefacts: ['read'] } },
     summary: 'Approve a delivery',
   },
   {

@@ -16,7 +16,10 @@ async function sha256Hex(bytes: Uint8Array<ArrayBuffer>): Promise<string | null>
 export const SBOM_DIGEST_DIFFERS =
   'The SBOM received does not hash to the SHA-256 this package pins; it was not saved.';
 
-/** The bytes a package's file route answers, or null after showing why there are none (404 as a warning). */
+/**
+ * The bytes a package's file route answers, or null after showing why there are none: a 404 (none) and a
+ * 409 (the stored file is not the one pinned, decision 302) in the server's words, as a warning.
+ */
 async function fetchFileOf(routeId: 'packageSbom' | 'packageProvenanceStatement', id: string) {
   let response: Response;
   try {
@@ -31,7 +34,7 @@ async function fetchFileOf(routeId: 'packageSbom' | 'packageProvenanceStatement'
   if (!response.ok) {
     const failed = toResult(response.status, await response.text());
     const message = failed.ok ? `HTTP ${response.status}` : failed.error.errorMessage;
-    if (response.status === 404) showWarning(message);
+    if (response.status === 404 || response.status === 409) showWarning(message);
     else showServerError(message);
     return null;
   }

@@ -1,7 +1,7 @@
 import { MSG } from '@shared/messages';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { MEMORY_STORAGE_URL, server } from '@/testing/backend/server';
+import { MEMORY_STORAGE_URL, memoryBackend, server } from '@/testing/backend/server';
 import { atPath, captureDownloads, fixturePackage, openWith } from '../testing/package-test-utils';
 import { STATEMENT_DOWNLOAD } from './download-page';
 
@@ -87,7 +87,8 @@ describe('download page (spec §2.8)', () => {
       await waitFor(() => expect(saved.followed).toHaveLength(1));
       // a link to the presigned URL, clicked: the browser streams the file to disk
       expect(saved.followed[0]?.href).toMatch(
-        /^https:\/\/memory-storage\.test\/artefacts\/packages\/pk-large\/\d+\.xml$/,
+        // the pinned version of the file (decision 302), as in AWS
+        /^https:\/\/memory-storage\.test\/artefacts\/packages\/pk-large\/\d+\.xml\?versionId=[\w.]+$/,
       );
       expect(saved.followed[0]?.name).toBe('Defib_self-test_5.1.0_full_image.xml');
       expect(saved).toHaveLength(0);
@@ -98,6 +99,41 @@ describe('download page (spec §2.8)', () => {
     } finally {
       server.events.removeListener('request:start', onRequest);
     }
+  });
+
+  it('shows the refusal plainly when the stored file is not the one generated, and saves nothing (decision 302)', async () => {
+    const artefact = (await memoryBackend().packages.get('p-4'))!.artefact!;
+    // someone wrote other bytes over the stored file (the web tests' storage keeps versions, as in AWS)
+    await memoryBackend().artefacts.files.put(
+      'artefacts',
+      artefact.key,
+      new TextEncoder().encode('<package id="another"/>'),
+    );
+    const saved = captureDownloads();
+    openWith('/packages/download', { as: 'u-lead', pkg: 'p-4', flow: 'approve' });
+    fireEvent.click(await screen.findByRole('button', { name: MSG.download }));
+    expect(
+      await screen.findByText(
+        /^The stored package file does not match the one generated on .+ \(another version of it was written to storage after it was generated\); it was not served — tell an admin$/,
+      ),
+    ).toBeInTheDocument();
+    expect(screen.queryByText(/Internal server error/)).toBeNull();
+    expect(saved).toHaveLength(0);
+  });
+
+  it('shows the refusal of a provenance statement that is not the one signed plainly, and saves nothing', async () => {
+    const artefact = (await memoryBackend().packages.get('p-3'))!.artefact!;
+    memoryBackend().artefacts.swap(artefact.key, 'statement');
+    const saved = captureDownloads();
+    openWith('/packages/download', { as: 'u-sw', pkg: 'p-3', flow: 'sign' });
+    fireEvent.click(await screen.findByRole('button', { name: STATEMENT_DOWNLOAD }));
+    expect(
+      await screen.findByText(
+        /^The stored provenance statement does not match the one signed on .+; it was not served — tell an admin$/,
+      ),
+    ).toBeInTheDocument();
+    expect(screen.queryByText(/Internal server error/)).toBeNull();
+    expect(saved).toHaveLength(0);
   });
 
   it("shows the server's reason when the file is not generated yet", async () => {

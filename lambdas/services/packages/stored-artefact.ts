@@ -1,0 +1,122 @@
+import type { DsseEnvelope } from '../../../shared/api/contracts/provenance-statement';
+import { ConflictError } from '../../../shared/domain/errors';
+import { PACKAGE_ERR } from '../../../shared/domain/package-texts';
+import {
+  STORED_FILE_ERR,
+  type StoredFileCheck,
+  storedFileProblemText,
+} from '../../../shared/domain/stored-file';
+import { logger } from '../../middleware/logging';
+import { StoredFileMismatch } from '../../ports/artefact-service';
+import type { ArtefactRef, PackageRecord } from '../../ports/package-repository';
+import type { PackageCore } from './package-core';
+
+/**
+ * The refusal of a package file that is not the one generated (decision 302): one 409 naming what is
+ * wrong, and one log line an alarm matches. The line is also a CloudWatch embedded metric
+ * (`FirmwareReleasePortal/StoredArtefactMismatch`, one per refusal), so the alarm needs no metric filter.
+ */
+export const STORED_ARTEFACT_METRIC = { namespace: 'FirmwareReleasePortal', name: 'StoredArtefactMismatch' };
+
+function logMismatch(p: PackageRecord, check: StoredFileCheck, e: StoredFileMismatch): void {
+  logger().error('stored artefact does not match its record', {
+    kind: 'artefact-mismatch',
+    check,
+    packageId: p.id,
+    file: e.file,
+    key: e.pin.key,
+    problem: e.problem.kind,
+    recorded: { sha256: e.pin.sha256, sizeBytes: e.pin.sizeBytes, versionId: e.pin.versionId },
+    found: e.problem,
+    _aws: {
+      Timestamp: Date.now(),
+      CloudWatchMetrics: [
+        {
+          Namespace: STORED_ARTEFACT_METRIC.namespace,
+          Dimensions: [[]],
+          Metrics: [{ Name: STORED_ARTEFACT_METRIC.name, Unit: 'Count' }],
+        },
+      ],
+    },
+    [STORED_ARTEFACT_METRIC.name]: 1,
+  });
+}
+
+/** Runs `read` on the package's stored files; a mismatch is logged and refused with the check's 409. */
+async function refusingMismatch<T>(
+  p: PackageRecord,
+  artefact: ArtefactRef,
+  check: StoredFileCheck,
+  read: () => Promise<T>,
+): Promise<T> {
+  try {
+    return await read();
+  } catch (e) {
+    if (!(e instanceof StoredFileMismatch)) throw e;
+    logMismatch(p, check, e);
+    throw new ConflictError(
+      STORED_FILE_ERR[check](artefact.generatedAt, storedFileProblemText(e.problem, e.pin)),
+    );
+  }
+}
+
+/** The package's generated file; a 409 when there is none yet. */
+function artefactOf(p: PackageRecord): ArtefactRef {
+  if (!p.artefact) throw new ConflictError(PACKAGE_ERR.notGenerated);
+  return p.artefact;
+}
+
+/** The generated XML for download (base64 or a URL), refused unless the stored file is the generated one. */
+export function servedArtefact(core: PackageCore, p: PackageRecord, fileName: string) {
+  const artefact = artefactOf(p);
+  return refusingMismatch(p, artefact, 'download', () => core.d.artefacts().download(artefact, fileName));
+}
+
+/** The file a delivery delivers: the generated XML, checked in storage before anything records it delivered. */
+export async function deliveredArtefact(core: PackageCore, p: PackageRecord): Promise<ArtefactRef> {
+  const artefact = artefactOf(p);
+  await refusingMismatch(p, artefact, 'delivery', () => core.d.artefacts().verifyStored(artefact));
+  return artefact;
+}
+
+/** The file a delivery names in its audit event: where, how large, its SHA-256 and S3 version (if any). */
+export const deliveredFile = (a: ArtefactRef) => ({
+  key: a.key,
+  sizeBytes: a.sizeBytes,
+  sha256: a.sha256,
+  generatedAt: a.generatedAt,
+  ...(a.versionId ? { versionId: a.versionId } : {}),
+});
+
+/**
+ * The stored provenance statement (null: the package has none), refused unless it is the one signed. A
+ * statement stored before statements were pinned has no SHA-256 on record: it must at least name this
+ * package, so another package's statement copied over it is refused too.
+ */
+export function servedStatement(core: PackageCore, p: PackageRecord): Promise<DsseEnvelope | null> {
+  const artefact = artefactOf(p);
+  return refusingMismatch(p, artefact, 'statement', async () => {
+    const envelope = await core.d.artefacts().statement(artefact);
+    if (envelope && !artefact.statementSha256) {
+      const named = statementPackageId(envelope);
+      if (named !== p.id)
+        throw new StoredFileMismatch(
+          'statement',
+          { key: artefact.statementKey ?? '', sha256: '' },
+          { kind: 'otherPackage', packageId: named ?? 'none named' },
+        );
+    }
+    return envelope;
+  });
+}
+
+/** The package id an envelope's statement names (`predicate.package.id`), or null when unreadable. */
+function statementPackageId(envelope: DsseEnvelope): string | null {
+  try {
+    const statement = JSON.parse(Buffer.from(envelope.payload, 'base64').toString('utf8'));
+    const id = statement?.predicate?.package?.id;
+    return typeof id === 'string' ? id : null;
+  } catch {
+    return null;
+  }
+}
