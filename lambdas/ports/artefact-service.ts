@@ -1,5 +1,5 @@
 import type { Dcc } from '../../shared/api/contracts/dcc';
-import type { DsseEnvelope } from '../../shared/api/contracts/provenance-statement';
+import type { Stage } from '../../shared/api/contracts/resources';
 import type { ArtefactRef, PackageRecord } from './package-repository';
 import type { ResourceRecord } from './resource-repository';
 
@@ -31,11 +31,15 @@ export interface ArtefactService {
   keyFor(pkg: Pick<PackageRecord, 'id' | 'name'>, at: Date): string;
   /** the stored XML as base64 when it is small, else a presigned URL */
   download(ref: ArtefactRef, fileName: string): Promise<{ base64?: string; url?: string }>;
-  /** the signed provenance statement's envelope (decision 279), or null when the package has none */
-  statement(ref: ArtefactRef): Promise<DsseEnvelope | null>;
+  /**
+   * the signed provenance statement's file (decision 279) as stored, byte for byte: one line of compact
+   * JSON and one LF (docs/package-format.md §11); null when the package has none
+   */
+  statement(ref: ArtefactRef): Promise<string | null>;
   /** removes the XML and its provenance statement */
   remove(ref: ArtefactRef): Promise<void>;
-  publicKeyPem(): Promise<{ pem: string; keyId: string }>;
+  /** the public half of a stage's signing key (decision 295): the release key unless told otherwise */
+  publicKeyPem(stage?: Stage): Promise<{ pem: string; keyId: string }>;
 }
 
 /**

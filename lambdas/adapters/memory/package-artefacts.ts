@@ -1,4 +1,3 @@
-import type { DsseEnvelope } from '../../../shared/api/contracts/provenance-statement';
 import type { ApprovalRecordEntry, ArtefactService } from '../../ports/artefact-service';
 import type { ArtefactRef, PackageRecord } from '../../ports/package-repository';
 
@@ -52,10 +51,10 @@ export class MemoryArtefacts implements ArtefactService {
     return { base64: Buffer.from(`<xml key="${ref.key}"/>`).toString('base64') };
   }
 
-  async statement(ref: ArtefactRef): Promise<DsseEnvelope | null> {
+  async statement(ref: ArtefactRef): Promise<string | null> {
     if (!this.stored.has(ref.key) || !ref.signed) return null;
     const statement = Buffer.from(`{"memory":"${ref.key}"}`).toString('base64');
-    return { payloadType: 'application/vnd.in-toto+json', payload: statement, signatures: [] };
+    return `{"payloadType":"application/vnd.in-toto+json","payload":"${statement}","signatures":[]}\n`;
   }
 
   async remove(ref: ArtefactRef): Promise<void> {

@@ -1,11 +1,13 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { sbomKeyOf } from '../../../shared/api/contracts/provenance';
+import type { Stage } from '../../../shared/api/contracts/resources';
 import { newPackageHeader } from '../../../shared/domain/header/header-rules';
 import { MemoryBlobStore } from '../../adapters/memory/blob-store';
 import type { PackageRecord } from '../../ports/package-repository';
 import type { ResourceRecord } from '../../ports/resource-repository';
 import { BlobArtefactStore } from './artefact-store';
+import { exampleSigner } from './package-format.example';
 import {
   EXAMPLE_PROVENANCE,
   EXAMPLE_SBOM,
@@ -14,6 +16,7 @@ import {
 } from './provenance-statement.example';
 import { verifyStatement } from './provenance-statement-verify';
 import { samplePayload, testSigner } from './xml-package.fixtures';
+import { verifyXmlPackage } from './xml-verifier';
 
 /**
  * Generation with a pinned SBOM and provenance (decisions 279–281), on storage in memory: the pin is
@@ -30,15 +33,29 @@ const person = {
   role: 'SW_FW_RELEASE_ENGINEER',
 };
 
-function setup(o: { signed: boolean; pinned?: boolean; sbom?: Uint8Array | null }) {
+/** The test keys: the fixtures' key is the release key here, the RFC 6979 example key the development key. */
+const keyOf = (stage: Stage) => (stage === 'RELEASE' ? testSigner() : exampleSigner());
+
+function setup(o: {
+  signed: boolean;
+  pinned?: boolean;
+  sbom?: Uint8Array | null;
+  stage?: Stage;
+  signsFor?: Stage[];
+}) {
   const blobs = new MemoryBlobStore();
-  const store = new BlobArtefactStore(blobs, () => testSigner(), {
-    resourcesBucket: () => 'resources',
-    artefactsBucket: () => 'artefacts',
-    inlineLimitBytes: 1024 * 1024,
-    downloadUrlTtlSeconds: 60,
-  });
-  const type = o.signed ? 'RELEASE_SIGNED' : 'RELEASE_UNSIGNED';
+  const stage = o.stage ?? 'RELEASE';
+  const store = new BlobArtefactStore(
+    blobs,
+    { of: keyOf, signsFor: o.signsFor ?? [stage] },
+    {
+      resourcesBucket: () => 'resources',
+      artefactsBucket: () => 'artefacts',
+      inlineLimitBytes: 1024 * 1024,
+      downloadUrlTtlSeconds: 60,
+    },
+  );
+  const type = `${stage}_${o.signed ? 'SIGNED' : 'UNSIGNED'}` as const;
   const resource = {
     id: 'r1',
     name: 'pump-4.2',
@@ -47,7 +64,7 @@ function setup(o: { signed: boolean; pinned?: boolean; sbom?: Uint8Array | null 
     sizeBytes: PAYLOAD.length,
     sha256: sha(PAYLOAD),
     resourceType: 'PATCH',
-    resourceStage: 'RELEASE',
+    resourceStage: stage,
   } as unknown as ResourceRecord;
   const pkg = {
     id: 'p1',
@@ -55,7 +72,7 @@ function setup(o: { signed: boolean; pinned?: boolean; sbom?: Uint8Array | null 
     type,
     signed: o.signed,
     resourceId: 'r1',
-    resourceStage: 'RELEASE',
+    resourceStage: stage,
     resourceName: 'pump-4.2',
     resourceType: 'PATCH',
     note: '',
@@ -101,8 +118,8 @@ describe('generation with a pinned SBOM and provenance', () => {
     const envelope = await t.store.statement(ref);
     const xml = t.blobs.objects.get(`artefacts/${ref.key}`)!.bytes;
     const v = verifyStatement({
-      envelopeText: JSON.stringify(envelope),
-      trustedKeyPem: await testSigner().publicKeyPem(),
+      envelopeText: envelope!,
+      trustedKeyPems: [await testSigner().publicKeyPem()],
       manifest: JSON.parse(manifestBytesOf(xml).toString('utf8')),
       sbom: { name: 'sbom.json', bytes: EXAMPLE_SBOM },
     });
@@ -136,7 +153,54 @@ describe('generation with a pinned SBOM and provenance', () => {
     const plain = setup({ signed: true, pinned: false });
     const signed = await plain.generate();
     const env = await plain.store.statement(signed);
-    const statement = JSON.parse(Buffer.from(env!.payload, 'base64').toString('utf8'));
+    const statement = JSON.parse(Buffer.from(JSON.parse(env!).payload, 'base64').toString('utf8'));
     expect([statement.predicate.provenance, statement.predicate.sbom]).toEqual([null, null]);
+  });
+});
+
+describe('two keys: each stage signed with its own (decision 295)', () => {
+  const verifyWith = async (xml: Uint8Array, key: Stage) =>
+    verifyXmlPackage(
+      (async function* () {
+        yield xml;
+      })(),
+      { trustedKeyPems: [await keyOf(key).publicKeyPem()], devMode: true },
+    );
+
+  it('signs a DEV package and its statement with the development key, a RELEASE package with the release key', async () => {
+    for (const stage of ['DEV', 'RELEASE'] as const) {
+      const t = setup({ signed: true, stage });
+      const ref = await t.generate();
+      const xml = t.blobs.objects.get(`artefacts/${ref.key}`)!.bytes;
+      const other = stage === 'DEV' ? 'RELEASE' : 'DEV';
+      expect((await verifyWith(xml, stage)).valid, stage).toBe(true);
+      expect((await verifyWith(xml, other)).valid, `${stage} with the ${other} key`).toBe(false);
+      expect(Buffer.from(xml).toString()).toContain(`keyId="${keyOf(stage).keyId}"`);
+      const envelope = JSON.parse((await t.store.statement(ref))!);
+      expect(envelope.signatures[0].keyid).toBe(keyOf(stage).keyId);
+    }
+  });
+
+  it('refuses to sign with a key the function does not hold, before anything is read or written', async () => {
+    const devOnRelease = setup({ signed: true, stage: 'DEV', signsFor: ['RELEASE'] });
+    await expect(devOnRelease.generate()).rejects.toThrow(
+      'The DEV key is not held here: DEV packages are signed by their own generation worker (RELEASE)',
+    );
+    expect(devOnRelease.artefactKeys()).toEqual([]);
+    const none = setup({ signed: true, stage: 'RELEASE', signsFor: [] });
+    await expect(none.generate()).rejects.toThrow(/this function signs nothing/);
+    // an unsigned package needs no key
+    const unsigned = setup({ signed: false, stage: 'DEV', signsFor: [] });
+    expect((await unsigned.generate()).signed).toBe(false);
+  });
+
+  it("serves each stage's public key, the release key by default", async () => {
+    const t = setup({ signed: false, signsFor: [] });
+    expect(await t.store.publicKeyPem()).toEqual({
+      pem: await testSigner().publicKeyPem(),
+      keyId: testSigner().keyId,
+    });
+    expect((await t.store.publicKeyPem('DEV')).keyId).toBe(exampleSigner().keyId);
+    expect(exampleSigner().keyId).not.toBe(testSigner().keyId);
   });
 });

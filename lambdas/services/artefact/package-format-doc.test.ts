@@ -112,7 +112,7 @@ describe('docs/package-format.md, worked example (§8)', () => {
       (async function* () {
         yield xml;
       })(),
-      { trustedKeyPem: await exampleSigner().publicKeyPem() },
+      { trustedKeyPems: [await exampleSigner().publicKeyPem()] },
     );
     expect(r.checks.filter((c) => !c.ok)).toEqual([]);
     const run = check(xml, exampleKey);
@@ -224,7 +224,7 @@ describe('docs/package-format.md, shell recipe (§9) on freshly generated packag
         (async function* () {
           yield Buffer.from(xml);
         })(),
-        { trustedKeyPem: readFileSync(key ?? portalKey, 'utf8') },
+        { trustedKeyPems: [readFileSync(key ?? portalKey, 'utf8')] },
       );
       expect(v.valid, `the verifier refuses ${what} too`).toBe(false);
     }
@@ -317,7 +317,7 @@ describe('docs/package-format.md, provenance statement (§11)', () => {
     expect(checkStatement(ex.xml, ex.envelope, exampleKey).out).toMatch(/no SBOM file given\n$/);
     const v = verifyStatement({
       envelopeText: ex.envelope,
-      trustedKeyPem: await exampleSigner().publicKeyPem(),
+      trustedKeyPems: [await exampleSigner().publicKeyPem()],
       manifest: JSON.parse(manifestBytesOf(ex.xml).toString()),
       sbom: { name: 'sbom.json', bytes: EXAMPLE_SBOM },
     });
@@ -392,7 +392,7 @@ describe('docs/package-format.md, provenance statement (§11)', () => {
       expect(run.code, what).toBe(1);
       const v = verifyStatement({
         envelopeText: envelope,
-        trustedKeyPem: readFileSync(key, 'utf8'),
+        trustedKeyPems: [readFileSync(key, 'utf8')],
         manifest: JSON.parse(manifestBytesOf(xml).toString()),
         sbom: { name: 'sbom.json', bytes: sbom },
       });

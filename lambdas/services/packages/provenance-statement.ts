@@ -1,14 +1,16 @@
-import type { DsseEnvelope } from '../../../shared/api/contracts/provenance-statement';
 import { NotFoundError } from '../../../shared/domain/errors';
 import { STATEMENT_ERR } from '../../../shared/domain/provenance-texts';
 import type { PackageCore } from './package-core';
 
-/** The signed provenance statement of a generated, signed package (readers: whoever may download it). */
-export async function provenanceStatementOf(core: PackageCore, id: string): Promise<DsseEnvelope> {
+/**
+ * The signed provenance statement of a generated, signed package (readers: whoever may download it): the
+ * stored file's text, byte for byte, final LF included (docs/package-format.md §11).
+ */
+export async function provenanceStatementOf(core: PackageCore, id: string): Promise<string> {
   const p = await core.mustGet(id);
   if (!p.artefact) throw new NotFoundError(STATEMENT_ERR.notGenerated);
   if (!p.artefact.signed) throw new NotFoundError(STATEMENT_ERR.unsigned);
-  const envelope = await core.d.artefacts().statement(p.artefact);
-  if (!envelope) throw new NotFoundError(STATEMENT_ERR.older);
-  return envelope;
+  const text = await core.d.artefacts().statement(p.artefact);
+  if (!text) throw new NotFoundError(STATEMENT_ERR.older);
+  return text;
 }
