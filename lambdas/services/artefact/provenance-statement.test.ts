@@ -394,6 +394,48 @@ describe('npm run verify -- --statement --sbom', () => {
     expect(alone.code).toBe(0);
   });
 
+  it.each([
+    ['an extra line feed after the envelope', async () => `${ex.envelope}\n`, 'Statement envelope'],
+    [
+      'an envelope that is not compact',
+      async () => ex.envelope.replace('","signatures":', '", "signatures": '),
+      'Statement envelope',
+    ],
+    [
+      "an envelope keyid that is not the package's key id",
+      async () =>
+        ex.envelope.replace(`"keyid":"${exampleSigner().keyId}"`, '"keyid":"local-p256-0000000000000000"'),
+      'Statement signer',
+    ],
+    [
+      'statement keys in another order (validly signed)',
+      () =>
+        resignedStatement((j) =>
+          j
+            .replace(
+              '"predicateType":"firmware-release-portal/provenance-statement/1","predicate":',
+              '"predicate":',
+            )
+            .replace(/}$/, ',"predicateType":"firmware-release-portal/provenance-statement/1"}'),
+        ),
+      'Statement form',
+    ],
+    [
+      'a different signer in predicate.signature (validly signed)',
+      () => resignedStatement((j) => j.replace('"email":"rel@example.com"', '"email":"eve@example.com"')),
+      'Statement signer',
+    ],
+  ] as const)('refuses %s, naming the one check that fails', async (_what, make, failing) => {
+    const f = files();
+    const text = await make();
+    expect(text).not.toBe(ex.envelope);
+    writeFileSync(f.statement, text);
+    const r = await run([f.xml, '--key', f.key, '--statement', f.statement, '--sbom', f.sbom]);
+    expect(r.out).toContain(`  FAIL  ${failing}: `);
+    expect(r.out).toMatch(/VERDICT: INVALID \(1 check failed\)\n$/);
+    expect(r.code).toBe(1);
+  });
+
   it('needs --key for --statement and --statement for --sbom', async () => {
     const f = files();
     expect((await run([f.xml, '--statement', f.statement])).code).toBe(2);
