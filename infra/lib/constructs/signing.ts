@@ -92,7 +92,7 @@ export class Signing extends Construct {
       ? importedKey(this, config.signingKeyArn, config.stage)
       : this.ownKey(config, 'RELEASE');
     this.devKey = this.ownKey(config, 'DEV');
-    new CfnOutput(this, 'DevSigningKeyId', {
+    new CfnOutput(Stack.of(this), 'DevSigningKeyId', {
       value: this.devKey.keyId,
       description:
         'KMS key that signs DEV packages (devices in a development mode trust it; devices in the field never do)',
