@@ -38,11 +38,15 @@ function withStatement(
     ...(sbomPath ? { sbom: { name: sbomPath, bytes: readFileSync(sbomPath) } } : {}),
   });
   const checks = [...report.checks, ...r.checks];
+  const { devModeAccepted, ...rest } = report;
+  const valid = report.valid && checks.every((c) => c.ok);
   return {
-    ...report,
+    ...rest,
     checks,
     warnings: [...report.warnings, ...r.warnings],
-    valid: report.valid && checks.every((c) => c.ok),
+    valid,
+    // a refused statement refuses the whole: no development-mode banner then
+    ...(valid && devModeAccepted ? { devModeAccepted } : {}),
   };
 }
 

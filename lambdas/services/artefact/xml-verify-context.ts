@@ -93,12 +93,14 @@ export class VerifyContext {
   }
 
   report(manifest?: PackageManifest): VerifyReport {
+    const valid = this.checks.length > 0 && this.checks.every((c) => c.ok);
     return {
-      valid: this.checks.length > 0 && this.checks.every((c) => c.ok),
+      valid,
       checks: this.checks,
       warnings: this.warnings,
       ...(manifest ? { manifest } : {}),
-      ...(this.devModeAccepted ? { devModeAccepted: this.devModeAccepted } : {}),
+      // only a package that passed was accepted: an invalid one gets no development-mode banner
+      ...(valid && this.devModeAccepted ? { devModeAccepted: this.devModeAccepted } : {}),
       ...(this.signedBy ? { signedBy: this.signedBy } : {}),
       extracted: this.extracted,
     };

@@ -36,13 +36,12 @@ function developmentPolicy(ctx: VerifyContext, type: string): void {
     );
     return;
   }
-  ctx.devModeAccepted = ctx.check(
+  ctx.check(
     'Device policy',
     true,
     `DEVELOPMENT MODE (--dev): a ${type} package is accepted, as only a device in a development mode accepts it; a device in the field refuses it`,
-  )
-    ? 'development'
-    : undefined;
+  );
+  ctx.devModeAccepted = 'development';
 }
 
 /**
@@ -126,12 +125,13 @@ export function checkSignature(
           : `the signature ${keys.length === 1 ? 'does not verify with the trusted key' : `verifies with none of the ${keys.length} trusted keys`}: ${keys.some(isInFile) ? 'the file was changed after signing' : `the trusted key${keys.length === 1 ? ' differs' : 's differ'} from the key in the file`}`,
       );
       if (index >= 0) ctx.signedBy = ctx.options.trustedKeyPems![index];
-      if (manifest.package.stage === 'DEV') developmentPolicy(ctx, type);
+      // by the type: a DEV_SIGNED package claiming the RELEASE stage is still a development package
+      if (type.startsWith('DEV_')) developmentPolicy(ctx, type);
     } else {
       ctx.warnings.push(
         'The signature was checked with the key inside the file: that proves the file is intact, not who signed it. Pass --key with the portal public key to check the origin.',
       );
-      if (manifest.package.stage === 'DEV')
+      if (type.startsWith('DEV_'))
         ctx.warnings.push(`A ${type} package: a device in the field refuses every development package.`);
     }
   } catch (e) {
