@@ -1,4 +1,4 @@
-import { asyncWorkerEnv } from '../shared/api/workers';
+import { asyncWorkerEnv, generationWorkerOf } from '../shared/api/workers';
 import { LambdaArtefactJobs } from './adapters/lambda/lambda-artefact-jobs';
 import { LocalArtefactJobs } from './adapters/local/local-artefact-jobs';
 import { notPlugged, once } from './composition';
@@ -12,12 +12,18 @@ import type { PackageService } from './services/package-service';
  * the request path (docs/decisions/160) and never touches storage or the signing key itself.
  */
 
-/** Asynchronous invocation of the generateArtefact worker: Lambda (GENERATE_ARTEFACT_FUNCTION), or the local stack's invoker. */
+/**
+ * Asynchronous invocation of the generation worker of the package's stage: Lambda
+ * (GENERATE_ARTEFACT_FUNCTION, GENERATE_DEV_ARTEFACT_FUNCTION; decision 295), or the local stack's invoker.
+ */
 export const artefactJobs = /* @__PURE__ */ once(
   (): ArtefactJobs =>
     process.env.LOCAL_ASYNC_INVOKE === 'true'
       ? new LocalArtefactJobs()
-      : new LambdaArtefactJobs(requireEnv(asyncWorkerEnv('generateArtefact'))),
+      : new LambdaArtefactJobs({
+          RELEASE: requireEnv(asyncWorkerEnv(generationWorkerOf('RELEASE'))),
+          DEV: requireEnv(asyncWorkerEnv(generationWorkerOf('DEV'))),
+        }),
 );
 
 /** The package service that starts XML generations (the deciding routes). */

@@ -4,6 +4,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { exampleSigner } from '../lambdas/services/artefact/package-format.example';
 import { buildSample, testSigner } from '../lambdas/services/artefact/xml-package.fixtures';
 import { runVerify } from './verify';
 
@@ -218,5 +219,80 @@ describe('npm run verify: the gaps a verifier built from the document alone foun
     const r = await run(file('model-swapped.xml', swapped), '--key', key);
     expect(r.code).toBe(1);
     expect(r.text).toMatch(/FAIL {2}Patch config/);
+  });
+});
+
+describe('npm run verify: devices in the field trust only the release key (decision 296)', () => {
+  const releaseKey = join(dir, 'release.pem');
+  const devKey = join(dir, 'dev.pem');
+  let devSigned: string;
+  let legacyDevSigned: string;
+  let releaseSigned: string;
+  beforeAll(async () => {
+    writeFileSync(releaseKey, await testSigner().publicKeyPem());
+    writeFileSync(devKey, await exampleSigner().publicKeyPem());
+    devSigned = file(
+      'dev-signed.xml',
+      (await buildSample({ type: 'DEV_SIGNED', signer: exampleSigner() })).xml,
+    );
+    // signed before the keys were split: a development package with the release key's signature
+    legacyDevSigned = file('dev-signed-legacy.xml', (await buildSample({ type: 'DEV_SIGNED' })).xml);
+    releaseSigned = file('release-signed.xml', (await buildSample({ type: 'RELEASE_SIGNED' })).xml);
+  });
+
+  it('a field device (--key release.pem) refuses every development package, whatever key signed it', async () => {
+    for (const pkg of [devSigned, legacyDevSigned]) {
+      const { code, text } = await run(pkg, '--key', releaseKey);
+      expect(code, pkg).toBe(1);
+      expect(text).toMatch(
+        /FAIL {2}Device policy: a DEV_SIGNED package is for devices in a development mode; a device in the field refuses every development package, whatever key signed it/,
+      );
+    }
+    // the legacy one verifies with the release key: only the device policy refuses it
+    expect((await run(legacyDevSigned, '--key', releaseKey)).text).toMatch(
+      /PASS {2}Signature \(trusted key\)/,
+    );
+    // a field device given the development key as well still refuses it
+    expect((await run(devSigned, '--key', releaseKey, '--key', devKey)).code).toBe(1);
+    // and takes release packages signed by the release key, as before
+    const ok = await run(releaseSigned, '--key', releaseKey);
+    expect(ok.code).toBe(0);
+    expect(ok.text).toMatch(/VERDICT: VALID\n$/);
+  });
+
+  it('a development device (--dev, the development key, the release key) accepts development packages, loudly', async () => {
+    for (const pkg of [devSigned, legacyDevSigned]) {
+      const { code, text } = await run(pkg, '--dev', '--key', devKey, '--key', releaseKey);
+      expect(code, pkg).toBe(0);
+      expect(text).toMatch(
+        /^\*\*\* DEVELOPMENT MODE \(--dev\): a development package was accepted; a device in the field refuses it \*\*\*\n/,
+      );
+      expect(text).toMatch(/PASS {2}Device policy: DEVELOPMENT MODE \(--dev\)/);
+      expect(text).toMatch(
+        /VERDICT: VALID IN DEVELOPMENT MODE ONLY \(a development package; a device in the field refuses it\)\n$/,
+      );
+    }
+    // the development key alone: its own packages, not the legacy ones, and no release package
+    expect((await run(devSigned, '--dev', '--key', devKey)).code).toBe(0);
+    expect((await run(legacyDevSigned, '--dev', '--key', devKey)).code).toBe(1);
+    const release = await run(releaseSigned, '--dev', '--key', devKey);
+    expect(release.code).toBe(1);
+    expect(release.text).toMatch(
+      /FAIL {2}Signature \(trusted key\): the signature does not verify with the trusted key: the trusted key differs/,
+    );
+    // both keys: a release package verifies with the release key, with no development banner
+    const both = await run(releaseSigned, '--dev', '--key', devKey, '--key', releaseKey);
+    expect(both.code).toBe(0);
+    expect(both.text).toMatch(
+      /PASS {2}Signature \(trusted key\): verifies with trusted key 2 of 2, the key in the file/,
+    );
+    expect(both.text).not.toMatch(/DEVELOPMENT MODE/);
+  });
+
+  it('reads every --key file and refuses a bad one by name', async () => {
+    const bad = file('bad-key.pem', 'hello');
+    const { code, text } = await run(releaseSigned, '--key', releaseKey, '--key', bad);
+    expect(code).toBe(2);
+    expect(text).toContain(`The key file ${bad} is not a PEM public key`);
   });
 });

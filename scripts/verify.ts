@@ -5,37 +5,48 @@ import { verifyStatement } from '../lambdas/services/artefact/provenance-stateme
 import { formatReport, type VerifyReport, verifyXmlFile } from '../lambdas/services/artefact/xml-verifier';
 
 /**
- * `npm run verify -- package.xml [--key portal-public-key.pem] [--dev] [--extract dir]
- * [--statement statement.json [--sbom sbom.json]]`: checks a
- * downloaded package offline (DESIGN §3, docs/package-format.md). Exit 0 when valid, 1 when any check
- * fails, 2 when the command itself is used wrongly or the file cannot be read. `--dev` (decision 194)
- * applies the policy of a device in a development mode: with `--key`, a DEV_UNSIGNED package is accepted
- * and the report says so loudly; never a release package. `--statement` (issue 27, decision 279) also checks
- * the package's signed provenance statement with the trusted key, and `--sbom` an SBOM file against it.
+ * `npm run verify -- package.xml [--key release-key.pem]… [--dev] [--extract dir]
+ * [--statement statement.json [--sbom sbom.json]]`: checks a downloaded package offline (DESIGN §3,
+ * docs/package-format.md) as a device does. Exit 0 when valid, 1 when any check fails, 2 when the command
+ * itself is used wrongly or a file cannot be read.
+ *
+ * - `--key` (repeatable) gives the keys the device trusts. Without `--dev` it is a device in the field: it
+ *   holds the release key and refuses every development package, whatever key signed it (decision 296).
+ * - `--dev` is a device in a development mode (decisions 194, 296): given the development key and the
+ *   release key (`--dev --key dev.pem --key release.pem`), it also accepts DEV_SIGNED packages signed by
+ *   either (older ones carry the release key's signature) and DEV_UNSIGNED ones, and says so loudly;
+ *   never an unsigned release package.
+ * - `--statement` (decision 279) also checks the package's signed provenance statement with the key that
+ *   signed the package, in its one form (decision 297), and `--sbom` an SBOM file against it.
  */
 
 const USAGE =
-  'Usage: npm run verify -- <package.xml> [--key <public-key.pem>] [--dev] [--extract <dir>] [--statement <statement.json> [--sbom <sbom.json>]]';
+  'Usage: npm run verify -- <package.xml> [--key <public-key.pem>]... [--dev] [--extract <dir>] [--statement <statement.json> [--sbom <sbom.json>]]';
 
 /** Adds the provenance statement's checks to the package's report (docs/package-format.md, sidecar). */
 function withStatement(
   report: VerifyReport,
-  trustedKeyPem: string,
+  trustedKeyPems: readonly string[],
   statementPath: string,
   sbomPath: string | undefined,
 ): VerifyReport {
   const r = verifyStatement({
     envelopeText: readFileSync(statementPath, 'utf8'),
-    trustedKeyPem,
+    // the statement is signed by the package's own key: the trusted key that verified the package
+    trustedKeyPems: report.signedBy ? [report.signedBy] : trustedKeyPems,
     manifest: report.manifest,
     ...(sbomPath ? { sbom: { name: sbomPath, bytes: readFileSync(sbomPath) } } : {}),
   });
   const checks = [...report.checks, ...r.checks];
+  const { devModeAccepted, ...rest } = report;
+  const valid = report.valid && checks.every((c) => c.ok);
   return {
-    ...report,
+    ...rest,
     checks,
     warnings: [...report.warnings, ...r.warnings],
-    valid: report.valid && checks.every((c) => c.ok),
+    valid,
+    // a refused statement refuses the whole: no development-mode banner then
+    ...(valid && devModeAccepted ? { devModeAccepted } : {}),
   };
 }
 
@@ -66,7 +77,7 @@ export function keyFileProblem(keyPath: string, text: string): string | undefine
 /** Runs the command with `args` (without node and script), writing to `out`; returns the exit code. */
 export async function runVerify(args: string[], out: (s: string) => void): Promise<number> {
   let file: string | undefined;
-  let keyPath: string | undefined;
+  const keyPaths: string[] = [];
   let extractDir: string | undefined;
   let statementPath: string | undefined;
   let sbomPath: string | undefined;
@@ -79,7 +90,7 @@ export async function runVerify(args: string[], out: (s: string) => void): Promi
         out(`${a} needs a value\n${USAGE}\n`);
         return 2;
       }
-      if (a === '--key') keyPath = v;
+      if (a === '--key') keyPaths.push(v);
       else if (a === '--statement') statementPath = v;
       else if (a === '--sbom') sbomPath = v;
       else extractDir = v;
@@ -97,12 +108,12 @@ export async function runVerify(args: string[], out: (s: string) => void): Promi
     out(`${USAGE}\n`);
     return 2;
   }
-  if (devMode && !keyPath) {
+  if (devMode && keyPaths.length === 0) {
     // without a key nothing is refused for being unsigned: development mode would mean nothing
     out(`--dev needs --key (the device policy it relaxes is the one with a trusted key)\n${USAGE}\n`);
     return 2;
   }
-  if (statementPath && !keyPath) {
+  if (statementPath && keyPaths.length === 0) {
     // the envelope carries no key: only the trusted one can say the portal signed it
     out(`--statement needs --key (the statement is checked with the trusted portal key)\n${USAGE}\n`);
     return 2;
@@ -111,22 +122,25 @@ export async function runVerify(args: string[], out: (s: string) => void): Promi
     out(`--sbom needs --statement (the SBOM is checked against the pin the statement signs)\n${USAGE}\n`);
     return 2;
   }
-  let trustedKeyPem: string | undefined;
   try {
-    trustedKeyPem = keyPath ? readFileSync(keyPath, 'utf8') : undefined;
-    const problem =
-      keyPath && trustedKeyPem !== undefined ? keyFileProblem(keyPath, trustedKeyPem) : undefined;
-    if (problem) {
-      out(`${problem}\n`);
-      return 2;
+    const trustedKeyPems = keyPaths.map((p) => readFileSync(p, 'utf8'));
+    for (const [i, p] of keyPaths.entries()) {
+      const problem = keyFileProblem(p, trustedKeyPems[i]!);
+      if (problem) {
+        out(`${problem}\n`);
+        return 2;
+      }
     }
     // a missing file is a usage error (2), not an invalid package (1)
     if (!statSync(file).isFile()) throw new Error('not a file');
     for (const p of [statementPath, sbomPath])
       if (p && !statSync(p).isFile()) throw new Error(`${p} is not a file`);
-    let report = await verifyXmlFile(file, { trustedKeyPem, extractDir, devMode });
-    if (statementPath && trustedKeyPem)
-      report = withStatement(report, trustedKeyPem, statementPath, sbomPath);
+    let report = await verifyXmlFile(file, {
+      ...(trustedKeyPems.length > 0 ? { trustedKeyPems } : {}),
+      extractDir,
+      devMode,
+    });
+    if (statementPath) report = withStatement(report, trustedKeyPems, statementPath, sbomPath);
     out(formatReport(report));
     return report.valid ? 0 : 1;
   } catch (e) {

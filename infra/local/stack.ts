@@ -9,6 +9,7 @@ import {
   parseKeySet,
   serializeKeySet,
 } from '../../lambdas/services/token-keys';
+import { STAGES } from '../../shared/api/contracts/resources';
 import type { BucketName, TableName } from '../../shared/api/routes';
 import { bucketEnv, tableEnv } from '../../shared/api/runtime';
 import { WORKERS } from '../../shared/api/workers';
@@ -175,7 +176,10 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
       API_STAGE: 'dev',
       // read again after TOKEN_KEYS_CACHE_SECONDS (5 min unless the starting process sets it), as in AWS
       TOKEN_KEYS_FILE: persistentKeySet(dataDir),
+      // the release key (the one every package was signed with before the keys were split) and the
+      // development key (decision 295), each made on first start
       SIGNING_KEY_FILE: resolve(dataDir, 'signing-key.pem'),
+      DEV_SIGNING_KEY_FILE: resolve(dataDir, 'signing-key-dev.pem'),
       // the CDK context's allowedEmailDomains of a laptop (issue 12); a test may set its own list
       ALLOWED_EMAIL_DOMAINS: process.env.ALLOWED_EMAIL_DOMAINS ?? 'example.com,example.org',
       ...Object.fromEntries(Object.entries(tables).map(([k, v]) => [tableEnv(k as TableName), v])),
@@ -189,6 +193,9 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
     await provisionTables(ddb, tables);
     const s3 = new S3Client(localS3Config(env.AWS_ENDPOINT_URL_S3!));
     await provisionBuckets(s3, buckets, appUrl);
+    // both package keys exist from the first start (decision 295), not from the first signature
+    const { FileSigner } = await import('../../lambdas/adapters/local/file-signer');
+    for (const stage of STAGES) FileSigner.fromEnv(stage).keyId;
 
     // Seed only a brand-new data folder: a seeded user an admin deleted stays deleted after a restart.
     const marker = resolve(dataDir, 'seeded');

@@ -57,6 +57,7 @@ const CODE_DEFAULTS = [
 /** Only the local stack sets these (emulators, in-process secrets); a Lambda must never get one. */
 const LOCAL_ONLY = [
   'SIGNING_KEY_FILE',
+  'DEV_SIGNING_KEY_FILE',
   'TOKEN_SECRET',
   'TOKEN_KEYS_FILE',
   'ORIGIN_VERIFY_SECRET',
@@ -70,6 +71,7 @@ const FROM_GRANTS = [
   'TOKEN_SECRET_ARN',
   'ORIGIN_VERIFY_SECRET_ARN',
   'SIGNING_KEY_ID',
+  'DEV_SIGNING_KEY_ID',
   ...(Object.keys(TABLES) as TableName[]).map(tableEnv),
   ...(Object.keys(BUCKETS) as BucketName[]).map(bucketEnv),
   ...ASYNC_WORKERS.map((w) => asyncWorkerEnv(w.id)),
@@ -148,6 +150,8 @@ function requiredByGrants(fnId: string): Map<string, unknown> {
     need.set('ORIGIN_VERIFY_SECRET_ARN', { Ref: s.logicalId(s.stack.signing.originVerifySecret) });
   if (can('kms:GetPublicKey', s.logicalId(s.stack.signing.packageKey)))
     need.set('SIGNING_KEY_ID', { Ref: s.logicalId(s.stack.signing.packageKey) });
+  if (can('kms:GetPublicKey', s.logicalId(s.stack.signing.devKey)))
+    need.set('DEV_SIGNING_KEY_ID', { Ref: s.logicalId(s.stack.signing.devKey) });
   for (const w of ASYNC_WORKERS) {
     const id = s.logicalId(s.stack.generation.functions.get(w.id)!);
     if (can('lambda:InvokeFunction', id)) need.set(asyncWorkerEnv(w.id), { Ref: id });

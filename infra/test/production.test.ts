@@ -34,9 +34,11 @@ beforeAll(() => {
 
 const resources = (type: string) => resourcesOfType(s, type);
 type KeyStatement = Statement & { Sid?: string; Principal?: unknown; Condition?: Json };
-const keyPolicy = (): KeyStatement[] => {
-  const [, key] = resources('AWS::KMS::Key')[0]!;
-  return (key.KeyPolicy as { Statement: KeyStatement[] }).Statement;
+/** The policy of the release key, or of the development key (decision 295). */
+const keyPolicy = (which: 'release' | 'dev' = 'release'): KeyStatement[] => {
+  const key = which === 'release' ? s.stack.signing.packageKey : s.stack.signing.devKey;
+  const props = s.json.Resources[s.logicalId(key)]!.Properties as Json;
+  return (props.KeyPolicy as { Statement: KeyStatement[] }).Statement;
 };
 const rootPrincipal = (st: KeyStatement) => JSON.stringify(st.Principal).includes(':root');
 
@@ -95,7 +97,58 @@ describe('the signing key belongs to signing (decision 205)', () => {
     );
     expect(JSON.stringify(iamSign)).toContain(s.logicalId(s.stack.signing.packageKey));
     // and no route can sign (the worker signs since decision 160)
-    expect(ROUTES.filter((r) => r.uses.sign === 'sign')).toEqual([]);
+    expect(ROUTES.filter((r) => r.uses.sign !== undefined && r.uses.sign !== 'publicKey')).toEqual([]);
+  });
+
+  it('keeps the two keys apart: the release key names the release worker alone, the development key the development worker alone (decision 295)', () => {
+    const fns = functionsByName();
+    const release = JSON.stringify(
+      s.stack.signing.signerRoleArnsOf('RELEASE').map((a) => s.stack.resolve(a)),
+    );
+    const dev = JSON.stringify(s.stack.signing.signerRoleArnsOf('DEV').map((a) => s.stack.resolve(a)));
+    expect(release).toContain('frp-dev-generate-artefact-');
+    expect(release).not.toContain('generate-dev-artefact');
+    expect(dev).toContain('frp-dev-generate-dev-artefact-');
+    expect(dev).not.toContain('frp-dev-generate-artefact-');
+    for (const [which, signers] of [
+      ['release', release],
+      ['dev', dev],
+    ] as const) {
+      const policy = keyPolicy(which);
+      const allow = policy.filter((st) => st.Effect === 'Allow' && actionsOf(st).includes('kms:Sign'));
+      expect(
+        allow.map((st) => JSON.stringify(st.Condition)),
+        which,
+      ).toEqual([`{"StringEquals":{"aws:PrincipalArn":${signers}}}`]);
+      const deny = policy.find((st) => st.Effect === 'Deny' && actionsOf(st).includes('kms:Sign'))!;
+      expect(JSON.stringify(deny.Condition), which).toBe(
+        `{"StringNotEquals":{"aws:PrincipalArn":${signers}}}`,
+      );
+    }
+    // each worker's IAM policy allows Sign on its own key and not on the other
+    const signsOn = (worker: string) =>
+      JSON.stringify(
+        statementsOfFunction(s, fns.get(`worker ${worker}`)!).filter((st) =>
+          actionsOf(st).includes('kms:Sign'),
+        ),
+      );
+    const releaseKey = s.logicalId(s.stack.signing.packageKey);
+    const devKey = s.logicalId(s.stack.signing.devKey);
+    expect(signsOn('generateArtefact')).toContain(releaseKey);
+    expect(signsOn('generateArtefact')).not.toContain(devKey);
+    expect(signsOn('generateDevArtefact')).toContain(devKey);
+    expect(signsOn('generateDevArtefact')).not.toContain(releaseKey);
+    // the two keys are distinct ECC_NIST_P256 signing keys with their own aliases
+    const props = (id: string) => s.json.Resources[id]!.Properties as Json;
+    for (const id of [releaseKey, devKey]) {
+      expect(props(id).KeySpec).toBe('ECC_NIST_P256');
+      expect(props(id).KeyUsage).toBe('SIGN_VERIFY');
+    }
+    expect(
+      resources('AWS::KMS::Alias')
+        .map(([, a]) => a.AliasName)
+        .sort(),
+    ).toEqual(['alias/frp-dev-dev-package-signing', 'alias/frp-dev-package-signing']);
   });
 
   it('guards deletion: denied to all but the deployment role, a 30-day window, kept on stack deletion', () => {
@@ -109,11 +162,13 @@ describe('the signing key belongs to signing (decision 205)', () => {
     expect(allow.Condition).toEqual({
       NumericGreaterThanEquals: { 'kms:ScheduleKeyDeletionPendingWindowInDays': 30 },
     });
-    const [, key] = resources('AWS::KMS::Key')[0]!;
-    expect(key.PendingWindowInDays).toBe(30);
-    const raw = Object.values(s.json.Resources).find((r) => r.Type === 'AWS::KMS::Key')!;
-    expect(raw.DeletionPolicy).toBe('RetainExceptOnCreate');
-    expect(raw.UpdateReplacePolicy).toBe('Retain');
+    const keys = resources('AWS::KMS::Key');
+    expect(keys).toHaveLength(2);
+    for (const [id, key] of keys) {
+      expect(key.PendingWindowInDays, id).toBe(30);
+      expect(s.json.Resources[id]!.DeletionPolicy, id).toBe('RetainExceptOnCreate');
+      expect(s.json.Resources[id]!.UpdateReplacePolicy, id).toBe('Retain');
+    }
   });
 
   it('gives a configured key admin role administration and slow deletion, never signing', () => {
@@ -122,7 +177,7 @@ describe('the signing key belongs to signing (decision 205)', () => {
     const signing = new Signing(stack, 'Signing', {
       config: configWith({ signingKeyAdminRoleArn: 'arn:aws:iam::123456789012:role/key-admin' }),
     });
-    signing.allowSigning('arn:aws:iam::123456789012:role/frp-dev-signer');
+    signing.allowSigning('RELEASE', 'arn:aws:iam::123456789012:role/frp-dev-signer');
     const [key] = Object.values(Template.fromStack(stack).findResources('AWS::KMS::Key'));
     const sts = (key!.Properties as { KeyPolicy: { Statement: KeyStatement[] } }).KeyPolicy.Statement;
     const admin = sts.filter((st) => JSON.stringify(st.Principal).includes('role/key-admin'));
@@ -182,6 +237,7 @@ describe('least privilege that holds (decision 205 in grant-uses: `writes`)', ()
     for (const [b, bucket] of Object.entries(s.stack.data.buckets))
       storeOf.set(s.logicalId(bucket), `bucket ${b}`);
     storeOf.set(s.logicalId(s.stack.signing.packageKey), 'signing key');
+    storeOf.set(s.logicalId(s.stack.signing.devKey), 'development signing key');
     storeOf.set(s.logicalId(s.stack.signing.tokenSecret), 'token secret');
     storeOf.set(s.logicalId(s.stack.signing.originVerifySecret), 'origin-verify secret');
     if (s.stack.mail.identity) storeOf.set(s.logicalId(s.stack.mail.identity), 'sender identity');

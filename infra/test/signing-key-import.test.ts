@@ -44,10 +44,13 @@ function signerFunction(): string {
 }
 
 describe('a stage with signingKeyArn imports the key (decision 263)', () => {
-  it('creates no KMS key and no alias, and the synth passes cdk-nag', () => {
+  it('creates no release key and no alias for it (only the development key, its own), and the synth passes cdk-nag', () => {
     expect(s.synthError).toBeUndefined();
-    expect(resources('AWS::KMS::Key')).toEqual([]);
-    expect(resources('AWS::KMS::Alias')).toEqual([]);
+    // the development key is always the stack's own (decision 295)
+    expect(resources('AWS::KMS::Key').map(([id]) => id)).toEqual([s.logicalId(s.stack.signing.devKey)]);
+    expect(resources('AWS::KMS::Alias').map(([, a]) => a.AliasName)).toEqual([
+      'alias/frp-keep-dev-package-signing',
+    ]);
     expect(s.stack.signing.keyImported).toBe(true);
     expect(s.nagViolations).toEqual([]);
     // the environment is known at synth: no deploy-time rule is needed
@@ -141,10 +144,11 @@ describe('signingKeyArn is checked at synth', () => {
   it('without the setting the stack creates its own key, with its own policy and nothing to add', () => {
     const stack = new Stack(new App(), 'Own');
     const signing = new Signing(stack, 'Signing', { config: configWith({}) });
-    signing.allowSigning('arn:aws:iam::123456789012:role/frp-dev-signer');
+    signing.allowSigning('RELEASE', 'arn:aws:iam::123456789012:role/frp-dev-signer');
     const template = Template.fromStack(stack);
-    template.resourceCountIs('AWS::KMS::Key', 1);
-    template.resourceCountIs('AWS::KMS::Alias', 1);
+    // the release key and the development key (decision 295), each with its alias
+    template.resourceCountIs('AWS::KMS::Key', 2);
+    template.resourceCountIs('AWS::KMS::Alias', 2);
     expect(signing.keyImported).toBe(false);
     expect(signing.operatorKeyPolicy()).toBeUndefined();
   });

@@ -2,8 +2,11 @@ import { artefactService } from '../composition-artefacts';
 import { SIGNATURE_ALGORITHM } from '../ports/signer';
 import { route } from '../routes/packages';
 
-/** The public key packages are signed with, so anyone can check a downloaded package offline. */
-export const handler = route('signingKey', async () => {
-  const { pem, keyId } = await artefactService().publicKeyPem();
+/**
+ * A public key packages are signed with, so anyone can check a downloaded package offline: the release
+ * key, or with ?stage=dev the development key (decision 295).
+ */
+export const handler = route('signingKey', async ({ query }) => {
+  const { pem, keyId } = await artefactService().publicKeyPem(query.stage ?? 'RELEASE');
   return { body: { publicKeyPem: pem, keyId, algorithm: SIGNATURE_ALGORITHM } };
 });

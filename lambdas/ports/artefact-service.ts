@@ -1,5 +1,5 @@
 import type { Dcc } from '../../shared/api/contracts/dcc';
-import type { DsseEnvelope } from '../../shared/api/contracts/provenance-statement';
+import type { Stage } from '../../shared/api/contracts/resources';
 import type { StoredFile, StoredFilePin, StoredFileProblem } from '../../shared/domain/stored-file';
 import type { ArtefactRef, PackageRecord } from './package-repository';
 import type { ResourceRecord } from './resource-repository';
@@ -36,15 +36,17 @@ export interface ArtefactService {
    */
   download(ref: ArtefactRef, fileName: string): Promise<{ base64?: string; url?: string }>;
   /**
-   * The signed provenance statement's envelope (decision 279), or null when the package has none. Throws
+   * The signed provenance statement's file (decision 279) as stored, byte for byte: one line of compact
+   * JSON and one LF (docs/package-format.md §11); null when the package has none. Throws
    * StoredFileMismatch when the stored statement is not the one signed (decision 302).
    */
-  statement(ref: ArtefactRef): Promise<DsseEnvelope | null>;
+  statement(ref: ArtefactRef): Promise<string | null>;
   /** Resolves when the stored XML is the one generated; throws StoredFileMismatch otherwise (decision 302). */
   verifyStored(ref: ArtefactRef): Promise<void>;
   /** removes the XML and its provenance statement */
   remove(ref: ArtefactRef): Promise<void>;
-  publicKeyPem(): Promise<{ pem: string; keyId: string }>;
+  /** the public half of a stage's signing key (decision 295): the release key unless told otherwise */
+  publicKeyPem(stage?: Stage): Promise<{ pem: string; keyId: string }>;
 }
 
 /**

@@ -1,3 +1,5 @@
+import type { Stage } from '../../shared/api/contracts/resources';
+
 /**
  * Signs package manifests (DESIGN §3): ECDSA on NIST P-256 over a SHA-256 digest, signature DER-encoded.
  * The caller hashes, so a remote key (KMS takes at most 4096 bytes) never sees the data itself.
@@ -14,3 +16,14 @@ export interface Signer {
 
 /** The one algorithm a Signer implements, as written in the package. */
 export const SIGNATURE_ALGORITHM = 'ECDSA_P256_SHA256';
+
+/**
+ * The package keys of one function (decision 295): development packages are signed with the development
+ * key, release packages with the release key, and each key's policy lets only its own generation worker
+ * sign. `of` answers a stage's key (its public half is public); `signsFor` names the stages this function
+ * signs for: its generation worker's own stage, or none.
+ */
+export interface PackageKeys {
+  of(stage: Stage): Signer;
+  readonly signsFor: readonly Stage[];
+}

@@ -1,9 +1,17 @@
+import type { Stage } from './contracts/resources';
 import type { BucketName, TableName } from './routes';
 
 /** Environment variable carrying a table's physical name to a handler. */
 export const tableEnv = (t: TableName): string => `TABLE_${t.toUpperCase()}`;
 /** Environment variable carrying a bucket's physical name to a handler. */
 export const bucketEnv = (b: BucketName): string => `BUCKET_${b.toUpperCase()}`;
+
+/**
+ * Environment variable carrying the KMS key id of a stage's package signing key (decision 295): the
+ * release key keeps the name it had as the only key.
+ */
+export const signingKeyEnv = (stage: Stage): 'SIGNING_KEY_ID' | 'DEV_SIGNING_KEY_ID' =>
+  stage === 'RELEASE' ? 'SIGNING_KEY_ID' : 'DEV_SIGNING_KEY_ID';
 
 /** Content types API Gateway passes to Lambda base64-encoded (binary media types). */
 export const BINARY_MEDIA_TYPES = ['multipart/form-data', 'application/octet-stream'];

@@ -1,3 +1,5 @@
+import * as z from 'zod';
+import { STAGES, type Stage } from './contracts/resources';
 import type { RouteUses, TableName } from './routes';
 
 /**
@@ -76,7 +78,7 @@ export function passesWorkerFilter(
  */
 export interface AsyncWorker {
   /** camelCase id; the handler module is lambdas/workers/<kebab-case of id>.ts */
-  id: 'generateArtefact' | 'verifyUpload';
+  id: 'generateArtefact' | 'generateDevArtefact' | 'verifyUpload';
   uses: RouteUses;
   /** Lambda's retries of a failed asynchronous run (0–2) */
   retryAttempts: number;
@@ -86,7 +88,7 @@ export interface AsyncWorker {
   summary: string;
   /** the handler of the on-failure queue (lambdas/workers/<kebab-case of id>.ts) */
   failure: {
-    id: 'generationFailed' | 'uploadVerifyFailed';
+    id: 'generationFailed' | 'devGenerationFailed' | 'uploadVerifyFailed';
     uses: RouteUses;
     timeoutSeconds: number;
     summary: string;
@@ -95,24 +97,32 @@ export interface AsyncWorker {
   failedRunMeans: string;
 }
 
-export const ASYNC_WORKERS: readonly AsyncWorker[] = [
-  {
-    id: 'generateArtefact',
+/**
+ * A generation worker: the XML of one stage's packages, signed with that stage's key alone (decision 295).
+ * One Lambda role cannot be limited per call, so each key has its own worker, and each key's policy names
+ * its worker's role only: the release key never signs a development package, nor the reverse.
+ */
+function generationWorker(stage: Stage): AsyncWorker {
+  const release = stage === 'RELEASE';
+  return {
+    id: release ? 'generateArtefact' : 'generateDevArtefact',
     uses: {
       tables: ['packages', 'resources', 'dcc', 'audit', 'outbox'],
       // the resource and the DCC are read into the package, never changed by it
       writes: ['packages', 'audit', 'outbox'],
       buckets: { resources: ['read'], artefacts: ['write', 'delete'] },
-      sign: 'sign',
+      sign: stage,
     },
     retryAttempts: 2,
     maxEventAgeSeconds: 60 * 60,
     // Lambda's limit; 10 GiB at the memory below is the arithmetic of docs/performance.md
     timeoutSeconds: 15 * 60,
     memoryMb: 3008,
-    summary: 'Generates and stores the XML package off the request path, with progress (decision 160)',
+    summary: release
+      ? 'Generates and stores the XML of RELEASE packages off the request path, with progress; signs with the release key (decisions 160, 295)'
+      : 'Generates and stores the XML of DEV packages off the request path, with progress; signs with the development key (decisions 160, 295)',
     failure: {
-      id: 'generationFailed',
+      id: release ? 'generationFailed' : 'devGenerationFailed',
       uses: {
         tables: ['packages', 'audit'],
         writes: ['packages', 'audit'],
@@ -123,7 +133,12 @@ export const ASYNC_WORKERS: readonly AsyncWorker[] = [
         'After the last retry: returns the package to its deciding state with the reason (decision 160)',
     },
     failedRunMeans: 'the package went back with the reason',
-  },
+  };
+}
+
+export const ASYNC_WORKERS: readonly AsyncWorker[] = [
+  generationWorker('RELEASE'),
+  generationWorker('DEV'),
   {
     id: 'verifyUpload',
     uses: {
@@ -153,3 +168,14 @@ export const ASYNC_WORKERS: readonly AsyncWorker[] = [
 /** The environment variable a route reads for the function name of an asynchronous worker (GENERATE_ARTEFACT_FUNCTION). */
 export const asyncWorkerEnv = (id: string): string =>
   `${id.replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase()}_FUNCTION`;
+
+/** The generation worker of a package's stage: the one that holds that stage's signing key (decision 295). */
+export const generationWorkerOf = (stage: Stage): 'generateArtefact' | 'generateDevArtefact' =>
+  stage === 'RELEASE' ? 'generateArtefact' : 'generateDevArtefact';
+
+/** The event of a generation worker (lambdas/ports/artefact-jobs.ts GenerationJob). */
+export const generationJobSchema = z.object({
+  packageId: z.string().min(1).max(64),
+  jobId: z.string().min(1).max(64),
+  stage: z.enum(STAGES).optional(),
+});

@@ -20,10 +20,9 @@ import {
   lastApprover,
   lastStepStatuses,
   lastSteps,
-  portalKey,
   prepareAndNotify,
-  runVerifier,
   seededSigner,
+  verifyAsDevice,
   waitForStatus,
 } from '../support/package-flow';
 import { s3At } from '../support/store';
@@ -96,8 +95,7 @@ describe('model packages end to end', () => {
       expect(steps.at(-1)!.body.outcome).toBe('GENERATING');
 
       const { file, dir } = await downloadXml(pkg.id, u.designDev.token);
-      const key = type === 'RELEASE_SIGNED' ? await portalKey(dir) : undefined;
-      const v = runVerifier(file, key, join(dir, 'x'));
+      const v = await verifyAsDevice(file, dir, type, join(dir, 'x'));
       expect(v.out).toContain('VERDICT: VALID');
       expect(v.code).toBe(0);
       expect(readFileSync(join(dir, 'x', 'patch-config.bin'), 'utf8')).toBe(METADATA);
@@ -125,7 +123,7 @@ describe('model packages end to end', () => {
     const steps = await lastSteps(u, pkg);
     expect(steps.map((s) => s.status)).toEqual([200, 202]);
     const { file, dir } = await downloadXml(pkg.id, u.lead.token);
-    const v = runVerifier(file, await portalKey(dir));
+    const v = await verifyAsDevice(file, dir, pkg.type);
     expect(v.out).toContain('VERDICT: VALID');
     expect(readFileSync(file, 'utf8')).toContain(
       `name="Patch Config Size" value="${Buffer.byteLength(METADATA)}"`,
@@ -215,7 +213,7 @@ describe('model packages end to end', () => {
       expect(ready.linkToS3).toMatch(new RegExp(`^packages/${pkg.id}/.+\\.xml$`));
       if (pkg.signed) expect(ready.mLifePath).toBe(ready.linkToS3);
       const { file, dir } = await downloadXml(pkg.id, u.lead.token);
-      const v = runVerifier(file, pkg.signed ? await portalKey(dir) : undefined);
+      const v = await verifyAsDevice(file, dir, pkg.type);
       expect(v.out).toContain('VERDICT: VALID');
       const after = await api<{ packages: string }>(list, { token: decider.token });
       expect((JSON.parse(after.body.packages) as Package[]).map((p) => p.id)).not.toContain(pkg.id);

@@ -1,20 +1,32 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { runVerify } from '../../scripts/verify';
+import { baseUrl } from '../support/api';
 import { createPackage, seededUsers, uploadModel, uploadPatch } from '../support/fixtures';
 import {
   approveAllButLast,
   downloadXml,
   lastStepStatuses,
   lastSteps,
-  portalKey,
   prepareAndNotify,
-  runVerifier,
+  stageKey,
+  verifyAsDevice,
 } from '../support/package-flow';
+
+/** `npm run verify`'s function, in this process (the device runs above spawn the command itself). */
+async function verifyInProcess(...args: string[]): Promise<{ code: number; out: string }> {
+  let out = '';
+  const code = await runVerify(args, (t) => {
+    out += t;
+  });
+  return { code, out };
+}
 
 /**
  * Every resource type × stage × signed/unsigned reaches a downloaded artefact that passes the verifier
- * (`npm run verify`), signed ones with the portal's key from GET /dev/signing-key.
+ * (`npm run verify`), signed ones as the device that takes them, with the keys of GET /dev/signing-key.pem
+ * (decisions 295, 296).
  */
 
 let u: Awaited<ReturnType<typeof seededUsers>>;
@@ -52,11 +64,48 @@ describe('every resource type × stage × signed/unsigned reaches a verified pac
       ).toEqual(lastStepStatuses(pkg));
 
       const { file, dir } = await downloadXml(pkg.id, u.designDev.token);
-      const key = await portalKey(dir);
-      // signed: checked against the portal key; unsigned: without a key (the integrity checks only)
-      const v = runVerifier(file, signed ? key : undefined, join(dir, 'x'));
+      // signed: checked as the device that takes it (release: the release key in the field; development:
+      // the development and release keys in a development mode); unsigned: the integrity checks only
+      const v = await verifyAsDevice(file, dir, type, join(dir, 'x'));
       expect(v.out).toContain('VERDICT: VALID');
       expect(v.code).toBe(0);
+      const release = await stageKey(dir, 'release');
+      const dev = await stageKey(dir, 'dev');
+      if (signed) {
+        // signed by its stage's key alone (decision 295): the other key does not verify it
+        const [own, other] = stage === 'DEV' ? [dev, release] : [release, dev];
+        expect((await verifyInProcess(file, '--dev', '--key', own)).code).toBe(0);
+        expect((await verifyInProcess(file, '--dev', '--key', other)).out).toMatch(
+          /FAIL {2}Signature \(trusted key\)/,
+        );
+        // its provenance statement too, as the endpoint sends it (one line, one LF)
+        const raw = await fetch(`${baseUrl()}/dev/packages/${pkg.id}/provenance-statement`, {
+          headers: { Authorization: `Bearer ${u.designDev.token}` },
+        });
+        const statement = join(dir, 'statement.json');
+        writeFileSync(statement, await raw.text());
+        const checked = await verifyInProcess(
+          file,
+          '--dev',
+          '--key',
+          other,
+          '--key',
+          own,
+          '--statement',
+          statement,
+        );
+        expect(checked.out).toContain('PASS  Statement signer: ');
+        expect(checked.out).toContain('PASS  Statement signature (trusted key)');
+        expect(checked.code).toBe(0);
+      }
+      if (stage === 'DEV') {
+        // a device in the field, holding the release key, refuses every development package
+        const field = await verifyInProcess(file, '--key', release);
+        expect(field.code).toBe(1);
+        expect(field.out).toMatch(
+          signed ? /FAIL {2}Device policy: a DEV_SIGNED package/ : /FAIL {2}Signature \(trusted key\)/,
+        );
+      }
       const xml = readFileSync(file, 'utf8');
       expect(xml).toContain(`<type>${type}</type>`);
       expect(xml).toContain(`<resourceType>${resourceType}</resourceType>`);

@@ -1,14 +1,14 @@
 import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ListObjectsV2Command, PutObjectCommand } from '@aws-sdk/client-s3';
+import { GetObjectCommand, ListObjectsV2Command, PutObjectCommand } from '@aws-sdk/client-s3';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { localBucket } from '../../infra/local/local-aws';
 import { runVerify } from '../../scripts/verify';
 import type { Package } from '../../shared/api/contracts/packages';
 import { type ProvenanceRecord, provenanceText, sbomKeyOf } from '../../shared/api/contracts/provenance';
 import type { DsseEnvelope } from '../../shared/api/contracts/provenance-statement';
-import { api } from '../support/api';
+import { api, baseUrl } from '../support/api';
 import { createPackage, seededUsers, uploadPatch } from '../support/fixtures';
 import {
   approveAllButLast,
@@ -131,8 +131,23 @@ describe('the signed provenance statement (decision 279)', () => {
     // offline: the package, the statement and the SBOM verify with the portal key
     const { file, dir } = await downloadXml(pkg.id, u.lead.token);
     const key = await portalKey(dir);
+    // the file as stored, byte for byte: one compact line and exactly one LF (docs/package-format.md §11.1)
+    const raw = await fetch(`${baseUrl()}/dev/packages/${pkg.id}/provenance-statement`, {
+      headers: { Authorization: `Bearer ${u.lead.token}` },
+    });
+    const text = await raw.text();
+    expect(raw.headers.get('content-type')).toBe('application/json');
+    expect(text.endsWith('}]}\n')).toBe(true);
+    expect(text.split('\n')).toHaveLength(2);
+    const stored = await s3At(inject('s3Endpoint')).send(
+      new GetObjectCommand({
+        Bucket: ARTEFACTS,
+        Key: keys.find((k) => k.endsWith('.provenance-statement.json'))!,
+      }),
+    );
+    expect(text).toBe(await stored.Body!.transformToString('utf8'));
     const statementFile = join(dir, 'statement.json');
-    writeFileSync(statementFile, JSON.stringify(r.body));
+    writeFileSync(statementFile, text);
     const sbomFile = join(dir, 'sbom.json');
     writeFileSync(sbomFile, SBOM);
     const ok = await verify([file, '--key', key, '--statement', statementFile, '--sbom', sbomFile]);

@@ -31,6 +31,39 @@ describe('GET /dev/signing-key.pem over HTTP', () => {
     expect((await api('/signing-key.pem', { method: 'POST' })).status).toBe(403);
   });
 
+  it('serves two different keys, ?stage=release (the default) and ?stage=dev, with different ids; a bad stage is a 400', async () => {
+    const release = await api<string>('/signing-key.pem?stage=release');
+    const dev = await api<string>('/signing-key.pem?stage=dev');
+    const plain = await api<string>('/signing-key.pem');
+    for (const r of [release, dev]) {
+      expect(r.status).toBe(200);
+      expect(r.headers.get('content-type')).toBe('application/x-pem-file');
+      expect(r.body).toMatch(/^-----BEGIN PUBLIC KEY-----\n[\s\S]+\n-----END PUBLIC KEY-----\n$/);
+      expect(createPublicKey(r.body).asymmetricKeyDetails?.namedCurve).toBe('prime256v1');
+    }
+    expect(plain.body).toBe(release.body);
+    expect(dev.body).not.toBe(release.body);
+    // case-insensitive, as the stage of every other path
+    expect((await api<string>('/signing-key.pem?stage=DEV')).body).toBe(dev.body);
+
+    const json = await api<{ publicKeyPem: string; keyId: string }>('/signing-key');
+    const devJson = await api<{ publicKeyPem: string; keyId: string }>('/signing-key?stage=dev');
+    expect(json.body.publicKeyPem.trim()).toBe(release.body.trim());
+    expect(devJson.body.publicKeyPem.trim()).toBe(dev.body.trim());
+    expect(devJson.body.keyId).toMatch(/^local-p256-[0-9a-f]{16}$/);
+    expect(devJson.body.keyId).not.toBe(json.body.keyId);
+
+    for (const path of [
+      '/signing-key.pem?stage=prod',
+      '/signing-key?stage=',
+      '/signing-key.pem?stage=release,dev',
+    ]) {
+      const bad = await api<{ errorMessage: string }>(path);
+      expect(bad.status, path).toBe(400);
+      expect(bad.body.errorMessage, path).toMatch(/Stage must be 'dev' or 'release'/);
+    }
+  });
+
   it('is described in the OpenAPI document with its media type', async () => {
     const doc = await api<{ paths: Record<string, { get?: { responses: Record<string, unknown> } }> }>(
       '/openapi.json',

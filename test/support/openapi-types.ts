@@ -728,7 +728,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The package signing public key (PEM text inside JSON, with its key id and algorithm) */
+        /** A package signing public key (PEM text inside JSON, with its key id and algorithm): the release key, or with ?stage=dev the development key */
         get: operations["signingKey"];
         put?: never;
         post?: never;
@@ -745,7 +745,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The package signing public key as a PEM file (application/x-pem-file), for `npm run verify -- --key` and openssl */
+        /** A package signing public key as a PEM file (application/x-pem-file), for `npm run verify -- --key` and openssl: ?stage=release (the default) or ?stage=dev */
         get: operations["signingKeyPem"];
         put?: never;
         post?: never;
@@ -2688,7 +2688,9 @@ export interface operations {
     };
     signingKey: {
         parameters: {
-            query?: never;
+            query?: {
+                stage?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -2714,7 +2716,9 @@ export interface operations {
     };
     signingKeyPem: {
         parameters: {
-            query?: never;
+            query?: {
+                stage?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -3245,17 +3249,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description 'application/vnd.in-toto+json' */
-                        payloadType: string;
-                        /** @description the in-toto statement (JSON), base64 */
-                        payload: string;
-                        signatures: {
-                            keyid: string;
-                            /** @description ECDSA P-256 SHA-256 over PAE(payloadType, payload), DER, low-S, base64 */
-                            sig: string;
-                        }[];
-                    };
+                    "application/json": string;
                 };
             };
             "4XX": components["responses"]["Error"];

@@ -188,7 +188,7 @@ export async function downloadXml(id: string, token: string): Promise<{ file: st
   return { file, dir };
 }
 
-/** The portal's signing public key (GET /dev/signing-key.pem, issue 25) written to `dir`/portal-key.pem. */
+/** The portal's release key (GET /dev/signing-key.pem, no query) written to `dir`/portal-key.pem. */
 export async function portalKey(dir: string): Promise<string> {
   const key = await api<string>('/signing-key.pem');
   if (key.status !== 200) throw new Error(`signing-key.pem: ${key.status}`);
@@ -197,10 +197,28 @@ export async function portalKey(dir: string): Promise<string> {
   return path;
 }
 
-/** Runs `npm run verify`'s script on `file` (with `--key` when given); returns its exit code and report. */
-export function runVerifier(file: string, key?: string, extract?: string): { code: number; out: string } {
+/** A stage's signing key (GET /dev/signing-key.pem?stage=…, decision 295) written to `dir`/<stage>-key.pem. */
+export async function stageKey(dir: string, stage: 'release' | 'dev'): Promise<string> {
+  const key = await api<string>(`/signing-key.pem?stage=${stage}`);
+  if (key.status !== 200) throw new Error(`signing-key.pem?stage=${stage}: ${key.status}`);
+  const path = join(dir, `${stage}-key.pem`);
+  writeFileSync(path, key.body);
+  return path;
+}
+
+/**
+ * Runs `npm run verify`'s script on `file`, as the device `keys` make it (each a `--key`; `dev` adds
+ * `--dev`); returns its exit code and report.
+ */
+export function runVerifier(
+  file: string,
+  keys?: string | readonly string[],
+  extract?: string,
+  dev = false,
+): { code: number; out: string } {
   const args = ['--import', 'tsx', join(root, 'scripts/verify.ts'), file];
-  if (key) args.push('--key', key);
+  for (const key of typeof keys === 'string' ? [keys] : (keys ?? [])) args.push('--key', key);
+  if (dev) args.push('--dev');
   if (extract) args.push('--extract', extract);
   try {
     return { code: 0, out: execFileSync(process.execPath, args, { cwd: root, encoding: 'utf8' }) };
@@ -208,4 +226,21 @@ export function runVerifier(file: string, key?: string, extract?: string): { cod
     const err = e as { status: number; stdout: string };
     return { code: err.status, out: String(err.stdout) };
   }
+}
+
+/**
+ * Verifies a downloaded package as the device that takes its type (docs/package-format.md §7): a signed
+ * release package on a device in the field (the release key), a signed development package on a device in
+ * a development mode (the development and release keys), an unsigned one for its integrity only.
+ */
+export async function verifyAsDevice(
+  file: string,
+  dir: string,
+  type: string,
+  extract?: string,
+): Promise<{ code: number; out: string }> {
+  if (type === 'RELEASE_SIGNED') return runVerifier(file, await stageKey(dir, 'release'), extract);
+  if (type === 'DEV_SIGNED')
+    return runVerifier(file, [await stageKey(dir, 'dev'), await stageKey(dir, 'release')], extract, true);
+  return runVerifier(file, undefined, extract);
 }

@@ -5,8 +5,9 @@ import { NodejsFunction, type NodejsFunctionProps } from 'aws-cdk-lib/aws-lambda
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type * as s3 from 'aws-cdk-lib/aws-s3';
 import type { Construct } from 'constructs';
+import { STAGES } from '../../../shared/api/contracts/resources';
 import { type BucketName, type RouteUses, tablesWritten } from '../../../shared/api/routes';
-import { bucketEnv, tableEnv } from '../../../shared/api/runtime';
+import { bucketEnv, signingKeyEnv, tableEnv } from '../../../shared/api/runtime';
 import { asyncWorkerEnv } from '../../../shared/api/workers';
 import { BUCKETS, TABLES } from '../definitions';
 import type { PortalConfig } from '../portal-config';
@@ -111,7 +112,8 @@ export interface GrantOptions {
 
 /**
  * Grants `role` exactly what `uses` lists and returns the environment variables that tell the code the
- * names of what was granted (TABLE_*, BUCKET_*, secret ARNs, MAIL_FROM, *_FUNCTION, SIGNING_KEY_ID).
+ * names of what was granted (TABLE_*, BUCKET_*, secret ARNs, MAIL_FROM, *_FUNCTION, SIGNING_KEY_ID,
+ * DEV_SIGNING_KEY_ID).
  */
 export function grantUses(
   role: iam.Role,
@@ -190,13 +192,18 @@ export function grantUses(
   }
 
   if (uses.sign) {
-    const key = need(targets.signing, 'the package signing key').packageKey;
-    env.SIGNING_KEY_ID = key.keyId;
-    allow(uses.sign === 'sign' ? ['kms:Sign', 'kms:GetPublicKey'] : ['kms:GetPublicKey'], [key.keyArn]);
+    const signing = need(targets.signing, 'the package signing keys');
+    // a signer gets its own stage's key alone; a public-key reader both public halves (decision 295)
+    const signs = uses.sign === 'publicKey' ? undefined : uses.sign;
+    for (const stage of signs ? [signs] : STAGES) {
+      const key = signing.keyOf(stage);
+      env[signingKeyEnv(stage)] = key.keyId;
+      allow(signs ? ['kms:Sign', 'kms:GetPublicKey'] : ['kms:GetPublicKey'], [key.keyArn]);
+    }
     // the key policy, not IAM, decides who signs (docs/decisions/205): name the role there
-    if (uses.sign === 'sign') {
+    if (signs) {
       if (!opts.signerRoleArn) throw new Error(`${opts.grantee} signs, but its role has no fixed name`);
-      need(targets.signing, 'the package signing key').allowSigning(opts.signerRoleArn);
+      signing.allowSigning(signs, opts.signerRoleArn);
     }
   }
 
@@ -238,7 +245,8 @@ export function usesFunction(scope: Construct, props: UsesFunctionProps): Nodejs
     removalPolicy: statefulRemovalPolicy(props.config),
   });
   // A signing function's role has a fixed name, so the key policy can name it without a reference
-  const roleName = props.uses.sign === 'sign' ? signerRoleName(props.config.stage, scope.node.id) : undefined;
+  const signs = props.uses.sign !== undefined && props.uses.sign !== 'publicKey';
+  const roleName = signs ? signerRoleName(props.config.stage, scope.node.id) : undefined;
   const role = new iam.Role(scope, 'Role', {
     assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
     description: props.roleDescription,

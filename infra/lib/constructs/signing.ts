@@ -1,5 +1,6 @@
 import {
   Aws,
+  CfnOutput,
   CfnRule,
   DefaultStackSynthesizer,
   Duration,
@@ -13,6 +14,7 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import * as kms from 'aws-cdk-lib/aws-kms';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
+import type { Stage } from '../../../shared/api/contracts/resources';
 import { ConfigError, KMS_KEY_ARN_RE, type PortalConfig, STAGES_FILE } from '../portal-config';
 import { statefulRemovalPolicy } from '../removal';
 
@@ -52,8 +54,9 @@ export const KEY_PUBLIC_ACTIONS = ['kms:GetPublicKey', 'kms:Verify'] as const;
 export const KEY_DELETION_WINDOW_DAYS = 30;
 
 /**
- * The keys of the portal: the KMS key that signs packages (ECDSA P-256, private half never leaves
- * KMS), the Secrets Manager secret holding the HMAC key set of session tokens (re-read every few minutes), and the
+ * The keys of the portal: the two KMS keys that sign packages (ECDSA P-256, private half never leaves
+ * KMS) — the release key for RELEASE packages, the development key for DEV packages (decision 295) —,
+ * the Secrets Manager secret holding the HMAC key set of session tokens (re-read every few minutes), and the
  * origin-verify secret CloudFront sends to the API.
  *
  * The signing key's policy is the signing key's own (docs/decisions/205): the account may administer it
@@ -62,8 +65,13 @@ export const KEY_DELETION_WINDOW_DAYS = 30;
  * role and the deployment's own role may schedule its deletion, with the longest window.
  */
 export class Signing extends Construct {
-  /** the stack's own key, or the stage's `signingKeyArn` imported (decision 263) */
+  /** the release key: the stack's own, or the stage's `signingKeyArn` imported (decision 263) */
   readonly packageKey: kms.IKey;
+  /**
+   * the development key (decision 295): always the stack's own. Devices in the field never trust it;
+   * devices in a development mode trust it beside the release key.
+   */
+  readonly devKey: kms.Key;
   /**
    * true when the key is imported (`signingKeyArn`): its key policy is not the stack's, so who signs is
    * what the operator wrote there; `operatorKeyPolicy` is the statement to add (docs/infra.md)
@@ -72,8 +80,8 @@ export class Signing extends Construct {
   readonly tokenSecret: secretsmanager.Secret;
   /** the value CloudFront adds to every API request, proving it passed CloudFront (docs/decisions/075) */
   readonly originVerifySecret: secretsmanager.Secret;
-  /** ARNs of the roles that may sign (the functions whose `uses.sign` is 'sign') */
-  private readonly signers: string[] = [];
+  /** ARNs of the roles that may sign with each key (the functions whose `uses.sign` names its stage) */
+  private readonly signers: Record<Stage, string[]> = { RELEASE: [], DEV: [] };
 
   constructor(scope: Construct, id: string, props: SigningProps) {
     super(scope, id);
@@ -82,7 +90,13 @@ export class Signing extends Construct {
     this.keyImported = config.signingKeyArn !== undefined;
     this.packageKey = config.signingKeyArn
       ? importedKey(this, config.signingKeyArn, config.stage)
-      : this.ownKey(config);
+      : this.ownKey(config, 'RELEASE');
+    this.devKey = this.ownKey(config, 'DEV');
+    new CfnOutput(Stack.of(this), 'DevSigningKeyId', {
+      value: this.devKey.keyId,
+      description:
+        'KMS key that signs DEV packages (devices in a development mode trust it; devices in the field never do)',
+    });
 
     this.tokenSecret = new secretsmanager.Secret(this, 'TokenSecret', {
       description: `Firmware Release Portal (${config.stage}): HMAC key of session tokens (JWT HS256)`,
@@ -107,15 +121,23 @@ export class Signing extends Construct {
     });
   }
 
-  /** The stack's own signing key, with the stack's key policy (decision 205). */
-  private ownKey(config: PortalConfig): kms.Key {
-    return new kms.Key(this, 'PackageSigningKey', {
-      description: `Firmware Release Portal (${config.stage}): signs firmware packages (ECDSA P-256, SHA-256 digest)`,
+  /**
+   * A stage's signing key of the stack's own, with the stack's key policy (decisions 205, 295): the
+   * release key keeps the id, alias and description it had when it was the only key.
+   */
+  private ownKey(config: PortalConfig, stage: Stage): kms.Key {
+    const release = stage === 'RELEASE';
+    return new kms.Key(this, release ? 'PackageSigningKey' : 'DevPackageSigningKey', {
+      description: release
+        ? `Firmware Release Portal (${config.stage}): signs firmware packages (ECDSA P-256, SHA-256 digest)`
+        : `Firmware Release Portal (${config.stage}): signs DEVELOPMENT firmware packages (ECDSA P-256, SHA-256 digest)`,
       keySpec: kms.KeySpec.ECC_NIST_P256,
       keyUsage: kms.KeyUsage.SIGN_VERIFY,
-      alias: `alias/frp-${config.stage}-package-signing`,
+      alias: release
+        ? `alias/frp-${config.stage}-package-signing`
+        : `alias/frp-${config.stage}-dev-package-signing`,
       // a policy of our own: CDK's default would give the account root kms:* (sign included)
-      policy: new iam.PolicyDocument({ statements: this.keyStatements(config) }),
+      policy: new iam.PolicyDocument({ statements: this.keyStatements(config, stage) }),
       pendingWindow: Duration.days(KEY_DELETION_WINDOW_DAYS),
       // Devices in the field verify against this key: losing it with the stack would orphan them.
       removalPolicy: statefulRemovalPolicy(config),
@@ -130,29 +152,40 @@ export class Signing extends Construct {
    */
   operatorKeyPolicy(): string | undefined {
     if (!this.keyImported) return undefined;
-    return Stack.of(this).toJsonString(this.signStatements().map((st) => st.toStatementJson()));
+    return Stack.of(this).toJsonString(this.signStatements('RELEASE').map((st) => st.toStatementJson()));
+  }
+
+  /** The key that signs packages of `stage` (decision 295). */
+  keyOf(stage: Stage): kms.IKey {
+    return stage === 'RELEASE' ? this.packageKey : this.devKey;
   }
 
   /**
-   * Lets the role with this ARN sign with the package key: the key policy lets the account delegate
+   * Lets the role with this ARN sign with the key of `stage`: that key's policy lets the account delegate
    * kms:Sign to this principal alone (its IAM policy must allow it too: grantUses), and the Deny
-   * excepts it. Called by grantUses for `uses.sign: 'sign'`. The ARN is built from the role's fixed
+   * excepts it; the other key's policy does not name it. Called by grantUses for `uses.sign: <stage>`. The ARN is built from the role's fixed
    * name, not read from the role: the key then depends on no role, so no cycle arises when the key and
    * the signing function are in different (nested) stacks, and KMS never sees a principal that does not
    * exist yet.
    */
-  allowSigning(roleArn: string): void {
-    if (!this.signers.includes(roleArn)) this.signers.push(roleArn);
+  allowSigning(stage: Stage, roleArn: string): void {
+    const list = this.signers[stage];
+    if (!list.includes(roleArn)) list.push(roleArn);
   }
 
-  /** ARNs of the roles that may sign. */
+  /** ARNs of the roles that may sign with the release key. */
   get signerRoleArns(): readonly string[] {
-    return this.signers;
+    return this.signers.RELEASE;
   }
 
-  /** Who signs: the signing roles through their IAM policy, and no one else (decision 205). */
-  private signStatements(): iam.PolicyStatement[] {
-    const signerArns = Lazy.list({ produce: () => [...this.signers] });
+  /** ARNs of the roles that may sign with the key of `stage`. */
+  signerRoleArnsOf(stage: Stage): readonly string[] {
+    return this.signers[stage];
+  }
+
+  /** Who signs with the key of `stage`: its signing roles through their IAM policy, and no one else (decision 205). */
+  private signStatements(stage: Stage): iam.PolicyStatement[] {
+    const signerArns = Lazy.list({ produce: () => [...this.signers[stage]] });
     return [
       new iam.PolicyStatement({
         sid: 'SigningRolesSign',
@@ -173,7 +206,7 @@ export class Signing extends Construct {
     ];
   }
 
-  private keyStatements(config: PortalConfig): iam.PolicyStatement[] {
+  private keyStatements(config: PortalConfig, stage: Stage): iam.PolicyStatement[] {
     const account = new iam.AccountRootPrincipal();
     const adminArn = config.signingKeyAdminRoleArn;
     const deployment = deploymentRoleArn(this);
@@ -193,7 +226,7 @@ export class Signing extends Construct {
         actions: [...KEY_PUBLIC_ACTIONS],
         resources: ['*'],
       }),
-      ...this.signStatements(),
+      ...this.signStatements(stage),
       // Deletion would orphan every device: only the key admin role and the deployment itself (the
       // CloudFormation execution role: a failed first create or a throw-away stack deletes the key) may
       // schedule it, and only with the longest waiting period. The trail's alarm reports every scheduling.

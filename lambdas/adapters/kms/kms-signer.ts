@@ -1,5 +1,6 @@
 import { createPublicKey } from 'node:crypto';
 import { GetPublicKeyCommand, KMSClient, SignCommand } from '@aws-sdk/client-kms';
+import type { Stage } from '../../../shared/api/contracts/resources';
 import { toLowS } from '../../../shared/domain/ecdsa-low-s';
 import { requireEnv } from '../../config/env';
 import type { Signer } from '../../ports/signer';
@@ -22,9 +23,14 @@ export class KmsSigner implements Signer {
     private readonly client: KMSClient = kms(),
   ) {}
 
-  /** The signer for the key named by SIGNING_KEY_ID (key id, ARN or alias). */
-  static fromEnv(): KmsSigner {
-    return new KmsSigner(requireEnv('SIGNING_KEY_ID'));
+  /**
+   * The signer of a stage's key (key id, ARN or alias; decision 295): SIGNING_KEY_ID names the release
+   * key, DEV_SIGNING_KEY_ID the development key. A function gets the variable of a key it was granted only.
+   */
+  static fromEnv(stage: Stage = 'RELEASE'): KmsSigner {
+    return new KmsSigner(
+      stage === 'RELEASE' ? requireEnv('SIGNING_KEY_ID') : requireEnv('DEV_SIGNING_KEY_ID'),
+    );
   }
 
   async sign(digest: Uint8Array): Promise<Uint8Array> {

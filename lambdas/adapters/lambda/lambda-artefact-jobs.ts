@@ -1,4 +1,5 @@
 import { InvokeCommand, LambdaClient } from '@aws-sdk/client-lambda';
+import type { Stage } from '../../../shared/api/contracts/resources';
 import type { ArtefactJobs, GenerationJob } from '../../ports/artefact-jobs';
 import type { UploadJobs, VerificationJob } from '../../ports/upload-jobs';
 
@@ -10,13 +11,14 @@ let client: LambdaClient | undefined;
  * sends the event to the on-failure queue after the last one (infra/lib/constructs/generation.ts).
  */
 class LambdaAsyncJobs<Job extends object> {
-  constructor(private readonly functionName: string) {}
+  /** the function that runs `job` */
+  constructor(private readonly functionOf: (job: Job) => string) {}
 
   async start(job: Job): Promise<void> {
     client ??= new LambdaClient({ maxAttempts: 3 });
     const out = await client.send(
       new InvokeCommand({
-        FunctionName: this.functionName,
+        FunctionName: this.functionOf(job),
         InvocationType: 'Event',
         Payload: new TextEncoder().encode(JSON.stringify(job)),
       }),
@@ -25,8 +27,19 @@ class LambdaAsyncJobs<Job extends object> {
   }
 }
 
-/** Generations: the generateArtefact worker (decision 160). */
-export class LambdaArtefactJobs extends LambdaAsyncJobs<GenerationJob> implements ArtefactJobs {}
+/**
+ * Generations (decision 160): the worker of the package's stage, which alone holds that stage's signing
+ * key (generateArtefact: release, generateDevArtefact: development; decision 295).
+ */
+export class LambdaArtefactJobs extends LambdaAsyncJobs<GenerationJob> implements ArtefactJobs {
+  constructor(functions: Record<Stage, string>) {
+    super((job) => functions[job.stage ?? 'RELEASE']);
+  }
+}
 
 /** Upload verifications: the verifyUpload worker (decision 173). */
-export class LambdaUploadJobs extends LambdaAsyncJobs<VerificationJob> implements UploadJobs {}
+export class LambdaUploadJobs extends LambdaAsyncJobs<VerificationJob> implements UploadJobs {
+  constructor(functionName: string) {
+    super(() => functionName);
+  }
+}

@@ -7,6 +7,7 @@ import {
 } from 'node:crypto';
 import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
+import type { Stage } from '../../../shared/api/contracts/resources';
 import { requireEnv } from '../../config/env';
 import type { Signer } from '../../ports/signer';
 import { signDigestP256 } from './ecdsa-p256';
@@ -27,9 +28,14 @@ export class FileSigner implements Signer {
 
   constructor(private readonly path: string) {}
 
-  /** The signer for the key file named by SIGNING_KEY_FILE. */
-  static fromEnv(): FileSigner {
-    return new FileSigner(requireEnv('SIGNING_KEY_FILE'));
+  /**
+   * The signer of a stage's key file (decision 295): SIGNING_KEY_FILE holds the release key (the key every
+   * package was signed with before the keys were split), DEV_SIGNING_KEY_FILE the development key.
+   */
+  static fromEnv(stage: Stage = 'RELEASE'): FileSigner {
+    return new FileSigner(
+      stage === 'RELEASE' ? requireEnv('SIGNING_KEY_FILE') : requireEnv('DEV_SIGNING_KEY_FILE'),
+    );
   }
 
   get keyId(): string {

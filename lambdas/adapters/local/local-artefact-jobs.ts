@@ -1,3 +1,4 @@
+import { generationWorkerOf } from '../../../shared/api/workers';
 import type { ArtefactJobs, GenerationJob } from '../../ports/artefact-jobs';
 import type { UploadJobs, VerificationJob } from '../../ports/upload-jobs';
 
@@ -22,7 +23,8 @@ function invoke(workerId: string, payload: unknown): void {
 
 export class LocalArtefactJobs implements ArtefactJobs {
   async start(job: GenerationJob): Promise<void> {
-    invoke('generateArtefact', job);
+    // the worker of the package's stage: it alone holds that stage's key (decision 295)
+    invoke(generationWorkerOf(job.stage ?? 'RELEASE'), job);
   }
 }
 

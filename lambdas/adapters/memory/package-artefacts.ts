@@ -1,4 +1,3 @@
-import type { DsseEnvelope } from '../../../shared/api/contracts/provenance-statement';
 import type { StoredFile } from '../../../shared/domain/stored-file';
 import {
   type ApprovalRecordEntry,
@@ -87,11 +86,11 @@ export class MemoryArtefacts implements ArtefactService {
     return { base64: Buffer.from(`<xml key="${ref.key}"/>`).toString('base64') };
   }
 
-  async statement(ref: ArtefactRef): Promise<DsseEnvelope | null> {
+  async statement(ref: ArtefactRef): Promise<string | null> {
     if (!this.stored.has(ref.key) || !ref.signed) return null;
     this.refuseSwapped(ref, 'statement');
     const statement = Buffer.from(`{"memory":"${ref.key}"}`).toString('base64');
-    return { payloadType: 'application/vnd.in-toto+json', payload: statement, signatures: [] };
+    return `{"payloadType":"application/vnd.in-toto+json","payload":"${statement}","signatures":[]}\n`;
   }
 
   async verifyStored(ref: ArtefactRef): Promise<void> {

@@ -37,12 +37,16 @@ const signer = {
 
 /** The artefact store over `blobs`, signing with the test key; packages up to `inlineLimitBytes` come inline. */
 export function memoryArtefactStore(blobs: MemoryBlobStore, inlineLimitBytes = 1024 * 1024) {
-  return new BlobArtefactStore(blobs, () => testSigner(), {
-    resourcesBucket: () => 'resources',
-    artefactsBucket: () => 'artefacts',
-    inlineLimitBytes,
-    downloadUrlTtlSeconds: 60,
-  });
+  return new BlobArtefactStore(
+    blobs,
+    { of: () => testSigner(), signsFor: ['DEV', 'RELEASE'] },
+    {
+      resourcesBucket: () => 'resources',
+      artefactsBucket: () => 'artefacts',
+      inlineLimitBytes,
+      downloadUrlTtlSeconds: 60,
+    },
+  );
 }
 
 /** The sample resource's payload, stored where generation reads it. */

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { PackageType } from '../../../shared/api/contracts/packages';
 import { type ProvenanceFields, sbomKeyOf } from '../../../shared/api/contracts/provenance';
-import type { DsseEnvelope } from '../../../shared/api/contracts/provenance-statement';
+import type { Stage } from '../../../shared/api/contracts/resources';
 import { ConflictError } from '../../../shared/domain/errors';
 import { computeFields } from '../../../shared/domain/header/header-rules';
 import type { Header } from '../../../shared/domain/header/header-schema';
@@ -10,7 +10,7 @@ import { type ArtefactService, StoredFileMismatch } from '../../ports/artefact-s
 import type { BlobStore } from '../../ports/blob-store';
 import type { ArtefactRef, PackageRecord } from '../../ports/package-repository';
 import type { ResourceRecord } from '../../ports/resource-repository';
-import type { Signer } from '../../ports/signer';
+import type { PackageKeys, Signer } from '../../ports/signer';
 import { readMetadata } from './metadata-file';
 import {
   buildStatement,
@@ -58,12 +58,26 @@ export interface ArtefactStoreConfig {
 export class BlobArtefactStore implements ArtefactService {
   constructor(
     private readonly blobs: BlobStore,
-    private readonly signer: () => Signer,
+    private readonly keys: PackageKeys,
     private readonly config: ArtefactStoreConfig,
   ) {}
 
+  /**
+   * The signer of a package of `stage`: that stage's key, and only in the generation worker that holds it
+   * (decision 295). The release key never signs a development package: a field device would take it.
+   */
+  private signerFor(stage: Stage): Signer {
+    if (!this.keys.signsFor.includes(stage))
+      throw new Error(
+        `The ${stage} key is not held here: ${stage} packages are signed by their own generation worker (${this.keys.signsFor.join(', ') || 'this function signs nothing'})`,
+      );
+    return this.keys.of(stage);
+  }
+
   async generate(input: Parameters<ArtefactService['generate']>[0]): Promise<ArtefactRef> {
     const { pkg, resource, dcc, approvals, signedBy, at, onProgress } = input;
+    // first: a worker without this stage's key fails before it reads or writes anything (decision 295)
+    const signer = signedBy ? this.signerFor(pkg.resourceStage) : undefined;
     // the build provenance and the SBOM pinned for review (issue 27, decision 280): checked before a byte is written
     const pinned = (pkg.resourceFile ?? {}) as ProvenanceFields;
     if (pinned.provenance) checkProvenancePin(pinned.provenance);
@@ -121,14 +135,15 @@ export class BlobArtefactStore implements ArtefactService {
       })),
       payload: { fileName: resource.fileName, bytes: payload, expectedSha256: resource.sha256, onProgress },
       patchConfig,
-      signing: signedBy
-        ? {
-            signer: this.signer(),
-            signedBy,
-            signedAt: generatedAt,
-            meaning: signatureMeaning('sign', pkg.type),
-          }
-        : undefined,
+      signing:
+        signedBy && signer
+          ? {
+              signer,
+              signedBy,
+              signedAt: generatedAt,
+              meaning: signatureMeaning('sign', pkg.type),
+            }
+          : undefined,
     });
 
     const hash = createHash('sha256');
@@ -149,14 +164,15 @@ export class BlobArtefactStore implements ArtefactService {
       // the build reports what it checked (the payload's SHA-256 against the resource's) after the last byte
       const built = await build.result;
       // every signed package gets its signed provenance statement beside it (decision 279); unsigned: none
-      if (signedBy) {
+      if (signer) {
         const statement = buildStatement({
           manifest: built.manifest,
           manifestSha256: built.manifestSha256,
           provenance: pinned.provenance ?? null,
           sbom: pinned.sbom ?? null,
         });
-        const envelope = await signStatement(statement, this.signer());
+        // the package's own key signs its statement (docs/package-format.md §11)
+        const envelope = await signStatement(statement, signer);
         const statementKey = statementKeyOf(key);
         const bytes = Buffer.from(envelopeText(envelope), 'utf8');
         const stored = await this.blobs.put(bucket, statementKey, bytes, { contentType: 'application/json' });
@@ -196,7 +212,7 @@ export class BlobArtefactStore implements ArtefactService {
     return { sizeBytes, sha256: hash.digest('hex') };
   }
 
-  async statement(ref: ArtefactRef): Promise<DsseEnvelope | null> {
+  async statement(ref: ArtefactRef): Promise<string | null> {
     if (!ref.statementKey) return null;
     const bucket = this.config.artefactsBucket();
     // pinned since decision 302; an earlier statement is read as stored and its package checked by the caller
@@ -204,7 +220,8 @@ export class BlobArtefactStore implements ArtefactService {
     const bytes = pin
       ? await readPinned(this.blobs, bucket, 'statement', pin)
       : await this.readUnpinned(bucket, ref.statementKey);
-    return JSON.parse(bytes.toString('utf8')) as DsseEnvelope;
+    // the file as stored, byte for byte: the one form of docs/package-format.md §11, final LF included
+    return bytes.toString('utf8');
   }
 
   /** A statement stored before statements were pinned: its bytes as they are (no SHA-256 to compare). */
@@ -252,8 +269,8 @@ export class BlobArtefactStore implements ArtefactService {
     await this.blobs.delete(this.config.artefactsBucket(), [ref.key, statementKeyOf(ref.key)]);
   }
 
-  async publicKeyPem(): Promise<{ pem: string; keyId: string }> {
-    const s = this.signer();
+  async publicKeyPem(stage: Stage = 'RELEASE'): Promise<{ pem: string; keyId: string }> {
+    const s = this.keys.of(stage);
     return { pem: await s.publicKeyPem(), keyId: s.keyId };
   }
 }

@@ -8,7 +8,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DsseEnvelope } from '../../../shared/api/contracts/provenance-statement';
 import { SIGNATURE_MEANINGS } from '../../../shared/domain/signature-meanings';
 import { examplePackage, exampleSigner } from './package-format.example';
-import { buildStatement, envelopeText, signStatement } from './provenance-statement';
+import {
+  buildStatement,
+  envelopeText,
+  pae,
+  STATEMENT_PAYLOAD_TYPE,
+  signStatement,
+} from './provenance-statement';
 import { EXAMPLE_SBOM, exampleStatement, manifestBytesOf } from './provenance-statement.example';
 import { verifyStatement } from './provenance-statement-verify';
 import { LEGACY_APPROVAL_MEANING, LEGACY_SIGNATURE_MEANING } from './xml-format';
@@ -69,6 +75,42 @@ const editBlob = (xml: Buffer, name: string, edit: (b: Buffer) => Buffer) =>
       (_m, open, b64, close) => open + edit(Buffer.from(b64, 'base64')).toString('base64') + close,
     );
 
+describe('docs/package-format.md, a contract a device team can hold alone', () => {
+  it('names no decision record and no issue: a device team has neither', () => {
+    expect(doc).not.toMatch(/\bdecisions? \d+/i);
+    expect(doc).not.toMatch(/docs\/decisions|\bissue \d+/i);
+  });
+
+  // the questions of the device team's report (A1–A12): each must have its one-sentence answer in §12
+  const QUESTIONS = {
+    A1: 'DEV_SIGNED',
+    A2: 'LF',
+    A3: 'statement',
+    A4: 'empty',
+    A5: '&#82;',
+    A6: 'keyid',
+    A7: 'role',
+    A8: 'surrogate',
+    A9: 'componentCount',
+    A10: 'exactly one',
+    A11: 'approval policy',
+    A12: 'form',
+  };
+
+  it('answers every question device teams asked (A1–A12), each with one sentence', () => {
+    const ids = Object.keys(QUESTIONS) as (keyof typeof QUESTIONS)[];
+    const section = doc.slice(doc.indexOf('## 12. Questions device teams asked'), doc.indexOf('## 13.'));
+    for (const id of ids) {
+      const item = new RegExp(`\\n- \\*\\*${id}\\. [^*]+\\*\\* \\(§[^)]+\\): ([^\\n]|\\n  )+`).exec(section);
+      expect(item, id).not.toBeNull();
+      // one sentence: a single full stop, at the end
+      const answer = item![0].split('): ').slice(1).join('): ').replace(/\s+/g, ' ').trim();
+      expect(answer.replace(/`[^`]*`/g, '').match(/\.(\s|$)/g), `${id}: ${answer}`).toHaveLength(1);
+      expect(answer, id).toContain(QUESTIONS[id]);
+    }
+  });
+});
+
 describe('docs/package-format.md, electronic signatures (§3.3)', () => {
   it('states every signature meaning word for word, and the legacy ones the verifier accepts', () => {
     for (const meaning of Object.values(SIGNATURE_MEANINGS)) expect(doc).toContain(meaning);
@@ -112,7 +154,7 @@ describe('docs/package-format.md, worked example (§8)', () => {
       (async function* () {
         yield xml;
       })(),
-      { trustedKeyPem: await exampleSigner().publicKeyPem() },
+      { trustedKeyPems: [await exampleSigner().publicKeyPem()] },
     );
     expect(r.checks.filter((c) => !c.ok)).toEqual([]);
     const run = check(xml, exampleKey);
@@ -138,21 +180,32 @@ async function resign(xml: Buffer, edit: (manifest: string) => string): Promise<
 
 describe('docs/package-format.md, shell recipe (§9) on freshly generated packages', () => {
   const config = new TextEncoder().encode('{"modelName":"m","version":"1"}');
-  it('accepts signed packages of every kind the portal makes', async () => {
-    for (const [type, patchConfig] of [
-      ['RELEASE_SIGNED', undefined],
-      ['RELEASE_SIGNED', config],
-      ['DEV_SIGNED', undefined],
-      ['DEV_SIGNED', config],
-    ] as const) {
-      const { xml } = await buildSample({ type, patchConfig, payload: samplePayload(100_003) });
+  it('accepts release packages of both kinds, and refuses development ones as a device in the field does', async () => {
+    for (const patchConfig of [undefined, config]) {
+      const { xml } = await buildSample({
+        type: 'RELEASE_SIGNED',
+        patchConfig,
+        payload: samplePayload(100_003),
+      });
       const run = check(xml);
-      expect(run.out, `${type} ${patchConfig ? 'model' : 'patch'}`).toMatch(
-        new RegExp(
-          `^ACCEPTED: ${type} ${patchConfig ? 'MODEL' : 'PATCH'}, header 71 bytes, payload 100003 bytes\n$`,
-        ),
+      expect(run.out).toBe(
+        `ACCEPTED: RELEASE_SIGNED ${patchConfig ? 'MODEL' : 'PATCH'}, header 71 bytes, payload 100003 bytes\n`,
       );
       expect(run.code).toBe(0);
+      // a DEV_SIGNED package signed by the same (release) key: the type alone refuses it (§7 rule 1)
+      const dev = (await buildSample({ type: 'DEV_SIGNED', patchConfig })).xml;
+      const refused = check(dev);
+      expect(refused.out).toBe(
+        'REFUSED: DEV_SIGNED: a device in the field refuses every development package\n',
+      );
+      expect(refused.code).toBe(1);
+      const v = await verifyXmlPackage(
+        (async function* () {
+          yield dev;
+        })(),
+        { trustedKeyPems: [readFileSync(portalKey, 'utf8')] },
+      );
+      expect(v.checks.filter((c) => !c.ok).map((c) => c.name)).toEqual(['Device policy']);
     }
   });
   it('refuses what the device policy refuses, as the verifier does with the same key', async () => {
@@ -168,7 +221,7 @@ describe('docs/package-format.md, shell recipe (§9) on freshly generated packag
       [
         'an unsigned development package',
         (await buildSample({ type: 'DEV_UNSIGNED' })).xml,
-        /DEV_UNSIGNED: a device accepts signed packages only/,
+        /DEV_UNSIGNED: a device in the field refuses every development package/,
       ],
       ['a signature by another key', signed, /does not verify with/, other],
       ['a high-S signature', editBlob(signed, 'signature', highS), /high-S/],
@@ -224,7 +277,7 @@ describe('docs/package-format.md, shell recipe (§9) on freshly generated packag
         (async function* () {
           yield Buffer.from(xml);
         })(),
-        { trustedKeyPem: readFileSync(key ?? portalKey, 'utf8') },
+        { trustedKeyPems: [readFileSync(key ?? portalKey, 'utf8')] },
       );
       expect(v.valid, `the verifier refuses ${what} too`).toBe(false);
     }
@@ -317,7 +370,7 @@ describe('docs/package-format.md, provenance statement (§11)', () => {
     expect(checkStatement(ex.xml, ex.envelope, exampleKey).out).toMatch(/no SBOM file given\n$/);
     const v = verifyStatement({
       envelopeText: ex.envelope,
-      trustedKeyPem: await exampleSigner().publicKeyPem(),
+      trustedKeyPems: [await exampleSigner().publicKeyPem()],
       manifest: JSON.parse(manifestBytesOf(ex.xml).toString()),
       sbom: { name: 'sbom.json', bytes: EXAMPLE_SBOM },
     });
@@ -392,7 +445,7 @@ describe('docs/package-format.md, provenance statement (§11)', () => {
       expect(run.code, what).toBe(1);
       const v = verifyStatement({
         envelopeText: envelope,
-        trustedKeyPem: readFileSync(key, 'utf8'),
+        trustedKeyPems: [readFileSync(key, 'utf8')],
         manifest: JSON.parse(manifestBytesOf(xml).toString()),
         sbom: { name: 'sbom.json', bytes: sbom },
       });
@@ -400,6 +453,77 @@ describe('docs/package-format.md, provenance statement (§11)', () => {
         v.checks.some((c) => !c.ok),
         `the verifier refuses ${what} too`,
       ).toBe(true);
+    }
+  });
+
+  it('refuses the five looser forms, as the verifier does (§11.1, §11.2)', async () => {
+    const ex = await exampleStatement();
+    const resigned = async (edit: (statement: string) => string) => {
+      const body = Buffer.from(edit(ex.statement.toString('utf8')));
+      const sig = await exampleSigner().sign(
+        createHash('sha256').update(pae(STATEMENT_PAYLOAD_TYPE, body)).digest(),
+      );
+      return envelopeText({
+        payloadType: STATEMENT_PAYLOAD_TYPE,
+        payload: body.toString('base64'),
+        signatures: [{ keyid: exampleSigner().keyId, sig: Buffer.from(sig).toString('base64') }],
+      });
+    };
+    const cases: [string, string, RegExp][] = [
+      ['an extra line feed', `${ex.envelope}\n`, /the envelope on one line followed by exactly one LF/],
+      ['no line feed', ex.envelope.slice(0, -1), /the envelope on one line followed by exactly one LF/],
+      [
+        'an envelope that is not compact',
+        ex.envelope.replace('","signatures":', '", "signatures":'),
+        /not a provenance statement envelope in its one form/,
+      ],
+      [
+        'two signatures',
+        editEnvelope(ex.envelope, (e) => {
+          e.signatures.push({ ...e.signatures[0]! });
+        }),
+        /not a provenance statement envelope in its one form/,
+      ],
+      [
+        "a keyid that is not the package's",
+        ex.envelope.replace(`"keyid":"${exampleSigner().keyId}"`, '"keyid":"local-p256-0000000000000000"'),
+        /the envelope's keyid local-p256-0000000000000000 is not the package's key id/,
+      ],
+      [
+        'statement keys in another order',
+        await resigned((j) => {
+          const o = JSON.parse(j);
+          return JSON.stringify({
+            subject: o.subject,
+            _type: o._type,
+            predicateType: o.predicateType,
+            predicate: o.predicate,
+          });
+        }),
+        /the statement is not in its one form/,
+      ],
+      [
+        'a different signer in predicate.signature',
+        await resigned((j) => j.replace('"name":"Rel Engineer"', '"name":"Eve Engineer"')),
+        /the statement's predicate.signature is not the package's signature record/,
+      ],
+    ];
+    for (const [what, envelope, reason] of cases) {
+      expect(envelope, what).not.toBe(ex.envelope);
+      const run = checkStatement(ex.xml, envelope, exampleKey, EXAMPLE_SBOM);
+      expect(run.out, what).toMatch(reason);
+      expect(run.out, what).toMatch(/^REFUSED: /);
+      expect(run.code, what).toBe(1);
+      const v = verifyStatement({
+        envelopeText: envelope,
+        trustedKeyPems: [await exampleSigner().publicKeyPem()],
+        manifest: JSON.parse(manifestBytesOf(ex.xml).toString()),
+        sbom: { name: 'sbom.json', bytes: EXAMPLE_SBOM },
+      });
+      expect(
+        v.checks.filter((c) => !c.ok).map((c) => c.name),
+        `the verifier refuses ${what} too`,
+      ).toHaveLength(1);
     }
   });
 

@@ -27,9 +27,13 @@ export const EXAMPLE_SECRET = Buffer.from(
   'hex',
 );
 
-/** A Signer holding the RFC 6979 example key. */
-export function exampleSigner(): Signer {
-  const pub = p256.getPublicKey(EXAMPLE_SECRET, false);
+/**
+ * A Signer holding a fixed secret (RFC 6979: deterministic signatures), with the local key id form of
+ * docs/package-format.md §6. Example and test keys only: a secret in source code signs nothing real.
+ */
+export function fixedKeySigner(secret: Uint8Array): Signer {
+  if (!p256.utils.isValidSecretKey(secret)) throw new Error('not a P-256 secret key');
+  const pub = p256.getPublicKey(secret, false);
   const key = createPublicKey({
     key: {
       kty: 'EC',
@@ -42,10 +46,13 @@ export function exampleSigner(): Signer {
   const spki = key.export({ type: 'spki', format: 'der' });
   return {
     keyId: `local-p256-${createHash('sha256').update(spki).digest('hex').slice(0, 16)}`,
-    sign: async (digest) => signDigestP256(EXAMPLE_SECRET, digest),
+    sign: async (digest) => signDigestP256(secret, digest),
     publicKeyPem: async () => key.export({ type: 'spki', format: 'pem' }).toString(),
   };
 }
+
+/** A Signer holding the RFC 6979 example key. */
+export const exampleSigner = (): Signer => fixedKeySigner(EXAMPLE_SECRET);
 
 export const EXAMPLE_MODEL = Buffer.concat([
   Buffer.from([0x1c, 0, 0, 0]),

@@ -53,12 +53,12 @@ const envelopeOf = (text: string) => JSON.parse(text) as DsseEnvelope;
 const withEnvelope = (edit: (e: DsseEnvelope) => void): string => {
   const e = envelopeOf(ex.envelope);
   edit(e);
-  return JSON.stringify(e);
+  return `${JSON.stringify(e)}\n`;
 };
 const verifyExample = (envelopeText: string, sbom: Uint8Array | null = EXAMPLE_SBOM, key = exampleKey) =>
   verifyStatement({
     envelopeText,
-    trustedKeyPem: key,
+    trustedKeyPems: [key],
     manifest: manifestOf(ex.xml),
     ...(sbom ? { sbom: { name: 'sbom.json', bytes: sbom } } : {}),
   });
@@ -125,6 +125,7 @@ describe('verifying a statement', () => {
       'Statement form',
       'Statement binds this package',
       'Statement payload digest',
+      'Statement signer',
       'Statement provenance',
       'SBOM',
     ]);
@@ -137,8 +138,11 @@ describe('verifying a statement', () => {
         'base64',
       );
     });
-    expect(failed(verifyExample(text)).map((c) => c.name)).toEqual(['Statement signature (trusted key)']);
-    expect(failed(verifyExample(text))[0]!.detail).toMatch(/does not verify with the trusted key/);
+    // without the SBOM file: with it, its component count would differ from the statement's too
+    expect(failed(verifyExample(text, null)).map((c) => c.name)).toEqual([
+      'Statement signature (trusted key)',
+    ]);
+    expect(failed(verifyExample(text, null))[0]!.detail).toMatch(/does not verify with the trusted key/);
   });
 
   it('refuses a changed byte of the signature and a changed payload type', () => {
@@ -157,7 +161,8 @@ describe('verifying a statement', () => {
   it('refuses a statement signed by another key', async () => {
     const other = await signStatement(JSON.parse(ex.statement.toString()), testSigner());
     const r = verifyExample(envelopeText(other));
-    expect(failed(r).map((c) => c.name)).toEqual(['Statement signature (trusted key)']);
+    // its keyid is the other key's too
+    expect(failed(r).map((c) => c.name)).toEqual(['Statement signature (trusted key)', 'Statement signer']);
   });
 
   it('refuses the high-S twin of a valid signature', () => {
@@ -176,7 +181,11 @@ describe('verifying a statement', () => {
     const otherStatement = buildStatement({ manifest: m, manifestSha256: sha(manifestBytesOf(xml)) });
     const signed = envelopeText(await signStatement(otherStatement, exampleSigner()));
     const f = failed(verifyExample(signed, null));
-    expect(f.map((c) => c.name)).toEqual(['Statement binds this package', 'Statement payload digest']);
+    expect(f.map((c) => c.name)).toEqual([
+      'Statement binds this package',
+      'Statement payload digest',
+      'Statement signer',
+    ]);
     expect(f[0]!.detail).toContain(`the statement is for manifest SHA-256 ${sha(manifestBytesOf(xml))}`);
     expect(f[0]!.detail).toContain(`this package's manifest has SHA-256 ${sha(manifestBytesOf(ex.xml))}`);
   });
@@ -204,12 +213,132 @@ describe('verifying a statement', () => {
     const sig = await exampleSigner().sign(
       createHash('sha256').update(pae(STATEMENT_PAYLOAD_TYPE, spaced)).digest(),
     );
-    const text = JSON.stringify({
+    const text = envelopeText({
       payloadType: STATEMENT_PAYLOAD_TYPE,
       payload: spaced.toString('base64'),
-      signatures: [{ keyid: 'k', sig: Buffer.from(sig).toString('base64') }],
+      signatures: [{ keyid: exampleSigner().keyId, sig: Buffer.from(sig).toString('base64') }],
     });
     expect(failed(verifyExample(text)).map((c) => c.name)).toEqual(['Statement form']);
+  });
+});
+
+/** The example statement with its JSON edited by `edit` and signed again with the example (trusted) key. */
+async function resignedStatement(edit: (statement: string) => string): Promise<string> {
+  const body = Buffer.from(edit(ex.statement.toString('utf8')), 'utf8');
+  const sig = await exampleSigner().sign(
+    createHash('sha256').update(pae(STATEMENT_PAYLOAD_TYPE, body)).digest(),
+  );
+  return envelopeText({
+    payloadType: STATEMENT_PAYLOAD_TYPE,
+    payload: body.toString('base64'),
+    signatures: [{ keyid: exampleSigner().keyId, sig: Buffer.from(sig).toString('base64') }],
+  });
+}
+
+describe('the statement is as strict as the manifest: the five looser forms are refused (decision 297)', () => {
+  it('refuses extra line feeds, a missing one and a carriage return after the envelope', () => {
+    expect(ex.envelope.endsWith('}\n')).toBe(true);
+    expect(failed(verifyExample(ex.envelope))).toEqual([]);
+    for (const [text, why] of [
+      [`${ex.envelope}\n`, 'it holds 2 line feeds'],
+      [`${ex.envelope}\n\n`, 'it holds 3 line feeds'],
+      [ex.envelope.slice(0, -1), 'it does not end with a line feed'],
+      [`${ex.envelope.slice(0, -1)}\r\n`, 'it holds a carriage return'],
+      [`${ex.envelope} `, 'the line feed is not its last byte'],
+    ] as const) {
+      const f = failed(verifyExample(text));
+      expect(
+        f.map((c) => c.name),
+        why,
+      ).toEqual(['Statement envelope']);
+      expect(f[0]!.detail).toBe(
+        `the file must be the envelope on one line followed by exactly one LF: ${why}`,
+      );
+    }
+  });
+
+  it('refuses an envelope that is not compact, or whose keys are in another order', () => {
+    const e = envelopeOf(ex.envelope);
+    for (const text of [
+      `${JSON.stringify(e, null, 2).replace(/\n/g, ' ')}\n`,
+      `${JSON.stringify({ payload: e.payload, payloadType: e.payloadType, signatures: e.signatures })}\n`,
+      ex.envelope.replace('"signatures":[{"keyid"', '"signatures": [{"keyid"'),
+    ]) {
+      const f = failed(verifyExample(text));
+      expect(f.map((c) => c.name)).toEqual(['Statement envelope']);
+      expect(f[0]!.detail).toMatch(/^the envelope is not in its one form: compact JSON/);
+    }
+  });
+
+  it("refuses an envelope keyid that is not the package's key id", () => {
+    const text = withEnvelope((e) => {
+      e.signatures[0]!.keyid = 'arn:aws:kms:eu-central-1:123456789012:key/other';
+    });
+    const f = failed(verifyExample(text));
+    expect(f.map((c) => c.name)).toEqual(['Statement signer']);
+    expect(f[0]!.detail).toBe(
+      `the envelope's keyid is "arn:aws:kms:eu-central-1:123456789012:key/other", the package's key id is "${exampleSigner().keyId}"`,
+    );
+  });
+
+  it('refuses a statement whose keys are in another order, though validly signed', async () => {
+    const reordered = await resignedStatement((j) => {
+      const s = JSON.parse(j);
+      return JSON.stringify({
+        subject: s.subject,
+        _type: s._type,
+        predicateType: s.predicateType,
+        predicate: s.predicate,
+      });
+    });
+    const f = failed(verifyExample(reordered));
+    expect(f.map((c) => c.name)).toEqual(['Statement form']);
+    expect(f[0]!.detail).toMatch(/not in its one form \(compact JSON, keys in the documented order\)/);
+    const inner = await resignedStatement((j) =>
+      j
+        .replace('"signedAt":"2026-03-02T10:00:00.000Z"}}}', '"signedAt":"2026-03-02T10:00:00.000Z"}}}')
+        .replace('{"format":"CycloneDX","specVersion":"1.5"', '{"specVersion":"1.5","format":"CycloneDX"'),
+    );
+    expect(failed(verifyExample(inner)).map((c) => c.name)).toEqual(['Statement form']);
+  });
+
+  it('refuses a validly signed statement whose predicate.signature names another signer', async () => {
+    const other = await resignedStatement((j) =>
+      j.replace(
+        '"signedBy":{"id":"u-rel","name":"Rel Engineer"',
+        '"signedBy":{"id":"u-eve","name":"Eve Engineer"',
+      ),
+    );
+    const f = failed(verifyExample(other));
+    expect(f.map((c) => c.name)).toEqual(['Statement signer']);
+    expect(f[0]!.detail).toContain('predicate.signature is {"algorithm":"ECDSA_P256_SHA256"');
+    expect(f[0]!.detail).toContain('"name":"Eve Engineer"');
+    expect(f[0]!.detail).toContain("the package's signature record (without its meaning) is");
+  });
+
+  it('refuses more than one signature, and a statement for an unsigned package', async () => {
+    const two = withEnvelope((e) => {
+      e.signatures.push({ ...e.signatures[0]! });
+    });
+    const f = failed(verifyExample(two));
+    expect(f.map((c) => c.name)).toEqual(['Statement envelope']);
+    expect(f[0]!.detail).toMatch(/there must be exactly one signature/);
+    const unsigned = { ...manifestOf(ex.xml), signature: null };
+    const r = verifyStatement({
+      envelopeText: ex.envelope,
+      trustedKeyPems: [exampleKey],
+      manifest: unsigned,
+    });
+    expect(failed(r).map((c) => c.name)).toContain('Statement signer');
+  });
+
+  it('checks the SBOM summary against the pinned file: format, version and component count', async () => {
+    const wrongCount = await resignedStatement((j) => j.replace('"componentCount":2', '"componentCount":3'));
+    const f = failed(verifyExample(wrongCount));
+    expect(f.map((c) => c.name)).toEqual(['SBOM']);
+    expect(f[0]!.detail).toBe(
+      'sbom.json has the pinned bytes, but reads as CycloneDX 1.5, 2 components, while the statement says CycloneDX 1.5, 3 components',
+    );
   });
 });
 
@@ -263,6 +392,48 @@ describe('npm run verify -- --statement --sbom', () => {
     const alone = await run([f.xml, '--key', f.key]);
     expect(alone.out).not.toContain('Statement');
     expect(alone.code).toBe(0);
+  });
+
+  it.each([
+    ['an extra line feed after the envelope', async () => `${ex.envelope}\n`, 'Statement envelope'],
+    [
+      'an envelope that is not compact',
+      async () => ex.envelope.replace('","signatures":', '", "signatures": '),
+      'Statement envelope',
+    ],
+    [
+      "an envelope keyid that is not the package's key id",
+      async () =>
+        ex.envelope.replace(`"keyid":"${exampleSigner().keyId}"`, '"keyid":"local-p256-0000000000000000"'),
+      'Statement signer',
+    ],
+    [
+      'statement keys in another order (validly signed)',
+      () =>
+        resignedStatement((j) =>
+          j
+            .replace(
+              '"predicateType":"firmware-release-portal/provenance-statement/1","predicate":',
+              '"predicate":',
+            )
+            .replace(/}$/, ',"predicateType":"firmware-release-portal/provenance-statement/1"}'),
+        ),
+      'Statement form',
+    ],
+    [
+      'a different signer in predicate.signature (validly signed)',
+      () => resignedStatement((j) => j.replace('"email":"rel@example.com"', '"email":"eve@example.com"')),
+      'Statement signer',
+    ],
+  ] as const)('refuses %s, naming the one check that fails', async (_what, make, failing) => {
+    const f = files();
+    const text = await make();
+    expect(text).not.toBe(ex.envelope);
+    writeFileSync(f.statement, text);
+    const r = await run([f.xml, '--key', f.key, '--statement', f.statement, '--sbom', f.sbom]);
+    expect(r.out).toContain(`  FAIL  ${failing}: `);
+    expect(r.out).toMatch(/VERDICT: INVALID \(1 check failed\)\n$/);
+    expect(r.code).toBe(1);
   });
 
   it('needs --key for --statement and --statement for --sbom', async () => {

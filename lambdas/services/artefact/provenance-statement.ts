@@ -54,25 +54,19 @@ export interface ProvenanceStatement {
 
 const sha256Hex = (b: Uint8Array | string) => createHash('sha256').update(b).digest('hex');
 
-/** The statement of a signed package, built from its manifest; every object key by key, in order. */
-export function buildStatement(input: {
-  manifest: PackageManifest;
-  manifestSha256: string;
-  provenance?: ProvenanceRecord | null;
-  sbom?: SbomSummary | StatementSbom | null;
-}): ProvenanceStatement {
-  const { manifest: m, provenance: p, sbom: s } = input;
-  if (!m.signature) throw new Error('A provenance statement is written for signed packages only');
+/**
+ * The statement with every object's keys in the documented order and no others (its one form,
+ * docs/package-format.md §11.2): what the builder writes and what a verifier compares a statement with.
+ */
+export function inDocumentedOrder(s: ProvenanceStatement): ProvenanceStatement {
+  const { package: pk, payload: pl, provenance: p, sbom: b, signature: sg } = s.predicate;
   return {
-    _type: IN_TOTO_STATEMENT,
-    subject: [
-      { name: MANIFEST_SUBJECT, digest: { sha256: input.manifestSha256 } },
-      { name: m.payload.fileName, digest: { sha256: m.payload.sha256 } },
-    ],
-    predicateType: STATEMENT_FORMAT,
+    _type: s._type,
+    subject: s.subject.map((x) => ({ name: x.name, digest: { sha256: x.digest.sha256 } })),
+    predicateType: s.predicateType,
     predicate: {
-      package: { id: m.package.id, name: m.package.name, type: m.package.type, stage: m.package.stage },
-      payload: { fileName: m.payload.fileName, size: m.payload.size, sha256: m.payload.sha256 },
+      package: { id: pk.id, name: pk.name, type: pk.type, stage: pk.stage },
+      payload: { fileName: pl.fileName, size: pl.size, sha256: pl.sha256 },
       provenance: p
         ? {
             repository: p.repository,
@@ -83,28 +77,60 @@ export function buildStatement(input: {
             sha256: p.sha256,
           }
         : null,
-      sbom: s
+      sbom: b
         ? {
-            format: s.format,
-            specVersion: s.specVersion,
-            componentCount: s.componentCount,
-            sizeBytes: s.sizeBytes,
-            sha256: s.sha256,
+            format: b.format,
+            specVersion: b.specVersion,
+            componentCount: b.componentCount,
+            sizeBytes: b.sizeBytes,
+            sha256: b.sha256,
           }
         : null,
-      signature: {
-        algorithm: m.signature.algorithm,
-        keyId: m.signature.keyId,
-        signedBy: {
-          id: m.signature.signedBy.id,
-          name: m.signature.signedBy.name,
-          email: m.signature.signedBy.email,
-          role: m.signature.signedBy.role,
-        },
-        signedAt: m.signature.signedAt,
-      },
+      signature: signatureRecordOf(sg),
     },
   };
+}
+
+/**
+ * The package's signature record as the statement carries it: the manifest's `signature` without its
+ * `meaning`, keys in order (a verifier compares the two byte for byte).
+ */
+export function signatureRecordOf(
+  sg: ProvenanceStatement['predicate']['signature'],
+): ProvenanceStatement['predicate']['signature'] {
+  const by = sg.signedBy;
+  return {
+    algorithm: sg.algorithm,
+    keyId: sg.keyId,
+    signedBy: { id: by.id, name: by.name, email: by.email, role: by.role },
+    signedAt: sg.signedAt,
+  };
+}
+
+/** The statement of a signed package, built from its manifest, in its one form. */
+export function buildStatement(input: {
+  manifest: PackageManifest;
+  manifestSha256: string;
+  provenance?: ProvenanceRecord | null;
+  sbom?: SbomSummary | StatementSbom | null;
+}): ProvenanceStatement {
+  const { manifest: m } = input;
+  if (!m.signature) throw new Error('A provenance statement is written for signed packages only');
+  return inDocumentedOrder({
+    _type: IN_TOTO_STATEMENT,
+    subject: [
+      { name: MANIFEST_SUBJECT, digest: { sha256: input.manifestSha256 } },
+      { name: m.payload.fileName, digest: { sha256: m.payload.sha256 } },
+    ],
+    predicateType: STATEMENT_FORMAT,
+    predicate: {
+      package: m.package,
+      payload: m.payload,
+      provenance: input.provenance ?? null,
+      sbom: input.sbom ?? null,
+      signature: m.signature,
+    },
+  });
 }
 
 /** The statement's bytes: compact JSON (no spaces), UTF-8, keys in the documented order. */
@@ -141,9 +167,16 @@ export async function signStatement(statement: ProvenanceStatement, signer: Sign
   };
 }
 
-/** The envelope as stored: compact JSON, one trailing newline. */
+/**
+ * The envelope file in its one form (docs/package-format.md §11.1): one line of compact JSON, keys in
+ * order, then exactly one LF. What the portal stores and serves, and what a verifier compares with.
+ */
 export const envelopeText = (e: DsseEnvelope): string =>
-  `${JSON.stringify({ payloadType: e.payloadType, payload: e.payload, signatures: e.signatures })}\n`;
+  `${JSON.stringify({
+    payloadType: e.payloadType,
+    payload: e.payload,
+    signatures: e.signatures.map((x) => ({ keyid: x.keyid, sig: x.sig })),
+  })}\n`;
 
 /** Where the statement of the XML stored at `xmlKey` is kept (the artefacts bucket, beside it). */
 export const statementKeyOf = (xmlKey: string): string =>

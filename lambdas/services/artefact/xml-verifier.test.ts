@@ -46,7 +46,7 @@ const flip = (at: (b: Buffer) => number) => (b: Buffer) => {
 
 describe('verifyXmlPackage', () => {
   it('passes a signed package, with the key in the file and with the portal key', async () => {
-    const r = await verifyBytes(signed, { trustedKeyPem: portalKey });
+    const r = await verifyBytes(signed, { trustedKeyPems: [portalKey] });
     expect(failed(r)).toEqual([]);
     expect(r.valid).toBe(true);
     expect(r.checks.map((c) => c.name)).toEqual([
@@ -74,19 +74,26 @@ describe('verifyXmlPackage', () => {
       },
       {
         approver: { id: 'b', name: 'Bo', email: 'b@x', role: '' },
+        // UTC, but not the one form of §1 (milliseconds): the portal writes no other
         approvedAt: '2026-03-01T12:00:00Z',
         meaning: 'ok',
       },
+      {
+        approver: { id: 'c', name: 'Cy', email: 'c@x', role: 'QUALITY_MANAGER' },
+        approvedAt: '2026-03-01T12:00:00.000Z',
+      },
     ];
     const built = buildXmlPackage(input);
-    const r = await verifyBytes(await collect(built.stream), { trustedKeyPem: portalKey });
+    const r = await verifyBytes(await collect(built.stream), { trustedKeyPems: [portalKey] });
     expect(failed(r)).toEqual(['Signature records']);
     const detail = r.checks.find((c) => c.name === 'Signature records')?.detail;
     expect(detail).toBe(
-      'approval 1 has no printed name; approval 1\'s time "2026-03-01 12:00" is not UTC ISO 8601; approval 2 has no role',
+      'approval 1 has no printed name; approval 1\'s time "2026-03-01 12:00" is not UTC ISO 8601 (2026-03-02T10:00:00.000Z); approval 2 has no role; approval 2\'s time "2026-03-01T12:00:00Z" is not UTC ISO 8601 (2026-03-02T10:00:00.000Z)',
     );
     expect(r.warnings).toContain('approval 2 states its own meaning: "ok"');
-    const good = await verifyBytes(signed, { trustedKeyPem: portalKey });
+    // an unknown role code is a note, not a failure (docs/package-format.md §3.3)
+    expect(r.warnings).toContain('approval 3 names a role this portal does not know: "QUALITY_MANAGER"');
+    const good = await verifyBytes(signed, { trustedKeyPems: [portalKey] });
     expect(good.checks.find((c) => c.name === 'Signature records')?.detail).toBe(
       '3 signatures, each with name, role, UTC time and meaning',
     );
@@ -107,7 +114,7 @@ describe('verifyXmlPackage', () => {
       'payload',
       flip((b) => b.length >> 1),
     );
-    const r = await verifyBytes(xml, { trustedKeyPem: portalKey });
+    const r = await verifyBytes(xml, { trustedKeyPems: [portalKey] });
     expect(r.valid).toBe(false);
     expect(failed(r)).toEqual(['Payload SHA-256']);
   });
@@ -161,7 +168,7 @@ describe('verifyXmlPackage', () => {
     const xml = forged
       .replace(/(<manifest encoding="base64" sha256=")[0-9a-f]+/, `$1${sha}`)
       .replace('occlusion', 'OCCLUSION');
-    const r = await verifyBytes(xml, { trustedKeyPem: portalKey });
+    const r = await verifyBytes(xml, { trustedKeyPems: [portalKey] });
     expect(failed(r)).toEqual(['Signature (key in the file)', 'Signature (trusted key)']);
   });
   it('fails when the readable copy says something the manifest does not', async () => {
@@ -180,7 +187,7 @@ describe('verifyXmlPackage', () => {
       type: 'spki',
       format: 'pem',
     });
-    const r = await verifyBytes(signed, { trustedKeyPem: stranger.toString() });
+    const r = await verifyBytes(signed, { trustedKeyPems: [stranger.toString()] });
     expect(failed(r)).toEqual(['Signature (trusted key)']);
     expect(r.checks.find((c) => !c.ok)?.detail).toMatch(/differs from the key in the file/);
   });
@@ -264,7 +271,7 @@ describe('verifyXmlPackage', () => {
 
   it('fails a file laid out differently, though its XML says the same (shell tools depend on the layout)', async () => {
     const reflowed = signed.toString().replace('\n  <dcc ', ' <dcc ');
-    const r = await verifyBytes(reflowed, { trustedKeyPem: portalKey });
+    const r = await verifyBytes(reflowed, { trustedKeyPems: [portalKey] });
     expect(failed(r)).toEqual(['Layout']);
     expect(r.checks.find((c) => !c.ok)?.detail).toMatch(
       /differs from the prescribed layout at character \d+/,
@@ -291,7 +298,7 @@ describe('verifyXmlPackage', () => {
       /(<manifest encoding="base64" sha256=")[0-9a-f]+/,
       `$1${createHash('sha256').update(bytes).digest('hex')}`,
     );
-    const r = await verifyBytes(forged, { trustedKeyPem: portalKey });
+    const r = await verifyBytes(forged, { trustedKeyPems: [portalKey] });
     expect(failed(r)).toEqual(['Manifest']);
     expect(r.checks.find((c) => !c.ok)?.detail).toMatch(/not in the canonical form/);
   });
@@ -302,7 +309,7 @@ describe('verifyXmlPackage', () => {
     const integrity = await verifyBytes(rewritten);
     expect(integrity.valid).toBe(true);
     expect(integrity.warnings.join(' ')).toMatch(/a device refuses an unsigned release package/);
-    const r = await verifyBytes(rewritten, { trustedKeyPem: portalKey });
+    const r = await verifyBytes(rewritten, { trustedKeyPems: [portalKey] });
     expect(r.valid).toBe(false);
     expect(failed(r)).toEqual(['Signature (trusted key)']);
     expect(r.checks.find((c) => !c.ok)?.detail).toMatch(
@@ -311,18 +318,20 @@ describe('verifyXmlPackage', () => {
   });
   it('fails an unsigned development package against the portal key too', async () => {
     const dev = (await buildSample({ type: 'DEV_UNSIGNED' })).xml;
-    expect(failed(await verifyBytes(dev, { trustedKeyPem: portalKey }))).toEqual(['Signature (trusted key)']);
+    expect(failed(await verifyBytes(dev, { trustedKeyPems: [portalKey] }))).toEqual([
+      'Signature (trusted key)',
+    ]);
   });
   it('refuses a line break inside the payload base64', async () => {
     const xml = signed.toString().replace(/(<payload[^>]*>)(.{76})/, '$1$2\n');
-    const r = await verifyBytes(xml, { trustedKeyPem: portalKey });
+    const r = await verifyBytes(xml, { trustedKeyPems: [portalKey] });
     expect(r.valid).toBe(false);
     expect(r.checks.find((c) => c.name === 'Payload SHA-256')?.detail).toMatch(/line break/);
   });
   it('refuses a line break inside the manifest, the signature or the header bytes', async () => {
     for (const name of ['manifest', 'signature', 'bytes']) {
       const xml = signed.toString().replace(new RegExp(`(<${name}[^>]*>)(.{20})`), '$1$2\n');
-      expect((await verifyBytes(xml, { trustedKeyPem: portalKey })).valid, name).toBe(false);
+      expect((await verifyBytes(xml, { trustedKeyPems: [portalKey] })).valid, name).toBe(false);
     }
   });
   it('refuses the high-S twin of a valid signature', async () => {
@@ -332,7 +341,7 @@ describe('verifyXmlPackage', () => {
         const sig = p256.Signature.fromBytes(der, 'der');
         return Buffer.from(new p256.Signature(sig.r, N - sig.s).toBytes('der'));
       }),
-      { trustedKeyPem: portalKey },
+      { trustedKeyPems: [portalKey] },
     );
     expect(failed(r)).toEqual(['Signature (key in the file)']);
     expect(r.checks.find((c) => !c.ok)?.detail).toMatch(/high-S/);
@@ -340,7 +349,9 @@ describe('verifyXmlPackage', () => {
   it('fails a package whose type contradicts its stage or the header Type', async () => {
     const input = sampleInput({ type: 'DEV_SIGNED' });
     input.package.stage = 'RELEASE';
-    const r = await verifyBytes(await collect(buildXmlPackage(input).stream), { trustedKeyPem: portalKey });
+    const r = await verifyBytes(await collect(buildXmlPackage(input).stream), {
+      trustedKeyPems: [portalKey],
+    });
     expect(failed(r)).toEqual(['Header describes this package']);
     expect(r.checks.find((c) => !c.ok)?.detail).toMatch(/DEV_SIGNED package cannot have stage RELEASE/);
   });
@@ -358,7 +369,7 @@ describe('verifyXmlPackage', () => {
       })(),
     };
     const { stream } = buildXmlPackage(input);
-    const r = await verifyXmlPackage(stream, { trustedKeyPem: portalKey });
+    const r = await verifyXmlPackage(stream, { trustedKeyPems: [portalKey] });
     expect(failed(r)).toEqual([]);
     expect(r.manifest?.payload.size).toBe(size);
   });

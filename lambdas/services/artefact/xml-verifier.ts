@@ -69,8 +69,12 @@ export function verifyXmlFile(path: string, options: VerifyOptions = {}): Promis
 /** The report as text for a terminal: one line per check, warnings, then the verdict. */
 export function formatReport(r: VerifyReport): string {
   const lines: string[] = [];
-  if (r.devModeAccepted)
+  if (r.devModeAccepted === 'unsigned')
     lines.push('*** DEVELOPMENT MODE (--dev): an UNSIGNED development package was accepted ***');
+  else if (r.devModeAccepted === 'development')
+    lines.push(
+      '*** DEVELOPMENT MODE (--dev): a development package was accepted; a device in the field refuses it ***',
+    );
   if (r.manifest) {
     const p = r.manifest.package;
     lines.push(
@@ -84,7 +88,7 @@ export function formatReport(r: VerifyReport): string {
   lines.push(
     r.valid
       ? r.devModeAccepted
-        ? 'VERDICT: VALID IN DEVELOPMENT MODE ONLY (unsigned; a device in the field refuses it)'
+        ? `VERDICT: VALID IN DEVELOPMENT MODE ONLY (${r.devModeAccepted === 'unsigned' ? 'unsigned' : 'a development package'}; a device in the field refuses it)`
         : 'VERDICT: VALID'
       : `VERDICT: INVALID (${failed} check${failed === 1 ? '' : 's'} failed)`,
   );

@@ -7,14 +7,16 @@ import type { PackageManifest } from './xml-format';
 
 export interface VerifyOptions {
   /**
-   * PEM public key the package must be signed with (the portal's, from GET /dev/signing-key). Given, the
-   * verifier applies the device policy of docs/package-format.md: a package not signed by this key (an
-   * unsigned one included, whatever its stage) fails.
+   * The PEM public keys a device trusts (the portal's, from GET /dev/signing-key.pem?stage=…). Given, the
+   * verifier applies the device policy of docs/package-format.md §7: a package not signed by one of these
+   * keys fails (an unsigned one included), and, outside development mode, every development package
+   * fails too (a device in the field holds the release key and takes release packages only; decision 296).
    */
-  trustedKeyPem?: string;
+  trustedKeyPems?: readonly string[];
   /**
-   * Development mode (`npm run verify -- --dev`, decision 194): with a trusted key, a DEV_UNSIGNED package
-   * is accepted as a device in a development mode accepts it (docs/package-format.md §7 rule 1), and the
+   * Development mode (`npm run verify -- --dev`, decisions 194, 296): with trusted keys (the development
+   * key and the release key), a DEV_SIGNED package signed by one of them and a DEV_UNSIGNED package are
+   * accepted as a device in a development mode accepts them (docs/package-format.md §7 rule 1), and the
    * report says so loudly. Never for release: a RELEASE_UNSIGNED package still fails.
    */
   devMode?: boolean;
@@ -35,8 +37,13 @@ export interface VerifyReport {
   /** things that are not failures but limit what was proven */
   warnings: string[];
   manifest?: PackageManifest;
-  /** true when the package passed only because development mode accepted it unsigned (decision 194) */
-  devModeAccepted?: boolean;
+  /**
+   * 'unsigned' when the package passed only because development mode accepted it unsigned (decision 194),
+   * 'development' when it is a signed development package that only development mode accepts (decision 296)
+   */
+  devModeAccepted?: 'unsigned' | 'development';
+  /** the trusted key (PEM) the package's signature verified with: its statement must be signed by it too */
+  signedBy?: string;
   /** extracted part → file path */
   extracted: Record<string, string>;
 }
@@ -50,8 +57,10 @@ export class VerifyContext {
   readonly checks: VerifyCheck[] = [];
   readonly warnings: string[] = [];
   readonly extracted: Record<string, string> = {};
-  /** set when development mode accepted an unsigned development package (decision 194) */
-  devModeAccepted = false;
+  /** set when development mode accepted a development package (decisions 194, 296) */
+  devModeAccepted: VerifyReport['devModeAccepted'];
+  /** the trusted key that verified the signature */
+  signedBy: string | undefined;
   /** the directory parts are written to, when asked */
   readonly out: string | undefined;
 
@@ -84,12 +93,15 @@ export class VerifyContext {
   }
 
   report(manifest?: PackageManifest): VerifyReport {
+    const valid = this.checks.length > 0 && this.checks.every((c) => c.ok);
     return {
-      valid: this.checks.length > 0 && this.checks.every((c) => c.ok),
+      valid,
       checks: this.checks,
       warnings: this.warnings,
       ...(manifest ? { manifest } : {}),
-      ...(this.devModeAccepted ? { devModeAccepted: true } : {}),
+      // only a package that passed was accepted: an invalid one gets no development-mode banner
+      ...(valid && this.devModeAccepted ? { devModeAccepted: this.devModeAccepted } : {}),
+      ...(this.signedBy ? { signedBy: this.signedBy } : {}),
       extracted: this.extracted,
     };
   }

@@ -7,6 +7,7 @@ import { RESOURCE_TYPES, STAGES } from '../../../shared/api/contracts/resources'
 import { decodeHeader } from '../../../shared/domain/header/header-codec';
 import type { Header } from '../../../shared/domain/header/header-schema';
 import { PACKAGE_TYPE_CODES } from '../../../shared/domain/header/header-template';
+import { ROLES } from '../../../shared/domain/roles';
 import { SIGNATURE_ALGORITHM } from '../../ports/signer';
 import { Base64Decoder, decodeBase64 } from './base64-stream';
 import {
@@ -28,7 +29,20 @@ import { hex32, message, sha256Hex, type VerifyContext } from './xml-verify-cont
 
 const person = z.strictObject({ id: z.string(), name: z.string(), email: z.string(), role: z.string() });
 const hex64 = z.string().regex(/^[0-9a-f]{64}$/);
-const size = z.number().int().min(0);
+/** sizes are at most 2^32 − 1, as the header's uint32 fields hold them (docs/package-format.md §5) */
+const size = z.number().int().min(0).max(0xffff_ffff);
+/** other integers at most 2^53 − 1: beyond it JSON readers disagree on the value */
+const integer = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
+
+/**
+ * A time in the one form of docs/package-format.md §1 (`2026-03-02T10:00:00.000Z`: UTC, milliseconds),
+ * a real instant: what `toISOString` writes, and nothing else.
+ */
+export const isPortalTime = (s: string): boolean =>
+  /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/.test(s) &&
+  !Number.isNaN(Date.parse(s)) &&
+  new Date(s).toISOString() === s;
+const time = z.string().refine(isPortalTime, { error: 'not a time in the form 2026-03-02T10:00:00.000Z' });
 const manifestSchema = z.strictObject({
   format: z.literal(MANIFEST_FORMAT),
   package: z.strictObject({
@@ -40,15 +54,15 @@ const manifestSchema = z.strictObject({
     resourceType: z.enum(RESOURCE_TYPES),
     note: z.string(),
     initiator: person,
-    createdAt: z.string(),
-    generatedAt: z.string(),
+    createdAt: time,
+    generatedAt: time,
   }),
   dcc: z.strictObject({
     id: z.string(),
     deviceId: z.string(),
     telemetryType: z.string(),
-    deviceLimit: size,
-    messageLimit: size,
+    deviceLimit: integer,
+    messageLimit: integer,
   }),
   approvals: z.array(z.strictObject({ approver: person, approvedAt: z.string(), meaning: z.string() })),
   header: z.strictObject({ size, crc32: z.string().regex(/^0x[0-9A-F]{8}$/), sha256: hex64 }),
@@ -298,8 +312,8 @@ export function checkHeaderDescribes(
   );
 }
 
-/** An ISO 8601 time in UTC, as the portal writes every signature time. */
-const UTC_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?Z$/;
+/** The role codes an approval or the signature can name (docs/package-format.md §3.3): every role but ADMIN. */
+const SIGNATURE_ROLES: readonly string[] = ROLES.filter((r) => r !== 'ADMIN');
 
 /**
  * The electronic signatures the file records (21 CFR Part 11 §11.50, decision 141): every approval and the
@@ -332,7 +346,13 @@ export function checkSignatureRecords(ctx: VerifyContext, manifest: PackageManif
   for (const s of signatures) {
     if (!s.who.name.trim()) problems.push(`${s.what} has no printed name`);
     if (!s.who.role.trim()) problems.push(`${s.what} has no role`);
-    if (!UTC_TIME.test(s.at)) problems.push(`${s.what}'s time ${JSON.stringify(s.at)} is not UTC ISO 8601`);
+    else if (!SIGNATURE_ROLES.includes(s.who.role))
+      ctx.warnings.push(`${s.what} names a role this portal does not know: ${JSON.stringify(s.who.role)}`);
+    // the one form of §1 (UTC, milliseconds): the portal writes no other, so another means another writer
+    if (!isPortalTime(s.at))
+      problems.push(
+        `${s.what}'s time ${JSON.stringify(s.at)} is not UTC ISO 8601 (2026-03-02T10:00:00.000Z)`,
+      );
     if (!s.meaning.trim()) problems.push(`${s.what} has no meaning`);
     else if (!s.known.includes(s.meaning))
       ctx.warnings.push(`${s.what} states its own meaning: ${JSON.stringify(s.meaning)}`);

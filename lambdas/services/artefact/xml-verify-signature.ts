@@ -18,9 +18,36 @@ function verifyWith(key: KeyObject, data: Uint8Array, signature: Uint8Array): bo
   }
 }
 
+/** The trusted keys, read; a key that cannot be read is refused by the CLI before this runs. */
+const trustedKeys = (ctx: VerifyContext): KeyObject[] =>
+  (ctx.options.trustedKeyPems ?? []).map((pem) => createPublicKey(pem));
+
 /**
- * The signature of a signed package (with the key in the file and, when given, the trusted key), or the
- * absence of one in an unsigned package. Answers the signature and key bytes read, for the layout check.
+ * Rule 1 of the device policy for a signed development package (docs/package-format.md §7, decision 296):
+ * a device in the field refuses it whatever key signed it (packages signed before the keys were split
+ * carry the release key's signature); a device in a development mode accepts it.
+ */
+function developmentPolicy(ctx: VerifyContext, type: string): void {
+  if (!ctx.options.devMode) {
+    ctx.check(
+      'Device policy',
+      false,
+      `a ${type} package is for devices in a development mode; a device in the field refuses every development package, whatever key signed it`,
+    );
+    return;
+  }
+  ctx.check(
+    'Device policy',
+    true,
+    `DEVELOPMENT MODE (--dev): a ${type} package is accepted, as only a device in a development mode accepts it; a device in the field refuses it`,
+  );
+  ctx.devModeAccepted = 'development';
+}
+
+/**
+ * The signature of a signed package (with the key in the file and, when given, the trusted keys), or the
+ * absence of one in an unsigned package, and the device policy for development packages. Answers the
+ * signature and key bytes read, for the layout check.
  */
 export function checkSignature(
   ctx: VerifyContext,
@@ -29,37 +56,37 @@ export function checkSignature(
   sigEl: XmlElement | undefined,
   keyEl: XmlElement | undefined,
 ): { signature?: Uint8Array; publicKeyDer?: Uint8Array } {
-  const trustedKeyPem = ctx.options.trustedKeyPem;
-  if (!isSignedType(manifest.package.type)) {
+  const keys = trustedKeys(ctx);
+  const type = manifest.package.type;
+  if (!isSignedType(type)) {
     ctx.check(
       'Unsigned package',
       !sigEl && !keyEl && manifest.signature === null,
-      sigEl || manifest.signature
-        ? `a ${manifest.package.type} package must not carry a signature`
-        : 'no signature expected',
+      sigEl || manifest.signature ? `a ${type} package must not carry a signature` : 'no signature expected',
     );
-    // the device policy: a device holding a key accepts only packages signed by it; a device in a
-    // development mode (--dev) also a DEV_UNSIGNED one, never a release package (decision 194)
-    if (trustedKeyPem && ctx.options.devMode && manifest.package.type === 'DEV_UNSIGNED') {
-      ctx.devModeAccepted = ctx.check(
+    // the device policy: a device holding keys accepts only packages signed by one of them; a device in
+    // a development mode (--dev) also a DEV_UNSIGNED one, never a release package (decision 194)
+    if (keys.length > 0 && ctx.options.devMode && type === 'DEV_UNSIGNED') {
+      ctx.check(
         'Signature (trusted key)',
         true,
         'DEVELOPMENT MODE (--dev): a DEV_UNSIGNED package is accepted unsigned, as only a device in a development mode accepts it; a device in the field refuses it',
       );
+      ctx.devModeAccepted = 'unsigned';
       ctx.warnings.push(
         'DEVELOPMENT MODE: this package is NOT signed. Only a device in a development mode, which cannot be entered in the field, may accept it. Never use --dev to decide about a release.',
       );
-    } else if (trustedKeyPem)
+    } else if (keys.length > 0)
       ctx.check(
         'Signature (trusted key)',
         false,
-        ctx.options.devMode && manifest.package.type !== 'DEV_UNSIGNED'
-          ? `a ${manifest.package.type} package is not signed; --dev accepts unsigned development packages only, never a release package: every device refuses it`
-          : `a ${manifest.package.type} package is not signed; a device that trusts this key refuses it`,
+        ctx.options.devMode && type !== 'DEV_UNSIGNED'
+          ? `a ${type} package is not signed; --dev accepts unsigned development packages only, never a release package: every device refuses it`
+          : `a ${type} package is not signed; a device that trusts this key refuses it`,
       );
     else
       ctx.warnings.push(
-        `A ${manifest.package.type} package carries no signature: only its integrity was checked${
+        `A ${type} package carries no signature: only its integrity was checked${
           manifest.package.stage === 'RELEASE' ? '; a device refuses an unsigned release package' : ''
         }.`,
       );
@@ -68,8 +95,7 @@ export function checkSignature(
   let signature: Uint8Array | undefined;
   let publicKeyDer: Uint8Array | undefined;
   try {
-    if (!manifest.signature)
-      throw new Error(`a ${manifest.package.type} package has no signature in its manifest`);
+    if (!manifest.signature) throw new Error(`a ${type} package has no signature in its manifest`);
     if (!sigEl || !keyEl) throw new Error('the signature or the public key is missing');
     if (sigEl.attrs.algorithm !== SIGNATURE_ALGORITHM)
       throw new Error(`unknown algorithm ${sigEl.attrs.algorithm}`);
@@ -85,18 +111,29 @@ export function checkSignature(
       verifyWith(embedded, manifestBytes, signature),
       `${SIGNATURE_ALGORITHM}, key ${manifest.signature.keyId}, signed by ${manifest.signature.signedBy.name} (${manifest.signature.signedBy.role}) at ${manifest.signature.signedAt}`,
     );
-    if (trustedKeyPem) {
-      const trusted = createPublicKey(trustedKeyPem);
-      const same = trusted.export({ type: 'spki', format: 'der' }).equals(Buffer.from(publicKeyDer));
+    if (keys.length > 0) {
+      const sig = signature;
+      const index = keys.findIndex((k) => verifyWith(k, manifestBytes, sig));
+      const der = Buffer.from(publicKeyDer);
+      const isInFile = (k: KeyObject) => k.export({ type: 'spki', format: 'der' }).equals(der);
+      const which = keys.length === 1 ? 'the trusted key' : `trusted key ${index + 1} of ${keys.length}`;
       ctx.check(
         'Signature (trusted key)',
-        verifyWith(trusted, manifestBytes, signature),
-        same ? 'the trusted key is the key in the file' : 'the trusted key differs from the key in the file',
+        index >= 0,
+        index >= 0
+          ? `verifies with ${which}${isInFile(keys[index]!) ? ', the key in the file' : ', which differs from the key in the file'}`
+          : `the signature ${keys.length === 1 ? 'does not verify with the trusted key' : `verifies with none of the ${keys.length} trusted keys`}: ${keys.some(isInFile) ? 'the file was changed after signing' : `the trusted key${keys.length === 1 ? ' differs' : 's differ'} from the key in the file`}`,
       );
-    } else
+      if (index >= 0) ctx.signedBy = ctx.options.trustedKeyPems![index];
+      // by the type: a DEV_SIGNED package claiming the RELEASE stage is still a development package
+      if (type.startsWith('DEV_')) developmentPolicy(ctx, type);
+    } else {
       ctx.warnings.push(
         'The signature was checked with the key inside the file: that proves the file is intact, not who signed it. Pass --key with the portal public key to check the origin.',
       );
+      if (type.startsWith('DEV_'))
+        ctx.warnings.push(`A ${type} package: a device in the field refuses every development package.`);
+    }
   } catch (e) {
     ctx.check('Signature (key in the file)', false, message(e));
   }

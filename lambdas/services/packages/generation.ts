@@ -74,7 +74,8 @@ export class Generation {
     // open tasks stay until the worker commits: a failed generation is retried from the decider's list
     if (!(await core.d.packages.save(next, { version: p.version, status: p.status }))) return null;
     await audit(next);
-    const job = { packageId: p.id, jobId: next.generation!.jobId };
+    // the stage picks the worker that holds the stage's signing key (decision 295)
+    const job = { packageId: p.id, jobId: next.generation!.jobId, stage: p.resourceStage };
     try {
       await core.d.jobs().start(job);
     } catch (e) {

@@ -1,4 +1,3 @@
-import type { DsseEnvelope } from '../../../shared/api/contracts/provenance-statement';
 import { ConflictError } from '../../../shared/domain/errors';
 import { PACKAGE_ERR } from '../../../shared/domain/package-texts';
 import {
@@ -93,12 +92,12 @@ export const deliveredFile = (a: ArtefactRef) => ({
  * statement stored before statements were pinned has no SHA-256 on record: it must at least name this
  * package, so another package's statement copied over it is refused too.
  */
-export function servedStatement(core: PackageCore, p: PackageRecord): Promise<DsseEnvelope | null> {
+export function servedStatement(core: PackageCore, p: PackageRecord): Promise<string | null> {
   const artefact = artefactOf(p);
   return refusingMismatch(p, artefact, 'statement', async () => {
-    const envelope = await core.d.artefacts().statement(artefact);
-    if (envelope && !artefact.statementSha256) {
-      const named = statementPackageId(envelope);
+    const text = await core.d.artefacts().statement(artefact);
+    if (text && !artefact.statementSha256) {
+      const named = statementPackageId(text);
       if (named !== p.id)
         throw new StoredFileMismatch(
           'statement',
@@ -106,13 +105,15 @@ export function servedStatement(core: PackageCore, p: PackageRecord): Promise<Ds
           { kind: 'otherPackage', packageId: named ?? 'none named' },
         );
     }
-    return envelope;
+    return text;
   });
 }
 
-/** The package id an envelope's statement names (`predicate.package.id`), or null when unreadable. */
-function statementPackageId(envelope: DsseEnvelope): string | null {
+/** The package id a stored envelope's statement names (`predicate.package.id`), or null when unreadable. */
+function statementPackageId(text: string): string | null {
   try {
+    const envelope = JSON.parse(text) as { payload?: unknown };
+    if (typeof envelope.payload !== 'string') return null;
     const statement = JSON.parse(Buffer.from(envelope.payload, 'base64').toString('utf8'));
     const id = statement?.predicate?.package?.id;
     return typeof id === 'string' ? id : null;

@@ -17,6 +17,12 @@ export const stageParamSchema = z.object({
     .pipe(z.enum(STAGES, { error: "Stage must be 'dev' or 'release'" })),
 });
 
+/**
+ * Query of the signing key routes (decision 295): `?stage=release` or `?stage=dev` (case-insensitive) names
+ * the key of that stage; without it the release key, the one the routes always served.
+ */
+export const signingKeyQuerySchema = z.object({ stage: stageParamSchema.shape.stage.optional() });
+
 /** A resource name: trimmed, 1–120 characters, letters, digits, spaces and . _ - ( ) only. */
 export const resourceNameSchema = visibleText('name', 'Resource name', MSG.resourceNameRequired, 120).pipe(
   z

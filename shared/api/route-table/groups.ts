@@ -20,14 +20,16 @@ export const PKG_WRITE = ['users', 'packages', 'audit'] as const;
 export const PKG_MAIL = ['users', 'packages', 'audit', 'outbox'] as const;
 /**
  * Approving (the last approval starts the generation), signing and retrying a failed generation: they
- * check the resource and the DCC, commit GENERATING and invoke the generateArtefact worker; the worker
- * alone reads the resource, writes the artefact and signs (shared/api/workers.ts, decision 160).
+ * check the resource and the DCC, commit GENERATING and invoke the generation worker of the package's
+ * stage (generateArtefact for RELEASE, generateDevArtefact for DEV: each holds its stage's key alone,
+ * decision 295); the worker alone reads the resource, writes the artefact and signs (shared/api/workers.ts,
+ * decision 160).
  */
 export const PKG_DECIDE = {
   tables: ['users', 'packages', 'resources', 'dcc', 'audit', 'outbox'],
   // the resource and the DCC are read, never changed (decision 205)
   writes: ['packages', 'audit', 'outbox'],
-  invoke: ['generateArtefact'],
+  invoke: ['generateArtefact', 'generateDevArtefact'],
 } as const;
 
 /**

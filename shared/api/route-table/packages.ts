@@ -13,6 +13,7 @@ import {
   updateDraftSchema,
   WAITING_FOR,
 } from '../contracts/packages';
+import { signingKeyQuerySchema } from '../contracts/resources';
 import { answer, jsonText } from '../contracts/responses';
 import { NON_ADMIN, PKG_READ, PKG_WRITE } from './groups';
 import {
@@ -162,7 +163,8 @@ export const PACKAGE_ROUTES = [
     path: '/signing-key',
     access: 'public',
     uses: { tables: [], sign: 'publicKey' },
-    summary: 'The package signing public key (PEM text inside JSON, with its key id and algorithm)',
+    summary:
+      'A package signing public key (PEM text inside JSON, with its key id and algorithm): the release key, or with ?stage=dev the development key',
   },
   {
     id: 'signingKeyPem',
@@ -171,7 +173,7 @@ export const PACKAGE_ROUTES = [
     access: 'public',
     uses: { tables: [], sign: 'publicKey' },
     summary:
-      'The package signing public key as a PEM file (application/x-pem-file), for `npm run verify -- --key` and openssl',
+      'A package signing public key as a PEM file (application/x-pem-file), for `npm run verify -- --key` and openssl: ?stage=release (the default) or ?stage=dev',
   },
 
   // ── DCC ─────────────────────────────────────────────────────────────────────────────────────
@@ -213,8 +215,8 @@ export const PACKAGE_CONTRACT = {
   attachDcc: { params: attachDccParamSchema },
   listApprovers: { ...id, query: approversQuerySchema },
   ...PACKAGE_DECISION_CONTRACT,
-  signingKey: {},
-  signingKeyPem: { produces: 'application/x-pem-file' },
+  signingKey: { query: signingKeyQuerySchema },
+  signingKeyPem: { query: signingKeyQuerySchema, produces: 'application/x-pem-file' },
   listDcc: { query: dccListQuerySchema },
   createDcc: { body: createDccSchema, statuses: [201] },
 } as const satisfies { [Id in (typeof PACKAGE_ROUTES)[number]['id']]: RouteRequest };

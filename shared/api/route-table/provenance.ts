@@ -56,7 +56,8 @@ export const PROVENANCE_CONTRACT = {
     maxBodyBytes: SBOM_MAX_BYTES + 640 * 1024,
   },
   packageSbom: { params: packageIdParamSchema, produces: 'application/json' },
-  packageProvenanceStatement: { params: packageIdParamSchema },
+  // the stored file as it is (one line and one LF): a JSON answer would be a re-serialisation without the LF
+  packageProvenanceStatement: { params: packageIdParamSchema, produces: 'application/json' },
 } as const satisfies { [Id in (typeof PROVENANCE_ROUTES)[number]['id']]: RouteRequest };
 
 /** Answers of the provenance rows (issue 27). */
@@ -66,16 +67,8 @@ export const PROVENANCE_RESPONSES = {
     description:
       'the SBOM file, byte for byte as stored (CycloneDX or SPDX JSON); its SHA-256 is the package resourceFile.sbom.sha256',
   }),
-  packageProvenanceStatement: answer({
-    payloadType: z.string().meta({ description: "'application/vnd.in-toto+json'" }),
-    payload: z.string().meta({ description: 'the in-toto statement (JSON), base64' }),
-    signatures: z.array(
-      z.object({
-        keyid: z.string(),
-        sig: z.string().meta({
-          description: 'ECDSA P-256 SHA-256 over PAE(payloadType, payload), DER, low-S, base64',
-        }),
-      }),
-    ),
+  packageProvenanceStatement: z.string().meta({
+    description:
+      'the DSSE envelope file byte for byte: {"payloadType":"application/vnd.in-toto+json","payload":<the in-toto statement, base64>,"signatures":[{"keyid":…,"sig":<ECDSA P-256 SHA-256 over PAE, DER, low-S, base64>}]} on one line, then one LF',
   }),
 } as const satisfies { [Id in (typeof PROVENANCE_ROUTES)[number]['id']]: z.ZodType };

@@ -1,6 +1,7 @@
 import type * as z from 'zod';
 import type { AccessTokenScope } from '../../domain/access-tokens';
 import type { Role } from '../../domain/roles';
+import type { Stage } from '../contracts/resources';
 
 /** The shape of a route table row (shared/api/routes.ts explains the fields). */
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
@@ -24,12 +25,16 @@ export interface RouteUses {
    */
   buckets?: Partial<Record<BucketName, readonly ('read' | 'write' | 'delete' | 'parts')[]>>;
   mail?: boolean;
-  /** 'sign' = kms:Sign on the package key (and its public key); 'publicKey' = kms:GetPublicKey only. */
-  sign?: 'sign' | 'publicKey';
+  /**
+   * 'RELEASE' / 'DEV' = kms:Sign (and its public key) on the key of that stage alone: the release key signs
+   * release packages, the development key development ones (decision 295); 'publicKey' = kms:GetPublicKey
+   * on both keys, nothing else.
+   */
+  sign?: Stage | 'publicKey';
   /** limits per client address: reads the origin-verify secret to trust CloudFront-Viewer-Address */
   clientSource?: boolean;
   /** asynchronous workers it invokes (lambda:InvokeFunction on those functions only; shared/api/workers.ts) */
-  invoke?: readonly ('generateArtefact' | 'verifyUpload')[];
+  invoke?: readonly ('generateArtefact' | 'generateDevArtefact' | 'verifyUpload')[];
 }
 
 export interface Route {

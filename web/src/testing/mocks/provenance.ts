@@ -39,10 +39,13 @@ export const BUILD_PROVENANCE = {
       sha256: '7e11f4db012e772cdd4c719cd066c76010c20892b29290982328cd4355df710c',
     },
   } satisfies ProvenanceFields,
-  /** a DSSE envelope in the statement's shape; payload and signature are stand-ins */
-  statement: {
+  /**
+   * a statement file in its one form (a DSSE envelope on one line, then one LF, as the endpoint sends
+   * it); payload and signature are stand-ins
+   */
+  statement: `${JSON.stringify({
     payloadType: 'application/vnd.in-toto+json',
     payload: btoa('{"_type":"https://in-toto.io/Statement/v1"}'),
     signatures: [{ keyid: 'sample-key', sig: btoa('not a real signature') }],
-  },
+  })}\n`,
 };
