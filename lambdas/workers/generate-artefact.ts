@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { packageServiceWithArtefacts } from '../composition-artefacts';
-import { loggerFor } from '../middleware/logging';
+import { logger, loggerFor } from '../middleware/logging';
 
 // names this Lambda's logger (the service's lines use it)
 loggerFor('generateArtefact');
@@ -13,5 +13,12 @@ const jobSchema = z.object({ packageId: z.string().min(1).max(64), jobId: z.stri
  * on-failure queue, whose handler (generation-failed.ts) returns the package with the reason.
  */
 export async function handler(event: unknown): Promise<void> {
-  await packageServiceWithArtefacts().runGeneration(jobSchema.parse(event));
+  const job = jobSchema.parse(event);
+  // every line of this run names its package (and job)
+  logger().appendKeys({ packageId: job.packageId, jobId: job.jobId });
+  try {
+    await packageServiceWithArtefacts().runGeneration(job);
+  } finally {
+    logger().removeKeys(['packageId', 'jobId']);
+  }
 }
