@@ -131,7 +131,8 @@ export function readConfig(node: Node, stages: Readonly<Record<string, unknown>>
   };
 }
 
-type StageConfig = Omit<PortalConfig, 'webDir' | 'webIsPlaceholder' | 'bundleCache'>;
+/** One stage of infra/stages.ts, checked: everything the stack is built from but the build inputs. */
+export type StageConfig = Omit<PortalConfig, 'webDir' | 'webIsPlaceholder' | 'bundleCache'>;
 
 const ROLE_ARN_RE = /^arn:aws[a-z-]*:iam::\d{12}:role\/[\w+=,.@/-]{1,512}$/;
 /** a KMS key ARN (not an alias): partition, region, account, key id (a UUID or a multi-Region `mrk-` id) */
