@@ -1,8 +1,8 @@
 import type { StageSettings } from './lib/portal-config';
 
 /**
- * Every stage's settings, committed: `npx cdk deploy -c stage=<name>` selects one, and nothing else
- * changes what is deployed (the old `-c domainName=…` style flags are refused). The checks are in
+ * Every stage's settings, committed: `npm run deploy -- --stage <name>` (or `-c stage=<name>` for cdk)
+ * selects one, and nothing else changes what is deployed (stage settings given as context flags are refused). The checks are in
  * infra/lib/portal-config.ts (checkStage): a missing required setting fails the synth naming it.
  * docs/infra.md ("Stages") describes each setting; the values below are examples to replace.
  *
@@ -54,7 +54,8 @@ export const STAGES = {
     allowedEmailDomains: ['example.com'],
     auditRetentionDays: 2557,
     deletionProtection: true,
-    // false until the first `cdk deploy -c stage=prod` has succeeded; then true, and deploy again
+    // false until the first `npm run deploy -- --stage prod` has succeeded; then true, and deploy again:
+    // the protections, the trail and the access logs start (decisions 200, 307)
     firstDeployDone: false,
     terminationProtection: true,
     // operators hear every alarm; the key admin administers the signing key and can never sign with it

@@ -44,7 +44,7 @@ const WRITERS: Record<string, { what: string; target: (p: Json) => unknown }> = 
 /** Resource types that name a bucket but write nothing into one while the stack is being created. */
 const NO_WRITE_DURING_CREATE: Record<string, string> = {
   'AWS::IAM::Policy': 'a permission; used only when a function runs',
-  'AWS::IAM::ManagedPolicy': 'the auditors\' read permissions',
+  'AWS::IAM::ManagedPolicy': "the auditors' read permissions",
   'AWS::IAM::Role': 'a permission; used only when a function runs',
   'AWS::S3::BucketPolicy': 'a policy on the bucket, no object',
   'AWS::Lambda::Function':
@@ -71,7 +71,9 @@ function firstDeployModel(json: TemplateJson, terminationProtection: boolean): F
     blockers.push('termination protection: cdk deploy cannot delete the ROLLBACK_COMPLETE stack');
   const resources = Object.entries(json.Resources);
   const buckets = new Set(resources.filter(([, r]) => r.Type === 'AWS::S3::Bucket').map(([id]) => id));
-  const handling = new Map<string, string>([...buckets].map((b) => [b, 'nothing writes into it during a create']));
+  const handling = new Map<string, string>(
+    [...buckets].map((b) => [b, 'nothing writes into it during a create']),
+  );
 
   for (const [id, r] of resources) {
     const props = r.Properties ?? {};
@@ -97,7 +99,9 @@ function firstDeployModel(json: TemplateJson, terminationProtection: boolean): F
     // every other resource that names a bucket must be known not to write into it
     const named = bucketOf(props, buckets);
     if (named && named !== id && !(r.Type in NO_WRITE_DURING_CREATE) && !(r.Type in WRITERS))
-      blockers.push(`${id} (${r.Type}) names ${named}: the model does not know whether it writes during a create`);
+      blockers.push(
+        `${id} (${r.Type}) names ${named}: the model does not know whether it writes during a create`,
+      );
   }
   return { blockers, handling };
 }
@@ -160,7 +164,9 @@ describe('after the first success (firstDeployDone: true)', () => {
     expect(blockers.filter((b) => b.includes('deletion protection'))).toHaveLength(
       Object.keys(later.stack.data.tables).length,
     );
-    expect(blockers).toContain('termination protection: cdk deploy cannot delete the ROLLBACK_COMPLETE stack');
+    expect(blockers).toContain(
+      'termination protection: cdk deploy cannot delete the ROLLBACK_COMPLETE stack',
+    );
     const trailBucket = later.logicalId(later.stack.trail.bucket!);
     expect(handling.get(trailBucket)).toMatch(/^Trail\w* delivers log files into it/);
     const logs = later.logicalId(later.stack.data.accessLogs);
@@ -182,7 +188,10 @@ describe('after the first success (firstDeployDone: true)', () => {
     const json: TemplateJson = {
       Resources: {
         Logs: { Type: 'AWS::S3::Bucket', Properties: {} },
-        Flow: { Type: 'AWS::EC2::FlowLog', Properties: { LogDestination: { 'Fn::GetAtt': ['Logs', 'Arn'] } } },
+        Flow: {
+          Type: 'AWS::EC2::FlowLog',
+          Properties: { LogDestination: { 'Fn::GetAtt': ['Logs', 'Arn'] } },
+        },
       },
     };
     expect(firstDeployModel(json, false).blockers).toEqual([

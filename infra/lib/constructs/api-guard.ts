@@ -1,5 +1,5 @@
 import { SecretValue } from 'aws-cdk-lib';
-import type * as apigw from 'aws-cdk-lib/aws-apigateway';
+import * as apigw from 'aws-cdk-lib/aws-apigateway';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import * as wafv2 from 'aws-cdk-lib/aws-wafv2';
 import { Construct } from 'constructs';
@@ -21,14 +21,23 @@ export const PUBLIC_ROUTE_THROTTLE = { rateLimit: 10, burstLimit: 20 };
 export const routeThrottle = (r: Pick<Route, 'access'>): { rateLimit: number; burstLimit: number } =>
   r.access === 'public' ? PUBLIC_ROUTE_THROTTLE : ROUTE_THROTTLE;
 
-/** The stage's `methodOptions`: one throttle per row of the route table, keyed `/<path>/<METHOD>`. */
+/**
+ * The stage's `methodOptions`: one throttle per row of the route table, keyed `/<path>/<METHOD>`. A
+ * method's settings replace the stage's `*` ones for that method, so they repeat its logging and metrics.
+ */
 export function methodThrottles(routes: readonly Route[]): Record<string, apigw.MethodDeploymentOptions> {
   return Object.fromEntries(
     routes.map((r) => {
       const t = routeThrottle(r);
       return [
         `${r.path}/${r.method}`,
-        { throttlingRateLimit: t.rateLimit, throttlingBurstLimit: t.burstLimit },
+        {
+          throttlingRateLimit: t.rateLimit,
+          throttlingBurstLimit: t.burstLimit,
+          loggingLevel: apigw.MethodLoggingLevel.ERROR,
+          metricsEnabled: true,
+          dataTraceEnabled: false,
+        },
       ];
     }),
   );
