@@ -34,14 +34,14 @@ export type BusinessMetric = (typeof BUSINESS_METRICS)[number];
  */
 export function routeMetrics(routeId: string, statusCode: number | undefined): BusinessMetric[] {
   if (statusCode === undefined || statusCode < 200 || statusCode >= 300) return [];
-  switch (routeId) {
-    case 'approvePackage':
-      return ['Approvals'];
-    case 'approveDelivery':
-      return statusCode === 200 ? ['Approvals', 'Deliveries'] : ['Approvals'];
-    case 'signPackage':
-      return ['Signatures'];
-    default:
-      return [];
-  }
+  const counted = ROUTE_METRICS[routeId];
+  if (!counted) return [];
+  return statusCode === 200 ? [...counted.any, ...counted.on200] : [...counted.any];
 }
+
+/** Per route id: what any 2xx answer counts, and what a 200 alone adds (a delivery approval that delivered). */
+const ROUTE_METRICS: Readonly<Record<string, { any: BusinessMetric[]; on200: BusinessMetric[] }>> = {
+  approvePackage: { any: ['Approvals'], on200: [] },
+  approveDelivery: { any: ['Approvals'], on200: ['Deliveries'] },
+  signPackage: { any: ['Signatures'], on200: [] },
+};
