@@ -1,8 +1,8 @@
 import type { StageSettings } from './lib/portal-config';
 
 /**
- * Every stage's settings, committed: `npx cdk deploy -c stage=<name>` selects one, and nothing else
- * changes what is deployed (the old `-c domainName=…` style flags are refused). The checks are in
+ * Every stage's settings, committed: `npm run deploy -- --stage <name>` (or `-c stage=<name>` for cdk)
+ * selects one, and nothing else changes what is deployed (stage settings given as context flags are refused). The checks are in
  * infra/lib/portal-config.ts (checkStage): a missing required setting fails the synth naming it.
  * docs/infra.md ("Stages") describes each setting; the values below are examples to replace.
  *
@@ -10,16 +10,21 @@ import type { StageSettings } from './lib/portal-config';
  * does not type-check).
  */
 export const STAGES = {
-  /** a developer's own stage; `npm run synth` and the infra tests build this one */
+  /**
+   * a developer's own stage, throw-away: `npx cdk destroy` removes its data (the audit bucket and the
+   * sender identity stay). `npm run synth` builds this one. firstDeployDone stays unset (false): a failed
+   * first create rolls back to nothing; set it to true after a successful deploy for the trail and the
+   * access logs (docs/infra.md, "A failed first deploy").
+   */
   dev: {
     senderAddress: 'firmware-portal@example.com',
     sesIdentity: 'create-domain',
     sesSandbox: true,
     sesSandboxRecipients: ['example.com'],
     allowedEmailDomains: [],
-    deletionProtection: true,
-    firstDeployDone: true,
+    deletionProtection: false,
     terminationProtection: false,
+    monthlyBudgetUsd: 30,
   },
   /** acceptance before prod: its own account or region, same shape as prod, throw-away data */
   staging: {
@@ -32,10 +37,10 @@ export const STAGES = {
     auditRetentionDays: 30,
     deletionProtection: false,
     terminationProtection: false,
-    // CloudFront's web ACLs live in us-east-1: outside it the stage names one made there (docs/infra.md, WAF)
-    webAclArn:
-      'arn:aws:wafv2:us-east-1:123456789012:global/webacl/frp-staging-edge/22222222-3333-4444-5555-666666666666',
     alarmEmail: 'firmware-oncall-staging@example.com',
+    monthlyBudgetUsd: 50,
+    // a throw-away stage keeps replaced packages a short while only
+    artefactNoncurrentDays: 30,
   },
   /** production: custom domain, domain identity with DKIM, retained data, termination protection */
   prod: {
@@ -49,7 +54,8 @@ export const STAGES = {
     allowedEmailDomains: ['example.com'],
     auditRetentionDays: 2557,
     deletionProtection: true,
-    // false until the first `cdk deploy -c stage=prod` has succeeded; then true, and deploy again
+    // false until the first `npm run deploy -- --stage prod` has succeeded; then true, and deploy again:
+    // the protections, the trail and the access logs start (decisions 200, 307)
     firstDeployDone: false,
     terminationProtection: true,
     // operators hear every alarm; the key admin administers the signing key and can never sign with it
@@ -58,8 +64,10 @@ export const STAGES = {
     // recommended once prod has a key in the field: keep that key across a replaced stack, and switch
     // keys when rotating (docs/infra.md, "Using an existing signing key", decision 263):
     // signingKeyArn: 'arn:aws:kms:eu-central-1:123456789012:key/<key id>',
-    webAclArn:
-      'arn:aws:wafv2:us-east-1:123456789012:global/webacl/frp-prod-edge/11111111-2222-3333-4444-555555555555',
+    // the account's cost alarm (AWS Budgets): 80 % forecast, 100 % actual (docs/infra.md, "Cost")
+    monthlyBudgetUsd: 200,
+    // replaced or deleted packages (noncurrent versions) stay a year; the audit copy keeps every event
+    artefactNoncurrentDays: 365,
     site: {
       companyName: 'Example Medical Devices',
       companyAddress: 'Headquarters: 100 Example Avenue, Springfield, 01101, USA',

@@ -12,6 +12,7 @@ import { DynamoResourceReferences, DynamoResourceRepository } from './adapters/d
 import { DynamoUserRepository } from './adapters/dynamodb/user-repository';
 import { appUrl, bucketName, intEnv, optionalEnv, requireEnv, tableName } from './config/env';
 import { logger } from './middleware/logging';
+import { countingAudit } from './middleware/metrics';
 import type { AuditLog } from './ports/audit-log';
 import type { BlobStore } from './ports/blob-store';
 import { systemClock } from './ports/clock';
@@ -137,9 +138,9 @@ export const userRepository = /* @__PURE__ */ once(
   (): UserRepository => new DynamoUserRepository(tableName('users')),
 );
 
-/** The audit log. */
+/** The audit log; the business events it records (a package generated, a mail given up) are counted. */
 export const auditLog = /* @__PURE__ */ once(
-  (): AuditLog => new DynamoAuditLog(tableName('audit'), systemClock),
+  (): AuditLog => countingAudit(new DynamoAuditLog(tableName('audit'), systemClock)),
 );
 
 /** The audit log as services hold it: the table is named on first use (read-only routes never touch it). */

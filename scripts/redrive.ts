@@ -1,5 +1,5 @@
 /**
- * `npm run ops:redrive -- [--local] [--data-dir D] [--stage S] [--region R] [--queue-prefix P]`
+ * `npm run ops:redrive -- [--local] [--data-dir D] [--stage S] [--region R]`
  *
  * Hands in again what the portal's asynchronous paths gave up on (decision 218, docs/operations.md):
  * 1. generation and upload verification: the records their failure handlers could not record (the
@@ -13,16 +13,15 @@
  *
  * - `--local`: the stack `npm start` runs on the data folder (.data, DATA_DIR or --data-dir): endpoints
  *   from its emulators.json, the dead-letter files under <data>/dead-letters/.
- * - deployed (stage S): the AWS SDK with the default credential chain. Tables from the environment, as
- *   the mail worker has them (TABLE_OUTBOX, TABLE_PACKAGES, TABLE_AUDIT); queues found by name
- *   (ListQueues, prefix FirmwareReleasePortal-<stage>, or --queue-prefix); endpoints from the usual
- *   AWS_ENDPOINT_URL_* variables when set.
+ * - deployed (stage S): the AWS SDK with the default credential chain. The tables and the dead-letter
+ *   queues are read from the outputs of the stack FirmwareReleasePortal-<stage> (OutboxTableName,
+ *   PackagesTableName, AuditTableName, <Worker>DeadLettersArn; decision 311): nothing copied by hand.
+ *   Endpoints from the usual AWS_ENDPOINT_URL_* variables when set.
  */
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { SQSEvent } from 'aws-lambda';
-import { pascal } from '../infra/lib/construct-id';
 import { tableEnv } from '../shared/api/runtime';
 import { ASYNC_WORKERS, WORKERS, workerFile } from '../shared/api/workers';
 import { localDataDir, opsFail, TARGET_OPTIONS, targetLocalStack } from './ops-env';
@@ -33,7 +32,6 @@ const { values } = parseArgs({
   options: {
     ...TARGET_OPTIONS,
     stage: { type: 'string', default: 'dev' },
-    'queue-prefix': { type: 'string' },
   },
   strict: true,
 });
@@ -57,11 +55,7 @@ if (values.local) {
   await targetLocalStack(dataDir, { withS3: true }, fail);
 } else {
   if (values.region) process.env.AWS_REGION = values.region;
-  for (const t of ['outbox', 'packages', 'audit'] as const)
-    if (!process.env[tableEnv(t)])
-      fail(
-        `set ${tableEnv(t)} to the ${t} table's name (the mail worker's environment has it; docs/operations.md)`,
-      );
+  Object.assign(process.env, await stackTables());
 }
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
@@ -129,29 +123,50 @@ async function redriveAsyncLocal(): Promise<void> {
   }
 }
 
+/** The stack's outputs (DescribeStacks): what a deployed redrive reads instead of names copied by hand. */
+async function stackOutputs(): Promise<Record<string, string>> {
+  const { CloudFormationClient, DescribeStacksCommand } = await import('@aws-sdk/client-cloudformation');
+  const { stackName } = await import('../infra/lib/portal-app');
+  const name = stackName(values.stage!);
+  const r = await new CloudFormationClient({})
+    .send(new DescribeStacksCommand({ StackName: name }))
+    .catch((e: Error) => fail(`cannot read the stack ${name}: ${e.name}: ${e.message}`));
+  return Object.fromEntries(
+    (r.Stacks?.[0]?.Outputs ?? []).map((o) => [o.OutputKey ?? '', o.OutputValue ?? '']),
+  );
+}
+
+/** TABLE_OUTBOX, TABLE_PACKAGES, TABLE_AUDIT from the stack's outputs. */
+async function stackTables(): Promise<Record<string, string>> {
+  const outputs = await stackOutputs();
+  const env: Record<string, string> = {};
+  for (const [t, key] of [
+    ['outbox', 'OutboxTableName'],
+    ['packages', 'PackagesTableName'],
+    ['audit', 'AuditTableName'],
+  ] as const) {
+    const v = outputs[key];
+    if (!v) fail(`the stack of stage ${values.stage} has no output ${key}: deploy the current version first`);
+    env[tableEnv(t)] = v;
+  }
+  return env;
+}
+
 async function queues() {
   const sqs = await import('@aws-sdk/client-sqs');
   const client = new sqs.SQSClient({});
-  const { stackName } = await import('../infra/lib/portal-app');
-  const prefix = values['queue-prefix'] ?? stackName(values.stage!);
-  const urls: string[] = [];
-  let NextToken: string | undefined;
-  do {
-    const r = await client.send(new sqs.ListQueuesCommand({ QueueNamePrefix: prefix, NextToken }));
-    urls.push(...(r.QueueUrls ?? []));
-    NextToken = r.NextToken;
-  } while (NextToken);
-  /** the dead-letter queue of a worker: its name holds the worker's construct id and "Dead" */
-  const find = (workerId: string) => {
-    const hits = urls.filter((u) => {
-      const name = u.split('/').pop()!;
-      return name.includes(pascal(workerId)) && name.includes('Dead');
-    });
-    if (hits.length !== 1)
-      fail(
-        `found ${hits.length} dead-letter queues of ${workerId} named ${prefix}…: name the prefix with --queue-prefix (aws sqs list-queues)`,
-      );
-    return hits[0]!;
+  const { deadLettersOutput } = await import('../infra/lib/portal-stack');
+  const outputs = await stackOutputs();
+  /** the dead-letter queue of a worker: its ARN is a stack output; the URL follows from it */
+  const find = async (workerId: string) => {
+    const arn = outputs[deadLettersOutput(workerId)];
+    if (!arn) fail(`the stack of stage ${values.stage} has no output ${deadLettersOutput(workerId)}`);
+    // arn:aws:sqs:<region>:<account>:<name>
+    const [, , , , account, queueName] = arn.split(':');
+    const r = await client.send(
+      new sqs.GetQueueUrlCommand({ QueueName: queueName, QueueOwnerAWSAccountId: account }),
+    );
+    return { arn, url: r.QueueUrl! };
   };
   return { sqs, client, find };
 }
@@ -159,7 +174,7 @@ async function queues() {
 async function redriveAsyncAws(): Promise<void> {
   const { sqs, client, find } = await queues();
   for (const w of ASYNC_WORKERS) {
-    const url = find(w.id);
+    const { url } = await find(w.id);
     const attrs = await client.send(
       new sqs.GetQueueAttributesCommand({
         QueueUrl: url,
@@ -205,7 +220,7 @@ async function mailDeadLetters(): Promise<{ ids: string[]; done: () => Promise<v
     };
   }
   const { sqs, client, find } = await queues();
-  const url = find(MAIL_ROW.id);
+  const { url } = await find(MAIL_ROW.id);
   const ids: string[] = [];
   const handles: string[] = [];
   for (;;) {

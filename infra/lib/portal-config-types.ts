@@ -79,10 +79,24 @@ export interface StageSettings {
   signingKeyArn?: string;
   /** an existing CloudTrail trail recording this account's management events; unset = the stack's own */
   existingTrailArn?: string;
-  /** an existing WAF web ACL of scope CLOUDFRONT (us-east-1); required when the stage is not in us-east-1 */
+  /**
+   * an existing WAF web ACL of scope CLOUDFRONT (us-east-1) to use instead of the one the app's edge
+   * stack makes (e.g. one a Firewall Manager policy owns); unset = the edge stack (decision 305)
+   */
   webAclArn?: string;
   /** on-call address subscribed to the alarm topic (docs/operations.md) */
   alarmEmail?: string;
+  /**
+   * the previous origin-verify secret version, during a rotation only: the API stage's web ACL accepts
+   * it besides originVerifySecretVersion while CloudFront's change reaches every edge (decision 308)
+   */
+  originVerifyPreviousSecretVersion?: string;
+  /** days a replaced or deleted generated package (a noncurrent artefact version) is kept; default 365 */
+  artefactNoncurrentDays?: number;
+  /** days an upload nobody confirmed stays under staging/ of the resources bucket; default 1 */
+  stagingUploadDays?: number;
+  /** monthly AWS Budget of the account in USD; alarms at 80 % forecast and 100 % actual; default 100 */
+  monthlyBudgetUsd?: number;
   tokenTtlSeconds?: number;
   /** footer settings (shared/site-settings.ts); unset ones take the defaults */
   site?: Partial<Record<keyof SiteSettings, string>>;
@@ -144,4 +158,14 @@ export interface PortalConfig {
   webAclArn?: string;
   /** on-call address subscribed to the alarm topic (docs/operations.md); unset = no subscription yet */
   alarmEmail?: string;
+  /**
+   * the stage's first deploy has succeeded: the protections (decision 200) and whatever writes into a
+   * bucket on its own (the trail, S3 and CloudFront access logs) are on from the deploy after it, so a
+   * failed first create rolls back to nothing (decision 307)
+   */
+  firstDeployDone: boolean;
+  originVerifyPreviousSecretVersion?: string;
+  artefactNoncurrentDays: number;
+  stagingUploadDays: number;
+  monthlyBudgetUsd: number;
 }

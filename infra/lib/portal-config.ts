@@ -56,6 +56,10 @@ const STAGE_SETTING_KEYS = [
   'existingTrailArn',
   'webAclArn',
   'alarmEmail',
+  'originVerifyPreviousSecretVersion',
+  'artefactNoncurrentDays',
+  'stagingUploadDays',
+  'monthlyBudgetUsd',
   'site',
 ] as const;
 
@@ -127,7 +131,8 @@ export function readConfig(node: Node, stages: Readonly<Record<string, unknown>>
   };
 }
 
-type StageConfig = Omit<PortalConfig, 'webDir' | 'webIsPlaceholder' | 'bundleCache'>;
+/** One stage of infra/stages.ts, checked: everything the stack is built from but the build inputs. */
+export type StageConfig = Omit<PortalConfig, 'webDir' | 'webIsPlaceholder' | 'bundleCache'>;
 
 const ROLE_ARN_RE = /^arn:aws[a-z-]*:iam::\d{12}:role\/[\w+=,.@/-]{1,512}$/;
 /** a KMS key ARN (not an alias): partition, region, account, key id (a UUID or a multi-Region `mrk-` id) */
@@ -244,11 +249,25 @@ export function checkStage(stage: string, s: Record<string, unknown>): StageConf
   if (stage === 'prod' && s.alarmEmail === undefined)
     throw missing('alarmEmail', 'the on-call address every alarm of prod is mailed to');
 
-  const originVerifySecretVersion = optString('originVerifySecretVersion');
-  if (originVerifySecretVersion !== undefined && !/^[A-Za-z0-9-]{32,64}$/.test(originVerifySecretVersion))
+  const versionId = (key: string): string | undefined => {
+    const v = optString(key);
+    if (v !== undefined && !/^[A-Za-z0-9-]{32,64}$/.test(v))
+      throw new ConfigError(`${at(key)} must be a Secrets Manager version id, got '${v}'`);
+    return v;
+  };
+  const originVerifySecretVersion = versionId('originVerifySecretVersion');
+  const originVerifyPreviousSecretVersion = versionId('originVerifyPreviousSecretVersion');
+  // the previous value is accepted only while a rotation names the new one (docs/operations.md)
+  if (originVerifyPreviousSecretVersion !== undefined && originVerifySecretVersion === undefined)
     throw new ConfigError(
-      `${at('originVerifySecretVersion')} must be a Secrets Manager version id, got '${originVerifySecretVersion}'`,
+      `${at('originVerifyPreviousSecretVersion')} goes with originVerifySecretVersion (the new version of a rotation)`,
     );
+  const days = (key: string, fallback: number, max: number): number => {
+    const v = optPositiveInt(key) ?? fallback;
+    if (v > max) throw new ConfigError(`${at(key)} is above ${max} days`);
+    return v;
+  };
+  const monthlyBudgetUsd = optPositiveInt('monthlyBudgetUsd') ?? 100;
 
   const signingKeyArn = checked(
     'signingKeyArn',
@@ -289,8 +308,13 @@ export function checkStage(stage: string, s: Record<string, unknown>): StageConf
     // A stack whose first create failed is deleted by `cdk deploy` before it creates it again; termination
     // protection would refuse that delete (decision 200): on from the deploy after the first success.
     terminationProtection: terminationProtection && (firstDeployDone || !deletionProtection),
+    firstDeployDone,
     tokenTtlSeconds: optPositiveInt('tokenTtlSeconds'),
     originVerifySecretVersion,
+    originVerifyPreviousSecretVersion,
+    artefactNoncurrentDays: days('artefactNoncurrentDays', 365, 36500),
+    stagingUploadDays: days('stagingUploadDays', 1, 365),
+    monthlyBudgetUsd,
     signingKeyAdminRoleArn: checked('signingKeyAdminRoleArn', ROLE_ARN_RE, 'an IAM role ARN'),
     signingKeyArn,
     existingTrailArn: checked('existingTrailArn', TRAIL_ARN_RE, 'a CloudTrail trail ARN'),

@@ -1,7 +1,9 @@
 import { CfnOutput, Lazy, NestedStack, Stack, type StackProps } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
 import { API_STAGE, ROUTES, type Route } from '../../shared/api/routes';
+import { pascal } from './construct-id';
 import { Api, topSegment } from './constructs/api';
+import { ApiGuard } from './constructs/api-guard';
 import { Auditors } from './constructs/auditors';
 import { Data } from './constructs/data';
 import { Edge } from './constructs/edge';
@@ -29,6 +31,9 @@ export const ROUTE_STACKS: Record<string, readonly string[]> = {
   ResourceRoutes: ['resources'],
   PackageRoutes: ['packages', '{stage}', 'delivery'],
 };
+
+/** The output naming a worker's dead-letter queue ARN (read by scripts/redrive.ts). */
+export const deadLettersOutput = (workerId: string): string => `${pascal(workerId)}DeadLettersArn`;
 
 /** Largest template the tests accept: CloudFormation's limit is 500 resources per template. */
 export const RESOURCE_BUDGET = 300;
@@ -59,6 +64,7 @@ export class PortalStack extends Stack {
   readonly signing: Signing;
   readonly mail: Mail;
   readonly api: Api;
+  readonly apiGuard: ApiGuard;
   readonly web: Web;
   readonly workers: Workers;
   readonly generation: Generation;
@@ -76,7 +82,13 @@ export class PortalStack extends Stack {
     this.data = new Data(this, 'Data', { config });
     this.signing = new Signing(this, 'Signing', { config });
     this.mail = new Mail(this, 'Mail', { config });
-    this.api = new Api(this, 'Api', { config });
+    this.api = new Api(this, 'Api', { config, routes: ROUTES });
+    // before any function runs: the stage refuses what did not pass CloudFront (decision 308)
+    this.apiGuard = new ApiGuard(this, 'ApiGuard', {
+      config,
+      stage: this.api.stage,
+      originVerifySecret: this.signing.originVerifySecret,
+    });
     // The CloudFront API origin depends on the REST API id alone, not on its methods or Lambdas: the
     // functions' APP_URL and the bucket CORS can refer to the distribution without a cycle.
     this.web = new Web(this, 'Web', {
@@ -129,6 +141,8 @@ export class PortalStack extends Stack {
     this.monitoring = new Monitoring(this, 'Monitoring', {
       config,
       api: this.api,
+      apiGuard: this.apiGuard,
+      data: this.data,
       generation: this.generation,
       workers: this.workers,
       edge: this.edge,
@@ -210,9 +224,28 @@ export class PortalStack extends Stack {
       value: this.workers.deadLetterQueues.get('mailOutbox')!.queueUrl,
       description: 'Outbox stream batches the mail worker gave up on',
     });
+    this.operatorOutputs();
 
     // last: every alarm made above notifies the on-call topic
     this.monitoring.wireAlarms();
+  }
+
+  /**
+   * What `npm run ops:redrive` and the runbooks read instead of names copied by hand (decision 311): every
+   * dead-letter queue's ARN by worker (`<Worker>DeadLettersArn`), and the tables the mail redrive writes.
+   */
+  private operatorOutputs(): void {
+    const queues = new Map([...this.workers.deadLetterQueues, ...this.generation.deadLetterQueues]);
+    for (const [worker, queue] of queues)
+      new CfnOutput(this, deadLettersOutput(worker), {
+        value: queue.queueArn,
+        description: `Dead-letter queue of ${worker} (npm run ops:redrive; docs/operations.md)`,
+      });
+    for (const [id, table] of [
+      ['OutboxTableName', this.data.tables.outbox],
+      ['PackagesTableName', this.data.tables.packages],
+    ] as const)
+      new CfnOutput(this, id, { value: table.tableName, description: 'npm run ops:redrive' });
   }
 
   /** A nested stack of this stack (one per area; its template is an asset of this one). */

@@ -12,5 +12,8 @@ export function statefulRemovalPolicy(config: Pick<PortalConfig, 'deletionProtec
   return config.deletionProtection ? RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE : RemovalPolicy.DESTROY;
 }
 
-/** Kept whatever the settings (the Object Lock audit bucket), yet not left over by a failed first create. */
+/**
+ * Kept whatever the settings (the Object Lock audit bucket, the SES sender identity), yet not left over by
+ * a failed first create.
+ */
 export const ALWAYS_KEPT = RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE;

@@ -25,6 +25,7 @@ import {
 import { installLocalIamChecks, routeScope } from './iam-check';
 import { buildRouter } from './router';
 import { installS3MultipartShim } from './s3-multipart-shim';
+import { INVOCATIONS_PATH, InvocationCounter, passesStageGuard, STAGE_GUARD_ANSWER } from './stage-guard';
 
 export type Handler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
 
@@ -220,10 +221,10 @@ function lambdaContext(route: Route, requestId: string): Context {
 }
 
 /**
- * API Gateway (REST, Lambda proxy) and Lambda, in the order AWS checks: the request size (10 MB), the
- * route (403 for anything the API does not have), the event size after base64 encoding of binary bodies
- * (6 MB), the handler, then its response size (6 MB). Each refusal is AWS's own answer
- * (docs/decisions/090-local-gateway-limits.md).
+ * The stage's web ACL, API Gateway (REST, Lambda proxy) and Lambda, in the order AWS checks: the origin
+ * check of the web ACL (decision 308), the request size (10 MB), the route (403 for anything the API does
+ * not have), the event size after base64 encoding of binary bodies (6 MB), the handler, then its response
+ * size (6 MB). Each refusal is AWS's own answer (docs/decisions/090-local-gateway-limits.md).
  */
 async function handleApi(
   req: IncomingMessage,
@@ -232,9 +233,14 @@ async function handleApi(
   match: ReturnType<typeof buildRouter>,
   policy: Policy,
   load: (route: Route) => Promise<Handler>,
+  invocations: InvocationCounter,
 ) {
   const apiPath = url.pathname.slice(`/${API_STAGE}`.length) || '/';
   const requestId = randomUUID();
+  if (!passesStageGuard(req.headers)) {
+    req.resume();
+    return sendJson(res, policy, STAGE_GUARD_ANSWER.status, JSON.parse(STAGE_GUARD_ANSWER.body));
+  }
   const body = await readBody(req);
   if (body === 'tooLarge') return sendGateway(res, policy, GATEWAY_ANSWERS.requestTooLarge, requestId);
   const m = match(req.method ?? 'GET', apiPath);
@@ -246,6 +252,7 @@ async function handleApi(
   let result: APIGatewayProxyResult;
   try {
     const handler = await load(m.route);
+    invocations.count(m.route.id);
     // every AWS call the handler makes is checked against its row's `uses`, as its role would be
     result = await routeScope.run(m.route, () => handler(event, lambdaContext(m.route, requestId)));
   } catch (e) {
@@ -358,11 +365,15 @@ export function createLocalServer(
   const site = options.siteSettings ?? siteSettingsFromEnv();
   const root = resolve(webRoot);
   const policy = securityHeadersWithConnectSources(connectSources);
+  const invocations = new InvocationCounter();
+  const stats = process.env.LOCAL_GATEWAY_STATS === 'true';
   return createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://localhost');
     const isApi = url.pathname === `/${API_STAGE}` || url.pathname.startsWith(`/${API_STAGE}/`);
+    if (stats && url.pathname === INVOCATIONS_PATH)
+      return sendJson(res, policy, 200, { total: invocations.total, byRoute: invocations.snapshot() });
     const work = isApi
-      ? handleApi(req, res, url, match, policy, load)
+      ? handleApi(req, res, url, match, policy, load, invocations)
       : Promise.resolve(serveStatic(req, res, url, root, policy, site));
     work.catch((e) => {
       gatewayLog.error('request failed', { reason: (e as Error).message });

@@ -29,6 +29,8 @@ const STAGE_VARIABLES = [
   'NODE_OPTIONS',
   // every route: a call that did not come through CloudFront is refused (decision 208)
   'ORIGIN_VERIFY_REQUIRED',
+  // every function: the business metrics' namespace (decision 312)
+  'METRICS_NAMESPACE',
 ];
 /** Tunables with a default in the code that AWS leaves unset on purpose (the defaults are the product's). */
 const CODE_DEFAULTS = [

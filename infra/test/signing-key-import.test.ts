@@ -17,8 +17,9 @@ const IMPORTING = {
   account: '123456789012',
   region: 'eu-central-1',
   signingKeyArn: KEY_ARN,
-  // CloudFront's web ACLs live in us-east-1: a stage elsewhere names one (docs/infra.md, WAF)
-  webAclArn: STAGES.staging.webAclArn,
+  // a stage past its first deploy: the trail (and its key alarm) exists
+  deletionProtection: true,
+  firstDeployDone: true,
 };
 
 /** The dev stage with some settings added, checked as a synth checks it. */

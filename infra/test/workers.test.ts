@@ -110,6 +110,8 @@ describe('stream workers', () => {
         'APP_URL',
         'MAIL_FROM',
         'NODE_OPTIONS',
+        // mails given up are counted as a business metric (decision 312)
+        'METRICS_NAMESPACE',
         tableEnv('audit'),
         tableEnv('outbox'),
         tableEnv('packages'),
@@ -129,7 +131,9 @@ describe('stream workers', () => {
     );
     expect([...actions].some((a) => a.startsWith('ses:'))).toBe(false);
     const vars = (fnProps('auditCopy').Environment as { Variables: Json }).Variables;
-    expect(Object.keys(vars).sort()).toEqual(['NODE_OPTIONS', bucketEnv('audit')].sort());
+    expect(Object.keys(vars).sort()).toEqual(
+      ['NODE_OPTIONS', 'METRICS_NAMESPACE', bucketEnv('audit')].sort(),
+    );
   });
 
   it('runs the workers on the app runtime with their timeouts', () => {

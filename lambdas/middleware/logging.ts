@@ -1,6 +1,8 @@
 import { Logger } from '@aws-lambda-powertools/logger';
 import type middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
+import { routeMetrics } from '../../shared/api/metrics';
+import { metrics } from './metrics';
 
 /**
  * Structured logs (Powertools for AWS Lambda's Logger: one JSON object a line, as CloudWatch Logs
@@ -56,9 +58,29 @@ export function outcomeOf(statusCode: number | undefined): 'ok' | 'refused' | 'f
 }
 
 /**
+ * The ids a request concerns, from its path: the package of `/packages/{id}…` (and the delivery routes),
+ * the resource of `/resources/{id}…`, the upload of `/resources/uploads/{uploadId}…`.
+ */
+export function subjectKeys(event: Pick<APIGatewayProxyEvent, 'resource' | 'pathParameters'> | undefined): {
+  packageId?: string;
+  resourceId?: string;
+  uploadId?: string;
+} {
+  const params = event?.pathParameters ?? {};
+  const resource = event?.resource ?? '';
+  const out: { packageId?: string; resourceId?: string; uploadId?: string } = {};
+  if (params.id && /\/packages\/\{id\}/.test(resource)) out.packageId = params.id;
+  if (params.id && resource.startsWith('/resources/{id}')) out.resourceId = params.id;
+  if (params.uploadId) out.uploadId = params.uploadId;
+  return out;
+}
+
+/**
  * First in the route's middy chain: every line logged while the request runs carries its request id and
- * route id (and, once `authorize` let it in, the user id); when the answer is made (after the error mapper
- * on a failure), one line says how the request ended: status code, outcome and duration.
+ * route id, the package (or resource, upload) its path names, and once `authorize` let it in the user id;
+ * when the answer is made (after the error mapper on a failure), one line says how the request ended:
+ * status code, outcome and duration. A successful answer that stands for a business event (an approval, a
+ * signature, a delivery) counts it as a CloudWatch metric (decision 312).
  */
 export function logging(routeId: string): middy.MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult> {
   loggerFor(routeId);
@@ -83,6 +105,7 @@ export function logging(routeId: string): middy.MiddlewareObj<APIGatewayProxyEve
       outcome: outcomeOf(statusCode),
       ...(begin === undefined ? {} : { durationMs: Math.round(performance.now() - begin) }),
     });
+    for (const name of routeMetrics(routeId, statusCode)) metrics().count(name);
     log.resetKeys();
   };
   return {
@@ -90,7 +113,11 @@ export function logging(routeId: string): middy.MiddlewareObj<APIGatewayProxyEve
       started.set(request, performance.now());
       log.resetKeys();
       if (request.context?.awsRequestId) log.addContext(request.context);
-      log.appendKeys({ requestId: request.context?.awsRequestId, route: routeId });
+      log.appendKeys({
+        requestId: request.context?.awsRequestId,
+        route: routeId,
+        ...subjectKeys(request.event),
+      });
     },
     after: end,
     onError: end,

@@ -9,6 +9,8 @@ import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 export function onFailureQueue<Failed>(
   parse: (body: string) => Failed | null,
   fail: (failed: Failed) => Promise<void>,
+  /** called once per failure handled (the generation worker counts FailedGenerations) */
+  handled: () => void = () => undefined,
 ): (event: SQSEvent) => Promise<SQSBatchResponse> {
   return async (event) => {
     const failures: SQSBatchResponse['batchItemFailures'] = [];
@@ -17,6 +19,7 @@ export function onFailureQueue<Failed>(
       if (!failed) continue;
       try {
         await fail(failed);
+        handled();
       } catch {
         failures.push({ itemIdentifier: record.messageId });
       }

@@ -1,6 +1,5 @@
-import { generationJobSchema } from '../../shared/api/workers';
-import { packageServiceSigning } from '../composition-artefacts';
 import { loggerFor } from '../middleware/logging';
+import { runGenerationJob } from './generation-job';
 
 // names this Lambda's logger (the service's lines use it)
 loggerFor('generateArtefact');
@@ -12,5 +11,5 @@ loggerFor('generateArtefact');
  * (generation-failed.ts) returns the package with the reason.
  */
 export async function handler(event: unknown): Promise<void> {
-  await packageServiceSigning('RELEASE')().runGeneration(generationJobSchema.parse(event));
+  await runGenerationJob('RELEASE', event);
 }

@@ -1,6 +1,5 @@
-import { generationJobSchema } from '../../shared/api/workers';
-import { packageServiceSigning } from '../composition-artefacts';
 import { loggerFor } from '../middleware/logging';
+import { runGenerationJob } from './generation-job';
 
 loggerFor('generateDevArtefact');
 
@@ -10,5 +9,5 @@ loggerFor('generateDevArtefact');
  * on-failure queue's handler is dev-generation-failed.ts.
  */
 export async function handler(event: unknown): Promise<void> {
-  await packageServiceSigning('DEV')().runGeneration(generationJobSchema.parse(event));
+  await runGenerationJob('DEV', event);
 }

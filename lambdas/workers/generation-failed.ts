@@ -1,5 +1,6 @@
 import { packageServiceWithArtefacts } from '../composition-artefacts';
 import { loggerFor } from '../middleware/logging';
+import { metrics } from '../middleware/metrics';
 import { onFailureQueue } from '../middleware/on-failure-queue';
 import { failedJobOf } from '../services/packages/generation-failure';
 
@@ -9,6 +10,8 @@ loggerFor('generationFailed');
  * The generateArtefact worker's on-failure queue (Lambda's destination record after the last retry): the
  * package returns to its deciding state with the reason (decision 160).
  */
-export const handler = onFailureQueue(failedJobOf, ({ job, reason }) =>
-  packageServiceWithArtefacts().failGeneration(job, reason),
+export const handler = onFailureQueue(
+  failedJobOf,
+  ({ job, reason }) => packageServiceWithArtefacts().failGeneration(job, reason),
+  () => metrics().count('FailedGenerations'),
 );

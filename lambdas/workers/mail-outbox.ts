@@ -5,6 +5,7 @@ import { DynamoOutboxStore } from '../adapters/dynamodb/outbox';
 import { SesMailer } from '../adapters/ses/ses-mailer';
 import { intEnv, requireEnv, tableName } from '../config/env';
 import { loggerFor } from '../middleware/logging';
+import { countingAudit } from '../middleware/metrics';
 import { systemClock } from '../ports/clock';
 import { DEFAULT_MAIL_RETRY, MailOutboxWorker, type Outcome } from '../services/mail-outbox-worker';
 
@@ -16,7 +17,8 @@ function build(): MailOutboxWorker {
   worker ??= new MailOutboxWorker({
     store: new DynamoOutboxStore(tableName('outbox'), tableName('packages')),
     mailer: new SesMailer(requireEnv('MAIL_FROM')),
-    audit: new DynamoAuditLog(tableName('audit'), systemClock),
+    // a mail given up is its MAIL_FAILED event: counted there, once (decision 312)
+    audit: countingAudit(new DynamoAuditLog(tableName('audit'), systemClock)),
     clock: systemClock,
     policy: {
       maxAttempts: intEnv('MAIL_MAX_ATTEMPTS', DEFAULT_MAIL_RETRY.maxAttempts),

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { INVOCATIONS_PATH } from '../../infra/local/stage-guard';
 import { ORIGIN_VERIFY_HEADER } from '../../shared/domain/client-source';
 import { SEED_PASSWORD } from '../../shared/domain/seed-users';
 import { API_ERR } from '../../shared/messages';
@@ -7,15 +8,21 @@ import { type RawResponse, rawRequest } from '../support/raw-http';
 import { type StackProcess, startStackProcess } from '../support/stack-process';
 
 /**
- * The API only through CloudFront (decision 208): on a local stack started as every route runs in AWS
- * (ORIGIN_VERIFY_REQUIRED=true, the origin secret configured), a call without CloudFront's origin-verify
- * header, or with a wrong value, is refused with 403 and changes nothing; with the header it is served.
+ * The API only through CloudFront (decisions 208, 308): on a local stack started as every route runs in
+ * AWS (ORIGIN_VERIFY_REQUIRED=true, the origin secret configured), a call without CloudFront's
+ * origin-verify header, or with a wrong value, is refused with 403 and changes nothing; with the header it
+ * is served. The refusal comes from the stage's web ACL (locally: the gateway's stage guard) before any
+ * function runs: the gateway's invocation count does not move.
  */
 const ORIGIN_SECRET = 'origin-secret-for-origin-verify-test-0123';
 
 let stack: StackProcess;
 beforeAll(async () => {
-  stack = await startStackProcess({ ORIGIN_VERIFY_SECRET: ORIGIN_SECRET, ORIGIN_VERIFY_REQUIRED: 'true' });
+  stack = await startStackProcess({
+    ORIGIN_VERIFY_SECRET: ORIGIN_SECRET,
+    ORIGIN_VERIFY_REQUIRED: 'true',
+    LOCAL_GATEWAY_STATS: 'true',
+  });
 }, 150_000);
 afterAll(async () => {
   await stack?.stop();
@@ -45,7 +52,36 @@ function expectRefused(r: RawResponse) {
   expect(r.json).toEqual({ errorMessage: API_ERR.notThroughPortal });
 }
 
+/** How often the gateway invoked a handler, per route (Lambda's Invocations metric). */
+async function invocations(): Promise<{ total: number; byRoute: Record<string, number> }> {
+  const r = await rawRequest(stack.url, { method: 'GET', path: INVOCATIONS_PATH });
+  expect(r.status, r.text).toBe(200);
+  return r.json as { total: number; byRoute: Record<string, number> };
+}
+
 describe('a call that did not pass CloudFront', () => {
+  it('is refused before any function runs: no handler is invoked, whatever the route', async () => {
+    // a served call first, so the counter has seen the login handler
+    expect((await signIn(viaCloudFront)).status).toBe(200);
+    const before = await invocations();
+    expect(before.byRoute.login).toBeGreaterThanOrEqual(1);
+    const direct = [
+      () => signIn({}),
+      () => signIn({ [ORIGIN_VERIFY_HEADER]: 'a-guess' }),
+      () => signIn({ [ORIGIN_VERIFY_HEADER]: `${ORIGIN_SECRET}x` }),
+      () => call('GET', '/signing-key', {}),
+      () => call('POST', '/user/register', {}, { email: 'x@example.com' }),
+      () => call('GET', '/no-such-route', {}),
+    ];
+    for (const attempt of direct) expectRefused(await attempt());
+    expect(await invocations()).toEqual(before);
+    // the same call through CloudFront reaches its function: the count moves by exactly one
+    expect((await signIn(viaCloudFront)).status).toBe(200);
+    const after = await invocations();
+    expect(after.total).toBe(before.total + 1);
+    expect(after.byRoute.login).toBe(before.byRoute.login! + 1);
+  });
+
   it('is refused on a public route without the header or with a wrong one, and served with it', async () => {
     expectRefused(await signIn({}));
     expectRefused(await signIn({ [ORIGIN_VERIFY_HEADER]: 'a-guess' }));

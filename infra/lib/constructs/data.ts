@@ -72,6 +72,11 @@ export class Data extends Construct {
       reason:
         'This is the access-log bucket that the other buckets and CloudFront log into; logging it into itself would loop.',
     });
+    if (!config.firstDeployDone)
+      Validations.of(this).acknowledge({
+        id: 'AwsSolutions-S1',
+        reason: FIRST_DEPLOY_LOGGING_REASON,
+      });
 
     this.buckets = {} as Record<BucketName, s3.Bucket>;
     for (const [name, def] of Object.entries(BUCKETS) as [BucketName, (typeof BUCKETS)[BucketName]][]) {
@@ -84,15 +89,8 @@ export class Data extends Construct {
         objectLockDefaultRetention: def.objectLock
           ? s3.ObjectLockRetention.compliance(Duration.days(config.auditRetentionDays))
           : undefined,
-        serverAccessLogsBucket: this.accessLogs,
-        serverAccessLogsPrefix: `s3/${name}/`,
-        lifecycleRules: [
-          { id: 'abort-incomplete-uploads', abortIncompleteMultipartUploadAfter: Duration.days(2) },
-          // Presigned uploads land under staging/ until confirmed (decision 040); abandoned ones go.
-          ...(name === 'resources'
-            ? [{ id: 'expire-unconfirmed-uploads', prefix: 'staging/', expiration: Duration.days(1) }]
-            : []),
-        ],
+        ...accessLogging(config, this.accessLogs, `s3/${name}/`),
+        lifecycleRules: lifecycleRules(name, config),
         // Objects under compliance-mode Object Lock cannot be deleted, so CloudFormation could never
         // empty that bucket: it is always retained.
         removalPolicy: def.objectLock ? ALWAYS_KEPT : removalPolicy,
@@ -121,6 +119,51 @@ export class Data extends Construct {
       maxAge: 3000,
     });
   }
+}
+
+/**
+ * Why a stage before its first success logs nothing into the access-log bucket (cdk-nag S1, CFR3): S3 and
+ * CloudFront deliver logs minutes to hours after the requests, also while a create is still running, and a
+ * create that fails and rolls back cannot delete a bucket that is not empty (decision 307).
+ */
+export const FIRST_DEPLOY_LOGGING_REASON =
+  "Access logging is switched on by the deploy after the stage's first success (infra/stages.ts firstDeployDone; decision 307): logs delivered into the access-log bucket during a create that then fails would keep its rollback from deleting that bucket, and the retry would need a manual clean-up. A throw-away stage that never sets firstDeployDone keeps no access logs.";
+
+/** S3 server access logs into the access-log bucket, from the deploy after the first success on. */
+export function accessLogging(
+  config: Pick<PortalConfig, 'firstDeployDone'>,
+  target: s3.IBucket,
+  prefix: string,
+): Pick<s3.BucketProps, 'serverAccessLogsBucket' | 'serverAccessLogsPrefix'> {
+  return config.firstDeployDone ? { serverAccessLogsBucket: target, serverAccessLogsPrefix: prefix } : {};
+}
+
+/**
+ * What expires, and when (decision 313; docs/infra.md "Cost"): parts of abandoned multipart uploads
+ * everywhere; in the resources bucket the uploads nobody confirmed (staging/, decision 040); in the
+ * versioned artefacts bucket the versions a later write or a deletion replaced (the current package files
+ * never expire). The audit bucket keeps everything: Object Lock.
+ */
+export function lifecycleRules(name: BucketName, config: PortalConfig): s3.LifecycleRule[] {
+  const rules: s3.LifecycleRule[] = [
+    { id: 'abort-incomplete-uploads', abortIncompleteMultipartUploadAfter: Duration.days(2) },
+  ];
+  if (name === 'resources')
+    rules.push({
+      id: 'expire-unconfirmed-uploads',
+      prefix: 'staging/',
+      expiration: Duration.days(config.stagingUploadDays),
+    });
+  if (name === 'artefacts')
+    rules.push(
+      {
+        id: 'expire-replaced-packages',
+        noncurrentVersionExpiration: Duration.days(config.artefactNoncurrentDays),
+      },
+      // a deleted package leaves a delete marker; once its old versions expired, the marker goes too
+      { id: 'remove-expired-delete-markers', expiredObjectDeleteMarker: true },
+    );
+  return rules;
 }
 
 /** Settings every bucket shares: private, encrypted, TLS 1.2+ only. */

@@ -1,10 +1,19 @@
-import { Aws, CfnRule, Fn, Stack, Token } from 'aws-cdk-lib';
+import { Fn } from 'aws-cdk-lib';
 import type * as cloudfront from 'aws-cdk-lib/aws-cloudfront';
-import * as wafv2 from 'aws-cdk-lib/aws-wafv2';
+import type * as wafv2 from 'aws-cdk-lib/aws-wafv2';
 import { Construct } from 'constructs';
 import { API_STAGE } from '../../../shared/api/routes';
 import { API_ERR } from '../../../shared/messages';
-import { ConfigError, type PortalConfig } from '../portal-config';
+import type { PortalConfig } from '../portal-config';
+
+/** CloudFront takes web ACLs of scope CLOUDFRONT only, and those live in us-east-1 alone. */
+export const EDGE_REGION = 'us-east-1';
+
+/** The output of the edge stack (infra/lib/edge-stack.ts) the portal stack reads (decision 305). */
+export const WEB_ACL_OUTPUT = 'WebAclArn';
+
+/** Name of a stage's edge stack: deployed by the same `npm run deploy`, before the portal stack. */
+export const edgeStackName = (stage: string): string => `FirmwareReleasePortal-${stage}-edge`;
 
 export interface EdgeProps {
   config: PortalConfig;
@@ -44,48 +53,43 @@ const visibility = (metricName: string): wafv2.CfnWebACL.VisibilityConfigPropert
   sampledRequestsEnabled: true,
 });
 
+/** The name of a stage's CloudFront web ACL (the dashboard's WAF graph names it). */
+export const edgeWebAclName = (stage: string): string => `frp-${stage}-edge`;
+
 /**
- * AWS WAF in front of the portal (docs/decisions/207): a web ACL of scope CLOUDFRONT on the distribution,
- * with per-address rate limits on sign-in, registration and password reset (and on the API as a whole)
- * and AWS managed rule groups. The rate limits answer 429 with `{ errorMessage }` like the API (the managed
- * groups' blocks are WAF's plain 403). A CLOUDFRONT web ACL can only
- * be created in us-east-1: outside it, config `webAclArn` names one made there (docs/infra.md), and a
- * template rule refuses to deploy this stack elsewhere without it.
+ * AWS WAF in front of the portal (docs/decisions/207): the distribution's web ACL of scope CLOUDFRONT, with
+ * per-address rate limits on sign-in, registration and password reset (and on the API as a whole) and AWS
+ * managed rule groups. The rate limits answer 429 with `{ errorMessage }` like the API (the managed
+ * groups' blocks are WAF's plain 403). A CLOUDFRONT web ACL can only be created in us-east-1, so the app's
+ * edge stack makes it there (infra/lib/edge-stack.ts) and this construct reads its ARN from that stack's
+ * output when CloudFormation deploys the portal (Fn::GetStackOutput, decision 305), in any region; the
+ * stage setting `webAclArn` names another existing ACL instead.
  */
 export class Edge extends Construct {
-  /** the web ACL attached to the distribution (created here or the configured one) */
+  /** the web ACL attached to the distribution */
   readonly webAclArn: string;
-  readonly webAcl?: wafv2.CfnWebACL;
+  /** its name, for the dashboard's WAF metrics (dimension WebACL) */
+  readonly webAclName: string;
+  /** false when the stage names its own ACL (webAclArn) instead of the edge stack's */
+  readonly fromEdgeStack: boolean;
 
   constructor(scope: Construct, id: string, props: EdgeProps) {
     super(scope, id);
     const { config, distribution } = props;
+    this.fromEdgeStack = config.webAclArn === undefined;
     if (config.webAclArn) {
       this.webAclArn = config.webAclArn;
+      // arn:…:global/webacl/<name>/<id>
+      this.webAclName = config.webAclArn.split('/').at(-2) ?? '';
     } else {
-      const region = Stack.of(this).region;
-      if (!Token.isUnresolved(region) && region !== 'us-east-1')
-        throw new ConfigError(
-          `the stack is in ${region}, but a CloudFront web ACL can only be created in us-east-1: create one there and give its ARN as context webAclArn (docs/infra.md, "WAF")`,
-        );
-      // environment-agnostic synth: the region is known at deploy time only, so the template checks it
-      new CfnRule(this, 'WebAclRegion', {
-        assertions: [
-          {
-            assert: Fn.conditionEquals(Aws.REGION, 'us-east-1'),
-            assertDescription:
-              'The portal creates its CloudFront web ACL itself only in us-east-1. In another region, create it there and deploy with -c webAclArn=<its ARN> (docs/infra.md, "WAF").',
-          },
-        ],
-      });
-      this.webAcl = new wafv2.CfnWebACL(this, 'WebAcl', webAclProps(config.stage));
-      this.webAclArn = this.webAcl.attrArn;
+      this.webAclArn = Fn.getStackOutput(edgeStackName(config.stage), WEB_ACL_OUTPUT, EDGE_REGION);
+      this.webAclName = edgeWebAclName(config.stage);
     }
     distribution.attachWebAclId(this.webAclArn);
   }
 }
 
-/** The web ACL (exported: docs/infra.md tells how to create the same one in us-east-1 from it). */
+/** The CloudFront web ACL the edge stack creates (exported for the tests). */
 export function webAclProps(stage: string): wafv2.CfnWebACLProps {
   const json = (errorMessage: string) => JSON.stringify({ errorMessage });
   let priority = 0;
@@ -150,7 +154,7 @@ export function webAclProps(stage: string): wafv2.CfnWebACLProps {
     visibilityConfig: visibility(`frp-${stage}-${g.name}`),
   }));
   return {
-    name: `frp-${stage}-edge`,
+    name: edgeWebAclName(stage),
     // WAF descriptions take no parentheses
     description: `Firmware Release Portal ${stage} - rate limits per address and AWS managed rules`,
     scope: 'CLOUDFRONT',

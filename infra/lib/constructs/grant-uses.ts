@@ -1,11 +1,12 @@
 import { Aws, type CfnElement, type Duration, Names, Stack, Validations } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
-import type * as lambda from 'aws-cdk-lib/aws-lambda';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, type NodejsFunctionProps } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type * as s3 from 'aws-cdk-lib/aws-s3';
 import type { Construct } from 'constructs';
 import { STAGES } from '../../../shared/api/contracts/resources';
+import { METRICS_NAMESPACE_ENV, metricsNamespace } from '../../../shared/api/metrics';
 import { type BucketName, type RouteUses, tablesWritten } from '../../../shared/api/routes';
 import { bucketEnv, signingKeyEnv, tableEnv } from '../../../shared/api/runtime';
 import { asyncWorkerEnv } from '../../../shared/api/workers';
@@ -258,11 +259,13 @@ export function usesFunction(scope: Construct, props: UsesFunctionProps): Nodejs
     : undefined;
   const environment = {
     ...props.environment,
+    // business metrics (EMF) go to this namespace; unset locally, where none are written (decision 312)
+    [METRICS_NAMESPACE_ENV]: metricsNamespace(props.config.stage),
     // Source maps are bundled; without this flag Node ignores them in stack traces.
     NODE_OPTIONS: '--enable-source-maps',
     ...grantUses(role, props.uses, props.targets, { ...props.grant, signerRoleArn }),
   };
-  return new NodejsFunction(scope, 'Function', {
+  const fn = new NodejsFunction(scope, 'Function', {
     ...props.code,
     description: props.description,
     memorySize: props.memorySize,
@@ -270,5 +273,12 @@ export function usesFunction(scope: Construct, props: UsesFunctionProps): Nodejs
     role,
     logGroup,
     environment,
+    // X-Ray active tracing: each invocation's segment, joined to the API stage's (decision 312)
+    tracing: lambda.Tracing.ACTIVE,
   });
+  Validations.of(role).acknowledge({
+    id: 'AwsSolutions-IAM5[Resource::*]',
+    reason: `${props.grant.grantee}: xray:PutTraceSegments and xray:PutTelemetryRecords for X-Ray active tracing support no resource-level permissions; they write trace data only. Other wildcards on this role are explained on their own statements.`,
+  });
+  return fn;
 }

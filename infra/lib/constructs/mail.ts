@@ -2,6 +2,7 @@ import { CfnOutput, Fn, Stack } from 'aws-cdk-lib';
 import * as ses from 'aws-cdk-lib/aws-ses';
 import { Construct } from 'constructs';
 import type { PortalConfig } from '../portal-config';
+import { ALWAYS_KEPT } from '../removal';
 
 export interface MailProps {
   config: PortalConfig;
@@ -57,6 +58,10 @@ export class Mail extends Construct {
         identity: ses.Identity.email(config.senderAddress),
       });
     }
+
+    // Kept when the stack goes (decision 313): its DKIM records stay valid in DNS, and other senders of the
+    // domain keep their mail; a failed first create still removes it. A new stack then adopts it.
+    this.identity?.applyRemovalPolicy(ALWAYS_KEPT);
 
     this.sendingIdentityArns = [
       ...new Set([config.senderAddress, config.senderDomain, ...config.sesSandboxRecipients]),

@@ -4,15 +4,21 @@ import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import * as sns from 'aws-cdk-lib/aws-sns';
 import * as subscriptions from 'aws-cdk-lib/aws-sns-subscriptions';
 import { Construct } from 'constructs';
+import { BUSINESS_METRICS, metricsNamespace } from '../../../shared/api/metrics';
 import type { PortalConfig } from '../portal-config';
+import { Alarms } from './alarms';
 import type { Api } from './api';
-import type { Edge } from './edge';
+import type { ApiGuard } from './api-guard';
+import type { Data } from './data';
+import { EDGE_REGION, type Edge } from './edge';
 import type { Generation } from './generation';
 import type { Workers } from './workers';
 
 export interface MonitoringProps {
   config: PortalConfig;
   api: Api;
+  apiGuard: ApiGuard;
+  data: Data;
   generation: Generation;
   workers: Workers;
   edge: Edge;
@@ -26,17 +32,19 @@ export const MAIL_OUTBOX_AGE_MINUTES = 15;
 const FIVE_MINUTES = Duration.minutes(5);
 
 /**
- * Operators hear and act (docs/decisions/209, docs/operations.md): an SNS topic for on-call (the config's
- * alarmEmail subscribed), every CloudWatch alarm of the stack sending ALARM and OK to it (call `wireAlarms`
- * once every construct exists), the API error and mail-outbox-age alarms, and one dashboard: API errors and
- * throttles, function errors and throttles, generation and verification backlog, dead-letter depth, mail
- * outbox age, and the web ACL's blocks.
+ * Operators hear and act (docs/decisions/209 and 311, docs/operations.md): an SNS topic for on-call (the
+ * config's alarmEmail subscribed), every CloudWatch alarm of the stack sending ALARM and OK to it (call
+ * `wireAlarms` once every construct exists), the API error and mail-outbox-age alarms, the alarms of
+ * alarms.ts (throttles, audit copy age, DynamoDB, SES reputation, artefact mismatch, the budget), and one
+ * dashboard: API errors and throttles, function errors and throttles, business metrics, generation and
+ * verification backlog, dead-letter depth, mail outbox age, and both web ACLs' blocks.
  */
 export class Monitoring extends Construct {
   readonly topic: sns.Topic;
   readonly dashboard: cloudwatch.Dashboard;
   readonly api5xxAlarm: cloudwatch.Alarm;
   readonly mailAgeAlarm: cloudwatch.Alarm;
+  readonly alarms: Alarms;
 
   constructor(scope: Construct, id: string, props: MonitoringProps) {
     super(scope, id);
@@ -49,8 +57,8 @@ export class Monitoring extends Construct {
       ...props.generation.deadLetterQueues,
     ]);
     const mailWorker = props.workers.functions.get('mailOutbox');
-    if (!mailWorker) throw new Error('Monitoring needs the mailOutbox stream worker');
-    const webAcl = props.edge.webAcl;
+    const auditCopy = props.workers.functions.get('auditCopy');
+    if (!mailWorker || !auditCopy) throw new Error('Monitoring needs the mailOutbox and auditCopy workers');
     const stackName = Stack.of(this).stackName;
 
     this.topic = new sns.Topic(this, 'AlarmTopic', {
@@ -66,8 +74,14 @@ export class Monitoring extends Construct {
     else
       Annotations.of(this).addWarningV2(
         'frp:no-alarm-email',
-        'No alarmEmail in context: alarms go to the SNS topic, but nobody is subscribed (docs/operations.md).',
+        `No alarmEmail for stage ${config.stage} in infra/stages.ts: alarms go to the SNS topic, but nobody is subscribed (docs/operations.md).`,
       );
+    this.alarms = new Alarms(this, 'Alarms', {
+      config,
+      topic: this.topic,
+      tables: props.data.tables,
+      auditCopy,
+    });
 
     const mailAge = mailWorker.metric('IteratorAge', { statistic: 'Maximum', period: FIVE_MINUTES });
     this.api5xxAlarm = new cloudwatch.Alarm(this, 'Api5xxAlarm', {
@@ -141,33 +155,50 @@ export class Monitoring extends Construct {
         width: 12,
       }),
     );
-    const lastRow: cloudwatch.IWidget[] = [
+    const namespace = metricsNamespace(config.stage);
+    this.dashboard.addWidgets(
       new cloudwatch.GraphWidget({
         title: 'Mail outbox age: oldest record the mail worker is on (ms)',
         left: [mailAge.with({ label: 'mailOutbox iterator age' })],
         leftAnnotations: [{ value: MAIL_OUTBOX_AGE_MINUTES * 60 * 1000, label: 'alarm' }],
         width: 12,
       }),
-    ];
-    if (webAcl)
-      lastRow.push(
-        new cloudwatch.GraphWidget({
-          title: 'Web ACL: blocked and allowed requests (us-east-1)',
-          left: ['BlockedRequests', 'AllowedRequests'].map(
-            (metricName) =>
-              new cloudwatch.Metric({
-                namespace: 'AWS/WAFV2',
-                metricName,
-                dimensionsMap: { WebACL: webAcl.name ?? '', Rule: 'ALL' },
-                region: 'us-east-1',
-                statistic: 'Sum',
-                period: FIVE_MINUTES,
-              }),
-          ),
-          width: 12,
-        }),
+      new cloudwatch.GraphWidget({
+        title:
+          'Business events (5 min sums): packages generated, approvals, signatures, deliveries, failures',
+        left: BUSINESS_METRICS.map(
+          (metricName) =>
+            new cloudwatch.Metric({ namespace, metricName, statistic: 'Sum', period: FIVE_MINUTES }),
+        ),
+        width: 12,
+      }),
+    );
+    const waf = (webAcl: string, rule: string, region: string | undefined, label: string) =>
+      ['BlockedRequests', 'AllowedRequests'].map(
+        (metricName) =>
+          new cloudwatch.Metric({
+            namespace: 'AWS/WAFV2',
+            metricName,
+            // a CloudFront ACL's metrics (us-east-1) carry no Region dimension; a regional one's do
+            dimensionsMap: { WebACL: webAcl, Rule: rule, ...(region ? { Region: region } : {}) },
+            region: region ?? EDGE_REGION,
+            statistic: 'Sum',
+            period: FIVE_MINUTES,
+            label: `${label} ${metricName === 'BlockedRequests' ? 'blocked' : 'allowed'}`,
+          }),
       );
-    this.dashboard.addWidgets(...lastRow);
+    this.dashboard.addWidgets(
+      new cloudwatch.GraphWidget({
+        title: `Web ACL at CloudFront (${props.edge.webAclName}, us-east-1): blocked and allowed requests`,
+        left: waf(props.edge.webAclName, 'ALL', undefined, 'CloudFront'),
+        width: 12,
+      }),
+      new cloudwatch.GraphWidget({
+        title: 'API stage web ACL: calls refused before any function (not through CloudFront)',
+        left: waf(props.apiGuard.webAcl.name ?? '', 'ALL', Stack.of(this).region, 'API stage'),
+        width: 12,
+      }),
+    );
 
     new CfnOutput(Stack.of(this), 'AlarmTopicArn', {
       value: this.topic.topicArn,
@@ -179,7 +210,7 @@ export class Monitoring extends Construct {
     });
   }
 
-  /** Puts the topic behind every CloudWatch alarm of the stack (ALARM and back to OK). */
+  /** Puts the topic behind every CloudWatch alarm of the stack, nested stacks included (ALARM and back to OK). */
   wireAlarms(): void {
     const action = new SnsAction(this.topic);
     for (const c of Stack.of(this).node.findAll())

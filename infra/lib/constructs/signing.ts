@@ -239,31 +239,47 @@ export class Signing extends Construct {
         conditions: deleters.length > 0 ? { StringNotEquals: { 'aws:PrincipalArn': deleters } } : undefined,
       }),
     ];
-    if (deleters.length > 0)
-      statements.push(
-        new iam.PolicyStatement({
-          sid: 'DeletionWaitsThirtyDays',
-          principals: deleters.map((arn) => new iam.ArnPrincipal(arn)),
-          actions: ['kms:ScheduleKeyDeletion'],
-          resources: ['*'],
-          conditions: {
-            NumericGreaterThanEquals: {
-              'kms:ScheduleKeyDeletionPendingWindowInDays': KEY_DELETION_WINDOW_DAYS,
-            },
-          },
-        }),
-      );
-    if (adminArn)
-      statements.push(
-        new iam.PolicyStatement({
-          sid: 'KeyAdministrator',
-          principals: [new iam.ArnPrincipal(adminArn)],
-          actions: [...KEY_ACCOUNT_ACTIONS],
-          resources: ['*'],
-        }),
-      );
+    statements.push(...keyAdminStatements(adminArn, deleters));
     return statements;
   }
+}
+
+/**
+ * Who may schedule the key's deletion (the key admin role and the deployment role, 30 days at least) and
+ * the key admin's administration. Both roles are named in an `aws:PrincipalArn` condition on the account
+ * principal, never as principals: KMS refuses a key policy whose Principal is a role that does not exist
+ * (yet), which rolled the first deploy back (decision 306). Through the account principal each role needs
+ * its own IAM permission for these actions too (an administrator role has it; docs/infra.md).
+ */
+function keyAdminStatements(adminArn: string | undefined, deleters: string[]): iam.PolicyStatement[] {
+  const account = new iam.AccountRootPrincipal();
+  const statements: iam.PolicyStatement[] = [];
+  if (deleters.length > 0)
+    statements.push(
+      new iam.PolicyStatement({
+        sid: 'DeletionWaitsThirtyDays',
+        principals: [account],
+        actions: ['kms:ScheduleKeyDeletion'],
+        resources: ['*'],
+        conditions: {
+          StringEquals: { 'aws:PrincipalArn': deleters },
+          NumericGreaterThanEquals: {
+            'kms:ScheduleKeyDeletionPendingWindowInDays': KEY_DELETION_WINDOW_DAYS,
+          },
+        },
+      }),
+    );
+  if (adminArn)
+    statements.push(
+      new iam.PolicyStatement({
+        sid: 'KeyAdministrator',
+        principals: [account],
+        actions: [...KEY_ACCOUNT_ACTIONS],
+        resources: ['*'],
+        conditions: { StringEquals: { 'aws:PrincipalArn': [adminArn] } },
+      }),
+    );
+  return statements;
 }
 
 /** The CloudFormation execution role of the CDK bootstrap (cdk-<qualifier>-cfn-exec-role-…), if that is the synthesizer. */

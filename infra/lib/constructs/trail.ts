@@ -30,10 +30,17 @@ export const KEY_ALERT_EVENTS = [
  * and every change of it is a KMS management event. Either the stack's own trail (management events,
  * read and write, into a private bucket with file validation and a CloudWatch log group, on which an
  * alarm watches the key's administration and refused calls), or an existing trail named by config.
+ *
+ * The stack's own trail comes with the deploy after the first success (`firstDeployDone`, decision 307):
+ * it writes into its bucket every few minutes, and a create that failed after that could not delete the
+ * bucket (not empty) when it rolls back. CloudTrail's Event history holds the key's first events meanwhile.
+ * A trail cannot select management events by service (only KMS or RDS Data events can be left out), so
+ * where an organisation or account trail already records the region, name it (`existingTrailArn`): the
+ * stack's own would be a paid second copy (`npm run deploy:check` names such a trail).
  */
 export class SigningTrail extends Construct {
-  /** the trail that records the key's use (created here or the configured one) */
-  readonly trailArn: string;
+  /** the trail that records the key's use (created here or the configured one); none before the first success */
+  readonly trailArn?: string;
   /** created only when the stack has its own trail */
   readonly trail?: cloudtrail.Trail;
   readonly bucket?: s3.Bucket;
@@ -48,6 +55,7 @@ export class SigningTrail extends Construct {
       this.trailArn = config.existingTrailArn;
       return;
     }
+    if (!config.firstDeployDone) return;
     const removalPolicy = statefulRemovalPolicy(config);
     this.bucket = new s3.Bucket(this, 'Bucket', {
       blockPublicAccess: s3.BlockPublicAccess.BLOCK_ALL,

@@ -3,7 +3,6 @@ import {
   BOOTSTRAP_QUALIFIER_CONTEXT,
   DefaultStackSynthesizer,
   Duration,
-  SecretValue,
   Stack,
   Token,
   Validations,
@@ -23,7 +22,8 @@ import { ORIGIN_VERIFY_HEADER, VIEWER_ADDRESS_HEADER } from '../../../shared/dom
 import { SITE_SETTINGS_PATH } from '../../../shared/site-settings';
 import type { PortalConfig } from '../portal-config';
 import { statefulRemovalPolicy } from '../removal';
-import { BROWSER_BUCKETS, bucketName } from './data';
+import { originSecretValue } from './api-guard';
+import { accessLogging, BROWSER_BUCKETS, bucketName, FIRST_DEPLOY_LOGGING_REASON } from './data';
 
 export interface WebProps {
   config: PortalConfig;
@@ -70,8 +70,7 @@ export class Web extends Construct {
       enforceSSL: true,
       minimumTLSVersion: 1.2,
       objectOwnership: s3.ObjectOwnership.BUCKET_OWNER_ENFORCED,
-      serverAccessLogsBucket: props.accessLogs,
-      serverAccessLogsPrefix: 's3/web/',
+      ...accessLogging(config, props.accessLogs, 's3/web/'),
       // Same as the data buckets: CloudFormation cannot delete a non-empty bucket anyway.
       removalPolicy: statefulRemovalPolicy(config),
     });
@@ -96,12 +95,10 @@ export class Web extends Construct {
         // (context originVerifySecretVersion, docs/operations.md), and the API accepts the current and the
         // previous value meanwhile (lambdas/middleware/client-source.ts).
         customHeaders: {
-          [ORIGIN_VERIFY_HEADER]: (config.originVerifySecretVersion
-            ? SecretValue.secretsManager(props.originVerifySecret.secretArn, {
-                versionId: config.originVerifySecretVersion,
-              })
-            : props.originVerifySecret.secretValue
-          ).unsafeUnwrap(),
+          [ORIGIN_VERIFY_HEADER]: originSecretValue(
+            props.originVerifySecret,
+            config.originVerifySecretVersion,
+          ),
         },
       },
     );
@@ -177,9 +174,11 @@ export class Web extends Construct {
       minimumProtocolVersion: certificate ? cloudfront.SecurityPolicyProtocol.TLS_V1_2_2021 : undefined,
       httpVersion: cloudfront.HttpVersion.HTTP2_AND_3,
       priceClass: cloudfront.PriceClass.PRICE_CLASS_100,
-      enableLogging: true,
-      logBucket: props.accessLogs,
-      logFilePrefix: 'cloudfront/',
+      // from the deploy after the first success: logs arriving during a failed create would keep its
+      // rollback from deleting the access-log bucket (decision 307)
+      ...(config.firstDeployDone
+        ? { enableLogging: true, logBucket: props.accessLogs, logFilePrefix: 'cloudfront/' }
+        : {}),
     });
     this.appOrigin = `https://${config.domainName ?? this.distribution.distributionDomainName}`;
 
@@ -226,6 +225,11 @@ export class Web extends Construct {
   }
 
   private acknowledge(config: PortalConfig): void {
+    if (!config.firstDeployDone)
+      Validations.of(this).acknowledge(
+        { id: 'AwsSolutions-CFR3', reason: FIRST_DEPLOY_LOGGING_REASON },
+        { id: 'AwsSolutions-S1', reason: FIRST_DEPLOY_LOGGING_REASON },
+      );
     Validations.of(this.distribution).acknowledge({
       id: 'AwsSolutions-CFR1',
       reason:

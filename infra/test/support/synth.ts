@@ -4,9 +4,11 @@ import { join } from 'node:path';
 import { type App, type CfnElement, NestedStack, Stack, Validations } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import type { IConstruct } from 'constructs';
+import type { EdgeStack } from '../../lib/edge-stack';
 import { buildApp } from '../../lib/portal-app';
 import { REPO_ROOT } from '../../lib/portal-config';
 import type { PortalStack } from '../../lib/portal-stack';
+import { STAGES } from '../../stages';
 
 export interface Violation {
   ruleName: string;
@@ -34,6 +36,8 @@ export interface StackTemplate {
 export interface Synthesized {
   app: App;
   stack: PortalStack;
+  /** the us-east-1 stack with the CloudFront web ACL (absent when the stage names its own webAclArn) */
+  edge?: { stack: EdgeStack; json: TemplateJson };
   /** assertions on the merged set (every template's resources; see `json`) */
   template: Template;
   /**
@@ -59,6 +63,13 @@ export const CDK_JSON_CONTEXT = (
 ).context;
 
 /**
+ * The stage the infra tests build by default: dev as a long-lived stage after its first deploy (retained
+ * data, protections, the trail and access logs on). The committed dev is throw-away and before its first
+ * deploy; first-deploy.test.ts builds every committed stage as it is.
+ */
+export const LONG_LIVED_DEV = { ...STAGES.dev, deletionProtection: true, firstDeployDone: true };
+
+/**
  * Synthesizes the portal once for a test file (`stages`: stage definitions instead of infra/stages.ts). Lambda bundling is skipped (`aws:cdk:bundling-stacks`):
  * 43 esbuild runs take minutes on a shared machine and say nothing about the template; `npm run synth`
  * bundles them all and bundling.test.ts bundles one through the same NodejsFunction settings.
@@ -68,7 +79,7 @@ export function synthPortal(
   stages?: Readonly<Record<string, unknown>>,
 ): Synthesized {
   const outdir = mkdtempSync(join(tmpdir(), 'frp-infra-'));
-  const { app, stack } = buildApp(
+  const { app, stack, edge } = buildApp(
     {
       context: {
         ...CDK_JSON_CONTEXT,
@@ -80,7 +91,7 @@ export function synthPortal(
       outdir,
       stackTraces: false,
     },
-    stages,
+    stages ?? { ...STAGES, dev: LONG_LIVED_DEV },
   );
   let synthError: Error | undefined;
   try {
@@ -102,6 +113,10 @@ export function synthPortal(
   return {
     app,
     stack,
+    edge: edge && {
+      stack: edge,
+      json: JSON.parse(readFileSync(join(outdir, edge.templateFile), 'utf8')) as TemplateJson,
+    },
     json,
     templates,
     template: Template.fromJSON(json),

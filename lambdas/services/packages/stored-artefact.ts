@@ -6,17 +6,16 @@ import {
   storedFileProblemText,
 } from '../../../shared/domain/stored-file';
 import { logger } from '../../middleware/logging';
+import { metrics } from '../../middleware/metrics';
 import { StoredFileMismatch } from '../../ports/artefact-service';
 import type { ArtefactRef, PackageRecord } from '../../ports/package-repository';
 import type { PackageCore } from './package-core';
 
 /**
  * The refusal of a package file that is not the one generated (decision 302): one 409 naming what is
- * wrong, and one log line an alarm matches. The line is also a CloudWatch embedded metric
- * (`FirmwareReleasePortal/StoredArtefactMismatch`, one per refusal), so the alarm needs no metric filter.
+ * wrong, one log line saying what was found, and one count of the business metric `ArtefactMismatch`
+ * (decision 312) that the ArtefactMismatchAlarm watches.
  */
-export const STORED_ARTEFACT_METRIC = { namespace: 'FirmwareReleasePortal', name: 'StoredArtefactMismatch' };
-
 function logMismatch(p: PackageRecord, check: StoredFileCheck, e: StoredFileMismatch): void {
   logger().error('stored artefact does not match its record', {
     kind: 'artefact-mismatch',
@@ -27,18 +26,8 @@ function logMismatch(p: PackageRecord, check: StoredFileCheck, e: StoredFileMism
     problem: e.problem.kind,
     recorded: { sha256: e.pin.sha256, sizeBytes: e.pin.sizeBytes, versionId: e.pin.versionId },
     found: e.problem,
-    _aws: {
-      Timestamp: Date.now(),
-      CloudWatchMetrics: [
-        {
-          Namespace: STORED_ARTEFACT_METRIC.namespace,
-          Dimensions: [[]],
-          Metrics: [{ Name: STORED_ARTEFACT_METRIC.name, Unit: 'Count' }],
-        },
-      ],
-    },
-    [STORED_ARTEFACT_METRIC.name]: 1,
   });
+  metrics().count('ArtefactMismatch');
 }
 
 /** Runs `read` on the package's stored files; a mismatch is logged and refused with the check's 409. */

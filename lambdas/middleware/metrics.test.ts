@@ -1,0 +1,92 @@
+import { describe, expect, it } from 'vitest';
+import { BUSINESS_METRICS, routeMetrics } from '../../shared/api/metrics';
+import { EmfMetrics } from '../adapters/emf/emf-metrics';
+import type { AuditEvent, AuditLog } from '../ports/audit-log';
+import type { BusinessMetric } from '../ports/metrics';
+import { subjectKeys } from './logging';
+import { countingAudit } from './metrics';
+
+/** Business metrics as CloudWatch embedded metric format (decision 312). */
+describe('EMF business metrics', () => {
+  it('writes one EMF line per count into the stage namespace, without dimensions', () => {
+    const lines: string[] = [];
+    new EmfMetrics(
+      'FirmwareReleasePortal/prod',
+      (l) => lines.push(l),
+      () => 1_700_000_000_000,
+    ).count('Approvals');
+    expect(lines).toHaveLength(1);
+    expect(JSON.parse(lines[0]!)).toEqual({
+      _aws: {
+        Timestamp: 1_700_000_000_000,
+        CloudWatchMetrics: [
+          {
+            Namespace: 'FirmwareReleasePortal/prod',
+            Dimensions: [[]],
+            Metrics: [{ Name: 'Approvals', Unit: 'Count' }],
+          },
+        ],
+      },
+      Approvals: 1,
+    });
+  });
+
+  it('writes nothing without a namespace (the local stack)', () => {
+    const lines: string[] = [];
+    new EmfMetrics(undefined, (l) => lines.push(l)).count('Signatures');
+    expect(lines).toEqual([]);
+  });
+
+  it('counts approvals, signatures and deliveries from the route and its status, and nothing refused', () => {
+    expect(routeMetrics('approvePackage', 200)).toEqual(['Approvals']);
+    expect(routeMetrics('approvePackage', 202)).toEqual(['Approvals']);
+    expect(routeMetrics('approveDelivery', 200)).toEqual(['Approvals', 'Deliveries']);
+    expect(routeMetrics('approveDelivery', 202)).toEqual(['Approvals']);
+    expect(routeMetrics('signPackage', 202)).toEqual(['Signatures']);
+    for (const status of [400, 403, 409, 500, undefined])
+      expect(routeMetrics('approvePackage', status), String(status)).toEqual([]);
+    expect(routeMetrics('listPackages', 200)).toEqual([]);
+  });
+
+  it('counts a generated package and a mail given up once their audit event is stored, never before', async () => {
+    const stored: string[] = [];
+    const counted: BusinessMetric[] = [];
+    let failNext = false;
+    const log: AuditLog = {
+      append: async (e) => {
+        if (failNext) throw new Error('table down');
+        stored.push(e.action);
+      },
+      history: async () => ({ events: [], head: null }),
+    };
+    const audit = countingAudit(log, () => ({ count: (n) => counted.push(n) }));
+    const event = (action: string) => ({ action }) as unknown as AuditEvent;
+    await audit.append(event('PACKAGE_GENERATED'));
+    await audit.append(event('MAIL_FAILED'));
+    await audit.append(event('PACKAGE_APPROVED'));
+    failNext = true;
+    await expect(audit.append(event('PACKAGE_GENERATED'))).rejects.toThrow('table down');
+    expect(stored).toEqual(['PACKAGE_GENERATED', 'MAIL_FAILED', 'PACKAGE_APPROVED']);
+    expect(counted).toEqual(['PackagesGenerated', 'MailFailures']);
+    expect(BUSINESS_METRICS).toEqual(expect.arrayContaining(counted));
+  });
+});
+
+describe('the ids on every log line of a request', () => {
+  it('names the package of package and delivery routes, the resource and the upload', () => {
+    expect(subjectKeys({ resource: '/packages/{id}/approve', pathParameters: { id: 'p1' } })).toEqual({
+      packageId: 'p1',
+    });
+    expect(
+      subjectKeys({ resource: '/delivery/packages/{id}/approve', pathParameters: { id: 'p2' } }),
+    ).toEqual({ packageId: 'p2' });
+    expect(
+      subjectKeys({ resource: '/resources/{id}/generate-package', pathParameters: { id: 'r1' } }),
+    ).toEqual({ resourceId: 'r1' });
+    expect(
+      subjectKeys({ resource: '/resources/uploads/{uploadId}/confirm', pathParameters: { uploadId: 'u1' } }),
+    ).toEqual({ uploadId: 'u1' });
+    expect(subjectKeys({ resource: '/dcc', pathParameters: null })).toEqual({});
+    expect(subjectKeys(undefined)).toEqual({});
+  });
+});
