@@ -6,13 +6,14 @@ import {
   DEFAULT_REGISTER_LIMITS,
   DEFAULT_RESET_LIMITS,
 } from '../shared/domain/login-throttle';
+import type { AuditTable } from './adapters/dynamodb/audit-commit';
 import { DynamoAuditLog } from './adapters/dynamodb/audit-log';
 import { DynamoPendingDecisions } from './adapters/dynamodb/pending-decisions';
 import { DynamoResourceReferences, DynamoResourceRepository } from './adapters/dynamodb/resource-repository';
 import { DynamoUserRepository } from './adapters/dynamodb/user-repository';
 import { appUrl, bucketName, intEnv, optionalEnv, requireEnv, tableName } from './config/env';
 import { logger } from './middleware/logging';
-import type { AuditLog } from './ports/audit-log';
+import type { AuditAppend, AuditLog } from './ports/audit-log';
 import type { BlobStore } from './ports/blob-store';
 import { systemClock } from './ports/clock';
 import type { Mailer } from './ports/mailer';
@@ -137,13 +138,19 @@ export const userRepository = /* @__PURE__ */ once(
   (): UserRepository => new DynamoUserRepository(tableName('users')),
 );
 
-/** The audit log. */
+/**
+ * Where the repositories chain the audit events of their writes, in the same transaction (decision 283):
+ * the table is named on first use, so routes that write no event need no audit table.
+ */
+export const auditTable: AuditTable = { table: () => tableName('audit'), clock: systemClock };
+
+/** The audit log, read (the history routes). */
 export const auditLog = /* @__PURE__ */ once(
-  (): AuditLog => new DynamoAuditLog(tableName('audit'), systemClock),
+  (): DynamoAuditLog => new DynamoAuditLog(tableName('audit'), systemClock),
 );
 
 /** The audit log as services hold it: the table is named on first use (read-only routes never touch it). */
-const deferredAudit: AuditLog = {
+const deferredAudit: AuditLog & AuditAppend = {
   append: (e) => auditLog().append(e),
   history: (s) => auditLog().history(s),
 };

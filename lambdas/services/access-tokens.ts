@@ -23,7 +23,7 @@ import { holdsAuthority } from '../../shared/domain/identity';
 import { roleLabel } from '../../shared/domain/roles';
 import { API_ERR } from '../../shared/messages';
 import type { AccessTokenRecord, AccessTokenRepository } from '../ports/access-token-repository';
-import type { AuditLog } from '../ports/audit-log';
+import type { AuditAppend } from '../ports/audit-log';
 import type { Clock } from '../ports/clock';
 import type { UserRecord, UserRepository } from '../ports/user-repository';
 import { recordAdminEvent } from './users/common';
@@ -31,7 +31,7 @@ import { recordAdminEvent } from './users/common';
 export interface AccessTokenDeps {
   tokens: AccessTokenRepository;
   users: Pick<UserRepository, 'getById' | 'list' | 'takeQuota'>;
-  audit: Pick<AuditLog, 'append'>;
+  audit: AuditAppend;
   clock: Clock;
 }
 

@@ -13,7 +13,7 @@ import { ConflictError, ForbiddenError, NotFoundError } from '../../shared/domai
 import { PACKAGE_ERR } from '../../shared/domain/package-texts';
 import { PROVENANCE_AUDIT, PROVENANCE_ERR } from '../../shared/domain/provenance-texts';
 import { checkSbom } from '../../shared/domain/sbom';
-import type { AuditLog } from '../ports/audit-log';
+import type { AuditAppend } from '../ports/audit-log';
 import type { BlobStore } from '../ports/blob-store';
 import type { PackageRepository } from '../ports/package-repository';
 import type { ResourceProvenanceStore, ResourceRepository } from '../ports/resource-repository';
@@ -26,7 +26,7 @@ export interface ProvenanceDeps {
   blobs: Pick<BlobStore, 'put' | 'get'>;
   /** the resources bucket, read on first use */
   bucket: () => string;
-  audit: Pick<AuditLog, 'append'>;
+  audit: AuditAppend;
 }
 
 /** A package's pinned SBOM as GET /packages/{id}/sbom sends it. */

@@ -9,7 +9,7 @@ import type {
   UploadPartsResponse,
   UploadStatus,
 } from '../../shared/api/contracts/resources';
-import type { AuditLog } from '../ports/audit-log';
+import type { AuditAppend, AuditLog } from '../ports/audit-log';
 import type { BlobStore } from '../ports/blob-store';
 import type { Clock } from '../ports/clock';
 import type { ResourceReferences, ResourceRepository } from '../ports/resource-repository';
@@ -55,7 +55,7 @@ export class ResourceService {
     repo: ResourceRepository,
     references: ResourceReferences,
     blobs: BlobStore,
-    audit: AuditLog,
+    audit: AuditLog & AuditAppend,
     clock: Clock,
     config: ResourceServiceConfig,
     jobs: () => UploadJobs = noUploadJobs,

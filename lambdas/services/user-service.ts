@@ -6,7 +6,7 @@ import type {
   RegisterRequest,
 } from '../../shared/api/contracts/user';
 import type { Role } from '../../shared/domain/roles';
-import type { AuditLog } from '../ports/audit-log';
+import type { AuditAppend, AuditLog } from '../ports/audit-log';
 import type { Clock } from '../ports/clock';
 import type { Mailer } from '../ports/mailer';
 import type { PendingDecisions } from '../ports/pending-decisions';
@@ -35,7 +35,7 @@ export class UserService {
     users: UserRepository,
     tokens: TokenService,
     mailer: Mailer,
-    audit: AuditLog,
+    audit: AuditLog & AuditAppend,
     clock: Clock,
     config: UserServiceConfig,
     /** packages waiting for a user's decision; deleting such a user is refused (decision 078) */

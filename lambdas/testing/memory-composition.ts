@@ -85,11 +85,14 @@ export const MEMORY_STORAGE_URL = 'https://memory-storage.test';
 
 function build() {
   const clock = systemClock;
+  // one log: every repository records the events of its writes in it, with the write (decision 283)
+  const audit = new MemoryAuditLog(clock);
   const users = new MemoryUserRepository(clock);
   const resources = new MemoryResourceRepository();
-  const packages = new MemoryPackageRepository(async (id) => (await resources.getById(id)) !== null);
-  const dccs = new MemoryDccRepository();
-  const audit = new MemoryAuditLog(clock);
+  const packages = new MemoryPackageRepository(async (id) => (await resources.getById(id)) !== null, {
+    audit,
+  });
+  const dccs = new MemoryDccRepository(audit);
   const blobs = new MemoryBlobStore(MEMORY_STORAGE_URL);
   const mailer = new MemoryMailer();
   const artefacts = new SampleXmlArtefacts(blobs);

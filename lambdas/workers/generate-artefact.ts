@@ -5,7 +5,11 @@ import { loggerFor } from '../middleware/logging';
 // names this Lambda's logger (the service's lines use it)
 loggerFor('generateArtefact');
 
-const jobSchema = z.object({ packageId: z.string().min(1).max(64), jobId: z.string().min(1).max(64) });
+const jobSchema = z.object({
+  packageId: z.string().min(1).max(64),
+  jobId: z.string().min(1).max(64),
+  runId: z.string().min(1).max(64).optional(),
+});
 
 /**
  * The asynchronous invocation of a generation job (decision 160): one service call. A thrown error makes

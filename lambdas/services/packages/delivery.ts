@@ -3,7 +3,7 @@ import { BadRequestError, ConflictError } from '../../../shared/domain/errors';
 import { DELIVERY_ROUND, deliveryActionFrom } from '../../../shared/domain/package-lifecycle';
 import { isDeliverableType } from '../../../shared/domain/package-rules';
 import { AUDIT_MEANING, PACKAGE_ERR } from '../../../shared/domain/package-texts';
-import type { PackageRecord } from '../../ports/package-repository';
+import type { DecisionPlan, PackageRecord } from '../../ports/package-repository';
 import type { UserRecord } from '../../ports/user-repository';
 import { signatureDetails } from './audit-texts';
 import { MAIL_TEXTS } from './mail-texts';
@@ -36,21 +36,23 @@ export class Delivery extends VotingRoundCase {
         deliveryStartedAt: p.deliveryStartedAt ?? now,
       }),
       true,
-    );
-    await core.audit(
-      next,
-      user,
-      action === 'redeliver' ? 'REDELIVERED' : 'DELIVERY_STARTED',
-      AUDIT_MEANING.deliver,
-      {
-        approvers: chosen.map((u) => ({ id: u.id, name: u.name, role: u.userRole })),
-        ...signatureDetails(action, user, next.updatedAt),
-      },
+      (n) =>
+        core.event(
+          n,
+          user,
+          action === 'redeliver' ? 'REDELIVERED' : 'DELIVERY_STARTED',
+          AUDIT_MEANING.deliver,
+          {
+            approvers: chosen.map((u) => ({ id: u.id, name: u.name, role: u.userRole })),
+            ...signatureDetails(action, user, n.updatedAt),
+          },
+        ),
     );
     return toPackage(next);
   }
 
-  protected async complete(user: UserRecord, p: PackageRecord): Promise<VoteOutcome> {
+  /** The last delivery approval delivers the package: its mails, the end of every task and DELIVERED, in one transaction. */
+  protected async completion(user: UserRecord, p: PackageRecord): Promise<DecisionPlan> {
     const { core } = this;
     const now = core.now().toISOString();
     const next: PackageRecord = {
@@ -66,15 +68,17 @@ export class Delivery extends VotingRoundCase {
     const mails = [p.initiator, p.deliverer]
       .filter((u): u is UserRef => !!u)
       .map((u) => core.mail(next, next.version, 'DELIVERED', u, MAIL_TEXTS.delivered(u, p, core.d.appUrl)));
-    if (
-      !(await core.d.packages.save(
-        next,
-        { version: p.version, status: DELIVERY_ROUND.waiting },
-        { removeAll: true, mails },
-      ))
-    )
-      return this.settled(p);
-    await core.audit(next, user, 'DELIVERED', AUDIT_MEANING.delivered);
+    return {
+      next,
+      commit: {
+        removeAll: true,
+        mails,
+        events: [core.event(next, user, 'DELIVERED', AUDIT_MEANING.delivered)],
+      },
+    };
+  }
+
+  protected async completed(next: PackageRecord): Promise<VoteOutcome> {
     return { outcome: 'DELIVERED', pkg: toPackage(next) };
   }
 }

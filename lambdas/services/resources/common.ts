@@ -2,7 +2,7 @@ import type { Resource, ResourceType, Stage } from '../../../shared/api/contract
 import { formatUploadTime, type ModelMetadata, safeFileName } from '../../../shared/domain/resource-rules';
 import type { Role } from '../../../shared/domain/roles';
 import { logger } from '../../middleware/logging';
-import type { AuditLog } from '../../ports/audit-log';
+import type { AuditAppend, AuditLog } from '../../ports/audit-log';
 import type { BlobStore } from '../../ports/blob-store';
 import type { Clock } from '../../ports/clock';
 import type {
@@ -54,7 +54,7 @@ export interface ResourceDeps {
   repo: ResourceRepository;
   references: ResourceReferences;
   blobs: BlobStore;
-  audit: AuditLog;
+  audit: AuditLog & AuditAppend;
   clock: Clock;
   config: ResourceServiceConfig;
   /** starts the verification of a confirmed upload (only the confirming routes have one) */

@@ -5,7 +5,7 @@ import { roleStatusOf } from '../../../shared/domain/identity';
 import type { ThrottlePolicy } from '../../../shared/domain/login-throttle';
 import type { Role } from '../../../shared/domain/roles';
 import { logger } from '../../middleware/logging';
-import type { AuditLog } from '../../ports/audit-log';
+import type { AuditAppend, AuditLog } from '../../ports/audit-log';
 import type { Clock } from '../../ports/clock';
 import type { Mail, Mailer } from '../../ports/mailer';
 import type { PendingDecisions } from '../../ports/pending-decisions';
@@ -44,7 +44,7 @@ export interface UserDeps {
   users: UserRepository;
   tokens: TokenService;
   mailer: Mailer;
-  audit: AuditLog;
+  audit: AuditLog & AuditAppend;
   clock: Clock;
   config: UserServiceConfig;
   /** packages waiting for a user's decision; deleting such a user is refused (decision 078) */
@@ -89,7 +89,7 @@ export function recordUserEvent(
 
 /** An event about `user`, by `actor` (an administrator, or the user themself). */
 export function recordAdminEvent(
-  d: { audit: Pick<UserDeps['audit'], 'append'> },
+  d: { audit: AuditAppend },
   actor: Pick<UserRecord, 'id' | 'name' | 'userRole'>,
   user: Pick<UserRecord, 'id'>,
   action: string,
