@@ -1,6 +1,6 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { eventHash, GENESIS_HASH, verifyChain } from '../../../shared/domain/audit-chain';
+import { type ChainedEvent, eventHash, GENESIS_HASH, verifyChain } from '../../../shared/domain/audit-chain';
 import type { AuditEvent } from '../../ports/audit-log';
 
 /**
@@ -84,12 +84,13 @@ describe('chainItems: add-only in code (IAM cannot require a new key: decision 2
   it('chains a new subject from the genesis hash, verifiable as the log reads it', async () => {
     const items = await chainItems(audit, [event('DCC#d1', 'DCC_CREATED'), event('DCC#d1', 'DCC_DELETED')]);
     const stored = items
-      .map((i) => i.Put!.Item as Record<string, unknown>)
+      .map((i) => i.Put!.Item as unknown as ChainedEvent & { pk: string; kind: string })
       .filter((i) => i.seq !== 0)
-      .map(({ pk: _pk, kind: _k, ...rest }) => rest as never);
-    expect((stored[0] as { prevHash: string }).prevHash).toBe(GENESIS_HASH);
-    expect(eventHash(stored[0])).toBe((stored[0] as { hash: string }).hash);
-    expect(verifyChain(stored, { lastSeq: 2, lastHash: (stored[1] as { hash: string }).hash })).toBeNull();
+      .map(({ pk: _pk, kind: _k, ...rest }) => rest);
+    const [first, second] = stored;
+    expect(first?.prevHash).toBe(GENESIS_HASH);
+    expect(first && eventHash(first)).toBe(first?.hash);
+    expect(verifyChain(stored, { lastSeq: 2, lastHash: second?.hash ?? '' })).toBeNull();
   });
 });
 
@@ -98,7 +99,11 @@ describe('commitRecorded: the change and its events in one transaction (decision
     await writeRecorded(audit, [state], [event('PKG#p1', 'HEADER_EDITED')]);
     expect(writes()).toHaveLength(1);
     const items = writes()[0]!.input.TransactItems as Record<string, Record<string, unknown>>[];
-    expect(items.map((i) => (i.Put?.Item as { pk: string }).pk)).toEqual(['PKG#p1', 'PKG#p1', 'PKG#p1']);
+    expect(items.map((i) => (i.Put?.Item as { pk: string } | undefined)?.pk)).toEqual([
+      'PKG#p1',
+      'PKG#p1',
+      'PKG#p1',
+    ]);
     expect(items[0]).toBe(state);
   });
 
