@@ -13,7 +13,6 @@ import { DynamoResourceReferences, DynamoResourceRepository } from './adapters/d
 import { DynamoUserRepository } from './adapters/dynamodb/user-repository';
 import { appUrl, bucketName, intEnv, optionalEnv, requireEnv, tableName } from './config/env';
 import { logger } from './middleware/logging';
-import type { AuditAppend, AuditLog } from './ports/audit-log';
 import type { BlobStore } from './ports/blob-store';
 import { systemClock } from './ports/clock';
 import type { Mailer } from './ports/mailer';
@@ -133,27 +132,19 @@ function tokenKeySource(): TokenKeySource {
   });
 }
 
-/** The user repository. */
-export const userRepository = /* @__PURE__ */ once(
-  (): UserRepository => new DynamoUserRepository(tableName('users')),
-);
-
 /**
  * Where the repositories chain the audit events of their writes, in the same transaction (decision 283):
  * the table is named on first use, so routes that write no event need no audit table.
  */
 export const auditTable: AuditTable = { table: () => tableName('audit'), clock: systemClock };
 
-/** The audit log, read (the history routes). */
-export const auditLog = /* @__PURE__ */ once(
-  (): DynamoAuditLog => new DynamoAuditLog(tableName('audit'), systemClock),
+/** The user repository (its writes chain their events into the audit table). */
+export const userRepository = /* @__PURE__ */ once(
+  (): UserRepository => new DynamoUserRepository(tableName('users'), auditTable),
 );
 
-/** The audit log as services hold it: the table is named on first use (read-only routes never touch it). */
-const deferredAudit: AuditLog & AuditAppend = {
-  append: (e) => auditLog().append(e),
-  history: (s) => auditLog().history(s),
-};
+/** The audit log, read (the history routes). */
+export const auditLog = /* @__PURE__ */ once((): DynamoAuditLog => new DynamoAuditLog(tableName('audit')));
 
 /** The mailer of a Lambda that has none (composition-mail.ts plugs in SES). */
 export const noMailer: Mailer = {
@@ -197,8 +188,6 @@ export function userServiceWith(mailer: Mailer): () => Promise<UserService> {
           userRepository(),
           tokens,
           mailer,
-          // Identity routes that write also audit; read-only ones never touch the audit table.
-          deferredAudit,
           systemClock,
           {
             tempPasswordMinutes: intEnv('TEMP_PASSWORD_MINUTES', 30),
@@ -234,7 +223,7 @@ export const stageName = (): string => optionalEnv('API_STAGE', 'dev');
 // ── resources ─────────────────────────────────────────────────────────────────────────────────
 /** The resource repository (the package service reads resources through it too). */
 export const resourceRepository = /* @__PURE__ */ once(
-  (): ResourceRepository => new DynamoResourceRepository(tableName('resources')),
+  (): ResourceRepository => new DynamoResourceRepository(tableName('resources'), auditTable),
 );
 
 /** Object storage of a Lambda that has none: the list routes build the resource service without it. */
@@ -254,7 +243,6 @@ export function resourceServiceWith(blobs: BlobStore, jobs?: () => UploadJobs): 
         resourceRepository(),
         new DynamoResourceReferences(() => tableName('packages')),
         blobs,
-        deferredAudit,
         systemClock,
         {
           bucket: () => bucketName('resources'),

@@ -29,11 +29,3 @@ export interface Recorded {
 export interface AuditLog {
   history(subject: string): Promise<AuditTrail>;
 }
-
-/**
- * TRANSITIONAL: a separate append after the state change, for the areas not yet moved onto Recorded
- * writes (decision 283). Removed once every area records its events in its own transaction.
- */
-export interface AuditAppend {
-  append(event: AuditEvent): Promise<void>;
-}

@@ -87,8 +87,8 @@ function build() {
   const clock = systemClock;
   // one log: every repository records the events of its writes in it, with the write (decision 283)
   const audit = new MemoryAuditLog(clock);
-  const users = new MemoryUserRepository(clock);
-  const resources = new MemoryResourceRepository();
+  const users = new MemoryUserRepository(clock, audit);
+  const resources = new MemoryResourceRepository(audit);
   const packages = new MemoryPackageRepository(async (id) => (await resources.getById(id)) !== null, {
     audit,
   });
@@ -106,16 +106,14 @@ function build() {
       (await packages.listByResource(resourceId)).map((p) => ({ packageId: p.id, packageName: p.name })),
   };
   const accessTokens = new AccessTokenService({
-    tokens: new MemoryAccessTokenRepository(),
+    tokens: new MemoryAccessTokenRepository(audit),
     users,
-    audit: { append: (e) => audit.append(e) },
     clock,
   });
   const userService = new UserService(
     users,
     tokens,
     mailer,
-    audit,
     clock,
     { tempPasswordMinutes: 30, ...THROTTLE, appUrl: 'https://portal.test', allowedEmailDomains: [] },
     pending,
@@ -124,7 +122,6 @@ function build() {
     resources,
     references,
     blobs,
-    audit,
     clock,
     {
       bucket: () => 'resources',
@@ -157,7 +154,6 @@ function build() {
     packages,
     blobs,
     bucket: () => 'resources',
-    audit: { append: (e) => audit.append(e) },
   });
 
   /**

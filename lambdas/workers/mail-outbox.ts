@@ -1,6 +1,5 @@
 import type { Context, DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
 import { WORKERS } from '../../shared/api/workers';
-import { DynamoAuditLog } from '../adapters/dynamodb/audit-log';
 import { DynamoOutboxStore } from '../adapters/dynamodb/outbox';
 import { SesMailer } from '../adapters/ses/ses-mailer';
 import { intEnv, requireEnv, tableName } from '../config/env';
@@ -14,9 +13,11 @@ loggerFor('mailOutbox');
 let worker: MailOutboxWorker | undefined;
 function build(): MailOutboxWorker {
   worker ??= new MailOutboxWorker({
-    store: new DynamoOutboxStore(tableName('outbox'), tableName('packages')),
+    store: new DynamoOutboxStore(tableName('outbox'), tableName('packages'), {
+      table: () => tableName('audit'),
+      clock: systemClock,
+    }),
     mailer: new SesMailer(requireEnv('MAIL_FROM')),
-    audit: new DynamoAuditLog(tableName('audit'), systemClock),
     clock: systemClock,
     policy: {
       maxAttempts: intEnv('MAIL_MAX_ATTEMPTS', DEFAULT_MAIL_RETRY.maxAttempts),

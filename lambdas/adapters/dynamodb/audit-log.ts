@@ -1,6 +1,5 @@
-import type { AuditAppend, AuditEvent, AuditLog, AuditTrail, StoredAuditEvent } from '../../ports/audit-log';
-import type { Clock } from '../../ports/clock';
-import { HEAD_SEQ, writeRecorded } from './audit-commit';
+import type { AuditLog, AuditTrail, StoredAuditEvent } from '../../ports/audit-log';
+import { HEAD_SEQ } from './audit-commit';
 import { queryAll } from './query-all';
 
 /**
@@ -10,16 +9,8 @@ import { queryAll } from './query-all';
  * sequence numbers and one unbroken chain. No code path updates or deletes an event; in AWS the table
  * export and the audit bucket add Object Lock.
  */
-export class DynamoAuditLog implements AuditLog, AuditAppend {
-  constructor(
-    private readonly table: string,
-    private readonly clock: Clock = { now: () => new Date() },
-  ) {}
-
-  /** TRANSITIONAL (AuditAppend): one event on its own, after the change it records. */
-  append(event: AuditEvent): Promise<void> {
-    return writeRecorded({ table: () => this.table, clock: this.clock }, [], [event]);
-  }
+export class DynamoAuditLog implements AuditLog {
+  constructor(private readonly table: string) {}
 
   async history(subject: string): Promise<AuditTrail> {
     // the head (seq 0) comes first: it lets the verifier notice events removed from the end

@@ -1,5 +1,5 @@
 import { type ChainedEvent, eventHash, GENESIS_HASH } from '../../../shared/domain/audit-chain';
-import type { AuditAppend, AuditEvent, AuditLog, AuditTrail, StoredAuditEvent } from '../../ports/audit-log';
+import type { AuditEvent, AuditLog, AuditTrail, StoredAuditEvent } from '../../ports/audit-log';
 import type { Clock } from '../../ports/clock';
 
 /**
@@ -9,8 +9,8 @@ import type { Clock } from '../../ports/clock';
  * `record` in the same synchronous step as the change the events record (decision 283): with no await
  * between the check and the write, the change and its events are stored together or not at all.
  */
-export class MemoryAuditLog implements AuditLog, AuditAppend {
-  private readonly events = new Map<string, StoredAuditEvent[]>();
+export class MemoryAuditLog implements AuditLog {
+  private readonly bySubject = new Map<string, StoredAuditEvent[]>();
 
   constructor(private readonly clock: Clock) {}
 
@@ -18,7 +18,7 @@ export class MemoryAuditLog implements AuditLog, AuditAppend {
   record(events: readonly AuditEvent[] = []): void {
     const at = this.clock.now().toISOString();
     for (const event of events) {
-      const list = this.events.get(event.subject) ?? [];
+      const list = this.bySubject.get(event.subject) ?? [];
       const last = list.at(-1);
       // stored as DynamoDB stores it: details as plain JSON (undefined members dropped)
       const { details, ...fields } = event;
@@ -30,17 +30,12 @@ export class MemoryAuditLog implements AuditLog, AuditAppend {
         prevHash: last?.hash ?? GENESIS_HASH,
       };
       list.push({ ...body, hash: eventHash(body) });
-      this.events.set(event.subject, list);
+      this.bySubject.set(event.subject, list);
     }
   }
 
-  /** TRANSITIONAL (AuditAppend): one event on its own, after the change it records. */
-  async append(event: AuditEvent): Promise<void> {
-    this.record([event]);
-  }
-
   async history(subject: string): Promise<AuditTrail> {
-    const list = this.events.get(subject) ?? [];
+    const list = this.bySubject.get(subject) ?? [];
     const last = list.at(-1);
     return {
       events: list.map((e) => ({ ...e })),
@@ -50,6 +45,6 @@ export class MemoryAuditLog implements AuditLog, AuditAppend {
 
   /** Every event of every subject, in the order they were recorded per subject (for assertions). */
   all(): StoredAuditEvent[] {
-    return [...this.events.values()].flat();
+    return [...this.bySubject.values()].flat();
   }
 }
