@@ -1,5 +1,5 @@
 import { DynamoAccessTokenRepository } from './adapters/dynamodb/access-token-repository';
-import { auditLog, once, userRepository } from './composition';
+import { auditTable, once, userRepository } from './composition';
 import { tableName } from './config/env';
 import { systemClock } from './ports/clock';
 import { AccessTokenService } from './services/access-tokens';
@@ -8,9 +8,8 @@ import { AccessTokenService } from './services/access-tokens';
 export const accessTokenService = /* @__PURE__ */ once(
   () =>
     new AccessTokenService({
-      tokens: new DynamoAccessTokenRepository(tableName('users')),
+      tokens: new DynamoAccessTokenRepository(tableName('users'), auditTable),
       users: userRepository(),
-      audit: { append: (e) => auditLog().append(e) },
       clock: systemClock,
     }),
 );

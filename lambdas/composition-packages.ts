@@ -2,6 +2,7 @@ import { DynamoDccRepository } from './adapters/dynamodb/dcc-repository';
 import { DynamoPackageRepository } from './adapters/dynamodb/package-repository';
 import {
   auditLog,
+  auditTable,
   lazy,
   notPlugged,
   once,
@@ -32,16 +33,15 @@ export function packageServiceWith(
   return once(
     () =>
       new PackageService({
-        packages: new DynamoPackageRepository(
-          tableName('packages'),
-          () => tableName('resources'),
-          () => tableName('outbox'),
-        ),
+        packages: new DynamoPackageRepository(tableName('packages'), () => tableName('resources'), {
+          outboxTable: () => tableName('outbox'),
+          audit: auditTable,
+        }),
         resources: lazy(resourceRepository),
-        dccs: lazy(() => new DynamoDccRepository(tableName('dcc'))),
+        dccs: lazy(() => new DynamoDccRepository(tableName('dcc'), auditTable)),
         // named on first use: the generation workers (decision 160) have no users table
         users: lazy<Pick<UserRepository, 'getById' | 'listByRole'>>(userRepository),
-        audit: { append: (e) => auditLog().append(e), history: (s) => auditLog().history(s) },
+        audit: { history: (s) => auditLog().history(s) },
         artefacts,
         jobs,
         ...(metadataDigest ? { metadataDigest } : {}),

@@ -1,6 +1,6 @@
 import { DynamoPackageRepository } from './adapters/dynamodb/package-repository';
 import { DynamoResourceRepository } from './adapters/dynamodb/resource-repository';
-import { auditLog, lazy, once } from './composition';
+import { auditTable, lazy, once } from './composition';
 import { blobStore } from './composition-storage';
 import { bucketName, tableName } from './config/env';
 import { type ProvenanceDeps, ProvenanceService } from './services/provenance-service';
@@ -13,7 +13,7 @@ export const provenanceService = /* @__PURE__ */ once(
   () =>
     new ProvenanceService({
       resources: lazy<ProvenanceDeps['resources']>(
-        () => new DynamoResourceRepository(tableName('resources')),
+        () => new DynamoResourceRepository(tableName('resources'), auditTable),
       ),
       packages: lazy<ProvenanceDeps['packages']>(
         () =>
@@ -23,6 +23,5 @@ export const provenanceService = /* @__PURE__ */ once(
       ),
       blobs: { put: (...a) => blobStore().put(...a), get: (...a) => blobStore().get(...a) },
       bucket: () => bucketName('resources'),
-      audit: { append: (e) => auditLog().append(e) },
     }),
 );

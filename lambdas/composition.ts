@@ -6,14 +6,14 @@ import {
   DEFAULT_REGISTER_LIMITS,
   DEFAULT_RESET_LIMITS,
 } from '../shared/domain/login-throttle';
+import type { AuditTable } from './adapters/dynamodb/audit-commit';
 import { DynamoAuditLog } from './adapters/dynamodb/audit-log';
 import { DynamoPendingDecisions } from './adapters/dynamodb/pending-decisions';
 import { DynamoResourceReferences, DynamoResourceRepository } from './adapters/dynamodb/resource-repository';
 import { DynamoUserRepository } from './adapters/dynamodb/user-repository';
 import { appUrl, bucketName, intEnv, optionalEnv, requireEnv, tableName } from './config/env';
 import { logger } from './middleware/logging';
-import { countingAudit } from './middleware/metrics';
-import type { AuditLog } from './ports/audit-log';
+import { countCommitted } from './middleware/metrics';
 import type { BlobStore } from './ports/blob-store';
 import { systemClock } from './ports/clock';
 import type { Mailer } from './ports/mailer';
@@ -133,21 +133,24 @@ function tokenKeySource(): TokenKeySource {
   });
 }
 
-/** The user repository. */
-export const userRepository = /* @__PURE__ */ once(
-  (): UserRepository => new DynamoUserRepository(tableName('users')),
-);
-
-/** The audit log; the business events it records (a package generated, a mail given up) are counted. */
-export const auditLog = /* @__PURE__ */ once(
-  (): AuditLog => countingAudit(new DynamoAuditLog(tableName('audit'), systemClock)),
-);
-
-/** The audit log as services hold it: the table is named on first use (read-only routes never touch it). */
-const deferredAudit: AuditLog = {
-  append: (e) => auditLog().append(e),
-  history: (s) => auditLog().history(s),
+/**
+ * Where the repositories chain the audit events of their writes, in the same transaction (decision 283):
+ * the table is named on first use, so routes that write no event need no audit table.
+ */
+export const auditTable: AuditTable = {
+  table: () => tableName('audit'),
+  clock: systemClock,
+  // a package generated, a mail given up: counted once their events commit (decision 312)
+  committed: (events) => countCommitted(events),
 };
+
+/** The user repository (its writes chain their events into the audit table). */
+export const userRepository = /* @__PURE__ */ once(
+  (): UserRepository => new DynamoUserRepository(tableName('users'), auditTable),
+);
+
+/** The audit log, read (the history routes). */
+export const auditLog = /* @__PURE__ */ once((): DynamoAuditLog => new DynamoAuditLog(tableName('audit')));
 
 /** The mailer of a Lambda that has none (composition-mail.ts plugs in SES). */
 export const noMailer: Mailer = {
@@ -191,8 +194,6 @@ export function userServiceWith(mailer: Mailer): () => Promise<UserService> {
           userRepository(),
           tokens,
           mailer,
-          // Identity routes that write also audit; read-only ones never touch the audit table.
-          deferredAudit,
           systemClock,
           {
             tempPasswordMinutes: intEnv('TEMP_PASSWORD_MINUTES', 30),
@@ -228,7 +229,7 @@ export const stageName = (): string => optionalEnv('API_STAGE', 'dev');
 // ── resources ─────────────────────────────────────────────────────────────────────────────────
 /** The resource repository (the package service reads resources through it too). */
 export const resourceRepository = /* @__PURE__ */ once(
-  (): ResourceRepository => new DynamoResourceRepository(tableName('resources')),
+  (): ResourceRepository => new DynamoResourceRepository(tableName('resources'), auditTable),
 );
 
 /** Object storage of a Lambda that has none: the list routes build the resource service without it. */
@@ -248,7 +249,6 @@ export function resourceServiceWith(blobs: BlobStore, jobs?: () => UploadJobs): 
         resourceRepository(),
         new DynamoResourceReferences(() => tableName('packages')),
         blobs,
-        deferredAudit,
         systemClock,
         {
           bucket: () => bucketName('resources'),

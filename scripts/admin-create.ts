@@ -75,13 +75,13 @@ async function deployedTables(): Promise<{ users: string; audit: string }> {
 const tables = values.local ? await localTables() : await deployedTables();
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 const { DynamoUserRepository } = await import('../lambdas/adapters/dynamodb/user-repository');
-const { DynamoAuditLog } = await import('../lambdas/adapters/dynamodb/audit-log');
 const { systemClock } = await import('../lambdas/ports/clock');
 const { TokenService } = await import('../lambdas/services/token-service');
 const { UserService } = await import('../lambdas/services/user-service');
 
 const service = new UserService(
-  new DynamoUserRepository(tables.users),
+  // the account and its event commit together (decision 283)
+  new DynamoUserRepository(tables.users, { table: () => tables.audit, clock: systemClock }),
   // no token is issued and no mail is sent here
   new TokenService(randomBytes(48).toString('base64url'), 60),
   {
@@ -89,7 +89,6 @@ const service = new UserService(
       throw new Error('admin:create sends no mail');
     },
   },
-  new DynamoAuditLog(tables.audit, systemClock),
   systemClock,
   { tempPasswordMinutes: 30, maxFailuresPerSource: 100, appUrl: '', allowedEmailDomains: [] },
 );

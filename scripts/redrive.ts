@@ -253,24 +253,22 @@ async function mailDeadLetters(): Promise<{ ids: string[]; done: () => Promise<v
 // ── 2. workflow mail ─────────────────────────────────────────────────────────────────────────
 async function redriveMail(): Promise<void> {
   const { DynamoOutboxStore } = await import('../lambdas/adapters/dynamodb/outbox');
-  const { DynamoAuditLog } = await import('../lambdas/adapters/dynamodb/audit-log');
   const { systemClock } = await import('../lambdas/ports/clock');
   const { DEFAULT_MAIL_RETRY, MailOutboxWorker } = await import('../lambdas/services/mail-outbox-worker');
   const { redriveMails } = await import('../lambdas/services/mail-redrive');
-  const store = new DynamoOutboxStore(process.env.TABLE_OUTBOX!, process.env.TABLE_PACKAGES!);
-  const audit = new DynamoAuditLog(process.env.TABLE_AUDIT!, systemClock);
+  const audit = { table: () => process.env.TABLE_AUDIT!, clock: systemClock };
+  const store = new DynamoOutboxStore(process.env.TABLE_OUTBOX!, process.env.TABLE_PACKAGES!, audit);
   const worker = new MailOutboxWorker({
     store,
     // the redrive gives mails up and queues them again; the mail worker sends them
     mailer: { send: () => Promise.reject(new Error('ops:redrive sends no mail itself')) },
-    audit,
     clock: systemClock,
     policy: DEFAULT_MAIL_RETRY,
     sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
   });
   const dead = await mailDeadLetters();
   const result = await redriveMails(
-    { store, worker, audit, clock: systemClock, staleAfterMs: MAIL_ROW.maxRecordAgeSeconds * 1000 },
+    { store, worker, clock: systemClock, staleAfterMs: MAIL_ROW.maxRecordAgeSeconds * 1000 },
     dead.ids,
   );
   await dead.done();

@@ -1,5 +1,5 @@
 import { EmfMetrics } from '../adapters/emf/emf-metrics';
-import type { AuditLog } from '../ports/audit-log';
+import type { AuditEvent } from '../ports/audit-log';
 import type { BusinessMetric, Metrics } from '../ports/metrics';
 
 let instance: Metrics | undefined;
@@ -22,16 +22,15 @@ const AUDITED_METRICS: Readonly<Record<string, BusinessMetric>> = {
 };
 
 /**
- * The audit log, counting the business events it records (a generated package, a mail given up): they
- * happen deep in a service or a worker, and their audit event is the one place each is written once.
+ * Counts the business events among audit events that just committed (a generated package, a mail given
+ * up): they happen deep in a service or a worker, and the commit that records them happens once.
  */
-export function countingAudit(log: AuditLog, m: () => Metrics = metrics): AuditLog {
-  return {
-    append: async (event) => {
-      await log.append(event);
-      const name = AUDITED_METRICS[event.action];
-      if (name) m().count(name);
-    },
-    history: (subject) => log.history(subject),
-  };
+export function countCommitted(
+  events: readonly Pick<AuditEvent, 'action'>[],
+  m: () => Metrics = metrics,
+): void {
+  for (const e of events) {
+    const name = AUDITED_METRICS[e.action];
+    if (name) m().count(name);
+  }
 }

@@ -1,5 +1,6 @@
 import type { AccessTokenScope } from '../../shared/domain/access-tokens';
 import type { Role } from '../../shared/domain/roles';
+import type { Recorded } from './audit-log';
 
 /** An access token as stored (issue 27): the SHA-256 of its secret, never the secret. */
 export interface AccessTokenRecord {
@@ -19,12 +20,13 @@ export interface AccessTokenRecord {
 }
 
 export interface AccessTokenRepository {
-  create(token: AccessTokenRecord): Promise<void>;
+  /** stores a new token with its events (one transaction, decision 283) */
+  create(token: AccessTokenRecord, commit?: Recorded): Promise<void>;
   get(id: string): Promise<AccessTokenRecord | null>;
   listByUser(userId: string): Promise<AccessTokenRecord[]>;
   listAll(): Promise<AccessTokenRecord[]>;
-  /** marks it revoked; false when it was revoked already */
-  revoke(id: string, at: string, by: string): Promise<boolean>;
+  /** marks it revoked, with its events (one transaction); false when it was revoked already (nothing written) */
+  revoke(id: string, at: string, by: string, commit?: Recorded): Promise<boolean>;
   /** records a use (last used); never fails the call it was made for */
   touch(id: string, at: string): Promise<void>;
 }

@@ -12,6 +12,12 @@ export interface GenerationJob {
    * Absent in jobs started before the keys were split; those went to the release worker.
    */
   stage?: Stage;
+  /**
+   * one id per invocation, the same for Lambda's retries of it (decision 284): the run claims the job
+   * with it, so a second invocation of the same job (the decider's retry after a crash) never runs beside
+   * the first. Absent from events queued before it existed.
+   */
+  runId?: string;
 }
 
 /**

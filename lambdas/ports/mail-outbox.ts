@@ -1,3 +1,4 @@
+import type { Recorded } from './audit-log';
 import type { MailFailure, OutboxMail } from './package-repository';
 
 /** An outbox item as stored: the mail and where its delivery stands. */
@@ -26,11 +27,21 @@ export interface OutboxStore {
   markSent(id: string, attempt: number, at: Date): Promise<boolean>;
   markRetry(id: string, attempt: number, reason: string, nextAttemptAt: string): Promise<void>;
   /**
-   * FAILED, and the failure appended to the package, in one transaction; false if another run moved it.
-   * `attempt` null: whatever the try count (the mail is given up from outside the tries: giveUp).
+   * FAILED (and recorded: `auditedAt`), the failure appended to the package and its events, in one
+   * transaction (decision 283); false if another run moved it. `attempt` null: whatever the try count (the
+   * mail is given up from outside the tries: giveUp).
    */
-  markFailed(item: OutboxItem, attempt: number | null, failure: MailFailure): Promise<boolean>;
-  markAudited(id: string, at: Date): Promise<void>;
+  markFailed(
+    item: OutboxItem,
+    attempt: number | null,
+    failure: MailFailure,
+    commit?: Recorded,
+  ): Promise<boolean>;
+  /**
+   * A FAILED item written before its failure was recorded with it: `auditedAt` and its events, in one
+   * transaction; false when it was recorded already (another run, a retried batch).
+   */
+  markAudited(id: string, at: Date, commit?: Recorded): Promise<boolean>;
 }
 
 /** The outbox as a redrive changes it (lambdas/adapters/dynamodb/outbox.ts). */
@@ -39,10 +50,9 @@ export interface RedriveStore {
   /** FAILED items not redriven yet, and PENDING ones (the caller judges whether they are stuck) */
   unsettled(): Promise<OutboxItem[]>;
   /**
-   * In one transaction: `fresh` as a new PENDING item (its INSERT starts the mail worker again) and the
-   * failed `item` marked redriven to it; false when the item was not FAILED or was redriven already.
+   * In one transaction (decision 283): `fresh` as a new PENDING item (its INSERT starts the mail worker
+   * again), the failed `item` marked redriven to it, the failures of this mail removed from its package (it
+   * is being sent again) and the events; false when the item was not FAILED or was redriven already.
    */
-  redrive(item: OutboxItem, fresh: OutboxItem, at: Date): Promise<boolean>;
-  /** removes the failures of this mail from the package (it is being sent again) */
-  clearFailure(packageId: string, to: string, subject: string): Promise<void>;
+  redrive(item: OutboxItem, fresh: OutboxItem, at: Date, commit?: Recorded): Promise<boolean>;
 }

@@ -8,6 +8,7 @@ import type { ResourceType, Stage } from '../../shared/api/contracts/resources';
 import type { VoteRefusal } from '../../shared/domain/approval-policy';
 import type { PackageTombstone } from '../../shared/domain/package-deletion';
 import type { RoundName } from '../../shared/domain/package-lifecycle';
+import type { Recorded } from './audit-log';
 
 /** Where a generated XML package lives. */
 export interface ArtefactRef {
@@ -42,6 +43,8 @@ export interface PackageRecord extends PackageFields {
   deliveryStartedAt?: string;
   /** workflow mails that could not be delivered after every attempt (decision 095) */
   mailFailures?: MailFailure[];
+  /** the run that claimed the current generation job (decision 284); storage only, never answered */
+  generationRunId?: string;
   version: number;
 }
 
@@ -79,14 +82,34 @@ export interface Task {
   createdAt: string;
 }
 
-/** What a save does beside the package, in the same transaction: tasks opened or all closed, mails queued. */
-export interface TaskChanges {
+/**
+ * What a package write commits beside the package, in the same transaction (decisions 095, 283): its audit
+ * events, tasks opened, closed one by one or all closed, and workflow mails queued.
+ */
+export interface PackageCommit extends Recorded {
   add?: Task[];
+  remove?: Pick<Task, 'kind' | 'userId'>[];
   removeAll?: boolean;
   mails?: OutboxMail[];
 }
 
-/** What a vote changed: the package after the vote, or why it was refused. */
+/**
+ * What one decision (a vote, a rejection) commits: the package after it (`next`: the decided package
+ * itself, or the transition a last vote causes, with a version above the decided one's) and what goes
+ * with it. Planned from the decided package, so every figure in it (`approved: "k/n"`) is the stored one.
+ */
+export interface DecisionPlan {
+  next: PackageRecord;
+  commit: PackageCommit;
+}
+
+/**
+ * Plans a decision's commit from the package as the decision alone leaves it (entry decided, counter and
+ * version moved on). Called again whenever a concurrent write wins first, on the package read again.
+ */
+export type PlanDecision = (decided: PackageRecord) => Promise<DecisionPlan>;
+
+/** What a decision changed: the package as committed, or why it was refused. */
 export type VoteResult = { ok: true; pkg: PackageRecord } | { ok: false; reason: VoteRefusal };
 
 /** One page of a list, newest first; `next` (opaque) continues it, absent on the last page. */
@@ -123,7 +146,7 @@ export interface CompactPackage {
 
 export interface PackageRepository {
   /** stores a new package, claims its name and counts the reference on its resource */
-  create(pkg: PackageRecord): Promise<'ok' | 'nameTaken' | 'resourceGone'>;
+  create(pkg: PackageRecord, commit?: Recorded): Promise<'ok' | 'nameTaken' | 'resourceGone'>;
   get(id: string): Promise<PackageRecord | null>;
   /**
    * replaces a DRAFT whose step-1 fields (name, note, type) changed (issue 25): moves its name claim from
@@ -133,6 +156,7 @@ export interface PackageRepository {
     next: PackageRecord,
     expected: { version: number; status: PackageStatus },
     oldName: string,
+    commit?: Recorded,
   ): Promise<'ok' | 'nameTaken' | 'moved'>;
   getMany(ids: string[]): Promise<PackageRecord[]>;
   listByStage(stage: Stage): Promise<PackageRecord[]>;
@@ -160,33 +184,43 @@ export interface PackageRepository {
   listByDcc(dccId: string): Promise<PackageRecord[]>;
   /** ids of packages with an open task of this kind for the user, at a stage (undefined: any) */
   taskPackageIds(userId: string, kind: TaskKind, stage?: Stage): Promise<string[]>;
-  /** replaces the package if its version is still `expectedVersion` and status is `expectedStatus` */
+  /**
+   * replaces the package if its version is still `expected.version` and its status `expected.status`,
+   * with what `commit` carries, all in one transaction; false when the package moved (nothing written)
+   */
   save(
     next: PackageRecord,
     expected: { version: number; status: PackageStatus },
-    tasks?: TaskChanges,
+    commit?: PackageCommit,
   ): Promise<boolean>;
   /**
-   * records one approver's vote atomically: counts it once, only while the package waits in the round
-   * (the round's list, counter and waiting status: shared/domain/package-lifecycle.ts)
+   * records one approver's vote, counted once and only while the package waits in the round (the approval
+   * policy's condition, shared/domain/approval-policy.ts, holds in storage), together with what `plan`
+   * makes of it (the vote's event and task; on the last vote the transition, its event, tasks and mails):
+   * one transaction
    */
-  vote(id: string, userId: string, round: RoundName, at: string): Promise<VoteResult>;
-  /** records one approver's rejection and moves the package to the round's rejected status atomically, with its outbox mails */
+  vote(id: string, userId: string, round: RoundName, at: string, plan: PlanDecision): Promise<VoteResult>;
+  /** records one approver's rejection (the round's rejected status), with what `plan` makes of it: one transaction */
   reject(
     id: string,
     userId: string,
     round: RoundName,
     note: string,
     at: string,
-    mails?: OutboxMail[],
+    plan: PlanDecision,
   ): Promise<VoteResult>;
-  removeTask(task: Pick<Task, 'kind' | 'userId' | 'packageId'>): Promise<void>;
   /**
    * records the generation's progress (payload bytes done) while the package is GENERATING by job
-   * `jobId`; neither version nor status change, so the worker's final conditional save still holds.
-   * false: the package left that generation (deleted, or another job).
+   * `jobId` and run `runId`; neither version nor status change, so the worker's final conditional save
+   * still holds. false: the package left that generation (deleted, another job, another run).
    */
-  generationProgress(id: string, jobId: string, bytesDone: number): Promise<boolean>;
+  generationProgress(id: string, jobId: string, bytesDone: number, runId?: string): Promise<boolean>;
+  /**
+   * The first write of a generation run (decision 284): claims job `jobId` for run `runId` while the
+   * package is GENERATING by that job, unless another run claimed it first. A run's own retries (the
+   * same event, the same run id) claim it again. false: another run holds it, or the job is over.
+   */
+  claimGeneration(id: string, jobId: string, runId: string): Promise<boolean>;
   /**
    * deletes the package, its tasks and its name claim; with `deletion`, in the same transaction writes its
    * tombstone and the outbox mails to the people waiting on it (issue 23). `onlyIn`: deletes only while the
@@ -198,8 +232,8 @@ export interface PackageRepository {
   tombstone(id: string): Promise<PackageTombstone | null>;
 }
 
-/** What an admin's deletion writes with it (issue 23, decisions 195–199). */
-export interface PackageDeletion {
+/** What an admin's deletion writes with it (decisions 195–199), its audit event included (283). */
+export interface PackageDeletion extends Recorded {
   tombstone?: PackageTombstone;
   mails?: OutboxMail[];
   onlyIn?: readonly PackageStatus[];

@@ -1,6 +1,7 @@
 import type { ProvenanceFields } from '../../shared/api/contracts/provenance';
 import type { Resource, ResourceType, Stage } from '../../shared/api/contracts/resources';
 import type { Role } from '../../shared/domain/roles';
+import type { Recorded } from './audit-log';
 
 /** A stored resource: the list fields plus where its bytes are. */
 export interface ResourceRecord extends Resource {
@@ -26,18 +27,22 @@ export interface ResourceRepository {
    * Claims the name and writes the record in one transaction; 'nameTaken' when the name is held.
    * With `consumeUploadId`, the pending upload item must exist ('uploadGone' otherwise) and becomes, in the
    * same transaction, the outcome that names the resource (getUploadOutcome), so one upload becomes at
-   * most one resource.
+   * most one resource. The record's events commit with it (decision 283).
    */
-  create(record: ResourceRecord, consumeUploadId?: string): Promise<'ok' | 'nameTaken' | 'uploadGone'>;
+  create(
+    record: ResourceRecord,
+    consumeUploadId?: string,
+    commit?: Recorded,
+  ): Promise<'ok' | 'nameTaken' | 'uploadGone'>;
   /** one type and stage, newest first (Query on the byTypeStage index) */
   listByTypeStage(type: ResourceType, stage: Stage): Promise<ResourceRecord[]>;
   /** every resource, newest first (Query on the byKind index) */
   listAll(): Promise<ResourceRecord[]>;
   /**
    * Deletes the record and releases its name in one transaction; 'referenced' when a package counted
-   * itself on the record (packageRefs > 0) meanwhile, 'missing' when it is already gone.
+   * itself on the record (packageRefs > 0) meanwhile, 'missing' when it is already gone. With its events.
    */
-  delete(record: ResourceRecord): Promise<'ok' | 'referenced' | 'missing'>;
+  delete(record: ResourceRecord, commit?: Recorded): Promise<'ok' | 'referenced' | 'missing'>;
   putPendingUpload(upload: PendingUpload): Promise<void>;
   getPendingUpload(uploadId: string): Promise<PendingUpload | null>;
   /** marks the upload as being confirmed unless another confirmation started after `staleBefore` */
@@ -146,7 +151,8 @@ export type AttachOutcome = 'ok' | 'missing' | 'provenanceTaken' | 'sbomTaken';
 export interface ResourceProvenanceStore {
   /**
    * Records `fields` on resource `id` in one conditional write: refused ('provenanceTaken' /
-   * 'sbomTaken') when a field given is already recorded, 'missing' when the resource is gone.
+   * 'sbomTaken') when a field given is already recorded, 'missing' when the resource is gone. With its
+   * events (one transaction, decision 283).
    */
-  attachProvenance(id: string, fields: ProvenanceFields): Promise<AttachOutcome>;
+  attachProvenance(id: string, fields: ProvenanceFields, commit?: Recorded): Promise<AttachOutcome>;
 }

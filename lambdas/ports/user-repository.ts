@@ -1,6 +1,7 @@
 import type { RoleStatus } from '../../shared/domain/identity';
 import type { RoleProposal } from '../../shared/domain/role-grants';
 import type { Role } from '../../shared/domain/roles';
+import type { Recorded } from './audit-log';
 
 export interface UserRecord {
   id: string;
@@ -55,34 +56,56 @@ export interface ThrottleState {
 
 export type QuotaResult = { ok: true } | { ok: false; retryAfterSeconds: number };
 
+/**
+ * What a user write commits with it, in one transaction (decision 283): its audit events and, for a change
+ * made by a mailed link, the link marked used (single use: a link used meanwhile refuses the whole write).
+ */
+export interface UserCommit extends Recorded {
+  usedLink?: { tokenHash: string; at: string };
+}
+
 export interface UserRepository {
   /**
    * creates the user and claims its email; false when the email was ever claimed. `replacing`: an expired
    * unconfirmed registration of the same address (`unconfirmedUntil` passed), removed in the same write
    * (false when it changed meanwhile).
    */
-  create(user: UserRecord, replacing?: UserRecord): Promise<boolean>;
+  create(user: UserRecord, replacing?: UserRecord, commit?: UserCommit): Promise<boolean>;
   getById(id: string): Promise<UserRecord | null>;
   getByEmail(email: string): Promise<UserRecord | null>;
   list(): Promise<UserRecord[]>;
   listByRole(role: Role): Promise<UserRecord[]>;
-  /** conditional on `expectedVersion`; moves the email claim when the email changes; false on a lost race */
+  /**
+   * conditional on `expectedVersion`; moves the email claim when the email changes; 'conflict' on a lost
+   * race (or a link used meanwhile)
+   */
   update(
     next: UserRecord,
     expectedVersion: number,
     previousEmail: string,
+    commit?: UserCommit,
   ): Promise<'ok' | 'conflict' | 'emailTaken'>;
   /**
    * stores `next` (conditional on `expectedVersion`, as update) without `unconfirmedUntil`, and makes the
    * claim of its address permanent: a confirmed registration no longer expires
    */
-  confirmRegistration(next: UserRecord, expectedVersion: number): Promise<'ok' | 'conflict'>;
-  /** deletes users; their email claims stay (marked deleted) so the email cannot register again */
-  delete(ids: string[], at: string): Promise<string[]>;
-  /** removes a user created moments ago and its email claim (undo of a registration whose mail failed) */
-  discard(user: UserRecord): Promise<void>;
+  confirmRegistration(
+    next: UserRecord,
+    expectedVersion: number,
+    commit?: UserCommit,
+  ): Promise<'ok' | 'conflict'>;
+  /**
+   * deletes the user; the email claim stays (marked deleted) so the email cannot register again; false
+   * when the user was gone already (nothing written)
+   */
+  delete(user: UserRecord, at: string, commit?: UserCommit): Promise<boolean>;
+  /**
+   * removes an unconfirmed registration and its email claim (the address is free again), if the record is
+   * still at its version; false otherwise (nothing written)
+   */
+  discard(user: UserRecord, commit?: UserCommit): Promise<boolean>;
   /** conditional updates of several users in one transaction (no email moves); false on a lost race */
-  updateAll(changes: { next: UserRecord; expectedVersion: number }[]): Promise<boolean>;
+  updateAll(changes: { next: UserRecord; expectedVersion: number }[], commit?: UserCommit): Promise<boolean>;
   putEmailToken(token: EmailToken): Promise<void>;
   getEmailToken(tokenHash: string): Promise<EmailToken | null>;
   /** marks the token used; false when it was used meanwhile (single use) */

@@ -13,14 +13,19 @@ function world() {
   const quotas = new Map<string, number>();
   const events: AuditEvent[] = [];
   const repo: AccessTokenRepository = {
-    create: async (t) => void tokens.set(t.id, structuredClone(t)),
+    // each write and its events together, as the adapters' one transaction (decision 283)
+    create: async (t, commit) => {
+      tokens.set(t.id, structuredClone(t));
+      events.push(...(commit?.events ?? []));
+    },
     get: async (id) => structuredClone(tokens.get(id)) ?? null,
     listByUser: async (u) => [...tokens.values()].filter((t) => t.userId === u),
     listAll: async () => [...tokens.values()],
-    revoke: async (id, at, by) => {
+    revoke: async (id, at, by, commit) => {
       const t = tokens.get(id);
       if (!t || t.revokedAt) return false;
       Object.assign(t, { revokedAt: at, revokedBy: by });
+      events.push(...(commit?.events ?? []));
       return true;
     },
     touch: async (id, at) => void Object.assign(tokens.get(id) ?? {}, { lastUsedAt: at }),
@@ -37,7 +42,6 @@ function world() {
         return { ok: true };
       },
     },
-    audit: { append: async (e) => void events.push(e) },
     clock: { now: () => now },
   });
   const user = (id: string, over: Partial<UserRecord> = {}): UserRecord => {

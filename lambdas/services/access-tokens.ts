@@ -23,15 +23,13 @@ import { holdsAuthority } from '../../shared/domain/identity';
 import { roleLabel } from '../../shared/domain/roles';
 import { API_ERR } from '../../shared/messages';
 import type { AccessTokenRecord, AccessTokenRepository } from '../ports/access-token-repository';
-import type { AuditLog } from '../ports/audit-log';
 import type { Clock } from '../ports/clock';
 import type { UserRecord, UserRepository } from '../ports/user-repository';
-import { recordAdminEvent } from './users/common';
+import { adminEvent } from './users/common';
 
 export interface AccessTokenDeps {
   tokens: AccessTokenRepository;
   users: Pick<UserRepository, 'getById' | 'list' | 'takeQuota'>;
-  audit: Pick<AuditLog, 'append'>;
   clock: Clock;
 }
 
@@ -69,11 +67,14 @@ export class AccessTokenService {
       createdAt: now.toISOString(),
       expiresAt: new Date(now.getTime() + req.expiresInDays * DAY_MS).toISOString(),
     };
-    await this.d.tokens.create(record);
-    await this.event(user, user.id, 'ACCESS_TOKEN_CREATED', `creates the access token '${record.name}'`, {
-      tokenId: id,
-      scopes: record.scopes,
-      expiresAt: record.expiresAt,
+    await this.d.tokens.create(record, {
+      events: [
+        adminEvent(user, user, 'ACCESS_TOKEN_CREATED', `creates the access token '${record.name}'`, {
+          tokenId: id,
+          scopes: record.scopes,
+          expiresAt: record.expiresAt,
+        }),
+      ],
     });
     return { token, accessToken: this.view(record, user, now) };
   }
@@ -99,10 +100,18 @@ export class AccessTokenService {
     // another person's token is "not found" to a non-admin: its existence is not theirs to learn
     if (!t || (!admin && t.userId !== user.id)) throw new NotFoundError(ACCESS_TOKEN_ERR.notFound);
     const now = this.d.clock.now();
-    if (!t.revokedAt && (await this.d.tokens.revoke(id, now.toISOString(), user.id))) {
-      await this.event(user, t.userId, 'ACCESS_TOKEN_REVOKED', `revokes the access token '${t.name}'`, {
-        tokenId: id,
-      });
+    if (!t.revokedAt) {
+      // revoked meanwhile by someone else: answered as it is, recorded by them
+      const revoked = adminEvent(
+        user,
+        { id: t.userId },
+        'ACCESS_TOKEN_REVOKED',
+        `revokes the access token '${t.name}'`,
+        {
+          tokenId: id,
+        },
+      );
+      await this.d.tokens.revoke(id, now.toISOString(), user.id, { events: [revoked] });
     }
     const after = (await this.d.tokens.get(id)) ?? t;
     const owner = t.userId === user.id ? user : await this.d.users.getById(t.userId);
@@ -165,15 +174,5 @@ export class AccessTokenService {
       ...(r.revokedAt ? { revokedAt: r.revokedAt } : {}),
       state: tokenState(r, now),
     };
-  }
-
-  private event(
-    actor: UserRecord,
-    ownerId: string,
-    action: string,
-    meaning: string,
-    details: Record<string, unknown>,
-  ) {
-    return recordAdminEvent(this.d, actor, { id: ownerId }, action, meaning, details);
   }
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { CreateDcc, Dcc } from '../../shared/api/contracts/dcc';
 import { ConflictError, NotFoundError } from '../../shared/domain/errors';
-import type { AuditLog } from '../ports/audit-log';
+import type { AuditEvent } from '../ports/audit-log';
 import type { Clock } from '../ports/clock';
 import type { DccRepository } from '../ports/dcc-repository';
 import type { PackageRepository } from '../ports/package-repository';
@@ -12,7 +12,6 @@ export interface DccServiceDeps {
   dccs: DccRepository;
   /** which packages use a DCC: a DCC in use is not deleted */
   packages: Pick<PackageRepository, 'listByDcc'>;
-  audit: Pick<AuditLog, 'append'>;
   clock: Clock;
 }
 
@@ -20,20 +19,21 @@ export interface DccServiceDeps {
 export class DccService {
   constructor(private readonly d: DccServiceDeps) {}
 
-  private audit(
+  /** The event of a change of `dcc`, committed with the change (decision 283). */
+  private event(
     actor: UserRecord,
     dcc: Dcc,
     action: string,
     meaning: string,
     details?: Record<string, unknown>,
-  ) {
-    return this.d.audit.append({
+  ): AuditEvent {
+    return {
       subject: `DCC#${dcc.id}`,
       action,
       meaning,
       ...byActor(actor),
       ...(details ? { details } : {}),
-    });
+    };
   }
 
   async create(user: UserRecord, req: CreateDcc): Promise<Dcc> {
@@ -43,8 +43,9 @@ export class DccService {
       createdAt: this.d.clock.now().toISOString(),
       createdBy: { id: user.id, name: user.name },
     };
-    await this.d.dccs.create(dcc);
-    await this.audit(user, dcc, 'DCC_CREATED', `creates DCC ${dcc.deviceId}`, { ...req });
+    await this.d.dccs.create(dcc, {
+      events: [this.event(user, dcc, 'DCC_CREATED', `creates DCC ${dcc.deviceId}`, { ...req })],
+    });
     return dcc;
   }
 
@@ -66,8 +67,10 @@ export class DccService {
         );
       }
     }
-    await this.d.dccs.delete(unique);
+    // each DCC with its event; one deleted meanwhile by another admin was recorded by them
     for (const dcc of found as Dcc[])
-      await this.audit(admin, dcc, 'DCC_DELETED', `deletes DCC ${dcc.deviceId}`);
+      await this.d.dccs.delete(dcc.id, {
+        events: [this.event(admin, dcc, 'DCC_DELETED', `deletes DCC ${dcc.deviceId}`)],
+      });
   }
 }

@@ -1,16 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import type { AuditEvent } from '../ports/audit-log';
-import type { OutboxItem, OutboxStore } from '../ports/mail-outbox';
+import type { AuditEvent, Recorded } from '../ports/audit-log';
+import type { OutboxItem, OutboxStore, RedriveStore } from '../ports/mail-outbox';
 import type { Mail } from '../ports/mailer';
 import type { MailFailure } from '../ports/package-repository';
 import { MailOutboxWorker, type MailRetryPolicy, retryDelayMs } from './mail-outbox-worker';
 import { redriveId, redriveMails } from './mail-redrive';
 
-/** An in-memory outbox with the same conditional rules as the DynamoDB one. */
-class MemoryOutbox implements OutboxStore {
+/**
+ * An in-memory outbox with the same conditional rules as the DynamoDB one; a failure and a redrive commit
+ * their events with them (`audited`), as the adapter's one transaction does.
+ */
+class MemoryOutbox implements OutboxStore, RedriveStore {
   items = new Map<string, OutboxItem>();
   failures: MailFailure[] = [];
-  failAuditOnce = false;
+  readonly audited: AuditEvent[] = [];
 
   add(id: string): OutboxItem {
     const item: OutboxItem = {
@@ -49,30 +52,46 @@ class MemoryOutbox implements OutboxStore {
     if (!i || i.status !== 'PENDING' || i.attempts !== attempt) return;
     Object.assign(i, { lastError: reason, nextAttemptAt, leaseUntil: undefined });
   }
-  async markFailed(item: OutboxItem, attempt: number | null, failure: MailFailure) {
+  /** the next markFailed throws (the table did not answer): nothing of it is written */
+  failNextWrite = false;
+  async markFailed(item: OutboxItem, attempt: number | null, failure: MailFailure, commit: Recorded = {}) {
+    if (this.failNextWrite) {
+      this.failNextWrite = false;
+      throw new Error('outbox table unavailable');
+    }
     const i = this.items.get(item.id);
-    if (!i || i.status !== 'PENDING' || (attempt !== null && i.attempts !== attempt)) return false;
-    Object.assign(i, { status: 'FAILED', lastError: failure.reason, leaseUntil: undefined });
+    if (i?.status !== 'PENDING' || (attempt !== null && i.attempts !== attempt)) return false;
+    // the adapter's one transaction: status, the package's failure and the events
+    Object.assign(i, {
+      status: 'FAILED',
+      lastError: failure.reason,
+      leaseUntil: undefined,
+      auditedAt: failure.at,
+    });
     this.failures.push(failure);
+    this.audited.push(...(commit.events ?? []));
     return true;
   }
-  async markAudited(id: string, at: Date) {
-    this.items.get(id)!.auditedAt = at.toISOString();
+  async markAudited(id: string, at: Date, commit: Recorded = {}) {
+    const i = this.items.get(id);
+    if (i?.status !== 'FAILED' || i.auditedAt) return false;
+    i.auditedAt = at.toISOString();
+    this.audited.push(...(commit.events ?? []));
+    return true;
   }
   async unsettled() {
     return [...this.items.values()]
       .filter((i) => (i.status === 'FAILED' || i.status === 'PENDING') && !i.redrivenAt)
       .map((i) => ({ ...i }));
   }
-  async redrive(item: OutboxItem, fresh: OutboxItem, at: Date) {
+  async redrive(item: OutboxItem, fresh: OutboxItem, at: Date, commit: Recorded = {}) {
     const i = this.items.get(item.id);
-    if (!i || i.status !== 'FAILED' || i.redrivenAt || this.items.has(fresh.id)) return false;
+    if (i?.status !== 'FAILED' || i.redrivenAt || this.items.has(fresh.id)) return false;
     Object.assign(i, { redrivenAt: at.toISOString(), redrivenTo: fresh.id });
     this.items.set(fresh.id, { ...fresh });
+    this.failures = this.failures.filter((f) => !(f.to === item.to && f.subject === item.subject));
+    this.audited.push(...(commit.events ?? []));
     return true;
-  }
-  async clearFailure(_packageId: string, to: string, subject: string) {
-    this.failures = this.failures.filter((f) => !(f.to === to && f.subject === subject));
   }
 }
 
@@ -83,9 +102,8 @@ function setup(opts: { failures?: number } = {}) {
   const store = new MemoryOutbox();
   const sent: Mail[] = [];
   let toFail = opts.failures ?? 0;
-  const audited: AuditEvent[] = [];
+  const audited = store.audited;
   const slept: number[] = [];
-  let auditFails = false;
   const worker = new MailOutboxWorker({
     store,
     mailer: {
@@ -95,15 +113,6 @@ function setup(opts: { failures?: number } = {}) {
           throw Object.assign(new Error('Email address is not verified'), { name: 'MessageRejected' });
         }
         sent.push(m);
-      },
-    },
-    audit: {
-      append: async (e) => {
-        if (auditFails) {
-          auditFails = false;
-          throw new Error('audit table unavailable');
-        }
-        audited.push(e);
       },
     },
     clock: { now: () => new Date(now) },
@@ -119,9 +128,6 @@ function setup(opts: { failures?: number } = {}) {
     audited,
     slept,
     worker,
-    failAuditOnce: () => {
-      auditFails = true;
-    },
   };
 }
 
@@ -201,18 +207,24 @@ describe('mail outbox worker', () => {
     expect(audited).toHaveLength(1);
   });
 
-  it('writes the audit event of a failure on the next hand-in when the run stopped before it', async () => {
-    const { store, audited, worker, failAuditOnce } = setup({ failures: 3 });
+  it('writes no failure without its event: a failed write leaves the mail pending, nothing recorded', async () => {
+    const { store, audited, worker } = setup({ failures: 3 });
     store.add('m1');
     await worker.process('m1', 60_000);
     await worker.process('m1', 60_000);
-    failAuditOnce();
-    await expect(worker.process('m1', 60_000)).rejects.toThrow(/audit table unavailable/);
-    expect(store.items.get('m1')!.status).toBe('FAILED');
-    expect(audited).toHaveLength(0);
+    store.failNextWrite = true;
+    await expect(worker.process('m1', 60_000)).rejects.toThrow(/outbox table unavailable/);
+    expect(store.items.get('m1')!.status).toBe('PENDING');
+    expect([audited.length, store.failures.length]).toEqual([0, 0]);
+  });
+
+  it('records, once, the failure of a mail that failed before failures were recorded with it', async () => {
+    const { store, audited, worker } = setup();
+    Object.assign(store.add('m1'), { status: 'FAILED', attempts: 3, lastError: 'MessageRejected' });
     expect(await worker.process('m1', 60_000)).toBe('done');
-    expect(audited).toHaveLength(1);
-    expect(store.failures).toHaveLength(1);
+    // the stream hands the record in again: recorded already
+    expect(await worker.process('m1', 60_000)).toBe('done');
+    expect(audited.map((e) => [e.action, e.details?.attempts])).toEqual([['MAIL_FAILED', 3]]);
   });
 
   it('is done with an item that no longer exists', async () => {
@@ -255,7 +267,6 @@ describe('redriving failed mails (ops:redrive)', () => {
     const deps = (now: Date) => ({
       store: s.store,
       worker: s.worker,
-      audit: { append: async (e: AuditEvent) => void s.audited.push(e) },
       clock: { now: () => now },
       staleAfterMs: DAY,
     });

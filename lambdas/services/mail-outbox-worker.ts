@@ -36,7 +36,6 @@ export type Outcome = 'done' | 'retry';
 export interface MailOutboxDeps {
   store: OutboxStore;
   mailer: Mailer;
-  audit: { append(e: AuditEvent): Promise<void> };
   clock: Clock;
   policy: MailRetryPolicy;
   /** waits (the Lambda sleeps until a retry is due, within its remaining time) */
@@ -56,8 +55,9 @@ export class MailOutboxWorker {
     const item = await this.d.store.get(id);
     if (!item || item.status === 'SENT') return 'done';
     if (item.status === 'FAILED') {
-      // failed for good earlier, but the run stopped before the audit event was written: write it now
-      if (!item.auditedAt) await this.auditFailure(item);
+      // failed for good before failures were recorded with the failure itself (decision 283): record it now
+      if (!item.auditedAt)
+        await this.d.store.markAudited(item.id, this.d.clock.now(), { events: [failureEvent(item)] });
       return 'done';
     }
     const now = this.d.clock.now().getTime();
@@ -103,9 +103,8 @@ export class MailOutboxWorker {
       reason: why.slice(0, 300),
       at: at.toISOString(),
     };
-    if (!(await this.d.store.markFailed(item, null, failure))) return false;
-    await this.auditFailure({ ...item, lastError: failure.reason, status: 'FAILED' });
-    return true;
+    const event = failureEvent({ ...item, lastError: failure.reason });
+    return this.d.store.markFailed(item, null, failure, { events: [event] });
   }
 
   private async failed(item: OutboxItem, attempt: number, reason: string): Promise<Outcome> {
@@ -124,30 +123,30 @@ export class MailOutboxWorker {
       return 'retry';
     }
     const failure: MailFailure = { to: item.to, subject: item.subject, reason, at: at.toISOString() };
-    if (await this.d.store.markFailed(item, attempt, failure)) {
-      await this.auditFailure({ ...item, attempts: attempt, lastError: reason, status: 'FAILED' });
-    }
+    // the failure and its event: one transaction (decision 283); a run that lost it to another wrote nothing
+    const event = failureEvent({ ...item, attempts: attempt, lastError: reason });
+    await this.d.store.markFailed(item, attempt, failure, { events: [event] });
     return 'done';
   }
+}
 
-  private async auditFailure(item: OutboxItem): Promise<void> {
-    await this.d.audit.append({
-      subject: `PKG#${item.packageId}`,
-      action: 'MAIL_FAILED',
-      meaning: `the mail "${item.subject}" to ${item.to} could not be delivered after ${item.attempts} attempts`,
-      actorId: 'system',
-      actorName: 'Mail outbox',
-      actorRole: 'SYSTEM',
-      details: {
-        to: item.to,
-        subject: item.subject,
-        event: item.event,
-        reason: item.lastError,
-        attempts: item.attempts,
-      },
-    });
-    await this.d.store.markAudited(item.id, this.d.clock.now());
-  }
+/** The MAIL_FAILED event of an outbox item that failed for good, committed with its FAILED status. */
+function failureEvent(item: OutboxItem): AuditEvent {
+  return {
+    subject: `PKG#${item.packageId}`,
+    action: 'MAIL_FAILED',
+    meaning: `the mail "${item.subject}" to ${item.to} could not be delivered after ${item.attempts} attempts`,
+    actorId: 'system',
+    actorName: 'Mail outbox',
+    actorRole: 'SYSTEM',
+    details: {
+      to: item.to,
+      subject: item.subject,
+      event: item.event,
+      reason: item.lastError,
+      attempts: item.attempts,
+    },
+  };
 }
 
 /** A short reason a person can act on (the SDK's error name and message, no stack). */

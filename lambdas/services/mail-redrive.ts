@@ -7,7 +7,6 @@ export interface MailRedriveDeps {
   store: RedriveStore;
   /** gives up stuck mails with a reason (FAILED, on the package, audited) */
   worker: Pick<MailOutboxWorker, 'giveUp'>;
-  audit: { append(e: AuditEvent): Promise<void> };
   clock: Clock;
   /** a PENDING item older than this is stuck: the event source no longer holds its record */
   staleAfterMs: number;
@@ -70,9 +69,7 @@ export async function redriveMails(
       redriveOf: root,
       redriveCount: n,
     };
-    if (!(await d.store.redrive(item, fresh, at))) continue;
-    await d.store.clearFailure(item.packageId, item.to, item.subject);
-    await d.audit.append({
+    const event: AuditEvent = {
       subject: `PKG#${item.packageId}`,
       action: 'MAIL_REDRIVEN',
       meaning: `the mail "${item.subject}" to ${item.to}, given up before, is sent again`,
@@ -80,7 +77,9 @@ export async function redriveMails(
       actorName: 'Operator redrive',
       actorRole: 'SYSTEM',
       details: { to: item.to, subject: item.subject, event: item.event, from: item.id, redrive: fresh.id },
-    });
+    };
+    // the new item, the old one marked, the package's failure gone and the event: one transaction
+    if (!(await d.store.redrive(item, fresh, at, { events: [event] }))) continue;
     redriven.push({ from: item.id, to: fresh.id, mailTo: item.to, subject: item.subject });
   }
   return { givenUp, redriven };

@@ -13,7 +13,7 @@ import { ConflictError, ForbiddenError, NotFoundError } from '../../shared/domai
 import { PACKAGE_ERR } from '../../shared/domain/package-texts';
 import { PROVENANCE_AUDIT, PROVENANCE_ERR } from '../../shared/domain/provenance-texts';
 import { checkSbom } from '../../shared/domain/sbom';
-import type { AuditLog } from '../ports/audit-log';
+import type { AuditEvent } from '../ports/audit-log';
 import type { BlobStore } from '../ports/blob-store';
 import type { PackageRepository } from '../ports/package-repository';
 import type { ResourceProvenanceStore, ResourceRepository } from '../ports/resource-repository';
@@ -26,7 +26,6 @@ export interface ProvenanceDeps {
   blobs: Pick<BlobStore, 'put' | 'get'>;
   /** the resources bucket, read on first use */
   bucket: () => string;
-  audit: Pick<AuditLog, 'append'>;
 }
 
 /** A package's pinned SBOM as GET /packages/{id}/sbom sends it. */
@@ -93,15 +92,11 @@ export class ProvenanceService {
         contentType: 'application/json',
         sizeBytes: sbomBytes.length,
       });
-    const outcome = await this.d.resources.attachProvenance(resourceId, fields);
-    if (outcome === 'missing') throw new NotFoundError(PACKAGE_ERR.resourceNotFound);
-    if (outcome === 'provenanceTaken') throw new ConflictError(PROVENANCE_ERR.provenanceAttached);
-    if (outcome === 'sbomTaken') throw new ConflictError(PROVENANCE_ERR.sbomAttached);
-
     const who = { actorId: actor.id, actorName: actor.name, actorRole: actor.userRole };
+    const events: AuditEvent[] = [];
     if (fields.provenance) {
       const p = fields.provenance;
-      await this.d.audit.append({
+      events.push({
         subject: `RES#${resourceId}`,
         action: 'RESOURCE_PROVENANCE_ATTACHED',
         meaning: PROVENANCE_AUDIT.provenance(p.commit, p.repository),
@@ -111,7 +106,7 @@ export class ProvenanceService {
     }
     if (fields.sbom) {
       const s = fields.sbom;
-      await this.d.audit.append({
+      events.push({
         subject: `RES#${resourceId}`,
         action: 'RESOURCE_SBOM_ATTACHED',
         meaning: PROVENANCE_AUDIT.sbom(s.format, s.componentCount),
@@ -126,6 +121,11 @@ export class ProvenanceService {
         },
       });
     }
+    // the fields and their events: one transaction (decision 283)
+    const outcome = await this.d.resources.attachProvenance(resourceId, fields, { events });
+    if (outcome === 'missing') throw new NotFoundError(PACKAGE_ERR.resourceNotFound);
+    if (outcome === 'provenanceTaken') throw new ConflictError(PROVENANCE_ERR.provenanceAttached);
+    if (outcome === 'sbomTaken') throw new ConflictError(PROVENANCE_ERR.sbomAttached);
     return toResource({ ...resource, ...fields });
   }
 

@@ -5,7 +5,7 @@ import type { Resource, ResourceType, Stage } from '../../shared/api/contracts/r
 import { nameClaimKey } from '../../shared/domain/resource-rules';
 import { MSG } from '../../shared/messages';
 import { MemoryUploadJobs } from '../adapters/memory/upload-jobs';
-import type { AuditEvent, AuditLog } from '../ports/audit-log';
+import type { AuditEvent, Recorded } from '../ports/audit-log';
 import type { BlobStore } from '../ports/blob-store';
 import type {
   PendingUpload,
@@ -88,9 +88,13 @@ class MemoryRepo implements ResourceRepository {
   async isNameTaken(name: string) {
     return this.items.has(nameClaimKey(name));
   }
-  async create(r: ResourceRecord, consume?: string) {
+  /** the events the writes committed with them */
+  audit = new MemoryAudit();
+  async create(r: ResourceRecord, consume?: string, commit: Recorded = {}) {
     if (this.raceName === r.name || this.items.has(nameClaimKey(r.name))) return 'nameTaken' as const;
     if (consume && !this.items.has(`UPLOAD#${consume}`)) return 'uploadGone' as const;
+    // the record and its events in one transaction: an event that cannot be written fails the whole write
+    this.audit.commit(commit);
     this.items.set(nameClaimKey(r.name), { resourceId: r.id });
     this.items.set(`RES#${r.id}`, { ...r });
     if (consume) {
@@ -144,8 +148,9 @@ class MemoryRepo implements ResourceRepository {
       .map(([, v]) => v as unknown as ResourceRecord)
       .sort((a, b) => b.createdAt.localeCompare(a.createdAt));
   }
-  async delete(r: ResourceRecord) {
+  async delete(r: ResourceRecord, commit: Recorded = {}) {
     if (!this.items.has(`RES#${r.id}`)) return 'missing' as const;
+    this.audit.commit(commit);
     this.items.delete(`RES#${r.id}`);
     this.items.delete(nameClaimKey(r.name));
     return 'ok' as const;
@@ -171,15 +176,13 @@ class MemoryRepo implements ResourceRepository {
   }
 }
 
-class MemoryAudit implements AuditLog {
+/** The events the repository's writes committed; `fail`: the audit table does not answer (nothing commits). */
+class MemoryAudit {
   events: AuditEvent[] = [];
   fail = false;
-  async append(e: AuditEvent) {
-    if (this.fail) throw new Error('audit table unavailable');
-    this.events.push(e);
-  }
-  async history() {
-    return { events: [], head: null };
+  commit(c: Recorded) {
+    if (this.fail && c.events?.length) throw new Error('audit table unavailable');
+    this.events.push(...(c.events ?? []));
   }
 }
 
@@ -214,14 +217,13 @@ beforeEach(() => {
   jobs = new MemoryUploadJobs();
   blobs = new MemoryBlobs();
   repo = new MemoryRepo();
-  audit = new MemoryAudit();
+  audit = repo.audit;
   refs = new MemoryRefs();
   now = new Date('2026-05-01T10:00:00.000Z');
   service = new ResourceService(
     repo,
     refs,
     blobs,
-    audit,
     { now: () => now },
     {
       bucket: () => BUCKET,
@@ -418,7 +420,7 @@ describe('multipart upload', () => {
     nothingStored();
   });
 
-  it('undoes the upload when its audit event cannot be recorded', async () => {
+  it('stores nothing when its audit event cannot be recorded (one transaction)', async () => {
     audit.fail = true;
     await expect(
       service.upload(dana, { type: 'PATCH', stage: 'DEV', name: 'x', resourceFile: file('a.bin', 'a') }),

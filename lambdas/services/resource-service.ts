@@ -9,7 +9,6 @@ import type {
   UploadPartsResponse,
   UploadStatus,
 } from '../../shared/api/contracts/resources';
-import type { AuditLog } from '../ports/audit-log';
 import type { BlobStore } from '../ports/blob-store';
 import type { Clock } from '../ports/clock';
 import type { ResourceReferences, ResourceRepository } from '../ports/resource-repository';
@@ -55,12 +54,11 @@ export class ResourceService {
     repo: ResourceRepository,
     references: ResourceReferences,
     blobs: BlobStore,
-    audit: AuditLog,
     clock: Clock,
     config: ResourceServiceConfig,
     jobs: () => UploadJobs = noUploadJobs,
   ) {
-    this.d = { repo, references, blobs, audit, clock, config, jobs };
+    this.d = { repo, references, blobs, clock, config, jobs };
   }
 
   /** bytes kept of each multipart file field; larger parts are only counted, then refused */

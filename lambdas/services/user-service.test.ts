@@ -24,13 +24,10 @@ function memoryUsers(): UserRepository {
       byId.set(next.id, next);
       return 'ok';
     },
-    delete: async (ids) => {
-      for (const id of ids) byId.delete(id);
-      return ids;
-    },
+    delete: async (u) => byId.delete(u.id),
     discard: async (u) => {
-      byId.delete(u.id);
       claimed.delete(u.email);
+      return byId.delete(u.id);
     },
     async confirmRegistration(next, expectedVersion) {
       const cur = byId.get(next.id);
@@ -59,7 +56,6 @@ function service(allowedEmailDomains: string[], users = memoryUsers()) {
     users,
     new TokenService('x'.repeat(40), 3600),
     { send: async () => undefined },
-    { append: async () => undefined, history: async () => ({ events: [], head: null }) },
     { now: () => new Date('2026-11-21T12:00:00Z') },
     { tempPasswordMinutes: 30, maxFailuresPerSource: 100, appUrl: 'http://localhost', allowedEmailDomains },
     // no package waits for anyone here

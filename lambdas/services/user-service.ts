@@ -6,7 +6,6 @@ import type {
   RegisterRequest,
 } from '../../shared/api/contracts/user';
 import type { Role } from '../../shared/domain/roles';
-import type { AuditLog } from '../ports/audit-log';
 import type { Clock } from '../ports/clock';
 import type { Mailer } from '../ports/mailer';
 import type { PendingDecisions } from '../ports/pending-decisions';
@@ -35,13 +34,12 @@ export class UserService {
     users: UserRepository,
     tokens: TokenService,
     mailer: Mailer,
-    audit: AuditLog,
     clock: Clock,
     config: UserServiceConfig,
     /** packages waiting for a user's decision; deleting such a user is refused (decision 078) */
     pendingDecisions?: PendingDecisions,
   ) {
-    this.d = { users, tokens, mailer, audit, clock, config, pendingDecisions };
+    this.d = { users, tokens, mailer, clock, config, pendingDecisions };
   }
 
   login(

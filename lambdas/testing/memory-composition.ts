@@ -100,11 +100,14 @@ export const MEMORY_STORAGE_URL = 'https://memory-storage.test';
 
 function build() {
   const clock = systemClock;
-  const users = new MemoryUserRepository(clock);
-  const resources = new MemoryResourceRepository();
-  const packages = new MemoryPackageRepository(async (id) => (await resources.getById(id)) !== null);
-  const dccs = new MemoryDccRepository();
+  // one log: every repository records the events of its writes in it, with the write (decision 283)
   const audit = new MemoryAuditLog(clock);
+  const users = new MemoryUserRepository(clock, audit);
+  const resources = new MemoryResourceRepository(audit);
+  const packages = new MemoryPackageRepository(async (id) => (await resources.getById(id)) !== null, {
+    audit,
+  });
+  const dccs = new MemoryDccRepository(audit);
   const blobs = new MemoryBlobStore(MEMORY_STORAGE_URL);
   const mailer = new MemoryMailer();
   const artefacts = new SampleXmlArtefacts(new MemoryBlobStore(MEMORY_STORAGE_URL, true));
@@ -118,16 +121,14 @@ function build() {
       (await packages.listByResource(resourceId)).map((p) => ({ packageId: p.id, packageName: p.name })),
   };
   const accessTokens = new AccessTokenService({
-    tokens: new MemoryAccessTokenRepository(),
+    tokens: new MemoryAccessTokenRepository(audit),
     users,
-    audit: { append: (e) => audit.append(e) },
     clock,
   });
   const userService = new UserService(
     users,
     tokens,
     mailer,
-    audit,
     clock,
     { tempPasswordMinutes: 30, ...THROTTLE, appUrl: 'https://portal.test', allowedEmailDomains: [] },
     pending,
@@ -136,7 +137,6 @@ function build() {
     resources,
     references,
     blobs,
-    audit,
     clock,
     {
       bucket: () => 'resources',
@@ -169,7 +169,6 @@ function build() {
     packages,
     blobs,
     bucket: () => 'resources',
-    audit: { append: (e) => audit.append(e) },
   });
 
   /**

@@ -26,9 +26,9 @@ export function packageWorld() {
   const clock = new ManualClock();
   const users = new Map<string, UserRecord>();
   const resources = new Map<string, ResourceRecord>();
-  const packages = new MemoryPackageRepository((id) => resources.has(id));
-  const dccs = new MemoryDccRepository();
   const audit = new MemoryAuditLog(clock);
+  const packages = new MemoryPackageRepository((id) => resources.has(id), { audit });
+  const dccs = new MemoryDccRepository(audit);
   const artefacts = new MemoryArtefacts();
   const jobs = new MemoryArtefactJobs();
   /** every password a decision was checked with, in order */

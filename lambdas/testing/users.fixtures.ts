@@ -1,7 +1,8 @@
 import type { Role } from '../../shared/domain/roles';
+import { MemoryAuditLog } from '../adapters/memory/audit-log';
 import { MemoryPendingDecisions } from '../adapters/memory/pending-decisions';
 import { MemoryUserRepository } from '../adapters/memory/user-repository';
-import type { AuditEvent, AuditLog } from '../ports/audit-log';
+import type { StoredAuditEvent } from '../ports/audit-log';
 import type { Clock } from '../ports/clock';
 import type { Mail, Mailer } from '../ports/mailer';
 import type { UserRecord } from '../ports/user-repository';
@@ -39,13 +40,11 @@ export class TestMailer implements Mailer {
   }
 }
 
-export class TestAudit implements AuditLog {
-  readonly events: AuditEvent[] = [];
-  async append(e: AuditEvent): Promise<void> {
-    this.events.push(e);
-  }
-  async history() {
-    return { events: [], head: null };
+/** The memory audit log the user repository records its events in, with views the tests read. */
+export class TestAudit extends MemoryAuditLog {
+  /** every event recorded, in order per subject */
+  get events(): StoredAuditEvent[] {
+    return this.all();
   }
   actions(): string[] {
     return this.events.map((e) => e.action);
@@ -60,16 +59,15 @@ const passwordHash = await hashPassword(PASSWORD);
 
 export function makeUsers(config: Partial<UserServiceConfig> = {}) {
   const clock = new TestClock();
-  const users = new MemoryUserRepository(clock);
+  const audit = new TestAudit(clock);
+  const users = new MemoryUserRepository(clock, audit);
   const mailer = new TestMailer();
-  const audit = new TestAudit();
   const pending = new MemoryPendingDecisions();
   const tokens = new TokenService('t'.repeat(40), 3600);
   const service = new UserService(
     users,
     tokens,
     mailer,
-    audit,
     clock,
     {
       tempPasswordMinutes: 30,

@@ -1,11 +1,10 @@
 import type { Context, DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
 import { WORKERS } from '../../shared/api/workers';
-import { DynamoAuditLog } from '../adapters/dynamodb/audit-log';
 import { DynamoOutboxStore } from '../adapters/dynamodb/outbox';
 import { SesMailer } from '../adapters/ses/ses-mailer';
 import { intEnv, requireEnv, tableName } from '../config/env';
 import { loggerFor } from '../middleware/logging';
-import { countingAudit } from '../middleware/metrics';
+import { countCommitted } from '../middleware/metrics';
 import { systemClock } from '../ports/clock';
 import { DEFAULT_MAIL_RETRY, MailOutboxWorker, type Outcome } from '../services/mail-outbox-worker';
 
@@ -15,10 +14,13 @@ loggerFor('mailOutbox');
 let worker: MailOutboxWorker | undefined;
 function build(): MailOutboxWorker {
   worker ??= new MailOutboxWorker({
-    store: new DynamoOutboxStore(tableName('outbox'), tableName('packages')),
+    store: new DynamoOutboxStore(tableName('outbox'), tableName('packages'), {
+      table: () => tableName('audit'),
+      clock: systemClock,
+      // a mail given up is its MAIL_FAILED event: counted once it commits (decision 312)
+      committed: (events) => countCommitted(events),
+    }),
     mailer: new SesMailer(requireEnv('MAIL_FROM')),
-    // a mail given up is its MAIL_FAILED event: counted there, once (decision 312)
-    audit: countingAudit(new DynamoAuditLog(tableName('audit'), systemClock)),
     clock: systemClock,
     policy: {
       maxAttempts: intEnv('MAIL_MAX_ATTEMPTS', DEFAULT_MAIL_RETRY.maxAttempts),

@@ -178,4 +178,5 @@ export const generationJobSchema = z.object({
   packageId: z.string().min(1).max(64),
   jobId: z.string().min(1).max(64),
   stage: z.enum(STAGES).optional(),
+  runId: z.string().min(1).max(64).optional(),
 });

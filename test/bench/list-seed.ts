@@ -36,8 +36,14 @@ export async function benchStack(env: Record<string, string> = {}) {
   return { stack, forget, doc };
 }
 
-/** One real package made through the API (upload, generate, DCC, notify): the shape every copy takes. */
-export async function templatePackage(api: Client): Promise<{ id: string; token: string }> {
+/**
+ * One real package made through the API (upload, generate, DCC, notify): the shape every copy takes.
+ * `name` names the package and its resource (one stack may hold several: the votes bench).
+ */
+export async function templatePackage(
+  api: Client,
+  name = 'bench-list',
+): Promise<{ id: string; token: string }> {
   const dev = await api.login(SEEDED.designDev);
   const ids = Object.fromEntries(
     await Promise.all(
@@ -49,7 +55,7 @@ export async function templatePackage(api: Client): Promise<{ id: string; token:
   const form = new FormData();
   form.append('resourceFile', new Blob([new Uint8Array(randomBytes(4096))]), 'bench-list.bin');
   const res = expectStatus(
-    await api.call<{ resource: string }>('/resources/patch/dev?name=bench-list-patch', {
+    await api.call<{ resource: string }>(`/resources/patch/dev?name=${name}-patch`, {
       method: 'POST',
       token: dev.token,
       body: form,
@@ -63,7 +69,7 @@ export async function templatePackage(api: Client): Promise<{ id: string; token:
       method: 'POST',
       token: dev.token,
       body: {
-        packageName: 'bench-list-template',
+        packageName: `${name}-template`,
         packageType: 'DEV_SIGNED',
         note: 'Raises the occlusion alarm threshold of the infusion pump to 800 mmHg',
       },
@@ -72,7 +78,7 @@ export async function templatePackage(api: Client): Promise<{ id: string; token:
     'generate-package',
   );
   const pkgId = (JSON.parse(gen.body.package) as Package).id;
-  await attachNewDcc(api, dev.token, pkgId, 'PUMP-BENCH');
+  await attachNewDcc(api, dev.token, pkgId, `PUMP-${name.toUpperCase()}`);
   expectStatus(
     await api.call(`/packages/${pkgId}/notify-approvers`, {
       method: 'POST',

@@ -17,6 +17,7 @@ const SECTIONS = {
   web: async (tmp: string) => (await import('./web')).benchWeb(tmp),
   large: async (tmp: string) => (await import('./large-file')).benchLargeFile(tmp),
   huge: async (tmp: string) => (await import('./huge-file')).benchHugeFiles(tmp),
+  votes: async (tmp: string) => (await import('./votes')).benchVotes(tmp),
 } satisfies Record<string, (tmp: string) => Promise<Row[]>>;
 type Section = keyof typeof SECTIONS;
 

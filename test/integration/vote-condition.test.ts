@@ -1,7 +1,8 @@
-import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { DeleteCommand, PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import fc from 'fast-check';
 import { describe, expect, inject, it } from 'vitest';
-import { localAwsEnv } from '../../infra/local/local-aws';
+import { decisionCondition } from '../../lambdas/adapters/dynamodb/package-votes';
 import { PACKAGE_STATUSES } from '../../shared/api/contracts/packages';
 import {
   APPROVAL_POLICY,
@@ -15,12 +16,14 @@ import { NON_ADMIN_ROLES } from '../../shared/domain/roles';
 import { dynamoAt, tableOf } from '../support/store';
 
 /**
- * The approval policy's vote rule (`voteRefusal`) and the DynamoDB condition the adapter renders from the
- * same policy (`voteClauses` → lambdas/adapters/dynamodb/vote-condition.ts) accept and refuse the same
- * votes: random packages (status, both rounds' approvers with random decisions), voters and decisions,
- * each written to the local stack's DynamoDB Local and decided through the product's adapter. Run for
- * today's policy and for one with an order (the Technical Leader approves last), so the order's clauses
- * are checked too. The items carry no `kind`, so no list index sees them; each is deleted after its case.
+ * The approval policy's vote rule (`voteRefusal`) and the DynamoDB condition the adapter writes a decision
+ * on, rendered from the same policy (`voteClauses` → lambdas/adapters/dynamodb/vote-condition.ts, with the
+ * version read: `decisionCondition`), accept and refuse the same votes: random packages (status, both
+ * rounds' approvers with random decisions), voters and decisions, each written to the local stack's
+ * DynamoDB Local and checked there with the adapter's condition (a ConditionCheck, so the condition alone
+ * decides: the adapter also asks `voteRefusal` before it writes, decision 283). Run for today's policy and
+ * for one with an order (the Technical Leader approves last), so the order's clauses are checked too. The
+ * items carry no `kind`, so no list index sees them; each is deleted after its case.
  */
 const TABLE = tableOf('packages');
 const ddb = dynamoAt(inject('dynamoEndpoint'));
@@ -44,11 +47,32 @@ const TL_LAST: ApprovalPolicy = {
   },
 };
 
-async function repository(policy: ApprovalPolicy) {
-  // the adapter's client reads the endpoint from the environment on first use, as in the handlers
-  Object.assign(process.env, localAwsEnv({ dynamo: inject('dynamoEndpoint') }));
-  const { DynamoPackageRepository } = await import('../../lambdas/adapters/dynamodb/package-repository');
-  return new DynamoPackageRepository(TABLE, () => tableOf('resources'), undefined, policy);
+/** Whether DynamoDB Local holds the adapter's condition of this decision on the stored package. */
+async function conditionHolds(
+  policy: ApprovalPolicy,
+  id: string,
+  read: Parameters<typeof decisionCondition>[1],
+  c: Pick<VotingCase, 'voter' | 'round' | 'decision'>,
+): Promise<boolean> {
+  try {
+    await ddb.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            ConditionCheck: {
+              TableName: TABLE,
+              Key: { pk: `PKG#${id}`, sk: 'PKG' },
+              ...decisionCondition({ policy }, read, c.voter, c.round, c.decision),
+            },
+          },
+        ],
+      }),
+    );
+    return true;
+  } catch (e) {
+    if (e instanceof TransactionCanceledException) return false;
+    throw e;
+  }
 }
 
 /** A round's approvers: some users, one role each (users may repeat across the two rounds). */
@@ -121,7 +145,6 @@ function reachEveryAnswer(): VotingCase[] {
 }
 
 async function agree(policy: ApprovalPolicy, runs: number) {
-  const repo = await repository(policy);
   let n = 0;
   const seen = new Map<string, number>();
   const check = async (c: VotingCase) => {
@@ -151,13 +174,10 @@ async function agree(policy: ApprovalPolicy, runs: number) {
       );
     try {
       const expected = voteRefusal(c.exists ? state : null, c.voter, ROUNDS[c.round], c.decision, policy);
-      const at = new Date().toISOString();
-      const r =
-        c.decision === 'approve'
-          ? await repo.vote(id, c.voter, c.round, at)
-          : await repo.reject(id, c.voter, c.round, 'no', at);
-      expect(r.ok ? null : r.reason).toBe(expected);
-      const outcome = r.ok ? 'accepted' : r.reason;
+      // the state as the adapter read it: the stored item (version 1)
+      const holds = await conditionHolds(policy, id, { ...state, version: 1 }, c);
+      expect(holds, JSON.stringify({ expected, case: c })).toBe(expected === null);
+      const outcome = expected ?? 'accepted';
       seen.set(outcome, (seen.get(outcome) ?? 0) + 1);
     } finally {
       if (c.exists)

@@ -1,78 +1,32 @@
-import { randomBytes, randomUUID, scryptSync } from 'node:crypto';
 import { inject } from 'vitest';
-import { localAwsEnv, localTable } from '../../infra/local/local-aws';
 import type { Role } from '../../shared/domain/roles';
-import { SEED_PASSWORD } from '../../shared/domain/seed-users';
-import { uniq } from './api';
-import { signToken, tokenSecretOf } from './tokens';
+import { type DirectUser, directUsersAt, userRepositoryAt } from './direct-user-records';
 
-export interface DirectUser {
-  id: string;
-  name: string;
-  email: string;
-  token: string;
-}
+export type { DirectUser };
 
 /** The product's user repository on the shared stack's users table. */
-async function userRepository() {
-  // the repository's client reads the endpoint from the environment on first use, as in the handlers
-  Object.assign(process.env, localAwsEnv({ dynamo: inject('dynamoEndpoint') }));
-  const { DynamoUserRepository } = await import('../../lambdas/adapters/dynamodb/user-repository');
-  return new DynamoUserRepository(localTable('users'));
-}
-
-/** SEED_PASSWORD as a stored hash with cheap parameters (N=2^10): test users only. */
-const salt = randomBytes(16);
-const CHEAP_SEED_HASH = [
-  'scrypt',
-  1024,
-  8,
-  1,
-  salt.toString('base64'),
-  scryptSync(SEED_PASSWORD.normalize('NFC'), salt, 32, { N: 1024, r: 8, p: 1 }).toString('base64'),
-].join('$');
+const userRepository = () => userRepositoryAt(inject('dynamoEndpoint'));
 
 /**
  * Creates `n` users through the product's own user repository, straight into the shared stack's table,
  * each with a token signed by the stack's key. For tests that need many signed-in people at once:
  * registering and signing in each over HTTP costs two scrypt hashes (about a second each on 2 cores).
- * They cannot sign in; they sign decisions with SEED_PASSWORD (decision 141), whose hash here uses cheap
- * scrypt parameters (the stored `scrypt$N$r$p$…` form carries them), so 100 concurrent signatures stay
- * fast. They are confirmed and their role is granted, unless `opts` says
+ * They cannot sign in; they sign decisions with SEED_PASSWORD (decision 141), hashed with cheap scrypt
+ * parameters (direct-user-records.ts). They are confirmed and their role is granted, unless `opts` says
  * otherwise (`granted: false` leaves the role REQUESTED, `confirmed: false` the address unconfirmed).
  */
-export async function directUsers(
+export function directUsers(
   n: number,
   role: Role,
   name = 'Voter',
   opts: { granted?: boolean; confirmed?: boolean } = {},
 ): Promise<DirectUser[]> {
-  const repo = await userRepository();
-  const secret = tokenSecretOf(inject('dataDir'));
-  const now = new Date().toISOString();
-  return Promise.all(
-    Array.from({ length: n }, async () => {
-      const user = {
-        id: randomUUID(),
-        name,
-        email: `${uniq(name.toLowerCase().replace(/[^a-z0-9]+/g, '-'))}@example.com`,
-        userRole: role,
-        passwordHash: CHEAP_SEED_HASH,
-        tokenVersion: 1,
-        emailConfirmed: opts.confirmed ?? true,
-        roleStatus: (opts.granted ?? true) ? ('GRANTED' as const) : ('REQUESTED' as const),
-        createdAt: now,
-        updatedAt: now,
-        version: 1,
-      };
-      if (!(await repo.create(user))) throw new Error(`could not create ${user.email}`);
-      return {
-        id: user.id,
-        name,
-        email: user.email,
-        token: await signToken(secret, { sub: user.id, tv: 1 }),
-      };
-    }),
+  return directUsersAt(
+    { dynamoEndpoint: inject('dynamoEndpoint'), dataDir: inject('dataDir') },
+    n,
+    role,
+    name,
+    opts,
   );
 }
 

@@ -1,5 +1,7 @@
 import type { AccessTokenRecord, AccessTokenRepository } from '../../ports/access-token-repository';
-import { createItem, getItem, queryKind, updateIf } from './transact';
+import type { Recorded } from '../../ports/audit-log';
+import { type AuditTable, NO_AUDIT_TABLE, writeRecorded } from './audit-commit';
+import { cancelledBy, getItem, putNew, queryKind, updateIf } from './transact';
 
 /**
  * Access tokens in the users table (issue 27): one item `ACCESSTOKEN#<id>` per token (kind ACCESS_TOKEN),
@@ -15,18 +17,23 @@ function toRecord(item: Record<string, unknown>): AccessTokenRecord {
 }
 
 export class DynamoAccessTokenRepository implements AccessTokenRepository {
-  constructor(private readonly table: string) {}
+  /** `audit`: the table the events of its writes are chained into, in the same transaction (decision 283) */
+  constructor(
+    private readonly table: string,
+    private readonly audit: AuditTable = NO_AUDIT_TABLE,
+  ) {}
 
-  async create(token: AccessTokenRecord): Promise<void> {
+  async create(token: AccessTokenRecord, commit: Recorded = {}): Promise<void> {
     const { expiresAt, ...rest } = token;
-    await createItem(this.table, {
+    const item = {
       ...rest,
       pk: pk(token.id),
       kind: KIND,
       // the table's TTL attribute is epoch seconds named expiresAt; the token's own expiry is validUntil
       validUntil: expiresAt,
       expiresAt: Math.ceil(Date.parse(expiresAt) / 1000) + KEEP_SECONDS,
-    });
+    };
+    await writeRecorded(this.audit, [putNew(this.table, item)], commit.events);
   }
 
   async get(id: string): Promise<AccessTokenRecord | null> {
@@ -46,14 +53,21 @@ export class DynamoAccessTokenRepository implements AccessTokenRepository {
     return (await queryKind(this.table, KIND)).map(toRecord);
   }
 
-  revoke(id: string, at: string, by: string): Promise<boolean> {
-    return updateIf({
+  async revoke(id: string, at: string, by: string, commit: Recorded = {}): Promise<boolean> {
+    const update = {
       TableName: this.table,
       Key: { pk: pk(id) },
       UpdateExpression: 'SET revokedAt = :at, revokedBy = :by',
       ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(revokedAt)',
       ExpressionAttributeValues: { ':at': at, ':by': by },
-    });
+    };
+    try {
+      await writeRecorded(this.audit, [{ Update: update }], commit.events);
+      return true;
+    } catch (e) {
+      if (cancelledBy(e, 0)) return false;
+      throw e;
+    }
   }
 
   async touch(id: string, at: string): Promise<void> {

@@ -1,8 +1,11 @@
-import { BatchWriteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { Dcc } from '../../../shared/api/contracts/dcc';
+import type { Recorded } from '../../ports/audit-log';
 import type { DccRepository } from '../../ports/dcc-repository';
 import { dynamo } from '../aws-clients';
+import { type AuditTable, NO_AUDIT_TABLE, writeRecorded } from './audit-commit';
 import { queryAll } from './query-all';
+import { cancelledBy, deleteExisting, putNew } from './transact';
 
 const key = (id: string) => ({ pk: `DCC#${id}` });
 
@@ -11,16 +14,18 @@ function fromItem(i: Record<string, unknown>): Dcc {
   return rest as unknown as Dcc;
 }
 
+/** DCCs (one item each); a creation or deletion commits with its audit events (decision 283). */
 export class DynamoDccRepository implements DccRepository {
-  constructor(private readonly table: string) {}
+  constructor(
+    private readonly table: string,
+    private readonly audit: AuditTable = NO_AUDIT_TABLE,
+  ) {}
 
-  async create(dcc: Dcc): Promise<void> {
-    await dynamo().send(
-      new PutCommand({
-        TableName: this.table,
-        Item: { ...dcc, ...key(dcc.id), kind: 'DCC' },
-        ConditionExpression: 'attribute_not_exists(pk)',
-      }),
+  async create(dcc: Dcc, commit: Recorded = {}): Promise<void> {
+    await writeRecorded(
+      this.audit,
+      [putNew(this.table, { ...dcc, ...key(dcc.id), kind: 'DCC' })],
+      commit.events,
     );
   }
 
@@ -39,15 +44,13 @@ export class DynamoDccRepository implements DccRepository {
     ).map(fromItem);
   }
 
-  async delete(ids: string[]): Promise<void> {
-    for (let i = 0; i < ids.length; i += 25) {
-      await dynamo().send(
-        new BatchWriteCommand({
-          RequestItems: {
-            [this.table]: ids.slice(i, i + 25).map((id) => ({ DeleteRequest: { Key: key(id) } })),
-          },
-        }),
-      );
+  async delete(id: string, commit: Recorded = {}): Promise<'deleted' | 'missing'> {
+    try {
+      await writeRecorded(this.audit, [deleteExisting(this.table, key(id))], commit.events);
+      return 'deleted';
+    } catch (e) {
+      if (cancelledBy(e, 0)) return 'missing';
+      throw e;
     }
   }
 }

@@ -1,9 +1,11 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { ScanCommand } from '@aws-sdk/lib-dynamodb';
+import type { Recorded } from '../../ports/audit-log';
 import type { OutboxItem, OutboxStore, RedriveStore } from '../../ports/mail-outbox';
 import type { MailFailure, OutboxMail } from '../../ports/package-repository';
 import { dynamo } from '../aws-clients';
-import { getItem, putNew, type TransactItem, transact, updateIf } from './transact';
+import { type AuditTable, commitRecorded, NO_AUDIT_TABLE, writeRecorded } from './audit-commit';
+import { cancelledBy, getItem, putNew, type TransactItem, updateIf } from './transact';
 
 type TransactUpdate = NonNullable<TransactItem['Update']>;
 
@@ -28,11 +30,18 @@ export function outboxPuts(table: string, mails: readonly OutboxMail[]) {
 
 const epochIn = (from: Date, seconds: number) => Math.floor(from.getTime() / 1000) + seconds;
 
-/** The outbox as the mail worker sees it: every change is a conditional write on the attempt count. */
+/** tries of a redrive whose package kept changing under it */
+const REDRIVE_ATTEMPTS = 5;
+
+/**
+ * The outbox as the mail worker sees it: every change is a conditional write on the attempt count; a
+ * failure and a redrive commit with their audit events (decision 283).
+ */
 export class DynamoOutboxStore implements OutboxStore, RedriveStore {
   constructor(
     private readonly table: string,
     private readonly packagesTable: string,
+    private readonly audit: AuditTable = NO_AUDIT_TABLE,
   ) {}
 
   async get(id: string): Promise<OutboxItem | null> {
@@ -93,12 +102,18 @@ export class DynamoOutboxStore implements OutboxStore, RedriveStore {
     );
   }
 
-  async markFailed(item: OutboxItem, attempt: number | null, failure: MailFailure): Promise<boolean> {
+  async markFailed(
+    item: OutboxItem,
+    attempt: number | null,
+    failure: MailFailure,
+    commit: Recorded = {},
+  ): Promise<boolean> {
     const at = new Date(failure.at);
+    // recorded with it: `auditedAt` says its event is in the trail (markAudited is for items failed before)
     const outboxUpdate = this.whilePending(
       item.id,
       attempt,
-      'SET #s = :failed, failedAt = :at, lastError = :e, expiresAtEpoch = :exp REMOVE leaseUntil',
+      'SET #s = :failed, failedAt = :at, lastError = :e, expiresAtEpoch = :exp, auditedAt = :at REMOVE leaseUntil',
       {
         ':failed': 'FAILED',
         ':at': failure.at,
@@ -109,40 +124,62 @@ export class DynamoOutboxStore implements OutboxStore, RedriveStore {
     try {
       // The failure lands on the package in the same transaction, and moves its version on so a save
       // based on an earlier read loses (409) instead of dropping the failure.
-      await transact([
-        { Update: outboxUpdate },
-        {
-          Update: {
-            TableName: this.packagesTable,
-            Key: { pk: `PKG#${item.packageId}`, sk: 'PKG' },
-            UpdateExpression:
-              'SET mailFailures = list_append(if_not_exists(mailFailures, :none), :f) ADD #v :one',
-            ConditionExpression: 'attribute_exists(pk)',
-            ExpressionAttributeNames: { '#v': 'version' },
-            ExpressionAttributeValues: { ':none': [], ':f': [failure], ':one': 1 },
+      await writeRecorded(
+        this.audit,
+        [
+          { Update: outboxUpdate },
+          {
+            Update: {
+              TableName: this.packagesTable,
+              Key: { pk: `PKG#${item.packageId}`, sk: 'PKG' },
+              UpdateExpression:
+                'SET mailFailures = list_append(if_not_exists(mailFailures, :none), :f) ADD #v :one',
+              ConditionExpression: 'attribute_exists(pk)',
+              ExpressionAttributeNames: { '#v': 'version' },
+              ExpressionAttributeValues: { ':none': [], ':f': [failure], ':one': 1 },
+            },
           },
-        },
-      ]);
+        ],
+        commit.events,
+      );
       return true;
     } catch (e) {
       if (!(e instanceof TransactionCanceledException)) throw e;
       const [mine, pkg] = e.CancellationReasons ?? [];
       if (mine?.Code === 'ConditionalCheckFailed') return false;
       // the package was deleted meanwhile: the failure is recorded on the outbox item and in the audit trail
-      if (pkg?.Code === 'ConditionalCheckFailed') return updateIf(outboxUpdate);
+      if (pkg?.Code === 'ConditionalCheckFailed') return this.markFailedAlone(outboxUpdate, commit);
       throw e;
     }
   }
 
-  async markAudited(id: string, at: Date): Promise<void> {
-    await dynamo().send(
-      new UpdateCommand({
-        TableName: this.table,
-        Key: outboxKey(id),
-        UpdateExpression: 'SET auditedAt = :at',
-        ExpressionAttributeValues: { ':at': at.toISOString() },
-      }),
-    );
+  /** The failure of a mail whose package is gone: the outbox item and the events. */
+  private async markFailedAlone(outboxUpdate: TransactUpdate, commit: Recorded): Promise<boolean> {
+    try {
+      await writeRecorded(this.audit, [{ Update: outboxUpdate }], commit.events);
+      return true;
+    } catch (e) {
+      if (cancelledBy(e, 0)) return false;
+      throw e;
+    }
+  }
+
+  async markAudited(id: string, at: Date, commit: Recorded = {}): Promise<boolean> {
+    const update: TransactUpdate = {
+      TableName: this.table,
+      Key: outboxKey(id),
+      UpdateExpression: 'SET auditedAt = :at',
+      ConditionExpression: '#s = :failed AND attribute_not_exists(auditedAt)',
+      ExpressionAttributeNames: { '#s': 'status' },
+      ExpressionAttributeValues: { ':at': at.toISOString(), ':failed': 'FAILED' },
+    };
+    try {
+      await writeRecorded(this.audit, [{ Update: update }], commit.events);
+      return true;
+    } catch (e) {
+      if (cancelledBy(e, 0)) return false;
+      throw e;
+    }
   }
 
   async unsettled(): Promise<OutboxItem[]> {
@@ -165,48 +202,51 @@ export class DynamoOutboxStore implements OutboxStore, RedriveStore {
     return out;
   }
 
-  async redrive(item: OutboxItem, fresh: OutboxItem, at: Date): Promise<boolean> {
+  async redrive(item: OutboxItem, fresh: OutboxItem, at: Date, commit: Recorded = {}): Promise<boolean> {
     const { status: _s, attempts: _a, ...mail } = fresh;
-    try {
-      await transact([
-        outboxPut(this.table, { ...mail, createdAt: at.toISOString() } as OutboxMail),
-        {
-          Update: {
-            TableName: this.table,
-            Key: outboxKey(item.id),
-            UpdateExpression: 'SET redrivenAt = :at, redrivenTo = :to',
-            ConditionExpression: '#s = :failed AND attribute_not_exists(redrivenAt)',
-            ExpressionAttributeNames: { '#s': 'status' },
-            ExpressionAttributeValues: { ':failed': 'FAILED', ':at': at.toISOString(), ':to': fresh.id },
+    const key = { pk: `PKG#${item.packageId}`, sk: 'PKG' };
+    let losses = 0;
+    return commitRecorded<boolean>(
+      this.audit,
+      async (lost) => {
+        if (lost === 'state') {
+          // redriven or settled by another run meanwhile: nothing to do; else the package moved: read again
+          const now = await this.get(item.id);
+          if (now?.status !== 'FAILED' || now.redrivenAt) return { done: false };
+          if (++losses >= REDRIVE_ATTEMPTS)
+            throw new Error(`the failures of package ${item.packageId} kept changing: not redriven`);
+        }
+        const items: TransactItem[] = [
+          outboxPut(this.table, { ...mail, createdAt: at.toISOString() } as OutboxMail),
+          {
+            Update: {
+              TableName: this.table,
+              Key: outboxKey(item.id),
+              UpdateExpression: 'SET redrivenAt = :at, redrivenTo = :to',
+              ConditionExpression: '#s = :failed AND attribute_not_exists(redrivenAt)',
+              ExpressionAttributeNames: { '#s': 'status' },
+              ExpressionAttributeValues: { ':failed': 'FAILED', ':at': at.toISOString(), ':to': fresh.id },
+            },
           },
-        },
-      ]);
-      return true;
-    } catch (e) {
-      if (e instanceof TransactionCanceledException) return false;
-      throw e;
-    }
-  }
-
-  async clearFailure(packageId: string, to: string, subject: string): Promise<void> {
-    const key = { pk: `PKG#${packageId}`, sk: 'PKG' };
-    // read, then remove the entries of this mail at the version read; a save in between reads again
-    for (let tries = 0; tries < 5; tries++) {
-      const pkg = await getItem(this.packagesTable, key);
-      if (!pkg) return;
-      const failures = (pkg.mailFailures ?? []) as MailFailure[];
-      const at = failures.flatMap((f, i) => (f.to === to && f.subject === subject ? [i] : []));
-      if (at.length === 0) return;
-      const ok = await updateIf({
-        TableName: this.packagesTable,
-        Key: key,
-        UpdateExpression: `REMOVE ${at.map((i) => `mailFailures[${i}]`).join(', ')} ADD #v :one`,
-        ConditionExpression: '#v = :v',
-        ExpressionAttributeNames: { '#v': 'version' },
-        ExpressionAttributeValues: { ':v': pkg.version, ':one': 1 },
-      });
-      if (ok) return;
-    }
-    throw new Error(`the failures of package ${packageId} kept changing: not cleared`);
+        ];
+        // the failures of this mail leave the package (it is being sent again), at the version read
+        const pkg = await getItem(this.packagesTable, key);
+        const failures = (pkg?.mailFailures ?? []) as MailFailure[];
+        const idx = failures.flatMap((f, i) => (f.to === item.to && f.subject === item.subject ? [i] : []));
+        if (pkg && idx.length > 0)
+          items.push({
+            Update: {
+              TableName: this.packagesTable,
+              Key: key,
+              UpdateExpression: `REMOVE ${idx.map((i) => `mailFailures[${i}]`).join(', ')} ADD #v :one`,
+              ConditionExpression: '#v = :v',
+              ExpressionAttributeNames: { '#v': 'version' },
+              ExpressionAttributeValues: { ':v': pkg.version, ':one': 1 },
+            },
+          });
+        return { items, events: commit.events ?? [], result: true };
+      },
+      { retryStateConflicts: true },
+    );
   }
 }

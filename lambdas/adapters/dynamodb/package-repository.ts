@@ -1,34 +1,24 @@
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import {
-  BatchGetCommand,
-  type BatchGetCommandOutput,
-  DeleteCommand,
-  GetCommand,
-  QueryCommand,
-  TransactWriteCommand,
-  UpdateCommand,
-} from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, type BatchGetCommandOutput, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { PackageStatus } from '../../../shared/api/contracts/packages';
 import type { Stage } from '../../../shared/api/contracts/resources';
 import { APPROVAL_POLICY, type ApprovalPolicy } from '../../../shared/domain/approval-policy';
 import { approvedForKey, isApproved } from '../../../shared/domain/package-changes';
 import type { PackageTombstone } from '../../../shared/domain/package-deletion';
-import type { RoundName } from '../../../shared/domain/package-lifecycle';
+import type { Recorded } from '../../ports/audit-log';
 import type {
   CompactPackage,
+  PackageCommit,
   PackageDeletion,
   PackageListName,
   PackageRecord,
   PackageRepository,
   Page,
   PageRequest,
-  Task,
-  TaskChanges,
   TaskKind,
-  VoteResult,
 } from '../../ports/package-repository';
 import { dynamo } from '../aws-clients';
-import { outboxPuts } from './outbox';
+import { type AuditTable, commitRecorded, NO_AUDIT_TABLE, writeRecorded } from './audit-commit';
+import { commitItems } from './package-commit';
 import { decodeCursor, encodeCursor } from './package-cursor';
 import { deletePackage } from './package-delete';
 import {
@@ -37,52 +27,61 @@ import {
   fromTombstoneItem,
   nameKey,
   pkgKey,
-  taskItem,
-  taskKey,
   toItem,
   tombstoneKey,
 } from './package-items';
 import { bumpListEpoch, packageListIndex } from './package-list-index';
 import type { PackageTableContext } from './package-table-context';
 import { failedAt, type PackageTransactItem, putIfAbsent, refusedByCondition } from './package-transact';
-import { rejectPackage, votePackage } from './package-votes';
+import { decidePackage } from './package-votes';
 import { queryAll } from './query-all';
+import { updateIf } from './transact';
 
 export class DynamoPackageRepository implements PackageRepository, PackageTableContext {
+  readonly outboxTable: () => string;
+  readonly audit: AuditTable;
+  readonly policy: ApprovalPolicy;
+
   /**
    * `resourcesTable` (read lazily) holds the resource items whose `packageRefs` count guards deletion;
-   * `outboxTable` (read lazily, only by transitions that mail) the workflow mails (decision 095);
-   * `policy` decides who may vote (shared/domain/approval-policy.ts; tests may pass another)
+   * `outboxTable` (read lazily, only by transitions that mail) the workflow mails (decision 095); `audit`
+   * the table the events of its writes are chained into (decision 283); `policy` decides who may vote
+   * (shared/domain/approval-policy.ts; tests may pass another)
    */
   constructor(
     readonly table: string,
     readonly resourcesTable: () => string,
-    readonly outboxTable: () => string = () => {
-      throw new Error('This repository has no outbox table');
-    },
-    readonly policy: ApprovalPolicy = APPROVAL_POLICY,
-  ) {}
+    opts: { outboxTable?: () => string; audit?: AuditTable; policy?: ApprovalPolicy } = {},
+  ) {
+    this.outboxTable =
+      opts.outboxTable ??
+      (() => {
+        throw new Error('This repository has no outbox table');
+      });
+    this.audit = opts.audit ?? NO_AUDIT_TABLE;
+    this.policy = opts.policy ?? APPROVAL_POLICY;
+  }
 
-  async create(pkg: PackageRecord): Promise<'ok' | 'nameTaken' | 'resourceGone'> {
+  async create(pkg: PackageRecord, commit: Recorded = {}): Promise<'ok' | 'nameTaken' | 'resourceGone'> {
     try {
-      await dynamo().send(
-        new TransactWriteCommand({
-          TransactItems: [
-            putIfAbsent(this.table, { ...nameKey(pkg.name), kind: 'NAME', packageId: pkg.id }),
-            putIfAbsent(this.table, toItem(pkg)),
-            // counts the reference on the resource in the same transaction, so a resource deleted at this
-            // very moment either fails this creation or sees the reference and refuses its deletion
-            {
-              Update: {
-                TableName: this.resourcesTable(),
-                Key: { pk: `RES#${pkg.resourceId}` },
-                UpdateExpression: 'ADD packageRefs :one',
-                ConditionExpression: 'attribute_exists(pk)',
-                ExpressionAttributeValues: { ':one': 1 },
-              },
+      await writeRecorded(
+        this.audit,
+        [
+          putIfAbsent(this.table, { ...nameKey(pkg.name), kind: 'NAME', packageId: pkg.id }),
+          putIfAbsent(this.table, toItem(pkg)),
+          // counts the reference on the resource in the same transaction, so a resource deleted at this
+          // very moment either fails this creation or sees the reference and refuses its deletion
+          {
+            Update: {
+              TableName: this.resourcesTable(),
+              Key: { pk: `RES#${pkg.resourceId}` },
+              UpdateExpression: 'ADD packageRefs :one',
+              ConditionExpression: 'attribute_exists(pk)',
+              ExpressionAttributeValues: { ':one': 1 },
             },
-          ],
-        }),
+          },
+        ],
+        commit.events,
       );
       return 'ok';
     } catch (e) {
@@ -112,6 +111,7 @@ export class DynamoPackageRepository implements PackageRepository, PackageTableC
     next: PackageRecord,
     expected: { version: number; status: PackageStatus },
     oldName: string,
+    commit: Recorded = {},
   ): Promise<'ok' | 'nameTaken' | 'moved'> {
     const sameClaim = next.name.toLowerCase() === oldName.toLowerCase();
     const items: PackageTransactItem[] = [this.putExpected(next, expected)];
@@ -125,7 +125,7 @@ export class DynamoPackageRepository implements PackageRepository, PackageTableC
         },
       });
     try {
-      await dynamo().send(new TransactWriteCommand({ TransactItems: items }));
+      await writeRecorded(this.audit, items, commit.events);
     } catch (e) {
       if (failedAt(e, 1)) return 'nameTaken';
       if (refusedByCondition(e)) return 'moved';
@@ -285,51 +285,64 @@ export class DynamoPackageRepository implements PackageRepository, PackageTableC
     return items.map((i) => String(i.packageId));
   }
 
-  async generationProgress(id: string, jobId: string, bytesDone: number): Promise<boolean> {
-    try {
-      await dynamo().send(
-        new UpdateCommand({
-          TableName: this.table,
-          Key: pkgKey(id),
-          UpdateExpression: 'SET #g.#b = :b',
-          ConditionExpression: '#s = :generating AND #g.#j = :j',
-          ExpressionAttributeNames: { '#g': 'generation', '#b': 'bytesDone', '#s': 'status', '#j': 'jobId' },
-          ExpressionAttributeValues: { ':b': bytesDone, ':generating': 'GENERATING', ':j': jobId },
-        }),
-      );
-      return true;
-    } catch (e) {
-      if (e instanceof ConditionalCheckFailedException) return false;
-      throw e;
-    }
+  async generationProgress(id: string, jobId: string, bytesDone: number, runId?: string): Promise<boolean> {
+    return updateIf({
+      TableName: this.table,
+      Key: pkgKey(id),
+      UpdateExpression: 'SET #g.#b = :b',
+      ConditionExpression: `#s = :generating AND #g.#j = :j${runId ? ' AND #r = :r' : ''}`,
+      ExpressionAttributeNames: {
+        '#g': 'generation',
+        '#b': 'bytesDone',
+        '#s': 'status',
+        '#j': 'jobId',
+        ...(runId ? { '#r': 'generationRunId' } : {}),
+      },
+      ExpressionAttributeValues: {
+        ':b': bytesDone,
+        ':generating': 'GENERATING',
+        ':j': jobId,
+        ...(runId ? { ':r': runId } : {}),
+      },
+    });
+  }
+
+  claimGeneration(id: string, jobId: string, runId: string): Promise<boolean> {
+    return updateIf({
+      TableName: this.table,
+      Key: pkgKey(id),
+      UpdateExpression: 'SET #r = :r',
+      ConditionExpression:
+        '#s = :generating AND #g.#j = :j AND #g.#st = :running AND (attribute_not_exists(#r) OR #r = :r)',
+      ExpressionAttributeNames: {
+        '#g': 'generation',
+        '#s': 'status',
+        '#j': 'jobId',
+        '#st': 'state',
+        '#r': 'generationRunId',
+      },
+      ExpressionAttributeValues: {
+        ':generating': 'GENERATING',
+        ':j': jobId,
+        ':running': 'RUNNING',
+        ':r': runId,
+      },
+    });
   }
 
   async save(
     next: PackageRecord,
     expected: { version: number; status: PackageStatus },
-    tasks: TaskChanges = {},
+    commit: PackageCommit = {},
   ): Promise<boolean> {
-    const items: PackageTransactItem[] = [this.putExpected(next, expected)];
-    if (tasks.removeAll) {
-      const open = await queryAll({
-        TableName: this.table,
-        KeyConditionExpression: 'pk = :p AND begins_with(sk, :t)',
-        ExpressionAttributeValues: { ':p': `PKG#${next.id}`, ':t': 'TASK#' },
-        ConsistentRead: true,
-      });
-      // A task that is also added is replaced by its Put: one transaction may not touch an item twice (a
-      // retried completion finds the task an earlier one added, and must lose on the version, not fail).
-      const added = new Set((tasks.add ?? []).map((t) => taskKey(t).sk));
-      for (const o of open) {
-        if (!added.has(String(o.sk)))
-          items.push({ Delete: { TableName: this.table, Key: { pk: o.pk, sk: o.sk } } });
-      }
-    }
-    for (const t of tasks.add ?? []) items.push({ Put: { TableName: this.table, Item: taskItem(t) } });
-    if (tasks.mails?.length) items.push(...outboxPuts(this.outboxTable(), tasks.mails));
     try {
-      // DynamoDB takes at most 100 items a transaction: far above one approver per role plus a signer
-      await dynamo().send(new TransactWriteCommand({ TransactItems: items }));
+      // DynamoDB takes at most 100 items a transaction: far above one approver per role, a signer, their
+      // mails and the events of one decision
+      await commitRecorded(this.audit, async () => ({
+        items: [this.putExpected(next, expected), ...(await commitItems(this, next.id, commit))],
+        events: commit.events ?? [],
+        result: undefined,
+      }));
       return true;
     } catch (e) {
       if (refusedByCondition(e)) return false;
@@ -337,16 +350,11 @@ export class DynamoPackageRepository implements PackageRepository, PackageTableC
     }
   }
 
-  vote(id: string, userId: string, round: RoundName, at: string): Promise<VoteResult> {
-    return votePackage(this, id, userId, round, at);
-  }
+  vote: PackageRepository['vote'] = (id, userId, round, at, plan) =>
+    decidePackage(this, id, userId, round, 'approve', at, plan);
 
-  reject: PackageRepository['reject'] = (id, userId, round, note, at, mails = []) =>
-    rejectPackage(this, id, userId, round, note, at, mails);
-
-  async removeTask(task: Pick<Task, 'kind' | 'userId' | 'packageId'>): Promise<void> {
-    await dynamo().send(new DeleteCommand({ TableName: this.table, Key: taskKey(task) }));
-  }
+  reject: PackageRepository['reject'] = (id, userId, round, note, at, plan) =>
+    decidePackage(this, id, userId, round, 'reject', at, plan, note);
 
   delete(pkg: PackageRecord, deletion: PackageDeletion = {}): Promise<'deleted' | 'gone' | 'moved'> {
     return deletePackage(this, pkg, deletion);

@@ -2,6 +2,7 @@ import { DeleteCommand, PutCommand, type UpdateCommandInput } from '@aws-sdk/lib
 import type { ProvenanceFields } from '../../../shared/api/contracts/provenance';
 import type { ResourceType, Stage } from '../../../shared/api/contracts/resources';
 import { nameClaimKey, typeStageKey } from '../../../shared/domain/resource-rules';
+import type { Recorded } from '../../ports/audit-log';
 import type {
   AttachOutcome,
   PendingUpload,
@@ -14,8 +15,9 @@ import type {
   UploadRefusal,
 } from '../../ports/resource-repository';
 import { dynamo } from '../aws-clients';
+import { type AuditTable, NO_AUDIT_TABLE, writeRecorded } from './audit-commit';
 import { queryAll } from './query-all';
-import { cancelledBy, createItem, getItem, putNew, queryKind, transact, updateIf } from './transact';
+import { cancelledBy, createItem, getItem, putNew, queryKind, updateIf } from './transact';
 
 const resPk = (id: string) => `RES#${id}`;
 const uploadPk = (id: string) => `UPLOAD#${id}`;
@@ -40,7 +42,11 @@ function newestFirst(a: ResourceRecord, b: ResourceRecord): number {
  * presigned uploads. Claims and pending uploads have no uploadTime, so the indexes never hold them.
  */
 export class DynamoResourceRepository implements ResourceRepository, ResourceProvenanceStore {
-  constructor(private readonly table: string) {}
+  /** `audit`: the table the events of its writes are chained into, in the same transaction (decision 283) */
+  constructor(
+    private readonly table: string,
+    private readonly audit: AuditTable = NO_AUDIT_TABLE,
+  ) {}
 
   async getById(id: string): Promise<ResourceRecord | null> {
     const item = await getItem(this.table, { pk: resPk(id) });
@@ -51,7 +57,11 @@ export class DynamoResourceRepository implements ResourceRepository, ResourcePro
     return Boolean(await getItem(this.table, { pk: nameClaimKey(name) }));
   }
 
-  async create(record: ResourceRecord, consumeUploadId?: string): Promise<'ok' | 'nameTaken' | 'uploadGone'> {
+  async create(
+    record: ResourceRecord,
+    consumeUploadId?: string,
+    commit: Recorded = {},
+  ): Promise<'ok' | 'nameTaken' | 'uploadGone'> {
     const items = [
       putNew(this.table, {
         pk: nameClaimKey(record.name),
@@ -87,7 +97,7 @@ export class DynamoResourceRepository implements ResourceRepository, ResourcePro
       });
     }
     try {
-      await transact(items);
+      await writeRecorded(this.audit, items, commit.events);
       return 'ok';
     } catch (e) {
       if (cancelledBy(e, 0)) return 'nameTaken';
@@ -113,29 +123,33 @@ export class DynamoResourceRepository implements ResourceRepository, ResourcePro
       .sort(newestFirst);
   }
 
-  async delete(record: ResourceRecord): Promise<'ok' | 'referenced' | 'missing'> {
+  async delete(record: ResourceRecord, commit: Recorded = {}): Promise<'ok' | 'referenced' | 'missing'> {
     try {
-      await transact([
-        {
-          Delete: {
-            TableName: this.table,
-            Key: { pk: resPk(record.id) },
-            // packageRefs is counted up by package creation (when it does so): a package made
-            // between our reference check and this write makes the deletion fail instead of dangle
-            ConditionExpression:
-              'attribute_exists(pk) AND (attribute_not_exists(packageRefs) OR packageRefs <= :zero)',
-            ExpressionAttributeValues: { ':zero': 0 },
+      await writeRecorded(
+        this.audit,
+        [
+          {
+            Delete: {
+              TableName: this.table,
+              Key: { pk: resPk(record.id) },
+              // packageRefs is counted up by package creation (when it does so): a package made
+              // between our reference check and this write makes the deletion fail instead of dangle
+              ConditionExpression:
+                'attribute_exists(pk) AND (attribute_not_exists(packageRefs) OR packageRefs <= :zero)',
+              ExpressionAttributeValues: { ':zero': 0 },
+            },
           },
-        },
-        {
-          Delete: {
-            TableName: this.table,
-            Key: { pk: nameClaimKey(record.name) },
-            ConditionExpression: 'attribute_not_exists(pk) OR resourceId = :id',
-            ExpressionAttributeValues: { ':id': record.id },
+          {
+            Delete: {
+              TableName: this.table,
+              Key: { pk: nameClaimKey(record.name) },
+              ConditionExpression: 'attribute_not_exists(pk) OR resourceId = :id',
+              ExpressionAttributeValues: { ':id': record.id },
+            },
           },
-        },
-      ]);
+        ],
+        commit.events,
+      );
       return 'ok';
     } catch (e) {
       if (cancelledBy(e, 0)) return (await this.getById(record.id)) ? 'referenced' : 'missing';
@@ -143,10 +157,14 @@ export class DynamoResourceRepository implements ResourceRepository, ResourcePro
     }
   }
 
-  async attachProvenance(id: string, fields: ProvenanceFields): Promise<AttachOutcome> {
+  async attachProvenance(
+    id: string,
+    fields: ProvenanceFields,
+    commit: Recorded = {},
+  ): Promise<AttachOutcome> {
     const given = (['provenance', 'sbom'] as const).filter((k) => fields[k] !== undefined);
     if (given.length === 0) return 'ok';
-    const done = await updateIf({
+    const update = {
       TableName: this.table,
       Key: { pk: resPk(id) },
       UpdateExpression: `SET ${given.map((k) => `#${k} = :${k}`).join(', ')}`,
@@ -157,8 +175,13 @@ export class DynamoResourceRepository implements ResourceRepository, ResourcePro
         ':res': 'RESOURCE',
         ...Object.fromEntries(given.map((k) => [`:${k}`, fields[k]])),
       },
-    });
-    if (done) return 'ok';
+    };
+    try {
+      await writeRecorded(this.audit, [{ Update: update }], commit.events);
+      return 'ok';
+    } catch (e) {
+      if (!cancelledBy(e, 0)) throw e;
+    }
     const now = await this.getById(id);
     if (!now) return 'missing';
     return fields.provenance && now.provenance ? 'provenanceTaken' : 'sbomTaken';

@@ -5,10 +5,12 @@ import type {
   EmailToken,
   QuotaResult,
   ThrottleState,
+  UserCommit,
   UserRecord,
   UserRepository,
 } from '../../ports/user-repository';
 import { dynamo } from '../aws-clients';
+import { type AuditTable, NO_AUDIT_TABLE, writeRecorded } from './audit-commit';
 import { queryAll } from './query-all';
 import {
   cancelledBy,
@@ -19,7 +21,6 @@ import {
   putNew,
   queryKind,
   type TransactItem,
-  transact,
   updateIf,
 } from './transact';
 
@@ -73,10 +74,36 @@ const releaseClaim = (table: string, email: string, userId: string): TransactIte
   },
 });
 
-export class DynamoUserRepository implements UserRepository {
-  constructor(private readonly table: string) {}
+/** Marks a mailed link used, only if it was not used before (single use). */
+const linkUsed = (table: string, link: { tokenHash: string; at: string }): TransactItem => ({
+  Update: {
+    TableName: table,
+    Key: { pk: tokenPk(link.tokenHash) },
+    UpdateExpression: 'SET usedAt = :at',
+    ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(usedAt)',
+    ExpressionAttributeValues: { ':at': link.at },
+  },
+});
 
-  async create(user: UserRecord, replacing?: UserRecord): Promise<boolean> {
+/** True when `e` cancelled a transaction on one of its items from `from` on (the link's, last of the state). */
+const cancelledFrom = (e: unknown, from: number) =>
+  e instanceof TransactionCanceledException &&
+  (e.CancellationReasons ?? []).slice(from).some((r) => r.Code === 'ConditionalCheckFailed');
+
+export class DynamoUserRepository implements UserRepository {
+  /** `audit`: the table the events of its writes are chained into, in the same transaction (decision 283) */
+  constructor(
+    private readonly table: string,
+    private readonly audit: AuditTable = NO_AUDIT_TABLE,
+  ) {}
+
+  /** A user write: its state items, the link it uses (last), and its events, in one transaction. */
+  private write(items: TransactItem[], commit: UserCommit): Promise<void> {
+    const link = commit.usedLink ? [linkUsed(this.table, commit.usedLink)] : [];
+    return writeRecorded(this.audit, [...items, ...link], commit.events);
+  }
+
+  async create(user: UserRecord, replacing?: UserRecord, commit: UserCommit = {}): Promise<boolean> {
     const claim = emailClaim(user.email, user.id, user.createdAt, user);
     const items: TransactItem[] = replacing
       ? [
@@ -104,7 +131,7 @@ export class DynamoUserRepository implements UserRepository {
         ]
       : [putNew(this.table, claim), putNew(this.table, userItem(user))];
     try {
-      await transact(items);
+      await this.write(items, commit);
       return true;
     } catch (e) {
       if (cancelledBy(e, 0) || (replacing && cancelledBy(e, 2))) return false;
@@ -112,24 +139,31 @@ export class DynamoUserRepository implements UserRepository {
     }
   }
 
-  async confirmRegistration(next: UserRecord, expectedVersion: number): Promise<'ok' | 'conflict'> {
+  async confirmRegistration(
+    next: UserRecord,
+    expectedVersion: number,
+    commit: UserCommit = {},
+  ): Promise<'ok' | 'conflict'> {
     const { unconfirmedUntil: _gone, ...confirmed } = next;
     try {
-      await transact([
-        putAtVersion(this.table, userItem(confirmed), expectedVersion),
-        {
-          Update: {
-            TableName: this.table,
-            Key: { pk: emailPk(next.email) },
-            UpdateExpression: 'REMOVE expiresAt',
-            ConditionExpression: 'userId = :id',
-            ExpressionAttributeValues: { ':id': next.id },
+      await this.write(
+        [
+          putAtVersion(this.table, userItem(confirmed), expectedVersion),
+          {
+            Update: {
+              TableName: this.table,
+              Key: { pk: emailPk(next.email) },
+              UpdateExpression: 'REMOVE expiresAt',
+              ConditionExpression: 'userId = :id',
+              ExpressionAttributeValues: { ':id': next.id },
+            },
           },
-        },
-      ]);
+        ],
+        commit,
+      );
       return 'ok';
     } catch (e) {
-      if (cancelledBy(e, 0) || cancelledBy(e, 1)) return 'conflict';
+      if (cancelledFrom(e, 0)) return 'conflict';
       throw e;
     }
   }
@@ -189,6 +223,7 @@ export class DynamoUserRepository implements UserRepository {
     next: UserRecord,
     expectedVersion: number,
     previousEmail: string,
+    commit: UserCommit = {},
   ): Promise<'ok' | 'conflict' | 'emailTaken'> {
     const putUser = putAtVersion(this.table, userItem(next), expectedVersion);
     const emailChanged = next.email.toLowerCase() !== previousEmail.toLowerCase();
@@ -201,59 +236,80 @@ export class DynamoUserRepository implements UserRepository {
         ]
       : [putUser];
     try {
-      await transact(items);
+      await this.write(items, commit);
       return 'ok';
     } catch (e) {
-      if (cancelledBy(e, 1)) return 'emailTaken';
-      if (cancelledBy(e, 0) || cancelledBy(e, 2)) return 'conflict';
+      if (emailChanged && cancelledBy(e, 1)) return 'emailTaken';
+      if (cancelledFrom(e, 0)) return 'conflict';
       throw e;
     }
   }
 
-  async delete(ids: string[], at: string): Promise<string[]> {
-    const deleted: string[] = [];
-    for (const id of ids) {
-      const user = await this.getById(id);
-      if (!user) continue;
-      await transact([
-        { Delete: { TableName: this.table, Key: { pk: userPk(id) } } },
-        {
-          Update: {
-            TableName: this.table,
-            Key: { pk: emailPk(user.email) },
-            UpdateExpression: 'SET deletedAt = :at, kind = :k, userId = :id',
-            ExpressionAttributeValues: { ':at': at, ':k': 'EMAIL', ':id': id },
-          },
-        },
-      ]);
-      deleted.push(id);
-    }
-    return deleted;
-  }
-
-  async discard(user: UserRecord): Promise<void> {
-    await transact([
-      {
-        Delete: {
-          TableName: this.table,
-          Key: { pk: userPk(user.id) },
-          ConditionExpression: '#v = :v',
-          ExpressionAttributeNames: { '#v': 'version' },
-          ExpressionAttributeValues: { ':v': user.version },
-        },
-      },
-      releaseClaim(this.table, user.email, user.id),
-    ]);
-  }
-
-  async updateAll(changes: { next: UserRecord; expectedVersion: number }[]): Promise<boolean> {
+  async delete(user: UserRecord, at: string, commit: UserCommit = {}): Promise<boolean> {
     try {
-      await transact(
-        changes.map(({ next, expectedVersion }) => putAtVersion(this.table, userItem(next), expectedVersion)),
+      await this.write(
+        [
+          {
+            Delete: {
+              TableName: this.table,
+              Key: { pk: userPk(user.id) },
+              ConditionExpression: 'attribute_exists(pk)',
+            },
+          },
+          {
+            Update: {
+              TableName: this.table,
+              Key: { pk: emailPk(user.email) },
+              UpdateExpression: 'SET deletedAt = :at, kind = :k, userId = :id',
+              ExpressionAttributeValues: { ':at': at, ':k': 'EMAIL', ':id': user.id },
+            },
+          },
+        ],
+        commit,
       );
       return true;
     } catch (e) {
-      if (e instanceof TransactionCanceledException) return false;
+      if (cancelledBy(e, 0)) return false;
+      throw e;
+    }
+  }
+
+  async discard(user: UserRecord, commit: UserCommit = {}): Promise<boolean> {
+    try {
+      await this.write(
+        [
+          {
+            Delete: {
+              TableName: this.table,
+              Key: { pk: userPk(user.id) },
+              ConditionExpression: '#v = :v',
+              ExpressionAttributeNames: { '#v': 'version' },
+              ExpressionAttributeValues: { ':v': user.version },
+            },
+          },
+          releaseClaim(this.table, user.email, user.id),
+        ],
+        commit,
+      );
+      return true;
+    } catch (e) {
+      if (cancelledFrom(e, 0)) return false;
+      throw e;
+    }
+  }
+
+  async updateAll(
+    changes: { next: UserRecord; expectedVersion: number }[],
+    commit: UserCommit = {},
+  ): Promise<boolean> {
+    try {
+      await this.write(
+        changes.map(({ next, expectedVersion }) => putAtVersion(this.table, userItem(next), expectedVersion)),
+        commit,
+      );
+      return true;
+    } catch (e) {
+      if (cancelledFrom(e, 0)) return false;
       throw e;
     }
   }

@@ -5,31 +5,37 @@ import type { Clock } from '../../ports/clock';
 /**
  * The append-only, hash-chained audit log in memory: per subject, dense sequence numbers from 1, each
  * event's hash over its content and the previous hash, and a head holding the last of both (as the
- * DynamoDB log keeps them, so `verifyChain` judges both the same way).
+ * DynamoDB log keeps them, so `verifyChain` judges both the same way). The memory repositories call
+ * `record` in the same synchronous step as the change the events record (decision 283): with no await
+ * between the check and the write, the change and its events are stored together or not at all.
  */
 export class MemoryAuditLog implements AuditLog {
-  private readonly events = new Map<string, StoredAuditEvent[]>();
+  private readonly bySubject = new Map<string, StoredAuditEvent[]>();
 
   constructor(private readonly clock: Clock) {}
 
-  async append(event: AuditEvent): Promise<void> {
-    const list = this.events.get(event.subject) ?? [];
-    const last = list.at(-1);
-    // stored as DynamoDB stores it: details as plain JSON (undefined members dropped)
-    const { details, ...fields } = event;
-    const body: Omit<ChainedEvent, 'hash'> = {
-      ...fields,
-      details: details && (JSON.parse(JSON.stringify(details)) as Record<string, unknown>),
-      seq: (last?.seq ?? 0) + 1,
-      at: this.clock.now().toISOString(),
-      prevHash: last?.hash ?? GENESIS_HASH,
-    };
-    list.push({ ...body, hash: eventHash(body) });
-    this.events.set(event.subject, list);
+  /** Chains the events onto their subjects, in order (synchronous: part of the caller's commit). */
+  record(events: readonly AuditEvent[] = []): void {
+    const at = this.clock.now().toISOString();
+    for (const event of events) {
+      const list = this.bySubject.get(event.subject) ?? [];
+      const last = list.at(-1);
+      // stored as DynamoDB stores it: details as plain JSON (undefined members dropped)
+      const { details, ...fields } = event;
+      const body: Omit<ChainedEvent, 'hash'> = {
+        ...fields,
+        details: details && (JSON.parse(JSON.stringify(details)) as Record<string, unknown>),
+        seq: (last?.seq ?? 0) + 1,
+        at,
+        prevHash: last?.hash ?? GENESIS_HASH,
+      };
+      list.push({ ...body, hash: eventHash(body) });
+      this.bySubject.set(event.subject, list);
+    }
   }
 
   async history(subject: string): Promise<AuditTrail> {
-    const list = this.events.get(subject) ?? [];
+    const list = this.bySubject.get(subject) ?? [];
     const last = list.at(-1);
     return {
       events: list.map((e) => ({ ...e })),
@@ -37,8 +43,8 @@ export class MemoryAuditLog implements AuditLog {
     };
   }
 
-  /** Every event of every subject, in the order they were appended per subject (for assertions). */
+  /** Every event of every subject, in the order they were recorded per subject (for assertions). */
   all(): StoredAuditEvent[] {
-    return [...this.events.values()].flat();
+    return [...this.bySubject.values()].flat();
   }
 }

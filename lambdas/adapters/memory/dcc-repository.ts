@@ -1,13 +1,22 @@
 import type { Dcc } from '../../../shared/api/contracts/dcc';
+import type { Recorded } from '../../ports/audit-log';
+import { systemClock } from '../../ports/clock';
 import type { DccRepository } from '../../ports/dcc-repository';
+import { MemoryAuditLog } from './audit-log';
 
-/** DCCs in memory; like the DynamoDB adapter, an id is created once and the list is newest first. */
+/**
+ * DCCs in memory; like the DynamoDB adapter, an id is created once, the list is newest first, and each
+ * write records its events with it (decision 283).
+ */
 export class MemoryDccRepository implements DccRepository {
   private readonly byId = new Map<string, Dcc>();
 
-  async create(dcc: Dcc): Promise<void> {
+  constructor(readonly audit = new MemoryAuditLog(systemClock)) {}
+
+  async create(dcc: Dcc, commit: Recorded = {}): Promise<void> {
     if (this.byId.has(dcc.id)) throw new Error(`DCC ${dcc.id} exists`);
     this.byId.set(dcc.id, { ...dcc });
+    this.audit.record(commit.events);
   }
 
   async get(id: string): Promise<Dcc | null> {
@@ -21,7 +30,9 @@ export class MemoryDccRepository implements DccRepository {
       .map((d) => ({ ...d }));
   }
 
-  async delete(ids: string[]): Promise<void> {
-    for (const id of ids) this.byId.delete(id);
+  async delete(id: string, commit: Recorded = {}): Promise<'deleted' | 'missing'> {
+    if (!this.byId.delete(id)) return 'missing';
+    this.audit.record(commit.events);
+    return 'deleted';
   }
 }

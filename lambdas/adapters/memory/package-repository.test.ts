@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { verifyChain } from '../../../shared/domain/audit-chain';
-import type { OutboxMail, PackageRecord } from '../../ports/package-repository';
+import type { OutboxMail, PackageRecord, PlanDecision } from '../../ports/package-repository';
 import { MemoryAuditLog } from './audit-log';
 import { ManualClock } from './clock';
 import { MemoryPackageRepository } from './package-repository';
@@ -50,6 +50,9 @@ const mail = (id: string): OutboxMail => ({
   text: 't',
   createdAt: 'now',
 });
+
+/** A decision committed alone: the package as the decision leaves it, nothing beside it. */
+const alone: PlanDecision = async (decided) => ({ next: decided, commit: {} });
 
 describe('MemoryPackageRepository', () => {
   it('claims a name once (case ignored) and needs the resource', async () => {
@@ -107,15 +110,21 @@ describe('MemoryPackageRepository', () => {
   it('counts a vote once and refuses with the DynamoDB adapter’s reasons', async () => {
     const repo = new MemoryPackageRepository(() => true);
     await repo.create(record());
-    const first = await repo.vote('p1', 'a', 'approval', 'at');
+    const first = await repo.vote('p1', 'a', 'approval', 'at', alone);
     expect(
       first.ok && [first.pkg.approvedCount, first.pkg.version, first.pkg.approvers.a?.decidedAt],
     ).toEqual([1, 2, 'at']);
-    expect(await repo.vote('p1', 'a', 'approval', 'at')).toEqual({ ok: false, reason: 'alreadyDecided' });
-    expect(await repo.vote('p1', 'z', 'approval', 'at')).toEqual({ ok: false, reason: 'notAssigned' });
-    expect(await repo.vote('p1', 'b', 'delivery', 'at')).toEqual({ ok: false, reason: 'notAssigned' });
-    expect(await repo.vote('nope', 'a', 'approval', 'at')).toEqual({ ok: false, reason: 'notFound' });
-    const r = await repo.reject('p1', 'b', 'approval', 'no', 'at2', [mail('m2')]);
+    expect(await repo.vote('p1', 'a', 'approval', 'at', alone)).toEqual({
+      ok: false,
+      reason: 'alreadyDecided',
+    });
+    expect(await repo.vote('p1', 'z', 'approval', 'at', alone)).toEqual({ ok: false, reason: 'notAssigned' });
+    expect(await repo.vote('p1', 'b', 'delivery', 'at', alone)).toEqual({ ok: false, reason: 'notAssigned' });
+    expect(await repo.vote('nope', 'a', 'approval', 'at', alone)).toEqual({ ok: false, reason: 'notFound' });
+    const r = await repo.reject('p1', 'b', 'approval', 'no', 'at2', async (rejected) => ({
+      next: rejected,
+      commit: { mails: [mail('m2')] },
+    }));
     expect(r.ok && [r.pkg.status, r.pkg.rejectionNote, r.pkg.approvers.b?.rejected, r.pkg.version]).toEqual([
       'REJECTED',
       'no',
@@ -124,12 +133,75 @@ describe('MemoryPackageRepository', () => {
     ]);
     expect(repo.outbox.mails.map((m) => m.id)).toEqual(['m2']);
     await repo.create(record({ id: 'p2', name: 'Two' }));
-    expect(await repo.vote('p2', 'a', 'approval', 'at')).toMatchObject({ ok: true });
+    expect(await repo.vote('p2', 'a', 'approval', 'at', alone)).toMatchObject({ ok: true });
     await repo.save(record({ id: 'p2', name: 'Two', status: 'APPROVED', version: 3 }), {
       version: 2,
       status: 'PENDING_APPROVAL',
     });
-    expect(await repo.vote('p2', 'b', 'approval', 'at')).toEqual({ ok: false, reason: 'notWaiting' });
+    expect(await repo.vote('p2', 'b', 'approval', 'at', alone)).toEqual({ ok: false, reason: 'notWaiting' });
+  });
+
+  it('commits a decision with its plan (events, task, transition) or not at all', async () => {
+    const clock = new ManualClock();
+    const audit = new MemoryAuditLog(clock);
+    const repo = new MemoryPackageRepository(() => true, { audit });
+    await repo.create(record());
+    const task = {
+      kind: 'APPROVE' as const,
+      userId: 'a',
+      packageId: 'p1',
+      stage: 'DEV' as const,
+      createdAt: 'c',
+    };
+    await repo.save(record({ version: 2 }), { version: 1, status: 'PENDING_APPROVAL' }, { add: [task] });
+    const event = (action: string, details?: Record<string, unknown>) => ({
+      subject: 'PKG#p1',
+      action,
+      meaning: action,
+      actorId: 'a',
+      actorName: 'a',
+      actorRole: 'TECHNICAL_LEADER',
+      details,
+    });
+    // the plan sees the package as the vote leaves it: its counter is the stored one
+    const r = await repo.vote('p1', 'a', 'approval', 'at', async (voted) => ({
+      next: { ...voted, status: 'GENERATING', version: voted.version + 1 },
+      commit: {
+        remove: [{ kind: 'APPROVE', userId: 'a' }],
+        events: [event('APPROVED', { approved: `${voted.approvedCount}/2` }), event('FULLY_APPROVED')],
+      },
+    }));
+    expect(r.ok && [r.pkg.status, r.pkg.version, r.pkg.approvedCount]).toEqual(['GENERATING', 4, 1]);
+    expect(repo.openTasks()).toEqual([]);
+    const { events, head } = await audit.history('PKG#p1');
+    expect(events.map((e) => [e.seq, e.action, e.details?.approved])).toEqual([
+      [1, 'APPROVED', '1/2'],
+      [2, 'FULLY_APPROVED', undefined],
+    ]);
+    expect(verifyChain(events, head)).toBeNull();
+    // refused: the plan is never asked, nothing is recorded
+    let asked = false;
+    const refused = await repo.vote('p1', 'b', 'approval', 'at', async (voted) => {
+      asked = true;
+      return { next: voted, commit: { events: [event('APPROVED')] } };
+    });
+    expect(refused).toEqual({ ok: false, reason: 'notWaiting' });
+    expect(asked).toBe(false);
+    expect((await audit.history('PKG#p1')).events).toHaveLength(2);
+  });
+
+  it('plans a decision again on the new state when another write wins while it plans', async () => {
+    const repo = new MemoryPackageRepository(() => true);
+    await repo.create(record());
+    const counts: number[] = [];
+    const r = await repo.vote('p1', 'a', 'approval', 'at', async (voted) => {
+      counts.push(voted.approvedCount);
+      // b's vote commits while a's plan is being made (its first time only)
+      if (counts.length === 1) await repo.vote('p1', 'b', 'approval', 'at', alone);
+      return { next: voted, commit: {} };
+    });
+    expect(counts).toEqual([1, 2]);
+    expect(r.ok && r.pkg.approvedCount).toBe(2);
   });
 });
 
@@ -145,10 +217,12 @@ describe('MemoryAuditLog', () => {
       actorName: 'U',
       actorRole: 'ADMIN',
     };
-    await log.append(e);
+    log.record([e]);
     clock.advance(1000);
-    await log.append({ ...e, details: { x: 1 } });
-    await log.append({ ...e, subject: 'PKG#2' });
+    log.record([
+      { ...e, details: { x: 1 } },
+      { ...e, subject: 'PKG#2' },
+    ]);
     const { events, head } = await log.history('PKG#1');
     expect(events.map((x) => [x.seq, x.at])).toEqual([
       [1, '2026-01-01T09:00:00.000Z'],

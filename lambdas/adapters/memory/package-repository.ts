@@ -10,16 +10,22 @@ import { BadRequestError } from '../../../shared/domain/errors';
 import { approvalTime, approvedForKey } from '../../../shared/domain/package-changes';
 import type { PackageTombstone } from '../../../shared/domain/package-deletion';
 import { ROUNDS, type RoundName } from '../../../shared/domain/package-lifecycle';
+import type { Recorded } from '../../ports/audit-log';
+import { systemClock } from '../../ports/clock';
 import type {
   CompactPackage,
+  PackageCommit,
   PackageDeletion,
   PackageListName,
   PackageRecord,
   PackageRepository,
   PageRequest,
+  PlanDecision,
   Task,
-  TaskChanges,
+  VoteResult,
 } from '../../ports/package-repository';
+import { decidedPackage } from '../decided-package';
+import { MemoryAuditLog } from './audit-log';
 import { MemoryOutbox } from './mail-outbox';
 
 const clone = <T>(v: T): T => structuredClone(v);
@@ -47,8 +53,8 @@ const ALL_INDEX: ListIndex = { name: 'all', holds: () => true, sortKey: byCreate
 /**
  * The packages table in memory, with the DynamoDB adapter's semantics: a name is claimed once (case
  * ignored), a package counts itself on its resource, every save is conditional on version and status and
- * commits its tasks and outbox mails with it (or nothing), votes and rejections are atomic and refused
- * with the same reasons, and an invalid page cursor is a BadRequestError.
+ * commits its tasks, outbox mails and audit events with it (or nothing), votes and rejections are atomic
+ * and refused with the same reasons, and an invalid page cursor is a BadRequestError.
  */
 export class MemoryPackageRepository implements PackageRepository {
   private readonly packages = new Map<string, PackageRecord>();
@@ -58,24 +64,35 @@ export class MemoryPackageRepository implements PackageRepository {
   /** how many packages use each resource (the resource's `packageRefs`) */
   readonly resourceRefs = new Map<string, number>();
 
+  readonly audit: MemoryAuditLog;
+  readonly outbox: MemoryOutbox;
+  private readonly policy: ApprovalPolicy;
+
   /**
    * `resourceExists` answers whether a resource is stored (a package of a missing one is 'resourceGone');
-   * `policy` decides who may vote (shared/domain/approval-policy.ts; tests may pass another).
+   * `audit` records the events of every write with it (decision 283); `policy` decides who may vote
+   * (shared/domain/approval-policy.ts; tests may pass another).
    */
   constructor(
     private readonly resourceExists: (id: string) => boolean | Promise<boolean>,
-    readonly outbox = new MemoryOutbox(),
-    private readonly policy: ApprovalPolicy = APPROVAL_POLICY,
-  ) {}
+    opts: { audit?: MemoryAuditLog; outbox?: MemoryOutbox; policy?: ApprovalPolicy } = {},
+  ) {
+    this.audit = opts.audit ?? new MemoryAuditLog(systemClock);
+    this.outbox = opts.outbox ?? new MemoryOutbox();
+    this.policy = opts.policy ?? APPROVAL_POLICY;
+  }
 
   /** Open tasks (for assertions). */
   openTasks(): Task[] {
     return [...this.tasks.values()].map(clone);
   }
 
-  async create(pkg: PackageRecord): Promise<'ok' | 'nameTaken' | 'resourceGone'> {
+  async create(pkg: PackageRecord, commit: Recorded = {}): Promise<'ok' | 'nameTaken' | 'resourceGone'> {
+    const resourceThere = await this.resourceExists(pkg.resourceId);
+    // checked and written with no await in between: nothing can claim the name meanwhile
     if (this.names.has(pkg.name.toLowerCase())) return 'nameTaken';
-    if (!(await this.resourceExists(pkg.resourceId))) return 'resourceGone';
+    if (!resourceThere) return 'resourceGone';
+    this.audit.record(commit.events);
     this.names.set(pkg.name.toLowerCase(), pkg.id);
     this.packages.set(pkg.id, clone(pkg));
     this.resourceRefs.set(pkg.resourceId, (this.resourceRefs.get(pkg.resourceId) ?? 0) + 1);
@@ -86,11 +103,13 @@ export class MemoryPackageRepository implements PackageRepository {
     next: PackageRecord,
     expected: { version: number; status: PackageStatus },
     oldName: string,
+    commit: Recorded = {},
   ): Promise<'ok' | 'nameTaken' | 'moved'> {
     const cur = this.packages.get(next.id);
     if (!cur || cur.version !== expected.version || cur.status !== expected.status) return 'moved';
     const claim = this.names.get(next.name.toLowerCase());
     if (claim && claim !== next.id) return 'nameTaken';
+    this.audit.record(commit.events);
     if (this.names.get(oldName.toLowerCase()) === next.id) this.names.delete(oldName.toLowerCase());
     this.names.set(next.name.toLowerCase(), next.id);
     this.packages.set(next.id, clone(next));
@@ -217,59 +236,76 @@ export class MemoryPackageRepository implements PackageRepository {
   async save(
     next: PackageRecord,
     expected: { version: number; status: PackageStatus },
-    tasks: TaskChanges = {},
+    commit: PackageCommit = {},
   ): Promise<boolean> {
     const cur = this.packages.get(next.id);
     if (!cur || cur.version !== expected.version || cur.status !== expected.status) return false;
-    if (!this.outbox.accepts(tasks.mails ?? [])) return false;
+    return this.commit(next, commit);
+  }
+
+  /**
+   * Stores `next` with what `commit` carries, in one synchronous step (nothing else runs in between, as
+   * nothing else sees a DynamoDB transaction half done); false when a mail of it was committed before.
+   */
+  private commit(next: PackageRecord, commit: PackageCommit): boolean {
+    if (!this.outbox.accepts(commit.mails ?? [])) return false;
     this.packages.set(next.id, clone(next));
-    if (tasks.removeAll) for (const [k, t] of this.tasks) if (t.packageId === next.id) this.tasks.delete(k);
-    for (const t of tasks.add ?? []) this.tasks.set(taskId(t), clone(t));
-    this.outbox.put(tasks.mails ?? []);
+    const added = new Set((commit.add ?? []).map(taskId));
+    if (commit.removeAll)
+      for (const [k, t] of this.tasks) if (t.packageId === next.id && !added.has(k)) this.tasks.delete(k);
+    for (const t of commit.remove ?? []) this.tasks.delete(taskId({ ...t, packageId: next.id }));
+    for (const t of commit.add ?? []) this.tasks.set(taskId(t), clone(t));
+    this.outbox.put(commit.mails ?? []);
+    this.audit.record(commit.events);
     return true;
   }
 
-  /** The package if the user may decide in the round now (the approval policy's rule), else why not. */
-  private decidable(id: string, userId: string, round: RoundName, decision: Decision) {
-    const p = this.packages.get(id);
-    const refusal = voteRefusal(p, userId, ROUNDS[round], decision, this.policy);
-    return refusal || !p ? { ok: false as const, reason: refusal ?? 'notFound' } : { ok: true as const, p };
+  /**
+   * One decision, as the DynamoDB adapter makes it: the policy's rule on the package read, the plan made
+   * from the decided package, then the commit, only if the package is still the one read (else again).
+   */
+  private async decide(
+    id: string,
+    userId: string,
+    round: RoundName,
+    decision: Decision,
+    at: string,
+    plan: PlanDecision,
+    note?: string,
+  ): Promise<VoteResult> {
+    for (;;) {
+      const read = this.packages.get(id);
+      const refusal = voteRefusal(read, userId, ROUNDS[round], decision, this.policy);
+      if (refusal || !read) return { ok: false, reason: refusal ?? 'notFound' };
+      const { next, commit } = await plan(decidedPackage(clone(read), userId, round, decision, at, note));
+      const now = this.packages.get(id);
+      if (now?.version !== read.version) continue;
+      if (!this.commit(next, commit)) throw new Error(`a decision on package ${id} was refused by its mails`);
+      return { ok: true, pkg: clone(next) };
+    }
   }
 
-  vote: PackageRepository['vote'] = async (id, userId, round, at) => {
-    const d = this.decidable(id, userId, round, 'approve');
-    if (!d.ok) return d;
-    const r = ROUNDS[round];
-    const entry = d.p[r.list][userId]!;
-    entry.approved = true;
-    entry.decidedAt = at;
-    d.p[r.votes] += 1;
-    d.p.updatedAt = at;
-    d.p.version += 1;
-    return { ok: true, pkg: clone(d.p) };
-  };
+  vote: PackageRepository['vote'] = (id, userId, round, at, plan) =>
+    this.decide(id, userId, round, 'approve', at, plan);
 
-  reject: PackageRepository['reject'] = async (id, userId, round, note, at, mails = []) => {
-    const d = this.decidable(id, userId, round, 'reject');
-    if (!d.ok) return d;
-    // a mail committed before fails the transaction: told apart as in DynamoDB, from the package as it is
-    if (!this.outbox.accepts(mails)) return { ok: false, reason: 'notWaiting' };
-    const r = ROUNDS[round];
-    Object.assign(d.p[r.list][userId]!, { rejected: true, rejectionNote: note, decidedAt: at });
-    Object.assign(d.p, { rejectionNote: note, status: r.rejected, updatedAt: at, version: d.p.version + 1 });
-    this.outbox.put(mails);
-    return { ok: true, pkg: clone(d.p) };
-  };
+  reject: PackageRepository['reject'] = (id, userId, round, note, at, plan) =>
+    this.decide(id, userId, round, 'reject', at, plan, note);
 
-  async generationProgress(id: string, jobId: string, bytesDone: number): Promise<boolean> {
+  async generationProgress(id: string, jobId: string, bytesDone: number, runId?: string): Promise<boolean> {
     const p = this.packages.get(id);
     if (!p?.generation || p.status !== 'GENERATING' || p.generation.jobId !== jobId) return false;
+    if (runId && p.generationRunId !== runId) return false;
     p.generation.bytesDone = bytesDone;
     return true;
   }
 
-  async removeTask(task: Pick<Task, 'kind' | 'userId' | 'packageId'>): Promise<void> {
-    this.tasks.delete(taskId(task));
+  async claimGeneration(id: string, jobId: string, runId: string): Promise<boolean> {
+    const p = this.packages.get(id);
+    const g = p?.generation;
+    if (p?.status !== 'GENERATING' || g?.jobId !== jobId || g.state !== 'RUNNING') return false;
+    if (p.generationRunId && p.generationRunId !== runId) return false;
+    p.generationRunId = runId;
+    return true;
   }
 
   async delete(pkg: PackageRecord, deletion: PackageDeletion = {}): Promise<'deleted' | 'gone' | 'moved'> {
@@ -278,6 +314,7 @@ export class MemoryPackageRepository implements PackageRepository {
     if (deletion.onlyIn && !deletion.onlyIn.includes(cur.status)) return 'moved';
     this.packages.delete(pkg.id);
     this.outbox.put(deletion.mails ?? []);
+    this.audit.record(deletion.events);
     if (deletion.tombstone) this.tombstones.set(pkg.id, clone(deletion.tombstone));
     for (const [k, t] of this.tasks) if (t.packageId === pkg.id) this.tasks.delete(k);
     if (this.names.get(pkg.name.toLowerCase()) === pkg.id) this.names.delete(pkg.name.toLowerCase());

@@ -1,6 +1,8 @@
 import type { ProvenanceFields } from '../../../shared/api/contracts/provenance';
 import type { ResourceType, Stage } from '../../../shared/api/contracts/resources';
 import { nameClaimKey } from '../../../shared/domain/resource-rules';
+import type { Recorded } from '../../ports/audit-log';
+import { systemClock } from '../../ports/clock';
 import type {
   AttachOutcome,
   PendingUpload,
@@ -11,6 +13,7 @@ import type {
   UploadOutcome,
   UploadRefusal,
 } from '../../ports/resource-repository';
+import { MemoryAuditLog } from './audit-log';
 import { ItemMap } from './item-map';
 
 const newestFirst = (a: ResourceRecord, b: ResourceRecord) => b.createdAt.localeCompare(a.createdAt);
@@ -18,9 +21,12 @@ const newestFirst = (a: ResourceRecord, b: ResourceRecord) => b.createdAt.locale
 /**
  * Resources in memory with the DynamoDB adapter's rules: one claim per name (compared as `nameClaimKey`
  * compares), taken with the record; a record counted as used by a package (`countPackageRef`) cannot be
- * deleted; a pending upload is consumed by the resource it becomes, and locked by one confirmation.
+ * deleted; a pending upload is consumed by the resource it becomes, and locked by one confirmation; each
+ * write records its events with it (decision 283).
  */
 export class MemoryResourceRepository implements ResourceRepository, ResourceProvenanceStore {
+  constructor(readonly audit = new MemoryAuditLog(systemClock)) {}
+
   private readonly records = new ItemMap<ResourceRecord>();
   /** name claim → resource id */
   private readonly names = new Map<string, string>();
@@ -36,10 +42,15 @@ export class MemoryResourceRepository implements ResourceRepository, ResourcePro
     return this.names.has(nameClaimKey(name));
   }
 
-  async create(record: ResourceRecord, consumeUploadId?: string): Promise<'ok' | 'nameTaken' | 'uploadGone'> {
+  async create(
+    record: ResourceRecord,
+    consumeUploadId?: string,
+    commit: Recorded = {},
+  ): Promise<'ok' | 'nameTaken' | 'uploadGone'> {
     if (this.names.has(nameClaimKey(record.name))) return 'nameTaken';
     if (consumeUploadId !== undefined && !this.uploads.has(consumeUploadId)) return 'uploadGone';
     this.records.putNew(record.id, record);
+    this.audit.record(commit.events);
     this.names.set(nameClaimKey(record.name), record.id);
     if (consumeUploadId !== undefined) {
       this.uploads.delete(consumeUploadId);
@@ -48,12 +59,17 @@ export class MemoryResourceRepository implements ResourceRepository, ResourcePro
     return 'ok';
   }
 
-  async attachProvenance(id: string, fields: ProvenanceFields): Promise<AttachOutcome> {
+  async attachProvenance(
+    id: string,
+    fields: ProvenanceFields,
+    commit: Recorded = {},
+  ): Promise<AttachOutcome> {
     const r = this.records.get(id);
     if (!r) return 'missing';
     if (fields.provenance && r.provenance) return 'provenanceTaken';
     if (fields.sbom && r.sbom) return 'sbomTaken';
     this.records.set(id, { ...r, ...fields });
+    this.audit.record(commit.events);
     return 'ok';
   }
 
@@ -65,10 +81,11 @@ export class MemoryResourceRepository implements ResourceRepository, ResourcePro
     return this.records.all().sort(newestFirst);
   }
 
-  async delete(record: ResourceRecord): Promise<'ok' | 'referenced' | 'missing'> {
+  async delete(record: ResourceRecord, commit: Recorded = {}): Promise<'ok' | 'referenced' | 'missing'> {
     if (!this.records.has(record.id)) return 'missing';
     if ((this.packageRefs.get(record.id) ?? 0) > 0) return 'referenced';
     this.records.delete(record.id);
+    this.audit.record(commit.events);
     if (this.names.get(nameClaimKey(record.name)) === record.id) this.names.delete(nameClaimKey(record.name));
     return 'ok';
   }

@@ -1,6 +1,7 @@
 import type { Role } from '../../../shared/domain/roles';
 import { type Clock, systemClock } from '../../ports/clock';
-import type { EmailToken, UserRecord, UserRepository } from '../../ports/user-repository';
+import type { EmailToken, UserCommit, UserRecord, UserRepository } from '../../ports/user-repository';
+import { MemoryAuditLog } from './audit-log';
 import { ItemMap } from './item-map';
 
 /** A throttle or quota counter, as the DynamoDB adapter keeps it under `THROTTLE#<key>`. */
@@ -26,9 +27,29 @@ export class MemoryUserRepository implements UserRepository {
   private readonly tokens = new ItemMap<EmailToken>();
   private readonly counters = new Map<string, Counter>();
 
-  constructor(private readonly clock: Clock = systemClock) {}
+  /**
+   * `clock` stands in for the time the DynamoDB adapter reads itself; `audit` records the events of every
+   * write with it (decision 283).
+   */
+  constructor(
+    private readonly clock: Clock = systemClock,
+    readonly audit: MemoryAuditLog = new MemoryAuditLog(clock),
+  ) {}
 
-  async create(user: UserRecord, replacing?: UserRecord): Promise<boolean> {
+  /** Whether the commit's link can be used (unused); the write that carries it fails otherwise. */
+  private linkUsable(commit: UserCommit): boolean {
+    const t = commit.usedLink && this.tokens.stored(commit.usedLink.tokenHash);
+    return !commit.usedLink || (!!t && !t.usedAt);
+  }
+
+  /** What every write commits with its state: the link marked used, the events recorded. */
+  private committed(commit: UserCommit): void {
+    const t = commit.usedLink && this.tokens.stored(commit.usedLink.tokenHash);
+    if (t && commit.usedLink) t.usedAt = commit.usedLink.at;
+    this.audit.record(commit.events);
+  }
+
+  async create(user: UserRecord, replacing?: UserRecord, commit: UserCommit = {}): Promise<boolean> {
     const claim = user.email.toLowerCase();
     if (this.users.has(user.id)) return false;
     if (replacing) {
@@ -37,17 +58,25 @@ export class MemoryUserRepository implements UserRepository {
       const old = this.users.get(replacing.id);
       if (!held || held.deleted || held.userId !== replacing.id) return false;
       if (!old?.unconfirmedUntil || old.version !== replacing.version) return false;
-      this.users.delete(replacing.id);
     } else if (this.claims.has(claim)) return false;
+    if (!this.linkUsable(commit)) throw new Error('conditional check failed: the link was used');
+    if (replacing) this.users.delete(replacing.id);
     this.claims.set(claim, { userId: user.id, deleted: false });
     this.users.set(user.id, { ...user });
+    this.committed(commit);
     return true;
   }
 
-  async confirmRegistration(next: UserRecord, expectedVersion: number): Promise<'ok' | 'conflict'> {
+  async confirmRegistration(
+    next: UserRecord,
+    expectedVersion: number,
+    commit: UserCommit = {},
+  ): Promise<'ok' | 'conflict'> {
     if (this.users.get(next.id)?.version !== expectedVersion) return 'conflict';
     if (this.claims.get(next.email.toLowerCase())?.userId !== next.id) return 'conflict';
+    if (!this.linkUsable(commit)) return 'conflict';
     this.users.set(next.id, stripUndefined({ ...next, unconfirmedUntil: undefined }));
+    this.committed(commit);
     return 'ok';
   }
 
@@ -73,6 +102,7 @@ export class MemoryUserRepository implements UserRepository {
     next: UserRecord,
     expectedVersion: number,
     previousEmail: string,
+    commit: UserCommit = {},
   ): Promise<'ok' | 'conflict' | 'emailTaken'> {
     const newClaim = next.email.toLowerCase();
     const oldClaim = previousEmail.toLowerCase();
@@ -81,36 +111,41 @@ export class MemoryUserRepository implements UserRepository {
     if (emailChanged && this.claims.has(newClaim)) return 'emailTaken';
     if (this.users.get(next.id)?.version !== expectedVersion) return 'conflict';
     if (emailChanged && this.claims.get(oldClaim)?.userId !== next.id) return 'conflict';
+    if (!this.linkUsable(commit)) return 'conflict';
     if (emailChanged) {
       this.claims.set(newClaim, { userId: next.id, deleted: false });
       this.claims.delete(oldClaim);
     }
     this.users.set(next.id, stripUndefined(next));
+    this.committed(commit);
     return 'ok';
   }
 
-  async delete(ids: string[], _at: string): Promise<string[]> {
-    const deleted: string[] = [];
-    for (const id of ids) {
-      const user = this.users.get(id);
-      if (!user) continue;
-      this.users.delete(id);
-      this.claims.set(user.email.toLowerCase(), { userId: id, deleted: true });
-      deleted.push(id);
-    }
-    return deleted;
+  async delete(user: UserRecord, _at: string, commit: UserCommit = {}): Promise<boolean> {
+    if (!this.users.has(user.id) || !this.linkUsable(commit)) return false;
+    this.users.delete(user.id);
+    this.claims.set(user.email.toLowerCase(), { userId: user.id, deleted: true });
+    this.committed(commit);
+    return true;
   }
 
-  async discard(user: UserRecord): Promise<void> {
-    if (this.users.get(user.id)?.version !== user.version) throw new Error('conditional check failed');
+  async discard(user: UserRecord, commit: UserCommit = {}): Promise<boolean> {
+    if (this.users.get(user.id)?.version !== user.version || !this.linkUsable(commit)) return false;
     this.users.delete(user.id);
     if (this.claims.get(user.email.toLowerCase())?.userId === user.id)
       this.claims.delete(user.email.toLowerCase());
+    this.committed(commit);
+    return true;
   }
 
-  async updateAll(changes: { next: UserRecord; expectedVersion: number }[]): Promise<boolean> {
+  async updateAll(
+    changes: { next: UserRecord; expectedVersion: number }[],
+    commit: UserCommit = {},
+  ): Promise<boolean> {
     if (changes.some((c) => this.users.get(c.next.id)?.version !== c.expectedVersion)) return false;
+    if (!this.linkUsable(commit)) return false;
     for (const c of changes) this.users.set(c.next.id, stripUndefined(c.next));
+    this.committed(commit);
     return true;
   }
 

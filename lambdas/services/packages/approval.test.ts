@@ -204,6 +204,31 @@ describe('approve and reject (the approval round)', () => {
     await expect(w.service.approve(decider, p.id, SIG)).rejects.toMatchObject({ statusCode: 409 });
   });
 
+  it('commits the last vote with the transition and both events; a crash before the hand-over is finished by the decider’s retry', async () => {
+    const { w, t, approvers, ordered, first, last: decider } = await world();
+    const p = await w.draft(t.initiator, 'DEV_UNSIGNED');
+    await w.service.notify(t.initiator, p.id, w.choice(approvers));
+    for (const u of ordered.slice(0, -1)) await w.service.approve(u, p.id, SIG);
+    expect((await w.service.approve(decider, p.id, SIG)).outcome).toBe('GENERATING');
+    const trail = (await w.audit.history(`PKG#${p.id}`)).events;
+    // one commit: the vote's event and the transition's, consecutive, the state already GENERATING
+    expect(trail.slice(-2).map((e) => [e.action, e.details?.status, e.at])).toEqual([
+      ['APPROVED', 'PENDING_APPROVAL', trail.at(-1)!.at],
+      ['FULLY_APPROVED', 'GENERATING', trail.at(-1)!.at],
+    ]);
+    // the function died after the commit, before the worker got the job: no job was ever handed over
+    w.jobs.take();
+    // another approver's retry is told they decided; the decider's hands the job over again
+    await expect(w.service.approve(first, p.id, SIG)).rejects.toMatchObject({ statusCode: 409 });
+    const retry = await w.service.approve(decider, p.id, SIG);
+    expect([retry.outcome, w.jobs.started.length]).toEqual(['GENERATING', 1]);
+    expect((await w.audit.history(`PKG#${p.id}`)).events).toHaveLength(trail.length);
+    await w.runJobs();
+    expect((await w.packages.get(p.id))?.status).toBe('APPROVED');
+    expect((await w.actions(p.id)).filter((a) => a === 'APPROVED')).toHaveLength(approvers.length);
+    await expect(w.service.approve(decider, p.id, SIG)).rejects.toMatchObject({ statusCode: 409 });
+  });
+
   it('hands a signed package to its signer on the last vote', async () => {
     const { w, t, approvers, ordered } = await world('DEV_SIGNED');
     const p = await w.draft(t.initiator, 'DEV_SIGNED', 'Pacer S');
@@ -245,8 +270,10 @@ describe('approve and reject (the approval round)', () => {
     w.clock.advance(3_600_000);
     const retry = await w.service.retryGeneration(decider, p.id);
     expect([retry.outcome, retry.pkg.status]).toEqual(['GENERATING', 'GENERATING']);
-    await expect(w.service.retryGeneration(decider, p.id)).rejects.toMatchObject({ statusCode: 409 });
+    // retried again before a worker took it: handed over again (decision 284); one run generates it
+    expect((await w.service.retryGeneration(decider, p.id)).outcome).toBe('GENERATING');
     await w.runJobs();
+    await expect(w.service.retryGeneration(decider, p.id)).rejects.toMatchObject({ statusCode: 409 });
     const approved = (await w.packages.get(p.id))!;
     expect(approved.status).toBe('APPROVED');
     // the XML carries the time of the decision, not of the retry an hour later

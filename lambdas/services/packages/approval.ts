@@ -5,7 +5,7 @@ import { APPROVAL_ROUND } from '../../../shared/domain/package-lifecycle';
 import { AUDIT_MEANING, PACKAGE_ERR } from '../../../shared/domain/package-texts';
 import { roleLabel } from '../../../shared/domain/roles';
 import { MSG } from '../../../shared/messages';
-import type { PackageRecord, Task } from '../../ports/package-repository';
+import type { DecisionPlan, PackageRecord, Task } from '../../ports/package-repository';
 import type { UserRecord } from '../../ports/user-repository';
 import { assertDraftOwner } from './draft-editing';
 import { Generation } from './generation';
@@ -52,24 +52,28 @@ export class Approval extends VotingRoundCase {
       chosen,
       () => ({ signer: signer ? userRef(signer) : undefined }),
       false,
+      (n) =>
+        core.event(n, user, 'APPROVAL_REQUESTED', AUDIT_MEANING.notify, {
+          approvers: chosen.map((u) => ({ id: u.id, name: u.name, role: u.userRole })),
+          signer: signer ? { id: signer.id, name: signer.name } : undefined,
+        }),
     );
-    await core.audit(next, user, 'APPROVAL_REQUESTED', AUDIT_MEANING.notify, {
-      approvers: chosen.map((u) => ({ id: u.id, name: u.name, role: u.userRole })),
-      signer: signer ? { id: signer.id, name: signer.name } : undefined,
-    });
     return toPackage(next);
   }
 
-  /** Exactly one caller sees the last vote; it moves the package on (conditional on the state, so once). */
-  protected async complete(user: UserRecord, p: PackageRecord): Promise<VoteOutcome> {
+  /**
+   * The last approval's step: a signed package waits for its signer (task and mail), an unsigned one is
+   * generated off the request path (decision 160): GENERATING with its generation record, every open task
+   * kept until the worker commits. FULLY_APPROVED records it, in the same transaction.
+   */
+  protected async completion(user: UserRecord, p: PackageRecord): Promise<DecisionPlan> {
     const { core } = this;
     const now = core.now();
-    const status = core.nextStatus(p, APPROVAL_ROUND.vote, 'The package changed meanwhile; reload it', {
-      lastVote: true,
-      signed: p.signed,
-    });
-    const expected = { version: p.version, status: APPROVAL_ROUND.waiting };
     if (p.signed) {
+      const status = core.nextStatus(p, APPROVAL_ROUND.vote, 'The package changed meanwhile; reload it', {
+        lastVote: true,
+        signed: p.signed,
+      });
       const signer = p.signer!;
       const next: PackageRecord = { ...p, status, updatedAt: now.toISOString(), version: p.version + 1 };
       const task: Task = {
@@ -86,18 +90,30 @@ export class Approval extends VotingRoundCase {
         signer,
         MAIL_TEXTS.signatureRequested(signer, p, core.d.appUrl),
       );
-      if (
-        !(await core.d.packages.save(next, expected, { add: [task], removeAll: true, mails: [signerMail] }))
-      )
-        return this.settled(p);
-      await core.audit(next, user, 'FULLY_APPROVED', AUDIT_MEANING.fullyApprovedSigned);
-      return { outcome: 'WAITING_FOR_SIGNING', pkg: toPackage(next) };
+      return {
+        next,
+        commit: {
+          add: [task],
+          removeAll: true,
+          mails: [signerMail],
+          events: [core.event(next, user, 'FULLY_APPROVED', AUDIT_MEANING.fullyApprovedSigned)],
+        },
+      };
     }
+    const next = await new Generation(core).plan(p, user);
+    return { next, commit: { events: [core.event(next, user, 'FULLY_APPROVED', AUDIT_MEANING.generating)] } };
+  }
+
+  protected async completed(next: PackageRecord): Promise<VoteOutcome> {
+    if (next.status === 'AWAITING_SIGNATURE') return { outcome: 'WAITING_FOR_SIGNING', pkg: toPackage(next) };
     // the XML is generated off the request path (decision 160): the package is GENERATING until the worker commits
-    const next = await new Generation(core).begin(p, user, (n) =>
-      core.audit(n, user, 'FULLY_APPROVED', AUDIT_MEANING.generating),
-    );
-    if (!next) return this.settled(p);
+    await new Generation(this.core).start(next);
     return { outcome: 'GENERATING', pkg: toPackage(next) };
+  }
+
+  /** The last approver's retry after a crash between the commit and the generation's hand-over (decision 284). */
+  protected override async retried(user: UserRecord, p: PackageRecord): Promise<VoteOutcome | null> {
+    const resumed = await new Generation(this.core).resume(p, user);
+    return resumed ? { outcome: 'GENERATING', pkg: toPackage(resumed) } : null;
   }
 }

@@ -57,23 +57,27 @@ export async function createPackage(
     req.header === undefined ? initial : core.d.header.update(initial, req.header, base, resource);
   const fresh: PackageRecord = { ...base, header };
   const pkg = source ? await copyFrom(core, fresh, source, resource) : fresh;
-  const created = await core.d.packages.create(pkg);
+  const events = [
+    core.event(pkg, user, 'PACKAGE_CREATED', AUDIT_MEANING.created(pkg.type, resource.name), {
+      resourceSha256: resource.sha256,
+      ...(pkg.resourceFile?.metadataSha256 ? { metadataSha256: pkg.resourceFile.metadataSha256 } : {}),
+    }),
+  ];
+  const c = pkg.copiedFrom;
+  if (c)
+    events.push(
+      core.event(
+        pkg,
+        user,
+        'PACKAGE_STARTED_FROM',
+        AUDIT_MEANING.startedFrom(c.name, c.status, c.fields.length, c.dcc?.deviceId),
+        { fromPackageId: c.id, fields: c.fields, ...(c.dcc ? { dccId: c.dcc.dccId } : {}) },
+      ),
+    );
+  // the package, its name claim, the reference on its resource and its events: one transaction
+  const created = await core.d.packages.create(pkg, { events });
   if (created === 'nameTaken') throw new ConflictError(PACKAGE_ERR.nameTaken(pkg.name));
   if (created === 'resourceGone') throw new NotFoundError(PACKAGE_ERR.resourceNotFound);
-  await core.audit(pkg, user, 'PACKAGE_CREATED', AUDIT_MEANING.created(pkg.type, resource.name), {
-    resourceSha256: resource.sha256,
-    ...(pkg.resourceFile?.metadataSha256 ? { metadataSha256: pkg.resourceFile.metadataSha256 } : {}),
-  });
-  if (pkg.copiedFrom) {
-    const c = pkg.copiedFrom;
-    await core.audit(
-      pkg,
-      user,
-      'PACKAGE_STARTED_FROM',
-      AUDIT_MEANING.startedFrom(c.name, c.status, c.fields.length, c.dcc?.deviceId),
-      { fromPackageId: c.id, fields: c.fields, ...(c.dcc ? { dccId: c.dcc.dccId } : {}) },
-    );
-  }
   return toPackage(pkg);
 }
 

@@ -3,7 +3,7 @@ import { BadRequestError, ConflictError } from '../../../shared/domain/errors';
 import { DELIVERY_ROUND, deliveryActionFrom } from '../../../shared/domain/package-lifecycle';
 import { isDeliverableType } from '../../../shared/domain/package-rules';
 import { AUDIT_MEANING, PACKAGE_ERR } from '../../../shared/domain/package-texts';
-import type { PackageRecord } from '../../ports/package-repository';
+import type { DecisionPlan, PackageRecord } from '../../ports/package-repository';
 import type { UserRecord } from '../../ports/user-repository';
 import { signatureDetails } from './audit-texts';
 import { MAIL_TEXTS } from './mail-texts';
@@ -37,21 +37,23 @@ export class Delivery extends VotingRoundCase {
         deliveryStartedAt: p.deliveryStartedAt ?? now,
       }),
       true,
-    );
-    await core.audit(
-      next,
-      user,
-      action === 'redeliver' ? 'REDELIVERED' : 'DELIVERY_STARTED',
-      AUDIT_MEANING.deliver,
-      {
-        approvers: chosen.map((u) => ({ id: u.id, name: u.name, role: u.userRole })),
-        ...signatureDetails(action, user, next.updatedAt),
-      },
+      (n) =>
+        core.event(
+          n,
+          user,
+          action === 'redeliver' ? 'REDELIVERED' : 'DELIVERY_STARTED',
+          AUDIT_MEANING.deliver,
+          {
+            approvers: chosen.map((u) => ({ id: u.id, name: u.name, role: u.userRole })),
+            ...signatureDetails(action, user, n.updatedAt),
+          },
+        ),
     );
     return toPackage(next);
   }
 
-  protected async complete(user: UserRecord, p: PackageRecord): Promise<VoteOutcome> {
+  /** The last delivery approval delivers the package: its mails, the end of every task and DELIVERED, in one transaction. */
+  protected async completion(user: UserRecord, p: PackageRecord): Promise<DecisionPlan> {
     const { core } = this;
     // what is delivered is what was generated (decision 302): a stored file that is not is refused (409)
     // before anything is recorded; the package stays DELIVERY_PENDING, the vote recorded, and the last
@@ -73,16 +75,20 @@ export class Delivery extends VotingRoundCase {
       .map((u) =>
         core.mail(next, next.version, 'DELIVERED', u, MAIL_TEXTS.delivered(u, p, core.d.appUrl, file)),
       );
-    if (
-      !(await core.d.packages.save(
-        next,
-        { version: p.version, status: DELIVERY_ROUND.waiting },
-        { removeAll: true, mails },
-      ))
-    )
-      return this.settled(p);
-    // the delivery names the file it delivers: key, size, SHA-256 and S3 version (where versioned)
-    await core.audit(next, user, 'DELIVERED', AUDIT_MEANING.delivered, { delivered: deliveredFile(file) });
+    return {
+      next,
+      commit: {
+        removeAll: true,
+        mails,
+        // the delivery names the file it delivers: key, size, SHA-256 and S3 version (where versioned)
+        events: [
+          core.event(next, user, 'DELIVERED', AUDIT_MEANING.delivered, { delivered: deliveredFile(file) }),
+        ],
+      },
+    };
+  }
+
+  protected async completed(next: PackageRecord): Promise<VoteOutcome> {
     return { outcome: 'DELIVERED', pkg: toPackage(next) };
   }
 }

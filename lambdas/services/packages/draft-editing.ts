@@ -40,11 +40,11 @@ export class DraftEditing {
     if (!resource) throw new ConflictError('The resource of this package was deleted');
     const header = core.d.header.update(p.header, submitted, p, resource);
     const next = { ...p, status, header, updatedAt: core.now().toISOString(), version: p.version + 1 };
-    await core.saveOrConflict(next, { version: p.version, status: p.status });
     // the editor saves as the user types (issue 25): each event names the values that changed
-    await core.audit(next, user, 'HEADER_EDITED', AUDIT_MEANING.editHeader, {
+    const event = core.event(next, user, 'HEADER_EDITED', AUDIT_MEANING.editHeader, {
       fields: changedFields(p.header, header),
     });
+    await core.saveOrConflict(next, { version: p.version, status: p.status }, { events: [event] });
     return header;
   }
 
@@ -73,14 +73,16 @@ export class DraftEditing {
       updatedAt: core.now().toISOString(),
       version: p.version + 1,
     };
-    const saved = await core.d.packages.renameDraft(next, { version: p.version, status: p.status }, p.name);
-    if (saved === 'nameTaken') throw new ConflictError(PACKAGE_ERR.nameTaken(next.name));
-    if (saved === 'moved') throw new ConflictError('The package changed meanwhile; reload it and try again');
-    await core.audit(next, user, 'DRAFT_EDITED', AUDIT_MEANING.editDraft, {
+    const event = core.event(next, user, 'DRAFT_EDITED', AUDIT_MEANING.editDraft, {
       ...(p.name !== next.name ? { name: { from: p.name, to: next.name } } : {}),
       ...(p.type !== next.type ? { type: { from: p.type, to: next.type } } : {}),
       ...(p.note !== next.note ? { noteChanged: true } : {}),
     });
+    const saved = await core.d.packages.renameDraft(next, { version: p.version, status: p.status }, p.name, {
+      events: [event],
+    });
+    if (saved === 'nameTaken') throw new ConflictError(PACKAGE_ERR.nameTaken(next.name));
+    if (saved === 'moved') throw new ConflictError('The package changed meanwhile; reload it and try again');
     return toPackage(next);
   }
 
@@ -98,10 +100,14 @@ export class DraftEditing {
       updatedAt: core.now().toISOString(),
       version: p.version + 1,
     };
-    await core.saveOrConflict(next, { version: p.version, status: p.status });
-    await core.audit(next, user, 'DCC_ATTACHED', AUDIT_MEANING.attachDcc(dcc.deviceId, dcc.telemetryType), {
-      dccId,
-    });
+    const event = core.event(
+      next,
+      user,
+      'DCC_ATTACHED',
+      AUDIT_MEANING.attachDcc(dcc.deviceId, dcc.telemetryType),
+      { dccId },
+    );
+    await core.saveOrConflict(next, { version: p.version, status: p.status }, { events: [event] });
     return toPackage(next);
   }
 }

@@ -60,5 +60,6 @@ export function failedJobOf(body: string): { job: GenerationJob; reason: string 
   const reason = d.tooOld
     ? 'The generation waited too long to run and was given up'
     : `${userReason(d.errorType, d.errorMessage)}${d.tries ? ` (after ${d.tries} attempts)` : ''}`;
-  return { job: { packageId: job.packageId, jobId: job.jobId }, reason };
+  const runId = typeof job.runId === 'string' ? { runId: job.runId } : {};
+  return { job: { packageId: job.packageId, jobId: job.jobId, ...runId }, reason };
 }

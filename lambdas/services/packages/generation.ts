@@ -5,6 +5,7 @@ import { isActor } from '../../../shared/domain/package-lifecycle';
 import { AUDIT_MEANING } from '../../../shared/domain/package-texts';
 import { logger } from '../../middleware/logging';
 import type { GenerationJob } from '../../ports/artefact-jobs';
+import type { AuditEvent } from '../../ports/audit-log';
 import type { PackageRecord } from '../../ports/package-repository';
 import type { UserRecord } from '../../ports/user-repository';
 import { MAIL_TEXTS } from './mail-texts';
@@ -22,27 +23,26 @@ const asUser = (r: PackageRecord['initiator']): UserRecord => r as unknown as Us
 
 /**
  * Generation of the XML package off the request path (docs/decisions/160-generation-off-the-request-path.md):
- *   - `begin`: the deciding call (last approval of an unsigned package, the signature of a signed one, or
- *     a retry) commits GENERATING with a generation record and starts the job; the caller answers 202.
- *   - `run`: the worker builds and stores the XML (progress every few MiB) and commits APPROVED / SIGNED
- *     with the artefact, the mail and the audit event. It throws on failure, so Lambda retries it.
+ *   - `plan` + `start` (or `begin`, both): the deciding call (last approval of an unsigned package, the
+ *     signature of a signed one, or a retry) commits GENERATING with a generation record and the
+ *     decision's events in one transaction (decision 283), then starts the job; the caller answers 202.
+ *   - `run`: the worker claims the job for its run, builds and stores the XML (progress every few MiB),
+ *     and commits APPROVED / SIGNED with the artefact, the mail and the audit event, once. It throws on
+ *     failure, so Lambda retries it.
  *   - `fail`: after the last retry (the on-failure queue, or locally the invoker's dead-letter path) the
  *     package returns to the status before the decision with the reason; the decision stays recorded.
- *   - `retry`: the person whose decision started it starts it again.
+ *   - `retry`: the person whose decision started it starts it again (after a failure), or hands the job
+ *     to a worker again when a crash came between the commit and the hand-over (`resume`, decision 284).
  */
 export class Generation {
   constructor(private readonly core: PackageCore) {}
 
   /**
-   * Commits `p` (status `p.status`, version `p.version`) as GENERATING by `decider` and starts the job.
-   * The resource and the DCC are checked first, so a package that cannot be generated gets a 409 now.
-   * `audit` records the decision in the same step (after the commit).
+   * The package as the deciding call leaves it (GENERATING by `decider`, one version on): what the
+   * decision commits. The resource and the DCC are checked first, so a package that cannot be generated
+   * gets a 409 now, before anything is written.
    */
-  async begin(
-    p: PackageRecord,
-    decider: UserRecord,
-    audit: (next: PackageRecord) => Promise<void>,
-  ): Promise<PackageRecord | null> {
+  async plan(p: PackageRecord, decider: UserRecord): Promise<PackageRecord> {
     const { core } = this;
     const resource = await core.d.resources.getById(p.resourceId);
     if (!resource)
@@ -55,7 +55,7 @@ export class Generation {
       'The package changed meanwhile; reload it',
       { lastVote: true, signed: p.signed },
     );
-    const next: PackageRecord = {
+    return {
       ...p,
       status,
       generation: {
@@ -68,22 +68,63 @@ export class Generation {
         bytesDone: 0,
         bytesTotal: resource.sizeBytes,
       },
+      // the claim of an earlier job's run does not hold for this one
+      generationRunId: undefined,
       updatedAt: now,
       version: p.version + 1,
     };
-    // open tasks stay until the worker commits: a failed generation is retried from the decider's list
-    if (!(await core.d.packages.save(next, { version: p.version, status: p.status }))) return null;
-    await audit(next);
+  }
+
+  /**
+   * Hands the committed generation of `next` to a worker. Not handed over: the package must not wait for a
+   * worker that never comes, so it returns to where it was (GENERATION_FAILED) and the error is thrown.
+   */
+  async start(next: PackageRecord): Promise<void> {
     // the stage picks the worker that holds the stage's signing key (decision 295)
-    const job = { packageId: p.id, jobId: next.generation!.jobId, stage: p.resourceStage };
+    const job = { packageId: next.id, jobId: next.generation!.jobId, stage: next.resourceStage };
     try {
-      await core.d.jobs().start(job);
+      await this.core.d.jobs().start({ ...job, runId: randomUUID() });
     } catch (e) {
-      // not handed over: the package must not wait for a worker that never comes
       await this.fail(job, NOT_STARTED, { cause: e, clean: false });
       throw e;
     }
+  }
+
+  /**
+   * Commits `p` as GENERATING by `decider` with the decision's `events` (one transaction), then starts the
+   * job; null when the package moved meanwhile (nothing written).
+   */
+  async begin(
+    p: PackageRecord,
+    decider: UserRecord,
+    events: (next: PackageRecord) => AuditEvent[],
+  ): Promise<PackageRecord | null> {
+    const next = await this.plan(p, decider);
+    // open tasks stay until the worker commits: a failed generation is retried from the decider's list
+    const saved = await this.core.d.packages.save(
+      next,
+      { version: p.version, status: p.status },
+      { events: events(next) },
+    );
+    if (!saved) return null;
+    await this.start(next);
     return next;
+  }
+
+  /**
+   * The decider's retry of a deciding call whose generation is committed (decision 284): a crash between
+   * the commit and the hand-over leaves a job no worker ever got, which no run has claimed; it is handed
+   * over again (should the first hand-over have happened after all, whichever run claims the job first
+   * runs it and the other stands down). Answers the package, or null when this is not such a call
+   * (another status, another decider, a failed generation, or a run holds the job: it is being generated).
+   */
+  async resume(p: PackageRecord, user: UserRecord): Promise<PackageRecord | null> {
+    const g = p.generation;
+    if (p.status !== 'GENERATING' || g?.state !== 'RUNNING' || !isActor(p, user, 'decider')) return null;
+    if (p.generationRunId) return null;
+    await this.core.d.jobs().start({ packageId: p.id, jobId: g.jobId, runId: randomUUID() });
+    logger().info('generation handed over again by its decider', { kind: 'generationResumed', id: p.id });
+    return p;
   }
 
   /** The worker: generates the XML of the job's package and commits it, once; throws to be retried. */
@@ -95,6 +136,11 @@ export class Generation {
       logger().info('generation job no longer current', { kind: 'staleGeneration', ...job });
       return;
     }
+    // one run per job: another invocation of it (handed over again) stands down
+    if (job.runId && !(await core.d.packages.claimGeneration(p.id, job.jobId, job.runId))) {
+      logger().info('generation job run by another invocation', { kind: 'staleGeneration', ...job });
+      return;
+    }
     const decider = asUser(g.requestedBy);
     const at = new Date(g.requestedAt);
     let reported = 0;
@@ -104,10 +150,11 @@ export class Generation {
       reported = bytesDone;
       // one write at a time, never awaited by the build (a slow table never holds up the stream)
       writing = writing
-        .then(() => core.d.packages.generationProgress(p.id, job.jobId, bytesDone))
+        .then(() => core.d.packages.generationProgress(p.id, job.jobId, bytesDone, job.runId))
         .catch(() => undefined);
     };
-    await core.d.packages.generationProgress(p.id, job.jobId, 0);
+    // the object first, under the key every run of this generation writes (keyFor: its decision's time):
+    // a crash before the commit below leaves at most this object, which a retry overwrites
     const artefact = await core.buildArtefact(p, p.signed ? decider : undefined, at, onProgress);
     await writing;
     const now = core.now();
@@ -117,6 +164,7 @@ export class Generation {
       // the signed file is also the one mLife delivers
       ...(p.signed ? { mLifePath: artefact.key } : {}),
       generation: undefined,
+      generationRunId: undefined,
     };
     const mail = p.signed
       ? core.mail(
@@ -133,29 +181,39 @@ export class Generation {
           p.initiator,
           MAIL_TEXTS.generated(p.initiator, p, core.d.appUrl),
         );
-    if (
-      !(await core.d.packages.save(
-        ready,
-        { version: p.version, status: p.status },
-        { removeAll: true, mails: [mail] },
-      ))
-    ) {
-      // deleted or failed meanwhile: this file belongs to nobody
-      await core.d.artefacts().remove(artefact);
-      logger().info('generation finished for a package that moved on', { kind: 'staleGeneration', ...job });
-      return;
-    }
-    await core.audit(ready, decider, 'PACKAGE_GENERATED', AUDIT_MEANING.generated, {
+    const event = core.event(ready, decider, 'PACKAGE_GENERATED', AUDIT_MEANING.generated, {
       artefactKey: artefact.key,
       sha256: artefact.sha256,
       sizeBytes: artefact.sizeBytes,
     });
+    const saved = await core.d.packages.save(
+      ready,
+      { version: p.version, status: p.status },
+      { removeAll: true, mails: [mail], events: [event] },
+    );
+    if (!saved) {
+      // deleted or failed meanwhile: this file belongs to nobody, unless it is the one the package names
+      const current = await core.d.packages.get(p.id);
+      if (current?.artefact?.key !== artefact.key)
+        await core.d
+          .artefacts()
+          .remove(artefact)
+          .catch((e: unknown) =>
+            logger().error('artefact left behind', {
+              kind: 'orphanArtefact',
+              key: artefact.key,
+              reason: (e as Error).message,
+            }),
+          );
+      logger().info('generation finished for a package that moved on', { kind: 'staleGeneration', ...job });
+    }
   }
 
   /**
    * The failure path after the last try: removes whatever the job may have written, returns the package
-   * to the status before the decision with the reason, and audits it. Idempotent (only the current job
-   * of a GENERATING package is failed).
+   * to the status before the decision with the reason and its GENERATION_FAILED event (one transaction).
+   * Idempotent: only the current job of a GENERATING package is failed, and only by the run that claimed
+   * it (or when no run did).
    */
   async fail(
     job: GenerationJob,
@@ -166,6 +224,7 @@ export class Generation {
     const p = await core.d.packages.get(job.packageId);
     const g = p?.generation;
     if (!p || p.status !== 'GENERATING' || g?.jobId !== job.jobId) return;
+    if (p.generationRunId && p.generationRunId !== job.runId) return;
     // a run that crashed or timed out could not clean up itself: its object key is known (a job never
     // handed over wrote nothing, and its caller has no storage grant)
     if (clean) {
@@ -191,38 +250,50 @@ export class Generation {
       ...p,
       status,
       generation: { ...g, state: 'FAILED', reason, failedAt: now },
+      generationRunId: undefined,
       updatedAt: now,
       version: p.version + 1,
     };
-    if (!(await core.d.packages.save(next, { version: p.version, status: p.status }))) return;
+    const event = core.event(
+      next,
+      asUser(g.requestedBy),
+      'GENERATION_FAILED',
+      AUDIT_MEANING.generationFailed,
+      { reason, returnedTo: status },
+    );
+    if (!(await core.d.packages.save(next, { version: p.version, status: p.status }, { events: [event] })))
+      return;
     logger().error('generation failed', {
       kind: 'generationFailed',
       ...job,
       reason,
       cause: cause instanceof Error ? cause.message : undefined,
     });
-    await core.audit(next, asUser(g.requestedBy), 'GENERATION_FAILED', AUDIT_MEANING.generationFailed, {
-      reason,
-      returnedTo: status,
-    });
   }
 
-  /** Only the decider, only after a failed generation: starts it again (202 GENERATING). */
+  /**
+   * Only the decider: after a failed generation, starts it again (202 GENERATING); while a generation is
+   * committed that no worker took (a crash before the hand-over), hands it over again (decision 284).
+   */
   async retry(user: UserRecord, id: string): Promise<{ outcome: ApproveOutcome; pkg: Package }> {
     const { core } = this;
     const p = await core.mustGet(id);
-    if (p.status === 'GENERATING') throw new ConflictError('The package is being generated already');
+    if (p.status === 'GENERATING') {
+      const resumed = await this.resume(p, user);
+      if (resumed) return { outcome: 'GENERATING', pkg: toPackage(resumed) };
+      throw new ConflictError('The package is being generated already');
+    }
     if (p.generation?.state !== 'FAILED')
       throw new ConflictError('The package has no failed generation to retry');
     if (!isActor(p, user, 'decider'))
       throw new ForbiddenError(
         `Only ${p.generation.requestedBy.name}, whose decision started the generation, may retry it`,
       );
-    const next = await this.begin(p, user, (n) =>
-      core.audit(n, user, 'GENERATION_RETRIED', AUDIT_MEANING.retryGeneration, {
+    const next = await this.begin(p, user, (n) => [
+      core.event(n, user, 'GENERATION_RETRIED', AUDIT_MEANING.retryGeneration, {
         previousReason: p.generation?.reason,
       }),
-    );
+    ]);
     if (!next) throw new ConflictError('The package changed meanwhile; reload it');
     return { outcome: 'GENERATING', pkg: toPackage(next) };
   }

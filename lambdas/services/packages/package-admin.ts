@@ -61,17 +61,8 @@ export async function deletePackages(
     const mails = told.map((u) =>
       core.mail(p, p.version, 'PACKAGE_DELETED', u, MAIL_TEXTS.deleted(u, p, tombstone, core.d.appUrl)),
     );
-    const outcome = await core.d.packages.delete(p, {
-      tombstone,
-      mails,
-      // a plain deletion must not delete a package that went in flight since it was read
-      ...(signed ? {} : { onlyIn: NOT_IN_FLIGHT }),
-    });
-    if (outcome === 'moved') throw new BadRequestError(PACKAGE_ERR.wentInFlight(p.name));
-    if (outcome === 'gone') continue; // another admin deleted it meanwhile, and audited it
-    if (p.artefact) await core.d.artefacts().remove(p.artefact);
     const signedHere = signed && isInFlight(p.status);
-    await core.audit(
+    const event = core.event(
       p,
       admin,
       'PACKAGE_DELETED',
@@ -82,5 +73,18 @@ export async function deletePackages(
         ...(told.length ? { notified: told.map((u) => ({ id: u.id, name: u.name, email: u.email })) } : {}),
       },
     );
+    // the package's rows, its tombstone, the mails and the event: one transaction (decision 283)
+    const outcome = await core.d.packages.delete(p, {
+      tombstone,
+      mails,
+      events: [event],
+      // a plain deletion must not delete a package that went in flight since it was read
+      ...(signed ? {} : { onlyIn: NOT_IN_FLIGHT }),
+    });
+    if (outcome === 'moved') throw new BadRequestError(PACKAGE_ERR.wentInFlight(p.name));
+    if (outcome === 'gone') continue; // another admin deleted it meanwhile, and recorded it
+    // the record first, then the file: a crash in between leaves a file nothing names, never a package
+    // naming a missing file
+    if (p.artefact) await core.d.artefacts().remove(p.artefact);
   }
 }

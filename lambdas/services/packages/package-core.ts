@@ -6,12 +6,13 @@ import { approverList } from '../../../shared/domain/package-rules';
 import { PACKAGE_ERR } from '../../../shared/domain/package-texts';
 import { headerSafe } from '../../../shared/domain/text-rules';
 import type { ArtefactDcc } from '../../ports/artefact-service';
+import type { AuditEvent } from '../../ports/audit-log';
 import type {
   ArtefactRef,
   OutboxMail,
+  PackageCommit,
   PackageRecord,
   PackageRepository,
-  TaskChanges,
 } from '../../ports/package-repository';
 import type { UserRecord } from '../../ports/user-repository';
 import { byActor } from './audit-texts';
@@ -30,7 +31,10 @@ export async function packageNotFound(
   return new NotFoundError(t ? deletedPackageMessage(t) : PACKAGE_ERR.packageNotFound);
 }
 
-/** What every package use case shares: reading, conditional saving, auditing and mailing a package. */
+/**
+ * What every package use case shares: reading, conditional saving, and the audit events and mails that
+ * commit with a change (decision 283: the repository writes them in the change's own transaction).
+ */
 export class PackageCore {
   constructor(readonly d: PackageServiceDeps) {}
 
@@ -62,40 +66,38 @@ export class PackageCore {
     return to;
   }
 
-  /** Commits a transition; a lost race (version or status moved) is a 409 the user can act on. */
+  /**
+   * Commits a transition with what goes with it (events, tasks, mails: one transaction); a lost race
+   * (version or status moved) is a 409 the user can act on, and nothing of it was written.
+   */
   async saveOrConflict(
     next: PackageRecord,
     expected: { version: number; status: PackageStatus },
-    tasks?: TaskChanges,
+    commit?: PackageCommit,
   ): Promise<void> {
-    if (!(await this.d.packages.save(next, expected, tasks))) {
+    if (!(await this.d.packages.save(next, expected, commit))) {
       throw new ConflictError('The package changed meanwhile; reload it and try again');
     }
   }
 
-  /** Removes every open task of the package (it left the state they wait in). */
-  async clearTasks(p: PackageRecord): Promise<void> {
-    await this.d.packages.save(
-      { ...p, version: p.version + 1 },
-      { version: p.version, status: p.status },
-      { removeAll: true },
-    );
-  }
-
-  async audit(
-    p: PackageRecord,
-    actor: UserRecord,
+  /**
+   * The audit event of an action on `p` (its state after the action: `status` is the one it leads to),
+   * committed by the repository with the change itself (decision 283).
+   */
+  event(
+    p: Pick<PackageRecord, 'id' | 'name' | 'status'>,
+    actor: Pick<UserRecord, 'id' | 'name' | 'userRole'>,
     action: string,
     meaning: string,
     details?: Record<string, unknown>,
-  ): Promise<void> {
-    await this.d.audit.append({
+  ): AuditEvent {
+    return {
       subject: `PKG#${p.id}`,
       action,
       meaning,
       ...byActor(actor),
       details: { packageName: p.name, status: p.status, ...details },
-    });
+    };
   }
 
   /**

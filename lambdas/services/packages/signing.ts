@@ -2,8 +2,7 @@ import type { Package } from '../../../shared/api/contracts/packages';
 import { ConflictError, ForbiddenError } from '../../../shared/domain/errors';
 import { actorFor, isActor, type PackageAction, statusAfter } from '../../../shared/domain/package-lifecycle';
 import { AUDIT_MEANING, PACKAGE_ERR } from '../../../shared/domain/package-texts';
-import { logger } from '../../middleware/logging';
-import type { ArtefactRef, PackageRecord } from '../../ports/package-repository';
+import type { PackageRecord } from '../../ports/package-repository';
 import type { UserRecord } from '../../ports/user-repository';
 import { signatureDetails } from './audit-texts';
 import { Generation } from './generation';
@@ -26,15 +25,20 @@ export class Signing {
   async sign(user: UserRecord, id: string, seen?: ChangesSeenDetails): Promise<Package> {
     const { core } = this;
     const p = await core.mustGet(id);
+    const generation = new Generation(core);
+    // the signer's retry after a crash between the signature's commit and the generation's hand-over
+    const resumed = p.signed ? await generation.resume(p, user) : null;
+    if (resumed) return toPackage(resumed);
     this.assertSigner(p, user, 'sign');
-    // the signed XML is generated off the request path (decision 160); the signature is recorded now
-    // the signature's time is the generation's requestedAt: the XML's signature record carries the same
-    const next = await new Generation(core).begin(p, user, (n) =>
-      core.audit(n, user, 'SIGNED', AUDIT_MEANING.sign, {
+    // the signed XML is generated off the request path (decision 160); the signature is recorded now,
+    // with the GENERATING state (one transaction, decision 283); its time is the generation's
+    // requestedAt: the XML's signature record carries the same
+    const next = await generation.begin(p, user, (n) => [
+      core.event(n, user, 'SIGNED', AUDIT_MEANING.sign, {
         ...signatureDetails('sign', user, n.generation!.requestedAt, n.type),
         ...seen,
       }),
-    );
+    ]);
     if (!next) throw await this.lostSigningRace(id);
     return toPackage(next);
   }
@@ -57,41 +61,26 @@ export class Signing {
       version: p.version + 1,
     };
     const mails = [rejectionMail(core, next, next.version, 'SIGNING_REJECTED', user, note)];
-    if (
-      !(await core.d.packages.save(
-        next,
-        { version: p.version, status: p.status },
-        { removeAll: true, mails },
-      ))
-    )
-      throw await this.lostSigningRace(id);
-    await core.audit(next, user, 'SIGNING_REJECTED', AUDIT_MEANING.rejectSigning, {
+    const event = core.event(next, user, 'SIGNING_REJECTED', AUDIT_MEANING.rejectSigning, {
       rejectionNote: note,
       ...signatureDetails('rejectSigning', user, at),
       ...seen,
     });
+    const saved = await core.d.packages.save(
+      next,
+      { version: p.version, status: p.status },
+      { removeAll: true, mails, events: [event] },
+    );
+    if (!saved) throw await this.lostSigningRace(id);
     return toPackage(next);
   }
 
   /**
-   * A sign that lost its race (another sign or a reject-signing committed first): its own artefact goes,
-   * so a SIGNED package keeps exactly the winner's file and a REJECTED one none; the caller gets a 409
-   * saying what happened. The winner's file is never touched, even if the keys were ever to coincide.
+   * A sign or reject-signing that lost its race (the other committed first): the caller gets a 409 saying
+   * what happened; nothing of the loser was written (one transaction, decision 283).
    */
-  private async lostSigningRace(id: string, own?: ArtefactRef): Promise<ConflictError> {
+  private async lostSigningRace(id: string): Promise<ConflictError> {
     const current = await this.core.d.packages.get(id);
-    if (own && current?.artefact?.key !== own.key) {
-      await this.core.d
-        .artefacts()
-        .remove(own)
-        .catch((e: unknown) =>
-          logger().error('artefact left behind', {
-            kind: 'orphanArtefact',
-            key: own.key,
-            reason: (e as Error).message,
-          }),
-        );
-    }
     if (current?.status === statusAfter('sign') || current?.status === 'SIGNED')
       return new ConflictError('The package was signed meanwhile; reload it to see the signed package');
     if (current?.status === statusAfter('rejectSigning'))

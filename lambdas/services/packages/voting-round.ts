@@ -17,7 +17,14 @@ import {
 } from '../../../shared/domain/package-lifecycle';
 import { AUDIT_MEANING, PACKAGE_ERR } from '../../../shared/domain/package-texts';
 import { roleLabel } from '../../../shared/domain/roles';
-import type { OutboxMail, PackageRecord, Task, VoteResult } from '../../ports/package-repository';
+import type { AuditEvent } from '../../ports/audit-log';
+import type {
+  DecisionPlan,
+  OutboxMail,
+  PackageRecord,
+  Task,
+  VoteResult,
+} from '../../ports/package-repository';
 import type { UserRecord } from '../../ports/user-repository';
 import { type ApproverChoice, undecided } from './approver-choice';
 import { signatureDetails } from './audit-texts';
@@ -115,8 +122,9 @@ function explain(r: Exclude<VoteResult, { ok: true }>, what: string, awaited: ()
 
 /**
  * One voting round (approval or delivery, `shared/domain/package-lifecycle.ts`): chosen approvers get a
- * task and a mail, each vote is one atomic update counted once, any rejection ends the round, and the
- * one caller who sees the last vote completes it (`complete`, the round's own next step).
+ * task and a mail, each vote is counted once and commits with its event and its task's removal, any
+ * rejection ends the round, and the last vote commits the round's next step with it (`completion`): one
+ * transaction per decision (decision 283).
  */
 export abstract class VotingRoundCase {
   /** which round (shared/domain/package-lifecycle.ts) */
@@ -128,32 +136,60 @@ export abstract class VotingRoundCase {
     protected readonly choice: ApproverChoice,
   ) {}
 
-  /** The round's next step after its last vote, conditional on the state (so it happens once). */
-  protected abstract complete(user: UserRecord, p: PackageRecord): Promise<VoteOutcome>;
+  /**
+   * What the round's last vote commits besides itself: the package after the round's next step (one
+   * version on from `voted`), its tasks, mails and events. Planned from the package with every vote in.
+   */
+  protected abstract completion(user: UserRecord, voted: PackageRecord): Promise<DecisionPlan>;
+
+  /** What follows a committed completion outside the transaction (a generation handed to its worker). */
+  protected abstract completed(next: PackageRecord): Promise<VoteOutcome>;
 
   /**
-   * The mails of a rejection: the initiator's (event: the rejected status), and the deliverer's when
-   * someone else started the round (only a delivery has a deliverer).
+   * A voter's retry of a decision that is already committed, where one step of it may not have run (a
+   * generation never handed over, decision 284): answered when the round finishes it, else null.
    */
-  private rejectionMails(before: PackageRecord, by: UserRecord, note: string): OutboxMail[] {
+  protected async retried(_user: UserRecord, _p: PackageRecord): Promise<VoteOutcome | null> {
+    return null;
+  }
+
+  /**
+   * Completes a fully voted round on its own commit, conditional on the state (so it happens once): the
+   * decider's retry after a failed generation, and rounds voted in full before completions were part of
+   * the last vote's commit.
+   */
+  protected async complete(user: UserRecord, p: PackageRecord): Promise<VoteOutcome> {
+    const { next, commit } = await this.completion(user, p);
+    if (!(await this.core.d.packages.save(next, { version: p.version, status: this.round.waiting }, commit)))
+      return this.settled(p);
+    return this.completed(next);
+  }
+
+  /**
+   * The mails of a rejection of `p` (`basis`: the version the rejection started from): the initiator's
+   * (event: the rejected status), and the deliverer's when someone else started the round (only a
+   * delivery has a deliverer).
+   */
+  private rejectionMails(p: PackageRecord, basis: number, by: UserRecord, note: string): OutboxMail[] {
     const { core, round } = this;
-    const mails = [rejectionMail(core, before, before.version, round.rejected, by, note)];
-    if (before.deliverer && before.deliverer.id !== before.initiator.id)
+    const mails = [rejectionMail(core, p, basis, round.rejected, by, note)];
+    if (p.deliverer && p.deliverer.id !== p.initiator.id)
       mails.push(
         core.mail(
-          before,
-          before.version,
+          p,
+          basis,
           `${round.rejected}#${by.id}`,
-          before.deliverer,
-          MAIL_TEXTS.deliveryRejected(before.deliverer, before, by, note, core.d.appUrl),
+          p.deliverer,
+          MAIL_TEXTS.deliveryRejected(p.deliverer, p, by, note, core.d.appUrl),
         ),
       );
     return mails;
   }
 
   /**
-   * Starts the round on `p` (status `status` after the start), with tasks and mails for the chosen;
-   * `fields` are the round's own extra fields; `removeAll` drops open tasks of an earlier round.
+   * Starts the round on `p` (status `status` after the start), with tasks and mails for the chosen and
+   * the start's audit event (`event`, of the package as started): one transaction. `fields` are the
+   * round's own extra fields; `removeAll` drops open tasks of an earlier round.
    */
   protected async start(
     p: PackageRecord,
@@ -162,6 +198,7 @@ export abstract class VotingRoundCase {
     chosen: UserRecord[],
     fields: (now: string) => Partial<PackageRecord>,
     removeAll: boolean,
+    event: (next: PackageRecord) => AuditEvent,
   ): Promise<PackageRecord> {
     const { core, round } = this;
     const now = core.now().toISOString();
@@ -195,7 +232,7 @@ export abstract class VotingRoundCase {
     await core.saveOrConflict(
       next,
       { version: p.version, status: p.status },
-      removeAll ? { add: tasks, removeAll, mails } : { add: tasks, mails },
+      { add: tasks, mails, events: [event(next)], ...(removeAll ? { removeAll } : {}) },
     );
     return next;
   }
@@ -216,22 +253,37 @@ export abstract class VotingRoundCase {
     ) {
       return this.complete(user, before);
     }
+    if (entry?.approved) {
+      const retried = await this.retried(user, before);
+      if (retried) return retried;
+    }
     const at = core.now().toISOString();
-    const r = await core.d.packages.vote(id, user.id, round.name, at);
+    const r = await core.d.packages.vote(id, user.id, round.name, at, async (voted) => {
+      const event = core.event(voted, user, EVENTS[round.name].vote, meaningOf(round.vote), {
+        approved: `${voted[round.votes]}/${voted[round.size]}`,
+        ...signatureDetails(round.vote as 'approve' | 'approveDelivery', user, at, voted.type),
+        ...seen,
+      });
+      if (!allVoted(voted, round))
+        return { next: voted, commit: { remove: [{ kind: round.task, userId: user.id }], events: [event] } };
+      // the last vote: the round's next step commits with it; where the last voter's task stays until the
+      // step is done (a failed generation is retried from the decider's list), the completion decides
+      const done = await this.completion(user, voted);
+      const remove = round.lastTaskStaysUntilDone ? [] : [{ kind: round.task, userId: user.id }];
+      return {
+        next: done.next,
+        commit: {
+          ...done.commit,
+          remove: [...remove, ...(done.commit.remove ?? [])],
+          events: [event, ...(done.commit.events ?? [])],
+        },
+      };
+    });
     // deleted meanwhile: say by whom, when and why (issue 23)
     if (!r.ok && r.reason === 'notFound') throw await packageNotFound(core.d.packages, id);
     if (!r.ok) explain(r, round.noun, () => awaitedRoles(before, user.id, round));
-    const last = allVoted(r.pkg, round);
-    // where the last vote's task goes with the completion (removeAll), a failed completion stays listed
-    if (!last || !round.lastTaskStaysUntilDone)
-      await core.d.packages.removeTask({ kind: round.task, userId: user.id, packageId: id });
-    await core.audit(r.pkg, user, EVENTS[round.name].vote, meaningOf(round.vote), {
-      approved: `${r.pkg[round.votes]}/${r.pkg[round.size]}`,
-      ...signatureDetails(round.vote as 'approve' | 'approveDelivery', user, at, r.pkg.type),
-      ...seen,
-    });
-    if (!last) return { outcome: 'WAITING_FOR_APPROVALS', pkg: toPackage(r.pkg) };
-    return this.complete(user, r.pkg);
+    if (r.pkg.status === round.waiting) return { outcome: 'WAITING_FOR_APPROVALS', pkg: toPackage(r.pkg) };
+    return this.completed(r.pkg);
   }
 
   /** The outcome of a completion that lost its race: the winner's, or a 409 if the package moved elsewhere. */
@@ -248,16 +300,23 @@ export abstract class VotingRoundCase {
     const at = core.now().toISOString();
     const before = await core.d.packages.get(id);
     assertStillInRole(before?.[round.list][user.id], user);
-    const mails = before ? this.rejectionMails(before, user, note) : [];
-    const r = await core.d.packages.reject(id, user.id, round.name, note, at, mails);
+    // the rejection, its event, the end of every open task and the mails: one transaction (decision 283)
+    const r = await core.d.packages.reject(id, user.id, round.name, note, at, async (rejected) => ({
+      next: rejected,
+      commit: {
+        removeAll: true,
+        mails: this.rejectionMails(rejected, rejected.version - 1, user, note),
+        events: [
+          core.event(rejected, user, round.rejected, meaningOf(round.reject), {
+            rejectionNote: note,
+            ...signatureDetails(round.reject as 'reject' | 'rejectDelivery', user, at, rejected.type),
+            ...seen,
+          }),
+        ],
+      },
+    }));
     if (!r.ok && r.reason === 'notFound') throw await packageNotFound(core.d.packages, id);
     if (!r.ok) explain(r, round.noun, () => '');
-    await core.clearTasks(r.pkg);
-    await core.audit(r.pkg, user, round.rejected, meaningOf(round.reject), {
-      rejectionNote: note,
-      ...signatureDetails(round.reject as 'reject' | 'rejectDelivery', user, at, r.pkg.type),
-      ...seen,
-    });
     return toPackage(r.pkg);
   }
 }

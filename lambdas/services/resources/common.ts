@@ -2,7 +2,7 @@ import type { Resource, ResourceType, Stage } from '../../../shared/api/contract
 import { formatUploadTime, type ModelMetadata, safeFileName } from '../../../shared/domain/resource-rules';
 import type { Role } from '../../../shared/domain/roles';
 import { logger } from '../../middleware/logging';
-import type { AuditLog } from '../../ports/audit-log';
+import type { AuditEvent } from '../../ports/audit-log';
 import type { BlobStore } from '../../ports/blob-store';
 import type { Clock } from '../../ports/clock';
 import type {
@@ -54,7 +54,6 @@ export interface ResourceDeps {
   repo: ResourceRepository;
   references: ResourceReferences;
   blobs: BlobStore;
-  audit: AuditLog;
   clock: Clock;
   config: ResourceServiceConfig;
   /** starts the verification of a confirmed upload (only the confirming routes have one) */
@@ -152,40 +151,24 @@ export async function discardBlobs(d: ResourceDeps, bucket: string, keys: string
   }
 }
 
-/** The upload event is part of the upload: if it cannot be recorded, the upload is undone. */
-export async function auditUploadOrRollBack(
-  d: ResourceDeps,
-  actor: Actor,
-  record: ResourceRecord,
-  keys: string[],
-  how: string,
-) {
-  try {
-    await d.audit.append({
-      subject: `RES#${record.id}`,
-      action: 'RESOURCE_UPLOADED',
-      meaning: `uploads the ${record.resourceType.toLowerCase()} '${record.name}' to ${record.resourceStage} (${how})`,
-      actorId: actor.id,
-      actorName: actor.name,
-      actorRole: actor.userRole,
-      details: {
-        name: record.name,
-        fileName: record.fileName,
-        sizeBytes: record.sizeBytes,
-        sha256: record.sha256,
-        ...(record.metadataSha256
-          ? { metadataSizeBytes: record.metadataSizeBytes, metadataSha256: record.metadataSha256 }
-          : {}),
-        ...(record.modelName ? { modelName: record.modelName, modelVersion: record.modelVersion } : {}),
-      },
-    });
-  } catch (e) {
-    try {
-      await d.repo.delete(record);
-    } catch (cleanup) {
-      logCleanupFailure('record', [record.id], cleanup);
-    }
-    await discardBlobs(d, d.config.bucket(), keys);
-    throw e;
-  }
+/** The upload's event: committed with the record it registers (decision 283). */
+export function uploadEvent(actor: Actor, record: ResourceRecord, how: string): AuditEvent {
+  return {
+    subject: `RES#${record.id}`,
+    action: 'RESOURCE_UPLOADED',
+    meaning: `uploads the ${record.resourceType.toLowerCase()} '${record.name}' to ${record.resourceStage} (${how})`,
+    actorId: actor.id,
+    actorName: actor.name,
+    actorRole: actor.userRole,
+    details: {
+      name: record.name,
+      fileName: record.fileName,
+      sizeBytes: record.sizeBytes,
+      sha256: record.sha256,
+      ...(record.metadataSha256
+        ? { metadataSizeBytes: record.metadataSizeBytes, metadataSha256: record.metadataSha256 }
+        : {}),
+      ...(record.modelName ? { modelName: record.modelName, modelVersion: record.modelVersion } : {}),
+    },
+  };
 }

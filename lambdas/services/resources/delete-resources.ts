@@ -22,14 +22,7 @@ export async function deleteResources(d: ResourceDeps, admin: Actor, ids: string
 
   const bucket = d.config.bucket();
   for (const r of records) {
-    const result = await d.repo.delete(r);
-    if (result === 'missing') continue;
-    if (result === 'referenced') {
-      throw new ConflictError(RESOURCE_ERR.stillReferenced(`'${r.name}' was just used by a new package`));
-    }
-    // the record is gone first, so nothing can point at missing bytes; stray bytes are only logged
-    await discardBlobs(d, bucket, recordKeys(r));
-    await d.audit.append({
+    const deleted = {
       subject: `RES#${r.id}`,
       action: 'RESOURCE_DELETED',
       meaning: `deletes the ${r.resourceType.toLowerCase()} '${r.name}' (${r.resourceStage}) and its files`,
@@ -37,6 +30,14 @@ export async function deleteResources(d: ResourceDeps, admin: Actor, ids: string
       actorName: admin.name,
       actorRole: admin.userRole,
       details: { name: r.name, fileName: r.fileName, sha256: r.sha256, sizeBytes: r.sizeBytes },
-    });
+    };
+    // the record and its event first (one transaction, decision 283)
+    const result = await d.repo.delete(r, { events: [deleted] });
+    if (result === 'missing') continue;
+    if (result === 'referenced') {
+      throw new ConflictError(RESOURCE_ERR.stillReferenced(`'${r.name}' was just used by a new package`));
+    }
+    // then the bytes, so nothing can point at missing bytes; stray bytes are only logged
+    await discardBlobs(d, bucket, recordKeys(r));
   }
 }

@@ -12,13 +12,13 @@ import {
 import { MSG } from '../../../shared/messages';
 import {
   type Actor,
-  auditUploadOrRollBack,
   discardBlobs,
   newRecord,
   type ResourceDeps,
   recordKeys,
   toResource,
   type UploadInput,
+  uploadEvent,
 } from './common';
 
 /** A multipart upload: every check first, then bytes, then the record; nothing stays on failure. */
@@ -53,17 +53,21 @@ export async function upload(d: ResourceDeps, actor: Actor, input: UploadInput):
     model,
   });
   const keys = recordKeys(record);
+  // the bytes first, then the record with its event (one transaction, decision 283): a crash in between
+  // leaves bytes under resources/<id>/ that no record names, never a record naming missing bytes
   try {
     await d.blobs.put(bucket, record.objectKey, file.bytes, { contentType: 'application/octet-stream' });
     if (meta && record.metadataKey) {
       await d.blobs.put(bucket, record.metadataKey, meta.bytes, { contentType: 'application/json' });
     }
-    const created = await d.repo.create(record);
+    const created = await d.repo.create(record, undefined, {
+      events: [uploadEvent(actor, record, 'API upload')],
+    });
     if (created !== 'ok') throw new ConflictError(MSG.resourceNameConflict);
   } catch (e) {
+    // nothing names these bytes (the record was not stored): removed at once, best effort
     await discardBlobs(d, bucket, keys);
     throw e;
   }
-  await auditUploadOrRollBack(d, actor, record, keys, 'API upload');
   return toResource(record);
 }

@@ -14,13 +14,13 @@ import type { PendingUpload } from '../../ports/resource-repository';
 import type { VerificationJob } from '../../ports/upload-jobs';
 import {
   type Actor,
-  auditUploadOrRollBack,
   discardBlobs,
   logCleanupFailure,
   newRecord,
   type ResourceDeps,
   recordKeys,
   stagingKeys,
+  uploadEvent,
 } from './common';
 import { abandon, checkStagedFile, readStagedMetadata, VERIFY_ERR } from './presigned-upload';
 
@@ -89,7 +89,12 @@ export async function runVerification(d: ResourceDeps, job: VerificationJob): Pr
     if (metaBytes && record.metadataKey) {
       await d.blobs.put(bucket, record.metadataKey, metaBytes, { contentType: 'application/json' });
     }
-    const created = await d.repo.create(record, upload.uploadId);
+    // the checked bytes are stored (above); the record, the upload's outcome and the event commit together
+    // (decision 283): a crash before leaves copies a retry overwrites, never a record naming missing bytes
+    const how = upload.multipartId ? 'presigned multipart upload' : 'presigned upload';
+    const created = await d.repo.create(record, upload.uploadId, {
+      events: [uploadEvent(actor, record, how)],
+    });
     if (created === 'nameTaken') throw new ConflictError(MSG.resourceNameConflict);
     if (created === 'uploadGone') {
       // another run of this job registered it first (the same resource id): that one counts
@@ -110,13 +115,6 @@ export async function runVerification(d: ResourceDeps, job: VerificationJob): Pr
     d,
     bucket,
     stagingKeys(upload).filter((k) => !finalKeys.includes(k)),
-  );
-  await auditUploadOrRollBack(
-    d,
-    actor,
-    record,
-    finalKeys,
-    upload.multipartId ? 'presigned multipart upload' : 'presigned upload',
   );
   logger().info('upload verified', { kind: 'upload', uploadId: upload.uploadId, resourceId: record.id });
 }

@@ -4,7 +4,7 @@ import { roleStatusOf } from '../../../shared/domain/identity';
 import { minutesToWait } from '../../../shared/domain/login-throttle';
 import { API_ERR, MSG } from '../../../shared/messages';
 import type { UserRecord } from '../../ports/user-repository';
-import { recordUserEvent, takeQuotaOrRefuse, toPublicUser, type UserDeps, undoOnFailure } from './common';
+import { takeQuotaOrRefuse, toPublicUser, type UserDeps, undoOnFailure, userEvent } from './common';
 import { assertAllowedDomain, countConfirmationMail, mailConfirmationLink } from './registration';
 import { tellAdminsOfRequest } from './role-requests';
 
@@ -65,31 +65,35 @@ export async function updateAccount(d: UserDeps, user: UserRecord, req: AccountR
     updatedAt: d.clock.now().toISOString(),
     version: user.version + 1,
   };
-  const result = await d.users.update(next, user.version, user.email);
+  // the change and its events: one transaction (decision 283)
+  const events = [
+    userEvent(user, 'ACCOUNT_UPDATED', 'changes their name, email or role', {
+      before: toPublicUser(user),
+      after: toPublicUser(next),
+    }),
+  ];
+  if (emailChange)
+    events.push(
+      userEvent(
+        user,
+        'EMAIL_CHANGE_REQUESTED',
+        `asks to sign in with ${req.email}; a confirmation link was mailed there`,
+      ),
+    );
+  if (roleChange)
+    events.push(
+      userEvent(
+        user,
+        'ROLE_REQUESTED',
+        `gives up the role ${user.userRole} (its grant ends now) and asks for ${req.userRole}`,
+        { before: user.userRole, beforeStatus: roleStatusOf(user), requested: req.userRole },
+      ),
+    );
+  const result = await d.users.update(next, user.version, user.email, { events });
   if (result === 'emailTaken') throw new ConflictError(MSG.registerConflict);
   if (result === 'conflict')
     throw new ConflictError('Your account was changed meanwhile; reload and try again');
-  await recordUserEvent(d, user, 'ACCOUNT_UPDATED', 'changes their name, email or role', {
-    before: toPublicUser(user),
-    after: toPublicUser(next),
-  });
-  if (emailChange)
-    await recordUserEvent(
-      d,
-      user,
-      'EMAIL_CHANGE_REQUESTED',
-      `asks to sign in with ${req.email}; a confirmation link was mailed there`,
-    );
-  if (roleChange) {
-    await recordUserEvent(
-      d,
-      user,
-      'ROLE_REQUESTED',
-      `gives up the role ${user.userRole} (its grant ends now) and asks for ${req.userRole}`,
-      { before: user.userRole, beforeStatus: roleStatusOf(user), requested: req.userRole },
-    );
-    await tellAdminsOfRequest(d, next);
-  }
+  if (roleChange) await tellAdminsOfRequest(d, next);
   return toPublicUser(next);
 }
 

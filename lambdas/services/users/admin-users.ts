@@ -4,7 +4,7 @@ import { emailConfirmedOf, holdsAuthority, registrationExpired } from '../../../
 import { proposalView } from '../../../shared/domain/role-grants';
 import { API_ERR } from '../../../shared/messages';
 import type { UserRecord } from '../../ports/user-repository';
-import { getAllOrNotFound, recordAdminEvent, toPublicUser, type UserDeps } from './common';
+import { adminEvent, getAllOrNotFound, toPublicUser, type UserDeps } from './common';
 
 /** The administrators' list of users, and deleting users. */
 
@@ -42,15 +42,20 @@ export async function deleteUsers(d: UserDeps, admin: UserRecord, ids: string[])
     );
     if (remaining.length === 0) throw new ConflictError(API_ERR.lastAdmin);
   }
-  await d.users.delete(unique, d.clock.now().toISOString());
+  const at = d.clock.now().toISOString();
+  // each account with its event (one transaction each, decision 283); one deleted meanwhile by another
+  // admin was recorded by them
   for (const u of found)
-    await recordAdminEvent(
-      d,
-      admin,
-      u,
-      'USER_DELETED',
-      `deletes the account of ${u.email}; the email cannot register again`,
-    );
+    await d.users.delete(u, at, {
+      events: [
+        adminEvent(
+          admin,
+          u,
+          'USER_DELETED',
+          `deletes the account of ${u.email}; the email cannot register again`,
+        ),
+      ],
+    });
 }
 
 /** No package may be left waiting for someone who no longer exists: such users are kept (409). */

@@ -5,11 +5,11 @@ import { roleStatusOf } from '../../../shared/domain/identity';
 import type { ThrottlePolicy } from '../../../shared/domain/login-throttle';
 import type { Role } from '../../../shared/domain/roles';
 import { logger } from '../../middleware/logging';
-import type { AuditLog } from '../../ports/audit-log';
+import type { AuditEvent } from '../../ports/audit-log';
 import type { Clock } from '../../ports/clock';
 import type { Mail, Mailer } from '../../ports/mailer';
 import type { PendingDecisions } from '../../ports/pending-decisions';
-import type { QuotaResult, UserRecord, UserRepository } from '../../ports/user-repository';
+import type { QuotaResult, UserCommit, UserRecord, UserRepository } from '../../ports/user-repository';
 import type { TokenService } from '../token-service';
 
 export interface Caller {
@@ -44,7 +44,6 @@ export interface UserDeps {
   users: UserRepository;
   tokens: TokenService;
   mailer: Mailer;
-  audit: AuditLog;
   clock: Clock;
   config: UserServiceConfig;
   /** packages waiting for a user's decision; deleting such a user is refused (decision 078) */
@@ -76,27 +75,25 @@ export function newUserRecord(
   return { id: randomUUID(), ...fields, tokenVersion: 1, createdAt: now, updatedAt: now, version: 1 };
 }
 
-/** An event about the user, by the user. */
-export function recordUserEvent(
-  d: UserDeps,
-  user: UserRecord,
+/** The event of a change of the user's own account, by the user: committed with the change (decision 283). */
+export function userEvent(
+  user: Pick<UserRecord, 'id' | 'name' | 'userRole'>,
   action: string,
   meaning: string,
   details?: Record<string, unknown>,
-) {
-  return recordAdminEvent(d, user, user, action, meaning, details);
+): AuditEvent {
+  return adminEvent(user, user, action, meaning, details);
 }
 
-/** An event about `user`, by `actor` (an administrator, or the user themself). */
-export function recordAdminEvent(
-  d: { audit: Pick<UserDeps['audit'], 'append'> },
+/** The event of a change of `user`'s account by `actor` (an administrator, or the user themself). */
+export function adminEvent(
   actor: Pick<UserRecord, 'id' | 'name' | 'userRole'>,
   user: Pick<UserRecord, 'id'>,
   action: string,
   meaning: string,
   details?: Record<string, unknown>,
-) {
-  return d.audit.append({
+): AuditEvent {
+  return {
     subject: `USER#${user.id}`,
     action,
     meaning,
@@ -104,7 +101,7 @@ export function recordAdminEvent(
     actorName: actor.name,
     actorRole: actor.userRole,
     details,
-  });
+  };
 }
 
 /** Runs `step`; when it fails, `undo` runs (its own failure ignored) and the step's error is thrown. */
@@ -117,8 +114,14 @@ export async function undoOnFailure<T>(step: () => Promise<T>, undo: () => Promi
   }
 }
 
-export async function mustUpdate(d: UserDeps, next: UserRecord, prev: UserRecord): Promise<void> {
-  const result = await d.users.update(next, prev.version, prev.email);
+/** Stores `next` over `prev` with what commits with it (its events); a lost race is a 409. */
+export async function mustUpdate(
+  d: UserDeps,
+  next: UserRecord,
+  prev: UserRecord,
+  commit: UserCommit = {},
+): Promise<void> {
+  const result = await d.users.update(next, prev.version, prev.email, commit);
   if (result !== 'ok') throw new ConflictError('Your account was changed meanwhile; reload and try again');
 }
 

@@ -6,7 +6,7 @@ import { DEFAULT_RESET_LIMITS, minutesToWait } from '../../../shared/domain/logi
 import { API_ERR } from '../../../shared/messages';
 import type { UserRecord } from '../../ports/user-repository';
 import { hashPassword, verifyPassword } from '../password-hasher';
-import { mustUpdate, recordUserEvent, takeQuotaOrRefuse, type UserDeps, undoOnFailure } from './common';
+import { mustUpdate, takeQuotaOrRefuse, type UserDeps, undoOnFailure, userEvent } from './common';
 import { temporaryPasswordMail } from './mails';
 import { forgiveSource, recordSignInFailure, refuseWhileThrottled } from './sign-in';
 
@@ -36,8 +36,9 @@ export async function changePassword(
     updatedAt: now.toISOString(),
     version: user.version + 1,
   };
-  await mustUpdate(d, next, user);
-  await recordUserEvent(d, user, 'PASSWORD_CHANGED', 'changes their password; earlier sessions end');
+  await mustUpdate(d, next, user, {
+    events: [userEvent(user, 'PASSWORD_CHANGED', 'changes their password; earlier sessions end')],
+  });
   // Every earlier token is revoked; the caller gets a fresh one so this session carries on.
   return { token: await d.tokens.issue({ sub: user.id, tv: next.tokenVersion }, now) };
 }
@@ -63,14 +64,14 @@ export async function resetPassword(d: UserDeps, emailRaw: string, sourceIp: str
     () => issueTemporaryPassword(d, user),
     () => d.users.returnQuota(addressKey),
   );
-  await recordUserEvent(
-    d,
-    user,
-    'PASSWORD_RESET_REQUESTED',
-    'a temporary password is mailed to the account address',
-  );
 }
 
+/**
+ * The mail first, then the temporary password with its event (one transaction, decision 283): a mail that
+ * does not go out changes nothing (an earlier temporary password the owner did receive keeps working), so
+ * nothing has to be undone. A crash or a lost race after the mail leaves a mailed password that was never
+ * stored: it does not sign in, and asking again mails a new one (decision 285).
+ */
 async function issueTemporaryPassword(d: UserDeps, user: UserRecord): Promise<void> {
   const now = d.clock.now();
   const temp = randomBytes(12).toString('base64url');
@@ -82,13 +83,10 @@ async function issueTemporaryPassword(d: UserDeps, user: UserRecord): Promise<vo
     updatedAt: now.toISOString(),
     version: user.version + 1,
   };
-  await mustUpdate(d, next, user);
-  // The mail did not go out, so nothing may have changed: the stored record goes back exactly as it
-  // was (an earlier temporary password the owner did receive keeps working). Conditional on our own
-  // write, so a change someone made meanwhile is never undone; if the restore fails too, the unmailed
-  // temporary password simply expires.
-  await undoOnFailure(
-    () => d.mailer.send(temporaryPasswordMail(user, temp, d.config.tempPasswordMinutes, d.config.appUrl)),
-    () => d.users.update(user, next.version, user.email),
-  );
+  await d.mailer.send(temporaryPasswordMail(user, temp, d.config.tempPasswordMinutes, d.config.appUrl));
+  await mustUpdate(d, next, user, {
+    events: [
+      userEvent(user, 'PASSWORD_RESET_REQUESTED', 'a temporary password is mailed to the account address'),
+    ],
+  });
 }

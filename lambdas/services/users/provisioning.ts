@@ -67,12 +67,15 @@ export async function createAdmin(
       updatedAt: now,
       version: existing.version + 1,
     };
-    await mustUpdate(d, next, existing);
-    await d.audit.append({
-      subject: `USER#${existing.id}`,
-      action: 'ADMIN_PROMOTED',
-      meaning: `makes ${email} an administrator (was ${existing.userRole}); a one-time password was set`,
-      ...system,
+    await mustUpdate(d, next, existing, {
+      events: [
+        {
+          subject: `USER#${existing.id}`,
+          action: 'ADMIN_PROMOTED',
+          meaning: `makes ${email} an administrator (was ${existing.userRole}); a one-time password was set`,
+          ...system,
+        },
+      ],
     });
     return 'promoted';
   }
@@ -88,13 +91,13 @@ export async function createAdmin(
     },
     now,
   );
-  if (!(await d.users.create(user)))
-    throw new ConflictError(`${email} belonged to a deleted account and cannot be used again`);
-  await d.audit.append({
+  const created = {
     subject: `USER#${user.id}`,
     action: 'ADMIN_CREATED',
     meaning: `creates the administrator ${email} with a one-time password`,
     ...system,
-  });
+  };
+  if (!(await d.users.create(user, undefined, { events: [created] })))
+    throw new ConflictError(`${email} belonged to a deleted account and cannot be used again`);
   return 'created';
 }

@@ -36,7 +36,7 @@ describe('registration', { timeout: SCRYPT_TIMEOUT_MS }, () => {
       statusCode: 409,
       message: MSG.registerConflict,
     });
-    await users.delete([u.id], clock.now().toISOString());
+    await users.delete(u, clock.now().toISOString());
     await expect(service.register(newcomer(u.email), 'src')).rejects.toMatchObject({ statusCode: 409 });
   });
 });

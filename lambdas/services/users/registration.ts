@@ -20,14 +20,12 @@ import type { EmailToken, UserRecord } from '../../ports/user-repository';
 import { hashPassword, verifyPassword } from '../password-hasher';
 import {
   hashEmailToken,
-  mustUpdate,
   newUserRecord,
-  recordUserEvent,
   secondsLeftInWindow,
   takeQuotaOrRefuse,
   toPublicUser,
   type UserDeps,
-  undoOnFailure,
+  userEvent,
   warnMailFailed,
 } from './common';
 import { confirmationMail } from './mails';
@@ -80,18 +78,17 @@ export async function register(d: UserDeps, req: RegisterRequest, sourceIp: stri
     ),
     unconfirmedUntil: new Date(at.getTime() + REGISTRATION_HOURS * 3600_000).toISOString(),
   };
-  if (!(await d.users.create(user, expired))) throw new ConflictError(MSG.registerConflict);
-  // No mail, no account: the address stays free, so registering again is the retry.
-  await undoOnFailure(
-    () => mailConfirmationLink(d, user, user.email, 'REGISTER'),
-    () => d.users.discard(user),
-  );
-  await recordUserEvent(
-    d,
+  // The mail first: no mail, no account (the address stays free, so registering again is the retry), and
+  // no account ever stored without its event. A crash after the mail leaves a link to an account that was
+  // never stored: it answers "invalid", and the retry mails a new one (decision 285).
+  await mailConfirmationLink(d, user, user.email, 'REGISTER');
+  const registered = userEvent(
     user,
     'USER_REGISTERED',
     `registers as ${user.userRole} and asks for that role; the address waits for confirmation`,
   );
+  if (!(await d.users.create(user, expired, { events: [registered] })))
+    throw new ConflictError(MSG.registerConflict);
   return toPublicUser(user);
 }
 
@@ -161,40 +158,47 @@ export async function confirmEmail(
   }
   if (failures > 0) await forgiveSource(d, user.email, sourceIp);
   const wasConfirmed = emailConfirmedOf(user);
-  if (change || !wasConfirmed) {
-    const next: UserRecord = {
-      ...user,
-      email: t.email,
-      pendingEmail: undefined,
-      emailConfirmed: true,
-      unconfirmedUntil: undefined,
-      updatedAt: now.toISOString(),
-      version: user.version + 1,
-    };
-    // conditional on the version read above: of two uses of one link racing, one wins, one gets 409
-    const result = change
-      ? await d.users.update(next, user.version, user.email)
-      : await d.users.confirmRegistration(next, user.version);
-    if (result === 'emailTaken') throw new ConflictError(MSG.registerConflict);
-    if (result === 'conflict') throw new AppError(409, API_ERR.confirmLinkUsed, { reason: 'USED' });
+  const usedLink = { tokenHash: hash, at: now.toISOString() };
+  if (!change && wasConfirmed) {
+    // confirmed before (another link): nothing changes, the link is spent
+    await d.users.markEmailTokenUsed(hash, now.toISOString());
+    return { message: API_ERR.emailConfirmed, email: user.email };
   }
-  await d.users.markEmailTokenUsed(hash, now.toISOString());
-  if (change) {
-    await recordUserEvent(d, user, 'EMAIL_CHANGED', `confirms ${t.email} as the new sign-in address`, {
-      before: user.email,
-      after: t.email,
-    });
-    return { message: API_ERR.emailChangeConfirmed, email: t.email };
-  }
-  if (!wasConfirmed) {
-    await recordUserEvent(
-      d,
-      user,
-      'EMAIL_CONFIRMED',
-      `confirms the address ${user.email} with the password chosen at registration`,
-    );
-    if (roleStatusOf(user) === 'REQUESTED') await tellAdminsOfRequest(d, user);
-  }
+  const next: UserRecord = {
+    ...user,
+    email: t.email,
+    pendingEmail: undefined,
+    emailConfirmed: true,
+    unconfirmedUntil: undefined,
+    updatedAt: now.toISOString(),
+    version: user.version + 1,
+  };
+  // the change, the link marked used and the event: one transaction (decision 283), conditional on the
+  // version read above, so of two uses of one link racing (or a retry), one wins and the other gets 409
+  const result = change
+    ? await d.users.update(next, user.version, user.email, {
+        usedLink,
+        events: [
+          userEvent(user, 'EMAIL_CHANGED', `confirms ${t.email} as the new sign-in address`, {
+            before: user.email,
+            after: t.email,
+          }),
+        ],
+      })
+    : await d.users.confirmRegistration(next, user.version, {
+        usedLink,
+        events: [
+          userEvent(
+            user,
+            'EMAIL_CONFIRMED',
+            `confirms the address ${user.email} with the password chosen at registration`,
+          ),
+        ],
+      });
+  if (result === 'emailTaken') throw new ConflictError(MSG.registerConflict);
+  if (result === 'conflict') throw new AppError(409, API_ERR.confirmLinkUsed, { reason: 'USED' });
+  if (change) return { message: API_ERR.emailChangeConfirmed, email: t.email };
+  if (roleStatusOf(user) === 'REQUESTED') await tellAdminsOfRequest(d, user);
   return { message: API_ERR.emailConfirmed, email: user.email };
 }
 
@@ -209,35 +213,31 @@ export async function cancelRegistration(
 ): Promise<{ message: string; email: string }> {
   const now = d.clock.now();
   const { hash, t, user, change } = await usableLink(d, token, now);
+  const usedLink = { tokenHash: hash, at: now.toISOString() };
   if (change) {
-    await mustUpdate(
-      d,
-      { ...user, pendingEmail: undefined, updatedAt: now.toISOString(), version: user.version + 1 },
-      user,
-    );
-    await d.users.markEmailTokenUsed(hash, now.toISOString());
-    await recordUserEvent(
-      d,
+    const cancelled = userEvent(
       user,
       'EMAIL_CHANGE_CANCELLED',
       `the owner of ${t.email} did not ask for it: the change of address is cancelled`,
     );
+    const result = await d.users.update(
+      { ...user, pendingEmail: undefined, updatedAt: now.toISOString(), version: user.version + 1 },
+      user.version,
+      user.email,
+      { usedLink, events: [cancelled] },
+    );
+    if (result !== 'ok') throw new AppError(409, API_ERR.confirmLinkUsed, { reason: 'USED' });
     return { message: API_ERR.emailChangeCancelled, email: t.email };
   }
   if (emailConfirmedOf(user)) throw new ConflictError(API_ERR.cancelAfterConfirm);
-  try {
-    await d.users.discard(user);
-  } catch {
-    // confirmed or cancelled meanwhile: the other use of the link won
-    throw new AppError(409, API_ERR.confirmLinkUsed, { reason: 'USED' });
-  }
-  await d.users.markEmailTokenUsed(hash, now.toISOString());
-  await recordUserEvent(
-    d,
+  const cancelled = userEvent(
     user,
     'REGISTRATION_CANCELLED',
     `the owner of ${t.email} did not register: the registration is removed and the address is free again`,
   );
+  // confirmed or cancelled meanwhile: the other use of the link won
+  if (!(await d.users.discard(user, { usedLink, events: [cancelled] })))
+    throw new AppError(409, API_ERR.confirmLinkUsed, { reason: 'USED' });
   return { message: API_ERR.registrationCancelled, email: t.email };
 }
 

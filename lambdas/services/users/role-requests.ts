@@ -1,4 +1,5 @@
 import type { DecideRolesRequest, PublicUser, RoleDecisionOutcome } from '../../../shared/api/contracts/user';
+import { assertNever } from '../../../shared/domain/assert-never';
 import { BadRequestError, ConflictError, ForbiddenError } from '../../../shared/domain/errors';
 import { holdsAuthority, roleStatusOf } from '../../../shared/domain/identity';
 import {
@@ -12,7 +13,7 @@ import { roleLabel } from '../../../shared/domain/roles';
 import { SIGNATURE_PASSWORD_REQUIRED } from '../../../shared/domain/signature-meanings';
 import { API_ERR } from '../../../shared/messages';
 import type { UserRecord } from '../../ports/user-repository';
-import { getAllOrNotFound, mailAfterCommit, recordAdminEvent, toPublicUser, type UserDeps } from './common';
+import { adminEvent, getAllOrNotFound, mailAfterCommit, toPublicUser, type UserDeps } from './common';
 import { roleDecisionMail, roleProposalMail, roleRequestMail } from './mails';
 import { confirmSignature } from './signature-check';
 
@@ -92,60 +93,65 @@ export async function decideRoles(
     };
     return { u, outcome: 'PROPOSED' as const, next: { ...base, roleProposal: proposal } as UserRecord };
   });
-  if (!(await d.users.updateAll(planned.map((p) => ({ next: p.next, expectedVersion: p.u.version })))))
+  // every decision with its event: one transaction (decision 283); the mails after it
+  const events = planned.map(({ u, outcome, next }) => {
+    const label = roleLabel(u.userRole);
+    const facts = { userId: u.id, email: u.email, role: u.userRole, before: roleStatusOf(u) };
+    switch (outcome) {
+      case 'REFUSED':
+        return adminEvent(
+          admin,
+          u,
+          'ROLE_REFUSED',
+          `refuses the role ${label} to ${u.email}; the account holds no role authority`,
+          { ...facts, after: 'REFUSED', ...(u.roleProposal ? { droppedProposal: u.roleProposal } : {}) },
+        );
+      case 'PROPOSED':
+        return adminEvent(
+          admin,
+          u,
+          'ROLE_PROPOSED',
+          `proposes granting the role ${label} to ${u.email}; it takes effect once a second administrator confirms it`,
+          {
+            ...facts,
+            after: roleStatusOf(u),
+            expiresAt: proposalExpiresAt(next.roleProposal!.proposedAt),
+            signature: grantSignature('proposeRole', admin, at),
+          },
+        );
+      case 'GRANTED': {
+        const proposal = u.roleProposal!;
+        return adminEvent(
+          admin,
+          u,
+          'ROLE_GRANTED',
+          `grants the role ${label} to ${u.email}, confirming the proposal of ${proposal.proposedByName} (${proposal.proposedByEmail})`,
+          {
+            ...facts,
+            after: 'GRANTED',
+            proposedBy: proposal.proposedById,
+            proposedAt: proposal.proposedAt,
+            signature: grantSignature('confirmRole', admin, at),
+          },
+        );
+      }
+      default:
+        return assertNever(outcome, 'role decision');
+    }
+  });
+  const changes = planned.map((p) => ({ next: p.next, expectedVersion: p.u.version }));
+  if (!(await d.users.updateAll(changes, { events })))
     throw new ConflictError('A selected account was changed meanwhile; reload and try again');
 
   const admins = planned.some((p) => p.outcome === 'PROPOSED')
     ? (await d.users.listByRole('ADMIN')).filter((a) => holdsAuthority(a))
     : [];
   for (const { u, outcome, next } of planned) {
-    const label = roleLabel(u.userRole);
-    const facts = { userId: u.id, email: u.email, role: u.userRole, before: roleStatusOf(u) };
-    if (outcome === 'REFUSED') {
-      await recordAdminEvent(
-        d,
-        admin,
-        u,
-        'ROLE_REFUSED',
-        `refuses the role ${label} to ${u.email}; the account holds no role authority`,
-        { ...facts, after: 'REFUSED', ...(u.roleProposal ? { droppedProposal: u.roleProposal } : {}) },
-      );
-      await mailAfterCommit(d, roleDecisionMail(u, false, d.config.appUrl));
-    } else if (outcome === 'PROPOSED') {
-      const proposal = next.roleProposal!;
-      await recordAdminEvent(
-        d,
-        admin,
-        u,
-        'ROLE_PROPOSED',
-        `proposes granting the role ${label} to ${u.email}; it takes effect once a second administrator confirms it`,
-        {
-          ...facts,
-          after: roleStatusOf(u),
-          expiresAt: proposalExpiresAt(proposal.proposedAt),
-          signature: grantSignature('proposeRole', admin, at),
-        },
-      );
+    if (outcome === 'REFUSED') await mailAfterCommit(d, roleDecisionMail(u, false, d.config.appUrl));
+    else if (outcome === 'PROPOSED')
       for (const a of admins)
-        await mailAfterCommit(d, roleProposalMail(a, u, admin, proposal, d.config.appUrl));
-    } else {
-      const proposal = u.roleProposal!;
-      await recordAdminEvent(
-        d,
-        admin,
-        u,
-        'ROLE_GRANTED',
-        `grants the role ${label} to ${u.email}, confirming the proposal of ${proposal.proposedByName} (${proposal.proposedByEmail})`,
-        {
-          ...facts,
-          after: 'GRANTED',
-          proposedBy: proposal.proposedById,
-          proposedAt: proposal.proposedAt,
-          signature: grantSignature('confirmRole', admin, at),
-        },
-      );
-      await mailAfterCommit(d, roleDecisionMail(u, true, d.config.appUrl));
-    }
+        await mailAfterCommit(d, roleProposalMail(a, u, admin, next.roleProposal!, d.config.appUrl));
+    else await mailAfterCommit(d, roleDecisionMail(u, true, d.config.appUrl));
   }
   return {
     users: planned.map((p) => toPublicUser(p.next)),

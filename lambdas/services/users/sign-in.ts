@@ -11,11 +11,11 @@ import type { UserRecord } from '../../ports/user-repository';
 import { dummyHash, verifyPassword } from '../password-hasher';
 import {
   mustUpdate,
-  recordUserEvent,
   secondsLeftInWindow,
   toPublicUser,
   type UserDeps,
   type UserServiceConfig,
+  userEvent,
 } from './common';
 
 /**
@@ -101,16 +101,20 @@ export async function login(
       updatedAt: now.toISOString(),
       version: user.version + 1,
     };
-    // a change that won meanwhile leaves the stored record as it was: the token carries its version
-    if ((await d.users.update(next, user.version, user.email)) !== 'ok') tokenVersion = user.tokenVersion;
+    // the use of a mailed password commits with its event (decision 283); a change that won meanwhile
+    // leaves the stored record as it was, and records nothing: the token carries its version
+    const events = usedTemporary
+      ? [
+          userEvent(
+            user,
+            'PASSWORD_RESET_USED',
+            'signs in with a mailed temporary password, which must be changed before anything else',
+          ),
+        ]
+      : [];
+    if ((await d.users.update(next, user.version, user.email, { events })) !== 'ok')
+      tokenVersion = user.tokenVersion;
     else if (usedTemporary) mustChangePassword = true;
-    if (usedTemporary)
-      await recordUserEvent(
-        d,
-        user,
-        'PASSWORD_RESET_USED',
-        'signs in with a mailed temporary password, which must be changed before anything else',
-      );
   }
   const token = await d.tokens.issue({ sub: user.id, tv: tokenVersion }, now);
   return { token, user: toPublicUser(user), mustChangePassword };

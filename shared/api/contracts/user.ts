@@ -150,10 +150,18 @@ export const resendConfirmationSchema = z.object({
   email: emailField(MSG.registerEmailRequired),
 });
 
+/**
+ * Users decided in one call: every decision commits with its audit events in one DynamoDB transaction (at
+ * most 100 items: per user the record, its event and its chain head; decision 285).
+ */
+export const MAX_USERS_DECIDED_AT_ONCE = 30;
+
 const ids = z
   .array(z.string().min(1).max(64), { error: 'Send the user ids as a JSON list' })
   .min(1, { error: 'Select at least one item' })
-  .max(100, { error: 'At most 100 users can be decided at once' });
+  .max(MAX_USERS_DECIDED_AT_ONCE, {
+    error: `At most ${MAX_USERS_DECIDED_AT_ONCE} users can be decided at once`,
+  });
 
 /**
  * `POST /admin/users/roles`: grant or refuse the requested roles of the selected users. `roles` (optional,

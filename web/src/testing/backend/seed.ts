@@ -125,15 +125,17 @@ async function addHistory(b: MemoryBackend, p: Package): Promise<void> {
     meaning: string,
     details?: Record<string, unknown>,
   ) =>
-    b.audit.append({
-      subject: `PKG#${p.id}`,
-      action,
-      meaning,
-      actorId: who.id,
-      actorName: who.name,
-      actorRole: who.userRole,
-      ...(details ? { details } : {}),
-    });
+    b.audit.record([
+      {
+        subject: `PKG#${p.id}`,
+        action,
+        meaning,
+        actorId: who.id,
+        actorName: who.name,
+        actorRole: who.userRole,
+        ...(details ? { details } : {}),
+      },
+    ]);
   await add(p.initiator, 'PACKAGE_CREATED', AUDIT_MEANING.created(p.type, p.resourceName));
   if (isEditable(p.status)) return;
   await add(p.initiator, 'APPROVAL_REQUESTED', AUDIT_MEANING.notify, {
