@@ -352,8 +352,10 @@ describe('verifyXmlPackage', () => {
     const r = await verifyBytes(await collect(buildXmlPackage(input).stream), {
       trustedKeyPems: [portalKey],
     });
-    expect(failed(r)).toEqual(['Header describes this package']);
+    // and the device policy goes by the type: a field device refuses a DEV_SIGNED package whatever stage it claims
+    expect(failed(r)).toEqual(['Header describes this package', 'Device policy']);
     expect(r.checks.find((c) => !c.ok)?.detail).toMatch(/DEV_SIGNED package cannot have stage RELEASE/);
+    expect(r.devModeAccepted).toBeUndefined();
   });
 
   it('builds and verifies a 16 MB package in one streaming pass', async () => {
