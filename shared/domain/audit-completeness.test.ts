@@ -272,7 +272,7 @@ describe('package completeness', () => {
     expect(found.map((d) => d.kind)).toEqual(['extra']);
     expect(found[0]!.message).toMatch(/1 APPROVED event.*u-terry has not approved/);
     const skipped = walk(false, [0, 0]);
-    skipped.events[3]!.details = { approved: '1/3' };
+    skipped.events[4]!.details = { approved: '1/3' };
     expect(checkCompleteness(input(skipped.p, skipped.events))[0]!.message).toMatch(
       /says approved 1\/3, but it is approval 2\/3/,
     );
