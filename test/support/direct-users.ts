@@ -5,6 +5,7 @@ import type { Role } from '../../shared/domain/roles';
 import { SEED_PASSWORD } from '../../shared/domain/seed-users';
 import { uniq } from './api';
 import { signToken, tokenSecretOf } from './tokens';
+import { noteWrittenAround } from './written-around';
 
 export interface DirectUser {
   id: string;
@@ -66,6 +67,11 @@ export async function directUsers(
         version: 1,
       };
       if (!(await repo.create(user))) throw new Error(`could not create ${user.email}`);
+      noteWrittenAround(
+        inject('dataDir'),
+        [`USER#${user.id}`],
+        'made by directUsers, with no registration or grant',
+      );
       return {
         id: user.id,
         name,
@@ -88,4 +94,5 @@ export async function ageRoleProposal(userId: string, days: number): Promise<voi
   const next = { ...u, roleProposal: { ...u.roleProposal, proposedAt }, version: u.version + 1 };
   if (!(await repo.updateAll([{ next, expectedVersion: u.version }])))
     throw new Error(`could not age the proposal of ${userId}`);
+  noteWrittenAround(inject('dataDir'), [`USER#${userId}`], 'its role proposal aged by ageRoleProposal');
 }
