@@ -22,6 +22,7 @@ import {
   SITE_SETTINGS_PATH,
   type SiteSettings,
 } from '../../shared/site-settings';
+import { asRouteInvocation, crashSeamControl, installCrashSeam } from './crash-seam';
 import { installLocalIamChecks, routeScope } from './iam-check';
 import { buildRouter } from './router';
 import { installS3MultipartShim } from './s3-multipart-shim';
@@ -246,8 +247,11 @@ async function handleApi(
   let result: APIGatewayProxyResult;
   try {
     const handler = await load(m.route);
-    // every AWS call the handler makes is checked against its row's `uses`, as its role would be
-    result = await routeScope.run(m.route, () => handler(event, lambdaContext(m.route, requestId)));
+    // every AWS call the handler makes is checked against its row's `uses`, as its role would be; the
+    // crash seam (tests only, FRP_CRASH_SEAM=1) may end the invocation after a write (decision 291)
+    result = await asRouteInvocation(m.route.id, event, (e) =>
+      routeScope.run(m.route, () => handler(e, lambdaContext(m.route, requestId))),
+    );
   } catch (e) {
     gatewayLog.error('function failed', { requestId, route: m.route.id, reason: (e as Error).message });
     return sendGateway(res, policy, GATEWAY_ANSWERS.internalServerError, requestId);
@@ -351,6 +355,7 @@ export function createLocalServer(
 ): Server {
   installLocalIamChecks();
   installS3MultipartShim();
+  installCrashSeam();
   // one process runs every function: each log line names the route or worker that wrote it
   nameFunctionsBy(() => routeScope.getStore()?.id);
   const match = buildRouter(options.routes);
@@ -361,9 +366,12 @@ export function createLocalServer(
   return createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://localhost');
     const isApi = url.pathname === `/${API_STAGE}` || url.pathname.startsWith(`/${API_STAGE}/`);
-    const work = isApi
-      ? handleApi(req, res, url, match, policy, load)
-      : Promise.resolve(serveStatic(req, res, url, root, policy, site));
+    const work = crashSeamControl(req, res, url).then((answered) => {
+      if (answered) return;
+      return isApi
+        ? handleApi(req, res, url, match, policy, load)
+        : serveStatic(req, res, url, root, policy, site);
+    });
     work.catch((e) => {
       gatewayLog.error('request failed', { reason: (e as Error).message });
       if (!res.headersSent) sendJson(res, policy, 500, { errorMessage: API_ERR.internal });
