@@ -49,10 +49,13 @@ export async function startStackProcess(
   let mailboxUrl = '';
   let ready = false;
   await new Promise<void>((resolveReady, reject) => {
-    const timer = setTimeout(
-      () => reject(new Error(`local stack did not start in 120 s:\n${output.join('')}`)),
-      120_000,
-    );
+    const timer = setTimeout(() => {
+      // a stack that did not come up must not stay behind (its emulators run in its process group)
+      try {
+        process.kill(-child.pid!, 'SIGKILL');
+      } catch {}
+      reject(new Error(`local stack did not start in 120 s:\n${output.join('')}`));
+    }, 120_000);
     const onData = (b: Buffer) => {
       const text = b.toString();
       output.push(text);
