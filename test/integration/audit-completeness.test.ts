@@ -26,7 +26,7 @@ beforeAll(async () => {
   pkg = await kit.notified(u, 'DEV_UNSIGNED');
   for (const voter of approversFor(u, pkg.type).slice(0, 2))
     await kit.must(202, `/packages/${pkg.id}/approve`, { method: 'POST', token: voter.token });
-}, 240_000);
+}, 900_000);
 
 afterAll(async () => {
   await stack?.stop();

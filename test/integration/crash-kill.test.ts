@@ -148,7 +148,7 @@ beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'frp-kill-'));
   await start();
   u = await kit.seeded();
-}, 240_000);
+}, 900_000);
 
 afterAll(async () => {
   const sum = (k: 'approvals' | 'decided' | 'withoutEvent' | 'eventWithoutDecision') =>

@@ -46,7 +46,7 @@ beforeAll(async () => {
   });
   const kit = new StackKit(stack.url);
   h = new CrashHarness(stack, kit, await kit.seeded());
-}, 240_000);
+}, 900_000);
 
 afterAll(async () => {
   const points = h?.results.filter((r) => r.k > 0) ?? [];
