@@ -6,9 +6,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { localTable } from '../../infra/local/local-aws';
 import type { Package } from '../../shared/api/contracts/packages';
 import { checkCompleteness, completenessInputOf } from '../../shared/domain/audit-completeness';
-import { SEED_USERS } from '../../shared/domain/seed-users';
+import { SEED_PASSWORD, SEED_USERS } from '../../shared/domain/seed-users';
 import type { ApiResult } from '../support/api';
 import { settledAuditVerify } from '../support/audit-verify-run';
+import { cheapenPasswords } from '../support/cheap-signatures';
 import { approversFor } from '../support/package-flow';
 import { type KitUsers, StackKit } from '../support/stack-kit';
 import { type StackProcess, startStackProcess } from '../support/stack-process';
@@ -147,6 +148,11 @@ async function round(name: string, moment: 'visible' | 'random'): Promise<void> 
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'frp-kill-'));
   await start();
+  // signatures at cheap scrypt parameters, so every approver's vote is in flight at once (same code path)
+  await cheapenPasswords(
+    dynamoAt(stack.dynamoEndpoint),
+    SEED_USERS.map((s) => ({ email: s.email, password: SEED_PASSWORD })),
+  );
   u = await kit.seeded();
 }, 900_000);
 

@@ -3,7 +3,9 @@ import { writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROUTES, type Route, tablesWritten } from '../../shared/api/routes';
 import { ASYNC_WORKERS, WORKERS } from '../../shared/api/workers';
+import { SEED_PASSWORD, SEED_USERS } from '../../shared/domain/seed-users';
 import { settledAuditVerify } from '../support/audit-verify-run';
+import { cheapenPasswords } from '../support/cheap-signatures';
 import { identityCases } from '../support/crash-cases-identity';
 import { packageCases } from '../support/crash-cases-packages';
 import { resourceCases } from '../support/crash-cases-resources';
@@ -11,6 +13,7 @@ import { workerCases } from '../support/crash-cases-workers';
 import { CrashHarness, label } from '../support/crash-harness';
 import { StackKit } from '../support/stack-kit';
 import { type StackProcess, startStackProcess } from '../support/stack-process';
+import { dynamoAt } from '../support/store';
 
 /**
  * The crash-point matrix (decision 291): for every writing route of the route table and every worker, and
@@ -44,6 +47,11 @@ beforeAll(async () => {
     RESET_MAX_PER_SOURCE: '100000',
     RESET_MAX_PER_ADDRESS: '100',
   });
+  // signatures at cheap scrypt parameters: hundreds of decisions, each checking a password (same code path)
+  await cheapenPasswords(
+    dynamoAt(stack.dynamoEndpoint),
+    SEED_USERS.map((s) => ({ email: s.email, password: SEED_PASSWORD })),
+  );
   const kit = new StackKit(stack.url);
   h = new CrashHarness(stack, kit, await kit.seeded());
 }, 900_000);

@@ -1,5 +1,6 @@
 import { SEED_PASSWORD } from '../../shared/domain/seed-users';
 import { jsonText, uniq } from './api';
+import { cheapenPasswords } from './cheap-signatures';
 import type { CrashHarness, RouteCase } from './crash-harness';
 
 /**
@@ -41,6 +42,8 @@ async function registered(h: CrashHarness, role = 'DESIGN_ENGINEER_TEST'): Promi
     method: 'POST',
     body: { name: 'Casey Crash', email, password: PASSWORD, userRole: role },
   });
+  // its later sign-ins and signatures at cheap parameters (the registration above hashed as the product does)
+  await cheapenPasswords(h.ddb, [{ email, password: PASSWORD }]);
   return {
     id: jsonText<{ id: string }>(r.body.user).id,
     email,

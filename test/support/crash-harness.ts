@@ -63,6 +63,8 @@ export interface CrashPointResult {
   target: string;
   k: number;
   problems: string[];
+  /** milliseconds: preparing, the crashed call and its retry, the checks */
+  ms?: { prepare: number; run: number; check: number };
 }
 
 const DEFAULT_RETRY_ANSWERS = [200, 201, 202, 204, 409];
@@ -225,11 +227,13 @@ export class CrashHarness {
    * request again as the client does after a 5xx, then check. Answers the writes the first call made.
    */
   async routePoint(c: RouteCase, k: number): Promise<{ writes: number; problems: string[] }> {
+    const t0 = Date.now();
     const prep = await c.prepare(this);
     await this.outboxSettled();
     await this.newRecordProblems();
     await this.clearMailbox();
     const since = await this.mark();
+    const t1 = Date.now();
     const first = await this.send(prep, k || undefined);
     const own = (await this.invocations(since)).find((i) => i.target === `route:${c.route}`);
     const caseProblems: (string | null)[] = [];
@@ -247,13 +251,16 @@ export class CrashHarness {
       caseProblems.push(`the clean run answered ${first.status} ${JSON.stringify(first.body).slice(0, 300)}`);
     }
     if (c.settled) caseProblems.push(await c.settled(this, prep, answer));
+    const t2 = Date.now();
     const problems = await this.check(caseProblems);
-    this.results.push({ target: label(c.route, c.variant), k, problems });
+    const ms = { prepare: t1 - t0, run: t2 - t1, check: Date.now() - t2 };
+    this.results.push({ target: label(c.route, c.variant), k, problems, ms });
     return { writes: own?.writes ?? 0, problems };
   }
 
   /** A worker at crash point k (0: the clean run), armed for its next invocation. */
   async workerPoint(c: WorkerCase, k: number): Promise<{ writes: number; problems: string[] }> {
+    const t0 = Date.now();
     const prep = await c.prepare(this);
     await this.outboxSettled();
     await this.newRecordProblems();
@@ -261,10 +268,14 @@ export class CrashHarness {
     const since = await this.mark();
     for (const a of c.alsoArm ?? []) await this.arm(a.target, a.after, a.times);
     if (k > 0) await this.arm(`worker:${c.worker}`, k);
+    const t1 = Date.now();
     await c.trigger(this, prep);
-    const problems = await this.check([await c.settled(this, prep)]);
+    const settled = await c.settled(this, prep);
+    const t2 = Date.now();
+    const problems = await this.check([settled]);
+    const ms = { prepare: t1 - t0, run: t2 - t1, check: Date.now() - t2 };
     const runs = (await this.invocations(since)).filter((i) => i.target === `worker:${c.worker}`);
-    this.results.push({ target: label(`worker:${c.worker}`, c.variant), k, problems });
+    this.results.push({ target: label(`worker:${c.worker}`, c.variant), k, problems, ms });
     return {
       writes: Math.max(0, ...runs.filter((r) => r.crashAfter === null).map((r) => r.writes)),
       problems,
