@@ -12,6 +12,13 @@ import {
   localTable,
   readLocalEndpoints,
 } from '../infra/local/local-aws';
+import { tableEnv } from '../shared/api/runtime';
+import {
+  checkCompleteness,
+  completenessInputOf,
+  type Disagreement,
+  type StoredItems,
+} from '../shared/domain/audit-completeness';
 import {
   AUDIT_COPY_PREFIX,
   type AuditCopyReport,
@@ -19,13 +26,17 @@ import {
   auditObjectKey,
   compareAuditCopy,
 } from '../shared/domain/audit-copy';
+import { SEED_USERS } from '../shared/domain/seed-users';
 
 /**
  * `npm run audit:verify -- --local [--data-dir .data]` or `npm run audit:verify -- [--stack <name>]
- * [--region <region>]`: checks that the audit table and its write-once copy in the audit bucket agree
- * and that every hash chain is unbroken (docs/infra.md, "Audit trail copy"). Against the local stack it
- * reads the emulators' ports from the data folder (DATA_DIR or .data, as `npm start` does); against AWS
- * it reads the table and bucket names from the stack's outputs, with credentials from the default chain.
+ * [--region <region>]`: checks that the audit table and its write-once copy in the audit bucket agree,
+ * that every hash chain is unbroken (docs/infra.md, "Audit trail copy"), and that the stored state and
+ * the record agree: every decision, grant and deletion has exactly one event and no event claims what the
+ * state lacks (shared/domain/audit-completeness.ts, decision 290). Against the local stack it reads the
+ * emulators' ports from the data folder (DATA_DIR or .data, as `npm start` does); against AWS it reads the
+ * table and bucket names from the stack's outputs (or TABLE_<NAME> where an output is missing), with
+ * credentials from the default chain. It only reads (but for `--copy-missing`).
  * Exit 0 when everything agrees, 1 on any disagreement, 2 when it cannot run (bad arguments, no stack).
  */
 
@@ -34,9 +45,17 @@ const USAGE =
   '       npm run audit:verify -- [--stack FirmwareReleasePortal-dev] [--region <region>] [--copy-missing]\n' +
   '  --copy-missing  first writes events the bucket lacks (e.g. written before the copy existed); never overwrites';
 
+/** The tables whose state the record must agree with, besides the audit table itself. */
+const STATE_TABLES = ['packages', 'users', 'resources', 'dcc'] as const;
+type StateTable = (typeof STATE_TABLES)[number];
+
 interface Target {
   describe: string;
   table: string;
+  /** the state tables' physical names */
+  tables: Record<StateTable, string>;
+  /** accounts a local stack seeds without an event (none in AWS) */
+  seeded: { email: string; role: string }[];
   bucket: string;
   dynamo: DynamoDBClient;
   s3: S3Client;
@@ -54,6 +73,8 @@ function localTarget(dataDir: string): Target {
   return {
     describe: `local stack (data folder ${dataDir})`,
     table: localTable('audit'),
+    tables: Object.fromEntries(STATE_TABLES.map((t) => [t, localTable(t)])) as Record<StateTable, string>,
+    seeded: SEED_USERS.map((u) => ({ email: u.email, role: u.role })),
     bucket: localBucket('audit'),
     dynamo: new DynamoDBClient(localDynamoConfig(endpoints.dynamo, 2)),
     s3: new S3Client(localS3Config(endpoints.s3, 2)),
@@ -72,22 +93,34 @@ async function deployedTarget(stackName: string, region: string | undefined): Pr
     throw new UsageError(
       `Stack ${stackName} has no AuditTableName/AuditBucketName outputs: deploy the current version`,
     );
+  // the stack names the users table (admin:create); the others from TABLE_<NAME>, as the workers have them
+  const outputOf: Partial<Record<StateTable, string>> = { users: outputs.UsersTableName };
+  const tables = Object.fromEntries(
+    STATE_TABLES.map((t) => [t, outputOf[t] || process.env[tableEnv(t)] || '']),
+  ) as Record<StateTable, string>;
+  const unnamed = STATE_TABLES.filter((t) => !tables[t]);
+  if (unnamed.length > 0)
+    throw new UsageError(
+      `Set ${unnamed.map((t) => tableEnv(t)).join(', ')} to the table name(s) of stack ${stackName}: the state is checked against the record`,
+    );
   return {
     describe: `stack ${stackName}`,
     table,
+    tables,
+    seeded: [],
     bucket,
     dynamo: new DynamoDBClient({ region }),
     s3: new S3Client({ region }),
   };
 }
 
-async function readTable(t: Target): Promise<Record<string, unknown>[]> {
+async function readTable(t: Target, table = t.table): Promise<Record<string, unknown>[]> {
   const doc = DynamoDBDocumentClient.from(t.dynamo);
   const items: Record<string, unknown>[] = [];
   let start: ScanCommandInput['ExclusiveStartKey'];
   do {
     const r = await doc.send(
-      new ScanCommand({ TableName: t.table, ExclusiveStartKey: start, ConsistentRead: true }),
+      new ScanCommand({ TableName: table, ExclusiveStartKey: start, ConsistentRead: true }),
     );
     items.push(...((r.Items ?? []) as Record<string, unknown>[]));
     start = r.LastEvaluatedKey;
@@ -134,6 +167,39 @@ export function formatAuditReport(where: string, r: AuditCopyReport): string {
   return `${lines.join('\n')}\n`;
 }
 
+/** The state tables' items (the audit table's are read with the bucket). */
+async function readState(t: Target): Promise<Omit<StoredItems, 'audit'>> {
+  const read = await Promise.all(STATE_TABLES.map((name) => readTable(t, t.tables[name])));
+  const [packages, users, resources, dcc] = read as [
+    Record<string, unknown>[],
+    Record<string, unknown>[],
+    Record<string, unknown>[],
+    Record<string, unknown>[],
+  ];
+  return { packages, users, resources, dcc };
+}
+
+/** The completeness part of the report: one line per disagreement, naming the subject. */
+export function formatCompletenessReport(where: string, input: StoredItems, found: Disagreement[]): string {
+  const count = (items: readonly Record<string, unknown>[], kind: string) =>
+    items.filter((i) => i.kind === kind).length;
+  const lines = [
+    `State and record of the ${where}`,
+    `  ${count(input.packages, 'PACKAGE')} packages (${count(input.packages, 'TOMBSTONE')} deleted), ${count(input.users, 'USER')} users, ${count(input.users, 'ACCESS_TOKEN')} access tokens, ${count(input.resources, 'RESOURCE')} resources, ${count(input.dcc, 'DCC')} DCCs`,
+  ];
+  if (found.length === 0) {
+    lines.push(
+      'OK: the state and the record agree: every decision, grant and deletion has exactly one event',
+    );
+  } else {
+    for (const d of found) lines.push(`FAIL ${d.subject}: ${d.kind}: ${d.message}`);
+    lines.push(
+      `${found.length} disagreement${found.length === 1 ? '' : 's'} between the state and the record`,
+    );
+  }
+  return `${lines.join('\n')}\n`;
+}
+
 /** Runs the command with `args` (without node and script), writing to `out`; returns the exit code. */
 export async function runAuditVerify(args: string[], out: (s: string) => void): Promise<number> {
   let local = false;
@@ -170,7 +236,11 @@ export async function runAuditVerify(args: string[], out: (s: string) => void): 
     return 2;
   }
   try {
-    const [items, objects] = await Promise.all([readTable(target), readBucket(target)]);
+    const [items, objects, state] = await Promise.all([
+      readTable(target),
+      readBucket(target),
+      readState(target),
+    ]);
     let report = compareAuditCopy(items, objects);
     const missing = report.problems.flatMap((p) => (p.missing ? [p.missing] : []));
     if (copyMissing && missing.length > 0) {
@@ -198,7 +268,10 @@ export async function runAuditVerify(args: string[], out: (s: string) => void): 
       report = compareAuditCopy(items, objects);
     }
     out(formatAuditReport(target.describe, report));
-    return report.problems.length === 0 ? 0 : 1;
+    const stored: StoredItems = { ...state, audit: items };
+    const found = checkCompleteness(completenessInputOf(stored, new Date(), target.seeded));
+    out(formatCompletenessReport(target.describe, stored, found));
+    return report.problems.length === 0 && found.length === 0 ? 0 : 1;
   } catch (e) {
     out(
       `Could not read the audit trail of the ${target.describe}: ${(e as Error).name}: ${(e as Error).message}\n`,

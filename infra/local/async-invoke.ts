@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import type { SQSEvent } from 'aws-lambda';
 import { setLocalAsyncInvoker } from '../../lambdas/adapters/local/local-artefact-jobs';
 import { ASYNC_WORKERS, type AsyncWorker, workerFile } from '../../shared/api/workers';
+import { asInvocation, onStorageCall } from './crash-seam';
 import { type Grantee, LocalAccessDenied, routeScope } from './iam-check';
 
 type JobHandler = (event: unknown) => Promise<unknown>;
@@ -59,6 +60,8 @@ export class LocalAsyncInvoker {
   }
 
   invoke(workerId: string, payload: unknown): void {
+    // an invoke is one of the caller's writes for the crash seam (a killed caller invokes nothing)
+    onStorageCall(`Invoke:${workerId}`, true);
     const caller = routeScope.getStore();
     const worker = ASYNC_WORKERS.find((w) => w.id === workerId);
     if (!worker) throw new Error(`No asynchronous worker ${workerId} in shared/api/workers.ts`);
@@ -82,7 +85,12 @@ export class LocalAsyncInvoker {
         const handler = (await import(`../../lambdas/workers/${workerFile(worker.id)}.ts`)) as {
           handler: JobHandler;
         };
-        await routeScope.run(grantee(worker.id, worker.uses), () => handler.handler(payload));
+        // one invocation (the crash seam may end it after a write, as Lambda's would end; it is retried)
+        const run = await asInvocation(`worker:${worker.id}`, null, () =>
+          routeScope.run(grantee(worker.id, worker.uses), () => handler.handler(payload)),
+        );
+        if (run.record.crashed) throw new Error(`crash seam: killed after write ${run.record.crashAfter}`);
+        if (run.error !== undefined) throw run.error;
         return;
       } catch (e) {
         error = e as Error;
@@ -125,9 +133,12 @@ export class LocalAsyncInvoker {
         const event = {
           Records: [{ messageId: record.requestContext.requestId, body: JSON.stringify(record) }],
         } as unknown as SQSEvent;
-        const out = (await routeScope.run(grantee(failure.id, failure.uses), () => m.handler(event))) as {
-          batchItemFailures?: unknown[];
-        };
+        const run = await asInvocation(`worker:${failure.id}`, null, () =>
+          routeScope.run(grantee(failure.id, failure.uses), () => m.handler(event)),
+        );
+        if (run.record.crashed) throw new Error(`crash seam: killed after write ${run.record.crashAfter}`);
+        if (run.error !== undefined) throw run.error;
+        const out = run.value as { batchItemFailures?: unknown[] } | undefined;
         if (!out?.batchItemFailures?.length) return;
       } catch (e) {
         this.o.log(`async ${failure.id}: ${(e as Error).message}`);

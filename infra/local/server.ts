@@ -22,6 +22,7 @@ import {
   SITE_SETTINGS_PATH,
   type SiteSettings,
 } from '../../shared/site-settings';
+import { asRouteInvocation, crashSeamControl, installCrashSeam } from './crash-seam';
 import { installLocalIamChecks, routeScope } from './iam-check';
 import { buildRouter } from './router';
 import { installS3MultipartShim } from './s3-multipart-shim';
@@ -253,8 +254,11 @@ async function handleApi(
   try {
     const handler = await load(m.route);
     invocations.count(m.route.id);
-    // every AWS call the handler makes is checked against its row's `uses`, as its role would be
-    result = await routeScope.run(m.route, () => handler(event, lambdaContext(m.route, requestId)));
+    // every AWS call the handler makes is checked against its row's `uses`, as its role would be; the
+    // crash seam (tests only, FRP_CRASH_SEAM=1) may end the invocation after a write (decision 291)
+    result = await asRouteInvocation(m.route.id, event, (e) =>
+      routeScope.run(m.route, () => handler(e, lambdaContext(m.route, requestId))),
+    );
   } catch (e) {
     gatewayLog.error('function failed', { requestId, route: m.route.id, reason: (e as Error).message });
     return sendGateway(res, policy, GATEWAY_ANSWERS.internalServerError, requestId);
@@ -358,6 +362,7 @@ export function createLocalServer(
 ): Server {
   installLocalIamChecks();
   installS3MultipartShim();
+  installCrashSeam();
   // one process runs every function: each log line names the route or worker that wrote it
   nameFunctionsBy(() => routeScope.getStore()?.id);
   const match = buildRouter(options.routes);
@@ -372,9 +377,12 @@ export function createLocalServer(
     const isApi = url.pathname === `/${API_STAGE}` || url.pathname.startsWith(`/${API_STAGE}/`);
     if (stats && url.pathname === INVOCATIONS_PATH)
       return sendJson(res, policy, 200, { total: invocations.total, byRoute: invocations.snapshot() });
-    const work = isApi
-      ? handleApi(req, res, url, match, policy, load, invocations)
-      : Promise.resolve(serveStatic(req, res, url, root, policy, site));
+    const work = crashSeamControl(req, res, url).then((answered) => {
+      if (answered) return;
+      return isApi
+        ? handleApi(req, res, url, match, policy, load, invocations)
+        : serveStatic(req, res, url, root, policy, site);
+    });
     work.catch((e) => {
       gatewayLog.error('request failed', { reason: (e as Error).message });
       if (!res.headersSent) sendJson(res, policy, 500, { errorMessage: API_ERR.internal });

@@ -11,6 +11,7 @@ import {
 } from '@aws-sdk/client-dynamodb-streams';
 import type { Context, DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
 import { passesWorkerFilter, type StreamWorker, workerFile } from '../../shared/api/workers';
+import { asInvocation, installCrashSeam } from './crash-seam';
 import { installLocalIamChecks, routeScope, workerGrantee } from './iam-check';
 
 type WorkerHandler = (event: DynamoDBStreamEvent, context?: Context) => Promise<DynamoDBBatchResponse>;
@@ -79,6 +80,7 @@ export class StreamPoller {
 
   start(): void {
     installLocalIamChecks();
+    installCrashSeam();
     this.loop = this.run();
   }
 
@@ -227,9 +229,15 @@ export class StreamPoller {
     const event = toStreamEvent(arn, records, this.o.region);
     const deadline = Date.now() + this.o.worker.timeoutSeconds * 1000;
     try {
-      const result = await routeScope.run(workerGrantee(this.o.worker), () =>
-        handler(event, { getRemainingTimeInMillis: () => deadline - Date.now() } as Context),
+      // one invocation: the crash seam may end it after a write, and the batch is handed in again
+      const run = await asInvocation(`worker:${this.o.worker.id}`, null, () =>
+        routeScope.run(workerGrantee(this.o.worker), () =>
+          handler(event, { getRemainingTimeInMillis: () => deadline - Date.now() } as Context),
+        ),
       );
+      if (run.record.crashed) throw new Error(`crash seam: killed after write ${run.record.crashAfter}`);
+      if (run.error !== undefined) throw run.error;
+      const result = run.value;
       const failed = new Set((result?.batchItemFailures ?? []).map((f) => f.itemIdentifier));
       return records.find((x) => failed.has(x.dynamodb?.SequenceNumber ?? ''))?.dynamodb?.SequenceNumber;
     } catch (e) {

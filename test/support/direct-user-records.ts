@@ -3,6 +3,7 @@ import { localAwsEnv, localTable } from '../../infra/local/local-aws';
 import type { Role } from '../../shared/domain/roles';
 import { SEED_PASSWORD } from '../../shared/domain/seed-users';
 import { signToken, tokenSecretOf } from './tokens';
+import { noteWrittenAround } from './written-around';
 
 /** A user written straight into a stack's table, with a token signed by the stack's key. */
 export interface DirectUser {
@@ -67,6 +68,12 @@ export async function directUsersAt(
         version: 1,
       };
       if (!(await repo.create(user))) throw new Error(`could not create ${user.email}`);
+      // no registration or grant: the run's check of the record must know this account has none
+      noteWrittenAround(
+        stack.dataDir,
+        [`USER#${user.id}`],
+        'made by directUsers, with no registration or grant',
+      );
       return {
         id: user.id,
         name,

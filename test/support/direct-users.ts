@@ -1,6 +1,7 @@
 import { inject } from 'vitest';
 import type { Role } from '../../shared/domain/roles';
 import { type DirectUser, directUsersAt, userRepositoryAt } from './direct-user-records';
+import { noteWrittenAround } from './written-around';
 
 export type { DirectUser };
 
@@ -42,4 +43,5 @@ export async function ageRoleProposal(userId: string, days: number): Promise<voi
   const next = { ...u, roleProposal: { ...u.roleProposal, proposedAt }, version: u.version + 1 };
   if (!(await repo.updateAll([{ next, expectedVersion: u.version }])))
     throw new Error(`could not age the proposal of ${userId}`);
+  noteWrittenAround(inject('dataDir'), [`USER#${userId}`], 'its role proposal aged by ageRoleProposal');
 }

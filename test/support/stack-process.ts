@@ -46,13 +46,18 @@ export async function startStackProcess(
     },
   });
   const output: string[] = [];
+  // a start takes seconds, but minutes on a machine many runs share: FRP_STACK_START_SECONDS lifts the limit
+  const startSeconds = Number(process.env.FRP_STACK_START_SECONDS ?? 120);
   let mailboxUrl = '';
   let ready = false;
   await new Promise<void>((resolveReady, reject) => {
-    const timer = setTimeout(
-      () => reject(new Error(`local stack did not start in 120 s:\n${output.join('')}`)),
-      120_000,
-    );
+    const timer = setTimeout(() => {
+      // a stack that did not come up must not stay behind (its emulators run in its process group)
+      try {
+        process.kill(-child.pid!, 'SIGKILL');
+      } catch {}
+      reject(new Error(`local stack did not start in ${startSeconds} s:\n${output.join('')}`));
+    }, startSeconds * 1000);
     const onData = (b: Buffer) => {
       const text = b.toString();
       output.push(text);
