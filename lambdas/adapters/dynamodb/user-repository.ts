@@ -46,12 +46,13 @@ function toRecord(item: Record<string, unknown>): UserRecord {
 const ttlOf = (u: Pick<UserRecord, 'unconfirmedUntil'>) =>
   u.unconfirmedUntil ? { expiresAt: Math.ceil(Date.parse(u.unconfirmedUntil) / 1000) } : {};
 
-const userItem = (u: UserRecord) => ({ ...u, pk: userPk(u.id), kind: 'USER', ...ttlOf(u) });
+/** A user as its item (company-identity-store.ts writes users in its own transactions). */
+export const userItem = (u: UserRecord) => ({ ...u, pk: userPk(u.id), kind: 'USER', ...ttlOf(u) });
 /**
  * The claim of an address: one per address ever used, so a deleted account's address stays blocked. The
  * claim of an unconfirmed registration expires with it (TTL), so its address is free again.
  */
-const emailClaim = (
+export const emailClaim = (
   email: string,
   userId: string,
   claimedAt: string,

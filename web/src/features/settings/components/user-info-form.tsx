@@ -31,7 +31,10 @@ export function UserInfoForm({ user }: { user: SessionUser }) {
   const [errors, setErrors] = useState<Errors>({});
   const [busy, setBusy] = useState(false);
 
+  // an account made by a first company sign-in has no role yet: saving the chosen one is its request
+  const noRoleYet = user.roleStatus === 'NONE' && !isAdmin;
   const changed =
+    noRoleYet ||
     name.trim() !== user.name ||
     email.trim().toLowerCase() !== user.email.toLowerCase() ||
     (!isAdmin && userRole !== user.userRole);
@@ -56,8 +59,11 @@ export function UserInfoForm({ user }: { user: SessionUser }) {
         updated?.pendingEmail && updated.pendingEmail !== user.pendingEmail
           ? `We sent a confirmation link to ${updated.pendingEmail}. Until you open it, sign in with ${updated.email}.`
           : '',
-        updated?.roleStatus === 'REQUESTED' && updated.userRole !== user.userRole
+        updated?.roleStatus === 'REQUESTED' && (updated.userRole !== user.userRole || noRoleYet)
           ? `Your role ${roleLabel(updated.userRole)} waits for an administrator's approval.`
+          : '',
+        updated?.roleStatus === 'REQUESTED' && noRoleYet
+          ? 'Two administrators must grant it: one proposes, a second confirms.'
           : '',
       ].filter(Boolean);
       showSuccess([MSG.settingsSaved, ...notes].join(' '), { to: isAdmin ? paths.admin.home : paths.home });
@@ -87,9 +93,11 @@ export function UserInfoForm({ user }: { user: SessionUser }) {
           variation="info"
           message={
             user.roleStatus && user.roleStatus !== 'GRANTED' && !isAdmin
-              ? user.roleStatus === 'REFUSED'
-                ? `An administrator refused your role ${roleLabel(user.userRole)}.`
-                : `Your role ${roleLabel(user.userRole)} waits for an administrator's approval.`
+              ? noRoleYet
+                ? API_ERR.noRoleYet
+                : user.roleStatus === 'REFUSED'
+                  ? `An administrator refused your role ${roleLabel(user.userRole)}.`
+                  : `Your role ${roleLabel(user.userRole)} waits for an administrator's approval.`
               : null
           }
         />
