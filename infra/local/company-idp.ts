@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { resolve } from 'node:path';
 import { exportJWK, generateKeyPair } from 'jose';
-import Provider from 'oidc-provider';
+import Provider, { interactionPolicy } from 'oidc-provider';
 import { companyLoginPage, companyMessagePage } from './company-idp-pages';
 import { listenOn } from './ports';
 
@@ -149,6 +149,17 @@ export async function startCompanyIdp(opts: CompanyIdpOptions): Promise<CompanyI
   const issuer = `http://localhost:${opts.port}`;
   const active = (sub: string) => readCompanyAccounts(accountsFile).find((a) => a.sub === sub && !a.disabled);
 
+  // a session whose account IT disabled since asks for the login again, where the disabled account is refused
+  const policy = interactionPolicy.base();
+  policy
+    .get('login')!
+    .checks.add(
+      new interactionPolicy.Check('account_disabled', 'the account of this session is disabled', (ctx) =>
+        ctx.oidc.session?.accountId && !ctx.oidc.account
+          ? interactionPolicy.Check.REQUEST_PROMPT
+          : interactionPolicy.Check.NO_NEED_TO_PROMPT,
+      ),
+    );
   const provider = new Provider(issuer, {
     clients: [
       {
@@ -166,8 +177,17 @@ export async function startCompanyIdp(opts: CompanyIdpOptions): Promise<CompanyI
     // the ID token of the code flow carries the email claims, as Entra ID and Google Workspace do
     conformIdTokenClaims: false,
     features: { devInteractions: { enabled: false } },
-    interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
+    interactions: { policy, url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
     cookies: { keys: [cookieKey] },
+    // seconds; a company's usual values (its provider's sessions last a working day)
+    ttl: {
+      AuthorizationCode: 60,
+      IdToken: 3600,
+      AccessToken: 3600,
+      Interaction: 600,
+      Grant: 8 * 3600,
+      Session: 8 * 3600,
+    },
     jwks: await signingKeys(dir),
     // a disabled account (a leaver) is no account: its session ends and nobody signs in with it
     findAccount: (_ctx, sub) => {
@@ -180,6 +200,7 @@ export async function startCompanyIdp(opts: CompanyIdpOptions): Promise<CompanyI
     },
     // the portal is the company's own application: no consent screen, the grant is made at once
     loadExistingGrant: async (ctx) => {
+      if (!ctx.oidc.account) return undefined;
       const id = ctx.oidc.result?.consent?.grantId || ctx.oidc.session?.grantIdFor(ctx.oidc.client!.clientId);
       if (id) return ctx.oidc.provider.Grant.find(id);
       const grant = new ctx.oidc.provider.Grant({

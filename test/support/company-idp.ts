@@ -39,7 +39,11 @@ export class CompanyBrowser {
    * Follows `url` until the provider shows a page (200: its login form or an error) or sends the browser
    * to the portal (`callbackPrefix`): then `{ search }`, the query string the portal's page gets.
    */
-  async follow(url: string, callbackPrefix: string, init?: RequestInit): Promise<{ search: string } | { page: string; url: string }> {
+  async follow(
+    url: string,
+    callbackPrefix: string,
+    init?: RequestInit,
+  ): Promise<{ search: string } | { page: string; url: string }> {
     let next = url;
     let req = init;
     for (let hops = 0; hops < 10; hops++) {
