@@ -36,6 +36,16 @@ export const STAGES = {
     webAclArn:
       'arn:aws:wafv2:us-east-1:123456789012:global/webacl/frp-staging-edge/22222222-3333-4444-5555-666666666666',
     alarmEmail: 'firmware-oncall-staging@example.com',
+    // company sign-on (docs/decisions/315-company-sign-on.md): register https://<domain>/login/company as
+    // the redirect URI at the provider and put the client secret in Secrets Manager; the stage names its ARN
+    identityProvider: {
+      name: 'Example Medical Devices',
+      issuer: 'https://login.example.com/tenant-0000/v2.0',
+      clientId: 'firmware-release-portal-staging',
+      clientSecretArn:
+        'arn:aws:secretsmanager:eu-central-1:123456789012:secret:frp-staging-oidc-client-AbCdEf',
+      allowedEmailDomains: ['example.com'],
+    },
   },
   /** production: custom domain, domain identity with DKIM, retained data, termination protection */
   prod: {

@@ -1,4 +1,5 @@
 import type { SiteSettings } from '../../shared/site-settings';
+import type { IdentityProviderConfig, IdentityProviderSettings } from './portal-config-identity';
 
 /*
  * The shapes of the stack's settings (split from portal-config.ts, which reads and checks them, to keep
@@ -84,6 +85,11 @@ export interface StageSettings {
   /** on-call address subscribed to the alarm topic (docs/operations.md) */
   alarmEmail?: string;
   tokenTtlSeconds?: number;
+  /**
+   * the company's OpenID provider people may sign in with ("Sign in with <name>", decision 315); unset: the
+   * portal's own passwords only
+   */
+  identityProvider?: IdentityProviderSettings;
   /** footer settings (shared/site-settings.ts); unset ones take the defaults */
   site?: Partial<Record<keyof SiteSettings, string>>;
 }
@@ -144,4 +150,6 @@ export interface PortalConfig {
   webAclArn?: string;
   /** on-call address subscribed to the alarm topic (docs/operations.md); unset = no subscription yet */
   alarmEmail?: string;
+  /** the company identity provider, checked (portal-config-identity.ts) */
+  identityProvider?: IdentityProviderConfig;
 }

@@ -31,7 +31,7 @@ export const COMPANY_SIGN_ON_ROUTES = [
     path: '/company-sign-on/start',
     access: 'public',
     // the sign-in under way is kept in the users table; a quota per source
-    uses: { tables: ['users'], writes: ['users'], clientSource: true },
+    uses: { tables: ['users'], writes: ['users'], clientSource: true, companyIdp: true },
     summary: 'Start a sign-in at the company identity provider: its address and the binding of this window',
   },
   {
@@ -39,7 +39,7 @@ export const COMPANY_SIGN_ON_ROUTES = [
     method: 'POST',
     path: '/company-sign-on/callback',
     access: 'public',
-    uses: { ...CHANGES_ACCOUNTS, clientSource: true },
+    uses: { ...CHANGES_ACCOUNTS, clientSource: true, companyIdp: true },
     summary:
       'The answer of the identity provider: a session (as POST /user/login), an offer to link an existing account, or a signature confirmation ticket',
   },
@@ -49,7 +49,7 @@ export const COMPANY_SIGN_ON_ROUTES = [
     path: '/company-sign-on/link',
     access: 'public',
     // the portal password is checked (scrypt) and throttled as at sign-in
-    uses: { ...CHANGES_ACCOUNTS, clientSource: true },
+    uses: { ...CHANGES_ACCOUNTS, clientSource: true, companyIdp: true },
     memoryMb: 1024,
     summary: 'Link the company identity to the existing account with its portal password, and sign in',
   },
@@ -58,7 +58,7 @@ export const COMPANY_SIGN_ON_ROUTES = [
     method: 'POST',
     path: '/company-sign-on/link-request',
     access: 'public',
-    uses: CHANGES_ACCOUNTS,
+    uses: { ...CHANGES_ACCOUNTS, companyIdp: true },
     summary: 'Ask two administrators to link the company identity to the existing account',
   },
   {
@@ -66,7 +66,7 @@ export const COMPANY_SIGN_ON_ROUTES = [
     method: 'POST',
     path: '/company-sign-on/reauth',
     access: 'signedIn',
-    uses: { tables: ['users'], writes: ['users'], clientSource: true },
+    uses: { tables: ['users'], writes: ['users'], clientSource: true, companyIdp: true },
     summary:
       'Start a fresh sign-in at the company (prompt=login, max_age) whose ticket confirms an electronic signature',
   },
@@ -75,7 +75,7 @@ export const COMPANY_SIGN_ON_ROUTES = [
     method: 'POST',
     path: '/admin/users/company-links',
     access: ADMIN,
-    uses: { ...CHANGES_ACCOUNTS, clientSource: true },
+    uses: { ...CHANGES_ACCOUNTS, clientSource: true, companyIdp: true },
     memoryMb: 1024,
     summary:
       'Link requested company identities (signed; one admin proposes, a second confirms), refuse them, or unlink one',
