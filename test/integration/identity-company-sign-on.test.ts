@@ -52,7 +52,8 @@ async function snapshot() {
   return storeSnapshot(await localDynamo());
 }
 
-describe('company sign-on against the local provider', () => {
+// several scrypt checks per test (admins' sign-ins and signatures): generous on a busy shared machine
+describe('company sign-on against the local provider', { timeout: 240_000 }, () => {
   it('a first company sign-in makes an account with no role; after its role request and two admins it works', async () => {
     const emp = newEmployee();
     const r = await companySignIn(emp.email);
@@ -165,6 +166,7 @@ describe('company sign-on against the local provider', () => {
 
   it("refuses an ID token whose nonce is not the sign-in's", async () => {
     const emp = newEmployee();
+    const before = await snapshot();
     const started = await startSignOn();
     // the sign-in now expects another nonce than the one the provider puts in the token
     const ddb = await localDynamo();
@@ -178,7 +180,6 @@ describe('company sign-on against the local provider', () => {
       }),
     );
     const search = await atCompany(started, emp.email);
-    const before = await snapshot();
     const r = await callback(search, started.binding);
     expect(r.status).toBe(400);
     expect(r.body.errorMessage).toMatch(/could not be verified/);
