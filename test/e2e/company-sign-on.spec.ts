@@ -54,7 +54,11 @@ test('a new employee signs in with the company, asks for a role, two admins gran
 
   // back in the portal: an account without a role, which sees its settings only and is asked for a role
   await expect(page).toHaveURL(/\/settings/);
-  await expect(page.getByText(API_ERR.noRoleYet)).toBeVisible();
+  await expect(page.getByRole('status').filter({ hasText: API_ERR.noRoleYet })).toBeVisible();
+  await expect(page.getByText('Choose your role', { exact: true }).first()).toBeVisible();
+  // no portal password: nothing to change there
+  await expect(page.getByRole('radio', { name: 'Change password' })).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Change password' })).toHaveCount(0);
   await a11y(page, '/settings of a first company sign-in');
   await page.screenshot({ path: `${SHOTS}/first-sign-in-settings-1366x768.png` });
   await page.setViewportSize({ width: 1920, height: 1080 });

@@ -1,4 +1,5 @@
 import { Alert, Button, Flex, Heading, Text } from '@aws-amplify/ui-react';
+import { assertNever } from '@shared/domain/assert-never';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { SecretField } from '@/components/ui/form-parts';
@@ -67,7 +68,7 @@ export function CompanyCallbackPage() {
           if (opener) window.close();
           return;
         default:
-          return assertNeverOutcome(a);
+          return assertNever(a, 'company sign-on outcome');
       }
     });
   }, [navigate]);
@@ -104,10 +105,6 @@ export function CompanyCallbackPage() {
       ) : null}
     </div>
   );
-}
-
-function assertNeverOutcome(x: never): never {
-  throw new Error(`Unexpected outcome: ${JSON.stringify(x)}`);
 }
 
 /** An existing account has this address: its owner links it with the portal password, or asks two admins. */

@@ -14,6 +14,7 @@ import { updateAccount } from '../api/settings-api';
 interface Errors {
   name?: string;
   email?: string;
+  role?: string;
   form?: string;
 }
 
@@ -27,7 +28,10 @@ export function UserInfoForm({ user }: { user: SessionUser }) {
     isRole(user.userRole) && user.userRole !== 'ADMIN' ? user.userRole : 'TECHNICAL_LEADER';
   const [name, setName] = useState(user.name);
   const [email, setEmail] = useState(user.email);
-  const [userRole, setUserRole] = useState<NonAdminRole>(startRole);
+  // an account made by a first company sign-in has no role yet (decision 316): the person picks one
+  const [userRole, setUserRole] = useState<NonAdminRole | ''>(
+    user.roleStatus === 'NONE' && !isAdmin ? '' : startRole,
+  );
   const [errors, setErrors] = useState<Errors>({});
   const [busy, setBusy] = useState(false);
 
@@ -45,10 +49,11 @@ export function UserInfoForm({ user }: { user: SessionUser }) {
     const found: Errors = {};
     if (name.trim() === '') found.name = MSG.registerNameRequired;
     if (!isEmail(email)) found.email = MSG.registerEmailRequired;
+    if (!isAdmin && userRole === '') found.role = 'Choose the role you work in';
     setErrors(found);
     if (Object.keys(found).length > 0) return;
     setBusy(true);
-    const role: Role = isAdmin ? 'ADMIN' : userRole;
+    const role: Role = isAdmin || userRole === '' ? 'ADMIN' : userRole;
     const result = await updateAccount({ name: name.trim(), email: email.trim(), userRole: role });
     setBusy(false);
     if (result.ok) {
@@ -87,14 +92,20 @@ export function UserInfoForm({ user }: { user: SessionUser }) {
             descriptiveText={API_ERR.ownRoleUnchangeable}
           />
         ) : (
-          <RoleField value={userRole} onChange={setUserRole} />
+          <RoleField
+            value={userRole}
+            onChange={setUserRole}
+            placeholder={noRoleYet ? 'Choose your role' : undefined}
+            hasError={errors.role !== undefined}
+            errorMessage={errors.role}
+          />
         )}
         <FormAlert
           variation="info"
           message={
             user.roleStatus && user.roleStatus !== 'GRANTED' && !isAdmin
               ? noRoleYet
-                ? API_ERR.noRoleYet
+                ? 'Choose the role you work in and save: two administrators then grant it.'
                 : user.roleStatus === 'REFUSED'
                   ? `An administrator refused your role ${roleLabel(user.userRole)}.`
                   : `Your role ${roleLabel(user.userRole)} waits for an administrator's approval.`
