@@ -1,6 +1,6 @@
 /** The local company provider's pages: a plain, honest login form (no script, so no CSP to relax). */
 
-const escape = (s: string) =>
+const escapeHtml = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 const STYLE = `
@@ -20,8 +20,8 @@ const STYLE = `
 
 function page(company: string, title: string, body: string): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1"><title>${escape(title)} – ${escape(company)}</title>
-<style>${STYLE}</style></head><body><header>${escape(company)} · Identity</header><main>${body}</main>
+<meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)} – ${escapeHtml(company)}</title>
+<style>${STYLE}</style></head><body><header>${escapeHtml(company)} · Identity</header><main>${body}</main>
 <footer>Local identity provider of the development stack (oidc-provider)</footer></body></html>`;
 }
 
@@ -31,11 +31,11 @@ export function companyLoginPage(company: string, uid: string, v: { email: strin
   return page(
     company,
     'Sign in',
-    `<h1>Sign in</h1><p class="sub">with your ${escape(company)} account</p>
+    `<h1>Sign in</h1><p class="sub">with your ${escapeHtml(company)} account</p>
 <form method="post" action="/interaction/${u}/login" autocomplete="off">
-<label for="email">Work email</label><input id="email" name="email" type="email" required value="${escape(v.email)}" autofocus>
+<label for="email">Work email</label><input id="email" name="email" type="email" required value="${escapeHtml(v.email)}" autofocus>
 <label for="password">Password</label><input id="password" name="password" type="password" required>
-${v.error ? `<div class="error" role="alert">${escape(v.error)}</div>` : ''}
+${v.error ? `<div class="error" role="alert">${escapeHtml(v.error)}</div>` : ''}
 <div class="row"><button type="submit">Sign in</button></div></form>
 <form method="post" action="/interaction/${u}/abort"><div class="row"><button class="link" type="submit">Cancel and go back</button></div></form>`,
   );
@@ -43,5 +43,5 @@ ${v.error ? `<div class="error" role="alert">${escape(v.error)}</div>` : ''}
 
 /** A page that only says something (an error of the provider). */
 export function companyMessagePage(company: string, title: string, text: string): string {
-  return page(company, title, `<h1>${escape(title)}</h1><p>${escape(text)}</p>`);
+  return page(company, title, `<h1>${escapeHtml(title)}</h1><p>${escapeHtml(text)}</p>`);
 }

@@ -79,31 +79,29 @@ export function CompanyCallbackPage() {
         Company sign-on
       </Heading>
       {step.kind === 'working' ? <Text role="status">Signing you in…</Text> : null}
-      {step.kind === 'failed' ? (
-        <Flex direction="column" gap="1rem">
-          <Alert variation="error" role="alert">
-            {step.message}
-          </Alert>
-          <Link to={paths.login}>Back to the sign-in page</Link>
-        </Flex>
-      ) : null}
+      {step.kind === 'failed' ? <Said variation="error" message={step.message} /> : null}
       {step.kind === 'confirmed' ? (
         <Alert variation="success" role="status">
           Confirmed. You can close this window and go back to the signature.
         </Alert>
       ) : null}
-      {step.kind === 'requested' ? (
-        <Flex direction="column" gap="1rem">
-          <Alert variation="info" role="status">
-            {step.message}
-          </Alert>
-          <Link to={paths.login}>Back to the sign-in page</Link>
-        </Flex>
-      ) : null}
+      {step.kind === 'requested' ? <Said variation="info" message={step.message} /> : null}
       {step.kind === 'link' ? (
         <LinkAccount step={step} onRequested={(message) => setStep({ kind: 'requested', message })} />
       ) : null}
     </div>
+  );
+}
+
+/** What the sign-in ended with, and the way back to the sign-in page. */
+function Said({ variation, message }: { variation: 'error' | 'info'; message: string }) {
+  return (
+    <Flex direction="column" gap="1rem">
+      <Alert variation={variation} role={variation === 'error' ? 'alert' : 'status'}>
+        {message}
+      </Alert>
+      <Link to={paths.login}>Back to the sign-in page</Link>
+    </Flex>
   );
 }
 
