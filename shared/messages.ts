@@ -217,7 +217,7 @@ export const API_ERR = {
 
   // issue 23: the registrant is the mailbox owner
   noRoleYet:
-    'Your account has no role yet. Choose the role you work in on your settings page; two administrators then grant it.',
+    'Your account has no role yet. Choose the role you work in under Settings; two administrators then grant it.',
   roleAwaitsGrant: (label: string) =>
     `Your role ${label} waits for an administrator's approval. Until then you can only see and change your own settings.`,
   confirmPasswordNeeded: 'Enter the password you chose when you registered',

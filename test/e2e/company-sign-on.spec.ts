@@ -20,6 +20,8 @@ test('a new employee signs in with the company, asks for a role, two admins gran
   browser,
   a11y,
 }) => {
+  // a long journey (three people, two signatures) on a machine shared by several test runs
+  test.setTimeout(420_000);
   mkdirSync(SHOTS, { recursive: true });
   const id = `nora-${Date.now().toString(36)}`;
   const email = `${id}@example.com`;
@@ -76,6 +78,7 @@ test('a new employee signs in with the company, asks for a role, two admins gran
   const admin = await admins.newPage();
   const row = `Nora Newcomer (${email})`;
   await signIn(admin, 'admin@example.com');
+  await expect(admin).toHaveURL(/\/admin$/);
   await admin.goto('/admin/users');
   await admin.getByLabel('Search').fill(email);
   await expect(admin.getByText(`Linked: ${email} (first sign-in), no portal password`)).toBeVisible();
@@ -86,6 +89,7 @@ test('a new employee signs in with the company, asks for a role, two admins gran
   expect(await grantOnUsersScreen(admin, email, row)).toContain('proposes the grant');
   await signOut(admin);
   await signIn(admin, 'admin-2@example.com');
+  await expect(admin).toHaveURL(/\/admin$/);
   await admin.goto('/admin/users');
   expect(await grantOnUsersScreen(admin, email, row)).toContain('confirms the proposal of Ada Admin');
   await admins.close();

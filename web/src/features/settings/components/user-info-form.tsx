@@ -105,7 +105,7 @@ export function UserInfoForm({ user }: { user: SessionUser }) {
           message={
             user.roleStatus && user.roleStatus !== 'GRANTED' && !isAdmin
               ? noRoleYet
-                ? 'Choose the role you work in and save: two administrators then grant it.'
+                ? null // the page's banner asks for the role
                 : user.roleStatus === 'REFUSED'
                   ? `An administrator refused your role ${roleLabel(user.userRole)}.`
                   : `Your role ${roleLabel(user.userRole)} waits for an administrator's approval.`
