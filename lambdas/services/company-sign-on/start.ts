@@ -1,5 +1,5 @@
 import { COMPANY_ERR, SIGN_ON_SECONDS } from '../../../shared/domain/company-sign-on';
-import { ForbiddenError } from '../../../shared/domain/errors';
+import { ConflictError } from '../../../shared/domain/errors';
 import { API_ERR } from '../../../shared/messages';
 import type { UserRecord } from '../../ports/user-repository';
 import { takeQuotaOrRefuse } from '../users/common';
@@ -19,7 +19,8 @@ export async function startSignOn(
 ): Promise<{ authorizationUrl: string; binding: string; expiresAt: string }> {
   const { perSource, windowSeconds } = d.company.startLimit;
   await takeQuotaOrRefuse(d, `signon-start#${sourceIp}`, perSource, windowSeconds, API_ERR.tooManyAttempts);
-  if (user && !user.companyIdentity) throw new ForbiddenError(COMPANY_ERR.reauthNotLinked(d.company.name));
+  // the account's state, not the caller's right: 409 (the route's gate already let the caller in)
+  if (user && !user.companyIdentity) throw new ConflictError(COMPANY_ERR.reauthNotLinked(d.company.name));
   const state = newSecret();
   const binding = newSecret();
   // 32 random bytes, base64url: a valid PKCE verifier (43 characters of the unreserved set) and nonce
