@@ -41,6 +41,16 @@ export const STAGES = {
     monthlyBudgetUsd: 50,
     // a throw-away stage keeps replaced packages a short while only
     artefactNoncurrentDays: 30,
+    // company sign-on (docs/decisions/315-company-sign-on.md): register https://<domain>/login/company as
+    // the redirect URI at the provider and put the client secret in Secrets Manager; the stage names its ARN
+    identityProvider: {
+      name: 'Example Medical Devices',
+      issuer: 'https://login.example.com/tenant-0000/v2.0',
+      clientId: 'firmware-release-portal-staging',
+      clientSecretArn:
+        'arn:aws:secretsmanager:eu-central-1:123456789012:secret:frp-staging-oidc-client-AbCdEf',
+      allowedEmailDomains: ['example.com'],
+    },
   },
   /** production: custom domain, domain identity with DKIM, retained data, termination protection */
   prod: {

@@ -23,7 +23,7 @@ import type { UserRepository } from './ports/user-repository';
 import { ResourceService } from './services/resource-service';
 import { CachedKeySource, parseKeySet, staticKeySource, type TokenKeySource } from './services/token-keys';
 import { TokenService } from './services/token-service';
-import { UserService } from './services/user-service';
+import { UserService, type UserServiceConfig } from './services/user-service';
 
 /**
  * The composition root: builds services from the environment, once per module instance. Handlers call
@@ -182,6 +182,46 @@ export const throttleConfig = () => ({
   },
 });
 
+/** A comma-separated list from the environment, trimmed, lower case, without empty items. */
+const listEnv = (name: string): string[] =>
+  optionalEnv(name, '')
+    .split(',')
+    .map((d) => d.trim().toLowerCase().replace(/^@/, ''))
+    .filter(Boolean);
+
+/**
+ * The stage's company sign-on as sign-in sees it (decision 315): present when COMPANY_IDP_ISSUER is set;
+ * COMPANY_SIGN_ON_ONLY=true leaves passwords to the BREAK_GLASS_ADMINS only.
+ */
+export function companySignOnPolicy(): UserServiceConfig['companySignOn'] {
+  if (!process.env.COMPANY_IDP_ISSUER) return undefined;
+  return {
+    name: optionalEnv('COMPANY_IDP_NAME', 'your company'),
+    only: optionalEnv('COMPANY_SIGN_ON_ONLY', 'false') === 'true',
+    breakGlassAdmins: listEnv('BREAK_GLASS_ADMINS'),
+  };
+}
+
+/** The identity service's configuration, from the environment. */
+export function userServiceConfig(): UserServiceConfig {
+  return {
+    tempPasswordMinutes: intEnv('TEMP_PASSWORD_MINUTES', 30),
+    ...throttleConfig(),
+    resetLimits: {
+      perAddress: intEnv('RESET_MAX_PER_ADDRESS', DEFAULT_RESET_LIMITS.perAddress),
+      perSource: intEnv('RESET_MAX_PER_SOURCE', DEFAULT_RESET_LIMITS.perSource),
+      windowSeconds: intEnv('RESET_WINDOW_SECONDS', DEFAULT_RESET_LIMITS.windowSeconds),
+    },
+    registerLimits: {
+      perSource: intEnv('REGISTER_MAX_PER_SOURCE', DEFAULT_REGISTER_LIMITS.perSource),
+      windowSeconds: intEnv('REGISTER_WINDOW_SECONDS', DEFAULT_REGISTER_LIMITS.windowSeconds),
+    },
+    appUrl: appUrl(),
+    allowedEmailDomains: listEnv('ALLOWED_EMAIL_DOMAINS'),
+    companySignOn: companySignOnPolicy(),
+  };
+}
+
 /**
  * The identity service with the given mailer, as a getter: built after the token key is read, and read
  * again after a failed read.
@@ -195,24 +235,7 @@ export function userServiceWith(mailer: Mailer): () => Promise<UserService> {
           tokens,
           mailer,
           systemClock,
-          {
-            tempPasswordMinutes: intEnv('TEMP_PASSWORD_MINUTES', 30),
-            ...throttleConfig(),
-            resetLimits: {
-              perAddress: intEnv('RESET_MAX_PER_ADDRESS', DEFAULT_RESET_LIMITS.perAddress),
-              perSource: intEnv('RESET_MAX_PER_SOURCE', DEFAULT_RESET_LIMITS.perSource),
-              windowSeconds: intEnv('RESET_WINDOW_SECONDS', DEFAULT_RESET_LIMITS.windowSeconds),
-            },
-            registerLimits: {
-              perSource: intEnv('REGISTER_MAX_PER_SOURCE', DEFAULT_REGISTER_LIMITS.perSource),
-              windowSeconds: intEnv('REGISTER_WINDOW_SECONDS', DEFAULT_REGISTER_LIMITS.windowSeconds),
-            },
-            appUrl: appUrl(),
-            allowedEmailDomains: optionalEnv('ALLOWED_EMAIL_DOMAINS', '')
-              .split(',')
-              .map((d) => d.trim().toLowerCase().replace(/^@/, ''))
-              .filter(Boolean),
-          },
+          userServiceConfig(),
           // only the admin deletion of users reads it: the packages table is named when first used
           new DynamoPendingDecisions(() => tableName('packages')),
         ),

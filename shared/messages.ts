@@ -216,6 +216,8 @@ export const API_ERR = {
   tooManyFromAddress: 'Too many requests from your network address. Wait a few minutes and try again.',
 
   // issue 23: the registrant is the mailbox owner
+  noRoleYet:
+    'Your account has no role yet. Choose the role you work in under Settings; two administrators then grant it.',
   roleAwaitsGrant: (label: string) =>
     `Your role ${label} waits for an administrator's approval. Until then you can only see and change your own settings.`,
   confirmPasswordNeeded: 'Enter the password you chose when you registered',

@@ -1,4 +1,5 @@
 import type { SiteSettings } from '../../shared/site-settings';
+import type { IdentityProviderConfig, IdentityProviderSettings } from './portal-config-identity';
 
 /*
  * The shapes of the stack's settings (split from portal-config.ts, which reads and checks them, to keep
@@ -98,6 +99,11 @@ export interface StageSettings {
   /** monthly AWS Budget of the account in USD; alarms at 80 % forecast and 100 % actual; default 100 */
   monthlyBudgetUsd?: number;
   tokenTtlSeconds?: number;
+  /**
+   * the company's OpenID provider people may sign in with ("Sign in with <name>", decision 315); unset: the
+   * portal's own passwords only
+   */
+  identityProvider?: IdentityProviderSettings;
   /** footer settings (shared/site-settings.ts); unset ones take the defaults */
   site?: Partial<Record<keyof SiteSettings, string>>;
 }
@@ -168,4 +174,6 @@ export interface PortalConfig {
   artefactNoncurrentDays: number;
   stagingUploadDays: number;
   monthlyBudgetUsd: number;
+  /** the company identity provider, checked (portal-config-identity.ts) */
+  identityProvider?: IdentityProviderConfig;
 }

@@ -3,6 +3,7 @@ import { isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Node } from 'constructs';
 import { checkSiteSettings } from '../../shared/site-settings';
+import { checkIdentityProvider } from './portal-config-identity';
 import { type PortalConfig, SES_IDENTITY_MODES, type SesIdentityMode } from './portal-config-types';
 
 /** Repository root: entries, the lock file and web/dist are found from here whatever the cwd. */
@@ -60,6 +61,7 @@ const STAGE_SETTING_KEYS = [
   'artefactNoncurrentDays',
   'stagingUploadDays',
   'monthlyBudgetUsd',
+  'identityProvider',
   'site',
 ] as const;
 
@@ -287,6 +289,8 @@ export function checkStage(stage: string, s: Record<string, unknown>): StageConf
       );
   }
 
+  const identityProvider = checkIdentityProvider(s.identityProvider, at, ConfigError);
+
   const { settings: site, problems } = checkSiteSettings(s.site ?? {});
   if (problems.length > 0) throw new ConfigError(`${at('site')}: ${problems.join('; ')}`);
 
@@ -324,6 +328,7 @@ export function checkStage(stage: string, s: Record<string, unknown>): StageConf
       'the ARN of a WAF web ACL of scope CLOUDFRONT (arn:aws:wafv2:us-east-1:<account>:global/webacl/<name>/<id>)',
     ),
     alarmEmail: checked('alarmEmail', EMAIL_RE, 'an email address'),
+    ...(identityProvider ? { identityProvider } : {}),
     site,
   };
 }

@@ -27,7 +27,16 @@ export interface PortalStackProps extends StackProps {
  * to a new entry (infra/test/stack-size.test.ts fails above RESOURCE_BUDGET).
  */
 export const ROUTE_STACKS: Record<string, readonly string[]> = {
-  IdentityRoutes: ['user', 'admin', 'dcc', 'signing-key', 'signing-key.pem', 'openapi.json', 'access-tokens'],
+  IdentityRoutes: [
+    'user',
+    'admin',
+    'dcc',
+    'signing-key',
+    'signing-key.pem',
+    'openapi.json',
+    'access-tokens',
+    'company-sign-on',
+  ],
   ResourceRoutes: ['resources'],
   PackageRoutes: ['packages', '{stage}', 'delivery'],
 };

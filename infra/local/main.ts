@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { ROLE_LABELS } from '../../shared/domain/roles';
 import { SEED_PASSWORD, SEED_USERS } from '../../shared/domain/seed-users';
+import { COMPANY_NAME, COMPANY_PASSWORD, SEED_COMPANY_ACCOUNTS } from './company-idp';
 import { startLocalStack } from './stack';
 
 /**
@@ -21,6 +22,14 @@ console.log('');
 console.log(`Firmware Release Portal is running at ${stack.url}`);
 console.log(`  API:      ${stack.url}/dev`);
 console.log(`  Mailbox:  ${stack.mailboxUrl}  (mail the app sends, e.g. reset passwords)`);
+if (stack.companyIdp) {
+  console.log(`  Company IdP: ${stack.companyIdp.issuer}  (${COMPANY_NAME}; "Sign in with ${COMPANY_NAME}")`);
+  console.log(`    people: ${stack.companyIdp.accountsFile} — password ${COMPANY_PASSWORD}`);
+  for (const a of SEED_COMPANY_ACCOUNTS)
+    console.log(
+      `    ${a.email.padEnd(32)} ${a.disabled ? 'disabled (a leaver)' : a.email_verified ? '' : 'email not verified'}`,
+    );
+}
 console.log(
   `  Users${stack.seeded ? ' (just seeded)' : ' (seeded on first start; deleted ones stay deleted)'} — password ${SEED_PASSWORD}:`,
 );

@@ -16,6 +16,7 @@ import { WORKERS } from '../../shared/api/workers';
 import { SEED_PASSWORD, SEED_USERS } from '../../shared/domain/seed-users';
 import { BUCKETS, TABLES } from '../lib/definitions';
 import { LocalAsyncInvoker } from './async-invoke';
+import { COMPANY_NAME, type CompanyIdp, startCompanyIdp } from './company-idp';
 import { type Emulator, PortTakenError, startDynamo, startS3, startSes, stopAll } from './emulators';
 import {
   localAwsEnv,
@@ -37,6 +38,8 @@ export interface LocalStackOptions {
   dynamoPort?: number;
   s3Port?: number;
   sesPort?: number;
+  /** the local company identity provider's port (else IDP_PORT, else 8010 when free, else any) */
+  idpPort?: number;
   /** the variable that sets `port`, named in the error when the port is taken (default PORT) */
   portVariable?: string;
   log?: (line: string) => void;
@@ -45,6 +48,8 @@ export interface LocalStackOptions {
 export interface LocalStack {
   url: string;
   mailboxUrl: string;
+  /** the local company identity provider (absent with COMPANY_IDP=off or an external COMPANY_IDP_ISSUER) */
+  companyIdp?: { issuer: string; accountsFile: string };
   env: Record<string, string>;
   seeded: boolean;
   stop(): Promise<void>;
@@ -79,6 +84,32 @@ async function onOwnPort(
     } catch (e) {
       if (!(e instanceof PortTakenError) || attempt === 3)
         throw e instanceof PortTakenError ? new Error(`${e.message}. Set ${variable} to a free port.`) : e;
+    }
+  }
+}
+
+/**
+ * The local company provider on IDP_PORT (as given: a clash is an error naming it), or on 8010 when free,
+ * else on any free port, picked again when another stack took it first.
+ */
+async function startLocalCompanyIdp(
+  dataDir: string,
+  appUrl: string,
+  fixedPort?: number,
+): Promise<CompanyIdp> {
+  const start = (port: number) =>
+    startCompanyIdp({
+      port,
+      dir: resolve(dataDir, 'company-idp'),
+      redirectUris: [`${appUrl}/login/company`, `${appUrl.replace('localhost', '127.0.0.1')}/login/company`],
+    });
+  if (fixedPort !== undefined) return start(fixedPort);
+  for (let attempt = 1; ; attempt++) {
+    const port = await freePort(attempt === 1 ? 8010 : 0);
+    try {
+      return await start(port);
+    } catch (e) {
+      if (!/is taken/.test((e as Error).message) || attempt === 3) throw e;
     }
   }
 }
@@ -121,9 +152,11 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
   const pollers: StreamPoller[] = [];
   let invoker: LocalAsyncInvoker | undefined;
   let server: Server | undefined;
+  let idp: CompanyIdp | undefined;
   const stop = async () => {
     await new Promise<void>((r) => (server ? server.close(() => r()) : r()));
     server?.closeAllConnections?.();
+    await idp?.stop();
     await Promise.all(pollers.map((p) => p.stop()));
     await invoker?.idle();
     invoker?.uninstall();
@@ -185,6 +218,19 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
       ...Object.fromEntries(Object.entries(tables).map(([k, v]) => [tableEnv(k as TableName), v])),
       ...Object.fromEntries(Object.entries(buckets).map(([k, v]) => [bucketEnv(k as BucketName), v])),
     };
+    // "The company": a real OpenID provider on its own port, unless switched off or one is named (decision 319)
+    if (process.env.COMPANY_IDP !== 'off' && !process.env.COMPANY_IDP_ISSUER) {
+      idp = await startLocalCompanyIdp(dataDir, appUrl, opts.idpPort ?? envPort('IDP_PORT'));
+      Object.assign(env, {
+        COMPANY_IDP_ISSUER: idp.issuer,
+        COMPANY_IDP_CLIENT_ID: idp.clientId,
+        COMPANY_IDP_CLIENT_SECRET: idp.clientSecret,
+        COMPANY_IDP_NAME: COMPANY_NAME,
+        COMPANY_IDP_EMAIL_DOMAINS: process.env.COMPANY_IDP_EMAIL_DOMAINS ?? 'example.com',
+        // the seeded admins stay able to sign in with a password when COMPANY_SIGN_ON_ONLY=true
+        BREAK_GLASS_ADMINS: process.env.BREAK_GLASS_ADMINS ?? 'admin@example.com,admin-2@example.com',
+      });
+    }
     // Tests may tighten or loosen limits through the environment of the process that starts the stack.
     for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !(k in env)) env[k] = v;
     Object.assign(process.env, env);
@@ -245,7 +291,14 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
     log(
       `DynamoDB Local on ${dynamoPort}, s3rver on ${s3Port}, SES mailbox on ${sesPort}; data in ${dataDir}`,
     );
-    return { url: appUrl, mailboxUrl, env, seeded, stop };
+    return {
+      url: appUrl,
+      mailboxUrl,
+      env,
+      seeded,
+      ...(idp ? { companyIdp: { issuer: idp.issuer, accountsFile: idp.accountsFile } } : {}),
+      stop,
+    };
   } catch (e) {
     await stop();
     throw e;

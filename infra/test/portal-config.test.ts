@@ -213,3 +213,50 @@ describe('production operations settings (issue 24)', () => {
     expect(() => stageWith({ alarmEmail: 'on call' })).toThrow(/must be/);
   });
 });
+
+describe('company identity provider (identityProvider, decision 315)', () => {
+  const IDP = {
+    name: 'Example Medical Devices',
+    issuer: 'https://login.example.com/tenant/v2.0',
+    clientId: 'portal',
+    clientSecretArn: 'arn:aws:secretsmanager:eu-central-1:123456789012:secret:frp-oidc-client-AbCdEf',
+    allowedEmailDomains: ['Example.com'],
+  };
+
+  it('is optional, and checked when given: every part, https only, the secret by its complete ARN', () => {
+    expect(checkStage('dev', VALID).identityProvider).toBeUndefined();
+    expect(checkStage('dev', { ...VALID, identityProvider: IDP }).identityProvider).toEqual({
+      ...IDP,
+      allowedEmailDomains: ['example.com'],
+      only: false,
+      breakGlassAdmins: [],
+    });
+    for (const key of ['name', 'issuer', 'clientId', 'clientSecretArn', 'allowedEmailDomains']) {
+      const { [key as keyof typeof IDP]: _gone, ...rest } = IDP;
+      expect(() => checkStage('dev', { ...VALID, identityProvider: rest }), key).toThrow(
+        new RegExp(`infra/stages\\.ts, stage dev: identityProvider\\.${key} is required .* and missing`),
+      );
+    }
+    const bad = (change: Record<string, unknown>) => () =>
+      checkStage('dev', { ...VALID, identityProvider: { ...IDP, ...change } });
+    expect(bad({ issuer: 'http://login.example.com' })).toThrow(
+      /identityProvider\.issuer must be an https URL/,
+    );
+    expect(bad({ clientSecretArn: 'my-secret' })).toThrow(
+      /identityProvider\.clientSecretArn must be the complete ARN/,
+    );
+    expect(bad({ allowedEmailDomains: [] })).toThrow(/at least one domain/);
+    expect(bad({ clientSecret: 'x' })).toThrow(/identityProvider\.clientSecret is not a setting/);
+  });
+
+  it('makes company sign-on the only way in only with break-glass administrators named', () => {
+    expect(() => checkStage('dev', { ...VALID, identityProvider: { ...IDP, only: true } })).toThrow(
+      /identityProvider\.breakGlassAdmins is required with only: true/,
+    );
+    const c = checkStage('dev', {
+      ...VALID,
+      identityProvider: { ...IDP, only: true, breakGlassAdmins: ['Admin@example.com'] },
+    }).identityProvider;
+    expect(c).toMatchObject({ only: true, breakGlassAdmins: ['admin@example.com'] });
+  });
+});

@@ -1,13 +1,15 @@
+import type { LinkedBy } from '../../shared/domain/company-sign-on';
 import type { RoleStatus } from '../../shared/domain/identity';
 import type { RoleProposal } from '../../shared/domain/role-grants';
 import type { Role } from '../../shared/domain/roles';
-import type { Recorded } from './audit-log';
+import type { AuditEvent, Recorded } from './audit-log';
 
 export interface UserRecord {
   id: string;
   name: string;
   email: string;
   userRole: Role;
+  /** '' for an account made by a company sign-in: it has no portal password (nothing verifies against it) */
   passwordHash: string;
   /** bumped on logout, password change and deletion: tokens carrying an older value are refused */
   tokenVersion: number;
@@ -31,9 +33,33 @@ export interface UserRecord {
    * again. Gone once the address is confirmed. The stores also let their TTL remove the account then.
    */
   unconfirmedUntil?: string;
+  /**
+   * the company identity (OpenID Connect issuer + subject) that signs in as this account
+   * (docs/decisions/315-company-sign-on.md); `email` is the one the provider last said, for the admins only
+   */
+  companyIdentity?: CompanyIdentityRef;
+  /** a link of a company identity waiting for two admins (one proposes, a second confirms) */
+  companyLinkRequest?: CompanyLinkRequest;
   createdAt: string;
   updatedAt: string;
   version: number;
+}
+
+export interface CompanyIdentityRef {
+  issuer: string;
+  subject: string;
+  email: string;
+  linkedAt: string;
+  linkedBy: LinkedBy;
+}
+
+export interface CompanyLinkRequest {
+  issuer: string;
+  subject: string;
+  email: string;
+  requestedAt: string;
+  /** the first admin's proposal: a second, different admin confirms it */
+  proposal?: { byId: string; byName: string; byEmail: string; at: string };
 }
 
 /** A mailed confirmation link, stored under the SHA-256 of its token (the token itself is never stored). */
@@ -71,6 +97,11 @@ export interface UserRepository {
    * (false when it changed meanwhile).
    */
   create(user: UserRecord, replacing?: UserRecord, commit?: UserCommit): Promise<boolean>;
+  /**
+   * Records events that change no stored state (a sign-in: the session is a token, not a row), chained in
+   * one transaction of their own (decision 283).
+   */
+  record(events: readonly AuditEvent[]): Promise<void>;
   getById(id: string): Promise<UserRecord | null>;
   getByEmail(email: string): Promise<UserRecord | null>;
   list(): Promise<UserRecord[]>;

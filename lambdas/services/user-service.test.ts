@@ -14,6 +14,7 @@ function memoryUsers(): UserRepository {
       byId.set(u.id, u);
       return true;
     },
+    record: async () => undefined,
     getById: async (id) => byId.get(id) ?? null,
     getByEmail: async (email) => [...byId.values()].find((u) => u.email === email) ?? null,
     list: async () => [...byId.values()],

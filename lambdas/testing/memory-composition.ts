@@ -15,6 +15,7 @@ import { MemoryUserRepository } from '../adapters/memory/user-repository';
 import type * as real from '../composition';
 import type * as realAccessTokens from '../composition-access-tokens';
 import type * as realArtefacts from '../composition-artefacts';
+import type * as realCompany from '../composition-company';
 import type * as realHttp from '../composition-http';
 import type * as realJobs from '../composition-jobs';
 import type * as realMail from '../composition-mail';
@@ -28,6 +29,7 @@ import type { ArtefactRef } from '../ports/package-repository';
 import type { ResourceReferences } from '../ports/resource-repository';
 import { AccessTokenService } from '../services/access-tokens';
 import { checkPinned, readPinned, xmlPin } from '../services/artefact/stored-file';
+import type { CompanySignOnService } from '../services/company-sign-on-service';
 import { PackageService } from '../services/package-service';
 import { headerRules } from '../services/packages/header-rules';
 import { ProvenanceService } from '../services/provenance-service';
@@ -242,6 +244,13 @@ export const packageServiceWithResourceReads = packageService;
 export const artefactService = () => current.artefacts;
 export const accessTokenService = () => current.accessTokens;
 export const provenanceService = () => current.provenance;
+/**
+ * Company sign-on is off in the component tests: no identity provider runs in jsdom (the integration and
+ * end-to-end tests run the local provider); its rows answer 404 as on a stage without one.
+ */
+export const companySignOnEnabled = (): boolean => false;
+export const loadCompanySignOn = (): Promise<CompanySignOnService> =>
+  Promise.reject(new Error('no company identity provider in the component tests'));
 /** as lambdas/composition-http.ts: an access token (issue 27) by its scope, a session token as before */
 export const authenticate: Authenticate = (token, route) =>
   token && isAccessTokenBearer(token)
@@ -263,6 +272,8 @@ export const standsFor: {
   authenticate: typeof realHttp.authenticate;
   accessTokenService: typeof realAccessTokens.accessTokenService;
   provenanceService: typeof realProvenance.provenanceService;
+  companySignOnEnabled: typeof realCompany.companySignOnEnabled;
+  loadCompanySignOn: typeof realCompany.loadCompanySignOn;
 } = {
   loadUserService,
   loadUserServiceWithMail,
@@ -277,4 +288,6 @@ export const standsFor: {
   authenticate,
   accessTokenService,
   provenanceService,
+  companySignOnEnabled,
+  loadCompanySignOn,
 };

@@ -2,6 +2,7 @@ import type * as z from 'zod';
 import { ACCESS_TOKEN_CONTRACT, ACCESS_TOKEN_RESPONSES } from './route-table/access-tokens';
 import { ADMIN_CONTRACT, ADMIN_RESPONSES } from './route-table/admin';
 import { API_DOCS_CONTRACT, API_DOCS_RESPONSES } from './route-table/api-docs';
+import { COMPANY_SIGN_ON_CONTRACT, COMPANY_SIGN_ON_RESPONSES } from './route-table/company-sign-on';
 import { IDENTITY_CONTRACT, IDENTITY_RESPONSES } from './route-table/identity';
 import { PACKAGE_CONTRACT, PACKAGE_RESPONSES } from './route-table/packages';
 import { PROVENANCE_CONTRACT, PROVENANCE_RESPONSES } from './route-table/provenance';
@@ -20,6 +21,7 @@ const REQUESTS = {
   ...API_DOCS_CONTRACT,
   ...ACCESS_TOKEN_CONTRACT,
   ...PROVENANCE_CONTRACT,
+  ...COMPANY_SIGN_ON_CONTRACT,
 } as const satisfies { [Id in RouteId]: RouteRequest };
 
 /** What each route answers on success (`<AREA>_RESPONSES` of its area's file). */
@@ -31,6 +33,7 @@ const RESPONSES = {
   ...API_DOCS_RESPONSES,
   ...ACCESS_TOKEN_RESPONSES,
   ...PROVENANCE_RESPONSES,
+  ...COMPANY_SIGN_ON_RESPONSES,
 } as const satisfies { [Id in RouteId]: z.ZodType };
 
 type Joined = {

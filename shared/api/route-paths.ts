@@ -69,4 +69,11 @@ export const ROUTE_PATHS = {
   attachProvenance: ['PUT', '/resources/{id}/provenance'],
   packageSbom: ['GET', '/packages/{id}/sbom'],
   packageProvenanceStatement: ['GET', '/packages/{id}/provenance-statement'],
+  companySignOnInfo: ['GET', '/company-sign-on'],
+  startCompanySignOn: ['POST', '/company-sign-on/start'],
+  companySignOnCallback: ['POST', '/company-sign-on/callback'],
+  linkCompanyIdentity: ['POST', '/company-sign-on/link'],
+  requestCompanyLink: ['POST', '/company-sign-on/link-request'],
+  startCompanyReauth: ['POST', '/company-sign-on/reauth'],
+  adminDecideCompanyLinks: ['POST', '/admin/users/company-links'],
 } as const satisfies { [Id in RouteId]: readonly [HttpMethod, string] };

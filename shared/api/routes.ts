@@ -1,6 +1,7 @@
 import { ACCESS_TOKEN_ROUTES } from './route-table/access-tokens';
 import { ADMIN_ROUTES } from './route-table/admin';
 import { API_DOCS_ROUTES } from './route-table/api-docs';
+import { COMPANY_SIGN_ON_ROUTES } from './route-table/company-sign-on';
 import { IDENTITY_ROUTES } from './route-table/identity';
 import { PACKAGE_ROUTES } from './route-table/packages';
 import { PROVENANCE_ROUTES } from './route-table/provenance';
@@ -36,6 +37,7 @@ const TABLE = [
   ...API_DOCS_ROUTES,
   ...ACCESS_TOKEN_ROUTES,
   ...PROVENANCE_ROUTES,
+  ...COMPANY_SIGN_ON_ROUTES,
 ] as const;
 
 /** The closed set of route ids: a row's id, and nothing else. */

@@ -4,9 +4,10 @@ import { type Role, roleLabel } from './roles';
 /**
  * Identity rules shared by the services and the web app (issue 12, docs/decisions/070): a role chosen by
  * the person is a request until an admin grants it; release authority needs a confirmed mailbox and a
- * granted role.
+ * granted role. NONE: an account made by a first company sign-in, which has not asked for a role yet
+ * (its stored `userRole` is a placeholder nobody sees: docs/decisions/316-company-account-without-role.md).
  */
-export const ROLE_STATUSES = ['GRANTED', 'REQUESTED', 'REFUSED'] as const;
+export const ROLE_STATUSES = ['GRANTED', 'REQUESTED', 'REFUSED', 'NONE'] as const;
 export type RoleStatus = (typeof ROLE_STATUSES)[number];
 
 export interface IdentityFields {
@@ -37,6 +38,7 @@ export function holdsAuthority(u: IdentityFields): boolean {
 export function missingAuthorityMessage(u: IdentityFields): string {
   const label = roleLabel(u.userRole);
   if (!emailConfirmedOf(u)) return API_ERR.emailNotConfirmed;
+  if (roleStatusOf(u) === 'NONE') return API_ERR.noRoleYet;
   if (roleStatusOf(u) === 'REFUSED')
     return `Your role ${label} was refused by an administrator, so you can only see your own settings. Choose a role in Settings to ask again.`;
   return API_ERR.roleAwaitsGrant(label);

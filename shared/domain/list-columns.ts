@@ -64,7 +64,9 @@ export function roleStatusText(u: PublicUser): string {
       ? `Requested: ${roleLabel(u.requestedRole ?? u.userRole)}`
       : u.roleStatus === 'REFUSED'
         ? 'Refused'
-        : 'Granted';
+        : u.roleStatus === 'NONE'
+          ? 'No role requested yet'
+          : 'Granted';
   return u.emailConfirmed === false ? `${status} (email not confirmed)` : status;
 }
 

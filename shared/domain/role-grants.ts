@@ -1,4 +1,4 @@
-import { roleStatusOf } from './identity';
+import { type RoleStatus, roleStatusOf } from './identity';
 import type { Role } from './roles';
 import { roleLabel } from './roles';
 
@@ -40,7 +40,7 @@ export interface GrantSubject {
   id: string;
   email: string;
   userRole: Role;
-  roleStatus?: 'GRANTED' | 'REQUESTED' | 'REFUSED';
+  roleStatus?: RoleStatus;
   roleProposal?: RoleProposal;
 }
 
@@ -85,6 +85,8 @@ export function grantStep(admin: { id: string }, user: GrantSubject, now: Date):
     return { kind: 'REFUSED', statusCode: 403, reason: `${user.email}: you cannot grant your own role` };
   if (roleStatusOf(user) === 'GRANTED')
     return { kind: 'REFUSED', statusCode: 409, reason: `${user.email}: the role is already granted` };
+  if (roleStatusOf(user) === 'NONE')
+    return { kind: 'REFUSED', statusCode: 409, reason: `${user.email}: no role was requested yet` };
   const proposal = liveProposal(user, now);
   if (!proposal) return { kind: 'PROPOSE' };
   if (proposal.proposedById === admin.id)

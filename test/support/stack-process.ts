@@ -7,6 +7,8 @@ import { freePort } from '../../infra/local/ports';
 export interface StackProcess {
   url: string;
   mailboxUrl: string;
+  /** the local company identity provider's issuer ('' when the stack runs without it) */
+  idpUrl: string;
   dynamoEndpoint: string;
   s3Endpoint: string;
   dataDir: string;
@@ -24,7 +26,8 @@ export async function startStackProcess(
   dataDir?: string,
 ): Promise<StackProcess> {
   const dir = dataDir ?? mkdtempSync(join(tmpdir(), 'frp-test-'));
-  const [port, dynamoPort, s3Port, sesPort] = [
+  const [port, dynamoPort, s3Port, sesPort, idpPort] = [
+    await freePort(),
     await freePort(),
     await freePort(),
     await freePort(),
@@ -42,13 +45,15 @@ export async function startStackProcess(
       DYNAMODB_PORT: String(dynamoPort),
       S3_PORT: String(s3Port),
       SES_PORT: String(sesPort),
+      IDP_PORT: String(idpPort),
       ...extraEnv,
     },
   });
   const output: string[] = [];
   // a start takes seconds, but minutes on a machine many runs share: FRP_STACK_START_SECONDS lifts the limit
-  const startSeconds = Number(process.env.FRP_STACK_START_SECONDS ?? 120);
+  const startSeconds = Number(process.env.FRP_STACK_START_SECONDS ?? 300);
   let mailboxUrl = '';
+  let idpUrl = '';
   let ready = false;
   await new Promise<void>((resolveReady, reject) => {
     const timer = setTimeout(() => {
@@ -63,6 +68,8 @@ export async function startStackProcess(
       output.push(text);
       const mb = /Mailbox:\s+(\S+)/.exec(text);
       if (mb) mailboxUrl = mb[1]!;
+      const idp = /Company IdP:\s+(\S+)/.exec(text);
+      if (idp) idpUrl = idp[1]!;
       // until ready only: afterwards every request logs a line, and joining them all for each chunk adds up
       if (!ready && /^READY$/m.test(output.join(''))) {
         ready = true;
@@ -100,6 +107,7 @@ export async function startStackProcess(
   return {
     url: `http://127.0.0.1:${port}`,
     mailboxUrl,
+    idpUrl,
     dynamoEndpoint,
     s3Endpoint,
     dataDir: dir,

@@ -17,6 +17,7 @@ import { ORIGIN_VERIFY_REQUIRED_ENV } from '../../../shared/domain/client-source
 import { bundleAssetHash } from '../bundle-hash';
 import { pascal } from '../construct-id';
 import { type PortalConfig, REPO_ROOT } from '../portal-config';
+import { identityProviderEnv } from '../portal-config-identity';
 import { statefulRemovalPolicy } from '../removal';
 import { methodThrottles } from './api-guard';
 import type { Data } from './data';
@@ -229,7 +230,12 @@ export class Api extends Construct {
       environment.TOKEN_TTL_SECONDS = String(config.tokenTtlSeconds);
     if (tokenSecret && config.allowedEmailDomains.length > 0)
       environment.ALLOWED_EMAIL_DOMAINS = config.allowedEmailDomains.join(',');
-    return usesFunction(new Construct(scope, pascal(route.id)), {
+    // company sign-on (decision 315): sign-in reads whether it is the only way in, the info row its name,
+    // the rows that run it the provider; the client secret is read at run time by its ARN only
+    const idp = config.identityProvider;
+    if (idp && (tokenSecret || route.id === 'companySignOnInfo'))
+      Object.assign(environment, identityProviderEnv(idp));
+    const fn = usesFunction(new Construct(scope, pascal(route.id)), {
       config,
       code: routeCode(route, config.bundleCache),
       roleDescription: `Lambda of route ${route.id} (${route.method} ${route.path})`,
@@ -248,6 +254,16 @@ export class Api extends Construct {
       },
       environment,
     });
+    if (route.uses.companyIdp) {
+      if (!idp) return fn; // no provider on this stage: the rows answer 404
+      fn.addToRolePolicy(
+        new iam.PolicyStatement({
+          actions: ['secretsmanager:GetSecretValue'],
+          resources: [idp.clientSecretArn],
+        }),
+      );
+    }
+    return fn;
   }
 
   private acknowledge(): void {

@@ -1,6 +1,7 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, UpdateCommand, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { Role } from '../../../shared/domain/roles';
+import type { AuditEvent } from '../../ports/audit-log';
 import type {
   EmailToken,
   QuotaResult,
@@ -47,12 +48,13 @@ function toRecord(item: Record<string, unknown>): UserRecord {
 const ttlOf = (u: Pick<UserRecord, 'unconfirmedUntil'>) =>
   u.unconfirmedUntil ? { expiresAt: Math.ceil(Date.parse(u.unconfirmedUntil) / 1000) } : {};
 
-const userItem = (u: UserRecord) => ({ ...u, pk: userPk(u.id), kind: 'USER', ...ttlOf(u) });
+/** A user as its item (company-identity-store.ts writes users in its own transactions). */
+export const userItem = (u: UserRecord) => ({ ...u, pk: userPk(u.id), kind: 'USER', ...ttlOf(u) });
 /**
  * The claim of an address: one per address ever used, so a deleted account's address stays blocked. The
  * claim of an unconfirmed registration expires with it (TTL), so its address is free again.
  */
-const emailClaim = (
+export const emailClaim = (
   email: string,
   userId: string,
   claimedAt: string,
@@ -101,6 +103,10 @@ export class DynamoUserRepository implements UserRepository {
   private write(items: TransactItem[], commit: UserCommit): Promise<void> {
     const link = commit.usedLink ? [linkUsed(this.table, commit.usedLink)] : [];
     return writeRecorded(this.audit, [...items, ...link], commit.events);
+  }
+
+  record(events: readonly AuditEvent[]): Promise<void> {
+    return writeRecorded(this.audit, [], events);
   }
 
   async create(user: UserRecord, replacing?: UserRecord, commit: UserCommit = {}): Promise<boolean> {

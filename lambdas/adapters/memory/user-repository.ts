@@ -1,4 +1,5 @@
 import type { Role } from '../../../shared/domain/roles';
+import type { AuditEvent } from '../../ports/audit-log';
 import { type Clock, systemClock } from '../../ports/clock';
 import type { EmailToken, UserCommit, UserRecord, UserRepository } from '../../ports/user-repository';
 import { MemoryAuditLog } from './audit-log';
@@ -47,6 +48,10 @@ export class MemoryUserRepository implements UserRepository {
     const t = commit.usedLink && this.tokens.stored(commit.usedLink.tokenHash);
     if (t && commit.usedLink) t.usedAt = commit.usedLink.at;
     this.audit.record(commit.events);
+  }
+
+  async record(events: readonly AuditEvent[]): Promise<void> {
+    this.audit.record(events);
   }
 
   async create(user: UserRecord, replacing?: UserRecord, commit: UserCommit = {}): Promise<boolean> {

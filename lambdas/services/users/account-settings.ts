@@ -23,7 +23,8 @@ export async function updateAccount(d: UserDeps, user: UserRecord, req: AccountR
   if (isAdmin && req.userRole !== 'ADMIN') throw new ForbiddenError(API_ERR.ownRoleUnchangeable);
   if (!isAdmin && req.userRole === 'ADMIN') throw new BadRequestError(API_ERR.adminRoleNotAllowed);
   const emailChange = req.email !== user.email;
-  const roleChange = req.userRole !== user.userRole;
+  // an account made by a first company sign-in holds a placeholder role: its first choice is a request
+  const roleChange = req.userRole !== user.userRole || roleStatusOf(user) === 'NONE';
   if (req.name === user.name && !emailChange && !roleChange) return toPublicUser(user);
   if (emailChange) {
     assertAllowedDomain(d, req.email);

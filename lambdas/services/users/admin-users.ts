@@ -19,13 +19,38 @@ export async function listUsers(d: UserDeps): Promise<PublicUser[]> {
   const all: PublicUser[] = live.map((u) => {
     // a grant one admin proposed, while it counts (same role, not lapsed): issue 23, decision 180
     const roleProposal = proposalView(u, now);
+    const link = u.companyLinkRequest;
     return {
       ...toPublicUser(u),
       emailConfirmed: emailConfirmedOf(u),
       ...(roleProposal ? { roleProposal } : {}),
+      // a company identity waiting for two admins to link it (decision 315)
+      ...(link
+        ? {
+            companyLinkRequest: {
+              email: link.email,
+              subject: link.subject,
+              requestedAt: link.requestedAt,
+              ...(link.proposal
+                ? {
+                    proposedBy: {
+                      id: link.proposal.byId,
+                      name: link.proposal.byName,
+                      email: link.proposal.byEmail,
+                    },
+                  }
+                : {}),
+            },
+          }
+        : {}),
     };
   });
-  const rank = (u: PublicUser) => (u.roleProposal ? 0 : u.roleStatus === 'REQUESTED' ? 1 : 2);
+  const rank = (u: PublicUser) =>
+    u.roleProposal || u.companyLinkRequest?.proposedBy
+      ? 0
+      : u.roleStatus === 'REQUESTED' || u.companyLinkRequest
+        ? 1
+        : 2;
   return all
     .map((u, i) => ({ u, i }))
     .sort((a, b) => rank(a.u) - rank(b.u) || a.i - b.i)

@@ -37,6 +37,18 @@ export interface UserServiceConfig {
   appUrl: string;
   /** when non-empty, only emails of these domains may register or be taken by an account (lower case) */
   allowedEmailDomains: readonly string[];
+  /** the stage's company identity provider, when it names one (decision 315) */
+  companySignOn?: CompanySignOnPolicy;
+}
+
+/** What sign-in needs to know of company sign-on: its name and whether it is the only way in. */
+export interface CompanySignOnPolicy {
+  /** the company's display name ("Sign in with <name>") */
+  name: string;
+  /** company sign-on is the only way in, but for the break-glass administrators' passwords */
+  only: boolean;
+  /** the addresses (lower case) that may still sign in with a password when `only` is set */
+  breakGlassAdmins: readonly string[];
 }
 
 /** What every user use case works with: the ports and the configuration given to UserService. */
@@ -60,6 +72,17 @@ export function toPublicUser(u: UserRecord): PublicUser {
     roleStatus,
     ...(roleStatus === 'REQUESTED' ? { requestedRole: u.userRole } : {}),
     ...(u.pendingEmail ? { pendingEmail: u.pendingEmail } : {}),
+    ...(u.companyIdentity
+      ? {
+          companyIdentity: {
+            email: u.companyIdentity.email,
+            subject: u.companyIdentity.subject,
+            linkedAt: u.companyIdentity.linkedAt,
+            linkedBy: u.companyIdentity.linkedBy,
+          },
+        }
+      : {}),
+    ...(u.passwordHash === '' ? { passwordless: true as const } : {}),
   };
 }
 

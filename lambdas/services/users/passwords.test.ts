@@ -27,7 +27,7 @@ describe('changing the password', { timeout: SCRYPT_TIMEOUT_MS }, () => {
     await expect(service.authenticate(old)).rejects.toMatchObject({ statusCode: 401 });
     const me = await service.authenticate(token);
     expect(me.mustChangePassword).toBeUndefined();
-    expect(audit.actions()).toEqual(['PASSWORD_CHANGED']);
+    expect(audit.actions()).toEqual(['SIGNED_IN', 'PASSWORD_CHANGED']);
   });
 });
 
@@ -67,7 +67,8 @@ describe('password reset', { timeout: SCRYPT_TIMEOUT_MS }, () => {
       statusCode: 403,
       message: API_ERR.mustChangePassword,
     });
-    expect(audit.actions()).toEqual(['PASSWORD_RESET_REQUESTED', 'PASSWORD_RESET_USED']);
+    // every sign-in is recorded (decision 320): the earlier one with the password, then the temporary one's
+    expect(audit.actions()).toEqual(['SIGNED_IN', 'PASSWORD_RESET_REQUESTED', 'PASSWORD_RESET_USED']);
     // once changed, the new password signs and the flag is gone
     await service.changePassword(after, { oldPassword: temp, newPassword: 'Brand-New-Pass-1' }, IP);
     const changed = await current(u);

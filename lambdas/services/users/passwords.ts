@@ -53,7 +53,10 @@ export async function resetPassword(d: UserDeps, emailRaw: string, sourceIp: str
   );
   const found = await d.users.getByEmail(email);
   // an unconfirmed registration whose 24 hours passed is absent (issue 23)
-  const user = found && !registrationExpired(found, d.clock.now()) ? found : null;
+  // an account made by a company sign-in has no portal password, and a mailed one would let a leaver the
+  // company disabled back in (decision 317): it answers as an unknown address
+  const user =
+    found && !registrationExpired(found, d.clock.now()) && found.passwordHash !== '' ? found : null;
   if (!user) throw new NotFoundError(API_ERR.userNotFound, { authError: API_ERR.userNotFound });
   const addressKey = `reset#${email}`;
   await takeQuotaOrRefuse(d, addressKey, limits.perAddress, limits.windowSeconds, (wait) =>

@@ -60,9 +60,11 @@ export async function decideRoles(
   const grant = req.decision === 'GRANT';
   const steps = grant ? users.map((u) => grantStep(admin, u, now)) : [];
   if (!grant) {
-    const already = users.filter((u) => roleStatusOf(u) === 'REFUSED');
+    const already = users.filter((u) => roleStatusOf(u) === 'REFUSED' || roleStatusOf(u) === 'NONE');
     if (already.length > 0)
-      throw new ConflictError(`${already.map((u) => u.email).join(', ')}: the role is already refused`);
+      throw new ConflictError(
+        `${already.map((u) => u.email).join(', ')}: ${already.every((u) => roleStatusOf(u) === 'NONE') ? 'no role was requested yet' : 'the role is already refused'}`,
+      );
   }
   const refused = steps.flatMap((s) => (s.kind === 'REFUSED' ? [s] : []));
   if (refused.length > 0) {

@@ -1,4 +1,5 @@
 import type { PublicUser } from '../../../shared/api/contracts/user';
+import { COMPANY_ERR } from '../../../shared/domain/company-sign-on';
 import { ForbiddenError, TooManyRequestsError, UnauthorizedError } from '../../../shared/domain/errors';
 import { emailConfirmedOf, registrationExpired } from '../../../shared/domain/identity';
 import {
@@ -7,6 +8,7 @@ import {
   lockRemainingSeconds,
 } from '../../../shared/domain/login-throttle';
 import { API_ERR } from '../../../shared/messages';
+import type { AuditEvent } from '../../ports/audit-log';
 import type { UserRecord } from '../../ports/user-repository';
 import { dummyHash, verifyPassword } from '../password-hasher';
 import {
@@ -41,14 +43,80 @@ const pairKey = (email: string, source: string) => `login#${email.toLowerCase()}
 const accountKey = (email: string) => `account#${email.toLowerCase()}`;
 const sourceKey = (source: string) => `source#${source}`;
 
+/** How the person proved who they are before the session (decision 315). */
+export type SignInMethod = 'password' | 'company';
+
+/** A first factor that was verified: the user, how, and what the session carries. */
+export interface VerifiedFirstFactor {
+  /** the stored record after the first factor's own writes */
+  user: UserRecord;
+  method: SignInMethod;
+  /** the token version the session token carries */
+  tokenVersion: number;
+  mustChangePassword: boolean;
+  sourceIp: string;
+  /**
+   * the one audit event of the use case (default SIGNED_IN): a sign-in that also created or linked an
+   * account, or used a mailed temporary password, says so here instead of writing a second event
+   */
+  audit?: { action?: string; meaning?: string; details?: Record<string, unknown> };
+  /**
+   * the use case's own write already committed `signInEvent` of this factor with its change (a linked or
+   * created account, decision 283): the session adds no second event
+   */
+  recorded?: boolean;
+}
+
+/** The portal's own session: the same token and answer whatever the first factor was. */
+export type SessionResult = { token: string; user: PublicUser; mustChangePassword: boolean };
+/** What a sign-in answers (a second factor may come between, docs: /work/briefs interface with passkeys). */
+export type SignInResult = SessionResult;
+
+/** Ends every sign-in (password, company): the one place a session is issued after a first factor. */
+export function completeSignIn(d: UserDeps, f: VerifiedFirstFactor): Promise<SignInResult> {
+  return issueSession(d, f);
+}
+
+const SIGN_IN_MEANING: Record<SignInMethod, string> = {
+  password: 'signs in with their password',
+  company: 'signs in with the company identity provider',
+};
+
+/** The sign-in's one audit event: the method, and what the use case adds. */
+export function signInEvent(f: Pick<VerifiedFirstFactor, 'user' | 'method' | 'audit'>): AuditEvent {
+  return userEvent(f.user, f.audit?.action ?? 'SIGNED_IN', f.audit?.meaning ?? SIGN_IN_MEANING[f.method], {
+    method: f.method,
+    ...f.audit?.details,
+  });
+}
+
+/** Records the sign-in (unless the use case's write did) and issues the session token. */
+export async function issueSession(d: UserDeps, f: VerifiedFirstFactor): Promise<SessionResult> {
+  if (!f.recorded) await d.users.record([signInEvent(f)]);
+  const token = await d.tokens.issue({ sub: f.user.id, tv: f.tokenVersion }, d.clock.now());
+  return { token, user: toPublicUser(f.user), mustChangePassword: f.mustChangePassword };
+}
+
+/**
+ * With company sign-on as the only way in (stage setting), a password signs in only the break-glass
+ * administrators; everyone else is told to use the company button. Checked before any password, with the
+ * same answer for every other address, known or not.
+ */
+function refusePasswordWhenCompanyOnly(d: UserDeps, email: string): void {
+  const c = d.config.companySignOn;
+  if (c?.only && !c.breakGlassAdmins.includes(email))
+    throw new ForbiddenError(COMPANY_ERR.companyOnly(c.name));
+}
+
 export async function login(
   d: UserDeps,
   login: string,
   password: string,
   sourceIp: string,
-): Promise<{ token: string; user: PublicUser; mustChangePassword: boolean }> {
+): Promise<SignInResult> {
   const email = login.trim().toLowerCase();
   const now = d.clock.now();
+  refusePasswordWhenCompanyOnly(d, email);
   await refuseWhileThrottled(d, email, sourceIp, now);
 
   const found = await d.users.getByEmail(email);
@@ -56,7 +124,8 @@ export async function login(
   const user = found && !registrationExpired(found, now) ? found : null;
   let ok = false;
   let usedTemporary = false;
-  if (!user) {
+  // an account made by a company sign-in has no password ('') and answers as an unknown one, hash and all
+  if (!user || user.passwordHash === '') {
     await verifyPassword(password, await dummyHash());
   } else if (await verifyPassword(password, user.passwordHash)) {
     ok = true;
@@ -88,6 +157,7 @@ export async function login(
   // working means the reset was not the owner's, so the temporary one is dropped.
   let tokenVersion = user.tokenVersion;
   let mustChangePassword = user.mustChangePassword === true;
+  let recorded = false;
   if (user.tempPasswordHash) {
     // a used temporary password replaces the old one: sessions opened with the old one end with it
     if (usedTemporary) tokenVersion += 1;
@@ -101,24 +171,32 @@ export async function login(
       updatedAt: now.toISOString(),
       version: user.version + 1,
     };
-    // the use of a mailed password commits with its event (decision 283); a change that won meanwhile
-    // leaves the stored record as it was, and records nothing: the token carries its version
-    const events = usedTemporary
-      ? [
-          userEvent(
-            user,
-            'PASSWORD_RESET_USED',
-            'signs in with a mailed temporary password, which must be changed before anything else',
-          ),
-        ]
-      : [];
+    // the use of a mailed password commits with the sign-in's event, which says so (decision 283); a
+    // change that won meanwhile leaves the stored record as it was and records nothing: the token carries
+    // its version, and the sign-in is recorded as a plain one
+    const events = usedTemporary ? [signInEvent({ user, method: 'password', audit: TEMPORARY_USED })] : [];
     if ((await d.users.update(next, user.version, user.email, { events })) !== 'ok')
       tokenVersion = user.tokenVersion;
-    else if (usedTemporary) mustChangePassword = true;
+    else if (usedTemporary) {
+      mustChangePassword = true;
+      recorded = true;
+    }
   }
-  const token = await d.tokens.issue({ sub: user.id, tv: tokenVersion }, now);
-  return { token, user: toPublicUser(user), mustChangePassword };
+  return completeSignIn(d, {
+    user,
+    method: 'password',
+    tokenVersion,
+    mustChangePassword,
+    sourceIp,
+    ...(recorded ? { audit: TEMPORARY_USED, recorded } : {}),
+  });
 }
+
+/** The one event of a sign-in with a mailed temporary password. */
+const TEMPORARY_USED = {
+  action: 'PASSWORD_RESET_USED',
+  meaning: 'signs in with a mailed temporary password, which must be changed before anything else',
+};
 
 /**
  * Refuses (429 with Retry-After) a password check while one of the three limits holds: the (account,
@@ -174,6 +252,32 @@ export async function recordSignInFailure(d: ThrottleDeps, email: string, source
     d.users.recordFailure(sourceKey(source), iso, epoch + sourceWindow),
   ]);
   if (pair.firstInWindow) await d.users.recordFailure(accountKey(email), iso, epoch + ACCOUNT_MEMORY_SECONDS);
+}
+
+/**
+ * The source limit alone, for sign-ins without a password (company sign-on): refused (429) while this
+ * source failed too often, over passwords and company sign-ins alike.
+ */
+export async function refuseSourceWhileThrottled(d: ThrottleDeps, source: string, now: Date): Promise<void> {
+  const src = await d.users.getThrottle(sourceKey(source));
+  if (src.failures < d.config.maxFailuresPerSource || !src.lastFailureAt) return;
+  const wait = secondsLeftInWindow(
+    src.lastFailureAt,
+    d.config.sourceWindowSeconds ?? DEFAULT_SOURCE_WINDOW_SECONDS,
+    now,
+  );
+  if (wait > 0) throw new TooManyRequestsError(API_ERR.tooManyAttempts(wait), wait);
+}
+
+/** Counts a refused company sign-in against its source, as a wrong password is counted. */
+export async function recordSourceFailure(d: ThrottleDeps, source: string): Promise<void> {
+  const failedAt = d.clock.now();
+  const window = d.config.sourceWindowSeconds ?? DEFAULT_SOURCE_WINDOW_SECONDS;
+  await d.users.recordFailure(
+    sourceKey(source),
+    failedAt.toISOString(),
+    Math.floor(failedAt.getTime() / 1000) + window,
+  );
 }
 
 /** The right password from this source: its lockout ends (it stays counted among the account's sources). */

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { LINKED_BY } from '../../domain/company-sign-on';
 import { ROLE_STATUSES } from '../../domain/identity';
 import { ROLES, SELF_SERVICE_ROLES } from '../../domain/roles';
 import { SIGNATURE_PASSWORD_REQUIRED } from '../../domain/signature-meanings';
@@ -117,6 +118,21 @@ export const publicUserSchema = z.object({
       proposedBy: z.object({ id: z.string(), name: z.string(), email: z.string() }),
       proposedAt: z.string(),
       expiresAt: z.string(),
+    })
+    .optional(),
+  /** the company identity that signs in as this account (company sign-on, decision 315) */
+  companyIdentity: z
+    .object({ email: z.string(), subject: z.string(), linkedAt: z.string(), linkedBy: z.enum(LINKED_BY) })
+    .optional(),
+  /** the account has no portal password: it signs in (and confirms signatures) at the company only */
+  passwordless: z.literal(true).optional(),
+  /** in the admin list: a company identity asking to be linked to this account (two admins decide) */
+  companyLinkRequest: z
+    .object({
+      email: z.string(),
+      subject: z.string(),
+      requestedAt: z.string(),
+      proposedBy: z.object({ id: z.string(), name: z.string(), email: z.string() }).optional(),
     })
     .optional(),
 });

@@ -33,6 +33,11 @@ export interface RouteUses {
   sign?: Stage | 'publicKey';
   /** limits per client address: reads the origin-verify secret to trust CloudFront-Viewer-Address */
   clientSource?: boolean;
+  /**
+   * runs company sign-on (decision 315): reads the company identity provider's client secret (Secrets
+   * Manager) and calls the provider
+   */
+  companyIdp?: true;
   /** asynchronous workers it invokes (lambda:InvokeFunction on those functions only; shared/api/workers.ts) */
   invoke?: readonly ('generateArtefact' | 'generateDevArtefact' | 'verifyUpload')[];
 }

@@ -81,6 +81,16 @@ export const ROUTE_LIST = [
     ),
   },
   {
+    // where the company's identity provider sends the browser back (decision 315); also a confirmation popup
+    name: 'companyCallback',
+    path: '/login/company',
+    access: 'any',
+    screen: page(
+      () => import('@/features/auth/components/company-callback-page'),
+      (m) => m.CompanyCallbackPage,
+    ),
+  },
+  {
     name: 'register',
     path: '/register',
     access: 'any',

@@ -10,6 +10,7 @@ import { initials } from '@/utils/initials';
 /** The role as the menu shows it: a requested role still waits for an admin (issue 12). */
 function roleLine(user: SessionUser): string {
   const role = roleLabel(user.userRole);
+  if (user.roleStatus === 'NONE') return 'No role yet';
   if (user.roleStatus === 'REQUESTED') return `${role} (requested, waiting for an admin)`;
   if (user.roleStatus === 'REFUSED') return `${role} (refused)`;
   return role;

@@ -34,12 +34,22 @@ export function NameAndEmailFields(props: {
 }
 
 /** The roles a person may choose for themselves (never ADMIN). */
-export function RoleField(props: { value: NonAdminRole; onChange: (role: NonAdminRole) => void }) {
+export function RoleField(props: {
+  value: NonAdminRole | '';
+  onChange: (role: NonAdminRole) => void;
+  /** shown while no role is chosen (an account made by a company sign-in, decision 316) */
+  placeholder?: string;
+  hasError?: boolean;
+  errorMessage?: string;
+}) {
   return (
     <SelectField
       label="User role"
       name="userRole"
       value={props.value}
+      placeholder={props.placeholder}
+      hasError={props.hasError}
+      errorMessage={props.errorMessage}
       onChange={(e) => props.onChange(e.target.value as NonAdminRole)}
     >
       {SELF_SERVICE_ROLES.map((role) => (

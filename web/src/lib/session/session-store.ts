@@ -29,6 +29,8 @@ export interface SessionUser {
   roleStatus?: RoleStatus;
   /** a new address waiting for its confirmation link */
   pendingEmail?: string;
+  /** made by a company sign-in: no portal password to change or to sign with (decision 317) */
+  passwordless?: true;
 }
 
 /** Client session state of spec §3, kept in session storage under one key. */

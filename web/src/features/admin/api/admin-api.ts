@@ -113,3 +113,19 @@ export function deleteAdmin(
     );
   return callApi(ADMIN_KINDS[kind].remove, { body: [...ids] }, { handle: [409] });
 }
+
+/**
+ * POST /admin/users/company-links (decision 315): LINK (signed: one admin proposes, a second confirms),
+ * REFUSE a requested link, UNLINK (signed).
+ */
+export function decideCompanyLinks(
+  decision: 'LINK' | 'REFUSE' | 'UNLINK',
+  ids: readonly string[],
+  password?: string,
+) {
+  return callApi(
+    'adminDecideCompanyLinks',
+    { body: { ids: [...ids], decision, ...(password !== undefined ? { password } : {}) } },
+    { handle: [400, 403, 404, 409, 429] },
+  );
+}

@@ -12,6 +12,7 @@ import type { Column } from '@/components/ui/data-table/data-table';
 import { anyGenerating, PackageStateBadge } from '@/components/ui/package-state';
 import { resourceTypeLabel, stageLabel } from '@/utils/format';
 import { AdminListPage } from './admin-list-page';
+import { CompanyIdentityCell, CompanyLinkButtons } from './company-links';
 import {
   type DecisionReport,
   DecisionReportList,
@@ -138,6 +139,12 @@ const USER_COLUMNS: readonly Column<PublicUser>[] = [
     cell: (u) => <RoleStatusCell user={u} />,
     sortValue: (u) => roleStatusText(u),
   },
+  {
+    id: 'companySignOn',
+    header: 'Company sign-on',
+    // not sortable: the server sorts the users' list by the columns of USER_SORTS only (decision 221)
+    cell: (u) => <CompanyIdentityCell user={u} />,
+  },
 ];
 
 /**
@@ -158,7 +165,12 @@ export function AdminUsersPage() {
         rowState={(u) => `${roleLabel(u.userRole)} · ${roleStatusText(u)}`}
         noun="users"
         note={MSG.adminReRegisterNote}
-        extraActions={(ctx) => <RoleDecisionButtons {...ctx} onReport={setReport} />}
+        extraActions={(ctx) => (
+          <>
+            <RoleDecisionButtons {...ctx} onReport={setReport} />
+            <CompanyLinkButtons {...ctx} />
+          </>
+        )}
       />
     </>
   );

@@ -34,3 +34,28 @@ export function register(body: RegisterRequest) {
 export function resetPassword(email: string) {
   return callApi('resetPassword', { body: { email } }, { handle: [400, 404, 429] });
 }
+
+/** GET /company-sign-on: whether the stage names a company identity provider (decision 315); quiet. */
+export function companySignOnInfo() {
+  return callApi('companySignOnInfo', {}, { loader: false, handle: 'all' });
+}
+
+/** POST /company-sign-on/start: the provider's address and this window's binding; 429 per source. */
+export function startCompanySignOn() {
+  return callApi('startCompanySignOn', {}, { handle: [404, 429, 503] });
+}
+
+/** POST /company-sign-on/callback: a session, a link offer or a signature's ticket; 4xx with the reason. */
+export function companySignOnCallback(search: string, binding: string) {
+  return callApi('companySignOnCallback', { body: { search, binding } }, { handle: 'all' });
+}
+
+/** POST /company-sign-on/link: the owner links with the portal password (403 wrong, 429 throttled). */
+export function linkCompanyIdentity(linkTicket: string, password: string) {
+  return callApi('linkCompanyIdentity', { body: { linkTicket, password } }, { handle: [400, 403, 409, 429] });
+}
+
+/** POST /company-sign-on/link-request: two admins decide the link instead. */
+export function requestCompanyLink(linkTicket: string) {
+  return callApi('requestCompanyLink', { body: { linkTicket } }, { handle: [400, 409] });
+}

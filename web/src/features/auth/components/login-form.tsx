@@ -4,11 +4,9 @@ import { type FormEvent, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import { EmailAddressField, LinkAndSubmit, SecretField } from '@/components/ui/form-parts';
 import { paths } from '@/config/paths';
-import { safeNextPath } from '@/lib/session/guards';
-import { parseUser } from '@/lib/session/parse-user';
-import { signIn } from '@/lib/session/session-store';
-import { setToken } from '@/lib/session/token-cookie';
 import { login, resendConfirmation } from '../api/auth-api';
+import { finishSignIn } from '../hooks/finish-sign-in';
+import { CompanySignOnButton } from './company-sign-on-button';
 
 type LoginError = {
   message: string;
@@ -44,27 +42,12 @@ export function LoginForm() {
     const result = await login({ login: email.trim(), password });
     setBusy(false);
     if (result.ok) {
-      const user = parseUser(result.data.user);
-      if (!user) {
+      if (!finishSignIn(result.data, navigate, searchParams.get('next')))
         setError({
           message: 'The server answered without a user; please try again.',
           email: false,
           password: false,
         });
-        return;
-      }
-      setToken(result.data.token);
-      signIn(user, result.data.mustChangePassword === true);
-      // a one-time password (npm run admin:create) or a mailed temporary one (issue 23): straight to the
-      // password form, and nothing else until it is changed (the guards hold the user there)
-      if (result.data.mustChangePassword) {
-        const settings = user.userRole === 'ADMIN' ? paths.admin.settings : paths.settings;
-        navigate(`${settings}?form=password&first=1`, { replace: true });
-        return;
-      }
-      // spec §4.7: admins to /admin, others to /home — or back to the page a mail link asked for
-      const next = safeNextPath(searchParams.get('next'));
-      navigate(user.userRole === 'ADMIN' ? paths.admin.home : (next ?? paths.home), { replace: true });
       return;
     }
     if (result.status === 401) setError({ message: MSG.loginIncorrect, email: true, password: true });
@@ -82,46 +65,50 @@ export function LoginForm() {
   };
 
   return (
-    <div className="frp-card frp-form-card">
-      <Heading level={1} className="frp-page-title">
-        Sign in
-      </Heading>
-      <form onSubmit={submit} noValidate aria-describedby={error ? 'login-error' : undefined}>
-        <Flex direction="column" gap="1rem">
-          <EmailAddressField value={email} onChange={edit(setEmail)} hasError={error?.email ?? false} />
-          <SecretField
-            label="Password"
-            name="password"
-            autoComplete="current-password"
-            value={password}
-            onChange={edit(setPassword)}
-            hasError={error?.password ?? false}
-          />
-          {error ? (
-            <Alert variation={error.unconfirmed ? 'warning' : 'error'} id="login-error" role="alert">
-              {error.message}
-              {error.unconfirmed ? (
-                <Flex marginTop="0.5rem">
-                  <Button size="small" onClick={resend}>
-                    Send the link again
-                  </Button>
-                </Flex>
-              ) : null}
-            </Alert>
-          ) : null}
-          {resent ? (
-            <Alert variation={resent.ok ? 'info' : 'error'} role="status">
-              {resent.message}
-            </Alert>
-          ) : null}
-          <LinkAndSubmit
-            to={paths.resetPassword}
-            link={MSG.forgotPassword}
-            action={{ label: MSG.submit, busyLabel: 'Signing in…' }}
-            busy={busy}
-          />
-        </Flex>
-      </form>
-    </div>
+    <>
+      <div className="frp-card frp-form-card">
+        <Heading level={1} className="frp-page-title">
+          Sign in
+        </Heading>
+        <form onSubmit={submit} noValidate aria-describedby={error ? 'login-error' : undefined}>
+          <Flex direction="column" gap="1rem">
+            <EmailAddressField value={email} onChange={edit(setEmail)} hasError={error?.email ?? false} />
+            <SecretField
+              label="Password"
+              name="password"
+              autoComplete="current-password"
+              value={password}
+              onChange={edit(setPassword)}
+              hasError={error?.password ?? false}
+            />
+            {error ? (
+              <Alert variation={error.unconfirmed ? 'warning' : 'error'} id="login-error" role="alert">
+                {error.message}
+                {error.unconfirmed ? (
+                  <Flex marginTop="0.5rem">
+                    <Button size="small" onClick={resend}>
+                      Send the link again
+                    </Button>
+                  </Flex>
+                ) : null}
+              </Alert>
+            ) : null}
+            {resent ? (
+              <Alert variation={resent.ok ? 'info' : 'error'} role="status">
+                {resent.message}
+              </Alert>
+            ) : null}
+            <LinkAndSubmit
+              to={paths.resetPassword}
+              link={MSG.forgotPassword}
+              action={{ label: MSG.submit, busyLabel: 'Signing in…' }}
+              busy={busy}
+            />
+          </Flex>
+        </form>
+      </div>
+      {/* company sign-on goes around the spec's form, which stays as it is (decision 315) */}
+      <CompanySignOnButton next={searchParams.get('next')} />
+    </>
   );
 }

@@ -42,7 +42,12 @@ export function SettingsPage() {
         {MSG.settings}
       </Heading>
       {awaitsGrant(user) ? (
-        <Alert variation="info" role="status" marginBottom="1rem" heading="Your role awaits an administrator">
+        <Alert
+          variation="info"
+          role="status"
+          marginBottom="1rem"
+          heading={user.roleStatus === 'NONE' ? 'Choose your role' : 'Your role awaits an administrator'}
+        >
           {missingAuthorityMessage({ ...user, emailConfirmed: true })}
         </Alert>
       ) : null}
@@ -56,7 +61,8 @@ export function SettingsPage() {
         size="small"
       >
         <ToggleButton value="info">{MSG.changeUserInfo}</ToggleButton>
-        <ToggleButton value="password">{MSG.changePassword}</ToggleButton>
+        {/* an account made by a company sign-in has no portal password to change (decision 317) */}
+        {user.passwordless ? null : <ToggleButton value="password">{MSG.changePassword}</ToggleButton>}
         {/* issue 27: a granted person's tokens for build pipelines (an admin: every token) */}
         {awaitsGrant(user) ? null : <ToggleButton value="tokens">Access tokens</ToggleButton>}
       </ToggleButtonGroup>

@@ -14,6 +14,7 @@ import { updateAccount } from '../api/settings-api';
 interface Errors {
   name?: string;
   email?: string;
+  role?: string;
   form?: string;
 }
 
@@ -27,11 +28,17 @@ export function UserInfoForm({ user }: { user: SessionUser }) {
     isRole(user.userRole) && user.userRole !== 'ADMIN' ? user.userRole : 'TECHNICAL_LEADER';
   const [name, setName] = useState(user.name);
   const [email, setEmail] = useState(user.email);
-  const [userRole, setUserRole] = useState<NonAdminRole>(startRole);
+  // an account made by a first company sign-in has no role yet (decision 316): the person picks one
+  const [userRole, setUserRole] = useState<NonAdminRole | ''>(
+    user.roleStatus === 'NONE' && !isAdmin ? '' : startRole,
+  );
   const [errors, setErrors] = useState<Errors>({});
   const [busy, setBusy] = useState(false);
 
+  // an account made by a first company sign-in has no role yet: saving the chosen one is its request
+  const noRoleYet = user.roleStatus === 'NONE' && !isAdmin;
   const changed =
+    noRoleYet ||
     name.trim() !== user.name ||
     email.trim().toLowerCase() !== user.email.toLowerCase() ||
     (!isAdmin && userRole !== user.userRole);
@@ -42,10 +49,11 @@ export function UserInfoForm({ user }: { user: SessionUser }) {
     const found: Errors = {};
     if (name.trim() === '') found.name = MSG.registerNameRequired;
     if (!isEmail(email)) found.email = MSG.registerEmailRequired;
+    if (!isAdmin && userRole === '') found.role = 'Choose the role you work in';
     setErrors(found);
     if (Object.keys(found).length > 0) return;
     setBusy(true);
-    const role: Role = isAdmin ? 'ADMIN' : userRole;
+    const role: Role = isAdmin || userRole === '' ? 'ADMIN' : userRole;
     const result = await updateAccount({ name: name.trim(), email: email.trim(), userRole: role });
     setBusy(false);
     if (result.ok) {
@@ -56,8 +64,11 @@ export function UserInfoForm({ user }: { user: SessionUser }) {
         updated?.pendingEmail && updated.pendingEmail !== user.pendingEmail
           ? `We sent a confirmation link to ${updated.pendingEmail}. Until you open it, sign in with ${updated.email}.`
           : '',
-        updated?.roleStatus === 'REQUESTED' && updated.userRole !== user.userRole
+        updated?.roleStatus === 'REQUESTED' && (updated.userRole !== user.userRole || noRoleYet)
           ? `Your role ${roleLabel(updated.userRole)} waits for an administrator's approval.`
+          : '',
+        updated?.roleStatus === 'REQUESTED' && noRoleYet
+          ? 'Two administrators must grant it: one proposes, a second confirms.'
           : '',
       ].filter(Boolean);
       showSuccess([MSG.settingsSaved, ...notes].join(' '), { to: isAdmin ? paths.admin.home : paths.home });
@@ -81,15 +92,23 @@ export function UserInfoForm({ user }: { user: SessionUser }) {
             descriptiveText={API_ERR.ownRoleUnchangeable}
           />
         ) : (
-          <RoleField value={userRole} onChange={setUserRole} />
+          <RoleField
+            value={userRole}
+            onChange={setUserRole}
+            placeholder={noRoleYet ? 'Choose your role' : undefined}
+            hasError={errors.role !== undefined}
+            errorMessage={errors.role}
+          />
         )}
         <FormAlert
           variation="info"
           message={
             user.roleStatus && user.roleStatus !== 'GRANTED' && !isAdmin
-              ? user.roleStatus === 'REFUSED'
-                ? `An administrator refused your role ${roleLabel(user.userRole)}.`
-                : `Your role ${roleLabel(user.userRole)} waits for an administrator's approval.`
+              ? noRoleYet
+                ? null // the page's banner asks for the role
+                : user.roleStatus === 'REFUSED'
+                  ? `An administrator refused your role ${roleLabel(user.userRole)}.`
+                  : `Your role ${roleLabel(user.userRole)} waits for an administrator's approval.`
               : null
           }
         />

@@ -1,0 +1,5 @@
+import { companySignOn, route } from '../routes/company-sign-on';
+
+export const handler = route('startCompanyReauth', async ({ user, sourceIp }) => ({
+  body: await (await companySignOn()).start(sourceIp, user),
+}));

@@ -1,0 +1,60 @@
+import { Button } from '@aws-amplify/ui-react';
+import { useEffect, useRef, useState } from 'react';
+import { callApi } from '@/lib/api-client/api-client';
+import { REAUTH_MESSAGE, type ReauthMessage, rememberSignOn } from '@/lib/company-sign-on/pending-sign-on';
+
+/**
+ * "Sign in again at <company>": the re-authentication of an electronic signature for a person without a
+ * portal password (decision 318). A popup goes to the company's provider with prompt=login and max_age;
+ * the portal's callback page in it hands back a one-time ticket (five minutes, this user only), which the
+ * signature submits as its proof instead of a password. The signature dialog places this button.
+ */
+export function CompanyReauthButton({
+  companyName,
+  onTicket,
+  onError,
+}: {
+  companyName: string;
+  onTicket: (reauthTicket: string) => void;
+  onError: (message: string) => void;
+}) {
+  const [busy, setBusy] = useState(false);
+  const handlers = useRef({ onTicket, onError });
+  handlers.current = { onTicket, onError };
+
+  useEffect(() => {
+    const listen = (e: MessageEvent) => {
+      if (e.origin !== window.location.origin) return;
+      const m = e.data as ReauthMessage | undefined;
+      if (m?.type !== REAUTH_MESSAGE) return;
+      setBusy(false);
+      if (m.reauthTicket) handlers.current.onTicket(m.reauthTicket);
+      else handlers.current.onError(m.error ?? `${companyName} did not confirm`);
+    };
+    window.addEventListener('message', listen);
+    return () => window.removeEventListener('message', listen);
+  }, [companyName]);
+
+  const start = async () => {
+    setBusy(true);
+    // opened before the call: a popup opened after an await is blocked as unrequested
+    const popup = window.open('about:blank', 'frp-company-reauth', 'width=520,height=680');
+    const r = await callApi('startCompanyReauth', {}, { handle: 'all' });
+    if (!r.ok || !popup) {
+      popup?.close();
+      setBusy(false);
+      onError(
+        r.ok ? 'Allow pop-ups for the portal to confirm with your company sign-in.' : r.error.errorMessage,
+      );
+      return;
+    }
+    rememberSignOn(r.data.authorizationUrl, { binding: r.data.binding });
+    popup.location.href = r.data.authorizationUrl;
+  };
+
+  return (
+    <Button onClick={() => void start()} isLoading={busy} loadingText={`Waiting for ${companyName}…`}>
+      {`Sign in again at ${companyName}`}
+    </Button>
+  );
+}
