@@ -5,6 +5,7 @@ import {
   lazy,
   notPlugged,
   once,
+  passkeyPorts,
   resourceRepository,
   throttleConfig,
   userRepository,
@@ -48,14 +49,20 @@ export function packageServiceWith(
         header: headerRules,
         clock: systemClock,
         appUrl: appUrl(),
-        // a decision's password: the identity check with the sign-in throttle, without the identity
-        // service (decisions 131, 141)
+        // a decision's signer: password or passkey with the sign-in throttle, without the identity
+        // service (decisions 131, 141, 322)
         signatures: {
-          confirm: (user, password, sourceIp) =>
+          confirm: (user, proof, sourceIp) =>
             confirmSignature(
-              { users: userRepository(), clock: systemClock, config: throttleConfig() },
+              {
+                users: userRepository(),
+                clock: systemClock,
+                config: throttleConfig(),
+                audit: { append: (e) => auditLog().append(e) },
+                passkeys: passkeyPorts(),
+              },
               user,
-              password,
+              proof,
               sourceIp,
             ),
         },

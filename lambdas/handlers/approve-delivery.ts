@@ -1,10 +1,11 @@
+import { proofOf } from '../../shared/api/contracts/packages';
 import { MSG } from '../../shared/messages';
 import { packageService } from '../composition-packages';
 import { route } from '../routes/packages';
 
 /** Outcomes: DELIVERED 200 with mLifePath, WAITING_FOR_APPROVALS 202. */
 export const handler = route('approveDelivery', async ({ params, body, user, sourceIp }) => {
-  const sig = { password: body.password, sourceIp, changesSeen: body.changesSeen };
+  const sig = { proof: proofOf(body), sourceIp, changesSeen: body.changesSeen };
   const { outcome, pkg } = await packageService().approveDelivery(user, params.id, sig);
   if (outcome === 'WAITING_FOR_APPROVALS') {
     return {

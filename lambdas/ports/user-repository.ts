@@ -30,6 +30,11 @@ export interface UserRecord {
    * again. Gone once the address is confirmed. The stores also let their TTL remove the account then.
    */
   unconfirmedUntil?: string;
+  /**
+   * the credential ids of the account's passkeys (decision 322), changed in the same write as the passkey
+   * items: a strongly consistent answer to "is a second factor due" at every sign-in
+   */
+  passkeyIds?: string[];
   createdAt: string;
   updatedAt: string;
   version: number;

@@ -144,8 +144,8 @@ function build() {
     clock,
     appUrl: 'https://portal.test',
     signatures: {
-      confirm: (user, password, sourceIp) =>
-        confirmSignature({ users, clock, config: THROTTLE }, user, password, sourceIp),
+      confirm: (user, proof, sourceIp) =>
+        confirmSignature({ users, clock, config: THROTTLE, audit }, user, proof, sourceIp),
     },
   });
 

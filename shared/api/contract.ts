@@ -4,6 +4,7 @@ import { ADMIN_CONTRACT, ADMIN_RESPONSES } from './route-table/admin';
 import { API_DOCS_CONTRACT, API_DOCS_RESPONSES } from './route-table/api-docs';
 import { IDENTITY_CONTRACT, IDENTITY_RESPONSES } from './route-table/identity';
 import { PACKAGE_CONTRACT, PACKAGE_RESPONSES } from './route-table/packages';
+import { PASSKEY_CONTRACT, PASSKEY_RESPONSES } from './route-table/passkeys';
 import { PROVENANCE_CONTRACT, PROVENANCE_RESPONSES } from './route-table/provenance';
 import { RESOURCE_CONTRACT, RESOURCE_RESPONSES } from './route-table/resources';
 import type { RouteContract, RouteRequest } from './route-table/types';
@@ -20,6 +21,7 @@ const REQUESTS = {
   ...API_DOCS_CONTRACT,
   ...ACCESS_TOKEN_CONTRACT,
   ...PROVENANCE_CONTRACT,
+  ...PASSKEY_CONTRACT,
 } as const satisfies { [Id in RouteId]: RouteRequest };
 
 /** What each route answers on success (`<AREA>_RESPONSES` of its area's file). */
@@ -31,6 +33,7 @@ const RESPONSES = {
   ...API_DOCS_RESPONSES,
   ...ACCESS_TOKEN_RESPONSES,
   ...PROVENANCE_RESPONSES,
+  ...PASSKEY_RESPONSES,
 } as const satisfies { [Id in RouteId]: z.ZodType };
 
 type Joined = {

@@ -3,6 +3,7 @@ import { ADMIN_ROUTES } from './route-table/admin';
 import { API_DOCS_ROUTES } from './route-table/api-docs';
 import { IDENTITY_ROUTES } from './route-table/identity';
 import { PACKAGE_ROUTES } from './route-table/packages';
+import { PASSKEY_ROUTES } from './route-table/passkeys';
 import { PROVENANCE_ROUTES } from './route-table/provenance';
 import { RESOURCE_ROUTES } from './route-table/resources';
 import type { Route, RouteUses, TableName } from './route-table/types';
@@ -36,6 +37,7 @@ const TABLE = [
   ...API_DOCS_ROUTES,
   ...ACCESS_TOKEN_ROUTES,
   ...PROVENANCE_ROUTES,
+  ...PASSKEY_ROUTES,
 ] as const;
 
 /** The closed set of route ids: a row's id, and nothing else. */

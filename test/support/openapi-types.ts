@@ -930,6 +930,127 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/user/login/passkey": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Finish a sign-in with a passkey: the ticket of the first factor and the assertion; answers as /user/login */
+        post: operations["loginPasskey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/passkeys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's passkeys (name, added, last use) and whether their role must sign with one */
+        get: operations["listPasskeys"];
+        put?: never;
+        /** Register the new passkey of a registration challenge, with its name */
+        post: operations["addPasskey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/passkeys/registration-options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Start adding a passkey, confirmed with the password (or a passkey): a registration challenge */
+        post: operations["passkeyRegistrationOptions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/passkeys/{passkeyId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Remove one of the caller’s passkeys, confirmed with the password or a passkey; the account’s other sessions end */
+        delete: operations["removePasskey"];
+        options?: never;
+        head?: never;
+        /** Rename one of the caller’s passkeys */
+        patch: operations["renamePasskey"];
+        trace?: never;
+    };
+    "/passkeys/signature-options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A challenge (user verification required) for signing a decision or confirming an account change */
+        post: operations["passkeySignatureOptions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/users/{userId}/sign-in-methods": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A user's sign-in methods: the password and the passkeys, with any removal waiting for a second admin */
+        get: operations["adminUserSignInMethods"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/users/{userId}/passkeys/{passkeyId}/removal": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Remove a lost passkey of a user (signed; one admin proposes, a second confirms; the user’s sessions end) */
+        post: operations["adminDecidePasskeyRemoval"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -989,6 +1110,17 @@ export interface operations {
                         user: string;
                         /** @constant */
                         mustChangePassword?: true;
+                    } | {
+                        secondFactor: {
+                            /** @constant */
+                            kind: "passkey";
+                            ticket: string;
+                            expiresAt: string;
+                            /** @description PublicKeyCredentialCreationOptionsJSON or PublicKeyCredentialRequestOptionsJSON */
+                            publicKey: {
+                                [key: string]: unknown;
+                            };
+                        };
                     };
                 };
             };
@@ -1372,6 +1504,28 @@ export interface operations {
                         [key: string]: "DESIGN_ENGINEER_DEV" | "DESIGN_ENGINEER_TEST" | "TECHNICAL_LEADER" | "RELIABILITY_ENGINEER" | "SW_FW_RELEASE_ENGINEER" | "ADMIN";
                     };
                     password?: string;
+                    reauthTicket?: string;
+                    passkey?: {
+                        ceremonyId: string;
+                        response: {
+                            id: string;
+                            rawId: string;
+                            /** @constant */
+                            type: "public-key";
+                            response: {
+                                clientDataJSON: string;
+                                authenticatorData: string;
+                                signature: string;
+                                userHandle?: string;
+                            };
+                            /** @default {} */
+                            clientExtensionResults?: {
+                                [key: string]: unknown;
+                            };
+                            /** @enum {string} */
+                            authenticatorAttachment?: "platform" | "cross-platform";
+                        };
+                    };
                 };
             };
         };
@@ -2360,7 +2514,29 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    password: string;
+                    password?: string;
+                    reauthTicket?: string;
+                    passkey?: {
+                        ceremonyId: string;
+                        response: {
+                            id: string;
+                            rawId: string;
+                            /** @constant */
+                            type: "public-key";
+                            response: {
+                                clientDataJSON: string;
+                                authenticatorData: string;
+                                signature: string;
+                                userHandle?: string;
+                            };
+                            /** @default {} */
+                            clientExtensionResults?: {
+                                [key: string]: unknown;
+                            };
+                            /** @enum {string} */
+                            authenticatorAttachment?: "platform" | "cross-platform";
+                        };
+                    };
                     changesSeen?: string;
                 };
             };
@@ -2417,7 +2593,29 @@ export interface operations {
             content: {
                 "application/json": {
                     "rejection-reason": string;
-                    password: string;
+                    password?: string;
+                    reauthTicket?: string;
+                    passkey?: {
+                        ceremonyId: string;
+                        response: {
+                            id: string;
+                            rawId: string;
+                            /** @constant */
+                            type: "public-key";
+                            response: {
+                                clientDataJSON: string;
+                                authenticatorData: string;
+                                signature: string;
+                                userHandle?: string;
+                            };
+                            /** @default {} */
+                            clientExtensionResults?: {
+                                [key: string]: unknown;
+                            };
+                            /** @enum {string} */
+                            authenticatorAttachment?: "platform" | "cross-platform";
+                        };
+                    };
                     changesSeen?: string;
                 };
             };
@@ -2454,7 +2652,29 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    password: string;
+                    password?: string;
+                    reauthTicket?: string;
+                    passkey?: {
+                        ceremonyId: string;
+                        response: {
+                            id: string;
+                            rawId: string;
+                            /** @constant */
+                            type: "public-key";
+                            response: {
+                                clientDataJSON: string;
+                                authenticatorData: string;
+                                signature: string;
+                                userHandle?: string;
+                            };
+                            /** @default {} */
+                            clientExtensionResults?: {
+                                [key: string]: unknown;
+                            };
+                            /** @enum {string} */
+                            authenticatorAttachment?: "platform" | "cross-platform";
+                        };
+                    };
                     changesSeen?: string;
                 };
             };
@@ -2526,7 +2746,29 @@ export interface operations {
             content: {
                 "application/json": {
                     "rejection-reason": string;
-                    password: string;
+                    password?: string;
+                    reauthTicket?: string;
+                    passkey?: {
+                        ceremonyId: string;
+                        response: {
+                            id: string;
+                            rawId: string;
+                            /** @constant */
+                            type: "public-key";
+                            response: {
+                                clientDataJSON: string;
+                                authenticatorData: string;
+                                signature: string;
+                                userHandle?: string;
+                            };
+                            /** @default {} */
+                            clientExtensionResults?: {
+                                [key: string]: unknown;
+                            };
+                            /** @enum {string} */
+                            authenticatorAttachment?: "platform" | "cross-platform";
+                        };
+                    };
                     changesSeen?: string;
                 };
             };
@@ -2568,7 +2810,29 @@ export interface operations {
                         id: string;
                     }[];
                     signer?: string;
-                    password: string;
+                    password?: string;
+                    reauthTicket?: string;
+                    passkey?: {
+                        ceremonyId: string;
+                        response: {
+                            id: string;
+                            rawId: string;
+                            /** @constant */
+                            type: "public-key";
+                            response: {
+                                clientDataJSON: string;
+                                authenticatorData: string;
+                                signature: string;
+                                userHandle?: string;
+                            };
+                            /** @default {} */
+                            clientExtensionResults?: {
+                                [key: string]: unknown;
+                            };
+                            /** @enum {string} */
+                            authenticatorAttachment?: "platform" | "cross-platform";
+                        };
+                    };
                 };
             };
         };
@@ -2604,7 +2868,29 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    password: string;
+                    password?: string;
+                    reauthTicket?: string;
+                    passkey?: {
+                        ceremonyId: string;
+                        response: {
+                            id: string;
+                            rawId: string;
+                            /** @constant */
+                            type: "public-key";
+                            response: {
+                                clientDataJSON: string;
+                                authenticatorData: string;
+                                signature: string;
+                                userHandle?: string;
+                            };
+                            /** @default {} */
+                            clientExtensionResults?: {
+                                [key: string]: unknown;
+                            };
+                            /** @enum {string} */
+                            authenticatorAttachment?: "platform" | "cross-platform";
+                        };
+                    };
                     changesSeen?: string;
                 };
             };
@@ -2661,7 +2947,29 @@ export interface operations {
             content: {
                 "application/json": {
                     "rejection-reason": string;
-                    password: string;
+                    password?: string;
+                    reauthTicket?: string;
+                    passkey?: {
+                        ceremonyId: string;
+                        response: {
+                            id: string;
+                            rawId: string;
+                            /** @constant */
+                            type: "public-key";
+                            response: {
+                                clientDataJSON: string;
+                                authenticatorData: string;
+                                signature: string;
+                                userHandle?: string;
+                            };
+                            /** @default {} */
+                            clientExtensionResults?: {
+                                [key: string]: unknown;
+                            };
+                            /** @enum {string} */
+                            authenticatorAttachment?: "platform" | "cross-platform";
+                        };
+                    };
                     changesSeen?: string;
                 };
             };
@@ -2852,6 +3160,8 @@ export interface operations {
                 "application/json": string[] | {
                     ids: string[];
                     password?: unknown;
+                    passkey?: unknown;
+                    reauthTicket?: unknown;
                     reason?: unknown;
                 };
             };
@@ -3254,6 +3564,489 @@ export interface operations {
                             keyid: string;
                             /** @description ECDSA P-256 SHA-256 over PAE(payloadType, payload), DER, low-S, base64 */
                             sig: string;
+                        }[];
+                    };
+                };
+            };
+            "4XX": components["responses"]["Error"];
+            "5XX": components["responses"]["Error"];
+        };
+    };
+    loginPasskey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    ticket: string;
+                    response: {
+                        id: string;
+                        rawId: string;
+                        /** @constant */
+                        type: "public-key";
+                        response: {
+                            clientDataJSON: string;
+                            authenticatorData: string;
+                            signature: string;
+                            userHandle?: string;
+                        };
+                        /** @default {} */
+                        clientExtensionResults?: {
+                            [key: string]: unknown;
+                        };
+                        /** @enum {string} */
+                        authenticatorAttachment?: "platform" | "cross-platform";
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        token: string;
+                        /** @description JSON text of the user (PublicUser) */
+                        user: string;
+                        /** @constant */
+                        mustChangePassword?: true;
+                    };
+                };
+            };
+            "4XX": components["responses"]["Error"];
+            "5XX": components["responses"]["Error"];
+        };
+    };
+    listPasskeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        passkeys: {
+                            id: string;
+                            name: string;
+                            createdAt: string;
+                            lastUsedAt?: string;
+                            /** @enum {string} */
+                            deviceType?: "singleDevice" | "multiDevice";
+                            backedUp?: boolean;
+                            removalProposal?: {
+                                proposedBy: {
+                                    id: string;
+                                    name: string;
+                                    email: string;
+                                };
+                                proposedAt: string;
+                                expiresAt: string;
+                                reason: string;
+                            };
+                        }[];
+                        requiredForSignatures: boolean;
+                        stageRequiresPasskeys: boolean;
+                        requiredRoles: string[];
+                    };
+                };
+            };
+            "4XX": components["responses"]["Error"];
+            "5XX": components["responses"]["Error"];
+        };
+    };
+    addPasskey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    ceremonyId: string;
+                    name: string;
+                    response: {
+                        id: string;
+                        rawId: string;
+                        /** @constant */
+                        type: "public-key";
+                        response: {
+                            clientDataJSON: string;
+                            attestationObject: string;
+                            authenticatorData?: string;
+                            transports?: string[];
+                            publicKeyAlgorithm?: number;
+                            publicKey?: string;
+                        };
+                        /** @default {} */
+                        clientExtensionResults?: {
+                            [key: string]: unknown;
+                        };
+                        /** @enum {string} */
+                        authenticatorAttachment?: "platform" | "cross-platform";
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Done */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        passkey: {
+                            id: string;
+                            name: string;
+                            createdAt: string;
+                            lastUsedAt?: string;
+                            /** @enum {string} */
+                            deviceType?: "singleDevice" | "multiDevice";
+                            backedUp?: boolean;
+                            removalProposal?: {
+                                proposedBy: {
+                                    id: string;
+                                    name: string;
+                                    email: string;
+                                };
+                                proposedAt: string;
+                                expiresAt: string;
+                                reason: string;
+                            };
+                        };
+                    };
+                };
+            };
+            "4XX": components["responses"]["Error"];
+            "5XX": components["responses"]["Error"];
+        };
+    };
+    passkeyRegistrationOptions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    password?: string;
+                    reauthTicket?: string;
+                    passkey?: {
+                        ceremonyId: string;
+                        response: {
+                            id: string;
+                            rawId: string;
+                            /** @constant */
+                            type: "public-key";
+                            response: {
+                                clientDataJSON: string;
+                                authenticatorData: string;
+                                signature: string;
+                                userHandle?: string;
+                            };
+                            /** @default {} */
+                            clientExtensionResults?: {
+                                [key: string]: unknown;
+                            };
+                            /** @enum {string} */
+                            authenticatorAttachment?: "platform" | "cross-platform";
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        ceremonyId: string;
+                        expiresAt: string;
+                        /** @description PublicKeyCredentialCreationOptionsJSON or PublicKeyCredentialRequestOptionsJSON */
+                        publicKey: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            "4XX": components["responses"]["Error"];
+            "5XX": components["responses"]["Error"];
+        };
+    };
+    removePasskey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                passkeyId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    password?: string;
+                    reauthTicket?: string;
+                    passkey?: {
+                        ceremonyId: string;
+                        response: {
+                            id: string;
+                            rawId: string;
+                            /** @constant */
+                            type: "public-key";
+                            response: {
+                                clientDataJSON: string;
+                                authenticatorData: string;
+                                signature: string;
+                                userHandle?: string;
+                            };
+                            /** @default {} */
+                            clientExtensionResults?: {
+                                [key: string]: unknown;
+                            };
+                            /** @enum {string} */
+                            authenticatorAttachment?: "platform" | "cross-platform";
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "REMOVED";
+                        message: string;
+                        token: string;
+                    };
+                };
+            };
+            "4XX": components["responses"]["Error"];
+            "5XX": components["responses"]["Error"];
+        };
+    };
+    renamePasskey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                passkeyId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        passkey: {
+                            id: string;
+                            name: string;
+                            createdAt: string;
+                            lastUsedAt?: string;
+                            /** @enum {string} */
+                            deviceType?: "singleDevice" | "multiDevice";
+                            backedUp?: boolean;
+                            removalProposal?: {
+                                proposedBy: {
+                                    id: string;
+                                    name: string;
+                                    email: string;
+                                };
+                                proposedAt: string;
+                                expiresAt: string;
+                                reason: string;
+                            };
+                        };
+                    };
+                };
+            };
+            "4XX": components["responses"]["Error"];
+            "5XX": components["responses"]["Error"];
+        };
+    };
+    passkeySignatureOptions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        ceremonyId: string;
+                        expiresAt: string;
+                        /** @description PublicKeyCredentialCreationOptionsJSON or PublicKeyCredentialRequestOptionsJSON */
+                        publicKey: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            "4XX": components["responses"]["Error"];
+            "5XX": components["responses"]["Error"];
+        };
+    };
+    adminUserSignInMethods: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description JSON text of the user (PublicUser) */
+                        user: string;
+                        password: boolean;
+                        passkeys: {
+                            id: string;
+                            name: string;
+                            createdAt: string;
+                            lastUsedAt?: string;
+                            /** @enum {string} */
+                            deviceType?: "singleDevice" | "multiDevice";
+                            backedUp?: boolean;
+                            removalProposal?: {
+                                proposedBy: {
+                                    id: string;
+                                    name: string;
+                                    email: string;
+                                };
+                                proposedAt: string;
+                                expiresAt: string;
+                                reason: string;
+                            };
+                        }[];
+                    };
+                };
+            };
+            "4XX": components["responses"]["Error"];
+            "5XX": components["responses"]["Error"];
+        };
+    };
+    adminDecidePasskeyRemoval: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                userId: string;
+                passkeyId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    password?: string;
+                    reauthTicket?: string;
+                    passkey?: {
+                        ceremonyId: string;
+                        response: {
+                            id: string;
+                            rawId: string;
+                            /** @constant */
+                            type: "public-key";
+                            response: {
+                                clientDataJSON: string;
+                                authenticatorData: string;
+                                signature: string;
+                                userHandle?: string;
+                            };
+                            /** @default {} */
+                            clientExtensionResults?: {
+                                [key: string]: unknown;
+                            };
+                            /** @enum {string} */
+                            authenticatorAttachment?: "platform" | "cross-platform";
+                        };
+                    };
+                    reason: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        outcome: "PROPOSED" | "REMOVED";
+                        message: string;
+                        passkeys: {
+                            id: string;
+                            name: string;
+                            createdAt: string;
+                            lastUsedAt?: string;
+                            /** @enum {string} */
+                            deviceType?: "singleDevice" | "multiDevice";
+                            backedUp?: boolean;
+                            removalProposal?: {
+                                proposedBy: {
+                                    id: string;
+                                    name: string;
+                                    email: string;
+                                };
+                                proposedAt: string;
+                                expiresAt: string;
+                                reason: string;
+                            };
                         }[];
                     };
                 };

@@ -46,7 +46,7 @@ function toRecord(item: Record<string, unknown>): UserRecord {
 const ttlOf = (u: Pick<UserRecord, 'unconfirmedUntil'>) =>
   u.unconfirmedUntil ? { expiresAt: Math.ceil(Date.parse(u.unconfirmedUntil) / 1000) } : {};
 
-const userItem = (u: UserRecord) => ({ ...u, pk: userPk(u.id), kind: 'USER', ...ttlOf(u) });
+export const userItem = (u: UserRecord) => ({ ...u, pk: userPk(u.id), kind: 'USER', ...ttlOf(u) });
 /**
  * The claim of an address: one per address ever used, so a deleted account's address stays blocked. The
  * claim of an unconfirmed registration expires with it (TTL), so its address is free again.

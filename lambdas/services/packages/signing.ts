@@ -7,7 +7,7 @@ import type { ArtefactRef, PackageRecord } from '../../ports/package-repository'
 import type { UserRecord } from '../../ports/user-repository';
 import { signatureDetails } from './audit-texts';
 import { Generation } from './generation';
-import type { ChangesSeenDetails } from './package-changes';
+import type { DecisionDetails } from './package-changes';
 import type { PackageCore } from './package-core';
 import { toPackage } from './package-deps';
 import { rejectionMail } from './voting-round';
@@ -23,7 +23,7 @@ export class Signing {
   }
 
   /** `seen`: the comparison the decision was taken on, for its audit record (decision 266). */
-  async sign(user: UserRecord, id: string, seen?: ChangesSeenDetails): Promise<Package> {
+  async sign(user: UserRecord, id: string, seen?: DecisionDetails): Promise<Package> {
     const { core } = this;
     const p = await core.mustGet(id);
     this.assertSigner(p, user, 'sign');
@@ -31,7 +31,7 @@ export class Signing {
     // the signature's time is the generation's requestedAt: the XML's signature record carries the same
     const next = await new Generation(core).begin(p, user, (n) =>
       core.audit(n, user, 'SIGNED', AUDIT_MEANING.sign, {
-        ...signatureDetails('sign', user, n.generation!.requestedAt, n.type),
+        ...signatureDetails('sign', user, n.generation!.requestedAt, n.type, seen?.signatureMethod),
         ...seen,
       }),
     );
@@ -39,12 +39,7 @@ export class Signing {
     return toPackage(next);
   }
 
-  async rejectSigning(
-    user: UserRecord,
-    id: string,
-    note: string,
-    seen?: ChangesSeenDetails,
-  ): Promise<Package> {
+  async rejectSigning(user: UserRecord, id: string, note: string, seen?: DecisionDetails): Promise<Package> {
     const { core } = this;
     const p = await core.mustGet(id);
     const status = this.assertSigner(p, user, 'rejectSigning');
@@ -67,7 +62,7 @@ export class Signing {
       throw await this.lostSigningRace(id);
     await core.audit(next, user, 'SIGNING_REJECTED', AUDIT_MEANING.rejectSigning, {
       rejectionNote: note,
-      ...signatureDetails('rejectSigning', user, at),
+      ...signatureDetails('rejectSigning', user, at, undefined, seen?.signatureMethod),
       ...seen,
     });
     return toPackage(next);

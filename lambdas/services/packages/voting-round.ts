@@ -22,7 +22,7 @@ import type { UserRecord } from '../../ports/user-repository';
 import { type ApproverChoice, undecided } from './approver-choice';
 import { signatureDetails } from './audit-texts';
 import { MAIL_TEXTS, type RejectedStep } from './mail-texts';
-import type { ChangesSeenDetails } from './package-changes';
+import type { DecisionDetails } from './package-changes';
 import { type PackageCore, packageNotFound } from './package-core';
 import { toPackage } from './package-deps';
 
@@ -201,7 +201,7 @@ export abstract class VotingRoundCase {
   }
 
   /** `seen`: the comparison the decision was taken on, for its audit record (decision 266). */
-  async vote(user: UserRecord, id: string, seen?: ChangesSeenDetails): Promise<VoteOutcome> {
+  async vote(user: UserRecord, id: string, seen?: DecisionDetails): Promise<VoteOutcome> {
     const { core, round } = this;
     const before = await core.mustGet(id);
     const entry = before[round.list][user.id];
@@ -227,7 +227,13 @@ export abstract class VotingRoundCase {
       await core.d.packages.removeTask({ kind: round.task, userId: user.id, packageId: id });
     await core.audit(r.pkg, user, EVENTS[round.name].vote, meaningOf(round.vote), {
       approved: `${r.pkg[round.votes]}/${r.pkg[round.size]}`,
-      ...signatureDetails(round.vote as 'approve' | 'approveDelivery', user, at, r.pkg.type),
+      ...signatureDetails(
+        round.vote as 'approve' | 'approveDelivery',
+        user,
+        at,
+        r.pkg.type,
+        seen?.signatureMethod,
+      ),
       ...seen,
     });
     if (!last) return { outcome: 'WAITING_FOR_APPROVALS', pkg: toPackage(r.pkg) };
@@ -243,7 +249,7 @@ export abstract class VotingRoundCase {
     throw new ConflictError('The package changed meanwhile; reload it');
   }
 
-  async reject(user: UserRecord, id: string, note: string, seen?: ChangesSeenDetails): Promise<Package> {
+  async reject(user: UserRecord, id: string, note: string, seen?: DecisionDetails): Promise<Package> {
     const { core, round } = this;
     const at = core.now().toISOString();
     const before = await core.d.packages.get(id);
@@ -255,7 +261,13 @@ export abstract class VotingRoundCase {
     await core.clearTasks(r.pkg);
     await core.audit(r.pkg, user, round.rejected, meaningOf(round.reject), {
       rejectionNote: note,
-      ...signatureDetails(round.reject as 'reject' | 'rejectDelivery', user, at, r.pkg.type),
+      ...signatureDetails(
+        round.reject as 'reject' | 'rejectDelivery',
+        user,
+        at,
+        r.pkg.type,
+        seen?.signatureMethod,
+      ),
       ...seen,
     });
     return toPackage(r.pkg);

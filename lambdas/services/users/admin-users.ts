@@ -22,6 +22,7 @@ export async function listUsers(d: UserDeps): Promise<PublicUser[]> {
     return {
       ...toPublicUser(u),
       emailConfirmed: emailConfirmedOf(u),
+      passkeys: u.passkeyIds?.length ?? 0,
       ...(roleProposal ? { roleProposal } : {}),
     };
   });

@@ -1,3 +1,4 @@
+import { proofOf } from '../../../shared/api/contracts/packages';
 import type { DecideRolesRequest, PublicUser, RoleDecisionOutcome } from '../../../shared/api/contracts/user';
 import { BadRequestError, ConflictError, ForbiddenError } from '../../../shared/domain/errors';
 import { holdsAuthority, roleStatusOf } from '../../../shared/domain/identity';
@@ -9,7 +10,7 @@ import {
   type RoleProposal,
 } from '../../../shared/domain/role-grants';
 import { roleLabel } from '../../../shared/domain/roles';
-import { SIGNATURE_PASSWORD_REQUIRED } from '../../../shared/domain/signature-meanings';
+import { SIGNATURE_PASSWORD_REQUIRED, type SignatureMethod } from '../../../shared/domain/signature-meanings';
 import { API_ERR } from '../../../shared/messages';
 import type { UserRecord } from '../../ports/user-repository';
 import { getAllOrNotFound, mailAfterCommit, recordAdminEvent, toPublicUser, type UserDeps } from './common';
@@ -71,8 +72,10 @@ export async function decideRoles(
     throw new ForbiddenError(reason);
   }
   // the signature: checked once every input is known good, before anything changes
-  if (req.password !== undefined) await confirmSignature(d, admin, req.password, sourceIp);
-  else if (grant) throw new BadRequestError(SIGNATURE_PASSWORD_REQUIRED);
+  const proof = proofOf(req);
+  const method =
+    Object.keys(proof).length > 0 ? await confirmSignature(d, admin, proof, sourceIp) : undefined;
+  if (!method && grant) throw new BadRequestError(SIGNATURE_PASSWORD_REQUIRED);
 
   const at = now.toISOString();
   const planned = users.map((u, i) => {
@@ -123,7 +126,7 @@ export async function decideRoles(
           ...facts,
           after: roleStatusOf(u),
           expiresAt: proposalExpiresAt(proposal.proposedAt),
-          signature: grantSignature('proposeRole', admin, at),
+          signature: grantSignature('proposeRole', admin, at, method),
         },
       );
       for (const a of admins)
@@ -141,7 +144,7 @@ export async function decideRoles(
           after: 'GRANTED',
           proposedBy: proposal.proposedById,
           proposedAt: proposal.proposedAt,
-          signature: grantSignature('confirmRole', admin, at),
+          signature: grantSignature('confirmRole', admin, at, method),
         },
       );
       await mailAfterCommit(d, roleDecisionMail(u, true, d.config.appUrl));
@@ -154,7 +157,12 @@ export async function decideRoles(
 }
 
 /** A grant's electronic signature as the audit trail records it (the shape of package signatures). */
-function grantSignature(action: RoleGrantAction, signer: UserRecord, signedAt: string) {
+function grantSignature(
+  action: RoleGrantAction,
+  signer: UserRecord,
+  signedAt: string,
+  method: SignatureMethod = 'password',
+) {
   return {
     action,
     meaning: ROLE_GRANT_MEANINGS[action],
@@ -162,6 +170,6 @@ function grantSignature(action: RoleGrantAction, signer: UserRecord, signedAt: s
     role: signer.userRole,
     roleLabel: roleLabel(signer.userRole),
     signedAt,
-    authenticatedBy: 'password' as const,
+    authenticatedBy: method,
   };
 }

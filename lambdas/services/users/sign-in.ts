@@ -1,3 +1,4 @@
+import type { PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/server';
 import type { PublicUser } from '../../../shared/api/contracts/user';
 import { ForbiddenError, TooManyRequestsError, UnauthorizedError } from '../../../shared/domain/errors';
 import { emailConfirmedOf, registrationExpired } from '../../../shared/domain/identity';
@@ -6,6 +7,7 @@ import {
   DEFAULT_ACCOUNT_WIDE_POLICY,
   lockRemainingSeconds,
 } from '../../../shared/domain/login-throttle';
+import { SIGN_IN_TICKET_SECONDS } from '../../../shared/domain/passkeys';
 import { API_ERR } from '../../../shared/messages';
 import type { UserRecord } from '../../ports/user-repository';
 import { dummyHash, verifyPassword } from '../password-hasher';
@@ -17,6 +19,7 @@ import {
   type UserDeps,
   type UserServiceConfig,
 } from './common';
+import { startAssertion } from './passkey-ceremony';
 
 /**
  * What the sign-in throttle works with: the user table (its throttle items), the clock and the limits. A
@@ -46,7 +49,7 @@ export async function login(
   login: string,
   password: string,
   sourceIp: string,
-): Promise<{ token: string; user: PublicUser; mustChangePassword: boolean }> {
+): Promise<SignInResult> {
   const email = login.trim().toLowerCase();
   const now = d.clock.now();
   await refuseWhileThrottled(d, email, sourceIp, now);
@@ -88,6 +91,7 @@ export async function login(
   // working means the reset was not the owner's, so the temporary one is dropped.
   let tokenVersion = user.tokenVersion;
   let mustChangePassword = user.mustChangePassword === true;
+  let stored = user;
   if (user.tempPasswordHash) {
     // a used temporary password replaces the old one: sessions opened with the old one end with it
     if (usedTemporary) tokenVersion += 1;
@@ -103,7 +107,10 @@ export async function login(
     };
     // a change that won meanwhile leaves the stored record as it was: the token carries its version
     if ((await d.users.update(next, user.version, user.email)) !== 'ok') tokenVersion = user.tokenVersion;
-    else if (usedTemporary) mustChangePassword = true;
+    else {
+      stored = next;
+      if (usedTemporary) mustChangePassword = true;
+    }
     if (usedTemporary)
       await recordUserEvent(
         d,
@@ -112,8 +119,82 @@ export async function login(
         'signs in with a mailed temporary password, which must be changed before anything else',
       );
   }
-  const token = await d.tokens.issue({ sub: user.id, tv: tokenVersion }, now);
-  return { token, user: toPublicUser(user), mustChangePassword };
+  return completeSignIn(d, { user: stored, method: 'password', tokenVersion, mustChangePassword, sourceIp });
+}
+
+/** How the first factor of a sign-in was verified. */
+export type SignInMethod = 'password' | 'company';
+
+/** A first factor that was verified: the user, how, and what the session must carry. */
+export interface VerifiedFirstFactor {
+  /** the stored record after the first factor's own writes */
+  user: UserRecord;
+  method: SignInMethod;
+  /** the version the session token carries */
+  tokenVersion: number;
+  mustChangePassword: boolean;
+  sourceIp: string;
+}
+
+/** A session: the spec's login answer. */
+export type SessionResult = { token: string; user: PublicUser; mustChangePassword: boolean };
+/** The first factor passed; a passkey assertion must follow before `expiresAt`, once (decision 322). */
+export type SecondFactorPending = {
+  secondFactor: {
+    kind: 'passkey';
+    ticket: string;
+    expiresAt: string;
+    publicKey: PublicKeyCredentialRequestOptionsJSON;
+  };
+};
+export type SignInResult = SessionResult | SecondFactorPending;
+
+/**
+ * The one end of every sign-in (password, company sign-on): after a verified first factor, the session
+ * token, or, for an account that holds a passkey, the "second factor pending" answer whose ticket the
+ * passkey step (second-factor.ts) turns into the same session.
+ */
+export async function completeSignIn(d: UserDeps, f: VerifiedFirstFactor): Promise<SignInResult> {
+  const pending = await beginSecondFactor(d, f);
+  return pending ?? issueSession(d, f);
+}
+
+/**
+ * The passkey step a sign-in owes (decision 322): due whenever the account holds a passkey, whatever the
+ * first factor. The ticket is a signIn ceremony bound to the user, the token version and the first factor.
+ */
+async function beginSecondFactor(d: UserDeps, f: VerifiedFirstFactor): Promise<SecondFactorPending | null> {
+  if (!f.user.passkeyIds?.length) return null;
+  const c = await startAssertion(d, f.user, 'signIn', SIGN_IN_TICKET_SECONDS, {
+    tokenVersion: f.tokenVersion,
+    method: f.method,
+    mustChangePassword: f.mustChangePassword,
+  });
+  return {
+    secondFactor: { kind: 'passkey', ticket: c.ceremonyId, expiresAt: c.expiresAt, publicKey: c.publicKey },
+  };
+}
+
+/** Issues the session token and records SIGNED_IN (how, and the second factor when there was one). */
+export async function issueSession(
+  d: UserDeps,
+  f: VerifiedFirstFactor,
+  secondFactor?: { kind: 'passkey'; passkeyId: string; passkeyName: string },
+): Promise<SessionResult> {
+  const token = await d.tokens.issue({ sub: f.user.id, tv: f.tokenVersion }, d.clock.now());
+  await recordUserEvent(
+    d,
+    f.user,
+    'SIGNED_IN',
+    secondFactor
+      ? `signs in with ${f.method === 'company' ? 'the company sign-on' : 'the password'} and the passkey "${secondFactor.passkeyName}"`
+      : `signs in with ${f.method === 'company' ? 'the company sign-on' : 'the password'}`,
+    {
+      method: f.method,
+      ...(secondFactor ? { secondFactor: secondFactor.kind, passkeyId: secondFactor.passkeyId } : {}),
+    },
+  );
+  return { token, user: toPublicUser(f.user), mustChangePassword: f.mustChangePassword };
 }
 
 /**
