@@ -60,6 +60,8 @@ export const STAGES = {
     // signingKeyArn: 'arn:aws:kms:eu-central-1:123456789012:key/<key id>',
     webAclArn:
       'arn:aws:wafv2:us-east-1:123456789012:global/webacl/frp-prod-edge/11111111-2222-3333-4444-555555555555',
+    // whoever approves, signs or delivers firmware, and the admins, sign with a passkey (decision 322)
+    requirePasskeys: true,
     site: {
       companyName: 'Example Medical Devices',
       companyAddress: 'Headquarters: 100 Example Avenue, Springfield, 01101, USA',

@@ -84,6 +84,11 @@ export interface StageSettings {
   /** on-call address subscribed to the alarm topic (docs/operations.md) */
   alarmEmail?: string;
   tokenTtlSeconds?: number;
+  /**
+   * passkeys for signatures (decision 322): when true, every role that approves, signs or delivers and the
+   * admins confirm each signature with a passkey (user verified), never the password alone; unset = false
+   */
+  requirePasskeys?: boolean;
   /** footer settings (shared/site-settings.ts); unset ones take the defaults */
   site?: Partial<Record<keyof SiteSettings, string>>;
 }
@@ -144,4 +149,6 @@ export interface PortalConfig {
   webAclArn?: string;
   /** on-call address subscribed to the alarm topic (docs/operations.md); unset = no subscription yet */
   alarmEmail?: string;
+  /** the deciding roles and admins sign only with a passkey (decision 322) */
+  requirePasskeys: boolean;
 }

@@ -56,6 +56,7 @@ const STAGE_SETTING_KEYS = [
   'existingTrailArn',
   'webAclArn',
   'alarmEmail',
+  'requirePasskeys',
   'site',
 ] as const;
 
@@ -163,6 +164,12 @@ export function checkStage(stage: string, s: Record<string, unknown>): StageConf
     const v = s[key];
     if (v === undefined) throw missing(key, what);
     if (typeof v !== 'boolean') throw new ConfigError(`${at(key)} must be true or false`);
+    return v;
+  };
+  const optBool = (key: string): boolean => {
+    const v = s[key];
+    if (v === undefined) return false;
+    if (typeof v !== 'boolean') throw new ConfigError(`${at(key)} must be true or false, got ${JSON.stringify(v)}`);
     return v;
   };
   const optPositiveInt = (key: string): number | undefined => {
@@ -300,6 +307,7 @@ export function checkStage(stage: string, s: Record<string, unknown>): StageConf
       'the ARN of a WAF web ACL of scope CLOUDFRONT (arn:aws:wafv2:us-east-1:<account>:global/webacl/<name>/<id>)',
     ),
     alarmEmail: checked('alarmEmail', EMAIL_RE, 'an email address'),
+    requirePasskeys: optBool('requirePasskeys'),
     site,
   };
 }

@@ -223,6 +223,11 @@ export class Api extends Construct {
       environment.TOKEN_TTL_SECONDS = String(config.tokenTtlSeconds);
     if (tokenSecret && config.allowedEmailDomains.length > 0)
       environment.ALLOWED_EMAIL_DOMAINS = config.allowedEmailDomains.join(',');
+    // passkeys (decision 322): the relying party is the portal's origin, and every route that may check a
+    // signature or a sign-in reads whether the stage requires passkeys; set on every route, so none can
+    // fall back to "not required" by a missing variable
+    environment.APP_URL = appUrl;
+    environment.PASSKEYS_REQUIRED = String(config.requirePasskeys);
     return usesFunction(new Construct(scope, pascal(route.id)), {
       config,
       code: routeCode(route, config.bundleCache),

@@ -12,6 +12,7 @@ import type { Column } from '@/components/ui/data-table/data-table';
 import { anyGenerating, PackageStateBadge } from '@/components/ui/package-state';
 import { resourceTypeLabel, stageLabel } from '@/utils/format';
 import { AdminListPage } from './admin-list-page';
+import { PasskeyRemovalButton, signInMethodsText } from './passkey-removal';
 import {
   type DecisionReport,
   DecisionReportList,
@@ -138,6 +139,8 @@ const USER_COLUMNS: readonly Column<PublicUser>[] = [
     cell: (u) => <RoleStatusCell user={u} />,
     sortValue: (u) => roleStatusText(u),
   },
+  // how the account signs in (decision 323): the password, and its passkeys
+  { id: 'signIn', header: 'Sign-in', cell: (u) => signInMethodsText(u), sortValue: (u) => u.passkeys ?? 0 },
 ];
 
 /**
@@ -158,7 +161,12 @@ export function AdminUsersPage() {
         rowState={(u) => `${roleLabel(u.userRole)} · ${roleStatusText(u)}`}
         noun="users"
         note={MSG.adminReRegisterNote}
-        extraActions={(ctx) => <RoleDecisionButtons {...ctx} onReport={setReport} />}
+        extraActions={(ctx) => (
+          <>
+            <RoleDecisionButtons {...ctx} onReport={setReport} />
+            <PasskeyRemovalButton {...ctx} />
+          </>
+        )}
       />
     </>
   );

@@ -1,14 +1,10 @@
 import { Alert, Button, Flex, Heading } from '@aws-amplify/ui-react';
 import { MSG } from '@shared/messages';
 import { type FormEvent, useState } from 'react';
-import { useNavigate, useSearchParams } from 'react-router-dom';
 import { EmailAddressField, LinkAndSubmit, SecretField } from '@/components/ui/form-parts';
 import { paths } from '@/config/paths';
-import { safeNextPath } from '@/lib/session/guards';
-import { parseUser } from '@/lib/session/parse-user';
-import { signIn } from '@/lib/session/session-store';
-import { setToken } from '@/lib/session/token-cookie';
 import { login, resendConfirmation } from '../api/auth-api';
+import { useFinishSignIn } from '../hooks/use-finish-sign-in';
 
 type LoginError = {
   message: string;
@@ -16,12 +12,14 @@ type LoginError = {
   password: boolean;
   /** the address waits for its confirmation link: offer to send it again (issue 12) */
   unconfirmed?: boolean;
+  /** the passkey step did not finish: the password is asked again with a new ticket (decision 322) */
+  passkey?: boolean;
 } | null;
 
 /** Spec §2.1 /login, §5 login rules, §8 login errors. */
 export function LoginForm() {
-  const navigate = useNavigate();
-  const [searchParams] = useSearchParams();
+  const finish = useFinishSignIn();
+  const [passkeyStep, setPasskeyStep] = useState(false);
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [error, setError] = useState<LoginError>(null);
@@ -41,32 +39,17 @@ export function LoginForm() {
       return;
     }
     setBusy(true);
+    setPasskeyStep(false);
     const result = await login({ login: email.trim(), password });
-    setBusy(false);
     if (result.ok) {
-      const user = parseUser(result.data.user);
-      if (!user) {
-        setError({
-          message: 'The server answered without a user; please try again.',
-          email: false,
-          password: false,
-        });
-        return;
-      }
-      setToken(result.data.token);
-      signIn(user, result.data.mustChangePassword === true);
-      // a one-time password (npm run admin:create) or a mailed temporary one (issue 23): straight to the
-      // password form, and nothing else until it is changed (the guards hold the user there)
-      if (result.data.mustChangePassword) {
-        const settings = user.userRole === 'ADMIN' ? paths.admin.settings : paths.settings;
-        navigate(`${settings}?form=password&first=1`, { replace: true });
-        return;
-      }
-      // spec §4.7: admins to /admin, others to /home — or back to the page a mail link asked for
-      const next = safeNextPath(searchParams.get('next'));
-      navigate(user.userRole === 'ADMIN' ? paths.admin.home : (next ?? paths.home), { replace: true });
+      // an account with a passkey: the browser asks for it now (decision 322)
+      if ('secondFactor' in result.data) setPasskeyStep(true);
+      const { error: refused } = await finish(result.data);
+      setBusy(false);
+      if (refused) setError({ message: refused, email: false, password: false, passkey: true });
       return;
     }
+    setBusy(false);
     if (result.status === 401) setError({ message: MSG.loginIncorrect, email: true, password: true });
     else if (result.status === 400) setError({ message: MSG.loginEmpty, email: true, password: true });
     else if (result.status === 403 && result.error.emailNotConfirmed)
@@ -109,6 +92,12 @@ export function LoginForm() {
               ) : null}
             </Alert>
           ) : null}
+          {passkeyStep && busy ? (
+            <Alert variation="info" role="status" heading="Confirm with your passkey">
+              Your password is right. Your browser now asks for your passkey: touch your security key, or use
+              your fingerprint, face or device PIN.
+            </Alert>
+          ) : null}
           {resent ? (
             <Alert variation={resent.ok ? 'info' : 'error'} role="status">
               {resent.message}
@@ -117,7 +106,7 @@ export function LoginForm() {
           <LinkAndSubmit
             to={paths.resetPassword}
             link={MSG.forgotPassword}
-            action={{ label: MSG.submit, busyLabel: 'Signing in…' }}
+            action={{ label: MSG.submit, busyLabel: passkeyStep ? 'Waiting for your passkey…' : 'Signing in…' }}
             busy={busy}
           />
         </Flex>

@@ -1,3 +1,4 @@
+import type { SignatureProof } from '@shared/api/contracts/packages';
 import type { NotifyRequest, Package, UserRef } from '@shared/api/contracts/packages';
 import { approverCandidatesSchema, userRefSchema } from '@shared/api/contracts/records';
 import type { Role } from '@shared/domain/roles';
@@ -35,7 +36,7 @@ export async function getApprovers(
 export async function notifyApprovers(
   id: string,
   /** a delivery carries the signer's password (decision 141) */
-  body: NotifyRequest & { password?: string },
+  body: NotifyRequest & Partial<SignatureProof>,
   delivery: boolean,
 ): Promise<ApiResult<{ message?: string; pkg: Package | null }>> {
   const result = await callApi(

@@ -1,3 +1,4 @@
+import type { SignatureProof } from '@shared/api/contracts/packages';
 import { Alert, Flex, SelectField } from '@aws-amplify/ui-react';
 import type { Package, UserRef } from '@shared/api/contracts/packages';
 import { APPROVAL_POLICY, approverRoles, minRolesOf, needsSigner } from '@shared/domain/approval-policy';
@@ -121,13 +122,13 @@ export function NotifyApproversPage() {
   const ready = Boolean(candidates) && warnings.length === 0 && complete && !busy;
 
   /** Sends the choice; a delivery with the signer's password. Answers the words of a wrong password. */
-  const notify = async (password?: string): Promise<string | null> => {
+  const notify = async (proof?: SignatureProof): Promise<string | null> => {
     setBusy(true);
     setFailure(null);
     const body = {
       approvers: roles.map((role) => ({ role, id: pick(role) })),
       ...(withSigner ? { signer } : {}),
-      ...(password !== undefined ? { password } : {}),
+      ...proof,
     };
     const result = await notifyApprovers(pkg.id, body, delivery);
     setBusy(false);
@@ -227,7 +228,7 @@ export function NotifyApproversPage() {
           pkg={pkg}
           action={pkg.status === 'DELIVERY_REJECTED' ? 'redeliver' : 'deliver'}
           onCancel={() => setSigning(false)}
-          onSubmit={(password) => notify(password)}
+          onSubmit={(proof) => notify(proof)}
         />
       ) : null}
     </PackagePage>
