@@ -169,7 +169,8 @@ export function checkStage(stage: string, s: Record<string, unknown>): StageConf
   const optBool = (key: string): boolean => {
     const v = s[key];
     if (v === undefined) return false;
-    if (typeof v !== 'boolean') throw new ConfigError(`${at(key)} must be true or false, got ${JSON.stringify(v)}`);
+    if (typeof v !== 'boolean')
+      throw new ConfigError(`${at(key)} must be true or false, got ${JSON.stringify(v)}`);
     return v;
   };
   const optPositiveInt = (key: string): number | undefined => {

@@ -1,7 +1,7 @@
 import { Alert, Button, Flex } from '@aws-amplify/ui-react';
 import type { Package, SignatureProof } from '@shared/api/contracts/packages';
-import { PASSKEY_TEXT } from '@shared/domain/passkeys';
 import { packageTypeLabel } from '@shared/domain/package-type-label';
+import { PASSKEY_TEXT } from '@shared/domain/passkeys';
 import { roleLabel } from '@shared/domain/roles';
 import {
   SIGNATURE_ACTION_LABELS,

@@ -22,12 +22,17 @@ export async function passkeyStatus() {
  * The passkey proof of a signature: the server's challenge (user verification required), answered by the
  * browser's passkey prompt. A refusal is the sentence to show in the dialog.
  */
-export async function passkeySignature(): Promise<{ ok: true; passkey: PasskeyProof } | { ok: false; message: string }> {
+export async function passkeySignature(): Promise<
+  { ok: true; passkey: PasskeyProof } | { ok: false; message: string }
+> {
   const c = await callApi('passkeySignatureOptions', {}, { handle: 'all', loader: false });
   if (!c.ok) return { ok: false, message: c.error.errorMessage };
   const answer = await promptPasskey(c.data.publicKey);
   if (!answer.ok) return answer;
-  return { ok: true, passkey: { ceremonyId: c.data.ceremonyId, response: answer.response as PasskeyProof['response'] } };
+  return {
+    ok: true,
+    passkey: { ceremonyId: c.data.ceremonyId, response: answer.response as PasskeyProof['response'] },
+  };
 }
 
 /** The 403s of a deciding call that are about the signer's proof: the dialog stays open and says them. */

@@ -1,6 +1,5 @@
-import type { SignatureProof } from '@shared/api/contracts/packages';
 import type { Dcc } from '@shared/api/contracts/dcc';
-import type { Package } from '@shared/api/contracts/packages';
+import type { Package, SignatureProof } from '@shared/api/contracts/packages';
 import { dccSchema, packageSchema, resourceSchema } from '@shared/api/contracts/records';
 import type { Resource } from '@shared/api/contracts/resources';
 import type { PublicUser } from '@shared/api/contracts/user';
@@ -121,7 +120,12 @@ export function signInMethodsOf(userId: string) {
 }
 
 /** POST …/passkeys/{passkeyId}/removal: proposes, or confirms another admin's proposal (signed, a reason). */
-export function decidePasskeyRemoval(userId: string, passkeyId: string, proof: SignatureProof, reason: string) {
+export function decidePasskeyRemoval(
+  userId: string,
+  passkeyId: string,
+  proof: SignatureProof,
+  reason: string,
+) {
   return callApi(
     'adminDecidePasskeyRemoval',
     { params: { userId, passkeyId }, body: { ...proof, reason } },

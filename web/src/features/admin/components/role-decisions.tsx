@@ -1,12 +1,12 @@
-import { isProofRefusal } from '@/lib/passkeys/passkey-api';
-import type { SignatureProof } from '@shared/api/contracts/packages';
 import { Button } from '@aws-amplify/ui-react';
+import type { SignatureProof } from '@shared/api/contracts/packages';
 import type { PublicUser, RoleDecisionOutcome } from '@shared/api/contracts/user';
 import { roleStatusText } from '@shared/domain/list-columns';
 import { ROLE_GRANT_MEANINGS } from '@shared/domain/role-grants';
 import { roleLabel } from '@shared/domain/roles';
 import { useState } from 'react';
 import { SignatureDialog } from '@/components/ui/signature-dialog';
+import { isProofRefusal } from '@/lib/passkeys/passkey-api';
 import { showSuccess, showWarning } from '@/lib/popup/popup-store';
 import { useSession } from '@/lib/session/session-store';
 import { decideRoles } from '../api/admin-api';
@@ -99,8 +99,7 @@ export function RoleDecisionButtons({
   const decide = async (decision: 'grant' | 'refuse', proof?: SignatureProof): Promise<string | null> => {
     if (selected.length === 0) return null;
     const result = await decideRoles(decision, selected, roles, proof);
-    if (!result.ok && result.status === 403 && isProofRefusal(result.error))
-      return result.error.errorMessage;
+    if (!result.ok && result.status === 403 && isProofRefusal(result.error)) return result.error.errorMessage;
     setSigning(false);
     if (result.ok) {
       const outcomes = result.data.outcomes;

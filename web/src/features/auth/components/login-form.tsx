@@ -106,7 +106,10 @@ export function LoginForm() {
           <LinkAndSubmit
             to={paths.resetPassword}
             link={MSG.forgotPassword}
-            action={{ label: MSG.submit, busyLabel: passkeyStep ? 'Waiting for your passkey…' : 'Signing in…' }}
+            action={{
+              label: MSG.submit,
+              busyLabel: passkeyStep ? 'Waiting for your passkey…' : 'Signing in…',
+            }}
             busy={busy}
           />
         </Flex>

@@ -15,7 +15,11 @@ type PasskeyStep = Extract<SignInAnswer, { secondFactor: unknown }>['secondFacto
 
 /** POST /user/login/passkey: the ticket and the browser's assertion; 401 when refused (said on the form). */
 function loginPasskey(ticket: string, response: unknown) {
-  return callApi('loginPasskey', { body: { ticket, response: response as never } }, { handle: [400, 401, 429] });
+  return callApi(
+    'loginPasskey',
+    { body: { ticket, response: response as never } },
+    { handle: [400, 401, 429] },
+  );
 }
 
 /**
@@ -55,7 +59,8 @@ export function useFinishSignIn() {
   };
 
   return async (data: SignInAnswer): Promise<{ error: string | null; passkey?: PasskeyStep }> => {
-    if ('secondFactor' in data) return { error: await passkeyStep(data.secondFactor), passkey: data.secondFactor };
+    if ('secondFactor' in data)
+      return { error: await passkeyStep(data.secondFactor), passkey: data.secondFactor };
     return { error: enter(data) };
   };
 }

@@ -1,5 +1,4 @@
-import type { SignatureProof } from '@shared/api/contracts/packages';
-import type { NotifyRequest, Package, UserRef } from '@shared/api/contracts/packages';
+import type { NotifyRequest, Package, SignatureProof, UserRef } from '@shared/api/contracts/packages';
 import { approverCandidatesSchema, userRefSchema } from '@shared/api/contracts/records';
 import type { Role } from '@shared/domain/roles';
 import { z } from 'zod';

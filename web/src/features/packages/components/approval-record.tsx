@@ -49,7 +49,8 @@ function seenOf(d: Record<string, unknown>): string | undefined {
 
 /** How the signer was confirmed at a signed decision (decision 322): password, passkey, company sign-in. */
 function methodOf(d: Record<string, unknown>): string | undefined {
-  const method = d.signatureMethod ?? (d.signature as { authenticatedBy?: unknown } | undefined)?.authenticatedBy;
+  const method =
+    d.signatureMethod ?? (d.signature as { authenticatedBy?: unknown } | undefined)?.authenticatedBy;
   return typeof method === 'string' && method in SIGNATURE_METHOD_LABELS
     ? `Signed with: ${SIGNATURE_METHOD_LABELS[method as SignatureMethod]}`
     : undefined;

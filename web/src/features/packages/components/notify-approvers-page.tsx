@@ -1,6 +1,5 @@
-import type { SignatureProof } from '@shared/api/contracts/packages';
 import { Alert, Flex, SelectField } from '@aws-amplify/ui-react';
-import type { Package, UserRef } from '@shared/api/contracts/packages';
+import type { Package, SignatureProof, UserRef } from '@shared/api/contracts/packages';
 import { APPROVAL_POLICY, approverRoles, minRolesOf, needsSigner } from '@shared/domain/approval-policy';
 import type { RoundName } from '@shared/domain/package-lifecycle';
 import { type Role, roleLabel } from '@shared/domain/roles';

@@ -1,5 +1,4 @@
-import type { SignatureProof } from '@shared/api/contracts/packages';
-import type { Package } from '@shared/api/contracts/packages';
+import type { Package, SignatureProof } from '@shared/api/contracts/packages';
 import type { SignatureAction } from '@shared/domain/signature-meanings';
 import { MSG } from '@shared/messages';
 import { useState } from 'react';

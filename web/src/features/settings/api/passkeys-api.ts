@@ -15,7 +15,11 @@ export function registrationOptions(proof: SignatureProof) {
 
 /** POST /passkeys: the browser's new credential of that challenge, with its name. */
 export function addPasskey(ceremonyId: string, name: string, response: unknown) {
-  return callApi('addPasskey', { body: { ceremonyId, name, response: response as never } }, { handle: [400, 409] });
+  return callApi(
+    'addPasskey',
+    { body: { ceremonyId, name, response: response as never } },
+    { handle: [400, 409] },
+  );
 }
 
 export function renamePasskey(passkeyId: string, name: string) {
@@ -24,5 +28,9 @@ export function renamePasskey(passkeyId: string, name: string) {
 
 /** DELETE /passkeys/{id}: the other sessions end; the answer's token carries this one on. */
 export function removePasskey(passkeyId: string, proof: SignatureProof) {
-  return callApi('removePasskey', { params: { passkeyId }, body: proof }, { handle: [400, 403, 404, 409, 429] });
+  return callApi(
+    'removePasskey',
+    { params: { passkeyId }, body: proof },
+    { handle: [400, 403, 404, 409, 429] },
+  );
 }

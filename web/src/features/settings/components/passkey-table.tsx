@@ -1,7 +1,16 @@
-import { Button, Table, TableBody, TableCell, TableHead, TableRow, VisuallyHidden } from '@aws-amplify/ui-react';
+import {
+  Button,
+  Table,
+  TableBody,
+  TableCell,
+  TableHead,
+  TableRow,
+  VisuallyHidden,
+} from '@aws-amplify/ui-react';
 import type { PasskeyView } from '@shared/api/contracts/passkeys';
 
-const when = (iso?: string) => (iso ? `${new Date(iso).toISOString().slice(0, 16).replace('T', ' ')} UTC` : 'never');
+const when = (iso?: string) =>
+  iso ? `${new Date(iso).toISOString().slice(0, 16).replace('T', ' ')} UTC` : 'never';
 
 /** The caller's passkeys: name, when added, last use, and Rename / Remove. */
 export function PasskeyTable({
@@ -33,12 +42,24 @@ export function PasskeyTable({
             <TableCell>{p.name}</TableCell>
             <TableCell>{when(p.createdAt)}</TableCell>
             <TableCell>{when(p.lastUsedAt)}</TableCell>
-            <TableCell>{p.deviceType === 'multiDevice' ? 'synced passkey' : 'this device or key only'}</TableCell>
             <TableCell>
-              <Button size="small" aria-label={`Rename ${p.name}`} onClick={() => onRename(p)} marginRight="0.5rem">
+              {p.deviceType === 'multiDevice' ? 'synced passkey' : 'this device or key only'}
+            </TableCell>
+            <TableCell>
+              <Button
+                size="small"
+                aria-label={`Rename ${p.name}`}
+                onClick={() => onRename(p)}
+                marginRight="0.5rem"
+              >
                 Rename
               </Button>
-              <Button size="small" variation="warning" aria-label={`Remove ${p.name}`} onClick={() => onRemove(p)}>
+              <Button
+                size="small"
+                variation="warning"
+                aria-label={`Remove ${p.name}`}
+                onClick={() => onRemove(p)}
+              >
                 Remove
               </Button>
             </TableCell>

@@ -5,7 +5,13 @@ import { type FormEvent, useCallback, useEffect, useState } from 'react';
 import { FormAlert } from '@/components/ui/form-parts';
 import { promptNewPasskey } from '@/lib/passkeys/passkey-browser';
 import { setToken } from '@/lib/session/token-cookie';
-import { addPasskey, listPasskeys, registrationOptions, removePasskey, renamePasskey } from '../api/passkeys-api';
+import {
+  addPasskey,
+  listPasskeys,
+  registrationOptions,
+  removePasskey,
+  renamePasskey,
+} from '../api/passkeys-api';
 import { PasskeyTable } from './passkey-table';
 
 type Status = { passkeys: PasskeyView[]; requiredForSignatures: boolean };
@@ -181,7 +187,12 @@ export function Passkeys() {
             />
             <FormAlert message={error} />
             <Flex>
-              <Button type="submit" variation="primary" isLoading={busy} loadingText="Waiting for your passkey…">
+              <Button
+                type="submit"
+                variation="primary"
+                isLoading={busy}
+                loadingText="Waiting for your passkey…"
+              >
                 Add a passkey
               </Button>
             </Flex>

@@ -38,7 +38,9 @@ export function SettingsPage() {
       </div>
     );
   return (
-    <div className={`frp-card frp-form-card${mode === 'tokens' || mode === 'passkeys' ? ' frp-wide-card' : ''}`}>
+    <div
+      className={`frp-card frp-form-card${mode === 'tokens' || mode === 'passkeys' ? ' frp-wide-card' : ''}`}
+    >
       <Heading level={1} className="frp-page-title">
         {MSG.settings}
       </Heading>
