@@ -114,6 +114,8 @@ test('a user adds a passkey in Settings, signs in with it and approves a package
   browser,
   a11y,
 }) => {
+  // a newcomer, two admins' grants and a package made through the API: slow password hashes on a busy machine
+  test.setTimeout(600_000);
   const password = 'Passkey-Journey-1';
   const pat = await newcomer(password);
   const pkg = await packageFor(pat.id);
@@ -137,7 +139,7 @@ test('a user adds a passkey in Settings, signs in with it and approves a package
   await expect(page).toHaveURL(/\/home$/);
 
   // Settings → Passkeys → add one, confirmed with the password
-  await page.goto('/settings?form=passkeys');
+  await page.goto('/user/settings?form=passkeys');
   const add = page.getByRole('form', { name: 'Add a passkey' });
   await add.getByLabel('Name').fill('Work laptop');
   await add.getByLabel(/^Your password/).fill(password);

@@ -99,7 +99,7 @@ export function Passkeys() {
   const none = status !== null && status.passkeys.length === 0;
   return (
     <section id="passkeys" aria-labelledby="passkeys-heading">
-      <Heading level={2} id="passkeys-heading" className="frp-section-title">
+      <Heading level={2} id="passkeys-heading" marginBottom="0.5rem" fontSize="1.125rem" fontWeight="600">
         Passkeys
       </Heading>
       <Text className="frp-muted" marginBottom="0.75rem">
@@ -167,7 +167,7 @@ export function Passkeys() {
       ) : null}
       {!removing && !renaming ? (
         <form onSubmit={add} noValidate aria-label="Add a passkey">
-          <Heading level={3} className="frp-subsection-title" marginTop="1.5rem">
+          <Heading level={3} marginTop="1.5rem" marginBottom="0.5rem" fontSize="1rem" fontWeight="600">
             Add a passkey
           </Heading>
           <Flex direction="column" gap="0.75rem" maxWidth="28rem">
