@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { SEED_PASSWORD } from '../../shared/domain/seed-users';
-import { SIGNATURE_MEANINGS } from '../../shared/domain/signature-meanings';
+import { signatureMeaning } from '../../shared/domain/signature-meanings';
 import { MSG } from '../../shared/messages';
 import { apiUrl, expect, mailsTo, test } from './support';
 
@@ -168,7 +168,7 @@ test('a user adds a passkey in Settings, signs in with it and approves a package
   await page.getByRole('table', { name: 'Package header' }).waitFor();
   await page.getByRole('button', { name: 'Approve' }).click();
   const dialog = page.getByRole('dialog', { name: 'Sign: Approve' });
-  await expect(dialog).toContainText(SIGNATURE_MEANINGS.approve.slice(0, 40));
+  await expect(dialog).toContainText(signatureMeaning('approve', 'DEV_UNSIGNED'));
   const withPasskey = dialog.getByRole('button', { name: 'Approve with a passkey' });
   await expect(withPasskey).toBeVisible();
   await a11y(page, 'signature dialog with a passkey');
