@@ -78,6 +78,8 @@ export const STAGES = {
     monthlyBudgetUsd: 200,
     // replaced or deleted packages (noncurrent versions) stay a year; the audit copy keeps every event
     artefactNoncurrentDays: 365,
+    // whoever approves, signs or delivers firmware, and the admins, sign with a passkey (decision 322)
+    requirePasskeys: true,
     site: {
       companyName: 'Example Medical Devices',
       companyAddress: 'Headquarters: 100 Example Avenue, Springfield, 01101, USA',

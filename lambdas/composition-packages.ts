@@ -1,3 +1,4 @@
+import { DynamoCompanyIdentityStore } from './adapters/dynamodb/company-identity-store';
 import { DynamoDccRepository } from './adapters/dynamodb/dcc-repository';
 import { DynamoPackageRepository } from './adapters/dynamodb/package-repository';
 import {
@@ -6,6 +7,7 @@ import {
   lazy,
   notPlugged,
   once,
+  passkeyPorts,
   resourceRepository,
   throttleConfig,
   userRepository,
@@ -14,10 +16,19 @@ import { appUrl, tableName } from './config/env';
 import type { ArtefactJobs } from './ports/artefact-jobs';
 import type { ArtefactService, MetadataDigest } from './ports/artefact-service';
 import { systemClock } from './ports/clock';
-import type { UserRepository } from './ports/user-repository';
+import type { UserRecord, UserRepository } from './ports/user-repository';
+import { confirmReauthTicket } from './services/company-sign-on/reauth-ticket';
 import { PackageService } from './services/package-service';
 import { headerRules } from './services/packages/header-rules';
 import { confirmSignature } from './services/users/signature-check';
+
+/** A company reauthentication ticket as a signature's proof (decision 315): taken once, from the users table. */
+const companyReauth = (user: UserRecord, ticket: string) =>
+  confirmReauthTicket(
+    { identities: new DynamoCompanyIdentityStore(tableName('users'), auditTable), clock: systemClock },
+    user,
+    ticket,
+  );
 
 /**
  * The package service with the given artefact store, as a getter; table names are read on first use so
@@ -48,14 +59,20 @@ export function packageServiceWith(
         header: headerRules,
         clock: systemClock,
         appUrl: appUrl(),
-        // a decision's password: the identity check with the sign-in throttle, without the identity
-        // service (decisions 131, 141)
+        // a decision's signer: password, passkey or a company reauthentication, with the sign-in
+        // throttle, without the identity service (decisions 131, 141, 315, 322)
         signatures: {
-          confirm: (user, password, sourceIp) =>
+          confirm: (user, proof, sourceIp) =>
             confirmSignature(
-              { users: userRepository(), clock: systemClock, config: throttleConfig() },
+              {
+                users: userRepository(),
+                clock: systemClock,
+                config: throttleConfig(),
+                passkeys: passkeyPorts(),
+                ...(process.env.COMPANY_IDP_ISSUER ? { companyReauth } : {}),
+              },
               user,
-              password,
+              proof,
               sourceIp,
             ),
         },

@@ -8,10 +8,11 @@ import {
 } from '../shared/domain/login-throttle';
 import type { AuditTable } from './adapters/dynamodb/audit-commit';
 import { DynamoAuditLog } from './adapters/dynamodb/audit-log';
+import { DynamoPasskeyRepository } from './adapters/dynamodb/passkey-repository';
 import { DynamoPendingDecisions } from './adapters/dynamodb/pending-decisions';
 import { DynamoResourceReferences, DynamoResourceRepository } from './adapters/dynamodb/resource-repository';
 import { DynamoUserRepository } from './adapters/dynamodb/user-repository';
-import { appUrl, bucketName, intEnv, optionalEnv, requireEnv, tableName } from './config/env';
+import { appUrl, bucketName, intEnv, optionalEnv, requireEnv, tableName, webauthnConfig } from './config/env';
 import { logger } from './middleware/logging';
 import { countCommitted } from './middleware/metrics';
 import type { BlobStore } from './ports/blob-store';
@@ -24,6 +25,7 @@ import { ResourceService } from './services/resource-service';
 import { CachedKeySource, parseKeySet, staticKeySource, type TokenKeySource } from './services/token-keys';
 import { TokenService } from './services/token-service';
 import { UserService, type UserServiceConfig } from './services/user-service';
+import type { PasskeyPorts } from './services/users/passkey-ceremony';
 
 /**
  * The composition root: builds services from the environment, once per module instance. Handlers call
@@ -167,6 +169,14 @@ export const loadTokenService: () => Promise<TokenService> = /* @__PURE__ */ ret
   return new TokenService(keys, intEnv('TOKEN_TTL_SECONDS', 2 * 60 * 60));
 });
 
+/** Passkeys (decision 322): the store in the users table and the relying party from the environment. */
+export const passkeyPorts = /* @__PURE__ */ once(
+  (): PasskeyPorts => ({
+    store: new DynamoPasskeyRepository(tableName('users')),
+    webauthn: webauthnConfig(),
+  }),
+);
+
 /** The sign-in throttle's limits (shared by sign-in and a signature's password check, decision 141). */
 export const throttleConfig = () => ({
   maxFailuresPerSource: intEnv('LOGIN_MAX_FAILURES_PER_SOURCE', 100),
@@ -238,10 +248,19 @@ export function userServiceWith(mailer: Mailer): () => Promise<UserService> {
           userServiceConfig(),
           // only the admin deletion of users reads it: the packages table is named when first used
           new DynamoPendingDecisions(() => tableName('packages')),
+          lazyPasskeys,
         ),
     ),
   );
 }
+
+/** The passkey ports, built on first use: the users table and the relying party are read then. */
+const lazyPasskeys: PasskeyPorts = {
+  store: lazy(() => passkeyPorts().store),
+  get webauthn() {
+    return passkeyPorts().webauthn;
+  },
+};
 
 /** The identity service of a Lambda without mail (composition-mail.ts has the one that mails). */
 export const loadUserService: () => Promise<UserService> = /* @__PURE__ */ userServiceWith(noMailer);

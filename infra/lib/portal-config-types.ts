@@ -104,6 +104,11 @@ export interface StageSettings {
    * portal's own passwords only
    */
   identityProvider?: IdentityProviderSettings;
+  /**
+   * passkeys for signatures (decision 322): when true, every role that approves, signs or delivers and the
+   * admins confirm each signature with a passkey (user verified), never the password alone; unset = false
+   */
+  requirePasskeys?: boolean;
   /** footer settings (shared/site-settings.ts); unset ones take the defaults */
   site?: Partial<Record<keyof SiteSettings, string>>;
 }
@@ -176,4 +181,6 @@ export interface PortalConfig {
   monthlyBudgetUsd: number;
   /** the company identity provider, checked (portal-config-identity.ts) */
   identityProvider?: IdentityProviderConfig;
+  /** the deciding roles and admins sign only with a passkey (decision 322) */
+  requirePasskeys: boolean;
 }

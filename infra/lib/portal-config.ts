@@ -62,6 +62,7 @@ const STAGE_SETTING_KEYS = [
   'stagingUploadDays',
   'monthlyBudgetUsd',
   'identityProvider',
+  'requirePasskeys',
   'site',
 ] as const;
 
@@ -170,6 +171,13 @@ export function checkStage(stage: string, s: Record<string, unknown>): StageConf
     const v = s[key];
     if (v === undefined) throw missing(key, what);
     if (typeof v !== 'boolean') throw new ConfigError(`${at(key)} must be true or false`);
+    return v;
+  };
+  const optBool = (key: string): boolean => {
+    const v = s[key];
+    if (v === undefined) return false;
+    if (typeof v !== 'boolean')
+      throw new ConfigError(`${at(key)} must be true or false, got ${JSON.stringify(v)}`);
     return v;
   };
   const optPositiveInt = (key: string): number | undefined => {
@@ -329,6 +337,7 @@ export function checkStage(stage: string, s: Record<string, unknown>): StageConf
     ),
     alarmEmail: checked('alarmEmail', EMAIL_RE, 'an email address'),
     ...(identityProvider ? { identityProvider } : {}),
+    requirePasskeys: optBool('requirePasskeys'),
     site,
   };
 }

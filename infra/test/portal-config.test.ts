@@ -122,6 +122,8 @@ describe('stage settings (infra/stages.ts)', () => {
     bad({ allowedEmailDomains: 'example.com' }, /allowedEmailDomains must be a list/);
     bad({ auditRetentionDays: 0 }, /auditRetentionDays must be a positive integer/);
     bad({ deletionProtection: 'true' }, /deletionProtection must be true or false/);
+    // a typo must not leave signatures without their passkey (decision 322)
+    bad({ requirePasskeys: 'yes' }, /requirePasskeys must be true or false/);
     bad({ account: '1234' }, /account must be a 12-digit/);
     bad({ region: 'europe' }, /region is not an AWS region/);
     bad({ senderAdress: 'typo@example.com' }, /senderAdress is not a setting/);
@@ -131,6 +133,11 @@ describe('stage settings (infra/stages.ts)', () => {
       /originVerifySecretVersion must be a Secrets Manager version id/,
     );
     expect(() => config({ stage: 'Prod_1' }, { Prod_1: VALID })).toThrow(/stage/);
+  });
+
+  it('requires passkeys for signatures only when a stage says so (decision 322)', () => {
+    expect(config({}, { dev: VALID }).requirePasskeys).toBe(false);
+    expect(config({}, { dev: { ...VALID, requirePasskeys: true } }).requirePasskeys).toBe(true);
   });
 });
 

@@ -1,3 +1,4 @@
+import { proofOf } from '../../shared/api/contracts/packages';
 import { MSG } from '../../shared/messages';
 import { packageServiceWithArtefacts } from '../composition-artefacts';
 import { route } from '../routes/packages';
@@ -7,7 +8,7 @@ import { route } from '../routes/packages';
  * file to check it (decision 302), hence the artefact store.
  */
 export const handler = route('approveDelivery', async ({ params, body, user, sourceIp }) => {
-  const sig = { password: body.password, sourceIp, changesSeen: body.changesSeen };
+  const sig = { proof: proofOf(body), sourceIp, changesSeen: body.changesSeen };
   const { outcome, pkg } = await packageServiceWithArtefacts().approveDelivery(user, params.id, sig);
   if (outcome === 'WAITING_FOR_APPROVALS') {
     return {

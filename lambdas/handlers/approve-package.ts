@@ -1,3 +1,4 @@
+import { proofOf } from '../../shared/api/contracts/packages';
 import { MSG } from '../../shared/messages';
 import { packageServiceWithJobs } from '../composition-jobs';
 import { route } from '../routes/packages';
@@ -8,7 +9,7 @@ import { route } from '../routes/packages';
  * package carries the generation's progress and becomes APPROVED with `linkToS3` once it is ready.
  */
 export const handler = route('approvePackage', async ({ params, body, user, sourceIp }) => {
-  const sig = { password: body.password, sourceIp, changesSeen: body.changesSeen };
+  const sig = { proof: proofOf(body), sourceIp, changesSeen: body.changesSeen };
   const { outcome, pkg } = await packageServiceWithJobs().approve(user, params.id, sig);
   if (outcome === 'WAITING_FOR_APPROVALS') {
     return { statusCode: 202, body: { outcome, message: MSG.approvedWaiting, package: JSON.stringify(pkg) } };

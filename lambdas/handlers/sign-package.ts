@@ -1,3 +1,4 @@
+import { proofOf } from '../../shared/api/contracts/packages';
 import { MSG } from '../../shared/messages';
 import { packageServiceWithJobs } from '../composition-jobs';
 import { route } from '../routes/packages';
@@ -5,7 +6,7 @@ import { route } from '../routes/packages';
 /** The signature is recorded now; the signed XML is generated off the request path (202 GENERATING, decision 160). */
 export const handler = route('signPackage', async ({ params, body, user, sourceIp }) => {
   const pkg = await packageServiceWithJobs().sign(user, params.id, {
-    password: body.password,
+    proof: proofOf(body),
     sourceIp,
     changesSeen: body.changesSeen,
   });

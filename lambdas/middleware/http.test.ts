@@ -1,5 +1,6 @@
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import { describe, expect, expectTypeOf, it } from 'vitest';
+import type { PasskeyProof } from '../../shared/api/contracts/passkeys';
 import type { RouteId } from '../../shared/api/routes';
 import { API_ERR } from '../../shared/messages';
 import type { UserRecord } from '../ports/user-repository';
@@ -18,7 +19,9 @@ describe('route(id, fn): the id gives the types', () => {
     expectTypeOf<Input<'listDcc'>['body']>().toEqualTypeOf<undefined>();
     expectTypeOf<Input<'rejectPackage'>['body']>().toEqualTypeOf<{
       'rejection-reason': string;
-      password: string;
+      password?: string | undefined;
+      reauthTicket?: string | undefined;
+      passkey?: PasskeyProof | undefined;
       changesSeen?: string | undefined;
     }>();
     expectTypeOf<NonNullable<ReplyOf<'logout'>['body']>>().toEqualTypeOf<{ status: 'SIGNED_OUT' }>();

@@ -40,6 +40,11 @@ export interface UserRecord {
   companyIdentity?: CompanyIdentityRef;
   /** a link of a company identity waiting for two admins (one proposes, a second confirms) */
   companyLinkRequest?: CompanyLinkRequest;
+  /**
+   * the credential ids of the account's passkeys (decision 322), changed in the same write as the passkey
+   * items: a strongly consistent answer to "is a second factor due" at every sign-in
+   */
+  passkeyIds?: string[];
   createdAt: string;
   updatedAt: string;
   version: number;

@@ -29,6 +29,11 @@ export function callbackBody(r: CallbackResult) {
         user: JSON.stringify(r.user),
         ...(r.mustChangePassword ? { mustChangePassword: true as const } : {}),
       };
+    case 'SECOND_FACTOR':
+      return {
+        outcome: r.outcome,
+        secondFactor: { ...r.secondFactor, publicKey: { ...r.secondFactor.publicKey } },
+      };
     case 'LINK_REQUIRED':
     case 'REAUTHENTICATED':
       return r;

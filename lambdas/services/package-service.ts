@@ -20,7 +20,7 @@ import { DraftEditing } from './packages/draft-editing';
 import { Generation } from './packages/generation';
 import { listAnswer } from './packages/list-answer';
 import { deletePackages } from './packages/package-admin';
-import { type ChangesSeenDetails, changesOf, seenChanges } from './packages/package-changes';
+import { changesOf, type DecisionDetails, type SignedBy, seenChanges } from './packages/package-changes';
 import { PackageCore } from './packages/package-core';
 import type { PackageServiceDeps, SignatureInput } from './packages/package-deps';
 import { downloadPackage, packageHistory } from './packages/package-files';
@@ -131,29 +131,39 @@ export class PackageService {
 
   // the delivery round
   readonly deliver = (user: UserRecord, id: string, req: NotifyRequest, sig: SignatureInput) =>
-    this.signed(user, sig, () => this.delivery.deliver(user, id, req));
+    this.signed(user, sig, (how) => this.delivery.deliver(user, id, req, how));
   readonly approveDelivery = (user: UserRecord, id: string, sig: SignatureInput) =>
     this.reviewed(user, id, sig, (seen) => this.delivery.vote(user, id, seen));
   readonly rejectDelivery = (user: UserRecord, id: string, note: string, sig: SignatureInput) =>
     this.reviewed(user, id, sig, (seen) => this.delivery.reject(user, id, note, seen));
 
-  /** Runs a decision once its signer's password is confirmed (nothing happens before). */
-  private async signed<T>(user: UserRecord, sig: SignatureInput, decide: () => Promise<T>): Promise<T> {
-    await this.core.confirmSignature(user, sig);
-    return decide();
+  /**
+   * Runs a decision once its signer is confirmed (nothing happens before); the decision's audit event
+   * records how (`signatureMethod`, decision 322).
+   */
+  private async signed<T>(
+    user: UserRecord,
+    sig: SignatureInput,
+    decide: (how: SignedBy) => Promise<T>,
+  ): Promise<T> {
+    const signatureMethod = await this.core.confirmSignature(user, sig);
+    return decide({ signatureMethod });
   }
 
   /**
    * A decision on a review page (decision 266): signed, then the comparison it was taken on is recomputed
-   * (a stale one the page stated is refused, 409) and goes to the decision's audit record.
+   * (a stale one the page stated is refused, 409) and goes to the decision's audit record with the method.
    */
   private reviewed<T>(
     user: UserRecord,
     id: string,
     sig: SignatureInput,
-    decide: (seen: ChangesSeenDetails) => Promise<T>,
+    decide: (seen: DecisionDetails) => Promise<T>,
   ): Promise<T> {
-    return this.signed(user, sig, async () => decide(await seenChanges(this.core, id, sig.changesSeen)));
+    return this.signed(user, sig, async (how) => ({
+      ...how,
+      ...(await seenChanges(this.core, id, sig.changesSeen)),
+    })).then(decide);
   }
 
   // XML generation off the request path (docs/decisions/160)

@@ -1,3 +1,6 @@
+import type { AuthenticationResponseJSON } from '@simplewebauthn/server';
+import type { SignatureProof } from '../../shared/api/contracts/packages';
+import type { AddPasskeyRequest } from '../../shared/api/contracts/passkeys';
 import type {
   AccountRequest,
   ChangePasswordRequest,
@@ -6,6 +9,7 @@ import type {
   RegisterRequest,
 } from '../../shared/api/contracts/user';
 import type { Role } from '../../shared/domain/roles';
+import type { SignatureMethod } from '../../shared/domain/signature-meanings';
 import type { Clock } from '../ports/clock';
 import type { Mailer } from '../ports/mailer';
 import type { PendingDecisions } from '../ports/pending-decisions';
@@ -14,11 +18,22 @@ import type { TokenService } from './token-service';
 import { updateAccount } from './users/account-settings';
 import { deleteUsers, listUsers } from './users/admin-users';
 import type { UserDeps, UserServiceConfig } from './users/common';
+import { decidePasskeyRemoval, signInMethodsOf } from './users/passkey-admin';
+import type { PasskeyPorts } from './users/passkey-ceremony';
+import {
+  addPasskey,
+  listPasskeys,
+  removeOwnPasskey,
+  renamePasskey,
+  signatureOptions,
+  startRegistration,
+} from './users/passkeys';
 import { changePassword, resetPassword } from './users/passwords';
 import { confirmSeeded, createAdmin, seed } from './users/provisioning';
 import { cancelRegistration, confirmEmail, register, resendConfirmation } from './users/registration';
 import { decideRoles, type RoleDecisionResult } from './users/role-requests';
-import { authenticate, login, logout } from './users/sign-in';
+import { finishPasskeySignIn } from './users/second-factor';
+import { authenticate, login, logout, type SessionResult, type SignInResult } from './users/sign-in';
 import { confirmSignature } from './users/signature-check';
 
 export { type Caller, hashEmailToken, toPublicUser, type UserServiceConfig } from './users/common';
@@ -38,16 +53,24 @@ export class UserService {
     config: UserServiceConfig,
     /** packages waiting for a user's decision; deleting such a user is refused (decision 078) */
     pendingDecisions?: PendingDecisions,
+    /** the passkey store and relying party (decision 322) */
+    passkeys?: PasskeyPorts,
   ) {
-    this.d = { users, tokens, mailer, clock, config, pendingDecisions };
+    this.d = { users, tokens, mailer, clock, config, pendingDecisions, passkeys };
   }
 
-  login(
-    email: string,
-    password: string,
-    sourceIp: string,
-  ): Promise<{ token: string; user: PublicUser; mustChangePassword: boolean }> {
+  /** The password; then the session, or the passkey step an account with a passkey owes (decision 322). */
+  login(email: string, password: string, sourceIp: string): Promise<SignInResult> {
     return login(this.d, email, password, sourceIp);
+  }
+
+  /** The passkey step of a sign-in: the session, as after a password sign-in. */
+  loginPasskey(
+    ticket: string,
+    response: AuthenticationResponseJSON,
+    sourceIp: string,
+  ): Promise<SessionResult> {
+    return finishPasskeySignIn(this.d, ticket, response, sourceIp);
   }
 
   /** The signed-in user for a bearer token, or an UnauthorizedError (invalid, expired, revoked, deleted). */
@@ -55,9 +78,41 @@ export class UserService {
     return authenticate(this.d, token);
   }
 
-  /** The password check of an electronic signature: 403 when wrong, counted by the sign-in throttle. */
-  confirmSignature(user: UserRecord, password: string, sourceIp: string): Promise<void> {
-    return confirmSignature(this.d, user, password, sourceIp);
+  /** Who signs: password, passkey or company sign-in (403 when wrong, counted by the sign-in throttle). */
+  confirmSignature(user: UserRecord, proof: SignatureProof, sourceIp: string): Promise<SignatureMethod> {
+    return confirmSignature(this.d, user, proof, sourceIp);
+  }
+
+  // Settings → Passkeys, and the admins' view (decisions 322, 323)
+  listPasskeys(user: UserRecord) {
+    return listPasskeys(this.d, user);
+  }
+  startPasskeyRegistration(user: UserRecord, proof: SignatureProof, sourceIp: string) {
+    return startRegistration(this.d, user, proof, sourceIp);
+  }
+  addPasskey(user: UserRecord, req: AddPasskeyRequest) {
+    return addPasskey(this.d, user, req);
+  }
+  renamePasskey(user: UserRecord, id: string, name: string) {
+    return renamePasskey(this.d, user, id, name);
+  }
+  removePasskey(user: UserRecord, id: string, proof: SignatureProof, sourceIp: string) {
+    return removeOwnPasskey(this.d, user, id, proof, sourceIp);
+  }
+  passkeySignatureOptions(user: UserRecord) {
+    return signatureOptions(this.d, user);
+  }
+  signInMethodsOf(userId: string) {
+    return signInMethodsOf(this.d, userId);
+  }
+  decidePasskeyRemoval(
+    admin: UserRecord,
+    userId: string,
+    passkeyId: string,
+    req: { proof: SignatureProof; reason: string },
+    sourceIp: string,
+  ) {
+    return decidePasskeyRemoval(this.d, admin, userId, passkeyId, req, sourceIp);
   }
 
   logout(user: UserRecord): Promise<void> {

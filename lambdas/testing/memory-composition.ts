@@ -8,6 +8,7 @@ import { MemoryDccRepository } from '../adapters/memory/dcc-repository';
 import { MemoryMailer } from '../adapters/memory/mail-sender';
 import { MemoryArtefacts } from '../adapters/memory/package-artefacts';
 import { MemoryPackageRepository } from '../adapters/memory/package-repository';
+import { MemoryPasskeyRepository } from '../adapters/memory/passkey-repository';
 import { MemoryPendingDecisions } from '../adapters/memory/pending-decisions';
 import { MemoryResourceRepository } from '../adapters/memory/resource-repository';
 import { MemoryUploadJobs } from '../adapters/memory/upload-jobs';
@@ -127,6 +128,16 @@ function build() {
     users,
     clock,
   });
+  // passkeys (decision 322): the relying party of the component tests' origin; no browser prompt runs there
+  const passkeys = {
+    store: new MemoryPasskeyRepository(users),
+    webauthn: {
+      rpId: 'portal.test',
+      rpName: 'Firmware Release Portal',
+      origins: ['https://portal.test'],
+      required: false,
+    },
+  };
   const userService = new UserService(
     users,
     tokens,
@@ -134,6 +145,7 @@ function build() {
     clock,
     { tempPasswordMinutes: 30, ...THROTTLE, appUrl: 'https://portal.test', allowedEmailDomains: [] },
     pending,
+    passkeys,
   );
   const resourceService = new ResourceService(
     resources,
@@ -161,8 +173,8 @@ function build() {
     clock,
     appUrl: 'https://portal.test',
     signatures: {
-      confirm: (user, password, sourceIp) =>
-        confirmSignature({ users, clock, config: THROTTLE }, user, password, sourceIp),
+      confirm: (user, proof, sourceIp) =>
+        confirmSignature({ users, clock, config: THROTTLE, passkeys }, user, proof, sourceIp),
     },
   });
 

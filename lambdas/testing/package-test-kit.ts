@@ -16,7 +16,7 @@ import type { UserRecord } from '../ports/user-repository';
 import { PackageService } from '../services/package-service';
 
 /** The signature every unit test's decision carries: the password the kit's check accepts. */
-export const SIG = { password: 'the right password', sourceIp: '192.0.2.1' } as const;
+export const SIG = { proof: { password: 'the right password' }, sourceIp: '192.0.2.1' } as const;
 
 /**
  * A package world for unit tests of the package rules: the real services over the memory adapters, a
@@ -53,9 +53,10 @@ export function packageWorld() {
     // the rule here: every decision runs only after this check; the real check (user service) is tested
     // over HTTP in test/integration/signature.test.ts
     signatures: {
-      confirm: async (_user, password) => {
-        signatureChecks.push(password);
-        if (password !== SIG.password) throw new ForbiddenError(SIGNATURE_PASSWORD_WRONG);
+      confirm: async (_user, proof) => {
+        signatureChecks.push(proof.password ?? '');
+        if (proof.password !== SIG.proof.password) throw new ForbiddenError(SIGNATURE_PASSWORD_WRONG);
+        return 'password' as const;
       },
     },
   });

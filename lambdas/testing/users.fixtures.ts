@@ -1,5 +1,6 @@
 import type { Role } from '../../shared/domain/roles';
 import { MemoryAuditLog } from '../adapters/memory/audit-log';
+import { MemoryPasskeyRepository } from '../adapters/memory/passkey-repository';
 import { MemoryPendingDecisions } from '../adapters/memory/pending-decisions';
 import { MemoryUserRepository } from '../adapters/memory/user-repository';
 import type { StoredAuditEvent } from '../ports/audit-log';
@@ -10,6 +11,8 @@ import { hashPassword } from '../services/password-hasher';
 import { TokenService } from '../services/token-service';
 import { UserService } from '../services/user-service';
 import type { UserServiceConfig } from '../services/users/common';
+import type { SessionResult, SignInResult } from '../services/users/sign-in';
+import type { WebAuthnConfig } from '../services/users/webauthn';
 
 /**
  * The user service over memory adapters, for the unit tests of the user rules. The audit log, clock and
@@ -57,10 +60,25 @@ export const SCRYPT_TIMEOUT_MS = 60_000;
 /** hashed once: scrypt at production cost takes a while */
 const passwordHash = await hashPassword(PASSWORD);
 
-export function makeUsers(config: Partial<UserServiceConfig> = {}) {
+/** The session of a sign-in that owed no second factor (a test's account without a passkey). */
+export function session(r: SignInResult): SessionResult {
+  if ('secondFactor' in r) throw new Error('the sign-in asks for a passkey: the account holds one');
+  return r;
+}
+
+/** The relying party of the unit tests' passkeys (decision 322). */
+export const TEST_WEBAUTHN: WebAuthnConfig = {
+  rpId: 'portal.example',
+  rpName: 'Firmware Release Portal',
+  origins: ['https://portal.example'],
+  required: false,
+};
+
+export function makeUsers(config: Partial<UserServiceConfig> = {}, webauthn: Partial<WebAuthnConfig> = {}) {
   const clock = new TestClock();
   const audit = new TestAudit(clock);
   const users = new MemoryUserRepository(clock, audit);
+  const passkeys = new MemoryPasskeyRepository(users);
   const mailer = new TestMailer();
   const pending = new MemoryPendingDecisions();
   const tokens = new TokenService('t'.repeat(40), 3600);
@@ -77,6 +95,7 @@ export function makeUsers(config: Partial<UserServiceConfig> = {}) {
       ...config,
     },
     pending,
+    { store: passkeys, webauthn: { ...TEST_WEBAUTHN, ...webauthn } },
   );
   let n = 0;
   /** stores a confirmed account holding `role` (granted unless said otherwise), password PASSWORD */
@@ -102,7 +121,7 @@ export function makeUsers(config: Partial<UserServiceConfig> = {}) {
   }
   /** the stored record of `u` now */
   const current = async (u: UserRecord) => (await users.getById(u.id)) as UserRecord;
-  return { service, users, mailer, audit, clock, pending, tokens, account, current };
+  return { service, users, passkeys, mailer, audit, clock, pending, tokens, account, current };
 }
 
 /** The link of a confirmation mail's token, and the token. */

@@ -5,6 +5,7 @@ import { API_DOCS_CONTRACT, API_DOCS_RESPONSES } from './route-table/api-docs';
 import { COMPANY_SIGN_ON_CONTRACT, COMPANY_SIGN_ON_RESPONSES } from './route-table/company-sign-on';
 import { IDENTITY_CONTRACT, IDENTITY_RESPONSES } from './route-table/identity';
 import { PACKAGE_CONTRACT, PACKAGE_RESPONSES } from './route-table/packages';
+import { PASSKEY_CONTRACT, PASSKEY_RESPONSES } from './route-table/passkeys';
 import { PROVENANCE_CONTRACT, PROVENANCE_RESPONSES } from './route-table/provenance';
 import { RESOURCE_CONTRACT, RESOURCE_RESPONSES } from './route-table/resources';
 import type { RouteContract, RouteRequest } from './route-table/types';
@@ -22,6 +23,7 @@ const REQUESTS = {
   ...ACCESS_TOKEN_CONTRACT,
   ...PROVENANCE_CONTRACT,
   ...COMPANY_SIGN_ON_CONTRACT,
+  ...PASSKEY_CONTRACT,
 } as const satisfies { [Id in RouteId]: RouteRequest };
 
 /** What each route answers on success (`<AREA>_RESPONSES` of its area's file). */
@@ -34,6 +36,7 @@ const RESPONSES = {
   ...ACCESS_TOKEN_RESPONSES,
   ...PROVENANCE_RESPONSES,
   ...COMPANY_SIGN_ON_RESPONSES,
+  ...PASSKEY_RESPONSES,
 } as const satisfies { [Id in RouteId]: z.ZodType };
 
 type Joined = {

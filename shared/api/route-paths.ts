@@ -76,4 +76,13 @@ export const ROUTE_PATHS = {
   requestCompanyLink: ['POST', '/company-sign-on/link-request'],
   startCompanyReauth: ['POST', '/company-sign-on/reauth'],
   adminDecideCompanyLinks: ['POST', '/admin/users/company-links'],
+  loginPasskey: ['POST', '/user/login/passkey'],
+  listPasskeys: ['GET', '/passkeys'],
+  passkeyRegistrationOptions: ['POST', '/passkeys/registration-options'],
+  addPasskey: ['POST', '/passkeys'],
+  renamePasskey: ['PATCH', '/passkeys/{passkeyId}'],
+  removePasskey: ['DELETE', '/passkeys/{passkeyId}'],
+  passkeySignatureOptions: ['POST', '/passkeys/signature-options'],
+  adminUserSignInMethods: ['GET', '/admin/users/{userId}/sign-in-methods'],
+  adminDecidePasskeyRemoval: ['POST', '/admin/users/{userId}/passkeys/{passkeyId}/removal'],
 } as const satisfies { [Id in RouteId]: readonly [HttpMethod, string] };

@@ -4,6 +4,7 @@ import { API_DOCS_ROUTES } from './route-table/api-docs';
 import { COMPANY_SIGN_ON_ROUTES } from './route-table/company-sign-on';
 import { IDENTITY_ROUTES } from './route-table/identity';
 import { PACKAGE_ROUTES } from './route-table/packages';
+import { PASSKEY_ROUTES } from './route-table/passkeys';
 import { PROVENANCE_ROUTES } from './route-table/provenance';
 import { RESOURCE_ROUTES } from './route-table/resources';
 import type { Route, RouteUses, TableName } from './route-table/types';
@@ -38,6 +39,7 @@ const TABLE = [
   ...ACCESS_TOKEN_ROUTES,
   ...PROVENANCE_ROUTES,
   ...COMPANY_SIGN_ON_ROUTES,
+  ...PASSKEY_ROUTES,
 ] as const;
 
 /** The closed set of route ids: a row's id, and nothing else. */

@@ -102,9 +102,22 @@ export interface SignatureRecord {
   roleLabel: string;
   /** ISO 8601, UTC */
   signedAt: string;
-  /** how the signer was identified at this signature: the password re-entered in the same call */
-  authenticatedBy: 'password';
+  /** how the signer was identified at this signature, in the same call (decision 322) */
+  authenticatedBy: SignatureMethod;
 }
+
+/**
+ * How a signer proved who they are at a signature: the password re-entered, a passkey with user
+ * verification, or a fresh sign-in at the company's identity provider.
+ */
+export type SignatureMethod = 'password' | 'passkey' | 'company';
+export const SIGNATURE_METHODS: readonly SignatureMethod[] = ['password', 'passkey', 'company'];
+/** How the history names each method. */
+export const SIGNATURE_METHOD_LABELS: Readonly<Record<SignatureMethod, string>> = {
+  password: 'password',
+  passkey: 'passkey (user verified)',
+  company: 'fresh company sign-in',
+};
 
 export function signatureRecord(
   action: SignatureAction | 'deletePackage',
@@ -112,6 +125,7 @@ export function signatureRecord(
   signedAt: string,
   /** the package's type: a development package's approval means testing, not release (issue 25) */
   packageType?: string,
+  authenticatedBy: SignatureMethod = 'password',
 ): SignatureRecord {
   return {
     action,
@@ -120,6 +134,6 @@ export function signatureRecord(
     role: signer.userRole,
     roleLabel: roleLabel(signer.userRole),
     signedAt,
-    authenticatedBy: 'password',
+    authenticatedBy,
   };
 }

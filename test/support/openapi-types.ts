@@ -1049,6 +1049,127 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/user/login/passkey": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Finish a sign-in with a passkey: the ticket of the first factor and the assertion; answers as /user/login */
+        post: operations["loginPasskey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/passkeys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's passkeys (name, added, last use) and whether their role must sign with one */
+        get: operations["listPasskeys"];
+        put?: never;
+        /** Register the new passkey of a registration challenge, with its name */
+        post: operations["addPasskey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/passkeys/registration-options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Start adding a passkey, confirmed with the password (or a passkey): a registration challenge */
+        post: operations["passkeyRegistrationOptions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/passkeys/{passkeyId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Remove one of the caller’s passkeys, confirmed with the password or a passkey; the account’s other sessions end */
+        delete: operations["removePasskey"];
+        options?: never;
+        head?: never;
+        /** Rename one of the caller’s passkeys */
+        patch: operations["renamePasskey"];
+        trace?: never;
+    };
+    "/passkeys/signature-options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A challenge (user verification required) for signing a decision or confirming an account change */
+        post: operations["passkeySignatureOptions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/users/{userId}/sign-in-methods": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A user's sign-in methods: the password and the passkeys, with any removal waiting for a second admin */
+        get: operations["adminUserSignInMethods"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/users/{userId}/passkeys/{passkeyId}/removal": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Remove a lost passkey of a user (signed; one admin proposes, a second confirms; the user’s sessions end) */
+        post: operations["adminDecidePasskeyRemoval"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1108,6 +1229,17 @@ export interface operations {
                         user: string;
                         /** @constant */
                         mustChangePassword?: true;
+                    } | {
+                        secondFactor: {
+                            /** @constant */
+                            kind: "passkey";
+                            ticket: string;
+                            expiresAt: string;
+                            /** @description PublicKeyCredentialCreationOptionsJSON or PublicKeyCredentialRequestOptionsJSON */
+                            publicKey: {
+                                [key: string]: unknown;
+                            };
+                        };
                     };
                 };
             };
@@ -1491,6 +1623,28 @@ export interface operations {
                         [key: string]: "DESIGN_ENGINEER_DEV" | "DESIGN_ENGINEER_TEST" | "TECHNICAL_LEADER" | "RELIABILITY_ENGINEER" | "SW_FW_RELEASE_ENGINEER" | "ADMIN";
                     };
                     password?: string;
+                    reauthTicket?: string;
+                    passkey?: {
+                        ceremonyId: string;
+                        response: {
+                            id: string;
+                            rawId: string;
+                            /** @constant */
+                            type: "public-key";
+                            response: {
+                                clientDataJSON: string;
+                                authenticatorData: string;
+                                signature: string;
+                                userHandle?: string;
+                            };
+                            /** @default {} */
+                            clientExtensionResults?: {
+                                [key: string]: unknown;
+                            };
+                            /** @enum {string} */
+                            authenticatorAttachment?: "platform" | "cross-platform";
+                        };
+                    };
                 };
             };
         };
@@ -2479,7 +2633,29 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    password: string;
+                    password?: string;
+                    reauthTicket?: string;
+                    passkey?: {
+                        ceremonyId: string;
+                        response: {
+                            id: string;
+                            rawId: string;
+                            /** @constant */
+                            type: "public-key";
+                            response: {
+                                clientDataJSON: string;
+                                authenticatorData: string;
+                                signature: string;
+                                userHandle?: string;
+                            };
+                            /** @default {} */
+                            clientExtensionResults?: {
+                                [key: string]: unknown;
+                            };
+                            /** @enum {string} */
+                            authenticatorAttachment?: "platform" | "cross-platform";
+                        };
+                    };
                     changesSeen?: string;
                 };
             };
@@ -2536,7 +2712,29 @@ export interface operations {
             content: {
                 "application/json": {
                     "rejection-reason": string;
-                    password: string;
+                    password?: string;
+                    reauthTicket?: string;
+                    passkey?: {
+                        ceremonyId: string;
+                        response: {
+                            id: string;
+                            rawId: string;
+                            /** @constant */
+                            type: "public-key";
+                            response: {
+                                clientDataJSON: string;
+                                authenticatorData: string;
+                                signature: string;
+                                userHandle?: string;
+                            };
+                            /** @default {} */
+                            clientExtensionResults?: {
+                                [key: string]: unknown;
+                            };
+                            /** @enum {string} */
+                            authenticatorAttachment?: "platform" | "cross-platform";
+                        };
+                    };
                     changesSeen?: string;
                 };
             };
@@ -2573,7 +2771,29 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    password: string;
+                    password?: string;
+                    reauthTicket?: string;
+                    passkey?: {
+                        ceremonyId: string;
+                        response: {
+                            id: string;
+                            rawId: string;
+                            /** @constant */
+                            type: "public-key";
+                            response: {
+                                clientDataJSON: string;
+                                authenticatorData: string;
+                                signature: string;
+                                userHandle?: string;
+                            };
+                            /** @default {} */
+                            clientExtensionResults?: {
+                                [key: string]: unknown;
+                            };
+                            /** @enum {string} */
+                            authenticatorAttachment?: "platform" | "cross-platform";
+                        };
+                    };
                     changesSeen?: string;
                 };
             };
@@ -2645,7 +2865,29 @@ export interface operations {
             content: {
                 "application/json": {
                     "rejection-reason": string;
-                    password: string;
+                    password?: string;
+                    reauthTicket?: string;
+                    passkey?: {
+                        ceremonyId: string;
+                        response: {
+                            id: string;
+                            rawId: string;
+                            /** @constant */
+                            type: "public-key";
+                            response: {
+                                clientDataJSON: string;
+                                authenticatorData: string;
+                                signature: string;
+                                userHandle?: string;
+                            };
+                            /** @default {} */
+                            clientExtensionResults?: {
+                                [key: string]: unknown;
+                            };
+                            /** @enum {string} */
+                            authenticatorAttachment?: "platform" | "cross-platform";
+                        };
+                    };
                     changesSeen?: string;
                 };
             };
@@ -2687,7 +2929,29 @@ export interface operations {
                         id: string;
                     }[];
                     signer?: string;
-                    password: string;
+                    password?: string;
+                    reauthTicket?: string;
+                    passkey?: {
+                        ceremonyId: string;
+                        response: {
+                            id: string;
+                            rawId: string;
+                            /** @constant */
+                            type: "public-key";
+                            response: {
+                                clientDataJSON: string;
+                                authenticatorData: string;
+                                signature: string;
+                                userHandle?: string;
+                            };
+                            /** @default {} */
+                            clientExtensionResults?: {
+                                [key: string]: unknown;
+                            };
+                            /** @enum {string} */
+                            authenticatorAttachment?: "platform" | "cross-platform";
+                        };
+                    };
                 };
             };
         };
@@ -2723,7 +2987,29 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    password: string;
+                    password?: string;
+                    reauthTicket?: string;
+                    passkey?: {
+                        ceremonyId: string;
+                        response: {
+                            id: string;
+                            rawId: string;
+                            /** @constant */
+                            type: "public-key";
+                            response: {
+                                clientDataJSON: string;
+                                authenticatorData: string;
+                                signature: string;
+                                userHandle?: string;
+                            };
+                            /** @default {} */
+                            clientExtensionResults?: {
+                                [key: string]: unknown;
+                            };
+                            /** @enum {string} */
+                            authenticatorAttachment?: "platform" | "cross-platform";
+                        };
+                    };
                     changesSeen?: string;
                 };
             };
@@ -2780,7 +3066,29 @@ export interface operations {
             content: {
                 "application/json": {
                     "rejection-reason": string;
-                    password: string;
+                    password?: string;
+                    reauthTicket?: string;
+                    passkey?: {
+                        ceremonyId: string;
+                        response: {
+                            id: string;
+                            rawId: string;
+                            /** @constant */
+                            type: "public-key";
+                            response: {
+                                clientDataJSON: string;
+                                authenticatorData: string;
+                                signature: string;
+                                userHandle?: string;
+                            };
+                            /** @default {} */
+                            clientExtensionResults?: {
+                                [key: string]: unknown;
+                            };
+                            /** @enum {string} */
+                            authenticatorAttachment?: "platform" | "cross-platform";
+                        };
+                    };
                     changesSeen?: string;
                 };
             };
@@ -2975,6 +3283,8 @@ export interface operations {
                 "application/json": string[] | {
                     ids: string[];
                     password?: unknown;
+                    passkey?: unknown;
+                    reauthTicket?: unknown;
                     reason?: unknown;
                 };
             };
@@ -3461,6 +3771,19 @@ export interface operations {
                         mustChangePassword?: true;
                     } | {
                         /** @constant */
+                        outcome: "SECOND_FACTOR";
+                        secondFactor: {
+                            /** @constant */
+                            kind: "passkey";
+                            ticket: string;
+                            expiresAt: string;
+                            /** @description PublicKeyCredentialCreationOptionsJSON or PublicKeyCredentialRequestOptionsJSON */
+                            publicKey: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    } | {
+                        /** @constant */
                         outcome: "LINK_REQUIRED";
                         linkTicket: string;
                         /** @description the existing account the identity may be linked to */
@@ -3508,6 +3831,19 @@ export interface operations {
                         user: string;
                         /** @constant */
                         mustChangePassword?: true;
+                    } | {
+                        /** @constant */
+                        outcome: "SECOND_FACTOR";
+                        secondFactor: {
+                            /** @constant */
+                            kind: "passkey";
+                            ticket: string;
+                            expiresAt: string;
+                            /** @description PublicKeyCredentialCreationOptionsJSON or PublicKeyCredentialRequestOptionsJSON */
+                            publicKey: {
+                                [key: string]: unknown;
+                            };
+                        };
                     };
                 };
             };
@@ -3590,6 +3926,27 @@ export interface operations {
                     decision: "LINK" | "REFUSE" | "UNLINK";
                     password?: string;
                     reauthTicket?: string;
+                    passkey?: {
+                        ceremonyId: string;
+                        response: {
+                            id: string;
+                            rawId: string;
+                            /** @constant */
+                            type: "public-key";
+                            response: {
+                                clientDataJSON: string;
+                                authenticatorData: string;
+                                signature: string;
+                                userHandle?: string;
+                            };
+                            /** @default {} */
+                            clientExtensionResults?: {
+                                [key: string]: unknown;
+                            };
+                            /** @enum {string} */
+                            authenticatorAttachment?: "platform" | "cross-platform";
+                        };
+                    };
                 };
             };
         };
@@ -3607,6 +3964,489 @@ export interface operations {
                         outcomes: {
                             [key: string]: "PROPOSED" | "LINKED" | "REFUSED" | "UNLINKED";
                         };
+                    };
+                };
+            };
+            "4XX": components["responses"]["Error"];
+            "5XX": components["responses"]["Error"];
+        };
+    };
+    loginPasskey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    ticket: string;
+                    response: {
+                        id: string;
+                        rawId: string;
+                        /** @constant */
+                        type: "public-key";
+                        response: {
+                            clientDataJSON: string;
+                            authenticatorData: string;
+                            signature: string;
+                            userHandle?: string;
+                        };
+                        /** @default {} */
+                        clientExtensionResults?: {
+                            [key: string]: unknown;
+                        };
+                        /** @enum {string} */
+                        authenticatorAttachment?: "platform" | "cross-platform";
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        token: string;
+                        /** @description JSON text of the user (PublicUser) */
+                        user: string;
+                        /** @constant */
+                        mustChangePassword?: true;
+                    };
+                };
+            };
+            "4XX": components["responses"]["Error"];
+            "5XX": components["responses"]["Error"];
+        };
+    };
+    listPasskeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        passkeys: {
+                            id: string;
+                            name: string;
+                            createdAt: string;
+                            lastUsedAt?: string;
+                            /** @enum {string} */
+                            deviceType?: "singleDevice" | "multiDevice";
+                            backedUp?: boolean;
+                            removalProposal?: {
+                                proposedBy: {
+                                    id: string;
+                                    name: string;
+                                    email: string;
+                                };
+                                proposedAt: string;
+                                expiresAt: string;
+                                reason: string;
+                            };
+                        }[];
+                        requiredForSignatures: boolean;
+                        stageRequiresPasskeys: boolean;
+                        requiredRoles: string[];
+                    };
+                };
+            };
+            "4XX": components["responses"]["Error"];
+            "5XX": components["responses"]["Error"];
+        };
+    };
+    addPasskey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    ceremonyId: string;
+                    name: string;
+                    response: {
+                        id: string;
+                        rawId: string;
+                        /** @constant */
+                        type: "public-key";
+                        response: {
+                            clientDataJSON: string;
+                            attestationObject: string;
+                            authenticatorData?: string;
+                            transports?: string[];
+                            publicKeyAlgorithm?: number;
+                            publicKey?: string;
+                        };
+                        /** @default {} */
+                        clientExtensionResults?: {
+                            [key: string]: unknown;
+                        };
+                        /** @enum {string} */
+                        authenticatorAttachment?: "platform" | "cross-platform";
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Done */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        passkey: {
+                            id: string;
+                            name: string;
+                            createdAt: string;
+                            lastUsedAt?: string;
+                            /** @enum {string} */
+                            deviceType?: "singleDevice" | "multiDevice";
+                            backedUp?: boolean;
+                            removalProposal?: {
+                                proposedBy: {
+                                    id: string;
+                                    name: string;
+                                    email: string;
+                                };
+                                proposedAt: string;
+                                expiresAt: string;
+                                reason: string;
+                            };
+                        };
+                    };
+                };
+            };
+            "4XX": components["responses"]["Error"];
+            "5XX": components["responses"]["Error"];
+        };
+    };
+    passkeyRegistrationOptions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    password?: string;
+                    reauthTicket?: string;
+                    passkey?: {
+                        ceremonyId: string;
+                        response: {
+                            id: string;
+                            rawId: string;
+                            /** @constant */
+                            type: "public-key";
+                            response: {
+                                clientDataJSON: string;
+                                authenticatorData: string;
+                                signature: string;
+                                userHandle?: string;
+                            };
+                            /** @default {} */
+                            clientExtensionResults?: {
+                                [key: string]: unknown;
+                            };
+                            /** @enum {string} */
+                            authenticatorAttachment?: "platform" | "cross-platform";
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        ceremonyId: string;
+                        expiresAt: string;
+                        /** @description PublicKeyCredentialCreationOptionsJSON or PublicKeyCredentialRequestOptionsJSON */
+                        publicKey: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            "4XX": components["responses"]["Error"];
+            "5XX": components["responses"]["Error"];
+        };
+    };
+    removePasskey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                passkeyId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    password?: string;
+                    reauthTicket?: string;
+                    passkey?: {
+                        ceremonyId: string;
+                        response: {
+                            id: string;
+                            rawId: string;
+                            /** @constant */
+                            type: "public-key";
+                            response: {
+                                clientDataJSON: string;
+                                authenticatorData: string;
+                                signature: string;
+                                userHandle?: string;
+                            };
+                            /** @default {} */
+                            clientExtensionResults?: {
+                                [key: string]: unknown;
+                            };
+                            /** @enum {string} */
+                            authenticatorAttachment?: "platform" | "cross-platform";
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "REMOVED";
+                        message: string;
+                        token: string;
+                    };
+                };
+            };
+            "4XX": components["responses"]["Error"];
+            "5XX": components["responses"]["Error"];
+        };
+    };
+    renamePasskey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                passkeyId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        passkey: {
+                            id: string;
+                            name: string;
+                            createdAt: string;
+                            lastUsedAt?: string;
+                            /** @enum {string} */
+                            deviceType?: "singleDevice" | "multiDevice";
+                            backedUp?: boolean;
+                            removalProposal?: {
+                                proposedBy: {
+                                    id: string;
+                                    name: string;
+                                    email: string;
+                                };
+                                proposedAt: string;
+                                expiresAt: string;
+                                reason: string;
+                            };
+                        };
+                    };
+                };
+            };
+            "4XX": components["responses"]["Error"];
+            "5XX": components["responses"]["Error"];
+        };
+    };
+    passkeySignatureOptions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        ceremonyId: string;
+                        expiresAt: string;
+                        /** @description PublicKeyCredentialCreationOptionsJSON or PublicKeyCredentialRequestOptionsJSON */
+                        publicKey: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            "4XX": components["responses"]["Error"];
+            "5XX": components["responses"]["Error"];
+        };
+    };
+    adminUserSignInMethods: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description JSON text of the user (PublicUser) */
+                        user: string;
+                        password: boolean;
+                        passkeys: {
+                            id: string;
+                            name: string;
+                            createdAt: string;
+                            lastUsedAt?: string;
+                            /** @enum {string} */
+                            deviceType?: "singleDevice" | "multiDevice";
+                            backedUp?: boolean;
+                            removalProposal?: {
+                                proposedBy: {
+                                    id: string;
+                                    name: string;
+                                    email: string;
+                                };
+                                proposedAt: string;
+                                expiresAt: string;
+                                reason: string;
+                            };
+                        }[];
+                    };
+                };
+            };
+            "4XX": components["responses"]["Error"];
+            "5XX": components["responses"]["Error"];
+        };
+    };
+    adminDecidePasskeyRemoval: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                userId: string;
+                passkeyId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    password?: string;
+                    reauthTicket?: string;
+                    passkey?: {
+                        ceremonyId: string;
+                        response: {
+                            id: string;
+                            rawId: string;
+                            /** @constant */
+                            type: "public-key";
+                            response: {
+                                clientDataJSON: string;
+                                authenticatorData: string;
+                                signature: string;
+                                userHandle?: string;
+                            };
+                            /** @default {} */
+                            clientExtensionResults?: {
+                                [key: string]: unknown;
+                            };
+                            /** @enum {string} */
+                            authenticatorAttachment?: "platform" | "cross-platform";
+                        };
+                    };
+                    reason: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        outcome: "PROPOSED" | "REMOVED";
+                        message: string;
+                        passkeys: {
+                            id: string;
+                            name: string;
+                            createdAt: string;
+                            lastUsedAt?: string;
+                            /** @enum {string} */
+                            deviceType?: "singleDevice" | "multiDevice";
+                            backedUp?: boolean;
+                            removalProposal?: {
+                                proposedBy: {
+                                    id: string;
+                                    name: string;
+                                    email: string;
+                                };
+                                proposedAt: string;
+                                expiresAt: string;
+                                reason: string;
+                            };
+                        }[];
                     };
                 };
             };

@@ -230,6 +230,11 @@ export class Api extends Construct {
       environment.TOKEN_TTL_SECONDS = String(config.tokenTtlSeconds);
     if (tokenSecret && config.allowedEmailDomains.length > 0)
       environment.ALLOWED_EMAIL_DOMAINS = config.allowedEmailDomains.join(',');
+    // passkeys (decision 322): the relying party is the portal's origin, and every route that may check a
+    // signature or a sign-in reads whether the stage requires passkeys; set on every route, so none can
+    // fall back to "not required" by a missing variable
+    environment.APP_URL = appUrl;
+    environment.PASSKEYS_REQUIRED = String(config.requirePasskeys);
     // company sign-on (decision 315): sign-in reads whether it is the only way in, the info row its name,
     // the rows that run it the provider; the client secret is read at run time by its ARN only
     const idp = config.identityProvider;

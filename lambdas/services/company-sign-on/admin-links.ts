@@ -1,3 +1,4 @@
+import { proofOf } from '../../../shared/api/contracts/packages';
 import { assertNever } from '../../../shared/domain/assert-never';
 import { COMPANY_ERR } from '../../../shared/domain/company-sign-on';
 import { BadRequestError, ConflictError, ForbiddenError } from '../../../shared/domain/errors';
@@ -42,9 +43,14 @@ export async function decideCompanyLinks(
       throw new ForbiddenError(COMPANY_ERR.ownProposal(u.email));
   }
   if (req.decision !== 'REFUSE') {
-    if (req.reauthTicket !== undefined) await confirmReauthTicket(d, admin, req.reauthTicket);
-    else if (req.password !== undefined) await confirmSignature(d, admin, req.password, sourceIp);
-    else throw new BadRequestError(SIGNATURE_PASSWORD_REQUIRED);
+    const proof = proofOf(req);
+    if (Object.keys(proof).length === 0) throw new BadRequestError(SIGNATURE_PASSWORD_REQUIRED);
+    await confirmSignature(
+      { ...d, companyReauth: (user, ticket) => confirmReauthTicket(d, user, ticket) },
+      admin,
+      proof,
+      sourceIp,
+    );
   }
   const outcomes: Record<string, CompanyLinkOutcome> = {};
   for (const u of users) outcomes[u.id] = await decideOne(d, admin, u, req.decision);

@@ -22,6 +22,8 @@ import {
   completeSignIn,
   recordSourceFailure,
   refuseSourceWhileThrottled,
+  type SecondFactorPending,
+  type SessionResult,
   type SignInResult,
   signInEvent,
   type VerifiedFirstFactor,
@@ -31,9 +33,14 @@ import { issueReauthTicket } from './reauth-ticket';
 
 /** What the provider's answer leads to: a session, an offer to link an existing account, or a signature's proof. */
 export type CallbackResult =
-  | ({ outcome: 'SIGNED_IN' } & SignInResult)
+  | ({ outcome: 'SIGNED_IN' } & SessionResult)
+  | ({ outcome: 'SECOND_FACTOR' } & SecondFactorPending)
   | { outcome: 'LINK_REQUIRED'; linkTicket: string; email: string; expiresAt: string }
   | { outcome: 'REAUTHENTICATED'; reauthTicket: string; expiresAt: string };
+
+/** A sign-in's end as the callback answers it: the session, or the passkey step the account owes. */
+export const signedInOutcome = (r: SignInResult): CallbackResult =>
+  'secondFactor' in r ? { outcome: 'SECOND_FACTOR', ...r } : { outcome: 'SIGNED_IN', ...r };
 
 /**
  * An account made by a first company sign-in holds this role until its owner asks for one (roleStatus
@@ -135,7 +142,7 @@ async function signInLinked(
     // an address the provider changed is recorded, never followed: the account keeps its own
     audit: { details: { issuer: id.issuer, subject: id.subject, providerEmail: idpEmail } },
   });
-  return { outcome: 'SIGNED_IN', ...session };
+  return signedInOutcome(session);
 }
 
 /**
@@ -226,7 +233,7 @@ async function firstSignIn(
     );
   if (made === 'identityTaken') throw new ConflictError('You signed in twice at once. Sign in again.');
   const session = await completeSignIn(d, { ...factor, recorded: true });
-  return { outcome: 'SIGNED_IN', ...session };
+  return signedInOutcome(session);
 }
 
 /** A signed-in user signed in again at the company, as themself and just now: a signature's proof. */

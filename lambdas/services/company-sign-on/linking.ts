@@ -14,7 +14,7 @@ import {
   signInEvent,
   type VerifiedFirstFactor,
 } from '../users/sign-in';
-import type { CallbackResult } from './callback';
+import { type CallbackResult, signedInOutcome } from './callback';
 import { type CompanySignOnDeps, hashOf } from './deps';
 
 /**
@@ -73,7 +73,7 @@ export async function linkWithPassword(
   // the link and the sign-in's event commit together (decision 283)
   const next = await linkAccount(d, user, offer, 'PASSWORD', [signInEvent(factor)]);
   const session = await completeSignIn(d, { ...factor, user: next, recorded: true });
-  return { outcome: 'SIGNED_IN', ...session };
+  return signedInOutcome(session);
 }
 
 /** Links `offer`'s identity to `user` in one transaction (the link item and the account). */

@@ -337,7 +337,7 @@ describe('decisions are electronic signatures (decision 141)', () => {
     await w.service.notify(t.initiator, p.id, w.choice(approvers));
     const before = await w.packages.get(p.id);
     const trail = (await w.audit.history(`PKG#${p.id}`)).events.length;
-    const wrong = { ...SIG, password: 'not it' };
+    const wrong = { ...SIG, proof: { password: 'not it' } };
     await expect(w.service.approve(first, p.id, wrong)).rejects.toMatchObject({ statusCode: 403 });
     await expect(w.service.reject(t.lead, p.id, 'no', wrong)).rejects.toMatchObject({ statusCode: 403 });
     expect(await w.packages.get(p.id)).toEqual(before);

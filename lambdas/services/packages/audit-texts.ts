@@ -1,4 +1,8 @@
-import { type SignatureAction, signatureRecord } from '../../../shared/domain/signature-meanings';
+import {
+  type SignatureAction,
+  type SignatureMethod,
+  signatureRecord,
+} from '../../../shared/domain/signature-meanings';
 import type { UserRecord } from '../../ports/user-repository';
 
 /** Who did it, as an audit event records the actor. */
@@ -18,6 +22,8 @@ export const signatureDetails = (
   signedAt: string,
   /** the package's type (a development package's approval means testing, issue 25) */
   packageType?: string,
-) => ({ signature: signatureRecord(action, signer, signedAt, packageType) });
+  /** how the signer was confirmed (decision 322) */
+  method?: SignatureMethod,
+) => ({ signature: signatureRecord(action, signer, signedAt, packageType, method) });
 
 // What each audit event means: AUDIT_MEANING in shared/domain/package-texts.ts (the mock answers with it too).

@@ -7,6 +7,7 @@ import type { DecisionPlan, PackageRecord } from '../../ports/package-repository
 import type { UserRecord } from '../../ports/user-repository';
 import { signatureDetails } from './audit-texts';
 import { MAIL_TEXTS } from './mail-texts';
+import type { SignedBy } from './package-changes';
 import { toPackage, userRef } from './package-deps';
 import { deliveredArtefact, deliveredFile } from './stored-artefact';
 import { type VoteOutcome, VotingRoundCase } from './voting-round';
@@ -15,7 +16,8 @@ import { type VoteOutcome, VotingRoundCase } from './voting-round';
 export class Delivery extends VotingRoundCase {
   readonly round = DELIVERY_ROUND;
 
-  async deliver(user: UserRecord, id: string, req: NotifyRequest): Promise<Package> {
+  /** `how`: how the deliverer was confirmed, for the audit record (decision 322). */
+  async deliver(user: UserRecord, id: string, req: NotifyRequest, how?: SignedBy): Promise<Package> {
     const { core } = this;
     const p = await core.mustGet(id);
     if (p.resourceStage !== 'RELEASE') throw new ConflictError(PACKAGE_ERR.releaseOnly);
@@ -45,7 +47,8 @@ export class Delivery extends VotingRoundCase {
           AUDIT_MEANING.deliver,
           {
             approvers: chosen.map((u) => ({ id: u.id, name: u.name, role: u.userRole })),
-            ...signatureDetails(action, user, n.updatedAt),
+            ...signatureDetails(action, user, n.updatedAt, undefined, how?.signatureMethod),
+            ...how,
           },
         ),
     );

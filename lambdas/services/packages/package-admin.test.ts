@@ -15,7 +15,11 @@ async function generated() {
 
 const IP = '192.0.2.9';
 const plain = (...ids: string[]) => ({ ids });
-const signed = (ids: string[], reason = 'Built from the wrong branch', password: string = SIG.password) => ({
+const signed = (
+  ids: string[],
+  reason = 'Built from the wrong branch',
+  password: string = SIG.proof.password,
+) => ({
   ids,
   password,
   reason,
@@ -76,7 +80,7 @@ describe('admin deletes packages', () => {
       w.service.deletePackages(admin, signed([waiting.id], 'why', 'wrong'), IP),
     ).rejects.toMatchObject({ statusCode: 403 });
     await expect(
-      w.service.deletePackages(admin, { ids: [waiting.id], password: SIG.password }, IP),
+      w.service.deletePackages(admin, { ids: [waiting.id], password: SIG.proof.password }, IP),
     ).rejects.toMatchObject({
       statusCode: 400,
       message: 'A reason is required: say why the package is deleted',

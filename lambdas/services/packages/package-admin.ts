@@ -1,5 +1,5 @@
 import type { PackageDeletionRequest, PackageStatus } from '../../../shared/api/contracts/packages';
-import { PACKAGE_STATUSES } from '../../../shared/api/contracts/packages';
+import { PACKAGE_STATUSES, proofOf } from '../../../shared/api/contracts/packages';
 import { BadRequestError, NotFoundError } from '../../../shared/domain/errors';
 import {
   isInFlight,
@@ -8,7 +8,11 @@ import {
   waitingOn,
 } from '../../../shared/domain/package-deletion';
 import { AUDIT_MEANING, PACKAGE_ERR } from '../../../shared/domain/package-texts';
-import { DELETION_REASON_REQUIRED, signatureRecord } from '../../../shared/domain/signature-meanings';
+import {
+  DELETION_REASON_REQUIRED,
+  type SignatureMethod,
+  signatureRecord,
+} from '../../../shared/domain/signature-meanings';
 import type { PackageRecord } from '../../ports/package-repository';
 import type { UserRecord } from '../../ports/user-repository';
 import { MAIL_TEXTS } from './mail-texts';
@@ -38,14 +42,16 @@ export async function deletePackages(
   const missing = ids.filter((id) => !found.some((p) => p?.id === id));
   if (missing.length) throw new NotFoundError(`No package with id ${missing.join(', ')}`);
   const packages = found as PackageRecord[];
-  const signed = req.password !== undefined;
+  const proof = proofOf(req);
+  const signed = Object.keys(proof).length > 0;
   const inFlight = packages.filter((p) => isInFlight(p.status));
   if (inFlight.length && !signed)
     throw new BadRequestError(signatureNeededMessage(inFlight.map((p) => p.name)));
+  let method: SignatureMethod = 'password';
   if (signed) {
     if (!req.reason) throw new BadRequestError(DELETION_REASON_REQUIRED);
-    // the password first: a wrong one (403) or a throttled account (429) deletes nothing
-    await core.confirmSignature(admin, { password: req.password as string, sourceIp });
+    // the signer first: a wrong proof (403) or a throttled account (429) deletes nothing
+    method = await core.confirmSignature(admin, { proof, sourceIp });
   }
   for (const p of packages) {
     const at = core.now().toISOString();
@@ -68,7 +74,7 @@ export async function deletePackages(
       'PACKAGE_DELETED',
       signedHere ? AUDIT_MEANING.deleteInFlight : AUDIT_MEANING.delete,
       {
-        ...(signedHere ? { signature: signatureRecord('deletePackage', admin, at) } : {}),
+        ...(signedHere ? { signature: signatureRecord('deletePackage', admin, at, undefined, method) } : {}),
         ...(req.reason ? { reason: req.reason } : {}),
         ...(told.length ? { notified: told.map((u) => ({ id: u.id, name: u.name, email: u.email })) } : {}),
       },

@@ -6,6 +6,7 @@ import {
   type PackageChanges,
   packageChanges,
 } from '../../../shared/domain/package-changes';
+import type { SignatureMethod } from '../../../shared/domain/signature-meanings';
 import { MSG } from '../../../shared/messages';
 import type { PackageCore } from './package-core';
 
@@ -68,6 +69,10 @@ export interface ChangesSeenRecord {
 
 /** The audit details a reviewed decision adds. */
 export type ChangesSeenDetails = { changesSeen: ChangesSeenRecord };
+/** How the signer of a decision was confirmed, for its audit event (decision 322). */
+export type SignedBy = { signatureMethod: SignatureMethod };
+/** What a signed decision's audit event adds: how it was signed and, on a review page, the comparison seen. */
+export type DecisionDetails = Partial<ChangesSeenDetails> & SignedBy;
 
 /**
  * The comparison a decision is taken on (decision 266): recomputed at the deciding call; when the page

@@ -17,7 +17,7 @@ import type {
 import type { UserRecord } from '../../ports/user-repository';
 import { byActor } from './audit-texts';
 import type { MailText } from './mail-texts';
-import type { PackageServiceDeps, SignatureInput } from './package-deps';
+import type { PackageServiceDeps, SignatureInput, SignatureMethod } from './package-deps';
 
 /**
  * The 404 of a package id that names no package: for a package an admin deleted, its tombstone says who
@@ -43,11 +43,12 @@ export class PackageCore {
   }
 
   /**
-   * The signer's password of a deciding call, checked before anything changes (decision 141): a wrong one
-   * is a 403 and counts as a failed sign-in, a throttled account a 429 as at sign-in.
+   * The signer of a deciding call, checked before anything changes (decisions 141, 322): a wrong proof is
+   * a 403 and counts as a failed sign-in, a throttled account a 429 as at sign-in. Answers how the signer
+   * was confirmed, for the decision's audit event.
    */
-  async confirmSignature(user: UserRecord, sig: SignatureInput): Promise<void> {
-    await this.d.signatures.confirm(user, sig.password, sig.sourceIp);
+  async confirmSignature(user: UserRecord, sig: SignatureInput): Promise<SignatureMethod> {
+    return this.d.signatures.confirm(user, sig.proof, sig.sourceIp);
   }
 
   async mustGet(id: string): Promise<PackageRecord> {

@@ -1,6 +1,10 @@
-import type { ApproverEntry, Package, UserRef } from '../../../shared/api/contracts/packages';
+import type { ApproverEntry, Package, SignatureProof, UserRef } from '../../../shared/api/contracts/packages';
 import { approverList } from '../../../shared/domain/package-rules';
-import { type SignatureAction, signatureMeaning } from '../../../shared/domain/signature-meanings';
+import {
+  type SignatureAction,
+  type SignatureMethod,
+  signatureMeaning,
+} from '../../../shared/domain/signature-meanings';
 import type { ArtefactJobs } from '../../ports/artefact-jobs';
 import type { ArtefactService, MetadataDigest } from '../../ports/artefact-service';
 import type { AuditLog } from '../../ports/audit-log';
@@ -39,18 +43,24 @@ export interface PackageServiceDeps {
   header: HeaderRules;
   clock: Clock;
   appUrl: string;
-  /** the password check of every deciding call (the user service's, with the sign-in throttle: decision 141) */
+  /** the signer check of every deciding call (password, passkey or company sign-in: decisions 141, 322) */
   signatures: SignatureCheck;
 }
 
-/** Checks the signer's password of a deciding call: resolves, or throws 403 (wrong) or 429 (throttled). */
+/**
+ * Checks who signs a deciding call (decisions 141, 322): resolves with the method that confirmed the
+ * signature, or throws 403 (wrong, used, foreign or missing proof; a password where the stage requires a
+ * passkey), 400 (an unusable proof) or 429 (throttled).
+ */
 export interface SignatureCheck {
-  confirm(user: UserRecord, password: string, sourceIp: string): Promise<void>;
+  confirm(user: UserRecord, proof: SignatureProof, sourceIp: string): Promise<SignatureMethod>;
 }
 
-/** What a deciding call brings for its signature: the password and where the call came from (throttle key). */
+export type { SignatureMethod, SignatureProof };
+
+/** What a deciding call brings for its signature: the proof and where the call came from (throttle key). */
 export interface SignatureInput {
-  password: string;
+  proof: SignatureProof;
   sourceIp: string;
   /** the digest of the changes the deciding page showed (decision 266); absent from API clients */
   changesSeen?: string;

@@ -6,7 +6,7 @@ import type { PackageRecord } from '../../ports/package-repository';
 import type { UserRecord } from '../../ports/user-repository';
 import { signatureDetails } from './audit-texts';
 import { Generation } from './generation';
-import type { ChangesSeenDetails } from './package-changes';
+import type { DecisionDetails } from './package-changes';
 import type { PackageCore } from './package-core';
 import { toPackage } from './package-deps';
 import { rejectionMail } from './voting-round';
@@ -22,7 +22,7 @@ export class Signing {
   }
 
   /** `seen`: the comparison the decision was taken on, for its audit record (decision 266). */
-  async sign(user: UserRecord, id: string, seen?: ChangesSeenDetails): Promise<Package> {
+  async sign(user: UserRecord, id: string, seen?: DecisionDetails): Promise<Package> {
     const { core } = this;
     const p = await core.mustGet(id);
     const generation = new Generation(core);
@@ -35,7 +35,7 @@ export class Signing {
     // requestedAt: the XML's signature record carries the same
     const next = await generation.begin(p, user, (n) => [
       core.event(n, user, 'SIGNED', AUDIT_MEANING.sign, {
-        ...signatureDetails('sign', user, n.generation!.requestedAt, n.type),
+        ...signatureDetails('sign', user, n.generation!.requestedAt, n.type, seen?.signatureMethod),
         ...seen,
       }),
     ]);
@@ -43,12 +43,7 @@ export class Signing {
     return toPackage(next);
   }
 
-  async rejectSigning(
-    user: UserRecord,
-    id: string,
-    note: string,
-    seen?: ChangesSeenDetails,
-  ): Promise<Package> {
+  async rejectSigning(user: UserRecord, id: string, note: string, seen?: DecisionDetails): Promise<Package> {
     const { core } = this;
     const p = await core.mustGet(id);
     const status = this.assertSigner(p, user, 'rejectSigning');
@@ -63,7 +58,7 @@ export class Signing {
     const mails = [rejectionMail(core, next, next.version, 'SIGNING_REJECTED', user, note)];
     const event = core.event(next, user, 'SIGNING_REJECTED', AUDIT_MEANING.rejectSigning, {
       rejectionNote: note,
-      ...signatureDetails('rejectSigning', user, at),
+      ...signatureDetails('rejectSigning', user, at, undefined, seen?.signatureMethod),
       ...seen,
     });
     const saved = await core.d.packages.save(

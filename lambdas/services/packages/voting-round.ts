@@ -29,7 +29,7 @@ import type { UserRecord } from '../../ports/user-repository';
 import { type ApproverChoice, undecided } from './approver-choice';
 import { signatureDetails } from './audit-texts';
 import { MAIL_TEXTS, type RejectedStep } from './mail-texts';
-import type { ChangesSeenDetails } from './package-changes';
+import type { DecisionDetails } from './package-changes';
 import { type PackageCore, packageNotFound } from './package-core';
 import { toPackage } from './package-deps';
 
@@ -238,7 +238,7 @@ export abstract class VotingRoundCase {
   }
 
   /** `seen`: the comparison the decision was taken on, for its audit record (decision 266). */
-  async vote(user: UserRecord, id: string, seen?: ChangesSeenDetails): Promise<VoteOutcome> {
+  async vote(user: UserRecord, id: string, seen?: DecisionDetails): Promise<VoteOutcome> {
     const { core, round } = this;
     const before = await core.mustGet(id);
     const entry = before[round.list][user.id];
@@ -261,7 +261,13 @@ export abstract class VotingRoundCase {
     const r = await core.d.packages.vote(id, user.id, round.name, at, async (voted) => {
       const event = core.event(voted, user, EVENTS[round.name].vote, meaningOf(round.vote), {
         approved: `${voted[round.votes]}/${voted[round.size]}`,
-        ...signatureDetails(round.vote as 'approve' | 'approveDelivery', user, at, voted.type),
+        ...signatureDetails(
+          round.vote as 'approve' | 'approveDelivery',
+          user,
+          at,
+          voted.type,
+          seen?.signatureMethod,
+        ),
         ...seen,
       });
       if (!allVoted(voted, round))
@@ -295,7 +301,7 @@ export abstract class VotingRoundCase {
     throw new ConflictError('The package changed meanwhile; reload it');
   }
 
-  async reject(user: UserRecord, id: string, note: string, seen?: ChangesSeenDetails): Promise<Package> {
+  async reject(user: UserRecord, id: string, note: string, seen?: DecisionDetails): Promise<Package> {
     const { core, round } = this;
     const at = core.now().toISOString();
     const before = await core.d.packages.get(id);
@@ -309,7 +315,13 @@ export abstract class VotingRoundCase {
         events: [
           core.event(rejected, user, round.rejected, meaningOf(round.reject), {
             rejectionNote: note,
-            ...signatureDetails(round.reject as 'reject' | 'rejectDelivery', user, at, rejected.type),
+            ...signatureDetails(
+              round.reject as 'reject' | 'rejectDelivery',
+              user,
+              at,
+              rejected.type,
+              seen?.signatureMethod,
+            ),
             ...seen,
           }),
         ],

@@ -23,6 +23,7 @@ export async function listUsers(d: UserDeps): Promise<PublicUser[]> {
     return {
       ...toPublicUser(u),
       emailConfirmed: emailConfirmedOf(u),
+      passkeys: u.passkeyIds?.length ?? 0,
       ...(roleProposal ? { roleProposal } : {}),
       // a company identity waiting for two admins to link it (decision 315)
       ...(link

@@ -11,6 +11,7 @@ import type { Mail, Mailer } from '../../ports/mailer';
 import type { PendingDecisions } from '../../ports/pending-decisions';
 import type { QuotaResult, UserCommit, UserRecord, UserRepository } from '../../ports/user-repository';
 import type { TokenService } from '../token-service';
+import type { PasskeyPorts } from './passkey-ceremony';
 
 export interface Caller {
   id: string;
@@ -60,6 +61,8 @@ export interface UserDeps {
   config: UserServiceConfig;
   /** packages waiting for a user's decision; deleting such a user is refused (decision 078) */
   pendingDecisions?: PendingDecisions;
+  /** the passkey store and the relying party (decision 322); absent in functions that never see one */
+  passkeys?: PasskeyPorts;
 }
 
 export function toPublicUser(u: UserRecord): PublicUser {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { API_ERR } from '../../../shared/messages';
-import { makeUsers, PASSWORD, SCRYPT_TIMEOUT_MS } from '../../testing/users.fixtures';
+import { makeUsers, PASSWORD, SCRYPT_TIMEOUT_MS, session } from '../../testing/users.fixtures';
 
 const IP = '203.0.113.7';
 
@@ -18,7 +18,7 @@ describe('changing the password', { timeout: SCRYPT_TIMEOUT_MS }, () => {
   it('ends the earlier sessions and hands back a fresh token for this one', async () => {
     const { service, account, audit } = makeUsers();
     const u = await account('ADMIN', { mustChangePassword: true });
-    const old = (await service.login(u.email, PASSWORD, IP)).token;
+    const old = session(await service.login(u.email, PASSWORD, IP)).token;
     const { token } = await service.changePassword(
       u,
       { oldPassword: PASSWORD, newPassword: 'New-Password-12' },
@@ -50,12 +50,12 @@ describe('password reset', { timeout: SCRYPT_TIMEOUT_MS }, () => {
   it('mails a temporary password that becomes the password when used, ending older sessions', async () => {
     const { service, account, mailer, current, audit } = makeUsers();
     const u = await account('TECHNICAL_LEADER');
-    const old = (await service.login(u.email, PASSWORD, IP)).token;
+    const old = session(await service.login(u.email, PASSWORD, IP)).token;
     await service.resetPassword(u.email, IP);
     const [mail] = mailer.to(u.email);
     expect(mail?.subject).toBe('Firmware Release Portal: your temporary password');
     const temp = /Temporary password: (\S+)/.exec(mail!.text)![1]!;
-    const signedIn = await service.login(u.email, temp, IP);
+    const signedIn = session(await service.login(u.email, temp, IP));
     // issue 23: the temporary password must be changed first, and never signs a decision
     expect(signedIn.mustChangePassword).toBe(true);
     const after = await current(u);
@@ -63,7 +63,7 @@ describe('password reset', { timeout: SCRYPT_TIMEOUT_MS }, () => {
     expect(after.mustChangePassword).toBe(true);
     expect(after.tokenVersion).toBe(u.tokenVersion + 1);
     await expect(service.authenticate(old)).rejects.toMatchObject({ statusCode: 401 });
-    await expect(service.confirmSignature(after, temp, IP)).rejects.toMatchObject({
+    await expect(service.confirmSignature(after, { password: temp }, IP)).rejects.toMatchObject({
       statusCode: 403,
       message: API_ERR.mustChangePassword,
     });
@@ -73,8 +73,10 @@ describe('password reset', { timeout: SCRYPT_TIMEOUT_MS }, () => {
     await service.changePassword(after, { oldPassword: temp, newPassword: 'Brand-New-Pass-1' }, IP);
     const changed = await current(u);
     expect(changed.mustChangePassword).toBeUndefined();
-    await expect(service.confirmSignature(changed, 'Brand-New-Pass-1', IP)).resolves.toBeUndefined();
-    expect((await service.login(u.email, 'Brand-New-Pass-1', IP)).mustChangePassword).toBe(false);
+    await expect(service.confirmSignature(changed, { password: 'Brand-New-Pass-1' }, IP)).resolves.toBe(
+      'password',
+    );
+    expect(session(await service.login(u.email, 'Brand-New-Pass-1', IP)).mustChangePassword).toBe(false);
   });
 
   it('refuses a fourth reset mail to one address within the window', async () => {

@@ -1,3 +1,4 @@
+import { proofOf } from '../../../shared/api/contracts/packages';
 import type { DecideRolesRequest, PublicUser, RoleDecisionOutcome } from '../../../shared/api/contracts/user';
 import { assertNever } from '../../../shared/domain/assert-never';
 import { BadRequestError, ConflictError, ForbiddenError } from '../../../shared/domain/errors';
@@ -10,7 +11,7 @@ import {
   type RoleProposal,
 } from '../../../shared/domain/role-grants';
 import { roleLabel } from '../../../shared/domain/roles';
-import { SIGNATURE_PASSWORD_REQUIRED } from '../../../shared/domain/signature-meanings';
+import { SIGNATURE_PASSWORD_REQUIRED, type SignatureMethod } from '../../../shared/domain/signature-meanings';
 import { API_ERR } from '../../../shared/messages';
 import type { UserRecord } from '../../ports/user-repository';
 import { adminEvent, getAllOrNotFound, mailAfterCommit, toPublicUser, type UserDeps } from './common';
@@ -74,8 +75,10 @@ export async function decideRoles(
     throw new ForbiddenError(reason);
   }
   // the signature: checked once every input is known good, before anything changes
-  if (req.password !== undefined) await confirmSignature(d, admin, req.password, sourceIp);
-  else if (grant) throw new BadRequestError(SIGNATURE_PASSWORD_REQUIRED);
+  const proof = proofOf(req);
+  const method =
+    Object.keys(proof).length > 0 ? await confirmSignature(d, admin, proof, sourceIp) : undefined;
+  if (!method && grant) throw new BadRequestError(SIGNATURE_PASSWORD_REQUIRED);
 
   const at = now.toISOString();
   const planned = users.map((u, i) => {
@@ -118,7 +121,7 @@ export async function decideRoles(
             ...facts,
             after: roleStatusOf(u),
             expiresAt: proposalExpiresAt(next.roleProposal!.proposedAt),
-            signature: grantSignature('proposeRole', admin, at),
+            signature: grantSignature('proposeRole', admin, at, method),
           },
         );
       case 'GRANTED': {
@@ -133,7 +136,7 @@ export async function decideRoles(
             after: 'GRANTED',
             proposedBy: proposal.proposedById,
             proposedAt: proposal.proposedAt,
-            signature: grantSignature('confirmRole', admin, at),
+            signature: grantSignature('confirmRole', admin, at, method),
           },
         );
       }
@@ -162,7 +165,12 @@ export async function decideRoles(
 }
 
 /** A grant's electronic signature as the audit trail records it (the shape of package signatures). */
-function grantSignature(action: RoleGrantAction, signer: UserRecord, signedAt: string) {
+function grantSignature(
+  action: RoleGrantAction,
+  signer: UserRecord,
+  signedAt: string,
+  method: SignatureMethod = 'password',
+) {
   return {
     action,
     meaning: ROLE_GRANT_MEANINGS[action],
@@ -170,6 +178,6 @@ function grantSignature(action: RoleGrantAction, signer: UserRecord, signedAt: s
     role: signer.userRole,
     roleLabel: roleLabel(signer.userRole),
     signedAt,
-    authenticatedBy: 'password' as const,
+    authenticatedBy: method,
   };
 }

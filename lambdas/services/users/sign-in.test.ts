@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { API_ERR } from '../../../shared/messages';
-import { makeUsers, PASSWORD, SCRYPT_TIMEOUT_MS } from '../../testing/users.fixtures';
+import { makeUsers, PASSWORD, SCRYPT_TIMEOUT_MS, session } from '../../testing/users.fixtures';
 
 const IP = '203.0.113.7';
 
@@ -36,7 +36,7 @@ describe('sign-in', { timeout: SCRYPT_TIMEOUT_MS }, () => {
       user: { id: u.id },
     });
     clock.advanceSeconds(30);
-    const ok = await service.login(u.email, PASSWORD, IP);
+    const ok = session(await service.login(u.email, PASSWORD, IP));
     expect(ok.user.email).toBe(u.email);
     // forgiven: the pair's count starts again
     expect((await users.getThrottle(`login#${u.email}#${IP}`)).failures).toBe(0);
@@ -72,7 +72,7 @@ describe('sign-in', { timeout: SCRYPT_TIMEOUT_MS }, () => {
   it('signs in with the address in any case and spaces, and says when the password must be replaced', async () => {
     const { service, account } = makeUsers();
     const u = await account('ADMIN', { mustChangePassword: true });
-    const r = await service.login(`  ${u.email.toUpperCase()} `, PASSWORD, IP);
+    const r = session(await service.login(`  ${u.email.toUpperCase()} `, PASSWORD, IP));
     expect(r.mustChangePassword).toBe(true);
     expect((await service.authenticate(r.token)).id).toBe(u.id);
   });
@@ -80,7 +80,7 @@ describe('sign-in', { timeout: SCRYPT_TIMEOUT_MS }, () => {
   it('ends every session at logout: the token is refused afterwards', async () => {
     const { service, account, current } = makeUsers();
     const u = await account('TECHNICAL_LEADER');
-    const { token } = await service.login(u.email, PASSWORD, IP);
+    const { token } = session(await service.login(u.email, PASSWORD, IP));
     await service.logout(await service.authenticate(token));
     await expect(service.authenticate(token)).rejects.toMatchObject({
       statusCode: 401,

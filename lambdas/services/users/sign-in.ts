@@ -1,3 +1,4 @@
+import type { PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/server';
 import type { PublicUser } from '../../../shared/api/contracts/user';
 import { COMPANY_ERR } from '../../../shared/domain/company-sign-on';
 import { ForbiddenError, TooManyRequestsError, UnauthorizedError } from '../../../shared/domain/errors';
@@ -7,6 +8,7 @@ import {
   DEFAULT_ACCOUNT_WIDE_POLICY,
   lockRemainingSeconds,
 } from '../../../shared/domain/login-throttle';
+import { SIGN_IN_TICKET_SECONDS } from '../../../shared/domain/passkeys';
 import { API_ERR } from '../../../shared/messages';
 import type { AuditEvent } from '../../ports/audit-log';
 import type { UserRecord } from '../../ports/user-repository';
@@ -19,6 +21,7 @@ import {
   type UserServiceConfig,
   userEvent,
 } from './common';
+import { startAssertion } from './passkey-ceremony';
 
 /**
  * What the sign-in throttle works with: the user table (its throttle items), the clock and the limits. A
@@ -69,12 +72,44 @@ export interface VerifiedFirstFactor {
 
 /** The portal's own session: the same token and answer whatever the first factor was. */
 export type SessionResult = { token: string; user: PublicUser; mustChangePassword: boolean };
-/** What a sign-in answers (a second factor may come between, docs: /work/briefs interface with passkeys). */
-export type SignInResult = SessionResult;
+/** The first factor passed; a passkey assertion must follow before `expiresAt`, once (decision 322). */
+export type SecondFactorPending = {
+  secondFactor: {
+    kind: 'passkey';
+    ticket: string;
+    expiresAt: string;
+    publicKey: PublicKeyCredentialRequestOptionsJSON;
+  };
+};
+export type SignInResult = SessionResult | SecondFactorPending;
 
-/** Ends every sign-in (password, company): the one place a session is issued after a first factor. */
-export function completeSignIn(d: UserDeps, f: VerifiedFirstFactor): Promise<SignInResult> {
-  return issueSession(d, f);
+/** The passkey that completed a sign-in as its second factor. */
+export type SecondFactorUsed = { kind: 'passkey'; passkeyId: string; passkeyName: string };
+
+/**
+ * The one end of every sign-in (password, company sign-on): after a verified first factor, the session
+ * token, or, for an account that holds a passkey, the "second factor pending" answer whose ticket the
+ * passkey step (second-factor.ts) turns into the same session.
+ */
+export async function completeSignIn(d: UserDeps, f: VerifiedFirstFactor): Promise<SignInResult> {
+  const pending = await beginSecondFactor(d, f);
+  return pending ?? issueSession(d, f);
+}
+
+/**
+ * The passkey step a sign-in owes (decision 322): due whenever the account holds a passkey, whatever the
+ * first factor. The ticket is a signIn ceremony bound to the user, the token version and the first factor.
+ */
+async function beginSecondFactor(d: UserDeps, f: VerifiedFirstFactor): Promise<SecondFactorPending | null> {
+  if (!f.user.passkeyIds?.length) return null;
+  const c = await startAssertion(d, f.user, 'signIn', SIGN_IN_TICKET_SECONDS, {
+    tokenVersion: f.tokenVersion,
+    method: f.method,
+    mustChangePassword: f.mustChangePassword,
+  });
+  return {
+    secondFactor: { kind: 'passkey', ticket: c.ceremonyId, expiresAt: c.expiresAt, publicKey: c.publicKey },
+  };
 }
 
 const SIGN_IN_MEANING: Record<SignInMethod, string> = {
@@ -82,17 +117,31 @@ const SIGN_IN_MEANING: Record<SignInMethod, string> = {
   company: 'signs in with the company identity provider',
 };
 
-/** The sign-in's one audit event: the method, and what the use case adds. */
-export function signInEvent(f: Pick<VerifiedFirstFactor, 'user' | 'method' | 'audit'>): AuditEvent {
-  return userEvent(f.user, f.audit?.action ?? 'SIGNED_IN', f.audit?.meaning ?? SIGN_IN_MEANING[f.method], {
+/** The sign-in's one audit event: the method, what the use case adds, and the passkey when there was one. */
+export function signInEvent(
+  f: Pick<VerifiedFirstFactor, 'user' | 'method' | 'audit'>,
+  secondFactor?: SecondFactorUsed,
+): AuditEvent {
+  const meaning = secondFactor
+    ? `${SIGN_IN_MEANING[f.method]} and the passkey "${secondFactor.passkeyName}"`
+    : (f.audit?.meaning ?? SIGN_IN_MEANING[f.method]);
+  return userEvent(f.user, secondFactor ? 'SIGNED_IN' : (f.audit?.action ?? 'SIGNED_IN'), meaning, {
     method: f.method,
     ...f.audit?.details,
+    ...(secondFactor ? { secondFactor: secondFactor.kind, passkeyId: secondFactor.passkeyId } : {}),
   });
 }
 
-/** Records the sign-in (unless the use case's write did) and issues the session token. */
-export async function issueSession(d: UserDeps, f: VerifiedFirstFactor): Promise<SessionResult> {
-  if (!f.recorded) await d.users.record([signInEvent(f)]);
+/**
+ * Records the sign-in (unless the use case's own write did, decision 283; a passkey step is always
+ * recorded) and issues the session token.
+ */
+export async function issueSession(
+  d: UserDeps,
+  f: VerifiedFirstFactor,
+  secondFactor?: SecondFactorUsed,
+): Promise<SessionResult> {
+  if (!f.recorded || secondFactor) await d.users.record([signInEvent(f, secondFactor)]);
   const token = await d.tokens.issue({ sub: f.user.id, tv: f.tokenVersion }, d.clock.now());
   return { token, user: toPublicUser(f.user), mustChangePassword: f.mustChangePassword };
 }
@@ -158,6 +207,7 @@ export async function login(
   let tokenVersion = user.tokenVersion;
   let mustChangePassword = user.mustChangePassword === true;
   let recorded = false;
+  let stored = user;
   if (user.tempPasswordHash) {
     // a used temporary password replaces the old one: sessions opened with the old one end with it
     if (usedTemporary) tokenVersion += 1;
@@ -177,13 +227,16 @@ export async function login(
     const events = usedTemporary ? [signInEvent({ user, method: 'password', audit: TEMPORARY_USED })] : [];
     if ((await d.users.update(next, user.version, user.email, { events })) !== 'ok')
       tokenVersion = user.tokenVersion;
-    else if (usedTemporary) {
-      mustChangePassword = true;
-      recorded = true;
+    else {
+      stored = next;
+      if (usedTemporary) {
+        mustChangePassword = true;
+        recorded = true;
+      }
     }
   }
   return completeSignIn(d, {
-    user,
+    user: stored,
     method: 'password',
     tokenVersion,
     mustChangePassword,

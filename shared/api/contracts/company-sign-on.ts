@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { SIGNATURE_PASSWORD_REQUIRED } from '../../domain/signature-meanings';
+import { signatureProofShape } from './packages';
 import { PASSWORD_MAX } from './user';
 
 /** Requests of company sign-on (OpenID Connect, decision 315). */
@@ -39,7 +40,8 @@ export const COMPANY_LINK_OUTCOMES = ['PROPOSED', 'LINKED', 'REFUSED', 'UNLINKED
 
 /**
  * The admins' decision on company identities: LINK (one proposes, a second confirms) and UNLINK are
- * signed with `password` or a fresh company sign-in's `reauthTicket`; REFUSE is not.
+ * signed with one proof of the signer (the password, a passkey or a fresh company sign-in's
+ * `reauthTicket`, decision 322); REFUSE is not.
  */
 export const companyLinkDecisionSchema = z.object({
   ids: z
@@ -47,11 +49,6 @@ export const companyLinkDecisionSchema = z.object({
     .min(1, { error: 'Select at least one user' })
     .max(100, { error: 'At most 100 users at once' }),
   decision: z.enum(COMPANY_LINK_DECISIONS, { error: 'decision must be LINK, REFUSE or UNLINK' }),
-  password: z
-    .string({ error: SIGNATURE_PASSWORD_REQUIRED })
-    .min(1, { error: SIGNATURE_PASSWORD_REQUIRED })
-    .max(1024, { error: 'password is too long' })
-    .optional(),
-  reauthTicket: secret('The confirmation of your company sign-in').optional(),
+  ...signatureProofShape,
 });
 export type CompanyLinkDecisionRequest = z.infer<typeof companyLinkDecisionSchema>;

@@ -4,6 +4,7 @@ import { DELETION_REASON_REQUIRED, SIGNATURE_PASSWORD_REQUIRED } from '../../dom
 import { MSG } from '../../messages';
 import { visibleText } from './common';
 import type { CreateDcc } from './dcc';
+import { passkeyProofSchema } from './passkeys';
 import type { ProvenanceFields } from './provenance';
 import type { Resource, ResourceType, Stage } from './resources';
 
@@ -232,6 +233,38 @@ export const signaturePasswordSchema = z.object({
 export type SignaturePassword = z.infer<typeof signaturePasswordSchema>;
 
 /**
+ * What proves the signer at a deciding call (decisions 141, 322): exactly one of the password, a passkey
+ * assertion with user verification (`passkey`: the ceremony of POST /passkeys/signature-options and the
+ * browser's answer) or a one-time ticket of a fresh sign-in at the company's identity provider
+ * (`reauthTicket`). None is the 400 that asks for the password, as before passkeys.
+ */
+export const signatureProofShape = {
+  password: signaturePasswordSchema.shape.password.optional(),
+  reauthTicket: z
+    .string({ error: 'reauthTicket must be the ticket of a fresh company sign-in' })
+    .min(1, { error: 'reauthTicket must be the ticket of a fresh company sign-in' })
+    .max(200, { error: 'reauthTicket must be the ticket of a fresh company sign-in' })
+    .optional(),
+  passkey: passkeyProofSchema.optional(),
+};
+export const signatureProofSchema = z.object(signatureProofShape).superRefine(oneProof);
+export type SignatureProof = z.infer<typeof signatureProofSchema>;
+
+/** Exactly one proof: none asks for the password (the text of decision 141), several are refused. */
+export function oneProof(
+  b: Partial<Record<keyof typeof signatureProofShape, unknown>>,
+  ctx: z.RefinementCtx,
+) {
+  const given = [b.password, b.reauthTicket, b.passkey].filter((x) => x !== undefined).length;
+  if (given === 0) ctx.addIssue({ code: 'custom', message: SIGNATURE_PASSWORD_REQUIRED });
+  else if (given > 1)
+    ctx.addIssue({
+      code: 'custom',
+      message: 'Sign with one of password, passkey or reauthTicket, not several',
+    });
+}
+
+/**
  * Body of DELETE /admin/packages (spec §7: a list of ids; issue 23): the bare list, or
  * `{ ids, password, reason }` — deleting a package in flight is an electronic signature (decision 196).
  */
@@ -242,6 +275,8 @@ export const packageDeletionSchema = z
       z.object({
         ids: z.array(z.string()),
         password: z.unknown().optional(),
+        passkey: z.unknown().optional(),
+        reauthTicket: z.unknown().optional(),
         reason: z.unknown().optional(),
       }),
     ],
@@ -256,10 +291,18 @@ export const packageDeletionSchema = z
         .array(z.string().min(1).max(64))
         .min(1, { error: 'Select at least one item' })
         .max(100, { error: 'At most 100 items can be deleted at once' }),
-      password: signaturePasswordSchema.shape.password.optional(),
+      ...signatureProofShape,
       reason: visibleText('note', 'Reason', DELETION_REASON_REQUIRED, 2000).optional(),
     }),
-  );
+  )
+  .superRefine((b, ctx) => {
+    // a signed deletion carries one proof (decision 322); an unsigned one (nothing in flight) none
+    if ([b.password, b.passkey, b.reauthTicket].filter((x) => x !== undefined).length > 1)
+      ctx.addIssue({
+        code: 'custom',
+        message: 'Sign with one of password, passkey or reauthTicket, not several',
+      });
+  });
 export type PackageDeletionRequest = z.infer<typeof packageDeletionSchema>;
 
 /**
@@ -272,14 +315,24 @@ export const changesSeenSchema = z.object({
     .regex(/^[0-9a-f]{64}$/, { error: 'changesSeen must be the digest of the changes the page showed' })
     .optional(),
 });
-/** Body of approve, sign and approve delivery: the password, and the comparison seen. */
-export const signedDecisionSchema = signaturePasswordSchema.extend(changesSeenSchema.shape);
-/** Body of the reject calls, signed: the reason and the password (and the comparison seen). */
+/** Body of approve, sign and approve delivery: the signature's proof, and the comparison seen. */
+export const signedDecisionSchema = z
+  .object({ ...signatureProofShape, ...changesSeenSchema.shape })
+  .superRefine(oneProof);
+/** Body of the reject calls, signed: the reason and the proof (and the comparison seen). */
 export const signedRejectSchema = rejectSchema
-  .extend(signaturePasswordSchema.shape)
-  .extend(changesSeenSchema.shape);
-/** Body of deliver / re-deliver: the delivery approvers and the password. */
-export const signedNotifySchema = notifySchema.extend(signaturePasswordSchema.shape);
+  .extend(signatureProofShape)
+  .extend(changesSeenSchema.shape)
+  .superRefine(oneProof);
+/** Body of deliver / re-deliver: the delivery approvers and the proof. */
+export const signedNotifySchema = notifySchema.extend(signatureProofShape).superRefine(oneProof);
+
+/** The proof of a deciding call's body, without the call's other fields. */
+export const proofOf = (b: SignatureProof): SignatureProof => ({
+  ...(b.password !== undefined ? { password: b.password } : {}),
+  ...(b.reauthTicket !== undefined ? { reauthTicket: b.reauthTicket } : {}),
+  ...(b.passkey !== undefined ? { passkey: b.passkey } : {}),
+});
 
 export const APPROVE_OUTCOMES = [
   'GENERATED',

@@ -5,6 +5,7 @@ import { ROLES, SELF_SERVICE_ROLES } from '../../domain/roles';
 import { SIGNATURE_PASSWORD_REQUIRED } from '../../domain/signature-meanings';
 import { API_ERR, MSG } from '../../messages';
 import { emailField, visibleText } from './common';
+import { signatureProofShape } from './packages';
 
 const MSG_CONFIRM_TOKEN = 'The confirmation link is incomplete: open the whole link from the mail';
 
@@ -111,6 +112,8 @@ export const publicUserSchema = z.object({
   pendingEmail: z.string().optional(),
   /** in the admin list: whether the account confirmed its address */
   emailConfirmed: z.boolean().optional(),
+  /** in the admin list: how many passkeys the account signs in and signs with (decision 322) */
+  passkeys: z.number().optional(),
   /** in the admin list: a grant one admin proposed, waiting for a second admin (issue 23, decision 180) */
   roleProposal: z
     .object({
@@ -193,19 +196,20 @@ export const decideRolesSchema = z
       grant: ids.optional(),
       refuse: ids.optional(),
       roles: z.record(z.string(), z.enum(ROLES, { error: 'Choose one of the user roles' })).optional(),
-      password: z
-        .string({ error: SIGNATURE_PASSWORD_REQUIRED })
-        .min(1, { error: SIGNATURE_PASSWORD_REQUIRED })
-        .max(1024, { error: 'password is too long' })
-        .optional(),
+      // the grant's signature (decision 322): the password, a passkey or a fresh company sign-in
+      ...signatureProofShape,
     },
     { error: 'Send { "grant": [ids], "password": "…" } or { "refuse": [ids] }' },
   )
   .refine((b) => (b.grant === undefined) !== (b.refuse === undefined), {
     error: 'Send either "grant" or "refuse" with a list of user ids, not both',
   })
-  .refine((b) => b.grant === undefined || b.password !== undefined, {
-    error: SIGNATURE_PASSWORD_REQUIRED,
+  .refine(
+    (b) => b.grant === undefined || [b.password, b.passkey, b.reauthTicket].some((x) => x !== undefined),
+    { error: SIGNATURE_PASSWORD_REQUIRED },
+  )
+  .refine((b) => [b.password, b.passkey, b.reauthTicket].filter((x) => x !== undefined).length <= 1, {
+    error: 'Sign with one of password, passkey or reauthTicket, not several',
   })
   .transform((b) => ({
     ...(b.grant
@@ -213,6 +217,8 @@ export const decideRolesSchema = z
       : { decision: 'REFUSE' as const, ids: b.refuse! }),
     ...(b.roles ? { roles: b.roles } : {}),
     ...(b.password !== undefined ? { password: b.password } : {}),
+    ...(b.passkey !== undefined ? { passkey: b.passkey } : {}),
+    ...(b.reauthTicket !== undefined ? { reauthTicket: b.reauthTicket } : {}),
   }));
 export type DecideRolesRequest = z.infer<typeof decideRolesSchema>;
 

@@ -8,6 +8,7 @@ import {
 } from '../contracts/company-sign-on';
 import { answer, jsonText } from '../contracts/responses';
 import { ADMIN, CHANGES_ACCOUNTS } from './groups';
+import { secondFactorSchema } from './identity';
 import type { Route, RouteRequest } from './types';
 
 /**
@@ -111,6 +112,12 @@ const signedIn = z.object({
   mustChangePassword: z.literal(true).optional(),
 });
 
+/** The first factor passed at the company; the account holds a passkey, whose step follows (decision 322). */
+const secondFactorOwed = z.object({
+  outcome: z.literal('SECOND_FACTOR'),
+  secondFactor: secondFactorSchema,
+});
+
 /** Answers of the company sign-on rows. */
 export const COMPANY_SIGN_ON_RESPONSES = {
   companySignOnInfo: answer({
@@ -121,6 +128,7 @@ export const COMPANY_SIGN_ON_RESPONSES = {
   startCompanySignOn: started,
   companySignOnCallback: z.discriminatedUnion('outcome', [
     signedIn,
+    secondFactorOwed,
     z.object({
       outcome: z.literal('LINK_REQUIRED'),
       linkTicket: z.string(),
@@ -129,7 +137,7 @@ export const COMPANY_SIGN_ON_RESPONSES = {
     }),
     z.object({ outcome: z.literal('REAUTHENTICATED'), reauthTicket: z.string(), expiresAt: z.string() }),
   ]),
-  linkCompanyIdentity: signedIn,
+  linkCompanyIdentity: z.discriminatedUnion('outcome', [signedIn, secondFactorOwed]),
   requestCompanyLink: answer({ status: z.literal('REQUESTED'), message: z.string() }),
   startCompanyReauth: started,
   adminDecideCompanyLinks: answer({

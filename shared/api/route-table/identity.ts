@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { idListSchema } from '../contracts/common';
 import { userListQuerySchema } from '../contracts/list-view';
+import { publicKeyOptionsSchema } from '../contracts/passkeys';
 import { answer, done, jsonText } from '../contracts/responses';
 import {
   accountSchema,
@@ -169,9 +170,25 @@ export const IDENTITY_CONTRACT = {
 const user = jsonText('the user (PublicUser)');
 const sent = done('SENT');
 
+/**
+ * What a sign-in answers (POST /user/login, and the company sign-on's callback): the spec's answer, or, for
+ * an account that holds a passkey, the second step it owes (decision 322): a single-use ticket and the
+ * options for the browser's passkey prompt; POST /user/login/passkey then answers the spec's answer.
+ */
+export const secondFactorSchema = z.object({
+  kind: z.literal('passkey'),
+  ticket: z.string(),
+  expiresAt: z.string(),
+  publicKey: publicKeyOptionsSchema,
+});
+export const signInAnswerSchema = z.union([
+  answer({ token: z.string(), user, mustChangePassword: z.literal(true).optional() }),
+  answer({ secondFactor: secondFactorSchema }),
+]);
+
 /** Answers of the identity rows. */
 export const IDENTITY_RESPONSES = {
-  login: answer({ token: z.string(), user, mustChangePassword: z.literal(true).optional() }),
+  login: signInAnswerSchema,
   auth: answer({ user, mustChangePassword: z.literal(true).optional() }),
   logout: answer({ status: z.literal('SIGNED_OUT') }),
   register: answer({ status: z.literal('REGISTERED'), message: z.string(), user }),

@@ -1,6 +1,7 @@
-import { Button, Flex } from '@aws-amplify/ui-react';
-import type { Package } from '@shared/api/contracts/packages';
+import { Alert, Button, Flex } from '@aws-amplify/ui-react';
+import type { Package, SignatureProof } from '@shared/api/contracts/packages';
 import { packageTypeLabel } from '@shared/domain/package-type-label';
+import { PASSKEY_TEXT } from '@shared/domain/passkeys';
 import { roleLabel } from '@shared/domain/roles';
 import {
   SIGNATURE_ACTION_LABELS,
@@ -9,22 +10,47 @@ import {
 } from '@shared/domain/signature-meanings';
 import { MSG } from '@shared/messages';
 import { Fragment, type ReactNode, useEffect, useId, useRef, useState } from 'react';
+import { Link } from 'react-router-dom';
 import { dialogKeys } from '@/components/ui/dialog-keys';
 import { SignaturePassword, SignatureReason } from '@/components/ui/signature-password';
+import { paths } from '@/config/paths';
+import { passkeySignature, passkeyStatus } from '@/lib/passkeys/passkey-api';
 import { useSession } from '@/lib/session/session-store';
 import './signature-dialog.css';
 import { ModalDialog } from '@/components/ui/modal-dialog';
 
 /**
  * What a submission answers: `null` when the call is settled (the caller closes the dialog and shows its
- * popup or page), or the server's words for a wrong password (403), shown here with the dialog kept open.
+ * popup or page), or the server's words for a refused proof (403: a wrong password, a passkey that did not
+ * verify), shown here with the dialog kept open. The proof is the password or a passkey (decision 322).
  */
-export type SignatureSubmit = (password: string, reason: string) => Promise<string | null>;
+export type SignatureSubmit = (proof: SignatureProof, reason: string) => Promise<string | null>;
 
-/** A package decision, or an admin's grant of roles (issue 23: a proposal or a confirmation, signed). */
-export type SignedAction = SignatureAction | 'grantRoles';
+/** The caller's passkeys and the stage's rule, read when the dialog opens (undefined while loading). */
+function usePasskeyStatus() {
+  const [status, setStatus] = useState<Awaited<ReturnType<typeof passkeyStatus>> | undefined>(undefined);
+  useEffect(() => {
+    let live = true;
+    void passkeyStatus().then((s) => {
+      if (live) setStatus(s);
+    });
+    return () => {
+      live = false;
+    };
+  }, []);
+  return status;
+}
 
-const isReject = (a: SignedAction) => a === 'reject' || a === 'rejectSigning' || a === 'rejectDelivery';
+/**
+ * A package decision, an admin's grant of roles (issue 23: a proposal or a confirmation, signed), or an
+ * admin's removal of someone's lost passkey (decision 323: proposed, then confirmed, signed with a reason).
+ */
+export type SignedAction = SignatureAction | 'grantRoles' | 'removePasskey';
+
+/** Actions that carry a reason (and look destructive): the rejections and a passkey removal. */
+const isReject = (a: SignedAction) =>
+  a === 'reject' || a === 'rejectSigning' || a === 'rejectDelivery' || a === 'removePasskey';
+const ADMIN_ACTION_LABELS = { grantRoles: 'Grant', removePasskey: 'Remove passkey' } as const;
 
 /**
  * The electronic signature of a decision (issue 16, decision 141; 21 CFR Part 11 §11.50, §11.200): what is
@@ -61,6 +87,7 @@ export function SignatureDialog({
   changesSeen?: string;
 }) {
   const { user } = useSession();
+  const passkeys = usePasskeyStatus();
   const [password, setPassword] = useState('');
   const [reason, setReason] = useState('');
   const [busy, setBusy] = useState(false);
@@ -71,7 +98,11 @@ export function SignatureDialog({
   const cancelRef = useRef<HTMLButtonElement>(null);
   const passwordRef = useRef<HTMLInputElement>(null);
   const rejecting = isReject(action);
-  const ready = password !== '' && (!rejecting || reason.trim() !== '') && !busy;
+  const hasPasskey = (passkeys?.passkeys.length ?? 0) > 0;
+  // where the stage requires passkeys for this role, the password signs nothing (decision 322)
+  const passwordSigns = !passkeys?.requiredForSignatures;
+  const reasonGiven = !rejecting || reason.trim() !== '';
+  const ready = passwordSigns && password !== '' && reasonGiven && !busy;
 
   useEffect(() => {
     cancelRef.current?.focus();
@@ -81,16 +112,28 @@ export function SignatureDialog({
     if (refusal) passwordRef.current?.focus();
   }, [refusal]);
 
-  const submit = async () => {
-    if (!ready) return;
-    setBusy(true);
-    setRefusal(null);
-    const refused = await onSubmit(password, reason.trim());
+  const settle = (refused: string | null) => {
     setBusy(false);
     if (refused !== null) {
       setRefusal((r) => ({ text: refused, attempt: (r?.attempt ?? 0) + 1 }));
       setPassword('');
     }
+  };
+
+  const submit = async () => {
+    if (!ready) return;
+    setBusy(true);
+    setRefusal(null);
+    settle(await onSubmit({ password }, reason.trim()));
+  };
+
+  /** The passkey prompt of the browser (user verification), then the same call with the passkey. */
+  const signWithPasskey = async () => {
+    if (busy || !reasonGiven) return;
+    setBusy(true);
+    setRefusal(null);
+    const p = await passkeySignature();
+    settle(p.ok ? await onSubmit({ passkey: p.passkey }, reason.trim()) : p.message);
   };
 
   const onKeyDown = dialogKeys(dialogRef, {
@@ -99,7 +142,11 @@ export function SignatureDialog({
     onCancel,
   });
 
-  const label = actionLabel ?? (action === 'grantRoles' ? 'Grant' : SIGNATURE_ACTION_LABELS[action]);
+  const label =
+    actionLabel ??
+    (action === 'grantRoles' || action === 'removePasskey'
+      ? ADMIN_ACTION_LABELS[action]
+      : SIGNATURE_ACTION_LABELS[action]);
 
   return (
     <ModalDialog
@@ -151,7 +198,7 @@ export function SignatureDialog({
       </dl>
       <div className="frp-sig__meaning">
         <span className="frp-sig__meaning-label">Meaning of your signature</span>
-        {action === 'grantRoles' ? (
+        {action === 'grantRoles' || action === 'removePasskey' ? (
           <div id={meaningId}>{meaning}</div>
         ) : (
           <blockquote id={meaningId}>{meaning ?? signatureMeaning(action, pkg?.type)}</blockquote>
@@ -170,36 +217,74 @@ export function SignatureDialog({
       >
         {rejecting ? (
           <SignatureReason
-            label="Reason for the rejection"
+            label={action === 'removePasskey' ? 'Why the passkey is removed' : 'Reason for the rejection'}
             // issue 25: say before the attempt that the reason is required, not only by a disabled button
-            descriptiveText="Required: the initiator reads it. Reject stays unavailable until you give one."
+            descriptiveText={
+              action === 'removePasskey'
+                ? 'Required: the audit trail keeps it, and the second administrator reads it.'
+                : 'Required: the initiator reads it. Reject stays unavailable until you give one.'
+            }
             rows={3}
             value={reason}
             onChange={setReason}
             busy={busy}
           />
         ) : null}
-        <SignaturePassword
-          inputRef={passwordRef}
-          name="signature-password"
-          value={password}
-          onChange={setPassword}
-          busy={busy}
-          refusal={refusal?.text ?? null}
-          descriptiveText="The password you sign in with: it confirms this signature is yours."
-        />
+        {passkeys?.requiredForSignatures && !hasPasskey ? (
+          <Alert variation="warning" role="alert" heading="A passkey is required to sign">
+            {PASSKEY_TEXT.requiredForSignature}{' '}
+            <Link to={`${user?.userRole === 'ADMIN' ? paths.admin.settings : paths.settings}?form=passkeys`}>
+              Go to Settings → Passkeys
+            </Link>
+          </Alert>
+        ) : null}
+        {hasPasskey ? (
+          <div className="frp-sig__passkey">
+            <Button
+              variation={passwordSigns ? undefined : 'primary'}
+              onClick={() => void signWithPasskey()}
+              isDisabled={busy || !reasonGiven}
+              isLoading={busy}
+              loadingText="Waiting for your passkey…"
+            >
+              {label} with a passkey
+            </Button>
+            <span className="frp-muted">Your authenticator asks for your PIN, fingerprint or face.</span>
+          </div>
+        ) : null}
+        {passwordSigns ? (
+          <SignaturePassword
+            inputRef={passwordRef}
+            name="signature-password"
+            value={password}
+            onChange={setPassword}
+            busy={busy}
+            refusal={refusal?.text ?? null}
+            descriptiveText={
+              hasPasskey
+                ? 'Or the password you sign in with: either confirms this signature is yours.'
+                : 'The password you sign in with: it confirms this signature is yours.'
+            }
+          />
+        ) : refusal ? (
+          <Alert variation="error" role="alert" marginTop="0.75rem">
+            {refusal.text}
+          </Alert>
+        ) : null}
         <Flex justifyContent="flex-end" gap="0.75rem" marginTop="1.25rem">
           <Button ref={cancelRef} onClick={onCancel} isDisabled={busy}>
             {MSG.cancel}
           </Button>
-          <Button
-            type="submit"
-            variation={rejecting ? 'destructive' : 'primary'}
-            isDisabled={!ready}
-            isLoading={busy}
-          >
-            {label}
-          </Button>
+          {passwordSigns ? (
+            <Button
+              type="submit"
+              variation={rejecting ? 'destructive' : 'primary'}
+              isDisabled={!ready}
+              isLoading={busy}
+            >
+              {label}
+            </Button>
+          ) : null}
         </Flex>
       </form>
     </ModalDialog>

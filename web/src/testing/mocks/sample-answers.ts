@@ -177,6 +177,9 @@ export const SAMPLE_ANSWERS: { [Id in RouteId]?: (c: Call) => ResponseOf<Id> | R
   adminListUsers: list('users', L.USER_LIST, () => SAMPLE_USERS),
   adminListResources: list('resources', L.ADMIN_RESOURCE_LIST, () => RESOURCES),
   listAccessTokens: (c) => ({ accessTokens: [accessToken(c)] }),
+  // passkeys (decision 322): none in mock mode; their ceremonies need a browser and the local stack (501)
+  listPasskeys: () => ({ passkeys: [], requiredForSignatures: false, stageRequiresPasskeys: false, requiredRoles: [] }),
+  adminUserSignInMethods: (c) => ({ user: text(SAMPLE_USERS.find((u) => u.id === c.params.userId) ?? SAMPLE_USERS[0]), password: true, passkeys: [] }),
   packageDetails: (c) => {
     const p = ALL.find((x) => x.id === c.params.id);
     return p ? { package: text(p), waitingFor: waitingFor(p, c) } : refusal(404, 'Package not found');

@@ -71,14 +71,21 @@ describe('mock mode answers', () => {
     expect(parsed.success, `${id}: ${parsed.error?.message}`).toBe(true);
   });
 
-  it('answers every route the SPA calls; only the docs, signing-key and multipart-upload routes answer 501', () => {
+  it('answers every route the SPA calls; only the docs, signing-key, multipart-upload and passkey ceremony routes answer 501', () => {
     const unanswered = ROUTES.map((r) => r.id).filter((id) => !SAMPLE_ANSWERS[id]);
     expect(unanswered.sort()).toEqual([
       'abortResourceUpload',
+      'addPasskey',
+      'adminDecidePasskeyRemoval',
       'completeMultipartUpload',
       'listUploadParts',
+      'loginPasskey',
       'openapi',
+      'passkeyRegistrationOptions',
+      'passkeySignatureOptions',
       'presignUploadParts',
+      'removePasskey',
+      'renamePasskey',
       'signingKey',
       'signingKeyPem',
       'startMultipartUpload',

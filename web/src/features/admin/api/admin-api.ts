@@ -1,5 +1,5 @@
 import type { Dcc } from '@shared/api/contracts/dcc';
-import type { Package } from '@shared/api/contracts/packages';
+import type { Package, SignatureProof } from '@shared/api/contracts/packages';
 import { dccSchema, packageSchema, resourceSchema } from '@shared/api/contracts/records';
 import type { Resource } from '@shared/api/contracts/resources';
 import type { PublicUser } from '@shared/api/contracts/user';
@@ -79,7 +79,7 @@ export function decideRoles(
   ids: readonly string[],
   /** the role each user asked for as the list showed it: the server refuses if one asked for another since */
   roles?: Readonly<Record<string, Role>>,
-  password?: string,
+  proof?: SignatureProof,
 ) {
   return callApi(
     'adminDecideRoles',
@@ -87,7 +87,7 @@ export function decideRoles(
       body: {
         ...(decision === 'grant' ? { grant: [...ids] } : { refuse: [...ids] }),
         ...(roles ? { roles: { ...roles } } : {}),
-        ...(password !== undefined ? { password } : {}),
+        ...proof,
       },
     },
     { handle: [400, 403, 404, 409] },
@@ -121,11 +121,30 @@ export function deleteAdmin(
 export function decideCompanyLinks(
   decision: 'LINK' | 'REFUSE' | 'UNLINK',
   ids: readonly string[],
-  password?: string,
+  proof: SignatureProof = {},
 ) {
   return callApi(
     'adminDecideCompanyLinks',
-    { body: { ids: [...ids], decision, ...(password !== undefined ? { password } : {}) } },
+    { body: { ids: [...ids], decision, ...proof } },
+    { handle: [400, 403, 404, 409, 429] },
+  );
+}
+
+/** GET /admin/users/{userId}/sign-in-methods: the password and the passkeys (decision 323). */
+export function signInMethodsOf(userId: string) {
+  return callApi('adminUserSignInMethods', { params: { userId } }, { handle: 'all', loader: false });
+}
+
+/** POST …/passkeys/{passkeyId}/removal: proposes, or confirms another admin's proposal (signed, a reason). */
+export function decidePasskeyRemoval(
+  userId: string,
+  passkeyId: string,
+  proof: SignatureProof,
+  reason: string,
+) {
+  return callApi(
+    'adminDecidePasskeyRemoval',
+    { params: { userId, passkeyId }, body: { ...proof, reason } },
     { handle: [400, 403, 404, 409, 429] },
   );
 }

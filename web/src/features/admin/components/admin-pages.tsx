@@ -13,6 +13,7 @@ import { anyGenerating, PackageStateBadge } from '@/components/ui/package-state'
 import { resourceTypeLabel, stageLabel } from '@/utils/format';
 import { AdminListPage } from './admin-list-page';
 import { CompanyIdentityCell, CompanyLinkButtons } from './company-links';
+import { PasskeyRemovalButton, signInMethodsText } from './passkey-removal';
 import {
   type DecisionReport,
   DecisionReportList,
@@ -145,6 +146,8 @@ const USER_COLUMNS: readonly Column<PublicUser>[] = [
     // not sortable: the server sorts the users' list by the columns of USER_SORTS only (decision 221)
     cell: (u) => <CompanyIdentityCell user={u} />,
   },
+  // how the account signs in (decision 323): the password, and its passkeys
+  { id: 'signIn', header: 'Sign-in', cell: (u) => signInMethodsText(u), sortValue: (u) => u.passkeys ?? 0 },
 ];
 
 /**
@@ -169,6 +172,7 @@ export function AdminUsersPage() {
           <>
             <RoleDecisionButtons {...ctx} onReport={setReport} />
             <CompanyLinkButtons {...ctx} />
+            <PasskeyRemovalButton {...ctx} />
           </>
         )}
       />

@@ -1,4 +1,5 @@
 import { Button } from '@aws-amplify/ui-react';
+import type { SignatureProof } from '@shared/api/contracts/packages';
 import type { PublicUser } from '@shared/api/contracts/user';
 import { SIGNATURE_PASSWORD_WRONG } from '@shared/domain/signature-meanings';
 import { useState } from 'react';
@@ -66,11 +67,11 @@ export function CompanyLinkButtons({
   const [signing, setSigning] = useState(false);
   const chosen = rows.filter((u) => selected.includes(u.id) && u.companyLinkRequest);
   if (!rows.some((u) => u.companyLinkRequest)) return null;
-  const decide = async (decision: 'LINK' | 'REFUSE', password?: string): Promise<string | null> => {
+  const decide = async (decision: 'LINK' | 'REFUSE', proof?: SignatureProof): Promise<string | null> => {
     const r = await decideCompanyLinks(
       decision,
       chosen.map((u) => u.id),
-      password,
+      proof,
     );
     if (!r.ok && r.status === 403 && r.error.errorMessage === SIGNATURE_PASSWORD_WRONG)
       return r.error.errorMessage;
@@ -108,7 +109,7 @@ export function CompanyLinkButtons({
           }))}
           meaning={<blockquote>{LINK_MEANING}</blockquote>}
           onCancel={() => setSigning(false)}
-          onSubmit={(password) => decide('LINK', password)}
+          onSubmit={(proof) => decide('LINK', proof)}
         />
       ) : null}
     </>

@@ -1,11 +1,12 @@
 import { Button } from '@aws-amplify/ui-react';
+import type { SignatureProof } from '@shared/api/contracts/packages';
 import type { PublicUser, RoleDecisionOutcome } from '@shared/api/contracts/user';
 import { roleStatusText } from '@shared/domain/list-columns';
 import { ROLE_GRANT_MEANINGS } from '@shared/domain/role-grants';
 import { roleLabel } from '@shared/domain/roles';
-import { SIGNATURE_PASSWORD_WRONG } from '@shared/domain/signature-meanings';
 import { useState } from 'react';
 import { SignatureDialog } from '@/components/ui/signature-dialog';
+import { isProofRefusal } from '@/lib/passkeys/passkey-api';
 import { showSuccess, showWarning } from '@/lib/popup/popup-store';
 import { useSession } from '@/lib/session/session-store';
 import { decideRoles } from '../api/admin-api';
@@ -95,11 +96,10 @@ export function RoleDecisionButtons({
   // the roles as this list shows them: a request changed since is refused by the server, not decided
   const roles = Object.fromEntries(chosen.map((u) => [u.id, u.userRole]));
 
-  const decide = async (decision: 'grant' | 'refuse', password?: string): Promise<string | null> => {
+  const decide = async (decision: 'grant' | 'refuse', proof?: SignatureProof): Promise<string | null> => {
     if (selected.length === 0) return null;
-    const result = await decideRoles(decision, selected, roles, password);
-    if (!result.ok && result.status === 403 && result.error.errorMessage === SIGNATURE_PASSWORD_WRONG)
-      return result.error.errorMessage;
+    const result = await decideRoles(decision, selected, roles, proof);
+    if (!result.ok && result.status === 403 && isProofRefusal(result.error)) return result.error.errorMessage;
     setSigning(false);
     if (result.ok) {
       const outcomes = result.data.outcomes;
@@ -141,7 +141,7 @@ export function RoleDecisionButtons({
           }))}
           meaning={meanings.map((m) => <blockquote key={m}>{m}</blockquote>)}
           onCancel={() => setSigning(false)}
-          onSubmit={(password) => decide('grant', password)}
+          onSubmit={(proof) => decide('grant', proof)}
         />
       ) : null}
     </>

@@ -1,12 +1,12 @@
 import { Alert, Button, Flex, Heading, Text } from '@aws-amplify/ui-react';
 import { assertNever } from '@shared/domain/assert-never';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
-import { Link, useNavigate } from 'react-router-dom';
+import { Link } from 'react-router-dom';
 import { SecretField } from '@/components/ui/form-parts';
 import { paths } from '@/config/paths';
 import { REAUTH_MESSAGE, type ReauthMessage, takeSignOn } from '@/lib/company-sign-on/pending-sign-on';
 import { companySignOnCallback, linkCompanyIdentity, requestCompanyLink } from '../api/auth-api';
-import { finishSignIn } from '../hooks/finish-sign-in';
+import { useFinishSignIn } from '../hooks/use-finish-sign-in';
 
 type Step =
   | { kind: 'working' }
@@ -22,7 +22,7 @@ type Step =
  * ticket to the window that opened it.
  */
 export function CompanyCallbackPage() {
-  const navigate = useNavigate();
+  const finish = useFinishSignIn();
   const [step, setStep] = useState<Step>({ kind: 'working' });
   const started = useRef(false);
 
@@ -51,8 +51,11 @@ export function CompanyCallbackPage() {
       const a = r.data;
       switch (a.outcome) {
         case 'SIGNED_IN':
-          if (!finishSignIn(a, navigate, pending.next ?? null))
-            setStep({ kind: 'failed', message: 'The server answered without a user; please try again.' });
+        case 'SECOND_FACTOR':
+          // an account with a passkey: the browser asks for it now, as after a password (decision 322)
+          void finish(a, pending.next ?? null).then(({ error }) => {
+            if (error) setStep({ kind: 'failed', message: error });
+          });
           return;
         case 'LINK_REQUIRED':
           setStep({
@@ -71,7 +74,7 @@ export function CompanyCallbackPage() {
           return assertNever(a, 'company sign-on outcome');
       }
     });
-  }, [navigate]);
+  }, [finish]);
 
   return (
     <div className="frp-card frp-form-card">
@@ -113,7 +116,7 @@ function LinkAccount({
   step: Extract<Step, { kind: 'link' }>;
   onRequested: (message: string) => void;
 }) {
-  const navigate = useNavigate();
+  const finish = useFinishSignIn();
   const [password, setPassword] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -122,12 +125,13 @@ function LinkAccount({
     if (busy || password === '') return;
     setBusy(true);
     const r = await linkCompanyIdentity(step.linkTicket, password);
-    setBusy(false);
     if (r.ok) {
-      if (!finishSignIn(r.data, navigate, step.next ?? null))
-        setError('The server answered without a user; please try again.');
+      const { error: refused } = await finish(r.data, step.next ?? null);
+      setBusy(false);
+      if (refused) setError(refused);
       return;
     }
+    setBusy(false);
     setError(r.error.errorMessage);
   };
   const ask = async () => {

@@ -1,11 +1,11 @@
 import { Alert, Button, Flex, Heading } from '@aws-amplify/ui-react';
 import { MSG } from '@shared/messages';
 import { type FormEvent, useState } from 'react';
-import { useNavigate, useSearchParams } from 'react-router-dom';
+import { useSearchParams } from 'react-router-dom';
 import { EmailAddressField, LinkAndSubmit, SecretField } from '@/components/ui/form-parts';
 import { paths } from '@/config/paths';
 import { login, resendConfirmation } from '../api/auth-api';
-import { finishSignIn } from '../hooks/finish-sign-in';
+import { useFinishSignIn } from '../hooks/use-finish-sign-in';
 import { CompanySignOnButton } from './company-sign-on-button';
 
 type LoginError = {
@@ -14,12 +14,15 @@ type LoginError = {
   password: boolean;
   /** the address waits for its confirmation link: offer to send it again (issue 12) */
   unconfirmed?: boolean;
+  /** the passkey step did not finish: the password is asked again with a new ticket (decision 322) */
+  passkey?: boolean;
 } | null;
 
 /** Spec §2.1 /login, §5 login rules, §8 login errors. */
 export function LoginForm() {
-  const navigate = useNavigate();
+  const finish = useFinishSignIn();
   const [searchParams] = useSearchParams();
+  const [passkeyStep, setPasskeyStep] = useState(false);
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [error, setError] = useState<LoginError>(null);
@@ -39,17 +42,17 @@ export function LoginForm() {
       return;
     }
     setBusy(true);
+    setPasskeyStep(false);
     const result = await login({ login: email.trim(), password });
-    setBusy(false);
     if (result.ok) {
-      if (!finishSignIn(result.data, navigate, searchParams.get('next')))
-        setError({
-          message: 'The server answered without a user; please try again.',
-          email: false,
-          password: false,
-        });
+      // an account with a passkey: the browser asks for it now (decision 322)
+      if ('secondFactor' in result.data) setPasskeyStep(true);
+      const { error: refused } = await finish(result.data);
+      setBusy(false);
+      if (refused) setError({ message: refused, email: false, password: false, passkey: true });
       return;
     }
+    setBusy(false);
     if (result.status === 401) setError({ message: MSG.loginIncorrect, email: true, password: true });
     else if (result.status === 400) setError({ message: MSG.loginEmpty, email: true, password: true });
     else if (result.status === 403 && result.error.emailNotConfirmed)
@@ -93,6 +96,12 @@ export function LoginForm() {
                 ) : null}
               </Alert>
             ) : null}
+            {passkeyStep && busy ? (
+              <Alert variation="info" role="status" heading="Confirm with your passkey">
+                Your password is right. Your browser now asks for your passkey: touch your security key, or
+                use your fingerprint, face or device PIN.
+              </Alert>
+            ) : null}
             {resent ? (
               <Alert variation={resent.ok ? 'info' : 'error'} role="status">
                 {resent.message}
@@ -101,7 +110,10 @@ export function LoginForm() {
             <LinkAndSubmit
               to={paths.resetPassword}
               link={MSG.forgotPassword}
-              action={{ label: MSG.submit, busyLabel: 'Signing in…' }}
+              action={{
+                label: MSG.submit,
+                busyLabel: passkeyStep ? 'Waiting for your passkey…' : 'Signing in…',
+              }}
               busy={busy}
             />
           </Flex>

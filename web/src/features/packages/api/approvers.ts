@@ -1,4 +1,4 @@
-import type { NotifyRequest, Package, UserRef } from '@shared/api/contracts/packages';
+import type { NotifyRequest, Package, SignatureProof, UserRef } from '@shared/api/contracts/packages';
 import { approverCandidatesSchema, userRefSchema } from '@shared/api/contracts/records';
 import type { Role } from '@shared/domain/roles';
 import { z } from 'zod';
@@ -35,7 +35,7 @@ export async function getApprovers(
 export async function notifyApprovers(
   id: string,
   /** a delivery carries the signer's password (decision 141) */
-  body: NotifyRequest & { password?: string },
+  body: NotifyRequest & Partial<SignatureProof>,
   delivery: boolean,
 ): Promise<ApiResult<{ message?: string; pkg: Package | null }>> {
   const result = await callApi(

@@ -1,6 +1,6 @@
-import type { ApproveOutcome, Package } from '@shared/api/contracts/packages';
-import { SIGNATURE_PASSWORD_WRONG } from '@shared/domain/signature-meanings';
+import type { ApproveOutcome, Package, SignatureProof } from '@shared/api/contracts/packages';
 import { type ApiResult, callApi, readAnswer } from '@/lib/api-client/api-client';
+import { isProofRefusal } from '@/lib/passkeys/passkey-api';
 import type { RejectKind } from '../utils/package-flow';
 import { packageOf } from './package-lists';
 
@@ -18,19 +18,21 @@ export interface DecisionAnswer {
  */
 const HANDLED = [403, 404, 409] as const;
 
-/** A 403 of a deciding call that is about the password (the dialog keeps it), not about the caller's right. */
-export const isWrongPassword = (error: { errorMessage: string }) =>
-  error.errorMessage === SIGNATURE_PASSWORD_WRONG;
+/**
+ * A 403 of a deciding call that is about the signer's proof (a wrong password, a passkey that did not
+ * verify: the dialog keeps it), not about the caller's right.
+ */
+export const isWrongPassword = isProofRefusal;
 
 async function decide(
   id: 'approvePackage' | 'approveDelivery' | 'signPackage',
   packageId: string,
-  password: string,
+  proof: SignatureProof,
   changesSeen?: string,
 ): Promise<ApiResult<DecisionAnswer>> {
   const result = await callApi(
     id,
-    { params: { id: packageId }, body: { password, ...(changesSeen ? { changesSeen } : {}) } },
+    { params: { id: packageId }, body: { ...proof, ...(changesSeen ? { changesSeen } : {}) } },
     { handle: HANDLED },
   );
   // DESIGN §2: the body names the outcome (202 without one: "waiting for other approvals"; 202 GENERATING:
@@ -51,16 +53,16 @@ async function decide(
  * POST /packages/{id}/approve: WAITING_FOR_APPROVALS (202), WAITING_FOR_SIGNING or GENERATED. `changesSeen`:
  * the digest of the changes the page showed (decision 266; a stale one is refused with 409).
  */
-export const approvePackage = (id: string, password: string, changesSeen?: string) =>
-  decide('approvePackage', id, password, changesSeen);
+export const approvePackage = (id: string, proof: SignatureProof, changesSeen?: string) =>
+  decide('approvePackage', id, proof, changesSeen);
 
 /** POST /delivery/packages/{id}/approve: WAITING_FOR_APPROVALS (202) or DELIVERED. */
-export const approveDelivery = (id: string, password: string, changesSeen?: string) =>
-  decide('approveDelivery', id, password, changesSeen);
+export const approveDelivery = (id: string, proof: SignatureProof, changesSeen?: string) =>
+  decide('approveDelivery', id, proof, changesSeen);
 
 /** POST /packages/{id}/generate-signed: SIGNED with mLifePath. */
-export const signPackage = (id: string, password: string, changesSeen?: string) =>
-  decide('signPackage', id, password, changesSeen);
+export const signPackage = (id: string, proof: SignatureProof, changesSeen?: string) =>
+  decide('signPackage', id, proof, changesSeen);
 
 const REJECT_ROUTES = {
   approval: 'rejectPackage',
@@ -73,14 +75,14 @@ export async function rejectPackage(
   kind: RejectKind,
   id: string,
   reason: string,
-  password: string,
+  proof: SignatureProof,
   changesSeen?: string,
 ): Promise<ApiResult<{ message?: string }>> {
   return callApi(
     REJECT_ROUTES[kind],
     {
       params: { id },
-      body: { 'rejection-reason': reason, password, ...(changesSeen ? { changesSeen } : {}) },
+      body: { 'rejection-reason': reason, ...proof, ...(changesSeen ? { changesSeen } : {}) },
     },
     { handle: [400, ...HANDLED] },
   );

@@ -1,5 +1,6 @@
 import { Alert } from '@aws-amplify/ui-react';
 import { roleLabel } from '@shared/domain/roles';
+import { SIGNATURE_METHOD_LABELS, type SignatureMethod } from '@shared/domain/signature-meanings';
 import { useMemo } from 'react';
 import { type Column, DataTable } from '@/components/ui/data-table/data-table';
 import { useApiQuery } from '@/hooks/use-api-query';
@@ -46,12 +47,20 @@ function seenOf(d: Record<string, unknown>): string | undefined {
     : `Decided without the comparison on screen (then against ${against})`;
 }
 
-/** The note of an event: a rejection reason, whom it was sent to, and the comparison seen; or nothing. */
+/** How the signer was confirmed at a signed decision (decision 322): password, passkey, company sign-in. */
+function methodOf(d: Record<string, unknown>): string | undefined {
+  const method =
+    d.signatureMethod ?? (d.signature as { authenticatedBy?: unknown } | undefined)?.authenticatedBy;
+  return typeof method === 'string' && method in SIGNATURE_METHOD_LABELS
+    ? `Signed with: ${SIGNATURE_METHOD_LABELS[method as SignatureMethod]}`
+    : undefined;
+}
+
+/** The note of an event: a rejection reason, whom it was sent to, the comparison seen, how it was signed. */
 function noteOf(e: HistoryEvent): string | undefined {
   const d = e.details ?? {};
-  const note = baseNoteOf(d);
-  const seen = seenOf(d);
-  return note && seen ? `${note}. ${seen}` : (note ?? seen);
+  const parts = [baseNoteOf(d), seenOf(d), methodOf(d)].filter((x): x is string => x !== undefined);
+  return parts.length ? parts.join('. ') : undefined;
 }
 
 function baseNoteOf(d: Record<string, unknown>): string | undefined {

@@ -1,5 +1,5 @@
 import { Alert, Flex, SelectField } from '@aws-amplify/ui-react';
-import type { Package, UserRef } from '@shared/api/contracts/packages';
+import type { Package, SignatureProof, UserRef } from '@shared/api/contracts/packages';
 import { APPROVAL_POLICY, approverRoles, minRolesOf, needsSigner } from '@shared/domain/approval-policy';
 import type { RoundName } from '@shared/domain/package-lifecycle';
 import { type Role, roleLabel } from '@shared/domain/roles';
@@ -121,13 +121,13 @@ export function NotifyApproversPage() {
   const ready = Boolean(candidates) && warnings.length === 0 && complete && !busy;
 
   /** Sends the choice; a delivery with the signer's password. Answers the words of a wrong password. */
-  const notify = async (password?: string): Promise<string | null> => {
+  const notify = async (proof?: SignatureProof): Promise<string | null> => {
     setBusy(true);
     setFailure(null);
     const body = {
       approvers: roles.map((role) => ({ role, id: pick(role) })),
       ...(withSigner ? { signer } : {}),
-      ...(password !== undefined ? { password } : {}),
+      ...proof,
     };
     const result = await notifyApprovers(pkg.id, body, delivery);
     setBusy(false);
@@ -227,7 +227,7 @@ export function NotifyApproversPage() {
           pkg={pkg}
           action={pkg.status === 'DELIVERY_REJECTED' ? 'redeliver' : 'deliver'}
           onCancel={() => setSigning(false)}
-          onSubmit={(password) => notify(password)}
+          onSubmit={(proof) => notify(proof)}
         />
       ) : null}
     </PackagePage>

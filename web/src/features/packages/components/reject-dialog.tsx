@@ -1,4 +1,4 @@
-import type { Package } from '@shared/api/contracts/packages';
+import type { Package, SignatureProof } from '@shared/api/contracts/packages';
 import type { SignatureAction } from '@shared/domain/signature-meanings';
 import { MSG } from '@shared/messages';
 import { SignatureDialog } from '@/components/ui/signature-dialog';
@@ -36,8 +36,8 @@ export function RejectDialog({
   /** the changes since the last approved package the page shows (review pages, issue 25) */
   changes?: ChangesQuery;
 }) {
-  const submit = async (password: string, reason: string) => {
-    const result = await rejectPackage(kind, pkg.id, reason, password, changes?.data?.digest);
+  const submit = async (proof: SignatureProof, reason: string) => {
+    const result = await rejectPackage(kind, pkg.id, reason, proof, changes?.data?.digest);
     if (!result.ok && result.status === 403 && isWrongPassword(result.error))
       return result.error.errorMessage;
     onCancel();

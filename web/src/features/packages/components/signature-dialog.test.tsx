@@ -115,7 +115,7 @@ describe('the signature dialog (issue 16 item 1, decision 141)', () => {
     fill(password, 'not-it');
     fireEvent.click(actionButton);
     expect(await within(dialog).findByRole('alert')).toHaveTextContent(SIGNATURE_PASSWORD_WRONG);
-    expect(onSubmit).toHaveBeenCalledWith('not-it', '');
+    expect(onSubmit).toHaveBeenCalledWith({ password: 'not-it' }, '');
     expect(screen.getByRole('dialog')).toBe(dialog);
     expect(password).toHaveValue('');
     expect(password).toHaveFocus();
@@ -128,7 +128,7 @@ describe('the signature dialog (issue 16 item 1, decision 141)', () => {
     fill(within(dialog).getByLabelText(/Reason for the rejection/), '  not this week ');
     fill(password, 'pw');
     fireEvent.click(actionButton);
-    await waitFor(() => expect(onSubmit).toHaveBeenCalledWith('pw', 'not this week'));
+    await waitFor(() => expect(onSubmit).toHaveBeenCalledWith({ password: 'pw' }, 'not this week'));
     // the dialog is busy while the submit settles: wait for that state to end, not for time
     const cancel = within(dialog).getByRole('button', { name: MSG.cancel });
     await waitFor(() => expect(cancel).toBeEnabled());

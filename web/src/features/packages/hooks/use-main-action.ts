@@ -1,4 +1,4 @@
-import type { Package } from '@shared/api/contracts/packages';
+import type { Package, SignatureProof } from '@shared/api/contracts/packages';
 import type { SignatureAction } from '@shared/domain/signature-meanings';
 import { MSG } from '@shared/messages';
 import { useState } from 'react';
@@ -44,11 +44,11 @@ export function useMainAction(changes?: ChangesQuery) {
   };
 
   /** The signed decision: a wrong password stays in the dialog (its words), anything else closes it. */
-  const submit = async (password: string): Promise<string | null> => {
+  const submit = async (proof: SignatureProof): Promise<string | null> => {
     if (!signing) return null;
     const { action, pkg } = signing;
     setBusy(true);
-    const result = await CALLS[action](pkg.id, password, changes?.data?.digest);
+    const result = await CALLS[action](pkg.id, proof, changes?.data?.digest);
     setBusy(false);
     if (!result.ok && result.status === 403 && isWrongPassword(result.error))
       return result.error.errorMessage;

@@ -5,10 +5,11 @@ import { useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { awaitsGrant, useSession } from '@/lib/session/session-store';
 import { AccessTokens } from './access-tokens';
+import { Passkeys } from './passkeys';
 import { PasswordForm } from './password-form';
 import { UserInfoForm } from './user-info-form';
 
-type Mode = 'info' | 'password' | 'tokens';
+type Mode = 'info' | 'password' | 'passkeys' | 'tokens';
 
 /**
  * Spec §2.10 /user/settings: a toggle between 'Change user info' and 'Change password'. Issue 23: with a
@@ -21,7 +22,7 @@ export function SettingsPage() {
   // ?form=password opens the password form; &first=1 after signing in with a one-time password
   const form = searchParams.get('form');
   const [mode, setMode] = useState<Mode>(
-    form === 'password' ? 'password' : form === 'tokens' ? 'tokens' : 'info',
+    form === 'password' || form === 'passkeys' || form === 'tokens' ? form : 'info',
   );
   if (!user) return null;
   if (mustChangePassword)
@@ -37,7 +38,9 @@ export function SettingsPage() {
       </div>
     );
   return (
-    <div className={`frp-card frp-form-card${mode === 'tokens' ? ' frp-wide-card' : ''}`}>
+    <div
+      className={`frp-card frp-form-card${mode === 'tokens' || mode === 'passkeys' ? ' frp-wide-card' : ''}`}
+    >
       <Heading level={1} className="frp-page-title">
         {MSG.settings}
       </Heading>
@@ -63,6 +66,8 @@ export function SettingsPage() {
         <ToggleButton value="info">{MSG.changeUserInfo}</ToggleButton>
         {/* an account made by a company sign-in has no portal password to change (decision 317) */}
         {user.passwordless ? null : <ToggleButton value="password">{MSG.changePassword}</ToggleButton>}
+        {/* decision 322: a second factor at sign-in and a way to sign decisions */}
+        <ToggleButton value="passkeys">Passkeys</ToggleButton>
         {/* issue 27: a granted person's tokens for build pipelines (an admin: every token) */}
         {awaitsGrant(user) ? null : <ToggleButton value="tokens">Access tokens</ToggleButton>}
       </ToggleButtonGroup>
@@ -70,6 +75,8 @@ export function SettingsPage() {
         <UserInfoForm user={user} />
       ) : mode === 'password' ? (
         <PasswordForm />
+      ) : mode === 'passkeys' ? (
+        <Passkeys />
       ) : (
         <AccessTokens user={user} />
       )}

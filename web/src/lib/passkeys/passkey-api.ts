@@ -1,0 +1,48 @@
+import type { SignatureProof } from '@shared/api/contracts/packages';
+import type { PasskeyProof } from '@shared/api/contracts/passkeys';
+import { PASSKEY_TEXT } from '@shared/domain/passkeys';
+import { SIGNATURE_PASSWORD_WRONG } from '@shared/domain/signature-meanings';
+import { callApi, quietly } from '@/lib/api-client/api-client';
+import { promptPasskey } from './passkey-browser';
+
+/**
+ * Passkeys where any screen signs (decision 322): whether the signed-in person has passkeys and must sign
+ * with one, and a signature's passkey proof (the server's challenge answered by the browser).
+ */
+
+export type { SignatureProof };
+
+/** GET /passkeys, quietly: the caller's passkeys and whether their role signs only with one. */
+export async function passkeyStatus() {
+  const r = await callApi('listPasskeys', {}, quietly());
+  return r.ok ? r.data : null;
+}
+
+/**
+ * The passkey proof of a signature: the server's challenge (user verification required), answered by the
+ * browser's passkey prompt. A refusal is the sentence to show in the dialog.
+ */
+export async function passkeySignature(): Promise<
+  { ok: true; passkey: PasskeyProof } | { ok: false; message: string }
+> {
+  const c = await callApi('passkeySignatureOptions', {}, { handle: 'all', loader: false });
+  if (!c.ok) return { ok: false, message: c.error.errorMessage };
+  const answer = await promptPasskey(c.data.publicKey);
+  if (!answer.ok) return answer;
+  return {
+    ok: true,
+    passkey: { ceremonyId: c.data.ceremonyId, response: answer.response as PasskeyProof['response'] },
+  };
+}
+
+/** The 403s of a deciding call that are about the signer's proof: the dialog stays open and says them. */
+const PROOF_REFUSALS: ReadonlySet<string> = new Set([
+  SIGNATURE_PASSWORD_WRONG,
+  PASSKEY_TEXT.notVerified,
+  PASSKEY_TEXT.noUserVerification,
+  PASSKEY_TEXT.ceremonyGone,
+  PASSKEY_TEXT.counterRegressed,
+  PASSKEY_TEXT.requiredForSignature,
+  PASSKEY_TEXT.noPasskey,
+]);
+export const isProofRefusal = (error: { errorMessage: string }) => PROOF_REFUSALS.has(error.errorMessage);

@@ -1,0 +1,46 @@
+import {
+  type PublicKeyCredentialCreationOptionsJSON,
+  type PublicKeyCredentialRequestOptionsJSON,
+  startAuthentication,
+  startRegistration,
+} from '@simplewebauthn/browser';
+
+/**
+ * The browser's side of a passkey ceremony (decision 322), by @simplewebauthn/browser: it turns the
+ * server's options into navigator.credentials calls and their answers into JSON. A cancelled or refused
+ * prompt becomes a sentence for the person, never an exception.
+ */
+
+export type BrowserAnswer<T> = { ok: true; response: T } | { ok: false; message: string };
+
+function reason(e: unknown): string {
+  const name = (e as { name?: string })?.name;
+  if (name === 'NotAllowedError' || name === 'AbortError')
+    return 'The passkey prompt was closed or timed out; nothing was sent. Try again.';
+  if (name === 'InvalidStateError') return 'This authenticator already holds a passkey for your account.';
+  if (name === 'NotSupportedError' || name === 'SecurityError')
+    return 'This browser cannot use passkeys on this address.';
+  return `The passkey prompt failed: ${(e as Error)?.message ?? 'unknown reason'}`;
+}
+
+export async function promptNewPasskey(
+  options: unknown,
+): Promise<BrowserAnswer<Awaited<ReturnType<typeof startRegistration>>>> {
+  try {
+    const optionsJSON = options as PublicKeyCredentialCreationOptionsJSON;
+    return { ok: true, response: await startRegistration({ optionsJSON }) };
+  } catch (e) {
+    return { ok: false, message: reason(e) };
+  }
+}
+
+export async function promptPasskey(
+  options: unknown,
+): Promise<BrowserAnswer<Awaited<ReturnType<typeof startAuthentication>>>> {
+  try {
+    const optionsJSON = options as PublicKeyCredentialRequestOptionsJSON;
+    return { ok: true, response: await startAuthentication({ optionsJSON }) };
+  } catch (e) {
+    return { ok: false, message: reason(e) };
+  }
+}
