@@ -36,6 +36,7 @@ export const ROUTE_STACKS: Record<string, readonly string[]> = {
     'openapi.json',
     'access-tokens',
     'company-sign-on',
+    'passkeys',
   ],
   ResourceRoutes: ['resources'],
   PackageRoutes: ['packages', '{stage}', 'delivery'],

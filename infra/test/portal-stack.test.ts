@@ -154,7 +154,10 @@ describe('API Gateway and Lambda, one per row of the route table', () => {
       if (route.uses.mail) expected.push('MAIL_FROM');
       // outbox rows write mails with links to the portal (decision 095)
       if (route.uses.mail || route.uses.tables.includes('outbox')) expected.push('APP_URL');
-      if (route.uses.sign) expected.push('SIGNING_KEY_ID');
+      // a signer its own stage's key; a public-key reader both (decision 295)
+      if (route.uses.sign === 'publicKey') expected.push('SIGNING_KEY_ID', 'DEV_SIGNING_KEY_ID');
+      else if (route.uses.sign === 'DEV') expected.push('DEV_SIGNING_KEY_ID');
+      else if (route.uses.sign) expected.push('SIGNING_KEY_ID');
       for (const w of route.uses.invoke ?? []) expected.push(asyncWorkerEnv(w));
       expect(Object.keys(vars).sort(), route.id).toEqual(expected.sort());
       expect(vars.API_STAGE).toBe('dev');

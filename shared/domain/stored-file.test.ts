@@ -31,7 +31,7 @@ describe('the words of a stored file refusal (decision 302)', () => {
       'The stored provenance statement does not match the one signed on 27 Nov 2026, 06:40 UTC (x); it was not served — tell an admin',
     );
     expect(STORED_FILE_ERR.delivery(at, 'x')).toBe(
-      'The stored package file does not match the one generated on 27 Nov 2026, 06:40 UTC (x), so the package was not delivered — tell an admin. Your approval is recorded: once the file is restored, approve the delivery again to complete it',
+      'The stored package file does not match the one generated on 27 Nov 2026, 06:40 UTC (x), so the package was not delivered — tell an admin. Your approval was not recorded: once the file is restored, approve the delivery again to deliver it',
     );
   });
 });

@@ -64,5 +64,5 @@ export const STORED_FILE_ERR: Record<StoredFileCheck, (generatedAt: string, why:
   statement: (at, why) =>
     `The stored provenance statement does not match the one signed on ${utcMinute(at)} (${why}); it was not served — tell an admin`,
   delivery: (at, why) =>
-    `The stored package file does not match the one generated on ${utcMinute(at)} (${why}), so the package was not delivered — tell an admin. Your approval is recorded: once the file is restored, approve the delivery again to complete it`,
+    `The stored package file does not match the one generated on ${utcMinute(at)} (${why}), so the package was not delivered — tell an admin. Your approval was not recorded: once the file is restored, approve the delivery again to deliver it`,
 };

@@ -126,12 +126,13 @@ describe('a stored package file swapped for another package’s (decision 302)',
       new RegExp(`^The stored package file does not match the one generated on ${generatedOn} \\(it is `),
     );
     expect(last.body.errorMessage).toContain(
-      'so the package was not delivered — tell an admin. Your approval is recorded: once the file is restored, approve the delivery again to complete it',
+      'so the package was not delivered — tell an admin. Your approval was not recorded: once the file is restored, approve the delivery again to deliver it',
     );
-    // nothing is delivered: B waits, in the decider's list, with every vote in
+    // nothing is delivered, nor the refused vote recorded (one commit per decision): B waits, in the
+    // decider's list, with every other vote in
     const held = await packageOf(b.id);
     expect(held.status).toBe('DELIVERY_PENDING');
-    expect(held.deliveryApprovers.every((x) => x.approved)).toBe(true);
+    expect(held.deliveryApprovers.filter((x) => !x.approved).map((x) => x.user.id)).toEqual([decider.id]);
     expect((await historyOf(b.id)).map((e) => e.action)).not.toContain('DELIVERED');
     const list = await api<{ packages: string }>('/deliver/packages/approval', { token: decider.token });
     expect(jsonText<Package[]>(list.body.packages).map((p) => p.id)).toContain(b.id);

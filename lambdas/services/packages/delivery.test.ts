@@ -220,7 +220,7 @@ describe('approve-delivery and reject-delivery (the delivery round)', () => {
 });
 
 describe('a stored package file that is not the generated one (decision 302)', () => {
-  it('refuses the completion with 409: nothing is delivered, the vote stays recorded, the last voter retries once the file is restored', async () => {
+  it('refuses the last vote with 409: nothing is delivered or recorded, the last voter retries once the file is restored', async () => {
     const { w, t, p, deliverer, deliveryApprovers } = await approvedRelease('RELEASE_SIGNED', 'Release S');
     await w.service.deliver(deliverer, p.id, w.choice(deliveryApprovers), SIG);
     const ordered = w.inOrder(deliveryApprovers, 'delivery');
@@ -265,10 +265,14 @@ describe('a stored package file that is not the generated one (decision 302)', (
     expect(counted).toEqual(['ArtefactMismatch']);
     await expect(refused).rejects.toMatchObject({
       statusCode: 409,
-      message: `The stored package file does not match the one generated on ${utcMinute(file.generatedAt)} (it is ${file.sizeBytes + 1} bytes with SHA-256 ffffffffffff…, not ${file.sizeBytes} bytes with SHA-256 ${file.sha256.slice(0, 12)}… as recorded), so the package was not delivered — tell an admin. Your approval is recorded: once the file is restored, approve the delivery again to complete it`,
+      message: `The stored package file does not match the one generated on ${utcMinute(file.generatedAt)} (it is ${file.sizeBytes + 1} bytes with SHA-256 ffffffffffff…, not ${file.sizeBytes} bytes with SHA-256 ${file.sha256.slice(0, 12)}… as recorded), so the package was not delivered — tell an admin. Your approval was not recorded: once the file is restored, approve the delivery again to deliver it`,
     });
     const held = (await w.packages.get(p.id))!;
-    expect([held.status, held.deliveryApprovedCount]).toEqual(['DELIVERY_PENDING', deliveryApprovers.length]);
+    // the refused last vote commits nothing (decision 283): every other vote stays in
+    expect([held.status, held.deliveryApprovedCount]).toEqual([
+      'DELIVERY_PENDING',
+      deliveryApprovers.length - 1,
+    ]);
     expect(await w.actions(p.id)).not.toContain('DELIVERED');
     expect(w.outbox.mails.filter((m) => m.event === 'DELIVERED')).toEqual([]);
     // the decider's task stays: the delivery waits in their list for the retry
