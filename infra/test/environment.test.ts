@@ -31,6 +31,18 @@ const STAGE_VARIABLES = [
   'ORIGIN_VERIFY_REQUIRED',
   // every function: the business metrics' namespace (decision 312)
   'METRICS_NAMESPACE',
+  // every route: the passkeys' relying party (the portal's origin) and whether the stage requires them
+  // (decision 322); outbox writers' mail links use the same origin
+  'APP_URL',
+  'PASSKEYS_REQUIRED',
+  // the stage's company identity provider (decision 315), on the rows that sign in or check a session
+  'COMPANY_IDP_ISSUER',
+  'COMPANY_IDP_CLIENT_ID',
+  'COMPANY_IDP_CLIENT_SECRET_ARN',
+  'COMPANY_IDP_NAME',
+  'COMPANY_IDP_EMAIL_DOMAINS',
+  'COMPANY_SIGN_ON_ONLY',
+  'BREAK_GLASS_ADMINS',
 ];
 /** Tunables with a default in the code that AWS leaves unset on purpose (the defaults are the product's). */
 const CODE_DEFAULTS = [
@@ -55,6 +67,9 @@ const CODE_DEFAULTS = [
   'MAX_METADATA_BYTES',
   'UPLOAD_URL_TTL_SECONDS',
   'MULTIPART_UPLOAD_TTL_SECONDS',
+  'COMPANY_SIGN_ON_MAX_STARTS_PER_SOURCE',
+  'COMPANY_SIGN_ON_START_WINDOW_SECONDS',
+  'PASSKEY_RP_NAME',
 ];
 /** Only the local stack sets these (emulators, in-process secrets); a Lambda must never get one. */
 const LOCAL_ONLY = [
@@ -65,10 +80,11 @@ const LOCAL_ONLY = [
   'ORIGIN_VERIFY_SECRET',
   'LOCAL_ASYNC_INVOKE',
   'S3_LOCAL_COMPAT',
+  // the local IdP's client secret; in AWS the secret is read by its ARN
+  'COMPANY_IDP_CLIENT_SECRET',
 ];
 /** Set from a grant (below): the name or ARN of what the function was granted. */
 const FROM_GRANTS = [
-  'APP_URL',
   'MAIL_FROM',
   'TOKEN_SECRET_ARN',
   'ORIGIN_VERIFY_SECRET_ARN',
@@ -169,9 +185,11 @@ describe('the environment of every function', () => {
     );
     // a new variable in the code: decide here how AWS sets it (and set it in infra/lib/constructs/grant-uses.ts)
     expect(unknown).toEqual([]);
-    // the mail links (APP_URL, read by appUrl() of env.ts) are built in the identity and package services
+    // the mail links (APP_URL, read by appUrl() of env.ts) are built in the identity and package services;
+    // company sign-on's redirect URI is on the same origin (decision 315)
     const appUrlReaders = [...variablesByModule()].filter(([, v]) => v.has('APP_URL')).map(([m]) => m);
     expect(appUrlReaders.sort()).toEqual([
+      'lambdas/composition-company.ts',
       'lambdas/composition-packages.ts',
       'lambdas/composition.ts',
       'lambdas/config/env.ts',

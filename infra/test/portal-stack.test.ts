@@ -152,8 +152,9 @@ describe('API Gateway and Lambda, one per row of the route table', () => {
       for (const b of Object.keys(route.uses.buckets ?? {})) expected.push(bucketEnv(b as BucketName));
       if (route.access !== 'public' || route.uses.tables.includes('users')) expected.push('TOKEN_SECRET_ARN');
       if (route.uses.mail) expected.push('MAIL_FROM');
-      // outbox rows write mails with links to the portal (decision 095)
-      if (route.uses.mail || route.uses.tables.includes('outbox')) expected.push('APP_URL');
+      // every route: the passkeys' relying party and rule (decision 322); outbox rows' mail links use
+      // the same origin (decision 095)
+      expected.push('APP_URL', 'PASSKEYS_REQUIRED');
       // a signer its own stage's key; a public-key reader both (decision 295)
       if (route.uses.sign === 'publicKey') expected.push('SIGNING_KEY_ID', 'DEV_SIGNING_KEY_ID');
       else if (route.uses.sign === 'DEV') expected.push('DEV_SIGNING_KEY_ID');
@@ -311,11 +312,20 @@ describe('least-privilege IAM per function', () => {
     // these also trust the viewer address it proves, for their per-client limits
     const withLimits = ROUTES.filter((r) => r.uses.clientSource).map((r) => r.id);
     expect(withLimits.sort()).toEqual([
+      'adminDecideCompanyLinks',
+      'adminDecidePasskeyRemoval',
       'changePassword',
+      'companySignOnCallback',
       'confirmEmail',
+      'linkCompanyIdentity',
       'login',
+      'loginPasskey',
+      'passkeyRegistrationOptions',
       'register',
+      'removePasskey',
       'resetPassword',
+      'startCompanyReauth',
+      'startCompanySignOn',
     ]);
     for (const route of ROUTES) {
       const secrets = statementsOf(route)

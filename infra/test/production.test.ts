@@ -326,6 +326,21 @@ describe('least privilege that holds (decision 205 in grant-uses: `writes`)', ()
         'attachDcc',
         // build provenance and SBOM (issue 27, decision 275)
         'attachProvenance',
+        // company sign-on (decision 315): sign-ins under way, links, offers and reauthentication tickets
+        'startCompanySignOn',
+        'companySignOnCallback',
+        'linkCompanyIdentity',
+        'requestCompanyLink',
+        'startCompanyReauth',
+        'adminDecideCompanyLinks',
+        // passkeys (decisions 322, 323): the passkeys and their single-use ceremonies
+        'addPasskey',
+        'renamePasskey',
+        'removePasskey',
+        'loginPasskey',
+        'passkeyRegistrationOptions',
+        'passkeySignatureOptions',
+        'adminDecidePasskeyRemoval',
       ].sort(),
     );
   });
