@@ -124,3 +124,11 @@ export const ceremonyAnswerSchema = z.object({
   expiresAt: z.string(),
   publicKey: publicKeyOptionsSchema,
 });
+
+/** The passkey step a sign-in owes (decision 322): a single-use ticket and the browser prompt's options. */
+export const secondFactorSchema = z.object({
+  kind: z.literal('passkey'),
+  ticket: z.string(),
+  expiresAt: z.string(),
+  publicKey: publicKeyOptionsSchema,
+});

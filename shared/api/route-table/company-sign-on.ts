@@ -6,9 +6,9 @@ import {
   linkCompanyIdentitySchema,
   requestCompanyLinkSchema,
 } from '../contracts/company-sign-on';
+import { secondFactorSchema } from '../contracts/passkeys';
 import { answer, jsonText } from '../contracts/responses';
 import { ADMIN, CHANGES_ACCOUNTS } from './groups';
-import { secondFactorSchema } from './identity';
 import type { Route, RouteRequest } from './types';
 
 /**

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { idListSchema } from '../contracts/common';
 import { userListQuerySchema } from '../contracts/list-view';
-import { publicKeyOptionsSchema } from '../contracts/passkeys';
+import { secondFactorSchema } from '../contracts/passkeys';
 import { answer, done, jsonText } from '../contracts/responses';
 import {
   accountSchema,
@@ -175,12 +175,6 @@ const sent = done('SENT');
  * an account that holds a passkey, the second step it owes (decision 322): a single-use ticket and the
  * options for the browser's passkey prompt; POST /user/login/passkey then answers the spec's answer.
  */
-export const secondFactorSchema = z.object({
-  kind: z.literal('passkey'),
-  ticket: z.string(),
-  expiresAt: z.string(),
-  publicKey: publicKeyOptionsSchema,
-});
 export const signInAnswerSchema = z.union([
   answer({ token: z.string(), user, mustChangePassword: z.literal(true).optional() }),
   answer({ secondFactor: secondFactorSchema }),
