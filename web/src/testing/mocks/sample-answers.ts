@@ -178,6 +178,8 @@ export const SAMPLE_ANSWERS: { [Id in RouteId]?: (c: Call) => ResponseOf<Id> | R
   adminListResources: list('resources', L.ADMIN_RESOURCE_LIST, () => RESOURCES),
   listAccessTokens: (c) => ({ accessTokens: [accessToken(c)] }),
   // passkeys (decision 322): none in mock mode; their ceremonies need a browser and the local stack (501)
+  // the mock stage names no company identity provider: the sign-in page shows the password form alone
+  companySignOnInfo: () => ({ enabled: false }),
   listPasskeys: () => ({ passkeys: [], requiredForSignatures: false, stageRequiresPasskeys: false, requiredRoles: [] }),
   adminUserSignInMethods: (c) => ({ user: text(SAMPLE_USERS.find((u) => u.id === c.params.userId) ?? SAMPLE_USERS[0]), password: true, passkeys: [] }),
   packageDetails: (c) => {

@@ -71,13 +71,16 @@ describe('mock mode answers', () => {
     expect(parsed.success, `${id}: ${parsed.error?.message}`).toBe(true);
   });
 
-  it('answers every route the SPA calls; only the docs, signing-key, multipart-upload and passkey ceremony routes answer 501', () => {
+  it('answers every route the SPA calls; only the docs, signing-key, multipart-upload, passkey ceremony and company sign-on routes answer 501', () => {
     const unanswered = ROUTES.map((r) => r.id).filter((id) => !SAMPLE_ANSWERS[id]);
     expect(unanswered.sort()).toEqual([
       'abortResourceUpload',
       'addPasskey',
+      'adminDecideCompanyLinks',
       'adminDecidePasskeyRemoval',
+      'companySignOnCallback',
       'completeMultipartUpload',
+      'linkCompanyIdentity',
       'listUploadParts',
       'loginPasskey',
       'openapi',
@@ -86,8 +89,11 @@ describe('mock mode answers', () => {
       'presignUploadParts',
       'removePasskey',
       'renamePasskey',
+      'requestCompanyLink',
       'signingKey',
       'signingKeyPem',
+      'startCompanyReauth',
+      'startCompanySignOn',
       'startMultipartUpload',
     ]);
   });

@@ -268,7 +268,7 @@ describe('admin lists', () => {
   it('lists users with their role labels and the note about registering again', async () => {
     renderApp('/admin/users', { as: 'u-admin' });
     expect(await screen.findByText('Dana Dev')).toBeInTheDocument();
-    expect(await headers()).toEqual(['User name', 'User email', 'User role', 'Role status']);
+    expect(await headers()).toEqual(['User name', 'User email', 'User role', 'Role status', 'Sign-in']);
     expect(screen.getByText('Design Engineer (dev)')).toBeInTheDocument();
     expect(screen.getByText(MSG.adminReRegisterNote)).toBeInTheDocument();
   });

@@ -141,13 +141,17 @@ const USER_COLUMNS: readonly Column<PublicUser>[] = [
     sortValue: (u) => roleStatusText(u),
   },
   {
-    id: 'companySignOn',
-    header: 'Company sign-on',
-    // not sortable: the server sorts the users' list by the columns of USER_SORTS only (decision 221)
-    cell: (u) => <CompanyIdentityCell user={u} />,
+    id: 'signIn',
+    header: 'Sign-in',
+    // how the account signs in: its password, its passkeys (decision 323), its company identity (decision
+    // 315). Not sortable: the server sorts the users' list by the columns of USER_SORTS only (decision 221)
+    cell: (u) => (
+      <span className="frp-cell-lines">
+        <span>{signInMethodsText(u)}</span>
+        {u.companyIdentity || u.companyLinkRequest ? <CompanyIdentityCell user={u} /> : null}
+      </span>
+    ),
   },
-  // how the account signs in (decision 323): the password, and its passkeys
-  { id: 'signIn', header: 'Sign-in', cell: (u) => signInMethodsText(u), sortValue: (u) => u.passkeys ?? 0 },
 ];
 
 /**

@@ -10,9 +10,11 @@ import { useSession } from '@/lib/session/session-store';
 import { decidePasskeyRemoval, signInMethodsOf } from '../api/admin-api';
 
 /** The sign-in methods of a user as the admins' list shows them (decision 323). */
-export function signInMethodsText(u: Pick<PublicUser, 'passkeys'>): string {
+export function signInMethodsText(u: Pick<PublicUser, 'passkeys' | 'passwordless'>): string {
   const n = u.passkeys ?? 0;
-  return n === 0 ? 'Password' : `Password + ${n} passkey${n === 1 ? '' : 's'}`;
+  // an account made by a company sign-in has no portal password (decision 317)
+  const first = u.passwordless ? 'Company sign-on' : 'Password';
+  return n === 0 ? first : `${first} + ${n} passkey${n === 1 ? '' : 's'}`;
 }
 
 /**
