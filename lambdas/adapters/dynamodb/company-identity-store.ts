@@ -1,4 +1,3 @@
-import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import type { Recorded } from '../../ports/audit-log';
 import type {
   CompanyIdentityStore,
@@ -9,9 +8,8 @@ import type {
   SignOnTransaction,
 } from '../../ports/company-identity-store';
 import type { UserRecord } from '../../ports/user-repository';
-import { dynamo } from '../aws-clients';
 import { type AuditTable, NO_AUDIT_TABLE, writeRecorded } from './audit-commit';
-import { cancelledBy, conditionFailed, createItem, getItem, putAtVersion, putNew } from './transact';
+import { cancelledBy, createItem, getItem, putAtVersion, putNew, takeItem } from './transact';
 import { emailClaim, userItem } from './user-repository';
 
 /**
@@ -158,19 +156,7 @@ export class DynamoCompanyIdentityStore implements CompanyIdentityStore {
 
   /** Deletes the item and answers what it held; null when there was none (taken already). */
   private async take<T>(pk: string): Promise<T | null> {
-    try {
-      const r = await dynamo().send(
-        new DeleteCommand({
-          TableName: this.table,
-          Key: { pk },
-          ConditionExpression: 'attribute_exists(pk)',
-          ReturnValues: 'ALL_OLD',
-        }),
-      );
-      return r.Attributes ? strip<T>(r.Attributes) : null;
-    } catch (e) {
-      if (conditionFailed(e)) return null;
-      throw e;
-    }
+    const item = await takeItem(this.table, { pk });
+    return item ? strip<T>(item) : null;
   }
 }

@@ -1,17 +1,15 @@
-import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import type { Recorded } from '../../ports/audit-log';
 import type { Ceremony, PasskeyRecord, PasskeyRepository } from '../../ports/passkey-repository';
 import type { UserRecord } from '../../ports/user-repository';
-import { dynamo } from '../aws-clients';
 import { type AuditTable, NO_AUDIT_TABLE, writeRecorded } from './audit-commit';
 import {
   cancelledBy,
-  conditionFailed,
   createItem,
   getItem,
   putAtVersion,
   putNew,
   type TransactItem,
+  takeItem,
   updateIf,
 } from './transact';
 import { userItem } from './user-repository';
@@ -43,22 +41,10 @@ export class DynamoPasskeyRepository implements PasskeyRepository {
   }
 
   async takeCeremony(idHash: string): Promise<Ceremony | null> {
-    try {
-      const r = await dynamo().send(
-        new DeleteCommand({
-          TableName: this.table,
-          Key: { pk: ceremonyPk(idHash) },
-          ConditionExpression: 'attribute_exists(pk)',
-          ReturnValues: 'ALL_OLD',
-        }),
-      );
-      if (!r.Attributes) return null;
-      const { pk: _pk, kind: _kind, expiresAt: _e, ...c } = r.Attributes;
-      return c as unknown as Ceremony;
-    } catch (e) {
-      if (conditionFailed(e)) return null;
-      throw e;
-    }
+    const item = await takeItem(this.table, { pk: ceremonyPk(idHash) });
+    if (!item) return null;
+    const { pk: _pk, kind: _kind, expiresAt: _e, ...c } = item;
+    return c as unknown as Ceremony;
   }
 
   async get(id: string): Promise<PasskeyRecord | null> {

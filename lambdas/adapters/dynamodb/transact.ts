@@ -1,5 +1,6 @@
 import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import {
+  DeleteCommand,
   GetCommand,
   PutCommand,
   type QueryCommandInput,
@@ -101,4 +102,25 @@ export function queryKind(
     ...more,
     ExpressionAttributeValues: { ':k': kind, ...more.ExpressionAttributeValues },
   });
+}
+
+/**
+ * Deletes the item of `key` and answers what it held; null when there was none (a single-use item taken
+ * already): one conditional Delete, so two takers never both get it.
+ */
+export async function takeItem(table: string, key: Item): Promise<Item | null> {
+  try {
+    const r = await dynamo().send(
+      new DeleteCommand({
+        TableName: table,
+        Key: key,
+        ConditionExpression: 'attribute_exists(pk)',
+        ReturnValues: 'ALL_OLD',
+      }),
+    );
+    return r.Attributes ?? null;
+  } catch (e) {
+    if (conditionFailed(e)) return null;
+    throw e;
+  }
 }
