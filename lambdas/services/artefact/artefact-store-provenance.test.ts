@@ -1,12 +1,14 @@
-import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { sbomKeyOf } from '../../../shared/api/contracts/provenance';
 import type { Stage } from '../../../shared/api/contracts/resources';
-import { newPackageHeader } from '../../../shared/domain/header/header-rules';
 import { MemoryBlobStore } from '../../adapters/memory/blob-store';
-import type { PackageRecord } from '../../ports/package-repository';
-import type { ResourceRecord } from '../../ports/resource-repository';
-import { BlobArtefactStore } from './artefact-store';
+import {
+  generateSample,
+  memoryArtefactStore,
+  samplePackage,
+  sha256Hex as sha,
+  storedPayload,
+} from './artefact-store.fixtures';
 import { exampleSigner } from './package-format.example';
 import {
   EXAMPLE_PROVENANCE,
@@ -15,7 +17,7 @@ import {
   manifestBytesOf,
 } from './provenance-statement.example';
 import { verifyStatement } from './provenance-statement-verify';
-import { samplePayload, testSigner } from './xml-package.fixtures';
+import { testSigner } from './xml-package.fixtures';
 import { verifyXmlPackage } from './xml-verifier';
 
 /**
@@ -23,15 +25,6 @@ import { verifyXmlPackage } from './xml-verifier';
  * checked before a byte is written, a signed package gets its statement beside the XML, an unsigned one
  * none, and removing the artefact removes both.
  */
-
-const sha = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
-const PAYLOAD = samplePayload(4096);
-const person = {
-  id: 'u-rel',
-  name: 'Rel Engineer',
-  email: 'rel@example.com',
-  role: 'SW_FW_RELEASE_ENGINEER',
-};
 
 /** The test keys: the fixtures' key is the release key here, the RFC 6979 example key the development key. */
 const keyOf = (stage: Stage) => (stage === 'RELEASE' ? testSigner() : exampleSigner());
@@ -45,62 +38,20 @@ function setup(o: {
 }) {
   const blobs = new MemoryBlobStore();
   const stage = o.stage ?? 'RELEASE';
-  const store = new BlobArtefactStore(
-    blobs,
-    { of: keyOf, signsFor: o.signsFor ?? [stage] },
-    {
-      resourcesBucket: () => 'resources',
-      artefactsBucket: () => 'artefacts',
-      inlineLimitBytes: 1024 * 1024,
-      downloadUrlTtlSeconds: 60,
-    },
+  const store = memoryArtefactStore(blobs, undefined, { of: keyOf, signsFor: o.signsFor ?? [stage] });
+  const pkg = samplePackage(
+    'p1',
+    `${stage}_${o.signed ? 'SIGNED' : 'UNSIGNED'}`,
+    o.pinned === false ? {} : { sbom: EXAMPLE_SBOM_SUMMARY, provenance: EXAMPLE_PROVENANCE },
   );
-  const type = `${stage}_${o.signed ? 'SIGNED' : 'UNSIGNED'}` as const;
-  const resource = {
-    id: 'r1',
-    name: 'pump-4.2',
-    fileName: 'pump-4.2.bin',
-    objectKey: 'resources/r1/pump-4.2.bin',
-    sizeBytes: PAYLOAD.length,
-    sha256: sha(PAYLOAD),
-    resourceType: 'PATCH',
-    resourceStage: stage,
-  } as unknown as ResourceRecord;
-  const pkg = {
-    id: 'p1',
-    name: 'Pump 4.2',
-    type,
-    signed: o.signed,
-    resourceId: 'r1',
-    resourceStage: stage,
-    resourceName: 'pump-4.2',
-    resourceType: 'PATCH',
-    note: '',
-    initiator: { id: 'u-init', name: 'Ada', email: 'ada@example.com', userRole: 'DESIGN_ENGINEER_DEV' },
-    createdAt: '2026-03-01T09:00:00.000Z',
-    header: newPackageHeader({ packageType: type, resourceSizeBytes: PAYLOAD.length }),
-    resourceFile: {
-      fileName: 'pump-4.2.bin',
-      sizeBytes: PAYLOAD.length,
-      sha256: sha(PAYLOAD),
-      ...(o.pinned === false ? {} : { sbom: EXAMPLE_SBOM_SUMMARY, provenance: EXAMPLE_PROVENANCE }),
-    },
-  } as unknown as PackageRecord;
   const ready = (async () => {
-    await blobs.put('resources', resource.objectKey, PAYLOAD);
+    await storedPayload(blobs);
     const sbom = o.sbom === undefined ? EXAMPLE_SBOM : o.sbom;
     if (sbom) await blobs.put('resources', sbomKeyOf('r1'), sbom);
   })();
   const generate = async () => {
     await ready;
-    return store.generate({
-      pkg,
-      resource,
-      dcc: { id: 'd1', deviceId: 'VENT-9', telemetryType: 'TelA', deviceLimit: 1, messageLimit: 1 },
-      approvals: [{ ...person, id: 'u-tl', decidedAt: '2026-03-01T12:00:00.000Z' }],
-      ...(o.signed ? { signedBy: person } : {}),
-      at: new Date('2026-03-02T10:00:00.000Z'),
-    });
+    return generateSample(store, pkg, '2026-03-02T10:00:00.000Z');
   };
   const artefactKeys = () =>
     [...blobs.objects.keys()]

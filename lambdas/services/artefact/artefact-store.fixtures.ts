@@ -1,9 +1,11 @@
 import { createHash } from 'node:crypto';
 import type { PackageType } from '../../../shared/api/contracts/packages';
+import type { Stage } from '../../../shared/api/contracts/resources';
 import { newPackageHeader } from '../../../shared/domain/header/header-rules';
 import type { MemoryBlobStore } from '../../adapters/memory/blob-store';
 import type { ArtefactRef, PackageRecord } from '../../ports/package-repository';
 import type { ResourceRecord } from '../../ports/resource-repository';
+import type { PackageKeys } from '../../ports/signer';
 import { BlobArtefactStore } from './artefact-store';
 import { samplePayload, testSigner } from './xml-package.fixtures';
 
@@ -16,17 +18,19 @@ import { samplePayload, testSigner } from './xml-package.fixtures';
 export const STORE_PAYLOAD = samplePayload(4096);
 export const sha256Hex = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
 
-/** The resource whose payload `storedPayload` puts in the resources bucket. */
-export const SAMPLE_RESOURCE = {
-  id: 'r1',
-  name: 'pump-4.2',
-  fileName: 'pump-4.2.bin',
-  objectKey: 'resources/r1/pump-4.2.bin',
-  sizeBytes: STORE_PAYLOAD.length,
-  sha256: sha256Hex(STORE_PAYLOAD),
-  resourceType: 'PATCH',
-  resourceStage: 'RELEASE',
-} as unknown as ResourceRecord;
+/** The resource of `stage` whose payload `storedPayload` puts in the resources bucket. */
+export const sampleResource = (stage: Stage): ResourceRecord =>
+  ({
+    id: 'r1',
+    name: 'pump-4.2',
+    fileName: 'pump-4.2.bin',
+    objectKey: 'resources/r1/pump-4.2.bin',
+    sizeBytes: STORE_PAYLOAD.length,
+    sha256: sha256Hex(STORE_PAYLOAD),
+    resourceType: 'PATCH',
+    resourceStage: stage,
+  }) as unknown as ResourceRecord;
+export const SAMPLE_RESOURCE = sampleResource('RELEASE');
 
 const signer = {
   id: 'u-rel',
@@ -35,25 +39,28 @@ const signer = {
   role: 'SW_FW_RELEASE_ENGINEER',
 };
 
-/** The artefact store over `blobs`, signing with the test key; packages up to `inlineLimitBytes` come inline. */
-export function memoryArtefactStore(blobs: MemoryBlobStore, inlineLimitBytes = 1024 * 1024) {
-  return new BlobArtefactStore(
-    blobs,
-    { of: () => testSigner(), signsFor: ['DEV', 'RELEASE'] },
-    {
-      resourcesBucket: () => 'resources',
-      artefactsBucket: () => 'artefacts',
-      inlineLimitBytes,
-      downloadUrlTtlSeconds: 60,
-    },
-  );
+/**
+ * The artefact store over `blobs`, signing with `keys` (default: the test key for both stages); packages up
+ * to `inlineLimitBytes` come inline.
+ */
+export function memoryArtefactStore(
+  blobs: MemoryBlobStore,
+  inlineLimitBytes = 1024 * 1024,
+  keys: PackageKeys = { of: () => testSigner(), signsFor: ['DEV', 'RELEASE'] },
+) {
+  return new BlobArtefactStore(blobs, keys, {
+    resourcesBucket: () => 'resources',
+    artefactsBucket: () => 'artefacts',
+    inlineLimitBytes,
+    downloadUrlTtlSeconds: 60,
+  });
 }
 
 /** The sample resource's payload, stored where generation reads it. */
 export const storedPayload = (blobs: MemoryBlobStore) =>
   blobs.put('resources', SAMPLE_RESOURCE.objectKey, STORE_PAYLOAD);
 
-/** A fully approved release package of the sample resource (`more`: the pins of its `resourceFile`). */
+/** A fully approved package of the sample resource, of its type's stage (`more`: the pins of its `resourceFile`). */
 export function samplePackage(
   id: string,
   type: PackageType,
@@ -65,7 +72,7 @@ export function samplePackage(
     type,
     signed: type.endsWith('_SIGNED'),
     resourceId: 'r1',
-    resourceStage: 'RELEASE',
+    resourceStage: type.startsWith('DEV_') ? 'DEV' : 'RELEASE',
     resourceName: 'pump-4.2',
     resourceType: 'PATCH',
     note: '',
@@ -89,7 +96,7 @@ export function generateSample(
 ): Promise<ArtefactRef> {
   return store.generate({
     pkg,
-    resource: SAMPLE_RESOURCE,
+    resource: sampleResource(pkg.resourceStage),
     dcc: { id: 'd1', deviceId: 'VENT-9', telemetryType: 'TelA', deviceLimit: 1, messageLimit: 1 },
     approvals: [{ ...signer, id: 'u-tl', decidedAt: '2026-03-01T12:00:00.000Z' }],
     ...(pkg.signed ? { signedBy: signer } : {}),
