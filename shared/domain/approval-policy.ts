@@ -143,7 +143,11 @@ export function exclusionOf(
 }
 
 /** The minimum number of approver roles of a round for a package type. */
-export function minRolesOf(round: RoundName, type: PackageType, policy: ApprovalPolicy = APPROVAL_POLICY): number {
+export function minRolesOf(
+  round: RoundName,
+  type: PackageType,
+  policy: ApprovalPolicy = APPROVAL_POLICY,
+): number {
   return policy.rounds[round].minRoles[type];
 }
 

@@ -13,6 +13,7 @@ import {
 } from './approval-policy';
 import { assertNever } from './assert-never';
 import { PACKAGE_ERR } from './package-texts';
+import { PACKAGE_TYPE_LABELS } from './package-type-label';
 import { NON_ADMIN_ROLES, type NonAdminRole, type Role, roleLabel } from './roles';
 import type { RoundName } from './voting-rounds';
 
@@ -110,7 +111,9 @@ export function checkApproverSelection(
 }
 
 /** The package as the choice of its approvers reads it: its type and its parties (the uploader with a name). */
-export type ChoicePackage = { type: PackageType } & PackageParties & { uploader?: { id: string; name: string } };
+export type ChoicePackage = { type: PackageType } & PackageParties & {
+    uploader?: { id: string; name: string };
+  };
 
 /** Why `party` of package `p` may not be chosen (as an approver, a delivery approver or the signer). */
 export function exclusionReason(party: Party, p: ChoicePackage): string {
@@ -152,7 +155,7 @@ export function quorumProblem(
   type: PackageType,
   s: { needed: number; have: number; missing: readonly NonAdminRole[] },
 ): string {
-  const which = round === 'delivery' ? 'Its delivery' : `A ${type} package`;
+  const which = round === 'delivery' ? 'Its delivery' : `This package (${PACKAGE_TYPE_LABELS[type]})`;
   const grant = s.missing.map(roleLabel);
   const roles = grant.length > 1 ? `${grant.slice(0, -1).join(', ')} or ${grant.at(-1)}` : (grant[0] ?? '');
   const detail = `${which} needs at least ${s.needed} approver roles; only ${s.have} ${
