@@ -8,7 +8,15 @@ import {
   signedRejectSchema,
 } from '../contracts/packages';
 import { answer, donePackage, jsonText } from '../contracts/responses';
-import { DELIVERER, NON_ADMIN, PKG_DECIDE, SIGNED_CHOICE, SIGNED_DECIDE, SIGNED_MAIL, SIGNER } from './groups';
+import {
+  DELIVERER,
+  NON_ADMIN,
+  PKG_DECIDE,
+  SIGNED_CHOICE,
+  SIGNED_DECIDE,
+  SIGNED_MAIL,
+  SIGNER,
+} from './groups';
 import type { Route, RouteRequest } from './types';
 
 /**

@@ -289,7 +289,7 @@ export const PACKAGE_RESPONSES = {
     signers: jsonText('candidate signers').optional(),
     uploader: z.object({ id: z.string(), name: z.string() }).optional().meta({
       description:
-        'who uploaded the package\'s resource: never offered as approver, signer or delivery approver (decision 331)',
+        "who uploaded the package's resource: never offered as approver, signer or delivery approver (decision 331)",
     }),
   }),
   ...PACKAGE_DECISION_RESPONSES,
