@@ -165,6 +165,20 @@ export function quorumProblem(
 }
 
 /**
+ * The screen's warning for a round whose approving roles with someone who may approve (`withCandidates`)
+ * fall below the policy's minimum (the API refuses such a choice with the same words), or null.
+ */
+export function quorumWarning(
+  round: RoundName,
+  type: PackageType,
+  withCandidates: ReadonlySet<string>,
+  policy: ApprovalPolicy = APPROVAL_POLICY,
+): string | null {
+  const s = quorumShortfall(round, type, withCandidates, policy);
+  return s ? quorumProblem(round, type, s) : null;
+}
+
+/**
  * A round's choice checked against the policy: the package's type gives the roles and the minimum,
  * the round its excluded parties (`starterId`: who starts it).
  */
@@ -182,10 +196,8 @@ export function selectionProblem(
     excludedBecause: (id) => exclusionReason(exclusionOf(rp.excluded, p, id, starterId) ?? 'initiator', p),
     requireMinRoles: rp.minRoles[p.type],
     roles: rp.roles[p.type],
-    shortfall: (withCandidates) => {
-      const s = quorumShortfall(round, p.type, withCandidates, policy);
-      return s ? quorumProblem(round, p.type, s) : MSG.notEnoughApprovers;
-    },
+    shortfall: (withCandidates) =>
+      quorumWarning(round, p.type, withCandidates, policy) ?? MSG.notEnoughApprovers,
   });
 }
 
