@@ -7,6 +7,7 @@ export const handler = route('listApprovers', async ({ params, query, user }) =>
     body: {
       approvers: JSON.stringify(r.approvers),
       ...(r.signers ? { signers: JSON.stringify(r.signers) } : {}),
+      uploader: r.uploader,
     },
   };
 });

@@ -4,7 +4,7 @@ import type {
   PackageStatus,
   UserRef,
 } from '../../shared/api/contracts/packages';
-import type { ResourceType, Stage } from '../../shared/api/contracts/resources';
+import type { ResourceType, ResourceUser, Stage } from '../../shared/api/contracts/resources';
 import type { VoteRefusal } from '../../shared/domain/approval-policy';
 import type { PackageTombstone } from '../../shared/domain/package-deletion';
 import type { RoundName } from '../../shared/domain/package-lifecycle';
@@ -39,6 +39,12 @@ export interface PackageRecord extends PackageFields {
   deliveryApproverCount: number;
   deliveryApprovedCount: number;
   deliverer?: UserRef;
+  /**
+   * who uploaded the package's resource (its `uploadedBy`, pinned at creation): kept out of approving,
+   * signing and approving delivery (decision 331). Absent on packages made before; the choice of
+   * approvers reads it from the resource then.
+   */
+  uploader?: ResourceUser;
   artefact?: ArtefactRef;
   deliveryStartedAt?: string;
   /** workflow mails that could not be delivered after every attempt (decision 095) */

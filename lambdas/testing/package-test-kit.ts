@@ -83,7 +83,15 @@ export function packageWorld() {
     return u;
   }
 
-  function resource(stage: Stage, name = `resource ${++seq}`): ResourceRecord {
+  /**
+   * A stored patch; `uploadedBy` names who uploaded it (by default nobody of the team: a package's
+   * uploader approves, signs and approves delivery of none of its rounds; decision 331).
+   */
+  function resource(
+    stage: Stage,
+    name = `resource ${++seq}`,
+    uploadedBy: { id: string; name: string } = { id: 'uploader', name: 'Uploader' },
+  ): ResourceRecord {
     const r: ResourceRecord = {
       id: `r${++seq}`,
       name,
@@ -93,7 +101,7 @@ export function packageWorld() {
       sizeBytes: 1234,
       sha256: 'a'.repeat(64),
       uploadTime: clock.now().toISOString(),
-      uploadedBy: { id: 'uploader', name: 'Uploader' },
+      uploadedBy,
       objectKey: `resources/${seq}`,
       createdAt: clock.now().toISOString(),
     };
@@ -139,10 +147,18 @@ export function packageWorld() {
       await (round === 'approval' ? service.approve(u, id, SIG) : service.approveDelivery(u, id, SIG));
   }
 
-  /** A draft with a DCC attached, by the initiator. */
-  async function draft(initiator: UserRecord, type: PackageType, name = `package ${++seq}`) {
+  /**
+   * A draft with a DCC attached, by the initiator, of a resource `uploader` uploaded (by default nobody of
+   * the team, so `approversFor` chooses valid approvers; give a team member and leave them out there).
+   */
+  async function draft(
+    initiator: UserRecord,
+    type: PackageType,
+    name = `package ${++seq}`,
+    uploader?: UserRecord,
+  ) {
     const stage: Stage = type.startsWith('DEV_') ? 'DEV' : 'RELEASE';
-    const r = resource(stage);
+    const r = resource(stage, undefined, uploader ? { id: uploader.id, name: uploader.name } : undefined);
     const p = await service.generate(initiator, r.id, { packageName: name, packageType: type, note: 'why' });
     const dcc = await service.createDcc(initiator, {
       deviceId: 'device-1',

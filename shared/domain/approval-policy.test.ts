@@ -44,18 +44,27 @@ describe("today's approval policy (DESIGN §2, spec §5, §6)", () => {
     expect(voteNeedsState('delivery')).toBe(false);
   });
 
-  it('a signed release package needs four approver roles; nothing else has a minimum', () => {
+  it('every round and type has a minimum of approver roles (decision 332): four for release, two for development, three to deliver', () => {
     expect(minRolesOf('approval', 'RELEASE_SIGNED')).toBe(4);
+    expect(minRolesOf('approval', 'RELEASE_UNSIGNED')).toBe(4);
     expect(MIN_SIGNED_RELEASE_ROLES).toBe(4);
-    for (const type of PACKAGE_TYPES.filter((t) => t !== 'RELEASE_SIGNED'))
-      expect(minRolesOf('approval', type)).toBeUndefined();
-    for (const type of PACKAGE_TYPES) expect(minRolesOf('delivery', type)).toBeUndefined();
+    expect(minRolesOf('approval', 'DEV_SIGNED')).toBe(2);
+    expect(minRolesOf('approval', 'DEV_UNSIGNED')).toBe(2);
+    for (const type of PACKAGE_TYPES) expect(minRolesOf('delivery', type)).toBe(3);
   });
 
-  it('keeps the initiator out of the approvers, and the deliverer out of the delivery approvers', () => {
+  it('keeps the initiator and the uploader out of the approvers, and the deliverer out of the delivery approvers', () => {
     const p = { initiator: { id: 'ini' } };
     expect(excludedIds(APPROVAL_POLICY.rounds.approval.excluded, p, 'ini')).toEqual(['ini']);
     expect(excludedIds(APPROVAL_POLICY.rounds.delivery.excluded, p, 'rel')).toEqual(['ini', 'rel']);
+    const uploaded = { initiator: { id: 'ini' }, uploader: { id: 'up' } };
+    expect(excludedIds(APPROVAL_POLICY.rounds.approval.excluded, uploaded)).toEqual(['ini', 'up']);
+    expect(excludedIds(APPROVAL_POLICY.rounds.delivery.excluded, uploaded, 'rel')).toEqual([
+      'ini',
+      'rel',
+      'up',
+    ]);
+    expect(excludedIds(APPROVAL_POLICY.signer.excluded, uploaded)).toEqual(['ini', 'up']);
   });
 
   it('a release engineer signs a signed package (not its initiator, possibly also an approver) and delivers', () => {

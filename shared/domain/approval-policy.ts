@@ -1,4 +1,5 @@
 import type { PackageType } from '../api/contracts/packages';
+import { assertNever } from './assert-never';
 import { NON_ADMIN_ROLES, type NonAdminRole, type Role } from './roles';
 import type { RoundName, VotingRound } from './voting-rounds';
 
@@ -14,8 +15,21 @@ import type { RoundName, VotingRound } from './voting-rounds';
  * the DynamoDB condition and `voteRefusal` accept and refuse the same votes.
  */
 
-/** Someone related to the package who may be kept out of a round: its initiator, whoever started the round. */
-export type Party = 'initiator' | 'starter';
+/**
+ * Someone related to the package who may be kept out of a round: its initiator, whoever started the
+ * round, whoever uploaded its resource (no one reviews their own bytes; decision 331).
+ */
+export type Party = 'initiator' | 'starter' | 'uploader';
+
+/** The parties a package names (the starter is the caller who starts a round). */
+export interface PackageParties {
+  initiator: { id: string };
+  /**
+   * who uploaded the package's resource: its firmware and, for a model, the metadata file that comes in
+   * the same upload (pinned on the package at creation; for older packages read from the resource)
+   */
+  uploader?: { id: string };
+}
 
 /** One voting round's rules. */
 export interface RoundPolicy {
@@ -24,8 +38,11 @@ export interface RoundPolicy {
    * excluded) is left out of the choice: every listed role that has a candidate approves.
    */
   readonly roles: Readonly<Record<PackageType, readonly NonAdminRole[]>>;
-  /** at least this many roles must have candidates, by package type (spec §5, §9) */
-  readonly minRoles: Readonly<Partial<Record<PackageType, number>>>;
+  /**
+   * At least this many roles must have a candidate (and be chosen), by package type: fixed here, not by
+   * who happens to hold a role (spec §5, §9 for a signed release; decision 332 for the others).
+   */
+  readonly minRoles: Readonly<Record<PackageType, number>>;
   /** who may not be chosen (separation of duties) */
   readonly excluded: readonly Party[];
   /**
@@ -66,8 +83,9 @@ export const APPROVAL_POLICY: ApprovalPolicy = {
         RELEASE_UNSIGNED: EVERY_ROLE,
         RELEASE_SIGNED: EVERY_ROLE,
       },
-      minRoles: { RELEASE_SIGNED: 4 },
-      excluded: ['initiator'],
+      // decision 332: four for release (spec §5, §9), a second pair of eyes for development
+      minRoles: { DEV_UNSIGNED: 2, DEV_SIGNED: 2, RELEASE_UNSIGNED: 4, RELEASE_SIGNED: 4 },
+      excluded: ['initiator', 'uploader'],
       approvesAfter: {},
     },
     delivery: {
@@ -78,37 +96,58 @@ export const APPROVAL_POLICY: ApprovalPolicy = {
         RELEASE_UNSIGNED: EVERY_ROLE,
         RELEASE_SIGNED: EVERY_ROLE,
       },
-      minRoles: {},
-      excluded: ['initiator', 'starter'],
+      // decision 332: every role but the initiator's and the deliverer's in a team of one per role
+      minRoles: { DEV_UNSIGNED: 3, DEV_SIGNED: 3, RELEASE_UNSIGNED: 3, RELEASE_SIGNED: 3 },
+      excluded: ['initiator', 'starter', 'uploader'],
       approvesAfter: {},
     },
   },
   signer: {
     role: 'SW_FW_RELEASE_ENGINEER',
     round: 'approval',
-    excluded: ['initiator'],
+    excluded: ['initiator', 'uploader'],
     mayAlsoApprove: true,
   },
   deliverer: { role: 'SW_FW_RELEASE_ENGINEER' },
   voterKeepsRole: true,
 };
 
+/** The id a party of the package stands for (the starter only once someone starts the round). */
+function partyId(party: Party, p: PackageParties, starterId?: string): string | undefined {
+  switch (party) {
+    case 'initiator':
+      return p.initiator.id;
+    case 'starter':
+      return starterId;
+    case 'uploader':
+      return p.uploader?.id;
+    default:
+      return assertNever(party);
+  }
+}
+
 /** The people a round keeps out: ids of its excluded parties (the starter only once someone started it). */
-export function excludedIds(
-  parties: readonly Party[],
-  p: { initiator: { id: string } },
-  starterId?: string,
-): string[] {
-  const ids = parties.map((x) => (x === 'initiator' ? p.initiator.id : starterId));
+export function excludedIds(parties: readonly Party[], p: PackageParties, starterId?: string): string[] {
+  const ids = parties.map((x) => partyId(x, p, starterId));
   return [...new Set(ids.filter((id): id is string => id !== undefined))];
 }
 
-/** The minimum number of approver roles of a round for a package type (undefined: none). */
+/** Which of `parties` keeps `userId` out (the first the policy lists), or null when none does. */
+export function exclusionOf(
+  parties: readonly Party[],
+  p: PackageParties,
+  userId: string,
+  starterId?: string,
+): Party | null {
+  return parties.find((x) => partyId(x, p, starterId) === userId) ?? null;
+}
+
+/** The minimum number of approver roles of a round for a package type. */
 export function minRolesOf(
   round: RoundName,
   type: PackageType,
   policy: ApprovalPolicy = APPROVAL_POLICY,
-): number | undefined {
+): number {
   return policy.rounds[round].minRoles[type];
 }
 
@@ -128,7 +167,7 @@ export interface Candidate {
 
 /** Who may sign a package: candidates holding the signer role, none of the excluded. */
 export function signerCandidates<C extends Candidate>(
-  p: { initiator: { id: string } },
+  p: PackageParties,
   candidates: readonly C[],
   policy: ApprovalPolicy = APPROVAL_POLICY,
 ): C[] {

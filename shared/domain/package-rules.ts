@@ -7,7 +7,13 @@ import {
   type Candidate,
   EVERY_ROLE,
   excludedIds,
+  exclusionOf,
+  type PackageParties,
+  type Party,
 } from './approval-policy';
+import { assertNever } from './assert-never';
+import { PACKAGE_ERR } from './package-texts';
+import { PACKAGE_TYPE_LABELS } from './package-type-label';
 import { NON_ADMIN_ROLES, type NonAdminRole, type Role, roleLabel } from './roles';
 import type { RoundName } from './voting-rounds';
 
@@ -29,7 +35,7 @@ export const isDeliverableType = (p: { type: PackageType; signed: boolean }): bo
   p.signed && isSignedType(p.type);
 
 /** A signed release package needs at least this many approver roles (spec §5, §9; the approval policy's). */
-export const MIN_SIGNED_RELEASE_ROLES: number = APPROVAL_POLICY.rounds.approval.minRoles.RELEASE_SIGNED ?? 0;
+export const MIN_SIGNED_RELEASE_ROLES: number = APPROVAL_POLICY.rounds.approval.minRoles.RELEASE_SIGNED;
 
 /** Label of a row in the delivery list (spec §4.3); null when no label applies. */
 export function deliveryLabel(p: Pick<Package, 'type' | 'deliveryApprovers'>): string | null {
@@ -59,20 +65,33 @@ export interface Selection {
   id: string;
 }
 
+/** Words for a choice that a policy party keeps out; the initiator's rule when not given. */
+const INITIATOR_EXCLUDED = 'You cannot choose yourself, or the package initiator, as an approver';
+
 /**
  * Checks a choice of approvers (DESIGN §2): one user per role, each holding that role, none excluded
- * (the initiator; for deliveries also the deliverer), a user for every approving role (`roles`, by
- * default all) that has candidates, and at least `requireMinRoles` such roles. The problem in words, or null.
+ * (the initiator; for deliveries also the deliverer; the uploader of its resource), a user for every
+ * approving role (`roles`, by default all) that has candidates, and at least `requireMinRoles` such
+ * roles (`shortfall` says so in words, by default the spec's). The problem in words, or null.
  */
 export function checkApproverSelection(
   selection: readonly Selection[],
   candidates: readonly Candidate[],
-  opts: { excluded: readonly string[]; requireMinRoles?: number; roles?: readonly NonAdminRole[] },
+  opts: {
+    excluded: readonly string[];
+    /** why an excluded user was refused (default: the initiator's rule) */
+    excludedBecause?: (id: string) => string;
+    requireMinRoles?: number;
+    roles?: readonly NonAdminRole[];
+    /** the words of too few roles with candidates (default: the spec's 'Not enough approvers in the system!') */
+    shortfall?: (rolesWithCandidates: ReadonlySet<Role>) => string;
+  },
 ): string | null {
   const roles: readonly Role[] = opts.roles ?? EVERY_ROLE;
   const eligible = candidates.filter((c) => !opts.excluded.includes(c.id) && roles.includes(c.userRole));
   const rolesWithCandidates = new Set(eligible.map((c) => c.userRole));
-  if (opts.requireMinRoles && rolesWithCandidates.size < opts.requireMinRoles) return MSG.notEnoughApprovers;
+  if (opts.requireMinRoles && rolesWithCandidates.size < opts.requireMinRoles)
+    return opts.shortfall ? opts.shortfall(rolesWithCandidates) : MSG.notEnoughApprovers;
   if (rolesWithCandidates.size === 0) return 'There are no approvers in the system';
   const seenRoles = new Set<string>();
   for (const s of selection) {
@@ -81,8 +100,7 @@ export function checkApproverSelection(
       return `A ${roleLabel(s.role)} does not approve this package`;
     if (seenRoles.has(s.role)) return `Choose one approver per role (${s.role} was chosen twice)`;
     seenRoles.add(s.role);
-    if (opts.excluded.includes(s.id))
-      return 'You cannot choose yourself, or the package initiator, as an approver';
+    if (opts.excluded.includes(s.id)) return opts.excludedBecause?.(s.id) ?? INITIATOR_EXCLUDED;
     const c = eligible.find((x) => x.id === s.id);
     if (!c) return `User ${s.id} cannot approve: no such user`;
     if (c.userRole !== s.role) return `The chosen ${s.role} approver does not hold that role`;
@@ -92,13 +110,81 @@ export function checkApproverSelection(
   return null;
 }
 
+/** The package as the choice of its approvers reads it: its type and its parties (the uploader with a name). */
+export type ChoicePackage = { type: PackageType } & PackageParties & {
+    uploader?: { id: string; name: string };
+  };
+
+/** Why `party` of package `p` may not be chosen (as an approver, a delivery approver or the signer). */
+export function exclusionReason(party: Party, p: ChoicePackage): string {
+  switch (party) {
+    case 'initiator':
+    case 'starter':
+      return INITIATOR_EXCLUDED;
+    case 'uploader':
+      return PACKAGE_ERR.uploaderReviews(p.uploader?.name ?? 'The uploader');
+    default:
+      return assertNever(party);
+  }
+}
+
+/**
+ * The policy's minimum of approver roles for a round against the approving roles that have someone who
+ * may approve (`withCandidates`): how far short it falls, or null when it does not.
+ */
+export function quorumShortfall(
+  round: RoundName,
+  type: PackageType,
+  withCandidates: ReadonlySet<string>,
+  policy: ApprovalPolicy = APPROVAL_POLICY,
+): { needed: number; have: number; missing: NonAdminRole[] } | null {
+  const listed = policy.rounds[round].roles[type];
+  const needed = policy.rounds[round].minRoles[type];
+  const have = listed.filter((r) => withCandidates.has(r)).length;
+  if (have >= needed) return null;
+  return { needed, have, missing: listed.filter((r) => !withCandidates.has(r)) };
+}
+
+/**
+ * A round below the policy's minimum in words (decision 332): the spec's 'Not enough approvers in the
+ * system!' first where the spec asks for it (a signed release package's approval), then how many roles
+ * are needed, how many have someone who may approve, and which roles an admin could grant.
+ */
+export function quorumProblem(
+  round: RoundName,
+  type: PackageType,
+  s: { needed: number; have: number; missing: readonly NonAdminRole[] },
+): string {
+  const which = round === 'delivery' ? 'Its delivery' : `This package (${PACKAGE_TYPE_LABELS[type]})`;
+  const grant = s.missing.map(roleLabel);
+  const roles = grant.length > 1 ? `${grant.slice(0, -1).join(', ')} or ${grant.at(-1)}` : (grant[0] ?? '');
+  const detail = `${which} needs at least ${s.needed} approver roles; only ${s.have} ${
+    s.have === 1 ? 'has' : 'have'
+  } someone who may approve: ask an admin to grant the ${roles} role to a colleague who may approve it.`;
+  return round === 'approval' && type === 'RELEASE_SIGNED' ? `${MSG.notEnoughApprovers} ${detail}` : detail;
+}
+
+/**
+ * The screen's warning for a round whose approving roles with someone who may approve (`withCandidates`)
+ * fall below the policy's minimum (the API refuses such a choice with the same words), or null.
+ */
+export function quorumWarning(
+  round: RoundName,
+  type: PackageType,
+  withCandidates: ReadonlySet<string>,
+  policy: ApprovalPolicy = APPROVAL_POLICY,
+): string | null {
+  const s = quorumShortfall(round, type, withCandidates, policy);
+  return s ? quorumProblem(round, type, s) : null;
+}
+
 /**
  * A round's choice checked against the policy: the package's type gives the roles and the minimum,
  * the round its excluded parties (`starterId`: who starts it).
  */
 export function selectionProblem(
   round: RoundName,
-  p: { type: PackageType; initiator: { id: string } },
+  p: ChoicePackage,
   selection: readonly Selection[],
   candidates: readonly Candidate[],
   starterId: string,
@@ -107,9 +193,25 @@ export function selectionProblem(
   const rp = policy.rounds[round];
   return checkApproverSelection(selection, candidates, {
     excluded: excludedIds(rp.excluded, p, starterId),
+    excludedBecause: (id) => exclusionReason(exclusionOf(rp.excluded, p, id, starterId) ?? 'initiator', p),
     requireMinRoles: rp.minRoles[p.type],
     roles: rp.roles[p.type],
+    shortfall: (withCandidates) =>
+      quorumWarning(round, p.type, withCandidates, policy) ?? MSG.notEnoughApprovers,
   });
+}
+
+/**
+ * Why the chosen signer may not sign: a party the policy keeps out of signing (the initiator, the
+ * uploader), or null.
+ */
+export function signerExclusion(
+  p: ChoicePackage,
+  signerId: string,
+  policy: ApprovalPolicy = APPROVAL_POLICY,
+): string | null {
+  const party = exclusionOf(policy.signer.excluded, p, signerId);
+  return party ? exclusionReason(party, p) : null;
 }
 
 /** Stored approvers (a map by user id, so each vote is one atomic update) as the spec's ordered list. */

@@ -24,6 +24,12 @@ export const PACKAGE_ERR = {
   draftOtherResource: 'This draft belongs to another resource',
   dccMissing: 'Attach a DCC to the package before notifying approvers',
   signerMissing: 'Choose a signer for a signed package',
+  /** no one reviews their own bytes (decision 331): the uploader approves, signs and approves delivery of none */
+  uploaderReviews: (name: string) =>
+    `${name} uploaded the firmware of this package, so they cannot review it`,
+  /** a package made before the uploader was pinned, whose resource is gone: its uploader cannot be kept out */
+  uploaderUnknown:
+    "This package's resource is gone, so who uploaded its firmware is unknown and cannot be kept out of its review; it cannot be sent on",
   signerUnexpected: 'Only signed packages have a signer',
   /** the approval policy keeps the signer out of the approvers (shared/domain/approval-policy.ts) */
   signerApproves: 'The signer cannot also approve this package: choose another signer or approver',

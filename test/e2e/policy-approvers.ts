@@ -7,7 +7,9 @@ import { seededApproverKeys } from '../support/seeded-approvers';
 /**
  * The seeded approvers the approval policy asks for a package of `type` in `round`: each role, its label
  * on the notify screen and its seeded holder's email, in the order the policy lets them approve (the last
- * decides the round; decision 272). `but`: emails left out (the round's starter).
+ * decides the round; decision 272). `but`: emails left out (the round's starter; the uploader of the
+ * package's resource when a seeded approver uploaded it, whom the policy keeps out, decision 331; the
+ * e2e tests' uploads are the initiator's).
  */
 export function policyApprovers(
   type: PackageType,

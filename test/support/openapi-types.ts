@@ -2574,6 +2574,11 @@ export interface operations {
                         approvers: string;
                         /** @description JSON text of candidate signers */
                         signers?: string;
+                        /** @description who uploaded the package's resource: never offered as approver, signer or delivery approver (decision 331) */
+                        uploader?: {
+                            id: string;
+                            name: string;
+                        };
                     };
                 };
             };

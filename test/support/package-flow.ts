@@ -29,18 +29,22 @@ export type Voter = { id: string; token: string };
  * has a seeded holder; a signed release package needs all four), in an order the policy lets them
  * approve: the last decides the round. Tests choose and approve with this, so a change of who approves,
  * or in which order, is made in the policy only (decision 272). `instead`: other holders of some roles
- * (a newcomer, a user about to be deleted), in place of the seeded ones.
+ * (a newcomer, a user about to be deleted), in place of the seeded ones. `leaveOut`: ids the policy keeps
+ * out of this package (the uploader of its resource when a seeded approver uploaded it, decision 331;
+ * the test's uploads are the initiator's, who approves nothing): their role is left out unless `instead`
+ * names another holder.
  */
 export function approversFor<V extends Voter = SeededUser>(
   u: Seeded,
   type: PackageType,
   round: RoundName = 'approval',
   instead: Partial<Record<NonAdminRole, V>> = {},
+  leaveOut: readonly string[] = [],
 ): ((SeededUser | V) & { role: NonAdminRole })[] {
   const byRole: Partial<Record<NonAdminRole, SeededUser | V>> = { ...seededByRole(u), ...instead };
   const chosen = approverRoles(round, type).flatMap((role) => {
     const who = byRole[role];
-    return who ? [{ ...who, role }] : [];
+    return who && !leaveOut.includes(who.id) ? [{ ...who, role }] : [];
   });
   return approvalOrder(chosen, (c) => c.role, round);
 }
@@ -58,7 +62,8 @@ export const chosenApprovers = <V extends Voter = SeededUser>(
   type: PackageType,
   round: RoundName = 'approval',
   instead: Partial<Record<NonAdminRole, V>> = {},
-) => approversFor(u, type, round, instead).map(({ role, id }) => ({ role, id }));
+  leaveOut: readonly string[] = [],
+) => approversFor(u, type, round, instead, leaveOut).map(({ role, id }) => ({ role, id }));
 
 /** The approver whose approval decides the round (the last in the policy's order). */
 export const lastApprover = (u: Seeded, type: PackageType) => approversFor(u, type).at(-1)!;

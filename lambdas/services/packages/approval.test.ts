@@ -131,8 +131,9 @@ describe('notify (DRAFT → PENDING_APPROVAL)', () => {
     const w = packageWorld();
     const initiator = w.user('DESIGN_ENGINEER_DEV');
     const lead = w.user('TECHNICAL_LEADER');
+    const test = w.user('DESIGN_ENGINEER_TEST');
     const p = await w.draft(initiator, 'DEV_SIGNED');
-    await expect(w.service.notify(initiator, p.id, w.choice([lead]))).rejects.toMatchObject({
+    await expect(w.service.notify(initiator, p.id, w.choice([test, lead]))).rejects.toMatchObject({
       statusCode: 400,
       message: MSG.noSigners,
     });
@@ -147,7 +148,8 @@ describe('notify (DRAFT → PENDING_APPROVAL)', () => {
     await expect(w.service.notify(initiator, p.id, w.choice([lead, release], release))).rejects.toMatchObject(
       {
         statusCode: 400,
-        message: MSG.notEnoughApprovers,
+        // the spec's words first, then the policy's minimum and whom an admin could grant (decision 332)
+        message: `${MSG.notEnoughApprovers} This package (Release package, signed) needs at least 4 approver roles; only 2 have someone who may approve: ask an admin to grant the Design Engineer (dev), Design Engineer (test) or Reliability Engineer role to a colleague who may approve it.`,
       },
     );
   });

@@ -22,7 +22,7 @@ export class Approval extends VotingRoundCase {
     const p = await core.mustGet(id);
     const status = assertDraftOwner(core, p, user, APPROVAL_ROUND.start, 'notify approvers');
     if (!p.dccId) throw new ConflictError(PACKAGE_ERR.dccMissing);
-    const { chosen, candidates } = await this.choice.choose(
+    const { chosen, candidates, parties } = await this.choice.choose(
       APPROVAL_ROUND.name,
       p,
       req.approvers,
@@ -33,7 +33,7 @@ export class Approval extends VotingRoundCase {
     // the signer: a candidate of the policy's signer role (shared/domain/approval-policy.ts)
     let signer: UserRecord | undefined;
     if (needsSigner(APPROVAL_ROUND.name, p)) {
-      const signers = signerCandidates(p, candidates);
+      const signers = signerCandidates(parties, candidates);
       if (signers.length === 0) throw new BadRequestError(MSG.noSigners);
       if (!req.signer) throw new BadRequestError(PACKAGE_ERR.signerMissing);
       signer = signers.find((s) => s.id === req.signer);

@@ -1,14 +1,16 @@
 import type { ApproverEntry, UserRef } from '../../../shared/api/contracts/packages';
+import type { ResourceUser } from '../../../shared/api/contracts/resources';
 import {
   APPROVAL_POLICY,
   approverRoles,
   excludedIds,
   signerCandidates,
 } from '../../../shared/domain/approval-policy';
-import { BadRequestError } from '../../../shared/domain/errors';
+import { BadRequestError, ConflictError } from '../../../shared/domain/errors';
 import { holdsAuthority } from '../../../shared/domain/identity';
 import { canTransition, type RoundName } from '../../../shared/domain/package-lifecycle';
-import { type Selection, selectionProblem } from '../../../shared/domain/package-rules';
+import { type Selection, selectionProblem, signerExclusion } from '../../../shared/domain/package-rules';
+import { PACKAGE_ERR } from '../../../shared/domain/package-texts';
 import { NON_ADMIN_ROLES, type Role, roleLabel } from '../../../shared/domain/roles';
 import type { PackageRecord } from '../../ports/package-repository';
 import type { UserRecord } from '../../ports/user-repository';
@@ -38,45 +40,63 @@ export class ApproverChoice {
   }
 
   /**
+   * Who uploaded the package's resource, a party the policy keeps out (decision 331): pinned on the
+   * package at creation; a package made before reads it from its resource, every time its approvers
+   * are chosen (a resource is kept while a package uses it). Without either, nobody can be chosen.
+   */
+  async uploader(p: PackageRecord): Promise<ResourceUser> {
+    if (p.uploader) return p.uploader;
+    const resource = await this.core.d.resources.getById(p.resourceId);
+    if (!resource) throw new ConflictError(PACKAGE_ERR.uploaderUnknown);
+    return { id: resource.uploadedBy.id, name: resource.uploadedBy.name };
+  }
+
+  /**
    * The chosen approvers of a round as users, after the approval policy's checks (DESIGN §2,
-   * shared/domain/approval-policy.ts): granted roles (`alsoGranted` adds the signer), one per role, none
-   * excluded, every approving role with candidates, and the type's minimum of roles. `starter` starts
-   * the round (the initiator notifies, a release engineer delivers).
+   * shared/domain/approval-policy.ts): granted roles, one per role, none excluded (the uploader
+   * included), every approving role with candidates, and the type's minimum of roles. `signer` (the
+   * approval round's) must be granted and not one the policy keeps from signing. `starter` starts the
+   * round (the initiator notifies, a release engineer delivers). `parties`: the package with its uploader.
    */
   async choose(
     round: RoundName,
     p: PackageRecord,
     selection: readonly Selection[],
     starter: UserRecord,
-    alsoGranted?: string,
-  ): Promise<{ chosen: UserRecord[]; candidates: UserRecord[] }> {
+    signer?: string,
+  ): Promise<{ chosen: UserRecord[]; candidates: UserRecord[]; parties: PackageRecord }> {
+    const parties: PackageRecord = { ...p, uploader: await this.uploader(p) };
     const candidates = await this.candidates();
     await this.refuseUngranted(
-      alsoGranted === undefined ? selection.map((a) => a.id) : [...selection.map((a) => a.id), alsoGranted],
+      signer === undefined ? selection.map((a) => a.id) : [...selection.map((a) => a.id), signer],
       candidates,
     );
-    const problem = selectionProblem(round, p, selection, candidates, starter.id);
+    const problem = selectionProblem(round, parties, selection, candidates, starter.id);
     if (problem) throw new BadRequestError(problem);
-    return { chosen: selection.map((s) => candidates.find((c) => c.id === s.id)!), candidates };
+    const notSigner = signer === undefined ? null : signerExclusion(parties, signer);
+    if (notSigner) throw new BadRequestError(notSigner);
+    return { chosen: selection.map((s) => candidates.find((c) => c.id === s.id)!), candidates, parties };
   }
 
   /**
    * Candidates per approving role of the round the package is in (its excluded parties left out) and,
-   * when asked, the signers (spec §7). For a draft the initiator chooses approvers; later a release
-   * engineer chooses delivery approvers.
+   * when asked, the signers (spec §7); with who uploaded its resource, so the screen can say why they
+   * are not offered. For a draft the initiator chooses approvers; later a release engineer chooses
+   * delivery approvers.
    */
   async approvers(user: UserRecord, id: string, withSigners: boolean) {
     const p = await this.core.mustGet(id);
+    const parties: PackageRecord = { ...p, uploader: await this.uploader(p) };
     const round: RoundName = canTransition(p.status, 'notify') ? 'approval' : 'delivery';
-    const excluded = excludedIds(APPROVAL_POLICY.rounds[round].excluded, p, user.id);
+    const excluded = excludedIds(APPROVAL_POLICY.rounds[round].excluded, parties, user.id);
     const all = (await this.candidates()).filter((u) => !excluded.includes(u.id));
     const byRole: Partial<Record<Role, UserRef[]>> = {};
     for (const role of approverRoles(round, p.type)) {
       const holders = all.filter((u) => u.userRole === role).map(userRef);
       if (holders.length) byRole[role] = holders;
     }
-    const signers = withSigners ? signerCandidates(p, all).map(userRef) : undefined;
-    return { approvers: byRole, signers };
+    const signers = withSigners ? signerCandidates(parties, all).map(userRef) : undefined;
+    return { approvers: byRole, signers, uploader: parties.uploader };
   }
 }
 

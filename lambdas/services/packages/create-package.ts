@@ -38,6 +38,7 @@ export async function createPackage(
     resourceStage: resource.resourceStage,
     resourceFile: resourceFileOf(resource, await metadataPin(core, resource)),
     initiator: userRef(user),
+    uploader: { id: resource.uploadedBy.id, name: resource.uploadedBy.name },
     uploadTime: resource.uploadTime,
     note: req.note,
     signed: isSignedType(req.packageType),

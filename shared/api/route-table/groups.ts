@@ -38,4 +38,11 @@ export const PKG_DECIDE = {
  * users too (the local IAM check refused it with a 500 otherwise).
  */
 export const SIGNED_MAIL = { tables: PKG_MAIL, writes: PKG_MAIL } as const;
+/**
+ * Choosing approvers (notify, deliver, re-deliver) also reads the package's resource: a package made
+ * before its uploader was pinned learns it there (decision 331). The resource is never changed.
+ */
+export const SIGNED_CHOICE = { tables: [...PKG_MAIL, 'resources'], writes: PKG_MAIL } as const;
+/** The candidates of a package's approvers: users and packages, and the resource for its uploader (decision 331). */
+export const PKG_CHOICE_READ = [...PKG_READ, 'resources'] as const;
 export const SIGNED_DECIDE = { ...PKG_DECIDE, writes: [...PKG_DECIDE.writes, 'users'] } as const;

@@ -8,7 +8,15 @@ import {
   signedRejectSchema,
 } from '../contracts/packages';
 import { answer, donePackage, jsonText } from '../contracts/responses';
-import { DELIVERER, NON_ADMIN, PKG_DECIDE, SIGNED_DECIDE, SIGNED_MAIL, SIGNER } from './groups';
+import {
+  DELIVERER,
+  NON_ADMIN,
+  PKG_DECIDE,
+  SIGNED_CHOICE,
+  SIGNED_DECIDE,
+  SIGNED_MAIL,
+  SIGNER,
+} from './groups';
 import type { Route, RouteRequest } from './types';
 
 /**
@@ -22,7 +30,7 @@ export const PACKAGE_DECISION_ROUTES = [
     method: 'POST',
     path: '/packages/{id}/notify-approvers',
     access: NON_ADMIN,
-    uses: SIGNED_MAIL,
+    uses: SIGNED_CHOICE,
     summary: 'Send a DRAFT to approval',
   },
   {
@@ -71,7 +79,7 @@ export const PACKAGE_DECISION_ROUTES = [
     method: 'POST',
     path: '/delivery/packages/{id}/notify-approvers',
     access: DELIVERER,
-    uses: SIGNED_MAIL,
+    uses: SIGNED_CHOICE,
     summary: 'Deliver or re-deliver a release package',
   },
   {

@@ -15,7 +15,7 @@ import {
 } from '../contracts/packages';
 import { signingKeyQuerySchema } from '../contracts/resources';
 import { answer, jsonText } from '../contracts/responses';
-import { NON_ADMIN, PKG_READ, PKG_WRITE } from './groups';
+import { NON_ADMIN, PKG_CHOICE_READ, PKG_READ, PKG_WRITE } from './groups';
 import {
   PACKAGE_DECISION_CONTRACT,
   PACKAGE_DECISION_RESPONSES,
@@ -153,7 +153,7 @@ export const PACKAGE_ROUTES = [
     method: 'GET',
     path: '/packages/{id}/approvers',
     access: NON_ADMIN,
-    uses: { tables: PKG_READ },
+    uses: { tables: PKG_CHOICE_READ },
     summary: 'Candidate approvers per role, and signers',
   },
   ...PACKAGE_DECISION_ROUTES,
@@ -287,6 +287,10 @@ export const PACKAGE_RESPONSES = {
   listApprovers: answer({
     approvers: jsonText('candidate approvers per role'),
     signers: jsonText('candidate signers').optional(),
+    uploader: z.object({ id: z.string(), name: z.string() }).optional().meta({
+      description:
+        "who uploaded the package's resource: never offered as approver, signer or delivery approver (decision 331)",
+    }),
   }),
   ...PACKAGE_DECISION_RESPONSES,
   signingKey: answer({ publicKeyPem: z.string(), keyId: z.string(), algorithm: z.string() }),

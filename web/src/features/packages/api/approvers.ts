@@ -6,9 +6,11 @@ import { type ApiResult, callApi, parseJsonText, readAnswer } from '@/lib/api-cl
 import { packageOf } from './package-lists';
 
 export interface ApproverCandidates {
-  /** users per role (the initiator, and once the package left DRAFT the caller, are left out) */
+  /** users per role (the initiator, the uploader, and once the package left DRAFT the caller, are left out) */
   approvers: Partial<Record<Role, UserRef[]>>;
   signers: UserRef[];
+  /** who uploaded the package's resource: never offered (decision 331); absent from older servers */
+  uploader?: { id: string; name: string };
 }
 
 /** GET /packages/{id}/approvers?signers=…: both lists are JSON text (spec §7). */
@@ -25,6 +27,7 @@ export async function getApprovers(
   return readAnswer(result, (d) => ({
     approvers: parseJsonText(d.approvers, approverCandidatesSchema, {}),
     signers: parseJsonText(d.signers, z.array(userRefSchema), []),
+    ...(d.uploader ? { uploader: d.uploader } : {}),
   }));
 }
 

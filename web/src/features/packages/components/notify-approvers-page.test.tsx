@@ -28,13 +28,18 @@ const users = (role: string, n = 1) =>
     email: 'x@example.com',
     userRole: role,
   }));
-const approversAnswer = (roles: string[], signers: number) =>
+const approversAnswer = (roles: string[], signers: number, uploader?: { id: string; name: string }) =>
   http.get('/dev/packages/:id/approvers', () =>
     HttpResponse.json({
       approvers: JSON.stringify(Object.fromEntries(roles.map((r) => [r, users(r)]))),
       signers: JSON.stringify(users('SW_FW_RELEASE_ENGINEER', signers)),
+      ...(uploader ? { uploader } : {}),
     }),
   );
+/** The warning of a round below the policy's minimum begins with the spec's words for a signed release. */
+const notEnough = expect.stringMatching(
+  /^Not enough approvers in the system! This package \(Release package, signed\) needs at least 4 approver roles/,
+);
 const notifyButton = () => screen.getByRole('button', { name: MSG.notify });
 
 describe('notify approvers (spec §2.8, §5)', () => {
@@ -84,12 +89,49 @@ describe('notify approvers (spec §2.8, §5)', () => {
       pkg: await draft('RELEASE_SIGNED'),
       flow: 'release',
     });
-    expect(await screen.findByText(MSG.notEnoughApprovers)).toBeInTheDocument();
+    expect(
+      await screen.findByText(
+        `${MSG.notEnoughApprovers} This package (Release package, signed) needs at least 4 approver roles; only 3 have someone who may approve: ask an admin to grant the Design Engineer (dev) or Design Engineer (test) role to a colleague who may approve it.`,
+      ),
+    ).toBeInTheDocument();
+    expect(notifyButton()).toBeDisabled();
+  });
+
+  it("names the uploader of the package's firmware, who is not offered (decision 331)", async () => {
+    server.use(
+      approversAnswer(['TECHNICAL_LEADER', 'RELIABILITY_ENGINEER', 'SW_FW_RELEASE_ENGINEER'], 1, {
+        id: 'u-test',
+        name: 'Tess Tester',
+      }),
+    );
+    openWith('/packages/notify-approvers', { as: 'u-dev', pkg: await draft('DEV_SIGNED'), flow: 'dev' });
+    expect(await screen.findByRole('note', { name: 'Uploader' })).toHaveTextContent(
+      'Tess Tester uploaded the firmware of this package, so they cannot review it: they are not offered as an approver or signer.',
+    );
+    expect(screen.queryByLabelText('Design Engineer (test)')).not.toBeInTheDocument();
+  });
+
+  it('says nothing of the uploader when the initiator uploaded the firmware (they cannot approve anyway)', async () => {
+    const pkg = await draft('DEV_SIGNED');
+    server.use(approversAnswer(['TECHNICAL_LEADER', 'RELIABILITY_ENGINEER'], 1, pkg.initiator));
+    openWith('/packages/notify-approvers', { as: 'u-dev', pkg, flow: 'dev' });
+    expect(await screen.findByLabelText('Technical Leader')).toBeInTheDocument();
+    expect(screen.queryByRole('note', { name: 'Uploader' })).not.toBeInTheDocument();
+  });
+
+  it('warns of a delivery below the policy minimum of three roles (decision 332)', async () => {
+    server.use(approversAnswer(['TECHNICAL_LEADER', 'RELIABILITY_ENGINEER'], 0));
+    openWith('/packages/notify-approvers', { as: 'u-sw', pkg: 'p-3', flow: 'delivery' });
+    expect(
+      await screen.findByText(
+        /^Its delivery needs at least 3 approver roles; only 2 have someone who may approve/,
+      ),
+    ).toBeInTheDocument();
     expect(notifyButton()).toBeDisabled();
   });
 
   it('chooses delivery approvers without a signer or the four-role rule in the delivery flow', async () => {
-    server.use(approversAnswer(['TECHNICAL_LEADER', 'RELIABILITY_ENGINEER'], 0));
+    server.use(approversAnswer(['TECHNICAL_LEADER', 'RELIABILITY_ENGINEER', 'DESIGN_ENGINEER_TEST'], 0));
     let path = '';
     server.events.on('request:start', ({ request }) => {
       if (request.url.endsWith('/notify-approvers')) path = new URL(request.url).pathname;
@@ -111,6 +153,9 @@ describe('notify approvers (spec §2.8, §5)', () => {
     });
     fireEvent.change(screen.getByLabelText('Reliability Engineer'), {
       target: { value: 'RELIABILITY_ENGINEER-0' },
+    });
+    fireEvent.change(screen.getByLabelText('Design Engineer (test)'), {
+      target: { value: 'DESIGN_ENGINEER_TEST-0' },
     });
     server.use(
       http.post('/dev/delivery/packages/:id/notify-approvers', () =>
@@ -152,14 +197,23 @@ describe('notify warnings (spec §5)', () => {
   });
 
   it.each([
-    ['DEV_UNSIGNED', 1, 0, false, []],
+    ['DEV_UNSIGNED', 1, 0, false, [expect.stringMatching(/needs at least 2 approver roles; only 1 has/)]],
+    ['DEV_UNSIGNED', 2, 0, false, []],
     ['DEV_SIGNED', 2, 0, false, [MSG.noSigners]],
     ['DEV_SIGNED', 2, 1, false, []],
-    ['RELEASE_SIGNED', 3, 1, false, [MSG.notEnoughApprovers]],
+    ['RELEASE_SIGNED', 3, 1, false, [notEnough]],
     ['RELEASE_SIGNED', 4, 1, false, []],
-    ['RELEASE_SIGNED', 3, 0, false, [MSG.noSigners, MSG.notEnoughApprovers]],
-    ['RELEASE_SIGNED', 2, 0, true, []],
-    ['RELEASE_UNSIGNED', 2, 0, false, []],
+    ['RELEASE_SIGNED', 3, 0, false, [MSG.noSigners, notEnough]],
+    ['RELEASE_SIGNED', 2, 0, true, [expect.stringMatching(/^Its delivery needs at least 3 approver roles/)]],
+    ['RELEASE_SIGNED', 3, 0, true, []],
+    [
+      'RELEASE_UNSIGNED',
+      3,
+      0,
+      false,
+      [expect.stringMatching(/needs at least 4 approver roles; only 3 have/)],
+    ],
+    ['RELEASE_UNSIGNED', 4, 0, false, []],
   ] as const)(
     '%s with %i roles and %i signers (delivery %s): %j',
     (type, roles, signers, delivery, expected) => {

@@ -1,7 +1,9 @@
 import { Alert, Flex, SelectField } from '@aws-amplify/ui-react';
 import type { Package, SignatureProof, UserRef } from '@shared/api/contracts/packages';
-import { APPROVAL_POLICY, approverRoles, minRolesOf, needsSigner } from '@shared/domain/approval-policy';
+import { APPROVAL_POLICY, approverRoles, needsSigner } from '@shared/domain/approval-policy';
 import type { RoundName } from '@shared/domain/package-lifecycle';
+import { quorumWarning } from '@shared/domain/package-rules';
+import { PACKAGE_ERR } from '@shared/domain/package-texts';
 import { type Role, roleLabel } from '@shared/domain/roles';
 import { MSG } from '@shared/messages';
 import { useState } from 'react';
@@ -22,9 +24,10 @@ const roundOf = (delivery: boolean): RoundName => (delivery ? 'delivery' : 'appr
 
 /**
  * Spec §5 notify rules as warnings, by the approval policy (shared/domain/approval-policy.ts): a signed
- * package without signers ('No signers in the system!'); a package type with fewer approver roles than
- * its round's minimum, four for a signed release package ('Not enough approvers in the system!'), not in
- * the delivery flow. Pure, so the tests read it as the spec's table.
+ * package without signers ('No signers in the system!'); fewer approver roles with candidates than the
+ * round's minimum, in both flows (decision 332): the spec's 'Not enough approvers in the system!' for a
+ * signed release package, then for every round how many are needed and whom an admin could grant, the
+ * words the API refuses it with. Pure, so the tests read it as the spec's table.
  */
 export function notifyWarnings(
   pkg: Pick<Package, 'type' | 'signed'>,
@@ -33,10 +36,15 @@ export function notifyWarnings(
 ): string[] {
   const warnings: string[] = [];
   const round = roundOf(delivery);
-  const roles = Object.values(candidates.approvers).filter((users) => users && users.length > 0).length;
+  const withCandidates = new Set(
+    Object.entries(candidates.approvers)
+      .filter(([, users]) => users && users.length > 0)
+      .map(([role]) => role),
+  );
   if (needsSigner(round, pkg) && candidates.signers.length === 0) warnings.push(MSG.noSigners);
-  if (roles < (minRolesOf(round, pkg.type) ?? 0)) warnings.push(MSG.notEnoughApprovers);
-  if (roles === 0) warnings.push('There are no approvers in the system');
+  const short = quorumWarning(round, pkg.type, withCandidates);
+  if (short) warnings.push(short);
+  if (withCandidates.size === 0) warnings.push('There are no approvers in the system');
   return warnings;
 }
 
@@ -172,6 +180,12 @@ export function NotifyApproversPage() {
             ? `They approve delivering this package to devices. Neither the initiator (${pkg.initiator.name}) nor you can approve the delivery.`
             : `The initiator (${pkg.initiator.name}) cannot approve.`}
         </p>
+        {candidates?.uploader && candidates.uploader.id !== pkg.initiator.id ? (
+          <p className="frp-muted" role="note" aria-label="Uploader">
+            {PACKAGE_ERR.uploaderReviews(candidates.uploader.name)}: they are not offered as{' '}
+            {delivery ? 'a delivery approver' : withSigner ? 'an approver or signer' : 'an approver'}.
+          </p>
+        ) : null}
         {prefilled ? (
           <p className="frp-muted" role="note">
             Filled in with the delivery approvers of the previous delivery; change any of them before you
