@@ -172,7 +172,7 @@ export const loadTokenService: () => Promise<TokenService> = /* @__PURE__ */ ret
 /** Passkeys (decision 322): the store in the users table and the relying party from the environment. */
 export const passkeyPorts = /* @__PURE__ */ once(
   (): PasskeyPorts => ({
-    store: new DynamoPasskeyRepository(tableName('users')),
+    store: new DynamoPasskeyRepository(tableName('users'), auditTable),
     webauthn: webauthnConfig(),
   }),
 );
