@@ -80,6 +80,11 @@ describe('company sign-on against the local provider', { timeout: 240_000 }, () 
 
     const actions = (await userEvents(user.id)).map((e) => e.action);
     expect(actions).toEqual(expect.arrayContaining(['COMPANY_ACCOUNT_CREATED', 'ROLE_REQUESTED']));
+    // no granted design engineer stays behind on the shared stack: the other files' packages choose an
+    // approver for every role that has a candidate
+    const admin = await login(SEEDED.admin);
+    const del = await api('/admin/users', { method: 'DELETE', token: admin, body: [user.id] });
+    expect(del.status).toBe(200);
   });
 
   it('signs the same identity in as its account again, by subject: an address changed at the company moves nothing', async () => {
