@@ -9,6 +9,7 @@ import { cheapenPasswords } from '../support/cheap-signatures';
 import { identityCases } from '../support/crash-cases-identity';
 import { packageCases } from '../support/crash-cases-packages';
 import { resourceCases } from '../support/crash-cases-resources';
+import { signOnCases } from '../support/crash-cases-sign-on';
 import { workerCases } from '../support/crash-cases-workers';
 import { CrashHarness, label } from '../support/crash-harness';
 import { StackKit } from '../support/stack-kit';
@@ -30,7 +31,7 @@ const writes = (r: Route) =>
     Boolean(r.uses.mail) ||
     (r.uses.invoke ?? []).length > 0);
 
-const routeCases = [...packageCases(), ...identityCases(), ...resourceCases()];
+const routeCases = [...packageCases(), ...identityCases(), ...signOnCases(), ...resourceCases()];
 const workerCaseList = workerCases();
 
 let stack: StackProcess;
