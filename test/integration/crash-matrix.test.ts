@@ -47,6 +47,8 @@ beforeAll(async () => {
     REGISTER_MAX_PER_SOURCE: '100000',
     RESET_MAX_PER_SOURCE: '100000',
     RESET_MAX_PER_ADDRESS: '100',
+    // every company sign-on case starts sign-ins from one source, many times over
+    COMPANY_SIGN_ON_MAX_STARTS_PER_SOURCE: '100000',
   });
   // signatures at cheap scrypt parameters: hundreds of decisions, each checking a password (same code path)
   await cheapenPasswords(
@@ -67,6 +69,8 @@ afterAll(async () => {
       process.env.FRP_CRASH_REPORT,
       JSON.stringify({ summary, results: h?.results ?? [] }, null, 2),
     );
+  // FRP_CRASH_STACK_LOG=<file> keeps the crash stack's output (server errors are logged there with request ids)
+  if (process.env.FRP_CRASH_STACK_LOG && stack) writeFileSync(process.env.FRP_CRASH_STACK_LOG, stack.output.join(''));
   await stack?.stop();
 }, 60_000);
 

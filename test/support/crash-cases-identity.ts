@@ -77,7 +77,7 @@ async function proposed(h: CrashHarness): Promise<Account> {
   return a;
 }
 
-async function granted(h: CrashHarness): Promise<Account> {
+export async function granted(h: CrashHarness): Promise<Account> {
   const a = await proposed(h);
   await h.kit.must(
     200,
