@@ -2,30 +2,26 @@ import { describe, expect, it } from 'vitest';
 import {
   type CompanyLinkState,
   type CompletenessInput,
-  checkCompleteness,
   completenessInputOf,
   type PasskeyState,
   type UserState,
 } from './audit-completeness';
+import { chainedEvent, checkUsers } from './audit-completeness.fixtures';
 import type { ChainedEvent } from './audit-event';
 import { removalExpiresAt } from './passkeys';
 
 /** Passkeys and company identities: the state's items and fields against the events that made them. */
 
 let seq = 0;
-const ev = (action: string, details: Record<string, unknown> = {}, actorId = 'dana'): ChainedEvent => ({
-  subject: 'USER#dana',
-  seq: ++seq,
-  at: '2026-01-01T00:00:00.000Z',
-  action,
-  meaning: action === 'USER_REGISTERED' ? 'registers as DESIGN_ENGINEER_DEV' : action.toLowerCase(),
-  actorId,
-  actorName: actorId,
-  actorRole: 'ADMIN',
-  details,
-  prevHash: '',
-  hash: '',
-});
+const ev = (action: string, details: Record<string, unknown> = {}, actorId = 'dana'): ChainedEvent =>
+  chainedEvent(
+    'USER#dana',
+    ++seq,
+    action,
+    actorId,
+    details,
+    action === 'USER_REGISTERED' ? 'registers as DESIGN_ENGINEER_DEV' : action.toLowerCase(),
+  );
 
 const dana: UserState = {
   id: 'dana',
@@ -37,18 +33,7 @@ const dana: UserState = {
 const registered = () => [ev('USER_REGISTERED'), ev('EMAIL_CONFIRMED')];
 
 const check = (users: UserState[], events: ChainedEvent[], more: Partial<CompletenessInput> = {}) =>
-  checkCompleteness({
-    packages: [],
-    tombstones: [],
-    users,
-    emailClaims: [],
-    accessTokens: [],
-    resources: [],
-    dccs: [],
-    events,
-    now: new Date('2026-01-03T00:00:00Z'),
-    ...more,
-  }).map((d) => `${d.kind}: ${d.message}`);
+  checkUsers(users, events, more).map((d) => `${d.kind}: ${d.message}`);
 
 const key: PasskeyState = { id: 'k1', userId: 'dana', name: 'Laptop' };
 const added = () => ev('PASSKEY_ADDED', { passkeyId: 'k1', passkeyName: 'Laptop' });

@@ -70,7 +70,8 @@ afterAll(async () => {
       JSON.stringify({ summary, results: h?.results ?? [] }, null, 2),
     );
   // FRP_CRASH_STACK_LOG=<file> keeps the crash stack's output (server errors are logged there with request ids)
-  if (process.env.FRP_CRASH_STACK_LOG && stack) writeFileSync(process.env.FRP_CRASH_STACK_LOG, stack.output.join(''));
+  if (process.env.FRP_CRASH_STACK_LOG && stack)
+    writeFileSync(process.env.FRP_CRASH_STACK_LOG, stack.output.join(''));
   await stack?.stop();
 }, 60_000);
 
