@@ -169,7 +169,10 @@ export const loadTokenService: () => Promise<TokenService> = /* @__PURE__ */ ret
   return new TokenService(keys, intEnv('TOKEN_TTL_SECONDS', 2 * 60 * 60));
 });
 
-/** Passkeys (decision 322): the store in the users table and the relying party from the environment. */
+/**
+ * Passkeys (decision 322): the store in the users table, whose adds, removals and updates chain their
+ * events into the audit table in the same transaction (decision 283), and the relying party.
+ */
 export const passkeyPorts = /* @__PURE__ */ once(
   (): PasskeyPorts => ({
     store: new DynamoPasskeyRepository(tableName('users'), auditTable),

@@ -1,4 +1,5 @@
 import { detail, type Findings, type SubjectEvents } from './audit-completeness-core';
+import type { SignInFields } from './audit-completeness-sign-in';
 import type { ChainedEvent } from './audit-event';
 import { roleStatusOf } from './identity';
 import { proposalExpiresAt } from './role-grants';
@@ -10,12 +11,12 @@ import type { Role } from './roles';
  * event of a user is on `USER#<id>`, access tokens' on their owner's.
  */
 
-/** A stored user, as far as the rules read it. */
-export interface UserState {
+/** A stored user, as far as the rules read it (its passkeys and company identity: SignInFields). */
+export interface UserState extends SignInFields {
   id: string;
   email: string;
   userRole: Role;
-  roleStatus?: 'GRANTED' | 'REQUESTED' | 'REFUSED';
+  roleStatus?: 'GRANTED' | 'REQUESTED' | 'REFUSED' | 'NONE';
   emailConfirmed?: boolean;
   pendingEmail?: string;
   roleProposal?: { role: string; proposedById: string; proposedAt: string };
@@ -42,13 +43,25 @@ export type SeededAccounts = readonly { email: string; role: string }[];
 /** Access tokens stay a week after they expired, then the table's TTL removes them. */
 const TOKEN_KEPT_MS = 7 * 24 * 60 * 60 * 1000;
 
-/** Where a role comes from: the registration, a request in the settings, or an administrator's creation. */
-const ORIGINS = ['USER_REGISTERED', 'ROLE_REQUESTED', 'ADMIN_CREATED', 'ADMIN_PROMOTED'];
+/**
+ * Where a role comes from: the registration, a request in the settings, or an administrator's creation;
+ * an account made by a first company sign-in holds no role (NONE) until its owner asks for one.
+ */
+const ORIGINS = [
+  'USER_REGISTERED',
+  'ROLE_REQUESTED',
+  'ADMIN_CREATED',
+  'ADMIN_PROMOTED',
+  'COMPANY_ACCOUNT_CREATED',
+];
+/** The events that create an account: a registration, an administrator, a first company sign-in. */
+const CREATIONS = ['USER_REGISTERED', 'ADMIN_CREATED', 'COMPANY_ACCOUNT_CREATED'];
 
 /** The role an origin event names (a registration's only in its meaning: "registers as <ROLE> …"). */
 function originRole(e: ChainedEvent): string | undefined {
   if (e.action === 'ADMIN_CREATED' || e.action === 'ADMIN_PROMOTED') return 'ADMIN';
   if (e.action === 'ROLE_REQUESTED') return detail(e, 'requested');
+  if (e.action === 'COMPANY_ACCOUNT_CREATED') return undefined;
   return /registers as ([A-Z_]+)/.exec(e.meaning)?.[1];
 }
 
@@ -125,8 +138,8 @@ function checkRole(f: Findings, subject: string, u: UserState, ev: SubjectEvents
         `the record grants ${u.userRole} (seq ${g.seq}) after its refusal, but the role is refused`,
       );
   } else {
-    f.exactly(subject, 'ROLE_GRANTED', grants.length, 0, `${role} waits for a decision (REQUESTED)`);
-    f.exactly(subject, 'ROLE_REFUSED', refusals.length, 0, `${role} waits for a decision (REQUESTED)`);
+    f.exactly(subject, 'ROLE_GRANTED', grants.length, 0, `${role} waits for a decision (${status})`);
+    f.exactly(subject, 'ROLE_REFUSED', refusals.length, 0, `${role} waits for a decision (${status})`);
     const p = u.roleProposal;
     if (p && p.role === u.userRole) {
       const expiresAt = proposalExpiresAt(p.proposedAt);
@@ -159,14 +172,16 @@ export function checkUser(f: Findings, u: UserState, seededAccounts: SeededAccou
     ev.of(...ORIGINS).length === 0 &&
     seededAccounts.some((s) => sameEmail(s.email, u.email) && s.role === u.userRole);
   if (!seeded) {
-    const created = ev.count('USER_REGISTERED') + ev.count('ADMIN_CREATED');
-    f.exactly(subject, 'USER_REGISTERED or ADMIN_CREATED', created, 1, `${who} exists`);
+    const created = CREATIONS.reduce((n, a) => n + ev.count(a), 0);
+    f.exactly(subject, CREATIONS.join(' or '), created, 1, `${who} exists`);
   }
   f.exactly(subject, 'USER_DELETED', ev.count('USER_DELETED'), 0, `${who} still exists`);
   checkRole(f, subject, u, ev, seeded);
 
   if (u.emailConfirmed !== undefined && !seeded) {
-    const confirmedElsewhere = ev.count('ADMIN_CREATED') + ev.count('ADMIN_PROMOTED') > 0;
+    // an administrator vouched for the address, or the company's provider verified it (email_verified)
+    const confirmedElsewhere =
+      ev.count('ADMIN_CREATED') + ev.count('ADMIN_PROMOTED') + ev.count('COMPANY_ACCOUNT_CREATED') > 0;
     const expected = u.emailConfirmed && !confirmedElsewhere ? 1 : 0;
     const found = ev.count('EMAIL_CONFIRMED');
     if (!(confirmedElsewhere && u.emailConfirmed && found <= 1))

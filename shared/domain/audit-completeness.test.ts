@@ -8,6 +8,7 @@ import {
   type PackageState,
   type UserState,
 } from './audit-completeness';
+import { chainedEvent, checkUsers } from './audit-completeness.fixtures';
 import type { ChainedEvent } from './audit-event';
 
 /**
@@ -310,26 +311,7 @@ describe('package completeness', () => {
   });
 });
 
-const ev = (
-  subject: string,
-  seq: number,
-  action: string,
-  actorId: string,
-  details = {},
-  meaning = '',
-): ChainedEvent => ({
-  subject,
-  seq,
-  at: '2026-01-01T00:00:00.000Z',
-  action,
-  meaning,
-  actorId,
-  actorName: actorId,
-  actorRole: 'ADMIN',
-  details,
-  prevHash: '',
-  hash: '',
-});
+const ev = chainedEvent;
 
 const dana: UserState = {
   id: 'dana',
@@ -349,19 +331,7 @@ const registered = [
   ),
   ev('USER#dana', 2, 'EMAIL_CONFIRMED', 'dana'),
 ];
-const users = (u: UserState[], events: ChainedEvent[], more: Partial<CompletenessInput> = {}) =>
-  checkCompleteness({
-    packages: [],
-    tombstones: [],
-    users: u,
-    emailClaims: [],
-    accessTokens: [],
-    resources: [],
-    dccs: [],
-    events,
-    now: new Date('2026-01-03T00:00:00Z'),
-    ...more,
-  });
+const users = checkUsers;
 
 describe('identity completeness', () => {
   const proposed = ev('USER#dana', 3, 'ROLE_PROPOSED', 'ada');

@@ -17,11 +17,18 @@ import {
   type PackageState,
   type TombstoneState,
 } from './audit-completeness-packages';
+import {
+  type CompanyLinkState,
+  checkSignIn,
+  checkSignInItems,
+  type PasskeyState,
+} from './audit-completeness-sign-in';
 import type { ChainedEvent } from './audit-event';
 
 export type { Disagreement } from './audit-completeness-core';
 export type { AccessTokenState, EmailClaimState, UserState } from './audit-completeness-identity';
 export type { PackageState, TombstoneState } from './audit-completeness-packages';
+export type { CompanyLinkState, PasskeyState } from './audit-completeness-sign-in';
 
 /**
  * Complete, not only unbroken: the stored state and the audit record say the same thing
@@ -35,7 +42,8 @@ export type { PackageState, TombstoneState } from './audit-completeness-packages
  *   each ended in exactly one DELIVERY_REJECTED, the current round agrees with the state entry by entry;
  * - users: the account's creation, its confirmation, its role (granted: proposed by one administrator and
  *   confirmed by another; refused or revoked: the refusal; requested: no decision since the request) and
- *   its deletion (the claim kept of a deleted account); access tokens created and revoked;
+ *   its deletion (the claim kept of a deleted account); access tokens created and revoked; passkeys added
+ *   and removed (and a removal proposed), company identities linked, requested, proposed and unlinked;
  * - resources and DCCs: each stored one was created once (with its provenance and SBOM), each deleted
  *   one deleted once; a record of something that neither exists nor was deleted is a disagreement too.
  */
@@ -58,6 +66,10 @@ export interface CompletenessInput {
   users: readonly UserState[];
   emailClaims: readonly EmailClaimState[];
   accessTokens: readonly AccessTokenState[];
+  /** passkey items (`PASSKEY#`); absent: none stored */
+  passkeys?: readonly PasskeyState[];
+  /** company identity links (`IDP#`); absent: none stored */
+  companyLinks?: readonly CompanyLinkState[];
   resources: readonly ResourceState[];
   dccs: readonly DccState[];
   /** every event of the record (chained, as stored) */
@@ -122,7 +134,15 @@ export function checkCompleteness(input: CompletenessInput): Disagreement[] {
   for (const s of f.subjects('PKG#')) if (!packageIds.has(s.slice(4))) checkVanishedPackage(f, s);
 
   const userIds = new Set(input.users.map((u) => u.id));
-  for (const u of input.users) checkUser(f, u, seeded);
+  const passkeys = input.passkeys ?? [];
+  const links = input.companyLinks ?? [];
+  const passkeyById = new Map(passkeys.map((p) => [p.id, p]));
+  const linkByKey = new Map(links.map((l) => [`${l.issuer}#${l.subject}`, l]));
+  for (const u of input.users) {
+    checkUser(f, u, seeded);
+    checkSignIn(f, u, passkeyById, linkByKey);
+  }
+  checkSignInItems(f, new Map(input.users.map((u) => [u.id, u])), passkeys, links);
   const deleted = input.emailClaims.filter((c) => c.deletedAt);
   for (const c of deleted) checkDeletedClaim(f, c, userIds.has(c.userId));
   const known = new Set([...userIds, ...deleted.map((c) => c.userId)]);
@@ -157,7 +177,7 @@ const ofKind = (items: readonly Record<string, unknown>[], kind: string) =>
 
 /**
  * The completeness input from the tables' items (infra/lib/definitions.ts: packages `PKG#`/`GONE#`,
- * users `USER#`/`EMAIL#`/`ACCESSTOKEN#`, resources `RES#`, dcc `DCC#`, audit events seq > 0).
+ * users `USER#`/`EMAIL#`/`ACCESSTOKEN#`/`PASSKEY#`/`IDP#`, resources `RES#`, dcc `DCC#`, audit events seq > 0).
  */
 export function completenessInputOf(
   items: StoredItems,
@@ -174,6 +194,8 @@ export function completenessInputOf(
       ...(typeof i.deletedAt === 'string' ? { deletedAt: i.deletedAt } : {}),
     })),
     accessTokens: ofKind(items.users, 'ACCESS_TOKEN') as unknown as AccessTokenState[],
+    passkeys: ofKind(items.users, 'PASSKEY') as unknown as PasskeyState[],
+    companyLinks: ofKind(items.users, 'IDP_LINK') as unknown as CompanyLinkState[],
     resources: ofKind(items.resources, 'RESOURCE') as unknown as ResourceState[],
     dccs: ofKind(items.dcc, 'DCC') as unknown as DccState[],
     events: items.audit

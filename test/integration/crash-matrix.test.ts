@@ -9,6 +9,7 @@ import { cheapenPasswords } from '../support/cheap-signatures';
 import { identityCases } from '../support/crash-cases-identity';
 import { packageCases } from '../support/crash-cases-packages';
 import { resourceCases } from '../support/crash-cases-resources';
+import { signOnCases } from '../support/crash-cases-sign-on';
 import { workerCases } from '../support/crash-cases-workers';
 import { CrashHarness, label } from '../support/crash-harness';
 import { StackKit } from '../support/stack-kit';
@@ -30,7 +31,7 @@ const writes = (r: Route) =>
     Boolean(r.uses.mail) ||
     (r.uses.invoke ?? []).length > 0);
 
-const routeCases = [...packageCases(), ...identityCases(), ...resourceCases()];
+const routeCases = [...packageCases(), ...identityCases(), ...signOnCases(), ...resourceCases()];
 const workerCaseList = workerCases();
 
 let stack: StackProcess;
@@ -46,6 +47,8 @@ beforeAll(async () => {
     REGISTER_MAX_PER_SOURCE: '100000',
     RESET_MAX_PER_SOURCE: '100000',
     RESET_MAX_PER_ADDRESS: '100',
+    // every company sign-on case starts sign-ins from one source, many times over
+    COMPANY_SIGN_ON_MAX_STARTS_PER_SOURCE: '100000',
   });
   // signatures at cheap scrypt parameters: hundreds of decisions, each checking a password (same code path)
   await cheapenPasswords(
@@ -66,6 +69,9 @@ afterAll(async () => {
       process.env.FRP_CRASH_REPORT,
       JSON.stringify({ summary, results: h?.results ?? [] }, null, 2),
     );
+  // FRP_CRASH_STACK_LOG=<file> keeps the crash stack's output (server errors are logged there with request ids)
+  if (process.env.FRP_CRASH_STACK_LOG && stack)
+    writeFileSync(process.env.FRP_CRASH_STACK_LOG, stack.output.join(''));
   await stack?.stop();
 }, 60_000);
 

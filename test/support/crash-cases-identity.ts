@@ -10,7 +10,7 @@ import type { CrashHarness, RouteCase } from './crash-harness';
 
 const PASSWORD = 'Crash-Matrix-Pass-1234';
 
-interface Account {
+export interface Account {
   id: string;
   email: string;
   password: string;
@@ -20,7 +20,7 @@ interface Account {
 }
 
 /** The token of the newest mail to `email` whose text holds `pattern`'s first group. */
-async function fromMail(h: CrashHarness, email: string, pattern: RegExp): Promise<string> {
+export async function fromMail(h: CrashHarness, email: string, pattern: RegExp): Promise<string> {
   const deadline = Date.now() + 20_000;
   for (;;) {
     const found = (await h.mailbox())
@@ -52,7 +52,7 @@ async function registered(h: CrashHarness, role = 'DESIGN_ENGINEER_TEST'): Promi
   };
 }
 
-async function confirmed(h: CrashHarness): Promise<Account> {
+export async function confirmed(h: CrashHarness): Promise<Account> {
   const a = await registered(h);
   await h.kit.must(200, '/user/confirm-email', {
     method: 'POST',
@@ -77,7 +77,7 @@ async function proposed(h: CrashHarness): Promise<Account> {
   return a;
 }
 
-async function granted(h: CrashHarness): Promise<Account> {
+export async function granted(h: CrashHarness): Promise<Account> {
   const a = await proposed(h);
   await h.kit.must(
     200,

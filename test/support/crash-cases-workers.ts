@@ -1,4 +1,4 @@
-import type { Package } from '../../shared/api/contracts/packages';
+import type { Package, PackageType } from '../../shared/api/contracts/packages';
 import { generationSettles } from './crash-cases-packages';
 import { uploadedNotConfirmed, uploadSettles } from './crash-cases-resources';
 import type { CrashHarness, WorkerCase } from './crash-harness';
@@ -13,26 +13,31 @@ import { auditCopySettled, s3At } from './store';
 
 const decide = (token: string) => ({ method: 'POST', token });
 
-async function allButLast(h: CrashHarness): Promise<Package> {
-  const pkg = await h.kit.notified(h.u, 'DEV_UNSIGNED');
+async function allButLast(h: CrashHarness, type: PackageType): Promise<Package> {
+  const pkg = await h.kit.notified(h.u, type);
   for (const v of approversFor(h.u, pkg.type).slice(0, -1))
     await h.kit.must(202, `/packages/${pkg.id}/approve`, decide(v.token));
   return pkg;
 }
 
-const lastVote = async (h: CrashHarness, id: string) =>
-  void (await h.kit.must(
-    202,
-    `/packages/${id}/approve`,
-    decide(approversFor(h.u, 'DEV_UNSIGNED').at(-1)!.token),
-  ));
+const lastVote = async (h: CrashHarness, id: string, type: PackageType) =>
+  void (await h.kit.must(202, `/packages/${id}/approve`, decide(approversFor(h.u, type).at(-1)!.token)));
 
-export function workerCases(): WorkerCase[] {
-  return [
+/**
+ * The generation worker of each stage (decision 295: one per signing key) and its failure handler: a
+ * package of that stage's type, approved by its last vote, is what invokes it.
+ */
+const GENERATIONS = [
+  { worker: 'generateDevArtefact', failure: 'devGenerationFailed', type: 'DEV_UNSIGNED' },
+  { worker: 'generateArtefact', failure: 'generationFailed', type: 'RELEASE_UNSIGNED' },
+] as const;
+
+function generationCases(): WorkerCase[] {
+  return GENERATIONS.flatMap(({ worker, failure, type }): WorkerCase[] => [
     {
-      worker: 'generateArtefact',
-      prepare: async (h) => ({ path: '', method: '', ctx: { id: (await allButLast(h)).id } }),
-      trigger: (h, prep) => lastVote(h, String(prep.ctx!.id)),
+      worker,
+      prepare: async (h) => ({ path: '', method: '', ctx: { id: (await allButLast(h, type)).id } }),
+      trigger: (h, prep) => lastVote(h, String(prep.ctx!.id), type),
       async settled(h, prep) {
         const id = String(prep.ctx!.id);
         const stuck = await generationSettles(h, id);
@@ -44,11 +49,11 @@ export function workerCases(): WorkerCase[] {
       },
     },
     {
-      worker: 'generationFailed',
+      worker: failure,
       // every try of the generation dies at its first write: the failure handler gets the event
-      alsoArm: [{ target: 'worker:generateArtefact', after: 1, times: 3 }],
-      prepare: async (h) => ({ path: '', method: '', ctx: { id: (await allButLast(h)).id } }),
-      trigger: (h, prep) => lastVote(h, String(prep.ctx!.id)),
+      alsoArm: [{ target: `worker:${worker}`, after: 1, times: 3 }],
+      prepare: async (h) => ({ path: '', method: '', ctx: { id: (await allButLast(h, type)).id } }),
+      trigger: (h, prep) => lastVote(h, String(prep.ctx!.id), type),
       async settled(h, prep) {
         const id = String(prep.ctx!.id);
         const p = await h.kit
@@ -59,6 +64,12 @@ export function workerCases(): WorkerCase[] {
           : `package ${id} is ${p.status} (${JSON.stringify(p.generation)}), not back in PENDING_APPROVAL with its failure`;
       },
     },
+  ]);
+}
+
+export function workerCases(): WorkerCase[] {
+  return [
+    ...generationCases(),
     {
       worker: 'verifyUpload',
       prepare: async (h) => ({ path: '', method: '', ctx: await uploadedNotConfirmed(h) }),
