@@ -29,6 +29,8 @@ export default defineConfig({
         test: {
           name: 'integration',
           include: ['test/integration/**/*.test.ts'],
+          // the crash-point matrix has its own run (vitest.crash.config.ts, `npm run test:crash`)
+          exclude: ['test/integration/crash-matrix.test.ts'],
           environment: 'node',
           globalSetup: ['test/support/global-setup.ts'],
           testTimeout: 60_000,
