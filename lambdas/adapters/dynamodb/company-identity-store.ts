@@ -9,7 +9,7 @@ import type {
 } from '../../ports/company-identity-store';
 import type { UserRecord } from '../../ports/user-repository';
 import { type AuditTable, NO_AUDIT_TABLE, writeRecorded } from './audit-commit';
-import { cancelledBy, createItem, getItem, putAtVersion, putNew, takeItem } from './transact';
+import { cancelledBy, createItem, deleteOwned, getItem, putAtVersion, putNew, takeItem } from './transact';
 import { emailClaim, userItem } from './user-repository';
 
 /**
@@ -112,14 +112,7 @@ export class DynamoCompanyIdentityStore implements CompanyIdentityStore {
       await writeRecorded(
         this.audit,
         [
-          {
-            Delete: {
-              TableName: this.table,
-              Key: { pk: linkPk(issuer, subject) },
-              ConditionExpression: 'userId = :u',
-              ExpressionAttributeValues: { ':u': next.id },
-            },
-          },
+          deleteOwned(this.table, { pk: linkPk(issuer, subject) }, next.id),
           putAtVersion(this.table, userItem(next), expectedVersion),
         ],
         commit.events,

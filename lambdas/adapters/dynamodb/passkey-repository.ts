@@ -5,6 +5,7 @@ import { type AuditTable, NO_AUDIT_TABLE, writeRecorded } from './audit-commit';
 import {
   cancelledBy,
   createItem,
+  deleteOwned,
   getItem,
   putAtVersion,
   putNew,
@@ -86,14 +87,7 @@ export class DynamoPasskeyRepository implements PasskeyRepository {
       await writeRecorded(
         this.audit,
         [
-          {
-            Delete: {
-              TableName: this.table,
-              Key: { pk: passkeyPk(passkey.id) },
-              ConditionExpression: 'userId = :u',
-              ExpressionAttributeValues: { ':u': passkey.userId },
-            },
-          },
+          deleteOwned(this.table, { pk: passkeyPk(passkey.id) }, passkey.userId),
           putAtVersion(this.table, userItem(next), expectedVersion),
         ],
         commit.events,

@@ -52,6 +52,18 @@ export function putAtVersion(table: string, item: Item, expectedVersion: number)
   };
 }
 
+/** A transaction Delete of an item that must still belong to `userId` (a passkey, a company identity's link). */
+export function deleteOwned(table: string, key: Item, userId: string): TransactItem {
+  return {
+    Delete: {
+      TableName: table,
+      Key: key,
+      ConditionExpression: 'userId = :u',
+      ExpressionAttributeValues: { ':u': userId },
+    },
+  };
+}
+
 /** A transaction Delete of an item that must still exist. */
 export function deleteExisting(table: string, key: Item): TransactItem {
   return { Delete: { TableName: table, Key: key, ConditionExpression: 'attribute_exists(pk)' } };
