@@ -338,8 +338,9 @@ describe('S3 (s3rver) stopped in the middle of a request', () => {
       action: 'GENERATION_FAILED',
       details: { reason: failed.generation?.reason, returnedTo: 'PENDING_APPROVAL' },
     });
-    // the local dead-letter record of the job (the on-failure SQS queue in AWS)
-    const dead = readFileSync(join(stack.dataDir, 'dead-letters', 'generate-artefact.jsonl'), 'utf8');
+    // the local dead-letter record of the job (the on-failure SQS queue in AWS): a DEV package's job is
+    // the development key's worker's (decision 295)
+    const dead = readFileSync(join(stack.dataDir, 'dead-letters', 'generate-dev-artefact.jsonl'), 'utf8');
     expect(dead).toContain(failed.generation!.jobId);
 
     await restart(S3);
