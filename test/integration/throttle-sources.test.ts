@@ -79,7 +79,9 @@ async function fiveWrong(from: string, login: string, headers: Record<string, st
   }
 }
 
-describe.concurrent('who a lockout stops', () => {
+// many scrypt checks at once, and every sign-in appends to the account's audit chain (decision 320), so
+// concurrent sign-ins of one account queue on its chain head: a generous guard on a busy 2-core machine
+describe.concurrent('who a lockout stops', { timeout: 240_000 }, () => {
   it("five wrong passwords from a stranger's address lock that address, not the owner at their own", async () => {
     const email = SEEDED.lead;
     await fiveWrong('127.0.1.1', email);
@@ -137,7 +139,7 @@ describe.concurrent('who a lockout stops', () => {
   }, 60_000);
 });
 
-describe.concurrent('which address a limit sees', () => {
+describe.concurrent('which address a limit sees', { timeout: 240_000 }, () => {
   it('behind CloudFront (origin secret present) the viewer address is the source, not the socket', async () => {
     const email = SEEDED.designTest;
     // one edge connection (one socket address) carries two viewers
