@@ -94,7 +94,7 @@ describe.concurrent('who a lockout stops', { timeout: 240_000 }, () => {
       expect((await signIn('127.0.1.2', email, `Typo-${i}`)).status).toBe(401);
       expectSignedIn(await signIn('127.0.1.2', email, SEED_PASSWORD));
     }
-  }, 60_000);
+  });
 
   it('slows the account for everyone only once many distinct sources have failed on it', async () => {
     const email = SEEDED.reliability;
@@ -112,7 +112,7 @@ describe.concurrent('who a lockout stops', { timeout: 240_000 }, () => {
     // once the announced time has passed the owner is in again
     await sleep(retryAfter(owner) * 1000 + 300);
     expectSignedIn(await signIn('127.0.2.100', email, SEED_PASSWORD));
-  }, 60_000);
+  });
 
   it('a wrong old password when changing the password counts like a failed sign-in of that pair', async () => {
     const email = SEEDED.release;
@@ -136,7 +136,7 @@ describe.concurrent('who a lockout stops', { timeout: 240_000 }, () => {
     expectThrottled(await signIn('127.0.4.1', email, SEED_PASSWORD));
     // the account's owner elsewhere is unaffected
     expectSignedIn(await signIn('127.0.4.3', email, SEED_PASSWORD));
-  }, 60_000);
+  });
 });
 
 describe.concurrent('which address a limit sees', { timeout: 240_000 }, () => {
@@ -150,7 +150,7 @@ describe.concurrent('which address a limit sees', { timeout: 240_000 }, () => {
     await fiveWrong('127.0.3.1', email, viaCloudFront('2001:db8:7:1::10'));
     expectThrottled(await signIn('127.0.3.1', email, SEED_PASSWORD, viaCloudFront('2001:db8:7:1:ffff::99')));
     expectSignedIn(await signIn('127.0.3.1', email, SEED_PASSWORD, viaCloudFront('2001:db8:7:2::10')));
-  }, 60_000);
+  });
 
   it('without the origin secret a viewer-address or forwarded-for header is ignored: the socket is the source', async () => {
     const email = SEEDED.designDev;
@@ -165,7 +165,7 @@ describe.concurrent('which address a limit sees', { timeout: 240_000 }, () => {
     );
     // while the owner at another socket signs in
     expectSignedIn(await signIn('127.0.3.3', email, SEED_PASSWORD));
-  }, 60_000);
+  });
 });
 
 /** Mails the stack's own SES received for an address. */
@@ -179,7 +179,7 @@ async function mailsTo(address: string): Promise<Mail[]> {
 
 const reset = (from: string, email: string) => call('/user/reset-password', from, { email });
 
-describe.concurrent('password reset mails', () => {
+describe.concurrent('password reset mails', { timeout: 240_000 }, () => {
   it('sends at most three mails to one address in 15 minutes, then answers 429 and sends none', async () => {
     const email = SEEDED.admin;
     // from three different sources: the address limit is per address, whoever asks
@@ -198,7 +198,7 @@ describe.concurrent('password reset mails', () => {
     expect(await mailsTo(email)).toHaveLength(3);
     // the mailed temporary passwords still work beside the old one: the owner is not locked out
     expectSignedIn(await signIn('127.0.5.5', email, SEED_PASSWORD));
-  }, 60_000);
+  });
 
   it('limits the requests of one source over any addresses, unknown ones included, and keeps answering unknown addresses with 404', async () => {
     const from = '127.0.6.1';
@@ -216,5 +216,5 @@ describe.concurrent('password reset mails', () => {
     // another source still gets its mail
     expect((await reset('127.0.6.2', SEEDED.lead)).status).toBe(200);
     expect(await mailsTo(SEEDED.lead)).toHaveLength(1);
-  }, 60_000);
+  });
 });
