@@ -67,7 +67,19 @@ describe('an account without a granted role reads nothing', () => {
         .filter((r) => 'ungranted' in r && r.ungranted)
         .map((r) => r.id)
         .sort(),
-    ).toEqual(['auth', 'changePassword', 'logout', 'updateAccount']);
+    ).toEqual([
+      // one's own sign-in methods: passkeys (decision 322) are settings of the account, not of its role
+      'addPasskey',
+      'auth',
+      'changePassword',
+      'listPasskeys',
+      'logout',
+      'passkeyRegistrationOptions',
+      'passkeySignatureOptions',
+      'removePasskey',
+      'renamePasskey',
+      'updateAccount',
+    ]);
   });
 
   it('a granted account reads the package, its details, history, header, the lists and the download', async () => {
