@@ -1,10 +1,11 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Package } from '../../shared/api/contracts/packages';
 import { api, jsonText, localDynamo, localTable } from '../support/api';
 import { type DirectUser, directUsers } from '../support/direct-users';
 import { createDcc, createPackage, seededUsers, uploadPatch } from '../support/fixtures';
 import { chosenApprovers, seededSigner } from '../support/package-flow';
+import { noteWrittenAround } from '../support/written-around';
 
 /**
  * 50 voters on one package (a real one has one per role, at most six): the same race as 100, sized so
@@ -60,6 +61,11 @@ describe('concurrent approvals', () => {
         UpdateExpression: 'SET approvers = :m, approverCount = :n',
         ExpressionAttributeValues: { ':m': map, ':n': APPROVERS },
       }),
+    );
+    noteWrittenAround(
+      inject('dataDir'),
+      [`PKG#${pkg.id}`],
+      'its approvers widened by hand to load the vote path',
     );
 
     const votes = [...approvers, ...approvers.slice(0, DUPLICATES)].map((a) =>
@@ -123,6 +129,7 @@ describe('concurrent approvals', () => {
         ExpressionAttributeValues: { ':n': 'Someone Else' },
       }),
     );
+    noteWrittenAround(inject('dataDir'), [`PKG#${pkg.id}`], 'an event of its record altered by hand');
     const after = await api<{ chainIntact: boolean; brokenAtSeq: number }>(`/packages/${pkg.id}/history`, {
       token: u.lead.token,
     });

@@ -7,6 +7,7 @@ import { type ApiResult, api, jsonText } from '../support/api';
 import { createDcc, createPackage, seededUsers, uploadPatch } from '../support/fixtures';
 import { approversFor, approvesAnyTime, seededSigner } from '../support/package-flow';
 import { dynamoAt, tableOf } from '../support/store';
+import { noteWrittenAround } from '../support/written-around';
 
 /**
  * Decisions that race on one package — approvals, a rejection and an admin deletion sent at once — end in
@@ -421,6 +422,7 @@ describe('audit trail of a scripted run', () => {
     await ddb().send(
       new DeleteCommand({ TableName: tableOf('audit'), Key: { pk: `PKG#${pkg.id}`, seq: 2 } }),
     );
+    noteWrittenAround(inject('dataDir'), [`PKG#${pkg.id}`], 'the last event of its record removed by hand');
     const after = await api<{ chainIntact: boolean; brokenAtSeq: number }>(`/packages/${pkg.id}/history`, {
       token: u.lead.token,
     });

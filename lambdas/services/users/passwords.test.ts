@@ -90,6 +90,27 @@ describe('password reset', { timeout: SCRYPT_TIMEOUT_MS }, () => {
     expect(mailer.to(u.email)).toHaveLength(3);
   });
 
+  it('stores every mailed password when resets race: none answers 409 after its mail went out', async () => {
+    const { service, account, mailer, current, audit } = makeUsers();
+    const u = await account('TECHNICAL_LEADER');
+    // all three read the account, mail, then write it: two lose the first write and store on the fresh one
+    await Promise.all([1, 2, 3].map(() => service.resetPassword(u.email, IP)));
+    expect(mailer.to(u.email)).toHaveLength(3);
+    expect(audit.actions()).toEqual(Array(3).fill('PASSWORD_RESET_REQUESTED'));
+    expect((await current(u)).version).toBe(u.version + 3);
+    const temps = mailer.to(u.email).map((m) => /Temporary password: (\S+)/.exec(m.text)![1]!);
+    const signs = await Promise.all(
+      temps.map((t) =>
+        service.login(u.email, t, IP).then(
+          () => true,
+          () => false,
+        ),
+      ),
+    );
+    // the password of whichever request wrote last works; the other two were replaced, as asked
+    expect(signs.filter(Boolean)).toHaveLength(1);
+  });
+
   it('puts the record back and does not count the address when the mail cannot go out', async () => {
     const { service, account, mailer, current, audit } = makeUsers({
       resetLimits: { perAddress: 1, perSource: 20, windowSeconds: 900 },

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { ChangePasswordRequest } from '../../../shared/api/contracts/user';
-import { ForbiddenError, NotFoundError } from '../../../shared/domain/errors';
+import { ConflictError, ForbiddenError, NotFoundError } from '../../../shared/domain/errors';
 import { registrationExpired } from '../../../shared/domain/identity';
 import { DEFAULT_RESET_LIMITS, minutesToWait } from '../../../shared/domain/login-throttle';
 import { API_ERR } from '../../../shared/messages';
@@ -62,34 +62,52 @@ export async function resetPassword(d: UserDeps, emailRaw: string, sourceIp: str
   await takeQuotaOrRefuse(d, addressKey, limits.perAddress, limits.windowSeconds, (wait) =>
     API_ERR.tooManyResetsForAddress(limits.perAddress, windowMinutes, minutesToWait(wait)),
   );
-  // no mail went out: it does not count against the address
-  await undoOnFailure(
-    () => issueTemporaryPassword(d, user),
-    () => d.users.returnQuota(addressKey),
-  );
+  await issueTemporaryPassword(d, user, () => d.users.returnQuota(addressKey));
 }
 
 /**
  * The mail first, then the temporary password with its event (one transaction, decision 283): a mail that
  * does not go out changes nothing (an earlier temporary password the owner did receive keeps working), so
- * nothing has to be undone. A crash or a lost race after the mail leaves a mailed password that was never
- * stored: it does not sign in, and asking again mails a new one (decision 285).
+ * nothing has to be undone. A crash after the mail leaves a mailed password that was never stored: it does
+ * not sign in, and asking again mails a new one (decision 285). A lost race after the mail (another reset
+ * or a sign-in wrote the account meanwhile) stores the mailed password on the fresh account instead: a
+ * password the owner was sent must work, whichever request wrote last.
  */
-async function issueTemporaryPassword(d: UserDeps, user: UserRecord): Promise<void> {
+async function issueTemporaryPassword(
+  d: UserDeps,
+  user: UserRecord,
+  giveQuotaBack: () => Promise<unknown>,
+): Promise<void> {
   const now = d.clock.now();
   const temp = randomBytes(12).toString('base64url');
-  const expires = new Date(now.getTime() + d.config.tempPasswordMinutes * 60_000);
-  const next: UserRecord = {
-    ...user,
-    tempPasswordHash: await hashPassword(temp),
-    tempPasswordExpiresAt: expires.toISOString(),
-    updatedAt: now.toISOString(),
-    version: user.version + 1,
-  };
-  await d.mailer.send(temporaryPasswordMail(user, temp, d.config.tempPasswordMinutes, d.config.appUrl));
-  await mustUpdate(d, next, user, {
-    events: [
-      userEvent(user, 'PASSWORD_RESET_REQUESTED', 'a temporary password is mailed to the account address'),
-    ],
-  });
+  const tempPasswordHash = await hashPassword(temp);
+  const tempPasswordExpiresAt = new Date(now.getTime() + d.config.tempPasswordMinutes * 60_000).toISOString();
+  // no mail went out: it does not count against the address
+  await undoOnFailure(
+    () => d.mailer.send(temporaryPasswordMail(user, temp, d.config.tempPasswordMinutes, d.config.appUrl)),
+    giveQuotaBack,
+  );
+  let current: UserRecord | null = user;
+  for (let attempt = 0; current && attempt < STORE_ATTEMPTS; attempt++) {
+    const next: UserRecord = {
+      ...current,
+      tempPasswordHash,
+      tempPasswordExpiresAt,
+      updatedAt: now.toISOString(),
+      version: current.version + 1,
+    };
+    const event = userEvent(
+      current,
+      'PASSWORD_RESET_REQUESTED',
+      'a temporary password is mailed to the account address',
+    );
+    if ((await d.users.update(next, current.version, current.email, { events: [event] })) === 'ok') return;
+    current = await d.users.getById(user.id);
+    // a deleted account or a changed address: the mailed password is not stored (it does not sign in)
+    if (current && current.email !== user.email) current = null;
+  }
+  throw new ConflictError('Your account was changed meanwhile; reload and try again');
 }
+
+/** Writes of one account in a row that a mailed temporary password outlasts before it answers 409. */
+const STORE_ATTEMPTS = 5;
