@@ -8,6 +8,8 @@ export interface AccessTokenRecord {
   userId: string;
   /** the owner's role when it was made: a token ends when the role changes (decision 256) */
   userRole: Role;
+  /** the owner's token epoch when it was made: it ends for good once the owner's moves on (decision 334) */
+  ownerEpoch?: number;
   name: string;
   scopes: AccessTokenScope[];
   /** hex SHA-256 of the whole bearer string */

@@ -1,3 +1,4 @@
+import type { TokenEnding } from '../../shared/domain/access-token-endings';
 import type { LinkedBy } from '../../shared/domain/company-sign-on';
 import type { RoleStatus } from '../../shared/domain/identity';
 import type { RoleProposal } from '../../shared/domain/role-grants';
@@ -45,6 +46,12 @@ export interface UserRecord {
    * items: a strongly consistent answer to "is a second factor due" at every sign-in
    */
   passkeyIds?: string[];
+  /**
+   * the account's access token epoch and its recent endings (decision 334): moved on, in the same write, by
+   * a role change, a refusal or revocation, a password reset taking effect and a password change
+   */
+  tokenEpoch?: number;
+  tokenEndings?: TokenEnding[];
   createdAt: string;
   updatedAt: string;
   version: number;

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { withTokenEnding } from '../../shared/domain/access-token-endings';
 import { ACCESS_TOKEN_CALLS_PER_WINDOW, ACCESS_TOKEN_ERR } from '../../shared/domain/access-tokens';
 import type { AccessTokenRecord, AccessTokenRepository } from '../ports/access-token-repository';
 import type { AuditEvent } from '../ports/audit-log';
@@ -114,10 +115,15 @@ describe('access tokens', () => {
     w.user('f', { roleStatus: 'REFUSED' });
     w.user('p', { mustChangePassword: true });
     await expect(w.service.authenticate(revoked!, read)).rejects.toMatchObject({ statusCode: 401 });
-    for (const t of [deleted, moved, refused, reset])
+    for (const [t, why] of [
+      [deleted, "the owner's account was deleted"],
+      [moved, "the owner's role changed"],
+      [refused, "the owner's role was refused or revoked by an administrator"],
+      [reset, "the owner's password was reset"],
+    ] as const)
       await expect(w.service.authenticate(t!, read)).rejects.toMatchObject({
         statusCode: 401,
-        message: "Token invalid: this access token ended with its owner's role or account",
+        message: `Token invalid: this access token ended: ${why}`,
       });
     await expect(w.service.authenticate(expiring!, read)).resolves.toMatchObject({ id: 'e' });
     w.later(2 * 24 * 60 * 60 * 1000);
@@ -125,6 +131,44 @@ describe('access tokens', () => {
       statusCode: 401,
       message: 'Token invalid: this access token expired',
     });
+  });
+
+  it('stay ended once the owner moved on: the role given back, granted again, a new password (decision 334)', async () => {
+    const w = world();
+    const owner = w.user('a');
+    const { token, accessToken } = await w.service.create(owner, { ...both, scopes: ['packages:draft'] });
+    w.later(60_000);
+    // the role changed and changed back, granted again: the owner's epoch moved on with the first change
+    const moved = withTokenEnding(
+      owner,
+      { ...owner, userRole: 'DESIGN_ENGINEER_TEST' },
+      '2026-11-27T10:01:00Z',
+    );
+    const back = withTokenEnding(
+      moved,
+      { ...moved, userRole: 'DESIGN_ENGINEER_DEV' },
+      '2026-11-27T10:02:00Z',
+    );
+    w.user('a', { ...back, roleStatus: 'GRANTED' });
+    await expect(w.service.authenticate(token, read)).rejects.toMatchObject({
+      statusCode: 401,
+      message: "Token invalid: this access token ended: the owner's role changed on 2026-11-27 10:01 UTC",
+    });
+    const [listed] = await w.service.list(w.users.get('a')!);
+    expect(listed).toMatchObject({
+      id: accessToken.id,
+      state: 'ENDED',
+      ended: { cause: 'ROLE_CHANGED', at: '2026-11-27T10:01:00Z' },
+    });
+    // a token made after the change works, and counts as live; the ended one does not
+    const fresh = await w.service.create(w.users.get('a')!, { ...both, scopes: ['packages:draft'] });
+    await expect(w.service.authenticate(fresh.token, read)).resolves.toMatchObject({ id: 'a' });
+    const admin = w.user('root', { userRole: 'ADMIN' });
+    const all = await w.service.list(admin);
+    expect(all.map((t) => [t.id, t.state])).toEqual([
+      [fresh.accessToken.id, 'ACTIVE'],
+      [accessToken.id, 'ENDED'],
+    ]);
   });
 
   it('refuse a forged secret of a real token id, and scopes a role cannot use', async () => {

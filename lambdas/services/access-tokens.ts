@@ -1,5 +1,6 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Route } from '../../shared/api/routes';
+import { type TokenEnded, tokenEndedBy, tokenEndedText } from '../../shared/domain/access-token-endings';
 import {
   ACCESS_TOKEN_CALLS_PER_WINDOW,
   ACCESS_TOKEN_ERR,
@@ -19,7 +20,6 @@ import {
   TooManyRequestsError,
   UnauthorizedError,
 } from '../../shared/domain/errors';
-import { holdsAuthority } from '../../shared/domain/identity';
 import { roleLabel } from '../../shared/domain/roles';
 import { API_ERR } from '../../shared/messages';
 import type { AccessTokenRecord, AccessTokenRepository } from '../ports/access-token-repository';
@@ -39,6 +39,7 @@ export type TokenUser = UserRecord & { viaToken: { id: string; name: string } };
 const DAY_MS = 24 * 60 * 60 * 1000;
 const sha256 = (s: string) => createHash('sha256').update(s).digest();
 
+const OWNER_GONE: TokenEnded = { cause: 'OWNER_DELETED' };
 const ended = (why: string) => new UnauthorizedError(`Token invalid: ${why}`);
 
 /** Access tokens (issue 27): made, listed and revoked by their owner (admins: every one), checked per call. */
@@ -53,7 +54,9 @@ export class AccessTokenService {
       if (!SCOPE_ROLES[scope].includes(user.userRole))
         throw new BadRequestError(ACCESS_TOKEN_ERR.scopeNotForRole(scope, roleLabel(user.userRole)));
     const now = this.d.clock.now();
-    const live = (await this.d.tokens.listByUser(user.id)).filter((t) => tokenState(t, now) === 'ACTIVE');
+    const live = (await this.d.tokens.listByUser(user.id)).filter(
+      (t) => this.state(t, user, now) === 'ACTIVE',
+    );
     if (live.length >= ACCESS_TOKENS_PER_USER) throw new BadRequestError(ACCESS_TOKEN_ERR.tooMany);
     const id = randomBytes(8).toString('hex');
     const token = formatAccessToken(id, randomBytes(32).toString('base64url'));
@@ -61,6 +64,8 @@ export class AccessTokenService {
       id,
       userId: user.id,
       userRole: user.userRole,
+      // bound to the owner's epoch: a later role change, refusal or password change ends it for good
+      ownerEpoch: user.tokenEpoch ?? 0,
       name: req.name,
       scopes: [...req.scopes],
       secretHash: sha256(token).toString('hex'),
@@ -83,14 +88,12 @@ export class AccessTokenService {
   async list(user: UserRecord): Promise<AccessTokenView[]> {
     const admin = user.userRole === 'ADMIN';
     const records = admin ? await this.d.tokens.listAll() : await this.d.tokens.listByUser(user.id);
-    const owners = new Map<string, Pick<UserRecord, 'id' | 'name' | 'email'>>([[user.id, user]]);
+    const owners = new Map<string, UserRecord>([[user.id, user]]);
     if (admin) for (const u of await this.d.users.list()) owners.set(u.id, u);
     const now = this.d.clock.now();
     return records
       .sort((a, b) => b.createdAt.localeCompare(a.createdAt))
-      .map((r) =>
-        this.view(r, owners.get(r.userId) ?? { id: r.userId, name: '(deleted user)', email: '' }, now),
-      );
+      .map((r) => this.view(r, owners.get(r.userId) ?? null, now));
   }
 
   /** Revokes a token at once: its owner or an admin. Revoking a revoked token answers it as it is. */
@@ -115,13 +118,14 @@ export class AccessTokenService {
     }
     const after = (await this.d.tokens.get(id)) ?? t;
     const owner = t.userId === user.id ? user : await this.d.users.getById(t.userId);
-    return this.view(after, owner ?? { id: t.userId, name: '(deleted user)', email: '' }, now);
+    return this.view(after, owner, now);
   }
 
   /**
    * The user a bearer access token acts as on `route`, or the refusal: 401 for an unknown, wrong, expired
-   * or revoked token and for an owner who was deleted, refused, changed role or must change the password
-   * (checked against the user row on every call, so it takes effect at once); 403 for a row no token may
+   * or revoked token and for a token that ended with its owner (deleted; role changed, refused or revoked;
+   * password reset or changed: for good, decision 334; checked against the user row on every call, so it
+   * takes effect at once); 403 for a row no token may
    * call (a person must sign) or a scope the token lacks; 429 over the token's quota.
    */
   async authenticate(bearer: string, route: Pick<Route, 'id' | 'method' | 'tokenScope'>): Promise<TokenUser> {
@@ -136,8 +140,8 @@ export class AccessTokenService {
     if (state === 'REVOKED') throw ended('this access token was revoked');
     if (state === 'EXPIRED') throw ended('this access token expired');
     const user = await this.d.users.getById(t.userId);
-    if (!user || user.userRole !== t.userRole || !holdsAuthority(user) || user.mustChangePassword)
-      throw ended("this access token ended with its owner's role or account");
+    const endedBy = tokenEndedBy(t, user);
+    if (!user || endedBy) throw ended(`this access token ended: ${tokenEndedText(endedBy ?? OWNER_GONE)}`);
     if (!route.tokenScope) throw new ForbiddenError(ACCESS_TOKEN_ERR.personMustSign);
     if (!t.scopes.includes(route.tokenScope))
       throw new ForbiddenError(ACCESS_TOKEN_ERR.missingScope(route.tokenScope));
@@ -158,21 +162,29 @@ export class AccessTokenService {
     return { ...user, name: `${user.name} (access token '${t.name}')`, viaToken: { id, name: t.name } };
   }
 
-  private view(
-    r: AccessTokenRecord,
-    owner: Pick<UserRecord, 'id' | 'name' | 'email'>,
-    now: Date,
-  ): AccessTokenView {
+  /** The state of a token with its owner: ENDED once the owner's role, account or password ended it. */
+  private state(r: AccessTokenRecord, owner: UserRecord | null, now: Date): AccessTokenView['state'] {
+    const own = tokenState(r, now);
+    return own === 'ACTIVE' && tokenEndedBy(r, owner) ? 'ENDED' : own;
+  }
+
+  /** `owner`: null when the account was deleted */
+  private view(r: AccessTokenRecord, owner: UserRecord | null, now: Date): AccessTokenView {
+    const state = this.state(r, owner, now);
+    const endedBy = state === 'ENDED' ? tokenEndedBy(r, owner) : null;
     return {
       id: r.id,
       name: r.name,
       scopes: r.scopes,
-      owner: { id: owner.id, name: owner.name, email: owner.email },
+      owner: owner
+        ? { id: owner.id, name: owner.name, email: owner.email }
+        : { id: r.userId, name: '(deleted user)', email: '' },
       createdAt: r.createdAt,
       expiresAt: r.expiresAt,
       ...(r.lastUsedAt ? { lastUsedAt: r.lastUsedAt } : {}),
       ...(r.revokedAt ? { revokedAt: r.revokedAt } : {}),
-      state: tokenState(r, now),
+      state,
+      ...(endedBy ? { ended: { ...endedBy, text: tokenEndedText(endedBy) } } : {}),
     };
   }
 }

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { ACCESS_TOKEN_MAX_DAYS, type TokenEnded } from './access-token-endings';
 import { NON_ADMIN_ROLES, type Role, UPLOADER_ROLES } from './roles';
 
 /**
@@ -23,7 +24,7 @@ export const SCOPE_ROLES: Record<AccessTokenScope, readonly Role[]> = {
   'packages:draft': NON_ADMIN_ROLES,
 };
 
-export const ACCESS_TOKEN_MAX_DAYS = 90;
+export { ACCESS_TOKEN_MAX_DAYS };
 /** tokens one person may hold at once (revoked and expired ones do not count) */
 export const ACCESS_TOKENS_PER_USER = 20;
 /** calls one token may make per window (each call that changes something counts: decision 257) */
@@ -101,14 +102,23 @@ export interface AccessTokenView {
   expiresAt: string;
   lastUsedAt?: string;
   revokedAt?: string;
-  /** ACTIVE, EXPIRED or REVOKED at the time of the answer */
-  state: 'ACTIVE' | 'EXPIRED' | 'REVOKED';
+  /**
+   * ACTIVE, EXPIRED, REVOKED, or ENDED (with its owner's role, account or password: decision 334) at the
+   * time of the answer
+   */
+  state: AccessTokenState;
+  /** why an ENDED token ended: its cause, its moment when known, and the words the list shows */
+  ended?: TokenEnded & { text: string };
 }
 
+export const ACCESS_TOKEN_STATES = ['ACTIVE', 'EXPIRED', 'REVOKED', 'ENDED'] as const;
+export type AccessTokenState = (typeof ACCESS_TOKEN_STATES)[number];
+
+/** The state of a token by its own record (revoked, expired), before its owner is looked at. */
 export function tokenState(
   t: { expiresAt: string; revokedAt?: string },
   now: Date,
-): AccessTokenView['state'] {
+): 'ACTIVE' | 'EXPIRED' | 'REVOKED' {
   if (t.revokedAt) return 'REVOKED';
   return Date.parse(t.expiresAt) <= now.getTime() ? 'EXPIRED' : 'ACTIVE';
 }

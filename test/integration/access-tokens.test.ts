@@ -9,9 +9,11 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Package } from '../../shared/api/contracts/packages';
 import { ROUTES } from '../../shared/api/routes';
 import { ACCESS_TOKEN_ERR, type AccessTokenView } from '../../shared/domain/access-tokens';
-import { api, baseUrl, jsonText, uniq } from '../support/api';
+import { api, baseUrl, jsonText, mails, uniq } from '../support/api';
 import { type DirectUser, directUsers } from '../support/direct-users';
 import { createDcc, seededUser } from '../support/fixtures';
+import { decideRoles, grantRoles } from '../support/identity';
+import { errorMessageOf, rawRequest } from '../support/raw-http';
 import { dynamoAt, scanAll, tableOf } from '../support/store';
 import { settled } from '../support/uploads';
 
@@ -328,13 +330,128 @@ describe('a token ends at once', () => {
       );
     await set(moved.id, 'SET userRole = :r', { ':r': 'DESIGN_ENGINEER_TEST' });
     await set(refused.id, 'SET roleStatus = :s', { ':s': 'REFUSED' });
-    for (const t of tokens) {
+    const why = [
+      "the owner's account was deleted",
+      "the owner's role changed",
+      "the owner's role was refused or revoked by an administrator",
+    ];
+    for (const [i, t] of tokens.entries()) {
       const r = await api<Err>('/dcc', { token: t.token });
       expect([r.status, r.body.errorMessage]).toEqual([
         401,
-        "Token invalid: this access token ended with its owner's role or account",
+        `Token invalid: this access token ended: ${why[i]}`,
       ]);
     }
+  });
+});
+
+/**
+ * Tokens end for good (decision 334): the change that ended a token moved its owner's token epoch in the
+ * same write, so giving the role back, granting it again or choosing a new password never revives it.
+ * Each sequence runs over HTTP as the people would: settings, the two-admin grant, the mailed reset.
+ */
+describe('an ended token stays ended', () => {
+  const use = async (token: string) => {
+    const r = await api<Err>('/dcc', { token });
+    return [r.status, r.body.errorMessage];
+  };
+  const endedAs = (why: string) => [
+    401,
+    expect.stringMatching(
+      new RegExp(
+        `^Token invalid: this access token ended: ${why} on \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d UTC$`,
+      ),
+    ),
+  ];
+  const listed = async (session: string, id: string) =>
+    (
+      await api<{ accessTokens: AccessTokenView[] }>('/access-tokens', { token: session })
+    ).body.accessTokens.find((t) => t.id === id);
+  const chooseRole = async (u: DirectUser, userRole: string) => {
+    const r = await api<Err>('/user/account', {
+      method: 'POST',
+      token: u.token,
+      body: { name: u.name, email: u.email, userRole },
+    });
+    expect(r.status, r.body.errorMessage).toBe(200);
+  };
+
+  it('after the role is changed, changed back and granted again by two admins', async () => {
+    const [u] = (await accounts(1, 'DESIGN_ENGINEER_DEV', 'Role Flipper')) as [DirectUser];
+    const { token, accessToken } = await newToken(u.token);
+    expect(await use(token)).toEqual([200, undefined]);
+    await chooseRole(u, 'DESIGN_ENGINEER_TEST');
+    expect(await use(token)).toEqual(endedAs("the owner's role changed"));
+    await chooseRole(u, 'DESIGN_ENGINEER_DEV');
+    await grantRoles([u.id]);
+    expect(await use(token)).toEqual(endedAs("the owner's role changed"));
+    // the list (the owner's and the admins') says why it ended; a token made now works
+    const mine = await listed(u.token, accessToken.id);
+    expect(mine).toMatchObject({ state: 'ENDED', ended: { cause: 'ROLE_CHANGED' } });
+    expect(mine?.ended?.text).toMatch(/^the owner's role changed on \d{4}-/);
+    expect((await listed(admin, accessToken.id))?.state).toBe('ENDED');
+    expect(await use((await newToken(u.token)).token)).toEqual([200, undefined]);
+  });
+
+  it('after the role is refused (revoked) and granted again by two admins', async () => {
+    const [u] = (await accounts(1, 'DESIGN_ENGINEER_DEV', 'Refused Once')) as [DirectUser];
+    const { token, accessToken } = await newToken(u.token);
+    expect(await use(token)).toEqual([200, undefined]);
+    await decideRoles([u.id], 'refuse');
+    const refused = "the owner's role was refused or revoked by an administrator";
+    expect(await use(token)).toEqual(endedAs(refused));
+    await grantRoles([u.id]);
+    expect(await use(token)).toEqual(endedAs(refused));
+    expect(await listed(u.token, accessToken.id)).toMatchObject({
+      state: 'ENDED',
+      ended: { cause: 'ROLE_REFUSED' },
+    });
+    expect(await use((await newToken(u.token)).token)).toEqual([200, undefined]);
+  });
+
+  it('after a password reset and a new password', async () => {
+    const [u] = (await accounts(1, 'DESIGN_ENGINEER_DEV', 'Reset Once')) as [DirectUser];
+    const { token, accessToken } = await newToken(u.token);
+    expect(await use(token)).toEqual([200, undefined]);
+    const reset = await rawRequest(baseUrl(), {
+      method: 'POST',
+      path: '/dev/user/reset-password',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ email: u.email }),
+      localAddress: '127.0.36.7',
+    });
+    expect(reset.status, errorMessageOf(reset)).toBe(200);
+    // asked for only, the reset ends nothing: anyone may ask for anyone's address
+    expect(await use(token)).toEqual([200, undefined]);
+    const mail = (await mails(u.email)).find((m) => m.subject.includes('temporary password'));
+    const temp = /Temporary password: (\S+)/.exec(mail?.text ?? '')?.[1] ?? '';
+    const signedIn = await api<{ token: string } & Err>('/user/login', {
+      method: 'POST',
+      body: { login: u.email, password: temp },
+    });
+    expect(signedIn.status, signedIn.body.errorMessage).toBe(200);
+    expect(await use(token)).toEqual(endedAs("the owner's password was reset"));
+    const changed = await api<{ token: string } & Err>('/user/password', {
+      method: 'POST',
+      token: signedIn.body.token,
+      body: { oldPassword: temp, newPassword: 'Pipeline-Owner-Pass-36' },
+    });
+    expect(changed.status, changed.body.errorMessage).toBe(200);
+    expect(await use(token)).toEqual(endedAs("the owner's password was reset"));
+    expect(await listed(changed.body.token, accessToken.id)).toMatchObject({
+      state: 'ENDED',
+      ended: { cause: 'PASSWORD_RESET' },
+    });
+    // a new password ends the tokens made before it too
+    const fresh = await newToken(changed.body.token);
+    expect(await use(fresh.token)).toEqual([200, undefined]);
+    const again = await api<{ token: string } & Err>('/user/password', {
+      method: 'POST',
+      token: changed.body.token,
+      body: { oldPassword: 'Pipeline-Owner-Pass-36', newPassword: 'Pipeline-Owner-Pass-37' },
+    });
+    expect(again.status, again.body.errorMessage).toBe(200);
+    expect(await use(fresh.token)).toEqual(endedAs("the owner's password was changed"));
   });
 });
 

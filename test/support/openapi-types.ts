@@ -3498,7 +3498,14 @@ export interface operations {
                             lastUsedAt?: string;
                             revokedAt?: string;
                             /** @enum {string} */
-                            state: "ACTIVE" | "EXPIRED" | "REVOKED";
+                            state: "ACTIVE" | "EXPIRED" | "REVOKED" | "ENDED";
+                            /** @description why an ENDED token ended: its owner's role, account or password changed */
+                            ended?: {
+                                /** @enum {string} */
+                                cause: "ROLE_CHANGED" | "ROLE_REFUSED" | "PASSWORD_RESET" | "PASSWORD_CHANGED" | "OWNER_DELETED" | "AUTHORITY_LOST" | "EARLIER_CHANGE";
+                                at?: string;
+                                text: string;
+                            };
                         }[];
                     };
                 };
@@ -3547,7 +3554,14 @@ export interface operations {
                             lastUsedAt?: string;
                             revokedAt?: string;
                             /** @enum {string} */
-                            state: "ACTIVE" | "EXPIRED" | "REVOKED";
+                            state: "ACTIVE" | "EXPIRED" | "REVOKED" | "ENDED";
+                            /** @description why an ENDED token ended: its owner's role, account or password changed */
+                            ended?: {
+                                /** @enum {string} */
+                                cause: "ROLE_CHANGED" | "ROLE_REFUSED" | "PASSWORD_RESET" | "PASSWORD_CHANGED" | "OWNER_DELETED" | "AUTHORITY_LOST" | "EARLIER_CHANGE";
+                                at?: string;
+                                text: string;
+                            };
                         };
                     };
                 };
@@ -3588,7 +3602,14 @@ export interface operations {
                             lastUsedAt?: string;
                             revokedAt?: string;
                             /** @enum {string} */
-                            state: "ACTIVE" | "EXPIRED" | "REVOKED";
+                            state: "ACTIVE" | "EXPIRED" | "REVOKED" | "ENDED";
+                            /** @description why an ENDED token ended: its owner's role, account or password changed */
+                            ended?: {
+                                /** @enum {string} */
+                                cause: "ROLE_CHANGED" | "ROLE_REFUSED" | "PASSWORD_RESET" | "PASSWORD_CHANGED" | "OWNER_DELETED" | "AUTHORITY_LOST" | "EARLIER_CHANGE";
+                                at?: string;
+                                text: string;
+                            };
                         };
                     };
                 };

@@ -1,4 +1,5 @@
 import type { AccountRequest, PublicUser } from '../../../shared/api/contracts/user';
+import { withTokenEnding } from '../../../shared/domain/access-token-endings';
 import { BadRequestError, ConflictError, ForbiddenError } from '../../../shared/domain/errors';
 import { roleStatusOf } from '../../../shared/domain/identity';
 import { minutesToWait } from '../../../shared/domain/login-throttle';
@@ -55,17 +56,22 @@ export async function updateAccount(d: UserDeps, user: UserRecord, req: AccountR
     // mail first: if it cannot go out, nothing about the account has changed (an unused token stays behind)
     await mailConfirmationLink(d, user, req.email, 'CHANGE_EMAIL');
   }
-  const next: UserRecord = {
-    ...user,
-    name: req.name,
-    pendingEmail: emailChange ? req.email : user.pendingEmail,
-    userRole: req.userRole,
-    roleStatus: roleChange ? 'REQUESTED' : user.roleStatus,
-    // a grant proposed for the old role does not carry over to the new one (issue 23)
-    roleProposal: roleChange ? undefined : user.roleProposal,
-    updatedAt: d.clock.now().toISOString(),
-    version: user.version + 1,
-  };
+  // a role change ends the access tokens for good, in this write (decision 334)
+  const next: UserRecord = withTokenEnding(
+    user,
+    {
+      ...user,
+      name: req.name,
+      pendingEmail: emailChange ? req.email : user.pendingEmail,
+      userRole: req.userRole,
+      roleStatus: roleChange ? 'REQUESTED' : user.roleStatus,
+      // a grant proposed for the old role does not carry over to the new one (issue 23)
+      roleProposal: roleChange ? undefined : user.roleProposal,
+      updatedAt: d.clock.now().toISOString(),
+      version: user.version + 1,
+    },
+    d.clock.now().toISOString(),
+  );
   // the change and its events: one transaction (decision 283)
   const events = [
     userEvent(user, 'ACCOUNT_UPDATED', 'changes their name, email or role', {

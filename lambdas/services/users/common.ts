@@ -1,5 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { PublicUser } from '../../../shared/api/contracts/user';
+import { withTokenEnding } from '../../../shared/domain/access-token-endings';
 import { ConflictError, NotFoundError, TooManyRequestsError } from '../../../shared/domain/errors';
 import { roleStatusOf } from '../../../shared/domain/identity';
 import type { ThrottlePolicy } from '../../../shared/domain/login-throttle';
@@ -140,15 +141,21 @@ export async function undoOnFailure<T>(step: () => Promise<T>, undo: () => Promi
   }
 }
 
-/** Stores `next` over `prev` with what commits with it (its events); a lost race is a 409. */
+/**
+ * Stores `next` over `prev` with what commits with it (its events); a lost race is a 409. A change of role,
+ * role status or password moves the account's token epoch in the same write (decision 334). Answers the
+ * record as stored.
+ */
 export async function mustUpdate(
   d: UserDeps,
   next: UserRecord,
   prev: UserRecord,
   commit: UserCommit = {},
-): Promise<void> {
-  const result = await d.users.update(next, prev.version, prev.email, commit);
+): Promise<UserRecord> {
+  const stored = withTokenEnding(prev, next, d.clock.now().toISOString());
+  const result = await d.users.update(stored, prev.version, prev.email, commit);
   if (result !== 'ok') throw new ConflictError('Your account was changed meanwhile; reload and try again');
+  return stored;
 }
 
 /** A mail whose failure must not undo what was already committed: logged only. */

@@ -1,3 +1,4 @@
+import { withTokenEnding } from '../../../shared/domain/access-token-endings';
 import { ConflictError } from '../../../shared/domain/errors';
 import type { Role } from '../../../shared/domain/roles';
 import type { UserRecord } from '../../ports/user-repository';
@@ -24,12 +25,16 @@ export async function confirmSeeded(d: UserDeps, emails: readonly string[]): Pro
     const u = await d.users.getByEmail(email);
     if (!u || (u.roleStatus !== undefined && u.emailConfirmed !== undefined)) continue;
     await d.users.update(
-      {
-        ...u,
-        roleStatus: u.roleStatus ?? 'GRANTED',
-        emailConfirmed: u.emailConfirmed ?? true,
-        version: u.version + 1,
-      },
+      withTokenEnding(
+        u,
+        {
+          ...u,
+          roleStatus: u.roleStatus ?? 'GRANTED',
+          emailConfirmed: u.emailConfirmed ?? true,
+          version: u.version + 1,
+        },
+        d.clock.now().toISOString(),
+      ),
       u.version,
       u.email,
     );

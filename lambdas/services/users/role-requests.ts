@@ -1,5 +1,6 @@
 import { proofOf } from '../../../shared/api/contracts/packages';
 import type { DecideRolesRequest, PublicUser, RoleDecisionOutcome } from '../../../shared/api/contracts/user';
+import { withTokenEnding } from '../../../shared/domain/access-token-endings';
 import { assertNever } from '../../../shared/domain/assert-never';
 import { BadRequestError, ConflictError, ForbiddenError } from '../../../shared/domain/errors';
 import { holdsAuthority, roleStatusOf } from '../../../shared/domain/identity';
@@ -144,7 +145,11 @@ export async function decideRoles(
         return assertNever(outcome, 'role decision');
     }
   });
-  const changes = planned.map((p) => ({ next: p.next, expectedVersion: p.u.version }));
+  // a refusal (or revocation) ends the person's access tokens for good, in this write (decision 334)
+  const changes = planned.map((p) => ({
+    next: withTokenEnding(p.u, p.next, at),
+    expectedVersion: p.u.version,
+  }));
   if (!(await d.users.updateAll(changes, { events })))
     throw new ConflictError('A selected account was changed meanwhile; reload and try again');
 

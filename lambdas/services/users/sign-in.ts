@@ -1,5 +1,6 @@
 import type { PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/server';
 import type { PublicUser } from '../../../shared/api/contracts/user';
+import { withTokenEnding } from '../../../shared/domain/access-token-endings';
 import { COMPANY_ERR } from '../../../shared/domain/company-sign-on';
 import { ForbiddenError, TooManyRequestsError, UnauthorizedError } from '../../../shared/domain/errors';
 import { emailConfirmedOf, registrationExpired } from '../../../shared/domain/identity';
@@ -211,16 +212,21 @@ export async function login(
   if (user.tempPasswordHash) {
     // a used temporary password replaces the old one: sessions opened with the old one end with it
     if (usedTemporary) tokenVersion += 1;
-    const next: UserRecord = {
-      ...user,
-      passwordHash: usedTemporary ? user.tempPasswordHash : user.passwordHash,
-      tempPasswordHash: undefined,
-      tempPasswordExpiresAt: undefined,
-      ...(usedTemporary ? { mustChangePassword: true } : {}),
-      tokenVersion,
-      updatedAt: now.toISOString(),
-      version: user.version + 1,
-    };
+    // a used temporary password is the reset taking effect: it ends the access tokens (decision 334)
+    const next: UserRecord = withTokenEnding(
+      user,
+      {
+        ...user,
+        passwordHash: usedTemporary ? user.tempPasswordHash : user.passwordHash,
+        tempPasswordHash: undefined,
+        tempPasswordExpiresAt: undefined,
+        ...(usedTemporary ? { mustChangePassword: true } : {}),
+        tokenVersion,
+        updatedAt: now.toISOString(),
+        version: user.version + 1,
+      },
+      now.toISOString(),
+    );
     // the use of a mailed password commits with the sign-in's event, which says so (decision 283); a
     // change that won meanwhile leaves the stored record as it was and records nothing: the token carries
     // its version, and the sign-in is recorded as a plain one

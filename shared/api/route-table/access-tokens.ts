@@ -1,6 +1,8 @@
 import * as z from 'zod';
+import { TOKEN_ENDING_CAUSES } from '../../domain/access-token-endings';
 import {
   ACCESS_TOKEN_SCOPES,
+  ACCESS_TOKEN_STATES,
   accessTokenIdParamSchema,
   createAccessTokenSchema,
 } from '../../domain/access-tokens';
@@ -57,7 +59,11 @@ const accessToken = z.object({
   expiresAt: z.string(),
   lastUsedAt: z.string().optional(),
   revokedAt: z.string().optional(),
-  state: z.enum(['ACTIVE', 'EXPIRED', 'REVOKED']),
+  state: z.enum(ACCESS_TOKEN_STATES),
+  ended: z
+    .object({ cause: z.enum(TOKEN_ENDING_CAUSES), at: z.string().optional(), text: z.string() })
+    .optional()
+    .meta({ description: "why an ENDED token ended: its owner's role, account or password changed" }),
 });
 
 /** Answers of the access token rows (issue 27): plain JSON objects, not JSON text. */

@@ -5,11 +5,30 @@ import {
   TableCell,
   TableHead,
   TableRow,
+  Text,
   VisuallyHidden,
 } from '@aws-amplify/ui-react';
 import type { AccessTokenView } from '@shared/domain/access-tokens';
 
 const day = (iso?: string) => (iso ? new Date(iso).toISOString().slice(0, 16).replace('T', ' ') : '—');
+
+/**
+ * The state of a token; an ENDED one says why, for good (decision 334): "ended: the owner's role changed on
+ * …". The owner cannot bring it back; they make a new token once they hold their role again.
+ */
+function TokenState({ token }: { token: AccessTokenView }) {
+  if (token.state !== 'ENDED' || !token.ended) return <>{token.state}</>;
+  return (
+    <>
+      <Text as="span" fontWeight="bold">
+        ENDED
+      </Text>
+      <Text as="span" display="block" fontSize="small" color="font.secondary" maxWidth="22rem">
+        {`ended: ${token.ended.text}`}
+      </Text>
+    </>
+  );
+}
 
 /** The access tokens a person may see (an admin: every one, with its owner), each active one with Revoke. */
 export function AccessTokenTable({
@@ -52,7 +71,9 @@ export function AccessTokenTable({
             <TableCell>{day(t.createdAt)}</TableCell>
             <TableCell>{day(t.lastUsedAt)}</TableCell>
             <TableCell>{day(t.expiresAt)}</TableCell>
-            <TableCell>{t.state}</TableCell>
+            <TableCell>
+              <TokenState token={t} />
+            </TableCell>
             <TableCell>
               {t.state === 'ACTIVE' ? (
                 <Button
