@@ -3,7 +3,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { expect, signIn, test } from './support';
+import { SEED_PASSWORD } from '../../shared/domain/seed-users';
+import { apiUrl, expect, signIn, test } from './support';
 
 const SHOTS = process.env.ACCESS_TOKEN_SHOTS ?? 'test-results/e2e/access-tokens';
 
@@ -76,5 +77,57 @@ test('a token made in settings drives the pipeline; its draft is seen, and one c
     await expect(cli(secret)).rejects.toMatchObject({ stderr: expect.stringContaining('revoked') });
   } finally {
     rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+/** One JSON call to the API as the browser's user would make it. */
+async function call<T>(path: string, body: unknown, token?: string): Promise<T> {
+  const r = await fetch(apiUrl(path), {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...(token ? { Authorization: `Bearer ${token}` } : {}) },
+    body: JSON.stringify(body),
+  });
+  if (!r.ok) throw new Error(`${path}: ${r.status} ${await r.text()}`);
+  return (await r.json()) as T;
+}
+
+/**
+ * Decision 334: a password change ends the owner's tokens for good. The engineer's password is changed and
+ * changed back (so the seeded password still signs in); the token stays ended, and the list says why and when.
+ */
+test('a token ended by a password change says so in the list, for good', async ({ page, a11y }) => {
+  const tokenName = `ci-ended-${Date.now().toString(36)}`;
+  const email = 'design-engineer-dev@example.com';
+  await signIn(page, email);
+  await expect(page).toHaveURL(/\/home$/);
+  await page.goto('/user/settings?form=tokens');
+  await page.getByLabel('Token name').fill(tokenName);
+  await page.getByRole('button', { name: 'Create token' }).click();
+  const row = page.getByRole('row').filter({ hasText: tokenName });
+  await expect(row).toContainText('ACTIVE');
+
+  const { token } = await call<{ token: string }>('/user/login', { login: email, password: SEED_PASSWORD });
+  const interim = 'Interim-Pass-334-e2e';
+  const changed = await call<{ token: string }>(
+    '/user/password',
+    { oldPassword: SEED_PASSWORD, newPassword: interim },
+    token,
+  );
+  await call('/user/password', { oldPassword: interim, newPassword: SEED_PASSWORD }, changed.token);
+
+  // the change ended this browser's session too: sign in again and look
+  await signIn(page, email);
+  await expect(page).toHaveURL(/\/home$/);
+  await page.goto('/user/settings?form=tokens');
+  await expect(row).toContainText('ENDED');
+  await expect(row).toContainText(/ended: the owner's password was changed on \d{4}-\d\d-\d\d \d\d:\d\d UTC/);
+  await expect(row.getByRole('button')).toHaveCount(0);
+  await a11y(page, 'settings: an ended access token');
+  for (const [width, height] of [
+    [1366, 768],
+    [1920, 1080],
+  ] as const) {
+    await page.setViewportSize({ width, height });
+    await page.screenshot({ path: `${SHOTS}/settings-access-token-ended-${width}.png`, fullPage: true });
   }
 });
