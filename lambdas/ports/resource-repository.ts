@@ -144,10 +144,10 @@ export interface ResourceReferences {
   packagesUsing(resourceId: string): Promise<ResourceReference[]>;
 }
 
-/** What attaching build provenance / an SBOM may meet (issue 27): each is recorded once. */
+/** What attaching build provenance / an SBOM may meet: each is recorded once. */
 export type AttachOutcome = 'ok' | 'missing' | 'provenanceTaken' | 'sbomTaken';
 
-/** The set-once fields of a resource (issue 27, decision 275): the resources table's adapters implement it. */
+/** The set-once fields of a resource (decision 275): the resources table's adapters implement it. */
 export interface ResourceProvenanceStore {
   /**
    * Records `fields` on resource `id` in one conditional write: refused ('provenanceTaken' /

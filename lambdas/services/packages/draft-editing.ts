@@ -40,7 +40,7 @@ export class DraftEditing {
     if (!resource) throw new ConflictError('The resource of this package was deleted');
     const header = core.d.header.update(p.header, submitted, p, resource);
     const next = { ...p, status, header, updatedAt: core.now().toISOString(), version: p.version + 1 };
-    // the editor saves as the user types (issue 25): each event names the values that changed
+    // the editor saves as the user types: each event names the values that changed
     const event = core.event(next, user, 'HEADER_EDITED', AUDIT_MEANING.editHeader, {
       fields: changedFields(p.header, header),
     });

@@ -12,7 +12,7 @@ import { type Actor, type ResourceDeps, resourceKey } from './common';
 import { abandon, checkUploadRequest, MULTIPART_ERR, pendingUploadOf } from './presigned-upload';
 
 /**
- * Resources up to 10 GiB (issue 17): the browser sends the file to S3 as a multipart upload, parts in
+ * Resources up to 10 GiB: the browser sends the file to S3 as a multipart upload, parts in
  * parallel through presigned UploadPart URLs, and may resume after a dropped connection or a reload by
  * asking which parts S3 holds. The server completes the upload with the parts' ETags and then checks
  * and registers it exactly as a single-PUT upload (presigned-upload.ts: confirmUpload).
