@@ -14,7 +14,7 @@ type WaitKind = 'confirm' | 'requests' | 'mine';
 /** At most this many accounts per kind on the home page; the users list has them all, first. */
 const SHOWN = 8;
 
-/** Each kind of waiting decision: its group title and what the admin does (issue 25: say what waits). */
+/** Each kind of waiting decision: its group title and what the admin does (say what waits). */
 const KINDS: readonly { kind: WaitKind; title: string; action: string; none: string }[] = [
   {
     kind: 'confirm',

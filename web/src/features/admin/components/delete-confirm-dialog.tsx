@@ -14,11 +14,11 @@ export interface DeleteItem {
   name: string;
   /** the item's state in words (a package's status, a user's role and role status, …) */
   state: ReactNode;
-  /** people wait on it (a package in flight): deleting it is an electronic signature (issue 23) */
+  /** people wait on it (a package in flight): deleting it is an electronic signature */
   inFlight?: boolean;
 }
 
-/** The admin's electronic signature of a deletion: password and reason (issue 23, decision 196). */
+/** The admin's electronic signature of a deletion: password and reason (decision 196). */
 export interface DeletionSignature {
   password: string;
   reason: string;

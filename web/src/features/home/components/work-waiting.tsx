@@ -26,7 +26,7 @@ const ACTION: Record<WorkKind, string> = {
 };
 
 /**
- * Who the row comes from (issue 25): a delivery from the release engineer who sent it, not the initiator;
+ * Who the row comes from: a delivery from the release engineer who sent it, not the initiator;
  * an approval or a signature from the initiator; a draft is the user's own.
  */
 function fromWhom(kind: WorkKind, pkg: Package): string {

@@ -53,7 +53,7 @@ export function usePackageChanges(id: string | undefined) {
 }
 
 /**
- * The signature dialog's line (issue 25): the signer states having seen the comparison, against which
+ * The signature dialog's line: the signer states having seen the comparison, against which
  * package; undefined while it is not loaded.
  */
 export function changesSeenText(query: ChangesQuery): string | undefined {

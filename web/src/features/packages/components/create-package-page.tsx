@@ -54,7 +54,7 @@ export function CreatePackagePage() {
   const [busy, setBusy] = useState(false);
   // undefined until the user chooses: the server's proposal holds
   const [chosenStart, setStartFrom] = useState<StartFrom | undefined>(undefined);
-  // issue 25: a new package may start from an earlier one; the server proposes one and a free name
+  // a new package may start from an earlier one; the server proposes one and a free name
   const resourceId = !draft && resource ? resource.id : null;
   const sources = useApiQuery(
     (signal) =>

@@ -173,7 +173,7 @@ export function KeptInBrowser({
   );
 }
 
-/** What a package started from an earlier one copied (issue 25): the source, the values and the DCC. */
+/** What a package started from an earlier one copied: the source, the values and the DCC. */
 export function CopiedFromNote({ copied }: { copied: CopiedFrom }) {
   const n = copied.fields.length;
   return (

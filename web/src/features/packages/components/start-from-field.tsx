@@ -113,7 +113,7 @@ export function StartFromField({
           value={value}
           onChange={(e) => onChange(e.target.value)}
           descriptiveText={
-            // the whole choice in words: a narrow select cuts its option text (issue 25, 1366×768)
+            // the whole choice in words: a narrow select cuts its option text (1366×768)
             chosen
               ? `Copies from ${chosen.name} (${STATUS_LABELS[chosen.status]}), by ${chosen.initiatorName}, ${day(chosen.updatedAt)} UTC${chosen.deviceId ? `, DCC ${chosen.deviceId}` : ''}${matchText(chosen)}`
               : undefined

@@ -31,7 +31,7 @@ const REFUSED = 'The server refused the header. Correct the marked fields and co
 
 /**
  * The header editor of one loaded header (spec §2.8, §3, §5): its state (utils/header-editor-state.ts),
- * the autosave of issue 25 (every change is saved to the draft on the server a moment after the last
+ * the autosave (decision 241: every change is saved to the draft on the server a moment after the last
  * keystroke, one save at a time; a failed one keeps the values in this browser) and Continue, which saves
  * what is left and moves to the DCC step or shows why the server refused it.
  */

@@ -120,7 +120,7 @@ export function rowClickTarget(
     };
   if (flow === 'approve-delivery')
     return { path: paths.packages.approveView, subHeader: MSG.approveDeliveryPackageTitle };
-  // issue 25: a rejection in approval (or of the signature) is a rejection too (spec §4.4 'REJECTED'),
+  // a rejection in approval (or of the signature) is a rejection too (spec §4.4 'REJECTED'),
   // whatever the stage: it opens the rejected page, never 'PACKAGE GENERATED' over "no file was generated"
   if (pkg.status === 'REJECTED')
     return { path: paths.packages.rejectedView, subHeader: MSG.packageRejectedTitle };

@@ -119,7 +119,7 @@ export function ResourceSelectionPage({ type }: { type: ResourceType }) {
             </Button>
           }
         />
-        {/* issue 25: an empty list points to where patches and models come from */}
+        {/* an empty list points to where patches and models come from */}
         {!list.query.loading &&
         !list.query.failed &&
         list.current?.total === 0 &&

@@ -68,7 +68,7 @@ export function SettingsPage() {
         {user.passwordless ? null : <ToggleButton value="password">{MSG.changePassword}</ToggleButton>}
         {/* decision 322: a second factor at sign-in and a way to sign decisions */}
         <ToggleButton value="passkeys">Passkeys</ToggleButton>
-        {/* issue 27: a granted person's tokens for build pipelines (an admin: every token) */}
+        {/* a granted person's tokens for build pipelines (an admin: every token) */}
         {awaitsGrant(user) ? null : <ToggleButton value="tokens">Access tokens</ToggleButton>}
       </ToggleButtonGroup>
       {mode === 'info' ? (
