@@ -49,7 +49,7 @@ export class DraftEditing {
   }
 
   /**
-   * Issue 25: step 1 again (Back to step 1, then Continue) updates the draft's name, note and sign flag
+   * step 1 again (Back to step 1, then Continue) updates the draft's name, note and sign flag
    * instead of creating a second package; a new type recomputes the header's Type and CRC. The name claim
    * moves with it; the user's own draft never clashes with itself.
    */
