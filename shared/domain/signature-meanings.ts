@@ -33,7 +33,7 @@ export const SIGNATURE_MEANINGS: Readonly<Record<SignatureAction, string>> = {
 };
 
 /**
- * Issue 25: a development package is approved for testing on development devices, never for release;
+ * A development package (decision 250) is approved for testing on development devices, never for release;
  * its approvers sign these sentences instead (`signatureMeaning`), and its XML records them.
  */
 export const DEVELOPMENT_MEANINGS: Readonly<Partial<Record<SignatureAction, string>>> = {

@@ -43,11 +43,11 @@ export const generatePackageSchema = z.object({
 });
 export type GeneratePackage = z.infer<typeof generatePackageSchema>;
 
-/** Issue 25: step 1 of a draft again (Back to step 1, then Continue): its name, type (sign flag) and note. */
+/** step 1 of a draft again (Back to step 1, then Continue): its name, type (sign flag) and note. */
 export const updateDraftSchema = generatePackageSchema.omit({ fromPackageId: true });
 export type UpdateDraft = z.infer<typeof updateDraftSchema>;
 
-/** Issue 25: the earlier package a draft was started from, and what was copied from it. */
+/** the earlier package a draft was started from, and what was copied from it. */
 export interface CopiedFrom {
   id: string;
   name: string;
@@ -58,7 +58,7 @@ export interface CopiedFrom {
   dcc?: { dccId: string; deviceId: string; telemetryType: string };
 }
 
-/** Issue 25: an earlier package a new one may start from (GET /resources/{id}/package-sources). */
+/** an earlier package a new one may start from (GET /resources/{id}/package-sources). */
 export interface PackageSource {
   id: string;
   name: string;
@@ -377,7 +377,7 @@ export const approversQuerySchema = z.object({
 });
 
 /**
- * Issue 25, GET /resources/{id}/package-sources?deviceId=: also offer the packages whose DCC copy names this
+ * GET /resources/{id}/package-sources?deviceId=: also offer the packages whose DCC copy names this
  * DCC device id exactly (a new resource has no device of its own yet). Same rules as a DCC's Device ID.
  */
 export const packageSourcesQuerySchema = z.object({

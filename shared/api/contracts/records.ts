@@ -78,7 +78,7 @@ const copiedFromSchema = z.object({
   dcc: z.object({ dccId: z.string(), deviceId: z.string(), telemetryType: z.string() }).optional(),
 });
 
-/** Issue 25: an earlier package a new one may start from (GET /resources/{id}/package-sources). */
+/** an earlier package a new one may start from (GET /resources/{id}/package-sources). */
 export const packageSourceSchema = z.object({
   id: z.string(),
   name: z.string(),
