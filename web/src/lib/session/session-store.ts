@@ -133,7 +133,7 @@ export function awaitsGrant(user: SessionUser | null): boolean {
   );
 }
 
-/** Issue 23: what the signed-in user may open is only their settings (a password to change, or no grant). */
+/** what the signed-in user may open is only their settings (a password to change, or no grant). */
 export function settingsOnly(s: Pick<SessionState, 'user' | 'mustChangePassword'>): boolean {
   return s.mustChangePassword || awaitsGrant(s.user);
 }

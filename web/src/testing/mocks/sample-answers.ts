@@ -132,7 +132,7 @@ const changes = (p: Package) => ({
   dcc: [],
   headerCompared: false,
 });
-/** Issue 25: the earlier packages of a resource (with `deviceId`, of its type for that device), newest first. */
+/** the earlier packages of a resource (with `deviceId`, of its type for that device), newest first. */
 function sources(id: string, device: string | null) {
   const type = resourceOf(id)?.resourceType;
   const own = ALL.filter(

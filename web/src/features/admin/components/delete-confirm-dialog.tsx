@@ -31,10 +31,10 @@ export interface DeletionSignature {
 export type DeleteConfirm = (signature?: DeletionSignature) => Promise<string | null>;
 
 /**
- * Issue 16: 'Delete selected' asks first. The dialog lists every selected item with its state and says
+ * 'Delete selected' asks first. The dialog lists every selected item with its state and says
  * that deletion cannot be undone; only 'Delete' deletes. Cancel and Escape close it and delete nothing.
  *
- * Issue 23: when a selected package is in flight (people wait on it for approval, signature or delivery),
+ * when a selected package is in flight (people wait on it for approval, signature or delivery),
  * the deletion is an electronic signature: the dialog marks those packages, says that everyone waiting on
  * them is told by mail, shows the meaning and who signs, and asks for the reason and the admin's password;
  * Delete is active once both are given. A wrong password keeps the dialog open and says so.

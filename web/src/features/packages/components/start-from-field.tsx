@@ -34,7 +34,7 @@ export interface DeviceChoice {
 }
 
 /**
- * Issue 25, "start from a previous package": on step 1 of a new package, copy the header values and the
+ * "start from a previous package" (decision 240): on step 1 of a new package, copy the header values and the
  * DCC choice of an earlier package of the same resource or device (by default the latest rejected or
  * approved one, which the server proposes). Shown only when there is an earlier package, or a device to
  * choose (`deviceChoice`, for a resource without packages of its own).

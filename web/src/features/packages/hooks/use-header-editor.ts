@@ -16,7 +16,7 @@ import {
 } from '../utils/header-editor-state';
 import { dropUnsaved, keepUnsaved } from '../utils/unsaved-header';
 
-/** Issue 25: how long the editor waits after the last change before it saves the header to the draft. */
+/** how long the editor waits after the last change before it saves the header to the draft. */
 export const AUTOSAVE_DELAY_MS = 800;
 
 /** What the status beside the editor says about the header's values on the server. */

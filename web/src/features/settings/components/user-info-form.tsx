@@ -19,7 +19,7 @@ interface Errors {
 }
 
 /**
- * Spec §2.10 'Change user info' and §5: saved only if something changed; admin cannot be chosen. Issue 12:
+ * Spec §2.10 'Change user info' and §5: saved only if something changed; admin cannot be chosen. Beyond the spec:
  * a new email waits for its confirmation link, a new role for an admin; an admin's own role is fixed.
  */
 export function UserInfoForm({ user }: { user: SessionUser }) {
