@@ -4,7 +4,7 @@ import { tableName } from './config/env';
 import { systemClock } from './ports/clock';
 import { AccessTokenService } from './services/access-tokens';
 
-/** The access token service (issue 27): tokens live in the users table; the audit table is named on first use. */
+/** The access token service: tokens live in the users table; the audit table is named on first use. */
 export const accessTokenService = /* @__PURE__ */ once(
   () =>
     new AccessTokenService({

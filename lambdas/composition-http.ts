@@ -12,7 +12,7 @@ import { authenticate as checkToken } from './services/users/sign-in';
  * never imports a composition module, so lambdas/routes/<area>.ts bind route() to this check.
  */
 export const authenticate: Authenticate = async (token, route) =>
-  // an access token (issue 27) is checked against its row's scope; a session token as before
+  // an access token is checked against its row's scope; a session token as before
   token && isAccessTokenBearer(token)
     ? accessTokenService().authenticate(token, route)
     : checkToken({ tokens: await loadTokenService(), users: userRepository(), clock: systemClock }, token);

@@ -6,7 +6,7 @@ import { bucketName, tableName } from './config/env';
 import { type ProvenanceDeps, ProvenanceService } from './services/provenance-service';
 
 /**
- * The provenance service (issue 27): each store is named on first use, since attachProvenance has the
+ * The provenance service: each store is named on first use, since attachProvenance has the
  * resources table and packageSbom the packages table (their route rows' `uses`), never both.
  */
 export const provenanceService = /* @__PURE__ */ once(

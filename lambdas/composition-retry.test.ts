@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 /**
- * A cold start that fails once must not fail forever (issue 14): every lazily loaded dependency is loaded
+ * A cold start that fails once must not fail forever: every lazily loaded dependency is loaded
  * again on the next invocation after a failure. The token key is read from a Secrets Manager stand-in on
  * 127.0.0.1 through the real SDK client (AWS_ENDPOINT_URL_SECRETS_MANAGER), which fails while `down`.
  */

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { lazy, noBlobStore, noMailer, once } from './composition';
 
 /**
- * Explicit wiring (issue 15, decision 122): getters build once and again after a failed build; a port is
+ * Explicit wiring (decision 122): getters build once and again after a failed build; a port is
  * forwarded to an adapter built on first use, every method without a list (decision 270); a Lambda that
  * did not import an adapter's module gets a stand-in that says which module its handler must import.
  */
@@ -32,7 +32,7 @@ describe('wiring helpers', () => {
       async put(key: string, value: number) {
         return `${this.prefix}:${key}=${value}`;
       }
-      // a method added to a port reaches the adapter with no wiring edit (issue 26)
+      // a method added to a port reaches the adapter with no wiring edit
       added() {
         return `${this.prefix}:added`;
       }

@@ -59,7 +59,7 @@ export function once<T>(make: () => T): () => T {
 /**
  * A port whose adapter is built on its first method call (again after a build that threw), so services can
  * hold ports their route may never call. Every method of the port forwards to the built adapter: a Proxy
- * answers any method name, so a method added to a port needs no wiring edit (issue 26, decision 270).
+ * answers any method name, so a method added to a port needs no wiring edit (decision 270).
  * The port is not a thenable (`then` is absent), so it can be awaited or returned from an async function.
  */
 export function lazy<T extends object>(make: () => T): T {

@@ -3,7 +3,7 @@ import { join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 /**
- * Issue 26: every switch over a union ends in an exhaustiveness check, `default: return assertNever(x)`
+ * every switch over a union ends in an exhaustiveness check, `default: return assertNever(x)`
  * (shared/domain/assert-never.ts) or a `never` binding, so a member added to the union is a compile error
  * at every switch that does not handle it. Biome's useExhaustiveSwitchCases cannot see through the
  * zod-inferred unions (adding an `int16` header field type, it reported none of the switches that would

@@ -1,5 +1,5 @@
 /**
- * The pipeline step (issue 27): `npm run pipeline -- …` uploads a build's resource (multipart, with
+ * The pipeline step: `npm run pipeline -- …` uploads a build's resource (multipart, with
  * progress), creates the DRAFT package with its header from a JSON file, attaches a DCC and prints the
  * package's link for the engineer who notifies the approvers. It never approves, signs or notifies: those
  * need a person. One file, Node ≥ 20 and its fetch only; docs/pipelines.md shows a CI job using it.
@@ -11,7 +11,7 @@
  *     [--provenance provenance.json | --repository <url> --commit <sha> --build-id <id> --build-url <https url> \
  *      --builder <name>] [--sbom bom.cdx.json]
  *
- * Provenance and SBOM (issue 27) are attached to the resource after the upload and before the draft, so
+ * Provenance and SBOM are attached to the resource after the upload and before the draft, so
  * the package pins them; the SBOM file is sent as its text and stored byte for byte.
  *
  * The token comes from the environment (FRP_TOKEN), never from the command line (it would show in `ps`

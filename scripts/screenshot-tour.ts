@@ -129,7 +129,7 @@ try {
   const admin = await as('admin@example.com');
   await shoot(admin, '08-admin-resources', '/admin/resources');
 
-  // issue 25: a development package rejected by the leader; the next one starts from it
+  // a development package rejected by the leader; the next one starts from it
   const rejectedPkg = JSON.parse(
     (
       await api(`/resources/${devRes.id}/generate-package`, dev, {

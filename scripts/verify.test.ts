@@ -48,7 +48,7 @@ describe('npm run verify', () => {
     expect((await run(good, '--key')).code).toBe(2);
     expect((await run(good, '--frobnicate')).code).toBe(2);
   });
-  it('exits 2 and says clearly when the key file is not a PEM public key (issue 25)', async () => {
+  it('exits 2 and says clearly when the key file is not a PEM public key', async () => {
     const pem = readFileSync(key, 'utf8');
     const file = (name: string, text: string) => {
       const f = join(dir, name);
@@ -120,7 +120,7 @@ async function resigned(xml: string, edit: (json: string) => string): Promise<st
     .replace(/(<signature [^>]*>)[^<]*/, `$1${Buffer.from(signature).toString('base64')}`);
 }
 
-describe('npm run verify: the gaps a verifier built from the document alone found (issue 23)', () => {
+describe('npm run verify: the gaps a verifier built from the document alone found', () => {
   it('refuses a file that begins with a UTF-8 byte order mark: line 1 is the XML declaration itself', async () => {
     const xml = readFileSync(good);
     const bom = file('bom.xml', Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), xml]));

@@ -54,7 +54,7 @@ function withStatement(
 const GET_KEY = 'Save the portal key as a PEM file: curl -so portal-key.pem <portal>/dev/signing-key.pem';
 
 /**
- * Why the text of the `--key` file is not a PEM public key, or undefined when it is one (issue 25: the
+ * Why the text of the `--key` file is not a PEM public key, or undefined when it is one (the
  * JSON of GET /dev/signing-key saved as the key gave a cryptic decoder error).
  */
 export function keyFileProblem(keyPath: string, text: string): string | undefined {

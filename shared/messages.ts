@@ -52,7 +52,7 @@ export const MSG = {
   adminReRegisterNote: "Note: user won't be able to register again with this email.",
   slogan: 'Inspiring the extraordinary',
 
-  // §2, §9 labels, titles and button texts the web app shows (added with the web shell, issue 5)
+  // §2, §9 labels, titles and button texts the web app shows (added with the web shell)
   signIn: 'Sign in',
   signUp: 'Sign up',
   forgotPassword: 'Forgot Password?',
@@ -92,7 +92,7 @@ export const MSG = {
   stageDev: 'Dev',
   stageRelease: 'Release',
 
-  // §2.5–§2.9, §4.4, §9 package screens (issue 6)
+  // §2.5–§2.9, §4.4, §9 package screens
   approveDevPackageTitle: 'APPROVE DEVELOPMENT PACKAGE',
   approveReleasePackageTitle: 'APPROVE RELEASE PACKAGE',
   approveDeliveryPackageTitle: 'APPROVE DELIVERY PACKAGE',
@@ -147,7 +147,7 @@ export const MSG = {
   uploadTime: 'Upload time',
   version: 'Version',
 
-  // issue 25: changes since the last approved package (review pages, GET /packages/{id}/changes)
+  // changes since the last approved package (review pages, GET /packages/{id}/changes)
   changesTitle: 'Changes since the last approved package',
   noEarlierApproved: 'No earlier approved package for this device and resource type.',
   changesNoDevice: 'No DCC is attached yet: the device to compare with is not known.',
@@ -169,7 +169,7 @@ export const API_ERR = {
     `Too many password reset requests from your network address. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
   missingToken: 'Token invalid: no bearer token was sent',
   invalidToken: 'Token invalid: please sign in again',
-  /** a valid token whose account an administrator deleted meanwhile (issue 25: say why the session ended) */
+  /** a valid token whose account an administrator deleted meanwhile (say why the session ended) */
   accountDeleted: 'Your account no longer exists: an administrator deleted it, so you are signed out.',
   forbidden: 'You are not allowed to do this',
   notImplemented: 'This call is not available yet',
@@ -186,7 +186,7 @@ export const API_ERR = {
   adminRoleNotAllowed: 'The admin role cannot be chosen',
   nothingSelected: 'Select at least one item',
 
-  // identity (issue 12): confirmed mailbox, roles granted by an admin
+  // identity: confirmed mailbox, roles granted by an admin
   emailDomainNotAllowed: (domains: readonly string[]) =>
     `Use your company email address: only addresses at ${domains.map((d) => `@${d}`).join(', ')} can be registered`,
   emailNotConfirmed:
@@ -211,11 +211,11 @@ export const API_ERR = {
   mustChangePassword:
     'You signed in with a temporary or one-time password: choose your own (Settings → Change password) before anything else',
 
-  // the edge (issue 24): the API is reached through the portal's address only, and limits each address
+  // the edge: the API is reached through the portal's address only, and limits each address
   notThroughPortal: 'Call the API through the portal address; direct calls to its endpoint are refused',
   tooManyFromAddress: 'Too many requests from your network address. Wait a few minutes and try again.',
 
-  // issue 23: the registrant is the mailbox owner
+  // the registrant is the mailbox owner
   noRoleYet:
     'Your account has no role yet. Choose the role you work in under Settings; two administrators then grant it.',
   roleAwaitsGrant: (label: string) =>

@@ -140,7 +140,7 @@ export class PortalStack extends Stack {
       this.web.appOrigin,
     ]);
 
-    // production security and operations (issue 24): WAF on CloudFront, CloudTrail on the signing key,
+    // production security and operations: WAF on CloudFront, CloudTrail on the signing key,
     // the on-call topic behind every alarm and the dashboard (docs/operations.md)
     this.edge = new Edge(this, 'Edge', { config, distribution: this.web.distribution });
     this.trail = new SigningTrail(this, 'Trail', {

@@ -4,7 +4,7 @@ import type { BucketName, TableName } from '../../shared/api/routes';
 import { bucketEnv, tableEnv } from '../../shared/api/runtime';
 
 /**
- * The local stack's AWS seam, in one place (issue 26, decision 237): the emulators' names, the
+ * The local stack's AWS seam, in one place (decision 237): the emulators' names, the
  * credentials and region the AWS SDK sends them, the physical table and bucket names, the client settings,
  * and the environment a handler, a script or a test gets to reach them. The stack (stack.ts), the ops
  * scripts (scripts/) and the tests (test/support, test/bench) read it; none repeats a key, a name or a

@@ -119,7 +119,7 @@ export async function provisionBuckets(
                 AllowedOrigins: [appOrigin, appOrigin.replace('//localhost:', '//127.0.0.1:')],
                 AllowedMethods: [method],
                 AllowedHeaders: ['*'],
-                // a multipart upload's client reads each part's ETag to complete it (issue 17)
+                // a multipart upload's client reads each part's ETag to complete it
                 ...(method === 'PUT' ? { ExposeHeaders: ['ETag'] } : {}),
                 MaxAgeSeconds: 3000,
               },

@@ -213,7 +213,7 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
       // development key (decision 295), each made on first start
       SIGNING_KEY_FILE: resolve(dataDir, 'signing-key.pem'),
       DEV_SIGNING_KEY_FILE: resolve(dataDir, 'signing-key-dev.pem'),
-      // the CDK context's allowedEmailDomains of a laptop (issue 12); a test may set its own list
+      // the CDK context's allowedEmailDomains of a laptop; a test may set its own list
       ALLOWED_EMAIL_DOMAINS: process.env.ALLOWED_EMAIL_DOMAINS ?? 'example.com,example.org',
       ...Object.fromEntries(Object.entries(tables).map(([k, v]) => [tableEnv(k as TableName), v])),
       ...Object.fromEntries(Object.entries(buckets).map(([k, v]) => [bucketEnv(k as BucketName), v])),
@@ -253,7 +253,7 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
       writeFileSync(marker, `${new Date().toISOString()}\n`);
       seeded = true;
     } else {
-      // a data folder seeded before issue 12: its seeded users are confirmed and granted (decision 070)
+      // a data folder seeded before mailboxes were confirmed and roles granted: its seeded users are confirmed and granted (decision 070)
       const { loadUserService } = await import('../../lambdas/composition');
       await (await loadUserService()).confirmSeeded(SEED_USERS.map((u) => u.email));
     }

@@ -16,7 +16,7 @@ import {
 } from './support/template';
 
 /**
- * Issue 24: every function gets the environment its code reads. The variables the code reads are found
+ * every function gets the environment its code reads. The variables the code reads are found
  * in the source (lambdas/, shared/); what each function needs is derived from what the synthesized
  * template lets it do (its role's grants), independently of how grant-uses.ts derives it.
  */

@@ -178,7 +178,7 @@ describe('the cdk-nag check', () => {
   });
 });
 
-describe('production operations settings (issue 24)', () => {
+describe('production operations settings', () => {
   /** the dev stage with some settings added, as written in infra/stages.ts */
   const stageWith = (patch: Record<string, unknown>) => config({}, { dev: { ...VALID, ...patch } });
 

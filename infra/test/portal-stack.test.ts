@@ -595,7 +595,7 @@ describe('CloudFront', () => {
     expect(value).toContain(s.logicalId(s.stack.signing.originVerifySecret));
   });
 
-  it('compresses the API answers: the behaviour compresses and its cache policy keys on gzip and brotli (issue 24)', () => {
+  it('compresses the API answers: the behaviour compresses and its cache policy keys on gzip and brotli', () => {
     const dc = distribution();
     const api = (dc.CacheBehaviors as Json[])[0]!;
     expect(api.Compress).toBe(true);
@@ -755,7 +755,7 @@ describe('auditors', () => {
   const roleId = () => s.logicalId(s.stack.auditors.role);
   const policyId = () => s.logicalId(s.stack.auditors.policy);
 
-  it('grants exactly: read and list object versions of the artefacts and audit buckets, the signing public key, reading the audit table and the stack outputs, and the pinned SBOMs (issue 27)', () => {
+  it('grants exactly: read and list object versions of the artefacts and audit buckets, the signing public key, reading the audit table and the stack outputs, and the pinned SBOMs', () => {
     const policy = s.json.Resources[policyId()]!;
     expect(policy.Type).toBe('AWS::IAM::ManagedPolicy');
     const doc = (policy.Properties as Json).PolicyDocument as { Statement: Json[] };

@@ -31,7 +31,7 @@ const QA_STAGE = {
     accessibilityUrl: 'https://acme.example/accessibility',
     termsUrl: 'https://acme.example/terms',
   },
-  // production operations (issue 24): the key admin, an organisation trail, a web ACL made in
+  // production operations: the key admin, an organisation trail, a web ACL made in
   // us-east-1, the on-call address
   signingKeyAdminRoleArn: KEY_ADMIN,
   existingTrailArn: TRAIL,

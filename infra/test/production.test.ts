@@ -23,7 +23,7 @@ const configWith = (patch: Record<string, unknown> = {}) =>
     dev: { ...STAGES.dev, ...patch },
   });
 
-/** Production security and operations (issue 24, decisions 205–209). */
+/** Production security and operations (decisions 205–209). */
 let s: Synthesized;
 beforeAll(() => {
   s = synthPortal();
@@ -309,7 +309,7 @@ describe('least privilege that holds (decision 205 in grant-uses: `writes`)', ()
         'resetPassword',
         'signPackage',
         'updateAccount',
-        // access tokens (issue 27): made and revoked on the account; the rows a token may call that change
+        // access tokens: made and revoked on the account; the rows a token may call that change
         // something count its quota and last use in the users table (decision 257)
         'createAccessToken',
         'revokeAccessToken',
@@ -324,7 +324,7 @@ describe('least privilege that holds (decision 205 in grant-uses: `writes`)', ()
         'generatePackage',
         'updateHeader',
         'attachDcc',
-        // build provenance and SBOM (issue 27, decision 275)
+        // build provenance and SBOM (decision 275)
         'attachProvenance',
         // company sign-on (decision 315): sign-ins under way, links, offers and reauthentication tickets
         'startCompanySignOn',

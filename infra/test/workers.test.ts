@@ -105,7 +105,7 @@ describe('stream workers', () => {
     }
     const vars = (fnProps('mailOutbox').Environment as { Variables: Json }).Variables;
     expect(Object.keys(vars).sort()).toEqual(
-      // APP_URL: its mails link to the portal (issue 24)
+      // APP_URL: its mails link to the portal
       [
         'APP_URL',
         'MAIL_FROM',

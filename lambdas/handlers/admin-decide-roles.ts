@@ -3,7 +3,7 @@ import { loadUserServiceWithMail } from '../composition-mail';
 import { route } from '../routes/identity';
 
 /**
- * Grant (signed: proposes, or confirms another admin's proposal; issue 23, decision 180) or refuse; the
+ * Grant (signed: proposes, or confirms another admin's proposal; decision 180) or refuse; the
  * answer keeps `users` and adds `outcomes`: per id PROPOSED, GRANTED or REFUSED.
  */
 export const handler = route('adminDecideRoles', async ({ body, user, sourceIp }) => {

@@ -4,7 +4,7 @@ import { route } from '../routes/admin';
 
 /**
  * DELETE /admin/packages: the spec's list of ids, or { ids, password, reason } — packages in flight are
- * deleted only with the admin's password and a reason (issue 23, decision 196).
+ * deleted only with the admin's password and a reason (decision 196).
  */
 export const handler = route('adminDeletePackages', async ({ body, user, sourceIp }) => {
   await packageServiceWithArtefacts().deletePackages(user, body, sourceIp);

@@ -4,7 +4,7 @@ import { route } from '../routes/packages';
 /**
  * The whole list, one page with `?limit=&cursor=` (docs/decisions/050-package-list-paging.md), one page
  * of the searched and sorted list with its total (`?offset=&limit=&search=&sort=&order=`, decision 210),
- * or with `?drafts=mine` the caller's own DRAFTs of the stage (the home page, issue 24).
+ * or with `?drafts=mine` the caller's own DRAFTs of the stage (the home page).
  */
 export const handler = route('listPackages', async ({ params, query, user }) => {
   if (query?.drafts === 'mine')

@@ -3,7 +3,7 @@ import { packageService } from '../composition-packages';
 import { route } from '../routes/packages';
 import { changesDigest } from '../services/packages/package-changes';
 
-/** The changes since the last approved package for the same device and resource type (issue 25). */
+/** The changes since the last approved package for the same device and resource type. */
 export const handler = route('packageChanges', async ({ params }) => {
   const changes = await packageService().changes(params.id);
   const message = changes.previous

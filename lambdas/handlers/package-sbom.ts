@@ -1,7 +1,7 @@
 import { provenanceService } from '../composition-provenance';
 import { route } from '../routes/provenance';
 
-/** The SBOM a package pins, byte for byte, as a file download (issue 27). */
+/** The SBOM a package pins, byte for byte, as a file download. */
 export const handler = route('packageSbom', async ({ params }) => {
   const file = await provenanceService().packageSbom(params.id);
   const ascii = file.fileName.replace(/[^\w.()-]/g, '_');

@@ -24,13 +24,13 @@ const BEFORE_NEW_PASSWORD = new Set(['auth', 'logout', 'changePassword']);
  */
 export type Authenticate = (
   token: string | null,
-  /** the row called: an access token (issue 27) is checked against its `tokenScope` */
+  /** the row called: an access token is checked against its `tokenScope` */
   route: Pick<Route, 'id' | 'method' | 'tokenScope'>,
 ) => Promise<UserRecord>;
 
 /**
  * The route table's gate: public rows pass; others need a live token and, if the row names roles, one of
- * them. Deny by default (issue 23): every signed-in row also needs the role granted by an admin on a
+ * them. Deny by default: every signed-in row also needs the role granted by an admin on a
  * confirmed account, except the rows marked `ungranted` (the account's own identity and settings). So an
  * account whose role waits or was refused reads nothing: no package, resource, DCC, list or download.
  */

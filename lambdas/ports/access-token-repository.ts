@@ -2,7 +2,7 @@ import type { AccessTokenScope } from '../../shared/domain/access-tokens';
 import type { Role } from '../../shared/domain/roles';
 import type { Recorded } from './audit-log';
 
-/** An access token as stored (issue 27): the SHA-256 of its secret, never the secret. */
+/** An access token as stored: the SHA-256 of its secret, never the secret. */
 export interface AccessTokenRecord {
   id: string;
   userId: string;

@@ -155,7 +155,7 @@ export interface PackageRepository {
   create(pkg: PackageRecord, commit?: Recorded): Promise<'ok' | 'nameTaken' | 'resourceGone'>;
   get(id: string): Promise<PackageRecord | null>;
   /**
-   * replaces a DRAFT whose step-1 fields (name, note, type) changed (issue 25): moves its name claim from
+   * replaces a DRAFT whose step-1 fields (name, note, type) changed: moves its name claim from
    * `oldName` to `next.name` in the same transaction, if the version and status are still `expected`
    */
   renameDraft(
@@ -229,7 +229,7 @@ export interface PackageRepository {
   claimGeneration(id: string, jobId: string, runId: string): Promise<boolean>;
   /**
    * deletes the package, its tasks and its name claim; with `deletion`, in the same transaction writes its
-   * tombstone and the outbox mails to the people waiting on it (issue 23). `onlyIn`: deletes only while the
+   * tombstone and the outbox mails to the people waiting on it. `onlyIn`: deletes only while the
    * package's stored status is one of these ('moved' when it is not: a plain deletion racing a transition
    * that put the package in flight). 'gone': someone else deleted it meanwhile.
    */

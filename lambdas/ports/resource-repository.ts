@@ -45,7 +45,10 @@ export interface ResourceRepository {
   delete(record: ResourceRecord, commit?: Recorded): Promise<'ok' | 'referenced' | 'missing'>;
   putPendingUpload(upload: PendingUpload): Promise<void>;
   getPendingUpload(uploadId: string): Promise<PendingUpload | null>;
-  /** marks the upload as being confirmed unless another confirmation started after `staleBefore` */
+  /**
+   * Marks its owner's upload as being confirmed at `at`, taking over a confirmation still in its request;
+   * refused while a verification job holds it (handed over, not failed) since `staleBefore`.
+   */
   lockPendingUpload(uploadId: string, ownerId: string, at: string, staleBefore: string): Promise<boolean>;
   /** ends the confirmation that locked it at `lockedAt` (a later one is left alone) */
   unlockPendingUpload(uploadId: string, lockedAt: string): Promise<void>;
@@ -144,10 +147,10 @@ export interface ResourceReferences {
   packagesUsing(resourceId: string): Promise<ResourceReference[]>;
 }
 
-/** What attaching build provenance / an SBOM may meet (issue 27): each is recorded once. */
+/** What attaching build provenance / an SBOM may meet: each is recorded once. */
 export type AttachOutcome = 'ok' | 'missing' | 'provenanceTaken' | 'sbomTaken';
 
-/** The set-once fields of a resource (issue 27, decision 275): the resources table's adapters implement it. */
+/** The set-once fields of a resource (decision 275): the resources table's adapters implement it. */
 export interface ResourceProvenanceStore {
   /**
    * Records `fields` on resource `id` in one conditional write: refused ('provenanceTaken' /

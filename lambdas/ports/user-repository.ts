@@ -16,13 +16,13 @@ export interface UserRecord {
   tokenVersion: number;
   tempPasswordHash?: string;
   tempPasswordExpiresAt?: string;
-  /** the address was confirmed by a mailed link (missing on records older than issue 12: see decision 070) */
+  /** the address was confirmed by a mailed link (missing on records older than mailbox confirmation: see decision 070) */
   emailConfirmed?: boolean;
   /** GRANTED | REQUESTED | REFUSED: a chosen role holds authority only once an admin granted it */
   roleStatus?: RoleStatus;
   /** a new address waiting for its confirmation link; `email` stays the login until then */
   pendingEmail?: string;
-  /** a grant one admin proposed, waiting for a second admin's confirmation (issue 23, decision 180) */
+  /** a grant one admin proposed, waiting for a second admin's confirmation (decision 180) */
   roleProposal?: RoleProposal;
   /**
    * set by `npm run admin:create`, and by a sign-in with a mailed temporary password: the password must

@@ -42,7 +42,7 @@ const sha256 = (s: string) => createHash('sha256').update(s).digest();
 const OWNER_GONE: TokenEnded = { cause: 'OWNER_DELETED' };
 const ended = (why: string) => new UnauthorizedError(`Token invalid: ${why}`);
 
-/** Access tokens (issue 27): made, listed and revoked by their owner (admins: every one), checked per call. */
+/** Access tokens: made, listed and revoked by their owner (admins: every one), checked per call. */
 export class AccessTokenService {
   constructor(private readonly d: AccessTokenDeps) {}
 

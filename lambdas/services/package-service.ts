@@ -99,7 +99,7 @@ export class PackageService {
   readonly listSigning = (user: UserRecord, stage: Stage) => this.lists.listSigning(user, stage);
   readonly openOne = (user: UserRecord, id: string) => this.lists.openOne(user, id);
 
-  /** the changes since the last approved package for the same device and resource type (issue 25) */
+  /** the changes since the last approved package for the same device and resource type */
   readonly changes = (id: string) => changesOf(this.core, id);
 
   // the draft: header and DCC

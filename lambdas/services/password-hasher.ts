@@ -21,7 +21,7 @@ function derive(password: string, salt: Buffer, n: number, r: number, p: number)
 
 /**
  * New hashes (registration, password change, reset, admin create) run at most this many at once per
- * process (issue 23): a burst of registrations that passed their per-source limits queues here instead of
+ * process: a burst of registrations that passed their per-source limits queues here instead of
  * taking every core and 128 MiB each. Checks of a password (sign-in, signatures) never wait for them.
  * In AWS a Lambda instance serves one request at a time, so this only matters for the local server.
  */

@@ -38,7 +38,7 @@ export interface PackageSbomFile {
 const sha256Hex = (bytes: Uint8Array | string): string => createHash('sha256').update(bytes).digest('hex');
 
 /**
- * Build provenance and SBOM of a resource (issue 27, decisions 275–276): attached once each by the
+ * Build provenance and SBOM of a resource (decisions 275–276): attached once each by the
  * resource's uploader, checked before anything is written, the SBOM's bytes stored before the record that
  * names them; packages created afterwards pin both (create-package.ts), and their readers download the
  * pinned SBOM.

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import * as z from 'zod';
 
 /**
- * The signing keys of session tokens (issue 24, decision 215). A key set lists keys newest first: the
+ * The signing keys of session tokens (decision 215). A key set lists keys newest first: the
  * first signs new tokens, every listed key verifies the tokens that name it by `kid` (the JWT header). A
  * rotation puts a new key in front and keeps the one before it, so tokens signed before stay valid until
  * they expire; retiring drops every key but the newest, and the tokens of the dropped keys are refused.

@@ -159,7 +159,7 @@ export class UserService {
     return seed(this.d, name, email, role, password);
   }
 
-  /** Local stack only: seeded accounts of a data folder older than issue 12 become confirmed and granted. */
+  /** Local stack only: seeded accounts of a data folder from before confirmed mailboxes (decision 070) become confirmed and granted. */
   confirmSeeded(emails: readonly string[]): Promise<void> {
     return confirmSeeded(this.d, emails);
   }
@@ -173,7 +173,7 @@ export class UserService {
     return changePassword(this.d, user, req, sourceIp);
   }
 
-  /** Name now; a new email once its mailed link is confirmed; a new role becomes a request (issue 12). */
+  /** Name now; a new email once its mailed link is confirmed; a new role becomes a request. */
   updateAccount(user: UserRecord, req: AccountRequest): Promise<PublicUser> {
     return updateAccount(this.d, user, req);
   }

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { AppError } from '../../shared/domain/errors';
 import { wholeListText } from './whole-list';
 
-describe('whole lists of resources, DCCs and users (issue 24)', () => {
+describe('whole lists of resources, DCCs and users', () => {
   it('answers the JSON text while it fits in 6 MB', () => {
     const rows = [{ id: 'a', name: 'x "quoted"' }];
     expect(wholeListText(rows, 'users')).toBe(JSON.stringify(rows));

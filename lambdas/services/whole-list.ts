@@ -6,7 +6,7 @@ export const WHOLE_LIST_BYTES = MAX_RESPONSE_BYTES - 64 * 1024;
 
 /**
  * A whole list as the JSON text its answer carries (spec §3), while the answer fits in Lambda's 6 MB; beyond,
- * a 413 that says so, with the count, instead of the gateway's bare 502 (issue 24). These lists (resources,
+ * a 413 that says so, with the count, instead of the gateway's bare 502. These lists (resources,
  * DCCs, users) also answer a page at a time (decision 221: lambdas/services/table-view.ts).
  */
 export function wholeListText(rows: readonly unknown[], noun: string): string {

@@ -41,7 +41,7 @@ import { authenticate as checkToken } from '../services/users/sign-in';
 import { confirmSignature } from '../services/users/signature-check';
 
 /**
- * The composition root of the web component tests (issue 26, decision 230): the real services over the
+ * The composition root of the web component tests (decision 230): the real services over the
  * memory adapters, one backend per test (`resetMemoryBackend`). The web vitest project resolves every
  * `lambdas/composition*.ts` a handler imports to this module (web/vitest.config.ts), so the tests run the
  * real handlers, middleware and services in Node; only the adapters differ from the deployed ones. Each
@@ -263,7 +263,7 @@ export const provenanceService = () => current.provenance;
 export const companySignOnEnabled = (): boolean => false;
 export const loadCompanySignOn = (): Promise<CompanySignOnService> =>
   Promise.reject(new Error('no company identity provider in the component tests'));
-/** as lambdas/composition-http.ts: an access token (issue 27) by its scope, a session token as before */
+/** as lambdas/composition-http.ts: an access token by its scope, a session token as before */
 export const authenticate: Authenticate = (token, route) =>
   token && isAccessTokenBearer(token)
     ? current.accessTokens.authenticate(token, route)

@@ -88,7 +88,7 @@ export function openApiDocument(): { openapi: string } & JsonSchema {
           ? []
           : [{ bearer: [] }, ...('tokenScope' in r ? [{ accessToken: [r.tokenScope] }] : [])],
       'x-access': r.access,
-      // the access token scope that may call it (issue 27); absent: tokens are refused (a person must sign)
+      // the access token scope that may call it; absent: tokens are refused (a person must sign)
       ...('tokenScope' in r ? { 'x-token-scope': r.tokenScope } : {}),
       parameters: parameters(r.path, c),
       ...(body ? { requestBody: body } : {}),
@@ -121,7 +121,7 @@ export function openApiDocument(): { openapi: string } & JsonSchema {
           bearerFormat: 'JWT',
           description: 'A session token from POST /user/login',
         },
-        // issue 27: a pipeline's token, sent the same way; each operation lists the scope it needs
+        // a pipeline's token, sent the same way; each operation lists the scope it needs
         accessToken: {
           type: 'http',
           scheme: 'bearer',

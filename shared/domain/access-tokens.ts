@@ -3,7 +3,7 @@ import { ACCESS_TOKEN_MAX_DAYS, type TokenEnded } from './access-token-endings';
 import { NON_ADMIN_ROLES, type Role, UPLOADER_ROLES } from './roles';
 
 /**
- * Access tokens for pipelines (issue 27, decision 255): a granted person's token, with a name, an expiry
+ * Access tokens for pipelines (decision 255): a granted person's token, with a name, an expiry
  * of at most 90 days and scopes from a short list. The secret `frp_<tokenId>_<secret>` is shown once; the
  * server keeps only the SHA-256 of it (a random 256-bit secret needs no slow hash) and finds the token by
  * its id (one GetItem). A route table row says which scope may call it (`tokenScope`); every other row,

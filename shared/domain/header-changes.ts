@@ -2,7 +2,7 @@ import { displayCells } from './header/header-display';
 import type { EntryField, EntryValue, HeaderField } from './header/header-schema';
 
 /**
- * The header part of "Changes since the last approved package" (issue 25, decision 245): scalar fields and
+ * The header part of "Changes since the last approved package" (decision 245): scalar fields and
  * group members as old → new with Decimal and HEX cells, list fields (the criteria) entry by entry.
  */
 

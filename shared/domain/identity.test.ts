@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { emailConfirmedOf, holdsAuthority, missingAuthorityMessage, roleStatusOf } from './identity';
 
 describe('identity rules (decision 070)', () => {
-  it('reads records older than issue 12 as requested and unconfirmed, except admins', () => {
+  it('reads records older than role requests (no roleStatus, no emailConfirmed) as requested and unconfirmed, except admins', () => {
     expect(roleStatusOf({ userRole: 'TECHNICAL_LEADER' })).toBe('REQUESTED');
     expect(emailConfirmedOf({ userRole: 'TECHNICAL_LEADER' })).toBe(false);
     expect(holdsAuthority({ userRole: 'SW_FW_RELEASE_ENGINEER' })).toBe(false);

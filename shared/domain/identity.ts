@@ -2,7 +2,7 @@ import { API_ERR } from '../messages';
 import { type Role, roleLabel } from './roles';
 
 /**
- * Identity rules shared by the services and the web app (issue 12, docs/decisions/070): a role chosen by
+ * Identity rules shared by the services and the web app (docs/decisions/070): a role chosen by
  * the person is a request until an admin grants it; release authority needs a confirmed mailbox and a
  * granted role. NONE: an account made by a first company sign-in, which has not asked for a role yet
  * (its stored `userRole` is a placeholder nobody sees: docs/decisions/316-company-account-without-role.md).
@@ -17,14 +17,14 @@ export interface IdentityFields {
 }
 
 /**
- * The stored status, or for records written before issue 12 (no field): ADMIN granted (only seeding or
+ * The stored status, or for records written before roles needed an admin's grant (no field, decision 070): ADMIN granted (only seeding or
  * `admin:create` ever made admins), everyone else REQUESTED, so no old account keeps authority unreviewed.
  */
 export function roleStatusOf(u: IdentityFields): RoleStatus {
   return u.roleStatus ?? (u.userRole === 'ADMIN' ? 'GRANTED' : 'REQUESTED');
 }
 
-/** Confirmed mailbox; records written before issue 12 count as unconfirmed except admins (decision 070). */
+/** Confirmed mailbox; records written before mailboxes were confirmed count as unconfirmed except admins (decision 070). */
 export function emailConfirmedOf(u: IdentityFields): boolean {
   return u.emailConfirmed ?? u.userRole === 'ADMIN';
 }
@@ -52,7 +52,7 @@ export const REGISTRATION_HOURS = 24;
 
 /**
  * An unconfirmed registration whose time ran out: it counts as absent (DynamoDB's TTL removes it some time
- * later). Records without `unconfirmedUntil` (confirmed, or older than issue 23) never expire.
+ * later). Records without `unconfirmedUntil` (confirmed, or older than the 24-hour expiry, decision 186) never expire.
  */
 export function registrationExpired(u: IdentityFields & { unconfirmedUntil?: string }, now: Date): boolean {
   return (

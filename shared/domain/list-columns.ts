@@ -57,7 +57,7 @@ export const DCC_LIST = {
   },
 } as const satisfies ListColumns<Dcc>;
 
-/** The Role status column's text (issue 23). */
+/** The Role status column's text. */
 export function roleStatusText(u: PublicUser): string {
   const status =
     u.roleStatus === 'REQUESTED'
@@ -70,7 +70,7 @@ export function roleStatusText(u: PublicUser): string {
   return u.emailConfirmed === false ? `${status} (email not confirmed)` : status;
 }
 
-/** Admin users (spec §2.12, issue 23): searched by name, email, role and status (and a proposal's admin). */
+/** Admin users (spec §2.12): searched by name, email, role and status (and a proposal's admin). */
 export const USER_LIST = {
   search: (u) => [
     u.name,

@@ -52,7 +52,7 @@ export const DEFAULT_RESET_LIMITS = {
 } as const;
 
 /**
- * Registrations per source (issue 23, decision 187): taken before any password is hashed, so a burst of
+ * Registrations per source (decision 187): taken before any password is hashed, so a burst of
  * registrations from one client is refused cheaply and cannot slow everybody else's sign-in.
  */
 export const DEFAULT_REGISTER_LIMITS = {

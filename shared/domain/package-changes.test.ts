@@ -274,7 +274,7 @@ describe('compareFiles', () => {
   });
 });
 
-describe('build provenance and SBOM (issue 27)', () => {
+describe('build provenance and SBOM', () => {
   const prov = (commit: string, builder = 'runner-1') => ({
     repository: 'https://git.example.com/fw',
     commit,

@@ -8,7 +8,7 @@ import type { ResourceType } from '../api/contracts/resources';
 import { compareHeaders, type HeaderFieldChange, type ListChange } from './header-changes';
 
 /**
- * "Changes since the last approved package" (issue 25, decision 245): what differs between a package
+ * "Changes since the last approved package" (decision 245): what differs between a package
  * and the last approved package for the same device (DCC device id) and resource type. Pure: the
  * service finds the previous package (decision 246) and hands both here.
  */
@@ -68,7 +68,7 @@ export function approvedForKey(p: Pick<ComparedPackage, 'resourceType' | 'dcc'>)
   return p.dcc?.deviceId === undefined ? undefined : `${p.resourceType}#${p.dcc.deviceId}`;
 }
 
-/** A file pinned for review (decisions 190/191; the SBOM, issue 27): its size and SHA-256 on both sides. */
+/** A file pinned for review (decisions 190/191; the SBOM): its size and SHA-256 on both sides. */
 export interface FileChange {
   file: 'payload' | 'metadata' | 'sbom';
   old: { fileName?: string; sizeBytes?: number; sha256?: string } | null;
@@ -84,7 +84,7 @@ export interface DccChange {
   new: string | number | null;
 }
 
-/** A build provenance value or SBOM fact that differs (issue 27, decision 277). */
+/** A build provenance value or SBOM fact that differs (decision 277). */
 export interface BuildChange {
   field: 'repository' | 'commit' | 'buildId' | 'builder' | 'sbomFormat' | 'sbomComponents';
   old: string | number | null;
@@ -113,8 +113,8 @@ export interface PackageChanges {
   files: FileChange[];
   dcc: DccChange[];
   /**
-   * the build provenance and SBOM facts that differ (issue 27); the SBOM's digest is among `files`.
-   * Absent in answers of servers before issue 27.
+   * the build provenance and SBOM facts that differ; the SBOM's digest is among `files`.
+   * Absent in answers of servers older than build provenance and SBOMs (decision 277).
    */
   build?: BuildChange[];
   /** false when the headers could not be read as header documents (then `header`/`lists` are empty) */
@@ -158,7 +158,7 @@ export function compareFiles(o?: PackageResourceFile, n?: PackageResourceFile): 
 const PROVENANCE_FIELDS = ['repository', 'commit', 'buildId', 'builder'] as const;
 
 /**
- * The build provenance and SBOM facts that differ (issue 27): each provenance value, the SBOM's format
+ * The build provenance and SBOM facts that differ: each provenance value, the SBOM's format
  * and spec version, and its component count. A side without provenance or SBOM is null.
  */
 export function compareBuild(o?: PackageResourceFile, n?: PackageResourceFile): BuildChange[] {

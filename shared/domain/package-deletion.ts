@@ -3,7 +3,7 @@ import { approverList } from './package-rules';
 import { roleLabel } from './roles';
 
 /**
- * An admin's deletion of a package (issue 23, decisions 195–199). A package is *in flight* while people
+ * An admin's deletion of a package (decisions 195–199). A package is *in flight* while people
  * wait on it: for approvals, for the signature, for its generation after those, or for delivery approvals.
  * Deleting one is an electronic signature (password and reason), mails everyone waiting on it and leaves a
  * tombstone so a later link to it says who deleted it, when and why.

@@ -1,5 +1,5 @@
 /**
- * The SPA's deep link to one package (issue 16): every workflow mail links here, and the web route list
+ * The SPA's deep link to one package: every workflow mail links here, and the web route list
  * (web/src/app/route-list.ts, `packages.open`) serves it. The id is URL-encoded: ids are the server's,
  * but a link is text in a mail.
  */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { defaultPackageName, freeName } from './package-names';
 
-describe('package names (spec §2.8, issue 25)', () => {
+describe('package names (spec §2.8)', () => {
   it('defaults to the patch name and upload time, or the model name and version', () => {
     expect(defaultPackageName({ resourceType: 'PATCH', name: 'fw', uploadTime: '2024-03-04 09:12:44' })).toBe(
       'fw_2024-03-04 09:12:44',

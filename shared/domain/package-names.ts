@@ -1,5 +1,5 @@
 /**
- * Issue 25: the default name of a new package and a free one when it is taken. Spec §2.8: the name is the
+ * the default name of a new package and a free one when it is taken. Spec §2.8: the name is the
  * resource name plus upload time (patch), or the model name plus version. A package made after a rejection
  * would clash with the rejected one's name: `freeName` appends `_2`, `_3`, … (names compare case-blind,
  * as the server claims them).

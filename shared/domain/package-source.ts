@@ -14,7 +14,7 @@ export interface PackageSourceInput {
 }
 
 /**
- * A package as a candidate to start a new package from (issue 25): the service and the sample data use it.
+ * A package as a candidate to start a new package from: the service and the sample data use it.
  * With the new package's resource id, it says why it is offered (its own resource, or the same device).
  */
 export const packageSourceOf = (p: PackageSourceInput, forResourceId?: string): PackageSource => ({

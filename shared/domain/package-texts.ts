@@ -17,7 +17,7 @@ export const PACKAGE_ERR = {
   notDraft: (what: string) =>
     `The package was already sent for approval; its ${what.replace(/^edit /, '')} can no longer change`,
   headerNotJson: 'header is not valid JSON text',
-  /** issue 25: start from an earlier package */
+  /** start from an earlier package */
   sourceNotFound: (id: string) => `The package to start from (${id}) was not found`,
   sourceOtherType: (sourceType: string, type: string) =>
     `A package of a ${type.toLowerCase()} cannot start from a package of a ${sourceType.toLowerCase()}: their headers differ`,
@@ -46,7 +46,7 @@ export const PACKAGE_ERR = {
   /** decision 193: devices refuse an unsigned release package (docs/package-format.md §7 rule 1) */
   unsignedNotDeliverable:
     'An unsigned release package cannot be sent to delivery: devices refuse unsigned release packages. Create a RELEASE_SIGNED package instead',
-  /** a plain deletion lost to a transition that put the package in flight (issue 23) */
+  /** a plain deletion lost to a transition that put the package in flight */
   wentInFlight: (name: string) =>
     `Package '${name}' was sent on while it was being deleted and now waits for approval, signature or delivery; it was not deleted. Delete it again with your password and a reason.`,
   notGenerated:
@@ -74,7 +74,7 @@ export const AUDIT_MEANING = {
   rejectDelivery: 'rejects the delivery; the release engineer may re-deliver',
   delivered: 'every delivery approver approved; the package is delivered',
   editHeader: 'edits the package header',
-  /** issue 25 */
+  /** a package started from an earlier one (decision 240) */
   startedFrom: (name: string, status: string, fields: number, dcc: string | undefined) =>
     `starts the package from ${name} (${status}): ${fields} header value${fields === 1 ? '' : 's'} copied${dcc ? `, DCC ${dcc}` : ''}`,
   editDraft: 'changes the draft’s name, note or sign flag (step 1 again)',

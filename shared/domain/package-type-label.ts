@@ -1,7 +1,7 @@
 import { PACKAGE_TYPES, type PackageType } from '../api/contracts/packages';
 
 /**
- * A package type in words (issue 25): mails and pages name it so, never by its code alone. The code
+ * A package type in words: mails and pages name it so, never by its code alone. The code
  * (spec: DEV_UNSIGNED, DEV_SIGNED, RELEASE_UNSIGNED, RELEASE_SIGNED) is what the header and the XML carry;
  * the pages show it beside the words, the mails do not.
  */

@@ -1,7 +1,7 @@
 import { SBOM_MAX_BYTES } from '../api/contracts/provenance';
 
 /**
- * The texts of attaching build provenance and an SBOM to a resource (issue 27, decisions 275–276), word
+ * The texts of attaching build provenance and an SBOM to a resource (decisions 275–276), word
  * for word: the service answers with them and the tests assert them. Every refusal names its field.
  */
 export const PROVENANCE_ERR = {

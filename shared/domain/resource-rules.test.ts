@@ -137,7 +137,7 @@ describe('model metadata', () => {
     expect(blank.message).toContain('metadata: version is required');
   });
 
-  it('reports every problem at once, not only the first (issue 25)', () => {
+  it('reports every problem at once, not only the first', () => {
     const both = thrown(() => parseModelMetadata(bytes('{"extra":1}'))) as Error;
     expect(both.message).toMatch(/^The metadata file is not usable: /);
     expect(both.message).toContain('modelName');

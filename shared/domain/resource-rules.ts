@@ -133,7 +133,7 @@ export function checkModel(file: Uint8Array, metadata: Uint8Array): ModelMetadat
   return parseModelMetadata(metadata);
 }
 
-/** Every problem of the metadata file at once, one per field (issue 25: not only the first). */
+/** Every problem of the metadata file at once, one per field (not only the first). */
 export function metadataIssue(error: z.ZodError): string {
   const problems = error.issues.map((issue) => {
     const field = String(issue.path[0] ?? '');

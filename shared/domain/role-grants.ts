@@ -3,7 +3,7 @@ import type { Role } from './roles';
 import { roleLabel } from './roles';
 
 /**
- * Two admins for every grant (issue 23, decision 180): granting a role is a proposal by one admin and takes
+ * Two admins for every grant (decision 180): granting a role is a proposal by one admin and takes
  * effect only when a second, different admin confirms it. An admin never confirms their own proposal, never
  * one for themselves; a proposal lapses after ROLE_PROPOSAL_DAYS. Refusals and revocations stay immediate.
  */

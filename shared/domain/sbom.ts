@@ -8,7 +8,7 @@ import { BadRequestError } from './errors';
 import { PROVENANCE_ERR } from './provenance-texts';
 
 /**
- * The SBOM check of issue 27 (decision 275): a CycloneDX JSON (1.2–1.6) or SPDX JSON (2.2, 2.3) document,
+ * The SBOM check (decision 275): a CycloneDX JSON (1.2–1.6) or SPDX JSON (2.2, 2.3) document,
  * its components named. Pure: the service hashes and stores `text`, the exact bytes checked here.
  */
 export interface CheckedSbom {

@@ -2,7 +2,7 @@ import type { Role } from './roles';
 
 /**
  * One user per role, created on a new local data folder (never in AWS), and a second admin: a grant takes
- * two admins (issue 23, decision 180), so a fresh local stack can grant.
+ * two admins (decision 180), so a fresh local stack can grant.
  */
 export const SEED_USERS: readonly { name: string; email: string; role: Role }[] = [
   { name: 'Dana Dev', email: 'design-engineer-dev@example.com', role: 'DESIGN_ENGINEER_DEV' },

@@ -6,7 +6,7 @@ import {
   signatureRecord,
 } from './signature-meanings';
 
-describe('what a signature means, by package type (issue 25)', () => {
+describe('what a signature means, by package type', () => {
   it('a development package is approved and signed for testing, never "for release"', () => {
     for (const type of ['DEV_SIGNED', 'DEV_UNSIGNED']) {
       expect(signatureMeaning('approve', type)).toBe(

@@ -33,7 +33,7 @@ export const SIGNATURE_MEANINGS: Readonly<Record<SignatureAction, string>> = {
 };
 
 /**
- * Issue 25: a development package is approved for testing on development devices, never for release;
+ * A development package (decision 250) is approved for testing on development devices, never for release;
  * its approvers sign these sentences instead (`signatureMeaning`), and its XML records them.
  */
 export const DEVELOPMENT_MEANINGS: Readonly<Partial<Record<SignatureAction, string>>> = {
@@ -70,7 +70,7 @@ export const SIGNATURE_ACTION_LABELS: Readonly<Record<SignatureAction, string>> 
 
 /** The meanings the XML's approval record (approvals) and signature carry. */
 export const XML_APPROVAL_MEANING = SIGNATURE_MEANINGS.approve;
-/** The approval meaning the XML of a development package carries (issue 25). */
+/** The approval meaning the XML of a development package carries. */
 export const XML_DEV_APPROVAL_MEANING = DEVELOPMENT_MEANINGS.approve as string;
 export const XML_DEV_SIGNATURE_MEANING = DEVELOPMENT_MEANINGS.sign as string;
 export const XML_SIGNATURE_MEANING = SIGNATURE_MEANINGS.sign;
@@ -82,7 +82,7 @@ export const SIGNATURE_PASSWORD_WRONG =
   'The password is incorrect; your decision was not recorded. Enter the password you sign in with.';
 
 /**
- * An admin's deletion of a package in flight (issue 23, decision 196): an electronic signature too, with
+ * An admin's deletion of a package in flight (decision 196): an electronic signature too, with
  * the admin's password and reason. It is not a package decision (no dialog of the package pages, nothing in
  * the XML), so it is not one of SIGNATURE_ACTIONS; the audit trail records it the same way.
  */
@@ -123,7 +123,7 @@ export function signatureRecord(
   action: SignatureAction | 'deletePackage',
   signer: { name: string; userRole: string },
   signedAt: string,
-  /** the package's type: a development package's approval means testing, not release (issue 25) */
+  /** the package's type: a development package's approval means testing, not release */
   packageType?: string,
   authenticatedBy: SignatureMethod = 'password',
 ): SignatureRecord {

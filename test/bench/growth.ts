@@ -36,7 +36,7 @@ const DYNAMO_ENV = {
 };
 
 /**
- * The views of issue 24, each as the SPA asks for it: the home page (its seven calls for a decider) and
+ * The list views at 100,000 packages (decisions 210–212), each as the SPA asks for it: the home page (its seven calls for a decider) and
  * the first page of each list in the table's default view, plus a searched and a sorted page.
  */
 const VIEWS: { name: string; calls: { path: string; query?: ListPageQuery }[] }[] = [
@@ -170,7 +170,7 @@ async function readUnits(endpoint: string, userId: string) {
 }
 
 /**
- * Issue 24: the home page and each list at 1,000 and at 100,000 packages in one run (BENCH_QUICK: 200
+ * the home page and each list at 1,000 and at 100,000 packages in one run (BENCH_QUICK: 200
  * and 3,000): p99 over HTTP at 4 clients and DynamoDB read units per view. Goal: flat.
  */
 export async function benchGrowth(_tmp: string): Promise<Row[]> {

@@ -13,7 +13,7 @@ const VOTES = QUICK ? { 1: 20, 10: 60 } : { 1: 60, 10: 200 };
 const WARM_UP = 5;
 
 /**
- * Vote latency on one package (issue 32's budget: p99 at most 1.5× the run before one commit per
+ * Vote latency on one package (budget: p99 at most 1.5× the run before one commit per
  * decision, docs/performance.md): `POST /packages/{id}/approve` over HTTP against a local stack, at 1 and
  * at 10 voters at once, each vote by another approver of the same package. A real package has one
  * approver per role; to give one package this many voters, the stored approver map is widened (as

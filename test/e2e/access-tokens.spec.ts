@@ -9,7 +9,7 @@ import { apiUrl, expect, signIn, test } from './support';
 const SHOTS = process.env.ACCESS_TOKEN_SHOTS ?? 'test-results/e2e/access-tokens';
 
 /**
- * Issue 27: a design engineer makes an access token in Settings, a pipeline (scripts/pipeline.ts, the CLI
+ * a design engineer makes an access token in Settings, a pipeline (scripts/pipeline.ts, the CLI
  * of docs/pipelines.md) uploads with it and creates a draft with its header as code, the engineer sees
  * the pipeline-made draft, and revokes the token in one click: the pipeline is refused from then on.
  */

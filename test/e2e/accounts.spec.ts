@@ -5,7 +5,7 @@ import { SEED_PASSWORD } from '../../shared/domain/seed-users';
 import { API_ERR, MSG } from '../../shared/messages';
 import { apiUrl, expect, grantOnUsersScreen, mailsTo, signIn, signOut, test } from './support';
 
-/** With SHOTS_DIR set, a screenshot of the page at 1366×768 (the screens of issue 23). */
+/** With SHOTS_DIR set, a screenshot of the page at 1366×768 (the account screens). */
 async function shoot(page: Page, name: string) {
   const dir = process.env.SHOTS_DIR;
   if (!dir) return;
@@ -22,7 +22,7 @@ test.describe('accounts', () => {
     a11y,
   }) => {
     // the longest journey: a dozen scrypt hashes (registration, confirmation, sign-ins, password change)
-    // and two admins signing in and out to grant (issue 23), on a shared 2-core machine
+    // and two admins signing in and out to grant, on a shared 2-core machine
     test.setTimeout(300_000);
     const email = `${unique('tess')}@example.com`;
     const password = 'Newcomer-Pass-1';
@@ -59,7 +59,7 @@ test.describe('accounts', () => {
       (await mailsTo(email)).at(-1)?.text ?? '',
     )?.[0];
     expect(link, 'the mail carries a confirmation link').toBeTruthy();
-    // issue 23: confirming takes the password chosen at registration too (a wrong one changes nothing)
+    // confirming takes the password chosen at registration too (a wrong one changes nothing)
     await page.goto(link!);
     await expect(page.getByRole('button', { name: 'I did not register' })).toBeVisible();
     await a11y(page, '/user/confirm-email');
@@ -99,7 +99,7 @@ test.describe('accounts', () => {
     await page.getByRole('button', { name: /Account menu of/ }).click();
     await page.getByRole('menuitem', { name: 'Log Out' }).click();
 
-    // two admins grant the role on the users screen (issue 23): one proposes, a second confirms
+    // two admins grant the role on the users screen: one proposes, a second confirms
     await signIn(page, 'admin@example.com');
     await expect(page).toHaveURL(/\/admin$/);
     await page
@@ -182,7 +182,7 @@ test.describe('accounts', () => {
     const temp = /Temporary password: (\S+)/.exec(mail?.text ?? '')?.[1];
     expect(temp, 'the mail carries a temporary password').toBeTruthy();
     await signIn(page, 'reliability-engineer@example.com', temp!);
-    // issue 23: the temporary password must be changed first; nothing else opens until then
+    // the temporary password must be changed first; nothing else opens until then
     await expect(page).toHaveURL(/\/user\/settings\?form=password&first=1$/);
     await expect(page.getByText(API_ERR.mustChangePassword)).toBeVisible();
     await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link')).toHaveCount(0);
@@ -230,7 +230,7 @@ test.describe('accounts', () => {
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'PATCHES' }).click();
     await expect(page.getByText(MSG.sessionTimeout)).toBeVisible();
     await page.getByRole('button', { name: MSG.toLoginPage }).click();
-    // the login page keeps where the user was, to return there after signing in (issue 16, decision 156)
+    // the login page keeps where the user was, to return there after signing in (decision 156)
     await expect(page).toHaveURL(/\/login\?next=%2Fpatches$/);
   });
 });

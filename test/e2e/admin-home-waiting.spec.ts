@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { apiUrl, expect, mailsTo, signIn, test } from './support';
 
 /**
- * Issue 25: the admin home says what waits. A newcomer registers and confirms the address; the admin's
+ * the admin home says what waits. A newcomer registers and confirms the address; the admin's
  * home then shows the request under "Role requests" with its count, the newcomer's name, address and the
  * role asked for, as a link to the users list, where waiting accounts come first and a Refuse with nothing
  * selected looks disabled. At 1366×768, with axe and a screenshot (SHOTS_DIR, e.g. docs/screenshots).

@@ -12,7 +12,7 @@ export default async function globalSetup() {
   }
   const stack = await startStackProcess({
     LOGIN_MAX_FAILURES_PER_SOURCE: '100000',
-    // and registrations from one address (issue 23); throttle-register.test.ts checks the limit
+    // and registrations from one address; throttle-register.test.ts checks the limit
     REGISTER_MAX_PER_SOURCE: '100000',
     // local-only pacing (decision 161): small packages generate in milliseconds; the journeys see Generating…
     LOCAL_GENERATION_START_DELAY_MS: '1500',

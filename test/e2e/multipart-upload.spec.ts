@@ -9,7 +9,7 @@ import { expect, signIn, test } from './support';
 const RESUME_HINT = 'choose the same file again and press Upload to send the rest';
 
 /**
- * A resource from 16 MiB goes as a presigned multipart upload (issue 17). When a part cannot be sent
+ * A resource from 16 MiB goes as a presigned multipart upload. When a part cannot be sent
  * the upload stops with a message that it is kept; choosing the same file again sends only what S3
  * does not hold, and the resource is registered.
  */

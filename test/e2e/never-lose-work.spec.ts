@@ -9,7 +9,7 @@ import { apiAt, jsonText } from '../support/api';
 import { expect, test } from './support';
 
 /**
- * Issue 25, "never lose, never re-type", in Chromium at 1366×768: a reload and the Back button in the
+ * "never lose, never re-type", in Chromium at 1366×768: a reload and the Back button in the
  * middle of creation lose nothing, and a package after a rejection starts from the rejected one, changing
  * one field. Each journey looks at its screens (docs/screenshots/25-*.png) and runs axe on them.
  */
@@ -67,7 +67,7 @@ const decimal = (page: Page, field: string) => page.getByLabel(`${field} (decima
 const saveStatus = (page: Page) => page.locator('[data-save-state]');
 const savedNow = (page: Page) => expect(saveStatus(page)).toHaveText(/^Saved \d\d:\d\d$/);
 
-test.describe('never lose, never re-type (issue 25)', () => {
+test.describe('never lose, never re-type', () => {
   test('a reload and the Back button in the middle of creation lose nothing', async ({ browser, a11y }) => {
     const token = await tokenOf(DEV);
     const patch = unique('nl-reload');

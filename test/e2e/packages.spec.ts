@@ -183,7 +183,7 @@ test.describe('packages', () => {
       const link = /(https?:\/\/\S+)/.exec(mail?.text ?? '')?.[1];
       expect(link, `${email} got a mail with a link`).toBeTruthy();
       const approver = await as(browser, email, new URL(link!).pathname);
-      // the link opens the package itself, on the approval page (issue 16)
+      // the link opens the package itself, on the approval page
       await expect(approver).toHaveURL(/\/packages\/approve\/view$/);
       await expect(
         approver.getByRole('heading', { level: 1, name: 'APPROVE RELEASE PACKAGE' }),
@@ -221,7 +221,7 @@ test.describe('packages', () => {
     await signInDialog(signer, 'Sign', SIGNATURE_MEANINGS.sign);
     await expect(signer).toHaveURL(/\/packages\/download$/);
     await expect(signer.getByRole('heading', { name: 'GENERATED NEW SIGNED RELEASE PACKAGE' })).toBeVisible();
-    // the Generation region (the package strip also shows the state 'Generating…' since issue 25)
+    // the Generation region (the package strip also shows the state 'Generating…' since the state words were added)
     await expect(signer.getByRole('region', { name: 'Generation' }).getByText('Generating…')).toBeVisible();
     await expect(signer.getByText('Success!')).toBeVisible({ timeout: 30_000 });
     await a11y(signer, '/packages/download');
@@ -401,7 +401,7 @@ test.describe('packages', () => {
       )
       .toBe(true);
     await openRow(page, '/packages', 'Development', name);
-    // issue 25: a rejection in approval opens the rejected page (spec §4.4 'REJECTED'), not 'PACKAGE GENERATED'
+    // a rejection in approval opens the rejected page (spec §4.4 'REJECTED'), not 'PACKAGE GENERATED'
     await expect(page).toHaveURL(/\/packages\/rejected\/view$/);
     await expect(page.getByRole('heading', { level: 1, name: 'REJECTED' })).toBeVisible();
     await expect(page.getByText('Pressure ramp exceeds the clinical limit').first()).toBeVisible();

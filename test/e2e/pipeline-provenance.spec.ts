@@ -9,7 +9,7 @@ import { apiUrl, expect, signIn, signOut, test } from './support';
 const SHOTS = process.env.PIPELINE_PROVENANCE_SHOTS ?? 'test-results/e2e/pipeline-provenance';
 
 /**
- * Issue 27: a design engineer makes an access token in Settings; the pipeline step (scripts/pipeline.ts)
+ * a design engineer makes an access token in Settings; the pipeline step (scripts/pipeline.ts)
  * uploads with it and attaches the build provenance and the SBOM before drafting; once the draft is sent
  * for approval, the approver sees the commit, the build link and the SBOM's component count on the review
  * page. The engineer revokes the token in Settings and the pipeline is refused from then on.

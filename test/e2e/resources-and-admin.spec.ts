@@ -184,7 +184,7 @@ test.describe('administration', () => {
       await expect(page.getByRole('button', { name: MSG.deleteSelected })).toBeEnabled();
       await a11y(page, String(url));
       await page.getByRole('button', { name: MSG.deleteSelected }).click();
-      // issue 16: a confirm dialog lists what goes, with its state; only its Delete deletes
+      // a confirm dialog lists what goes, with its state; only its Delete deletes
       const confirm = page.getByRole('dialog', { name: /^Delete 1 selected/ });
       await expect(confirm.getByRole('listitem')).toContainText(rowLabel);
       await expect(confirm.getByRole('button', { name: MSG.cancel })).toBeFocused();

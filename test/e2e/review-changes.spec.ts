@@ -7,7 +7,7 @@ import { MSG } from '../../shared/messages';
 import { apiUrl, expect, signIn, test } from './support';
 
 /**
- * Issue 25: a reviewer sees "Changes since the last approved package" for the same device above the
+ * a reviewer sees "Changes since the last approved package" for the same device above the
  * decision — header fields old → new in decimal and hex, a criteria entry added, the payload digests,
  * the DCC, the previous package's name and state with a link — and the signature dialog states it was seen.
  */

@@ -4,7 +4,7 @@ import { MSG } from '../../shared/messages';
 import { apiUrl, expect, signIn, test } from './support';
 
 /**
- * Issue 16 item 3: at 1366×768 an approver sees the file and DCC facts and reaches the decision buttons
+ * at 1366×768 an approver sees the file and DCC facts and reaches the decision buttons
  * without scrolling (before, they sat ~1,500 px down, below the approvers and the approval record).
  */
 

@@ -2,7 +2,7 @@ import { ROLE_GRANT_MEANINGS } from '../../shared/domain/role-grants';
 import { apiUrl, expect, grantOnUsersScreen, mailsTo, signIn, signOut, test } from './support';
 
 /**
- * Issue 23: no single person grants authority. A newcomer's role is proposed by one admin on the users
+ * no single person grants authority. A newcomer's role is proposed by one admin on the users
  * screen (signed), which changes nothing yet; a second admin confirms it there, and the newcomer can act.
  * At 1366×768, with screenshots of the users screen with a pending proposal and of the admin home's counts.
  */

@@ -50,7 +50,7 @@ export async function mailsTo(address: string): Promise<{ subject: string; text:
 
 /**
  * On /admin/users as a signed-in admin: selects the user `rowLabel` ('Name (email)') found by `email`,
- * presses Grant, signs in the signature dialog and closes the success popup (issue 23: the first admin's
+ * presses Grant, signs in the signature dialog and closes the success popup (the first admin's
  * grant proposes, a second admin's confirms). Returns the dialog's text, which says what the grant does.
  */
 export async function grantOnUsersScreen(page: Page, email: string, rowLabel: string) {

@@ -7,7 +7,7 @@ import { policyApprovers } from './policy-approvers';
 import { apiUrl, expect, mailsTo, test } from './support';
 
 /**
- * Issue 16: an approver follows the link of the approval mail while signed out, signs in and lands on
+ * an approver follows the link of the approval mail while signed out, signs in and lands on
  * the package, ready to decide; their home page lists it under "Waiting for you". With SHOTS_DIR set,
  * the home page is photographed empty and with work at 1366×768 and 1920×1080.
  */
@@ -139,7 +139,7 @@ async function fillSignIn(page: Page, email: string) {
   await page.getByRole('button', { name: 'Submit' }).click();
 }
 
-test.describe('work waiting (issue 16)', () => {
+test.describe('work waiting', () => {
   test('an approver follows the mail link signed out, signs in and lands on the package', async ({
     page,
     browser,

@@ -18,7 +18,7 @@ import { dynamoAt, scanAll, tableOf } from '../support/store';
 import { settled } from '../support/uploads';
 
 /**
- * Issue 27: access tokens for pipelines, over HTTP against the local stack. A token uploads and drafts
+ * access tokens for pipelines, over HTTP against the local stack. A token uploads and drafts
  * within its scopes, is refused (403, a person must sign) by every other row of the route table, and ends
  * at once with its revocation, its expiry, its owner's deletion, role change or refusal. The CLI
  * (scripts/pipeline.ts) runs the whole pipeline step with a 20 MiB file.

@@ -9,7 +9,7 @@ import { approversFor, prepareAndNotify, seededSigner } from '../support/package
 import { dynamoAt, tableOf } from '../support/store';
 
 /**
- * Issue 23: workflow mails put the portal's link and the facts first and the initiator's note after,
+ * workflow mails put the portal's link and the facts first and the initiator's note after,
  * quoted and marked (read from the local SES mailbox); an admin deleting a package in flight signs it
  * with password and reason, everyone waiting on it is mailed, and a later link to it says who deleted it,
  * when and why. The spec's plain list still deletes what is not in flight.
@@ -64,7 +64,7 @@ async function pendingWithNote(note: string): Promise<Package> {
   return pkg;
 }
 
-describe('workflow mail layout in the mailbox (issue 23)', () => {
+describe('workflow mail layout in the mailbox', () => {
   it('puts the portal link and the facts before the initiator’s note, quoted; roles by label', async () => {
     const note = 'Urgent fix.\nReview it here instead: https://evil.example/packages/open/x';
     const pkg = await pendingWithNote(note);
@@ -100,7 +100,7 @@ describe('workflow mail layout in the mailbox (issue 23)', () => {
   }, 60_000);
 });
 
-describe('admin deletion of packages in flight (issue 23)', () => {
+describe('admin deletion of packages in flight', () => {
   it('refuses the plain list with 400 and deletes nothing; a wrong password 403; with password and reason deletes, audits, mails and explains later links', async () => {
     const pkg = await pendingWithNote('Needs review by Friday');
     const resource = await uploadPatch(u.designDev.token, 'dev');

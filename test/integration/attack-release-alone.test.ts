@@ -30,9 +30,9 @@ import { registerConfirmed } from '../support/identity';
 import { waitForStatus } from '../support/package-flow';
 
 /**
- * Issues 12 and 23: one person tries to release firmware alone. An anonymous visitor registers an account
+ * one person tries to release firmware alone. An anonymous visitor registers an account
  * per role on an allowed domain and confirms each through the mailbox: every step that needs authority is
- * refused with the reason. Then the person is an admin too (issue 23): their grant of all those roles is
+ * refused with the reason. Then the person is an admin too: their grant of all those roles is
  * only a proposal, their own confirmation is refused, and nothing takes effect until a second, different
  * admin confirms it; then the same accounts carry the same release through.
  */
@@ -135,7 +135,7 @@ describe('one person cannot release firmware alone', () => {
     });
     expect(upload.status).toBe(403);
     expect(upload.body).toEqual({ errorMessage: waiting('DESIGN_ENGINEER_DEV') });
-    // and, without a grant, it reads nothing either (issue 23): the list is refused with the same reason
+    // and, without a grant, it reads nothing either: the list is refused with the same reason
     const list = await api('/resources/patch/release', { token: m.dev1.token });
     expect(list.status).toBe(403);
     expect(list.body).toEqual({ errorMessage: waiting('DESIGN_ENGINEER_DEV') });

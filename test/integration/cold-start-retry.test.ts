@@ -8,7 +8,7 @@ import { routeById } from '../../shared/api/routes';
 import { type RawResponse, rawRequest } from '../support/raw-http';
 
 /**
- * A cold start that fails once must not fail forever (issue 14, decision 092), over HTTP: the real login
+ * A cold start that fails once must not fail forever (decision 092), over HTTP: the real login
  * handler runs in this process (one "container") behind the local gateway, reads the token key from a
  * Secrets Manager stand-in on 127.0.0.1 as in AWS (TOKEN_SECRET_ARN), and the users table of the run's
  * DynamoDB Local. While the stand-in refuses, login fails; once it answers, the next call of the same

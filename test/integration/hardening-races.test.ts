@@ -23,7 +23,7 @@ beforeAll(async () => {
 
 const ddb = () => dynamoAt(inject('dynamoEndpoint'));
 
-/** The admin deletes a package in flight by signing it: password and reason (issue 23). */
+/** The admin deletes a package in flight by signing it: password and reason. */
 const signedDeletion = (id: string) => ({
   ids: [id],
   password: SEED_PASSWORD,

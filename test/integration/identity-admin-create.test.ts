@@ -7,7 +7,7 @@ import { API_ERR } from '../../shared/messages';
 import { api, jsonText, localDynamo, localTable, uniq } from '../support/api';
 import { registerConfirmed } from '../support/identity';
 
-/** Issue 12: `npm run admin:create -- --local` against a running local stack (the run's test stack). */
+/** `npm run admin:create -- --local` against a running local stack (the run's test stack). */
 
 const root = resolve(import.meta.dirname, '..', '..');
 

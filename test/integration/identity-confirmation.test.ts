@@ -5,7 +5,7 @@ import { API_ERR, MSG } from '../../shared/messages';
 import { api, jsonText, localDynamo, localTable, login, mails, SEEDED, uniq } from '../support/api';
 import { confirmationToken } from '../support/identity';
 
-/** Issue 12: registration on allowed domains only, and a confirmed mailbox before the first sign-in. */
+/** registration on allowed domains only, and a confirmed mailbox before the first sign-in. */
 
 const PASSWORD = 'Confirm-Tests-Pass-1';
 
@@ -17,7 +17,7 @@ async function register(email = `${uniq('confirm')}@example.com`, userRole = 'TE
   return { r, email };
 }
 
-/** Opens a link as the SPA's page does: the token and the password chosen at registration (issue 23). */
+/** Opens a link as the SPA's page does: the token and the password chosen at registration. */
 const confirm = (token: string, password = PASSWORD) =>
   api<{ message: string; email: string; reason?: string; errorMessage?: string }>('/user/confirm-email', {
     method: 'POST',

@@ -10,7 +10,7 @@ import { type StackProcess, startStackProcess } from '../support/stack-process';
 import { dynamoAt, scanAll, tableOf } from '../support/store';
 
 /**
- * Decision 070: user items written before issue 12 carry neither `roleStatus` nor `emailConfirmed`. They
+ * Decision 070: user items written before role requests and confirmed mailboxes carry neither `roleStatus` nor `emailConfirmed`. They
  * are read as REQUESTED and unconfirmed (admins excepted), and a restart of the local stack on such a
  * data folder makes its seeded users confirmed and granted.
  */
@@ -40,7 +40,7 @@ async function makeLegacy(email: string) {
   );
 }
 
-describe('records older than issue 12', () => {
+describe('records older than role requests and confirmed mailboxes', () => {
   it('are read as requested and unconfirmed, except admins; a restart confirms and grants the seeded users', async () => {
     stack = await startStackProcess({}, dir);
     const legacy = `${uniq('legacy')}@example.com`;

@@ -7,7 +7,7 @@ import { confirmationToken } from '../support/identity';
 import { errorMessageOf, rawRequest } from '../support/raw-http';
 
 /**
- * Issue 23: the registrant is the mailbox owner. Someone who registers another person's address cannot get
+ * the registrant is the mailbox owner. Someone who registers another person's address cannot get
  * it confirmed (confirming needs the password chosen at registration as well as the mailed token), the
  * owner can cancel it ("I did not register"), an unconfirmed registration is forgotten after 24 hours,
  * and a mailed temporary password must be changed before anything else and never signs a decision.

@@ -20,7 +20,7 @@ import { createDcc, createPackage, seededUsers, uploadPatch } from '../support/f
 import { decideRoles, type Registered, registerConfirmed } from '../support/identity';
 import { chosenApprovers, seededSigner } from '../support/package-flow';
 
-/** Issue 12: a chosen role is a request; it holds authority only once an admin granted it. */
+/** a chosen role is a request; it holds authority only once an admin granted it. */
 
 const PASSWORD = 'Role-Tests-Pass-1';
 const waiting = (label: string) =>
@@ -71,7 +71,7 @@ beforeAll(async () => {
 }, 60_000);
 
 describe('a requested role holds no authority', () => {
-  it('signs in and sees itself, but reads nothing (issue 23) and is refused every act with the reason', async () => {
+  it('signs in and sees itself, but reads nothing and is refused every act with the reason', async () => {
     const dev = await newcomer('DESIGN_ENGINEER_DEV');
     expect((await api('/user/auth', { method: 'POST', token: dev.token })).status).toBe(200);
     for (const path of ['/dev/packages', '/resources/patch/dev', '/dcc']) {
@@ -178,7 +178,7 @@ describe('the route gate, generated from the route table', () => {
     }
   }, 120_000);
 
-  it('refuses a requested role its approval and signing lists too (issue 23: it reads nothing)', async () => {
+  it('refuses a requested role its approval and signing lists too (it reads nothing)', async () => {
     const [pending] = await directUsers(1, 'SW_FW_RELEASE_ENGINEER', 'Reader', { granted: false });
     for (const path of [
       '/dev/packages/approval',
@@ -214,7 +214,7 @@ describe('admins decide', () => {
       ),
     ).toBe(true);
 
-    // one admin's grant is a proposal (issue 23): listed with its proposer, no authority yet
+    // one admin's grant is a proposal: listed with its proposer, no authority yet
     const proposed = await api<{ users: string; outcomes: Record<string, string> }>('/admin/users/roles', {
       method: 'POST',
       token: u.admin.token,

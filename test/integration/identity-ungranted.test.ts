@@ -9,7 +9,7 @@ import { createDcc, createPackage, seededUsers, uploadPatch } from '../support/f
 import { approveAllButLast, lastSteps, prepareAndNotify } from '../support/package-flow';
 
 /**
- * Issue 23: an account without a granted role (requested, refused, or with an unconfirmed address) sees its
+ * an account without a granted role (requested, refused, or with an unconfirmed address) sees its
  * own settings and nothing else. The gate denies by default: every signed-in row of the route table but the
  * ones marked `ungranted` (the account's own identity and settings) is refused with 403, reads included,
  * and downloads of a ready package above all. Generated from the route table, so a new row is covered.

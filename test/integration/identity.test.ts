@@ -20,7 +20,7 @@ async function register(overrides: Record<string, unknown> = {}) {
     ...overrides,
   };
   const r = await api('/user/register', { method: 'POST', body });
-  // a new account signs in only once its address is confirmed (issue 12): the mailed link is opened
+  // a new account signs in only once its address is confirmed: the mailed link is opened
   if (r.status === 201) await confirmByMail(String(body.email), String(body.password));
   return { r, email: String(body.email), password: String(body.password) };
 }
@@ -216,7 +216,7 @@ describe('password change and account', () => {
       body: { name: 'Renamed Person', email: newEmail, userRole: 'TECHNICAL_LEADER' },
     });
     expect(r.status).toBe(200);
-    // the new address waits for its mailed link (issue 12); the role is a request
+    // the new address waits for its mailed link; the role is a request
     expect(jsonText<User>(r.body.user)).toMatchObject({
       name: 'Renamed Person',
       email,
@@ -293,7 +293,7 @@ describe('admin users', () => {
     expect(r.status).toBe(200);
     const users = jsonText<Record<string, unknown>[]>(r.body.users);
     expect(users.map((u) => u.email)).toEqual(expect.arrayContaining(Object.values(SEEDED)));
-    // issue 12 adds the role status and whether the address is confirmed; never a secret
+    // the spec's fields plus the role status and whether the address is confirmed; never a secret
     for (const u of users)
       expect(
         Object.keys(u)

@@ -108,7 +108,7 @@ describe('deleting a user a package waits for', () => {
         await api('/admin/packages', {
           method: 'DELETE',
           token: u.admin.token,
-          // a package in flight: the admin signs its deletion (issue 23)
+          // a package in flight: the admin signs its deletion
           body: { ids: [first.id], password: SEED_PASSWORD, reason: 'Superseded by the second build' },
         })
       ).status,

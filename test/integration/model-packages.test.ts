@@ -28,7 +28,7 @@ import {
 import { s3At } from '../support/store';
 
 /**
- * Model packages (issue 13): a model's metadata file is its patch config, and the server computes
+ * Model packages: a model's metadata file is its patch config, and the server computes
  * Patch Config Size for it as for every computed field. Before the fix the last step answered 500
  * "The header's Patch Config Size is 0, but the patch config is N bytes" and the package was stuck.
  */

@@ -13,7 +13,7 @@ import { api, jsonText, login, SEEDED, uniq } from '../support/api';
 import { settled } from '../support/uploads';
 
 /**
- * Presigned multipart uploads (issue 17) over HTTP against the local stack: parts straight to s3rver,
+ * Presigned multipart uploads over HTTP against the local stack: parts straight to s3rver,
  * a resumed upload that asks which parts S3 holds, and S3's rules (ETags, part sizes, part list) with
  * a clear 4xx and nothing left behind. The local server makes good what s3rver lacks (ListParts,
  * Abort, Complete's checks: infra/local/s3-multipart-shim.ts), as strict as S3.

@@ -7,7 +7,7 @@ import { createDcc, createPackage, seededUsers, uploadModel, uploadPatch } from 
 import { chosenApprovers, headerOf } from '../support/package-flow';
 
 /**
- * Issue 25, "never lose, never re-type" over HTTP against the local stack: the header editor's autosave
+ * "never lose, never re-type" over HTTP against the local stack: the header editor's autosave
  * (PATCH …/header as the user types), step 1 of a draft again (PATCH /packages/{id}), and a new package
  * started from an earlier one (GET /resources/{id}/package-sources, generatePackage's fromPackageId).
  */

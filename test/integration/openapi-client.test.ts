@@ -7,7 +7,7 @@ import { seededUser } from '../support/fixtures';
 import type { paths } from '../support/openapi-types';
 
 /**
- * Issue 27: a client generated from GET /dev/openapi.json (openapi-typescript types, committed as
+ * a client generated from GET /dev/openapi.json (openapi-typescript types, committed as
  * test/support/openapi-types.ts and checked current by scripts/openapi-types.test.ts; openapi-fetch calls)
  * compiles with `npm run typecheck` and runs the pipeline flow with an access token: token, multipart
  * upload, draft with its header as code, and the refusal of a decision.

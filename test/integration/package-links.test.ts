@@ -13,7 +13,7 @@ import {
 } from '../support/package-flow';
 
 /**
- * Issue 16: every workflow mail links to the package itself (the SPA's deep link /packages/open/{id}),
+ * every workflow mail links to the package itself (the SPA's deep link /packages/open/{id}),
  * and GET /packages/{id}/details answers that link with the package and what it waits for from the
  * caller, by the rules of the approval and signing lists.
  */
@@ -46,7 +46,7 @@ async function linkIn(to: string, subject: string): Promise<string> {
   return new URL(links[0]!).pathname;
 }
 
-describe('mail links to the package and GET /packages/{id}/details (issue 16)', () => {
+describe('mail links to the package and GET /packages/{id}/details', () => {
   it('links every mail of a signed release package to it, and tells each reader what waits for them', async () => {
     const resource = await uploadPatch(u.designDev.token, 'release');
     const pkg = await createPackage(u.designDev.token, resource.id, 'RELEASE_SIGNED');

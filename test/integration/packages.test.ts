@@ -285,7 +285,7 @@ describe('approvers and notify', () => {
     for (const who of approversOf(u, pkg.type)) {
       const mail = await mailMatching(who.email, (m) => m.subject.includes(pkg.name));
       expect(mail?.text).toContain('Fixes the pump occlusion alarm threshold');
-      // issue 16: the link opens the package itself (the SPA picks the page), not the approval list
+      // the link opens the package itself (the SPA picks the page), not the approval list
       expect(mail?.text).toContain(`/packages/open/${pkg.id}`);
       expect(mail?.text).toMatch(/http:\/\/localhost:\d+\/packages\/open\//);
       const list = jsonText<Package[]>(

@@ -22,7 +22,7 @@ import {
 import { s3At } from '../support/store';
 
 /**
- * Issue 27 (decisions 279–280): the SBOM and build provenance are pinned between review and signature and
+ * Decisions 279–280: the SBOM and build provenance are pinned between review and signature and
  * bound to the signed package by a signed provenance statement beside it. Both are attached through the
  * intake route (`PUT /resources/{id}/provenance`) and pinned on the package at creation; the swap test
  * overwrites the SBOM file where the intake stored it (`sbomKeyOf(resourceId)` in the resources bucket).

@@ -18,7 +18,7 @@ import { createPackage, seededUser, uploadPatch } from '../support/fixtures';
 import { dynamoAt, s3At, scanAll, tableOf } from '../support/store';
 
 /**
- * Issue 27, "Provenance and SBOM, pinned like the payload" (intake and reading side, decisions 275–278),
+ * "Provenance and SBOM, pinned like the payload" (intake and reading side, decisions 275–278),
  * over HTTP against the local stack: the uploader (or a token of theirs with resources:upload) attaches a
  * resource's build provenance and SBOM once; bad SBOMs are refused naming the field and store nothing; a
  * package created afterwards pins both; its readers download the exact SBOM bytes.

@@ -9,7 +9,7 @@ import { registerConfirmed } from '../support/identity';
 import { approversFor, chosenApprovers, seededDeliverer, waitForStatus } from '../support/package-flow';
 
 /**
- * Holes found by the security review after issues 12–14 were merged, each tried over HTTP as an attacker
+ * Holes found by the security review of decision 100, each tried over HTTP as an attacker
  * who can register freely and call every route would.
  */
 

@@ -8,7 +8,7 @@ import { createDcc, createPackage, seededUsers, uploadPatch } from '../support/f
 import { approveAllButLast, chosenApprovers, headerOf, lastSteps } from '../support/package-flow';
 
 /**
- * Issue 25: GET /packages/{id}/changes compares a package with the last approved package for the same
+ * GET /packages/{id}/changes compares a package with the last approved package for the same
  * device (DCC device id) and resource type (decisions 245–246): a rejected one is passed over, another
  * device's is not seen, a package already approved is compared with the one approved before it.
  */
@@ -68,7 +68,7 @@ async function approved(pkg: Package) {
   await lastSteps(u, pkg);
 }
 
-describe('GET /packages/{id}/changes (issue 25)', () => {
+describe('GET /packages/{id}/changes', () => {
   it('compares with the last approved package of the device, skipping a rejected one, and says when there is none', async () => {
     const device = uniq('device-changes');
     const dccId = await createDcc(u.designDev.token, device);

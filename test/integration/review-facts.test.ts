@@ -6,7 +6,7 @@ import { createPackage, seededUsers, uploadModel, uploadPatch } from '../support
 import { chosenApprovers } from '../support/package-flow';
 
 /**
- * Issue 16 item 3 (decision 150): the package answer carries what approvers certify — the resource
+ * Decision 150: the package answer carries what approvers certify — the resource
  * file's name, size and SHA-256 (and a model's metadata) and the attached DCC's values — so the review
  * page shows them. Before, a package named only its resource and its DCC id.
  */

@@ -22,7 +22,7 @@ import {
 import { s3At } from '../support/store';
 
 /**
- * Issue 23: every byte that ships is pinned at review (decisions 190–193). The model's metadata file (its
+ * every byte that ships is pinned at review (decisions 190–193). The model's metadata file (its
  * patch config) is pinned like the payload: SHA-256 and size recorded at upload, shown to reviewers on the
  * package, checked at generation; a file swapped in storage after approval is refused and nothing is
  * signed. The payload's own pin is checked the same way. The XML carries the DCC values the reviewers saw,

@@ -25,7 +25,7 @@ import {
 } from '../support/package-flow';
 
 /**
- * Issue 16 item 1, decision 141: every deciding call is an electronic signature. It carries the signer's
+ * decision 141: every deciding call is an electronic signature. It carries the signer's
  * password (400 without, 403 when wrong, and nothing changes), a wrong one counts as a failed sign-in,
  * and the right one records printed name, role, UTC time and meaning in the audit trail and, for the
  * approvals and the release signature, in the XML's approval record, which the verifier accepts.

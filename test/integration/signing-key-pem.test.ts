@@ -8,7 +8,7 @@ import { api } from '../support/api';
 import { runVerifier } from '../support/package-flow';
 
 /**
- * Issue 25: the signing key as a PEM file (GET /dev/signing-key.pem), the file `npm run verify --key`
+ * the signing key as a PEM file (GET /dev/signing-key.pem), the file `npm run verify --key`
  * reads; the JSON answer of GET /dev/signing-key saved as the key gets a clear refusal, not a decoder error.
  */
 const dir = mkdtempSync(join(tmpdir(), 'signing-key-pem-'));

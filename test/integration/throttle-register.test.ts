@@ -5,7 +5,7 @@ import { errorMessageOf, type RawResponse, rawRequest } from '../support/raw-htt
 import { type StackProcess, startStackProcess } from '../support/stack-process';
 
 /**
- * Issue 23: registration is limited per source before any password is hashed, so a burst of registrations
+ * registration is limited per source before any password is hashed, so a burst of registrations
  * from one client is refused cheaply and nobody else's sign-in waits behind it. On a stack of its own with
  * a small limit (the shared stack raises it: its tests all register from one address; a small one keeps
  * the accepted hashes few on a busy test machine — the default is DEFAULT_REGISTER_LIMITS).

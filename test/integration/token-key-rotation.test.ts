@@ -8,7 +8,7 @@ import { type StackProcess, startStackProcess } from '../support/stack-process';
 import { kidOf, tokenKeysOf } from '../support/tokens';
 
 /**
- * Rotating the token signing key on a running local stack (issue 24, decision 215), with the operator's
+ * Rotating the token signing key on a running local stack (decision 215), with the operator's
  * script (`npm run ops:rotate-token-key -- … --local`): a signed-in user's token keeps working after the
  * rotation, new sign-ins get the new kid, and once the old key is retired the old token is refused (401).
  * A stack of its own (the key set is changed under it), with a one-second key cache so the warm

@@ -5,7 +5,7 @@ import { apiAt, SEEDED } from '../support/api';
 import { type StackProcess, startStackProcess } from '../support/stack-process';
 
 /**
- * Two checkouts' `npm start` at the same moment (issue 26): each stack is given only its own PORT and
+ * Two checkouts' `npm start` at the same moment: each stack is given only its own PORT and
  * DATA_DIR, as the README says, and picks its emulator ports itself. Both start, no emulator port is
  * shared, and each sees its own database: a token made on one is absent from the other.
  */

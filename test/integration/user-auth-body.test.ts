@@ -3,7 +3,7 @@ import { api, jsonText } from '../support/api';
 import { seededUser } from '../support/fixtures';
 
 /**
- * Issue 16 item 6, spec §7: POST /user/auth carries the token as 'Bearer ' plus the cookie token. The
+ * spec §7: POST /user/auth carries the token as 'Bearer ' plus the cookie token. The
  * server keeps the Authorization header as what signs the call in, and refuses a body token that is
  * not the same one (decision 154).
  */

@@ -38,7 +38,7 @@ export const DECIDING_CALL =
  * undefined, to send none) is sent as given. Tests of the password check itself: test/integration/signature.test.ts.
  */
 export function withSignature(path: string, method: string | undefined, body: unknown): unknown {
-  // a role grant is signed too (issue 23); a refusal is not, and goes as given
+  // a role grant is signed too; a refusal is not, and goes as given
   if (method === 'POST' && path === '/admin/users/roles') {
     const grant = typeof body === 'object' && body !== null && 'grant' in body && !('password' in body);
     return grant ? { ...body, password: SEED_PASSWORD } : body;
@@ -63,7 +63,7 @@ export async function apiAt<T = Record<string, unknown>>(
   if (opts.token) headers.Authorization = `Bearer ${opts.token}`;
   // A fresh connection per call: a kept-alive socket the server closed after its 5 s idle timeout while
   // this process was busy (runVerifier's execFileSync blocks it for seconds on a loaded machine) failed
-  // the next call with EPIPE / "other side closed" before the server saw it (issue 26).
+  // the next call with EPIPE / "other side closed" before the server saw it.
   headers.Connection ??= 'close';
   let body: RequestInit['body'];
   if (opts.body === undefined) body = undefined;
@@ -104,7 +104,7 @@ export const SEEDED = {
   admin: 'admin@example.com',
 } as const;
 
-/** The second seeded admin: a role grant takes two (issue 23, decision 180). Not in SEEDED, whose every
+/** The second seeded admin: a role grant takes two (decision 180). Not in SEEDED, whose every
  * user `seededUsers()` signs in. */
 export const SEEDED_ADMIN_2 = 'admin-2@example.com';
 

@@ -156,8 +156,9 @@ export function identityCases(): RouteCase[] {
     },
     {
       route: 'changePassword',
-      // the retry's old password is no longer the password: refused, nothing changes
-      retryAnswers: [200, 403],
+      // the retry's old password is no longer the password: refused, nothing changes; or, when the
+      // change committed, the retry's session is one of the earlier ones it ended: 401, sign in again
+      retryAnswers: [200, 401, 403],
       async prepare(h) {
         const a = await confirmed(h);
         return {

@@ -106,9 +106,14 @@ export function workerCases(): WorkerCase[] {
           body: { 'rejection-reason': 'Wrong threshold' },
         })),
       async settled(h) {
+        // the outbox sends after the decision's commit (and again after a killed run's lease ends)
+        const waiting = await h.outboxSettled();
+        if (waiting.length > 0) return waiting.join('; ');
         const sent = (await h.mailbox()).filter((m) => m.to.includes(h.u.designDev.email));
         return sent.length >= 1 ? null : 'the rejection mail never went out';
       },
+      // writes: the claim (1), the mail service's send (2), SENT (3)
+      mailMayRepeatAt: 2,
     },
     {
       worker: 'auditCopy',

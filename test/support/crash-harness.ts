@@ -56,6 +56,12 @@ export interface WorkerCase {
   /** what invokes the worker, once it is armed (the call itself is not crashed) */
   trigger(h: CrashHarness, prep: Prepared): Promise<void>;
   settled(h: CrashHarness, prep: Prepared): Promise<string | null>;
+  /**
+   * The crash point after which a mail may go out twice: the run was killed after the mail service took
+   * the mail and before the send was written down. Delivery is at least once there, never lost (decision
+   * 367); every other crash point must send each mail once.
+   */
+  mailMayRepeatAt?: number;
 }
 
 /** What one crash point (or the clean run, k = 0) found. */
@@ -214,10 +220,10 @@ export class CrashHarness {
 
   // ── one crash point ──────────────────────────────────────────────────────────────────────
   /** After a run: what did not settle, what went out twice, what the record lost or gained. */
-  private async check(caseProblems: (string | null)[]): Promise<string[]> {
+  private async check(caseProblems: (string | null)[], mayRepeatMail = false): Promise<string[]> {
     const problems = caseProblems.filter((p): p is string => !!p);
     problems.push(...(await this.outboxSettled()));
-    problems.push(...(await this.duplicateMails()));
+    if (!mayRepeatMail) problems.push(...(await this.duplicateMails()));
     problems.push(...(await this.newRecordProblems()));
     return problems;
   }
@@ -239,7 +245,10 @@ export class CrashHarness {
     const caseProblems: (string | null)[] = [];
     let answer = first;
     if (k > 0) {
-      if (first.status !== 502)
+      // a run may make fewer calls than the clean one did (a quota window the clean run had to open
+      // first: a failed conditional write more); a point it never reached is no crash point of it
+      const reached = own === undefined || own.writes >= k;
+      if (first.status !== 502 && reached)
         caseProblems.push(
           `the call with crash point ${k} answered ${first.status}, not a crash (it made ${own?.writes ?? '?'} writes)`,
         );
@@ -272,7 +281,7 @@ export class CrashHarness {
     await c.trigger(this, prep);
     const settled = await c.settled(this, prep);
     const t2 = Date.now();
-    const problems = await this.check([settled]);
+    const problems = await this.check([settled], k > 0 && k === c.mailMayRepeatAt);
     const ms = { prepare: t1 - t0, run: t2 - t1, check: Date.now() - t2 };
     const runs = (await this.invocations(since)).filter((i) => i.target === `worker:${c.worker}`);
     this.results.push({ target: label(`worker:${c.worker}`, c.variant), k, problems, ms });

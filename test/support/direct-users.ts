@@ -33,7 +33,7 @@ export function directUsers(
 
 /**
  * Moves the pending role proposal of `userId` `days` back in time, straight in the shared stack's table
- * (the stack's clock is the real one): a test of the 7-day lapse (issue 23, decision 180).
+ * (the stack's clock is the real one): a test of the 7-day lapse (decision 180).
  */
 export async function ageRoleProposal(userId: string, days: number): Promise<void> {
   const repo = await userRepository();

@@ -20,7 +20,7 @@ export default async function setup(project: TestProject) {
   const stack = await startStackProcess({
     // tests sign in many times from one address: the per-source limit is raised, the per-account one stays
     LOGIN_MAX_FAILURES_PER_SOURCE: '100000',
-    // and registrations from one address (issue 23); throttle-register.test.ts checks the limit
+    // and registrations from one address; throttle-register.test.ts checks the limit
     REGISTER_MAX_PER_SOURCE: '100000',
   });
   project.provide('baseUrl', stack.url);

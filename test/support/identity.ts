@@ -11,7 +11,7 @@ export async function confirmationToken(email: string): Promise<string> {
 
 /**
  * Opens the newest confirmation link mailed to `email` and enters the password chosen at registration (or
- * the account's password, for a new address), as the SPA's page does (issue 23).
+ * the account's password, for a new address), as the SPA's page does.
  */
 export async function confirmByMail(email: string, password: string): Promise<void> {
   const r = await api('/user/confirm-email', {
@@ -62,7 +62,7 @@ async function rolesCall(email: string, body: Record<string, unknown>) {
 }
 
 /**
- * The two-admin grant (issue 23, decision 180): one admin proposes (the seeded admin, or the one whose
+ * The two-admin grant (decision 180): one admin proposes (the seeded admin, or the one whose
  * token is given), a second confirms (the seeded admin-2, or `confirmer`); both sign with the seeded
  * password. Throws unless every id was first PROPOSED, then GRANTED. Returns the confirming answer.
  */

@@ -489,7 +489,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Changes since the last approved package for the same device (DCC device id) and resource type (issue 25) */
+        /** Changes since the last approved package for the same device (DCC device id) and resource type */
         get: operations["packageChanges"];
         put?: never;
         post?: never;
@@ -524,7 +524,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Earlier packages a new package of this resource may start from (same resource or device), the one proposed and a free default name (issue 25); `deviceId` also offers that DCC device id’s packages */
+        /** Earlier packages a new package of this resource may start from (same resource or device), the one proposed and a free default name; `deviceId` also offers that DCC device id’s packages */
         get: operations["packageSources"];
         put?: never;
         post?: never;

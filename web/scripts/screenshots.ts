@@ -1,5 +1,5 @@
 /**
- * Screenshots of every screen of issue 5, for a person to look at (not a test).
+ * Screenshots of every screen of the web app, for a person to look at (not a test).
  *
  *   npm run build:web && PORT=3917 ... npx tsx infra/local/main.ts     # or: npm run dev:mock
  *   BASE_URL=http://localhost:3917 npx tsx web/scripts/screenshots.ts

@@ -16,8 +16,8 @@ export interface AuditorsProps {
   /** the stack whose outputs name the table and buckets (audit:verify reads them) */
   stackId: string;
   /**
-   * the resources bucket: auditors read the pinned SBOMs under `sbom/` beside the packages (issue 27,
-   * decision 276), nothing else of it
+   * the resources bucket: auditors read the pinned SBOMs under `sbom/` beside the packages
+   * (decision 276), nothing else of it
    */
   sbomBucket?: s3.IBucket;
 }
@@ -52,7 +52,7 @@ export class Auditors extends Construct {
       Validations.of(this.policy).acknowledge({
         id: `AwsSolutions-IAM5[Resource::<${logicalId}.Arn>/sbom/*]`,
         reason:
-          'Auditors read the SBOM files packages pin (issue 27): one prefix of the resources bucket, keys made at run time per resource. Read actions only.',
+          'Auditors read the SBOM files packages pin: one prefix of the resources bucket, keys made at run time per resource. Read actions only.',
       });
     }
     for (const bucket of props.buckets) {
@@ -97,7 +97,7 @@ export function auditorStatements(
       actions: ['cloudformation:DescribeStacks'],
       resources: [props.stackId],
     }),
-    // issue 27: the SBOMs packages pin, read beside the packages (objects under sbom/ only)
+    // the SBOMs packages pin, read beside the packages (objects under sbom/ only)
     ...(props.sbomBucket
       ? [
           new iam.PolicyStatement({

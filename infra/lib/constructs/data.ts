@@ -109,7 +109,7 @@ export class Data extends Construct {
       allowedOrigins,
       allowedMethods: [s3.HttpMethods.PUT],
       allowedHeaders: ['content-type', 'content-md5', 'x-amz-*'],
-      // a multipart upload's client reads each part's ETag to complete it (issue 17)
+      // a multipart upload's client reads each part's ETag to complete it
       exposedHeaders: ['ETag'],
       maxAge: 3000,
     });

@@ -126,7 +126,7 @@ export class Web extends Construct {
       cookieBehavior: cloudfront.CacheCookieBehavior.none(),
       queryStringBehavior: cloudfront.CacheQueryStringBehavior.all(),
       // the behaviour's `compress` acts only when the cache policy takes Accept-Encoding into the key:
-      // without these two CloudFront passed every JSON answer on uncompressed (issue 24). Allowed here
+      // without these two CloudFront passed every JSON answer on uncompressed. Allowed here
       // because the TTLs are not all 0; MinTTL 0 keeps the answers' no-store honoured: nothing is kept.
       enableAcceptEncodingGzip: true,
       enableAcceptEncodingBrotli: true,

@@ -4,7 +4,7 @@ import { type AuditTable, NO_AUDIT_TABLE, writeRecorded } from './audit-commit';
 import { cancelledBy, getItem, putNew, queryKind, updateIf } from './transact';
 
 /**
- * Access tokens in the users table (issue 27): one item `ACCESSTOKEN#<id>` per token (kind ACCESS_TOKEN),
+ * Access tokens in the users table: one item `ACCESSTOKEN#<id>` per token (kind ACCESS_TOKEN),
  * found by its id in one GetItem. The table's TTL removes a token a week after it expired.
  */
 const pk = (id: string) => `ACCESSTOKEN#${id}`;

@@ -35,7 +35,7 @@ export async function deletePackage(
       });
       const head = rows.find((r) => r.sk === 'PKG');
       if (!head) return { done: 'gone' }; // deleted meanwhile by someone else: nothing of it is left to remove
-      // a plain deletion that lost to a transition putting the package in flight (issue 23)
+      // a plain deletion that lost to a transition putting the package in flight
       if (deletion.onlyIn && !deletion.onlyIn.includes(head.status as PackageStatus))
         return { done: 'moved' };
       const items: PackageTransactItem[] = rows.map((r) =>
@@ -68,7 +68,7 @@ export async function deletePackage(
           ExpressionAttributeValues: { ':minus': -1 },
         },
       });
-      // what is kept of it, the mails to the people waiting on it (issue 23) and its audit event (decision
+      // what is kept of it, the mails to the people waiting on it and its audit event (decision
       // 283), with the deletion or not at all
       if (deletion.tombstone)
         items.push({ Put: { TableName: ctx.table, Item: tombstoneItem(deletion.tombstone) } });

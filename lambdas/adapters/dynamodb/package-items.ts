@@ -25,7 +25,7 @@ export function toItem(p: PackageRecord): Record<string, unknown> {
     listStage: p.resourceStage,
     // in the delivery list from the first delivery on
     deliveryList: p.deliveryStartedAt ? 'DELIVERY' : undefined,
-    // a DRAFT waits for its initiator: on their byAssignee queue for the home page (issue 24), which so
+    // a DRAFT waits for its initiator: on their byAssignee queue for the home page, which so
     // reads the caller's drafts instead of every package; a DRAFT only ever leaves by a whole-item save
     ...(p.status === 'DRAFT'
       ? { assignee: p.initiator.id, queue: `${DRAFT_QUEUE}#${p.resourceStage}#${p.createdAt}` }
@@ -75,7 +75,7 @@ export function taskItem(t: Task): Record<string, unknown> {
 }
 
 /**
- * What is kept of a deleted package (issue 23) under a key of its own, so nothing of the package's own
+ * What is kept of a deleted package under a key of its own, so nothing of the package's own
  * partition is left; without `createdAt`, `listStage`, `assignee`, `resourceId` or `dccId` it is in no index.
  */
 export const tombstoneKey = (id: string) => ({ pk: `GONE#${id}`, sk: 'GONE' });

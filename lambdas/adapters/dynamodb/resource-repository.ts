@@ -206,7 +206,7 @@ export class DynamoResourceRepository implements ResourceRepository, ResourcePro
     return this.updateUploadIf(uploadId, {
       UpdateExpression: 'SET confirmingAt = :at',
       ConditionExpression:
-        '#kind = :upload AND ownerId = :owner AND (attribute_not_exists(confirmingAt) OR confirmingAt < :stale)',
+        '#kind = :upload AND ownerId = :owner AND (attribute_not_exists(confirmingAt) OR attribute_not_exists(verifyJobId) OR attribute_exists(verifyFailure) OR confirmingAt < :stale)',
       ExpressionAttributeNames: { '#kind': 'kind' },
       ExpressionAttributeValues: { ':at': at, ':owner': ownerId, ':stale': staleBefore, ':upload': 'UPLOAD' },
     });

@@ -4,7 +4,7 @@ import { systemClock } from '../../ports/clock';
 import { MemoryAuditLog } from './audit-log';
 
 /**
- * Access tokens in memory (issue 27): the rows the DynamoDB adapter keeps in the users table; each write
+ * Access tokens in memory: the rows the DynamoDB adapter keeps in the users table; each write
  * records its events with it (decision 283).
  */
 export class MemoryAccessTokenRepository implements AccessTokenRepository {

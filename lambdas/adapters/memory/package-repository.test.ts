@@ -234,7 +234,7 @@ describe('MemoryAuditLog', () => {
   });
 });
 
-describe('lastApproved (issue 25, decision 246)', () => {
+describe('lastApproved (decision 246)', () => {
   const dcc = { deviceId: 'DEV-1', telemetryType: 'TelA' as const, messageLimit: 64, deviceLimit: 128 };
   const approvedAt = (at: string) => ({
     a: { ...entry('a'), approved: true, decidedAt: at },

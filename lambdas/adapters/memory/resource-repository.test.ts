@@ -67,17 +67,23 @@ describe('MemoryResourceRepository', () => {
     expect(await repo.getById('r2')).toBeNull();
   });
 
-  it('locks an upload for its owner, once, until the lock is stale or released', async () => {
+  it('locks an upload for its owner, taking over a request, never a verification until it is stale', async () => {
     const repo = new MemoryResourceRepository();
     await repo.putPendingUpload(upload('u'));
     expect(await repo.lockPendingUpload('u', 'someone-else', 't1', 't0')).toBe(false);
     expect(await repo.lockPendingUpload('u', 'u1', 't1', 't0')).toBe(true);
-    expect(await repo.lockPendingUpload('u', 'u1', 't2', 't1')).toBe(false);
-    // a lock older than staleBefore may be taken over
-    expect(await repo.lockPendingUpload('u', 'u1', 't3', 't2')).toBe(true);
+    // the owner's next request takes over one still in its request (a killed one must not block a retry)
+    expect(await repo.lockPendingUpload('u', 'u1', 't2', 't0')).toBe(true);
+    // the earlier request can no longer hand the upload over, nor unlock the later one
+    const by = { id: 'u1', name: 'Dana', userRole: 'DESIGN_ENGINEER_DEV' as const };
+    expect(await repo.startVerification('u', 't1', 'job-1', by, 't9')).toBe(false);
     await repo.unlockPendingUpload('u', 't1');
-    expect((await repo.getPendingUpload('u'))?.confirmingAt).toBe('t3');
-    await repo.unlockPendingUpload('u', 't3');
+    expect((await repo.getPendingUpload('u'))?.confirmingAt).toBe('t2');
+    expect(await repo.startVerification('u', 't2', 'job-2', by, 't9')).toBe(true);
+    // a verification holds it until it is stale (its worker killed without a failure recorded)
+    expect(await repo.lockPendingUpload('u', 'u1', 't3', 't1')).toBe(false);
+    expect(await repo.lockPendingUpload('u', 'u1', 't4', 't3')).toBe(true);
+    await repo.unlockPendingUpload('u', 't4');
     expect((await repo.getPendingUpload('u'))?.confirmingAt).toBeUndefined();
   });
 });

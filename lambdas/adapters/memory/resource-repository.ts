@@ -110,8 +110,9 @@ export class MemoryResourceRepository implements ResourceRepository, ResourcePro
     staleBefore: string,
   ): Promise<boolean> {
     const u = this.uploads.stored(uploadId);
-    if (!u || u.ownerId !== ownerId || (u.confirmingAt !== undefined && u.confirmingAt >= staleBefore))
-      return false;
+    if (!u || u.ownerId !== ownerId) return false;
+    const verifying = u.verifyJobId !== undefined && u.verifyFailure === undefined;
+    if (verifying && u.confirmingAt !== undefined && u.confirmingAt >= staleBefore) return false;
     u.confirmingAt = at;
     return true;
   }

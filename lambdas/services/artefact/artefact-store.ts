@@ -78,7 +78,7 @@ export class BlobArtefactStore implements ArtefactService {
     const { pkg, resource, dcc, approvals, signedBy, at, onProgress } = input;
     // first: a worker without this stage's key fails before it reads or writes anything (decision 295)
     const signer = signedBy ? this.signerFor(pkg.resourceStage) : undefined;
-    // the build provenance and the SBOM pinned for review (issue 27, decision 280): checked before a byte is written
+    // the build provenance and the SBOM pinned for review (decision 280): checked before a byte is written
     const pinned = (pkg.resourceFile ?? {}) as ProvenanceFields;
     if (pinned.provenance) checkProvenancePin(pinned.provenance);
     if (pinned.sbom) checkSbomPin(await this.sbomDigest(resource), pinned.sbom);

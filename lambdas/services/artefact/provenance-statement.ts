@@ -12,7 +12,7 @@ import type { Signer } from '../../ports/signer';
 import type { PackageManifest, PersonRecord } from './xml-format';
 
 /**
- * The provenance statement (issue 27, decisions 279–282, docs/package-format.md "Provenance statement
+ * The provenance statement (decisions 279–282, docs/package-format.md "Provenance statement
  * (sidecar)"): an in-toto Statement v1 whose subjects are the package's signed manifest and its payload
  * and whose predicate carries the build provenance and the SBOM's pin, signed at generation by the portal
  * key in a DSSE envelope. The package XML and its manifest are unchanged (format version 1): a device that

@@ -31,7 +31,7 @@ export const MANIFEST_FORMAT = 'firmware-release-portal/package-manifest/1';
 export const APPROVAL_MEANING = XML_APPROVAL_MEANING;
 /** Meaning of the release signature (the signer's sentence in the confirm dialog). */
 export const SIGNATURE_MEANING = XML_SIGNATURE_MEANING;
-/** The meanings of a development package's approvals and signature (testing, not release: issue 25). */
+/** The meanings of a development package's approvals and signature (testing, not release). */
 export const DEV_APPROVAL_MEANING = XML_DEV_APPROVAL_MEANING;
 export const DEV_SIGNATURE_MEANING = XML_DEV_SIGNATURE_MEANING;
 /** The meanings packages generated before decision 141 carry; verifiers still accept them. */

@@ -6,7 +6,7 @@ import { chunked, sampleInput, samplePayload } from './xml-package.fixtures';
 /**
  * Byte-exact output of the builder (decision 170): the digests below are the builder's at commit 8807778
  * for the same inputs, with the approval and signature meanings of decision 141 (with the older meanings
- * the builder after issue 17 gives 8807778's digests exactly: checked when decision 141 was merged). Sizes cover
+ * the builder after the 10 GiB resource work gives 8807778's digests exactly: checked when decision 141 was merged). Sizes cover
  * each remainder mod 3 (0, 1, 2 bytes carried), chunkings that split triples, and payloads whose base64
  * spans several output chunks.
  */

@@ -348,7 +348,7 @@ describe('decisions are electronic signatures (decision 141)', () => {
 
     const r = await w.service.approve(first, p.id, SIG);
     const approval = r.pkg.approvers.find((a) => a.user.id === first.id);
-    // a development package is approved for testing, not for release (issue 25)
+    // a development package is approved for testing, not for release
     expect(approval?.meaning).toBe(DEVELOPMENT_MEANINGS.approve);
     const last = (await w.audit.history(`PKG#${p.id}`)).events.at(-1);
     expect(last?.details?.signature).toEqual({

@@ -21,7 +21,7 @@ import { userRef } from './package-deps';
 export class ApproverChoice {
   constructor(private readonly core: PackageCore) {}
 
-  /** Holders of a role who may act in it: confirmed and granted by an admin (issue 12). */
+  /** Holders of a role who may act in it: confirmed and granted by an admin. */
   async candidates(): Promise<UserRecord[]> {
     const lists = await Promise.all(NON_ADMIN_ROLES.map((r) => this.core.d.users.listByRole(r)));
     return lists.flat().filter(holdsAuthority);

@@ -20,7 +20,7 @@ export const signatureDetails = (
   action: SignatureAction,
   signer: Pick<UserRecord, 'name' | 'userRole'>,
   signedAt: string,
-  /** the package's type (a development package's approval means testing, issue 25) */
+  /** the package's type (a development package's approval means testing) */
   packageType?: string,
   /** how the signer was confirmed (decision 322) */
   method?: SignatureMethod,

@@ -24,7 +24,7 @@ export async function createPackage(
     throw new BadRequestError(PACKAGE_ERR.wrongStage(resource.resourceStage));
   }
   if (req.fromPackageId && req.header !== undefined) throw new BadRequestError(PACKAGE_ERR.headerAndSource);
-  // the source first: a bad one changes nothing (issue 25)
+  // the source first: a bad one changes nothing
   const source = req.fromPackageId ? await sourcePackage(core, req.fromPackageId, resource) : null;
   const now = core.now().toISOString();
   const base = {
@@ -53,7 +53,7 @@ export async function createPackage(
     version: 1,
   };
   const initial = core.d.header.initial(base, resource);
-  // header as code (issue 27): the editor's rules, before anything is stored (400 naming every field)
+  // header as code: the editor's rules, before anything is stored (400 naming every field)
   const header =
     req.header === undefined ? initial : core.d.header.update(initial, req.header, base, resource);
   const fresh: PackageRecord = { ...base, header };

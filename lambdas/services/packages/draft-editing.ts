@@ -40,7 +40,7 @@ export class DraftEditing {
     if (!resource) throw new ConflictError('The resource of this package was deleted');
     const header = core.d.header.update(p.header, submitted, p, resource);
     const next = { ...p, status, header, updatedAt: core.now().toISOString(), version: p.version + 1 };
-    // the editor saves as the user types (issue 25): each event names the values that changed
+    // the editor saves as the user types: each event names the values that changed
     const event = core.event(next, user, 'HEADER_EDITED', AUDIT_MEANING.editHeader, {
       fields: changedFields(p.header, header),
     });
@@ -49,7 +49,7 @@ export class DraftEditing {
   }
 
   /**
-   * Issue 25: step 1 again (Back to step 1, then Continue) updates the draft's name, note and sign flag
+   * step 1 again (Back to step 1, then Continue) updates the draft's name, note and sign flag
    * instead of creating a second package; a new type recomputes the header's Type and CRC. The name claim
    * moves with it; the user's own draft never clashes with itself.
    */

@@ -5,7 +5,7 @@ import { ROLES } from '../../../shared/domain/roles';
 import { MAIL_TEXTS, quoted } from './mail-texts';
 
 /**
- * Issue 23 (decision 195): every workflow mail starts with the portal's own link and the facts; words
+ * Decision 195: every workflow mail starts with the portal's own link and the facts; words
  * other people typed (the initiator's note, a rejection or deletion reason) come after, quoted line by line
  * and marked as theirs; roles appear by their labels, never their codes.
  */
@@ -64,7 +64,7 @@ const EVERY_MAIL = {
 
 const linksOf = (text: string) => text.match(/https?:\/\/\S+/g) ?? [];
 
-describe('workflow mail layout (issue 23)', () => {
+describe('workflow mail layout', () => {
   it('puts the approval request in order: greeting, who asks what, the link, the facts, then the quoted note', () => {
     expect(EVERY_MAIL.approvalRequested.text).toBe(
       [
@@ -192,7 +192,7 @@ describe('workflow mail layout (issue 23)', () => {
     expect(quoted('Said:', 'a\r\nb\rc\u2028d\u2029e\u0085f')).toBe('Said:\n> a\n> b\n> c\n> d\n> e\n> f');
   });
 
-  it('a rejection mail names the step that was refused, in its subject and its first line (issue 25)', () => {
+  it('a rejection mail names the step that was refused, in its subject and its first line', () => {
     const said = (m: { subject: string; text: string }) => [m.subject, m.text.split('\n')[2]];
     expect(said(EVERY_MAIL.rejected)).toEqual([
       'Approval rejected: Pacer 1.0',
@@ -214,16 +214,13 @@ describe('workflow mail layout (issue 23)', () => {
     expect(EVERY_MAIL.rejected.text).toContain('Rejected in approval by: Leo Lead (Technical Leader)');
   });
 
-  it.each(Object.entries(EVERY_MAIL))(
-    '%s: names the package type in words, never by its code (issue 25)',
-    (_, mail) => {
-      expect(mail.text.split('\n')).toContain('Type: Release package, signed');
-      for (const code of PACKAGE_TYPES) {
-        expect(mail.text).not.toContain(code);
-        expect(mail.subject).not.toContain(code);
-      }
-    },
-  );
+  it.each(Object.entries(EVERY_MAIL))('%s: names the package type in words, never by its code', (_, mail) => {
+    expect(mail.text.split('\n')).toContain('Type: Release package, signed');
+    for (const code of PACKAGE_TYPES) {
+      expect(mail.text).not.toContain(code);
+      expect(mail.subject).not.toContain(code);
+    }
+  });
 
   it.each(PACKAGE_TYPES.map((t) => [t, PACKAGE_TYPE_LABELS[t]]))(
     'a %s package is "%s" in the mails',

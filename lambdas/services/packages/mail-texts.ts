@@ -7,10 +7,10 @@ import type { ArtefactRef, PackageRecord } from '../../ports/package-repository'
 
 /**
  * Every workflow mail of the package lifecycle, word for word in one place. Each text names its reader
- * and links to the package itself (issue 16: the SPA's deep link opens the page where they act, after
+ * and links to the package itself (the SPA's deep link opens the page where they act, after
  * sign-in when needed); `appUrl` is the portal's address.
  *
- * Layout (issue 23, decision 195): the greeting, then the portal's own link and the facts (package, type,
+ * Layout (decision 195): the greeting, then the portal's own link and the facts (package, type,
  * resource, who asks what, types and roles by their labels), then words other people typed — the initiator's note, a
  * rejection reason — each quoted line by line and marked as theirs. Whatever a note says (a look-alike link
  * included) comes after the real link and cannot pass for the portal's text.
@@ -59,7 +59,7 @@ const noteOf = (p: Pkg) =>
     p.note,
   );
 
-/** The facts block: the package, its type (in words, issue 25) and resource, then the lines given. */
+/** The facts block: the package, its type (in words) and resource, then the lines given. */
 const facts = (p: Pkg, ...more: string[]) =>
   lines(`Package: ${p.name}`, `Type: ${packageTypeLabel(p.type)}`, `Resource: ${p.resourceName}`, ...more);
 
@@ -93,7 +93,7 @@ function request(
 /** The step a rejection refused: the approval round, the signature, or the delivery round. */
 export type RejectedStep = 'approval' | 'signing' | 'delivery';
 
-/** What each rejection mail says happened (issue 25: a rejected delivery is not "Package rejected"). */
+/** What each rejection mail says happened (a rejected delivery is not "Package rejected"). */
 const REJECTED_STEP: Record<
   RejectedStep,
   { subject: string; did: (name: string) => string; means: string; by: string }
@@ -199,7 +199,7 @@ export const MAIL_TEXTS = {
   }),
   /**
    * to the initiator, on a rejection: the subject and the first line name the step that was refused
-   * (issue 25) — the approval, the signature or the delivery — and what it means for the package
+   * — the approval, the signature or the delivery — and what it means for the package
    */
   rejected: (
     initiator: Person,
@@ -256,7 +256,7 @@ export const MAIL_TEXTS = {
     ),
   }),
   /**
-   * to everyone waiting on a package in flight, when an admin deletes it (issue 23): the link opens a page
+   * to everyone waiting on a package in flight, when an admin deletes it: the link opens a page
    * that says the same (who deleted it, when and why)
    */
   deleted: (to: Person, p: Pkg, t: PackageTombstone, appUrl: string): MailText => ({

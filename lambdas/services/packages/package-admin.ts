@@ -25,7 +25,7 @@ const NOT_IN_FLIGHT: readonly PackageStatus[] = PACKAGE_STATUSES.filter((s) => !
  * An admin deletes packages in any status (the lifecycle's `delete` row): each with its tasks, name claim
  * and generated file. Unknown ids refuse the whole call before anything is deleted.
  *
- * Issue 23 (decisions 196–198): a package in flight (people wait on it for approval, signature, generation
+ * Decisions 196–198: a package in flight (people wait on it for approval, signature, generation
  * or delivery) is deleted only by an electronic signature — the admin's password and a reason; the plain
  * list is refused with 400 and nothing is deleted. The signed deletion mails everyone waiting on it, and
  * records the signature, the reason and who was told in the audit event. Every deletion keeps a tombstone

@@ -11,7 +11,7 @@ import { MSG } from '../../../shared/messages';
 import type { PackageCore } from './package-core';
 
 /**
- * "Changes since the last approved package" of one package (issue 25, decisions 245–246): the newest
+ * "Changes since the last approved package" of one package (decisions 245–246): the newest
  * approved package for the same device (its DCC copy's device id) and resource type, found by the
  * byApprovedDevice index; an already approved package is compared with the one approved before it.
  * A package without a DCC copy has no device yet: there is nothing to compare it with.

@@ -21,7 +21,7 @@ import type { PackageServiceDeps, SignatureInput, SignatureMethod } from './pack
 
 /**
  * The 404 of a package id that names no package: for a package an admin deleted, its tombstone says who
- * deleted it, when and why (issue 23, decision 197); otherwise 'Package not found'.
+ * deleted it, when and why (decision 197); otherwise 'Package not found'.
  */
 export async function packageNotFound(
   packages: Pick<PackageRepository, 'tombstone'>,

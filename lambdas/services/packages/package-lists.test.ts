@@ -50,7 +50,7 @@ describe('package lists', () => {
     expect(await w.service.listSigning(t.release, 'DEV')).toEqual([]);
   });
 
-  it('opens one package for a deep link with what it waits for from the caller (issue 16)', async () => {
+  it('opens one package for a deep link with what it waits for from the caller', async () => {
     const w = packageWorld();
     const t = w.team();
     const dev = await w.draft(t.initiator, 'DEV_UNSIGNED');

@@ -118,7 +118,7 @@ export class PackageLists {
   }
 
   /**
-   * One package by id for a deep link (issue 16): the package and the decision it waits for from the
+   * One package by id for a deep link: the package and the decision it waits for from the
    * caller, by the same rules as the approval and signing lists, so the link opens the page a click in
    * that list opens. Any signed-in user may read a package (DESIGN §2); an unknown id is a 404.
    */

@@ -11,7 +11,7 @@ import type { PackageCore } from './package-core';
 import { packageNotFound } from './package-core';
 
 /**
- * Issue 25, "start from a previous package": the earlier packages a new package of a resource may copy its
+ * "start from a previous package" (decision 240): the earlier packages a new package of a resource may copy its
  * header and DCC choice from, and the copy itself. Candidates are the packages of the same resource (the
  * `byResource` index) and of the same device exactly: every package of the same resource type whose DCC
  * copy names one of the resource's devices (decision 268). Never a Scan.

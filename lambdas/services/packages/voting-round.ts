@@ -58,7 +58,7 @@ const REQUEST_MAIL = { approval: MAIL_TEXTS.approvalRequested, delivery: MAIL_TE
 const meaningOf = (action: PackageAction) =>
   AUDIT_MEANING[action as 'approve' | 'reject' | 'approveDelivery' | 'rejectDelivery'];
 
-/** The step each rejection event refused, for the initiator's mail (issue 25). */
+/** The step each rejection event refused, for the initiator's mail. */
 const REJECTED_STEP_OF: Record<string, RejectedStep> = {
   REJECTED: 'approval',
   SIGNING_REJECTED: 'signing',
@@ -285,7 +285,7 @@ export abstract class VotingRoundCase {
         },
       };
     });
-    // deleted meanwhile: say by whom, when and why (issue 23)
+    // deleted meanwhile: say by whom, when and why
     if (!r.ok && r.reason === 'notFound') throw await packageNotFound(core.d.packages, id);
     if (!r.ok) explain(r, round.noun, () => awaitedRoles(before, user.id, round));
     if (r.pkg.status === round.waiting) return { outcome: 'WAITING_FOR_APPROVALS', pkg: toPackage(r.pkg) };

@@ -9,10 +9,16 @@ import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from '.
 import { RESOURCE_ERR } from '../../../shared/domain/resource-rules';
 import type { PendingUpload } from '../../ports/resource-repository';
 import { type Actor, type ResourceDeps, resourceKey } from './common';
-import { abandon, checkUploadRequest, MULTIPART_ERR, pendingUploadOf } from './presigned-upload';
+import {
+  abandon,
+  checkUploadRequest,
+  MULTIPART_ERR,
+  pendingUploadOf,
+  VERIFY_STALE_MS,
+} from './presigned-upload';
 
 /**
- * Resources up to 10 GiB (issue 17): the browser sends the file to S3 as a multipart upload, parts in
+ * Resources up to 10 GiB: the browser sends the file to S3 as a multipart upload, parts in
  * parallel through presigned UploadPart URLs, and may resume after a dropped connection or a reload by
  * asking which parts S3 holds. The server completes the upload with the parts' ETags and then checks
  * and registers it exactly as a single-PUT upload (presigned-upload.ts: confirmUpload).
@@ -126,8 +132,8 @@ export async function abortUpload(d: ResourceDeps, actor: Actor, uploadId: strin
   if (!upload) throw new NotFoundError(RESOURCE_ERR.uploadNotFound);
   if (upload.ownerId !== actor.id) throw new ForbiddenError(RESOURCE_ERR.uploadNotOwner);
   const now = d.clock.now();
-  // a confirmation running now keeps the upload; one that crashed long ago does not
-  const staleBefore = new Date(now.getTime() - 15 * 60_000).toISOString();
+  // a verification running now keeps the upload; one that crashed long ago does not
+  const staleBefore = new Date(now.getTime() - VERIFY_STALE_MS).toISOString();
   if (!(await d.repo.lockPendingUpload(uploadId, actor.id, now.toISOString(), staleBefore)))
     throw new ConflictError(RESOURCE_ERR.uploadBusy);
   await abandon(d, d.config.bucket(), upload, []);

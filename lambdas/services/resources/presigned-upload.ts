@@ -43,8 +43,12 @@ export const MULTIPART_ERR = {
     })[code] ?? `S3 refused the parts (${code})`,
 } as const;
 
-/** A confirmation that started this long ago and never finished (a crashed run) may be retried. */
-const CONFIRM_STALE_MS = 15 * 60_000;
+/**
+ * A verification job that took the upload this long ago and never ended (a worker killed without its
+ * failure recorded) no longer holds it. A confirmation still in its request holds it against nobody: its
+ * owner's next confirmation or cancellation takes it over (a killed request must not block a retry).
+ */
+export const VERIFY_STALE_MS = 15 * 60_000;
 
 /** Presigned URLs for a large upload; checks all it can before any byte is sent. */
 export async function requestUpload(
@@ -172,15 +176,20 @@ export async function confirmUpload(
     sizeBytes: upload.sizeBytes,
     message: VERIFYING_MESSAGE,
   };
-  // the same confirmation sent again (a retry after a lost answer) while its verification runs
-  if (upload.verifyJobId && !upload.verifyFailure) return answer;
+  // the same confirmation sent again (a retry after a lost answer) while its verification runs; when no
+  // byte was read yet, the hand-over itself may have been lost (a run killed between the two steps):
+  // the job is handed over again (a second run of it registers nothing twice: verify-upload.ts)
+  if (upload.verifyJobId && !upload.verifyFailure) {
+    if (!upload.verifiedBytes) await d.jobs().start({ uploadId, jobId: upload.verifyJobId });
+    return answer;
+  }
   const bucket = d.config.bucket();
   const now = d.clock.now();
   if (now.getTime() > Date.parse(upload.expiresAt) && !upload.verifyFailure) {
     await abandon(d, bucket, upload, []);
     throw new NotFoundError(RESOURCE_ERR.uploadNotFound);
   }
-  const staleBefore = new Date(now.getTime() - CONFIRM_STALE_MS).toISOString();
+  const staleBefore = new Date(now.getTime() - VERIFY_STALE_MS).toISOString();
   const lockedAt = now.toISOString();
   if (!(await d.repo.lockPendingUpload(uploadId, actor.id, lockedAt, staleBefore))) {
     if (!(await d.repo.getPendingUpload(uploadId))) throw new NotFoundError(RESOURCE_ERR.uploadNotFound);
@@ -189,6 +198,7 @@ export async function confirmUpload(
 
   const jobId = randomUUID();
   let handedOver = false;
+  let superseded = false;
   try {
     // a single PUT is checked here (seconds at any size); a multipart upload's completion (S3 joins the
     // parts: AWS allows it minutes) and its checks run in the worker (decision 173)
@@ -199,14 +209,18 @@ export async function confirmUpload(
     ).toISOString();
     const by = { id: actor.id, name: actor.name, userRole: actor.userRole };
     const etags = parts?.map((p) => p.etag);
-    if (!(await d.repo.startVerification(uploadId, lockedAt, jobId, by, keepUntil, etags)))
+    if (!(await d.repo.startVerification(uploadId, lockedAt, jobId, by, keepUntil, etags))) {
+      // a later confirmation (or a cancellation) of the same owner took the upload over: it carries on
+      superseded = true;
       throw new ConflictError(RESOURCE_ERR.uploadBusy);
+    }
     handedOver = true;
     await d.jobs().start({ uploadId, jobId });
   } catch (e) {
     // A refusal (bad file, taken name) ends the upload. A failure of storage, the database or Lambda
     // does not: the staged file is kept and the upload unlocked, so the same confirmation can be sent
     // again once the service is back, without uploading a large file a second time.
+    if (superseded) throw e;
     if (e instanceof AppError && e.statusCode < 500) await abandon(d, bucket, upload, []);
     else if (handedOver) await failHandOver(d, uploadId, jobId, e);
     else await release(d, bucket, upload, [], lockedAt);
@@ -323,7 +337,7 @@ export async function release(
   try {
     await d.repo.unlockPendingUpload(upload.uploadId, lockedAt);
   } catch (e) {
-    // the lock goes stale after CONFIRM_STALE_MS anyway; until then a retry answers 'busy'
+    // the owner's next confirmation takes the upload over anyway
     logCleanupFailure('pending upload lock', [upload.uploadId], e);
   }
 }

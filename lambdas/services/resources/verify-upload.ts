@@ -98,12 +98,14 @@ export async function runVerification(d: ResourceDeps, job: VerificationJob): Pr
     if (created === 'nameTaken') throw new ConflictError(MSG.resourceNameConflict);
     if (created === 'uploadGone') {
       // another run of this job registered it first (the same resource id): that one counts
-      const outcome = await d.repo.getUploadOutcome(upload.uploadId);
-      if (!(outcome && 'resourceId' in outcome && outcome.resourceId === record.id))
-        await discardBlobs(d, bucket, copies);
+      if (!(await registeredAs(d, upload.uploadId, record.id))) await discardBlobs(d, bucket, copies);
       return;
     }
   } catch (e) {
+    // A second run of the job (Lambda delivers an event at least once; a confirmation sent again after a
+    // crash hands it over again) that fails because the first one registered the upload and removed its
+    // staged bytes: the registered bytes are the first run's, and nothing here may remove them.
+    if (await registeredAs(d, upload.uploadId, record.id).catch(() => false)) return;
     if (e instanceof AppError && e.statusCode < 500) {
       await refuse(d, upload, finalKeys, e);
       return;
@@ -117,6 +119,12 @@ export async function runVerification(d: ResourceDeps, job: VerificationJob): Pr
     stagingKeys(upload).filter((k) => !finalKeys.includes(k)),
   );
   logger().info('upload verified', { kind: 'upload', uploadId: upload.uploadId, resourceId: record.id });
+}
+
+/** Whether upload `uploadId` was registered as resource `resourceId` (by this job's other run). */
+async function registeredAs(d: ResourceDeps, uploadId: string, resourceId: string): Promise<boolean> {
+  const outcome = await d.repo.getUploadOutcome(uploadId);
+  return Boolean(outcome && 'resourceId' in outcome && outcome.resourceId === resourceId);
 }
 
 /** After the last retry (the on-failure queue): the upload is kept with the reason, unlocked. */

@@ -17,7 +17,7 @@ const ROLE_REQUEST_WINDOW_SECONDS = 15 * 60;
 
 /**
  * Name now; a new email only once its mailed link is confirmed (the old one stays the login); a new role
- * ends the current grant at once and becomes a request for an admin (issue 12). Admins keep their role.
+ * ends the current grant at once and becomes a request for an admin. Admins keep their role.
  */
 export async function updateAccount(d: UserDeps, user: UserRecord, req: AccountRequest): Promise<PublicUser> {
   const isAdmin = user.userRole === 'ADMIN';
@@ -65,7 +65,7 @@ export async function updateAccount(d: UserDeps, user: UserRecord, req: AccountR
       pendingEmail: emailChange ? req.email : user.pendingEmail,
       userRole: req.userRole,
       roleStatus: roleChange ? 'REQUESTED' : user.roleStatus,
-      // a grant proposed for the old role does not carry over to the new one (issue 23)
+      // a grant proposed for the old role does not carry over to the new one
       roleProposal: roleChange ? undefined : user.roleProposal,
       updatedAt: d.clock.now().toISOString(),
       version: user.version + 1,

@@ -64,7 +64,7 @@ describe('admin user deletes', { timeout: SCRYPT_TIMEOUT_MS }, () => {
   });
 });
 
-describe('admin user list (issue 23)', { timeout: SCRYPT_TIMEOUT_MS }, () => {
+describe('admin user list', { timeout: SCRYPT_TIMEOUT_MS }, () => {
   it('leaves out an unconfirmed registration whose 24 hours passed', async () => {
     const { service, account, clock } = makeUsers();
     const kept = await account('TECHNICAL_LEADER');

@@ -10,14 +10,14 @@ import { adminEvent, getAllOrNotFound, toPublicUser, type UserDeps } from './com
 
 /**
  * Every user; what waits for an admin first (grant proposals, then role requests), so none sits unseen on
- * a later page of the admin screen (issue 23).
+ * a later page of the admin screen.
  */
 export async function listUsers(d: UserDeps): Promise<PublicUser[]> {
   const now = d.clock.now();
-  // an unconfirmed registration past its 24 hours is gone (issue 23), though TTL may not have removed it yet
+  // an unconfirmed registration past its 24 hours is gone, though TTL may not have removed it yet
   const live = (await d.users.list()).filter((u) => !registrationExpired(u, now));
   const all: PublicUser[] = live.map((u) => {
-    // a grant one admin proposed, while it counts (same role, not lapsed): issue 23, decision 180
+    // a grant one admin proposed, while it counts (same role, not lapsed): decision 180
     const roleProposal = proposalView(u, now);
     const link = u.companyLinkRequest;
     return {

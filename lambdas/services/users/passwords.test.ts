@@ -56,7 +56,7 @@ describe('password reset', { timeout: SCRYPT_TIMEOUT_MS }, () => {
     expect(mail?.subject).toBe('Firmware Release Portal: your temporary password');
     const temp = /Temporary password: (\S+)/.exec(mail!.text)![1]!;
     const signedIn = session(await service.login(u.email, temp, IP));
-    // issue 23: the temporary password must be changed first, and never signs a decision
+    // the temporary password must be changed first, and never signs a decision
     expect(signedIn.mustChangePassword).toBe(true);
     const after = await current(u);
     expect(after.tempPasswordHash).toBeUndefined();

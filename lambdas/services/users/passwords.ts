@@ -52,7 +52,7 @@ export async function resetPassword(d: UserDeps, emailRaw: string, sourceIp: str
     API_ERR.tooManyResetsFromSource(minutesToWait(wait)),
   );
   const found = await d.users.getByEmail(email);
-  // an unconfirmed registration whose 24 hours passed is absent (issue 23)
+  // an unconfirmed registration whose 24 hours passed is absent
   // an account made by a company sign-in has no portal password, and a mailed one would let a leaver the
   // company disabled back in (decision 317): it answers as an unknown address
   const user =

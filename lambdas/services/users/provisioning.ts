@@ -19,7 +19,7 @@ export async function seed(d: UserDeps, name: string, email: string, role: Role,
   );
 }
 
-/** Local stack only: seeded accounts of a data folder older than issue 12 become confirmed and granted. */
+/** Local stack only: seeded accounts of a data folder from before confirmed mailboxes (decision 070) become confirmed and granted. */
 export async function confirmSeeded(d: UserDeps, emails: readonly string[]): Promise<void> {
   for (const email of emails) {
     const u = await d.users.getByEmail(email);

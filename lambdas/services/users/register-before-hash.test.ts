@@ -18,7 +18,7 @@ vi.mock('../password-hasher', async (importOriginal) => {
 const newcomer = (email: string) =>
   ({ name: 'New Comer', email, password: 'Long-Enough-1', userRole: 'TECHNICAL_LEADER' }) as const;
 
-describe('registration checks before hashing (issue 23)', { timeout: SCRYPT_TIMEOUT_MS }, () => {
+describe('registration checks before hashing', { timeout: SCRYPT_TIMEOUT_MS }, () => {
   it('refuses a foreign domain, a taken address and a source over its limit without hashing a password', async () => {
     const { service, account } = makeUsers({
       allowedEmailDomains: ['medical.example'],

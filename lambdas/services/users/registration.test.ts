@@ -107,7 +107,7 @@ describe('confirmation links', { timeout: SCRYPT_TIMEOUT_MS }, () => {
   });
 });
 
-describe('the registrant is the mailbox owner (issue 23)', { timeout: SCRYPT_TIMEOUT_MS }, () => {
+describe('the registrant is the mailbox owner', { timeout: SCRYPT_TIMEOUT_MS }, () => {
   it('confirms only with the password chosen at registration: a wrong one is 403, changes nothing and is throttled', async () => {
     const { service, users, mailer, audit } = makeUsers();
     await service.register(newcomer('new@medical.example'), 'src');

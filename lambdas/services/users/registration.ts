@@ -34,7 +34,7 @@ import { forgiveSource, recordSignInFailure, refuseWhileThrottled } from './sign
 
 /** Registration and the mailed confirmation links (of a new account and of a new address). */
 
-/** Confirmation mails asked for one address within the window before 429 (issue 12). */
+/** Confirmation mails asked for one address within the window before 429. */
 const CONFIRM_MAILS_PER_ADDRESS = 3;
 const CONFIRM_MAIL_WINDOW_SECONDS = 15 * 60;
 
@@ -47,7 +47,7 @@ export function assertAllowedDomain(d: UserDeps, email: string): void {
 }
 
 /**
- * A registration (issue 23): the address is checked (domain, per-source limit, taken) before the password
+ * A registration: the address is checked (domain, per-source limit, taken) before the password
  * is hashed, so refused requests cost no hashing. The account waits REGISTRATION_HOURS for its mailbox
  * owner to confirm it with the password chosen here; then it is forgotten and the address is free again.
  */
@@ -139,8 +139,8 @@ async function usableLink(d: UserDeps, token: string, now: Date) {
 
 /**
  * Confirms the address of a mailed link (single use, 24 h) with the password chosen at registration (or
- * the account's password, for a new address): only who holds the mailbox and chose the password confirms
- * (issue 23). A wrong password is 403, changes nothing and counts as a failed sign-in (the same throttle).
+ * the account's password, for a new address): only who holds the mailbox and chose the password confirms.
+ * A wrong password is 403, changes nothing and counts as a failed sign-in (the same throttle).
  * A registration then reaches the admins.
  */
 export async function confirmEmail(
@@ -203,7 +203,7 @@ export async function confirmEmail(
 }
 
 /**
- * "I did not register" (issue 23): the mailbox owner cancels, with the mailed token alone, the registration
+ * "I did not register": the mailbox owner cancels, with the mailed token alone, the registration
  * made with their address (the account and its claim are removed: the address is free again), or an email
  * change that would move someone's account onto it. A confirmed registration cannot be cancelled here.
  */

@@ -35,7 +35,7 @@ export interface RoleDecisionResult {
 
 /**
  * Grants or refuses the requested roles of the given users, in one transaction; audited and mailed. A grant
- * is an electronic signature and two admins' act (issue 23, decision 180): for each user it proposes the
+ * is an electronic signature and two admins' act (decision 180): for each user it proposes the
  * grant where none is pending, or confirms the one another admin proposed. Any user that can be neither
  * (own proposal, own account, already granted) refuses the whole call, naming each, and nothing changes.
  * A refusal (of a request, or of a granted role: a revocation) takes effect at once and drops a proposal.

@@ -98,7 +98,7 @@ describe('sign-in', { timeout: SCRYPT_TIMEOUT_MS }, () => {
     });
     const token = await tokens.issue({ sub: u.id, tv: 1 }, clock.now());
     await users.delete(u, clock.now().toISOString());
-    // issue 25: the holder of a genuine token hears why it ends: the account was deleted
+    // the holder of a genuine token hears why it ends: the account was deleted
     await expect(service.authenticate(token)).rejects.toMatchObject({
       statusCode: 401,
       message: API_ERR.accountDeleted,

@@ -170,7 +170,7 @@ export async function login(
   await refuseWhileThrottled(d, email, sourceIp, now);
 
   const found = await d.users.getByEmail(email);
-  // an unconfirmed registration whose 24 hours passed is absent (issue 23)
+  // an unconfirmed registration whose 24 hours passed is absent
   const user = found && !registrationExpired(found, now) ? found : null;
   let ok = false;
   let usedTemporary = false;
@@ -203,7 +203,7 @@ export async function login(
       emailNotConfirmed: true,
     });
   // The first password that works ends the other: a used temporary password becomes the password, which
-  // must be changed before anything else (issue 23: it never signs a decision); the old password still
+  // must be changed before anything else (it never signs a decision); the old password still
   // working means the reset was not the owner's, so the temporary one is dropped.
   let tokenVersion = user.tokenVersion;
   let mustChangePassword = user.mustChangePassword === true;
@@ -353,7 +353,7 @@ export async function authenticate(
   const claims = await d.tokens.verify(token, d.clock.now());
   if (!claims) throw new UnauthorizedError(API_ERR.invalidToken);
   const user = await d.users.getById(claims.sub);
-  // the token is genuine, so its holder was this user: say that the account is gone (issue 25)
+  // the token is genuine, so its holder was this user: say that the account is gone
   if (!user) throw new UnauthorizedError(API_ERR.accountDeleted);
   if (user.tokenVersion !== claims.tv) throw new UnauthorizedError(API_ERR.invalidToken);
   return user;

@@ -14,7 +14,7 @@ import { forgiveSource, recordSignInFailure, refuseWhileThrottled, type Throttle
  * answer is 429 as at sign-in, a wrong password is counted as a failed sign-in and answers 403 (not 401:
  * the session itself is fine), and the right one forgives this source as sign-in does. Only the password
  * counts, not a mailed temporary one (that is for signing in, and then becomes the password that must be
- * changed first): while the password is a temporary or one-time one, every signature is refused (issue 23).
+ * changed first): while the password is a temporary or one-time one, every signature is refused.
  */
 export async function confirmPassword(
   d: ThrottleDeps,

@@ -4,7 +4,7 @@ import { PACKAGE_STATUSES, PACKAGE_TYPES } from './packages';
 import { RESOURCE_TYPES } from './resources';
 
 /**
- * The answer of GET /packages/{id}/changes (issue 25) as the SPA parses it at its edge (issue 26, decision
+ * The answer of GET /packages/{id}/changes as the SPA parses it at its edge (decision
  * 238): checked against its interface below, so neither can gain or lose a field alone.
  */
 const cellsSchema = z.object({ decimal: z.string(), hex: z.string(), label: z.string().optional() });

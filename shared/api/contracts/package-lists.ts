@@ -50,7 +50,7 @@ export const listPageQuerySchema = z.object({
   search: z.string().max(200, { error: 'search must be at most 200 characters' }).optional(),
   sort: z.enum(PACKAGE_SORTS, { error: `sort must be one of ${PACKAGE_SORTS.join(', ')}` }).optional(),
   order: z.enum(['asc', 'desc'], { error: "order must be 'asc' or 'desc'" }).optional(),
-  // the home page's "your drafts" (issue 24): only the caller's DRAFTs of the stage, read by an index
+  // the home page's "your drafts": only the caller's DRAFTs of the stage, read by an index
   drafts: z.enum(['mine'], { error: "drafts must be 'mine'" }).optional(),
 });
 /** GET /admin/packages: the same, and its table's State column sorts too (decision 260). */

@@ -32,10 +32,10 @@ export const generatePackageSchema = z.object({
     error: 'packageType must be DEV_UNSIGNED, DEV_SIGNED, RELEASE_UNSIGNED or RELEASE_SIGNED',
   }),
   note: visibleText('note', 'Note', MSG.packageNoteRequired, 2000),
-  /** issue 25: start from an earlier package: its header values and DCC choice are copied */
+  /** start from an earlier package: its header values and DCC choice are copied */
   fromPackageId: z.string().min(1, { error: 'fromPackageId is empty' }).max(64).optional(),
   /**
-   * header as code (issue 27): the header in the readable form the editor shows ({ "fields": [{ "name",
+   * header as code: the header in the readable form the editor shows ({ "fields": [{ "name",
    * "value" }] }, decimal or 0x hex, option labels, criteria lists), checked by the editor's rules before
    * the draft exists; a bad one creates nothing and names every field at fault
    */
@@ -43,11 +43,11 @@ export const generatePackageSchema = z.object({
 });
 export type GeneratePackage = z.infer<typeof generatePackageSchema>;
 
-/** Issue 25: step 1 of a draft again (Back to step 1, then Continue): its name, type (sign flag) and note. */
+/** step 1 of a draft again (Back to step 1, then Continue): its name, type (sign flag) and note. */
 export const updateDraftSchema = generatePackageSchema.omit({ fromPackageId: true });
 export type UpdateDraft = z.infer<typeof updateDraftSchema>;
 
-/** Issue 25: the earlier package a draft was started from, and what was copied from it. */
+/** the earlier package a draft was started from, and what was copied from it. */
 export interface CopiedFrom {
   id: string;
   name: string;
@@ -58,7 +58,7 @@ export interface CopiedFrom {
   dcc?: { dccId: string; deviceId: string; telemetryType: string };
 }
 
-/** Issue 25: an earlier package a new one may start from (GET /resources/{id}/package-sources). */
+/** an earlier package a new one may start from (GET /resources/{id}/package-sources). */
 export interface PackageSource {
   id: string;
   name: string;
@@ -123,7 +123,7 @@ export const resourceFileOf = (
   ...(r.modelName !== undefined ? { modelName: r.modelName } : {}),
   ...(r.modelVersion !== undefined ? { modelVersion: r.modelVersion } : {}),
   ...(metadata ? { metadataSizeBytes: metadata.sizeBytes, metadataSha256: metadata.sha256 } : {}),
-  // issue 27: the resource's build provenance and SBOM, pinned like the payload (decision 276)
+  // the resource's build provenance and SBOM, pinned like the payload (decision 276)
   ...(r.provenance ? { provenance: r.provenance } : {}),
   ...(r.sbom ? { sbom: r.sbom } : {}),
 });
@@ -154,7 +154,7 @@ export interface PackageFields {
   resourceFile?: PackageResourceFile;
   /** the attached DCC's values (absent without a DCC, and on packages given one before decision 150) */
   dcc?: PackageDccValues;
-  /** issue 25: the earlier package this one was started from, and what was copied */
+  /** the earlier package this one was started from, and what was copied */
   copiedFrom?: CopiedFrom;
   signer?: UserRef;
   rejectionNote?: string;
@@ -193,7 +193,7 @@ export interface Package extends PackageFields {
    * absent when there are none. The details page shows them to the initiator and admins.
    */
   mailFailures?: { to: string; subject: string; reason: string; at: string }[];
-  /** the release engineer who last sent it for delivery (issue 25: a delivery comes from them); absent before */
+  /** the release engineer who last sent it for delivery (a delivery comes from them); absent before */
   deliverer?: UserRef;
 }
 
@@ -214,7 +214,7 @@ export const rejectSchema = z.object({
 });
 
 /**
- * What one package waits for from the caller (GET /packages/{id}/details, issue 16): their approval,
+ * What one package waits for from the caller (GET /packages/{id}/details): their approval,
  * their delivery approval or their signature; null when nothing of theirs.
  */
 export const WAITING_FOR = ['APPROVE', 'APPROVE_DELIVERY', 'SIGN'] as const;
@@ -265,7 +265,7 @@ export function oneProof(
 }
 
 /**
- * Body of DELETE /admin/packages (spec §7: a list of ids; issue 23): the bare list, or
+ * Body of DELETE /admin/packages (spec §7: a list of ids): the bare list, or
  * `{ ids, password, reason }` — deleting a package in flight is an electronic signature (decision 196).
  */
 export const packageDeletionSchema = z
@@ -306,7 +306,7 @@ export const packageDeletionSchema = z
 export type PackageDeletionRequest = z.infer<typeof packageDeletionSchema>;
 
 /**
- * The comparison the deciding page showed (issue 25, decision 266): the `digest` of GET
+ * The comparison the deciding page showed (decision 266): the `digest` of GET
  * /packages/{id}/changes. Optional (API clients); when sent, a comparison that changed since is refused (409).
  */
 export const changesSeenSchema = z.object({
@@ -377,7 +377,7 @@ export const approversQuerySchema = z.object({
 });
 
 /**
- * Issue 25, GET /resources/{id}/package-sources?deviceId=: also offer the packages whose DCC copy names this
+ * GET /resources/{id}/package-sources?deviceId=: also offer the packages whose DCC copy names this
  * DCC device id exactly (a new resource has no device of its own yet). Same rules as a DCC's Device ID.
  */
 export const packageSourcesQuerySchema = z.object({

@@ -4,7 +4,7 @@ import { sbomFileNameOk } from '../../domain/sbom';
 import { buildProvenanceSchema } from './provenance';
 
 /**
- * Body of PUT /resources/{id}/provenance (issue 27, decision 275): the build provenance, the SBOM, or
+ * Body of PUT /resources/{id}/provenance (decision 275): the build provenance, the SBOM, or
  * both. The SBOM's content is the document itself or its JSON text (a string: stored byte for byte, so
  * the file a pipeline sent and the one reviewers download hash the same); the service checks it.
  */

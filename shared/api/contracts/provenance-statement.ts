@@ -1,5 +1,5 @@
 /**
- * The signed provenance statement of a package (issue 27, decision 279; docs/package-format.md
+ * The signed provenance statement of a package (decision 279; docs/package-format.md
  * "Provenance statement (sidecar)"): a DSSE envelope (in-toto's Dead Simple Signing Envelope) holding an
  * in-toto Statement v1, as stored beside the XML and answered by GET /packages/{id}/provenance-statement.
  */

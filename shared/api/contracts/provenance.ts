@@ -1,7 +1,7 @@
 import * as z from 'zod';
 
 /**
- * Build provenance and SBOM of a resource (issue 27): the contract shared by the intake (attach to a
+ * Build provenance and SBOM of a resource: the contract shared by the intake (attach to a
  * resource, copy to the package as its pin, show to reviewers) and the generation worker (check the pin,
  * bind both into the signed provenance statement). Decisions 275–282.
  *

@@ -18,7 +18,7 @@ import { RESOURCE_TYPES, type Resource, STAGES } from './resources';
 
 /**
  * The records the API sends as JSON text (spec §3: a package, a resource, a DCC, lists of them), as zod
- * schemas the SPA parses them with at its edge (issue 26, decision 238): a text that does not hold what
+ * schemas the SPA parses them with at its edge (decision 238): a text that does not hold what
  * its contract says is an answer the client cannot read, never a value cast into a type. Each schema is
  * checked against its interface below, both ways, so neither can gain or lose a field alone.
  */
@@ -78,7 +78,7 @@ const copiedFromSchema = z.object({
   dcc: z.object({ dccId: z.string(), deviceId: z.string(), telemetryType: z.string() }).optional(),
 });
 
-/** Issue 25: an earlier package a new one may start from (GET /resources/{id}/package-sources). */
+/** an earlier package a new one may start from (GET /resources/{id}/package-sources). */
 export const packageSourceSchema = z.object({
   id: z.string(),
   name: z.string(),

@@ -51,7 +51,7 @@ export interface ResourceUser {
 
 /**
  * A resource as lists return it (spec §3); with its build provenance and SBOM summary once attached
- * (issue 27, PUT /resources/{id}/provenance).
+ * (PUT /resources/{id}/provenance).
  */
 export interface Resource extends ProvenanceFields {
   id: string;

@@ -89,7 +89,7 @@ export const accountSchema = z.object({
   name: personName,
   email: emailField(MSG.registerEmailRequired),
   // ADMIN passes the schema so an admin can save their own name and email; the service refuses a
-  // non-admin choosing it and an admin changing it (issue 12)
+  // non-admin choosing it and an admin changing it
   userRole: z.enum(ROLES, { error: 'Choose one of the user roles' }),
 });
 export type AccountRequest = z.infer<typeof accountSchema>;
@@ -114,7 +114,7 @@ export const publicUserSchema = z.object({
   emailConfirmed: z.boolean().optional(),
   /** in the admin list: how many passkeys the account signs in and signs with (decision 322) */
   passkeys: z.number().optional(),
-  /** in the admin list: a grant one admin proposed, waiting for a second admin (issue 23, decision 180) */
+  /** in the admin list: a grant one admin proposed, waiting for a second admin (decision 180) */
   roleProposal: z
     .object({
       role: z.enum(ROLES),
@@ -150,7 +150,7 @@ const confirmToken = z
 
 /**
  * `POST /user/confirm-email`: the token from the mailed link (32 random bytes, base64url) and the password
- * chosen at registration (issue 23: only who holds the mailbox and chose the password confirms).
+ * chosen at registration (only who holds the mailbox and chose the password confirms).
  */
 export const confirmEmailSchema = z.object({
   token: confirmToken,
@@ -186,7 +186,7 @@ const ids = z
  * `POST /admin/users/roles`: grant or refuse the requested roles of the selected users. `roles` (optional,
  * sent by the admin screen) names the role each user asked for as the admin saw it: a user who asked for
  * another role meanwhile is not decided (409), so a grant never covers a role the admin did not see.
- * A grant is an electronic signature and needs `password` (issue 23): it proposes the grant where none is
+ * A grant is an electronic signature and needs `password`: it proposes the grant where none is
  * pending and confirms one another admin proposed (decision 180). A refusal takes effect at once; a
  * `password` sent with it is checked too.
  */

@@ -11,7 +11,7 @@ import { CHANGES_ACCOUNTS, NON_ADMIN, USERS } from './groups';
 import type { Route, RouteRequest } from './types';
 
 /**
- * Access tokens for pipelines (issue 27, decision 255): made, listed and revoked by a person signed in
+ * Access tokens for pipelines (decision 255): made, listed and revoked by a person signed in
  * (no token may call these rows: a token never makes or ends a token).
  */
 export const ACCESS_TOKEN_ROUTES = [
@@ -43,7 +43,7 @@ export const ACCESS_TOKEN_ROUTES = [
   },
 ] as const satisfies readonly Route[];
 
-/** Requests of the access token rows (issue 27). */
+/** Requests of the access token rows. */
 export const ACCESS_TOKEN_CONTRACT = {
   createAccessToken: { body: createAccessTokenSchema, maxBodyBytes: 4 * 1024, statuses: [201] },
   listAccessTokens: {},
@@ -66,7 +66,7 @@ const accessToken = z.object({
     .meta({ description: "why an ENDED token ended: its owner's role, account or password changed" }),
 });
 
-/** Answers of the access token rows (issue 27): plain JSON objects, not JSON text. */
+/** Answers of the access token rows: plain JSON objects, not JSON text. */
 export const ACCESS_TOKEN_RESPONSES = {
   createAccessToken: answer({
     token: z.string().meta({ description: 'the bearer secret: shown once, stored only as its SHA-256' }),

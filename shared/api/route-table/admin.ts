@@ -22,7 +22,7 @@ export const ADMIN_ROUTES = [
     path: '/admin/packages',
     access: ADMIN,
     // a deletion of packages in flight is signed (the password check with the sign-in throttle, in the
-    // users table) and mails the people waiting on them through the outbox (issue 23)
+    // users table) and mails the people waiting on them through the outbox
     uses: {
       tables: ['users', 'packages', 'resources', 'audit', 'outbox'],
       writes: ['users', 'packages', 'resources', 'audit', 'outbox'],

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import type { Route, RouteRequest } from './types';
 
-/** The API's own description (issue 15): generated from the route table and shared/api/contract.ts. */
+/** The API's own description: generated from the route table and shared/api/contract.ts. */
 export const API_DOCS_ROUTES = [
   {
     id: 'openapi',

@@ -54,8 +54,8 @@ export const IDENTITY_ROUTES = [
     method: 'POST',
     path: '/user/register',
     access: 'public',
-    // mails the confirmation link and tells the admins a role was requested (issue 12)
-    // limited per source before any hashing (issue 23)
+    // mails the confirmation link and tells the admins a role was requested
+    // limited per source before any hashing
     uses: { ...CHANGES_ACCOUNTS, mail: true, clientSource: true },
     memoryMb: 1024,
     summary: 'Self-service registration (not as admin)',
@@ -75,7 +75,7 @@ export const IDENTITY_ROUTES = [
     method: 'POST',
     path: '/user/account',
     access: 'signedIn',
-    // a new email gets a confirmation link; a new role is a request the admins hear of (issue 12);
+    // a new email gets a confirmation link; a new role is a request the admins hear of;
     // packages: a role change is refused while a package waits for this person's decision
     uses: { tables: ['users', 'audit', 'packages'], writes: ['users', 'audit'], mail: true },
     ungranted: true,

@@ -97,8 +97,7 @@ export const PACKAGE_ROUTES = [
     path: '/packages/{id}/changes',
     access: 'signedIn',
     uses: { tables: PKG_READ },
-    summary:
-      'Changes since the last approved package for the same device (DCC device id) and resource type (issue 25)',
+    summary: 'Changes since the last approved package for the same device (DCC device id) and resource type',
   },
   {
     id: 'getHeader',
@@ -124,7 +123,7 @@ export const PACKAGE_ROUTES = [
     method: 'PATCH',
     path: '/packages/{id}',
     access: NON_ADMIN,
-    // a new sign flag recomputes the header's Type from the resource's sizes (issue 25)
+    // a new sign flag recomputes the header's Type from the resource's sizes
     uses: { tables: [...PKG_WRITE, 'resources'], writes: ['packages', 'audit'] },
     summary: 'Step 1 of a draft again: its name, note and sign flag (initiator, DRAFT)',
   },
@@ -136,7 +135,7 @@ export const PACKAGE_ROUTES = [
     uses: { tables: ['users', 'resources', 'packages', 'dcc'], writes: [] },
     summary:
       'Earlier packages a new package of this resource may start from (same resource or device), the one ' +
-      'proposed and a free default name (issue 25); `deviceId` also offers that DCC device id’s packages',
+      'proposed and a free default name; `deviceId` also offers that DCC device id’s packages',
   },
   {
     id: 'attachDcc',

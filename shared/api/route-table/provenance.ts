@@ -9,7 +9,7 @@ import { tokenCallable } from './token-use';
 import type { Route, RouteRequest } from './types';
 
 /**
- * Build provenance and SBOM (issue 27, decisions 275–278): attached once to a resource by its uploader (or a
+ * Build provenance and SBOM (decisions 275–278): attached once to a resource by its uploader (or a
  * token of theirs), pinned on the packages made from it, read beside the package; and the signed provenance
  * statement the generation worker writes beside a signed package (decision 279).
  */
@@ -47,7 +47,7 @@ export const PROVENANCE_ROUTES = [
   },
 ] as const satisfies readonly Route[];
 
-/** Requests of the provenance rows (issue 27). */
+/** Requests of the provenance rows. */
 export const PROVENANCE_CONTRACT = {
   // the SBOM travels in the JSON body: its limit, and room for the JSON escaping of a text and the provenance
   attachProvenance: {
@@ -60,7 +60,7 @@ export const PROVENANCE_CONTRACT = {
   packageProvenanceStatement: { params: packageIdParamSchema, produces: 'application/json' },
 } as const satisfies { [Id in (typeof PROVENANCE_ROUTES)[number]['id']]: RouteRequest };
 
-/** Answers of the provenance rows (issue 27). */
+/** Answers of the provenance rows. */
 export const PROVENANCE_RESPONSES = {
   attachProvenance: answer({ resource: jsonText('the resource with its provenance and SBOM (Resource)') }),
   packageSbom: z.string().meta({

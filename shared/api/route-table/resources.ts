@@ -153,7 +153,7 @@ export const RESOURCE_ROUTES = [
     path: '/resources/{id}/generate-package',
     access: NON_ADMIN,
     // reads a model's metadata file when its digest was not recorded at upload (decision 190)
-    // the DCC of a package started from (issue 25) is read to copy its choice
+    // the DCC of a package started from is read to copy its choice
     uses: tokenCallable({
       tables: ['users', 'resources', 'packages', 'dcc', 'audit'],
       writes: ['resources', 'packages', 'audit'],

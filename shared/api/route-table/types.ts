@@ -53,11 +53,11 @@ export interface Route {
   /**
    * a signed-in row open to an account whose role is not granted (unconfirmed, requested or refused): its
    * own identity and settings only. Every other signed-in row needs a granted role (deny by default,
-   * issue 23).
+   * decision 189).
    */
   ungranted?: true;
   /**
-   * the access token scope that may call this row (issue 27, decision 255); without it the row refuses
+   * the access token scope that may call this row (decision 255); without it the row refuses
    * access tokens with 403 (deny by default: decisions, notifications, users and admin need a person)
    */
   tokenScope?: AccessTokenScope;
@@ -82,7 +82,7 @@ export interface RouteRequest {
   /** success statuses (default 200) */
   statuses?: readonly number[];
   /**
-   * the media type of a success answer that is not JSON (the PEM key, issue 25): the handler's body is
+   * the media type of a success answer that is not JSON (the PEM key): the handler's body is
    * the text itself, sent as it is with this Content-Type; the response schema is then a string
    */
   produces?: string;

@@ -109,7 +109,7 @@ export const ROUTE_LIST = [
     ),
   },
   {
-    // the link of the confirmation mail (issue 12): anyone may open it
+    // the link of the confirmation mail: anyone may open it
     name: 'confirmEmail',
     path: '/user/confirm-email',
     access: 'any',
@@ -149,7 +149,7 @@ export const ROUTE_LIST = [
     screen: admin((m) => m.AdminResourcesPage),
     tab: 'admin-resources',
   },
-  // the admin's own name, email and password (issue 12); the role is not theirs to change
+  // the admin's own name, email and password; the role is not theirs to change
   { name: 'admin.settings', path: '/admin/settings', access: 'admin', screen: settings, tab: null },
   // spec §2.3: unknown paths under the admin area show the admin home page
   { path: '/admin/*', access: 'admin', screen: adminHome, tab: null },
@@ -314,7 +314,7 @@ export const ROUTE_LIST = [
     title: 'Package download',
   },
   {
-    // issue 16: one package by id, the link of every workflow mail (shared/domain/package-link.ts)
+    // one package by id, the link of every workflow mail (shared/domain/package-link.ts)
     name: 'packages.open',
     path: '/packages/open/:id',
     access: 'user',

@@ -17,7 +17,7 @@ const ITEMS: readonly NavItem[] = [
 
 /**
  * The admin layout (spec §2.3). /user/settings belongs to the ordinary layout, which sends admins back
- * here, so the avatar menu's Settings opens /admin/settings (issue 12: an admin edits their own name,
+ * here, so the avatar menu's Settings opens /admin/settings (an admin edits their own name,
  * email and password there).
  */
 export function AdminLayout() {

@@ -94,7 +94,7 @@ describe('header and footer', () => {
     );
   });
 
-  it("shows the user's name and role at the top of the avatar menu (issue 16 item 5)", async () => {
+  it("shows the user's name and role at the top of the avatar menu", async () => {
     const { user } = renderApp('/home', { as: 'u-sw' });
     await user.click(await screen.findByRole('button', { name: /Account menu of Sam Release/ }));
     const who = await screen.findByTestId('user-menu-who');

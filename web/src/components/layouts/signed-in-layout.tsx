@@ -24,7 +24,7 @@ export function SignedInLayout() {
   const { user } = s;
   const selected = useRouteTab();
   const canUpload = user ? UPLOADER_ROLES.includes(user.userRole) : false;
-  // issue 23: a role not granted yet, or a password to change first: the settings page only, no tabs
+  // a role not granted yet, or a password to change first: the settings page only, no tabs
   const items = settingsOnly(s) ? [] : ITEMS.filter((item) => item.tab !== 'upload' || canUpload);
   return (
     <AppShell

@@ -7,7 +7,7 @@ import { logOut } from '@/lib/session/log-out';
 import type { SessionUser } from '@/lib/session/session-store';
 import { initials } from '@/utils/initials';
 
-/** The role as the menu shows it: a requested role still waits for an admin (issue 12). */
+/** The role as the menu shows it: a requested role still waits for an admin. */
 function roleLine(user: SessionUser): string {
   const role = roleLabel(user.userRole);
   if (user.roleStatus === 'NONE') return 'No role yet';
@@ -18,7 +18,7 @@ function roleLine(user: SessionUser): string {
 
 /**
  * Spec §1, §2.4: the avatar with the user's initials; its menu has Settings and Log Out. Above them it
- * says who is signed in and in which role (issue 16 item 5): the name and role an approval is recorded under.
+ * says who is signed in and in which role: the name and role an approval is recorded under.
  */
 export function UserMenu({
   user,

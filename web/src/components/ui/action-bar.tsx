@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import './action-bar.css';
 
 /**
- * A page's main actions in a bar that stays on screen (issue 16 item 3, decision 151): it sticks to the
+ * A page's main actions in a bar that stays on screen (decision 151): it sticks to the
  * bottom of the viewport while the page above it scrolls, and sits in its place once the page's end is
  * reached. It only places the buttons it is given; what they do stays with the page.
  */

@@ -18,7 +18,7 @@ const running = (bytesDone: number, bytesTotal?: number) => ({
   },
 });
 
-describe('generation progress shows only sizes it knows (issue 25)', () => {
+describe('generation progress shows only sizes it knows', () => {
   it('says the bytes done of the total once the total is known', () => {
     expect(generationProgress(running(1024 * 1024, 4 * 1024 * 1024) as never)).toEqual({
       percent: 25,

@@ -5,7 +5,7 @@ const mib = (n: number) => `${(n / (1024 * 1024)).toFixed(1)} MiB`;
 
 /**
  * "3.0 MiB of 12.0 MiB" (bytes of the resource read so far) and the percentage (decision 160). Only sizes
- * it knows (issue 25): before the worker has read the resource's size there is no "0.0 MiB of 0.0 MiB",
+ * it knows: before the worker has read the resource's size there is no "0.0 MiB of 0.0 MiB",
  * only that it starts, and no percentage.
  */
 export function generationProgress(pkg: Pick<Package, 'generation'>): {

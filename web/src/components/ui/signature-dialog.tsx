@@ -42,7 +42,7 @@ function usePasskeyStatus() {
 }
 
 /**
- * A package decision, an admin's grant of roles (issue 23: a proposal or a confirmation, signed), or an
+ * A package decision, an admin's grant of roles (a proposal or a confirmation, signed), or an
  * admin's removal of someone's lost passkey (decision 323: proposed, then confirmed, signed with a reason).
  */
 export type SignedAction = SignatureAction | 'grantRoles' | 'removePasskey';
@@ -53,7 +53,7 @@ const isReject = (a: SignedAction) =>
 const ADMIN_ACTION_LABELS = { grantRoles: 'Grant', removePasskey: 'Remove passkey' } as const;
 
 /**
- * The electronic signature of a decision (issue 16, decision 141; 21 CFR Part 11 §11.50, §11.200): what is
+ * The electronic signature of a decision (decision 141; 21 CFR Part 11 §11.50, §11.200): what is
  * signed (package, type, payload SHA-256 and, for a model, its metadata file's: decision 190), what the signature means, who signs (printed name and role), the
  * signer's password and, for a rejection, the reason. Cancel has the focus first; the action button is
  * active once the password (and the reason) is given.
@@ -83,7 +83,7 @@ export function SignatureDialog({
   title?: string;
   intro?: ReactNode;
   actionLabel?: string;
-  /** issue 25: the reviewer states having seen the changes since the last approved package (review pages) */
+  /** the reviewer states having seen the changes since the last approved package (review pages) */
   changesSeen?: string;
 }) {
   const { user } = useSession();
@@ -218,7 +218,7 @@ export function SignatureDialog({
         {rejecting ? (
           <SignatureReason
             label={action === 'removePasskey' ? 'Why the passkey is removed' : 'Reason for the rejection'}
-            // issue 25: say before the attempt that the reason is required, not only by a disabled button
+            // say before the attempt that the reason is required, not only by a disabled button
             descriptiveText={
               action === 'removePasskey'
                 ? 'Required: the audit trail keeps it, and the second administrator reads it.'

@@ -56,7 +56,7 @@ export function isSessionExpired(status: number, errorMessage: string): boolean 
 
 /**
  * Clears the session (cookie and storage) and shows 'Session timeout. Please login.'; when the server said
- * the account was deleted, that reason beside it (issue 25).
+ * the account was deleted, that reason beside it.
  */
 export function expireSession(errorMessage?: string): void {
   removeToken();
@@ -203,7 +203,7 @@ export class UnreadableAnswer extends Error {
 
 /**
  * Spec §3: records and lists travel as JSON text in one field. Read with the record's zod schema
- * (shared/api/contracts/records.ts), never cast (issue 26): an absent field is `fallback`, an already
+ * (shared/api/contracts/records.ts), never cast: an absent field is `fallback`, an already
  * parsed value is checked the same way, and a text that is not JSON or does not match throws
  * UnreadableAnswer (readAnswer turns it into a failed result).
  */

@@ -33,7 +33,7 @@ describe('error catalogue popups', () => {
     },
   );
 
-  it('says why when the account was deleted: the spec words, then the reason, then the login page (issue 25)', async () => {
+  it('says why when the account was deleted: the spec words, then the reason, then the login page', async () => {
     server.use(
       http.get('/dev/resources/patch/dev', () =>
         HttpResponse.json({ errorMessage: API_ERR.accountDeleted }, { status: 401 }),

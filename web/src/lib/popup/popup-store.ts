@@ -45,12 +45,12 @@ export function usePopup(): Popup | null {
 
 /**
  * Spec §8 session timeout: 'Session timeout. Please login.' with 'To login page'; the login page keeps
- * the page the user was on (issue 16: a package opened from a mail) and opens it again after sign-in.
+ * the page the user was on (a package opened from a mail) and opens it again after sign-in.
  */
 export function showSessionTimeout(why?: string): void {
   popups.show({
     kind: 'session',
-    // the spec's words, and beside them why the session ended when the server said (issue 25)
+    // the spec's words, and beside them why the session ended when the server said
     message: why ? `${MSG.sessionTimeout} ${why}` : MSG.sessionTimeout,
     buttonLabel: MSG.toLoginPage,
     to: loginPathFrom(window.location.pathname, window.location.search),
@@ -76,7 +76,7 @@ export function showWarning(message: string, onClose?: () => void): void {
  * A caller's own answer to a refusal it handles (a 4xx such as 403 not yours, 404 gone, 409 moved on):
  * the server's words in a warning. A 5xx or a network failure (status 0) was already shown by the client
  * as the spec's error popup ('Internal server error. …', 'To home page'), and a 401 as the session
- * timeout; those stay as they are (issue 16 item 5).
+ * timeout; those stay as they are.
  */
 export function showRefusal(status: number, message: string, options: { to?: string } = {}): void {
   if (status < 400 || status >= 500 || status === 401) return;

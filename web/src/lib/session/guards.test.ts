@@ -3,7 +3,7 @@ import { safeNextPath } from './guards';
 
 const ORIGIN = 'https://portal.example';
 
-describe('safeNextPath: the page after sign-in, never another site (issue 16)', () => {
+describe('safeNextPath: the page after sign-in, never another site', () => {
   it.each([
     ['/packages/open/pk-1', '/packages/open/pk-1'],
     ['/packages/approve?x=1#top', '/packages/approve?x=1#top'],

@@ -35,7 +35,7 @@ export function safeNextPath(next: string | null, origin = window.location.origi
   return `${url.pathname}${url.search}${url.hash}`;
 }
 
-/** The settings page a user is held on (issue 23), or null when they may go anywhere of their layout. */
+/** The settings page a user is held on, or null when they may go anywhere of their layout. */
 export function heldOn(admin: boolean): string | null {
   const s = session.get();
   const settings = admin ? paths.admin.settings : paths.settings;
@@ -64,7 +64,7 @@ export function makeGuards(ready: () => Promise<void>) {
       const s = session.get();
       if (!s.isAuthenticated) throw redirect(loginFor(args?.request));
       if (s.admin) throw redirect(paths.admin.home);
-      // issue 23: a password to change, or a role not granted yet: the settings page only
+      // a password to change, or a role not granted yet: the settings page only
       holdOnSettings(false, args?.request);
       return null;
     },

@@ -28,7 +28,7 @@ export async function restoreSession(): Promise<void> {
   }
   removeToken();
   session.clear();
-  // a deleted account lands on the login page with the reason, not silently (issue 25)
+  // a deleted account lands on the login page with the reason, not silently
   if (!result.ok && result.status === 401 && result.error.errorMessage === API_ERR.accountDeleted)
     showSessionTimeout(result.error.errorMessage);
 }

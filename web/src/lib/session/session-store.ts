@@ -25,7 +25,7 @@ export interface SessionUser {
   name: string;
   email: string;
   userRole: Role;
-  /** issue 12: GRANTED, REQUESTED or REFUSED (absent from older answers) */
+  /** GRANTED, REQUESTED or REFUSED (absent from older answers) */
   roleStatus?: RoleStatus;
   /** a new address waiting for its confirmation link */
   pendingEmail?: string;
@@ -44,7 +44,7 @@ export interface SessionState {
   admin: boolean;
   selectedTab: NavTab | null;
   /**
-   * issue 23: signed in with a temporary (reset) or one-time (admin:create) password: the password form is
+   * signed in with a temporary (reset) or one-time (admin:create) password: the password form is
    * all the user may use until it is changed
    */
   mustChangePassword: boolean;
@@ -133,7 +133,7 @@ export function awaitsGrant(user: SessionUser | null): boolean {
   );
 }
 
-/** Issue 23: what the signed-in user may open is only their settings (a password to change, or no grant). */
+/** what the signed-in user may open is only their settings (a password to change, or no grant). */
 export function settingsOnly(s: Pick<SessionState, 'user' | 'mustChangePassword'>): boolean {
   return s.mustChangePassword || awaitsGrant(s.user);
 }

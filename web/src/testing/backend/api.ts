@@ -6,7 +6,7 @@ import { buildRouter } from '../../../../infra/local/router';
 import { MEMORY_STORAGE_URL, memoryBackend } from '../../../../lambdas/testing/memory-composition';
 
 /**
- * The web component tests' backend behind the MSW seam (issue 26, decision 230): each call to /dev/* is
+ * The web component tests' backend behind the MSW seam (decision 230): each call to /dev/* is
  * matched against the route table as API Gateway matches it (infra/local/router.ts) and answered by the
  * route's real handler (lambdas/handlers/*), whose services run over the memory adapters
  * (lambdas/testing/memory-composition.ts). After each call the generations and upload verifications it

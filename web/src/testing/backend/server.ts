@@ -103,7 +103,7 @@ export async function generating(base: Package, bytesTotal = 4 * 1024 * 1024) {
   };
 }
 
-/** What is kept of a package an admin deleted (issue 23): a later link to it says who, when and why. */
+/** What is kept of a package an admin deleted: a later link to it says who, when and why. */
 export async function putTombstone(t: PackageTombstone): Promise<void> {
   const b = memoryBackend();
   const [template] = await storedPackages();

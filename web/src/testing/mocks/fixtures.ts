@@ -25,7 +25,7 @@ export type SampleUserId = (typeof USER_ROWS)[number][0];
 
 const user = ([id, name, email, userRole]: UserRow) => ({ id, name, email, userRole });
 export const USERS: readonly PublicUser[] = USER_ROWS.map(user);
-/** Issue 12: a registered account whose role waits for an admin (shown on the admin users screen). */
+/** a registered account whose role waits for an admin (shown on the admin users screen). */
 export const PENDING_USER: PublicUser = {
   ...user(['u-pending', 'Pat Pending', 'pat.pending@example.org', 'RELIABILITY_ENGINEER']),
   roleStatus: 'REQUESTED',

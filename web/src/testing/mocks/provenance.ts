@@ -1,7 +1,7 @@
 import type { ProvenanceFields } from '@shared/api/contracts/provenance';
 
 /**
- * Mock mode only (issue 27): one sample package pins a build provenance and SBOM, so the review pages'
+ * Mock mode only: one sample package pins a build provenance and SBOM, so the review pages'
  * "Build provenance" card shows them, and the SBOM route answers these bytes (sample-data.test.ts checks
  * both SHA-256). Not seeded into the component tests' services, whose generation checks the SBOM file.
  */

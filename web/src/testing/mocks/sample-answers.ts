@@ -17,7 +17,7 @@ import { BUILD_PROVENANCE, SAMPLE_SBOM } from './provenance';
 /**
  * Mock mode (spec §7: "fixed sample data replaces the calls"): the answer of each route of the route
  * table, a pure function of the call over the sample data, typed by the route's response contract (its
- * success status is the contract's too). Nothing is stored and no workflow rule runs here (issue 26): a
+ * success status is the contract's too). Nothing is stored and no workflow rule runs here: a
  * write answers the fixed success of its route with the sample data unchanged. Every list is one generic
  * page, every detail a lookup by id.
  */
@@ -39,7 +39,7 @@ export const SAMPLE_USERS: readonly PublicUser[] = [
   PENDING_USER,
 ];
 const { packageId: pinned, pin } = BUILD_PROVENANCE;
-/** The sample packages; in mock mode one of them pins a build provenance and SBOM (issue 27). */
+/** The sample packages; in mock mode one of them pins a build provenance and SBOM. */
 const ALL = [...PACKAGES, ...PACKAGE_FIXTURES].map((p) =>
   p.id === pinned ? { ...p, resourceFile: { ...p.resourceFile!, ...pin } } : p,
 );
@@ -97,7 +97,7 @@ const candidates = (role: string, c: Call) =>
     (u) => u.userRole === role && u.roleStatus === 'GRANTED' && u.id !== packageOf(c).initiator.id,
   );
 
-/** An access token of the signed-in sample user (issue 27): the list shows it, nothing is stored. */
+/** An access token of the signed-in sample user: the list shows it, nothing is stored. */
 const accessToken = ({ body, user }: Call, state: 'ACTIVE' | 'REVOKED' = 'ACTIVE') => ({
   id: 'sample-token',
   name: String(body.name ?? 'CI upload'),
@@ -132,7 +132,7 @@ const changes = (p: Package) => ({
   dcc: [],
   headerCompared: false,
 });
-/** Issue 25: the earlier packages of a resource (with `deviceId`, of its type for that device), newest first. */
+/** the earlier packages of a resource (with `deviceId`, of its type for that device), newest first. */
 function sources(id: string, device: string | null) {
   const type = resourceOf(id)?.resourceType;
   const own = ALL.filter(

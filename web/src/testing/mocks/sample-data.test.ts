@@ -12,7 +12,7 @@ import { type Call, SAMPLE_ANSWERS, SAMPLE_USERS } from './sample-answers';
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 const ask = (id: RouteId, c: Call) => SAMPLE_ANSWERS[id]!(c) as unknown;
 
-/** Spec §6: "The five non-admin roles appear as delivery approvers in sample data." (issue 16 item 6) */
+/** Spec §6: "The five non-admin roles appear as delivery approvers in sample data." */
 describe('mock sample data', () => {
   const all = [...PACKAGES, ...PACKAGE_FIXTURES];
 
@@ -36,7 +36,7 @@ describe('mock sample data', () => {
       expect(a.role).toBe(a.user.userRole);
   });
 
-  it('pins a provenance and SBOM (issue 27) whose SHA-256 are those of the provenance text and the SBOM bytes', () => {
+  it('pins a provenance and SBOM whose SHA-256 are those of the provenance text and the SBOM bytes', () => {
     const { provenance, sbom } = BUILD_PROVENANCE.pin;
     expect(provenance.sha256).toBe(sha256(provenanceText(provenance)));
     expect(sbom.sha256).toBe(sha256(SAMPLE_SBOM));

@@ -84,7 +84,7 @@ export interface DataTableProps<T> {
   searchFields: (row: T) => readonly SortValue[];
   searchLabel?: string;
   selection?: TableSelection<T>;
-  /** lists whose rows open something (issue 6 package lists) */
+  /** lists whose rows open something (the package lists) */
   onRowClick?: (row: T) => void;
   rowClassName?: (row: T) => string | undefined;
   emptyMessage?: string;
@@ -161,8 +161,8 @@ export function DataTable<T>(props: DataTableProps<T>) {
 
   const onRowActivate = (row: T) => {
     if (onRowClick) onRowClick(row);
-    // a click anywhere on a single-select row selects it, also when it is already selected (issue 16
-    // item 5); its radio clicked again is what clears the choice
+    // a click anywhere on a single-select row selects it, also when it is already selected
+    // (decision 153); its radio clicked again is what clears the choice
     else if (selection?.mode === 'single') selection.onChange([rowKey(row)]);
     else toggle(rowKey(row));
   };

@@ -71,7 +71,7 @@ export async function listAdmin<K extends AdminKind>(
 
 /**
  * POST /admin/users/roles: grant (signed with `password`; two admins: proposes, or confirms another admin's
- * proposal, issue 23) or refuse the requested roles of the selected users. The answer's `outcomes` says
+ * proposal) or refuse the requested roles of the selected users. The answer's `outcomes` says
  * per id PROPOSED, GRANTED or REFUSED.
  */
 export function decideRoles(
@@ -96,7 +96,7 @@ export function decideRoles(
 
 /**
  * DELETE with the ids as a JSON list; 409 (still referenced) is shown as a warning by the caller. Packages
- * in flight are deleted with the admin's signature (issue 23): `{ ids, password, reason }`; the caller
+ * in flight are deleted with the admin's signature: `{ ids, password, reason }`; the caller
  * shows a 400 (a package went in flight meanwhile) as a warning and keeps the dialog open on a wrong
  * password (403).
  */

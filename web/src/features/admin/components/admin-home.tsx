@@ -14,7 +14,7 @@ type WaitKind = 'confirm' | 'requests' | 'mine';
 /** At most this many accounts per kind on the home page; the users list has them all, first. */
 const SHOWN = 8;
 
-/** Each kind of waiting decision: its group title and what the admin does (issue 25: say what waits). */
+/** Each kind of waiting decision: its group title and what the admin does (say what waits). */
 const KINDS: readonly { kind: WaitKind; title: string; action: string; none: string }[] = [
   {
     kind: 'confirm',
@@ -55,7 +55,7 @@ function detailOf(kind: WaitKind, u: PublicUser): string {
 
 /**
  * Spec §2.3 admin home page (also shown for unknown paths under /admin); below the slogan and logo, what
- * waits for administrators (issues 23 and 25): the count of decisions this admin can take in the heading,
+ * waits for administrators: the count of decisions this admin can take in the heading,
  * then each kind with its count and every waiting account (name, email, the role and who proposed it),
  * each a link to the users list, which shows them first.
  */

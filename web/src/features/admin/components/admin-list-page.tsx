@@ -16,9 +16,9 @@ export interface AdminListPageProps<K extends AdminKind> {
   columns: readonly Column<AdminRows[K]>[];
   searchFields: (row: AdminRows[K]) => readonly SortValue[];
   rowLabel: (row: AdminRows[K]) => string;
-  /** the row's state in words, shown beside its label in the delete confirm dialog (issue 16) */
+  /** the row's state in words, shown beside its label in the delete confirm dialog */
   rowState: (row: AdminRows[K]) => ReactNode;
-  /** people wait on the row (a package in flight): its deletion is signed (issue 23) */
+  /** people wait on the row (a package in flight): its deletion is signed */
   rowInFlight?: (row: AdminRows[K]) => boolean;
   /** what the list holds, plural, for the confirm dialog ('packages', 'users', …) */
   noun: string;
@@ -68,8 +68,8 @@ export function AdminListPage<K extends AdminKind>({
     return row ? [row] : [];
   });
 
-  // 'Delete selected' asks first (issue 16); only the dialog's Delete calls the API. A signed deletion
-  // (packages in flight, issue 23) keeps the dialog open on a wrong password and says so there.
+  // 'Delete selected' asks first; only the dialog's Delete calls the API. A signed deletion
+  // (packages in flight) keeps the dialog open on a wrong password and says so there.
   const remove = async (signature?: DeletionSignature): Promise<string | null> => {
     if (selected.length === 0 || busy) return null;
     setBusy(true);

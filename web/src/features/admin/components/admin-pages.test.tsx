@@ -27,7 +27,7 @@ const headers = async () =>
     .filter((h) => h);
 const deleteButton = () => screen.getByRole('button', { name: new RegExp(`^${MSG.deleteSelected}`) });
 const range = () => screen.getByText(/^\d+-\d+ of \d+$/).textContent;
-/** issue 16: 'Delete selected' opens the confirm dialog; returns it */
+/** 'Delete selected' opens the confirm dialog; returns it */
 const openConfirm = async (user: { click: (el: Element) => Promise<void> }) => {
   await user.click(deleteButton());
   return screen.findByRole('dialog', { name: /^Delete \d+ selected/ });
@@ -43,7 +43,7 @@ const countDeletes = () => {
 describe('admin lists', () => {
   afterEach(() => server.events.removeAllListeners());
 
-  it('lists packages with Package name, Patch name, Signed? and Note, and their State (issue 16)', async () => {
+  it('lists packages with Package name, Patch name, Signed? and Note, and their State', async () => {
     const { user } = renderApp('/admin/packages', { as: 'u-admin' });
     expect(await screen.findByText('IP-3.2.1 nightly')).toBeInTheDocument();
     expect(await headers()).toEqual(['Package name', 'Patch name', 'Signed?', 'Note', 'State']);
@@ -244,20 +244,20 @@ describe('admin lists', () => {
     await waitFor(() => expect(range()).toBe('1-1 of 1'));
   });
 
-  it('writes the DCC limits with their unit, as the engineers’ DCC list does (issue 25)', async () => {
+  it('writes the DCC limits with their unit, as the engineers’ DCC list does', async () => {
     renderApp('/admin/dcc', { as: 'u-admin' });
     const row = (await screen.findByText('IP-4000')).closest('tr') as HTMLElement;
     expect(within(row).getByText('4,096 B')).toBeInTheDocument();
   });
 
-  it('lists the accounts that wait for an admin first, so none sits on a later page (issue 23)', async () => {
+  it('lists the accounts that wait for an admin first, so none sits on a later page', async () => {
     renderApp('/admin/users', { as: 'u-admin' });
     await screen.findByText('Dana Dev');
     const firstRow = screen.getAllByRole('row')[1] as HTMLElement;
     expect(firstRow).toHaveTextContent(/Requested: /);
   });
 
-  it('a disabled Refuse looks disabled: no selection, no decision (issue 25)', async () => {
+  it('a disabled Refuse looks disabled: no selection, no decision', async () => {
     renderApp('/admin/users', { as: 'u-admin' });
     await screen.findByText('Dana Dev');
     const refuse = screen.getByRole('button', { name: /^Refuse/ });
@@ -440,7 +440,7 @@ describe('admin lists', () => {
     await screen.findByText('Dana Dev');
     expect(deleteButton()).toBeDisabled();
     await user.click(screen.getByText('Dana Dev'));
-    // the role request waits first (issue 23): Pat Pending heads page 1
+    // the role request waits first: Pat Pending heads page 1
     await user.click(screen.getByText('Tess Tester'));
     expect(deleteButton()).toBeEnabled();
     expect(deleteButton()).toHaveTextContent('(2)');
@@ -500,7 +500,7 @@ describe('admin lists', () => {
   });
 });
 
-describe('admin home: what waits for administrators (issue 23)', () => {
+describe('admin home: what waits for administrators', () => {
   it('counts role requests, proposals to confirm and own proposals, with a link to the users list', async () => {
     const at = new Date().toISOString();
     await putUser({
@@ -520,7 +520,7 @@ describe('admin home: what waits for administrators (issue 23)', () => {
     const { user } = renderApp('/admin', { as: 'u-admin' });
     const region = await screen.findByRole('region', { name: /^Waiting for administrators/ });
     await waitFor(() => expect(region).toHaveAttribute('aria-busy', 'false'));
-    // issue 25: the count in the heading, a sentence, then each kind with its count and every waiting account
+    // the count in the heading, a sentence, then each kind with its count and every waiting account
     expect(within(region).getByRole('heading', { level: 2 })).toHaveTextContent(
       'Waiting for administrators2',
     );

@@ -57,7 +57,7 @@ const PACKAGE_COLUMNS: readonly Column<Package>[] = [
     sortValue: PACKAGE_LIST.sorts.signed,
   },
   { id: 'note', header: 'Note', cell: (p) => p.note, sortValue: PACKAGE_LIST.sorts.note },
-  // issue 16: a delivered, signed package must not look like a draft
+  // a delivered, signed package must not look like a draft
   {
     id: 'status',
     header: 'State',
@@ -94,7 +94,7 @@ const DCC_COLUMNS: readonly Column<Dcc>[] = [
     cell: (d) => d.telemetryType,
     sortValue: (d) => d.telemetryType,
   },
-  // the same unit as the engineers' DCC list (dcc-list-page.tsx): bytes, with thousands separators (issue 25)
+  // the same unit as the engineers' DCC list (dcc-list-page.tsx): bytes, with thousands separators
   {
     id: 'deviceLimit',
     header: 'Device limit',
@@ -136,7 +136,7 @@ const USER_COLUMNS: readonly Column<PublicUser>[] = [
   {
     id: 'roleStatus',
     header: 'Role status',
-    // with a pending grant and its proposer under the status (issue 23)
+    // with a pending grant and its proposer under the status
     cell: (u) => <RoleStatusCell user={u} />,
     sortValue: (u) => roleStatusText(u),
   },
@@ -156,7 +156,7 @@ const USER_COLUMNS: readonly Column<PublicUser>[] = [
 
 /**
  * Spec §2.12 admin users, with the note about re-registering; searched by name, email, role and status
- * (§5). Waiting requests and grant proposals come first, so none sits unseen on a later page (issue 23).
+ * (§5). Waiting requests and grant proposals come first, so none sits unseen on a later page.
  */
 export function AdminUsersPage() {
   const [report, setReport] = useState<DecisionReport | null>(null);

@@ -11,7 +11,7 @@ import { fill, renderApp } from '@/testing/render-app';
 import { type DeleteConfirm, DeleteConfirmDialog, type DeleteItem } from './delete-confirm-dialog';
 
 /**
- * Issue 23: the admin delete dialog asks for the reason and the admin's password when a selected package
+ * the admin delete dialog asks for the reason and the admin's password when a selected package
  * is in flight (an electronic signature), and only then; a wrong password keeps it open and says so.
  */
 const admin = USERS.find((u) => u.id === 'u-admin')!;
@@ -35,7 +35,7 @@ function open(items: DeleteItem[], onConfirm: DeleteConfirm = vi.fn(async () => 
   return { dialog: screen.getByRole('dialog') as HTMLElement, onCancel, onConfirm };
 }
 
-describe('admin delete dialog (issue 23)', () => {
+describe('admin delete dialog', () => {
   it('asks for no password when nothing selected is in flight, and deletes with the plain list', async () => {
     const user = userEvent.setup();
     const { dialog, onConfirm } = open([DRAFT]);
@@ -90,7 +90,7 @@ describe('admin delete dialog (issue 23)', () => {
   });
 });
 
-describe('admin packages screen: deleting a package in flight (issue 23)', () => {
+describe('admin packages screen: deleting a package in flight', () => {
   afterEach(() => server.events.removeAllListeners());
 
   it('sends the signature with the ids, refuses a wrong password in the dialog, and deletes with the right one', async () => {

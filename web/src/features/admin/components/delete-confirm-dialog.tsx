@@ -14,11 +14,11 @@ export interface DeleteItem {
   name: string;
   /** the item's state in words (a package's status, a user's role and role status, …) */
   state: ReactNode;
-  /** people wait on it (a package in flight): deleting it is an electronic signature (issue 23) */
+  /** people wait on it (a package in flight): deleting it is an electronic signature */
   inFlight?: boolean;
 }
 
-/** The admin's electronic signature of a deletion: password and reason (issue 23, decision 196). */
+/** The admin's electronic signature of a deletion: password and reason (decision 196). */
 export interface DeletionSignature {
   password: string;
   reason: string;
@@ -31,10 +31,10 @@ export interface DeletionSignature {
 export type DeleteConfirm = (signature?: DeletionSignature) => Promise<string | null>;
 
 /**
- * Issue 16: 'Delete selected' asks first. The dialog lists every selected item with its state and says
+ * 'Delete selected' asks first. The dialog lists every selected item with its state and says
  * that deletion cannot be undone; only 'Delete' deletes. Cancel and Escape close it and delete nothing.
  *
- * Issue 23: when a selected package is in flight (people wait on it for approval, signature or delivery),
+ * when a selected package is in flight (people wait on it for approval, signature or delivery),
  * the deletion is an electronic signature: the dialog marks those packages, says that everyone waiting on
  * them is told by mail, shows the meaning and who signs, and asks for the reason and the admin's password;
  * Delete is active once both are given. A wrong password keeps the dialog open and says so.

@@ -12,7 +12,7 @@ import { useSession } from '@/lib/session/session-store';
 import { decideRoles } from '../api/admin-api';
 
 /**
- * Grant and Refuse on the admin users screen (issues 12 and 23, decision 180). A grant is signed (the
+ * Grant and Refuse on the admin users screen (decision 180). A grant is signed (the
  * package decisions' signature dialog) and takes two admins: it proposes where no grant is pending and
  * confirms what another admin proposed. What happened to each user is said under the list.
  */
@@ -20,7 +20,7 @@ import { decideRoles } from '../api/admin-api';
 // the Role status column's text, shared with the server's paged user list (decision 221)
 export { roleStatusText };
 
-/** Issue 23: a pending grant, with who proposed it. */
+/** a pending grant, with who proposed it. */
 export function proposalText(u: PublicUser, me?: string): string | null {
   const p = u.roleProposal;
   if (!p) return null;

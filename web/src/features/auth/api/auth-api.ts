@@ -3,12 +3,12 @@ import { callApi } from '@/lib/api-client/api-client';
 
 /** POST /user/login (spec §7). 400/401/429 are shown on the form; 5xx goes to the popup. */
 export function login(body: LoginRequest) {
-  // 403 { emailNotConfirmed: true }: the address waits for its confirmation link (issue 12)
+  // 403 { emailNotConfirmed: true }: the address waits for its confirmation link
   return callApi('login', { body }, { handle: [400, 401, 403, 429] });
 }
 
 /**
- * POST /user/confirm-email with the password chosen at registration (issue 23): 400 invalid, 403 wrong
+ * POST /user/confirm-email with the password chosen at registration: 400 invalid, 403 wrong
  * password, 409 used or replaced, 410 expired (`reason` says which), 429 throttled like sign-in.
  */
 export function confirmEmail(token: string, password: string) {

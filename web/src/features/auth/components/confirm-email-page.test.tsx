@@ -24,7 +24,7 @@ async function registeredLink(): Promise<string> {
   return token;
 }
 
-describe('confirm-email page (issues 12, 23)', () => {
+describe('confirm-email page', () => {
   const TOKEN = 'abcdefghijklmnopqrstuvwxyz0123456789ABCDEFG';
 
   it('confirms with the token of the link and the password chosen at registration, then offers to sign in', async () => {
@@ -169,7 +169,7 @@ describe('login before confirming, and with a one-time password', () => {
   });
 });
 
-describe('a temporary password is changed first (issue 23)', () => {
+describe('a temporary password is changed first', () => {
   it('holds the user on the password form, with no tabs, until the password is changed', async () => {
     server.use(
       http.post('/dev/user/login', () =>
@@ -217,7 +217,7 @@ describe('a temporary password is changed first (issue 23)', () => {
   });
 });
 
-describe('an account whose role awaits a grant sees its settings only (issue 23)', () => {
+describe('an account whose role awaits a grant sees its settings only', () => {
   it('goes to the settings with a clear message, and every other page leads back there', async () => {
     const { router } = renderApp('/packages', { as: 'u-pending' });
     await waitFor(() => expect(router.state.location.pathname).toBe('/user/settings'));

@@ -18,7 +18,7 @@ type State =
 const LINK_REASONS = new Set(['INVALID', 'USED', 'EXPIRED', 'REPLACED']);
 
 /**
- * /user/confirm-email?token=… (issues 12, 23): the link of the confirmation mail. Confirming takes the token
+ * /user/confirm-email?token=…: the link of the confirmation mail. Confirming takes the token
  * and the password chosen at registration, so only who holds the mailbox and chose the password activates
  * the account; "I did not register" cancels the registration with the token alone and frees the address. A
  * link that expired, was used or is broken offers to mail a new one.

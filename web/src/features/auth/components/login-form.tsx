@@ -12,7 +12,7 @@ type LoginError = {
   message: string;
   email: boolean;
   password: boolean;
-  /** the address waits for its confirmation link: offer to send it again (issue 12) */
+  /** the address waits for its confirmation link: offer to send it again */
   unconfirmed?: boolean;
   /** the passkey step did not finish: the password is asked again with a new ticket (decision 322) */
   passkey?: boolean;

@@ -49,7 +49,7 @@ export function RegisterForm() {
     const result = await register({ name: name.trim(), email: email.trim(), password, userRole });
     setBusy(false);
     if (result.ok) {
-      // the spec's text, then what issue 12 adds: the address must be confirmed before signing in
+      // the spec's text, then what the portal adds: the address must be confirmed before signing in
       showSuccess(
         `${MSG.registered} We sent a confirmation link to ${email.trim()}: open it before you sign in. Your role waits for an administrator's approval.`,
         { buttonLabel: MSG.toLoginPage, to: paths.login },

@@ -36,7 +36,7 @@ export function useFinishSignIn() {
     if (!user) return 'The server answered without a user; please try again.';
     setToken(data.token);
     signIn(user, data.mustChangePassword === true);
-    // a one-time password (npm run admin:create) or a mailed temporary one (issue 23): straight to the
+    // a one-time password (npm run admin:create) or a mailed temporary one: straight to the
     // password form, and nothing else until it is changed (the guards hold the user there)
     if (data.mustChangePassword) {
       const settings = user.userRole === 'ADMIN' ? paths.admin.settings : paths.settings;

@@ -5,7 +5,7 @@ import { type ApiResult, callApi, parseJsonText, readAnswer } from '@/lib/api-cl
 
 const packages = z.array(packageSchema);
 
-/** The kinds of work the home page lists (issue 16), in the order it shows them. */
+/** The kinds of work the home page lists, in the order it shows them. */
 export type WorkKind = 'approval' | 'delivery' | 'signature' | 'draft';
 export const WORK_KINDS: readonly WorkKind[] = ['approval', 'delivery', 'signature', 'draft'];
 
@@ -20,7 +20,7 @@ const list = async (
   return readAnswer(r, (d) => parseJsonText(d.packages, packages, []));
 };
 
-/** The caller's own drafts of a stage: read by the server's index, not by reading every package (issue 24). */
+/** The caller's own drafts of a stage: read by the server's index, not by reading every package. */
 const drafts = async (stage: string, signal: AbortSignal): Promise<ApiResult<Package[]>> => {
   const r = await callApi('listPackages', { params: { stage }, query: { drafts: 'mine' } }, { signal });
   return readAnswer(r, (d) => parseJsonText(d.packages, packages, []));

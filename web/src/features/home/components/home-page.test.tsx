@@ -3,8 +3,8 @@ import { screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { renderApp } from '@/testing/render-app';
 
-describe('home page and role requests (issue 12)', () => {
-  it('sends an account whose role waits to its settings, saying why (issue 23: it reads nothing)', async () => {
+describe('home page and role requests', () => {
+  it('sends an account whose role waits to its settings, saying why (it reads nothing)', async () => {
     const { router } = renderApp('/home', { as: 'u-pending' });
     expect(await screen.findByRole('heading', { name: MSG.settings })).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/user/settings');

@@ -5,8 +5,8 @@ import { useSession } from '@/lib/session/session-store';
 import { WorkWaiting } from './work-waiting';
 
 /**
- * Spec §2.2 home: the slogan and a large logo; above them, whether the role still waits (issue 12);
- * below them, what waits for the user (issue 16).
+ * Spec §2.2 home: the slogan and a large logo; above them, whether the role still waits;
+ * below them, what waits for the user.
  */
 export function HomePage() {
   const { user } = useSession();

@@ -14,7 +14,7 @@ const groupNames = () =>
     .map((h) => h.textContent);
 const loaded = () => waitFor(() => expect(section()).toHaveAttribute('aria-busy', 'false'));
 
-describe('home page: Waiting for you (issue 16)', () => {
+describe('home page: Waiting for you', () => {
   it('keeps the slogan and the logo above the section', async () => {
     renderApp('/home', { as: 'u-lead' });
     const slogan = await screen.findByRole('heading', { level: 1, name: MSG.slogan });
@@ -50,7 +50,7 @@ describe('home page: Waiting for you (issue 16)', () => {
     expect(within(section()).queryByText('IP-3.2.1 nightly')).not.toBeInTheDocument();
   });
 
-  it('says a delivery comes from the release engineer who sent it, not from the initiator (issue 25)', async () => {
+  it('says a delivery comes from the release engineer who sent it, not from the initiator', async () => {
     renderApp('/home', { as: 'u-lead' });
     await loaded();
     const row = within(group('Delivery approvals')).getByRole('link');
@@ -113,7 +113,7 @@ describe('home page: Waiting for you (issue 16)', () => {
     expect(groupNames()).toEqual([]);
   });
 
-  it('asks nothing of an account whose role waits: it is sent to its settings (issue 23)', async () => {
+  it('asks nothing of an account whose role waits: it is sent to its settings', async () => {
     const asked: string[] = [];
     const onRequest = ({ request }: { request: Request }) => asked.push(new URL(request.url).pathname);
     server.events.on('request:start', onRequest);

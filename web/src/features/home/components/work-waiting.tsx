@@ -26,7 +26,7 @@ const ACTION: Record<WorkKind, string> = {
 };
 
 /**
- * Who the row comes from (issue 25): a delivery from the release engineer who sent it, not the initiator;
+ * Who the row comes from: a delivery from the release engineer who sent it, not the initiator;
  * an approval or a signature from the initiator; a draft is the user's own.
  */
 function fromWhom(kind: WorkKind, pkg: Package): string {
@@ -39,7 +39,7 @@ function fromWhom(kind: WorkKind, pkg: Package): string {
 const newestFirst = (rows: Package[]) => [...rows].sort((a, b) => b.updatedAt.localeCompare(a.updatedAt));
 
 /**
- * Issue 16: below the slogan and logo, what waits for this user — approvals, delivery approvals,
+ * below the slogan and logo, what waits for this user — approvals, delivery approvals,
  * signatures and their own drafts. Each row is the package's deep link (/packages/open/{id}), which opens
  * it on the page a click in its list opens (the server says what it waits for), also in a new tab. The server decides what a user
  * sees: the approval and signing lists hold only what waits for them.

@@ -5,7 +5,7 @@ import { type ApiResult, callApi, parseJsonText, readAnswer } from '@/lib/api-cl
 export type { PackageChanges };
 
 /**
- * GET /packages/{id}/changes (issue 25): `changes` is JSON text; `message` says when there is nothing to
+ * GET /packages/{id}/changes: `changes` is JSON text; `message` says when there is nothing to
  * compare; `digest` goes back with a decision taken on this comparison (decision 266).
  */
 export async function getChanges(

@@ -27,7 +27,7 @@ const withoutPackage = {
   error: { errorMessage: 'The server answered without the package' },
 };
 
-/** Issue 25: PATCH /packages/{id}: step 1 of the user's draft again; 409 name taken and 400 are the caller's. */
+/** PATCH /packages/{id}: step 1 of the user's draft again; 409 name taken and 400 are the caller's. */
 export async function updateDraft(id: string, body: UpdateDraft): Promise<ApiResult<Package>> {
   const result = await callApi('updateDraft', { params: { id }, body }, { handle: [400, 409] });
   const read = readAnswer(result, packageOf, [400, 409]);
@@ -42,7 +42,7 @@ export interface PackageSources {
 }
 
 /**
- * Issue 25: GET /resources/{id}/package-sources: earlier packages to start from, the proposed one, a free name;
+ * GET /resources/{id}/package-sources: earlier packages to start from, the proposed one, a free name;
  * with `deviceId`, also the packages of that DCC device id (a new resource has no device of its own yet).
  */
 export async function getPackageSources(

@@ -12,7 +12,7 @@ export function getDccView(view: TableView, signal?: AbortSignal): Promise<ApiRe
   return getListView(routePath('listDcc'), dccSchema, view, signal, false, 'dcc');
 }
 
-/** Issue 25: the distinct DCC device ids of the whole DCC list (GET /dcc, no paging), sorted; quiet. */
+/** the distinct DCC device ids of the whole DCC list (GET /dcc, no paging), sorted; quiet. */
 export async function getDeviceIds(signal?: AbortSignal): Promise<ApiResult<string[]>> {
   const result = await getWholeList(routePath('listDcc'), 'dcc', dccSchema, { signal, quiet: true });
   return readAnswer(result, (rows) =>

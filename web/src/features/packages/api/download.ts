@@ -56,7 +56,7 @@ export async function downloadPackage(
     onProgress?.(1);
   } else if (typeof d.downloadUrl === 'string') {
     // a large package (up to 10 GiB): the browser downloads the presigned URL itself, straight to disk
-    // (issue 24). Fetched into memory it was held several times over; the URL's Content-Disposition names
+    // Fetched into memory it was held several times over; the URL's Content-Disposition names
     // the file. The browser never holds the bytes, so it cannot hash them: the SHA-256 is shown to check.
     onProgress?.(1);
     return {

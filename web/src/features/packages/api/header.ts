@@ -27,7 +27,7 @@ export async function saveHeader(
   header: Header,
   opts: { background?: boolean } = {},
 ): Promise<SaveHeaderResult> {
-  // an autosave (issue 25) runs without the loader overlay and reports every failure itself
+  // an autosave runs without the loader overlay and reports every failure itself
   const result = await callApi(
     'updateHeader',
     { params: { id }, body: { header: JSON.stringify(header) } },

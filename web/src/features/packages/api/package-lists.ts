@@ -48,7 +48,7 @@ export function packageOf(data: { package?: unknown }): Package | null {
 }
 
 /**
- * Issue 16: every tab of the approval or signing list at once (they hold only what waits for this user),
+ * every tab of the approval or signing list at once (they hold only what waits for this user),
  * for the tab counts and the first tab with work. One failure fails the whole (the popups report it).
  */
 export async function getWorkLists(
@@ -67,7 +67,7 @@ export async function getWorkLists(
   return { ok: true, status: 200, data };
 }
 
-/** Issue 16: one package by id and what it waits for from this user (a mail's deep link). */
+/** one package by id and what it waits for from this user (a mail's deep link). */
 export async function getPackageDetails(
   id: string,
   signal?: AbortSignal,

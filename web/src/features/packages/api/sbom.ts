@@ -42,7 +42,7 @@ async function fetchFileOf(routeId: 'packageSbom' | 'packageProvenanceStatement'
 }
 
 /**
- * GET /packages/{id}/sbom (issue 27): the pinned SBOM file, byte for byte (not JSON-parsed, so it hashes
+ * GET /packages/{id}/sbom: the pinned SBOM file, byte for byte (not JSON-parsed, so it hashes
  * as stored), checked against the package's pin before it is saved. True when saved.
  */
 export async function downloadSbom(id: string, fileName: string, sha256: string): Promise<boolean> {
@@ -58,7 +58,7 @@ export async function downloadSbom(id: string, fileName: string, sha256: string)
 }
 
 /**
- * GET /packages/{id}/provenance-statement (issue 27, decision 279): the signed provenance statement of a
+ * GET /packages/{id}/provenance-statement (decision 279): the signed provenance statement of a
  * signed package, saved as the DSSE envelope `npm run verify -- --statement` reads. True when saved.
  */
 export async function downloadProvenanceStatement(id: string, fileName: string): Promise<boolean> {

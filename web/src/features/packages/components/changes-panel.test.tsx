@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { openWith } from '../testing/package-test-utils';
 import { ChangesBody, cellsText } from './changes-panel';
 
-/** Issue 25: "Changes since the last approved package" on the review pages. */
+/** "Changes since the last approved package" on the review pages. */
 
 const changes: PackageChanges = {
   packageId: 'p-new',

@@ -53,7 +53,7 @@ export function usePackageChanges(id: string | undefined) {
 }
 
 /**
- * The signature dialog's line (issue 25): the signer states having seen the comparison, against which
+ * The signature dialog's line: the signer states having seen the comparison, against which
  * package; undefined while it is not loaded.
  */
 export function changesSeenText(query: ChangesQuery): string | undefined {
@@ -126,7 +126,7 @@ function FileRows({ files, label }: { files: FileChange[]; label: string }) {
   );
 }
 
-/** Issue 27: the SBOM's digest and the build provenance values that differ (answers before it have none). */
+/** the SBOM's digest and the build provenance values that differ (answers of servers older than build provenance have none; decision 277). */
 function BuildRows({ changes }: { changes: PackageChanges }) {
   const sbom = changes.files.filter((f) => f.file === 'sbom');
   const build = changes.build ?? [];
@@ -236,7 +236,7 @@ export function ChangesBody({ changes, message }: { changes: PackageChanges | nu
 }
 
 /**
- * Issue 25: "Changes since the last approved package" for the same device and resource type, above the
+ * "Changes since the last approved package" for the same device and resource type, above the
  * decision on the review pages (approval, signature, delivery). GET /packages/{id}/changes.
  */
 export function ChangesPanel({ pkg, query: given }: { pkg: Package; query?: ChangesQuery }) {

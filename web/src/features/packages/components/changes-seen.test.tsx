@@ -39,7 +39,7 @@ describe('the comparison seen is stated and recorded (decision 266)', () => {
     const dialog = await screen.findByRole('dialog');
     expect(dialog).toHaveTextContent(`${MSG.changesSeen} Compared with ${link.textContent}`);
     expect(dialog).toHaveTextContent('The audit trail also keeps which comparison you saw.');
-    // the type in words, its code beside (issue 25)
+    // the type in words, its code beside
     expect(dialog).toHaveTextContent(/Development package, (un)?signed \(DEV_(UN)?SIGNED\)/);
     await sign(dialog);
     expect(await screen.findByText(MSG.approvedWaiting)).toBeInTheDocument();

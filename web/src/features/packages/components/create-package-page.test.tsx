@@ -68,7 +68,7 @@ describe('package creation (spec §2.8, §5)', () => {
     });
     const { router } = openCreate();
     await screen.findByLabelText(MSG.colNote);
-    // issue 25: this resource has earlier packages; this package starts empty
+    // this resource has earlier packages; this package starts empty
     fireEvent.click(await screen.findByLabelText(COPY_LABEL));
     fill(nameField(), '  IP-3.1.0 field  ');
     fireEvent.click(screen.getByLabelText(MSG.signQuestion));
@@ -106,7 +106,7 @@ describe('package creation (spec §2.8, §5)', () => {
     expect(await screen.findByRole('link', { name: 'patch' })).toHaveAttribute('href', '/patches');
   });
 
-  it('issue 25: proposes the latest approved package of the resource (any state after approval), copies it and says what was copied', async () => {
+  it('proposes the latest approved package of the resource (any state after approval), copies it and says what was copied', async () => {
     let sent: Record<string, unknown> | undefined;
     server.events.on('request:start', async ({ request }) => {
       if (request.url.endsWith('/generate-package')) sent = await request.clone().json();
@@ -129,7 +129,7 @@ describe('package creation (spec §2.8, §5)', () => {
     server.events.removeAllListeners();
   });
 
-  it('issue 25: Back to step 1 shows the draft, and Continue updates it instead of creating another', async () => {
+  it('Back to step 1 shows the draft, and Continue updates it instead of creating another', async () => {
     const calls: string[] = [];
     server.events.on('request:start', ({ request }) => {
       if (request.method !== 'GET' && request.url.includes('package'))

@@ -20,7 +20,7 @@ import { PackagePage } from './package-page';
 import { type StartFrom, StartFromField } from './start-from-field';
 
 /**
- * Issue 25: the creation flow is one draft from step 1. The session's package is the user's own draft of
+ * the creation flow is one draft from step 1. The session's package is the user's own draft of
  * this resource when they come back to step 1 (Back from the header step, a reload, "Continue editing");
  * Continue then updates it instead of creating a second one (which would clash with its own name).
  */
@@ -54,7 +54,7 @@ export function CreatePackagePage() {
   const [busy, setBusy] = useState(false);
   // undefined until the user chooses: the server's proposal holds
   const [chosenStart, setStartFrom] = useState<StartFrom | undefined>(undefined);
-  // issue 25: a new package may start from an earlier one; the server proposes one and a free name
+  // a new package may start from an earlier one; the server proposes one and a free name
   const resourceId = !draft && resource ? resource.id : null;
   const sources = useApiQuery(
     (signal) =>

@@ -44,7 +44,7 @@ describe('DCC list (spec §2.8, §5)', () => {
     expect((await storedPackage('p-1'))?.dccId).toBe('d-1');
   });
 
-  it('a click anywhere on a row selects it, also on the row already selected (issue 16 item 5)', async () => {
+  it('a click anywhere on a row selects it, also on the row already selected', async () => {
     openList();
     const radio = async (name: string) => screen.findByRole('radio', { name: `Select ${name}` });
     // a row clicked twice stays selected (before, the second click cleared it)

@@ -95,7 +95,7 @@ describe('approve outcomes (spec §4.5, §4.6, DESIGN §2)', () => {
     await atPath(router, '/packages/download');
     expect(await screen.findByRole('heading', { name: MSG.generatedDevPackageTitle })).toBeInTheDocument();
     // generated off the request path (decision 160)
-    // the alert, and the package's state beside its name (issue 25)
+    // the alert, and the package's state beside its name
     expect((await screen.findAllByText('Generating…')).length).toBeGreaterThan(0);
     expect(screen.getByLabelText('Package')).toHaveTextContent(/StateGenerating…/);
     expect(screen.getByRole('progressbar', { name: 'Generating' })).toBeInTheDocument();

@@ -21,7 +21,7 @@ describe('download page (spec §2.8)', () => {
     await atPath(router, '/home');
   });
 
-  it('titles a delivered package RELEASE PACKAGE DELIVERY and says it is delivered (issue 25)', async () => {
+  it('titles a delivered package RELEASE PACKAGE DELIVERY and says it is delivered', async () => {
     openWith('/packages/download', { as: 'u-lead', pkg: 'pk-delivered', flow: 'approve-delivery' });
     expect(await screen.findByRole('heading', { name: MSG.releasePackageDelivery })).toBeInTheDocument();
     expect(screen.getByTestId('what-happened')).toHaveTextContent(
@@ -30,7 +30,7 @@ describe('download page (spec §2.8)', () => {
     expect(screen.getByTestId('what-next')).toHaveTextContent('Nothing more waits on it.');
   });
 
-  it('shows the package and what happens next, never a storage key (issue 25)', async () => {
+  it('shows the package and what happens next, never a storage key', async () => {
     openWith('/packages/download', { as: 'u-sw', pkg: 'p-3', flow: 'sign' });
     await screen.findByRole('heading', { name: MSG.success });
     const page = screen.getByRole('region', { name: MSG.generatedSignedReleasePackageTitle });
@@ -42,7 +42,7 @@ describe('download page (spec §2.8)', () => {
     );
   });
 
-  it('saves the provenance statement of a signed package beside it (issue 27)', async () => {
+  it('saves the provenance statement of a signed package beside it', async () => {
     const saved = captureDownloads();
     openWith('/packages/download', { as: 'u-sw', pkg: 'p-3', flow: 'sign' });
     fireEvent.click(await screen.findByRole('button', { name: STATEMENT_DOWNLOAD }));

@@ -15,7 +15,7 @@ import { PackageStrip } from './package-fields';
 import { NoPackage, PackagePage } from './package-page';
 import { SavedFile } from './saved-file';
 
-/** What the decision that led here did to the package, in words (issue 25). */
+/** What the decision that led here did to the package, in words. */
 export function whatHappened(pkg: Pick<Package, 'name' | 'status' | 'signed'>): string {
   switch (pkg.status) {
     case 'DELIVERED':
@@ -38,7 +38,7 @@ export function whatHappened(pkg: Pick<Package, 'name' | 'status' | 'signed'>): 
   }
 }
 
-/** What happens next to the package, and who acts (issue 25). */
+/** What happens next to the package, and who acts. */
 export function whatNext(pkg: Pick<Package, 'status' | 'type'>): string {
   const dev = pkg.type.startsWith('DEV_');
   if (pkg.status === 'DELIVERED')
@@ -54,7 +54,7 @@ export function whatNext(pkg: Pick<Package, 'status' | 'type'>): string {
 /**
  * Spec §2.8 /packages/download: the success page after a package is generated, signed or delivered.
  * Its title varies with the flow; Download saves the XML file named after the package (a large one the
- * browser downloads itself from its presigned URL, straight to disk: issue 24); Done goes to /home.
+ * browser downloads itself from its presigned URL, straight to disk); Done goes to /home.
  */
 // not 'Download …': the spec's Download button stays the only one of that name
 export const STATEMENT_DOWNLOAD = 'Save provenance statement';
@@ -86,7 +86,7 @@ export function DownloadPage() {
         <Heading level={2} className="frp-success__text">
           {MSG.success}
         </Heading>
-        {/* issue 25: what happened and what happens next, in words (never a storage key) */}
+        {/* what happened and what happens next, in words (never a storage key) */}
         <p className="frp-success__what" data-testid="what-happened">
           {whatHappened(pkg)}
         </p>
@@ -109,7 +109,7 @@ export function DownloadPage() {
           {MSG.download}
         </Button>
         {pkg.signed ? (
-          // issue 27: the signed sidecar binding the manifest, payload, provenance and SBOM (decision 279)
+          // the signed sidecar binding the manifest, payload, provenance and SBOM (decision 279)
           <Button
             onClick={() =>
               void downloadProvenanceStatement(

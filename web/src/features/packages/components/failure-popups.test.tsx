@@ -9,7 +9,7 @@ import { fill } from '@/testing/render-app';
 import { approverChoices, fixturePackage, openWith } from '../testing/package-test-utils';
 
 /**
- * Issue 16 item 5: a 5xx or a network failure of approve, sign, reject, notify, attach-DCC or header-save
+ * a 5xx or a network failure of approve, sign, reject, notify, attach-DCC or header-save
  * keeps the spec's error popup ('Internal server error. Please, contact administrator. Error: …', 'To
  * home page'). Before, each of these callers replaced it with a warning popup ('Close').
  */

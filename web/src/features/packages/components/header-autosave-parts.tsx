@@ -10,7 +10,7 @@ import type { HeaderEditor, SaveStatus } from '../hooks/use-header-editor';
 import { dropUnsaved, readUnsaved, type UnsavedHeader } from '../utils/unsaved-header';
 
 /**
- * Issue 25, "never lose, never re-type": what the header editor adds around the spec's table: the save
+ * "never lose, never re-type" (decision 241): what the header editor adds around the spec's table: the save
  * state of the autosave, the question before leaving with values the server does not hold yet, the values
  * a failed save kept in this browser, and what a package started from an earlier one copied.
  */
@@ -173,7 +173,7 @@ export function KeptInBrowser({
   );
 }
 
-/** What a package started from an earlier one copied (issue 25): the source, the values and the DCC. */
+/** What a package started from an earlier one copied: the source, the values and the DCC. */
 export function CopiedFromNote({ copied }: { copied: CopiedFrom }) {
   const n = copied.fields.length;
   return (

@@ -6,7 +6,7 @@ import { fill } from '@/testing/render-app';
 import { atPath, openWith } from '../testing/package-test-utils';
 import { readUnsaved } from '../utils/unsaved-header';
 
-/** Issue 25, "never lose, never re-type": the header editor saves to the draft as the user types. */
+/** "never lose, never re-type": the header editor saves to the draft as the user types. */
 const open = () => openWith('/packages/header', { as: 'u-dev', pkg: 'p-1', flow: 'dev' });
 const input = (label: string) => screen.getByLabelText(label) as HTMLInputElement;
 const table = () => screen.findByRole('table', { name: 'Package header' });
@@ -19,7 +19,7 @@ afterEach(() => {
   localStorage.clear();
 });
 
-describe('header autosave (issue 25)', () => {
+describe('header autosave', () => {
   it('saves an edit to the draft without Continue and says when, and the saved value is there on reopening', async () => {
     const patches: string[] = [];
     server.events.on('request:start', ({ request }) => {

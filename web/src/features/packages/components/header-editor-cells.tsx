@@ -253,7 +253,7 @@ export function EditorListRow({
         size="small"
         isDisabled={readOnly || field.value.length >= field.maxEntries}
         onClick={onAdd}
-        // WCAG 2.5.3: the accessible name starts with the visible text (issue 25)
+        // WCAG 2.5.3: the accessible name starts with the visible text
         aria-label={`+ Add entry to ${field.name}`}
       >
         + Add entry

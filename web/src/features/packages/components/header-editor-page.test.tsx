@@ -141,7 +141,7 @@ describe('header editor (spec §2.8, §3, §5)', () => {
     const { router } = open();
     await table();
     fill(input('Package Id (decimal)'), '258');
-    // WCAG 2.5.3: the accessible name contains the visible text (issue 25)
+    // WCAG 2.5.3: the accessible name contains the visible text
     const add = screen.getByRole('button', { name: '+ Add entry to Flash Update Criteria Items' });
     expect(add.textContent?.trim()).toBe('+ Add entry');
     fireEvent.click(add);

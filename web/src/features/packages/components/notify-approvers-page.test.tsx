@@ -223,7 +223,7 @@ describe('notify warnings (spec §5)', () => {
     },
   );
 
-  it('re-deliver fills in the previous delivery approvers, still changeable (issue 16 item 5)', async () => {
+  it('re-deliver fills in the previous delivery approvers, still changeable', async () => {
     let sent: unknown;
     server.use(
       http.post('/dev/delivery/packages/:id/notify-approvers', async ({ request }) => {

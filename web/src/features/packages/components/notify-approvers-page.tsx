@@ -51,7 +51,7 @@ export function notifyWarnings(
 const userOption = (u: UserRef) => `${u.name} (${u.email})`;
 
 /**
- * Re-deliver (issue 16 item 5): the delivery approvers of the previous delivery, per role, as far as they
+ * Re-deliver: the delivery approvers of the previous delivery, per role, as far as they
  * can still be chosen (each is one of the role's candidates now).
  */
 export function previousDeliveryChoices(

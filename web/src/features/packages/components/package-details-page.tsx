@@ -166,7 +166,7 @@ export function PackageDetailsPage({ variant }: { variant: DetailsVariant }) {
     <PackagePage
       id="package-details-title"
       title={titleOf(variant, state, pkg)}
-      // issue 25: the spec's title stays; beside it, the package's state in words
+      // the spec's title stays; beside it, the package's state in words
       aside={
         <span className="frp-title-state" data-testid="title-state">
           State: <PackageStateBadge pkg={pkg} />

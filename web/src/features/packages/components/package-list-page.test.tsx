@@ -13,7 +13,7 @@ const EMPTY_APPROVALS = 'Nothing waits for your approval here';
 const headers = (table: HTMLElement) =>
   [...table.querySelectorAll('thead th')].map((h) => h.textContent?.replace(/[▲▼↕]/g, '').trim());
 const rowOf = (name: string) => screen.getByText(name).closest('tr') as HTMLElement;
-/** A tab by its label; the approval and signing lists add the count of what waits (issue 16). */
+/** A tab by its label; the approval and signing lists add the count of what waits. */
 const tab = (name: string) => screen.getByRole('tab', { name: new RegExp(`^${name}( \\d+)?$`) });
 const range = () => screen.getByText(/^\d+-\d+ of \d+$/).textContent;
 
@@ -214,7 +214,7 @@ describe('approval list (spec §2.6)', () => {
 });
 
 describe('signing list (spec §2.6, §4.4)', () => {
-  it("keeps the spec's 'Is signed? Yes' and says the signature is still awaited (issue 25)", async () => {
+  it("keeps the spec's 'Is signed? Yes' and says the signature is still awaited", async () => {
     renderApp('/packages/sign', { as: 'u-sw' });
     await screen.findByText('GLU-BLE 2.0 signed trial');
     const row = rowOf('GLU-BLE 2.0 signed trial');
@@ -247,7 +247,7 @@ describe('signing list (spec §2.6, §4.4)', () => {
   });
 });
 
-describe('tab counts and the first tab with work (issue 16)', () => {
+describe('tab counts and the first tab with work', () => {
   const tabTexts = () => screen.getAllByRole('tab').map((t) => t.textContent);
   /** A sample package replaced by a changed copy. */
   const changed = (id: string, change: (p: Package) => void) => {

@@ -62,7 +62,7 @@ function columns(kind: ListKind, tab: ListTab): Column<Package>[] {
     {
       id: 'signed',
       header: MSG.colIsSigned,
-      // the spec's 'Yes' is the package type's flag; beside it, whether the signature is there (issue 25)
+      // the spec's 'Yes' is the package type's flag; beside it, whether the signature is there
       cell: (p) => (
         <>
           {p.signed ? 'Yes' : 'No'}
@@ -90,7 +90,7 @@ function columns(kind: ListKind, tab: ListTab): Column<Package>[] {
 }
 
 /**
- * Where a signed package's signature stands, beside the spec's 'Yes' (issue 25): awaited, not given yet,
+ * Where a signed package's signature stands, beside the spec's 'Yes': awaited, not given yet,
  * or never to come; nothing once it is signed, and nothing for an unsigned package.
  */
 export function signatureState(p: Pick<Package, 'signed' | 'status'>): string | null {
@@ -216,7 +216,7 @@ export function PackageListPage({ kind }: { kind: ListKind }) {
 
 /**
  * The list's tab: for the package list the session's (spec §4.8, as before); for the approval and
- * signing lists (issue 16) every tab is counted first, then the list opens on the first tab with work
+ * signing lists every tab is counted first, then the list opens on the first tab with work
  * (firstTabWithWork); each later load of a tab refreshes its count.
  */
 function useListTab(kind: ListKind) {

@@ -8,8 +8,8 @@ import { MOCK_PASSWORD } from '@/testing/mocks/fixtures';
 import { fill, renderApp } from '@/testing/render-app';
 import { atPath } from '../testing/package-test-utils';
 
-/** Issue 16: /packages/open/{id}, the link of every workflow mail, opens the page of the user's list. */
-describe('deep link to one package (issue 16)', () => {
+/** /packages/open/{id}, the link of every workflow mail, opens the page of the user's list. */
+describe('deep link to one package', () => {
   it.each([
     [
       'an approver to the approve view',
@@ -79,7 +79,7 @@ describe('deep link to one package (issue 16)', () => {
     expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument();
   });
 
-  it('says who deleted a package, when and why, when its mail link is opened after an admin deleted it (issue 23)', async () => {
+  it('says who deleted a package, when and why, when its mail link is opened after an admin deleted it', async () => {
     session.update({ currentPackage: null });
     await putTombstone({
       id: 'pk-gone',

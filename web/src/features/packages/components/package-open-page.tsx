@@ -18,7 +18,7 @@ const TAB_OF: Record<ReturnType<typeof openTarget>['flow'], NavTab> = {
 };
 
 /**
- * Issue 16: /packages/open/{id}, the link of every workflow mail and of the home page's "Waiting for
+ * /packages/open/{id}, the link of every workflow mail and of the home page's "Waiting for
  * you". Loads the package and what it waits for from this user (the server decides), leaves the session
  * as a click in that list would (current package, subheader, flow) and opens the same detail page. A
  * signed-out visitor comes here after sign-in (the guard keeps the path in /login?next=…).

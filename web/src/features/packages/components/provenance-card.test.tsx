@@ -11,7 +11,7 @@ import { captureDownloads, fixturePackage } from '../testing/package-test-utils'
 import { ChangesBody } from './changes-panel';
 import { NO_PROVENANCE, NO_SBOM, ProvenanceCard } from './provenance-card';
 
-/** Issue 27: the review page shows where the build came from and what it is made of. */
+/** the review page shows where the build came from and what it is made of. */
 
 const SBOM_TEXT =
   '{"bomFormat":"CycloneDX","specVersion":"1.5","components":[{"name":"mbedtls","version":"3.5.1"}]}';
@@ -166,7 +166,7 @@ describe('changes since the last approved package: build provenance and SBOM', (
     expect(screen.getByRole('list', { name: 'Payload and metadata' })).not.toHaveTextContent('SBOM');
   });
 
-  it('says the build is the same, and shows nothing for an answer from before issue 27', () => {
+  it('says the build is the same, and shows nothing for an answer from a server older than build provenance', () => {
     const { unmount } = render(
       <MemoryRouter>
         <ChangesBody changes={changes({ build: [] })} />

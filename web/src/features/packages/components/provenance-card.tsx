@@ -34,7 +34,7 @@ function Commit({ commit }: { commit: string }) {
 }
 
 /**
- * Issue 27: where the build came from and what it is made of, as the package pins them (copied from the
+ * where the build came from and what it is made of, as the package pins them (copied from the
  * resource when the package was created; generation refuses an SBOM that changed since). On the approval,
  * signature and delivery review pages and the package details.
  */

@@ -33,7 +33,7 @@ export function RejectDialog({
   kind: RejectKind;
   /** closes the dialog (Cancel, Escape, and once the server answered: the popup takes over) */
   onCancel: () => void;
-  /** the changes since the last approved package the page shows (review pages, issue 25) */
+  /** the changes since the last approved package the page shows (review pages) */
   changes?: ChangesQuery;
 }) {
   const submit = async (proof: SignatureProof, reason: string) => {

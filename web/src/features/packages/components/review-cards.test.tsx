@@ -5,7 +5,7 @@ import { metadataPinOf } from '@/testing/mocks/fixtures';
 import { fixturePackage, fixtureResource, openWith } from '../testing/package-test-utils';
 import { DccCard, FileCard, formatFileSize, METADATA_NOT_PINNED } from './review-cards';
 
-/** Issue 16 item 3: the review page shows what an approver certifies. */
+/** the review page shows what an approver certifies. */
 
 const value = (list: HTMLElement, label: string) => within(list).getByText(label).nextElementSibling;
 

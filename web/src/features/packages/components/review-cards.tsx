@@ -18,7 +18,7 @@ function ReviewCard({ id, title, children }: { id: string; title: string; childr
 }
 
 /**
- * What an approver certifies about the device configuration (issue 16 item 3): the attached DCC's device
+ * What an approver certifies about the device configuration: the attached DCC's device
  * id, telemetry type and limits, as the package answer carries them (decision 150).
  */
 export function DccCard({ pkg }: { pkg: Package }) {
@@ -52,7 +52,7 @@ export function DccCard({ pkg }: { pkg: Package }) {
 export const METADATA_NOT_PINNED = 'not recorded on this package';
 
 /**
- * The file the package carries (issue 16 item 3): resource name, file name, exact size and SHA-256, and
+ * The file the package carries: resource name, file name, exact size and SHA-256, and
  * for models the metadata's model name and version (decision 150) and the metadata file's exact size and
  * SHA-256 (decision 190: the package's patch config, pinned like the payload and checked at generation).
  */
@@ -101,7 +101,7 @@ export function FileCard({ pkg }: { pkg: Package }) {
   );
 }
 
-/** The review cards side by side (stacked on narrow screens); the build provenance and SBOM (issue 27). */
+/** The review cards side by side (stacked on narrow screens); the build provenance and SBOM. */
 export function ReviewCards({ pkg }: { pkg: Package }) {
   return (
     <div className="frp-review-cards">

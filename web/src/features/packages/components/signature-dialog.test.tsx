@@ -40,7 +40,7 @@ function open(action: (typeof SIGNATURE_ACTIONS)[number], onSubmit: SignatureSub
   };
 }
 
-describe('the signature dialog (issue 16 item 1, decision 141)', () => {
+describe('the signature dialog (decision 141)', () => {
   it.each(SIGNATURE_ACTIONS)(
     '%s: shows what is signed, its meaning, the signer and asks for the password',
     (action) => {
@@ -94,14 +94,14 @@ describe('the signature dialog (issue 16 item 1, decision 141)', () => {
     );
   });
 
-  it('a rejection says before the attempt that a reason is required (issue 25)', () => {
+  it('a rejection says before the attempt that a reason is required', () => {
     const { dialog } = open('reject');
     const reason = within(dialog).getByLabelText(/Reason for the rejection/);
     expect(reason).toBeRequired();
     expect(reason).toHaveAccessibleDescription(/Required: the initiator reads it/);
   });
 
-  it('a development package is approved for testing, never "for release" (issue 25)', () => {
+  it('a development package is approved for testing, never "for release"', () => {
     expect(pkg.type.startsWith('DEV_')).toBe(true);
     const { dialog } = open('approve');
     expect(within(dialog).getByText(DEVELOPMENT_MEANINGS.approve as string)).toBeInTheDocument();

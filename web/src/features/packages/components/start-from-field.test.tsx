@@ -43,7 +43,7 @@ describe('start from an earlier package (decision 268)', () => {
   });
 });
 
-/** Issue 25: a new resource (no package of its own) is offered the packages of the device the user names. */
+/** a new resource (no package of its own) is offered the packages of the device the user names. */
 describe('start from: a new resource names its device (decision 268)', () => {
   it('offers a Device select only when there is no earlier package, and says when the device has none', () => {
     const onDevice = vi.fn();

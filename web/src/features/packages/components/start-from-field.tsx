@@ -34,7 +34,7 @@ export interface DeviceChoice {
 }
 
 /**
- * Issue 25, "start from a previous package": on step 1 of a new package, copy the header values and the
+ * "start from a previous package" (decision 240): on step 1 of a new package, copy the header values and the
  * DCC choice of an earlier package of the same resource or device (by default the latest rejected or
  * approved one, which the server proposes). Shown only when there is an earlier package, or a device to
  * choose (`deviceChoice`, for a resource without packages of its own).
@@ -113,7 +113,7 @@ export function StartFromField({
           value={value}
           onChange={(e) => onChange(e.target.value)}
           descriptiveText={
-            // the whole choice in words: a narrow select cuts its option text (issue 25, 1366×768)
+            // the whole choice in words: a narrow select cuts its option text (1366×768)
             chosen
               ? `Copies from ${chosen.name} (${STATUS_LABELS[chosen.status]}), by ${chosen.initiatorName}, ${day(chosen.updatedAt)} UTC${chosen.deviceId ? `, DCC ${chosen.deviceId}` : ''}${matchText(chosen)}`
               : undefined

@@ -16,7 +16,7 @@ import {
 } from '../utils/header-editor-state';
 import { dropUnsaved, keepUnsaved } from '../utils/unsaved-header';
 
-/** Issue 25: how long the editor waits after the last change before it saves the header to the draft. */
+/** how long the editor waits after the last change before it saves the header to the draft. */
 export const AUTOSAVE_DELAY_MS = 800;
 
 /** What the status beside the editor says about the header's values on the server. */
@@ -31,7 +31,7 @@ const REFUSED = 'The server refused the header. Correct the marked fields and co
 
 /**
  * The header editor of one loaded header (spec §2.8, §3, §5): its state (utils/header-editor-state.ts),
- * the autosave of issue 25 (every change is saved to the draft on the server a moment after the last
+ * the autosave (decision 241: every change is saved to the draft on the server a moment after the last
  * keystroke, one save at a time; a failed one keeps the values in this browser) and Continue, which saves
  * what is left and moves to the DCC step or shows why the server refused it.
  */

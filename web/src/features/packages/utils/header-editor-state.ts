@@ -64,7 +64,7 @@ export type HeaderEditorAction =
   | { type: 'addEntry'; list: string }
   | { type: 'deleteEntry'; list: string; index: number }
   | { type: 'saving'; saving: boolean }
-  /** issue 25: edits kept in this browser, restored: the editor starts again from them */
+  /** edits kept in this browser, restored: the editor starts again from them */
   | { type: 'restore'; header: Header }
   | { type: 'refused'; refusal: Refusal; errors?: Record<string, string> };
 

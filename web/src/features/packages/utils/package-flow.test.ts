@@ -77,7 +77,7 @@ describe('row click routing (spec §4.4)', () => {
       'REJECTED',
     ],
     [
-      'a development package rejected in approval (issue 25: a rejection is a rejection)',
+      'a development package rejected in approval (a rejection is a rejection)',
       'dev',
       Object.assign(pkg('DEV_UNSIGNED'), { status: 'REJECTED' as const }),
       '/packages/rejected/view',

@@ -120,7 +120,7 @@ export function rowClickTarget(
     };
   if (flow === 'approve-delivery')
     return { path: paths.packages.approveView, subHeader: MSG.approveDeliveryPackageTitle };
-  // issue 25: a rejection in approval (or of the signature) is a rejection too (spec §4.4 'REJECTED'),
+  // a rejection in approval (or of the signature) is a rejection too (spec §4.4 'REJECTED'),
   // whatever the stage: it opens the rejected page, never 'PACKAGE GENERATED' over "no file was generated"
   if (pkg.status === 'REJECTED')
     return { path: paths.packages.rejectedView, subHeader: MSG.packageRejectedTitle };
@@ -141,7 +141,7 @@ export function rowClickTarget(
 }
 
 /**
- * Issue 16: the page a deep link (a mail's link, a row of the home page's "Waiting for you") opens for
+ * the page a deep link (a mail's link, a row of the home page's "Waiting for you") opens for
  * this user: the page a click in the list where the package waits for them opens (their approval, their
  * delivery approval, their signature, as the server said), else the page a click in the package list's
  * tab of the package opens (Delivery once its delivery started, else its stage).
@@ -166,7 +166,7 @@ export function openTarget(
 }
 
 /**
- * Issue 16: the tab an approval or signing list opens on: coming back to this list (the session's flow,
+ * the tab an approval or signing list opens on: coming back to this list (the session's flow,
  * and the current package for approve and sign), the tab the user was on while it still has work; otherwise the first
  * tab with work (`counts`, known once the lists answered); with no work anywhere, the tab the user came
  * from, else Development.

@@ -7,7 +7,7 @@ const KEY = 'frp.unsavedHeader.p-7';
 
 afterEach(() => localStorage.clear());
 
-describe('header changes kept in this browser (issue 25), read back through the header schema (issue 26)', () => {
+describe('header changes kept in this browser, read back through the header schema', () => {
   it('gives back what was kept', () => {
     keepUnsaved('p-7', fields, 'offline');
     expect(readUnsaved('p-7')).toMatchObject({ fields, reason: 'offline' });

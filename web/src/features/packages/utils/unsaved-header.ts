@@ -2,7 +2,7 @@ import { type HeaderField, headerFieldSchema } from '@shared/domain/header/heade
 import { z } from 'zod';
 
 /**
- * Issue 25: header edits the server did not take (session ended, network down) are kept in this browser
+ * header edits the server did not take (session ended, network down) are kept in this browser
  * (localStorage, which outlives the session and a reload) until a save succeeds, and offered back when the
  * draft's editor opens again. The server's copy is the truth: a local copy only fills the gap of the last
  * failed autosave (decision 241).

@@ -18,7 +18,7 @@ describe('patches page', () => {
   it('lists Dev patches with Resource name, Upload time and Uploaded by', async () => {
     renderApp('/patches', { as: 'u-lead' });
     expect(await screen.findByText('infusion-pump-fw-3.2.1')).toBeInTheDocument();
-    // the spec's columns, and the build provenance / SBOM attached (issue 27)
+    // the spec's columns, and the build provenance / SBOM attached
     expect(await headers()).toEqual(['Resource name', 'Upload time', 'Uploaded by', 'Build']);
     expect(range()).toBe('1-5 of 7');
   });
@@ -57,7 +57,7 @@ describe('patches page', () => {
     }
   });
 
-  it('an empty patch list points to Upload (issue 25)', async () => {
+  it('an empty patch list points to Upload', async () => {
     // no resources stored (their packages first: a resource in use cannot be deleted)
     const b = memoryBackend();
     for (const p of await b.packages.listAll()) await b.packages.delete(p);
@@ -128,7 +128,7 @@ describe('models page', () => {
   });
 });
 
-describe('the Build column (issue 27)', () => {
+describe('the Build column', () => {
   const base = {
     id: 'r',
     name: 'fw',

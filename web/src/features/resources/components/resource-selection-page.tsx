@@ -12,7 +12,7 @@ import { useServerView } from '@/hooks/use-server-view';
 import { session, useSession } from '@/lib/session/session-store';
 import { getResourceView } from '../api/get-resources';
 
-/** Issue 27: the build provenance and SBOM attached to the resource (packages made from it pin them). */
+/** the build provenance and SBOM attached to the resource (packages made from it pin them). */
 export function buildText(r: Resource): string {
   const parts = [
     r.provenance ? `commit ${r.provenance.commit.slice(0, 12)}` : '',
@@ -119,7 +119,7 @@ export function ResourceSelectionPage({ type }: { type: ResourceType }) {
             </Button>
           }
         />
-        {/* issue 25: an empty list points to where patches and models come from */}
+        {/* an empty list points to where patches and models come from */}
         {!list.query.loading &&
         !list.query.failed &&
         list.current?.total === 0 &&

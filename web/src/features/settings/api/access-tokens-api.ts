@@ -1,7 +1,7 @@
 import type { CreateAccessToken } from '@shared/domain/access-tokens';
 import { callApi } from '@/lib/api-client/api-client';
 
-/** POST /access-tokens (issue 27): the answer carries the secret, shown once. */
+/** POST /access-tokens: the answer carries the secret, shown once. */
 export function createAccessToken(body: CreateAccessToken) {
   return callApi('createAccessToken', { body }, { handle: [400, 403] });
 }

@@ -14,7 +14,7 @@ import { createAccessToken, listAccessTokens, revokeAccessToken } from '../api/a
 import { AccessTokenTable } from './access-token-table';
 
 /**
- * Settings → Access tokens (issue 27): a granted person makes a token for a build pipeline (name, expiry
+ * Settings → Access tokens: a granted person makes a token for a build pipeline (name, expiry
  * of at most 90 days, scopes), sees its secret once, lists and revokes their tokens; an admin sees and
  * revokes every token. Tokens never approve, sign, deliver or notify: a person must.
  */

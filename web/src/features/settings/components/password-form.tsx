@@ -42,7 +42,7 @@ export function PasswordForm() {
     if (result.ok) {
       // the server revoked every older token: keep signed in with the new one
       if (result.data.token) setToken(result.data.token);
-      // a temporary or one-time password is replaced: the rest of the app opens again (issue 23)
+      // a temporary or one-time password is replaced: the rest of the app opens again
       session.update({ mustChangePassword: false });
       showSuccess(MSG.settingsSaved, { to: paths.home });
       return;

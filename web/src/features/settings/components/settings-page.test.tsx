@@ -50,7 +50,7 @@ describe('user settings: user info', () => {
 
   it("stores the answered user and shows 'Successfully updated your data', then goes to /home", async () => {
     const { user, router } = await openSettings();
-    // the name only: a new role waits for an administrator (issue 12), which keeps the account on its settings
+    // the name only: a new role waits for an administrator, which keeps the account on its settings
     fill(screen.getByLabelText(/^Name/), 'Dana Developer');
     await user.click(save());
     const dialog = await screen.findByRole('dialog');

@@ -12,7 +12,7 @@ import { UserInfoForm } from './user-info-form';
 type Mode = 'info' | 'password' | 'passkeys' | 'tokens';
 
 /**
- * Spec §2.10 /user/settings: a toggle between 'Change user info' and 'Change password'. Issue 23: with a
+ * Spec §2.10 /user/settings: a toggle between 'Change user info' and 'Change password'. With a
  * temporary or one-time password it is the password form alone, until the password is changed; an account
  * whose role waits for an admin's grant sees this page only, and is told why.
  */
@@ -68,7 +68,7 @@ export function SettingsPage() {
         {user.passwordless ? null : <ToggleButton value="password">{MSG.changePassword}</ToggleButton>}
         {/* decision 322: a second factor at sign-in and a way to sign decisions */}
         <ToggleButton value="passkeys">Passkeys</ToggleButton>
-        {/* issue 27: a granted person's tokens for build pipelines (an admin: every token) */}
+        {/* a granted person's tokens for build pipelines (an admin: every token) */}
         {awaitsGrant(user) ? null : <ToggleButton value="tokens">Access tokens</ToggleButton>}
       </ToggleButtonGroup>
       {mode === 'info' ? (

@@ -19,7 +19,7 @@ interface Errors {
 }
 
 /**
- * Spec §2.10 'Change user info' and §5: saved only if something changed; admin cannot be chosen. Issue 12:
+ * Spec §2.10 'Change user info' and §5: saved only if something changed; admin cannot be chosen. Beyond the spec:
  * a new email waits for its confirmation link, a new role for an admin; an admin's own role is fixed.
  */
 export function UserInfoForm({ user }: { user: SessionUser }) {
@@ -59,7 +59,7 @@ export function UserInfoForm({ user }: { user: SessionUser }) {
     if (result.ok) {
       const updated = parseUser(result.data.user);
       if (updated) session.update({ user: updated });
-      // the spec's text first; what issue 12 adds follows it
+      // the spec's text first; what the portal adds (confirmation links, role requests) follows it
       const notes = [
         updated?.pendingEmail && updated.pendingEmail !== user.pendingEmail
           ? `We sent a confirmation link to ${updated.pendingEmail}. Until you open it, sign in with ${updated.email}.`

@@ -249,7 +249,7 @@ describe('multipart uploader', () => {
     expect(s.calls[0]).toBe('list up-1');
   });
 
-  it('reads a saved upload only when it has the shape it was saved with (issue 26: parsed, never cast)', () => {
+  it('reads a saved upload only when it has the shape it was saved with (parsed, never cast)', () => {
     const storage = new MemoryStorage();
     const key = resumeKey(file);
     const saved = {

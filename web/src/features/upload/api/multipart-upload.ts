@@ -8,7 +8,7 @@ import { z } from 'zod';
 import type { ApiResult } from '@/lib/api-client/api-client';
 
 /**
- * The browser's side of a presigned multipart upload (issue 17): parts of the file go straight to S3,
+ * The browser's side of a presigned multipart upload: parts of the file go straight to S3,
  * PARALLEL_PARTS at a time, with progress over all bytes; the upload survives a dropped connection or
  * a reload. Its id and the parts done are kept in localStorage under the file's name, size and
  * lastModified; on resume the server is asked which parts S3 holds (ListParts, the truth: a part the
