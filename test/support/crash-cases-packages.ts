@@ -1,4 +1,5 @@
 import type { Package, PackageStatus } from '../../shared/api/contracts/packages';
+import { generationWorkerOf } from '../../shared/api/workers';
 import { SEED_PASSWORD } from '../../shared/domain/seed-users';
 import { jsonText } from './api';
 import type { CrashHarness, Prepared, RouteCase } from './crash-harness';
@@ -57,8 +58,12 @@ async function signedRelease(h: CrashHarness): Promise<Package> {
   return pkg;
 }
 
+/** The delivery round's approvers: one per role the policy asks for, never the deliverer. */
+const deliveryVoters = (h: CrashHarness, pkg: Package) =>
+  approversFor(h.u, pkg.type, 'delivery').filter((v) => v.id !== seededDeliverer(h.u).id);
+
 const deliveryBody = (h: CrashHarness, pkg: Package) => ({
-  approvers: approversFor(h.u, pkg.type, 'delivery').map(({ role, id }) => ({ role, id })),
+  approvers: deliveryVoters(h, pkg).map(({ role, id }) => ({ role, id })),
 });
 
 /**
@@ -82,7 +87,7 @@ function deliveryPool() {
       if (p.status === 'DELIVERY_PENDING' && p.deliveryApprovers.every((a) => !a.approved && !a.rejected))
         return p;
       if (p.status === 'DELIVERY_PENDING') {
-        const undecided = approversFor(h.u, p.type, 'delivery').find((v) =>
+        const undecided = deliveryVoters(h, p).find((v) =>
           p.deliveryApprovers.some((a) => a.user.id === v.id && !a.approved && !a.rejected),
         );
         if (!undecided) {
@@ -264,8 +269,9 @@ export function packageCases(): RouteCase[] {
       async prepare(h) {
         const pkg = await allButLast(h, 'DEV_UNSIGNED');
         const decider = approversFor(h.u, pkg.type).at(-1)!;
-        // every try of the generation dies at its first write: Lambda gives up, the failure handler returns the package
-        await h.arm('worker:generateArtefact', 1, 3);
+        // every try of the generation dies at its first write: Lambda gives up, the failure handler returns
+        // the package (the worker of the package's stage: only it holds that stage's key)
+        await h.arm(`worker:${generationWorkerOf(pkg.resourceStage)}`, 1, 3);
         await h.kit.must(202, `/packages/${pkg.id}/approve`, decide(decider.token));
         await h.kit.waitFor(pkg.id, h.u.admin.token, (p) => p.generation?.state === 'FAILED');
         return {
@@ -296,7 +302,7 @@ export function packageCases(): RouteCase[] {
       variant: 'delivered again after a rejection',
       async prepare(h) {
         const p = await delivery(h);
-        const first = approversFor(h.u, p.type, 'delivery')[0]!;
+        const first = deliveryVoters(h, p)[0]!;
         await h.kit.must(200, `/delivery/packages/${p.id}/reject`, { ...decide(first.token), body: REASON });
         return {
           path: `/delivery/packages/${p.id}/notify-approvers`,
@@ -314,7 +320,7 @@ export function packageCases(): RouteCase[] {
         const p = await delivery(h);
         return {
           path: `/delivery/packages/${p.id}/approve`,
-          ...decide(approversFor(h.u, p.type, 'delivery')[0]!.token),
+          ...decide(deliveryVoters(h, p)[0]!.token),
         };
       },
     },
@@ -323,7 +329,7 @@ export function packageCases(): RouteCase[] {
       variant: 'last vote: delivered',
       async prepare(h) {
         const p = await delivery(h);
-        const voters = approversFor(h.u, p.type, 'delivery');
+        const voters = deliveryVoters(h, p);
         for (const v of voters.slice(0, -1))
           await h.kit.must(202, `/delivery/packages/${p.id}/approve`, decide(v.token));
         return {
@@ -340,7 +346,7 @@ export function packageCases(): RouteCase[] {
         const p = await delivery(h);
         return {
           path: `/delivery/packages/${p.id}/reject`,
-          ...decide(approversFor(h.u, p.type, 'delivery')[0]!.token),
+          ...decide(deliveryVoters(h, p)[0]!.token),
           body: REASON,
           ctx: { id: p.id },
         };

@@ -122,7 +122,10 @@ export class Generation {
     const g = p.generation;
     if (p.status !== 'GENERATING' || g?.state !== 'RUNNING' || !isActor(p, user, 'decider')) return null;
     if (p.generationRunId) return null;
-    await this.core.d.jobs().start({ packageId: p.id, jobId: g.jobId, runId: randomUUID() });
+    // to the stage's worker, as the first hand-over (the other stage's worker does not hold the key)
+    await this.core.d
+      .jobs()
+      .start({ packageId: p.id, jobId: g.jobId, stage: p.resourceStage, runId: randomUUID() });
     logger().info('generation handed over again by its decider', { kind: 'generationResumed', id: p.id });
     return p;
   }

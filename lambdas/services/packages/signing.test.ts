@@ -47,6 +47,8 @@ describe('sign (AWAITING_SIGNATURE → SIGNED)', () => {
     const events = (await w.audit.history(`PKG#${p.id}`)).events.length;
     expect((await w.service.sign(t.release, p.id, SIG)).status).toBe('GENERATING');
     expect(w.jobs.started).toHaveLength(2);
+    // to the worker of the package's stage both times: only it holds that stage's signing key
+    expect(w.jobs.started.map((j) => j.stage)).toEqual([p.resourceStage, p.resourceStage]);
     expect((await w.audit.history(`PKG#${p.id}`)).events).toHaveLength(events);
     await expect(w.service.rejectSigning(t.release, p.id, 'no', SIG)).rejects.toMatchObject({
       statusCode: 409,
