@@ -377,7 +377,7 @@ describe('an ended token stays ended', () => {
   };
 
   it('after the role is changed, changed back and granted again by two admins', async () => {
-    const [u] = (await accounts(1, 'DESIGN_ENGINEER_DEV', 'Role Flipper')) as [DirectUser];
+    const [u] = (await accounts(1, 'DESIGN_ENGINEER_DEV', 'Epoch Flipper')) as [DirectUser];
     const { token, accessToken } = await newToken(u.token);
     expect(await use(token)).toEqual([200, undefined]);
     await chooseRole(u, 'DESIGN_ENGINEER_TEST');
