@@ -80,8 +80,7 @@ export class Generation {
    * worker that never comes, so it returns to where it was (GENERATION_FAILED) and the error is thrown.
    */
   async start(next: PackageRecord): Promise<void> {
-    // the stage picks the worker that holds the stage's signing key (decision 295)
-    const job = { packageId: next.id, jobId: next.generation!.jobId, stage: next.resourceStage };
+    const job = jobOf(next);
     try {
       await this.core.d.jobs().start({ ...job, runId: randomUUID() });
     } catch (e) {
@@ -122,10 +121,7 @@ export class Generation {
     const g = p.generation;
     if (p.status !== 'GENERATING' || g?.state !== 'RUNNING' || !isActor(p, user, 'decider')) return null;
     if (p.generationRunId) return null;
-    // to the stage's worker, as the first hand-over (the other stage's worker does not hold the key)
-    await this.core.d
-      .jobs()
-      .start({ packageId: p.id, jobId: g.jobId, stage: p.resourceStage, runId: randomUUID() });
+    await this.core.d.jobs().start({ ...jobOf(p), runId: randomUUID() });
     logger().info('generation handed over again by its decider', { kind: 'generationResumed', id: p.id });
     return p;
   }
@@ -300,4 +296,12 @@ export class Generation {
     if (!next) throw new ConflictError('The package changed meanwhile; reload it');
     return { outcome: 'GENERATING', pkg: toPackage(next) };
   }
+}
+
+/**
+ * The job of `p`'s running generation, as every hand-over sends it: the stage picks the worker that holds
+ * that stage's signing key (decision 295); the other stage's worker refuses it.
+ */
+function jobOf(p: PackageRecord) {
+  return { packageId: p.id, jobId: p.generation!.jobId, stage: p.resourceStage };
 }
