@@ -1,0 +1,26 @@
+import type { DeletionProposalView } from '@shared/domain/deletion-proposals';
+import { utcMinute } from '@shared/domain/package-deletion';
+import { useSession } from '@/lib/session/session-store';
+
+/**
+ * A deletion that takes two admins (decision 336: an administrator's account, a delivered package's
+ * record) as the admin lists and the delete dialog show it: who proposed it, when and why; to its proposer,
+ * that it waits for a second admin.
+ */
+export function deletionProposalText(p: DeletionProposalView, me: string | undefined): string {
+  if (p.proposedBy.id === me)
+    return `Deletion proposed by you on ${utcMinute(p.proposedAt)}: waiting for a second admin to confirm it`;
+  return `Deletion proposed by ${p.proposedBy.name} (${p.proposedBy.email}) on ${utcMinute(p.proposedAt)}: waits for your confirmation`;
+}
+
+/** Under a row's state: the pending deletion, with the proposer's reason quoted. */
+export function DeletionProposalNote({ proposal }: { proposal?: DeletionProposalView }) {
+  const me = useSession().user?.id;
+  if (!proposal) return null;
+  return (
+    <span className="frp-deletion-proposal">
+      <span>{deletionProposalText(proposal, me)}</span>
+      <span className="frp-deletion-proposal__reason">Reason: “{proposal.reason}”</span>
+    </span>
+  );
+}
