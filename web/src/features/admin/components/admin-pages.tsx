@@ -151,7 +151,7 @@ const USER_COLUMNS: readonly Column<PublicUser>[] = [
     cell: (u) => (
       <>
         <RoleStatusCell user={u} />
-        <DeletionProposalNote proposal={u.deletionProposal} />
+        <DeletionProposalNote proposal={u.deletionProposal} subjectId={u.id} />
       </>
     ),
     sortValue: (u) => roleStatusText(u),

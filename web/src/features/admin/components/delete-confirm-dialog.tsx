@@ -113,7 +113,7 @@ export function DeleteConfirmDialog({
     >
       <p id={descriptionId} className="frp-dialog__message">
         These are deleted for good. Deletion cannot be undone.
-        {signing
+        {inFlight.length > 0
           ? ` ${inFlight.length === 1 ? `1 selected ${one} is` : `${inFlight.length} selected ${noun} are`} waiting for approval, signature or delivery: everyone waiting on ${inFlight.length === 1 ? 'it' : 'them'} is told by mail, with your reason. Deleting ${inFlight.length === 1 ? 'it' : 'them'} is an electronic signature.`
           : ''}
         {proposing.length > 0
@@ -138,8 +138,9 @@ export function DeleteConfirmDialog({
               {item.state}
               {item.inFlight ? <span className="frp-delete-list__flight"> · people wait on it</span> : null}
               {item.twoAdmins ? <span className="frp-delete-list__two"> · takes two admins</span> : null}
-              <DeletionProposalNote proposal={item.proposal} />
             </span>
+            {/* under the name and state, the whole width: who proposed it, when and why */}
+            <DeletionProposalNote proposal={item.proposal} />
           </li>
         ))}
       </ul>

@@ -28,6 +28,8 @@ describe('two admins delete an administrator or a delivered package', () => {
     const dialog = await openDelete(user);
     expect(dialog).toHaveTextContent('· takes two admins');
     expect(dialog).toHaveTextContent('takes two admins: your signature proposes it');
+    // nothing of it waits on approvals: the in-flight sentence is not said
+    expect(dialog).not.toHaveTextContent('waiting for approval, signature or delivery');
     expect(dialog).toHaveTextContent(DELETION_MEANINGS.proposeDeletion);
     const sign = within(dialog).getByRole('button', { name: 'Sign and propose' });
     expect(sign).toBeDisabled();
