@@ -29,17 +29,22 @@ const { values, positionals } = parseArgs({
 if (!values.stage) fail('--stage <stage> is required (a stage of infra/stages.ts)');
 
 const git = (...args: string[]) => spawnSync('git', args, { cwd: REPO_ROOT, encoding: 'utf8' });
-if (!values.ref) {
-  const reasons = dirtyReasons(git('status', '--porcelain').stdout ?? '');
-  if (reasons.length > 0) fail(reasons.join('; '));
-}
+// a rollback too: it deploys this checkout's stage settings, which must be a commit like the rest
+const reasons = dirtyReasons(git('status', '--porcelain').stdout ?? '');
+if (reasons.length > 0) fail(reasons.join('; '));
+const worktree = values.ref ? join(mkdtempSync(join(tmpdir(), 'frp-rollback-')), 'checkout') : undefined;
 const plan = deployPlan({
   stage: values.stage,
   root: REPO_ROOT,
   ref: values.ref,
-  worktree: values.ref ? join(mkdtempSync(join(tmpdir(), 'frp-rollback-')), 'checkout') : undefined,
+  worktree,
   cdkArgs: positionals,
 });
+/** a failed rollback leaves its worktree for a look at what failed: say where, and how to remove it */
+const leftBehind = () =>
+  worktree
+    ? ` The rollback's checkout stays in ${worktree}: \`git worktree remove --force ${worktree}\`.`
+    : '';
 
 for (const [i, step] of plan.entries()) {
   console.log(`\n── ${i + 1}/${plan.length} ${step.what}`);
@@ -55,7 +60,7 @@ for (const [i, step] of plan.entries()) {
     const r = spawnSync(step.command, step.args, { cwd: step.cwd, stdio: 'inherit' });
     if (r.status !== 0) {
       console.error(
-        `deploy: "${step.command} ${step.args.join(' ')}" failed (exit ${r.status ?? r.signal}).`,
+        `deploy: "${step.command} ${step.args.join(' ')}" failed (exit ${r.status ?? r.signal}).${leftBehind()}`,
       );
       process.exit(1);
     }

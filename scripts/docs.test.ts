@@ -1,7 +1,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { App } from 'aws-cdk-lib';
 import { describe, expect, it } from 'vitest';
-import { CONTEXT_KEYS } from '../infra/lib/portal-config';
+import { CONTEXT_KEYS, readConfig } from '../infra/lib/portal-config';
+import { STAGES } from '../infra/stages';
 
 /**
  * Docs that match the code (decision 314): README.md and docs/*.md (decision records are history and
@@ -35,6 +37,49 @@ describe('the docs teach only what the code accepts', () => {
     expect(flags.length).toBeGreaterThan(0);
     const refused = flags.filter((f) => !(CONTEXT_KEYS as readonly string[]).includes(f.value));
     expect(refused).toEqual([]);
+  });
+
+  it('gives every documented -c flag, with its documented value, to the app, which accepts it', () => {
+    const flags = found(/(?:^|[\s`(])-c ((?:[A-Za-z][\w-]*)=[^\s`]*)/g);
+    expect(flags.length).toBeGreaterThan(0);
+    const refusals = flags.flatMap(({ at, value }) => {
+      const [key = '', raw = ''] = value.split('=');
+      // a placeholder (<stage>) or a stage the docs ask to add first (qa) stands for a committed stage
+      const given = key === 'stage' && !(raw in STAGES) ? 'prod' : raw;
+      const app = new App({ context: { [key]: given, allowPlaceholderWeb: 'true' } });
+      try {
+        readConfig(app.node, STAGES);
+        return [];
+      } catch (e) {
+        return [`${at}: -c ${value}: ${(e as Error).message}`];
+      }
+    });
+    expect(refusals).toEqual([]);
+  });
+
+  it('names only options the npm script reads (npm run x -- --option)', () => {
+    const calls = found(/npm run ([a-z][\w:-]*) -- /g);
+    expect(calls.length).toBeGreaterThan(10);
+    const unknown: string[] = [];
+    for (const { at, value } of calls) {
+      const entry = /^tsx (\S+\.ts)$/.exec(pkg.scripts[value] ?? '')?.[1];
+      if (!entry) continue;
+      const source = readFileSync(join(ROOT, entry), 'utf8');
+      const shared = source.includes('TARGET_OPTIONS')
+        ? readFileSync(join(ROOT, 'scripts/ops-env.ts'), 'utf8')
+        : '';
+      const line = readFileSync(join(ROOT, at.split(':')[0]!), 'utf8').split('\n')[
+        Number(at.split(':')[1]) - 1
+      ]!;
+      const rest = line.slice(line.indexOf(`npm run ${value} -- `) + `npm run ${value} -- `.length);
+      // after a second `--` the options belong to another program (cdk deploy)
+      const own = rest.split(/\s--\s/)[0]!.split('`')[0]!;
+      for (const [, option] of own.matchAll(/(?:^|[\s[])--([a-z][\w-]*)/g)) {
+        const declared = new RegExp(`(?:'--${option}'|(?:^|[\\s{,])'?${option}'?: \\{ type:)`, 'm');
+        if (!declared.test(source) && !declared.test(shared)) unknown.push(`${at}: ${value} --${option}`);
+      }
+    }
+    expect(unknown).toEqual([]);
   });
 
   it('names only npm scripts that exist', () => {

@@ -1,4 +1,5 @@
 import { CfnOutput, Lazy, NestedStack, Stack, type StackProps } from 'aws-cdk-lib';
+import * as eventsTargets from 'aws-cdk-lib/aws-events-targets';
 import type { Construct } from 'constructs';
 import { API_STAGE, ROUTES, type Route } from '../../shared/api/routes';
 import { pascal } from './construct-id';
@@ -157,6 +158,7 @@ export class PortalStack extends Stack {
       workers: this.workers,
       edge: this.edge,
     });
+    this.trail.keyEvents?.addTarget(new eventsTargets.SnsTopic(this.monitoring.topic));
 
     this.auditors = new Auditors(this, 'Auditors', {
       stage: config.stage,

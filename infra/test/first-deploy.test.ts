@@ -53,6 +53,39 @@ const NO_WRITE_DURING_CREATE: Record<string, string> = {
   'AWS::CloudFormation::Stack': 'passes the bucket to a nested stack as a parameter',
 };
 
+/** The CDK bootstrap's CloudFormation execution role: the principal that deletes what a failed create made. */
+const DEPLOYMENT_ROLE = /cfn-exec-role/;
+
+/**
+ * A key the create made is deleted by its rollback: CloudFormation schedules its deletion as the
+ * deployment role, with the key's PendingWindowInDays (30 when unset). A key policy that denies that, or
+ * allows no such window, leaves the key and ends the rollback in ROLLBACK_FAILED.
+ */
+function keyDeletionBlockers(id: string, props: Json): string[] {
+  const statements = ((props.KeyPolicy as Json | undefined)?.Statement as Json[] | undefined) ?? [];
+  const window = (props.PendingWindowInDays as number | undefined) ?? 30;
+  const schedules = (st: Json) =>
+    [st.Action].flat().some((a) => a === 'kms:ScheduleKeyDeletion' || a === 'kms:*');
+  const namesDeployer = (v: unknown) => DEPLOYMENT_ROLE.test(JSON.stringify(v ?? null));
+  const condition = (st: Json, op: string) =>
+    ((st.Condition as Json | undefined)?.[op] as Json | undefined) ?? {};
+  const blockers = statements
+    .filter((st) => st.Effect === 'Deny' && schedules(st))
+    .filter((st) => !namesDeployer(condition(st, 'StringNotEquals')['aws:PrincipalArn']))
+    .map(() => `${id}: its key policy denies the deployment role kms:ScheduleKeyDeletion`);
+  const allowed = statements.some((st) => {
+    if (st.Effect !== 'Allow' || !schedules(st)) return false;
+    const who = condition(st, 'StringEquals')['aws:PrincipalArn'];
+    const least = condition(st, 'NumericGreaterThanEquals')['kms:ScheduleKeyDeletionPendingWindowInDays'];
+    return (who === undefined || namesDeployer(who)) && (least === undefined || Number(least) <= window);
+  });
+  if (!allowed)
+    blockers.push(
+      `${id}: no key policy statement lets the deployment role schedule its deletion with ${window} days`,
+    );
+  return blockers;
+}
+
 /** The logical id a property names (`Ref`, `Fn::GetAtt`), if it is a bucket of the template. */
 function bucketOf(value: unknown, buckets: Set<string>): string | undefined {
   const text = JSON.stringify(value ?? null);
@@ -83,6 +116,7 @@ function firstDeployModel(json: TemplateJson, terminationProtection: boolean): F
       blockers.push(`${id}: DynamoDB refuses DeleteTable while deletion protection is on`);
     if (r.Type === 'AWS::Logs::LogGroup' && props.DeletionProtectionEnabled === true)
       blockers.push(`${id}: log group deletion protection`);
+    if (r.Type === 'AWS::KMS::Key' && policy !== 'Retain') blockers.push(...keyDeletionBlockers(id, props));
 
     const writer = WRITERS[r.Type];
     const written = writer ? bucketOf(writer.target(props), buckets) : undefined;
@@ -139,6 +173,8 @@ describe('a failed first deploy of every committed stage can be retried (decisio
         const r = s.json.Resources[s.logicalId(table)]!;
         expect((r.Properties as Json).DeletionProtectionEnabled, name).toBe(false);
       }
+      // the signing keys the create made are among what the model checked (their policy lets the rollback delete them)
+      expect(resourcesOf(s, 'AWS::KMS::Key').length, name).toBeGreaterThan(0);
       expect(s.nagViolations.map((v) => v.ruleName)).toEqual([]);
       expect(s.synthError).toBeUndefined();
       // a synth takes one to several minutes on a busy shared machine
@@ -197,6 +233,26 @@ describe('after the first success (firstDeployDone: true)', () => {
     expect(firstDeployModel(json, false).blockers).toEqual([
       'Flow (AWS::EC2::FlowLog) names Logs: the model does not know whether it writes during a create',
     ]);
+  });
+
+  it('finds a signing key the rollback could not delete: the deployment role denied, or a window its policy refuses', () => {
+    const key = (props: Json): TemplateJson => ({
+      Resources: {
+        Key: { Type: 'AWS::KMS::Key', DeletionPolicy: 'RetainExceptOnCreate', Properties: props },
+      },
+    });
+    const committed = first.json.Resources[first.logicalId(first.stack.signing.devKey)]!;
+    const policy = (committed.Properties as Json).KeyPolicy as { Statement: Json[] };
+    expect(firstDeployModel(key(committed.Properties as Json), false).blockers).toEqual([]);
+    const denyAll = policy.Statement.map((st) =>
+      st.Effect === 'Deny' && st.Action === 'kms:ScheduleKeyDeletion' ? { ...st, Condition: undefined } : st,
+    );
+    expect(firstDeployModel(key({ KeyPolicy: { Statement: denyAll } }), false).blockers).toContain(
+      'Key: its key policy denies the deployment role kms:ScheduleKeyDeletion',
+    );
+    expect(
+      firstDeployModel(key({ ...(committed.Properties as Json), PendingWindowInDays: 7 }), false).blockers,
+    ).toEqual(['Key: no key policy statement lets the deployment role schedule its deletion with 7 days']);
   });
 
   it('passes cdk-nag for prod as committed', () => {

@@ -1,7 +1,10 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { App, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import * as cloudfront from 'aws-cdk-lib/aws-cloudfront';
 import * as origins from 'aws-cdk-lib/aws-cloudfront-origins';
+import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { BUSINESS_METRICS } from '../../shared/api/metrics';
 import { ROUTES } from '../../shared/api/routes';
@@ -9,7 +12,7 @@ import { ORIGIN_VERIFY_HEADER } from '../../shared/domain/client-source';
 import { API_ERR } from '../../shared/messages';
 import { PUBLIC_ROUTE_THROTTLE, ROUTE_THROTTLE } from '../lib/constructs/api-guard';
 import { Edge, edgeStackName } from '../lib/constructs/edge';
-import { ConfigError, readConfig } from '../lib/portal-config';
+import { ConfigError, REPO_ROOT, readConfig } from '../lib/portal-config';
 import { deadLettersOutput } from '../lib/portal-stack';
 import { STAGES } from '../stages';
 import { type Synthesized, synthPortal } from './support/synth';
@@ -197,6 +200,47 @@ describe('on-call hears and acts (decision 311)', () => {
     for (const [id, a] of resources('AWS::CloudWatch::Alarm')) expect(a.AlarmActions, id).toEqual([topic]);
   });
 
+  it('has a runbook in docs/operations.md for every alarm, and no runbook for an alarm that does not exist', () => {
+    // "### <what> — `Monitoring/Alarms/<Table>Table/ThrottlesAlarm`, `…/SystemErrorsAlarm`": construct
+    // paths under the stack; a bare name or `…/` continues the path before it; <w>, <Table> are any name
+    const headings = readFileSync(join(REPO_ROOT, 'docs/operations.md'), 'utf8')
+      .split('\n')
+      .filter((l) => l.startsWith('### '));
+    const runbooks = headings.flatMap((h) => {
+      let dir = '';
+      return [...h.matchAll(/`([^`]*Alarm)`/g)].map(([, path]) => {
+        const full = path!.startsWith('…/')
+          ? dir + path!.slice(2)
+          : path!.includes('/')
+            ? path!
+            : dir + path!;
+        dir = full.slice(0, full.lastIndexOf('/') + 1);
+        const re = full.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/<[A-Za-z]+>/g, '[A-Za-z]+');
+        return { heading: full, re: new RegExp(`^${re}$`) };
+      });
+    });
+    expect(runbooks.length).toBeGreaterThan(10);
+    const alarms = s.stack.node
+      .findAll()
+      .filter((c) => c instanceof cloudwatch.Alarm)
+      .map((c) => c.node.path.slice(s.stack.node.path.length + 1));
+    expect(alarms.filter((a) => !runbooks.some((r) => r.re.test(a)))).toEqual([]);
+    // the key alarm comes with the stack's own trail, after the first success (decision 307)
+    const later = ['Trail/SigningKeyAlarm'];
+    expect(runbooks.filter((r) => !later.includes(r.heading) && !alarms.some((a) => r.re.test(a)))).toEqual(
+      [],
+    );
+    expect(headings.join('\n')).toContain('### Budget — AWS Budgets `frp-<stage>-monthly`');
+  });
+
+  it("mails the stage's on-call address: an email subscription of the alarm topic, which SNS confirms by mail", () => {
+    const topic = { Ref: s.logicalId(s.stack.monitoring.topic) };
+    const subs = resources('AWS::SNS::Subscription').filter(
+      ([, r]) => JSON.stringify(r.TopicArn) === JSON.stringify(topic),
+    );
+    expect(subs.map(([, r]) => [r.Protocol, r.Endpoint])).toEqual([['email', STAGES.prod.alarmEmail]]);
+  });
+
   it('has a monthly AWS Budget of the stage setting that notifies the topic, which lets AWS Budgets publish', () => {
     const [[, budget]] = [resources('AWS::Budgets::Budget')[0]!];
     expect((budget.Budget as Json).BudgetLimit).toEqual({
@@ -227,6 +271,8 @@ describe('on-call hears and acts (decision 311)', () => {
     for (const m of BUSINESS_METRICS) expect(body, m).toContain(m);
     expect(body).toContain('frp-prod-edge');
     expect(body).toContain('frp-prod-api');
+    // prod lives in eu-central-1; CloudFront's web ACL metrics exist only in us-east-1, the graph reads them there
+    expect(body).toMatch(/"WebACL\\",\\"frp-prod-edge\\",\{[^}]*\\"region\\":\\"us-east-1\\"/);
   });
 });
 

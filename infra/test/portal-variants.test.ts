@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ROUTES } from '../../shared/api/routes';
+import { KEY_ALERT_EVENTS } from '../lib/constructs/trail';
 import { deployedSiteSettings, type Synthesized, synthPortal } from './support/synth';
 
 type Json = Record<string, unknown>;
@@ -169,6 +170,31 @@ describe('a test stage with a custom domain', () => {
     expect(ofType('AWS::SNS::Subscription').map((r) => r.Properties)).toEqual([
       expect.objectContaining({ Protocol: 'email', Endpoint: 'oncall@example.com' }),
     ]);
+  });
+
+  it('still tells on-call of changes to the signing key and refused calls on it, from the existing trail', () => {
+    const rules = Object.values(s.json.Resources).filter((r) => r.Type === 'AWS::Events::Rule');
+    expect(rules).toHaveLength(1);
+    const rule = rules[0]!.Properties as Json;
+    // refused Sign calls are read-only management events: only this state delivers them
+    expect(rule.State).toBe('ENABLED_WITH_ALL_CLOUDTRAIL_MANAGEMENT_EVENTS');
+    const pattern = rule.EventPattern as Json;
+    expect(pattern.source).toEqual(['aws.kms']);
+    expect(pattern['detail-type']).toEqual(['AWS API Call via CloudTrail']);
+    const detail = pattern.detail as Json;
+    expect(detail.resources).toEqual({
+      ARN: [{ 'Fn::GetAtt': [s.logicalId(s.stack.signing.packageKey), 'Arn'] }],
+    });
+    expect(detail.$or).toEqual([
+      { eventName: [...KEY_ALERT_EVENTS] },
+      { errorCode: [{ prefix: 'AccessDenied' }] },
+    ]);
+    expect(rule.Targets).toEqual([
+      expect.objectContaining({ Arn: { Ref: s.logicalId(s.stack.monitoring.topic) } }),
+    ]);
+    // the topic lets EventBridge publish
+    const policies = Object.values(s.json.Resources).filter((r) => r.Type === 'AWS::SNS::TopicPolicy');
+    expect(JSON.stringify(policies)).toContain('events.amazonaws.com');
   });
 
   it('lets the key admin role administer the signing key and schedule its deletion (30 days), never sign', () => {

@@ -1,6 +1,7 @@
 import { Duration } from 'aws-cdk-lib';
 import * as cloudtrail from 'aws-cdk-lib/aws-cloudtrail';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
+import * as events from 'aws-cdk-lib/aws-events';
 import type * as kms from 'aws-cdk-lib/aws-kms';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as s3 from 'aws-cdk-lib/aws-s3';
@@ -47,12 +48,19 @@ export class SigningTrail extends Construct {
   readonly logGroup?: logs.LogGroup;
   /** key policy changes, deletion scheduling, disabling, grants, and refused calls on the key */
   readonly keyAlarm?: cloudwatch.Alarm;
+  /**
+   * the same events when an existing trail records them (`existingTrailArn`): the stack has no log group
+   * of that trail to filter, so an EventBridge rule on the region's CloudTrail events watches the key; the
+   * stack points it at the on-call topic (decision 345)
+   */
+  readonly keyEvents?: events.Rule;
 
   constructor(scope: Construct, id: string, props: SigningTrailProps) {
     super(scope, id);
     const { config } = props;
     if (config.existingTrailArn) {
       this.trailArn = config.existingTrailArn;
+      this.keyEvents = keyEventsRule(this, props.signingKey.keyArn);
       return;
     }
     if (!config.firstDeployDone) return;
@@ -106,4 +114,27 @@ export class SigningTrail extends Construct {
       treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
     });
   }
+}
+
+/**
+ * CloudTrail's events on the key as EventBridge delivers them from any trail that records the region
+ * (decision 345): the KEY_ALERT_EVENTS, or any call on the key refused. Refused Sign calls are read-only
+ * management events, which a rule receives only in the state that asks for all of them.
+ */
+function keyEventsRule(scope: Construct, keyArn: string): events.Rule {
+  const rule = new events.Rule(scope, 'SigningKeyEvents', {
+    description:
+      'Package signing key changed or a call on it refused (docs/operations.md, "Signing key changed")',
+    eventPattern: {
+      source: ['aws.kms'],
+      detailType: ['AWS API Call via CloudTrail'],
+      detail: {
+        eventSource: ['kms.amazonaws.com'],
+        resources: { ARN: [keyArn] },
+        $or: [{ eventName: [...KEY_ALERT_EVENTS] }, { errorCode: [{ prefix: 'AccessDenied' }] }],
+      },
+    },
+  });
+  (rule.node.defaultChild as events.CfnRule).state = 'ENABLED_WITH_ALL_CLOUDTRAIL_MANAGEMENT_EVENTS';
+  return rule;
 }
