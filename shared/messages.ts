@@ -9,6 +9,8 @@ export const MSG = {
   settingsSaved: 'Successfully updated your data',
   uploaded: 'Uploaded successfully.',
   deleted: 'Deleted successfully.',
+  /** not the spec's: the 202 of a deletion that takes two admins (decision 336) */
+  deletionProposed: 'Waiting for a second admin to confirm the deletion.',
   notified: 'Notification was sent successfully',
   rejectionConfirmed: 'Your rejection was confirmed',
   approvedWaiting: 'Approved successfully, waiting for other approvals.',

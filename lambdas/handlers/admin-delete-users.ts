@@ -1,8 +1,14 @@
 import { MSG } from '../../shared/messages';
-import { loadUserService } from '../composition';
+import { loadUserServiceWithMail } from '../composition-mail';
 import { route } from '../routes/identity';
 
-export const handler = route('adminDeleteUsers', async ({ body, user }) => {
-  await (await loadUserService()).deleteUsers(user, body);
+/**
+ * DELETE /admin/users: the spec's list of ids, or { ids, password, reason } — an administrator's account
+ * takes two admins (decision 336): the first signed call proposes (202), a second admin's confirms.
+ */
+export const handler = route('adminDeleteUsers', async ({ body, user, sourceIp }) => {
+  const r = await (await loadUserServiceWithMail()).deleteUsers(user, body, sourceIp);
+  if (r.outcome === 'PROPOSED')
+    return { statusCode: 202, body: { status: 'PROPOSED', message: r.message ?? MSG.deletionProposed } };
   return { body: { status: 'DELETED', message: MSG.deleted } };
 });

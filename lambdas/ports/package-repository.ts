@@ -6,6 +6,7 @@ import type {
 } from '../../shared/api/contracts/packages';
 import type { ResourceType, ResourceUser, Stage } from '../../shared/api/contracts/resources';
 import type { VoteRefusal } from '../../shared/domain/approval-policy';
+import type { DeletionProposal } from '../../shared/domain/deletion-proposals';
 import type { PackageTombstone } from '../../shared/domain/package-deletion';
 import type { RoundName } from '../../shared/domain/package-lifecycle';
 import type { Recorded } from './audit-log';
@@ -49,6 +50,8 @@ export interface PackageRecord extends PackageFields {
   deliveryStartedAt?: string;
   /** workflow mails that could not be delivered after every attempt (decision 095) */
   mailFailures?: MailFailure[];
+  /** a deletion of this DELIVERED package one admin proposed, waiting for a second admin (decision 336) */
+  deletionProposal?: DeletionProposal;
   /** the run that claimed the current generation job (decision 284); storage only, never answered */
   generationRunId?: string;
   version: number;

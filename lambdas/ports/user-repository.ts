@@ -1,5 +1,6 @@
 import type { TokenEnding } from '../../shared/domain/access-token-endings';
 import type { LinkedBy } from '../../shared/domain/company-sign-on';
+import type { DeletionProposal } from '../../shared/domain/deletion-proposals';
 import type { RoleStatus } from '../../shared/domain/identity';
 import type { RoleProposal } from '../../shared/domain/role-grants';
 import type { Role } from '../../shared/domain/roles';
@@ -22,6 +23,8 @@ export interface UserRecord {
   roleStatus?: RoleStatus;
   /** a new address waiting for its confirmation link; `email` stays the login until then */
   pendingEmail?: string;
+  /** the deletion of this admin's account one admin proposed, waiting for a second (decision 336) */
+  deletionProposal?: DeletionProposal;
   /** a grant one admin proposed, waiting for a second admin's confirmation (decision 180) */
   roleProposal?: RoleProposal;
   /**

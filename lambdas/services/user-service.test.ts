@@ -98,21 +98,33 @@ const admin = (id: string): UserRecord => ({
 });
 
 describe('administrators', () => {
-  it('refuses to delete the last administrator', async () => {
-    // the caller's own record is gone (deleted meanwhile by the other admin), so b would be the last one
+  it('refuses to delete the last administrator, even when a second admin confirms', async () => {
+    // the caller's own record is gone (deleted meanwhile by the other admin), so b would be the last one;
+    // c proposed b's deletion an hour ago (decision 336), and a's confirmation would delete b
     const users = memoryUsers();
-    await users.create(admin('b'));
-    await expect(service([], users).deleteUsers(admin('a'), ['b'])).rejects.toThrow(
-      'The last administrator cannot be deleted',
-    );
+    const proposedAt = new Date(Date.now() - 60 * 60 * 1000).toISOString();
+    const deletionProposal = {
+      proposedById: 'c',
+      proposedByName: 'C',
+      proposedByEmail: 'c@medical.example',
+      proposedAt,
+      reason: 'left the company',
+    };
+    await users.create({ ...admin('b'), deletionProposal });
+    await expect(
+      service([], users).deleteUsers(admin('a'), { ids: ['b'], password: 'pw', reason: 'left' }),
+    ).rejects.toThrow('The last administrator cannot be deleted');
     expect(await users.getById('b')).not.toBeNull();
   });
-  it('deletes an administrator while another one stays', async () => {
+  it('refuses the plain list naming an administrator: that deletion takes two signing admins', async () => {
     const users = memoryUsers();
     await users.create(admin('b'));
     await users.create(admin('c'));
-    await service([], users).deleteUsers(admin('a'), ['b']);
-    expect(await users.getById('b')).toBeNull();
+    await expect(service([], users).deleteUsers(admin('a'), ['b'])).rejects.toMatchObject({
+      statusCode: 400,
+      message: expect.stringMatching(/takes two administrators/),
+    });
+    expect(await users.getById('b')).not.toBeNull();
   });
   it('refuses an administrator changing their own role', async () => {
     const users = memoryUsers();

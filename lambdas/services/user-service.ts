@@ -1,5 +1,5 @@
 import type { AuthenticationResponseJSON } from '@simplewebauthn/server';
-import type { SignatureProof } from '../../shared/api/contracts/packages';
+import type { PackageDeletionRequest, SignatureProof } from '../../shared/api/contracts/packages';
 import type { AddPasskeyRequest } from '../../shared/api/contracts/passkeys';
 import type {
   AccountRequest,
@@ -16,7 +16,8 @@ import type { PendingDecisions } from '../ports/pending-decisions';
 import type { UserRecord, UserRepository } from '../ports/user-repository';
 import type { TokenService } from './token-service';
 import { updateAccount } from './users/account-settings';
-import { deleteUsers, listUsers } from './users/admin-users';
+import { deleteUsers, type UserDeletionResult } from './users/admin-deletions';
+import { listUsers } from './users/admin-users';
 import type { UserDeps, UserServiceConfig } from './users/common';
 import { decidePasskeyRemoval, signInMethodsOf } from './users/passkey-admin';
 import type { PasskeyPorts } from './users/passkey-ceremony';
@@ -186,7 +187,12 @@ export class UserService {
     return listUsers(this.d);
   }
 
-  deleteUsers(admin: UserRecord, ids: string[]): Promise<void> {
-    return deleteUsers(this.d, admin, ids);
+  /** the spec's list of ids, or signed ({ ids, password, reason }): an administrator takes two admins */
+  deleteUsers(
+    admin: UserRecord,
+    req: PackageDeletionRequest | string[],
+    sourceIp = 'unknown',
+  ): Promise<UserDeletionResult> {
+    return deleteUsers(this.d, admin, Array.isArray(req) ? { ids: req } : req, sourceIp);
   }
 }

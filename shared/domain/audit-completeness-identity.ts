@@ -1,4 +1,9 @@
 import { detail, type Findings, type SubjectEvents } from './audit-completeness-core';
+import {
+  checkConfirmedDeletion,
+  checkPendingDeletion,
+  type ProposalState,
+} from './audit-completeness-deletions';
 import type { SignInFields } from './audit-completeness-sign-in';
 import type { ChainedEvent } from './audit-event';
 import { roleStatusOf } from './identity';
@@ -20,6 +25,8 @@ export interface UserState extends SignInFields {
   emailConfirmed?: boolean;
   pendingEmail?: string;
   roleProposal?: { role: string; proposedById: string; proposedAt: string };
+  /** the deletion of this administrator one admin proposed (decision 336) */
+  deletionProposal?: ProposalState;
   tempPasswordHash?: string;
 }
 
@@ -176,6 +183,7 @@ export function checkUser(f: Findings, u: UserState, seededAccounts: SeededAccou
     f.exactly(subject, CREATIONS.join(' or '), created, 1, `${who} exists`);
   }
   f.exactly(subject, 'USER_DELETED', ev.count('USER_DELETED'), 0, `${who} still exists`);
+  checkPendingDeletion(f, subject, 'USER_DELETION_PROPOSED', u.deletionProposal);
   checkRole(f, subject, u, ev, seeded);
 
   if (u.emailConfirmed !== undefined && !seeded) {
@@ -232,6 +240,7 @@ export function checkDeletedClaim(f: Findings, c: EmailClaimState, stillThere: b
   const subject = `USER#${c.userId}`;
   const what = `the account ${c.email} was deleted at ${c.deletedAt}`;
   f.exactly(subject, 'USER_DELETED', f.events(subject).count('USER_DELETED'), 1, what);
+  checkConfirmedDeletion(f, subject, 'USER_DELETION_PROPOSED', 'USER_DELETED');
   if (stillThere) f.add(subject, 'mismatch', `${what}, yet the account still exists`);
 }
 

@@ -1,5 +1,10 @@
 import type { PackageStatus } from '../api/contracts/packages';
 import { detail, type Findings, type SubjectEvents } from './audit-completeness-core';
+import {
+  checkConfirmedDeletion,
+  checkPendingDeletion,
+  type ProposalState,
+} from './audit-completeness-deletions';
 import type { ChainedEvent } from './audit-event';
 
 /**
@@ -31,6 +36,8 @@ export interface PackageState {
   signer?: { id: string };
   artefact?: { key: string };
   generation?: { state: 'RUNNING' | 'FAILED'; from?: PackageStatus };
+  /** a deletion one admin proposed (decision 336) */
+  deletionProposal?: ProposalState;
 }
 
 /** What is kept of a deleted package (`GONE#<id>`). */
@@ -270,6 +277,7 @@ export function checkPackage(f: Findings, p: PackageState): void {
       : `${name} was not started from another package`,
   );
   f.exactly(subject, 'PACKAGE_DELETED', ev.count('PACKAGE_DELETED'), 0, `${name} still exists`);
+  checkPendingDeletion(f, subject, 'PACKAGE_DELETION_PROPOSED', p.deletionProposal);
 
   // the DCC: the last attach names the DCC the package carries (a copied DCC needs none)
   const attached = ev.of('DCC_ATTACHED').at(-1);
@@ -352,6 +360,7 @@ export function checkTombstone(f: Findings, t: TombstoneState): void {
   const name = `package '${t.name}' was deleted (in ${t.status})`;
   f.exactly(subject, 'PACKAGE_DELETED', ev.count('PACKAGE_DELETED'), 1, name);
   f.exactly(subject, 'PACKAGE_CREATED', ev.count('PACKAGE_CREATED'), 1, name);
+  checkConfirmedDeletion(f, subject, 'PACKAGE_DELETION_PROPOSED', 'PACKAGE_DELETED');
 }
 
 /** A record of a package that neither exists nor left a tombstone: only a deletion from before tombstones explains it. */

@@ -10,6 +10,7 @@ import {
 } from './audit-completeness';
 import { chainedEvent, checkUsers } from './audit-completeness.fixtures';
 import type { ChainedEvent } from './audit-event';
+import { deletionExpiresAt } from './deletion-proposals';
 
 /**
  * A small model of the package lifecycle that writes what the services write: the state after each step
@@ -401,6 +402,36 @@ describe('identity completeness', () => {
     expect(users([], registered)[0]!.message).toMatch(/neither exists nor was deleted/);
     // never confirmed: an expired registration
     expect(users([], [registered[0]!])).toEqual([]);
+  });
+
+  it('two-admin deletions (decision 336): a pending proposal needs its event; a confirmation a proposal by another admin', () => {
+    const at = '2026-01-02T00:00:00.000Z';
+    // an account whose role is still requested: only the deletion's rule speaks
+    const pending: UserState = {
+      ...dana,
+      roleStatus: 'REQUESTED',
+      deletionProposal: { proposedById: 'ada', proposedAt: at },
+    };
+    const proposal = ev('USER#dana', 3, 'USER_DELETION_PROPOSED', 'ada', {
+      expiresAt: deletionExpiresAt(at),
+    });
+    expect(users([pending], registered)[0]!.message).toMatch(
+      /ada proposed its deletion .*no USER_DELETION_PROPOSED/,
+    );
+    expect(users([pending], [...registered, proposal])).toEqual([]);
+
+    const claim = { email: dana.email, userId: 'dana', deletedAt: '2026-01-03T00:00:00Z' };
+    const confirmed = ev('USER#dana', 4, 'USER_DELETED', 'abe', { proposedBy: 'ada' });
+    const deleted = (events: ChainedEvent[]) => users([], events, { emailClaims: [claim] });
+    expect(deleted([...registered, proposal, confirmed])).toEqual([]);
+    expect(deleted([...registered, { ...confirmed, seq: 3 }]).map((d) => d.kind)).toEqual(['missing']);
+    expect(
+      deleted([
+        ...registered,
+        { ...proposal, actorId: 'abe' },
+        { ...confirmed, details: { proposedBy: 'abe' } },
+      ]).map((d) => d.kind),
+    ).toEqual(['mismatch']);
   });
 
   it('access tokens: created once, revoked once', () => {

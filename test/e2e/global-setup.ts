@@ -20,6 +20,8 @@ export default async function globalSetup() {
   process.env.E2E_BASE_URL = stack.url;
   process.env.E2E_MAILBOX_URL = stack.mailboxUrl;
   process.env.E2E_DATA_DIR = stack.dataDir;
+  // for journeys that need accounts made straight in the table (direct-user-records.ts)
+  process.env.E2E_DYNAMO_ENDPOINT = stack.dynamoEndpoint;
   return async () => {
     await stack.stop();
   };

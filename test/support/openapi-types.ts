@@ -181,7 +181,7 @@ export interface paths {
         get: operations["adminListUsers"];
         put?: never;
         post?: never;
-        /** Delete users by id */
+        /** Delete users by id (an administrator: signed, with password and reason; one admin proposes, a second confirms) */
         delete: operations["adminDeleteUsers"];
         options?: never;
         head?: never;
@@ -784,7 +784,7 @@ export interface paths {
         get: operations["adminListPackages"];
         put?: never;
         post?: never;
-        /** Delete packages and their artefacts (packages in flight: signed, with password and reason) */
+        /** Delete packages and their artefacts (packages in flight: signed, with password and reason; a DELIVERED package: signed by two admins, one proposes, a second confirms) */
         delete: operations["adminDeletePackages"];
         options?: never;
         head?: never;
@@ -1586,6 +1586,10 @@ export interface operations {
             content: {
                 "application/json": string[] | {
                     ids: string[];
+                    password?: unknown;
+                    passkey?: unknown;
+                    reauthTicket?: unknown;
+                    reason?: unknown;
                 };
             };
         };
@@ -1599,6 +1603,27 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         status: "DELETED";
+                        message: string;
+                    } | {
+                        /** @constant */
+                        status: "PROPOSED";
+                        message: string;
+                    };
+                };
+            };
+            /** @description Done */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "DELETED";
+                        message: string;
+                    } | {
+                        /** @constant */
+                        status: "PROPOSED";
                         message: string;
                     };
                 };
@@ -3304,6 +3329,27 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         status: "DELETED";
+                        message: string;
+                    } | {
+                        /** @constant */
+                        status: "PROPOSED";
+                        message: string;
+                    };
+                };
+            };
+            /** @description Done */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "DELETED";
+                        message: string;
+                    } | {
+                        /** @constant */
+                        status: "PROPOSED";
                         message: string;
                     };
                 };

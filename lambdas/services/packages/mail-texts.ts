@@ -272,4 +272,25 @@ export const MAIL_TEXTS = {
       quoted(`${t.deletedBy.name}'s reason, in their own words (quoted as written):`, t.reason ?? ''),
     ),
   }),
+  /** to the initiator, the deliverer and the other admins: one admin proposed deleting a delivered package */
+  deletionProposed: (
+    to: Person,
+    p: Pkg,
+    by: PersonWithRole,
+    expiresAt: string,
+    reason: string,
+    appUrl: string,
+  ): MailText => ({
+    subject: `Deletion proposed: package ${p.name}`,
+    text: lines(
+      `Hello ${to.name},`,
+      '',
+      `${withRole(by)} proposed deleting the delivered package "${p.name}" with its generated files. It is deleted only when a second administrator confirms, until ${utcMinute(expiresAt)}.`,
+      openIt(linkTo(appUrl, p)),
+      '',
+      facts(p, `Proposed by: ${withRole(by)}`),
+      '',
+      quoted(`${by.name}'s reason, in their own words (quoted as written):`, reason),
+    ),
+  }),
 } as const;

@@ -1,4 +1,5 @@
 import type { ApproverEntry, Package, SignatureProof, UserRef } from '../../../shared/api/contracts/packages';
+import { deletionProposalView } from '../../../shared/domain/deletion-proposals';
 import { approverList } from '../../../shared/domain/package-rules';
 import {
   type SignatureAction,
@@ -88,6 +89,8 @@ export const userRef = (u: Pick<UserRecord, 'id' | 'name' | 'email' | 'userRole'
 
 /** A package as the API returns it (spec §3 fields; approvers as ordered lists). */
 export function toPackage(p: PackageRecord): Package {
+  // a lapsed proposal is as if none were pending (the lists read no clock port: wall time is enough here)
+  const deletionProposal = deletionProposalView(p, new Date());
   return {
     id: p.id,
     name: p.name,
@@ -119,6 +122,7 @@ export function toPackage(p: PackageRecord): Package {
     rejectionNote: p.rejectionNote,
     ...(p.mailFailures?.length ? { mailFailures: p.mailFailures } : {}),
     ...(p.deliverer ? { deliverer: p.deliverer } : {}),
+    ...(deletionProposal ? { deletionProposal } : {}),
     createdAt: p.createdAt,
     updatedAt: p.updatedAt,
   };

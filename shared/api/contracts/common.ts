@@ -51,3 +51,11 @@ export const idListSchema = z
       .max(100, { error: 'At most 100 items can be deleted at once' }),
   );
 export type IdList = z.infer<typeof idListSchema>;
+
+/** In the admin lists: a deletion one admin proposed, waiting for a second admin (decision 336). */
+export const deletionProposalSchema = z.object({
+  proposedBy: z.object({ id: z.string(), name: z.string(), email: z.string() }),
+  proposedAt: z.string(),
+  expiresAt: z.string(),
+  reason: z.string(),
+});

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import type { DeletionProposalView } from '../../domain/deletion-proposals';
 import type { Role } from '../../domain/roles';
 import { DELETION_REASON_REQUIRED, SIGNATURE_PASSWORD_REQUIRED } from '../../domain/signature-meanings';
 import { MSG } from '../../messages';
@@ -195,6 +196,8 @@ export interface Package extends PackageFields {
   mailFailures?: { to: string; subject: string; reason: string; at: string }[];
   /** the release engineer who last sent it for delivery (a delivery comes from them); absent before */
   deliverer?: UserRef;
+  /** a deletion one admin proposed, waiting for a second admin (a DELIVERED package: decision 336) */
+  deletionProposal?: DeletionProposalView;
 }
 
 export const notifySchema = z.object({

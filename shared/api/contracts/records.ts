@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { ROLES } from '../../domain/roles';
+import { deletionProposalSchema } from './common';
 import { type Dcc, TELEMETRY_TYPES } from './dcc';
 import {
   type ApproverEntry,
@@ -121,6 +122,7 @@ export const packageSchema = z.object({
   mailFailures: z
     .array(z.object({ to: z.string(), subject: z.string(), reason: z.string(), at: z.string() }))
     .optional(),
+  deletionProposal: deletionProposalSchema.optional(),
 });
 
 export const resourceSchema = z.object({

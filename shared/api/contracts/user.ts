@@ -4,7 +4,7 @@ import { ROLE_STATUSES } from '../../domain/identity';
 import { ROLES, SELF_SERVICE_ROLES } from '../../domain/roles';
 import { SIGNATURE_PASSWORD_REQUIRED } from '../../domain/signature-meanings';
 import { API_ERR, MSG } from '../../messages';
-import { emailField, visibleText } from './common';
+import { deletionProposalSchema, emailField, visibleText } from './common';
 import { signatureProofShape } from './packages';
 
 const MSG_CONFIRM_TOKEN = 'The confirmation link is incomplete: open the whole link from the mail';
@@ -123,6 +123,8 @@ export const publicUserSchema = z.object({
       expiresAt: z.string(),
     })
     .optional(),
+  /** in the admin list: the account's deletion one admin proposed, waiting for a second (decision 336) */
+  deletionProposal: deletionProposalSchema.optional(),
   /** the company identity that signs in as this account (company sign-on, decision 315) */
   companyIdentity: z
     .object({ email: z.string(), subject: z.string(), linkedAt: z.string(), linkedBy: z.enum(LINKED_BY) })

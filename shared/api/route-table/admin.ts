@@ -28,7 +28,8 @@ export const ADMIN_ROUTES = [
       writes: ['users', 'packages', 'resources', 'audit', 'outbox'],
       buckets: { artefacts: ['delete'] },
     },
-    summary: 'Delete packages and their artefacts (packages in flight: signed, with password and reason)',
+    summary:
+      'Delete packages and their artefacts (packages in flight: signed, with password and reason; a DELIVERED package: signed by two admins, one proposes, a second confirms)',
   },
   {
     id: 'adminListDcc',
@@ -67,7 +68,7 @@ export const ADMIN_ROUTES = [
 /** Requests of the admin rows (the same lists as the other areas, all of them). */
 export const ADMIN_CONTRACT = {
   adminListPackages: { query: adminListPageQuerySchema },
-  adminDeletePackages: { body: packageDeletionSchema },
+  adminDeletePackages: { body: packageDeletionSchema, statuses: [200, 202] },
   adminListDcc: { query: dccListQuerySchema },
   adminDeleteDcc: { body: idListSchema },
   adminListResources: { query: adminResourceListQuerySchema },
@@ -85,7 +86,7 @@ export const ADMIN_RESPONSES = {
       description: 'with offset, search or sort: how many packages the search matched (decision 210)',
     }),
   }),
-  adminDeletePackages: deleted,
+  adminDeletePackages: z.union([done('DELETED'), done('PROPOSED')]),
   adminListDcc: answer({
     dcc: jsonText('the DCCs (Dcc[])'),
     total: z.number().optional().meta({

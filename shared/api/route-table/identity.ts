@@ -1,6 +1,6 @@
 import * as z from 'zod';
-import { idListSchema } from '../contracts/common';
 import { userListQuerySchema } from '../contracts/list-view';
+import { packageDeletionSchema } from '../contracts/packages';
 import { secondFactorSchema } from '../contracts/passkeys';
 import { answer, done, jsonText } from '../contracts/responses';
 import {
@@ -133,9 +133,11 @@ export const IDENTITY_ROUTES = [
     method: 'DELETE',
     path: '/admin/users',
     access: ADMIN,
-    // packages: a user a package still waits for cannot be deleted
-    uses: { tables: ['users', 'audit', 'packages'], writes: ['users', 'audit'] },
-    summary: 'Delete users by id',
+    // packages: a user a package still waits for cannot be deleted; an administrator's account takes two
+    // admins, each signing (the password check with the sign-in throttle), and mails the admins
+    uses: { tables: ['users', 'audit', 'packages'], writes: ['users', 'audit'], mail: true },
+    summary:
+      'Delete users by id (an administrator: signed, with password and reason; one admin proposes, a second confirms)',
   },
   {
     id: 'adminDecideRoles',
@@ -163,7 +165,7 @@ export const IDENTITY_CONTRACT = {
   cancelRegistration: { body: cancelRegistrationSchema, maxBodyBytes: SMALL },
   resendConfirmation: { body: resendConfirmationSchema, maxBodyBytes: SMALL },
   adminListUsers: { query: userListQuerySchema },
-  adminDeleteUsers: { body: idListSchema },
+  adminDeleteUsers: { body: packageDeletionSchema, statuses: [200, 202] },
   adminDecideRoles: { body: decideRolesSchema },
 } as const satisfies { [Id in (typeof IDENTITY_ROUTES)[number]['id']]: RouteRequest };
 
@@ -198,7 +200,7 @@ export const IDENTITY_RESPONSES = {
       description: 'with offset, limit, search or sort: how many rows the search matched (decision 221)',
     }),
   }),
-  adminDeleteUsers: done('DELETED'),
+  adminDeleteUsers: z.union([done('DELETED'), done('PROPOSED')]),
   adminDecideRoles: answer({
     status: z.literal('DECIDED'),
     message: z.string(),

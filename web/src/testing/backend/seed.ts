@@ -79,7 +79,8 @@ const byUser = (list: readonly ApproverEntry[]): Record<string, ApproverEntry> =
   Object.fromEntries(list.map((a) => [a.user.id, { ...a }]));
 
 function packageRecord(p: Package): PackageRecord {
-  const { approvers, deliveryApprovers, ...fields } = p;
+  // the fixed data holds no pending deletion (its view is what the admin list answers, not a record)
+  const { approvers, deliveryApprovers, deletionProposal: _view, ...fields } = p;
   return {
     ...fields,
     header: null,

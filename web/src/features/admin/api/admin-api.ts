@@ -111,6 +111,13 @@ export function deleteAdmin(
       { body: signature ? { ids: [...ids], ...signature } : [...ids] },
       { handle: [400, 403, 409] },
     );
+  // an administrator's account takes two admins, each signing (decision 336)
+  if (kind === 'users')
+    return callApi(
+      'adminDeleteUsers',
+      { body: signature ? { ids: [...ids], ...signature } : [...ids] },
+      { handle: [400, 403, 409] },
+    );
   return callApi(ADMIN_KINDS[kind].remove, { body: [...ids] }, { handle: [409] });
 }
 

@@ -1,4 +1,5 @@
 import { Button, Heading, Text } from '@aws-amplify/ui-react';
+import type { DeletionProposalView } from '@shared/domain/deletion-proposals';
 import { SIGNATURE_PASSWORD_WRONG } from '@shared/domain/signature-meanings';
 import { MSG } from '@shared/messages';
 import { type ReactNode, useState } from 'react';
@@ -20,6 +21,8 @@ export interface AdminListPageProps<K extends AdminKind> {
   rowState: (row: AdminRows[K]) => ReactNode;
   /** people wait on the row (a package in flight): its deletion is signed */
   rowInFlight?: (row: AdminRows[K]) => boolean;
+  /** the row's deletion takes two admins (decision 336): whether it does, and the pending proposal */
+  rowTwoAdmins?: (row: AdminRows[K]) => { proposal?: DeletionProposalView } | undefined;
   /** what the list holds, plural, for the confirm dialog ('packages', 'users', …) */
   noun: string;
   note?: string;
@@ -33,6 +36,16 @@ export interface AdminListPageProps<K extends AdminKind> {
   }) => ReactNode;
 }
 
+/** The dialog's fields of a row whose deletion takes two admins. */
+const twoAdminsOf = (t: { proposal?: DeletionProposalView } | undefined) =>
+  t ? { twoAdmins: true, ...(t.proposal ? { proposal: t.proposal } : {}) } : {};
+
+/** The 202's words, or ours when the answer carries none. */
+const proposedText = (data: unknown): string => {
+  const m = (data as { message?: unknown } | undefined)?.message;
+  return typeof m === 'string' ? m : MSG.deletionProposed;
+};
+
 /**
  * Spec §2.12: a searchable, sortable, paged multi-select list with 'Delete selected'; success shows
  * 'Deleted successfully.' and Close returns to /admin. Deletion needs at least one selection (§5).
@@ -45,6 +58,7 @@ export function AdminListPage<K extends AdminKind>({
   rowLabel,
   rowState,
   rowInFlight,
+  rowTwoAdmins,
   noun,
   note,
   refreshWhile,
@@ -78,7 +92,12 @@ export function AdminListPage<K extends AdminKind>({
     if (!result.ok && result.status === 403 && result.error.errorMessage === SIGNATURE_PASSWORD_WRONG)
       return result.error.errorMessage;
     setConfirming(false);
-    if (result.ok) {
+    if (result.ok && result.status === 202) {
+      // a proposal (decision 336): the list shows it pending; the popup says what waits
+      setSelected([]);
+      query.reload();
+      showSuccess(proposedText(result.data));
+    } else if (result.ok) {
       setSelected([]);
       query.reload();
       showSuccess(MSG.deleted, { to: paths.admin.home });
@@ -137,6 +156,7 @@ export function AdminListPage<K extends AdminKind>({
             name: rowLabel(row),
             state: rowState(row),
             inFlight: rowInFlight?.(row) ?? false,
+            ...twoAdminsOf(rowTwoAdmins?.(row)),
           }))}
           onCancel={() => setConfirming(false)}
           onConfirm={remove}

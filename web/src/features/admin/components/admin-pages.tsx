@@ -13,6 +13,7 @@ import { anyGenerating, PackageStateBadge } from '@/components/ui/package-state'
 import { resourceTypeLabel, stageLabel } from '@/utils/format';
 import { AdminListPage } from './admin-list-page';
 import { CompanyIdentityCell, CompanyLinkButtons } from './company-links';
+import { DeletionProposalNote } from './deletion-proposal';
 import { PasskeyRemovalButton, signInMethodsText } from './passkey-removal';
 import {
   type DecisionReport,
@@ -62,7 +63,12 @@ const PACKAGE_COLUMNS: readonly Column<Package>[] = [
     id: 'status',
     header: 'State',
     // with the generation's progress or failure, refreshed while one runs (decision 178)
-    cell: (p) => <PackageStateBadge pkg={p} />,
+    cell: (p) => (
+      <>
+        <PackageStateBadge pkg={p} />
+        <DeletionProposalNote proposal={p.deletionProposal} />
+      </>
+    ),
     sortValue: PACKAGE_LIST.sorts.status,
   },
 ];
@@ -78,6 +84,11 @@ export function AdminPackagesPage() {
       rowLabel={(p) => p.name}
       rowState={(p) => <PackageStateBadge pkg={p} />}
       rowInFlight={(p) => isInFlight(p.status)}
+      rowTwoAdmins={(p) =>
+        p.status === 'DELIVERED'
+          ? { ...(p.deletionProposal ? { proposal: p.deletionProposal } : {}) }
+          : undefined
+      }
       noun="packages"
       refreshWhile={anyGenerating}
     />
@@ -137,7 +148,12 @@ const USER_COLUMNS: readonly Column<PublicUser>[] = [
     id: 'roleStatus',
     header: 'Role status',
     // with a pending grant and its proposer under the status
-    cell: (u) => <RoleStatusCell user={u} />,
+    cell: (u) => (
+      <>
+        <RoleStatusCell user={u} />
+        <DeletionProposalNote proposal={u.deletionProposal} subjectId={u.id} />
+      </>
+    ),
     sortValue: (u) => roleStatusText(u),
   },
   {
@@ -170,6 +186,11 @@ export function AdminUsersPage() {
         searchFields={USER_LIST.search}
         rowLabel={(u) => `${u.name} (${u.email})`}
         rowState={(u) => `${roleLabel(u.userRole)} · ${roleStatusText(u)}`}
+        rowTwoAdmins={(u) =>
+          u.userRole === 'ADMIN'
+            ? { ...(u.deletionProposal ? { proposal: u.deletionProposal } : {}) }
+            : undefined
+        }
         noun="users"
         note={MSG.adminReRegisterNote}
         extraActions={(ctx) => (

@@ -1,4 +1,5 @@
 import { Button, Flex } from '@aws-amplify/ui-react';
+import { DELETION_MEANINGS, type DeletionProposalView } from '@shared/domain/deletion-proposals';
 import { roleLabel } from '@shared/domain/roles';
 import { DELETE_IN_FLIGHT_MEANING } from '@shared/domain/signature-meanings';
 import { MSG } from '@shared/messages';
@@ -8,6 +9,7 @@ import { SignaturePassword, SignatureReason } from '@/components/ui/signature-pa
 import { useSession } from '@/lib/session/session-store';
 import './delete-confirm-dialog.css';
 import { ModalDialog } from '@/components/ui/modal-dialog';
+import { DeletionProposalNote } from './deletion-proposal';
 
 export interface DeleteItem {
   id: string;
@@ -16,6 +18,10 @@ export interface DeleteItem {
   state: ReactNode;
   /** people wait on it (a package in flight): deleting it is an electronic signature */
   inFlight?: boolean;
+  /** an administrator or a delivered package: two admins sign its deletion (decision 336) */
+  twoAdmins?: boolean;
+  /** the deletion another admin (or the caller) already proposed */
+  proposal?: DeletionProposalView;
 }
 
 /** The admin's electronic signature of a deletion: password and reason (decision 196). */
@@ -62,8 +68,13 @@ export function DeleteConfirmDialog({
   const [reason, setReason] = useState('');
   const [refusal, setRefusal] = useState<{ text: string; attempt: number } | null>(null);
   const inFlight = items.filter((i) => i.inFlight);
-  const signing = inFlight.length > 0;
-  const ready = !busy && (!signing || (password !== '' && reason.trim() !== ''));
+  const two = items.filter((i) => i.twoAdmins);
+  const confirming = two.filter((i) => i.proposal && i.proposal.proposedBy.id !== user?.id);
+  // the caller's own proposal: the server refuses its confirmation (409), so the dialog says so first
+  const own = two.filter((i) => i.proposal?.proposedBy.id === user?.id);
+  const proposing = two.filter((i) => !i.proposal);
+  const signing = inFlight.length > 0 || two.length > 0;
+  const ready = !busy && own.length === 0 && (!signing || (password !== '' && reason.trim() !== ''));
 
   // the safe choice has the focus: Enter right away cancels, it does not delete
   useEffect(() => {
@@ -102,10 +113,22 @@ export function DeleteConfirmDialog({
     >
       <p id={descriptionId} className="frp-dialog__message">
         These are deleted for good. Deletion cannot be undone.
-        {signing
+        {inFlight.length > 0
           ? ` ${inFlight.length === 1 ? `1 selected ${one} is` : `${inFlight.length} selected ${noun} are`} waiting for approval, signature or delivery: everyone waiting on ${inFlight.length === 1 ? 'it' : 'them'} is told by mail, with your reason. Deleting ${inFlight.length === 1 ? 'it' : 'them'} is an electronic signature.`
           : ''}
+        {proposing.length > 0
+          ? ` Deleting ${proposing.map((i) => i.name).join(', ')} takes two admins: your signature proposes it, and it is deleted when a second admin signs the same deletion.`
+          : ''}
+        {confirming.length > 0
+          ? ` Your signature confirms the deletion another admin proposed of ${confirming.map((i) => i.name).join(', ')}: it is deleted now.`
+          : ''}
       </p>
+      {own.length > 0 ? (
+        <p className="frp-dialog__message frp-delete-list__two" role="alert">
+          You proposed deleting {own.map((i) => i.name).join(', ')}: waiting for a second admin to confirm it.
+          Deselect {own.length === 1 ? 'it' : 'them'} to delete the rest.
+        </p>
+      ) : null}
       {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling list must be reachable by keyboard */}
       <ul className="frp-delete-list" aria-label={`Selected ${noun}`} tabIndex={0}>
         {items.map((item) => (
@@ -114,7 +137,10 @@ export function DeleteConfirmDialog({
             <span className="frp-delete-list__state">
               {item.state}
               {item.inFlight ? <span className="frp-delete-list__flight"> · people wait on it</span> : null}
+              {item.twoAdmins ? <span className="frp-delete-list__two"> · takes two admins</span> : null}
             </span>
+            {/* under the name and state, the whole width: who proposed it, when and why */}
+            <DeletionProposalNote proposal={item.proposal} />
           </li>
         ))}
       </ul>
@@ -128,11 +154,13 @@ export function DeleteConfirmDialog({
           <div className="frp-delete-sig">
             <div className="frp-delete-sig__meaning">
               <span className="frp-delete-sig__label">Meaning of your signature</span>
-              <blockquote>{DELETE_IN_FLIGHT_MEANING}</blockquote>
+              {inFlight.length > 0 ? <blockquote>{DELETE_IN_FLIGHT_MEANING}</blockquote> : null}
+              {proposing.length > 0 ? <blockquote>{DELETION_MEANINGS.proposeDeletion}</blockquote> : null}
+              {confirming.length > 0 ? <blockquote>{DELETION_MEANINGS.confirmDeletion}</blockquote> : null}
               <span className="frp-delete-sig__note">
                 Signed by {user ? `${user.name}, ${roleLabel(user.userRole)}` : 'you'}; recorded with the
-                reason and the time (UTC) in the audit trail. A later link to the package says who deleted it
-                and why.
+                reason and the time (UTC) in the audit trail.{' '}
+                {inFlight.length > 0 ? 'A later link to the package says who deleted it and why.' : ''}
               </span>
             </div>
             <SignatureReason
@@ -157,7 +185,13 @@ export function DeleteConfirmDialog({
             {MSG.cancel}
           </Button>
           <Button type="submit" variation="destructive" isLoading={busy} isDisabled={!ready}>
-            {signing ? 'Sign and delete' : 'Delete'}
+            {!signing
+              ? 'Delete'
+              : own.length === items.length
+                ? 'Waiting for a second admin'
+                : proposing.length > 0 && proposing.length === items.length
+                  ? 'Sign and propose'
+                  : 'Sign and delete'}
           </Button>
         </Flex>
       </form>
