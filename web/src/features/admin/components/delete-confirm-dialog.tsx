@@ -1,11 +1,10 @@
 import { Button, Flex } from '@aws-amplify/ui-react';
-import { roleLabel } from '@shared/domain/roles';
+import type { SignatureProof } from '@shared/api/contracts/packages';
 import { DELETE_IN_FLIGHT_MEANING } from '@shared/domain/signature-meanings';
 import { MSG } from '@shared/messages';
-import { type ReactNode, useEffect, useId, useRef, useState } from 'react';
+import { type ReactNode, useEffect, useId, useRef } from 'react';
 import { dialogKeys } from '@/components/ui/dialog-keys';
-import { SignaturePassword, SignatureReason } from '@/components/ui/signature-password';
-import { useSession } from '@/lib/session/session-store';
+import { SignatureDialog } from '@/components/ui/signature-dialog';
 import './delete-confirm-dialog.css';
 import { ModalDialog } from '@/components/ui/modal-dialog';
 
@@ -18,26 +17,44 @@ export interface DeleteItem {
   inFlight?: boolean;
 }
 
-/** The admin's electronic signature of a deletion: password and reason (decision 196). */
-export interface DeletionSignature {
-  password: string;
-  reason: string;
-}
+/**
+ * The admin's electronic signature of a deletion (decision 196): the reason, and the proof every signature
+ * dialog takes (the password, a passkey or a fresh company sign-in: decisions 322, 366).
+ */
+export type DeletionSignature = SignatureProof & { reason: string };
 
 /**
  * What Delete answers: `null` when the call is settled (the caller closes the dialog and shows its popup),
- * or the server's words for a wrong password, shown in the dialog, which stays open.
+ * or the server's words for a refused proof, shown in the dialog, which stays open.
  */
 export type DeleteConfirm = (signature?: DeletionSignature) => Promise<string | null>;
+
+/** The selected items with their states; those people wait on are marked. */
+function DeleteList({ noun, items }: { noun: string; items: readonly DeleteItem[] }) {
+  return (
+    // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling list must be reachable by keyboard
+    <ul className="frp-delete-list" aria-label={`Selected ${noun}`} tabIndex={0}>
+      {items.map((item) => (
+        <li key={item.id} className="frp-delete-list__item">
+          <span className="frp-delete-list__name">{item.name}</span>
+          <span className="frp-delete-list__state">
+            {item.state}
+            {item.inFlight ? <span className="frp-delete-list__flight"> · people wait on it</span> : null}
+          </span>
+        </li>
+      ))}
+    </ul>
+  );
+}
 
 /**
  * 'Delete selected' asks first. The dialog lists every selected item with its state and says
  * that deletion cannot be undone; only 'Delete' deletes. Cancel and Escape close it and delete nothing.
  *
- * when a selected package is in flight (people wait on it for approval, signature or delivery),
- * the deletion is an electronic signature: the dialog marks those packages, says that everyone waiting on
- * them is told by mail, shows the meaning and who signs, and asks for the reason and the admin's password;
- * Delete is active once both are given. A wrong password keeps the dialog open and says so.
+ * When a selected package is in flight (people wait on it for approval, signature or delivery), the
+ * deletion is an electronic signature: the shared signature dialog asks for it, as for every other
+ * signature (the same proofs, the stage's passkey rule), with the selected packages marked, who is told
+ * by mail, the meaning and the reason. A refused proof keeps the dialog open and says so.
  */
 export function DeleteConfirmDialog({
   noun,
@@ -53,26 +70,16 @@ export function DeleteConfirmDialog({
   onCancel: () => void;
   onConfirm: DeleteConfirm;
 }) {
-  const { user } = useSession();
   const titleId = useId();
   const descriptionId = useId();
   const dialogRef = useRef<HTMLDialogElement>(null);
-  const passwordRef = useRef<HTMLInputElement>(null);
-  const [password, setPassword] = useState('');
-  const [reason, setReason] = useState('');
-  const [refusal, setRefusal] = useState<{ text: string; attempt: number } | null>(null);
   const inFlight = items.filter((i) => i.inFlight);
   const signing = inFlight.length > 0;
-  const ready = !busy && (!signing || (password !== '' && reason.trim() !== ''));
 
   // the safe choice has the focus: Enter right away cancels, it does not delete
   useEffect(() => {
     dialogRef.current?.querySelector<HTMLButtonElement>('button[data-cancel]')?.focus();
   }, []);
-  // after a refused password: straight back to the password
-  useEffect(() => {
-    if (refusal) passwordRef.current?.focus();
-  }, [refusal]);
 
   const onKeyDown = dialogKeys(dialogRef, {
     focusable: '[tabindex="0"], textarea, input, button:not([disabled])',
@@ -80,87 +87,48 @@ export function DeleteConfirmDialog({
     onCancel,
   });
 
-  const confirm = async () => {
-    if (!ready) return;
-    setRefusal(null);
-    const refused = await onConfirm(signing ? { password, reason: reason.trim() } : undefined);
-    if (typeof refused === 'string') {
-      setRefusal((r) => ({ text: refused, attempt: (r?.attempt ?? 0) + 1 }));
-      setPassword('');
-    }
-  };
-
   const one = noun.replace(/s$/, '');
+  const title = `Delete ${items.length} selected ${items.length === 1 ? one : noun}?`;
+  if (signing) {
+    const it = inFlight.length === 1 ? 'it' : 'them';
+    return (
+      <SignatureDialog
+        action="deletePackages"
+        title={title}
+        intro={`These are deleted for good. Deletion cannot be undone. ${inFlight.length === 1 ? `1 selected ${one} is` : `${inFlight.length} selected ${noun} are`} waiting for approval, signature or delivery: everyone waiting on ${it} is told by mail, with your reason. Deleting ${it} is an electronic signature; a later link to the package says who deleted it and why.`}
+        facts={[{ label: `Selected ${noun}`, value: <DeleteList noun={noun} items={items} /> }]}
+        meaning={DELETE_IN_FLIGHT_MEANING}
+        onCancel={onCancel}
+        onSubmit={(proof, reason) => onConfirm({ ...proof, reason })}
+      />
+    );
+  }
   return (
     <ModalDialog
       dialogRef={dialogRef}
-      className={`frp-dialog--delete${signing ? ' frp-dialog--delete-signed' : ''}`}
+      className="frp-dialog--delete"
       titleId={titleId}
       describedBy={descriptionId}
       onKeyDown={onKeyDown}
-      title={`Delete ${items.length} selected ${items.length === 1 ? one : noun}?`}
+      title={title}
     >
       <p id={descriptionId} className="frp-dialog__message">
         These are deleted for good. Deletion cannot be undone.
-        {signing
-          ? ` ${inFlight.length === 1 ? `1 selected ${one} is` : `${inFlight.length} selected ${noun} are`} waiting for approval, signature or delivery: everyone waiting on ${inFlight.length === 1 ? 'it' : 'them'} is told by mail, with your reason. Deleting ${inFlight.length === 1 ? 'it' : 'them'} is an electronic signature.`
-          : ''}
       </p>
-      {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling list must be reachable by keyboard */}
-      <ul className="frp-delete-list" aria-label={`Selected ${noun}`} tabIndex={0}>
-        {items.map((item) => (
-          <li key={item.id} className="frp-delete-list__item">
-            <span className="frp-delete-list__name">{item.name}</span>
-            <span className="frp-delete-list__state">
-              {item.state}
-              {item.inFlight ? <span className="frp-delete-list__flight"> · people wait on it</span> : null}
-            </span>
-          </li>
-        ))}
-      </ul>
-      <form
-        onSubmit={(event) => {
-          event.preventDefault();
-          void confirm();
-        }}
-      >
-        {signing ? (
-          <div className="frp-delete-sig">
-            <div className="frp-delete-sig__meaning">
-              <span className="frp-delete-sig__label">Meaning of your signature</span>
-              <blockquote>{DELETE_IN_FLIGHT_MEANING}</blockquote>
-              <span className="frp-delete-sig__note">
-                Signed by {user ? `${user.name}, ${roleLabel(user.userRole)}` : 'you'}; recorded with the
-                reason and the time (UTC) in the audit trail. A later link to the package says who deleted it
-                and why.
-              </span>
-            </div>
-            <SignatureReason
-              label="Reason for the deletion"
-              rows={2}
-              value={reason}
-              onChange={setReason}
-              busy={busy}
-            />
-            <SignaturePassword
-              inputRef={passwordRef}
-              name="deletion-password"
-              value={password}
-              onChange={setPassword}
-              busy={busy}
-              refusal={refusal?.text ?? null}
-            />
-          </div>
-        ) : null}
-        <Flex justifyContent="flex-end" gap="0.75rem" marginTop="1.25rem">
-          <Button data-cancel onClick={onCancel} isDisabled={busy}>
-            {MSG.cancel}
-          </Button>
-          <Button type="submit" variation="destructive" isLoading={busy} isDisabled={!ready}>
-            {signing ? 'Sign and delete' : 'Delete'}
-          </Button>
-        </Flex>
-      </form>
+      <DeleteList noun={noun} items={items} />
+      <Flex justifyContent="flex-end" gap="0.75rem" marginTop="1.25rem">
+        <Button data-cancel onClick={onCancel} isDisabled={busy}>
+          {MSG.cancel}
+        </Button>
+        <Button
+          variation="destructive"
+          isLoading={busy}
+          isDisabled={busy}
+          onClick={() => void onConfirm(undefined)}
+        >
+          Delete
+        </Button>
+      </Flex>
     </ModalDialog>
   );
 }
