@@ -224,6 +224,8 @@ function build() {
     resourceService,
     packageService,
     provenance,
+    /** the stage's passkey rule: a test of a stage that requires passkeys sets `webauthn.required` */
+    passkeys,
     runJobs,
     /** false: started jobs wait for `runJobs` (a test that watches a generation run); true: run after each call */
     autoRunJobs: true,

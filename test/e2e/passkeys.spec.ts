@@ -1,7 +1,9 @@
-import type { Page } from '@playwright/test';
+import type { BrowserContext, Page } from '@playwright/test';
 import { SEED_PASSWORD } from '../../shared/domain/seed-users';
 import { signatureMeaning } from '../../shared/domain/signature-meanings';
 import { MSG } from '../../shared/messages';
+import { passkeySteps } from '../support/passkeys';
+import { SoftAuthenticator } from '../support/soft-authenticator';
 import { apiUrl, expect, mailsTo, test } from './support';
 
 /**
@@ -92,15 +94,41 @@ async function packageFor(approverId: string) {
   return pkg;
 }
 
+/** Shoots the page at both sizes, after checking that nothing on it runs wider than the window. */
 async function shoot(page: Page, name: string) {
   for (const [w, h] of [
     [1366, 768],
     [1920, 1080],
   ] as const) {
     await page.setViewportSize({ width: w, height: h });
+    // a string runs in the page (this file compiles without the DOM's types)
+    const overflow = await page.evaluate<number>(
+      'document.documentElement.scrollWidth - document.documentElement.clientWidth',
+    );
+    expect(overflow, `${name} at ${w}×${h} runs wider than the window`).toBeLessThanOrEqual(0);
     await page.screenshot({ path: `${SHOTS}/${name}-${w}x${h}.png`, fullPage: false });
   }
   await page.setViewportSize({ width: 1366, height: 900 });
+}
+
+/**
+ * A virtual authenticator of the DevTools WebAuthn domain with user verification; `presence` false: it
+ * waits for a touch that never comes (the page stays at its passkey prompt).
+ */
+async function virtualAuthenticator(context: BrowserContext, page: Page, presence = true) {
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('WebAuthn.enable');
+  const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
+    options: {
+      protocol: 'ctap2',
+      transport: 'internal',
+      hasResidentKey: true,
+      hasUserVerification: true,
+      isUserVerified: true,
+      automaticPresenceSimulation: presence,
+    },
+  });
+  return { cdp, authenticatorId };
 }
 
 async function passwordStep(page: Page, email: string, password: string) {
@@ -122,17 +150,7 @@ test('a user adds a passkey in Settings, signs in with it and approves a package
 
   const context = await browser.newContext({ baseURL: LOCAL });
   const page = await context.newPage();
-  const cdp = await context.newCDPSession(page);
-  await cdp.send('WebAuthn.enable');
-  const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
-    options: {
-      protocol: 'ctap2',
-      transport: 'internal',
-      hasResidentKey: true,
-      hasUserVerification: true,
-      isUserVerified: true,
-    },
-  });
+  const { cdp, authenticatorId } = await virtualAuthenticator(context, page);
 
   // no passkey yet: the password is the whole sign-in
   await passwordStep(page, pat.email, password);
@@ -184,4 +202,63 @@ test('a user adds a passkey in Settings, signs in with it and approves a package
   await expect(record).toContainText('Signed with: passkey (user verified)');
   await shoot(page, 'approval-record-passkey');
   await context.close();
+});
+
+test('the sign-on screens read well at laptop and desktop sizes: company button, passkey step, Settings → Passkeys, the admins’ sign-in methods', async ({
+  browser,
+  a11y,
+}) => {
+  test.setTimeout(600_000); // a newcomer and two grants: slow password hashes
+  const pat = await newcomer('Passkey-Screens-1');
+  const password = 'Passkey-Screens-1';
+  // a passkey of a software authenticator, added over the API with the password
+  const steps = passkeySteps(process.env.E2E_BASE_URL!);
+  const patToken = await tokenOf(pat.email, password);
+  const added = await steps.addPasskey(
+    patToken,
+    new SoftAuthenticator(LOCAL),
+    'Work laptop (Windows Hello)',
+    password,
+  );
+  expect(added.status, JSON.stringify(added.body)).toBe(201);
+
+  const context = await browser.newContext({ baseURL: LOCAL });
+  const page = await context.newPage();
+  await page.goto('/login');
+  await expect(page.getByRole('button', { name: /^Sign in with / })).toBeVisible();
+  await a11y(page, '/login with company sign-on');
+  await shoot(page, 'screens-login');
+
+  // the passkey step: an authenticator that waits for a touch keeps the page at the step
+  await virtualAuthenticator(context, page, false);
+  await passwordStep(page, pat.email, password);
+  await expect(page.getByRole('status').filter({ hasText: 'Confirm with your passkey' })).toBeVisible();
+  await a11y(page, 'the passkey step');
+  await shoot(page, 'screens-passkey-step');
+  await context.close();
+
+  // Settings → Passkeys of a user who holds one (the session the API gave before the passkey was added)
+  const signed = await browser.newContext({ baseURL: LOCAL });
+  await signed.addCookies([{ name: 'token', value: encodeURIComponent(patToken), url: LOCAL }]);
+  const settings = await signed.newPage();
+  await settings.goto('/user/settings?form=passkeys');
+  await expect(settings.getByRole('table', { name: 'Your passkeys' })).toContainText(
+    'Work laptop (Windows Hello)',
+  );
+  await a11y(settings, 'Settings → Passkeys');
+  await shoot(settings, 'screens-settings-passkeys');
+
+  await signed.close();
+
+  // the admins' users list: each user's sign-in methods
+  const admins = await browser.newContext({ baseURL: LOCAL });
+  const list = await admins.newPage();
+  await passwordStep(list, 'admin@example.com', SEED_PASSWORD);
+  await expect(list).toHaveURL(/\/admin$/);
+  await list.goto('/admin/users');
+  await list.getByLabel('Search').fill(pat.email);
+  await expect(list.getByRole('row', { name: new RegExp(pat.email) })).toContainText('Password + 1 passkey');
+  await a11y(list, 'admin users with sign-in methods');
+  await shoot(list, 'screens-admin-sign-in-methods');
+  await admins.close();
 });

@@ -253,6 +253,21 @@ describe('a passkey as the signature of a decision', { timeout: SLOW }, () => {
   });
 });
 
+describe('deleting an account that holds a passkey', { timeout: SLOW }, () => {
+  it('deletes its passkey items in the same commit: the credential no longer names anyone', async () => {
+    const p = await person('RELIABILITY_ENGINEER');
+    const auth = new SoftAuthenticator(origin);
+    expect((await steps.addPasskey(p.token, auth, 'Leaver laptop', PASSWORD)).status).toBe(201);
+    const [id] = auth.ids;
+    expect(await storedPasskey(id!)).toBeDefined();
+    const del = await api('/admin/users', { method: 'DELETE', token: u.admin.token, body: [p.id] });
+    expect(del.status, JSON.stringify(del.body)).toBe(200);
+    expect(await storedPasskey(id!)).toBeUndefined();
+    // and the credential signs nobody in: the sign-in of the deleted account stops at the password
+    expect((await steps.firstFactor(p.email, PASSWORD)).status).toBe(401);
+  });
+});
+
 describe('removing a passkey', { timeout: SLOW }, () => {
   it('by its owner: confirmed with the password; the other sessions end, this one goes on', async () => {
     const p = await person('RELIABILITY_ENGINEER');

@@ -13,6 +13,7 @@ import {
   takeItem,
   updateIf,
 } from './transact';
+import { passkeyPk } from './user-delete';
 import { userItem } from './user-repository';
 
 /**
@@ -21,7 +22,6 @@ import { userItem } from './user-repository';
  * `CEREMONY#<sha256 of the ceremony id>` (expiring: the table's TTL removes what was never used, and a
  * take deletes it, so a challenge answers once).
  */
-const passkeyPk = (id: string) => `PASSKEY#${id}`;
 const ceremonyPk = (hash: string) => `CEREMONY#${hash}`;
 
 function toPasskey(item: Record<string, unknown>): PasskeyRecord {

@@ -24,6 +24,7 @@ import {
   type TransactItem,
   updateIf,
 } from './transact';
+import { accountDeletion } from './user-delete';
 
 const userPk = (id: string) => `USER#${id}`;
 const emailPk = (email: string) => `EMAIL#${email.toLowerCase()}`;
@@ -252,32 +253,20 @@ export class DynamoUserRepository implements UserRepository {
   }
 
   async delete(user: UserRecord, at: string, commit: UserCommit = {}): Promise<boolean> {
-    try {
-      await this.write(
-        [
-          {
-            Delete: {
-              TableName: this.table,
-              Key: { pk: userPk(user.id) },
-              ConditionExpression: 'attribute_exists(pk)',
-            },
-          },
-          {
-            Update: {
-              TableName: this.table,
-              Key: { pk: emailPk(user.email) },
-              UpdateExpression: 'SET deletedAt = :at, kind = :k, userId = :id',
-              ExpressionAttributeValues: { ':at': at, ':k': 'EMAIL', ':id': user.id },
-            },
-          },
-        ],
-        commit,
-      );
-      return true;
-    } catch (e) {
-      if (cancelledBy(e, 0)) return false;
-      throw e;
+    // its passkeys go with it (user-delete.ts); a passkey added or removed meanwhile: read it again
+    let current: UserRecord | null = user;
+    for (let attempt = 0; current && attempt < 5; attempt++) {
+      try {
+        const keys = { user: userPk(user.id), email: emailPk(user.email) };
+        await this.write(accountDeletion(this.table, keys, current, at), commit);
+        return true;
+      } catch (e) {
+        if (!cancelledBy(e, 0)) throw e;
+        current = await this.getById(user.id);
+      }
     }
+    if (current) throw new Error(`user ${user.id}: its passkeys kept changing while it was deleted`);
+    return false;
   }
 
   async discard(user: UserRecord, commit: UserCommit = {}): Promise<boolean> {

@@ -9,10 +9,17 @@ import { ItemMap } from './item-map';
  * first, so a lost race changes nothing), a use moves the counter only from the value it read.
  */
 export class MemoryPasskeyRepository implements PasskeyRepository {
-  private readonly passkeys = new ItemMap<PasskeyRecord>();
+  private readonly passkeys: ItemMap<PasskeyRecord>;
   private readonly ceremonies = new ItemMap<Ceremony>();
 
-  constructor(private readonly users: Pick<UserRepository, 'getById' | 'updateAll' | 'record'>) {}
+  /** `users` keeps the passkey items, as the users table does: an account's deletion takes them along. */
+  constructor(
+    private readonly users: Pick<UserRepository, 'getById' | 'updateAll' | 'record'> & {
+      readonly passkeyItems: ItemMap<PasskeyRecord>;
+    },
+  ) {
+    this.passkeys = users.passkeyItems;
+  }
 
   async putCeremony(c: Ceremony): Promise<void> {
     this.ceremonies.putNew(c.idHash, c);

@@ -1,6 +1,7 @@
 import type { Role } from '../../../shared/domain/roles';
 import type { AuditEvent } from '../../ports/audit-log';
 import { type Clock, systemClock } from '../../ports/clock';
+import type { PasskeyRecord } from '../../ports/passkey-repository';
 import type { EmailToken, UserCommit, UserRecord, UserRepository } from '../../ports/user-repository';
 import { MemoryAuditLog } from './audit-log';
 import { ItemMap } from './item-map';
@@ -27,6 +28,11 @@ export class MemoryUserRepository implements UserRepository {
   private readonly claims = new Map<string, { userId: string; deleted: boolean }>();
   private readonly tokens = new ItemMap<EmailToken>();
   private readonly counters = new Map<string, Counter>();
+  /**
+   * The passkeys of the accounts (MemoryPasskeyRepository keeps them here): in DynamoDB they live in the
+   * users table, so an account's deletion takes them in the same transaction, and here in the same step.
+   */
+  readonly passkeyItems = new ItemMap<PasskeyRecord>();
 
   /**
    * `clock` stands in for the time the DynamoDB adapter reads itself; `audit` records the events of every
@@ -127,7 +133,9 @@ export class MemoryUserRepository implements UserRepository {
   }
 
   async delete(user: UserRecord, _at: string, commit: UserCommit = {}): Promise<boolean> {
-    if (!this.users.has(user.id) || !this.linkUsable(commit)) return false;
+    const stored = this.users.get(user.id);
+    if (!stored || !this.linkUsable(commit)) return false;
+    for (const id of stored.passkeyIds ?? []) this.passkeyItems.delete(id);
     this.users.delete(user.id);
     this.claims.set(user.email.toLowerCase(), { userId: user.id, deleted: true });
     this.committed(commit);

@@ -130,3 +130,22 @@ describe('two admins remove a lost passkey (decision 323)', () => {
     });
   });
 });
+
+describe('deleting an account', () => {
+  it('deletes its passkeys with it: no credential is left naming a deleted account', {
+    timeout: SCRYPT_TIMEOUT_MS,
+  }, async () => {
+    // Prepare
+    const kit = makeUsers();
+    const { u } = await withPasskey(kit, 'TECHNICAL_LEADER');
+    const admin = await kit.account('ADMIN');
+    const ids = u.passkeyIds ?? [];
+    expect(ids).toHaveLength(1);
+    expect(await kit.passkeys.getAll(ids)).toHaveLength(1);
+    // Act
+    await kit.service.deleteUsers(admin, [u.id]);
+    // Assess
+    expect(await kit.users.getById(u.id)).toBeNull();
+    expect(await kit.passkeys.get(ids[0]!)).toBeNull();
+  });
+});

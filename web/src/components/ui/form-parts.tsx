@@ -70,7 +70,10 @@ export function LinkAndSubmit({
   return (
     <Flex justifyContent="space-between" alignItems="center" wrap="wrap" gap="0.75rem">
       <Link to={to}>{link}</Link>
-      <PrimaryButton {...props} />
+      {/* a long busy label ('Waiting for your passkey…') wraps the button: it stays on the right, under the link */}
+      <Flex marginLeft="auto">
+        <PrimaryButton {...props} />
+      </Flex>
     </Flex>
   );
 }

@@ -42,15 +42,45 @@ function usePasskeyStatus() {
 }
 
 /**
- * A package decision, an admin's grant of roles (a proposal or a confirmation, signed), or an
- * admin's removal of someone's lost passkey (decision 323: proposed, then confirmed, signed with a reason).
+ * A package decision, an admin's grant of roles (a proposal or a confirmation, signed), an admin's removal
+ * of someone's lost passkey (decision 323: proposed, then confirmed, signed with a reason), or an admin's
+ * deletion of packages people wait on (decision 196: signed with a reason).
  */
-export type SignedAction = SignatureAction | 'grantRoles' | 'removePasskey';
+export type SignedAction = SignatureAction | AdminAction;
 
-/** Actions that carry a reason (and look destructive): the rejections and a passkey removal. */
+const ADMIN_ACTION_LABELS = {
+  grantRoles: 'Grant',
+  removePasskey: 'Remove passkey',
+  deletePackages: 'Sign and delete',
+} as const;
+type AdminAction = keyof typeof ADMIN_ACTION_LABELS;
+const isAdminAction = (a: SignedAction): a is AdminAction => a in ADMIN_ACTION_LABELS;
+
+/** Actions that carry a reason (and look destructive): the rejections, a passkey removal, a deletion. */
 const isReject = (a: SignedAction) =>
-  a === 'reject' || a === 'rejectSigning' || a === 'rejectDelivery' || a === 'removePasskey';
-const ADMIN_ACTION_LABELS = { grantRoles: 'Grant', removePasskey: 'Remove passkey' } as const;
+  a === 'reject' ||
+  a === 'rejectSigning' ||
+  a === 'rejectDelivery' ||
+  a === 'removePasskey' ||
+  a === 'deletePackages';
+
+/** The reason field of an action that carries one: its label and what it says before the attempt. */
+function reasonField(a: SignedAction): { label: string; description: string } {
+  if (a === 'removePasskey')
+    return {
+      label: 'Why the passkey is removed',
+      description: 'Required: the audit trail keeps it, and the second administrator reads it.',
+    };
+  if (a === 'deletePackages')
+    return {
+      label: 'Reason for the deletion',
+      description: 'Required: everyone told of the deletion reads it by mail; the audit trail keeps it.',
+    };
+  return {
+    label: 'Reason for the rejection',
+    description: 'Required: the initiator reads it. Reject stays unavailable until you give one.',
+  };
+}
 
 /**
  * The electronic signature of a decision (decision 141; 21 CFR Part 11 §11.50, §11.200): what is
@@ -143,10 +173,8 @@ export function SignatureDialog({
   });
 
   const label =
-    actionLabel ??
-    (action === 'grantRoles' || action === 'removePasskey'
-      ? ADMIN_ACTION_LABELS[action]
-      : SIGNATURE_ACTION_LABELS[action]);
+    actionLabel ?? (isAdminAction(action) ? ADMIN_ACTION_LABELS[action] : SIGNATURE_ACTION_LABELS[action]);
+  const reasonText = reasonField(action);
 
   return (
     <ModalDialog
@@ -198,7 +226,9 @@ export function SignatureDialog({
       </dl>
       <div className="frp-sig__meaning">
         <span className="frp-sig__meaning-label">Meaning of your signature</span>
-        {action === 'grantRoles' || action === 'removePasskey' ? (
+        {action === 'deletePackages' ? (
+          <blockquote id={meaningId}>{meaning}</blockquote>
+        ) : isAdminAction(action) ? (
           <div id={meaningId}>{meaning}</div>
         ) : (
           <blockquote id={meaningId}>{meaning ?? signatureMeaning(action, pkg?.type)}</blockquote>
@@ -217,13 +247,9 @@ export function SignatureDialog({
       >
         {rejecting ? (
           <SignatureReason
-            label={action === 'removePasskey' ? 'Why the passkey is removed' : 'Reason for the rejection'}
+            label={reasonText.label}
             // say before the attempt that the reason is required, not only by a disabled button
-            descriptiveText={
-              action === 'removePasskey'
-                ? 'Required: the audit trail keeps it, and the second administrator reads it.'
-                : 'Required: the initiator reads it. Reject stays unavailable until you give one.'
-            }
+            descriptiveText={reasonText.description}
             rows={3}
             value={reason}
             onChange={setReason}

@@ -103,7 +103,7 @@ export function decideRoles(
 export function deleteAdmin(
   kind: AdminKind,
   ids: readonly string[],
-  signature?: { password: string; reason: string },
+  signature?: SignatureProof & { reason: string },
 ) {
   if (kind === 'packages')
     return callApi(

@@ -1,12 +1,12 @@
 import { Button, Heading, Text } from '@aws-amplify/ui-react';
 import type { DeletionProposalView } from '@shared/domain/deletion-proposals';
-import { SIGNATURE_PASSWORD_WRONG } from '@shared/domain/signature-meanings';
 import { MSG } from '@shared/messages';
 import { type ReactNode, useState } from 'react';
 import { type Column, DataTable } from '@/components/ui/data-table/data-table';
 import type { SortValue } from '@/components/ui/data-table/table-logic';
 import { paths } from '@/config/paths';
 import { useServerView } from '@/hooks/use-server-view';
+import { isProofRefusal } from '@/lib/passkeys/passkey-api';
 import { showSuccess, showWarning } from '@/lib/popup/popup-store';
 import { type AdminKind, type AdminRows, deleteAdmin, listAdminView } from '../api/admin-api';
 import { DeleteConfirmDialog, type DeletionSignature } from './delete-confirm-dialog';
@@ -83,14 +83,13 @@ export function AdminListPage<K extends AdminKind>({
   });
 
   // 'Delete selected' asks first; only the dialog's Delete calls the API. A signed deletion
-  // (packages in flight) keeps the dialog open on a wrong password and says so there.
+  // (packages in flight) keeps the dialog open on a refused proof (password, passkey) and says so there.
   const remove = async (signature?: DeletionSignature): Promise<string | null> => {
     if (selected.length === 0 || busy) return null;
     setBusy(true);
     const result = await deleteAdmin(kind, selected, signature);
     setBusy(false);
-    if (!result.ok && result.status === 403 && result.error.errorMessage === SIGNATURE_PASSWORD_WRONG)
-      return result.error.errorMessage;
+    if (!result.ok && result.status === 403 && isProofRefusal(result.error)) return result.error.errorMessage;
     setConfirming(false);
     if (result.ok && result.status === 202) {
       // a proposal (decision 336): the list shows it pending; the popup says what waits

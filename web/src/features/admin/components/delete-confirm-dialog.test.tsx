@@ -1,3 +1,4 @@
+import { PASSKEY_TEXT } from '@shared/domain/passkeys';
 import { DELETE_IN_FLIGHT_MEANING, SIGNATURE_PASSWORD_WRONG } from '@shared/domain/signature-meanings';
 import { MSG } from '@shared/messages';
 import { render, screen, waitFor, within } from '@testing-library/react';
@@ -5,14 +6,15 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AppProvider } from '@/app/provider';
 import { signIn } from '@/lib/session/session-store';
-import { server, storedPackage } from '@/testing/backend/server';
+import { memoryBackend, server, storedPackage } from '@/testing/backend/server';
 import { MOCK_PASSWORD, USERS } from '@/testing/mocks/fixtures';
 import { fill, renderApp } from '@/testing/render-app';
 import { type DeleteConfirm, DeleteConfirmDialog, type DeleteItem } from './delete-confirm-dialog';
 
 /**
- * the admin delete dialog asks for the reason and the admin's password when a selected package
- * is in flight (an electronic signature), and only then; a wrong password keeps it open and says so.
+ * the admin delete dialog asks for the reason and a signature when a selected package is in flight (an
+ * electronic signature, in the shared signature dialog: the password, or a passkey), and only then; a
+ * refused proof keeps it open and says so.
  */
 const admin = USERS.find((u) => u.id === 'u-admin')!;
 const DRAFT: DeleteItem = { id: 'p1', name: 'IP-3.2.1 nightly', state: 'Draft' };
@@ -51,7 +53,8 @@ describe('admin delete dialog', () => {
     const user = userEvent.setup();
     const { dialog, onConfirm } = open([DRAFT, WAITING]);
     expect(dialog).toHaveAccessibleName('Delete 2 selected packages?');
-    expect(dialog).toHaveAccessibleDescription(
+    expect(dialog).toHaveAccessibleDescription(DELETE_IN_FLIGHT_MEANING);
+    expect(dialog).toHaveTextContent(
       /1 selected package is waiting for approval, signature or delivery: everyone waiting on it is told by mail, with your reason/,
     );
     const items = within(dialog).getAllByRole('listitem');
@@ -59,8 +62,8 @@ describe('admin delete dialog', () => {
       'IP-3.2.1 nightlyDraft',
       'VC-1.7.2 RC2Waiting for approval · people wait on it',
     ]);
-    expect(dialog).toHaveTextContent(DELETE_IN_FLIGHT_MEANING);
-    expect(dialog).toHaveTextContent('Signed by Ada Admin, Admin');
+    const facts = within(dialog).getByLabelText('What you sign');
+    expect(within(facts).getByText('Signed by').nextElementSibling).toHaveTextContent('Ada Admin, Admin');
     // the safe choice has the focus first
     expect(within(dialog).getByRole('button', { name: MSG.cancel })).toHaveFocus();
     const sign = within(dialog).getByRole('button', { name: 'Sign and delete' });
@@ -119,5 +122,55 @@ describe('admin packages screen: deleting a package in flight', () => {
       { ids: ['p-2'], password: 'not-it', reason: 'Superseded by the next trial' },
       { ids: ['p-2'], password: MOCK_PASSWORD, reason: 'Superseded by the next trial' },
     ]);
+  });
+});
+
+/** The admin packages screen's delete dialog for a package people wait on (through the real handlers). */
+async function deleteInFlight() {
+  const { user } = renderApp('/admin/packages', { as: 'u-admin' });
+  fill(await screen.findByLabelText('Search'), 'IP-3.2.2 field trial');
+  await user.click(await screen.findByText('IP-3.2.2 field trial'));
+  await user.click(screen.getByRole('button', { name: /^Delete selected/ }));
+  const dialog = (await screen.findByRole('dialog', { name: 'Delete 1 selected package?' })) as HTMLElement;
+  return { user, dialog };
+}
+
+describe('admin packages screen: the signature of a deletion is any signature', () => {
+  it('offers the admin’s passkey, as every signature dialog does', async () => {
+    const b = memoryBackend();
+    const me = (await b.users.getById(admin.id))!;
+    const at = new Date().toISOString();
+    const passkey = {
+      id: 'cred-1',
+      userId: me.id,
+      name: 'YubiKey',
+      publicKey: 'AA',
+      counter: 0,
+      createdAt: at,
+    };
+    const next = { ...me, passkeyIds: ['cred-1'], version: me.version + 1 };
+    expect(await b.passkeys.store.add(passkey, next, me.version)).toBe('ok');
+    const { user, dialog } = await deleteInFlight();
+    const withPasskey = await within(dialog).findByRole('button', { name: 'Sign and delete with a passkey' });
+    // the reason comes first: a passkey does not sign a deletion without one
+    expect(withPasskey).toBeDisabled();
+    await user.type(within(dialog).getByLabelText(/^Reason for the deletion/), 'Duplicate');
+    expect(withPasskey).toBeEnabled();
+    expect(within(dialog).getByLabelText(/^Your password/)).toHaveAccessibleDescription(
+      /Or the password you sign in with/,
+    );
+  });
+
+  it('on a stage that requires passkeys, tells an admin without one how to add one and offers no password', async () => {
+    memoryBackend().passkeys.webauthn.required = true;
+    const { dialog } = await deleteInFlight();
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent(PASSKEY_TEXT.requiredForSignature);
+    expect(within(dialog).getByRole('link', { name: 'Go to Settings → Passkeys' })).toHaveAttribute(
+      'href',
+      '/admin/settings?form=passkeys',
+    );
+    expect(within(dialog).queryByLabelText(/^Your password/)).toBeNull();
+    expect(within(dialog).queryByRole('button', { name: /^Sign and delete/ })).toBeNull();
+    expect(await storedPackage('p-2')).toBeDefined();
   });
 });
