@@ -15,7 +15,8 @@
  * the package pins them; the SBOM file is sent as its text and stored byte for byte.
  *
  * The token comes from the environment (FRP_TOKEN), never from the command line (it would show in `ps`
- * and the CI log). Exit code 0 with the link as the last line of stdout; otherwise 1 and the API's reason.
+ * and the CI log). Exit code 0 with the link as the last line of stdout (or with the usage for --help);
+ * 1 and the API's reason when refused; 2 with the usage when the command line cannot be read.
  */
 import { open, readFile, stat } from 'node:fs/promises';
 import { basename, extname } from 'node:path';
@@ -48,38 +49,78 @@ export interface PipelineOptions {
 type Json = Record<string, unknown>;
 
 class PipelineError extends Error {}
+/** A command line that cannot be read (an unknown flag, a missing value): exit code 2, as shells expect. */
+class UsageError extends PipelineError {}
 
-const USAGE =
-  'usage: FRP_TOKEN=frp_… npm run pipeline -- --url <portal> --file <file> --resource-name <name> ' +
-  '--stage dev|release --package-name <name> --package-type <type> --note <text> ' +
-  '[--header <header.json>] [--dcc <dcc id>] [--metadata <model metadata.json>] ' +
-  '[--provenance <provenance.json>] [--repository <url>] [--commit <sha>] [--build-id <id>] ' +
-  '[--build-url <https url>] [--builder <name>] [--sbom <sbom.json>]';
+export const USAGE = `usage: FRP_TOKEN=frp_… npm run pipeline -- [flags]
+
+Uploads a build, drafts its package and prints the package's link (the token comes from FRP_TOKEN).
+
+required:
+  --url <portal>              the portal's address, e.g. https://portal.example.com
+  --file <file>               the build to upload (.tflite uploads a model and needs --metadata)
+  --resource-name <name>      the resource's name
+  --stage dev|release         the resource's stage
+  --package-name <name>       the draft package's name
+  --package-type <type>       e.g. DEV_UNSIGNED
+  --note <text>               the package's note
+
+optional:
+  --header <header.json>      the package header
+  --dcc <dcc id>              attach this DCC (its id is shown beside its name in the portal's DCC picker)
+  --metadata <model.json>     the model metadata (needed for a .tflite model)
+  --provenance <file.json>    build provenance: repository, commit, buildId, buildUrl, builder
+  --repository <url>          provenance: the repository (overrides the file's field)
+  --commit <sha>              provenance: the commit
+  --build-id <id>             provenance: the build id
+  --build-url <https url>     provenance: the build's page
+  --builder <name>            provenance: the builder
+  --sbom <sbom.json>          a CycloneDX or SPDX JSON SBOM
+  --help, -h                  print this usage and exit
+
+exit codes: 0 done (the link is the last line of stdout), 1 refused or failed, 2 unreadable command line`;
+
+const FLAGS = {
+  help: { type: 'boolean', short: 'h' },
+  url: { type: 'string' },
+  file: { type: 'string' },
+  'resource-name': { type: 'string' },
+  stage: { type: 'string' },
+  'package-name': { type: 'string' },
+  'package-type': { type: 'string' },
+  note: { type: 'string' },
+  header: { type: 'string' },
+  dcc: { type: 'string' },
+  metadata: { type: 'string' },
+  provenance: { type: 'string' },
+  repository: { type: 'string' },
+  commit: { type: 'string' },
+  'build-id': { type: 'string' },
+  'build-url': { type: 'string' },
+  builder: { type: 'string' },
+  sbom: { type: 'string' },
+} as const;
+
+/** Reads the flags; parseArgs' own TypeError (unknown flag, missing value) becomes a UsageError naming it. */
+function flags(argv: string[]) {
+  try {
+    return parseArgs({ args: argv, options: FLAGS, strict: true, allowPositionals: false }).values;
+  } catch (e) {
+    throw new UsageError(`${(e as Error).message}\n${USAGE}`);
+  }
+}
+
+/** `help` when the usage was asked for; otherwise the options of a run. */
+export function commandLine(
+  argv: string[],
+  env: NodeJS.ProcessEnv,
+): { kind: 'help' } | { kind: 'run'; options: PipelineOptions } {
+  if (flags(argv).help) return { kind: 'help' };
+  return { kind: 'run', options: options(argv, env) };
+}
 
 function options(argv: string[], env: NodeJS.ProcessEnv): PipelineOptions {
-  const { values } = parseArgs({
-    args: argv,
-    options: {
-      url: { type: 'string' },
-      file: { type: 'string' },
-      'resource-name': { type: 'string' },
-      stage: { type: 'string' },
-      'package-name': { type: 'string' },
-      'package-type': { type: 'string' },
-      note: { type: 'string' },
-      header: { type: 'string' },
-      dcc: { type: 'string' },
-      metadata: { type: 'string' },
-      provenance: { type: 'string' },
-      repository: { type: 'string' },
-      commit: { type: 'string' },
-      'build-id': { type: 'string' },
-      'build-url': { type: 'string' },
-      builder: { type: 'string' },
-      sbom: { type: 'string' },
-    },
-    strict: true,
-  });
+  const values = flags(argv);
   const need = (k: keyof typeof values): string => {
     const v = values[k];
     if (typeof v !== 'string' || v.length === 0) throw new PipelineError(`--${k} is required\n${USAGE}`);
@@ -299,12 +340,16 @@ export async function runPipeline(o: PipelineOptions, log: (line: string) => voi
 
 async function main(): Promise<void> {
   try {
-    const o = options(process.argv.slice(2), process.env);
-    const link = await runPipeline(o, (line) => process.stderr.write(`${line}\n`));
+    const line = commandLine(process.argv.slice(2), process.env);
+    if (line.kind === 'help') {
+      process.stdout.write(`${USAGE}\n`);
+      return;
+    }
+    const link = await runPipeline(line.options, (l) => process.stderr.write(`${l}\n`));
     process.stdout.write(`${link}\n`);
   } catch (e) {
     process.stderr.write(`pipeline: ${e instanceof PipelineError ? e.message : String(e)}\n`);
-    process.exitCode = 1;
+    process.exitCode = e instanceof UsageError ? 2 : 1;
   }
 }
 

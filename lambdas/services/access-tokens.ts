@@ -10,6 +10,7 @@ import {
   accessTokenIdOf,
   type CreateAccessToken,
   formatAccessToken,
+  nameViaToken,
   SCOPE_ROLES,
   tokenState,
 } from '../../shared/domain/access-tokens';
@@ -159,7 +160,7 @@ export class AccessTokenService {
         );
       await this.d.tokens.touch(id, now.toISOString());
     }
-    return { ...user, name: `${user.name} (access token '${t.name}')`, viaToken: { id, name: t.name } };
+    return { ...user, name: nameViaToken(user.name, t.name), viaToken: { id, name: t.name } };
   }
 
   /** The state of a token with its owner: ENDED once the owner's role, account or password ended it. */

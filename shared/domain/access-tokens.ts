@@ -122,3 +122,17 @@ export function tokenState(
   if (t.revokedAt) return 'REVOKED';
   return Date.parse(t.expiresAt) <= now.getTime() ? 'EXPIRED' : 'ACTIVE';
 }
+
+/** How an actor's name is recorded when they acted through a token: the person, then which token. */
+const VIA_TOKEN = " (access token '";
+export const nameViaToken = (person: string, tokenName: string): string =>
+  `${person}${VIA_TOKEN}${tokenName}')`;
+
+/**
+ * The person's own name from a recorded actor name: the record keeps which token acted, a mail greets the
+ * person. The first marker counts: a person's name never holds it, a token's name may.
+ */
+export function personalName(recorded: string): string {
+  const at = recorded.indexOf(VIA_TOKEN);
+  return at < 0 ? recorded : recorded.slice(0, at);
+}

@@ -337,8 +337,12 @@ describe('audit trail of a scripted run', () => {
     const [first, last] = [voters[0]!, voters.at(-1)!];
     const script: { who: Actor; action: string }[] = [];
     const dccId = await createDcc(u.designDev.token);
-    const header = (await api<{ header: string }>(`/packages/${pkg.id}/header`, { token: u.designDev.token }))
-      .body.header;
+    // a real edit: a save of the unchanged header records nothing
+    const stored = jsonText<{ fields: { name: string; value: unknown }[] }>(
+      (await api<{ header: string }>(`/packages/${pkg.id}/header`, { token: u.designDev.token })).body.header,
+    );
+    for (const f of stored.fields) if (f.name === 'Package Id') f.value = 4711;
+    const header = JSON.stringify(stored);
     const ok = async (
       who: Actor,
       action: string,

@@ -77,6 +77,22 @@ describe('header autosave: every save is the draft on the server', () => {
     expect(edits[2]?.details?.fields).toEqual(['Package Id']);
   });
 
+  it('records nothing for a save of the unchanged header (Continue twice): one event', async () => {
+    const resource = await uploadPatch(u.designDev.token, 'dev');
+    const pkg = await createPackage(u.designDev.token, resource.id, 'DEV_UNSIGNED');
+    const first = await saveHeader(pkg.id, u.designDev.token, setPackageId(77));
+    const second = await saveHeader(pkg.id, u.designDev.token, setPackageId(77));
+    expect([first.status, second.status]).toEqual([200, 200]);
+    // the unchanged save still answers the header, as a change does
+    expect(jsonText(second.body.header)).toEqual(jsonText(first.body.header));
+    const edits = (await history(pkg.id)).filter((e) => e.action === 'HEADER_EDITED');
+    expect(edits).toHaveLength(1);
+    expect(edits[0]?.details?.fields).toEqual(['Package Id']);
+    // and a real change after it is recorded again
+    expect((await saveHeader(pkg.id, u.designDev.token, setPackageId(78))).status).toBe(200);
+    expect((await history(pkg.id)).filter((e) => e.action === 'HEADER_EDITED')).toHaveLength(2);
+  });
+
   it('is refused to anyone but the initiator, and once the package left DRAFT; nothing changes', async () => {
     const resource = await uploadPatch(u.designDev.token, 'dev');
     const pkg = await createPackage(u.designDev.token, resource.id, 'DEV_UNSIGNED');

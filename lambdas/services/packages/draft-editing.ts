@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import { dccValuesOf, type Package, type UpdateDraft } from '../../../shared/api/contracts/packages';
 import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from '../../../shared/domain/errors';
 import { actorFor, isActor, type PackageAction } from '../../../shared/domain/package-lifecycle';
@@ -39,6 +40,9 @@ export class DraftEditing {
     const resource = await core.d.resources.getById(p.resourceId);
     if (!resource) throw new ConflictError('The resource of this package was deleted');
     const header = core.d.header.update(p.header, submitted, p, resource);
+    // Continue (and autosave) resend the header as it stands: an unchanged one is no edit, so nothing
+    // is written and the record gains no empty "Header edited" row; the answer is the same as for a change
+    if (status === p.status && isDeepStrictEqual(header, p.header)) return header;
     const next = { ...p, status, header, updatedAt: core.now().toISOString(), version: p.version + 1 };
     // the editor saves as the user types: each event names the values that changed
     const event = core.event(next, user, 'HEADER_EDITED', AUDIT_MEANING.editHeader, {

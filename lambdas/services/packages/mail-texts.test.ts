@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { PACKAGE_TYPES } from '../../../shared/api/contracts/packages';
+import { nameViaToken, personalName } from '../../../shared/domain/access-tokens';
 import { PACKAGE_TYPE_LABELS } from '../../../shared/domain/package-type-label';
 import { ROLES } from '../../../shared/domain/roles';
 import { MAIL_TEXTS, quoted } from './mail-texts';
@@ -236,5 +237,32 @@ describe('workflow mail layout', () => {
       expect(m.subject).not.toMatch(/^Package rejected/);
       for (const code of ROLES) expect(m.text).not.toContain(code);
     }
+  });
+});
+
+describe('a package made through a pipeline token', () => {
+  // the record names the token that acted; the mails to the person greet the person
+  const viaToken = { ...initiator, name: nameViaToken('Ida Initiator', "ci 'nightly' (access token 'x')") };
+  const made = { ...pkg, initiator: viaToken };
+  const toInitiator = {
+    generated: MAIL_TEXTS.generated(viaToken, made, APP),
+    signed: MAIL_TEXTS.signed(viaToken, made, release, APP),
+    rejected: MAIL_TEXTS.rejected(viaToken, made, lead, 'CRC wrong', APP),
+    delivered: MAIL_TEXTS.delivered(viaToken, made, APP, DELIVERED_FILE),
+  };
+
+  it.each(Object.entries(toInitiator))('the %s mail greets the initiator by name only', (_, m) => {
+    expect(m.text.split('\n')[0]).toBe('Hello Ida Initiator,');
+  });
+
+  it('the approval request greets its reader and still says which token started the package', () => {
+    const text = MAIL_TEXTS.approvalRequested(lead, made, viaToken, APP).text;
+    expect(text.split('\n')[0]).toBe('Hello Leo Lead,');
+    expect(text).toContain(`Initiator: Ida Initiator (access token 'ci 'nightly' (access token 'x')')`);
+  });
+
+  it('takes the person from a recorded name, whatever the token is called', () => {
+    expect(personalName(viaToken.name)).toBe('Ida Initiator');
+    expect(personalName('Ida Initiator')).toBe('Ida Initiator');
   });
 });

@@ -1,4 +1,5 @@
 import type { UserRef } from '../../../shared/api/contracts/packages';
+import { personalName } from '../../../shared/domain/access-tokens';
 import { type PackageTombstone, utcMinute } from '../../../shared/domain/package-deletion';
 import { packageLinkPath } from '../../../shared/domain/package-link';
 import { packageTypeLabel } from '../../../shared/domain/package-type-label';
@@ -26,6 +27,12 @@ type Pkg = Pick<PackageRecord, 'id' | 'name' | 'type' | 'resourceName' | 'note'>
 type Person = Pick<UserRef, 'name'>;
 type DeliveredFile = Pick<ArtefactRef, 'generatedAt' | 'sizeBytes' | 'sha256' | 'versionId'>;
 type PersonWithRole = { name: string; userRole: string };
+
+/**
+ * A mail greets the person by their own name: a package made through a pipeline token records its
+ * initiator as "Dana Dev (access token 'ci')", which is true in the record and wrong in a greeting.
+ */
+const greeting = (to: Pick<UserRef, 'name'>) => `Hello ${personalName(to.name)},`;
 
 const lines = (...l: (string | false)[]) => l.filter((x): x is string => x !== false).join('\n');
 
@@ -74,7 +81,7 @@ function request(
   asked: string,
 ): string {
   return lines(
-    `Hello ${to.name},`,
+    greeting(to),
     '',
     `${withRole(from)} asks you to ${verb} the package "${p.name}".`,
     openIt(link),
@@ -159,7 +166,7 @@ export const MAIL_TEXTS = {
   ): MailText => ({
     subject: `Signature requested: package ${p.name}`,
     text: lines(
-      `Hello ${signer.name},`,
+      greeting(signer),
       '',
       `The package "${p.name}" is fully approved and waits for your signature.`,
       openIt(linkTo(appUrl, p)),
@@ -177,7 +184,7 @@ export const MAIL_TEXTS = {
   generated: (initiator: Person, p: Pkg, appUrl: string): MailText => ({
     subject: `Package approved: ${p.name}`,
     text: lines(
-      `Hello ${initiator.name},`,
+      greeting(initiator),
       '',
       `Every approver approved "${p.name}". The package is generated.`,
       openIt(linkTo(appUrl, p)),
@@ -189,7 +196,7 @@ export const MAIL_TEXTS = {
   signed: (initiator: Person, p: Pkg, by: PersonWithRole, appUrl: string): MailText => ({
     subject: `Package signed: ${p.name}`,
     text: lines(
-      `Hello ${initiator.name},`,
+      greeting(initiator),
       '',
       `${by.name} signed "${p.name}". The signed package is ready.`,
       openIt(linkTo(appUrl, p)),
@@ -211,7 +218,7 @@ export const MAIL_TEXTS = {
   ): MailText => ({
     subject: `${REJECTED_STEP[step].subject}: ${p.name}`,
     text: lines(
-      `Hello ${initiator.name},`,
+      greeting(initiator),
       '',
       `${withRole(by)} ${REJECTED_STEP[step].did(p.name)} ${REJECTED_STEP[step].means}`,
       openIt(linkTo(appUrl, p)),
@@ -225,7 +232,7 @@ export const MAIL_TEXTS = {
   deliveryRejected: (to: Person, p: Pkg, by: PersonWithRole, note: string, appUrl: string): MailText => ({
     subject: `Delivery rejected: ${p.name}`,
     text: lines(
-      `Hello ${to.name},`,
+      greeting(to),
       '',
       `${withRole(by)} ${REJECTED_STEP.delivery.did(p.name)} ${REJECTED_STEP.delivery.means}`,
       openIt(linkTo(appUrl, p)),
@@ -242,7 +249,7 @@ export const MAIL_TEXTS = {
   delivered: (to: Person, p: Pkg, appUrl: string, file: DeliveredFile): MailText => ({
     subject: `Package delivered: ${p.name}`,
     text: lines(
-      `Hello ${to.name},`,
+      greeting(to),
       '',
       `"${p.name}" is delivered.`,
       openIt(linkTo(appUrl, p)),
@@ -262,7 +269,7 @@ export const MAIL_TEXTS = {
   deleted: (to: Person, p: Pkg, t: PackageTombstone, appUrl: string): MailText => ({
     subject: `Package deleted: ${p.name}`,
     text: lines(
-      `Hello ${to.name},`,
+      greeting(to),
       '',
       `${withRole(t.deletedBy)} deleted the package "${p.name}" on ${utcMinute(t.deletedAt)}. Nothing waits for you on it any more.`,
       openIt(linkTo(appUrl, p)),

@@ -17,8 +17,26 @@ import { NoPackage, PackagePage } from './package-page';
 
 const bytes = (n: number) => `${n.toLocaleString('en-US')} B`;
 
+/**
+ * The Device ID with the DCC's own id beside it: the pipeline's `--dcc` takes that id, and this is where
+ * an engineer looks for it. The spec's four columns stay as they are.
+ */
+const deviceIdColumn: Column<Dcc> = {
+  id: 'deviceId',
+  header: MSG.colDeviceId,
+  cell: (d) => (
+    <span className="frp-dcc-name">
+      <span>{d.deviceId}</span>
+      <span className="frp-dcc-name__id">
+        DCC id <code>{d.id}</code>
+      </span>
+    </span>
+  ),
+  sortValue: (d) => d.deviceId,
+};
+
 const COLUMNS: readonly Column<Dcc>[] = [
-  sortableColumn('deviceId', MSG.colDeviceId, (d) => d.deviceId),
+  deviceIdColumn,
   sortableColumn('telemetryType', MSG.colTelemetryType, (d) => d.telemetryType),
   fieldColumn<Dcc, 'deviceLimit'>('deviceLimit', MSG.colDeviceLimit, bytes),
   fieldColumn<Dcc, 'messageLimit'>('messageLimit', MSG.colMessageLimit, bytes),

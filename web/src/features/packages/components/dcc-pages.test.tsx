@@ -1,5 +1,5 @@
 import { MSG } from '@shared/messages';
-import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { session } from '@/lib/session/session-store';
 import { memoryBackend, storedPackage } from '@/testing/backend/server';
@@ -27,6 +27,19 @@ describe('DCC list (spec §2.8, §5)', () => {
     await waitFor(() => expect(screen.queryByText('VENT-220')).not.toBeInTheDocument());
     fill(screen.getByLabelText('Search'), '4096');
     expect(await screen.findByText('IP-4000')).toBeInTheDocument();
+  });
+
+  it("shows each DCC's id (what the pipeline's --dcc takes) beside its Device ID", async () => {
+    openList();
+    const name = await screen.findByText('VENT-220');
+    const cell = name.closest('td') as HTMLElement;
+    expect(within(cell).getByText('d-2')).toBeInTheDocument();
+    expect(cell.textContent).toBe('VENT-220DCC id d-2');
+    // every row carries its own id, none another's
+    const rows = screen.getAllByRole('row').slice(1);
+    expect(rows.length).toBeGreaterThan(1);
+    for (const row of rows) expect(within(row).getByText(/^d-\d+$/)).toBeInTheDocument();
+    expect(new Set(rows.map((r) => within(r).getByText(/^d-\d+$/).textContent)).size).toBe(rows.length);
   });
 
   it('requires one selected DCC, then attaches it and goes to notify approvers', async () => {
