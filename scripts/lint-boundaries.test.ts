@@ -78,4 +78,15 @@ describe('import boundaries', () => {
     );
     expect(crossings).toEqual([]);
   });
+
+  it('SPA configuration imports no app module (Biome override and the source)', () => {
+    expect(groupsFor('web/src/config/**')).toEqual(expect.arrayContaining(['@/app/**']));
+    const alias = { '@/': 'web/src/' };
+    const crossings = sourceFiles(join(ROOT, 'web/src/config')).flatMap((file) =>
+      importedPaths(file, alias)
+        .filter((to) => to.startsWith('web/src/app'))
+        .map((to) => `${relative(ROOT, file)} -> ${to}`),
+    );
+    expect(crossings).toEqual([]);
+  });
 });

@@ -1,6 +1,6 @@
 /**
  * The SPA's deep link to one package: every workflow mail links here, and the web route list
- * (web/src/app/route-list.ts, `packages.open`) serves it. The id is URL-encoded: ids are the server's,
+ * (web/src/config/routes.ts, `packages.open`) serves it. The id is URL-encoded: ids are the server's,
  * but a link is text in a mail.
  */
 export const PACKAGE_LINK_BASE = '/packages/open';

@@ -4,9 +4,10 @@ import { RootLayout } from '@/components/layouts/root-layout';
 import { RouteError } from '@/components/layouts/route-error';
 import type { RouteHandle } from '@/components/layouts/use-route-tab';
 import { FullPageLoader } from '@/components/ui/full-page-loader';
+import { ROUTE_LIST, type RouteAccess, type RoutePath, type RouteRow } from '@/config/routes';
 import { makeGuards } from '@/lib/session/guards';
 import { restoreSession } from '@/lib/session/restore-session';
-import { LAYOUTS, ROUTE_LIST, type RouteAccess, type RouteRow } from './route-list';
+import { LAYOUTS, SCREENS } from './route-screens';
 
 function once(run: () => Promise<void>): () => Promise<void> {
   let running: Promise<void> | undefined;
@@ -16,12 +17,10 @@ function once(run: () => Promise<void>): () => Promise<void> {
   };
 }
 
+type Row = RouteRow & { path: RoutePath };
+
 /** The rows of one layout as its children: paths relative to the layout, its own path as the index. */
-function childrenOf(
-  layout: string,
-  rows: readonly RouteRow[],
-  extra: (row: RouteRow) => RouteObject = () => ({}),
-) {
+function childrenOf(layout: string, rows: readonly Row[], extra: (row: Row) => RouteObject = () => ({})) {
   return rows.map((row): RouteObject => {
     const path = row.path === layout ? '' : row.path.slice(layout === '/' ? 1 : layout.length + 1);
     const handle =
@@ -30,7 +29,7 @@ function childrenOf(
       ...(path === '' ? { index: true } : { path }),
       ...extra(row),
       ...(handle ? { handle: handle satisfies RouteHandle } : {}),
-      lazy: row.screen,
+      lazy: SCREENS[row.path],
     } as RouteObject;
   });
 }

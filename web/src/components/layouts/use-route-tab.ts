@@ -5,7 +5,7 @@ import { type NavTab, session, useSession } from '@/lib/session/session-store';
 /** What a route says about the navigation bar: a tab to select, null to clear it, absent to keep it. */
 export interface RouteHandle {
   tab?: NavTab | null;
-  /** what the page is (app/route-list.ts); '' where it shows the session's subHeader */
+  /** what the page is (config/routes.ts); '' where it shows the session's subHeader */
   title?: string;
 }
 

@@ -1,18 +1,17 @@
 import type { RouteObject } from 'react-router-dom';
 import { describe, expect, it } from 'vitest';
 import { paths } from '@/config/paths';
-import { pathsOf, ROUTE_LIST, type RouteRow } from './route-list';
+import { pathsOf, ROUTE_LIST, type RouteRow } from '@/config/routes';
+import { SCREENS } from './route-screens';
 import { createRoutes } from './router';
-
-const screen = async () => ({});
 
 describe('route list (spec §2)', () => {
   it('builds the path builders from the row names, nested at the dot, without the catch-all rows', () => {
     const rows: RouteRow[] = [
-      { name: 'home', path: '/home', access: 'user', screen },
-      { name: 'packages.list', path: '/packages', access: 'user', screen },
-      { name: 'packages.header', path: '/packages/header', access: 'user', screen },
-      { path: '/*', access: 'user', screen },
+      { name: 'home', path: '/home', access: 'user' },
+      { name: 'packages.list', path: '/packages', access: 'user' },
+      { name: 'packages.header', path: '/packages/header', access: 'user' },
+      { path: '/*', access: 'user' },
     ];
     expect(pathsOf(rows)).toEqual({
       home: '/home',
@@ -40,7 +39,7 @@ describe('route list (spec §2)', () => {
     expect(signedIn?.id).toBe('signed-in');
     for (const row of ROUTE_LIST) {
       const found = under[row.access].filter(
-        (r) => r.lazy === row.screen && fullPath(row.access, r) === row.path,
+        (r) => r.lazy === SCREENS[row.path] && fullPath(row.access, r) === row.path,
       );
       expect(found, row.path).toHaveLength(1);
     }
