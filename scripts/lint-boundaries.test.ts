@@ -89,4 +89,26 @@ describe('import boundaries', () => {
     );
     expect(crossings).toEqual([]);
   });
+
+  it('services import no adapter, middleware or composition outside their tests; workers no adapter', () => {
+    expect(groupsFor('lambdas/services/**')).toEqual(
+      expect.arrayContaining(['**/adapters/**', '**/middleware/**', '**/composition']),
+    );
+    expect(groupsFor('lambdas/workers/**')).toEqual(expect.arrayContaining(['**/adapters/**']));
+    const crossings = [
+      ...sourceFiles(join(ROOT, 'lambdas/services'))
+        .filter((file) => !file.endsWith('.test.ts'))
+        .flatMap((file) =>
+          importedPaths(file, {})
+            .filter((to) => /^lambdas\/(adapters|middleware|composition)/.test(to))
+            .map((to) => `${relative(ROOT, file)} -> ${to}`),
+        ),
+      ...sourceFiles(join(ROOT, 'lambdas/workers')).flatMap((file) =>
+        importedPaths(file, {})
+          .filter((to) => to.startsWith('lambdas/adapters'))
+          .map((to) => `${relative(ROOT, file)} -> ${to}`),
+      ),
+    ];
+    expect(crossings).toEqual([]);
+  });
 });

@@ -4,8 +4,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { exampleSigner } from '../lambdas/services/artefact/package-format.example';
-import { buildSample, testSigner } from '../lambdas/services/artefact/xml-package.fixtures';
+import { exampleSigner } from '../lambdas/testing/artefact/package-format.example';
+import { buildSample, testSigner } from '../lambdas/testing/artefact/xml-package.fixtures';
 import { runVerify } from './verify';
 
 const dir = mkdtempSync(join(tmpdir(), 'verify-cli-'));

@@ -4,7 +4,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { extname, join, normalize, resolve, sep } from 'node:path';
 import { Logger } from '@aws-lambda-powertools/logger';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
-import { nameFunctionsBy } from '../../lambdas/middleware/logging';
+import { nameFunctionsBy } from '../../lambdas/observability/logger';
 import { API_STAGE, handlerFile, type Route } from '../../shared/api/routes';
 import {
   BINARY_MEDIA_TYPES,

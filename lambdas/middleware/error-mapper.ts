@@ -3,7 +3,7 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { SECURITY_HEADERS } from '../../shared/api/runtime';
 import { AppError } from '../../shared/domain/errors';
 import { API_ERR } from '../../shared/messages';
-import { logger } from './logging';
+import { logger } from '../observability/logger';
 
 function isDependencyFailure(e: unknown): boolean {
   const err = e as { $metadata?: unknown; code?: string; name?: string; cause?: { code?: string } };

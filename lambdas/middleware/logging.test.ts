@@ -4,9 +4,10 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { IDENTITY_CONTRACT, IDENTITY_ROUTES } from '../../shared/api/route-table/identity';
 import { ConflictError, UnauthorizedError } from '../../shared/domain/errors';
 import { API_ERR } from '../../shared/messages';
+import { logger, nameFunctionsBy } from '../observability/logger';
 import type { UserRecord } from '../ports/user-repository';
 import { routesOf } from './http';
-import { logger, nameFunctionsBy, outcomeOf } from './logging';
+import { outcomeOf } from './logging';
 
 /**
  * The logging middleware in the real route() chain (with a stand-in for the identity service's token

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { BUSINESS_METRICS, routeMetrics } from '../../shared/api/metrics';
 import { EmfMetrics } from '../adapters/emf/emf-metrics';
+import { countCommitted } from '../observability/metrics';
 import type { AuditEvent } from '../ports/audit-log';
 import type { BusinessMetric } from '../ports/metrics';
 import { subjectKeys } from './logging';
-import { countCommitted } from './metrics';
 
 /** Business metrics as CloudWatch embedded metric format (decision 312). */
 describe('EMF business metrics', () => {

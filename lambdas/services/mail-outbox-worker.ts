@@ -1,4 +1,4 @@
-import { logger } from '../middleware/logging';
+import { logger } from '../observability/logger';
 import type { AuditEvent } from '../ports/audit-log';
 import type { Clock } from '../ports/clock';
 import type { OutboxItem, OutboxStore } from '../ports/mail-outbox';

@@ -1,11 +1,8 @@
-import { createHash } from 'node:crypto';
-import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { AttributeValue, DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
 import { auditObjectBody, auditObjectKey, eventOfItem } from '../../shared/domain/audit-copy';
-import { s3 } from '../adapters/s3/client';
-import { bucketName } from '../config/env';
-import { loggerFor } from '../middleware/logging';
+import { auditObjectStore } from '../composition-audit-copy';
+import { loggerFor } from '../observability/logger';
 
 const log = loggerFor('auditCopy');
 
@@ -16,28 +13,15 @@ const log = loggerFor('auditCopy');
  * A failed write is reported as a batch item failure and retried by the event source.
  */
 export async function handler(event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> {
-  const bucket = bucketName('audit');
+  const store = auditObjectStore();
   const failures: DynamoDBBatchResponse['batchItemFailures'] = [];
   for (const record of event.Records) {
     const image = record.dynamodb?.NewImage;
     if (!image || image.kind?.S !== 'AUDIT') continue;
     const stored = eventOfItem(unmarshall(image as Record<string, AttributeValue> as never));
-    const body = auditObjectBody(stored);
     try {
-      await s3().send(
-        new PutObjectCommand({
-          Bucket: bucket,
-          Key: auditObjectKey(stored.subject, Number(stored.seq)),
-          Body: body,
-          ContentType: 'application/json',
-          // Object Lock buckets require an integrity header on every PUT
-          ContentMD5: createHash('md5').update(body).digest('base64'),
-          IfNoneMatch: '*',
-        }),
-      );
+      await store.putOnce(auditObjectKey(stored.subject, Number(stored.seq)), auditObjectBody(stored));
     } catch (e) {
-      const status = (e as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
-      if (status === 412) continue; // copied before: the object exists and is locked
       log.error('audit event not copied', {
         kind: 'auditCopy',
         subject: stored.subject,

@@ -1,6 +1,6 @@
 import { packageServiceWithArtefacts } from '../composition-artefacts';
-import { loggerFor } from '../middleware/logging';
 import { onFailureQueue } from '../middleware/on-failure-queue';
+import { loggerFor } from '../observability/logger';
 import { failedJobOf } from '../services/packages/generation-failure';
 
 loggerFor('devGenerationFailed');

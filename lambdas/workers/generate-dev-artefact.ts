@@ -1,4 +1,4 @@
-import { loggerFor } from '../middleware/logging';
+import { loggerFor } from '../observability/logger';
 import { runGenerationJob } from './generation-job';
 
 loggerFor('generateDevArtefact');

@@ -1,7 +1,7 @@
 import { packageServiceWithArtefacts } from '../composition-artefacts';
-import { loggerFor } from '../middleware/logging';
-import { metrics } from '../middleware/metrics';
 import { onFailureQueue } from '../middleware/on-failure-queue';
+import { loggerFor } from '../observability/logger';
+import { metrics } from '../observability/metrics';
 import { failedJobOf } from '../services/packages/generation-failure';
 
 loggerFor('generationFailed');

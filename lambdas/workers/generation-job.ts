@@ -1,7 +1,7 @@
 import type { Stage } from '../../shared/api/contracts/resources';
 import { generationJobSchema } from '../../shared/api/workers';
 import { packageServiceSigning } from '../composition-artefacts';
-import { logger } from '../middleware/logging';
+import { logger } from '../observability/logger';
 
 /** Runs one generation job with `stage`'s key; every log line of the run names its package and job. */
 export async function runGenerationJob(stage: Stage, event: unknown): Promise<void> {

@@ -1,37 +1,11 @@
 import type { Context, DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
 import { WORKERS } from '../../shared/api/workers';
-import { DynamoOutboxStore } from '../adapters/dynamodb/outbox';
-import { SesMailer } from '../adapters/ses/ses-mailer';
-import { intEnv, requireEnv, tableName } from '../config/env';
-import { loggerFor } from '../middleware/logging';
-import { countCommitted } from '../middleware/metrics';
-import { systemClock } from '../ports/clock';
-import { DEFAULT_MAIL_RETRY, MailOutboxWorker, type Outcome } from '../services/mail-outbox-worker';
+import { mailOutboxWorker } from '../composition-mail-outbox';
+import { loggerFor } from '../observability/logger';
+import type { Outcome } from '../services/mail-outbox-worker';
 
 // names this Lambda's logger (the worker's lines use it)
 loggerFor('mailOutbox');
-
-let worker: MailOutboxWorker | undefined;
-function build(): MailOutboxWorker {
-  worker ??= new MailOutboxWorker({
-    store: new DynamoOutboxStore(tableName('outbox'), tableName('packages'), {
-      table: () => tableName('audit'),
-      clock: systemClock,
-      // a mail given up is its MAIL_FAILED event: counted once it commits (decision 312)
-      committed: (events) => countCommitted(events),
-    }),
-    mailer: new SesMailer(requireEnv('MAIL_FROM')),
-    clock: systemClock,
-    policy: {
-      maxAttempts: intEnv('MAIL_MAX_ATTEMPTS', DEFAULT_MAIL_RETRY.maxAttempts),
-      baseDelayMs: intEnv('MAIL_RETRY_BASE_MS', DEFAULT_MAIL_RETRY.baseDelayMs),
-      maxDelayMs: intEnv('MAIL_RETRY_MAX_MS', DEFAULT_MAIL_RETRY.maxDelayMs),
-      leaseMs: DEFAULT_MAIL_RETRY.leaseMs,
-    },
-    sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
-  });
-  return worker;
-}
 
 /** Time kept back for writing the outcome before the function's timeout. */
 const RESERVE_MS = 10_000;
@@ -50,7 +24,7 @@ const LAST_CHANCE_MS = (ROW.maxRecordAgeSeconds - 3 * ROW.timeoutSeconds) * 1000
  * it in again (from that record on; records already sent are skipped by their SENT status).
  */
 export async function handler(event: DynamoDBStreamEvent, context?: Context): Promise<DynamoDBBatchResponse> {
-  const w = build();
+  const w = mailOutboxWorker();
   const failures: DynamoDBBatchResponse['batchItemFailures'] = [];
   for (const record of event.Records) {
     const pk = record.dynamodb?.NewImage?.pk?.S ?? record.dynamodb?.Keys?.pk?.S;

@@ -1,6 +1,6 @@
 import { resourceService } from '../composition';
-import { loggerFor } from '../middleware/logging';
 import { onFailureQueue } from '../middleware/on-failure-queue';
+import { loggerFor } from '../observability/logger';
 import { failedVerificationOf } from '../services/resources/verify-failure';
 
 loggerFor('uploadVerifyFailed');

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { resourceServiceWithStorage } from '../composition-storage';
-import { loggerFor } from '../middleware/logging';
+import { loggerFor } from '../observability/logger';
 
 // names this Lambda's logger (the service's lines use it)
 loggerFor('verifyUpload');

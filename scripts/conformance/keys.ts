@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Signer } from '../../lambdas/ports/signer';
-import { fixedKeySigner } from '../../lambdas/services/artefact/package-format.example';
+import { fixedKeySigner } from '../../lambdas/testing/artefact/package-format.example';
 
 /**
  * The test keys of the conformance corpus (docs/conformance/): fixed private keys, public here, that no

@@ -1,5 +1,5 @@
 import { p256 } from '@noble/curves/nist.js';
-import { EXAMPLE_SECRET, fixedKeySigner } from '../../lambdas/services/artefact/package-format.example';
+import { EXAMPLE_SECRET, fixedKeySigner } from '../../lambdas/testing/artefact/package-format.example';
 import { editBlob, forge, highS, spkiOf, withCrc } from './forge';
 import {
   acceptedByBoth,

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildSample } from '../../lambdas/services/artefact/xml-package.fixtures';
+import { buildSample } from '../../lambdas/testing/artefact/xml-package.fixtures';
 import { api } from '../support/api';
 import { runVerifier } from '../support/package-flow';
 

@@ -8,16 +8,16 @@ import {
   samplePackage,
   sha256Hex as sha,
   storedPayload,
-} from './artefact-store.fixtures';
-import { exampleSigner } from './package-format.example';
+} from '../../testing/artefact/artefact-store.fixtures';
+import { exampleSigner } from '../../testing/artefact/package-format.example';
 import {
   EXAMPLE_PROVENANCE,
   EXAMPLE_SBOM,
   EXAMPLE_SBOM_SUMMARY,
   manifestBytesOf,
-} from './provenance-statement.example';
+} from '../../testing/artefact/provenance-statement.example';
+import { testSigner } from '../../testing/artefact/xml-package.fixtures';
 import { verifyStatement } from './provenance-statement-verify';
-import { testSigner } from './xml-package.fixtures';
 import { verifyXmlPackage } from './xml-verifier';
 
 /**

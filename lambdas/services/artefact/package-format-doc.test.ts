@@ -7,7 +7,19 @@ import { p256 } from '@noble/curves/nist.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DsseEnvelope } from '../../../shared/api/contracts/provenance-statement';
 import { SIGNATURE_MEANINGS } from '../../../shared/domain/signature-meanings';
-import { examplePackage, exampleSigner } from './package-format.example';
+import { examplePackage, exampleSigner } from '../../testing/artefact/package-format.example';
+import {
+  EXAMPLE_SBOM,
+  exampleStatement,
+  manifestBytesOf,
+} from '../../testing/artefact/provenance-statement.example';
+import {
+  buildSample,
+  collect,
+  sampleInput,
+  samplePayload,
+  testSigner,
+} from '../../testing/artefact/xml-package.fixtures';
 import {
   buildStatement,
   envelopeText,
@@ -15,11 +27,9 @@ import {
   STATEMENT_PAYLOAD_TYPE,
   signStatement,
 } from './provenance-statement';
-import { EXAMPLE_SBOM, exampleStatement, manifestBytesOf } from './provenance-statement.example';
 import { verifyStatement } from './provenance-statement-verify';
 import { LEGACY_APPROVAL_MEANING, LEGACY_SIGNATURE_MEANING } from './xml-format';
 import { buildXmlPackage } from './xml-package';
-import { buildSample, collect, sampleInput, samplePayload, testSigner } from './xml-package.fixtures';
 import { verifyXmlPackage } from './xml-verifier';
 
 /**

@@ -6,7 +6,15 @@ import { p256 } from '@noble/curves/nist.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runVerify } from '../../../scripts/verify';
 import type { DsseEnvelope } from '../../../shared/api/contracts/provenance-statement';
-import { exampleSigner } from './package-format.example';
+import { exampleSigner } from '../../testing/artefact/package-format.example';
+import {
+  EXAMPLE_PROVENANCE,
+  EXAMPLE_SBOM,
+  EXAMPLE_SBOM_SUMMARY,
+  exampleStatement,
+  manifestBytesOf,
+} from '../../testing/artefact/provenance-statement.example';
+import { buildSample, testSigner } from '../../testing/artefact/xml-package.fixtures';
 import {
   buildStatement,
   checkProvenancePin,
@@ -19,16 +27,8 @@ import {
   statementBytes,
   statementKeyOf,
 } from './provenance-statement';
-import {
-  EXAMPLE_PROVENANCE,
-  EXAMPLE_SBOM,
-  EXAMPLE_SBOM_SUMMARY,
-  exampleStatement,
-  manifestBytesOf,
-} from './provenance-statement.example';
 import { verifyStatement } from './provenance-statement-verify';
 import type { PackageManifest } from './xml-format';
-import { buildSample, testSigner } from './xml-package.fixtures';
 
 /**
  * The signed provenance statement (decision 279): built from the manifest, signed in a DSSE envelope,

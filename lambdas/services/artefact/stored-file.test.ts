@@ -8,7 +8,7 @@ import {
   samplePackage,
   sha256Hex as sha,
   storedPayload,
-} from './artefact-store.fixtures';
+} from '../../testing/artefact/artefact-store.fixtures';
 
 /**
  * Decision 302: the stored XML and statement are what generation wrote. Two signed packages A and B are

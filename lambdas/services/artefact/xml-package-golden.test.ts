@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { chunked, sampleInput, samplePayload } from '../../testing/artefact/xml-package.fixtures';
 import { buildXmlPackage } from './xml-package';
-import { chunked, sampleInput, samplePayload } from './xml-package.fixtures';
 
 /**
  * Byte-exact output of the builder (decision 170): the digests below are the builder's at commit 8807778

@@ -2,9 +2,6 @@ import { createHash, generateKeyPairSync, verify } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { computeFields } from '../../../shared/domain/header/header-rules';
 import type { Signer } from '../../ports/signer';
-import { decodeBase64 } from './base64-stream';
-import { APPROVAL_MEANING, SIGNATURE_MEANING } from './xml-format';
-import { buildXmlPackage } from './xml-package';
 import {
   buildSample,
   chunked,
@@ -13,7 +10,10 @@ import {
   sampleInput,
   samplePayload,
   testSigner,
-} from './xml-package.fixtures';
+} from '../../testing/artefact/xml-package.fixtures';
+import { decodeBase64 } from './base64-stream';
+import { APPROVAL_MEANING, SIGNATURE_MEANING } from './xml-format';
+import { buildXmlPackage } from './xml-package';
 import { readXml } from './xml-reader';
 import { verifyXmlPackage } from './xml-verifier';
 

@@ -6,8 +6,14 @@ import { join } from 'node:path';
 import { p256 } from '@noble/curves/nist.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { computeFields } from '../../../shared/domain/header/header-rules';
+import {
+  buildSample,
+  chunked,
+  collect,
+  sampleInput,
+  testSigner,
+} from '../../testing/artefact/xml-package.fixtures';
 import { buildXmlPackage } from './xml-package';
-import { buildSample, chunked, collect, sampleInput, testSigner } from './xml-package.fixtures';
 import { formatReport, type VerifyReport, verifyXmlPackage } from './xml-verifier';
 
 const dir = mkdtempSync(join(tmpdir(), 'xml-verify-'));

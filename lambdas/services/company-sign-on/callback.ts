@@ -13,7 +13,7 @@ import {
   ServiceUnavailableError,
 } from '../../../shared/domain/errors';
 import { registrationExpired } from '../../../shared/domain/identity';
-import { logger } from '../../middleware/logging';
+import { logger } from '../../observability/logger';
 import type { CompanyLink, SignOnTransaction } from '../../ports/company-identity-store';
 import { IdentityProviderError, type VerifiedIdentity } from '../../ports/identity-provider';
 import type { UserRecord } from '../../ports/user-repository';

@@ -3,7 +3,7 @@ import type { PackageType } from '../../../shared/api/contracts/packages';
 import { utcMinute } from '../../../shared/domain/package-deletion';
 import { PACKAGE_ERR } from '../../../shared/domain/package-texts';
 import { packageTypeLabel } from '../../../shared/domain/package-type-label';
-import { useMetrics } from '../../middleware/metrics';
+import { useMetrics } from '../../observability/metrics';
 import { packageWorld, SIG } from '../../testing/package-test-kit';
 
 /**

@@ -3,7 +3,7 @@ import type { ApproveOutcome, Package } from '../../../shared/api/contracts/pack
 import { ConflictError, ForbiddenError } from '../../../shared/domain/errors';
 import { isActor } from '../../../shared/domain/package-lifecycle';
 import { AUDIT_MEANING } from '../../../shared/domain/package-texts';
-import { logger } from '../../middleware/logging';
+import { logger } from '../../observability/logger';
 import type { GenerationJob } from '../../ports/artefact-jobs';
 import type { AuditEvent } from '../../ports/audit-log';
 import type { PackageRecord } from '../../ports/package-repository';

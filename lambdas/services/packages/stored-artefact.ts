@@ -5,8 +5,8 @@ import {
   type StoredFileCheck,
   storedFileProblemText,
 } from '../../../shared/domain/stored-file';
-import { logger } from '../../middleware/logging';
-import { metrics } from '../../middleware/metrics';
+import { logger } from '../../observability/logger';
+import { metrics } from '../../observability/metrics';
 import { StoredFileMismatch } from '../../ports/artefact-service';
 import type { ArtefactRef, PackageRecord } from '../../ports/package-repository';
 import type { PackageCore } from './package-core';

@@ -1,7 +1,7 @@
 import type { Resource, ResourceType, Stage } from '../../../shared/api/contracts/resources';
 import { formatUploadTime, type ModelMetadata, safeFileName } from '../../../shared/domain/resource-rules';
 import type { Role } from '../../../shared/domain/roles';
-import { logger } from '../../middleware/logging';
+import { logger } from '../../observability/logger';
 import type { AuditEvent } from '../../ports/audit-log';
 import type { BlobStore } from '../../ports/blob-store';
 import type { Clock } from '../../ports/clock';

@@ -9,7 +9,7 @@ import {
   TFLITE_HEAD_BYTES,
 } from '../../../shared/domain/resource-rules';
 import { MSG } from '../../../shared/messages';
-import { logger } from '../../middleware/logging';
+import { logger } from '../../observability/logger';
 import type { PendingUpload } from '../../ports/resource-repository';
 import type { VerificationJob } from '../../ports/upload-jobs';
 import {

@@ -5,7 +5,7 @@ import { ConflictError, NotFoundError, TooManyRequestsError } from '../../../sha
 import { roleStatusOf } from '../../../shared/domain/identity';
 import type { ThrottlePolicy } from '../../../shared/domain/login-throttle';
 import type { Role } from '../../../shared/domain/roles';
-import { logger } from '../../middleware/logging';
+import { logger } from '../../observability/logger';
 import type { AuditEvent } from '../../ports/audit-log';
 import type { Clock } from '../../ports/clock';
 import type { Mail, Mailer } from '../../ports/mailer';

@@ -6,7 +6,7 @@ import type { MemoryBlobStore } from '../../adapters/memory/blob-store';
 import type { ArtefactRef, PackageRecord } from '../../ports/package-repository';
 import type { ResourceRecord } from '../../ports/resource-repository';
 import type { PackageKeys } from '../../ports/signer';
-import { BlobArtefactStore } from './artefact-store';
+import { BlobArtefactStore } from '../../services/artefact/artefact-store';
 import { samplePayload, testSigner } from './xml-package.fixtures';
 
 /**

@@ -4,9 +4,9 @@ import {
   provenanceText,
   type SbomSummary,
 } from '../../../shared/api/contracts/provenance';
+import { buildStatement, envelopeText, signStatement } from '../../services/artefact/provenance-statement';
+import type { PackageManifest } from '../../services/artefact/xml-format';
 import { examplePackage, exampleSigner } from './package-format.example';
-import { buildStatement, envelopeText, signStatement } from './provenance-statement';
-import type { PackageManifest } from './xml-format';
 
 /**
  * The worked example of docs/package-format.md "Provenance statement (sidecar)": the statement of the §8

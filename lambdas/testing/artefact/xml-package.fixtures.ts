@@ -6,7 +6,11 @@ import type { PackageType } from '../../../shared/api/contracts/packages';
 import { newPackageHeader } from '../../../shared/domain/header/header-rules';
 import { FileSigner } from '../../adapters/local/file-signer';
 import type { Signer } from '../../ports/signer';
-import { buildXmlPackage, type XmlPackageInput, type XmlPackageResult } from './xml-package';
+import {
+  buildXmlPackage,
+  type XmlPackageInput,
+  type XmlPackageResult,
+} from '../../services/artefact/xml-package';
 
 /** Test fixtures: sample inputs and a one-call way to build a package in memory. Not used by production code. */
 

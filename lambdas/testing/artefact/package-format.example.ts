@@ -7,7 +7,7 @@ import {
 } from '../../../shared/domain/header/header-rules';
 import { signDigestP256 } from '../../adapters/local/ecdsa-p256';
 import type { Signer } from '../../ports/signer';
-import { buildXmlPackage } from './xml-package';
+import { buildXmlPackage } from '../../services/artefact/xml-package';
 
 /**
  * The worked example of docs/package-format.md §8, rebuilt from fixed inputs: a signed release package of
