@@ -111,4 +111,15 @@ describe('import boundaries', () => {
     ];
     expect(crossings).toEqual([]);
   });
+
+  it('the SPA, its mock mode included, imports nothing of the stack (infra/)', () => {
+    expect(groupsFor('web/src/**')).toEqual(expect.arrayContaining(['**/infra/**']));
+    const alias = { '@/': 'web/src/', '@shared/': 'shared/' };
+    const crossings = sourceFiles(join(ROOT, 'web/src')).flatMap((file) =>
+      importedPaths(file, alias)
+        .filter((to) => to.startsWith('infra/'))
+        .map((to) => `${relative(ROOT, file)} -> ${to}`),
+    );
+    expect(crossings).toEqual([]);
+  });
 });

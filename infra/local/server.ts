@@ -5,6 +5,7 @@ import { extname, join, normalize, resolve, sep } from 'node:path';
 import { Logger } from '@aws-lambda-powertools/logger';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { nameFunctionsBy } from '../../lambdas/observability/logger';
+import { buildRouter } from '../../shared/api/route-matcher';
 import { API_STAGE, handlerFile, type Route } from '../../shared/api/routes';
 import {
   BINARY_MEDIA_TYPES,
@@ -24,7 +25,6 @@ import {
 } from '../../shared/site-settings';
 import { asRouteInvocation, crashSeamControl, installCrashSeam } from './crash-seam';
 import { installLocalIamChecks, routeScope } from './iam-check';
-import { buildRouter } from './router';
 import { installS3MultipartShim } from './s3-multipart-shim';
 import { INVOCATIONS_PATH, InvocationCounter, passesStageGuard, STAGE_GUARD_ANSWER } from './stage-guard';
 

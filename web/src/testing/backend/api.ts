@@ -1,8 +1,8 @@
+import { buildRouter } from '@shared/api/route-matcher';
 import { API_STAGE, handlerFile, type Route } from '@shared/api/routes';
 import { BINARY_MEDIA_TYPES, GATEWAY_ANSWERS } from '@shared/api/runtime';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { HttpResponse, http } from 'msw';
-import { buildRouter } from '../../../../infra/local/router';
 import { MEMORY_STORAGE_URL, memoryBackend } from '../../../../lambdas/testing/memory-composition';
 
 /**

@@ -1,15 +1,15 @@
 import { CONTRACT } from '@shared/api/contract';
+import { buildRouter } from '@shared/api/route-matcher';
 import type { RouteContract } from '@shared/api/route-table/types';
 import { API_STAGE, type RouteId } from '@shared/api/routes';
 import { API_ERR } from '@shared/messages';
 import { delay, HttpResponse, http, type JsonBodyType } from 'msw';
 import { setupWorker } from 'msw/browser';
-import { buildRouter } from '../../../../infra/local/router';
 import { isRefusal, SAMPLE_ANSWERS, SAMPLE_USERS, sampleToken } from './sample-answers';
 
 /**
  * Mock mode's wiring (spec §7): a service worker matches each call against the route table as API Gateway
- * matches it (infra/local/router.ts) and answers it from the sample data (sample-answers.ts) with the
+ * matches it (shared/api/route-matcher.ts) and answers it from the sample data (sample-answers.ts) with the
  * route's success status, the signed-in user read from the bearer token. Guarded rows answer 401 without
  * a sample user's token; a row without a sample answer answers 501.
  */

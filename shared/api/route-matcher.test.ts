@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ROUTES } from '../../shared/api/routes';
-import { buildRouter } from './router';
+import { buildRouter } from './route-matcher';
+import { ROUTES } from './routes';
 
 const sample = (path: string) => path.replace(/\{(\w+)\}/g, (_, n) => `sample-${n}`);
 

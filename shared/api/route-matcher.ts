@@ -1,4 +1,4 @@
-import { type HttpMethod, ROUTES, type Route } from '../../shared/api/routes';
+import { type HttpMethod, ROUTES, type Route } from './routes';
 
 /**
  * Matches a request path to a route the way API Gateway REST APIs do: segment by segment, a literal
