@@ -1,7 +1,7 @@
 import { type DependencyList, useCallback, useEffect, useRef, useState } from 'react';
-import { INITIAL_VIEW, sameView, type TableView } from '@/components/ui/data-table/table-logic';
 import type { ApiResult } from '@/lib/api-client/api-client';
 import type { ListView } from '@/lib/api-client/list-view';
+import { INITIAL_VIEW, sameView, type TableView } from '@/lib/table/table-logic';
 import { type ApiQuery, useApiQuery } from './use-api-query';
 
 export interface ServerView<T> {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { TableView } from '@/components/ui/data-table/table-logic';
+import type { TableView } from '@/lib/table/table-logic';
 import { type ApiResult, api, parseJsonText, quietly, readAnswer } from './api-client';
 
 /** One page of a list as the table shows it, and the total of its matches (decisions 210, 221). */

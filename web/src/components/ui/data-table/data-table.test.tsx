@@ -3,8 +3,8 @@ import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
 import { describe, expect, it } from 'vitest';
 import { AppProvider } from '@/app/provider';
+import { filterRows, formatRange, nextSort, paginate } from '@/lib/table/table-logic';
 import { type Column, DataTable } from './data-table';
-import { filterRows, formatRange, nextSort, paginate } from './table-logic';
 
 interface Row {
   id: string;

@@ -32,7 +32,7 @@ import {
   serverSlice,
   sortRows,
   type TableView,
-} from './table-logic';
+} from '@/lib/table/table-logic';
 
 export interface Column<T> {
   id: string;

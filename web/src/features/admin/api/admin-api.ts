@@ -5,11 +5,11 @@ import type { Resource } from '@shared/api/contracts/resources';
 import type { PublicUser } from '@shared/api/contracts/user';
 import { publicUserSchema } from '@shared/api/contracts/user';
 import type { Role } from '@shared/domain/roles';
-import type { TableView } from '@/components/ui/data-table/table-logic';
 import { getAllPages } from '@/lib/api-client/all-pages';
 import { type ApiResult, callApi, routePath } from '@/lib/api-client/api-client';
 import { getListView, type ListView } from '@/lib/api-client/list-view';
 import { getWholeList } from '@/lib/api-client/whole-list';
+import type { TableView } from '@/lib/table/table-logic';
 
 /** The four admin lists (spec §2.12): path and the field that carries the list as JSON text. */
 export const ADMIN_KINDS = {

@@ -3,11 +3,11 @@ import type { DeletionProposalView } from '@shared/domain/deletion-proposals';
 import { MSG } from '@shared/messages';
 import { type ReactNode, useState } from 'react';
 import { type Column, DataTable } from '@/components/ui/data-table/data-table';
-import type { SortValue } from '@/components/ui/data-table/table-logic';
 import { paths } from '@/config/paths';
 import { useServerView } from '@/hooks/use-server-view';
 import { isProofRefusal } from '@/lib/passkeys/passkey-api';
 import { showSuccess, showWarning } from '@/lib/popup/popup-store';
+import type { SortValue } from '@/lib/table/table-logic';
 import { type AdminKind, type AdminRows, deleteAdmin, listAdminView } from '../api/admin-api';
 import { DeleteConfirmDialog, type DeletionSignature } from './delete-confirm-dialog';
 

@@ -1,10 +1,10 @@
 import type { CreateDcc, Dcc } from '@shared/api/contracts/dcc';
 import type { Package } from '@shared/api/contracts/packages';
 import { dccSchema } from '@shared/api/contracts/records';
-import type { TableView } from '@/components/ui/data-table/table-logic';
 import { type ApiResult, callApi, readAnswer, routePath } from '@/lib/api-client/api-client';
 import { getListView, type ListView } from '@/lib/api-client/list-view';
 import { getWholeList } from '@/lib/api-client/whole-list';
+import type { TableView } from '@/lib/table/table-logic';
 import { packageOf } from './package-lists';
 
 /** GET /dcc one page at a time (decision 221): `dcc` is JSON text of the page, `total` its matches. */

@@ -1,10 +1,10 @@
 import type { Package, WaitingFor } from '@shared/api/contracts/packages';
 import { packageSchema } from '@shared/api/contracts/records';
 import { z } from 'zod';
-import type { TableView } from '@/components/ui/data-table/table-logic';
 import { getAllPages } from '@/lib/api-client/all-pages';
 import { type ApiResult, callApi, parseJsonText, quietly, readAnswer } from '@/lib/api-client/api-client';
 import { getListView } from '@/lib/api-client/list-view';
+import type { TableView } from '@/lib/table/table-logic';
 
 const packageList = z.array(packageSchema);
 

@@ -5,11 +5,11 @@ import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { type Column, DataTable, fieldColumn } from '@/components/ui/data-table/data-table';
 import { StageTabs } from '@/components/ui/data-table/stage-tabs';
-import { INITIAL_VIEW, sameView, type TableView } from '@/components/ui/data-table/table-logic';
 import { anyGenerating, GenerationBadge } from '@/components/ui/package-state';
 import { StatusBadge } from '@/components/ui/status-badge';
 import { useApiQuery } from '@/hooks/use-api-query';
 import { session } from '@/lib/session/session-store';
+import { INITIAL_VIEW, sameView, type TableView } from '@/lib/table/table-logic';
 import { resourceTypeLabel, stageLabel } from '@/utils/format';
 import { getPackageList, getPackageView, getWorkLists, type ListView } from '../api/package-lists';
 import {

@@ -1,8 +1,8 @@
 import { resourceSchema } from '@shared/api/contracts/records';
 import type { Resource, ResourceType, Stage } from '@shared/api/contracts/resources';
-import type { TableView } from '@/components/ui/data-table/table-logic';
 import { type ApiResult, routePath } from '@/lib/api-client/api-client';
 import { getListView, type ListView } from '@/lib/api-client/list-view';
+import type { TableView } from '@/lib/table/table-logic';
 
 /**
  * GET /resources/{patch|model}/{dev|release} one page at a time (decision 221): the server searches
