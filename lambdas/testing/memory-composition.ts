@@ -16,6 +16,7 @@ import { MemoryUserRepository } from '../adapters/memory/user-repository';
 import type * as real from '../composition';
 import type * as realAccessTokens from '../composition-access-tokens';
 import type * as realArtefacts from '../composition-artefacts';
+import type * as realAudit from '../composition-audit';
 import type * as realCompany from '../composition-company';
 import type * as realHttp from '../composition-http';
 import type * as realJobs from '../composition-jobs';
@@ -30,6 +31,7 @@ import type { ArtefactRef } from '../ports/package-repository';
 import type { ResourceReferences } from '../ports/resource-repository';
 import { AccessTokenService } from '../services/access-tokens';
 import { checkPinned, readPinned, xmlPin } from '../services/artefact/stored-file';
+import { AuditService } from '../services/audit/audit-service';
 import type { CompanySignOnService } from '../services/company-sign-on-service';
 import { PackageService } from '../services/package-service';
 import { headerRules } from '../services/packages/header-rules';
@@ -223,6 +225,7 @@ function build() {
     userService,
     resourceService,
     packageService,
+    auditService: new AuditService({ audit, clock }),
     provenance,
     /** the stage's passkey rule: a test of a stage that requires passkeys sets `webauthn.required` */
     passkeys,
@@ -258,6 +261,7 @@ export const packageServiceWithResourceReads = packageService;
 export const artefactService = () => current.artefacts;
 export const accessTokenService = () => current.accessTokens;
 export const provenanceService = () => current.provenance;
+export const auditService = () => current.auditService;
 /**
  * Company sign-on is off in the component tests: no identity provider runs in jsdom (the integration and
  * end-to-end tests run the local provider); its rows answer 404 as on a stage without one.
@@ -286,6 +290,7 @@ export const standsFor: {
   authenticate: typeof realHttp.authenticate;
   accessTokenService: typeof realAccessTokens.accessTokenService;
   provenanceService: typeof realProvenance.provenanceService;
+  auditService: typeof realAudit.auditService;
   companySignOnEnabled: typeof realCompany.companySignOnEnabled;
   loadCompanySignOn: typeof realCompany.loadCompanySignOn;
 } = {
@@ -302,6 +307,7 @@ export const standsFor: {
   authenticate,
   accessTokenService,
   provenanceService,
+  auditService,
   companySignOnEnabled,
   loadCompanySignOn,
 };

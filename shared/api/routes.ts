@@ -1,5 +1,6 @@
 import { ACCESS_TOKEN_ROUTES } from './route-table/access-tokens';
 import { ADMIN_ROUTES } from './route-table/admin';
+import { AUDIT_ROUTES } from './route-table/audit';
 import { API_DOCS_ROUTES } from './route-table/api-docs';
 import { COMPANY_SIGN_ON_ROUTES } from './route-table/company-sign-on';
 import { IDENTITY_ROUTES } from './route-table/identity';
@@ -35,6 +36,7 @@ const TABLE = [
   ...RESOURCE_ROUTES,
   ...PACKAGE_ROUTES,
   ...ADMIN_ROUTES,
+  ...AUDIT_ROUTES,
   ...API_DOCS_ROUTES,
   ...ACCESS_TOKEN_ROUTES,
   ...PROVENANCE_ROUTES,
