@@ -1,7 +1,7 @@
 import { ACCESS_TOKEN_ROUTES } from './route-table/access-tokens';
 import { ADMIN_ROUTES } from './route-table/admin';
-import { AUDIT_ROUTES } from './route-table/audit';
 import { API_DOCS_ROUTES } from './route-table/api-docs';
+import { AUDIT_ROUTES } from './route-table/audit';
 import { COMPANY_SIGN_ON_ROUTES } from './route-table/company-sign-on';
 import { IDENTITY_ROUTES } from './route-table/identity';
 import { PACKAGE_ROUTES } from './route-table/packages';
