@@ -139,7 +139,9 @@ describe('the audit trail screen', () => {
       /is recorded in the audit trail/,
     );
     expect(click).toHaveBeenCalled();
-    const csv = await (created.mock.calls[0]?.[0] as Blob).text();
+    const blob = created.mock.calls[0]?.[0];
+    expect(blob).toBeInstanceOf(Blob);
+    const csv = await (blob as Blob).text();
     expect(csv.split('\r\n').filter(Boolean)).toHaveLength(4);
     expect(csv).toContain(
       `${ME},3,u-auditee,Audra Auditee,RELIABILITY_ENGINEER,PASSWORD_CHANGED,password_changed number 3`,
