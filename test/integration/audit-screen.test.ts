@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
 import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ChainedEvent } from '../../shared/domain/audit-event';
 import type { ChainState } from '../../shared/domain/audit-search';
 import { api, jsonText, localDynamo, localTable, login, SEEDED, uniq } from '../support/api';
 import { decideRoles, type Registered, registerConfirmed } from '../support/identity';
+import { pdfPages } from '../support/pdf-text';
 
 /** The audit trail screen's API (decisions 346–348), over HTTP against the local stack. */
 
@@ -49,17 +49,6 @@ async function allPages(query: Record<string, string>, limit: number) {
     pages += 1;
   } while (cursor && pages < 100);
   return { rows, pages };
-}
-
-/** The text of every page of a PDF, read with pdf.js. */
-async function pdfText(bytes: Buffer): Promise<string[]> {
-  const doc = await getDocument({ data: new Uint8Array(bytes), useSystemFonts: false }).promise;
-  const pages: string[] = [];
-  for (let i = 1; i <= doc.numPages; i++) {
-    const content = await (await doc.getPage(i)).getTextContent();
-    pages.push(content.items.map((it) => ('str' in it ? it.str : '')).join(' '));
-  }
-  return pages;
 }
 
 beforeAll(async () => {
@@ -249,7 +238,7 @@ describe('exports of the filtered view', () => {
     });
     expect(r.status).toBe(200);
     expect(r.body.contentType).toBe('application/pdf');
-    const pages = await pdfText(Buffer.from(r.body.base64, 'base64'));
+    const pages = await pdfPages(new Uint8Array(Buffer.from(r.body.base64, 'base64')));
     expect(pages.length).toBeGreaterThan(0);
     pages.forEach((text, i) => {
       expect(text).toContain('Audit trail - Firmware Release Portal');
