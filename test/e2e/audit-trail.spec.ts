@@ -73,7 +73,7 @@ for (const [width, height] of [
     expect(
       lines.slice(1).every((l) => l.includes(',Dana Dev,DESIGN_ENGINEER_DEV,') && l.startsWith(today())),
     ).toBe(true);
-    await expect(page.getByText(/\.csv: \d+ events, digest [0-9a-f]{64}/)).toBeVisible();
+    await expect(page.getByText(/\.csv: \d+ events?, digest [0-9a-f]{64}/)).toBeVisible();
 
     const [pdf] = await Promise.all([
       page.waitForEvent('download'),

@@ -139,7 +139,10 @@ export function AuditTrailPage() {
   };
   const doExport = async (format: 'CSV' | 'PDF') => {
     const r = await exportAudit(filter, format);
-    if (r.ok) setExported(`${r.data.fileName}: ${r.data.events} events, digest ${r.data.digest}`);
+    if (r.ok)
+      setExported(
+        `${r.data.fileName}: ${r.data.events} event${r.data.events === 1 ? '' : 's'}, digest ${r.data.digest}`,
+      );
     else setProblem(r.error.errorMessage);
   };
 
