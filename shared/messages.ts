@@ -86,6 +86,8 @@ export const MSG = {
   navDcc: 'DCC',
   navUsers: 'USERS',
   navResources: 'RESOURCES',
+  /** not the spec's: the admin navigation's audit trail entry (decision 346) */
+  navAudit: 'AUDIT',
   tabDevelopment: 'Development',
   tabRelease: 'Release',
   tabDelivery: 'Delivery',

@@ -121,7 +121,11 @@ export const TABLES: Record<TableName, TableDef> = {
   audit: {
     partitionKey: S('pk'),
     sortKey: N('seq'),
-    indexes: [{ name: 'byKind', partitionKey: S('kind'), sortKey: S('at') }],
+    indexes: [
+      { name: 'byKind', partitionKey: S('kind'), sortKey: S('at') },
+      // the audit screen's "who" filter (decision 346): every event of one actor by time; heads carry no actorId
+      { name: 'byActor', partitionKey: S('actorId'), sortKey: S('at') },
+    ],
     // every event is copied to the Object Lock audit bucket by the auditCopy worker (decision 097)
     stream: 'NEW_IMAGE',
   },

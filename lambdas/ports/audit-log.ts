@@ -1,5 +1,6 @@
 import type { ChainedEvent, ChainHead } from '../../shared/domain/audit-chain';
 import type { AuditEvent } from '../../shared/domain/audit-event';
+import type { AuditFilter } from '../../shared/domain/audit-search';
 
 export type { AuditEvent } from '../../shared/domain/audit-event';
 
@@ -28,4 +29,39 @@ export interface Recorded {
  */
 export interface AuditLog {
   history(subject: string): Promise<AuditTrail>;
+}
+
+/** Where a search page stopped: the last event it examined (its keys in every index the search reads). */
+export interface AuditPosition {
+  pk: string;
+  seq: number;
+  at: string;
+}
+
+/** One page of the audit trail screen's search (shared/domain/audit-search.ts, decision 346). */
+export interface AuditSearchQuery {
+  filter: AuditFilter;
+  /** the most events the page returns */
+  limit: number;
+  /** the most events the page may examine (a filter served by a FilterExpression reads more than it returns) */
+  budget: number;
+  after?: AuditPosition;
+}
+
+export interface AuditSearchPage {
+  /** newest first */
+  events: StoredAuditEvent[];
+  /** where the next page starts; null when the search reached the oldest event */
+  next: AuditPosition | null;
+  /** how many stored events were read to find these (equal to `events.length` when no filter needs a FilterExpression) */
+  examined: number;
+}
+
+/**
+ * The audit trail read across subjects (the admin audit screen and its exports), and the one write that
+ * is not part of a state change: an export records who exported what (the event is the change).
+ */
+export interface AuditSearch extends AuditLog {
+  search(q: AuditSearchQuery): Promise<AuditSearchPage>;
+  recordOnly(events: readonly AuditEvent[]): Promise<void>;
 }

@@ -16,6 +16,8 @@ import { MemoryUserRepository } from '../adapters/memory/user-repository';
 import type * as real from '../composition';
 import type * as realAccessTokens from '../composition-access-tokens';
 import type * as realArtefacts from '../composition-artefacts';
+import type * as realAudit from '../composition-audit';
+import type * as realAuditExport from '../composition-audit-export';
 import type * as realCompany from '../composition-company';
 import type * as realHttp from '../composition-http';
 import type * as realJobs from '../composition-jobs';
@@ -30,6 +32,7 @@ import type { ArtefactRef } from '../ports/package-repository';
 import type { ResourceReferences } from '../ports/resource-repository';
 import { AccessTokenService } from '../services/access-tokens';
 import { checkPinned, readPinned, xmlPin } from '../services/artefact/stored-file';
+import { AuditExporter } from '../services/audit/audit-export';
 import type { CompanySignOnService } from '../services/company-sign-on-service';
 import { PackageService } from '../services/package-service';
 import { headerRules } from '../services/packages/header-rules';
@@ -223,6 +226,7 @@ function build() {
     userService,
     resourceService,
     packageService,
+    auditService: new AuditExporter({ audit, clock }),
     provenance,
     /** the stage's passkey rule: a test of a stage that requires passkeys sets `webauthn.required` */
     passkeys,
@@ -258,6 +262,8 @@ export const packageServiceWithResourceReads = packageService;
 export const artefactService = () => current.artefacts;
 export const accessTokenService = () => current.accessTokens;
 export const provenanceService = () => current.provenance;
+export const auditService = () => current.auditService;
+export const auditExporter = auditService;
 /**
  * Company sign-on is off in the component tests: no identity provider runs in jsdom (the integration and
  * end-to-end tests run the local provider); its rows answer 404 as on a stage without one.
@@ -286,6 +292,8 @@ export const standsFor: {
   authenticate: typeof realHttp.authenticate;
   accessTokenService: typeof realAccessTokens.accessTokenService;
   provenanceService: typeof realProvenance.provenanceService;
+  auditService: typeof realAudit.auditService;
+  auditExporter: typeof realAuditExport.auditExporter;
   companySignOnEnabled: typeof realCompany.companySignOnEnabled;
   loadCompanySignOn: typeof realCompany.loadCompanySignOn;
 } = {
@@ -302,6 +310,8 @@ export const standsFor: {
   authenticate,
   accessTokenService,
   provenanceService,
+  auditService,
+  auditExporter,
   companySignOnEnabled,
   loadCompanySignOn,
 };

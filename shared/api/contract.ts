@@ -2,6 +2,7 @@ import type * as z from 'zod';
 import { ACCESS_TOKEN_CONTRACT, ACCESS_TOKEN_RESPONSES } from './route-table/access-tokens';
 import { ADMIN_CONTRACT, ADMIN_RESPONSES } from './route-table/admin';
 import { API_DOCS_CONTRACT, API_DOCS_RESPONSES } from './route-table/api-docs';
+import { AUDIT_CONTRACT, AUDIT_RESPONSES } from './route-table/audit';
 import { COMPANY_SIGN_ON_CONTRACT, COMPANY_SIGN_ON_RESPONSES } from './route-table/company-sign-on';
 import { IDENTITY_CONTRACT, IDENTITY_RESPONSES } from './route-table/identity';
 import { PACKAGE_CONTRACT, PACKAGE_RESPONSES } from './route-table/packages';
@@ -19,6 +20,7 @@ const REQUESTS = {
   ...RESOURCE_CONTRACT,
   ...PACKAGE_CONTRACT,
   ...ADMIN_CONTRACT,
+  ...AUDIT_CONTRACT,
   ...API_DOCS_CONTRACT,
   ...ACCESS_TOKEN_CONTRACT,
   ...PROVENANCE_CONTRACT,
@@ -32,6 +34,7 @@ const RESPONSES = {
   ...RESOURCE_RESPONSES,
   ...PACKAGE_RESPONSES,
   ...ADMIN_RESPONSES,
+  ...AUDIT_RESPONSES,
   ...API_DOCS_RESPONSES,
   ...ACCESS_TOKEN_RESPONSES,
   ...PROVENANCE_RESPONSES,

@@ -62,6 +62,8 @@ export const ROUTE_PATHS = {
   adminDeleteDcc: ['DELETE', '/admin/dcc'],
   adminListResources: ['GET', '/admin/resources'],
   adminDeleteResources: ['DELETE', '/admin/resources'],
+  auditEvents: ['GET', '/admin/audit'],
+  exportAudit: ['POST', '/admin/audit/export'],
   openapi: ['GET', '/openapi.json'],
   createAccessToken: ['POST', '/access-tokens'],
   listAccessTokens: ['GET', '/access-tokens'],

@@ -1,6 +1,7 @@
 import { ACCESS_TOKEN_ROUTES } from './route-table/access-tokens';
 import { ADMIN_ROUTES } from './route-table/admin';
 import { API_DOCS_ROUTES } from './route-table/api-docs';
+import { AUDIT_ROUTES } from './route-table/audit';
 import { COMPANY_SIGN_ON_ROUTES } from './route-table/company-sign-on';
 import { IDENTITY_ROUTES } from './route-table/identity';
 import { PACKAGE_ROUTES } from './route-table/packages';
@@ -35,6 +36,7 @@ const TABLE = [
   ...RESOURCE_ROUTES,
   ...PACKAGE_ROUTES,
   ...ADMIN_ROUTES,
+  ...AUDIT_ROUTES,
   ...API_DOCS_ROUTES,
   ...ACCESS_TOKEN_ROUTES,
   ...PROVENANCE_ROUTES,

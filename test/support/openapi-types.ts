@@ -827,6 +827,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Audit events of every subject, newest first, filtered and paged, with each subject’s chain state */
+        get: operations["auditEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/audit/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Export the filtered audit view as CSV or PDF (recorded as an AUDIT_EXPORTED event) */
+        post: operations["exportAudit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/openapi.json": {
         parameters: {
             query?: never;
@@ -3481,6 +3515,100 @@ export interface operations {
                         /** @constant */
                         status: "DELETED";
                         message: string;
+                    };
+                };
+            };
+            "4XX": components["responses"]["Error"];
+            "5XX": components["responses"]["Error"];
+        };
+    };
+    auditEvents: {
+        parameters: {
+            query?: {
+                actor?: string;
+                action?: string;
+                subject?: string;
+                subjectKind?: "PKG" | "USER" | "RES" | "DCC";
+                from?: string;
+                to?: string;
+                limit?: string;
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description JSON text of the events, newest first (ChainedEvent[]: seq, at, subject, action, meaning, actor, details, prevHash, hash) */
+                        events: string;
+                        /** @description pass back as `cursor` for the next (older) page; null at the oldest */
+                        nextCursor: string | null;
+                        /** @description stored events read for this page: more than the events when a filter is served by a FilterExpression */
+                        examined: number;
+                        /** @description the chain state of each subject on the page */
+                        chains: {
+                            subject: string;
+                            intact: boolean;
+                            brokenAtSeq: number | null;
+                            lastSeq: number;
+                            headHash: string | null;
+                        }[];
+                    };
+                };
+            };
+            "4XX": components["responses"]["Error"];
+            "5XX": components["responses"]["Error"];
+        };
+    };
+    exportAudit: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the actor's user id */
+                    actor?: string;
+                    action?: string;
+                    subject?: string;
+                    /** @enum {string} */
+                    subjectKind?: "PKG" | "USER" | "RES" | "DCC";
+                    /** @description first day, UTC, inclusive (YYYY-MM-DD) */
+                    from?: string;
+                    /** @description last day, UTC, inclusive (YYYY-MM-DD) */
+                    to?: string;
+                    /** @enum {string} */
+                    format: "CSV" | "PDF";
+                };
+            };
+        };
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        fileName: string;
+                        /** @enum {string} */
+                        contentType: "text/csv; charset=utf-8" | "application/pdf";
+                        /** @description the file, base64 */
+                        base64: string;
+                        events: number;
+                        /** @description SHA-256 over the exported events’ hashes, each followed by LF */
+                        digest: string;
                     };
                 };
             };

@@ -1,5 +1,13 @@
 import { type ChainedEvent, eventHash, GENESIS_HASH } from '../../../shared/domain/audit-chain';
-import type { AuditEvent, AuditLog, AuditTrail, StoredAuditEvent } from '../../ports/audit-log';
+import { matchesFilter, newestFirst } from '../../../shared/domain/audit-search';
+import type {
+  AuditEvent,
+  AuditSearch,
+  AuditSearchPage,
+  AuditSearchQuery,
+  AuditTrail,
+  StoredAuditEvent,
+} from '../../ports/audit-log';
 import type { Clock } from '../../ports/clock';
 
 /**
@@ -9,7 +17,7 @@ import type { Clock } from '../../ports/clock';
  * `record` in the same synchronous step as the change the events record (decision 283): with no await
  * between the check and the write, the change and its events are stored together or not at all.
  */
-export class MemoryAuditLog implements AuditLog {
+export class MemoryAuditLog implements AuditSearch {
   private readonly bySubject = new Map<string, StoredAuditEvent[]>();
 
   constructor(private readonly clock: Clock) {}
@@ -46,5 +54,25 @@ export class MemoryAuditLog implements AuditLog {
   /** Every event of every subject, in the order they were recorded per subject (for assertions). */
   all(): StoredAuditEvent[] {
     return [...this.bySubject.values()].flat();
+  }
+
+  /** The screen's search, newest first, as the DynamoDB adapter answers it (budget included). */
+  async search(q: AuditSearchQuery): Promise<AuditSearchPage> {
+    const all = this.all().sort(newestFirst);
+    let i = q.after ? all.findIndex((e) => e.subject === q.after?.pk && e.seq === q.after.seq) + 1 : 0;
+    const events: StoredAuditEvent[] = [];
+    let examined = 0;
+    for (; i < all.length && events.length < q.limit && examined < q.budget; i++) {
+      examined += 1;
+      const e = all[i] as StoredAuditEvent;
+      if (matchesFilter(e, q.filter)) events.push({ ...e });
+    }
+    const last = all[i - 1];
+    const next = i < all.length && last ? { pk: last.subject, seq: last.seq, at: last.at } : null;
+    return { events, next, examined };
+  }
+
+  async recordOnly(events: readonly AuditEvent[]): Promise<void> {
+    this.record(events);
   }
 }

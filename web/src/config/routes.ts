@@ -81,6 +81,18 @@ export const ROUTE_LIST = [
     access: 'admin',
     tab: 'admin-resources',
   },
+  {
+    // every subject's audit events, filtered and exported (decisions 346–348)
+    name: 'admin.audit',
+    path: '/admin/audit',
+    access: 'admin',
+    screen: page(
+      () => import('@/features/admin/components/audit-trail-page'),
+      (m) => m.AuditTrailPage,
+    ),
+    tab: 'admin-audit',
+    title: 'Audit trail',
+  },
   // the admin's own name, email and password; the role is not theirs to change
   { name: 'admin.settings', path: '/admin/settings', access: 'admin', tab: null },
   // spec §2.3: unknown paths under the admin area show the admin home page

@@ -13,6 +13,8 @@ const ITEMS: readonly NavItem[] = [
   { tab: 'admin-dcc', label: MSG.navDcc, to: paths.admin.dcc },
   { tab: 'admin-users', label: MSG.navUsers, to: paths.admin.users },
   { tab: 'admin-resources', label: MSG.navResources, to: paths.admin.resources },
+  // beside the spec's four: the audit trail (decision 346)
+  { tab: 'admin-audit', label: MSG.navAudit, to: paths.admin.audit },
 ];
 
 /**

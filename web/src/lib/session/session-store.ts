@@ -18,7 +18,8 @@ export type NavTab =
   | 'admin-packages'
   | 'admin-dcc'
   | 'admin-users'
-  | 'admin-resources';
+  | 'admin-resources'
+  | 'admin-audit';
 
 export interface SessionUser {
   id: string;

@@ -148,6 +148,35 @@ function headerOf(p: Package) {
   return text(newPackageHeader({ packageType: p.type, resourceSizeBytes }));
 }
 
+/** The audit screen's sample (mock mode): a registration and its grant, as the server records them. */
+const SAMPLE_AUDIT = [
+  {
+    seq: 2,
+    at: '2026-11-02T09:15:00.000Z',
+    subject: 'USER#u-dev',
+    action: 'ROLE_GRANTED',
+    meaning: 'grants the requested role',
+    actorId: 'u-admin',
+    actorName: 'Ada Admin',
+    actorRole: 'ADMIN',
+    details: { role: 'DESIGN_ENGINEER_DEV' },
+    prevHash: 'a'.repeat(64),
+    hash: 'b'.repeat(64),
+  },
+  {
+    seq: 1,
+    at: '2026-11-01T08:00:00.000Z',
+    subject: 'USER#u-dev',
+    action: 'REGISTERED',
+    meaning: 'registers and requests a role',
+    actorId: 'u-dev',
+    actorName: 'Dana Dev',
+    actorRole: 'DESIGN_ENGINEER_DEV',
+    prevHash: '0'.repeat(64),
+    hash: 'a'.repeat(64),
+  },
+];
+
 /** Each route's answer by its id (shared/api/routes.ts); a route not listed answers 501 in mock mode. */
 // biome-ignore format: a table, one route a row
 export const SAMPLE_ANSWERS: { [Id in RouteId]?: (c: Call) => ResponseOf<Id> | Refusal } = {
@@ -187,6 +216,8 @@ export const SAMPLE_ANSWERS: { [Id in RouteId]?: (c: Call) => ResponseOf<Id> | R
     return p ? { package: text(p), waitingFor: waitingFor(p, c) } : refusal(404, 'Package not found');
   },
   packageHistory: () => ({ history: text([]), chainIntact: true, brokenAtSeq: null }),
+  // mock mode shows a fixed sample of the trail; exports need the server's files (501)
+  auditEvents: () => ({ events: text(SAMPLE_AUDIT), nextCursor: null, examined: SAMPLE_AUDIT.length, chains: [{ subject: 'USER#u-dev', intact: true, brokenAtSeq: null, lastSeq: 2, headHash: 'b'.repeat(64) }] }),
   getHeader: (c) => ({ header: headerOf(packageOf(c)) }),
   downloadPackage: (c) => ({ fileName: `${packageOf(c).name}.xml`, sizeBytes: 22, sha256: '0'.repeat(64), base64EncodedXMLPackage: btoa('<package>sample</package>') }),
   listApprovers: (c) => ({

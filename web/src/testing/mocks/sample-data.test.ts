@@ -71,7 +71,7 @@ describe('mock mode answers', () => {
     expect(parsed.success, `${id}: ${parsed.error?.message}`).toBe(true);
   });
 
-  it('answers every route the SPA calls; only the docs, signing-key, multipart-upload, passkey ceremony and company sign-on routes answer 501', () => {
+  it('answers every route the SPA calls; only the docs, signing-key, multipart-upload, passkey ceremony, company sign-on and audit export routes answer 501', () => {
     const unanswered = ROUTES.map((r) => r.id).filter((id) => !SAMPLE_ANSWERS[id]);
     expect(unanswered.sort()).toEqual([
       'abortResourceUpload',
@@ -80,6 +80,7 @@ describe('mock mode answers', () => {
       'adminDecidePasskeyRemoval',
       'companySignOnCallback',
       'completeMultipartUpload',
+      'exportAudit',
       'linkCompanyIdentity',
       'listUploadParts',
       'loginPasskey',
