@@ -76,6 +76,10 @@ export const SCREENS = {
   '/admin/dcc': admin((m) => m.AdminDccPage),
   '/admin/users': admin((m) => m.AdminUsersPage),
   '/admin/resources': admin((m) => m.AdminResourcesPage),
+  '/admin/audit': page(
+    () => import('@/features/admin/components/audit-trail-page'),
+    (m) => m.AuditTrailPage,
+  ),
   '/admin/settings': settings,
   '/admin/*': adminHome,
   '/': home,

@@ -86,10 +86,6 @@ export const ROUTE_LIST = [
     name: 'admin.audit',
     path: '/admin/audit',
     access: 'admin',
-    screen: page(
-      () => import('@/features/admin/components/audit-trail-page'),
-      (m) => m.AuditTrailPage,
-    ),
     tab: 'admin-audit',
     title: 'Audit trail',
   },
