@@ -69,7 +69,7 @@ export function SignatureAlternatives({
             onError={onError}
           />
           <span className="frp-muted">
-            {`A ${companyName} window asks for your password there; this signature is sent when it confirms.`}
+            {`A window of ${companyName} asks you to sign in there again; this signature is sent once it confirms.`}
           </span>
         </div>
       ) : null}

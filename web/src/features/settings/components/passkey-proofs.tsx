@@ -15,9 +15,12 @@ export function OtherProofs({
   passkey,
   disabled,
   intro,
+  primary = false,
   onProof,
   onError,
 }: {
+  /** no password field: these are the form's main actions */
+  primary?: boolean;
   company: string | null;
   passkey: boolean;
   disabled: boolean;
@@ -43,6 +46,7 @@ export function OtherProofs({
           <CompanyReauthButton
             companyName={company}
             isDisabled={disabled || waiting}
+            variation={primary ? 'primary' : undefined}
             onTicket={(reauthTicket) => onProof({ reauthTicket })}
             onError={onError}
           />

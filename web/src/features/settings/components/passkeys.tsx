@@ -32,6 +32,8 @@ export function Passkeys() {
   // an account made by a company sign-in has no password to confirm with (decision 317)
   const hasPassword = !user?.passwordless;
   const company = user?.companyLinked && stageCompany ? stageCompany : null;
+  // what a sign-in asks first: the password, or (without one) the company's sign-in
+  const firstFactor = hasPassword ? 'your password' : `your ${company ?? 'company'} sign-in`;
   const [status, setStatus] = useState<Status | null>(null);
   const [listError, setListError] = useState<string | null>(null);
   const [name, setName] = useState('');
@@ -82,9 +84,7 @@ export function Passkeys() {
     setPassword('');
     if (!created.ok) return setError(created.message);
     if (saved && !saved.ok) return setError(saved.error.errorMessage);
-    setDone(
-      `Passkey "${name.trim()}" added. From now on, signing in asks for it after your ${hasPassword ? 'password' : `${company ?? 'company'} sign-in`}.`,
-    );
+    setDone(`Passkey "${name.trim()}" added. From now on, signing in asks for it after ${firstFactor}.`);
     setName('');
     await reload();
   };
@@ -127,7 +127,7 @@ export function Passkeys() {
       </Heading>
       <Text className="frp-muted" marginBottom="0.75rem">
         A passkey is a second factor kept by your device or security key. Once you have one, signing in asks
-        for it after your password, and you can sign decisions with it (your PIN, fingerprint or face confirms
+        for it after {firstFactor}, and you can sign decisions with it (your PIN, fingerprint or face confirms
         the signature).
       </Text>
       {status?.requiredForSignatures && none ? (
@@ -143,6 +143,7 @@ export function Passkeys() {
       <FormAlert message={listError} />
       <PasskeyTable
         passkeys={status?.passkeys ?? null}
+        firstFactor={firstFactor}
         onRename={(p) => {
           setRemoving(null);
           setRenaming({ p, name: p.name });
@@ -240,6 +241,7 @@ export function Passkeys() {
               passkey={(status?.passkeys.length ?? 0) > 0}
               // the name first: a company window or a passkey prompt is not opened for a form that will refuse
               disabled={busy || name.trim() === ''}
+              primary={!hasPassword}
               intro={
                 hasPassword
                   ? 'Or confirm with:'
