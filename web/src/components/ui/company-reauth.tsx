@@ -13,6 +13,7 @@ export function CompanyReauthButton({
   companyName,
   onTicket,
   onError,
+  onStart,
   isDisabled = false,
   variation,
   label = `Sign in again at ${companyName}`,
@@ -20,6 +21,8 @@ export function CompanyReauthButton({
   companyName: string;
   onTicket: (reauthTicket: string) => void;
   onError: (message: string) => void;
+  /** the window is about to open: an earlier refusal no longer applies */
+  onStart?: () => void;
   isDisabled?: boolean;
   variation?: 'primary';
   label?: string;
@@ -46,6 +49,7 @@ export function CompanyReauthButton({
 
   const start = async () => {
     setBusy(true);
+    onStart?.();
     // opened before the call: a popup opened after an await is blocked as unrequested
     const popup = window.open('about:blank', 'frp-company-reauth', 'width=520,height=680');
     const r = await callApi('startCompanyReauth', {}, { handle: 'all' });

@@ -184,8 +184,12 @@ describe('the company choice of the signature dialog (decision 368)', () => {
     fakePopup();
     fireEvent.click(within(dialog).getByRole('button', { name: `Approve: sign in again at ${COMPANY}` }));
     await waitFor(() => expect(screen.queryByText(`Waiting for ${COMPANY}…`)).not.toBeNull());
+    // a new attempt: the earlier refusal is gone
+    expect(within(dialog).queryByRole('alert')).toBeNull();
     ticketArrives({ error: `${COMPANY} did not ask for your password again. Start the confirmation again.` });
-    expect(await within(dialog).findByRole('alert')).toHaveTextContent('did not ask for your password again');
+    await waitFor(() =>
+      expect(within(dialog).getByRole('alert')).toHaveTextContent('did not ask for your password again'),
+    );
     expect(onSubmit).not.toHaveBeenCalled();
     expect(screen.getByRole('dialog')).toBe(dialog);
   });

@@ -142,8 +142,14 @@ export function SignatureDialog({
   const passwordSigns = notOnlyPasskeys && !user?.passwordless;
   // a fresh sign-in at the company, for an account a company identity signs in as (decision 368)
   const company = notOnlyPasskeys && user?.companyLinked && stageCompany ? stageCompany : null;
+  // (where passkeys are required, the alert below says how to add one instead)
   const noProof =
-    passkeys !== undefined && stageCompany !== undefined && !passwordSigns && !hasPasskey && !company;
+    notOnlyPasskeys &&
+    passkeys !== undefined &&
+    stageCompany !== undefined &&
+    !passwordSigns &&
+    !hasPasskey &&
+    !company;
   const reasonGiven = !rejecting || reason.trim() !== '';
   const ready = passwordSigns && password !== '' && reasonGiven && !busy;
 
@@ -316,6 +322,7 @@ export function SignatureDialog({
           onCancelPasskey={() => passkeyPrompt.current?.abort()}
           onTicket={(t) => void signWithTicket(t)}
           onError={companyFailed}
+          onCompanyStart={() => setRefusal(null)}
         />
         {passwordSigns ? (
           <SignaturePassword

@@ -18,6 +18,7 @@ export function SignatureAlternatives({
   onCancelPasskey,
   onTicket,
   onError,
+  onCompanyStart,
 }: {
   /** the action's label: "Approve with a passkey", "Approve: sign in again at <company>" */
   label: string;
@@ -35,6 +36,7 @@ export function SignatureAlternatives({
   onCancelPasskey: () => void;
   onTicket: (reauthTicket: string) => void;
   onError: (message: string) => void;
+  onCompanyStart: () => void;
 }) {
   return (
     <>
@@ -67,6 +69,7 @@ export function SignatureAlternatives({
             isDisabled={busy || disabled}
             onTicket={onTicket}
             onError={onError}
+            onStart={onCompanyStart}
           />
           <span className="frp-muted">
             {`A window of ${companyName} asks you to sign in there again; this signature is sent once it confirms.`}
