@@ -1,4 +1,6 @@
 import type { BrowserContext, Page } from '@playwright/test';
+import { signatureMeaning } from '../../shared/domain/signature-meanings';
+import { MSG } from '../../shared/messages';
 import { expect } from './support';
 
 /** Steps in Chromium that several journeys take: screenshots at both sizes, a virtual authenticator. */
@@ -38,4 +40,18 @@ export async function virtualAuthenticator(context: BrowserContext, page: Page, 
     },
   });
   return { cdp, authenticatorId };
+}
+
+/** From the approval list to the signature dialog of a development package waiting for this person. */
+export async function openApproveDialog(page: Page, packageName: string) {
+  await page.goto('/packages/approve');
+  await page.getByRole('tab', { name: 'Development' }).click();
+  await page.getByRole('row', { name: new RegExp(packageName) }).click();
+  await expect(page).toHaveURL(/\/packages\/approve\/view$/);
+  await page.getByRole('button', { name: MSG.continue }).click();
+  await page.getByRole('table', { name: 'Package header' }).waitFor();
+  await page.getByRole('button', { name: 'Approve' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Sign: Approve' });
+  await expect(dialog).toContainText(signatureMeaning('approve', 'DEV_UNSIGNED'));
+  return dialog;
 }

@@ -1,11 +1,10 @@
 import { mkdirSync } from 'node:fs';
 import type { Page } from '@playwright/test';
 import { COMPANY_NAME, COMPANY_PASSWORD } from '../../infra/local/company-idp';
-import { signatureMeaning } from '../../shared/domain/signature-meanings';
 import { MSG } from '../../shared/messages';
 import { CompanyBrowser, putCompanyAccounts } from '../support/company-idp';
 import { grantByTwoAdmins, packageFor, post, unique } from './api-journeys';
-import { shootAt, virtualAuthenticator } from './browser-steps';
+import { openApproveDialog, shootAt, virtualAuthenticator } from './browser-steps';
 import { expect, test } from './support';
 
 /**
@@ -72,15 +71,7 @@ test('a company-only approver approves with a fresh company sign-in, then adds a
   const { cdp, authenticatorId } = await virtualAuthenticator(context, page);
 
   // the package waits for Cora's approval; no portal password: the company confirms the signature
-  await page.goto('/packages/approve');
-  await page.getByRole('tab', { name: 'Development' }).click();
-  await page.getByRole('row', { name: new RegExp(pkg.name) }).click();
-  await expect(page).toHaveURL(/\/packages\/approve\/view$/);
-  await page.getByRole('button', { name: MSG.continue }).click();
-  await page.getByRole('table', { name: 'Package header' }).waitFor();
-  await page.getByRole('button', { name: 'Approve' }).click();
-  const dialog = page.getByRole('dialog', { name: 'Sign: Approve' });
-  await expect(dialog).toContainText(signatureMeaning('approve', 'DEV_UNSIGNED'));
+  const dialog = await openApproveDialog(page, pkg.name);
   const again = dialog.getByRole('button', { name: `Approve: sign in again at ${COMPANY_NAME}` });
   await expect(again).toBeVisible();
   await expect(dialog.getByLabel(/^Your password/)).toHaveCount(0);

@@ -1,11 +1,10 @@
 import type { Page } from '@playwright/test';
 import { SEED_PASSWORD } from '../../shared/domain/seed-users';
-import { signatureMeaning } from '../../shared/domain/signature-meanings';
 import { MSG } from '../../shared/messages';
 import { passkeySteps } from '../support/passkeys';
 import { SoftAuthenticator } from '../support/soft-authenticator';
 import { newcomer, packageFor, tokenOf } from './api-journeys';
-import { shootAt, virtualAuthenticator } from './browser-steps';
+import { openApproveDialog, shootAt, virtualAuthenticator } from './browser-steps';
 import { expect, test } from './support';
 
 /**
@@ -66,15 +65,7 @@ test('a user adds a passkey in Settings, signs in with it and approves a package
   await expect(page.getByRole('table', { name: 'Your passkeys' })).toHaveCount(0);
 
   // the package waits for Pat's approval: signed with the passkey (user verified)
-  await page.goto('/packages/approve');
-  await page.getByRole('tab', { name: 'Development' }).click();
-  await page.getByRole('row', { name: new RegExp(pkg.name) }).click();
-  await expect(page).toHaveURL(/\/packages\/approve\/view$/);
-  await page.getByRole('button', { name: MSG.continue }).click();
-  await page.getByRole('table', { name: 'Package header' }).waitFor();
-  await page.getByRole('button', { name: 'Approve' }).click();
-  const dialog = page.getByRole('dialog', { name: 'Sign: Approve' });
-  await expect(dialog).toContainText(signatureMeaning('approve', 'DEV_UNSIGNED'));
+  const dialog = await openApproveDialog(page, pkg.name);
   const withPasskey = dialog.getByRole('button', { name: 'Approve with a passkey' });
   await expect(withPasskey).toBeVisible();
   await a11y(page, 'signature dialog with a passkey');
