@@ -1,9 +1,9 @@
-import { DynamoCompanyIdentityStore } from './adapters/dynamodb/company-identity-store';
 import { DynamoDccRepository } from './adapters/dynamodb/dcc-repository';
 import { DynamoPackageRepository } from './adapters/dynamodb/package-repository';
 import {
   auditLog,
   auditTable,
+  companyReauth,
   lazy,
   notPlugged,
   once,
@@ -16,19 +16,10 @@ import { appUrl, tableName } from './config/env';
 import type { ArtefactJobs } from './ports/artefact-jobs';
 import type { ArtefactService, MetadataDigest } from './ports/artefact-service';
 import { systemClock } from './ports/clock';
-import type { UserRecord, UserRepository } from './ports/user-repository';
-import { confirmReauthTicket } from './services/company-sign-on/reauth-ticket';
+import type { UserRepository } from './ports/user-repository';
 import { PackageService } from './services/package-service';
 import { headerRules } from './services/packages/header-rules';
 import { confirmSignature } from './services/users/signature-check';
-
-/** A company reauthentication ticket as a signature's proof (decision 315): taken once, from the users table. */
-const companyReauth = (user: UserRecord, ticket: string) =>
-  confirmReauthTicket(
-    { identities: new DynamoCompanyIdentityStore(tableName('users'), auditTable), clock: systemClock },
-    user,
-    ticket,
-  );
 
 /**
  * The package service with the given artefact store, as a getter; table names are read on first use so
@@ -62,19 +53,21 @@ export function packageServiceWith(
         // a decision's signer: password, passkey or a company reauthentication, with the sign-in
         // throttle, without the identity service (decisions 131, 141, 315, 322)
         signatures: {
-          confirm: (user, proof, sourceIp) =>
-            confirmSignature(
+          confirm: (user, proof, sourceIp) => {
+            const reauth = companyReauth();
+            return confirmSignature(
               {
                 users: userRepository(),
                 clock: systemClock,
                 config: throttleConfig(),
                 passkeys: passkeyPorts(),
-                ...(process.env.COMPANY_IDP_ISSUER ? { companyReauth } : {}),
+                ...(reauth ? { companyReauth: reauth } : {}),
               },
               user,
               proof,
               sourceIp,
-            ),
+            );
+          },
         },
       }),
   );

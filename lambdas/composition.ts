@@ -8,6 +8,7 @@ import {
 } from '../shared/domain/login-throttle';
 import type { AuditTable } from './adapters/dynamodb/audit-commit';
 import { DynamoAuditLog } from './adapters/dynamodb/audit-log';
+import { DynamoCompanyIdentityStore } from './adapters/dynamodb/company-identity-store';
 import { DynamoPasskeyRepository } from './adapters/dynamodb/passkey-repository';
 import { DynamoPendingDecisions } from './adapters/dynamodb/pending-decisions';
 import { DynamoResourceReferences, DynamoResourceRepository } from './adapters/dynamodb/resource-repository';
@@ -20,7 +21,8 @@ import { systemClock } from './ports/clock';
 import type { Mailer } from './ports/mailer';
 import type { ResourceRepository } from './ports/resource-repository';
 import type { UploadJobs } from './ports/upload-jobs';
-import type { UserRepository } from './ports/user-repository';
+import type { UserRecord, UserRepository } from './ports/user-repository';
+import { confirmReauthTicket } from './services/company-sign-on/reauth-ticket';
 import { ResourceService } from './services/resource-service';
 import { CachedKeySource, parseKeySet, staticKeySource, type TokenKeySource } from './services/token-keys';
 import { TokenService } from './services/token-service';
@@ -252,9 +254,25 @@ export function userServiceWith(mailer: Mailer): () => Promise<UserService> {
           // only the admin deletion of users reads it: the packages table is named when first used
           new DynamoPendingDecisions(() => tableName('packages')),
           lazyPasskeys,
+          companyReauth(),
         ),
     ),
   );
+}
+
+/**
+ * A company reauthentication ticket as the proof of a signature or of an account change (decisions 315,
+ * 366, 368): taken once, from the users table. Undefined on a stage without company sign-on, whose
+ * deciding calls answer a ticket with 400.
+ */
+export function companyReauth(): ((user: UserRecord, ticket: string) => Promise<void>) | undefined {
+  if (!process.env.COMPANY_IDP_ISSUER) return undefined;
+  return (user, ticket) =>
+    confirmReauthTicket(
+      { identities: new DynamoCompanyIdentityStore(tableName('users'), auditTable), clock: systemClock },
+      user,
+      ticket,
+    );
 }
 
 /** The passkey ports, built on first use: the users table and the relying party are read then. */

@@ -56,8 +56,19 @@ export class UserService {
     pendingDecisions?: PendingDecisions,
     /** the passkey store and relying party (decision 322) */
     passkeys?: PasskeyPorts,
+    /** a company reauthentication ticket as proof (decision 368); only where the stage has company sign-on */
+    companyReauth?: UserDeps['companyReauth'],
   ) {
-    this.d = { users, tokens, mailer, clock, config, pendingDecisions, passkeys };
+    this.d = {
+      users,
+      tokens,
+      mailer,
+      clock,
+      config,
+      pendingDecisions,
+      passkeys,
+      ...(companyReauth ? { companyReauth } : {}),
+    };
   }
 
   /** The password; then the session, or the passkey step an account with a passkey owes (decision 322). */

@@ -1,10 +1,11 @@
-import type { BrowserContext, Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { SEED_PASSWORD } from '../../shared/domain/seed-users';
-import { signatureMeaning } from '../../shared/domain/signature-meanings';
 import { MSG } from '../../shared/messages';
 import { passkeySteps } from '../support/passkeys';
 import { SoftAuthenticator } from '../support/soft-authenticator';
-import { apiUrl, expect, mailsTo, test } from './support';
+import { newcomer, packageFor, tokenOf } from './api-journeys';
+import { openApproveDialog, shootAt, virtualAuthenticator } from './browser-steps';
+import { expect, test } from './support';
 
 /**
  * Passkeys in Chromium (decision 322): a virtual authenticator of the DevTools WebAuthn domain (user
@@ -15,121 +16,7 @@ const LOCAL = process.env.E2E_BASE_URL!.replace('127.0.0.1', 'localhost');
 test.use({ baseURL: LOCAL });
 
 const SHOTS = process.env.H34P_SHOTS ?? 'test-results/e2e/passkeys';
-const unique = (p: string) => `${p}-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
-
-async function call<T = Record<string, string>>(path: string, token: string | null, init: RequestInit = {}) {
-  const r = await fetch(apiUrl(path), {
-    ...init,
-    headers: {
-      ...(typeof init.body === 'string' ? { 'Content-Type': 'application/json' } : {}),
-      ...(token ? { Authorization: `Bearer ${token}` } : {}),
-    },
-  });
-  const body = (await r.json()) as T & { errorMessage?: string };
-  if (r.status >= 300) throw new Error(`${path}: ${r.status} ${JSON.stringify(body)}`);
-  return body;
-}
-const post = (path: string, token: string | null, body: unknown) =>
-  call(path, token, { method: 'POST', body: JSON.stringify(body) });
-const tokenOf = async (email: string, password = SEED_PASSWORD) =>
-  (await post('/user/login', null, { login: email, password })).token!;
-
-/** A new Technical Leader, registered, confirmed by the mailed link and granted by the two seeded admins. */
-async function newcomer(password: string) {
-  const email = `${unique('pat-passkey')}@example.com`;
-  const user = JSON.parse(
-    (
-      await post('/user/register', null, {
-        name: 'Pat Passkey',
-        email,
-        password,
-        userRole: 'TECHNICAL_LEADER',
-      })
-    ).user!,
-  ) as { id: string };
-  const token = /confirm-email\?token=([A-Za-z0-9_-]+)/.exec((await mailsTo(email)).at(-1)?.text ?? '')?.[1];
-  await post('/user/confirm-email', null, { token, password });
-  for (const admin of ['admin@example.com', 'admin-2@example.com'])
-    await post('/admin/users/roles', await tokenOf(admin), { grant: [user.id], password: SEED_PASSWORD });
-  return { id: user.id, email };
-}
-
-/** A development package of the seeded design engineer, sent for approval with `approverId` as Technical Leader. */
-async function packageFor(approverId: string) {
-  const dev = await tokenOf('design-engineer-dev@example.com');
-  const patch = unique('passkey-patch');
-  const form = new FormData();
-  form.append('resourceFile', new Blob([new Uint8Array(4096).fill(3)]), `${patch}.bin`);
-  const res = JSON.parse(
-    (await call(`/resources/patch/dev?name=${patch}`, dev, { method: 'POST', body: form })).resource!,
-  ) as { id: string };
-  const pkg = JSON.parse(
-    (
-      await post(`/resources/${res.id}/generate-package`, dev, {
-        packageName: unique('Passkey approval'),
-        packageType: 'DEV_UNSIGNED',
-        note: 'Approved with a passkey',
-      })
-    ).package!,
-  ) as { id: string; name: string };
-  const dcc = (
-    await post('/dcc', dev, {
-      deviceId: unique('PK-DEV'),
-      telemetryType: 'TelB',
-      messageLimit: 64,
-      deviceLimit: 4096,
-    })
-  ).dccUuid;
-  await call(`/packages/${pkg.id}/dcc/${dcc}`, dev, { method: 'POST' });
-  const candidates = JSON.parse((await call(`/packages/${pkg.id}/approvers`, dev)).approvers!) as Record<
-    string,
-    { id: string }[]
-  >;
-  await post(`/packages/${pkg.id}/notify-approvers`, dev, {
-    approvers: Object.entries(candidates).map(([role, users]) => ({
-      role,
-      id: role === 'TECHNICAL_LEADER' ? approverId : users[0]!.id,
-    })),
-  });
-  return pkg;
-}
-
-/** Shoots the page at both sizes, after checking that nothing on it runs wider than the window. */
-async function shoot(page: Page, name: string) {
-  for (const [w, h] of [
-    [1366, 768],
-    [1920, 1080],
-  ] as const) {
-    await page.setViewportSize({ width: w, height: h });
-    // a string runs in the page (this file compiles without the DOM's types)
-    const overflow = await page.evaluate<number>(
-      'document.documentElement.scrollWidth - document.documentElement.clientWidth',
-    );
-    expect(overflow, `${name} at ${w}×${h} runs wider than the window`).toBeLessThanOrEqual(0);
-    await page.screenshot({ path: `${SHOTS}/${name}-${w}x${h}.png`, fullPage: false });
-  }
-  await page.setViewportSize({ width: 1366, height: 900 });
-}
-
-/**
- * A virtual authenticator of the DevTools WebAuthn domain with user verification; `presence` false: it
- * waits for a touch that never comes (the page stays at its passkey prompt).
- */
-async function virtualAuthenticator(context: BrowserContext, page: Page, presence = true) {
-  const cdp = await context.newCDPSession(page);
-  await cdp.send('WebAuthn.enable');
-  const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
-    options: {
-      protocol: 'ctap2',
-      transport: 'internal',
-      hasResidentKey: true,
-      hasUserVerification: true,
-      isUserVerified: true,
-      automaticPresenceSimulation: presence,
-    },
-  });
-  return { cdp, authenticatorId };
-}
+const shoot = (page: Page, name: string) => shootAt(page, `${SHOTS}/${name}`);
 
 async function passwordStep(page: Page, email: string, password: string) {
   await page.goto('/login');
@@ -178,15 +65,7 @@ test('a user adds a passkey in Settings, signs in with it and approves a package
   await expect(page.getByRole('table', { name: 'Your passkeys' })).toHaveCount(0);
 
   // the package waits for Pat's approval: signed with the passkey (user verified)
-  await page.goto('/packages/approve');
-  await page.getByRole('tab', { name: 'Development' }).click();
-  await page.getByRole('row', { name: new RegExp(pkg.name) }).click();
-  await expect(page).toHaveURL(/\/packages\/approve\/view$/);
-  await page.getByRole('button', { name: MSG.continue }).click();
-  await page.getByRole('table', { name: 'Package header' }).waitFor();
-  await page.getByRole('button', { name: 'Approve' }).click();
-  const dialog = page.getByRole('dialog', { name: 'Sign: Approve' });
-  await expect(dialog).toContainText(signatureMeaning('approve', 'DEV_UNSIGNED'));
+  const dialog = await openApproveDialog(page, pkg.name);
   const withPasskey = dialog.getByRole('button', { name: 'Approve with a passkey' });
   await expect(withPasskey).toBeVisible();
   await a11y(page, 'signature dialog with a passkey');

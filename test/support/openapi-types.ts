@@ -1127,7 +1127,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Start adding a passkey, confirmed with the password (or a passkey): a registration challenge */
+        /** Start adding a passkey, confirmed with the password, a passkey or a fresh company sign-in: a registration challenge */
         post: operations["passkeyRegistrationOptions"];
         delete?: never;
         options?: never;

@@ -64,6 +64,11 @@ export interface UserDeps {
   pendingDecisions?: PendingDecisions;
   /** the passkey store and the relying party (decision 322); absent in functions that never see one */
   passkeys?: PasskeyPorts;
+  /**
+   * takes a company reauthentication ticket of the user (single use) as the proof of a signature or of an
+   * account change; absent on a stage without company sign-on (decisions 315, 366, 368)
+   */
+  companyReauth?: (user: UserRecord, ticket: string) => Promise<void>;
 }
 
 export function toPublicUser(u: UserRecord): PublicUser {

@@ -43,11 +43,12 @@ export const PASSKEY_ROUTES = [
     method: 'POST',
     path: '/passkeys/registration-options',
     access: 'signedIn',
-    // confirmed with the password (hashing, the sign-in throttle) or a passkey
+    // confirmed with the password (hashing, the sign-in throttle), a passkey or a company ticket
     uses: { ...CHANGES_ACCOUNTS, clientSource: true },
     memoryMb: 1024,
     ungranted: true,
-    summary: 'Start adding a passkey, confirmed with the password (or a passkey): a registration challenge',
+    summary:
+      'Start adding a passkey, confirmed with the password, a passkey or a fresh company sign-in: a registration challenge',
   },
   {
     id: 'addPasskey',

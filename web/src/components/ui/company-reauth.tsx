@@ -13,20 +13,32 @@ export function CompanyReauthButton({
   companyName,
   onTicket,
   onError,
+  onStart,
+  isDisabled = false,
+  variation,
+  label = `Sign in again at ${companyName}`,
 }: {
   companyName: string;
   onTicket: (reauthTicket: string) => void;
   onError: (message: string) => void;
+  /** the window is about to open: an earlier refusal no longer applies */
+  onStart?: () => void;
+  isDisabled?: boolean;
+  variation?: 'primary';
+  label?: string;
 }) {
   const [busy, setBusy] = useState(false);
   const handlers = useRef({ onTicket, onError });
   handlers.current = { onTicket, onError };
+  const watch = useRef<number | undefined>(undefined);
+  useEffect(() => () => window.clearInterval(watch.current), []);
 
   useEffect(() => {
     const listen = (e: MessageEvent) => {
       if (e.origin !== window.location.origin) return;
       const m = e.data as ReauthMessage | undefined;
       if (m?.type !== REAUTH_MESSAGE) return;
+      window.clearInterval(watch.current);
       setBusy(false);
       if (m.reauthTicket) handlers.current.onTicket(m.reauthTicket);
       else handlers.current.onError(m.error ?? `${companyName} did not confirm`);
@@ -37,6 +49,7 @@ export function CompanyReauthButton({
 
   const start = async () => {
     setBusy(true);
+    onStart?.();
     // opened before the call: a popup opened after an await is blocked as unrequested
     const popup = window.open('about:blank', 'frp-company-reauth', 'width=520,height=680');
     const r = await callApi('startCompanyReauth', {}, { handle: 'all' });
@@ -50,11 +63,30 @@ export function CompanyReauthButton({
     }
     rememberSignOn(r.data.authorizationUrl, { binding: r.data.binding });
     popup.location.href = r.data.authorizationUrl;
+    // a window closed before the provider sent it back sends no message: the button must not wait for ever
+    // (the callback page posts before it closes itself, so its message is handled first)
+    window.clearInterval(watch.current);
+    let seenClosed = 0;
+    watch.current = window.setInterval(() => {
+      // seen closed twice: a message posted just before the window closed has been handled by then
+      if (!popup.closed || ++seenClosed < 2) return;
+      window.clearInterval(watch.current);
+      setBusy(false);
+      handlers.current.onError(
+        `The ${companyName} sign-in window was closed before it confirmed; nothing was signed. Try again.`,
+      );
+    }, 500);
   };
 
   return (
-    <Button onClick={() => void start()} isLoading={busy} loadingText={`Waiting for ${companyName}…`}>
-      {`Sign in again at ${companyName}`}
+    <Button
+      onClick={() => void start()}
+      isLoading={busy}
+      isDisabled={isDisabled}
+      variation={variation}
+      loadingText={`Waiting for ${companyName}…`}
+    >
+      {label}
     </Button>
   );
 }

@@ -13,7 +13,9 @@ import { Fragment, type ReactNode, useEffect, useId, useRef, useState } from 're
 import { Link } from 'react-router-dom';
 import { dialogKeys } from '@/components/ui/dialog-keys';
 import { SignaturePassword, SignatureReason } from '@/components/ui/signature-password';
+import { SignatureAlternatives } from '@/components/ui/signature-proofs';
 import { paths } from '@/config/paths';
+import { useCompanyName } from '@/lib/company-sign-on/company-sign-on-info';
 import { passkeySignature, passkeyStatus } from '@/lib/passkeys/passkey-api';
 import { useSession } from '@/lib/session/session-store';
 import './signature-dialog.css';
@@ -22,7 +24,8 @@ import { ModalDialog } from '@/components/ui/modal-dialog';
 /**
  * What a submission answers: `null` when the call is settled (the caller closes the dialog and shows its
  * popup or page), or the server's words for a refused proof (403: a wrong password, a passkey that did not
- * verify), shown here with the dialog kept open. The proof is the password or a passkey (decision 322).
+ * verify, a spent company ticket), shown here with the dialog kept open. The proof is the password, a
+ * passkey (decision 322) or a fresh company sign-in's ticket (decision 368).
  */
 export type SignatureSubmit = (proof: SignatureProof, reason: string) => Promise<string | null>;
 
@@ -118,9 +121,12 @@ export function SignatureDialog({
 }) {
   const { user } = useSession();
   const passkeys = usePasskeyStatus();
+  const stageCompany = useCompanyName();
   const [password, setPassword] = useState('');
   const [reason, setReason] = useState('');
   const [busy, setBusy] = useState(false);
+  const [waitingForPasskey, setWaitingForPasskey] = useState(false);
+  const passkeyPrompt = useRef<AbortController | null>(null);
   const [refusal, setRefusal] = useState<{ text: string; attempt: number } | null>(null);
   const titleId = useId();
   const meaningId = useId();
@@ -129,8 +135,21 @@ export function SignatureDialog({
   const passwordRef = useRef<HTMLInputElement>(null);
   const rejecting = isReject(action);
   const hasPasskey = (passkeys?.passkeys.length ?? 0) > 0;
-  // where the stage requires passkeys for this role, the password signs nothing (decision 322)
-  const passwordSigns = !passkeys?.requiredForSignatures;
+  // where the stage requires passkeys for this role, neither the password nor a company ticket signs
+  // (decisions 322, 366)
+  const notOnlyPasskeys = !passkeys?.requiredForSignatures;
+  // an account made by a company sign-in has no password: the server would count one as a wrong password
+  const passwordSigns = notOnlyPasskeys && !user?.passwordless;
+  // a fresh sign-in at the company, for an account a company identity signs in as (decision 368)
+  const company = notOnlyPasskeys && user?.companyLinked && stageCompany ? stageCompany : null;
+  // (where passkeys are required, the alert below says how to add one instead)
+  const noProof =
+    notOnlyPasskeys &&
+    passkeys !== undefined &&
+    stageCompany !== undefined &&
+    !passwordSigns &&
+    !hasPasskey &&
+    !company;
   const reasonGiven = !rejecting || reason.trim() !== '';
   const ready = passwordSigns && password !== '' && reasonGiven && !busy;
 
@@ -157,14 +176,35 @@ export function SignatureDialog({
     settle(await onSubmit({ password }, reason.trim()));
   };
 
-  /** The passkey prompt of the browser (user verification), then the same call with the passkey. */
+  /**
+   * The passkey prompt of the browser (user verification), then the same call with the passkey. Cancelled
+   * by the person: back to the choice, with nothing to report.
+   */
   const signWithPasskey = async () => {
     if (busy || !reasonGiven) return;
     setBusy(true);
     setRefusal(null);
-    const p = await passkeySignature();
+    const prompt = new AbortController();
+    passkeyPrompt.current = prompt;
+    setWaitingForPasskey(true);
+    const p = await passkeySignature(prompt.signal);
+    passkeyPrompt.current = null;
+    setWaitingForPasskey(false);
+    if (!p.ok && p.cancelled) return settle(null);
     settle(p.ok ? await onSubmit({ passkey: p.passkey }, reason.trim()) : p.message);
   };
+  // a dialog closed under a prompt closes the prompt too
+  useEffect(() => () => passkeyPrompt.current?.abort(), []);
+
+  /** The ticket of a fresh company sign-in, handed back by its window: the same call with it. */
+  const signWithTicket = async (reauthTicket: string) => {
+    if (busy || !reasonGiven) return;
+    setBusy(true);
+    setRefusal(null);
+    settle(await onSubmit({ reauthTicket }, reason.trim()));
+  };
+  const companyFailed = (message: string) =>
+    setRefusal((r) => ({ text: message, attempt: (r?.attempt ?? 0) + 1 }));
 
   const onKeyDown = dialogKeys(dialogRef, {
     focusable: 'textarea, input, button:not([disabled])',
@@ -264,20 +304,26 @@ export function SignatureDialog({
             </Link>
           </Alert>
         ) : null}
-        {hasPasskey ? (
-          <div className="frp-sig__passkey">
-            <Button
-              variation={passwordSigns ? undefined : 'primary'}
-              onClick={() => void signWithPasskey()}
-              isDisabled={busy || !reasonGiven}
-              isLoading={busy}
-              loadingText="Waiting for your passkey…"
-            >
-              {label} with a passkey
-            </Button>
-            <span className="frp-muted">Your authenticator asks for your PIN, fingerprint or face.</span>
-          </div>
+        {noProof ? (
+          <Alert variation="warning" role="alert" heading="Nothing here can confirm your signature">
+            Your account has no portal password, and neither a passkey nor a company sign-in is available to
+            it on this portal. Ask an administrator.
+          </Alert>
         ) : null}
+        <SignatureAlternatives
+          label={label}
+          passkey={hasPasskey}
+          companyName={company}
+          primary={!passwordSigns}
+          busy={busy}
+          waitingForPasskey={waitingForPasskey}
+          disabled={!reasonGiven}
+          onPasskey={() => void signWithPasskey()}
+          onCancelPasskey={() => passkeyPrompt.current?.abort()}
+          onTicket={(t) => void signWithTicket(t)}
+          onError={companyFailed}
+          onCompanyStart={() => setRefusal(null)}
+        />
         {passwordSigns ? (
           <SignaturePassword
             inputRef={passwordRef}
@@ -287,8 +333,8 @@ export function SignatureDialog({
             busy={busy}
             refusal={refusal?.text ?? null}
             descriptiveText={
-              hasPasskey
-                ? 'Or the password you sign in with: either confirms this signature is yours.'
+              hasPasskey || company
+                ? 'Or the password you sign in with: any of these confirms this signature is yours.'
                 : 'The password you sign in with: it confirms this signature is yours.'
             }
           />

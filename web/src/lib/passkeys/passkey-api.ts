@@ -1,5 +1,6 @@
 import type { SignatureProof } from '@shared/api/contracts/packages';
 import type { PasskeyProof } from '@shared/api/contracts/passkeys';
+import { COMPANY_ERR } from '@shared/domain/company-sign-on';
 import { PASSKEY_TEXT } from '@shared/domain/passkeys';
 import { SIGNATURE_PASSWORD_WRONG } from '@shared/domain/signature-meanings';
 import { callApi, quietly } from '@/lib/api-client/api-client';
@@ -20,14 +21,15 @@ export async function passkeyStatus() {
 
 /**
  * The passkey proof of a signature: the server's challenge (user verification required), answered by the
- * browser's passkey prompt. A refusal is the sentence to show in the dialog.
+ * browser's passkey prompt. A refusal is the sentence to show in the dialog; `signal` cancels the prompt
+ * (then `cancelled`: the person chose to stop, nothing to report).
  */
-export async function passkeySignature(): Promise<
-  { ok: true; passkey: PasskeyProof } | { ok: false; message: string }
-> {
+export async function passkeySignature(
+  signal?: AbortSignal,
+): Promise<{ ok: true; passkey: PasskeyProof } | { ok: false; message: string; cancelled?: true }> {
   const c = await callApi('passkeySignatureOptions', {}, { handle: 'all', loader: false });
   if (!c.ok) return { ok: false, message: c.error.errorMessage };
-  const answer = await promptPasskey(c.data.publicKey);
+  const answer = await promptPasskey(c.data.publicKey, signal);
   if (!answer.ok) return answer;
   return {
     ok: true,
@@ -44,5 +46,7 @@ const PROOF_REFUSALS: ReadonlySet<string> = new Set([
   PASSKEY_TEXT.counterRegressed,
   PASSKEY_TEXT.requiredForSignature,
   PASSKEY_TEXT.noPasskey,
+  // a fresh company sign-in's ticket that expired, was used or is not the signer's (decision 368)
+  COMPANY_ERR.ticketInvalid,
 ]);
 export const isProofRefusal = (error: { errorMessage: string }) => PROOF_REFUSALS.has(error.errorMessage);

@@ -3,6 +3,7 @@ import {
   type PublicKeyCredentialRequestOptionsJSON,
   startAuthentication,
   startRegistration,
+  WebAuthnAbortService,
 } from '@simplewebauthn/browser';
 
 /**
@@ -11,7 +12,25 @@ import {
  * prompt becomes a sentence for the person, never an exception.
  */
 
-export type BrowserAnswer<T> = { ok: true; response: T } | { ok: false; message: string };
+export type BrowserAnswer<T> = { ok: true; response: T } | { ok: false; message: string; cancelled?: true };
+
+/** The answer of a prompt the person cancelled in the portal: nothing was sent. */
+export const CANCELLED = {
+  ok: false,
+  message: 'The passkey prompt was cancelled; nothing was sent.',
+  cancelled: true,
+} as const;
+
+/**
+ * Ties the portal's Cancel to the browser's prompt: @simplewebauthn/browser keeps one AbortController per
+ * ceremony (WebAuthnAbortService), whose abort closes the prompt at once instead of at its timeout.
+ */
+function abortWith(signal: AbortSignal | undefined): () => void {
+  if (!signal) return () => {};
+  const abort = () => WebAuthnAbortService.cancelCeremony();
+  signal.addEventListener('abort', abort, { once: true });
+  return () => signal.removeEventListener('abort', abort);
+}
 
 function reason(e: unknown): string {
   const name = (e as { name?: string })?.name;
@@ -34,13 +53,19 @@ export async function promptNewPasskey(
   }
 }
 
+/** The browser's passkey prompt for the server's challenge; `signal` aborted: the prompt closes, CANCELLED. */
 export async function promptPasskey(
   options: unknown,
+  signal?: AbortSignal,
 ): Promise<BrowserAnswer<Awaited<ReturnType<typeof startAuthentication>>>> {
+  if (signal?.aborted) return CANCELLED;
+  const release = abortWith(signal);
   try {
     const optionsJSON = options as PublicKeyCredentialRequestOptionsJSON;
     return { ok: true, response: await startAuthentication({ optionsJSON }) };
   } catch (e) {
-    return { ok: false, message: reason(e) };
+    return signal?.aborted ? CANCELLED : { ok: false, message: reason(e) };
+  } finally {
+    release();
   }
 }

@@ -11,10 +11,8 @@ import type { SessionUser } from './session-store';
 const userAnswer: AnswerSchema<SessionUser> = {
   safeParse(value) {
     if (!value || typeof value !== 'object') return { success: false };
-    const { id, name, email, userRole, roleStatus, pendingEmail, passwordless } = value as Record<
-      string,
-      unknown
-    >;
+    const { id, name, email, userRole, roleStatus, pendingEmail, passwordless, companyIdentity } =
+      value as Record<string, unknown>;
     if (typeof id !== 'string' || typeof name !== 'string' || typeof email !== 'string')
       return { success: false };
     const status = (ROLE_STATUSES as readonly unknown[]).includes(roleStatus)
@@ -30,6 +28,7 @@ const userAnswer: AnswerSchema<SessionUser> = {
         ...(status ? { roleStatus: status } : {}),
         ...(typeof pendingEmail === 'string' ? { pendingEmail } : {}),
         ...(passwordless === true ? { passwordless: true as const } : {}),
+        ...(companyIdentity && typeof companyIdentity === 'object' ? { companyLinked: true as const } : {}),
       },
     };
   },

@@ -32,6 +32,8 @@ export interface SessionUser {
   pendingEmail?: string;
   /** made by a company sign-in: no portal password to change or to sign with (decision 317) */
   passwordless?: true;
+  /** a company identity signs in as this account: a fresh sign-in there confirms a signature (decision 368) */
+  companyLinked?: true;
 }
 
 /** Client session state of spec §3, kept in session storage under one key. */

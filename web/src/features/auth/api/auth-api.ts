@@ -35,11 +35,6 @@ export function resetPassword(email: string) {
   return callApi('resetPassword', { body: { email } }, { handle: [400, 404, 429] });
 }
 
-/** GET /company-sign-on: whether the stage names a company identity provider (decision 315); quiet. */
-export function companySignOnInfo() {
-  return callApi('companySignOnInfo', {}, { loader: false, handle: 'all' });
-}
-
 /** POST /company-sign-on/start: the provider's address and this window's binding; 429 per source. */
 export function startCompanySignOn() {
   return callApi('startCompanySignOn', {}, { handle: [404, 429, 503] });

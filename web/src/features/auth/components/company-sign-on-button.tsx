@@ -1,7 +1,8 @@
 import { Alert, Button, Text } from '@aws-amplify/ui-react';
 import { useEffect, useState } from 'react';
+import { companySignOnInfo } from '@/lib/company-sign-on/company-sign-on-info';
 import { rememberSignOn } from '@/lib/company-sign-on/pending-sign-on';
-import { companySignOnInfo, startCompanySignOn } from '../api/auth-api';
+import { startCompanySignOn } from '../api/auth-api';
 
 /**
  * "Sign in with <company>" under the spec's sign-in form, when the stage names a company identity provider

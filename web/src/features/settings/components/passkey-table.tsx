@@ -15,11 +15,14 @@ const when = (iso?: string) =>
 /** The caller's passkeys: name, when added, last use, and Rename / Remove. */
 export function PasskeyTable({
   passkeys,
+  firstFactor = 'your password',
   onRename,
   onRemove,
 }: {
   /** null while the list loads */
   passkeys: PasskeyView[] | null;
+  /** what signing in asks first: "your password", or a company's sign-in for an account without one */
+  firstFactor?: string;
   onRename: (p: PasskeyView) => void;
   onRemove: (p: PasskeyView) => void;
 }) {
@@ -67,7 +70,7 @@ export function PasskeyTable({
         ))}
         {passkeys && passkeys.length === 0 ? (
           <TableRow>
-            <TableCell colSpan={5}>No passkeys yet: signing in needs only your password.</TableCell>
+            <TableCell colSpan={5}>{`No passkeys yet: signing in needs only ${firstFactor}.`}</TableCell>
           </TableRow>
         ) : null}
       </TableBody>

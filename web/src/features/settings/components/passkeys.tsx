@@ -1,9 +1,12 @@
 import { Alert, Button, Flex, Heading, PasswordField, Text, TextField } from '@aws-amplify/ui-react';
+import type { SignatureProof } from '@shared/api/contracts/packages';
 import type { PasskeyView } from '@shared/api/contracts/passkeys';
 import { PASSKEY_TEXT } from '@shared/domain/passkeys';
 import { type FormEvent, useCallback, useEffect, useState } from 'react';
 import { FormAlert } from '@/components/ui/form-parts';
+import { useCompanyName } from '@/lib/company-sign-on/company-sign-on-info';
 import { promptNewPasskey } from '@/lib/passkeys/passkey-browser';
+import { useSession } from '@/lib/session/session-store';
 import { setToken } from '@/lib/session/token-cookie';
 import {
   addPasskey,
@@ -12,17 +15,25 @@ import {
   removePasskey,
   renamePasskey,
 } from '../api/passkeys-api';
+import { OtherProofs } from './passkey-proofs';
 import { PasskeyTable } from './passkey-table';
 
 type Status = { passkeys: PasskeyView[]; requiredForSignatures: boolean };
 
 /**
- * Settings → Passkeys (decision 322): add a passkey (the password confirms it, then the browser creates the
- * credential), name it, see when each was last used, rename or remove one (the password again; the
- * account's other sessions end). With a passkey, every sign-in asks for it after the password, and the
- * signature dialog accepts it.
+ * Settings → Passkeys (decision 322): add a passkey (the password, a fresh company sign-in or a passkey
+ * already held confirms it, decision 368; then the browser creates the credential), name it, see when each
+ * was last used, rename or remove one (confirmed the same way; the account's other sessions end). With a
+ * passkey, every sign-in asks for it after the first factor, and the signature dialog accepts it.
  */
 export function Passkeys() {
+  const { user } = useSession();
+  const stageCompany = useCompanyName();
+  // an account made by a company sign-in has no password to confirm with (decision 317)
+  const hasPassword = !user?.passwordless;
+  const company = user?.companyLinked && stageCompany ? stageCompany : null;
+  // what a sign-in asks first: the password, or (without one) the company's sign-in
+  const firstFactor = hasPassword ? 'your password' : `your ${company ?? 'company'} sign-in`;
   const [status, setStatus] = useState<Status | null>(null);
   const [listError, setListError] = useState<string | null>(null);
   const [name, setName] = useState('');
@@ -44,15 +55,24 @@ export function Passkeys() {
     void reload();
   }, [reload]);
 
-  const add = async (event: FormEvent) => {
+  const add = (event: FormEvent) => {
     event.preventDefault();
+    if (busy) return;
+    if (password === '') {
+      setDone(null);
+      return setError('Enter your password: it confirms that you add this passkey');
+    }
+    void addWith({ password });
+  };
+
+  /** The proof confirms, then the browser creates the credential, then the server keeps it under its name. */
+  const addWith = async (proof: SignatureProof) => {
     if (busy) return;
     setError(null);
     setDone(null);
     if (name.trim() === '') return setError('Give the passkey a name, e.g. "Work laptop"');
-    if (password === '') return setError('Enter your password: it confirms that you add this passkey');
     setBusy(true);
-    const start = await registrationOptions({ password });
+    const start = await registrationOptions(proof);
     if (!start.ok) {
       setBusy(false);
       setPassword('');
@@ -64,16 +84,19 @@ export function Passkeys() {
     setPassword('');
     if (!created.ok) return setError(created.message);
     if (saved && !saved.ok) return setError(saved.error.errorMessage);
-    setDone(`Passkey "${name.trim()}" added. From now on, signing in asks for it after your password.`);
+    setDone(`Passkey "${name.trim()}" added. From now on, signing in asks for it after ${firstFactor}.`);
     setName('');
     await reload();
   };
 
-  const remove = async (event: FormEvent) => {
+  const remove = (event: FormEvent) => {
     event.preventDefault();
+    void removeWith({ password });
+  };
+  const removeWith = async (proof: SignatureProof) => {
     if (!removing || busy) return;
     setBusy(true);
-    const r = await removePasskey(removing.id, { password });
+    const r = await removePasskey(removing.id, proof);
     setBusy(false);
     setPassword('');
     if (!r.ok) return setError(r.error.errorMessage);
@@ -104,7 +127,7 @@ export function Passkeys() {
       </Heading>
       <Text className="frp-muted" marginBottom="0.75rem">
         A passkey is a second factor kept by your device or security key. Once you have one, signing in asks
-        for it after your password, and you can sign decisions with it (your PIN, fingerprint or face confirms
+        for it after {firstFactor}, and you can sign decisions with it (your PIN, fingerprint or face confirms
         the signature).
       </Text>
       {status?.requiredForSignatures && none ? (
@@ -120,6 +143,7 @@ export function Passkeys() {
       <FormAlert message={listError} />
       <PasskeyTable
         passkeys={status?.passkeys ?? null}
+        firstFactor={firstFactor}
         onRename={(p) => {
           setRemoving(null);
           setRenaming({ p, name: p.name });
@@ -149,20 +173,33 @@ export function Passkeys() {
       {removing ? (
         <form onSubmit={remove} noValidate aria-label={`Remove ${removing.name}`}>
           <Alert variation="warning" marginTop="1rem">
-            Removing "{removing.name}" ends your other sessions. Enter your password to confirm.
+            Removing "{removing.name}" ends your other sessions.{' '}
+            {hasPassword ? 'Enter your password to confirm.' : 'Confirm it below.'}
           </Alert>
           <Flex alignItems="flex-end" gap="0.75rem" marginTop="0.75rem" wrap="wrap">
-            <PasswordField
-              label="Your password"
-              autoComplete="current-password"
-              value={password}
-              onChange={(e) => setPassword(e.target.value)}
-            />
-            <Button type="submit" variation="destructive" isLoading={busy} isDisabled={password === ''}>
-              Remove passkey
-            </Button>
+            {hasPassword ? (
+              <>
+                <PasswordField
+                  label="Your password"
+                  autoComplete="current-password"
+                  value={password}
+                  onChange={(e) => setPassword(e.target.value)}
+                />
+                <Button type="submit" variation="destructive" isLoading={busy} isDisabled={password === ''}>
+                  Remove passkey
+                </Button>
+              </>
+            ) : null}
             <Button onClick={() => setRemoving(null)}>Cancel</Button>
           </Flex>
+          <OtherProofs
+            company={company}
+            passkey={(status?.passkeys.length ?? 0) > 0}
+            disabled={busy}
+            intro={hasPassword ? 'Or confirm with:' : 'Confirm that you remove it with:'}
+            onProof={(proof) => void removeWith(proof)}
+            onError={setError}
+          />
         </form>
       ) : null}
       {!removing && !renaming ? (
@@ -178,24 +215,42 @@ export function Passkeys() {
               maxLength={60}
               onChange={(e) => setName(e.target.value)}
             />
-            <PasswordField
-              label="Your password"
-              descriptiveText="Confirms that you are the one adding a way to sign in"
-              autoComplete="current-password"
-              value={password}
-              onChange={(e) => setPassword(e.target.value)}
+            {hasPassword ? (
+              <>
+                <PasswordField
+                  label="Your password"
+                  descriptiveText="Confirms that you are the one adding a way to sign in"
+                  autoComplete="current-password"
+                  value={password}
+                  onChange={(e) => setPassword(e.target.value)}
+                />
+                <Flex>
+                  <Button
+                    type="submit"
+                    variation="primary"
+                    isLoading={busy}
+                    loadingText="Waiting for your passkey…"
+                  >
+                    Add a passkey
+                  </Button>
+                </Flex>
+              </>
+            ) : null}
+            <OtherProofs
+              company={company}
+              passkey={(status?.passkeys.length ?? 0) > 0}
+              // the name first: a company window or a passkey prompt is not opened for a form that will refuse
+              disabled={busy || name.trim() === ''}
+              primary={!hasPassword}
+              intro={
+                hasPassword
+                  ? 'Or confirm with:'
+                  : 'Give it a name, then confirm that you are the one adding it with:'
+              }
+              onProof={(proof) => void addWith(proof)}
+              onError={setError}
             />
             <FormAlert message={error} />
-            <Flex>
-              <Button
-                type="submit"
-                variation="primary"
-                isLoading={busy}
-                loadingText="Waiting for your passkey…"
-              >
-                Add a passkey
-              </Button>
-            </Flex>
           </Flex>
         </form>
       ) : (
