@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import type { Page } from '@playwright/test';
 import { SEED_PASSWORD } from '../../shared/domain/seed-users';
 import { MSG } from '../../shared/messages';
-import { apiUrl, expect, mailsTo, signIn, test } from './support';
+import { apiCall, apiTokenOf, expect, mailsTo, signIn, test } from './support';
 
 /**
  * The approval policy's order in Chromium (docs/approval-policy.md, decision 338). Under "the Technical
@@ -18,22 +18,8 @@ const SIZES = [
   { width: 1920, height: 1080 },
 ];
 
-async function call<T = Record<string, string>>(path: string, token: string | null, init: RequestInit = {}) {
-  const headers: Record<string, string> = {};
-  if (token) headers.Authorization = `Bearer ${token}`;
-  if (typeof init.body === 'string') headers['Content-Type'] = 'application/json';
-  const r = await fetch(apiUrl(path), { ...init, headers });
-  const body = (await r.json()) as T;
-  if (r.status >= 300) throw new Error(`${path}: ${r.status} ${JSON.stringify(body)}`);
-  return body;
-}
-const tokenOf = async (email: string) =>
-  (
-    await call('/user/login', null, {
-      method: 'POST',
-      body: JSON.stringify({ login: email, password: SEED_PASSWORD }),
-    })
-  ).token!;
+const call = apiCall;
+const tokenOf = apiTokenOf;
 
 /** A development package sent to one seeded approver per role (every role with a candidate approves). */
 async function sentToThree(name: string): Promise<{ id: string; approvers: Record<string, string> }> {
@@ -152,7 +138,10 @@ test('the Leader approves in the turn the approval policy gives them', async ({ 
 
   // now the Leader's turn: no waiting note, Approve offered, and the approval goes through
   await openList(page);
-  await page.getByRole('row', { name: new RegExp(name) }).first().click();
+  await page
+    .getByRole('row', { name: new RegExp(name) })
+    .first()
+    .click();
   await expect(page.getByText(/^Waits for:/)).toHaveCount(0);
   await page.getByRole('button', { name: MSG.continue }).click();
   const approve = page.getByRole('button', { name: MSG.approve });
