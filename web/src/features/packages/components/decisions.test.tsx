@@ -145,7 +145,7 @@ describe('approve outcomes (spec §4.5, §4.6, DESIGN §2)', () => {
         ),
       ),
     );
-    await openHeaderView('u-lead', 'pk-approve-dev', 'approve');
+    await openHeaderView(mayApproveNow('pk-approve-dev'), 'pk-approve-dev', 'approve');
     press(MSG.approve);
     await signInDialog();
     expect(await screen.findByText('The package is not waiting for package approval')).toBeInTheDocument();
