@@ -109,6 +109,11 @@ export interface StageSettings {
    * admins confirm each signature with a passkey (user verified), never the password alone; unset = false
    */
   requirePasskeys?: boolean;
+  /**
+   * the committed approval policy the stage runs, by name (shared/domain/approval-policies.ts,
+   * docs/approval-policy.md); unset: 'spec', the specification's rules
+   */
+  approvalPolicy?: string;
   /** footer settings (shared/site-settings.ts); unset ones take the defaults */
   site?: Partial<Record<keyof SiteSettings, string>>;
 }
@@ -183,4 +188,6 @@ export interface PortalConfig {
   identityProvider?: IdentityProviderConfig;
   /** the deciding roles and admins sign only with a passkey (decision 322) */
   requirePasskeys: boolean;
+  /** the approval policy's name, checked: every function reads it as APPROVAL_POLICY, the SPA from config.json */
+  approvalPolicy: string;
 }

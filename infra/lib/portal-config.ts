@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Node } from 'constructs';
+import { approvalPolicyNamed, DEFAULT_APPROVAL_POLICY } from '../../shared/domain/approval-policies';
 import { checkSiteSettings } from '../../shared/site-settings';
 import { checkIdentityProvider } from './portal-config-identity';
 import { type PortalConfig, SES_IDENTITY_MODES, type SesIdentityMode } from './portal-config-types';
@@ -63,6 +64,7 @@ const STAGE_SETTING_KEYS = [
   'monthlyBudgetUsd',
   'identityProvider',
   'requirePasskeys',
+  'approvalPolicy',
   'site',
 ] as const;
 
@@ -297,6 +299,14 @@ export function checkStage(stage: string, s: Record<string, unknown>): StageConf
       );
   }
 
+  // the approval policy: a committed one, checked as the Lambdas check it at load (decision 338)
+  const approvalPolicy = optString('approvalPolicy') ?? DEFAULT_APPROVAL_POLICY;
+  try {
+    approvalPolicyNamed(approvalPolicy);
+  } catch (e) {
+    throw new ConfigError(`${at('approvalPolicy')}: ${(e as Error).message}`);
+  }
+
   const identityProvider = checkIdentityProvider(s.identityProvider, at, ConfigError);
 
   const { settings: site, problems } = checkSiteSettings(s.site ?? {});
@@ -338,6 +348,7 @@ export function checkStage(stage: string, s: Record<string, unknown>): StageConf
     alarmEmail: checked('alarmEmail', EMAIL_RE, 'an email address'),
     ...(identityProvider ? { identityProvider } : {}),
     requirePasskeys: optBool('requirePasskeys'),
+    approvalPolicy,
     site,
   };
 }

@@ -16,6 +16,7 @@ import {
   MAX_RESPONSE_BYTES,
   securityHeadersWithConnectSources,
 } from '../../shared/api/runtime';
+import { approvalPolicyNameFromEnv, DEFAULT_APPROVAL_POLICY } from '../../shared/domain/approval-policies';
 import { API_ERR } from '../../shared/messages';
 import {
   checkSiteSettings,
@@ -307,7 +308,9 @@ function serveStatic(
     return sendJson(res, policy, 405, { errorMessage: 'Method not allowed' });
   if (url.pathname === SITE_SETTINGS_PATH) {
     res.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache', ...policy });
-    return res.end(req.method === 'HEAD' ? undefined : JSON.stringify(site));
+    // the approval policy the stack runs, so the SPA shows the same turns the API enforces (decision 338)
+    const body = { ...site, approvalPolicy: approvalPolicyNameFromEnv() ?? DEFAULT_APPROVAL_POLICY };
+    return res.end(req.method === 'HEAD' ? undefined : JSON.stringify(body));
   }
   const index = join(webRoot, 'index.html');
   if (!existsSync(index)) {

@@ -139,6 +139,16 @@ describe('stage settings (infra/stages.ts)', () => {
     expect(config({}, { dev: VALID }).requirePasskeys).toBe(false);
     expect(config({}, { dev: { ...VALID, requirePasskeys: true } }).requirePasskeys).toBe(true);
   });
+
+  it('selects a committed approval policy by name, the specification by default (decision 338)', () => {
+    expect(config({}, { dev: VALID }).approvalPolicy).toBe('spec');
+    expect(config({}, { dev: { ...VALID, approvalPolicy: 'technical-leader-last' } }).approvalPolicy).toBe(
+      'technical-leader-last',
+    );
+    expect(() => config({}, { dev: { ...VALID, approvalPolicy: 'leader-first' } })).toThrow(
+      /stage dev: approvalPolicy: Unknown approval policy 'leader-first' .*choose one of spec, technical-leader-last/,
+    );
+  });
 });
 
 describe('the built SPA', () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { PACKAGE_TYPES } from '../api/contracts/packages';
 import { ROUTES } from '../api/routes';
+import { SPEC_POLICY } from './approval-policies';
 import {
   APPROVAL_POLICY,
   type ApprovalPolicy,
@@ -22,11 +23,11 @@ import { APPROVAL_ROUND, DELIVERY_ROUND } from './voting-rounds';
 
 /** A policy like today's where the Technical Leader approves after every other role. */
 const TL_LAST: ApprovalPolicy = {
-  ...APPROVAL_POLICY,
+  ...SPEC_POLICY,
   rounds: {
-    ...APPROVAL_POLICY.rounds,
+    ...SPEC_POLICY.rounds,
     approval: {
-      ...APPROVAL_POLICY.rounds.approval,
+      ...SPEC_POLICY.rounds.approval,
       approvesAfter: { TECHNICAL_LEADER: NON_ADMIN_ROLES.filter((r) => r !== 'TECHNICAL_LEADER') },
     },
   },
@@ -34,14 +35,18 @@ const TL_LAST: ApprovalPolicy = {
 
 const entry = (role: NonAdminRole, approved = false, rejected = false) => ({ role, approved, rejected });
 
+/**
+ * Tests of the policy itself: they pass the policy they are about (SPEC_POLICY, TL_LAST) explicitly,
+ * so they hold whichever policy the run selects (APPROVAL_POLICY, scripts/test.mjs's second pass).
+ */
 describe("today's approval policy (DESIGN §2, spec §5, §6)", () => {
   it('every role approves every package type in both rounds, in any order', () => {
     for (const type of PACKAGE_TYPES) {
-      expect(approverRoles('approval', type)).toEqual(NON_ADMIN_ROLES);
-      expect(approverRoles('delivery', type)).toEqual(NON_ADMIN_ROLES);
+      expect(approverRoles('approval', type, SPEC_POLICY)).toEqual(NON_ADMIN_ROLES);
+      expect(approverRoles('delivery', type, SPEC_POLICY)).toEqual(NON_ADMIN_ROLES);
     }
-    expect(voteNeedsState('approval')).toBe(false);
-    expect(voteNeedsState('delivery')).toBe(false);
+    expect(voteNeedsState('approval', SPEC_POLICY)).toBe(false);
+    expect(voteNeedsState('delivery', SPEC_POLICY)).toBe(false);
   });
 
   it('every round and type has a minimum of approver roles (decision 332): four for release, two for development, three to deliver', () => {
@@ -146,7 +151,7 @@ describe('votes', () => {
     expect(voteRefusal(p, 'dev', APPROVAL_ROUND)).toBe('alreadyDecided');
     expect(voteRefusal(p, 'rel', APPROVAL_ROUND, 'reject')).toBe('alreadyDecided');
     expect(voteRefusal({ ...p, status: 'REJECTED' }, 'tl', APPROVAL_ROUND)).toBe('notWaiting');
-    expect(voteRefusal(p, 'tl', APPROVAL_ROUND)).toBeNull();
+    expect(voteRefusal(p, 'tl', APPROVAL_ROUND, 'approve', SPEC_POLICY)).toBeNull();
     expect(voteRefusal(p, 'tl', APPROVAL_ROUND, 'reject')).toBeNull();
   });
 
@@ -178,7 +183,7 @@ describe('votes', () => {
     ];
     const ids = (policy?: ApprovalPolicy, round: 'approval' | 'delivery' = 'approval') =>
       approvalOrder(chosen, (e) => e.role, round, policy).map((e) => e.id);
-    expect(ids()).toEqual(['test', 'tl', 'rel']);
+    expect(ids(SPEC_POLICY)).toEqual(['test', 'tl', 'rel']);
     expect(ids(TL_LAST)).toEqual(['test', 'rel', 'tl']);
     expect(ids(TL_LAST, 'delivery')).toEqual(['test', 'tl', 'rel']);
     // each approval in that order is accepted once those before it approved

@@ -1,7 +1,11 @@
 import type { PackageType } from '../api/contracts/packages';
+import { approvalPolicyNamed, approvalPolicyNameFromEnv } from './approval-policies';
+import type { ApprovalPolicy, Party } from './approval-policy-shape';
 import { assertNever } from './assert-never';
 import { NON_ADMIN_ROLES, type NonAdminRole, type Role } from './roles';
 import type { RoundName, VotingRound } from './voting-rounds';
+
+export type { ApprovalPolicy, Party, RoundPolicy } from './approval-policy-shape';
 
 /**
  * The approval policy as data (DESIGN §2 "Who may do what", docs/decisions/225-one-approval-policy.md):
@@ -15,12 +19,6 @@ import type { RoundName, VotingRound } from './voting-rounds';
  * the DynamoDB condition and `voteRefusal` accept and refuse the same votes.
  */
 
-/**
- * Someone related to the package who may be kept out of a round: its initiator, whoever started the
- * round, whoever uploaded its resource (no one reviews their own bytes; decision 331).
- */
-export type Party = 'initiator' | 'starter' | 'uploader';
-
 /** The parties a package names (the starter is the caller who starts a round). */
 export interface PackageParties {
   initiator: { id: string };
@@ -31,86 +29,15 @@ export interface PackageParties {
   uploader?: { id: string };
 }
 
-/** One voting round's rules. */
-export interface RoundPolicy {
-  /**
-   * The roles that approve, by package type. A listed role nobody eligible holds (granted, not
-   * excluded) is left out of the choice: every listed role that has a candidate approves.
-   */
-  readonly roles: Readonly<Record<PackageType, readonly NonAdminRole[]>>;
-  /**
-   * At least this many roles must have a candidate (and be chosen), by package type: fixed here, not by
-   * who happens to hold a role (spec §5, §9 for a signed release; decision 332 for the others).
-   */
-  readonly minRoles: Readonly<Record<PackageType, number>>;
-  /** who may not be chosen (separation of duties) */
-  readonly excluded: readonly Party[];
-  /**
-   * Order: a role approves only once every chosen approver of the roles listed for it approved (a
-   * rejection may come at any time: it ends the round). Empty: all approve in any order.
-   */
-  readonly approvesAfter: Readonly<Partial<Record<NonAdminRole, readonly NonAdminRole[]>>>;
-}
-
-export interface ApprovalPolicy {
-  readonly rounds: Readonly<Record<RoundName, RoundPolicy>>;
-  /** a signed package has a signer, chosen with the approvers of `round`, holding `role` */
-  readonly signer: {
-    readonly role: NonAdminRole;
-    readonly round: RoundName;
-    readonly excluded: readonly Party[];
-    /** whether the signer may also be one of the package's approvers */
-    readonly mayAlsoApprove: boolean;
-  };
-  /** who starts (and restarts) a delivery: a holder of `role` (deliverable types: package-rules.ts) */
-  readonly deliverer: { readonly role: NonAdminRole };
-  /**
-   * A chosen approver decides in the role they were chosen for: whoever changed role since gave that
-   * grant up. One vote each: a decided approver cannot decide again (both rounds).
-   */
-  readonly voterKeepsRole: boolean;
-}
-
 /** Every approver role, in the product's order (spec §6). */
 export const EVERY_ROLE = NON_ADMIN_ROLES;
 
-export const APPROVAL_POLICY: ApprovalPolicy = {
-  rounds: {
-    approval: {
-      roles: {
-        DEV_UNSIGNED: EVERY_ROLE,
-        DEV_SIGNED: EVERY_ROLE,
-        RELEASE_UNSIGNED: EVERY_ROLE,
-        RELEASE_SIGNED: EVERY_ROLE,
-      },
-      // decision 332: four for release (spec §5, §9), a second pair of eyes for development
-      minRoles: { DEV_UNSIGNED: 2, DEV_SIGNED: 2, RELEASE_UNSIGNED: 4, RELEASE_SIGNED: 4 },
-      excluded: ['initiator', 'uploader'],
-      approvesAfter: {},
-    },
-    delivery: {
-      // only a signed release package is delivered (decision 193); the others are listed for completeness
-      roles: {
-        DEV_UNSIGNED: EVERY_ROLE,
-        DEV_SIGNED: EVERY_ROLE,
-        RELEASE_UNSIGNED: EVERY_ROLE,
-        RELEASE_SIGNED: EVERY_ROLE,
-      },
-      // decision 332: every role but the initiator's and the deliverer's in a team of one per role
-      minRoles: { DEV_UNSIGNED: 3, DEV_SIGNED: 3, RELEASE_UNSIGNED: 3, RELEASE_SIGNED: 3 },
-      excluded: ['initiator', 'starter', 'uploader'],
-      approvesAfter: {},
-    },
-  },
-  signer: {
-    role: 'SW_FW_RELEASE_ENGINEER',
-    round: 'approval',
-    excluded: ['initiator', 'uploader'],
-    mayAlsoApprove: true,
-  },
-  deliverer: { role: 'SW_FW_RELEASE_ENGINEER' },
-  voterKeepsRole: true,
-};
+/**
+ * The policy this process runs: the one named by `APPROVAL_POLICY` (a stage's `approvalPolicy`), checked
+ * at load, else the specification's (`approval-policies.ts`, docs/approval-policy.md, decision 338).
+ * Every function below defaults to it; tests of the policy itself pass theirs explicitly.
+ */
+export const APPROVAL_POLICY: ApprovalPolicy = approvalPolicyNamed(approvalPolicyNameFromEnv());
 
 /** The id a party of the package stands for (the starter only once someone starts the round). */
 function partyId(party: Party, p: PackageParties, starterId?: string): string | undefined {
@@ -302,4 +229,45 @@ export function voteClauses(
 /** Whether a round's vote condition depends on the package's chosen approvers (the round has an order). */
 export function voteNeedsState(round: RoundName, policy: ApprovalPolicy = APPROVAL_POLICY): boolean {
   return Object.keys(policy.rounds[round].approvesAfter).length > 0;
+}
+
+// ---- turns ---------------------------------------------------------------------------------------
+
+/** The roles (codes, in the product's order) whose approvers the user's approval still waits for. */
+export function rolesAwaited(
+  p: VoteState,
+  userId: string,
+  round: VotingRound,
+  policy: ApprovalPolicy = APPROVAL_POLICY,
+): NonAdminRole[] {
+  const list = p[round.list] ?? {};
+  const roles = new Set(
+    awaitedApprovers(p, userId, round, policy)
+      .filter((id) => !list[id]?.approved)
+      .map((id) => list[id]?.role),
+  );
+  return NON_ADMIN_ROLES.filter((r) => roles.has(r));
+}
+
+/**
+ * The undecided approvers whose turn the approval of `voterId` (already counted in `p`) opened: they
+ * waited for the voter and now wait for nobody. They are mailed in the vote's commit, so exactly once.
+ */
+export function turnsOpenedBy(
+  p: VoteState,
+  voterId: string,
+  round: VotingRound,
+  policy: ApprovalPolicy = APPROVAL_POLICY,
+): string[] {
+  const list = p[round.list] ?? {};
+  return Object.entries(list)
+    .filter(
+      ([id, e]) =>
+        id !== voterId &&
+        !e.approved &&
+        !e.rejected &&
+        awaitedApprovers(p, id, round, policy).includes(voterId) &&
+        rolesAwaited(p, id, round, policy).length === 0,
+    )
+    .map(([id]) => id);
 }

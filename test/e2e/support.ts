@@ -25,6 +25,30 @@ export { expect };
 export const mailboxUrl = (): string => process.env.E2E_MAILBOX_URL!;
 export const apiUrl = (path: string): string => `${process.env.E2E_BASE_URL}/dev${path}`;
 
+/** An API call of a journey's setup; anything but a 2xx throws with the answer. */
+export async function apiCall<T = Record<string, string>>(
+  path: string,
+  token: string | null,
+  init: RequestInit = {},
+) {
+  const headers: Record<string, string> = {};
+  if (token) headers.Authorization = `Bearer ${token}`;
+  if (typeof init.body === 'string') headers['Content-Type'] = 'application/json';
+  const r = await fetch(apiUrl(path), { ...init, headers });
+  const body = (await r.json()) as T;
+  if (r.status >= 300) throw new Error(`${path}: ${r.status} ${JSON.stringify(body)}`);
+  return body;
+}
+
+/** A seeded user's session token. */
+export const apiTokenOf = async (email: string) =>
+  (
+    await apiCall('/user/login', null, {
+      method: 'POST',
+      body: JSON.stringify({ login: email, password: SEED_PASSWORD }),
+    })
+  ).token!;
+
 /** Signs in through the login form. */
 export async function signIn(page: Page, email: string, password = SEED_PASSWORD) {
   await page.goto('/login');

@@ -263,6 +263,8 @@ export function usesFunction(scope: Construct, props: UsesFunctionProps): Nodejs
     [METRICS_NAMESPACE_ENV]: metricsNamespace(props.config.stage),
     // Source maps are bundled; without this flag Node ignores them in stack traces.
     NODE_OPTIONS: '--enable-source-maps',
+    // the stage's approval policy (shared/domain/approval-policies.ts): every function runs the same one
+    APPROVAL_POLICY: props.config.approvalPolicy,
     ...grantUses(role, props.uses, props.targets, { ...props.grant, signerRoleArn }),
   };
   const fn = new NodejsFunction(scope, 'Function', {

@@ -211,7 +211,13 @@ export class Web extends Construct {
     // Then index.html and the other unhashed files, revalidated on every load, and the CDN flushed.
     // config.json: the deployment's site settings, read by the SPA at startup (decision 094)
     const pages = new s3deploy.BucketDeployment(this, 'DeployPages', {
-      sources: [source, s3deploy.Source.jsonData(SITE_SETTINGS_PATH.slice(1), config.site)],
+      sources: [
+        source,
+        s3deploy.Source.jsonData(SITE_SETTINGS_PATH.slice(1), {
+          ...config.site,
+          approvalPolicy: config.approvalPolicy,
+        }),
+      ],
       destinationBucket: this.bucket,
       exclude: ['assets/*'],
       prune: true,

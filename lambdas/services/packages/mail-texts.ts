@@ -158,6 +158,29 @@ export const MAIL_TEXTS = {
       `your approval of its delivery to devices${asRole(to)}`,
     ),
   }),
+  /**
+   * to a chosen approver whose turn the approval policy's order opened (docs/approval-policy.md): every
+   * approver they approve after has approved; `after` names those roles
+   */
+  turnOpened: (
+    to: Person & Partial<Pick<UserRef, 'userRole'>>,
+    p: Pkg,
+    after: string,
+    verb: 'approve' | 'approve the delivery of',
+    appUrl: string,
+  ): MailText => ({
+    subject: `Your turn to approve: package ${p.name}`,
+    text: lines(
+      greeting(to),
+      '',
+      `The package "${p.name}" waited for ${after} before you; they have approved, and it now waits for you to ${verb} it.`,
+      openIt(linkTo(appUrl, p)),
+      '',
+      facts(p, ...(p.initiator ? [`Initiator: ${withRole(p.initiator)}`] : [])),
+      '',
+      noteOf(p),
+    ),
+  }),
   /** to the signer, on the last approval of a signed package */
   signatureRequested: (
     signer: Person & Partial<Pick<UserRef, 'userRole'>>,

@@ -4,7 +4,12 @@ import type {
   Package,
   PackageStatus,
 } from '../../../shared/api/contracts/packages';
-import { APPROVAL_POLICY, awaitedApprovers } from '../../../shared/domain/approval-policy';
+import {
+  APPROVAL_POLICY,
+  awaitedApprovers,
+  rolesAwaited,
+  turnsOpenedBy,
+} from '../../../shared/domain/approval-policy';
 import { assertNever } from '../../../shared/domain/assert-never';
 import { ConflictError, ForbiddenError, NotFoundError } from '../../../shared/domain/errors';
 import {
@@ -96,12 +101,11 @@ function assertStillInRole(entry: ApproverEntry | undefined, user: UserRecord) {
 
 /** The roles (labels) whose approvers approve before the user in the round and have not yet. */
 function awaitedRoles(p: PackageRecord, userId: string, round: VotingRound): string {
-  const list = p[round.list];
-  const roles = awaitedApprovers(p, userId, round)
-    .filter((id) => !list[id]?.approved)
-    .map((id) => roleLabel(list[id]!.role));
-  return [...new Set(roles)].join(', ');
+  return rolesAwaited(p, userId, round).map(roleLabel).join(', ');
 }
+
+/** The verb of a round's turn mail. */
+const TURN_VERB = { approval: 'approve', delivery: 'approve the delivery of' } as const;
 
 function explain(r: Exclude<VoteResult, { ok: true }>, what: string, awaited: () => string): never {
   switch (r.reason) {
@@ -220,7 +224,10 @@ export abstract class VotingRoundCase {
       createdAt: now,
     }));
     // The mails commit with the state change (decision 095): a mail outage never blocks the workflow.
-    const mails = chosen.map((u) =>
+    // with an order (the approval policy's `approvesAfter`) only those whose turn is open are asked
+    // now; the others are mailed by the vote that opens their turn (`turnMails`)
+    const asked = chosen.filter((u) => awaitedApprovers(next, u.id, round).length === 0);
+    const mails = asked.map((u) =>
       core.mail(
         next,
         next.version,
@@ -235,6 +242,29 @@ export abstract class VotingRoundCase {
       { add: tasks, mails, events: [event(next)], ...(removeAll ? { removeAll } : {}) },
     );
     return next;
+  }
+
+  /**
+   * The mails to the approvers whose turn `user`'s approval (counted in `voted`) opened: part of the
+   * vote's commit, keyed by the vote's version, so each is sent exactly once.
+   */
+  private turnMails(voted: PackageRecord, user: UserRecord): OutboxMail[] {
+    const { core, round } = this;
+    const list = voted[round.list];
+    return turnsOpenedBy(voted, user.id, round).flatMap((id) => {
+      const to = list[id]?.user;
+      if (!to) return [];
+      const after = [...new Set(awaitedApprovers(voted, id, round).map((a) => roleLabel(list[a]!.role)))];
+      return [
+        core.mail(
+          voted,
+          voted.version,
+          `TURN_OPENED#${user.id}`,
+          to,
+          MAIL_TEXTS.turnOpened(to, voted, after.join(', '), TURN_VERB[round.name], core.d.appUrl),
+        ),
+      ];
+    });
   }
 
   /** `seen`: the comparison the decision was taken on, for its audit record (decision 266). */
@@ -271,7 +301,14 @@ export abstract class VotingRoundCase {
         ...seen,
       });
       if (!allVoted(voted, round))
-        return { next: voted, commit: { remove: [{ kind: round.task, userId: user.id }], events: [event] } };
+        return {
+          next: voted,
+          commit: {
+            remove: [{ kind: round.task, userId: user.id }],
+            events: [event],
+            mails: this.turnMails(voted, user),
+          },
+        };
       // the last vote: the round's next step commits with it; where the last voter's task stays until the
       // step is done (a failed generation is retried from the decider's list), the completion decides
       const done = await this.completion(user, voted);

@@ -5,6 +5,7 @@ import {
   type SiteSettings,
 } from '@shared/site-settings';
 import { useSyncExternalStore } from 'react';
+import { selectApprovalPolicy } from './approval-policy';
 
 /**
  * The deployment's site settings (footer address and links), read at startup from config.json next to
@@ -27,7 +28,10 @@ export async function loadSiteSettings(timeoutMs = 5000): Promise<SiteSettings> 
       signal: AbortSignal.timeout(timeoutMs),
     });
     if (r.ok && (r.headers.get('content-type') ?? '').includes('json')) {
-      const { settings, problems } = checkSiteSettings(await r.json());
+      const raw = await r.json();
+      // the approval policy the API runs rides along (decision 338): its turns are shown as it enforces them
+      selectApprovalPolicy((raw as { approvalPolicy?: unknown } | null)?.approvalPolicy);
+      const { settings, problems } = checkSiteSettings(raw);
       if (problems.length > 0) console.warn(`config.json: ${problems.join('; ')}`);
       setSiteSettings(settings);
     }

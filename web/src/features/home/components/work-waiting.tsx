@@ -6,6 +6,7 @@ import { Link } from 'react-router-dom';
 import { paths } from '@/config/paths';
 import { useApiQuery } from '@/hooks/use-api-query';
 import type { SessionUser } from '@/lib/session/session-store';
+import { waitingForLabel, waitsFirstFor } from '@/lib/turns';
 import { resourceTypeLabel, stageLabel } from '@/utils/format';
 import { getWorkWaiting, WORK_KINDS, type WorkKind } from '../api/work-waiting';
 import '@/components/ui/work-waiting.css';
@@ -34,6 +35,16 @@ function fromWhom(kind: WorkKind, pkg: Package): string {
   if (kind === 'delivery' && pkg.deliverer)
     return ` · sent for delivery by ${pkg.deliverer.name} · initiated by ${pkg.initiator.name}`;
   return ` · from ${pkg.initiator.name}`;
+}
+
+/** The approval policy's order: whom the row waits for before the user (nothing when it is their turn). */
+function TurnNote({ pkg, userId, kind }: { pkg: Package; userId: string; kind: 'approval' | 'delivery' }) {
+  const awaited = waitsFirstFor(pkg, userId, kind === 'approval' ? 'approve' : 'approve-delivery');
+  return awaited.length > 0 ? (
+    <strong className="frp-work__turn" data-testid="turn-note">
+      {` · ${waitingForLabel(awaited)}`}
+    </strong>
+  ) : null;
 }
 
 const newestFirst = (rows: Package[]) => [...rows].sort((a, b) => b.updatedAt.localeCompare(a.updatedAt));
@@ -94,6 +105,9 @@ export function WorkWaiting({ user, decides }: { user: SessionUser; decides: boo
                     <span className="frp-work__meta">
                       {`${stageLabel(pkg.resourceStage)} ${resourceTypeLabel(pkg.resourceType).toLowerCase()}, ${pkg.signed ? 'signed' : 'unsigned'}`}
                       {fromWhom(kind, pkg)}
+                      {kind === 'approval' || kind === 'delivery' ? (
+                        <TurnNote pkg={pkg} userId={user.id} kind={kind} />
+                      ) : null}
                     </span>
                     <span className="frp-work__note-text" title={pkg.note}>
                       {pkg.note}

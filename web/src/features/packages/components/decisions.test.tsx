@@ -40,7 +40,7 @@ async function signInDialog(password = MOCK_PASSWORD) {
 
 describe('header view (spec §2.9)', () => {
   it('shows Name, Value and Hex value, read-only, with Approve, Reject and Back in the approve flow', async () => {
-    await openHeaderView('u-lead', 'pk-approve-dev', 'approve');
+    await openHeaderView(mayApproveNow('pk-approve-dev'), 'pk-approve-dev', 'approve');
     const table = screen.getByRole('table', { name: 'Package header' });
     expect([...table.querySelectorAll('thead th')].map((h) => h.textContent)).toEqual([
       MSG.colName,
@@ -145,7 +145,7 @@ describe('approve outcomes (spec §4.5, §4.6, DESIGN §2)', () => {
         ),
       ),
     );
-    await openHeaderView('u-lead', 'pk-approve-dev', 'approve');
+    await openHeaderView(mayApproveNow('pk-approve-dev'), 'pk-approve-dev', 'approve');
     press(MSG.approve);
     await signInDialog();
     expect(await screen.findByText('The package is not waiting for package approval')).toBeInTheDocument();

@@ -8,6 +8,7 @@ import { useNavigate } from 'react-router-dom';
 import { ActionBar, ActionBarSpacer } from '@/components/ui/action-bar';
 import { SignatureDialog } from '@/components/ui/signature-dialog';
 import { useSession } from '@/lib/session/session-store';
+import { turnSentence, waitsFirstFor } from '@/lib/turns';
 import { useMainAction } from '../hooks/use-main-action';
 import { usePackageHeader } from '../hooks/use-package-header';
 import {
@@ -102,7 +103,9 @@ export function HeaderViewPage() {
   const { run, busy, signing, submit, cancel } = useMainAction(reviewing ? changes : undefined);
   if (!pkg) return <NoPackage />;
 
-  const action = mainAction(flowPurpose, canDeliver(pkg, user?.userRole));
+  // not the user's turn yet under the approval policy's order: no Approve, the sentence instead (Reject stays)
+  const awaited = waitsFirstFor(pkg, user?.id, flowPurpose);
+  const action = awaited.length > 0 ? null : mainAction(flowPurpose, canDeliver(pkg, user?.userRole));
   const reject = rejectKind(flowPurpose);
 
   return (
@@ -124,7 +127,13 @@ export function HeaderViewPage() {
       )}
       <ActionBar
         label="Package actions"
-        note={action && action !== 'deliver' ? MEANINGS(pkg.type)[action] : undefined}
+        note={
+          awaited.length > 0
+            ? turnSentence(awaited)
+            : action && action !== 'deliver'
+              ? MEANINGS(pkg.type)[action]
+              : undefined
+        }
       >
         <Button onClick={() => navigate(detailsPathOf(pkg, flowPurpose))} isDisabled={busy}>
           {MSG.back}

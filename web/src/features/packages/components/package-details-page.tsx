@@ -11,6 +11,7 @@ import { PackageStateBadge } from '@/components/ui/package-state';
 import { ProgressBar } from '@/components/ui/progress-bar';
 import { paths } from '@/config/paths';
 import { type SessionState, session, useSession } from '@/lib/session/session-store';
+import { turnSentence, waitsFirstFor } from '@/lib/turns';
 import { usePackageDownload } from '../hooks/use-package-download';
 import {
   canDeliver,
@@ -154,6 +155,8 @@ export function PackageDetailsPage({ variant }: { variant: DetailsVariant }) {
   if (!pkg) return <NoPackage />;
 
   const reject = decision ? rejectKind(flowPurpose) : null;
+  // the approval policy's order (docs/approval-policy.md): whom the user's approval waits for first
+  const awaited = decision ? waitsFirstFor(pkg, user?.id, flowPurpose) : [];
   const deliverable = canDeliver(pkg, user?.userRole);
   const delivery = pkg.deliveryApprovers.length > 0;
   const ownDraft = isEditable(pkg.status) && pkg.initiator.id === user?.id;
@@ -218,15 +221,17 @@ export function PackageDetailsPage({ variant }: { variant: DetailsVariant }) {
       <ActionBar
         label="Package actions"
         note={
-          variant === 'release' &&
-          !deliverable &&
-          pkg.resourceStage === 'RELEASE' &&
-          isGenerated(pkg) &&
-          !delivery
-            ? isDeliverableType(pkg)
-              ? 'Delivery is started by a SW/FW Release Engineer.'
-              : MSG.unsignedNotDelivered
-            : undefined
+          awaited.length > 0
+            ? turnSentence(awaited)
+            : variant === 'release' &&
+                !deliverable &&
+                pkg.resourceStage === 'RELEASE' &&
+                isGenerated(pkg) &&
+                !delivery
+              ? isDeliverableType(pkg)
+                ? 'Delivery is started by a SW/FW Release Engineer.'
+                : MSG.unsignedNotDelivered
+              : undefined
         }
       >
         <Button onClick={() => navigate(listPathOf(flowPurpose))}>{MSG.cancel}</Button>

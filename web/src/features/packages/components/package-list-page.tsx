@@ -10,6 +10,7 @@ import { StatusBadge } from '@/components/ui/status-badge';
 import { useApiQuery } from '@/hooks/use-api-query';
 import { session } from '@/lib/session/session-store';
 import { INITIAL_VIEW, sameView, type TableView } from '@/lib/table/table-logic';
+import { waitingForLabel, waitsFirstFor } from '@/lib/turns';
 import { resourceTypeLabel, stageLabel } from '@/utils/format';
 import { getPackageList, getPackageView, getWorkLists, type ListView } from '../api/package-lists';
 import {
@@ -36,7 +37,9 @@ function columns(kind: ListKind, tab: ListTab): Column<Package>[] {
       header: MSG.colPackageName,
       sortValue: (p) => p.name,
       cell: (p) => {
-        const label = rowLabel(p, flow);
+        // the approval policy's order: a package not yet the user's turn says whom it waits for first
+        const awaited = waitsFirstFor(p, session.get().user?.id, flow);
+        const label = awaited.length > 0 ? waitingForLabel(awaited) : rowLabel(p, flow);
         const tone = rowHighlight(p, flow) === 'rejected' ? 'bad' : 'wait';
         return (
           <span className="frp-cell-name">
