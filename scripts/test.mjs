@@ -69,12 +69,13 @@ function playwrightPass(name, files, runEnv) {
 }
 
 /**
- * The second policy pass (docs/approval-policy.md, decision 338): the suites that vote run again with the
- * API, the stack and the SPA on "the Technical Leader approves last", so a screen or mail that ignores the
- * policy's order fails here. Chosen by what they exercise, to keep the pass short: the rules and services
- * of the votes (unit), the review pages, lists and home inbox (web), the voting journeys, mails, links and
- * the one-commit rule over HTTP (integration), and the approve journeys in Chromium (e2e). Tests of the
- * policy itself pass their policy explicitly (or start their own stack with it) and hold in both passes.
+ * The second policy pass (docs/approval-policy.md, decision 338): suites that vote run again with the API,
+ * the stack and the SPA on "the Technical Leader approves last", so a screen or mail that ignores the
+ * policy's order fails here. Chosen by what they exercise, to keep the pass short: the rules and services of
+ * the votes (unit), the review pages, lists and home inbox (web), and the approve journey in Chromium (e2e).
+ * Tests of the policy itself pass their policy explicitly (or start their own stack with it) and hold in both
+ * passes. Not yet in it, because they have not been run under this policy: the integration journeys
+ * (journey, packages, package-links, mail-outbox, one-commit) and test/e2e/packages.spec.ts.
  */
 const SECOND_POLICY = 'technical-leader-last';
 const POLICY_PASS = {
@@ -86,13 +87,8 @@ const POLICY_PASS = {
     'web/src/features/packages/components/changes-seen',
     'web/src/features/packages/components/package-list-page',
     'web/src/features/home/',
-    'test/integration/journey',
-    'test/integration/packages.test',
-    'test/integration/package-links',
-    'test/integration/mail-outbox',
-    'test/integration/one-commit',
   ],
-  playwright: ['test/e2e/packages.spec.ts', 'test/e2e/approval-turns.spec.ts'],
+  playwright: ['test/e2e/approval-turns.spec.ts'],
 };
 const policyEnv = { ...env, APPROVAL_POLICY: SECOND_POLICY };
 
