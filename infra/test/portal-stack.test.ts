@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { API_STAGE, type BucketName, ROUTES, type Route, type TableName } from '../../shared/api/routes';
 import { BINARY_MEDIA_TYPES, bucketEnv, SECURITY_HEADERS, tableEnv } from '../../shared/api/runtime';
 import { asyncWorkerEnv } from '../../shared/api/workers';
+import { DEFAULT_APPROVAL_POLICY } from '../../shared/domain/approval-policies';
 import { DEFAULT_SITE_SETTINGS } from '../../shared/site-settings';
 import { BUCKETS, TABLES } from '../lib/definitions';
 import { ROUTE_STACKS } from '../lib/portal-stack';
@@ -155,6 +156,8 @@ describe('API Gateway and Lambda, one per row of the route table', () => {
       // every route: the passkeys' relying party and rule (decision 322); outbox rows' mail links use
       // the same origin (decision 095)
       expected.push('APP_URL', 'PASSKEYS_REQUIRED');
+      // every route: the stage's approval policy by name (decision 338)
+      expected.push('APPROVAL_POLICY');
       // a signer its own stage's key; a public-key reader both (decision 295)
       if (route.uses.sign === 'publicKey') expected.push('SIGNING_KEY_ID', 'DEV_SIGNING_KEY_ID');
       else if (route.uses.sign === 'DEV') expected.push('DEV_SIGNING_KEY_ID');
@@ -822,6 +825,10 @@ describe('auditors', () => {
 
 describe('site settings for the footer', () => {
   it('writes config.json next to the SPA (with index.html, revalidated on every load) with the default settings', () => {
-    expect(deployedSiteSettings(s)).toEqual(DEFAULT_SITE_SETTINGS);
+    // and the stage's approval policy, which the SPA's turns follow (decision 338)
+    expect(deployedSiteSettings(s)).toEqual({
+      ...DEFAULT_SITE_SETTINGS,
+      approvalPolicy: DEFAULT_APPROVAL_POLICY,
+    });
   });
 });

@@ -124,6 +124,7 @@ describe('a test stage with a custom domain', () => {
       privacyUrl: 'https://acme.example/privacy',
       accessibilityUrl: 'https://acme.example/accessibility',
       termsUrl: 'https://acme.example/terms',
+      approvalPolicy: 'spec',
     });
   });
 
