@@ -35,6 +35,8 @@ const STAGE_VARIABLES = [
   // (decision 322); outbox writers' mail links use the same origin
   'APP_URL',
   'PASSKEYS_REQUIRED',
+  // every function: the stage's approval policy by name, read wherever the domain's rules load (decision 338)
+  'APPROVAL_POLICY',
   // the stage's company identity provider (decision 315), on the rows that sign in or check a session
   'COMPANY_IDP_ISSUER',
   'COMPANY_IDP_CLIENT_ID',

@@ -107,6 +107,8 @@ describe('stream workers', () => {
     expect(Object.keys(vars).sort()).toEqual(
       // APP_URL: its mails link to the portal
       [
+        // every function: the stage's approval policy by name (decision 338)
+        'APPROVAL_POLICY',
         'APP_URL',
         'MAIL_FROM',
         'NODE_OPTIONS',
@@ -132,7 +134,7 @@ describe('stream workers', () => {
     expect([...actions].some((a) => a.startsWith('ses:'))).toBe(false);
     const vars = (fnProps('auditCopy').Environment as { Variables: Json }).Variables;
     expect(Object.keys(vars).sort()).toEqual(
-      ['NODE_OPTIONS', 'METRICS_NAMESPACE', bucketEnv('audit')].sort(),
+      ['APPROVAL_POLICY', 'NODE_OPTIONS', 'METRICS_NAMESPACE', bucketEnv('audit')].sort(),
     );
   });
 
