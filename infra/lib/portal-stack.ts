@@ -28,15 +28,7 @@ export interface PortalStackProps extends StackProps {
  * to a new entry (infra/test/stack-size.test.ts fails above RESOURCE_BUDGET).
  */
 export const ROUTE_STACKS: Record<string, readonly string[]> = {
-  IdentityRoutes: [
-    'user',
-    'admin',
-    'dcc',
-    'signing-key',
-    'signing-key.pem',
-    'openapi.json',
-    'access-tokens',
-  ],
+  IdentityRoutes: ['user', 'admin', 'dcc', 'signing-key', 'signing-key.pem', 'openapi.json', 'access-tokens'],
   // apart since the audit screen's routes brought IdentityRoutes past the resource budget
   SignOnRoutes: ['company-sign-on', 'passkeys'],
   ResourceRoutes: ['resources'],
