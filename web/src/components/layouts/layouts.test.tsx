@@ -38,14 +38,15 @@ describe('navigation by role', () => {
     expect(await screen.findByRole('heading', { name: MSG.uploadPatchHeading })).toBeInTheDocument();
   });
 
-  it('shows PACKAGES, DCC, USERS and RESOURCES in the admin layout', async () => {
+  it('shows PACKAGES, DCC, USERS and RESOURCES in the admin layout, then our AUDIT entry', async () => {
     renderApp('/admin', { as: 'u-admin' });
     const nav = await screen.findByRole('navigation', { name: 'Administration' });
     expect(
       within(nav)
         .getAllByRole('link')
         .map((a) => a.textContent),
-    ).toEqual(['PACKAGES', 'DCC', 'USERS', 'RESOURCES']);
+      // the spec's four, in its order; the audit trail screen (decision 346) comes after them
+    ).toEqual(['PACKAGES', 'DCC', 'USERS', 'RESOURCES', 'AUDIT']);
   });
 
   it('shows no navigation bar to visitors', async () => {
