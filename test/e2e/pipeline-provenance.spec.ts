@@ -3,8 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { SEED_PASSWORD } from '../../shared/domain/seed-users';
-import { apiUrl, expect, signIn, signOut, test } from './support';
+import { apiCall, apiTokenOf, expect, signIn, signOut, test } from './support';
 
 const SHOTS = process.env.PIPELINE_PROVENANCE_SHOTS ?? 'test-results/e2e/pipeline-provenance';
 
@@ -15,23 +14,8 @@ const SHOTS = process.env.PIPELINE_PROVENANCE_SHOTS ?? 'test-results/e2e/pipelin
  * page. The engineer revokes the token in Settings and the pipeline is refused from then on.
  */
 
-async function call<T = Record<string, string>>(path: string, token: string | null, init: RequestInit = {}) {
-  const headers: Record<string, string> = {};
-  if (token) headers.Authorization = `Bearer ${token}`;
-  if (typeof init.body === 'string') headers['Content-Type'] = 'application/json';
-  const r = await fetch(apiUrl(path), { ...init, headers });
-  const body = (await r.json()) as T;
-  if (r.status >= 300) throw new Error(`${path}: ${r.status} ${JSON.stringify(body)}`);
-  return body;
-}
-
-const tokenOf = async (email: string) =>
-  (
-    await call('/user/login', null, {
-      method: 'POST',
-      body: JSON.stringify({ login: email, password: SEED_PASSWORD }),
-    })
-  ).token!;
+const call = apiCall;
+const tokenOf = apiTokenOf;
 
 test.use({ viewport: { width: 1366, height: 768 } });
 

@@ -1,7 +1,6 @@
 import type { Page } from '@playwright/test';
-import { SEED_PASSWORD } from '../../shared/domain/seed-users';
 import { MSG } from '../../shared/messages';
-import { apiUrl, expect, signIn, test } from './support';
+import { apiCall, apiTokenOf, expect, signIn, test } from './support';
 
 /**
  * at 1366×768 an approver sees the file and DCC facts and reaches the decision buttons
@@ -10,23 +9,8 @@ import { apiUrl, expect, signIn, test } from './support';
 
 const unique = (p: string) => `${p}-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 5)}`;
 
-async function call<T = Record<string, string>>(path: string, token: string | null, init: RequestInit = {}) {
-  const headers: Record<string, string> = {};
-  if (token) headers.Authorization = `Bearer ${token}`;
-  if (typeof init.body === 'string') headers['Content-Type'] = 'application/json';
-  const r = await fetch(apiUrl(path), { ...init, headers });
-  const body = (await r.json()) as T;
-  if (r.status >= 300) throw new Error(`${path}: ${r.status} ${JSON.stringify(body)}`);
-  return body;
-}
-
-const tokenOf = async (email: string) =>
-  (
-    await call('/user/login', null, {
-      method: 'POST',
-      body: JSON.stringify({ login: email, password: SEED_PASSWORD }),
-    })
-  ).token!;
+const call = apiCall;
+const tokenOf = apiTokenOf;
 
 /** A signed release package waiting for every approver, set up over the API. */
 async function releasePackageWaitingForApproval(deviceId: string) {
