@@ -122,4 +122,16 @@ describe('import boundaries', () => {
     );
     expect(crossings).toEqual([]);
   });
+
+  it('the domain imports no API contract or route table outside its tests (Biome override and the source)', () => {
+    expect(groupsFor('shared/domain/**')).toEqual(expect.arrayContaining(['**/api/**']));
+    const crossings = sourceFiles(join(ROOT, 'shared/domain'))
+      .filter((file) => !file.endsWith('.test.ts'))
+      .flatMap((file) =>
+        importedPaths(file, {})
+          .filter((to) => to.startsWith('shared/api'))
+          .map((to) => `${relative(ROOT, file)} -> ${to}`),
+      );
+    expect(crossings).toEqual([]);
+  });
 });

@@ -1,5 +1,5 @@
-import { PACKAGE_TYPES } from '../api/contracts/packages';
 import type { ApprovalPolicy, Party, RoundPolicy } from './approval-policy-shape';
+import { PACKAGE_TYPES } from './model/package';
 import { NON_ADMIN_ROLES, type NonAdminRole } from './roles';
 import type { RoundName } from './voting-rounds';
 

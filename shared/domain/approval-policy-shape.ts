@@ -1,4 +1,4 @@
-import type { PackageType } from '../api/contracts/packages';
+import type { PackageType } from './model/package';
 import type { NonAdminRole } from './roles';
 import type { RoundName } from './voting-rounds';
 

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { PACKAGE_TYPES } from '../api/contracts/packages';
 import { ROUTES } from '../api/routes';
 import { SPEC_POLICY } from './approval-policies';
 import {
@@ -16,6 +15,7 @@ import {
   voteNeedsState,
   voteRefusal,
 } from './approval-policy';
+import { PACKAGE_TYPES } from './model/package';
 import { ACTOR_ROLE } from './package-lifecycle';
 import { MIN_SIGNED_RELEASE_ROLES, selectionProblem } from './package-rules';
 import { NON_ADMIN_ROLES, type NonAdminRole } from './roles';

@@ -1,7 +1,7 @@
-import type { PackageType } from '../api/contracts/packages';
 import { approvalPolicyNamed, approvalPolicyNameFromEnv } from './approval-policies';
 import type { ApprovalPolicy, Party } from './approval-policy-shape';
 import { assertNever } from './assert-never';
+import type { PackageType } from './model/package';
 import { NON_ADMIN_ROLES, type NonAdminRole, type Role } from './roles';
 import type { RoundName, VotingRound } from './voting-rounds';
 

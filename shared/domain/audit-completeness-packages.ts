@@ -1,4 +1,3 @@
-import type { PackageStatus } from '../api/contracts/packages';
 import { detail, type Findings, type SubjectEvents } from './audit-completeness-core';
 import {
   checkConfirmedDeletion,
@@ -6,6 +5,7 @@ import {
   type ProposalState,
 } from './audit-completeness-deletions';
 import type { ChainedEvent } from './audit-event';
+import type { PackageStatus } from './model/package';
 
 /**
  * The package rules of the completeness check (docs/decisions/290-audit-completeness-rules.md): what a

@@ -1,6 +1,5 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { PackageStatus } from '../api/contracts/packages';
 import {
   type CompletenessInput,
   checkCompleteness,
@@ -11,6 +10,7 @@ import {
 import { chainedEvent, checkUsers } from './audit-completeness.fixtures';
 import type { ChainedEvent } from './audit-event';
 import { deletionExpiresAt } from './deletion-proposals';
+import type { PackageStatus } from './model/package';
 
 /**
  * A small model of the package lifecycle that writes what the services write: the state after each step

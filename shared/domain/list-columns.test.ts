@@ -1,8 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Dcc } from '../api/contracts/dcc';
 import { tableViewRequest } from '../api/contracts/list-view';
-import type { Resource } from '../api/contracts/resources';
-import type { PublicUser } from '../api/contracts/user';
 import {
   ADMIN_RESOURCE_LIST,
   cutView,
@@ -12,6 +9,9 @@ import {
   roleStatusText,
   USER_LIST,
 } from './list-columns';
+import type { Dcc } from './model/dcc';
+import type { Resource } from './model/resource';
+import type { PublicUser } from './model/user';
 
 const dcc = (deviceId: string, telemetryType: Dcc['telemetryType'], deviceLimit: number): Dcc => ({
   id: deviceId,

@@ -3,12 +3,13 @@
  * shared by the SPA's tables and the server's paged views (decision 221), so a page the server cut holds
  * exactly the rows the table would have shown from the whole list. Pure: no zod, no React.
  */
-import type { Dcc } from '../api/contracts/dcc';
-import type { Package } from '../api/contracts/packages';
-import type { Resource } from '../api/contracts/resources';
-import type { PublicUser } from '../api/contracts/user';
+
 import { MSG } from '../messages';
 import { filterRows, type SortValue, sortRows } from './list-view';
+import type { Dcc } from './model/dcc';
+import type { Package } from './model/package';
+import type { Resource } from './model/resource';
+import type { PublicUser } from './model/user';
 import { PACKAGE_STATUS_TEXT } from './package-status-text';
 import { roleLabel } from './roles';
 

@@ -1,11 +1,6 @@
-import type {
-  PackageDccValues,
-  PackageResourceFile,
-  PackageStatus,
-  PackageType,
-} from '../api/contracts/packages';
-import type { ResourceType } from '../api/contracts/resources';
 import { compareHeaders, type HeaderFieldChange, type ListChange } from './header-changes';
+import type { PackageDccValues, PackageResourceFile, PackageStatus, PackageType } from './model/package';
+import type { ResourceType } from './model/resource';
 
 /**
  * "Changes since the last approved package" (decision 245): what differs between a package

@@ -1,4 +1,4 @@
-import type { ApproverEntry, PackageStatus, UserRef } from '../api/contracts/packages';
+import type { ApproverEntry, PackageStatus, UserRef } from './model/package';
 import { approverList } from './package-rules';
 import { roleLabel } from './roles';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PACKAGE_STATUSES, type PackageStatus } from '../api/contracts/packages';
+import { PACKAGE_STATUSES, type PackageStatus } from './model/package';
 import {
   APPROVAL_ROUND,
   actorFor,

@@ -1,6 +1,6 @@
-import type { PackageStatus } from '../api/contracts/packages';
 import { APPROVAL_POLICY } from './approval-policy';
 import { assertNever } from './assert-never';
+import type { PackageStatus } from './model/package';
 import type { PackageAction, PackageActor } from './package-actions';
 import type { Role } from './roles';
 import { APPROVAL_ROUND, DELIVERY_ROUND } from './voting-rounds';

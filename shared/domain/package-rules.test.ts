@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { ApproverEntry } from '../api/contracts/packages';
 import { MSG } from '../messages';
+import type { ApproverEntry } from './model/package';
 import { checkApproverSelection, deliveryLabel, listStatus, packageTypeOf } from './package-rules';
 
 const entry = (approved: boolean, rejected = false): ApproverEntry => ({

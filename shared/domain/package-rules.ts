@@ -1,5 +1,3 @@
-import type { ApproverEntry, Package, PackageStatus, PackageType } from '../api/contracts/packages';
-import type { Stage } from '../api/contracts/resources';
 import { MSG } from '../messages';
 import {
   APPROVAL_POLICY,
@@ -12,6 +10,8 @@ import {
   type Party,
 } from './approval-policy';
 import { assertNever } from './assert-never';
+import type { ApproverEntry, Package, PackageStatus, PackageType } from './model/package';
+import type { Stage } from './model/resource';
 import { PACKAGE_ERR } from './package-texts';
 import { PACKAGE_TYPE_LABELS } from './package-type-label';
 import { NON_ADMIN_ROLES, type NonAdminRole, type Role, roleLabel } from './roles';

@@ -1,4 +1,4 @@
-import type { PackageSource } from '../api/contracts/packages';
+import type { PackageSource } from './model/package';
 
 /** The parts of a package (server record or client answer) a "start from" candidate shows. */
 export interface PackageSourceInput {

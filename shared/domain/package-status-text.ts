@@ -1,4 +1,4 @@
-import type { PackageStatus } from '../api/contracts/packages';
+import type { PackageStatus } from './model/package';
 
 /**
  * A package's server state in words: the badges' text, and what the admin package table's State column

@@ -1,4 +1,4 @@
-import { PACKAGE_TYPES, type PackageType } from '../api/contracts/packages';
+import { PACKAGE_TYPES, type PackageType } from './model/package';
 
 /**
  * A package type in words: mails and pages name it so, never by its code alone. The code

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PACKAGE_STATUSES } from '../api/contracts/packages';
+import { PACKAGE_STATUSES } from './model/package';
 import { type DecisionState, waitsForDecisionOf } from './pending-decision';
 
 const open = { approved: false, rejected: false };

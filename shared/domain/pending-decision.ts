@@ -1,5 +1,5 @@
-import type { ApproverEntry, PackageStatus, UserRef } from '../api/contracts/packages';
 import { assertNever } from './assert-never';
+import type { ApproverEntry, PackageStatus, UserRef } from './model/package';
 
 /** The parts of a stored package that say whom it waits for. */
 export interface DecisionState {

@@ -1,4 +1,4 @@
-import { SBOM_MAX_BYTES } from '../api/contracts/provenance';
+import { SBOM_MAX_BYTES } from './model/provenance';
 
 /**
  * The texts of attaching build provenance and an SBOM to a resource (decisions 275–276), word

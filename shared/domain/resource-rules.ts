@@ -1,7 +1,7 @@
 import type * as z from 'zod';
-import { EXTENSIONS, modelMetadataSchema, type ResourceType, type Stage } from '../api/contracts/resources';
 import { MSG } from '../messages';
 import { BadRequestError, NotAcceptableError, PayloadTooLargeError } from './errors';
+import { EXTENSIONS, modelMetadataSchema, type ResourceType, type Stage } from './model/resource';
 
 /**
  * Pure rules of resource uploads (spec §5 Upload, DESIGN §4): file kinds, sizes and content checks.

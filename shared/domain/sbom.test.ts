@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { SBOM_MAX_BYTES, SBOM_TOP_COMPONENTS } from '../api/contracts/provenance';
 import { BadRequestError } from './errors';
+import { SBOM_MAX_BYTES, SBOM_TOP_COMPONENTS } from './model/provenance';
 import { PROVENANCE_ERR } from './provenance-texts';
 import { checkSbom, sbomFileNameOk } from './sbom';
 

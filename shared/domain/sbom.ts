@@ -1,10 +1,5 @@
-import {
-  SBOM_MAX_BYTES,
-  SBOM_TOP_COMPONENTS,
-  type SbomComponent,
-  type SbomFormat,
-} from '../api/contracts/provenance';
 import { BadRequestError } from './errors';
+import { SBOM_MAX_BYTES, SBOM_TOP_COMPONENTS, type SbomComponent, type SbomFormat } from './model/provenance';
 import { PROVENANCE_ERR } from './provenance-texts';
 
 /**

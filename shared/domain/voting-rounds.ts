@@ -1,4 +1,4 @@
-import type { PackageStatus } from '../api/contracts/packages';
+import type { PackageStatus } from './model/package';
 import type { PackageAction, PackageActor } from './package-actions';
 
 /**

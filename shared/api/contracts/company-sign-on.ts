@@ -1,5 +1,4 @@
 import * as z from 'zod';
-import { SIGNATURE_PASSWORD_REQUIRED } from '../../domain/signature-meanings';
 import { signatureProofShape } from './packages';
 import { PASSWORD_MAX } from './user';
 

@@ -1,10 +1,10 @@
 import * as z from 'zod';
+import { type DccValues, MIN_MESSAGE_LIMIT, TELEMETRY_TYPES } from '../../domain/model/dcc';
 import { MSG } from '../../messages';
 import { visibleText } from './common';
 
-export const TELEMETRY_TYPES = ['TelA', 'TelB', 'BLE'] as const;
-export type TelemetryType = (typeof TELEMETRY_TYPES)[number];
-export const MIN_MESSAGE_LIMIT = 16;
+// the model lives in the domain; the API's contracts name it from here as before
+export * from '../../domain/model/dcc';
 
 const limit = z
   .union([z.number(), z.string().regex(/^\d+$/, { error: 'Limits accept only numbers' }).transform(Number)], {
@@ -24,8 +24,6 @@ export const createDccSchema = z
   .refine((d) => d.deviceLimit >= d.messageLimit, { error: MSG.dccDeviceLimit, path: ['deviceLimit'] });
 export type CreateDcc = z.infer<typeof createDccSchema>;
 
-export interface Dcc extends CreateDcc {
-  id: string;
-  createdAt: string;
-  createdBy: { id: string; name: string };
-}
+type Same<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
+const same = <_T extends true>() => undefined;
+same<Same<CreateDcc, DccValues>>();

@@ -1,4 +1,11 @@
 import * as z from 'zod';
+import {
+  type BuildProvenance,
+  type ProvenanceRecord,
+  SBOM_FORMATS,
+  type SbomComponent,
+  type SbomSummary,
+} from '../../domain/model/provenance';
 
 /**
  * Build provenance and SBOM of a resource: the contract shared by the intake (attach to a
@@ -20,62 +27,8 @@ export const buildProvenanceSchema = z.strictObject({
   buildUrl: z.url({ protocol: /^https$/, error: 'provenance: buildUrl must be an https URL' }).max(2048),
   builder: z.string().trim().min(1).max(256),
 });
-export type BuildProvenance = z.infer<typeof buildProvenanceSchema>;
-
-/** The one text whose SHA-256 pins a provenance record: these keys, in this order, JSON without spaces. */
-export const provenanceText = (p: BuildProvenance): string =>
-  JSON.stringify({
-    repository: p.repository,
-    commit: p.commit,
-    buildId: p.buildId,
-    buildUrl: p.buildUrl,
-    builder: p.builder,
-  });
-
-/** Provenance as recorded on a resource and pinned on a package. */
-export interface ProvenanceRecord extends BuildProvenance {
-  /** SHA-256 (lower-case hex) of `provenanceText` */
-  sha256: string;
-}
-
-export const SBOM_FORMATS = ['CycloneDX', 'SPDX'] as const;
-export type SbomFormat = (typeof SBOM_FORMATS)[number];
-
-/** One top-level component of an SBOM, as shown to reviewers. */
-export interface SbomComponent {
-  name: string;
-  version?: string;
-  purl?: string;
-}
-
-/** What the portal records of an SBOM it accepted (on the resource, and on the package as the pin). */
-export interface SbomSummary {
-  format: SbomFormat;
-  /** e.g. '1.5' (CycloneDX) or 'SPDX-2.3' */
-  specVersion: string;
-  componentCount: number;
-  /** at most SBOM_TOP_COMPONENTS, in the file's order */
-  topComponents: SbomComponent[];
-  fileName: string;
-  sizeBytes: number;
-  /** SHA-256 (lower-case hex) of the stored file's bytes */
-  sha256: string;
-  /** what the SBOM describes (CycloneDX metadata.component, SPDX the described package), when it says */
-  subject?: SbomComponent;
-}
-
-export const SBOM_TOP_COMPONENTS = 10;
-/** An SBOM is sent as JSON in the API body: at most this many bytes. */
-export const SBOM_MAX_BYTES = 5 * 1024 * 1024;
-
-/** The SBOM file's storage key in the resources bucket (never shown to users). */
-export const sbomKeyOf = (resourceId: string): string => `sbom/${resourceId}.json`;
-
-/** Fields a resource record and a package's `resourceFile` may carry. */
-export interface ProvenanceFields {
-  provenance?: ProvenanceRecord;
-  sbom?: SbomSummary;
-}
+// the model lives in the domain; the API's contracts name it from here as before
+export * from '../../domain/model/provenance';
 
 // ── zod schemas of the records (the SPA parses package and resource JSON text with them: records.ts) ──
 const sbomComponentSchema = z.object({
@@ -106,6 +59,7 @@ export const sbomSummarySchema = z.object({
 
 type Same<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
 const same = <_T extends true>() => undefined;
+same<Same<z.output<typeof buildProvenanceSchema>, BuildProvenance>>();
 same<Same<z.output<typeof sbomComponentSchema>, SbomComponent>>();
 same<Same<z.output<typeof provenanceRecordSchema>, ProvenanceRecord>>();
 same<Same<z.output<typeof sbomSummarySchema>, SbomSummary>>();

@@ -1,13 +1,10 @@
 import * as z from 'zod';
+import { RESOURCE_TYPES, STAGES } from '../../domain/model/resource';
 import { MSG } from '../../messages';
 import { visibleText } from './common';
-import type { ProvenanceFields } from './provenance';
 
-/** Stage of a resource or package: codes DEV and RELEASE (spec §9); paths use them lowercased. */
-export const STAGES = ['DEV', 'RELEASE'] as const;
-export type Stage = (typeof STAGES)[number];
-export const RESOURCE_TYPES = ['PATCH', 'MODEL'] as const;
-export type ResourceType = (typeof RESOURCE_TYPES)[number];
+// the resource's model lives in the domain; the API's contracts name it from here as before
+export * from '../../domain/model/resource';
 
 /** Path parameter {stage} of resource routes: 'dev' or 'release' (case-insensitive) → DEV | RELEASE. */
 export const stageParamSchema = z.object({
@@ -32,43 +29,6 @@ export const resourceNameSchema = visibleText('name', 'Resource name', MSG.resou
 
 export const uploadQuerySchema = z.object({ name: resourceNameSchema });
 
-/** Allowed extensions (spec §5), compared case-insensitively. */
-export const EXTENSIONS = { resourceFile: { PATCH: 'bin', MODEL: 'tflite' }, metadataFile: 'json' } as const;
-
-/** Model metadata file (JSON): gives the model's name and version. */
-export const modelMetadataSchema = z.object({
-  modelName: z.string().trim().min(1, { error: 'metadata: modelName is required' }).max(120),
-  version: z
-    .union([z.string(), z.number()])
-    .transform(String)
-    .pipe(z.string().trim().min(1, { error: 'metadata: version is required' }).max(40)),
-});
-
-export interface ResourceUser {
-  id: string;
-  name: string;
-}
-
-/**
- * A resource as lists return it (spec §3); with its build provenance and SBOM summary once attached
- * (PUT /resources/{id}/provenance).
- */
-export interface Resource extends ProvenanceFields {
-  id: string;
-  name: string;
-  resourceStage: Stage;
-  resourceType: ResourceType;
-  /** 'YYYY-MM-DD HH:MM:SS' UTC */
-  uploadTime: string;
-  uploadedBy: ResourceUser;
-  fileName: string;
-  sizeBytes: number;
-  sha256: string;
-  modelName?: string;
-  modelVersion?: string;
-}
-
-/** Request for presigned upload URLs (files above the API's 10 MB request limit). */
 export const requestUploadSchema = z.object({
   name: resourceNameSchema,
   resourceType: z

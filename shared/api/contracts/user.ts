@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { LINKED_BY } from '../../domain/company-sign-on';
 import { ROLE_STATUSES } from '../../domain/identity';
+import type { PublicUser } from '../../domain/model/user';
 import { ROLES, SELF_SERVICE_ROLES } from '../../domain/roles';
 import { SIGNATURE_PASSWORD_REQUIRED } from '../../domain/signature-meanings';
 import { API_ERR, MSG } from '../../messages';
@@ -141,7 +142,12 @@ export const publicUserSchema = z.object({
     })
     .optional(),
 });
-export type PublicUser = z.infer<typeof publicUserSchema>;
+// the model lives in the domain; its schema here describes exactly it (a compile error otherwise)
+export type { PublicUser } from '../../domain/model/user';
+
+type Same<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
+const same = <_T extends true>() => undefined;
+same<Same<z.output<typeof publicUserSchema>, PublicUser>>();
 
 export { SELF_SERVICE_ROLES };
 

@@ -1,7 +1,7 @@
 import * as z from 'zod';
-import type { PackageType } from '../../api/contracts/packages';
 import { assertNever } from '../assert-never';
 import { BadRequestError } from '../errors';
+import type { PackageType } from '../model/package';
 import { crc32 } from './crc32';
 import { encodedLength, HeaderFormatError, serializeHeader } from './header-codec';
 import {

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { PACKAGE_TYPES } from '../../api/contracts/packages';
+import { PACKAGE_TYPES } from '../model/package';
 import { decodeHeader, encodedLength, encodeHeader, HeaderFormatError, headerLayout } from './header-codec';
 import { type ComputeContext, computeFields, newPackageHeader, validateHeaderUpdate } from './header-rules';
 import { type EntryField, type Header, headerSchema, UINT_MAX } from './header-schema';
