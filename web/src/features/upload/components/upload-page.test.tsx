@@ -14,6 +14,10 @@ const modelFile = (name: string, size: number) => {
 };
 const pick = (label: string, f: File) =>
   fireEvent.change(screen.getByLabelText(label), { target: { files: [f] } });
+// Files of 4–10 MiB are read, hashed and sent through the mock server in jsdom: on a busy two-core machine
+// that takes far longer than a click, so these tests wait for the same state with a longer upper bound.
+const LARGE_FILE_WAIT = { timeout: 60_000 };
+const LARGE_FILE_TEST_MS = 120_000;
 const uploadButton = () => screen.getByRole('button', { name: MSG.upload });
 
 async function openUpload(as = 'u-dev') {
@@ -198,58 +202,66 @@ describe('upload page', () => {
     expect(screen.getByRole('button', { name: MSG.toHomePage })).toBeInTheDocument();
   });
 
-  it('sends files over 4 MiB to storage by presigned URL without the bearer token, then confirms', async () => {
-    const calls: string[] = [];
-    let storageAuth: string | null = 'unset';
-    server.events.on('request:start', ({ request }) => {
-      if (request.url.startsWith(MEMORY_STORAGE_URL)) {
-        calls.push('PUT storage');
-        storageAuth = request.headers.get('Authorization');
-      } else if (request.url.includes('/dev/resources'))
-        calls.push(`${request.method} ${new URL(request.url).pathname}`);
-    });
-    const { user } = await openUpload();
-    fill(screen.getByLabelText(MSG.patchNameLabel), 'big-image');
-    pick('Patch file', file('big.bin', 9.5 * 1024 * 1024));
-    await user.click(uploadButton());
-    expect(await screen.findByText(MSG.uploaded)).toBeInTheDocument();
-    server.events.removeAllListeners();
-    expect(calls).toEqual([
-      'POST /dev/resources/uploads',
-      'PUT storage',
-      expect.stringMatching(/^POST \/dev\/resources\/uploads\/.+\/confirm$/),
-      // the server checks the file off the request (decision 173): the page follows it until registered
-      expect.stringMatching(/^GET \/dev\/resources\/uploads\/[^/]+$/),
-    ]);
-    expect(storageAuth).toBeNull();
-    expect(await hasResource('big-image')).toBe(true);
-  });
+  it(
+    'sends files over 4 MiB to storage by presigned URL without the bearer token, then confirms',
+    async () => {
+      const calls: string[] = [];
+      let storageAuth: string | null = 'unset';
+      server.events.on('request:start', ({ request }) => {
+        if (request.url.startsWith(MEMORY_STORAGE_URL)) {
+          calls.push('PUT storage');
+          storageAuth = request.headers.get('Authorization');
+        } else if (request.url.includes('/dev/resources'))
+          calls.push(`${request.method} ${new URL(request.url).pathname}`);
+      });
+      const { user } = await openUpload();
+      fill(screen.getByLabelText(MSG.patchNameLabel), 'big-image');
+      pick('Patch file', file('big.bin', 9.5 * 1024 * 1024));
+      await user.click(uploadButton());
+      expect(await screen.findByText(MSG.uploaded, {}, LARGE_FILE_WAIT)).toBeInTheDocument();
+      server.events.removeAllListeners();
+      expect(calls).toEqual([
+        'POST /dev/resources/uploads',
+        'PUT storage',
+        expect.stringMatching(/^POST \/dev\/resources\/uploads\/.+\/confirm$/),
+        // the server checks the file off the request (decision 173): the page follows it until registered
+        expect.stringMatching(/^GET \/dev\/resources\/uploads\/[^/]+$/),
+      ]);
+      expect(storageAuth).toBeNull();
+      expect(await hasResource('big-image')).toBe(true);
+    },
+    LARGE_FILE_TEST_MS,
+  );
 
-  it('sends the confirmation again when storage did not answer, and the upload is kept', async () => {
-    let confirms = 0;
-    server.use(
-      http.post(
-        '/dev/resources/uploads/:id/confirm',
-        () => {
-          confirms++;
-          return HttpResponse.json(
-            { errorMessage: 'A storage or mail service did not answer; nothing was changed.' },
-            { status: 503 },
-          );
-        },
-        { once: true },
-      ),
-    );
-    const { user } = await openUpload();
-    fill(screen.getByLabelText(MSG.patchNameLabel), 'big-retry');
-    pick('Patch file', file('big.bin', 9.5 * 1024 * 1024));
-    await user.click(uploadButton());
-    expect(await screen.findByText(MSG.uploaded)).toBeInTheDocument();
-    expect(confirms).toBe(1);
-    // the passing failure was not shown as an error
-    expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument();
-    expect(await hasResource('big-retry')).toBe(true);
-  });
+  it(
+    'sends the confirmation again when storage did not answer, and the upload is kept',
+    async () => {
+      let confirms = 0;
+      server.use(
+        http.post(
+          '/dev/resources/uploads/:id/confirm',
+          () => {
+            confirms++;
+            return HttpResponse.json(
+              { errorMessage: 'A storage or mail service did not answer; nothing was changed.' },
+              { status: 503 },
+            );
+          },
+          { once: true },
+        ),
+      );
+      const { user } = await openUpload();
+      fill(screen.getByLabelText(MSG.patchNameLabel), 'big-retry');
+      pick('Patch file', file('big.bin', 9.5 * 1024 * 1024));
+      await user.click(uploadButton());
+      expect(await screen.findByText(MSG.uploaded, {}, LARGE_FILE_WAIT)).toBeInTheDocument();
+      expect(confirms).toBe(1);
+      // the passing failure was not shown as an error
+      expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument();
+      expect(await hasResource('big-retry')).toBe(true);
+    },
+    LARGE_FILE_TEST_MS,
+  );
 
   it.each([
     ['a 4 MiB patch goes to the API directly', 'PATCH', 4 * 1024 * 1024, 0, 'direct'],
@@ -285,7 +297,7 @@ describe('upload page', () => {
         pick('Patch file', file('fw.bin', size));
       }
       await user.click(uploadButton());
-      expect(await screen.findByText(MSG.uploaded)).toBeInTheDocument();
+      expect(await screen.findByText(MSG.uploaded, {}, LARGE_FILE_WAIT)).toBeInTheDocument();
       server.events.removeAllListeners();
       const direct = `POST /dev/resources/${type.toLowerCase()}/dev`;
       if (way === 'direct') expect(calls).toEqual([direct]);
@@ -295,6 +307,7 @@ describe('upload page', () => {
         expect(calls.filter((c) => c === 'PUT storage')).toHaveLength(type === 'MODEL' ? 2 : 1);
       }
     },
+    LARGE_FILE_TEST_MS,
   );
 
   it('after the bytes are sent, shows the server’s check with bytes hashed, then the success popup', async () => {
