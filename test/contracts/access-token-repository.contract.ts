@@ -1,9 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { AccessTokenRecord, AccessTokenRepository } from '../../lambdas/ports/access-token-repository';
-
-const run = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
-let n = 0;
-const fresh = (what: string) => `${what}-${run}-${++n}`;
+import { fresh } from './fresh-ids';
 
 const token = (userId: string, more: Partial<AccessTokenRecord> = {}): AccessTokenRecord => ({
   id: fresh('tok'),

@@ -2,16 +2,13 @@ import { describe, expect, it } from 'vitest';
 import type { ManualClock } from '../../lambdas/adapters/memory/clock';
 import type { AuditEvent, AuditSearch } from '../../lambdas/ports/audit-log';
 import { verifyChain } from '../../shared/domain/audit-chain';
+import { fresh } from './fresh-ids';
 
 /** The log under the contract, timed by a clock the contract moves. */
 export interface AuditLogSubject {
   log: AuditSearch;
   clock: ManualClock;
 }
-
-const run = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
-let n = 0;
-const fresh = (what: string) => `${what}-${run}-${++n}`;
 
 const event = (
   subject: string,

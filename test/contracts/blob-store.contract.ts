@@ -1,16 +1,13 @@
 import { PassThrough, type Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import type { BlobStore } from '../../lambdas/ports/blob-store';
+import { fresh } from './fresh-ids';
 
 /** The store under the contract and a bucket of its own (created by the subject). */
 export interface BlobStoreSubject {
   store: BlobStore;
   bucket: string;
 }
-
-const run = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
-let n = 0;
-const fresh = (what: string) => `${what}-${run}-${++n}`;
 
 async function bytesOf(r: Readable | null): Promise<Buffer | null> {
   if (!r) return null;

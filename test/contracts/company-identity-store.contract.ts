@@ -7,6 +7,7 @@ import type {
   SignOnTransaction,
 } from '../../lambdas/ports/company-identity-store';
 import type { UserRecord, UserRepository } from '../../lambdas/ports/user-repository';
+import { fresh } from './fresh-ids';
 
 /** The store and the accounts its links write (one table in DynamoDB). */
 export interface CompanyIdentityStoreSubject {
@@ -14,9 +15,6 @@ export interface CompanyIdentityStoreSubject {
   users: UserRepository;
 }
 
-const run = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
-let n = 0;
-const fresh = (what: string) => `${what}-${run}-${++n}`;
 const ISSUER = 'https://idp.example.com';
 const LATER = '2099-01-01T00:00:00.000Z';
 

@@ -1,10 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { DccRepository } from '../../lambdas/ports/dcc-repository';
 import type { Dcc } from '../../shared/api/contracts/dcc';
-
-const run = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
-let n = 0;
-const fresh = (what: string) => `${what}-${run}-${++n}`;
+import { fresh } from './fresh-ids';
 
 const dcc = (createdAt: string): Dcc => ({
   id: fresh('dcc'),

@@ -1,16 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { Ceremony, PasskeyRecord, PasskeyRepository } from '../../lambdas/ports/passkey-repository';
 import type { UserRecord, UserRepository } from '../../lambdas/ports/user-repository';
+import { fresh } from './fresh-ids';
 
 /** The passkeys and the users they belong to (one table in DynamoDB: an account's record lists its passkeys). */
 export interface PasskeyRepositorySubject {
   passkeys: PasskeyRepository;
   users: UserRepository;
 }
-
-const run = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
-let n = 0;
-const fresh = (what: string) => `${what}-${run}-${++n}`;
 
 function user(): UserRecord {
   const id = fresh('u');

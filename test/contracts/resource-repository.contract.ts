@@ -6,6 +6,7 @@ import type {
   ResourceRepository,
 } from '../../lambdas/ports/resource-repository';
 import type { SbomSummary } from '../../shared/api/contracts/provenance';
+import { fresh } from './fresh-ids';
 
 /** One adapter under the contract, and the seeding the port's conditions depend on. */
 export interface ResourceRepositorySubject {
@@ -13,10 +14,6 @@ export interface ResourceRepositorySubject {
   /** a package counts itself on the resource, as package creation does in its transaction */
   countPackageRef(resourceId: string): Promise<void>;
 }
-
-const run = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
-let n = 0;
-const fresh = (what: string) => `${what}-${run}-${++n}`;
 
 function resource(more: Partial<ResourceRecord> = {}): ResourceRecord {
   const id = fresh('r');

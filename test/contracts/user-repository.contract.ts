@@ -1,9 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { EmailToken, UserRecord, UserRepository } from '../../lambdas/ports/user-repository';
-
-const run = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
-let n = 0;
-const fresh = (what: string) => `${what}-${run}-${++n}`;
+import { fresh } from './fresh-ids';
 
 function user(more: Partial<UserRecord> = {}): UserRecord {
   const id = fresh('u');
