@@ -6,8 +6,9 @@ import type {
   ReauthTicket,
   SignOnTransaction,
 } from '../../lambdas/ports/company-identity-store';
-import type { UserRecord, UserRepository } from '../../lambdas/ports/user-repository';
+import type { UserRepository } from '../../lambdas/ports/user-repository';
 import { fresh } from './fresh-ids';
+import { user } from './user-records';
 
 /** The store and the accounts its links write (one table in DynamoDB). */
 export interface CompanyIdentityStoreSubject {
@@ -17,21 +18,6 @@ export interface CompanyIdentityStoreSubject {
 
 const ISSUER = 'https://idp.example.com';
 const LATER = '2099-01-01T00:00:00.000Z';
-
-function user(): UserRecord {
-  const id = fresh('u');
-  return {
-    id,
-    name: 'Sam',
-    email: `${id}@example.com`,
-    userRole: 'DESIGN_ENGINEER_DEV',
-    passwordHash: '',
-    tokenVersion: 0,
-    createdAt: '2026-01-01T00:00:00.000Z',
-    updatedAt: '2026-01-01T00:00:00.000Z',
-    version: 1,
-  };
-}
 
 const linkOf = (userId: string, subject = fresh('sub')): CompanyLink => ({
   issuer: ISSUER,

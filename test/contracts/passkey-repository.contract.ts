@@ -1,27 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { Ceremony, PasskeyRecord, PasskeyRepository } from '../../lambdas/ports/passkey-repository';
-import type { UserRecord, UserRepository } from '../../lambdas/ports/user-repository';
+import type { UserRepository } from '../../lambdas/ports/user-repository';
 import { fresh } from './fresh-ids';
+import { user } from './user-records';
 
 /** The passkeys and the users they belong to (one table in DynamoDB: an account's record lists its passkeys). */
 export interface PasskeyRepositorySubject {
   passkeys: PasskeyRepository;
   users: UserRepository;
-}
-
-function user(): UserRecord {
-  const id = fresh('u');
-  return {
-    id,
-    name: 'Pat',
-    email: `${id}@example.com`,
-    userRole: 'TECHNICAL_LEADER',
-    passwordHash: 'x',
-    tokenVersion: 0,
-    createdAt: '2026-01-01T00:00:00.000Z',
-    updatedAt: '2026-01-01T00:00:00.000Z',
-    version: 1,
-  };
 }
 
 const passkey = (userId: string): PasskeyRecord => ({

@@ -1,24 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { EmailToken, UserRecord, UserRepository } from '../../lambdas/ports/user-repository';
 import { fresh } from './fresh-ids';
-
-function user(more: Partial<UserRecord> = {}): UserRecord {
-  const id = fresh('u');
-  return {
-    id,
-    name: 'Dana Example',
-    email: `${id}@Example.com`,
-    userRole: 'RELIABILITY_ENGINEER',
-    passwordHash: 'scrypt$1024$8$1$c2FsdA$aGFzaA',
-    tokenVersion: 0,
-    emailConfirmed: true,
-    roleStatus: 'GRANTED',
-    createdAt: '2026-01-01T00:00:00.000Z',
-    updatedAt: '2026-01-01T00:00:00.000Z',
-    version: 1,
-    ...more,
-  };
-}
+import { user } from './user-records';
 
 function link(userId: string, email: string): EmailToken {
   return {
