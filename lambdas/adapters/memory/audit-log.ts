@@ -1,5 +1,10 @@
 import { type ChainedEvent, eventHash, GENESIS_HASH } from '../../../shared/domain/audit-chain';
-import { matchesFilter, newestFirst } from '../../../shared/domain/audit-search';
+import {
+  type AuditFilter,
+  matchesFilter,
+  newestFirst,
+  timeBounds,
+} from '../../../shared/domain/audit-search';
 import type {
   AuditEvent,
   AuditSearch,
@@ -56,9 +61,22 @@ export class MemoryAuditLog implements AuditSearch {
     return [...this.bySubject.values()].flat();
   }
 
-  /** The screen's search, newest first, as the DynamoDB adapter answers it (budget included). */
+  /**
+   * The events the DynamoDB search reads for this filter (lambdas/adapters/dynamodb/audit-search.ts
+   * `sourceOf`): one subject's partition, one actor's index entries in the date range, or every event in
+   * it. Only these count as examined; the rest of the filter is applied to them, as a FilterExpression is.
+   */
+  private source(f: AuditFilter): StoredAuditEvent[] {
+    if (f.subject) return [...(this.bySubject.get(f.subject) ?? [])];
+    const { from, to } = timeBounds(f);
+    return this.all().filter(
+      (e) => (!f.actor || e.actorId === f.actor) && (!from || e.at >= from) && (!to || e.at <= to),
+    );
+  }
+
+  /** The screen's search, newest first, as the DynamoDB adapter answers it (budget and examined included). */
   async search(q: AuditSearchQuery): Promise<AuditSearchPage> {
-    const all = this.all().sort(newestFirst);
+    const all = this.source(q.filter).sort(newestFirst);
     let i = q.after ? all.findIndex((e) => e.subject === q.after?.pk && e.seq === q.after.seq) + 1 : 0;
     const events: StoredAuditEvent[] = [];
     let examined = 0;

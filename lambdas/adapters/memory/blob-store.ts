@@ -1,5 +1,14 @@
 import { Readable } from 'node:stream';
-import type { BlobHead, BlobStore, PresignGetOptions, StoredVersion } from '../../ports/blob-store';
+import type {
+  BlobHead,
+  BlobStore,
+  PresignGetOptions,
+  PutOptions,
+  StoredVersion,
+} from '../../ports/blob-store';
+
+/** The type S3 keeps for an object: the one given, else what the S3 adapter sends (bytes). */
+const typeOf = (o: { contentType?: string }): string => o.contentType ?? 'application/octet-stream';
 
 interface MemoryObject {
   bytes: Buffer;
@@ -46,27 +55,27 @@ export class MemoryBlobStore implements BlobStore {
     return { versionId: stored.versionId };
   }
 
-  async put(
-    bucket: string,
-    key: string,
-    body: Uint8Array | Readable,
-    options: { contentType?: string } = {},
-  ) {
+  async put(bucket: string, key: string, body: Uint8Array | Readable, options: PutOptions = {}) {
+    // as S3's PutObject: a streamed body needs its length up front
+    if (!ArrayBuffer.isView(body) && options.sizeBytes === undefined)
+      throw new Error(`put ${key}: a streamed body needs sizeBytes`);
     const chunks: Buffer[] = [];
     // isView, not instanceof: a test's Uint8Array may come from another realm (jsdom's)
     if (ArrayBuffer.isView(body)) chunks.push(Buffer.from(body.buffer, body.byteOffset, body.byteLength));
     else for await (const c of body) chunks.push(Buffer.from(c as Uint8Array));
-    return this.store(bucket, key, {
-      bytes: Buffer.concat(chunks),
-      ...(options.contentType ? { contentType: options.contentType } : {}),
-    });
+    return this.store(bucket, key, { bytes: Buffer.concat(chunks), contentType: typeOf(options) });
   }
 
-  async putStream(bucket: string, key: string, body: AsyncIterable<Uint8Array>) {
+  async putStream(
+    bucket: string,
+    key: string,
+    body: AsyncIterable<Uint8Array>,
+    options: { contentType?: string } = {},
+  ) {
     const chunks: Buffer[] = [];
     for await (const c of body) chunks.push(Buffer.from(c));
     const bytes = Buffer.concat(chunks);
-    return { sizeBytes: bytes.length, ...this.store(bucket, key, { bytes }) };
+    return { sizeBytes: bytes.length, ...this.store(bucket, key, { bytes, contentType: typeOf(options) }) };
   }
 
   async get(bucket: string, key: string, options: { versionId?: string } = {}) {
