@@ -139,6 +139,7 @@ export class PortalStack extends Stack {
     this.trail = new SigningTrail(this, 'Trail', {
       config,
       signingKey: this.signing.packageKey,
+      devSigningKey: this.signing.devKey,
       accessLogs: this.data.accessLogs,
     });
     this.monitoring = new Monitoring(this, 'Monitoring', {
@@ -150,7 +151,8 @@ export class PortalStack extends Stack {
       workers: this.workers,
       edge: this.edge,
     });
-    this.trail.keyEvents?.addTarget(new eventsTargets.SnsTopic(this.monitoring.topic));
+    for (const rule of [this.trail.keyEvents, this.trail.devKeyEvents])
+      rule?.addTarget(new eventsTargets.SnsTopic(this.monitoring.topic));
 
     this.auditors = new Auditors(this, 'Auditors', {
       stage: config.stage,

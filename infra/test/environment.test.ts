@@ -26,7 +26,6 @@ const STAGE_VARIABLES = [
   'API_STAGE',
   'TOKEN_TTL_SECONDS',
   'ALLOWED_EMAIL_DOMAINS',
-  'NODE_OPTIONS',
   // every route: a call that did not come through CloudFront is refused (decision 208)
   'ORIGIN_VERIFY_REQUIRED',
   // every function: the business metrics' namespace (decision 312)
@@ -85,6 +84,8 @@ const LOCAL_ONLY = [
   // the local IdP's client secret; in AWS the secret is read by its ARN
   'COMPANY_IDP_CLIENT_SECRET',
 ];
+/** Set by the Lambda runtime itself in every function (the logger maps stacks only there, decision 349). */
+const LAMBDA_RUNTIME = ['AWS_LAMBDA_FUNCTION_NAME'];
 /** Set from a grant (below): the name or ARN of what the function was granted. */
 const FROM_GRANTS = [
   'MAIL_FROM',
@@ -181,7 +182,13 @@ function requiredByGrants(fnId: string): Map<string, unknown> {
 
 describe('the environment of every function', () => {
   it('knows every variable the code reads: set from a grant, from the stage, left to a code default, or local only', () => {
-    const known = new Set([...STAGE_VARIABLES, ...CODE_DEFAULTS, ...LOCAL_ONLY, ...FROM_GRANTS]);
+    const known = new Set([
+      ...STAGE_VARIABLES,
+      ...CODE_DEFAULTS,
+      ...LOCAL_ONLY,
+      ...FROM_GRANTS,
+      ...LAMBDA_RUNTIME,
+    ]);
     const unknown = [...variablesByModule()].flatMap(([module, vars]) =>
       [...vars].filter((v) => !known.has(v)).map((v) => `${v} (read in ${module})`),
     );

@@ -144,7 +144,6 @@ describe('API Gateway and Lambda, one per row of the route table', () => {
       // and every function writes its business metrics to the stage's namespace (decision 312)
       const expected = [
         'API_STAGE',
-        'NODE_OPTIONS',
         'ORIGIN_VERIFY_REQUIRED',
         'ORIGIN_VERIFY_SECRET_ARN',
         'METRICS_NAMESPACE',

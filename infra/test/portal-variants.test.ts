@@ -1,3 +1,4 @@
+import type { IConstruct } from 'constructs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ROUTES } from '../../shared/api/routes';
 import { KEY_ALERT_EVENTS } from '../lib/constructs/trail';
@@ -173,26 +174,31 @@ describe('a test stage with a custom domain', () => {
     ]);
   });
 
-  it('still tells on-call of changes to the signing key and refused calls on it, from the existing trail', () => {
+  it('still tells on-call of changes to either signing key and refused calls on it, from the existing trail', () => {
     const rules = Object.values(s.json.Resources).filter((r) => r.Type === 'AWS::Events::Rule');
-    expect(rules).toHaveLength(1);
-    const rule = rules[0]!.Properties as Json;
-    // refused Sign calls are read-only management events: only this state delivers them
-    expect(rule.State).toBe('ENABLED_WITH_ALL_CLOUDTRAIL_MANAGEMENT_EVENTS');
-    const pattern = rule.EventPattern as Json;
-    expect(pattern.source).toEqual(['aws.kms']);
-    expect(pattern['detail-type']).toEqual(['AWS API Call via CloudTrail']);
-    const detail = pattern.detail as Json;
-    expect(detail.resources).toEqual({
-      ARN: [{ 'Fn::GetAtt': [s.logicalId(s.stack.signing.packageKey), 'Arn'] }],
+    // one rule per key (decision 350): the mail's rule name says which key
+    expect(rules).toHaveLength(2);
+    const watched = rules.map((r) => {
+      const rule = r.Properties as Json;
+      // refused Sign calls are read-only management events: only this state delivers them
+      expect(rule.State).toBe('ENABLED_WITH_ALL_CLOUDTRAIL_MANAGEMENT_EVENTS');
+      const pattern = rule.EventPattern as Json;
+      expect(pattern.source).toEqual(['aws.kms']);
+      expect(pattern['detail-type']).toEqual(['AWS API Call via CloudTrail']);
+      const detail = pattern.detail as Json;
+      expect(detail.$or).toEqual([
+        { eventName: [...KEY_ALERT_EVENTS] },
+        { errorCode: [{ prefix: 'AccessDenied' }] },
+      ]);
+      expect(rule.Targets).toEqual([
+        expect.objectContaining({ Arn: { Ref: s.logicalId(s.stack.monitoring.topic) } }),
+      ]);
+      return detail.resources;
     });
-    expect(detail.$or).toEqual([
-      { eventName: [...KEY_ALERT_EVENTS] },
-      { errorCode: [{ prefix: 'AccessDenied' }] },
-    ]);
-    expect(rule.Targets).toEqual([
-      expect.objectContaining({ Arn: { Ref: s.logicalId(s.stack.monitoring.topic) } }),
-    ]);
+    const arnOf = (key: IConstruct) => ({ ARN: [{ 'Fn::GetAtt': [s.logicalId(key), 'Arn'] }] });
+    expect(watched).toEqual(
+      expect.arrayContaining([arnOf(s.stack.signing.packageKey), arnOf(s.stack.signing.devKey)]),
+    );
     // the topic lets EventBridge publish
     const policies = Object.values(s.json.Resources).filter((r) => r.Type === 'AWS::SNS::TopicPolicy');
     expect(JSON.stringify(policies)).toContain('events.amazonaws.com');

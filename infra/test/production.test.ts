@@ -212,6 +212,26 @@ describe('CloudTrail records the key (decision 206)', () => {
     expect(s.stack.trail.keyAlarm).toBeDefined();
   });
 
+  it('raises an alarm of its own on changes to the development key and refused calls on it (decision 350)', () => {
+    const releaseId = s.logicalId(s.stack.signing.packageKey);
+    const devId = s.logicalId(s.stack.signing.devKey);
+    const devFilters = resources('AWS::Logs::MetricFilter').filter(([, f]) =>
+      JSON.stringify(f.FilterPattern).includes(devId),
+    );
+    expect(devFilters).toHaveLength(1);
+    const filter = devFilters[0]![1];
+    const pattern = JSON.stringify(filter.FilterPattern);
+    for (const e of ['PutKeyPolicy', 'ScheduleKeyDeletion', 'DisableKey', 'CreateGrant', 'AccessDenied'])
+      expect(pattern).toContain(e);
+    // one key per filter: the alarm's name says which key it was
+    expect(pattern).not.toContain(releaseId);
+    const transform = (filter.MetricTransformations as Json[])[0]!;
+    const alarm = s.json.Resources[s.logicalId(s.stack.trail.devKeyAlarm!)]!.Properties as Json;
+    expect([alarm.Namespace, alarm.MetricName]).toEqual([transform.MetricNamespace, transform.MetricName]);
+    expect(transform.MetricName).not.toBe('SigningKeyAlerts');
+    expect(alarm.AlarmActions).toEqual([{ Ref: s.logicalId(s.stack.monitoring.topic) }]);
+  });
+
   it('uses an existing trail from config instead of making one', () => {
     const arn = 'arn:aws:cloudtrail:eu-central-1:123456789012:trail/org-trail';
     const app = new App();
@@ -221,6 +241,7 @@ describe('CloudTrail records the key (decision 206)', () => {
     const trail = new SigningTrail(stack, 'Trail', {
       config,
       signingKey: signing.packageKey,
+      devSigningKey: signing.devKey,
       accessLogs: new s3.Bucket(stack, 'Logs'),
     });
     expect(trail.trailArn).toBe(arn);

@@ -111,7 +111,6 @@ describe('stream workers', () => {
         'APPROVAL_POLICY',
         'APP_URL',
         'MAIL_FROM',
-        'NODE_OPTIONS',
         // mails given up are counted as a business metric (decision 312)
         'METRICS_NAMESPACE',
         tableEnv('audit'),
@@ -134,7 +133,7 @@ describe('stream workers', () => {
     expect([...actions].some((a) => a.startsWith('ses:'))).toBe(false);
     const vars = (fnProps('auditCopy').Environment as { Variables: Json }).Variables;
     expect(Object.keys(vars).sort()).toEqual(
-      ['APPROVAL_POLICY', 'NODE_OPTIONS', 'METRICS_NAMESPACE', bucketEnv('audit')].sort(),
+      ['APPROVAL_POLICY', 'METRICS_NAMESPACE', bucketEnv('audit')].sort(),
     );
   });
 

@@ -1,4 +1,5 @@
 import { Logger } from '@aws-lambda-powertools/logger';
+import { mapStacksFromSourceMaps } from './source-mapped-stacks';
 
 /**
  * Structured logs (Powertools for AWS Lambda's Logger: one JSON object a line, as CloudWatch Logs
@@ -43,6 +44,8 @@ export function loggerFor(serviceName: string): Logger {
 }
 
 function named(serviceName: string): void {
+  // in a Lambda the logged stacks name the source's file:line, mapped when one is formatted (decision 349)
+  if (process.env.AWS_LAMBDA_FUNCTION_NAME) mapStacksFromSourceMaps();
   instance = new Logger({ serviceName });
   instanceName = serviceName;
 }

@@ -88,7 +88,8 @@ function lambdaEnv(r: Route): Record<string, string> {
     AWS_SECRET_ACCESS_KEY: 'bench',
     AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
     API_STAGE: 'dev',
-    NODE_OPTIONS: '--enable-source-maps',
+    // set by Lambda itself; the logger then maps logged stacks from the source map (decision 349)
+    AWS_LAMBDA_FUNCTION_NAME: `frp-bench-${r.id}`,
   };
   for (const t of r.uses.tables) env[tableEnv(t)] = `frp-bench-${t}`;
   for (const b of Object.keys(r.uses.buckets ?? {})) env[bucketEnv(b as never)] = `frp-bench-${b}`;
@@ -100,8 +101,8 @@ function lambdaEnv(r: Route): Record<string, string> {
 }
 
 interface Bundle {
-  /** set for the what-if row: started without --enable-source-maps */
-  whatIf?: 'no-source-maps';
+  /** set for the what-if row: started with --enable-source-maps (the stack's setting before decision 349) */
+  whatIf?: 'source-maps-at-load';
   route: Route;
   file: string;
   bytes: number;
@@ -164,9 +165,9 @@ export async function benchBundles(tmp: string): Promise<Row[]> {
   for (let i = 0; i < ROUTES.length; i += 4)
     bundles.push(...(await Promise.all(ROUTES.slice(i, i + 4).map((r) => bundle(r, dir, options)))));
 
-  // the same listPackages bundle, started without the NODE_OPTIONS the stack sets (source maps parsed at load)
+  // the same listPackages bundle, started as before decision 349 (the source map parsed at load)
   const plain = bundles.find((b) => b.route.id === 'listPackages' && !b.whatIf);
-  if (plain) bundles.push({ ...plain, whatIf: 'no-source-maps', initMs: [] });
+  if (plain) bundles.push({ ...plain, whatIf: 'source-maps-at-load', initMs: [] });
 
   // Module init only: the clock starts after Node itself is up, as Lambda's Init phase does for the handler.
   const timer = join(dir, 'time-import.mjs');
@@ -180,7 +181,7 @@ export async function benchBundles(tmp: string): Promise<Row[]> {
     progress(`module init, round ${round + 1} of ${RUNS}`);
     for (const b of bundles) {
       const env = lambdaEnv(b.route);
-      if (b.whatIf === 'no-source-maps') delete env.NODE_OPTIONS;
+      if (b.whatIf === 'source-maps-at-load') env.NODE_OPTIONS = '--enable-source-maps';
       const { stdout } = await run(process.execPath, [timer, b.file], { env });
       b.initMs.push(Number(stdout.trim()));
     }
@@ -194,7 +195,7 @@ export async function benchBundles(tmp: string): Promise<Row[]> {
     const what = `${b.route.id} (${storage ? 'S3/KMS/SES' : 'DynamoDB only'})`;
     rows.push({
       section: SECTION,
-      name: b.whatIf ? `what if: ${what} without --enable-source-maps` : what,
+      name: b.whatIf ? `what if: ${what} with --enable-source-maps` : what,
       value: `init ${ms(init)} · ${kb(b.bytes, 0)} (${kb(b.gzBytes, 0)} gz; zod ${kb(b.zodBytes, 0)}) · sdk ${b.clients.join('+')}`,
       target: `init ≤ ${limit} ms`,
       verdict: b.whatIf ? 'info' : verdict(init <= limit),

@@ -261,8 +261,6 @@ export function usesFunction(scope: Construct, props: UsesFunctionProps): Nodejs
     ...props.environment,
     // business metrics (EMF) go to this namespace; unset locally, where none are written (decision 312)
     [METRICS_NAMESPACE_ENV]: metricsNamespace(props.config.stage),
-    // Source maps are bundled; without this flag Node ignores them in stack traces.
-    NODE_OPTIONS: '--enable-source-maps',
     // the stage's approval policy (shared/domain/approval-policies.ts): every function runs the same one
     APPROVAL_POLICY: props.config.approvalPolicy,
     ...grantUses(role, props.uses, props.targets, { ...props.grant, signerRoleArn }),

@@ -11,7 +11,10 @@ import { statefulRemovalPolicy } from '../removal';
 
 export interface SigningTrailProps {
   config: PortalConfig;
+  /** the release key: signs packages for devices in the field */
   signingKey: kms.IKey;
+  /** the development key (decision 295): watched like the release key, with alerts of its own (decision 350) */
+  devSigningKey: kms.IKey;
   /** where the trail bucket's own access logs go */
   accessLogs: s3.IBucket;
 }
@@ -27,8 +30,9 @@ export const KEY_ALERT_EVENTS = [
 ] as const;
 
 /**
- * CloudTrail for the package signing key (docs/decisions/206): every use of the key (Sign, GetPublicKey)
- * and every change of it is a KMS management event. Either the stack's own trail (management events,
+ * CloudTrail for the package signing keys (docs/decisions/206): every use of a key (Sign, GetPublicKey)
+ * and every change of it is a KMS management event. Both keys, release and development, raise the same
+ * alerts under names of their own, so on-call reads which key it was from the alarm's name (decision 350). Either the stack's own trail (management events,
  * read and write, into a private bucket with file validation and a CloudWatch log group, on which an
  * alarm watches the key's administration and refused calls), or an existing trail named by config.
  *
@@ -46,21 +50,31 @@ export class SigningTrail extends Construct {
   readonly trail?: cloudtrail.Trail;
   readonly bucket?: s3.Bucket;
   readonly logGroup?: logs.LogGroup;
-  /** key policy changes, deletion scheduling, disabling, grants, and refused calls on the key */
+  /** key policy changes, deletion scheduling, disabling, grants, and refused calls on the release key */
   readonly keyAlarm?: cloudwatch.Alarm;
+  /** the same on the development key (decision 350) */
+  readonly devKeyAlarm?: cloudwatch.Alarm;
   /**
    * the same events when an existing trail records them (`existingTrailArn`): the stack has no log group
    * of that trail to filter, so an EventBridge rule on the region's CloudTrail events watches the key; the
    * stack points it at the on-call topic (decision 345)
    */
   readonly keyEvents?: events.Rule;
+  /** the same rule on the development key (decision 350) */
+  readonly devKeyEvents?: events.Rule;
 
   constructor(scope: Construct, id: string, props: SigningTrailProps) {
     super(scope, id);
     const { config } = props;
     if (config.existingTrailArn) {
       this.trailArn = config.existingTrailArn;
-      this.keyEvents = keyEventsRule(this, props.signingKey.keyArn);
+      this.keyEvents = keyEventsRule(this, 'SigningKeyEvents', 'Package signing key', props.signingKey);
+      this.devKeyEvents = keyEventsRule(
+        this,
+        'DevSigningKeyEvents',
+        'Development package signing key',
+        props.devSigningKey,
+      );
       return;
     }
     if (!config.firstDeployDone) return;
@@ -92,28 +106,42 @@ export class SigningTrail extends Construct {
     });
     this.trailArn = this.trail.trailArn;
 
-    const keyArn = props.signingKey.keyArn;
-    const events = KEY_ALERT_EVENTS.map((e) => `($.eventName = "${e}")`).join(' || ');
-    const filter = new logs.MetricFilter(this, 'SigningKeyEvents', {
-      logGroup: this.logGroup,
-      filterPattern: logs.FilterPattern.literal(
-        `{ ($.eventSource = "kms.amazonaws.com") && ($.resources[0].ARN = "${keyArn}") && (${events} || ($.errorCode = "AccessDenied*")) }`,
-      ),
-      metricNamespace: `FirmwareReleasePortal/${config.stage}`,
-      metricName: 'SigningKeyAlerts',
-      metricValue: '1',
-      defaultValue: 0,
-    });
-    this.keyAlarm = new cloudwatch.Alarm(this, 'SigningKeyAlarm', {
-      alarmDescription:
-        'The package signing key was changed (policy, deletion, enabled state, grant) or a call on it was refused (see docs/operations.md, "Signing key changed")',
-      metric: filter.metric({ statistic: 'Sum', period: Duration.minutes(5) }),
-      threshold: 0,
-      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
-      evaluationPeriods: 1,
-      treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
-    });
+    const logGroup = this.logGroup;
+    const alarm = (id: 'SigningKey' | 'DevSigningKey', what: string, key: kms.IKey) =>
+      keyAlarm(this, { logGroup, namespace: `FirmwareReleasePortal/${config.stage}`, id, what, key });
+    this.keyAlarm = alarm('SigningKey', 'The package signing key', props.signingKey);
+    this.devKeyAlarm = alarm('DevSigningKey', 'The development package signing key', props.devSigningKey);
   }
+}
+
+/**
+ * An alarm on the trail's log group: one key's administration (KEY_ALERT_EVENTS) or a call on it refused.
+ * `<id>Events` is the metric filter, `<id>Alarm` the alarm; the metric is the key's own.
+ */
+function keyAlarm(
+  scope: Construct,
+  o: { logGroup: logs.ILogGroup; namespace: string; id: string; what: string; key: kms.IKey },
+): cloudwatch.Alarm {
+  const { id, key } = o;
+  const names = KEY_ALERT_EVENTS.map((e) => `($.eventName = "${e}")`).join(' || ');
+  const filter = new logs.MetricFilter(scope, `${id}Events`, {
+    logGroup: o.logGroup,
+    filterPattern: logs.FilterPattern.literal(
+      `{ ($.eventSource = "kms.amazonaws.com") && ($.resources[0].ARN = "${key.keyArn}") && (${names} || ($.errorCode = "AccessDenied*")) }`,
+    ),
+    metricNamespace: o.namespace,
+    metricName: `${id}Alerts`,
+    metricValue: '1',
+    defaultValue: 0,
+  });
+  return new cloudwatch.Alarm(scope, `${id}Alarm`, {
+    alarmDescription: `${o.what} was changed (policy, deletion, enabled state, grant) or a call on it was refused (see docs/operations.md, "Signing key changed")`,
+    metric: filter.metric({ statistic: 'Sum', period: Duration.minutes(5) }),
+    threshold: 0,
+    comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
+    evaluationPeriods: 1,
+    treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+  });
 }
 
 /**
@@ -121,16 +149,15 @@ export class SigningTrail extends Construct {
  * (decision 345): the KEY_ALERT_EVENTS, or any call on the key refused. Refused Sign calls are read-only
  * management events, which a rule receives only in the state that asks for all of them.
  */
-function keyEventsRule(scope: Construct, keyArn: string): events.Rule {
-  const rule = new events.Rule(scope, 'SigningKeyEvents', {
-    description:
-      'Package signing key changed or a call on it refused (docs/operations.md, "Signing key changed")',
+function keyEventsRule(scope: Construct, id: string, what: string, key: kms.IKey): events.Rule {
+  const rule = new events.Rule(scope, id, {
+    description: `${what} changed or a call on it refused (docs/operations.md, "Signing key changed")`,
     eventPattern: {
       source: ['aws.kms'],
       detailType: ['AWS API Call via CloudTrail'],
       detail: {
         eventSource: ['kms.amazonaws.com'],
-        resources: { ARN: [keyArn] },
+        resources: { ARN: [key.keyArn] },
         $or: [{ eventName: [...KEY_ALERT_EVENTS] }, { errorCode: [{ prefix: 'AccessDenied' }] }],
       },
     },

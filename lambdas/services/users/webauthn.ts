@@ -1,14 +1,10 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
-import {
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
-  type PublicKeyCredentialCreationOptionsJSON,
-  type PublicKeyCredentialRequestOptionsJSON,
-  verifyAuthenticationResponse,
-  verifyRegistrationResponse,
+import type {
+  AuthenticationResponseJSON,
+  PublicKeyCredentialCreationOptionsJSON,
+  PublicKeyCredentialRequestOptionsJSON,
+  RegistrationResponseJSON,
 } from '@simplewebauthn/server';
-import { isoBase64URL } from '@simplewebauthn/server/helpers';
 import type { PasskeyRecord } from '../../ports/passkey-repository';
 import type { UserRecord } from '../../ports/user-repository';
 
@@ -28,6 +24,15 @@ export interface WebAuthnConfig {
   required: boolean;
 }
 
+/**
+ * The library, loaded at the first ceremony of a function instance. Its X.509 and ASN.1 modules (~250 KB,
+ * with a dependency-injection container set up at load) ran at every cold start of every Lambda that
+ * bundles the identity service or the signature check, most of which never see a passkey; loading them
+ * here keeps those inside their init budget (docs/performance.md, "Lambda init").
+ */
+const library = () => import('@simplewebauthn/server');
+const helpers = () => import('@simplewebauthn/server/helpers');
+
 /** ES256, EdDSA and RS256: what platform and roaming authenticators offer (no post-quantum ones yet). */
 const ALGORITHMS = [-7, -8, -257];
 
@@ -38,12 +43,13 @@ export function newCeremonyId(): { id: string; hash: string } {
 }
 export const ceremonyHash = (id: string): string => createHash('sha256').update(id).digest('hex');
 
-export function registrationOptions(
+export async function registrationOptions(
   cfg: WebAuthnConfig,
   user: Pick<UserRecord, 'id' | 'email' | 'name'>,
   existing: readonly Pick<PasskeyRecord, 'id' | 'transports'>[],
   timeoutMs: number,
 ): Promise<PublicKeyCredentialCreationOptionsJSON> {
+  const { generateRegistrationOptions } = await library();
   return generateRegistrationOptions({
     rpName: cfg.rpName,
     rpID: cfg.rpId,
@@ -62,12 +68,13 @@ export function registrationOptions(
   });
 }
 
-export function assertionOptions(
+export async function assertionOptions(
   cfg: WebAuthnConfig,
   passkeys: readonly Pick<PasskeyRecord, 'id' | 'transports'>[],
   userVerification: 'required' | 'preferred',
   timeoutMs: number,
 ): Promise<PublicKeyCredentialRequestOptionsJSON> {
+  const { generateAuthenticationOptions } = await library();
   return generateAuthenticationOptions({
     rpID: cfg.rpId,
     timeout: timeoutMs,
@@ -91,6 +98,7 @@ export async function verifyNewCredential(
   response: RegistrationResponseJSON,
   challenge: string,
 ): Promise<NewCredential | null> {
+  const [{ verifyRegistrationResponse }, { isoBase64URL }] = await Promise.all([library(), helpers()]);
   try {
     const r = await verifyRegistrationResponse({
       response,
@@ -133,6 +141,7 @@ export async function verifyAssertion(
   passkey: PasskeyRecord,
   requireUserVerification: boolean,
 ): Promise<AssertionResult> {
+  const [{ verifyAuthenticationResponse }, { isoBase64URL }] = await Promise.all([library(), helpers()]);
   try {
     const r = await verifyAuthenticationResponse({
       response,
