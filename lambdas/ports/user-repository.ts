@@ -3,6 +3,7 @@ import type { LinkedBy } from '../../shared/domain/company-sign-on';
 import type { DeletionProposal } from '../../shared/domain/deletion-proposals';
 import type { RoleStatus } from '../../shared/domain/identity';
 import type { RoleProposal } from '../../shared/domain/role-grants';
+import type { RevocationProposal } from '../../shared/domain/role-revocations';
 import type { Role } from '../../shared/domain/roles';
 import type { AuditEvent, Recorded } from './audit-log';
 
@@ -27,6 +28,8 @@ export interface UserRecord {
   deletionProposal?: DeletionProposal;
   /** a grant one admin proposed, waiting for a second admin's confirmation (decision 180) */
   roleProposal?: RoleProposal;
+  /** a revocation of the granted role one admin proposed, waiting for a second admin (decision 357) */
+  revocationProposal?: RevocationProposal;
   /**
    * set by `npm run admin:create`, and by a sign-in with a mailed temporary password: the password must
    * be replaced before anything else (and before it may sign a decision)

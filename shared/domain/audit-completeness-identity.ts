@@ -8,6 +8,7 @@ import type { SignInFields } from './audit-completeness-sign-in';
 import type { ChainedEvent } from './audit-event';
 import { roleStatusOf } from './identity';
 import { proposalExpiresAt } from './role-grants';
+import { revocationExpiresAt } from './role-revocations';
 import type { Role } from './roles';
 
 /**
@@ -27,6 +28,8 @@ export interface UserState extends SignInFields {
   roleProposal?: { role: string; proposedById: string; proposedAt: string };
   /** the deletion of this administrator one admin proposed (decision 336) */
   deletionProposal?: ProposalState;
+  /** the revocation of the granted role one admin proposed (decision 357) */
+  revocationProposal?: ProposalState & { role?: string };
   tempPasswordHash?: string;
 }
 
@@ -115,6 +118,7 @@ function checkRole(f: Findings, subject: string, u: UserState, ev: SubjectEvents
       );
     return;
   }
+  checkRevocations(f, subject, u, ev);
   if (status === 'GRANTED') {
     f.exactly(subject, 'ROLE_GRANTED', grants.length, 1, `${role} is granted`);
     f.exactly(subject, 'ROLE_REFUSED', refusals.length, 0, `${role} is granted`);
@@ -167,6 +171,45 @@ function checkRole(f: Findings, subject: string, u: UserState, ev: SubjectEvents
         `the record has a ROLE_PROPOSED event (seq ${proposals.at(-1)!.seq}) since the last request, but the account has no proposal`,
       );
     }
+  }
+}
+
+/**
+ * Revocations that take two admins (decision 357): a stored proposal has exactly one
+ * ROLE_REVOCATION_PROPOSED by its proposer; a ROLE_REFUSED that confirms one follows that proposer's
+ * ROLE_REVOCATION_PROPOSED and is by another administrator.
+ */
+function checkRevocations(f: Findings, subject: string, u: UserState, ev: SubjectEvents): void {
+  const p = u.revocationProposal;
+  if (p) {
+    const expiresAt = revocationExpiresAt(p.proposedAt);
+    const matching = ev
+      .of('ROLE_REVOCATION_PROPOSED')
+      .filter((e) => e.actorId === p.proposedById && detail(e, 'expiresAt') === expiresAt);
+    f.exactly(
+      subject,
+      'ROLE_REVOCATION_PROPOSED',
+      matching.length,
+      1,
+      `${p.proposedById} proposed revoking the role at ${p.proposedAt}`,
+    );
+  }
+  for (const r of ev.of('ROLE_REFUSED')) {
+    const proposer = detail(r, 'proposedBy');
+    if (!proposer) continue;
+    const proposal = ev.of('ROLE_REVOCATION_PROPOSED').find((e) => e.seq < r.seq && e.actorId === proposer);
+    if (!proposal)
+      f.add(
+        subject,
+        'missing',
+        `ROLE_REFUSED (seq ${r.seq}) confirms a revocation proposed by ${proposer}, but the record has no ROLE_REVOCATION_PROPOSED by them before it`,
+      );
+    else if (proposer === r.actorId)
+      f.add(
+        subject,
+        'mismatch',
+        `the revocation was proposed and confirmed by the same administrator ${proposer}`,
+      );
   }
 }
 

@@ -1,3 +1,4 @@
+import { SEED_PASSWORD } from '../../shared/domain/seed-users';
 import { MSG } from '../../shared/messages';
 import { apiUrl, expect, signIn, test } from './support';
 
@@ -176,7 +177,7 @@ test.describe('administration', () => {
     await expect(page).toHaveURL(/\/admin$/);
     const admin = page.getByRole('navigation', { name: 'Administration' });
 
-    const deleteRow = async (tab: string, search: string, rowLabel: string, url: RegExp) => {
+    const deleteRow = async (tab: string, search: string, rowLabel: string, url: RegExp, signed = false) => {
       await admin.getByRole('link', { name: tab }).click();
       await expect(page).toHaveURL(url);
       await page.getByLabel('Search').fill(search);
@@ -189,7 +190,12 @@ test.describe('administration', () => {
       await expect(confirm.getByRole('listitem')).toContainText(rowLabel);
       await expect(confirm.getByRole('button', { name: MSG.cancel })).toBeFocused();
       await a11y(page, `${String(url)} confirm`);
-      await confirm.getByRole('button', { name: 'Delete', exact: true }).click();
+      if (signed) {
+        // deleting an account is a signature with a reason (decision 357)
+        await confirm.getByLabel(/^Reason for the deletion/).fill('Left the company');
+        await confirm.getByLabel(/^Your password/).fill(SEED_PASSWORD);
+        await confirm.getByRole('button', { name: 'Sign and delete' }).click();
+      } else await confirm.getByRole('button', { name: 'Delete', exact: true }).click();
       await expect(page.getByText(MSG.deleted)).toBeVisible();
       await page.getByRole('button', { name: MSG.close }).click();
       await expect(page).toHaveURL(/\/admin$/);
@@ -199,7 +205,7 @@ test.describe('administration', () => {
     await deleteRow('RESOURCES', resourceName, resourceName, /\/admin\/resources$/);
     await admin.getByRole('link', { name: 'USERS' }).click();
     await expect(page.getByText(MSG.adminReRegisterNote)).toBeVisible();
-    await deleteRow('USERS', leaverEmail, `Lee Leaver (${leaverEmail})`, /\/admin\/users$/);
+    await deleteRow('USERS', leaverEmail, `Lee Leaver (${leaverEmail})`, /\/admin\/users$/, true);
 
     // nothing of it is left
     const adminToken = await tokenOf('admin@example.com');

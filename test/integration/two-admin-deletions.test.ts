@@ -99,8 +99,8 @@ describe("an administrator's account takes two admins to delete", () => {
   it('one admin proposes (202), cannot confirm alone (409), an engineer is refused (403), a second admin deletes', async () => {
     const [target] = await directUsers(1, 'ADMIN', 'Leaving admin');
 
-    // the spec's plain list: refused for an administrator, nothing changes
-    const plain = await delUsers(proposer.token, [target!.id]);
+    // unsigned (the helper signs a bare list, so name the missing proof): refused, nothing changes
+    const plain = await delUsers(proposer.token, { ids: [target!.id], password: undefined });
     expect(plain.status, JSON.stringify(plain.body)).toBe(400);
     expect(plain.body.errorMessage).toMatch(/takes two administrators, each signing/);
     // a signed call without a reason, and an admin deleting themselves: refused

@@ -28,6 +28,9 @@ export function api<T = Record<string, unknown>>(
   return apiAt<T>(baseUrl(), path, opts);
 }
 
+/** The reason a test that says nothing about it gives for a refusal, revocation or account deletion. */
+export const TEST_REASON = 'the test no longer needs this account';
+
 /** The deciding calls (decision 141): each carries the signer's password in its JSON body. */
 export const DECIDING_CALL =
   /^\/(packages\/[^/?]+\/(approve|reject|generate-signed|reject-signing)|delivery\/packages\/[^/?]+\/(notify-approvers|approve|reject))$/;
@@ -38,10 +41,19 @@ export const DECIDING_CALL =
  * undefined, to send none) is sent as given. Tests of the password check itself: test/integration/signature.test.ts.
  */
 export function withSignature(path: string, method: string | undefined, body: unknown): unknown {
-  // a role grant is signed too; a refusal is not, and goes as given
+  // a role grant is signed too, and so is a refusal or revocation, with a reason (decision 357)
   if (method === 'POST' && path === '/admin/users/roles') {
-    const grant = typeof body === 'object' && body !== null && 'grant' in body && !('password' in body);
-    return grant ? { ...body, password: SEED_PASSWORD } : body;
+    if (typeof body !== 'object' || body === null || 'password' in body) return body;
+    if ('grant' in body) return { ...body, password: SEED_PASSWORD };
+    if ('refuse' in body) return { reason: TEST_REASON, ...body, password: SEED_PASSWORD };
+    return body;
+  }
+  // deleting accounts is signed with a reason (decision 357): the spec's plain list is sent signed
+  if (method === 'DELETE' && path === '/admin/users') {
+    if (Array.isArray(body)) return { ids: body, password: SEED_PASSWORD, reason: TEST_REASON };
+    const proofs = ['password', 'passkey', 'reauthTicket'];
+    if (typeof body !== 'object' || body === null || proofs.some((k) => k in body)) return body;
+    return { reason: TEST_REASON, ...body, password: SEED_PASSWORD };
   }
   if (method !== 'POST' || !DECIDING_CALL.test(path)) return body;
   if (body === undefined) return { password: SEED_PASSWORD };

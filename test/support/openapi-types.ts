@@ -181,7 +181,7 @@ export interface paths {
         get: operations["adminListUsers"];
         put?: never;
         post?: never;
-        /** Delete users by id (an administrator: signed, with password and reason; one admin proposes, a second confirms) */
+        /** Delete users by id (signed, with password and reason; an administrator or the last holder of a role the approval policy needs: one admin proposes, a second confirms) */
         delete: operations["adminDeleteUsers"];
         options?: never;
         head?: never;
@@ -197,7 +197,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Grant requested roles (signed; one admin proposes, a second confirms) or refuse them at once; mailed */
+        /** Grant requested roles (signed; one admin proposes, a second confirms) or refuse / revoke them (signed, with a reason; two admins when no holder of a needed role would be left); mailed */
         post: operations["adminDecideRoles"];
         delete?: never;
         options?: never;
@@ -1681,6 +1681,7 @@ export interface operations {
                     roles?: {
                         [key: string]: "DESIGN_ENGINEER_DEV" | "DESIGN_ENGINEER_TEST" | "TECHNICAL_LEADER" | "RELIABILITY_ENGINEER" | "SW_FW_RELEASE_ENGINEER" | "ADMIN";
                     };
+                    reason?: string;
                     password?: string;
                     reauthTicket?: string;
                     passkey?: {
@@ -1721,7 +1722,7 @@ export interface operations {
                         /** @description JSON text of the decided users (PublicUser[]) */
                         users: string;
                         outcomes: {
-                            [key: string]: "PROPOSED" | "GRANTED" | "REFUSED";
+                            [key: string]: "PROPOSED" | "GRANTED" | "REFUSED" | "REVOCATION_PROPOSED";
                         };
                     };
                 };

@@ -1,5 +1,6 @@
 import type { PackageDeletionRequest } from '../../../shared/api/contracts/packages';
 import { proofOf } from '../../../shared/api/contracts/packages';
+import { APPROVAL_POLICY } from '../../../shared/domain/approval-policy';
 import {
   DELETION_TEXT,
   type DeletionProposal,
@@ -10,7 +11,11 @@ import {
 } from '../../../shared/domain/deletion-proposals';
 import { BadRequestError, ConflictError, ForbiddenError } from '../../../shared/domain/errors';
 import { holdsAuthority } from '../../../shared/domain/identity';
-import { DELETION_REASON_REQUIRED } from '../../../shared/domain/signature-meanings';
+import {
+  GOVERNANCE_TEXT,
+  governanceSignature,
+  secondAdminNeeded,
+} from '../../../shared/domain/role-revocations';
 import { API_ERR } from '../../../shared/messages';
 import type { Mail } from '../../ports/mailer';
 import type { UserRecord } from '../../ports/user-repository';
@@ -24,11 +29,11 @@ export interface UserDeletionResult {
 }
 
 /**
- * DELETE /admin/users. Accounts that are not administrators are deleted at once (the spec's plain list).
- * An administrator's account takes two admins (decision 336): the call is signed (password or passkey,
- * and a reason); the first admin's call records a proposal (202), a second admin's identical call
- * deletes it with its event in one commit. Nobody deletes their own account or confirms their own
- * proposal (409); the last administrator is never deleted.
+ * DELETE /admin/users: every deletion is an electronic signature with a reason (decision 357). One
+ * signed admin deletes an account at once, unless it takes two (an administrator, decision 336; the last
+ * holder of a role the approval policy needs, decision 357): then the first admin's call records a
+ * proposal (202) and a second admin's identical call deletes it with its event in one commit. Nobody
+ * deletes their own account or confirms their own proposal (409); the last administrator is never deleted.
  */
 export async function deleteUsers(
   d: UserDeps,
@@ -40,18 +45,26 @@ export async function deleteUsers(
   const { users: found } = await getAllOrNotFound(d, req.ids);
   await refuseDeletingPendingDeciders(d, found);
   const proof = proofOf(req);
-  const signed = Object.keys(proof).length > 0;
-  const admins = found.filter((u) => u.userRole === 'ADMIN');
-  if (admins.length > 0 && !signed)
+  if (Object.keys(proof).length === 0) {
+    const admins = found.filter((u) => u.userRole === 'ADMIN');
     throw new BadRequestError(
-      DELETION_TEXT.signatureNeeded(`an administrator's account (${admins.map((u) => u.email).join(', ')})`),
+      admins.length > 0
+        ? DELETION_TEXT.signatureNeeded(
+            `an administrator's account (${admins.map((u) => u.email).join(', ')})`,
+          )
+        : GOVERNANCE_TEXT.signatureNeeded,
     );
-  if (signed && !req.reason) throw new BadRequestError(DELETION_REASON_REQUIRED);
+  }
+  const reason = req.reason;
+  if (!reason) throw new BadRequestError(GOVERNANCE_TEXT.deletionReasonRequired);
   const now = d.clock.now();
-  const steps = new Map<string, DeletionStep>(admins.map((u) => [u.id, deletionStep(admin, u, now)]));
-  const own = admins.filter((u) => steps.get(u.id)?.kind === 'OWN_PROPOSAL');
+  const why = await twoAdminsFor(d, found);
+  const steps = new Map<string, DeletionStep>(
+    found.filter((u) => why.has(u.id)).map((u) => [u.id, deletionStep(admin, u, now)]),
+  );
+  const own = found.filter((u) => steps.get(u.id)?.kind === 'OWN_PROPOSAL');
   if (own.length > 0) throw new ConflictError(DELETION_TEXT.ownProposal(own.map((u) => u.email)));
-  // deleted by this call: everyone but the administrators whose deletion is only proposed
+  // deleted by this call: everyone but those whose deletion is only proposed
   const goes = found.filter((u) => steps.get(u.id)?.kind !== 'PROPOSE');
   if (goes.some((u) => u.userRole === 'ADMIN')) {
     const leaving = new Set(goes.map((u) => u.id));
@@ -61,33 +74,32 @@ export async function deleteUsers(
     if (remaining.length === 0) throw new ConflictError(API_ERR.lastAdmin);
   }
   // the signer last among the checks, first among the changes: a wrong proof (403) changes nothing
-  const method = signed ? await confirmSignature(d, admin, proof, sourceIp) : undefined;
+  const method = await confirmSignature(d, admin, proof, sourceIp);
   const at = now.toISOString();
   const told: Mail[] = [];
-  const others = signed
-    ? (await d.users.listByRole('ADMIN')).filter((a) => holdsAuthority(a) && a.id !== admin.id)
-    : [];
+  const others = (await d.users.listByRole('ADMIN')).filter((a) => holdsAuthority(a) && a.id !== admin.id);
   // each account with its event (one transaction each, decision 283); one deleted meanwhile by another
   // admin was recorded by them
   for (const u of found) {
     const step = steps.get(u.id);
-    if (step?.kind === 'PROPOSE' && method) {
+    const whose = accountWords(u);
+    if (step?.kind === 'PROPOSE') {
       const proposal: DeletionProposal = {
         proposedById: admin.id,
         proposedByName: admin.name,
         proposedByEmail: admin.email,
         proposedAt: at,
-        reason: req.reason ?? '',
+        reason,
       };
       const event = adminEvent(
         admin,
         u,
         'USER_DELETION_PROPOSED',
-        `proposes deleting the administrator account of ${u.email}; it is deleted once a second administrator confirms`,
+        `proposes deleting the ${whose} of ${u.email} (${why.get(u.id)}); it is deleted once a second administrator confirms`,
         {
           userId: u.id,
           email: u.email,
-          reason: proposal.reason,
+          reason,
           expiresAt: deletionExpiresAt(at),
           signature: deletionSignature('proposeDeletion', admin, at, method),
         },
@@ -105,26 +117,37 @@ export async function deleteUsers(
       u,
       'USER_DELETED',
       confirmed
-        ? `deletes the administrator account of ${u.email}, confirming the proposal of ${confirmed.proposedByName} (${confirmed.proposedByEmail}); the email cannot register again`
+        ? `deletes the ${whose} of ${u.email}, confirming the proposal of ${confirmed.proposedByName} (${confirmed.proposedByEmail}); the email cannot register again`
         : `deletes the account of ${u.email}; the email cannot register again`,
-      confirmed && method
+      confirmed
         ? {
             userId: u.id,
             email: u.email,
-            reason: req.reason,
+            reason,
             proposedBy: confirmed.proposedById,
             proposedAt: confirmed.proposedAt,
             proposalReason: confirmed.reason,
             signature: deletionSignature('confirmDeletion', admin, at, method),
           }
-        : req.reason
-          ? { reason: req.reason }
-          : undefined,
+        : {
+            userId: u.id,
+            email: u.email,
+            reason,
+            signature: governanceSignature('deleteAccount', admin, at, method),
+          },
     );
     await d.users.delete(u, at, { events: [event] });
-    if (confirmed)
-      for (const to of [u, ...others.filter((a) => a.id !== u.id)])
-        told.push(deletionMail(to, u, admin, confirmed, 'DELETED', d.config.appUrl));
+    const record: DeletionProposal = confirmed ?? {
+      proposedById: admin.id,
+      proposedByName: admin.name,
+      proposedByEmail: admin.email,
+      proposedAt: at,
+      reason,
+    };
+    // the person reads why; the other admins hear of a confirmed two-admin deletion, as of its proposal
+    const to = confirmed ? [u, ...others.filter((a) => a.id !== u.id)] : [u];
+    for (const m of to)
+      told.push(deletionMail(m, u, admin, record, confirmed ? 'DELETED' : 'DELETED_NOW', d.config.appUrl));
   }
   for (const m of told) await mailAfterCommit(d, m);
   const proposed = found.filter((u) => steps.get(u.id)?.kind === 'PROPOSE');
@@ -133,17 +156,37 @@ export async function deleteUsers(
     : { outcome: 'DELETED' };
 }
 
-/** To the person concerned or another admin: an administrator's deletion was proposed, or done. */
+const accountWords = (u: UserRecord) => (u.userRole === 'ADMIN' ? 'administrator account' : 'account');
+
+/** Which accounts take two admins, and why: the approval policy's quorum over every holder of their roles. */
+async function twoAdminsFor(d: UserDeps, users: readonly UserRecord[]): Promise<Map<string, string>> {
+  const roles = [
+    ...new Set(users.filter((u) => holdsAuthority(u) && u.userRole !== 'ADMIN').map((u) => u.userRole)),
+  ];
+  const holders = (await Promise.all(roles.map((r) => d.users.listByRole(r)))).flat().filter(holdsAuthority);
+  return secondAdminNeeded(
+    APPROVAL_POLICY,
+    holders,
+    users.map((u) => ({ id: u.id, userRole: u.userRole, holds: holdsAuthority(u) })),
+  );
+}
+
+/** To the person concerned or another admin: a deletion was proposed, confirmed, or done by one admin. */
 function deletionMail(
   to: UserRecord,
   subject: UserRecord,
   by: UserRecord,
   proposal: DeletionProposal,
-  what: 'PROPOSED' | 'DELETED',
+  what: 'PROPOSED' | 'DELETED' | 'DELETED_NOW',
   appUrl: string,
 ): Mail {
   const yours = to.id === subject.id;
-  const whose = yours ? 'your administrator account' : `the administrator account of ${subject.email}`;
+  const whose = yours ? `your ${accountWords(subject)}` : `the ${accountWords(subject)} of ${subject.email}`;
+  const done = {
+    PROPOSED: `${by.name} (${by.email}) proposed deleting ${whose}. It is deleted only when a second administrator confirms, until ${deletionExpiresAt(proposal.proposedAt)} (UTC).`,
+    DELETED: `${by.name} (${by.email}) deleted ${whose}, confirming the proposal of ${proposal.proposedByName} (${proposal.proposedByEmail}).`,
+    DELETED_NOW: `${by.name} (${by.email}) deleted ${whose}. You can no longer sign in, and the address cannot register again.`,
+  }[what];
   return {
     to: to.email,
     subject:
@@ -153,9 +196,7 @@ function deletionMail(
     text: [
       `Hello ${to.name},`,
       '',
-      what === 'PROPOSED'
-        ? `${by.name} (${by.email}) proposed deleting ${whose}. It is deleted only when a second administrator confirms, until ${deletionExpiresAt(proposal.proposedAt)} (UTC).`
-        : `${by.name} (${by.email}) deleted ${whose}, confirming the proposal of ${proposal.proposedByName} (${proposal.proposedByEmail}).`,
+      done,
       `Reason given: ${proposal.reason}`,
       '',
       yours

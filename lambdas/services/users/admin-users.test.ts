@@ -1,16 +1,23 @@
 import { describe, expect, it } from 'vitest';
-import { makeUsers, SCRYPT_TIMEOUT_MS } from '../../testing/users.fixtures';
+import { makeUsers, PASSWORD, SCRYPT_TIMEOUT_MS } from '../../testing/users.fixtures';
+
+const SIGNED = { password: PASSWORD, reason: 'left the company' };
 
 describe('admin user deletes', { timeout: SCRYPT_TIMEOUT_MS }, () => {
   it('deletes users for good: the address cannot register again, and it is audited', async () => {
     const { service, account, users, audit } = makeUsers();
     const admin = await account('ADMIN');
     const u = await account('TECHNICAL_LEADER');
-    await service.deleteUsers(admin, [u.id]);
+    await account('TECHNICAL_LEADER');
+    await service.deleteUsers(admin, { ids: [u.id], ...SIGNED });
     expect(await users.getById(u.id)).toBeNull();
     expect(audit.events.map((e) => [e.subject, e.action, e.actorId])).toEqual([
       [`USER#${u.id}`, 'USER_DELETED', admin.id],
     ]);
+    expect(audit.events[0]?.details).toMatchObject({
+      reason: 'left the company',
+      signature: { action: 'deleteAccount', authenticatedBy: 'password' },
+    });
     await expect(
       service.register(
         {
@@ -22,6 +29,47 @@ describe('admin user deletes', { timeout: SCRYPT_TIMEOUT_MS }, () => {
         'src',
       ),
     ).rejects.toMatchObject({ statusCode: 409 });
+  });
+
+  it('refuses a deletion without a signature or without a reason, deleting no one', async () => {
+    const { service, account, users, audit } = makeUsers();
+    const admin = await account('ADMIN');
+    const u = await account('TECHNICAL_LEADER');
+    await expect(service.deleteUsers(admin, [u.id])).rejects.toMatchObject({
+      statusCode: 400,
+      message: expect.stringMatching(/^Deleting an account is an electronic signature/),
+    });
+    await expect(service.deleteUsers(admin, { ids: [u.id], password: PASSWORD })).rejects.toMatchObject({
+      statusCode: 400,
+      message: expect.stringMatching(/^reason is required/),
+    });
+    await expect(
+      service.deleteUsers(admin, { ids: [u.id], password: 'Wrong-Password-9', reason: 'left' }),
+    ).rejects.toMatchObject({ statusCode: 403 });
+    expect(await users.getById(u.id)).not.toBeNull();
+    expect(audit.events).toEqual([]);
+  });
+
+  it('takes two admins to delete the last holder of a role the approval policy needs', async () => {
+    const { service, account, users, audit, mailer } = makeUsers();
+    const ada = await account('ADMIN');
+    const abe = await account('ADMIN');
+    const last = await account('RELIABILITY_ENGINEER');
+    const first = await service.deleteUsers(ada, { ids: [last.id], ...SIGNED });
+    expect(first.outcome).toBe('PROPOSED');
+    expect(await users.getById(last.id)).not.toBeNull();
+    await expect(service.deleteUsers(ada, { ids: [last.id], ...SIGNED })).rejects.toMatchObject({
+      statusCode: 409,
+    });
+    expect((await service.deleteUsers(abe, { ids: [last.id], ...SIGNED })).outcome).toBe('DELETED');
+    expect(await users.getById(last.id)).toBeNull();
+    expect(audit.actions()).toEqual(['USER_DELETION_PROPOSED', 'USER_DELETED']);
+    expect(
+      mailer
+        .to(last.email)
+        .map((m) => m.text)
+        .join('\n'),
+    ).toContain('Reason given: left the company');
   });
 
   it('refuses deleting oneself, and unknown ids by name', async () => {

@@ -2,6 +2,7 @@ import type { PublicUser } from '../../../shared/api/contracts/user';
 import { deletionProposalView } from '../../../shared/domain/deletion-proposals';
 import { emailConfirmedOf, registrationExpired } from '../../../shared/domain/identity';
 import { proposalView } from '../../../shared/domain/role-grants';
+import { revocationView } from '../../../shared/domain/role-revocations';
 import { toPublicUser, type UserDeps } from './common';
 
 /** The administrators' list of users, and deleting users. */
@@ -18,6 +19,8 @@ export async function listUsers(d: UserDeps): Promise<PublicUser[]> {
     // a grant one admin proposed, while it counts (same role, not lapsed): decision 180
     const roleProposal = proposalView(u, now);
     const deletionProposal = deletionProposalView(u, now);
+    // a revocation one admin proposed, while it counts (same role, still granted, not lapsed): decision 357
+    const revocationProposal = revocationView(u, now);
     const link = u.companyLinkRequest;
     return {
       ...toPublicUser(u),
@@ -25,6 +28,7 @@ export async function listUsers(d: UserDeps): Promise<PublicUser[]> {
       passkeys: u.passkeyIds?.length ?? 0,
       ...(roleProposal ? { roleProposal } : {}),
       ...(deletionProposal ? { deletionProposal } : {}),
+      ...(revocationProposal ? { revocationProposal } : {}),
       // a company identity waiting for two admins to link it (decision 315)
       ...(link
         ? {
@@ -47,7 +51,7 @@ export async function listUsers(d: UserDeps): Promise<PublicUser[]> {
     };
   });
   const rank = (u: PublicUser) =>
-    u.roleProposal || u.companyLinkRequest?.proposedBy
+    u.roleProposal || u.revocationProposal || u.companyLinkRequest?.proposedBy
       ? 0
       : u.roleStatus === 'REQUESTED' || u.companyLinkRequest
         ? 1

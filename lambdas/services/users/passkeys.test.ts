@@ -139,11 +139,13 @@ describe('deleting an account', () => {
     const kit = makeUsers();
     const { u } = await withPasskey(kit, 'TECHNICAL_LEADER');
     const admin = await kit.account('ADMIN');
+    // a second Technical Leader: deleting the only one would take a second admin (decision 357)
+    await kit.account('TECHNICAL_LEADER');
     const ids = u.passkeyIds ?? [];
     expect(ids).toHaveLength(1);
     expect(await kit.passkeys.getAll(ids)).toHaveLength(1);
     // Act
-    await kit.service.deleteUsers(admin, [u.id]);
+    await kit.service.deleteUsers(admin, { ids: [u.id], password: PASSWORD, reason: 'left' });
     // Assess
     expect(await kit.users.getById(u.id)).toBeNull();
     expect(await kit.passkeys.get(ids[0]!)).toBeNull();

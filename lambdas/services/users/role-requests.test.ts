@@ -8,6 +8,7 @@ import { API_ERR } from '../../../shared/messages';
 import { makeUsers, PASSWORD, SCRYPT_TIMEOUT_MS } from '../../testing/users.fixtures';
 
 const GRANT = { decision: 'GRANT' as const, password: PASSWORD };
+const REFUSE = { decision: 'REFUSE' as const, password: PASSWORD, reason: 'not on the project' };
 
 describe('role decisions', { timeout: SCRYPT_TIMEOUT_MS }, () => {
   it('a grant by one admin is a proposal: audited and signed, mailed to every admin, nothing in effect', async () => {
@@ -135,21 +136,66 @@ describe('role decisions', { timeout: SCRYPT_TIMEOUT_MS }, () => {
     const admin2 = await account('ADMIN');
     const a = await account('TECHNICAL_LEADER', { roleStatus: 'REQUESTED' });
     await service.decideRoles(admin, { ...GRANT, ids: [a.id] });
-    const r = await service.decideRoles(admin2, { ids: [a.id], decision: 'REFUSE' });
+    const r = await service.decideRoles(admin2, { ...REFUSE, ids: [a.id] });
     expect(r.outcomes).toEqual({ [a.id]: 'REFUSED' });
     expect(await current(a)).toMatchObject({ roleStatus: 'REFUSED' });
     expect((await current(a)).roleProposal).toBeUndefined();
     expect(mailer.to(a.email)[0]?.text).toContain('see its own settings, nothing else');
+    expect(mailer.to(a.email)[0]?.text).toContain('Reason given: not on the project');
     expect(audit.actions()).toEqual(['ROLE_PROPOSED', 'ROLE_REFUSED']);
   });
 
-  it('revokes a granted role at once, by one admin', async () => {
-    const { service, account, current } = makeUsers();
+  it('revokes a granted role at once, by one signing admin, while another holds the role', async () => {
+    const { service, account, current, audit } = makeUsers();
     const admin = await account('ADMIN');
     const a = await account('SW_FW_RELEASE_ENGINEER');
-    const r = await service.decideRoles(admin, { ids: [a.id], decision: 'REFUSE' });
+    await account('SW_FW_RELEASE_ENGINEER');
+    const r = await service.decideRoles(admin, { ...REFUSE, ids: [a.id] });
     expect(r.outcomes).toEqual({ [a.id]: 'REFUSED' });
     expect((await current(a)).roleStatus).toBe('REFUSED');
+    expect(audit.events[0]?.details).toMatchObject({
+      reason: 'not on the project',
+      signature: { action: 'refuseRole', authenticatedBy: 'password' },
+    });
+  });
+
+  it('refuses a refusal with a wrong password, changing nothing', async () => {
+    const { service, account, current, audit } = makeUsers();
+    const admin = await account('ADMIN');
+    const a = await account('TECHNICAL_LEADER', { roleStatus: 'REQUESTED' });
+    await expect(
+      service.decideRoles(admin, { ...REFUSE, ids: [a.id], password: 'Wrong-Password-9' }),
+    ).rejects.toMatchObject({ statusCode: 403 });
+    expect(await current(a)).toEqual(a);
+    expect(audit.actions()).toEqual([]);
+  });
+
+  it('takes two admins to revoke the last holder of a role the policy needs', async () => {
+    const { service, account, current, audit, mailer } = makeUsers();
+    const ada = await account('ADMIN');
+    const abe = await account('ADMIN');
+    const a = await account('SW_FW_RELEASE_ENGINEER');
+    const first = await service.decideRoles(ada, { ...REFUSE, ids: [a.id] });
+    expect(first.outcomes).toEqual({ [a.id]: 'REVOCATION_PROPOSED' });
+    expect((await current(a)).roleStatus).toBe('GRANTED');
+    expect((await service.listUsers()).find((u) => u.id === a.id)?.revocationProposal).toMatchObject({
+      role: 'SW_FW_RELEASE_ENGINEER',
+      proposedBy: { id: ada.id },
+      reason: 'not on the project',
+    });
+    expect(mailer.to(abe.email).at(-1)?.subject).toMatch(/revocation of .* proposed/);
+    await expect(service.decideRoles(ada, { ...REFUSE, ids: [a.id] })).rejects.toMatchObject({
+      statusCode: 409,
+    });
+    const second = await service.decideRoles(abe, { ...REFUSE, ids: [a.id], reason: 'agreed' });
+    expect(second.outcomes).toEqual({ [a.id]: 'REFUSED' });
+    expect(await current(a)).toMatchObject({ roleStatus: 'REFUSED' });
+    expect((await current(a)).revocationProposal).toBeUndefined();
+    expect(audit.actions()).toEqual(['ROLE_REVOCATION_PROPOSED', 'ROLE_REFUSED']);
+    expect(audit.events[1]?.details).toMatchObject({
+      proposedBy: ada.id,
+      proposalReason: 'not on the project',
+    });
   });
 
   it('keeps the admin out of their own decision, and administrator accounts out of all', async () => {

@@ -1,5 +1,5 @@
 import { proofOf } from '../../../shared/api/contracts/packages';
-import type { DecideRolesRequest, PublicUser, RoleDecisionOutcome } from '../../../shared/api/contracts/user';
+import type { DecideRolesRequest } from '../../../shared/api/contracts/user';
 import { withTokenEnding } from '../../../shared/domain/access-token-endings';
 import { assertNever } from '../../../shared/domain/assert-never';
 import { BadRequestError, ConflictError, ForbiddenError } from '../../../shared/domain/errors';
@@ -17,6 +17,7 @@ import { API_ERR } from '../../../shared/messages';
 import type { UserRecord } from '../../ports/user-repository';
 import { adminEvent, getAllOrNotFound, mailAfterCommit, toPublicUser, type UserDeps } from './common';
 import { roleDecisionMail, roleProposalMail, roleRequestMail } from './mails';
+import { type RoleDecisionResult, refuseRoles } from './role-refusals';
 import { confirmSignature } from './signature-check';
 
 /** Role requests reaching the administrators, and their decisions (grant or refuse). */
@@ -27,18 +28,14 @@ export async function tellAdminsOfRequest(d: UserDeps, user: UserRecord): Promis
   for (const a of admins) await mailAfterCommit(d, roleRequestMail(a, user, d.config.appUrl));
 }
 
-/** What a decision answers: the decided users and, per id, what happened to each. */
-export interface RoleDecisionResult {
-  users: PublicUser[];
-  outcomes: Record<string, RoleDecisionOutcome>;
-}
+export type { RoleDecisionResult } from './role-refusals';
 
 /**
  * Grants or refuses the requested roles of the given users, in one transaction; audited and mailed. A grant
  * is an electronic signature and two admins' act (decision 180): for each user it proposes the
  * grant where none is pending, or confirms the one another admin proposed. Any user that can be neither
  * (own proposal, own account, already granted) refuses the whole call, naming each, and nothing changes.
- * A refusal (of a request, or of a granted role: a revocation) takes effect at once and drops a proposal.
+ * A refusal (of a request, or of a granted role: a revocation) is signed with a reason: role-refusals.ts.
  */
 export async function decideRoles(
   d: UserDeps,
@@ -58,16 +55,9 @@ export async function decideRoles(
         .map((u) => `${u.email} now asks for ${roleLabel(u.userRole)}, not ${roleLabel(seen![u.id]!)}`)
         .join('; ')}: reload the list and decide again`,
     );
+  if (req.decision === 'REFUSE') return refuseRoles(d, admin, users, req, sourceIp);
   const now = d.clock.now();
-  const grant = req.decision === 'GRANT';
-  const steps = grant ? users.map((u) => grantStep(admin, u, now)) : [];
-  if (!grant) {
-    const already = users.filter((u) => roleStatusOf(u) === 'REFUSED' || roleStatusOf(u) === 'NONE');
-    if (already.length > 0)
-      throw new ConflictError(
-        `${already.map((u) => u.email).join(', ')}: ${already.every((u) => roleStatusOf(u) === 'NONE') ? 'no role was requested yet' : 'the role is already refused'}`,
-      );
-  }
+  const steps = users.map((u) => grantStep(admin, u, now));
   const refused = steps.flatMap((s) => (s.kind === 'REFUSED' ? [s] : []));
   if (refused.length > 0) {
     const reason = refused.map((s) => s.reason).join('; ');
@@ -77,17 +67,14 @@ export async function decideRoles(
   }
   // the signature: checked once every input is known good, before anything changes
   const proof = proofOf(req);
-  const method =
-    Object.keys(proof).length > 0 ? await confirmSignature(d, admin, proof, sourceIp) : undefined;
-  if (!method && grant) throw new BadRequestError(SIGNATURE_PASSWORD_REQUIRED);
+  if (Object.keys(proof).length === 0) throw new BadRequestError(SIGNATURE_PASSWORD_REQUIRED);
+  const method = await confirmSignature(d, admin, proof, sourceIp);
 
   const at = now.toISOString();
   const planned = users.map((u, i) => {
-    const step = steps[i];
+    const step = steps[i]!;
     const { roleProposal: _dropped, ...rest } = u;
     const base = { ...rest, updatedAt: at, version: u.version + 1 };
-    if (!step)
-      return { u, outcome: 'REFUSED' as const, next: { ...base, roleStatus: 'REFUSED' } as UserRecord };
     if (step.kind === 'CONFIRM')
       return { u, outcome: 'GRANTED' as const, next: { ...base, roleStatus: 'GRANTED' } as UserRecord, step };
     const proposal: RoleProposal = {
@@ -104,14 +91,6 @@ export async function decideRoles(
     const label = roleLabel(u.userRole);
     const facts = { userId: u.id, email: u.email, role: u.userRole, before: roleStatusOf(u) };
     switch (outcome) {
-      case 'REFUSED':
-        return adminEvent(
-          admin,
-          u,
-          'ROLE_REFUSED',
-          `refuses the role ${label} to ${u.email}; the account holds no role authority`,
-          { ...facts, after: 'REFUSED', ...(u.roleProposal ? { droppedProposal: u.roleProposal } : {}) },
-        );
       case 'PROPOSED':
         return adminEvent(
           admin,
@@ -157,8 +136,7 @@ export async function decideRoles(
     ? (await d.users.listByRole('ADMIN')).filter((a) => holdsAuthority(a))
     : [];
   for (const { u, outcome, next } of planned) {
-    if (outcome === 'REFUSED') await mailAfterCommit(d, roleDecisionMail(u, false, d.config.appUrl));
-    else if (outcome === 'PROPOSED')
+    if (outcome === 'PROPOSED')
       for (const a of admins)
         await mailAfterCommit(d, roleProposalMail(a, u, admin, next.roleProposal!, d.config.appUrl));
     else await mailAfterCommit(d, roleDecisionMail(u, true, d.config.appUrl));

@@ -2,6 +2,7 @@ import * as z from 'zod';
 import { LINKED_BY } from '../../domain/company-sign-on';
 import { ROLE_STATUSES } from '../../domain/identity';
 import type { PublicUser } from '../../domain/model/user';
+import { GOVERNANCE_TEXT } from '../../domain/role-revocations';
 import { ROLES, SELF_SERVICE_ROLES } from '../../domain/roles';
 import { SIGNATURE_PASSWORD_REQUIRED } from '../../domain/signature-meanings';
 import { API_ERR, MSG } from '../../messages';
@@ -126,6 +127,8 @@ export const publicUserSchema = z.object({
     .optional(),
   /** in the admin list: the account's deletion one admin proposed, waiting for a second (decision 336) */
   deletionProposal: deletionProposalSchema.optional(),
+  /** in the admin list: a revocation of the granted role one admin proposed, waiting for a second (decision 357) */
+  revocationProposal: deletionProposalSchema.extend({ role: z.enum(ROLES) }).optional(),
   /** the company identity that signs in as this account (company sign-on, decision 315) */
   companyIdentity: z
     .object({ email: z.string(), subject: z.string(), linkedAt: z.string(), linkedBy: z.enum(LINKED_BY) })
@@ -195,8 +198,9 @@ const ids = z
  * sent by the admin screen) names the role each user asked for as the admin saw it: a user who asked for
  * another role meanwhile is not decided (409), so a grant never covers a role the admin did not see.
  * A grant is an electronic signature and needs `password`: it proposes the grant where none is
- * pending and confirms one another admin proposed (decision 180). A refusal takes effect at once; a
- * `password` sent with it is checked too.
+ * pending and confirms one another admin proposed (decision 180). A refusal (of a request) or a revocation
+ * (of a granted role) is a signature too, with a `reason`: one admin's, unless it would leave a role the
+ * approval policy needs without a holder, then proposed and confirmed by two (decision 357).
  */
 export const decideRolesSchema = z
   .object(
@@ -204,18 +208,25 @@ export const decideRolesSchema = z
       grant: ids.optional(),
       refuse: ids.optional(),
       roles: z.record(z.string(), z.enum(ROLES, { error: 'Choose one of the user roles' })).optional(),
+      // why a role is refused or revoked: the audit trail keeps it, the person reads it by mail
+      reason: visibleText('note', 'Reason', GOVERNANCE_TEXT.reasonRequired, 2000).optional(),
       // the grant's signature (decision 322): the password, a passkey or a fresh company sign-in
       ...signatureProofShape,
     },
-    { error: 'Send { "grant": [ids], "password": "…" } or { "refuse": [ids] }' },
+    {
+      error:
+        'Send { "grant": [ids], "password": "…" } or { "refuse": [ids], "password": "…", "reason": "…" }',
+    },
   )
   .refine((b) => (b.grant === undefined) !== (b.refuse === undefined), {
     error: 'Send either "grant" or "refuse" with a list of user ids, not both',
   })
-  .refine(
-    (b) => b.grant === undefined || [b.password, b.passkey, b.reauthTicket].some((x) => x !== undefined),
-    { error: SIGNATURE_PASSWORD_REQUIRED },
-  )
+  .refine((b) => b.refuse === undefined || b.reason !== undefined, {
+    error: GOVERNANCE_TEXT.reasonRequired,
+  })
+  .refine((b) => [b.password, b.passkey, b.reauthTicket].some((x) => x !== undefined), {
+    error: SIGNATURE_PASSWORD_REQUIRED,
+  })
   .refine((b) => [b.password, b.passkey, b.reauthTicket].filter((x) => x !== undefined).length <= 1, {
     error: 'Sign with one of password, passkey or reauthTicket, not several',
   })
@@ -224,12 +235,16 @@ export const decideRolesSchema = z
       ? { decision: 'GRANT' as const, ids: b.grant }
       : { decision: 'REFUSE' as const, ids: b.refuse! }),
     ...(b.roles ? { roles: b.roles } : {}),
+    ...(b.refuse && b.reason !== undefined ? { reason: b.reason } : {}),
     ...(b.password !== undefined ? { password: b.password } : {}),
     ...(b.passkey !== undefined ? { passkey: b.passkey } : {}),
     ...(b.reauthTicket !== undefined ? { reauthTicket: b.reauthTicket } : {}),
   }));
 export type DecideRolesRequest = z.infer<typeof decideRolesSchema>;
 
-/** Per user id, what a decision did: a grant PROPOSED or GRANTED (confirmed), or the role REFUSED. */
-export const ROLE_DECISION_OUTCOMES = ['PROPOSED', 'GRANTED', 'REFUSED'] as const;
+/**
+ * Per user id, what a decision did: a grant PROPOSED or GRANTED (confirmed), the role REFUSED (or
+ * revoked), or a revocation REVOCATION_PROPOSED, waiting for a second admin (decision 357).
+ */
+export const ROLE_DECISION_OUTCOMES = ['PROPOSED', 'GRANTED', 'REFUSED', 'REVOCATION_PROPOSED'] as const;
 export type RoleDecisionOutcome = (typeof ROLE_DECISION_OUTCOMES)[number];

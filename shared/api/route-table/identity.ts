@@ -133,11 +133,11 @@ export const IDENTITY_ROUTES = [
     method: 'DELETE',
     path: '/admin/users',
     access: ADMIN,
-    // packages: a user a package still waits for cannot be deleted; an administrator's account takes two
-    // admins, each signing (the password check with the sign-in throttle), and mails the admins
+    // packages: a user a package still waits for cannot be deleted; every deletion is signed with a reason;
+    // an administrator's account, or the last holder of a role the policy needs, takes two admins (357)
     uses: { tables: ['users', 'audit', 'packages'], writes: ['users', 'audit'], mail: true },
     summary:
-      'Delete users by id (an administrator: signed, with password and reason; one admin proposes, a second confirms)',
+      'Delete users by id (signed, with password and reason; an administrator or the last holder of a role the approval policy needs: one admin proposes, a second confirms)',
   },
   {
     id: 'adminDecideRoles',
@@ -146,7 +146,7 @@ export const IDENTITY_ROUTES = [
     access: ADMIN,
     uses: { ...CHANGES_ACCOUNTS, mail: true },
     summary:
-      'Grant requested roles (signed; one admin proposes, a second confirms) or refuse them at once; mailed',
+      'Grant requested roles (signed; one admin proposes, a second confirms) or refuse / revoke them (signed, with a reason; two admins when no holder of a needed role would be left); mailed',
   },
 ] as const satisfies readonly Route[];
 

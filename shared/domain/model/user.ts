@@ -32,6 +32,8 @@ export interface PublicUser {
   roleProposal?: { role: Role; proposedBy: PersonRef; proposedAt: string; expiresAt: string };
   /** in the admin list: the account's deletion one admin proposed, waiting for a second (decision 336) */
   deletionProposal?: DeletionProposalView;
+  /** in the admin list: a revocation of the role one admin proposed, waiting for a second (decision 357) */
+  revocationProposal?: DeletionProposalView & { role: Role };
   /** the company identity that signs in as this account (company sign-on, decision 315) */
   companyIdentity?: { email: string; subject: string; linkedAt: string; linkedBy: LinkedBy };
   /** the account has no portal password: it signs in (and confirms signatures) at the company only */

@@ -53,6 +53,7 @@ export type SignedAction = SignatureAction | AdminAction;
 
 const ADMIN_ACTION_LABELS = {
   grantRoles: 'Grant',
+  refuseRoles: 'Sign and refuse',
   removePasskey: 'Remove passkey',
   deletePackages: 'Sign and delete',
 } as const;
@@ -65,6 +66,7 @@ const isReject = (a: SignedAction) =>
   a === 'rejectSigning' ||
   a === 'rejectDelivery' ||
   a === 'removePasskey' ||
+  a === 'refuseRoles' ||
   a === 'deletePackages';
 
 /** The reason field of an action that carries one: its label and what it says before the attempt. */
@@ -73,6 +75,11 @@ function reasonField(a: SignedAction): { label: string; description: string } {
     return {
       label: 'Why the passkey is removed',
       description: 'Required: the audit trail keeps it, and the second administrator reads it.',
+    };
+  if (a === 'refuseRoles')
+    return {
+      label: 'Reason for refusing or revoking',
+      description: 'Required: the person reads it by mail; the audit trail keeps it.',
     };
   if (a === 'deletePackages')
     return {

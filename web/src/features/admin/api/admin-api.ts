@@ -80,6 +80,8 @@ export function decideRoles(
   /** the role each user asked for as the list showed it: the server refuses if one asked for another since */
   roles?: Readonly<Record<string, Role>>,
   proof?: SignatureProof,
+  /** a refusal or revocation: why (decision 357) */
+  reason?: string,
 ) {
   return callApi(
     'adminDecideRoles',
@@ -87,6 +89,7 @@ export function decideRoles(
       body: {
         ...(decision === 'grant' ? { grant: [...ids] } : { refuse: [...ids] }),
         ...(roles ? { roles: { ...roles } } : {}),
+        ...(reason !== undefined ? { reason } : {}),
         ...proof,
       },
     },
@@ -111,7 +114,7 @@ export function deleteAdmin(
       { body: signature ? { ids: [...ids], ...signature } : [...ids] },
       { handle: [400, 403, 409] },
     );
-  // an administrator's account takes two admins, each signing (decision 336)
+  // signed with a reason; an administrator or the last holder of a needed role takes two (decisions 336, 357)
   if (kind === 'users')
     return callApi(
       'adminDeleteUsers',

@@ -23,6 +23,8 @@ export interface AdminListPageProps<K extends AdminKind> {
   rowInFlight?: (row: AdminRows[K]) => boolean;
   /** the row's deletion takes two admins (decision 336): whether it does, and the pending proposal */
   rowTwoAdmins?: (row: AdminRows[K]) => { proposal?: DeletionProposalView } | undefined;
+  /** the row's deletion is always an electronic signature with a reason (an account: decision 357) */
+  rowSigned?: (row: AdminRows[K]) => boolean;
   /** what the list holds, plural, for the confirm dialog ('packages', 'users', …) */
   noun: string;
   note?: string;
@@ -59,6 +61,7 @@ export function AdminListPage<K extends AdminKind>({
   rowState,
   rowInFlight,
   rowTwoAdmins,
+  rowSigned,
   noun,
   note,
   refreshWhile,
@@ -155,6 +158,7 @@ export function AdminListPage<K extends AdminKind>({
             name: rowLabel(row),
             state: rowState(row),
             inFlight: rowInFlight?.(row) ?? false,
+            signed: rowSigned?.(row) ?? false,
             ...twoAdminsOf(rowTwoAdmins?.(row)),
           }))}
           onCancel={() => setConfirming(false)}

@@ -1,6 +1,7 @@
 import { ADMIN_RESOURCE_LIST, PACKAGE_LIST } from '@shared/domain/list-columns';
 import { compareValues, filterRows, sortRows } from '@shared/domain/list-view';
 import { ROLE_GRANT_MEANINGS } from '@shared/domain/role-grants';
+import { GOVERNANCE_MEANINGS } from '@shared/domain/role-revocations';
 import { SIGNATURE_PASSWORD_WRONG } from '@shared/domain/signature-meanings';
 import { API_ERR, MSG } from '@shared/messages';
 import { act, screen, waitFor, within } from '@testing-library/react';
@@ -355,7 +356,21 @@ describe('admin lists', () => {
     fill(await screen.findByLabelText('Search'), 'Pat');
     await user.click(await screen.findByText('Pat Pending'));
     await user.click(screen.getByRole('button', { name: /^Refuse/ }));
-    expect(await screen.findByRole('dialog')).toHaveTextContent(API_ERR.rolesDecided);
+    // a signature with a reason (decision 357): nothing is refused until both are given
+    const sign = await screen.findByRole('dialog', { name: 'Sign: Refuse or revoke roles' });
+    expect(sign).toHaveTextContent('refuses the requested role now');
+    expect(sign).toHaveTextContent(GOVERNANCE_MEANINGS.refuseRole);
+    const act = within(sign).getByRole('button', { name: 'Sign and refuse' });
+    fill(within(sign).getByLabelText(/^Your password/), MOCK_PASSWORD);
+    expect(act).toBeDisabled();
+    fill(within(sign).getByLabelText(/^Reason for refusing or revoking/), 'Not on the release team');
+    fill(within(sign).getByLabelText(/^Your password/), 'not-it');
+    await user.click(act);
+    expect(await within(sign).findByRole('alert')).toHaveTextContent(SIGNATURE_PASSWORD_WRONG);
+    expect((await memoryBackend().users.getById('u-pending'))?.roleStatus).toBe('REQUESTED');
+    fill(within(sign).getByLabelText(/^Your password/), MOCK_PASSWORD);
+    await user.click(act);
+    expect(await screen.findByRole('dialog', { name: 'Success' })).toHaveTextContent(API_ERR.rolesDecided);
     expect((await memoryBackend().users.getById('u-pending'))?.roleStatus).toBe('REFUSED');
     await user.click(screen.getByRole('button', { name: MSG.close }));
     fill(await screen.findByLabelText('Search'), 'Ada');
@@ -468,10 +483,14 @@ describe('admin lists', () => {
       'Tess Tester (design-engineer-test@example.com)Design Engineer (test) · Granted',
     ]);
     expect(ids).toBeUndefined();
-    await user.click(within(confirm).getByRole('button', { name: 'Delete' }));
-    const dialog = await screen.findByRole('dialog');
+    // deleting an account is a signature with a reason (decision 357)
+    expect(confirm).toHaveTextContent(GOVERNANCE_MEANINGS.deleteAccount);
+    fill(within(confirm).getByLabelText(/^Reason for the deletion/), 'Left the company');
+    fill(within(confirm).getByLabelText(/^Your password/), MOCK_PASSWORD);
+    await user.click(within(confirm).getByRole('button', { name: 'Sign and delete' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Success' });
     expect(dialog).toHaveTextContent(MSG.deleted);
-    expect(ids).toEqual(['u-dev', 'u-test']);
+    expect(ids).toEqual({ ids: ['u-dev', 'u-test'], password: MOCK_PASSWORD, reason: 'Left the company' });
     await user.click(within(dialog).getByRole('button', { name: MSG.close }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/admin'));
   });

@@ -187,10 +187,11 @@ export function AdminUsersPage() {
         rowLabel={(u) => `${u.name} (${u.email})`}
         rowState={(u) => `${roleLabel(u.userRole)} · ${roleStatusText(u)}`}
         rowTwoAdmins={(u) =>
-          u.userRole === 'ADMIN'
+          u.userRole === 'ADMIN' || u.deletionProposal
             ? { ...(u.deletionProposal ? { proposal: u.deletionProposal } : {}) }
             : undefined
         }
+        rowSigned={() => true}
         noun="users"
         note={MSG.adminReRegisterNote}
         extraActions={(ctx) => (

@@ -1,6 +1,7 @@
 import { Button, Flex } from '@aws-amplify/ui-react';
 import type { SignatureProof } from '@shared/api/contracts/packages';
 import { DELETION_MEANINGS, type DeletionProposalView } from '@shared/domain/deletion-proposals';
+import { GOVERNANCE_MEANINGS } from '@shared/domain/role-revocations';
 import { DELETE_IN_FLIGHT_MEANING } from '@shared/domain/signature-meanings';
 import { MSG } from '@shared/messages';
 import { type ReactNode, useEffect, useId, useRef } from 'react';
@@ -20,6 +21,8 @@ export interface DeleteItem {
   inFlight?: boolean;
   /** an administrator or a delivered package: two admins sign its deletion (decision 336) */
   twoAdmins?: boolean;
+  /** an account: its deletion is always signed with a reason (decision 357) */
+  signed?: boolean;
   /** the deletion another admin (or the caller) already proposed */
   proposal?: DeletionProposalView;
 }
@@ -95,7 +98,9 @@ export function DeleteConfirmDialog({
   // the caller's own proposal: the server refuses its confirmation (409), so the dialog says so first
   const own = two.filter((i) => i.proposal && i.proposal.proposedBy.id === currentUserId);
   const proposing = two.filter((i) => !i.proposal);
-  const signing = inFlight.length > 0 || two.length > 0;
+  // accounts signed by one admin; the server proposes instead where a role the policy needs would be left empty
+  const accounts = items.filter((i) => i.signed && !i.twoAdmins && !i.inFlight);
+  const signing = inFlight.length > 0 || two.length > 0 || accounts.length > 0;
 
   // the safe choice has the focus: Enter right away cancels, it does not delete
   useEffect(() => {
@@ -123,8 +128,12 @@ export function DeleteConfirmDialog({
       confirming.length > 0
         ? `Your signature confirms the deletion another admin proposed of ${names(confirming)}: it is deleted now.`
         : '',
+      accounts.length > 0
+        ? `Deleting an account is an electronic signature: the person reads your reason by mail. If it leaves no one holding a role the approval policy needs, your signature proposes it and a second admin must confirm it.`
+        : '',
     ].filter(Boolean);
     const meanings = [
+      accounts.length > 0 ? GOVERNANCE_MEANINGS.deleteAccount : '',
       inFlight.length > 0 ? DELETE_IN_FLIGHT_MEANING : '',
       proposing.length > 0 ? DELETION_MEANINGS.proposeDeletion : '',
       confirming.length > 0 ? DELETION_MEANINGS.confirmDeletion : '',

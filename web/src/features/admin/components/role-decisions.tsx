@@ -3,6 +3,7 @@ import type { SignatureProof } from '@shared/api/contracts/packages';
 import type { PublicUser, RoleDecisionOutcome } from '@shared/api/contracts/user';
 import { roleStatusText } from '@shared/domain/list-columns';
 import { ROLE_GRANT_MEANINGS } from '@shared/domain/role-grants';
+import { GOVERNANCE_MEANINGS } from '@shared/domain/role-revocations';
 import { roleLabel } from '@shared/domain/roles';
 import { useState } from 'react';
 import { SignatureDialog } from '@/components/ui/signature-dialog';
@@ -14,7 +15,9 @@ import { decideRoles } from '../api/admin-api';
 /**
  * Grant and Refuse on the admin users screen (decision 180). A grant is signed (the
  * package decisions' signature dialog) and takes two admins: it proposes where no grant is pending and
- * confirms what another admin proposed. What happened to each user is said under the list.
+ * confirms what another admin proposed. A refusal or revocation is signed too, with a reason; it takes a
+ * second admin when it would leave a role the approval policy needs without a holder (decision 357).
+ * What happened to each user is said under the list.
  */
 
 // the Role status column's text, shared with the server's paged user list (decision 221)
@@ -28,10 +31,18 @@ export function proposalText(u: PublicUser, me?: string): string | null {
   return `Grant proposed by ${who}; waits for a second admin`;
 }
 
+/** a pending revocation, with who proposed it and why. */
+export function revocationText(u: PublicUser, me?: string): string | null {
+  const p = u.revocationProposal;
+  if (!p) return null;
+  const who = p.proposedBy.id === me ? 'you' : `${p.proposedBy.name} (${p.proposedBy.email})`;
+  return `Revocation proposed by ${who}; waits for a second admin. Reason: ${p.reason}`;
+}
+
 /** The Role status cell: the status, and under it a pending proposal. */
 export function RoleStatusCell({ user }: { user: PublicUser }) {
   const me = useSession().user?.id;
-  const proposal = proposalText(user, me);
+  const proposal = proposalText(user, me) ?? revocationText(user, me);
   return (
     <>
       <span className={`frp-role-status frp-role-status--${(user.roleStatus ?? 'GRANTED').toLowerCase()}`}>
@@ -50,10 +61,21 @@ function grantWillDo(u: PublicUser, me: string | undefined): string {
   return `confirms the proposal of ${p.proposedBy.name}: the role takes effect`;
 }
 
+/** What a refusal by `me` will do to `u` (the server decides, by the approval policy's quorum). */
+function refusalWillDo(u: PublicUser, me: string | undefined): string {
+  if (u.roleStatus !== 'GRANTED') return 'refuses the requested role now';
+  const p = u.revocationProposal;
+  if (!p)
+    return 'revokes it now; if it leaves no one holding a role the approval policy needs, it proposes the revocation and a second admin must confirm it';
+  if (p.proposedBy.id === me) return 'you proposed its revocation: another admin must confirm it (refused)';
+  return `confirms the revocation ${p.proposedBy.name} proposed ("${p.reason}"): the role ends`;
+}
+
 const OUTCOME_TEXT: Record<RoleDecisionOutcome, string> = {
   PROPOSED: 'Proposed: waits for a second admin to confirm it',
   GRANTED: 'Granted: the role is in effect',
   REFUSED: 'Refused: the account holds no role authority',
+  REVOCATION_PROPOSED: 'Revocation proposed: waits for a second admin to confirm it',
 };
 
 export interface DecisionReport {
@@ -91,16 +113,20 @@ export function RoleDecisionButtons({
   onReport: (report: DecisionReport) => void;
 }) {
   const me = useSession().user?.id;
-  const [signing, setSigning] = useState(false);
+  const [signing, setSigning] = useState<'grant' | 'refuse' | null>(null);
   const chosen = rows.filter((u) => selected.includes(u.id));
   // the roles as this list shows them: a request changed since is refused by the server, not decided
   const roles = Object.fromEntries(chosen.map((u) => [u.id, u.userRole]));
 
-  const decide = async (decision: 'grant' | 'refuse', proof?: SignatureProof): Promise<string | null> => {
+  const decide = async (
+    decision: 'grant' | 'refuse',
+    proof: SignatureProof,
+    reason?: string,
+  ): Promise<string | null> => {
     if (selected.length === 0) return null;
-    const result = await decideRoles(decision, selected, roles, proof);
+    const result = await decideRoles(decision, selected, roles, proof, reason);
     if (!result.ok && result.status === 403 && isProofRefusal(result.error)) return result.error.errorMessage;
-    setSigning(false);
+    setSigning(null);
     if (result.ok) {
       const outcomes = result.data.outcomes;
       onReport({
@@ -124,13 +150,27 @@ export function RoleDecisionButtons({
   const count = selected.length > 0 ? ` (${selected.length})` : '';
   return (
     <>
-      <Button variation="primary" isDisabled={selected.length === 0} onClick={() => setSigning(true)}>
+      <Button variation="primary" isDisabled={selected.length === 0} onClick={() => setSigning('grant')}>
         {`Grant${count}`}
       </Button>
-      <Button isDisabled={selected.length === 0} onClick={() => void decide('refuse')}>
+      <Button isDisabled={selected.length === 0} onClick={() => setSigning('refuse')}>
         {`Refuse${count}`}
       </Button>
-      {signing && chosen.length > 0 ? (
+      {signing === 'refuse' && chosen.length > 0 ? (
+        <SignatureDialog
+          action="refuseRoles"
+          title="Sign: Refuse or revoke roles"
+          intro="Refusing a requested role or revoking a granted one is an electronic signature with a reason: the person reads it by mail. It takes a second admin when it would leave no one holding a role the approval policy needs."
+          facts={chosen.map((u) => ({
+            label: `${u.name} (${u.email})`,
+            value: `${roleLabel(u.userRole)} (${roleStatusText(u)}): ${refusalWillDo(u, me)}`,
+          }))}
+          meaning={refusalMeanings(chosen, me).map((m) => <blockquote key={m}>{m}</blockquote>)}
+          onCancel={() => setSigning(null)}
+          onSubmit={(proof, reason) => decide('refuse', proof, reason)}
+        />
+      ) : null}
+      {signing === 'grant' && chosen.length > 0 ? (
         <SignatureDialog
           action="grantRoles"
           title="Sign: Grant roles"
@@ -140,10 +180,22 @@ export function RoleDecisionButtons({
             value: `${roleLabel(u.requestedRole ?? u.userRole)}: ${grantWillDo(u, me)}`,
           }))}
           meaning={meanings.map((m) => <blockquote key={m}>{m}</blockquote>)}
-          onCancel={() => setSigning(false)}
+          onCancel={() => setSigning(null)}
           onSubmit={(proof) => decide('grant', proof)}
         />
       ) : null}
     </>
   );
+}
+
+/** The meanings a refusal of `chosen` by `me` may sign (the server records the one each account took). */
+function refusalMeanings(chosen: readonly PublicUser[], me: string | undefined): string[] {
+  const confirming = chosen.some((u) => u.revocationProposal && u.revocationProposal.proposedBy.id !== me);
+  const fresh = chosen.some((u) => !u.revocationProposal);
+  const granted = chosen.some((u) => u.roleStatus === 'GRANTED' && !u.revocationProposal);
+  return [
+    ...(fresh ? [GOVERNANCE_MEANINGS.refuseRole] : []),
+    ...(granted ? [GOVERNANCE_MEANINGS.proposeRevocation] : []),
+    ...(confirming ? [GOVERNANCE_MEANINGS.confirmRevocation] : []),
+  ];
 }
