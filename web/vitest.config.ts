@@ -38,7 +38,7 @@ export default defineProject({
     environmentOptions: { jsdom: { url: 'https://portal.test/' } },
     include: ['src/**/*.test.{ts,tsx}'],
     setupFiles: ['src/testing/setup.ts'],
-    testTimeout: 15_000,
+    testTimeout: 45_000,
     css: false,
     // the handlers' request log lines (Powertools) would drown the test output
     env: { POWERTOOLS_LOG_LEVEL: 'SILENT' },

@@ -20,8 +20,9 @@ globalThis.TextEncoder = TestTextEncoder;
 globalThis.File = NodeFile as unknown as typeof File;
 globalThis.FormData = (await new Response(new URLSearchParams()).formData()).constructor as typeof FormData;
 
-// the machine is shared: give lazy route chunks time to load under load before a findBy gives up
-configure({ asyncUtilTimeout: 5000 });
+// the machine is shared (two cores, several test workers): a findBy waits for its state up to 15 s before
+// giving up, so lazy route chunks and mock answers arrive under load; a passing test waits no longer
+configure({ asyncUtilTimeout: 15_000 });
 
 // jsdom lacks these; Amplify UI's menu (Radix) and media queries use them
 if (!window.matchMedia) {
