@@ -3,6 +3,11 @@ import type { DeletionProposalView } from '../deletion-proposals';
 import type { RoleStatus } from '../identity';
 import type { Role } from '../roles';
 
+/** A revocation of a granted role one admin proposed, as the admin list shows it. */
+export interface RevocationProposalView extends DeletionProposalView {
+  role: Role;
+}
+
 interface PersonRef {
   id: string;
   name: string;
@@ -33,7 +38,7 @@ export interface PublicUser {
   /** in the admin list: the account's deletion one admin proposed, waiting for a second (decision 336) */
   deletionProposal?: DeletionProposalView;
   /** in the admin list: a revocation of the role one admin proposed, waiting for a second (decision 357) */
-  revocationProposal?: DeletionProposalView & { role: Role };
+  revocationProposal?: RevocationProposalView;
   /** the company identity that signs in as this account (company sign-on, decision 315) */
   companyIdentity?: { email: string; subject: string; linkedAt: string; linkedBy: LinkedBy };
   /** the account has no portal password: it signs in (and confirms signatures) at the company only */
