@@ -32,7 +32,7 @@ export const ROUTE_STACKS: Record<string, readonly string[]> = {
   // apart since the audit screen's routes brought IdentityRoutes past the resource budget
   SignOnRoutes: ['company-sign-on', 'passkeys'],
   ResourceRoutes: ['resources'],
-  PackageRoutes: ['packages', '{stage}', 'delivery'],
+  PackageRoutes: ['packages', '{stage}', 'delivery', 'attention'],
 };
 
 /** The output naming a worker's dead-letter queue ARN (read by scripts/redrive.ts). */

@@ -362,6 +362,9 @@ describe('least privilege that holds (decision 205 in grant-uses: `writes`)', ()
         'passkeyRegistrationOptions',
         'passkeySignatureOptions',
         'adminDecidePasskeyRemoval',
+        // change of people (decision 351): signed, so the sign-in throttle of a wrong password
+        'reassignPackage',
+        'withdrawPackage',
       ].sort(),
     );
   });

@@ -5,6 +5,7 @@ import type {
   NotifyRequest,
   Package,
   PackageDeletionRequest,
+  ReassignRequest,
   UpdateDraft,
 } from '../../shared/api/contracts/packages';
 import type { Stage } from '../../shared/api/contracts/resources';
@@ -14,6 +15,7 @@ import type { UserRecord } from '../ports/user-repository';
 import { DccService } from './dcc-service';
 import { Approval } from './packages/approval';
 import { ApproverChoice } from './packages/approver-choice';
+import { ChangeOfPeople } from './packages/change-of-people';
 import { createPackage } from './packages/create-package';
 import { Delivery } from './packages/delivery';
 import { DraftEditing } from './packages/draft-editing';
@@ -53,6 +55,7 @@ export class PackageService {
   private readonly delivery: Delivery;
   private readonly dcc: DccService;
   private readonly generation: Generation;
+  private readonly people: ChangeOfPeople;
 
   constructor(d: PackageServiceDeps) {
     this.core = new PackageCore(d);
@@ -64,6 +67,7 @@ export class PackageService {
     this.delivery = new Delivery(this.core, this.choice);
     this.dcc = new DccService(d);
     this.generation = new Generation(this.core);
+    this.people = new ChangeOfPeople(this.core, this.choice);
   }
 
   // creation and lists
@@ -165,6 +169,14 @@ export class PackageService {
       ...(await seenChanges(this.core, id, sig.changesSeen)),
     })).then(decide);
   }
+
+  // change of people (decision 351): who left, reassign, withdraw; signed like every decision
+  readonly departures = async (id: string) => this.people.departures(await this.core.mustGet(id));
+  readonly attention = (user: UserRecord) => this.people.attention(user);
+  readonly reassign = (user: UserRecord, id: string, req: ReassignRequest, sig: SignatureInput) =>
+    this.signed(user, sig, (how) => this.people.reassign(user, id, req, how));
+  readonly withdraw = (user: UserRecord, id: string, reason: string, sig: SignatureInput) =>
+    this.signed(user, sig, (how) => this.people.withdraw(user, id, reason, how));
 
   // XML generation off the request path (docs/decisions/160)
   readonly runGeneration = (job: GenerationJob) => this.generation.run(job);

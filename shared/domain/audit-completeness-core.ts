@@ -61,6 +61,22 @@ export const detailIds = (e: ChainedEvent | undefined, key: string): string[] | 
   );
 };
 
+/** The ids after the reassignments that came after `e` (from → to). */
+function reassignedIds(
+  ids: string[] | undefined,
+  e: ChainedEvent | undefined,
+  reassigned: readonly ChainedEvent[],
+): string[] | undefined {
+  if (!ids || !e) return ids;
+  let out = ids;
+  for (const r of reassigned.filter((x) => Number(x.seq) > Number(e.seq))) {
+    const from = (r.details?.from as { id?: string } | undefined)?.id;
+    const to = (r.details?.to as { id?: string } | undefined)?.id;
+    if (from && to) out = out.map((id) => (id === from ? to : id));
+  }
+  return out;
+}
+
 const sameSet = (a: readonly string[], b: readonly string[]) =>
   a.length === b.length && [...a].sort().join('\n') === [...b].sort().join('\n');
 
@@ -96,8 +112,16 @@ export class Findings {
   }
 
   /** The ids an event lists (e.g. the chosen approvers) against the state's. */
-  sameIds(subject: string, e: ChainedEvent | undefined, key: string, state: readonly string[], what: string) {
-    const listed = detailIds(e, key);
+  sameIds(
+    subject: string,
+    e: ChainedEvent | undefined,
+    key: string,
+    state: readonly string[],
+    what: string,
+    /** REASSIGNED events of the place (decision 351): each gives one listed person's place to another */
+    reassigned: readonly ChainedEvent[] = [],
+  ) {
+    const listed = reassignedIds(detailIds(e, key), e, reassigned);
     if (!e || listed === undefined || sameSet(listed, state)) return;
     this.add(
       subject,

@@ -1,4 +1,4 @@
-import { detail, type Findings, type SubjectEvents } from './audit-completeness-core';
+import { detail, type Findings, SubjectEvents } from './audit-completeness-core';
 import {
   checkConfirmedDeletion,
   checkPendingDeletion,
@@ -210,6 +210,7 @@ function checkDelivery(f: Findings, subject: string, p: PackageState, ev: Subjec
     'approvers',
     Object.keys(p.deliveryApprovers),
     "the current delivery round's approvers",
+    current.filter((e) => e.action === 'REASSIGNED' && detail(e, 'seat') === 'deliveryApprover'),
   );
   checkRound(
     f,
@@ -296,22 +297,32 @@ export function checkPackage(f: Findings, p: PackageState): void {
       `the record has DCC_ATTACHED (seq ${attached.seq}), but the package carries no DCC`,
     );
 
-  // the approval round
+  // the approval round: the one since the last withdrawal to a draft (decision 351), its places as reassigned
+  const round = new SubjectEvents(ev.after('WITHDRAWN'));
   const notified = p.status !== 'DRAFT';
   f.exactly(
     subject,
     'APPROVAL_REQUESTED',
-    ev.count('APPROVAL_REQUESTED'),
+    round.count('APPROVAL_REQUESTED'),
     notified ? 1 : 0,
-    notified ? `${name} was sent for approval` : `${name} was never sent for approval`,
+    notified
+      ? `${name} was sent for approval`
+      : `${name} was never sent for approval (since its last withdrawal)`,
   );
-  f.sameIds(subject, ev.of('APPROVAL_REQUESTED')[0], 'approvers', Object.keys(p.approvers), 'the approvers');
+  f.sameIds(
+    subject,
+    round.of('APPROVAL_REQUESTED')[0],
+    'approvers',
+    Object.keys(p.approvers),
+    'the approvers',
+    round.of('REASSIGNED').filter((e) => detail(e, 'seat') === 'approver'),
+  );
   checkRound(
     f,
     subject,
     p.approvers,
     p.approverCount,
-    ev.of('APPROVED', 'REJECTED'),
+    round.of('APPROVED', 'REJECTED'),
     { approve: 'APPROVED', reject: 'REJECTED' },
     'approval',
   );
@@ -319,7 +330,7 @@ export function checkPackage(f: Findings, p: PackageState): void {
   f.exactly(
     subject,
     'FULLY_APPROVED',
-    ev.count('FULLY_APPROVED'),
+    round.count('FULLY_APPROVED'),
     passed ? 1 : 0,
     passed ? `${name} completed its approval round` : `${name} did not complete its approval round`,
   );

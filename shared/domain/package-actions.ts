@@ -23,7 +23,11 @@ export type PackageAction =
   /** the generation worker gave up after its last retry: the package returns to where it was */
   | 'generationFailed'
   /** the person whose decision started a failed generation starts it again */
-  | 'retryGeneration';
+  | 'retryGeneration'
+  /** the initiator or an admin hands a waiting person's place to another holder of the role (decision 351) */
+  | 'reassign'
+  /** the initiator or an admin takes a package out of approval, back to an editable draft (decision 351) */
+  | 'withdraw';
 
 /**
  * Who may do an action: a relationship to the package (its initiator, a chosen approver, its signer, a
@@ -39,4 +43,6 @@ export type PackageActor =
   /** the generation worker (no person) */
   | 'worker'
   /** the person whose decision started the generation (the last approver, or the signer) */
-  | 'decider';
+  | 'decider'
+  /** the package's initiator, or an admin (reassign, withdraw: decision 351) */
+  | 'owner';

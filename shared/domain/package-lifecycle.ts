@@ -134,6 +134,12 @@ export const TRANSITIONS: readonly Transition[] = [
     who: 'releaseEngineer',
     releaseOnly: true,
   },
+  // change of people (decision 351): the round goes on with another person, or the package is a draft again
+  { from: 'PENDING_APPROVAL', action: 'reassign', to: 'PENDING_APPROVAL', who: 'owner' },
+  { from: 'AWAITING_SIGNATURE', action: 'reassign', to: 'AWAITING_SIGNATURE', who: 'owner' },
+  { from: 'DELIVERY_PENDING', action: 'reassign', to: 'DELIVERY_PENDING', who: 'owner' },
+  { from: 'PENDING_APPROVAL', action: 'withdraw', to: 'DRAFT', who: 'owner' },
+  { from: 'AWAITING_SIGNATURE', action: 'withdraw', to: 'DRAFT', who: 'owner' },
   { from: '*', action: 'delete', to: null, who: 'admin' },
 ];
 
@@ -241,6 +247,8 @@ export function isActor(p: ActorState, user: { id: string; userRole: Role }, act
       return p.generation?.requestedBy.id === user.id;
     case 'worker':
       return false;
+    case 'owner':
+      return p.initiator.id === user.id || user.userRole === 'ADMIN';
     case 'releaseEngineer':
     case 'admin':
       return user.userRole === ACTOR_ROLE[actor];

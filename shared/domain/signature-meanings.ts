@@ -88,12 +88,23 @@ export const SIGNATURE_PASSWORD_WRONG =
  */
 export const DELETE_IN_FLIGHT_MEANING =
   'I delete this package while people wait on it for approval, signature or delivery: the work on it stops, for the reason I give';
+/**
+ * Change of people (decision 351): the initiator's or an admin's signed reassignment of a waiting person's
+ * place, and the withdrawal of a package to a draft. Not decisions on the package's content (nothing of
+ * them goes into the XML), so not SIGNATURE_ACTIONS; the dialog and the audit trail take these sentences.
+ */
+export const REASSIGN_MEANING =
+  'I give this place to another holder of its role: the person chosen before no longer decides on this package, for the reason I give';
+export const WITHDRAW_MEANING =
+  'I withdraw this package from approval to an editable draft: every decision of this round is cleared, for the reason I give';
+export type PeopleChangeAction = 'reassign' | 'withdraw';
+
 /** A signed deletion without a reason (400). */
 export const DELETION_REASON_REQUIRED = 'A reason is required: say why the package is deleted';
 
 /** One signature as the audit trail records it (`details.signature` of the decision's audit event). */
 export interface SignatureRecord {
-  action: SignatureAction | 'deletePackage';
+  action: SignatureAction | 'deletePackage' | PeopleChangeAction;
   meaning: string;
   /** the signer's printed name, as their account holds it at the signature */
   printedName: string;
@@ -119,8 +130,14 @@ export const SIGNATURE_METHOD_LABELS: Readonly<Record<SignatureMethod, string>> 
   company: 'fresh company sign-in',
 };
 
+const OTHER_MEANINGS = {
+  deletePackage: DELETE_IN_FLIGHT_MEANING,
+  reassign: REASSIGN_MEANING,
+  withdraw: WITHDRAW_MEANING,
+} as const;
+
 export function signatureRecord(
-  action: SignatureAction | 'deletePackage',
+  action: SignatureAction | 'deletePackage' | PeopleChangeAction,
   signer: { name: string; userRole: string },
   signedAt: string,
   /** the package's type: a development package's approval means testing, not release */
@@ -129,7 +146,9 @@ export function signatureRecord(
 ): SignatureRecord {
   return {
     action,
-    meaning: action === 'deletePackage' ? DELETE_IN_FLIGHT_MEANING : signatureMeaning(action, packageType),
+    meaning:
+      OTHER_MEANINGS[action as keyof typeof OTHER_MEANINGS] ??
+      signatureMeaning(action as SignatureAction, packageType),
     printedName: signer.name,
     role: signer.userRole,
     roleLabel: roleLabel(signer.userRole),

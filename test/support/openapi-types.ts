@@ -430,6 +430,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/attention/packages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** What waits for the caller as initiator (an admin: every package): packages waiting on someone who left their role, and rejected packages to revise */
+        get: operations["listAttentionPackages"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/packages/{id}": {
         parameters: {
             query?: never;
@@ -664,6 +681,40 @@ export interface paths {
         put?: never;
         /** Refuse to sign */
         post: operations["rejectSigning"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/packages/{id}/reassign": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Give the place of someone who left their role to another holder of it (initiator or admin, signed) */
+        post: operations["reassignPackage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/packages/{id}/withdraw": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Withdraw a package from approval back to an editable draft (initiator or admin, signed) */
+        post: operations["withdrawPackage"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2329,6 +2380,33 @@ export interface operations {
             "5XX": components["responses"]["Error"];
         };
     };
+    listAttentionPackages: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description JSON text of packages waiting on someone who left their role: { package: Package, departures: Departure[] }[], newest first */
+                        stalled: string;
+                        /** @description JSON text of the caller’s rejected packages not yet revised (Package[]), newest first */
+                        rejected: string;
+                    };
+                };
+            };
+            "4XX": components["responses"]["Error"];
+            "5XX": components["responses"]["Error"];
+        };
+    };
     downloadPackage: {
         parameters: {
             query?: never;
@@ -2447,6 +2525,18 @@ export interface operations {
                         package: string;
                         /** @description the decision the package waits for from the caller, or null */
                         waitingFor: ("APPROVE" | "APPROVE_DELIVERY" | "SIGN") | null;
+                        /** @description people the package waits on who no longer hold the role they were chosen for (decision 351) */
+                        departures: {
+                            /** @enum {string} */
+                            seat: "approver" | "signer" | "deliveryApprover";
+                            userId: string;
+                            name: string;
+                            role: string;
+                            /** @enum {string} */
+                            why: "deleted" | "roleChanged" | "notGranted";
+                            /** @description the sentence the portal shows, e.g. "waits for … who no longer holds that role: reassign or withdraw" */
+                            text: string;
+                        }[];
                     };
                 };
             };
@@ -2967,6 +3057,124 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         status: "REJECTED";
+                        message: string;
+                        /** @description JSON text of the package (Package) */
+                        package: string;
+                    };
+                };
+            };
+            "4XX": components["responses"]["Error"];
+            "5XX": components["responses"]["Error"];
+        };
+    };
+    reassignPackage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    seat: "approver" | "signer" | "deliveryApprover";
+                    from: string;
+                    to: string;
+                    reason: string;
+                    password?: string;
+                    reauthTicket?: string;
+                    passkey?: {
+                        ceremonyId: string;
+                        response: {
+                            id: string;
+                            rawId: string;
+                            /** @constant */
+                            type: "public-key";
+                            response: {
+                                clientDataJSON: string;
+                                authenticatorData: string;
+                                signature: string;
+                                userHandle?: string;
+                            };
+                            /** @default {} */
+                            clientExtensionResults?: {
+                                [key: string]: unknown;
+                            };
+                            /** @enum {string} */
+                            authenticatorAttachment?: "platform" | "cross-platform";
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @description JSON text of the package (Package) */
+                        package: string;
+                    };
+                };
+            };
+            "4XX": components["responses"]["Error"];
+            "5XX": components["responses"]["Error"];
+        };
+    };
+    withdrawPackage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    reason: string;
+                    password?: string;
+                    reauthTicket?: string;
+                    passkey?: {
+                        ceremonyId: string;
+                        response: {
+                            id: string;
+                            rawId: string;
+                            /** @constant */
+                            type: "public-key";
+                            response: {
+                                clientDataJSON: string;
+                                authenticatorData: string;
+                                signature: string;
+                                userHandle?: string;
+                            };
+                            /** @default {} */
+                            clientExtensionResults?: {
+                                [key: string]: unknown;
+                            };
+                            /** @enum {string} */
+                            authenticatorAttachment?: "platform" | "cross-platform";
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
                         message: string;
                         /** @description JSON text of the package (Package) */
                         package: string;

@@ -87,7 +87,9 @@ export class ApproverChoice {
   async approvers(user: UserRecord, id: string, withSigners: boolean) {
     const p = await this.core.mustGet(id);
     const parties: PackageRecord = { ...p, uploader: await this.uploader(p) };
-    const round: RoundName = canTransition(p.status, 'notify') ? 'approval' : 'delivery';
+    // a draft, or a package in approval or awaiting its signature (a reassignment, decision 351): the approval round's
+    const round: RoundName =
+      canTransition(p.status, 'notify') || canTransition(p.status, 'withdraw') ? 'approval' : 'delivery';
     const excluded = excludedIds(APPROVAL_POLICY.rounds[round].excluded, parties, user.id);
     const all = (await this.candidates()).filter((u) => !excluded.includes(u.id));
     const byRole: Partial<Record<Role, UserRef[]>> = {};

@@ -21,23 +21,23 @@ export interface MailText {
   text: string;
 }
 
-type Pkg = Pick<PackageRecord, 'id' | 'name' | 'type' | 'resourceName' | 'note'> & {
+export type Pkg = Pick<PackageRecord, 'id' | 'name' | 'type' | 'resourceName' | 'note'> & {
   initiator?: PersonWithRole;
 };
-type Person = Pick<UserRef, 'name'>;
+export type Person = Pick<UserRef, 'name'>;
 type DeliveredFile = Pick<ArtefactRef, 'generatedAt' | 'sizeBytes' | 'sha256' | 'versionId'>;
-type PersonWithRole = { name: string; userRole: string };
+export type PersonWithRole = { name: string; userRole: string };
 
 /**
  * A mail greets the person by their own name: a package made through a pipeline token records its
  * initiator as "Dana Dev (access token 'ci')", which is true in the record and wrong in a greeting.
  */
-const greeting = (to: Pick<UserRef, 'name'>) => `Hello ${personalName(to.name)},`;
+export const greeting = (to: Pick<UserRef, 'name'>) => `Hello ${personalName(to.name)},`;
 
-const lines = (...l: (string | false)[]) => l.filter((x): x is string => x !== false).join('\n');
+export const lines = (...l: (string | false)[]) => l.filter((x): x is string => x !== false).join('\n');
 
 /** The package's own page in the portal (the SPA's deep link). */
-const linkTo = (appUrl: string, p: Pick<Pkg, 'id'>) => `${appUrl}${packageLinkPath(p.id)}`;
+export const linkTo = (appUrl: string, p: Pick<Pkg, 'id'>) => `${appUrl}${packageLinkPath(p.id)}`;
 
 /** A person with their role's label, never its code: "Ida Initiator (Design Engineer (dev))". */
 export const withRole = (u: PersonWithRole) => `${u.name} (${roleLabel(u.userRole)})`;
@@ -67,10 +67,10 @@ const noteOf = (p: Pkg) =>
   );
 
 /** The facts block: the package, its type (in words) and resource, then the lines given. */
-const facts = (p: Pkg, ...more: string[]) =>
+export const facts = (p: Pkg, ...more: string[]) =>
   lines(`Package: ${p.name}`, `Type: ${packageTypeLabel(p.type)}`, `Resource: ${p.resourceName}`, ...more);
 
-const openIt = (link: string) => `Open it here: ${link}`;
+export const openIt = (link: string) => `Open it here: ${link}`;
 
 function request(
   to: Person,

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { PACKAGE_TYPES } from '../../domain/model/package';
+import { SEATS } from '../../domain/seats';
 import { DELETION_REASON_REQUIRED, SIGNATURE_PASSWORD_REQUIRED } from '../../domain/signature-meanings';
 import { MSG } from '../../messages';
 import { visibleText } from './common';
@@ -150,6 +151,40 @@ export const signedRejectSchema = rejectSchema
   .superRefine(oneProof);
 /** Body of deliver / re-deliver: the delivery approvers and the proof. */
 export const signedNotifySchema = notifySchema.extend(signatureProofShape).superRefine(oneProof);
+
+/** Body of POST /packages/{id}/reassign (decision 351): whose place, to whom, why, and the proof. */
+export const reassignSchema = z
+  .object({
+    seat: z.enum(SEATS, { error: `seat must be one of ${SEATS.join(', ')}` }),
+    from: z.string({ error: 'from must be the id of the person whose place is reassigned' }).min(1).max(64),
+    to: z.string({ error: 'to must be the id of the person who takes the place' }).min(1).max(64),
+    reason: visibleText('note', 'Reason', 'A reason is required: say why the place is reassigned', 2000),
+    ...signatureProofShape,
+  })
+  .superRefine(oneProof);
+export type ReassignRequest = z.infer<typeof reassignSchema>;
+
+/** Body of POST /packages/{id}/withdraw (decision 351): why, and the proof. */
+export const withdrawSchema = z
+  .object({
+    reason: visibleText('note', 'Reason', 'A reason is required: say why the package is withdrawn', 2000),
+    ...signatureProofShape,
+  })
+  .superRefine(oneProof);
+export type WithdrawRequest = z.infer<typeof withdrawSchema>;
+
+/** A person the package waits on who left their role, as the API answers it (shared/domain/departures.ts). */
+export const departureSchema = z.object({
+  seat: z.enum(SEATS),
+  userId: z.string(),
+  name: z.string(),
+  role: z.string(),
+  why: z.enum(['deleted', 'roleChanged', 'notGranted']),
+  text: z.string().meta({
+    description:
+      'the sentence the portal shows, e.g. "waits for … who no longer holds that role: reassign or withdraw"',
+  }),
+});
 
 /** The proof of a deciding call's body, without the call's other fields. */
 export const proofOf = (b: SignatureProof): SignatureProof => ({

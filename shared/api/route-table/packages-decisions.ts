@@ -3,9 +3,11 @@ import {
   APPROVE_OUTCOMES,
   notifySchema,
   packageIdParamSchema,
+  reassignSchema,
   signedDecisionSchema,
   signedNotifySchema,
   signedRejectSchema,
+  withdrawSchema,
 } from '../contracts/packages';
 import { answer, donePackage, jsonText } from '../contracts/responses';
 import {
@@ -75,6 +77,24 @@ export const PACKAGE_DECISION_ROUTES = [
     summary: 'Refuse to sign',
   },
   {
+    id: 'reassignPackage',
+    method: 'POST',
+    path: '/packages/{id}/reassign',
+    // the initiator (any role) or an admin: the service checks who (decision 351)
+    access: 'signedIn',
+    uses: SIGNED_CHOICE,
+    summary:
+      'Give the place of someone who left their role to another holder of it (initiator or admin, signed)',
+  },
+  {
+    id: 'withdrawPackage',
+    method: 'POST',
+    path: '/packages/{id}/withdraw',
+    access: 'signedIn',
+    uses: SIGNED_MAIL,
+    summary: 'Withdraw a package from approval back to an editable draft (initiator or admin, signed)',
+  },
+  {
     id: 'notifyDeliveryApprovers',
     method: 'POST',
     path: '/delivery/packages/{id}/notify-approvers',
@@ -117,6 +137,8 @@ export const PACKAGE_DECISION_CONTRACT = {
   signPackage: { ...signed, statuses: [202] },
   retryGeneration: { ...id, statuses: [202] },
   rejectSigning: reject,
+  reassignPackage: { ...id, body: reassignSchema },
+  withdrawPackage: { ...id, body: withdrawSchema },
   notifyDeliveryApprovers: { ...id, body: signedNotifySchema },
   approveDelivery: { ...signed, statuses: [200, 202] },
   rejectDelivery: reject,
@@ -141,6 +163,8 @@ export const PACKAGE_DECISION_RESPONSES = {
   signPackage: decision,
   retryGeneration: decision,
   rejectSigning: rejected,
+  reassignPackage: answer({ message: z.string(), package: jsonText('the package (Package)') }),
+  withdrawPackage: answer({ message: z.string(), package: jsonText('the package (Package)') }),
   notifyDeliveryApprovers: notified,
   approveDelivery: decision,
   rejectDelivery: rejected,

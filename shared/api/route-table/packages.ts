@@ -5,6 +5,7 @@ import {
   approvalListParamSchema,
   approversQuerySchema,
   attachDccParamSchema,
+  departureSchema,
   headerBodySchema,
   listPageQuerySchema,
   packageIdParamSchema,
@@ -64,6 +65,15 @@ export const PACKAGE_ROUTES = [
     summary: 'Packages waiting for the caller’s signature (dev, release)',
   },
 
+  {
+    id: 'listAttentionPackages',
+    method: 'GET',
+    path: '/attention/packages',
+    access: 'signedIn',
+    uses: { tables: PKG_READ },
+    summary:
+      'What waits for the caller as initiator (an admin: every package): packages waiting on someone who left their role, and rejected packages to revise',
+  },
   // ── one package ─────────────────────────────────────────────────────────────────────────────
   {
     id: 'downloadPackage',
@@ -151,7 +161,8 @@ export const PACKAGE_ROUTES = [
     id: 'listApprovers',
     method: 'GET',
     path: '/packages/{id}/approvers',
-    access: NON_ADMIN,
+    // an admin reassigns the place of someone who left (decision 351): the candidates are theirs to read too
+    access: 'signedIn',
     uses: { tables: PKG_CHOICE_READ },
     summary: 'Candidate approvers per role, and signers',
   },
@@ -203,6 +214,7 @@ export const PACKAGE_CONTRACT = {
   listDeliveryPackages: { query: listPageQuerySchema },
   listApprovalPackages: { params: approvalListParamSchema },
   listSigningPackages: { params: packageListParamSchema },
+  listAttentionPackages: {},
   downloadPackage: id,
   packageHistory: id,
   packageDetails: id,
@@ -235,6 +247,12 @@ export const PACKAGE_RESPONSES = {
   listDeliveryPackages: page,
   listApprovalPackages: packages,
   listSigningPackages: packages,
+  listAttentionPackages: answer({
+    stalled: jsonText(
+      'packages waiting on someone who left their role: { package: Package, departures: Departure[] }[], newest first',
+    ),
+    rejected: jsonText('the caller’s rejected packages not yet revised (Package[]), newest first'),
+  }),
   downloadPackage: answer({
     fileName: z.string(),
     sizeBytes: z.number(),
@@ -253,6 +271,10 @@ export const PACKAGE_RESPONSES = {
       .enum(WAITING_FOR)
       .nullable()
       .meta({ description: 'the decision the package waits for from the caller, or null' }),
+    departures: z.array(departureSchema).meta({
+      description:
+        'people the package waits on who no longer hold the role they were chosen for (decision 351)',
+    }),
   }),
   packageChanges: answer({
     changes: jsonText(

@@ -56,6 +56,9 @@ const ADMIN_ACTION_LABELS = {
   refuseRoles: 'Sign and refuse',
   removePasskey: 'Remove passkey',
   deletePackages: 'Sign and delete',
+  // change of people (decision 351): the initiator's or an admin's, with a reason
+  reassign: 'Sign and reassign',
+  withdraw: 'Sign and withdraw',
 } as const;
 type AdminAction = keyof typeof ADMIN_ACTION_LABELS;
 const isAdminAction = (a: SignedAction): a is AdminAction => a in ADMIN_ACTION_LABELS;
@@ -67,7 +70,9 @@ const isReject = (a: SignedAction) =>
   a === 'rejectDelivery' ||
   a === 'removePasskey' ||
   a === 'refuseRoles' ||
-  a === 'deletePackages';
+  a === 'deletePackages' ||
+  a === 'reassign' ||
+  a === 'withdraw';
 
 /** The reason field of an action that carries one: its label and what it says before the attempt. */
 function reasonField(a: SignedAction): { label: string; description: string } {
@@ -85,6 +90,11 @@ function reasonField(a: SignedAction): { label: string; description: string } {
     return {
       label: 'Reason for the deletion',
       description: 'Required: everyone told of the deletion reads it by mail; the audit trail keeps it.',
+    };
+  if (a === 'reassign' || a === 'withdraw')
+    return {
+      label: a === 'reassign' ? 'Why the place is reassigned' : 'Why the package is withdrawn',
+      description: 'Required: the people affected read it by mail; the audit trail keeps it.',
     };
   return {
     label: 'Reason for the rejection',

@@ -201,6 +201,7 @@ export const SAMPLE_ANSWERS: { [Id in RouteId]?: (c: Call) => ResponseOf<Id> | R
   adminListPackages: packages(() => true),
   listApprovalPackages: (c) => ({ packages: waiting(c, stageOf(c) === 'DELIVER' ? 'APPROVE_DELIVERY' : 'APPROVE') }),
   listSigningPackages: (c) => ({ packages: waiting(c, 'SIGN') }),
+  listAttentionPackages: () => ({ stalled: text([]), rejected: text([]) }),
   listDcc: list('dcc', L.DCC_LIST, () => DCCS),
   adminListDcc: list('dcc', L.DCC_LIST, () => DCCS),
   adminListUsers: list('users', L.USER_LIST, () => SAMPLE_USERS),
@@ -213,7 +214,8 @@ export const SAMPLE_ANSWERS: { [Id in RouteId]?: (c: Call) => ResponseOf<Id> | R
   adminUserSignInMethods: (c) => ({ user: text(SAMPLE_USERS.find((u) => u.id === c.params.userId) ?? SAMPLE_USERS[0]), password: true, passkeys: [] }),
   packageDetails: (c) => {
     const p = ALL.find((x) => x.id === c.params.id);
-    return p ? { package: text(p), waitingFor: waitingFor(p, c) } : refusal(404, 'Package not found');
+    // the sample accounts all keep their roles: no sample package waits on someone who left
+    return p ? { package: text(p), waitingFor: waitingFor(p, c), departures: [] } : refusal(404, 'Package not found');
   },
   packageHistory: () => ({ history: text([]), chainIntact: true, brokenAtSeq: null }),
   // mock mode shows a fixed sample of the trail; exports need the server's files (501)
@@ -247,6 +249,9 @@ export const SAMPLE_ANSWERS: { [Id in RouteId]?: (c: Call) => ResponseOf<Id> | R
   retryGeneration: decision,
   rejectPackage: (c) => ({ ...done('REJECTED', MSG.rejectionConfirmed), package: packageText(c) }),
   rejectSigning: (c) => ({ ...done('REJECTED', MSG.rejectionConfirmed), package: packageText(c) }),
+  // changes of people need the server's accounts (decision 351): the mock refuses them like other server-only steps
+  reassignPackage: () => refusal(501, 'Reassigning needs the portal server; mock mode shows sample data only'),
+  withdrawPackage: () => refusal(501, 'Withdrawing needs the portal server; mock mode shows sample data only'),
   rejectDelivery: (c) => ({ ...done('REJECTED', MSG.rejectionConfirmed), package: packageText(c) }),
   uploadPatch: () => ({ resource: text(resource), message: MSG.uploaded }),
   uploadModel: () => ({ resource: text(resource), message: MSG.uploaded }),

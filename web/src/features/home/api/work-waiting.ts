@@ -6,10 +6,35 @@ import { type ApiResult, callApi, parseJsonText, readAnswer } from '@/lib/api-cl
 const packages = z.array(packageSchema);
 
 /** The kinds of work the home page lists, in the order it shows them. */
-export type WorkKind = 'approval' | 'delivery' | 'signature' | 'draft';
-export const WORK_KINDS: readonly WorkKind[] = ['approval', 'delivery', 'signature', 'draft'];
+export type WorkKind = 'stalled' | 'approval' | 'delivery' | 'signature' | 'rejected' | 'draft';
+export const WORK_KINDS: readonly WorkKind[] = [
+  'stalled',
+  'approval',
+  'delivery',
+  'signature',
+  'rejected',
+  'draft',
+];
 
-export type WorkWaiting = Record<WorkKind, Package[]>;
+export type WorkWaiting = Record<WorkKind, Package[]> & {
+  /** per stalled package: whom it waits on who left their role, in words (decision 351) */
+  departures: Record<string, string[]>;
+};
+
+const stalledSchema = z.array(
+  z.object({ package: packageSchema, departures: z.array(z.object({ text: z.string() }).loose()) }),
+);
+
+/** What waits for the caller as initiator (an admin: every package): stalled on someone who left, rejected. */
+const attention = async (
+  signal: AbortSignal,
+): Promise<ApiResult<{ stalled: z.infer<typeof stalledSchema>; rejected: Package[] }>> => {
+  const r = await callApi('listAttentionPackages', {}, { signal });
+  return readAnswer(r, (d) => ({
+    stalled: parseJsonText(d.stalled, stalledSchema, []),
+    rejected: parseJsonText(d.rejected, packages, []),
+  }));
+};
 
 const list = async (
   id: 'listApprovalPackages' | 'listSigningPackages',
@@ -50,6 +75,8 @@ export async function getWorkWaiting(
   ]);
   const failed = calls.find((r) => !r.ok);
   if (failed && !failed.ok) return failed;
+  const owned = await attention(signal);
+  if (!owned.ok) return owned;
   const [aDev, aRel, aDel, sDev, sRel, pDev, pRel] = calls.map((r) => (r.ok ? r.data : []));
   const mine = (p: Package) => p.status === 'DRAFT' && p.initiator.id === userId;
   return {
@@ -60,6 +87,11 @@ export async function getWorkWaiting(
       delivery: aDel ?? [],
       signature: [...(sDev ?? []), ...(sRel ?? [])],
       draft: [...(pDev ?? []), ...(pRel ?? [])].filter(mine),
+      stalled: owned.data.stalled.map((x) => x.package),
+      rejected: owned.data.rejected,
+      departures: Object.fromEntries(
+        owned.data.stalled.map((x) => [x.package.id, x.departures.map((d) => d.text)]),
+      ),
     },
   };
 }

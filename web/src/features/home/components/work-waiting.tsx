@@ -12,6 +12,8 @@ import { getWorkWaiting, WORK_KINDS, type WorkKind } from '../api/work-waiting';
 import '@/components/ui/work-waiting.css';
 
 const GROUP_TITLE: Record<WorkKind, string> = {
+  stalled: 'Waiting on someone who left',
+  rejected: 'Rejected: revise or leave',
   approval: 'Approvals',
   delivery: 'Delivery approvals',
   signature: 'Signatures',
@@ -20,6 +22,8 @@ const GROUP_TITLE: Record<WorkKind, string> = {
 
 /** What the user does with a row of the kind (the row's action, for screen readers and the eye). */
 const ACTION: Record<WorkKind, string> = {
+  stalled: 'Reassign or withdraw',
+  rejected: 'Read the reason and revise',
   approval: 'Approve or reject',
   delivery: 'Approve or reject the delivery',
   signature: 'Sign or reject',
@@ -31,7 +35,7 @@ const ACTION: Record<WorkKind, string> = {
  * an approval or a signature from the initiator; a draft is the user's own.
  */
 function fromWhom(kind: WorkKind, pkg: Package): string {
-  if (kind === 'draft') return '';
+  if (kind === 'draft' || kind === 'stalled' || kind === 'rejected') return '';
   if (kind === 'delivery' && pkg.deliverer)
     return ` · sent for delivery by ${pkg.deliverer.name} · initiated by ${pkg.initiator.name}`;
   return ` · from ${pkg.initiator.name}`;
@@ -107,6 +111,18 @@ export function WorkWaiting({ user, decides }: { user: SessionUser; decides: boo
                       {fromWhom(kind, pkg)}
                       {kind === 'approval' || kind === 'delivery' ? (
                         <TurnNote pkg={pkg} userId={user.id} kind={kind} />
+                      ) : null}
+                      {kind === 'stalled'
+                        ? (work.departures[pkg.id] ?? []).map((t) => (
+                            <strong key={t} className="frp-work__turn" data-testid="departure-note">
+                              {` · ${t}`}
+                            </strong>
+                          ))
+                        : null}
+                      {kind === 'rejected' && pkg.rejectionNote ? (
+                        <strong className="frp-work__turn" data-testid="rejection-note">
+                          {` · rejected: ${pkg.rejectionNote}`}
+                        </strong>
                       ) : null}
                     </span>
                     <span className="frp-work__note-text" title={pkg.note}>

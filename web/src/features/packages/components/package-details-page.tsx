@@ -27,6 +27,7 @@ import { ChangesPanel, usePackageChanges } from './changes-panel';
 import { GenerationStatus, showsGeneration } from './generation-status';
 import { PackageFields } from './package-fields';
 import { NoPackage, PackagePage, PackageSection } from './package-page';
+import { Departures, WithdrawButton } from './people-change';
 import { RejectDialog } from './reject-dialog';
 import { ReviewCards } from './review-cards';
 import { SavedFile } from './saved-file';
@@ -182,6 +183,7 @@ export function PackageDetailsPage({ variant }: { variant: DetailsVariant }) {
         </Alert>
       ) : null}
       <MailFailures pkg={pkg} viewer={user} />
+      <Departures pkg={pkg} user={user} />
       {showsGeneration(pkg) ? <GenerationStatus pkg={pkg} /> : null}
       <MovesToDownloadWhenReady pkg={pkg} />
       <PackageSection id="pkg-fields" title="Package">
@@ -248,6 +250,7 @@ export function PackageDetailsPage({ variant }: { variant: DetailsVariant }) {
         ) : (
           <>
             <Button onClick={() => navigate(paths.packages.headerView)}>View header</Button>
+            <WithdrawButton pkg={pkg} user={user} />
             {ownDraft ? (
               <Button variation="primary" onClick={() => resumeDraft(pkg, navigate)}>
                 Continue editing
