@@ -249,9 +249,9 @@ export const SAMPLE_ANSWERS: { [Id in RouteId]?: (c: Call) => ResponseOf<Id> | R
   retryGeneration: decision,
   rejectPackage: (c) => ({ ...done('REJECTED', MSG.rejectionConfirmed), package: packageText(c) }),
   rejectSigning: (c) => ({ ...done('REJECTED', MSG.rejectionConfirmed), package: packageText(c) }),
-  // changes of people need the server's accounts (decision 351): the mock refuses them like other server-only steps
-  reassignPackage: () => refusal(501, 'Reassigning needs the portal server; mock mode shows sample data only'),
-  withdrawPackage: () => refusal(501, 'Withdrawing needs the portal server; mock mode shows sample data only'),
+  // changes of people (decision 351): the server's words, the sample package unchanged
+  reassignPackage: (c) => ({ message: 'The place was reassigned', package: packageText(c) }),
+  withdrawPackage: (c) => ({ message: 'The package is a draft again', package: packageText(c) }),
   rejectDelivery: (c) => ({ ...done('REJECTED', MSG.rejectionConfirmed), package: packageText(c) }),
   uploadPatch: () => ({ resource: text(resource), message: MSG.uploaded }),
   uploadModel: () => ({ resource: text(resource), message: MSG.uploaded }),
