@@ -1,10 +1,10 @@
 import { departureText } from '../../shared/domain/departures';
 import { SEED_PASSWORD } from '../../shared/domain/seed-users';
 import { MSG } from '../../shared/messages';
-import { call, grantByTwoAdmins, post, tokenOf, unique } from './api-journeys';
+import { call, newcomer, post, tokenOf, unique } from './api-journeys';
 import { openApproveDialog, shootAt } from './browser-steps';
 import { policyApprovers } from './policy-approvers';
-import { expect, mailsTo, signIn, signOut, test } from './support';
+import { expect, signIn, signOut, test } from './support';
 
 /**
  * Change of people (decision 351) in Chromium: a package waits on a Technical Leader whose role an admin
@@ -19,26 +19,6 @@ const SHOTS = 'test-results/e2e/change-of-people';
 const INITIATOR = 'design-engineer-dev@example.com';
 const SUCCESSOR = 'technical-leader@example.com';
 const TYPE = 'DEV_UNSIGNED';
-
-/** A Technical Leader of her own (the seeded one stays for the other journeys), granted by two admins. */
-async function leavingLeader() {
-  const email = `${unique('dana-departed')}@example.com`;
-  const password = 'Leaving-Lead-1';
-  const user = JSON.parse(
-    (
-      await post('/user/register', null, {
-        name: 'Dana Departed',
-        email,
-        password,
-        userRole: 'TECHNICAL_LEADER',
-      })
-    ).user!,
-  ) as { id: string };
-  const token = /confirm-email\?token=([A-Za-z0-9_-]+)/.exec((await mailsTo(email)).at(-1)?.text ?? '')?.[1];
-  await post('/user/confirm-email', null, { token, password });
-  await grantByTwoAdmins(user.id);
-  return { id: user.id, email, name: 'Dana Departed' };
-}
 
 /** A development package of the seeded design engineer sent for approval, `leaderId` as its Technical Leader. */
 async function waitingOn(leaderId: string, name: string, note: string) {
@@ -80,7 +60,8 @@ test('a package waiting on a leader whose role was revoked is reassigned, approv
 }) => {
   // about 1.6 minutes alone; the CI rehearsal on this 2-core machine stretches it past the default 2
   test.setTimeout(180_000);
-  const dana = await leavingLeader();
+  // a Technical Leader of her own: the seeded one stays for the other journeys
+  const dana = await newcomer('Leaving-Lead-1', 'Dana Departed');
   const stamp = Date.now().toString(36);
   const first = await waitingOn(dana.id, `cop-reassign-${stamp}`, 'Occlusion alarm threshold fix');
   const second = await waitingOn(dana.id, `cop-withdraw-${stamp}`, 'Battery gauge calibration');
