@@ -37,12 +37,12 @@ export async function grantByTwoAdmins(userId: string) {
 }
 
 /** A new Technical Leader, registered, confirmed by the mailed link and granted by the two seeded admins. */
-export async function newcomer(password: string) {
-  const email = `${unique('pat-passkey')}@example.com`;
+export async function newcomer(password: string, name = 'Pat Passkey') {
+  const email = `${unique(name.toLowerCase().replaceAll(' ', '-'))}@example.com`;
   const user = JSON.parse(
     (
       await post('/user/register', null, {
-        name: 'Pat Passkey',
+        name,
         email,
         password,
         userRole: 'TECHNICAL_LEADER',
@@ -52,7 +52,7 @@ export async function newcomer(password: string) {
   const token = /confirm-email\?token=([A-Za-z0-9_-]+)/.exec((await mailsTo(email)).at(-1)?.text ?? '')?.[1];
   await post('/user/confirm-email', null, { token, password });
   await grantByTwoAdmins(user.id);
-  return { id: user.id, email };
+  return { id: user.id, email, name };
 }
 
 /** A development package of the seeded design engineer, sent for approval with `approverId` as Technical Leader. */

@@ -4,6 +4,7 @@ import { HttpResponse, http } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { session } from '@/lib/session/session-store';
 import { server } from '@/testing/backend/server';
+import { PACKAGES } from '@/testing/mocks/fixtures';
 import { renderApp } from '@/testing/render-app';
 
 const section = () => screen.getByRole('region', { name: /^Waiting for you/ });
@@ -90,6 +91,35 @@ describe('home page: Waiting for you', () => {
     await user.click(draft);
     await waitFor(() => expect(router.state.location.pathname).toBe('/packages/dev/view'));
     expect(session.get()).toMatchObject({ currentPackage: { id: 'p-1' }, flowPurpose: 'dev' });
+  });
+
+  it("says on a row's own line whom a stalled package waits on, and why a rejected one came back", async () => {
+    const stalled = PACKAGES.find((p) => p.status === 'PENDING_APPROVAL')!;
+    const rejected = {
+      ...PACKAGES.find((p) => p.id === 'p-1')!,
+      status: 'REJECTED',
+      rejectionNote: 'Wrong DCC',
+    };
+    const sentence =
+      'waits for Dana Departed (Technical Leader), who no longer holds that role: reassign or withdraw';
+    server.use(
+      http.get('/dev/attention/packages', () =>
+        HttpResponse.json({
+          stalled: JSON.stringify([{ package: stalled, departures: [{ text: sentence }] }]),
+          rejected: JSON.stringify([rejected]),
+        }),
+      ),
+    );
+    renderApp('/home', { as: 'u-dev' });
+    await loaded();
+    const row = within(group('Waiting on someone who left')).getByRole('link', {
+      name: `Reassign or withdraw: ${stalled.name}`,
+    });
+    expect(within(row).getByTestId('departure-note')).toHaveTextContent(`This package ${sentence}.`);
+    // not squeezed into the meta column beside the name: a line of its own
+    expect(within(row).getByTestId('departure-note')).toHaveClass('frp-work__why');
+    const back = within(group('Rejected: revise or leave')).getByRole('link');
+    expect(within(back).getByTestId('rejection-note')).toHaveTextContent('Rejected: Wrong DCC');
   });
 
   it('says so, with a way on, when nothing waits', async () => {

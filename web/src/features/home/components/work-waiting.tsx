@@ -112,19 +112,20 @@ export function WorkWaiting({ user, decides }: { user: SessionUser; decides: boo
                       {kind === 'approval' || kind === 'delivery' ? (
                         <TurnNote pkg={pkg} userId={user.id} kind={kind} />
                       ) : null}
-                      {kind === 'stalled'
-                        ? (work.departures[pkg.id] ?? []).map((t) => (
-                            <strong key={t} className="frp-work__turn" data-testid="departure-note">
-                              {` · ${t}`}
-                            </strong>
-                          ))
-                        : null}
-                      {kind === 'rejected' && pkg.rejectionNote ? (
-                        <strong className="frp-work__turn" data-testid="rejection-note">
-                          {` · rejected: ${pkg.rejectionNote}`}
-                        </strong>
-                      ) : null}
                     </span>
+                    {/* why it waits, on a line of its own: a sentence squeezed beside the name was hard to read */}
+                    {kind === 'stalled'
+                      ? (work.departures[pkg.id] ?? []).map((t) => (
+                          <strong key={t} className="frp-work__why" data-testid="departure-note">
+                            {`This package ${t}.`}
+                          </strong>
+                        ))
+                      : null}
+                    {kind === 'rejected' && pkg.rejectionNote ? (
+                      <strong className="frp-work__why" data-testid="rejection-note">
+                        {`Rejected: ${pkg.rejectionNote}`}
+                      </strong>
+                    ) : null}
                     <span className="frp-work__note-text" title={pkg.note}>
                       {pkg.note}
                     </span>

@@ -84,7 +84,7 @@ function DepartureRow({ pkg, d, owner }: { pkg: Pkg; d: DepartureView; owner: bo
         <SignatureDialog
           pkg={pkg}
           action="reassign"
-          title="Reassign"
+          title="Sign: Reassign"
           meaning={REASSIGN_MEANING}
           intro={
             <>
@@ -118,7 +118,10 @@ export function Departures({ pkg, user }: { pkg: Pkg; user: SessionUser | null |
         ))}
       </ul>
       {owner && canTransition(pkg.status, 'withdraw') ? (
-        <p className="frp-muted">Or withdraw the package to a draft and choose its approvers again.</p>
+        <p className="frp-muted">
+          Or press <strong>Withdraw to draft…</strong> at the foot of the page: the package becomes an
+          editable draft and you choose its approvers again.
+        </p>
       ) : null}
       {!owner ? <p className="frp-muted">Its initiator or an admin can reassign the place.</p> : null}
     </Alert>
@@ -138,7 +141,7 @@ export function WithdrawButton({ pkg, user }: { pkg: Pkg; user: SessionUser | nu
         <SignatureDialog
           pkg={pkg}
           action="withdraw"
-          title="Withdraw to draft"
+          title="Sign: Withdraw to draft"
           meaning={WITHDRAW_MEANING}
           intro={
             <>
