@@ -149,6 +149,10 @@ test('a package waiting on a leader whose role was revoked is reassigned, approv
   const reassigned = record.getByRole('row').filter({ hasText: 'Reassigned' });
   await expect(reassigned.getByRole('cell').nth(1)).toHaveText('Dana Dev');
   await expect(reassigned).toContainText('reassigns the approver of the package');
+  // whose place went to whom, and why
+  await expect(reassigned).toContainText(
+    /Dana Departed → Terry Lead\. Reason: Dana left the Technical Leader role/,
+  );
 
   // the second package is withdrawn to a draft, signed, and opens editable
   await page.goto(`/packages/open/${second.id}`);

@@ -56,15 +56,20 @@ function methodOf(d: Record<string, unknown>): string | undefined {
     : undefined;
 }
 
-/** The note of an event: a rejection reason, whom it was sent to, the comparison seen, how it was signed. */
-function noteOf(e: HistoryEvent): string | undefined {
+/** The note of an event: a reason (a reassignment: whose place to whom), whom it was sent to, the comparison seen, how it was signed. */
+export function noteOf(e: HistoryEvent): string | undefined {
   const d = e.details ?? {};
   const parts = [baseNoteOf(d), seenOf(d), methodOf(d)].filter((x): x is string => x !== undefined);
   return parts.length ? parts.join('. ') : undefined;
 }
 
 function baseNoteOf(d: Record<string, unknown>): string | undefined {
-  const reason = text(d.rejectionNote);
+  const reason = text(d.rejectionNote) ?? text(d.reason);
+  // a reassignment (decision 351) names whose place went to whom, beside its reason
+  const from = (d.from as { name?: string } | undefined)?.name;
+  const to = (d.to as { name?: string } | undefined)?.name;
+  const moved = typeof from === 'string' && typeof to === 'string' ? `${from} → ${to}` : undefined;
+  if (moved) return reason ? `${moved}. Reason: ${reason}` : moved;
   if (reason) return `Reason: ${reason}`;
   if (Array.isArray(d.approvers)) {
     const names = (d.approvers as { name?: string; role?: string }[])
